@@ -1,0 +1,1 @@
+"""Subcommands of the ``pegboard`` command, one module each (see :mod:`pegboard.cli`)."""

@@ -1,0 +1,37 @@
+"""The error hierarchy of Pegboard.
+
+Every error the project raises on purpose derives from :class:`PegboardError`. Errors about
+text that cannot be understood (syntax) and errors about things the rules do not allow right
+now (rule errors) are different classes, and each also inherits the builtin it refines so that
+callers who only know Python's builtins still catch them.
+"""
+
+from __future__ import annotations
+
+
+class PegboardError(Exception):
+    """Root of every error Pegboard raises on purpose."""
+
+
+class InvalidCardError(PegboardError, ValueError):
+    """Text that does not name a card, or a set of cards that breaks a card rule (duplicates)."""
+
+
+class RuleError(PegboardError, ValueError):
+    """Something the rules of cribbage do not allow at this moment (an illegal event)."""
+
+
+class RecordError(PegboardError, ValueError):
+    """A game record line that cannot be read (bad JSON, unknown type, missing field)."""
+
+
+class ConfigError(PegboardError, ValueError):
+    """A configuration key or value that is not accepted."""
+
+
+class StoreError(PegboardError, OSError):
+    """The durable game store cannot be used (locked by another writer, unreadable)."""
+
+
+class LinkError(PegboardError, OSError):
+    """The serial link to the LED pegboard failed (used for reporting, never fatal to a game)."""

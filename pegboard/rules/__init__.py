@@ -1,0 +1,21 @@
+"""The cribbage rules core: pure functions and values, no I/O, no clock, no randomness."""
+
+from __future__ import annotations
+
+from pegboard.rules.cards import DECK, Card, Rank, Suit, parse_cards, require_distinct
+from pegboard.rules.pegging import score_play
+from pegboard.rules.scoring import Breakdown, ScoreItem
+from pegboard.rules.show import score_hand
+
+__all__ = [
+    "DECK",
+    "Breakdown",
+    "Card",
+    "Rank",
+    "ScoreItem",
+    "Suit",
+    "parse_cards",
+    "require_distinct",
+    "score_hand",
+    "score_play",
+]

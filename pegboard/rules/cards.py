@@ -1,0 +1,164 @@
+"""Playing cards: ranks, suits, and the short notation players and records use.
+
+A card is written rank then suit: ``5H``, ``TH`` (or ``10H``), ``QC``, ``A♠``. Ranks are
+``A 2 3 4 5 6 7 8 9 T J Q K`` (``10`` is accepted for ``T``), suits ``C D H S`` or the unicode
+symbols ``♣ ♦ ♥ ♠`` (either outline or filled); any case. ``str(card)`` is the canonical form
+and always parses back to the same card.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from pegboard.errors import InvalidCardError
+
+
+class Rank(enum.IntEnum):
+    """Card rank, ace low (ace = 1, king = 13). Runs go by rank, ace low, no wrap."""
+
+    ACE = 1
+    TWO = 2
+    THREE = 3
+    FOUR = 4
+    FIVE = 5
+    SIX = 6
+    SEVEN = 7
+    EIGHT = 8
+    NINE = 9
+    TEN = 10
+    JACK = 11
+    QUEEN = 12
+    KING = 13
+
+    @property
+    def pips(self) -> int:
+        """Counting value: ace 1, two to ten face value, jack, queen and king 10."""
+        return min(int(self), 10)
+
+    @property
+    def symbol(self) -> str:
+        """One-character notation: ``A 2 ... 9 T J Q K``."""
+        return _RANK_SYMBOLS[int(self) - 1]
+
+    @property
+    def spoken(self) -> str:
+        """The rank as a player says it ("ace", "seven", "jack")."""
+        return _RANK_WORDS[int(self) - 1]
+
+
+class Suit(enum.Enum):
+    """Card suit. Suits matter only for the flush and his nobs."""
+
+    CLUBS = "C"
+    DIAMONDS = "D"
+    HEARTS = "H"
+    SPADES = "S"
+
+    @property
+    def symbol(self) -> str:
+        """The unicode suit symbol (♣ ♦ ♥ ♠)."""
+        return _SUIT_SYMBOLS[self]
+
+    @property
+    def letter(self) -> str:
+        """The one-letter notation (C D H S)."""
+        return self.value
+
+
+_RANK_SYMBOLS = "A23456789TJQK"
+_RANK_WORDS = (
+    "ace", "two", "three", "four", "five", "six", "seven",
+    "eight", "nine", "ten", "jack", "queen", "king",
+)
+_SUIT_SYMBOLS = {Suit.CLUBS: "♣", Suit.DIAMONDS: "♦", Suit.HEARTS: "♥", Suit.SPADES: "♠"}
+_SUIT_ORDER = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
+
+_RANK_BY_TEXT = {s: Rank(i + 1) for i, s in enumerate(_RANK_SYMBOLS)} | {"10": Rank.TEN}
+_SUIT_BY_TEXT = {
+    "C": Suit.CLUBS, "D": Suit.DIAMONDS, "H": Suit.HEARTS, "S": Suit.SPADES,
+    "♣": Suit.CLUBS, "♧": Suit.CLUBS,
+    "♦": Suit.DIAMONDS, "♢": Suit.DIAMONDS,
+    "♥": Suit.HEARTS, "♡": Suit.HEARTS,
+    "♠": Suit.SPADES, "♤": Suit.SPADES,
+}
+_CARD_RE = re.compile(r"^(10|[2-9TJQKA])(.)$")
+_ACCEPTED = (
+    "a rank (A 2 3 4 5 6 7 8 9 10 T J Q K) followed by a suit "
+    "(C D H S or ♣ ♦ ♥ ♠), for example 5H, TH, 10H, Q♣"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """One playing card. Immutable and hashable; ``Card.parse(str(c)) == c``."""
+
+    rank: Rank
+    suit: Suit
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        """Read a card from its short notation (any case, ``10`` or ``T``, unicode suits).
+
+        >>> Card.parse("10h")
+        Card.parse('TH')
+        """
+        if not isinstance(text, str):
+            raise InvalidCardError(f"{text!r} is not a card: expected text, {_ACCEPTED}")
+        match = _CARD_RE.match(text.strip().upper())
+        if match is None or match.group(2) not in _SUIT_BY_TEXT:
+            raise InvalidCardError(f"{text!r} is not a card: expected {_ACCEPTED}")
+        return cls(_RANK_BY_TEXT[match.group(1)], _SUIT_BY_TEXT[match.group(2)])
+
+    @property
+    def index(self) -> int:
+        """A dense index 0..51 (rank-major), handy for fast tables."""
+        return (int(self.rank) - 1) * 4 + _SUIT_ORDER.index(self.suit)
+
+    @property
+    def pips(self) -> int:
+        """Counting value of the card (face cards 10)."""
+        return self.rank.pips
+
+    @property
+    def pretty(self) -> str:
+        """Display form with the suit symbol, e.g. ``7♥``, ``10♣``."""
+        rank = "10" if self.rank is Rank.TEN else self.rank.symbol
+        return f"{rank}{self.suit.symbol}"
+
+    def __str__(self) -> str:
+        return f"{self.rank.symbol}{self.suit.letter}"
+
+    def __repr__(self) -> str:
+        return f"Card.parse({str(self)!r})"
+
+    def __lt__(self, other: Card) -> bool:
+        return self.index < other.index
+
+
+DECK: tuple[Card, ...] = tuple(Card(rank, suit) for rank in Rank for suit in _SUIT_ORDER)
+"""All 52 cards, ordered ace of clubs .. king of spades (``DECK[c.index] is c``-equal)."""
+
+
+def parse_cards(text: str | Iterable[str]) -> list[Card]:
+    """Parse cards separated by spaces or commas (or an iterable of card texts).
+
+    >>> parse_cards("5H 5S 5C JD")
+    [Card.parse('5H'), Card.parse('5S'), Card.parse('5C'), Card.parse('JD')]
+    """
+    parts = text.replace(",", " ").split() if isinstance(text, str) else list(text)
+    return [Card.parse(part) for part in parts]
+
+
+def require_distinct(cards: Sequence[Card], what: str = "cards") -> None:
+    """Reject a collection that names the same card twice (a real deck has one of each)."""
+    seen: set[Card] = set()
+    for card in cards:
+        if card in seen:
+            listed = " ".join(str(c) for c in cards)
+            raise InvalidCardError(
+                f"{card} appears twice in {what} {listed!r}: every card must be different"
+            )
+        seen.add(card)

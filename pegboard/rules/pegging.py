@@ -1,0 +1,54 @@
+"""Scoring one card in the play (RULES.md, "The play").
+
+The pile is the cards laid since the count last restarted, oldest first; only the last card
+scores. Fifteen 2, thirty-one 2, pair 2, pair royal 6, double pair royal 12 (equal ranks at
+the end of the pile), and a run of k when the last k >= 3 cards are k distinct consecutive
+ranks in any order (the longest such k). There are no double runs in the play. Go and last card
+are awarded by the game, not here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pegboard.errors import RuleError
+from pegboard.rules.cards import Card
+from pegboard.rules.scoring import Breakdown, ScoreItem
+
+_OF_A_KIND = {2: ("pair", 2), 3: ("pair royal", 6), 4: ("double pair royal", 12)}
+
+
+def score_play(pile: Sequence[Card]) -> Breakdown:
+    """Points made by the last card of ``pile`` (a count never passes 31).
+
+    >>> from pegboard.rules.cards import parse_cards
+    >>> score_play(parse_cards("4S 2H 6D 5C 3S")).total
+    5
+    """
+    pile = tuple(pile)
+    count = sum(card.pips for card in pile)
+    if count > 31:
+        raise RuleError(
+            f"the count {' '.join(str(c) for c in pile)!r} is {count}: a count may not pass 31"
+        )
+    if not pile:
+        return Breakdown(())
+    items: list[ScoreItem] = []
+    if count == 15:
+        items.append(ScoreItem("fifteen", pile, 2))
+    elif count == 31:
+        items.append(ScoreItem("thirty-one", pile, 2))
+    last = pile[-1]
+    same = 1
+    while same < len(pile) and pile[-1 - same].rank == last.rank:
+        same += 1
+    if same >= 2:
+        kind, points = _OF_A_KIND[same]
+        items.append(ScoreItem(kind, pile[-same:], points))
+    for size in range(len(pile), 2, -1):
+        window = pile[-size:]
+        ranks = sorted(int(card.rank) for card in window)
+        if all(ranks[i + 1] - ranks[i] == 1 for i in range(size - 1)):
+            items.append(ScoreItem("run", window, size))
+            break
+    return Breakdown(tuple(items))

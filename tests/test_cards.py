@@ -1,0 +1,59 @@
+"""Cards: notation round-trip and clear errors."""
+
+from __future__ import annotations
+
+import pytest
+
+from pegboard.errors import InvalidCardError, PegboardError
+from pegboard.rules import DECK, Card, Rank, Suit, parse_cards, require_distinct
+
+
+def test_every_card_round_trips() -> None:
+    assert len(set(DECK)) == 52
+    for card in DECK:
+        assert Card.parse(str(card)) == card
+        assert eval(repr(card)) == card
+        assert DECK[card.index] == card
+
+
+@pytest.mark.parametrize(
+    ("text", "rank", "suit"),
+    [
+        ("5H", Rank.FIVE, Suit.HEARTS),
+        ("10H", Rank.TEN, Suit.HEARTS),
+        ("TH", Rank.TEN, Suit.HEARTS),
+        ("jd", Rank.JACK, Suit.DIAMONDS),
+        ("Q♣", Rank.QUEEN, Suit.CLUBS),
+        ("A♠", Rank.ACE, Suit.SPADES),
+        ("k♡", Rank.KING, Suit.HEARTS),
+    ],
+)
+def test_parse_accepts_the_notations(text: str, rank: Rank, suit: Suit) -> None:
+    assert Card.parse(text) == Card(rank, suit)
+
+
+def test_canonical_form() -> None:
+    assert str(Card.parse("10h")) == "TH"
+    assert Card.parse("10h").pretty == "10♥"
+
+
+@pytest.mark.parametrize("text", ["", "1H", "11C", "5X", "HH", "5", "5HH", "Joker"])
+def test_bad_text_is_rejected_with_the_input_quoted(text: str) -> None:
+    with pytest.raises(InvalidCardError) as caught:
+        Card.parse(text)
+    assert isinstance(caught.value, PegboardError)
+    assert isinstance(caught.value, ValueError)
+    assert repr(text) in str(caught.value)
+    assert "C D H S" in str(caught.value)
+
+
+def test_parse_cards_and_duplicates() -> None:
+    assert [str(c) for c in parse_cards("5H, 5S 5C JD")] == ["5H", "5S", "5C", "JD"]
+    with pytest.raises(InvalidCardError, match="5H appears twice"):
+        require_distinct(parse_cards("5H 5S 5H"))
+
+
+def test_pips() -> None:
+    assert [Card.parse(t).pips for t in ("AS", "9C", "TD", "JH", "QS", "KC")] == [
+        1, 9, 10, 10, 10, 10,
+    ]
