@@ -1,0 +1,58 @@
+"""Input events: what the encoder, the buttons or the keypad tell the app.
+
+Adapters (gpiozero callbacks, the simulator's keyboard, scripts) turn raw pin changes into these
+values; debounce, long-press and auto-repeat are decided before an event is made, so the app
+only ever sees clean gestures. Every value is immutable and carries no time: the loop passes
+``now`` to ``step`` separately.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from pegboard.rules.cards import Rank
+
+
+class Button(enum.Enum):
+    """The named buttons. On the encoder kit, OK is the encoder's push switch; on the keypad
+    kit, OK, GO and UNDO are keys and MENU is a long press of OK."""
+
+    OK = "ok"
+    GO = "go"
+    UNDO = "undo"
+    MENU = "menu"
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """The encoder moved ``steps`` detents: positive clockwise, negative anticlockwise."""
+
+    steps: int
+
+
+@dataclass(frozen=True, slots=True)
+class Press:
+    """A button was pressed and released (``long=True`` when held past the hold time).
+
+    Auto-repeat while held produces further presses with ``repeat=True``."""
+
+    button: Button
+    long: bool = False
+    repeat: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class RankKey:
+    """A rank key on the keypad kit (A, 2..10, J, Q, K)."""
+
+    rank: Rank
+
+
+@dataclass(frozen=True, slots=True)
+class Tick:
+    """Time passed with no input; lets the app dim and blank the screen when idle."""
+
+
+InputEvent = Turn | Press | RankKey | Tick
+"""Anything the loop can hand to ``step``."""
