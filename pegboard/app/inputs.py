@@ -44,9 +44,13 @@ class Press:
 
 @dataclass(frozen=True, slots=True)
 class RankKey:
-    """A rank key on the keypad kit (A, 2..10, J, Q, K)."""
+    """A rank key on the keypad kit (A, 2..10, J, Q, K).
+
+    ``long=True`` when the key was held past the hold time: the card picker then asks which
+    suit fact applies (flush, nobs) instead of entering the plain card at once."""
 
     rank: Rank
+    long: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,5 +58,14 @@ class Tick:
     """Time passed with no input; lets the app dim and blank the screen when idle."""
 
 
-InputEvent = Turn | Press | RankKey | Tick
+@dataclass(frozen=True, slots=True)
+class LinkStatus:
+    """The loop reports the LED board link (not a player's input: it does not wake the
+    screen). ``detail`` is a short text for the status line, e.g. "LEDs off"."""
+
+    up: bool
+    detail: str = ""
+
+
+InputEvent = Turn | Press | RankKey | Tick | LinkStatus
 """Anything the loop can hand to ``step``."""

@@ -1,0 +1,88 @@
+"""Effects: what the loop must do in the world after a step.
+
+``step`` never touches the world; it returns effects in the order the loop must run them.
+Durability comes first: the loop runs every ``Persist*`` effect (durably: fsync or SQLite
+``synchronous=FULL``) before it draws the new frame or updates the LEDs, so nothing a player
+saw acknowledged can be lost. If persisting fails the loop must not show the new frame.
+
+Record lines are the game record's JSON Lines (one object, no newline), exactly what
+``pegboard replay`` reads.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pegboard.app.view import Brightness
+
+
+@dataclass(frozen=True, slots=True)
+class PersistNewGame:
+    """Start a new game in the store with this header line (``{"type": "game", ...}``).
+
+    The previous unfinished game, if any, was either finished or abandoned by the player;
+    the store keeps it in its history."""
+
+    header: str
+
+
+@dataclass(frozen=True, slots=True)
+class Persist:
+    """Append one accepted event line to the current game's record."""
+
+    line: str
+
+
+@dataclass(frozen=True, slots=True)
+class PersistUndo:
+    """Take back the last event line of the current game (the engine took it back)."""
+
+
+@dataclass(frozen=True, slots=True)
+class FinishGame:
+    """The current game is over (a side reached the target, or the players ended it):
+    the store moves it to the history with this result line (``{"type": "result", ...}``)."""
+
+    result: str
+
+
+@dataclass(frozen=True, slots=True)
+class SetBrightness:
+    """Change the display brightness (dim and blank when idle, normal on wake)."""
+
+    level: Brightness
+
+
+@dataclass(frozen=True, slots=True)
+class LedSide:
+    """One side's pegs on the LED board: front peg, back peg, and whether it won."""
+
+    front: int
+    back: int
+    winner: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class UpdateLeds:
+    """Show these pegs on the LED board (only emitted when they change)."""
+
+    sides: tuple[LedSide, ...]
+    target: int = 121
+
+
+@dataclass(frozen=True, slots=True)
+class PowerOff:
+    """Shut the device down cleanly (the player confirmed "Shut down"): the loop draws the
+    "game saved" frame, closes the store and asks the system to power off."""
+
+
+@dataclass(frozen=True, slots=True)
+class Quit:
+    """Leave the program without powering off (the simulator's quit)."""
+
+
+Effect = (
+    PersistNewGame | Persist | PersistUndo | FinishGame | SetBrightness | UpdateLeds
+    | PowerOff | Quit
+)
+"""Anything ``step`` can ask the loop to do."""

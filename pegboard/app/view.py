@@ -1,0 +1,126 @@
+"""The View: everything the 128x64 screen shows, as one immutable value.
+
+The app computes a :class:`View` from its state after every step; the renderer draws it without
+knowing any rules or game logic, and the loop redraws only when the new view differs from the
+last one (views compare by value).
+
+One screen kind per :class:`Screen`. The fields a renderer uses for each kind:
+
+* every screen: ``screen``, ``title``, ``brightness`` (``BLANK`` means draw nothing), ``link``
+  (a short LED-board status such as ``"LEDs off"``; empty when there is nothing to say);
+* list screens (``HOME``, ``MENU``, ``SETUP``, ``DEALER``, ``PENALTIES``, ``CONFIRM``, ``PEG``,
+  ``RESUME``): ``lines`` are the options and ``selected`` the highlighted one;
+* text screens (``SHOW``, ``MESSAGE``, ``HELP``, ``GAME_OVER``, ``MATCH``, ``SCORES``,
+  ``SAVED``): ``lines`` are text, ``selected`` is ``None``; ``first_line`` is the first line
+  in view when the text is longer than the screen (the user scrolls by turning);
+* table screens (``CUT``, ``STARTER``, ``PLAY``, ``CRIB``, ``HAND``, ``SHOW``, ``SCORES``,
+  ``GAME_OVER``): ``sides`` (name, score, back peg, dealer mark, turn mark, winner),
+  ``target`` and ``skunk_line`` for the pegboard bar;
+* card entry screens (``CUT``, ``STARTER``, ``PLAY``, ``CRIB``, ``HAND``): ``picker`` is the
+  card picker (prompt, the options in wheel order and the highlighted one);
+* ``PLAY`` also: ``count``, ``pile`` (cards in the current count, oldest first), ``turn`` (who
+  plays next) and ``award`` (the last score made, e.g. ``"Fifteen for 2"``).
+
+``hint`` is a one-line key legend for the bottom of the screen ("OK play  GO go").
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+
+class Screen(enum.Enum):
+    """Which screen layout to draw."""
+
+    HOME = "home"  # start menu: new game, resume, settings, help
+    MENU = "menu"  # in-game menu (undo, penalties, scores, help, end game, shut down)
+    SETUP = "setup"  # new-game options: "Players: 2", ... with "Start" last
+    CUT = "cut"  # cut for deal: pick each seat's cut card
+    DEALER = "dealer"  # choose the first dealer by name
+    STARTER = "starter"  # pick the starter card
+    PLAY = "play"  # the play: count, pile, turn, last award, picker
+    SHOW = "show"  # one hand's (or the crib's) spoken breakdown
+    CRIB = "crib"  # pick the crib's cards
+    HAND = "hand"  # pick a hand's cards when the play was not recorded
+    PEG = "peg"  # quick mode: choose a side and points to peg
+    SCORES = "scores"  # score summary of the game (and match)
+    PENALTIES = "penalties"  # the penalty catalogue, or one penalty's detail
+    CONFIRM = "confirm"  # a yes/no question ("End this game?")
+    MESSAGE = "message"  # a notice (renege found, rule ruling, error)
+    HELP = "help"  # a rule help page
+    GAME_OVER = "game_over"  # winner, skunk, game points
+    MATCH = "match"  # match summary: games won, game points
+    RESUME = "resume"  # offer to continue an unfinished game
+    SAVED = "saved"  # the frame left on screen at shutdown ("Game saved")
+
+
+class Brightness(enum.Enum):
+    """Screen brightness: ``DIM`` after a few idle minutes, ``BLANK`` later (burn-in)."""
+
+    NORMAL = "normal"
+    DIM = "dim"
+    BLANK = "blank"
+
+
+@dataclass(frozen=True, slots=True)
+class SideView:
+    """One side of the board (a player, or a partnership named "Ann & Cy").
+
+    ``back`` is the back peg (the score before the last award). ``dealer`` marks the side
+    that deals and owns the crib this deal; ``to_act`` the side whose turn it is; ``winner``
+    the side that won.
+    """
+
+    name: str
+    score: int
+    back: int = 0
+    dealer: bool = False
+    to_act: bool = False
+    winner: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class PickerView:
+    """The card picker: a wheel of ``options`` with ``index`` highlighted.
+
+    Options are short labels in wheel order (turning clockwise moves to the next one and
+    wraps round): ranks such as ``"7"`` or ``"10"``, or a rank with a suit fact that changes
+    the score (``"J nobs"``, ``"7 flush"``), or a full card (``"7♥"``) when a real suit is
+    asked. ``prompt`` says whose card it is ("Ben plays", "Crib card 2 of 4", "Starter").
+    """
+
+    prompt: str
+    options: tuple[str, ...]
+    index: int
+
+    @property
+    def candidate(self) -> str:
+        """The highlighted option (what OK would enter)."""
+        return self.options[self.index] if self.options else ""
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """What the screen shows. See the module docstring for which fields each screen uses."""
+
+    screen: Screen
+    title: str = ""
+    lines: tuple[str, ...] = ()
+    selected: int | None = None
+    first_line: int = 0
+    sides: tuple[SideView, ...] = ()
+    target: int = 121
+    count: int | None = None
+    pile: tuple[str, ...] = ()
+    turn: str = ""
+    award: str = ""
+    picker: PickerView | None = None
+    hint: str = ""
+    link: str = ""
+    brightness: Brightness = Brightness.NORMAL
+
+    @property
+    def skunk_line(self) -> int:
+        """The highest losing score that is a skunk: 90 in a 121 game, 30 in a 61 game."""
+        return 90 if self.target == 121 else 30
