@@ -19,6 +19,8 @@ from pegboard.errors import PegboardError
 # One line per command module under pegboard/commands/.
 COMMANDS = (
     "demo",
+    "score",
+    "peg",
 )
 
 

@@ -1,10 +1,11 @@
-"""``pegboard demo``: score a sample hand the way players count it aloud."""
+"""``pegboard demo``: the perfect 29, counted the way players say it aloud."""
 
 from __future__ import annotations
 
 import argparse
+import textwrap
 
-from pegboard.rules import Card, parse_cards, score_hand
+from pegboard.rules import Card, parse_cards, say_breakdown, score_hand
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -18,8 +19,12 @@ def run(args: argparse.Namespace) -> int:
     hand = parse_cards("5H 5S 5C JD")
     starter = Card.parse("5D")
     breakdown = score_hand(hand, starter)
-    print(f"Hand {' '.join(c.pretty for c in hand)}, starter {starter.pretty}")
-    for item in breakdown.items:
-        print(f"  {item.kind:8} {' '.join(c.pretty for c in item.cards):20} {item.points}")
-    print(f"Total {breakdown.total}")
+    print(f"Hand:    {'  '.join(c.pretty for c in hand)}")
+    print(f"Starter: {starter.pretty}")
+    print()
+    # One phrase per line, as a player would point at the cards while counting.
+    for phrase in say_breakdown(breakdown).replace(" — ", ", ").split(", "):
+        print(textwrap.indent(phrase[0].upper() + phrase[1:], "  "))
+    print()
+    print(f"Total: {breakdown.total} — the highest hand in cribbage")
     return 0

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pegboard.errors import RuleError
-from pegboard.rules.cards import Card
+from pegboard.rules.cards import Card, require_distinct
 from pegboard.rules.scoring import Breakdown, ScoreItem
 
 _OF_A_KIND = {2: ("pair", 2), 3: ("pair royal", 6), 4: ("double pair royal", 12)}
@@ -26,6 +26,7 @@ def score_play(pile: Sequence[Card]) -> Breakdown:
     5
     """
     pile = tuple(pile)
+    require_distinct(pile, "the pile")
     count = sum(card.pips for card in pile)
     if count > 31:
         raise RuleError(

@@ -1,0 +1,59 @@
+"""``pegboard peg``: lay a count card by card and show what each card scores."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from pegboard.errors import RuleError
+from pegboard.rules import Breakdown, Card, parse_cards, require_distinct, say_play, score_play
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``peg`` subcommand."""
+    parser = subparsers.add_parser(
+        "peg",
+        help="score a count in the play card by card",
+        description="Lay the cards of one count (since the last reset) in order; each card's "
+        "running count and score is printed. The count may not pass 31.",
+    )
+    parser.add_argument("cards", nargs="+", metavar="CARD", help="cards in play order")
+    parser.add_argument("--json", action="store_true", help="print each play as JSON")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print one line per card: ``3S: 20, run of 5 for 5``."""
+    cards = parse_cards(args.cards)
+    require_distinct(cards, "the count")
+    total = sum(card.pips for card in cards)
+    if total > 31:
+        running = 0
+        for position, card in enumerate(cards):
+            running += card.pips
+            if running > 31:
+                raise RuleError(
+                    f"{card} (card {position + 1}) would make the count {running}: a count may "
+                    "not pass 31 (a new count starts after a go or 31; give one count at a time)"
+                )
+    plays: list[tuple[Card, int, Breakdown]] = []
+    count = 0
+    for number in range(1, len(cards) + 1):
+        count += cards[number - 1].pips
+        plays.append((cards[number - 1], count, score_play(cards[:number])))
+    if args.json:
+        print(json.dumps(
+            [{"card": str(card), "count": reached, "points": breakdown.total,
+              "said": say_play(breakdown, reached), "items": breakdown.to_json()["items"]}
+             for card, reached, breakdown in plays],
+            ensure_ascii=False,
+        ))
+        return 0
+    for card, reached, breakdown in plays:
+        line = f"{card}: {reached}"
+        if breakdown.total:
+            said = say_play(breakdown, reached)
+            line += f", {said[0].lower()}{said[1:]}"
+        print(line)
+    print(f"Total: {sum(breakdown.total for _, _, breakdown in plays)}")
+    return 0

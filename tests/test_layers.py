@@ -1,0 +1,61 @@
+"""The rules layer stays pure: its imports are read from the source and checked."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+RULES = Path(__file__).resolve().parent.parent / "pegboard" / "rules"
+FORBIDDEN_MODULES = {
+    "gpiozero", "luma", "serial", "sqlite3", "time", "threading", "logging", "PIL",
+}
+HIGHER_LAYERS = {
+    "record", "config", "link", "app", "ui", "hw", "store", "sim", "cli", "commands",
+    "device", "testing",
+}
+
+
+def imported_modules(path: Path) -> set[str]:
+    """Every module name imported by a source file (absolute form)."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:  # relative: resolve against pegboard/rules
+                base = ["pegboard", "rules"][: 3 - node.level]
+                found.add(".".join([*base, *([node.module] if node.module else [])]))
+            else:
+                assert node.module is not None
+                found.add(node.module)
+    return found
+
+
+RULE_FILES = sorted(RULES.glob("*.py"))
+
+
+def test_the_rules_package_has_modules() -> None:
+    assert {p.name for p in RULE_FILES} >= {"cards.py", "show.py", "pegging.py", "fast.py"}
+
+
+@pytest.mark.parametrize("path", RULE_FILES, ids=lambda p: p.name)
+def test_rules_import_only_the_standard_library_and_errors(path: Path) -> None:
+    for module in imported_modules(path):
+        top = module.split(".")[0]
+        assert top not in FORBIDDEN_MODULES, f"{path.name} imports {module}"
+        if top == "pegboard":
+            parts = module.split(".")
+            assert len(parts) >= 2, f"{path.name} imports the top package"
+            assert parts[1] not in HIGHER_LAYERS, f"{path.name} imports {module}"
+            assert parts[1] in ("errors", "rules"), f"{path.name} imports {module}"
+
+
+def test_the_checker_catches_a_forbidden_import(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.py"
+    bad.write_text(
+        "import time\nfrom pegboard.store import Store\nfrom ..ui import render\n",
+        encoding="utf-8",
+    )
+    assert imported_modules(bad) == {"time", "pegboard.store", "pegboard.ui"}

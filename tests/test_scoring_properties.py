@@ -1,0 +1,98 @@
+"""Properties of show and play scoring, and agreement of the fast path with the reference."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pegboard.rules import DECK, Card, hand_total, hand_total_idx, score_hand, score_play
+from pegboard.rules.fast import rank_key, rank_points
+
+deals = st.lists(st.sampled_from(DECK), min_size=5, max_size=5, unique=True)
+three_card_deals = st.lists(st.sampled_from(DECK), min_size=4, max_size=4, unique=True)
+
+
+@given(deals, st.booleans(), st.randoms(use_true_random=False))
+def test_order_of_the_hand_does_not_matter(
+    cards: list[Card], crib: bool, rnd: random.Random
+) -> None:
+    hand, starter = cards[:4], cards[4]
+    shuffled = hand[:]
+    rnd.shuffle(shuffled)
+    assert score_hand(hand, starter, crib=crib).total == score_hand(
+        shuffled, starter, crib=crib
+    ).total
+
+
+@given(deals, st.booleans())
+def test_totals_are_possible_and_items_sum(cards: list[Card], crib: bool) -> None:
+    breakdown = score_hand(cards[:4], cards[4], crib=crib)
+    assert 0 <= breakdown.total <= 29
+    assert breakdown.total not in (19, 25, 26, 27)
+    assert breakdown.total == sum(item.points for item in breakdown.items)
+    assert all(item.points > 0 for item in breakdown.items)
+
+
+@settings(max_examples=300)
+@given(deals, st.booleans())
+def test_fast_path_agrees_with_the_reference(cards: list[Card], crib: bool) -> None:
+    assert hand_total(cards[:4], cards[4], crib) == score_hand(cards[:4], cards[4], crib=crib).total
+
+
+@given(three_card_deals, st.booleans())
+def test_fast_path_agrees_for_three_card_hands(cards: list[Card], crib: bool) -> None:
+    assert hand_total(cards[:3], cards[3], crib) == score_hand(cards[:3], cards[3], crib=crib).total
+
+
+def test_fast_path_agrees_on_a_large_sample() -> None:
+    rnd = random.Random(20261121)
+    indices = list(range(52))
+    for _ in range(15_000):
+        picked = rnd.sample(indices, 5)
+        crib = rnd.random() < 0.5
+        reference = score_hand([DECK[i] for i in picked[:4]], DECK[picked[4]], crib=crib)
+        assert hand_total_idx(picked[:4], picked[4], crib) == reference.total, picked
+
+
+def test_fast_path_agrees_on_every_flush_and_nobs_shape() -> None:
+    # Every one-suit hand of distinct ranks with a jack, against every starter: the suit rules.
+    hearts = [c for c in DECK if c.suit.letter == "H"]
+    jack = next(c for c in hearts if c.rank.symbol == "J")
+    others = [c for c in hearts if c is not jack]
+    for a in range(0, 12, 3):
+        hand = [jack, others[a], others[(a + 4) % 12], others[(a + 7) % 12]]
+        for starter in DECK:
+            if starter in hand:
+                continue
+            for crib in (False, True):
+                assert hand_total(hand, starter, crib) == score_hand(
+                    hand, starter, crib=crib
+                ).total
+
+
+def test_rank_points_of_known_multisets() -> None:
+    assert rank_points(rank_key([5, 5, 5, 5, 11])) == 28
+    assert rank_points(rank_key([4, 4, 5, 5, 6])) == 24
+    assert rank_points(rank_key([1, 1, 2, 3, 3])) == 4 + 12  # two pairs and a quadruple run
+    assert rank_points(rank_key([2, 4, 6, 8, 13])) == 0
+
+
+piles = st.lists(st.sampled_from(DECK), min_size=1, max_size=13, unique=True).filter(
+    lambda cards: sum(c.pips for c in cards) <= 31
+)
+
+
+@given(piles)
+def test_play_items_sum_and_no_double_runs(pile: list[Card]) -> None:
+    breakdown = score_play(pile)
+    assert breakdown.total == sum(item.points for item in breakdown.items)
+    runs = [item for item in breakdown.items if item.kind == "run"]
+    assert len(runs) <= 1
+    for run in runs:
+        ranks = sorted(int(c.rank) for c in run.cards)
+        assert ranks == list(range(ranks[0], ranks[0] + len(ranks)))  # distinct, consecutive
+        assert run.cards == tuple(pile[-len(run.cards):])
+    of_a_kind = [item for item in breakdown.items if "pair" in item.kind]
+    assert len(of_a_kind) <= 1
