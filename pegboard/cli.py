@@ -21,6 +21,7 @@ COMMANDS = (
     "demo",
     "score",
     "peg",
+    "rules",
 )
 
 
