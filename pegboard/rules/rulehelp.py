@@ -411,7 +411,8 @@ def topics_for(situation: Situation) -> tuple[Topic, ...]:
     last (three-for-last). How often to show each is the caller's choice.
 
     >>> from pegboard.rules.cards import parse_cards
-    >>> [t.id for t in topics_for(Situation("play", ("run",), cards=tuple(parse_cards("5H 7C 6D"))))]
+    >>> played = tuple(parse_cards("5H 7C 6D"))
+    >>> [t.id for t in topics_for(Situation("play", ("run",), cards=played))]
     ['play-runs']
     """
     s = situation
