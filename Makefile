@@ -5,7 +5,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench lint clean
+.PHONY: run test bench lint clean test-tools
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -20,8 +20,14 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy --strict pegboard
 
-test: lint
+test: lint test-tools
 	$(BIN)/pytest
+
+# System tools the tests use that pip cannot provide: systemd-analyze (from Debian's systemd
+# package), installed only when missing and only when running as root.
+test-tools:
+	@command -v systemd-analyze >/dev/null 2>&1 || [ "$$(id -u)" != 0 ] || \
+		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq systemd; }
 
 bench: $(STAMP)
 	$(BIN)/python -m bench

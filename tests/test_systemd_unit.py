@@ -1,0 +1,161 @@
+"""The systemd unit: verified by systemd-analyze, sandboxed to an exposure of 2.0 or less."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+UNIT = ROOT / "systemd" / "pegboard.service"
+SYSTEM_UNITS = Path("/usr/lib/systemd/system")
+
+
+def analyze() -> str:
+    path = shutil.which("systemd-analyze")
+    assert path, "systemd-analyze is missing: `make test` installs it (apt-get install systemd)"
+    return path
+
+
+def unit_settings(text: str) -> dict[str, list[str]]:
+    """``Section.Key`` -> every value given, in order (systemd keys may repeat)."""
+    settings: dict[str, list[str]] = {}
+    section = ""
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line.startswith(("#", ";")):
+            continue
+        if line.startswith("["):
+            section = line.strip("[]")
+            continue
+        key, _, value = line.partition("=")
+        settings.setdefault(f"{section}.{key}", []).append(value)
+    return settings
+
+
+SETTINGS = unit_settings(UNIT.read_text(encoding="utf-8"))
+
+
+def one(key: str) -> str:
+    values = SETTINGS.get(key, [])
+    assert len(values) == 1, f"{key}: {values}"
+    return values[0]
+
+
+def make_root(tmp_path: Path, unit_text: str) -> Path:
+    """A root holding this system's units, ours at its installed path and its ExecStart.
+
+    ``systemd-analyze verify`` checks that the program ExecStart names exists and is
+    executable; in the temporary root it does, as a stub, at the exact installed path.
+    """
+    root = tmp_path / "root"
+    shutil.copytree(SYSTEM_UNITS, root / "usr/lib/systemd/system", symlinks=True)
+    program = root / one("Service.ExecStart").split()[0].lstrip("/")
+    program.parent.mkdir(parents=True)
+    program.write_text("#!/bin/sh\nexit 0\n")
+    program.chmod(0o755)
+    installed = root / "etc/systemd/system/pegboard.service"
+    installed.parent.mkdir(parents=True)
+    installed.write_text(unit_text, encoding="utf-8")
+    return root
+
+
+def verify(tmp_path: Path, unit_text: str) -> subprocess.CompletedProcess[str]:
+    root = make_root(tmp_path, unit_text)
+    return subprocess.run(
+        [analyze(), "verify", "--man=no", f"--root={root}", "/etc/systemd/system/pegboard.service"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def test_systemd_analyze_verify_prints_nothing(tmp_path: Path) -> None:
+    done = verify(tmp_path, UNIT.read_text(encoding="utf-8"))
+    assert (done.returncode, done.stdout + done.stderr) == (0, "")
+
+
+def test_verify_would_catch_a_mistake(tmp_path: Path) -> None:
+    broken = UNIT.read_text(encoding="utf-8").replace("ProtectHome=yes", "ProtectHome=yse")
+    broken = broken.replace("WatchdogSec=", "WachdogSec=")
+    done = verify(tmp_path, broken)
+    output = done.stdout + done.stderr
+    assert "Failed to parse protect home value, ignoring: yse" in output
+    assert "Unknown key 'WachdogSec'" in output
+
+
+def exposure(path: Path) -> float:
+    done = subprocess.run(
+        [analyze(), "security", "--offline=true", "--no-pager", str(path)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    match = re.search(r"Overall exposure level for \S+: (\d+\.\d+)", done.stdout + done.stderr)
+    assert match, done.stdout + done.stderr
+    return float(match.group(1))
+
+
+def test_exposure_is_at_most_2(tmp_path: Path) -> None:
+    assert exposure(UNIT) <= 2.0
+
+
+def test_the_exposure_check_can_fail(tmp_path: Path) -> None:
+    loose = tmp_path / "pegboard.service"
+    kept = [
+        line
+        for line in UNIT.read_text(encoding="utf-8").splitlines()
+        if not line.startswith(("Protect", "Private", "Restrict", "SystemCall", "Capability"))
+    ]
+    loose.write_text("\n".join(kept) + "\n", encoding="utf-8")
+    assert exposure(loose) > 2.0
+
+
+def test_the_unit_is_a_notify_service_with_a_watchdog_that_always_restarts() -> None:
+    assert one("Service.Type") == "notify"
+    assert one("Service.NotifyAccess") == "main"
+    assert 5 <= int(one("Service.WatchdogSec")) <= 120
+    assert one("Service.Restart") == "always"
+    assert one("Service.ExecStart") == (
+        "/opt/pegboard/venv/bin/pegboard run --config /etc/pegboard/config.toml"
+    )
+    assert one("Install.WantedBy") == "multi-user.target"
+
+
+def test_it_runs_as_its_own_user_with_only_the_device_groups() -> None:
+    assert one("Service.User") == "pegboard"
+    assert one("Service.SupplementaryGroups").split() == ["gpio", "i2c", "spi", "dialout"]
+    assert one("Service.CapabilityBoundingSet") == ""
+    assert one("Service.NoNewPrivileges") == "yes"
+
+
+def test_only_the_box_devices_are_allowed() -> None:
+    assert one("Service.DevicePolicy") == "closed"
+    allowed = {value.split()[0] for value in SETTINGS["Service.DeviceAllow"]}
+    assert allowed == {"char-gpiochip", "char-i2c", "char-spi", "char-ttyACM"}
+
+
+def test_the_only_writable_places_are_the_state_and_runtime_directories() -> None:
+    assert one("Service.ProtectSystem") == "strict"
+    assert one("Service.StateDirectory") == "pegboard"  # the store, $STATE_DIRECTORY
+    assert one("Service.RuntimeDirectory") == "pegboard"
+    # lgpio makes its notification pipes in the working directory ($LG_WD): it must be
+    # writable under ProtectSystem=strict, so it is the runtime directory.
+    assert one("Service.WorkingDirectory") == "/run/pegboard"
+    assert "LG_WD=/run/pegboard" in SETTINGS["Service.Environment"]
+    assert "Service.ReadWritePaths" not in SETTINGS
+
+
+def test_logs_go_to_the_journal_and_no_log_file_is_named() -> None:
+    assert one("Service.StandardOutput") == "journal"
+    assert one("Service.StandardError") == "journal"
+    assert not re.search(r"\.log\b|/var/log", UNIT.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("family", ["AF_INET", "AF_INET6", "AF_PACKET"])
+def test_no_network_sockets(family: str) -> None:
+    assert family not in one("Service.RestrictAddressFamilies")
+    assert one("Service.PrivateNetwork") == "yes"
