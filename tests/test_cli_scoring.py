@@ -104,3 +104,65 @@ def test_demo_counts_the_29(capsys: pytest.CaptureFixture[str]) -> None:
     assert "Double pair royal is 28" in lines
     assert "And his nob is 29" in lines
     assert lines[-1].startswith("Total: 29")
+
+
+def test_advise_prints_every_option_best_first(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "advise", "5H", "5S", "6D", "JC", "4C", "KS", "--dealer")
+    assert status == 0
+    lines = out.splitlines()
+    assert lines[0].startswith("Dealt 5♥ 5♠ 6♦ J♣ 4♣ K♠ in a two-player game")
+    assert lines[2].split() == [
+        "discard", "keep", "hand", "+crib", "net", "best", "(starter)", "worst",
+    ]
+    assert lines[3].split() == [
+        "J♣", "K♠", "5♥", "5♠", "6♦", "4♣", "15.96", "3.95", "19.91", "24", "(4,6)", "12",
+    ]
+    assert len(lines) == 3 + 15 + 1
+    assert lines[-1] == "Best: lay away J♣ K♠ — hand 15.96, crib adds 3.95, net 19.91."
+
+
+def test_advise_json(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run(capsys, "advise", "5H", "5S", "6D", "JC", "4C", "KS", "--pone", "--json")
+    options = json.loads(out)
+    assert len(options) == 15
+    first = next(o for o in options if o["discard"] == ["JC", "KS"])
+    assert first["hand"] == pytest.approx(15.956522, abs=1e-6)
+    assert first["crib"] == pytest.approx(3.948968, abs=1e-6)
+    assert first["net"] == pytest.approx(15.956522 - 3.948968, abs=2e-6)
+    assert [o["net"] for o in options] == sorted((o["net"] for o in options), reverse=True)
+
+
+def test_advise_other_deals(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run(capsys, "advise", "5H", "5S", "6D", "JC", "4C", "--pone", "--players", "3",
+                    "--json")
+    assert [len(o["discard"]) for o in json.loads(out)] == [1] * 5
+    _, out, _ = run(capsys, "advise", "5H", "5S", "6D", "JC", "4C", "--dealer", "--five-card",
+                    "--json")
+    assert [len(o["keep"]) for o in json.loads(out)] == [3] * 10
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["5H", "5S", "6D", "JC", "4C", "--dealer"], "deals 6 cards to each player, got 5"),
+        (["5H", "5S", "6D", "JC", "4C", "KS", "--pone", "--players", "4"], "got 6"),
+        (["5H", "5S", "6D", "JC", "4C", "KS", "--pone", "--five-card"], "got 6"),
+        (["5H", "5S", "6D", "JC", "4C", "--dealer", "--players", "3", "--five-card"],
+         "two-player game"),
+        (["5H", "5S", "6D", "JC", "4C", "4C", "--dealer"], "4C appears twice"),
+        (["5H", "5S", "6D", "JC", "4C", "ZZ", "--dealer"], "'ZZ' is not a card"),
+    ],
+)
+def test_advise_bad_deals(
+    capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    status, out, err = run(capsys, "advise", *argv)
+    assert status == 2 and out == ""
+    assert message in err
+
+
+def test_advise_needs_dealer_or_pone(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as caught:
+        main(["advise", "5H", "5S", "6D", "JC", "4C", "KS"])
+    assert caught.value.code == 2
+    assert "--dealer" in capsys.readouterr().err
