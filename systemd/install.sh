@@ -1,0 +1,303 @@
+#!/usr/bin/env bash
+# Install Pegboard as a service on Raspberry Pi OS (Bookworm), or remove it again.
+#
+#   sudo systemd/install.sh              install (or update) and start the service
+#   sudo systemd/install.sh --uninstall  stop and remove it (games and config are kept)
+#   systemd/install.sh --dry-run         print every step, change nothing
+#   systemd/install.sh --root DIR        act on the system image under DIR (no service started)
+#
+# Running it again changes nothing unless something is missing or the code has changed.
+# See systemd/README.md.
+set -euo pipefail
+
+SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+PYTHON=${PYTHON:-python3}
+ROOT=""
+DRY_RUN=0
+UNINSTALL=0
+
+SERVICE=pegboard.service
+USER_NAME=pegboard
+GROUPS_NEEDED=(gpio i2c spi dialout)
+PACKAGES=(python3-venv python3-pip python3-lgpio i2c-tools)
+I2C_LINE="dtparam=i2c_arm=on,i2c_arm_baudrate=400000"
+
+usage() {
+    sed -n '2,10s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
+}
+
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --dry-run) DRY_RUN=1 ;;
+        --uninstall) UNINSTALL=1 ;;
+        --root) ROOT=${2:?--root needs a directory}; shift ;;
+        --root=*) ROOT=${1#--root=} ;;
+        -h | --help) usage; exit 0 ;;
+        *) printf 'install.sh: unknown option %s\n\n' "$1" >&2; usage >&2; exit 2 ;;
+    esac
+    shift
+done
+
+if [ -n "$ROOT" ]; then
+    if [ ! -d "$ROOT" ]; then
+        printf 'install.sh: --root %s is not a directory\n' "$ROOT" >&2
+        exit 2
+    fi
+    ROOT=$(cd "$ROOT" && pwd)
+    ROOT_OPT=(--root "$ROOT")
+else
+    ROOT_OPT=()
+    if [ "$DRY_RUN" = 0 ] && [ "$(id -u)" != 0 ]; then
+        printf 'install.sh: run it as root: sudo %s\n' "$0" >&2
+        exit 1
+    fi
+fi
+
+CHANGED=0       # something the running service uses changed: restart it
+UNIT_CHANGED=0  # the unit file changed: reload systemd
+REBOOT=0        # a boot setting changed
+
+# A path inside the target root.
+at() { printf '%s%s' "$ROOT" "$1"; }
+
+step() { printf '==> %s\n' "$*"; }
+ok() { printf '    ok: %s\n' "$*"; }
+
+# Run a command that changes the system, or only show it with --dry-run.
+run() {
+    if [ "$DRY_RUN" = 1 ]; then
+        printf '    would run:'
+    else
+        printf '    run:'
+    fi
+    printf ' %q' "$@"
+    printf '\n'
+    if [ "$DRY_RUN" = 0 ]; then "$@"; fi
+}
+
+# Install file $1 as $2 with mode $3 unless it is already there with the same content.
+put_file() {
+    local from=$1 to=$2 mode=$3
+    if [ -f "$to" ] && cmp -s "$from" "$to"; then
+        ok "$to is up to date"
+        return 1
+    fi
+    run install -D -m "$mode" "$from" "$to"
+}
+
+# Install the text on stdin as file $1 (mode $2) unless it is already there.
+put_text() {
+    local to=$1 mode=$2 tmp status=0
+    tmp=$(mktemp)
+    cat >"$tmp"
+    if [ "$DRY_RUN" = 1 ] && ! { [ -f "$to" ] && cmp -s "$tmp" "$to"; }; then
+        printf '    would write %s (mode %s):\n' "$to" "$mode"
+        sed 's/^/        | /' "$tmp"
+    else
+        put_file "$tmp" "$to" "$mode" || status=$?
+    fi
+    rm -f "$tmp"
+    return "$status"
+}
+
+has_package() {
+    local admin=()
+    if [ -n "$ROOT" ]; then admin=(--admindir "$ROOT/var/lib/dpkg"); fi
+    # shellcheck disable=SC2016  # ${...} here is dpkg-query's format, not the shell's
+    dpkg-query "${admin[@]}" -W -f='${db:Status-Status}' "$1" 2>/dev/null | grep -qx installed
+}
+
+in_group() {  # in_group GROUP USER: USER is a listed member of GROUP
+    awk -F: -v g="$1" -v u="$2" '
+        $1 == g { n = split($4, members, ","); for (i = 1; i <= n; i++) if (members[i] == u) found = 1 }
+        END { exit !found }' "$(at /etc/group)"
+}
+
+has_entry() {  # has_entry FILE NAME: NAME is in /etc/passwd or /etc/group of the root
+    grep -q "^$2:" "$(at "$1")" 2>/dev/null
+}
+
+install_packages() {
+    step "System packages: ${PACKAGES[*]}"
+    local missing=() package
+    for package in "${PACKAGES[@]}"; do
+        has_package "$package" || missing+=("$package")
+    done
+    if [ ${#missing[@]} -eq 0 ]; then
+        ok "all installed"
+        return
+    fi
+    local apt=(apt-get)
+    if [ -n "$ROOT" ]; then apt+=(-o "Dir=$ROOT/"); fi
+    run "${apt[@]}" update
+    run env DEBIAN_FRONTEND=noninteractive "${apt[@]}" install -y --no-install-recommends \
+        "${missing[@]}"
+}
+
+enable_i2c() {
+    step "I2C on at 400 kHz (the OLED)"
+    local config
+    config=$(at /boot/firmware/config.txt)
+    if [ ! -f "$config" ]; then
+        printf '    skipped: %s not found (not Raspberry Pi OS Bookworm?); add %s by hand\n' \
+            "$config" "$I2C_LINE"
+    elif grep -qxF "$I2C_LINE" "$config" && [ "$(grep -c '^[#[:space:]]*dtparam=i2c_arm=' "$config")" = 1 ]; then
+        ok "$config has $I2C_LINE"
+    else
+        # Replace the first i2c_arm line (commented out or not) with ours, drop any others,
+        # and append ours if there was none.
+        awk -v line="$I2C_LINE" '
+            /^[#[:space:]]*dtparam=i2c_arm=/ { if (!done) print line; done = 1; next }
+            { print }
+            END { if (!done) print line }' "$config" | put_text "$config" 0755 && REBOOT=1
+    fi
+    printf 'i2c-dev\n' | put_text "$(at /etc/modules-load.d/pegboard.conf)" 0644 && REBOOT=1
+    return 0
+}
+
+create_user() {
+    step "User $USER_NAME in groups ${GROUPS_NEEDED[*]}"
+    local group
+    for group in "${GROUPS_NEEDED[@]}"; do
+        if has_entry /etc/group "$group"; then
+            ok "group $group exists"
+        else
+            run groupadd "${ROOT_OPT[@]}" --system "$group"
+        fi
+    done
+    if has_entry /etc/passwd "$USER_NAME"; then
+        ok "user $USER_NAME exists"
+        for group in "${GROUPS_NEEDED[@]}"; do
+            in_group "$group" "$USER_NAME" || run usermod "${ROOT_OPT[@]}" -a -G "$group" "$USER_NAME"
+        done
+    else
+        local joined
+        joined=$(IFS=,; printf '%s' "${GROUPS_NEEDED[*]}")
+        run useradd "${ROOT_OPT[@]}" --system --user-group --no-create-home \
+            --home-dir /var/lib/pegboard --shell /usr/sbin/nologin \
+            --comment "Pegboard cribbage scorekeeper" --groups "$joined" "$USER_NAME"
+    fi
+}
+
+source_digest() {
+    (
+        cd "$SRC"
+        find pyproject.toml README.md pegboard -type f ! -name '*.pyc' ! -path '*/__pycache__/*' \
+            -print0 | LC_ALL=C sort -z | xargs -0 sha256sum
+    ) | sha256sum | cut -d' ' -f1
+}
+
+install_program() {
+    step "Program in /opt/pegboard/venv"
+    local venv stamp digest
+    venv=$(at /opt/pegboard/venv)
+    stamp=$(at /opt/pegboard/installed-source)
+    if [ -x "$venv/bin/python" ] && grep -qx 'include-system-site-packages = true' "$venv/pyvenv.cfg"; then
+        ok "$venv exists (with the system's python3-lgpio)"
+    else
+        run "$PYTHON" -m venv --system-site-packages "$venv"
+        CHANGED=1
+    fi
+    digest=$(source_digest)
+    if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$digest" ]; then
+        ok "Pegboard from $SRC is installed"
+    else
+        run "$venv/bin/python" -m pip install --quiet --upgrade "$SRC"
+        printf '%s\n' "$digest" | put_text "$stamp" 0644 || true
+        CHANGED=1
+    fi
+    put_file "$SRC/README.md" "$(at /opt/pegboard/README.md)" 0644 || true
+}
+
+install_files() {
+    step "Service unit, polkit rule for safe shutdown, config"
+    put_file "$SRC/systemd/pegboard.service" "$(at /etc/systemd/system/$SERVICE)" 0644 \
+        && UNIT_CHANGED=1 && CHANGED=1
+    put_file "$SRC/systemd/50-pegboard-power.rules" \
+        "$(at /etc/polkit-1/rules.d/50-pegboard-power.rules)" 0644 || true
+    local config
+    config=$(at /etc/pegboard/config.toml)
+    if [ -e "$config" ]; then
+        ok "$config kept as it is"
+    else
+        run install -D -m 0644 "$SRC/systemd/config.example.toml" "$config"
+    fi
+}
+
+start_service() {
+    step "Enable and start $SERVICE"
+    if [ -n "$ROOT" ]; then
+        if [ -L "$(at /etc/systemd/system/multi-user.target.wants/$SERVICE)" ]; then
+            ok "$SERVICE is enabled"
+        else
+            run systemctl --root="$ROOT" enable "$SERVICE"
+        fi
+        printf '    skipped: starting it (%s is not the running system)\n' "$ROOT"
+        return
+    fi
+    if [ "$UNIT_CHANGED" = 1 ]; then run systemctl daemon-reload; fi
+    if systemctl is-enabled --quiet "$SERVICE" 2>/dev/null; then
+        ok "$SERVICE is enabled"
+    else
+        run systemctl enable "$SERVICE"
+    fi
+    if [ "$CHANGED" = 1 ]; then
+        run systemctl restart "$SERVICE"
+    elif systemctl is-active --quiet "$SERVICE" 2>/dev/null; then
+        ok "$SERVICE is running"
+    else
+        run systemctl start "$SERVICE"
+    fi
+}
+
+remove_path() {
+    if [ -e "$1" ] || [ -L "$1" ]; then
+        run rm -rf "$1"
+    else
+        ok "$1 is already gone"
+    fi
+}
+
+uninstall() {
+    step "Stop and disable $SERVICE"
+    if [ -n "$ROOT" ]; then
+        if [ -L "$(at /etc/systemd/system/multi-user.target.wants/$SERVICE)" ]; then
+            run systemctl --root="$ROOT" disable "$SERVICE"
+        else
+            ok "$SERVICE is not enabled"
+        fi
+    elif [ -f "/etc/systemd/system/$SERVICE" ]; then
+        run systemctl disable --now "$SERVICE"
+    else
+        ok "$SERVICE is not installed"
+    fi
+    step "Remove the program, the unit and the polkit rule"
+    remove_path "$(at /etc/systemd/system/$SERVICE)"
+    remove_path "$(at /etc/polkit-1/rules.d/50-pegboard-power.rules)"
+    remove_path "$(at /etc/modules-load.d/pegboard.conf)"
+    remove_path "$(at /opt/pegboard)"
+    if [ -z "$ROOT" ]; then run systemctl daemon-reload; fi
+    step "Kept"
+    printf '    the games in %s, the config in %s, the user %s and the I2C setting.\n' \
+        "$(at /var/lib/pegboard)" "$(at /etc/pegboard)" "$USER_NAME"
+    printf '    To remove them too: rm -r /var/lib/pegboard /etc/pegboard; userdel %s\n' \
+        "$USER_NAME"
+}
+
+if [ "$DRY_RUN" = 1 ]; then
+    printf 'Dry run: nothing will be changed.\n'
+fi
+if [ "$UNINSTALL" = 1 ]; then
+    uninstall
+    exit 0
+fi
+install_packages
+enable_i2c
+create_user
+install_program
+install_files
+start_service
+if [ "$REBOOT" = 1 ]; then
+    printf '\nI2C settings changed: restart the Raspberry Pi (sudo reboot) to use the OLED.\n'
+fi
+printf '\nDone. Status: systemctl status pegboard   Logs: journalctl -u pegboard -f\n'

@@ -1,0 +1,260 @@
+"""install.sh: shellcheck-clean, a dry run changes nothing, a real run into a temporary root is
+complete and idempotent, and --uninstall keeps the games. System commands are stub scripts."""
+
+from __future__ import annotations
+
+import os
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SCRIPT = ROOT / "systemd" / "install.sh"
+I2C_LINE = "dtparam=i2c_arm=on,i2c_arm_baudrate=400000"
+
+# Stand-ins for the system commands. Each logs its arguments; those that change the system
+# change the temporary root the way the real command would.
+STUBS = {
+    "apt-get": """
+echo "apt-get $*" >> "$STUB_LOG"
+for word in "$@"; do
+    case "$word" in
+        python3-*|i2c-tools) echo "$word" >> "$STUB_STATE/installed";;
+    esac
+done
+""",
+    "dpkg-query": """
+echo "dpkg-query $*" >> "$STUB_LOG"
+for last; do :; done
+grep -qx "$last" "$STUB_STATE/installed" 2>/dev/null && printf installed
+exit 0
+""",
+    "groupadd": """
+echo "groupadd $*" >> "$STUB_LOG"
+[ "$1" = --root ] || exit 9
+for last; do :; done
+echo "$last:x:900:" >> "$2/etc/group"
+""",
+    "useradd": """
+echo "useradd $*" >> "$STUB_LOG"
+[ "$1" = --root ] || exit 9
+root=$2; groups=""
+while [ $# -gt 0 ]; do [ "$1" = --groups ] && groups=$2; shift; done
+echo "pegboard:x:901:901::/var/lib/pegboard:/usr/sbin/nologin" >> "$root/etc/passwd"
+echo "pegboard:x:901:" >> "$root/etc/group"
+for g in $(echo "$groups" | tr , ' '); do
+    awk -F: -v OFS=: -v g="$g" '$1 == g { $4 = ($4 == "" ? "pegboard" : $4 ",pegboard") } 1' \
+        "$root/etc/group" > "$root/etc/group.new" && mv "$root/etc/group.new" "$root/etc/group"
+done
+""",
+    "usermod": """
+echo "usermod $*" >> "$STUB_LOG"
+exit 9
+""",
+    "systemctl": """
+echo "systemctl $*" >> "$STUB_LOG"
+case "$1" in
+    --root=*) root=${1#--root=}
+        if [ "$2" = enable ]; then
+            mkdir -p "$root/etc/systemd/system/multi-user.target.wants"
+            ln -sf /etc/systemd/system/$3 "$root/etc/systemd/system/multi-user.target.wants/$3"
+        elif [ "$2" = disable ]; then
+            rm -f "$root/etc/systemd/system/multi-user.target.wants/$3"
+        fi;;
+    *) exit 9;;
+esac
+""",
+    "python3": """
+echo "python3 $*" >> "$STUB_LOG"
+[ "$1 $2 $3" = "-m venv --system-site-packages" ] || exit 9
+mkdir -p "$4/bin"
+printf 'home = /usr/bin\\ninclude-system-site-packages = true\\n' > "$4/pyvenv.cfg"
+printf '#!/bin/sh\\necho "venv-python $*" >> "$STUB_LOG"\\n' > "$4/bin/python"
+chmod +x "$4/bin/python"
+""",
+}
+
+# Commands that only look: allowed in a dry run and on a second run.
+QUERIES = ("dpkg-query ",)
+
+
+@pytest.fixture
+def stubs(tmp_path: Path) -> dict[str, str]:
+    folder = tmp_path / "stubs"
+    folder.mkdir()
+    state = tmp_path / "stub-state"
+    state.mkdir()
+    for name, body in STUBS.items():
+        path = folder / name
+        path.write_text("#!/bin/sh\n" + body)
+        path.chmod(0o755)
+    return {
+        **os.environ,
+        "PATH": f"{folder}:{os.environ['PATH']}",
+        "STUB_LOG": str(tmp_path / "stub.log"),
+        "STUB_STATE": str(state),
+    }
+
+
+def make_target(tmp_path: Path) -> Path:
+    """A minimal Raspberry Pi OS root: users, groups (no spi yet), boot config."""
+    root = tmp_path / "target"
+    (root / "etc").mkdir(parents=True)
+    (root / "etc/passwd").write_text("root:x:0:0:root:/root:/bin/bash\n")
+    (root / "etc/group").write_text("root:x:0:\ndialout:x:20:\ngpio:x:997:pi\ni2c:x:998:pi\n")
+    (root / "boot/firmware").mkdir(parents=True)
+    (root / "boot/firmware/config.txt").write_text(
+        "# For more options, see config.txt(5)\n"
+        "#dtparam=i2c_arm=on\n#dtparam=i2s=on\n#dtparam=spi=on\n\n[all]\n"
+    )
+    return root
+
+
+def install(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        ["bash", str(SCRIPT), *args], env=env, capture_output=True, text=True, check=False
+    )
+
+
+def snapshot(root: Path) -> dict[str, tuple[int, str]]:
+    """Every path under root with its mode and content (or link target)."""
+    seen: dict[str, tuple[int, str]] = {}
+    for path in sorted(root.rglob("*")):
+        info = path.lstat()
+        if stat.S_ISLNK(info.st_mode):
+            content = "-> " + os.readlink(path)
+        elif path.is_file():
+            content = path.read_text(errors="replace")
+        else:
+            content = "<dir>"
+        seen[str(path.relative_to(root))] = (stat.S_IMODE(info.st_mode), content)
+    return seen
+
+
+def logged(env: dict[str, str]) -> list[str]:
+    log = Path(env["STUB_LOG"])
+    return log.read_text().splitlines() if log.exists() else []
+
+
+def changes(lines: list[str]) -> list[str]:
+    return [line for line in lines if not line.startswith(QUERIES)]
+
+
+def test_shellcheck_finds_nothing() -> None:
+    shellcheck = Path(sys.executable).parent / "shellcheck"
+    done = subprocess.run(
+        [str(shellcheck), "--severity=style", str(SCRIPT)],
+        capture_output=True, text=True, check=False,
+    )
+    assert (done.returncode, done.stdout + done.stderr) == (0, "")
+
+
+def test_a_dry_run_prints_every_step_and_changes_nothing(
+    tmp_path: Path, stubs: dict[str, str]
+) -> None:
+    root = make_target(tmp_path)
+    before = snapshot(root)
+    done = install(stubs, "--dry-run", "--root", str(root))
+    assert done.returncode == 0, done.stderr
+    assert snapshot(root) == before
+    assert changes(logged(stubs)) == []
+    out = done.stdout
+    assert out.startswith("Dry run: nothing will be changed.")
+    for expected in [
+        "would run: env DEBIAN_FRONTEND=noninteractive apt-get",
+        "python3-lgpio",
+        f"would write {root}/boot/firmware/config.txt",
+        f"        | {I2C_LINE}",
+        f"would run: groupadd --root {root} --system spi",
+        f"would run: useradd --root {root} --system --user-group",
+        f"would run: python3 -m venv --system-site-packages {root}/opt/pegboard/venv",
+        "-m pip install --quiet --upgrade",
+        f"{root}/etc/systemd/system/pegboard.service",
+        f"{root}/etc/polkit-1/rules.d/50-pegboard-power.rules",
+        f"{root}/etc/pegboard/config.toml",
+        f"would run: systemctl --root={root} enable pegboard.service",
+    ]:
+        assert expected in out, expected
+
+
+def test_a_real_run_installs_everything_and_a_second_run_changes_nothing(
+    tmp_path: Path, stubs: dict[str, str]
+) -> None:
+    root = make_target(tmp_path)
+    first = install(stubs, "--root", str(root))
+    assert first.returncode == 0, first.stdout + first.stderr
+    assert (root / "etc/systemd/system/pegboard.service").read_bytes() == (
+        ROOT / "systemd/pegboard.service"
+    ).read_bytes()
+    assert (root / "etc/pegboard/config.toml").read_bytes() == (
+        ROOT / "systemd/config.example.toml"
+    ).read_bytes()
+    assert (root / "etc/polkit-1/rules.d/50-pegboard-power.rules").exists()
+    assert (root / "etc/modules-load.d/pegboard.conf").read_text() == "i2c-dev\n"
+    boot = (root / "boot/firmware/config.txt").read_text().splitlines()
+    assert boot.count(I2C_LINE) == 1
+    assert "#dtparam=i2c_arm=on" not in boot and "#dtparam=spi=on" in boot
+    assert boot.index(I2C_LINE) == 1  # in place of the commented-out line
+    assert "pegboard:" in (root / "etc/passwd").read_text()
+    groups = {
+        line.split(":")[0]: line.split(":")[3].split(",")
+        for line in (root / "etc/group").read_text().splitlines()
+    }
+    for group in ("gpio", "i2c", "spi", "dialout"):
+        assert "pegboard" in groups[group], group
+    assert (root / "etc/systemd/system/multi-user.target.wants/pegboard.service").is_symlink()
+    assert (root / "opt/pegboard/venv/pyvenv.cfg").read_text().endswith(
+        "include-system-site-packages = true\n"
+    )
+    assert f"venv-python -m pip install --quiet --upgrade {ROOT}" in logged(stubs)
+    assert "restart the Raspberry Pi" in first.stdout
+
+    after_first = snapshot(root)
+    calls = len(logged(stubs))
+    second = install(stubs, "--root", str(root))
+    assert second.returncode == 0, second.stdout + second.stderr
+    assert snapshot(root) == after_first
+    assert changes(logged(stubs)[calls:]) == []
+    assert "run:" not in second.stdout
+    assert "restart the Raspberry Pi" not in second.stdout
+
+
+def test_a_user_config_is_never_overwritten(tmp_path: Path, stubs: dict[str, str]) -> None:
+    root = make_target(tmp_path)
+    (root / "etc/pegboard").mkdir(parents=True)
+    (root / "etc/pegboard/config.toml").write_text('[display]\nmodel = "sh1106"\n')
+    assert install(stubs, "--root", str(root)).returncode == 0
+    assert (root / "etc/pegboard/config.toml").read_text() == '[display]\nmodel = "sh1106"\n'
+
+
+def test_uninstall_removes_the_program_and_keeps_games_and_config(
+    tmp_path: Path, stubs: dict[str, str]
+) -> None:
+    root = make_target(tmp_path)
+    assert install(stubs, "--root", str(root)).returncode == 0
+    (root / "var/lib/pegboard/history").mkdir(parents=True)
+    (root / "var/lib/pegboard/history/game.log").write_text("kept\n")
+    done = install(stubs, "--uninstall", "--root", str(root))
+    assert done.returncode == 0, done.stderr
+    for gone in (
+        "opt/pegboard",
+        "etc/systemd/system/pegboard.service",
+        "etc/systemd/system/multi-user.target.wants/pegboard.service",
+        "etc/polkit-1/rules.d/50-pegboard-power.rules",
+    ):
+        assert not (root / gone).exists(), gone
+    assert (root / "var/lib/pegboard/history/game.log").read_text() == "kept\n"
+    assert (root / "etc/pegboard/config.toml").exists()
+    again = install(stubs, "--uninstall", "--root", str(root))
+    assert again.returncode == 0 and "run:" not in again.stdout
+
+
+def test_bad_options_are_refused(tmp_path: Path, stubs: dict[str, str]) -> None:
+    done = install(stubs, "--frobnicate")
+    assert done.returncode == 2
+    assert "unknown option --frobnicate" in done.stderr and "--dry-run" in done.stderr
+    missing = install(stubs, "--root", str(tmp_path / "nope"))
+    assert missing.returncode == 2 and "is not a directory" in missing.stderr
