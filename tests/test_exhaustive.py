@@ -5,6 +5,7 @@ The hand table is the published one (S. Lumetta, "Amusing Cribbage Facts"; also 
 4.769152. For the crib only the zero count (1,022,208) is widely published; the rest of the
 crib table is checked here independently: a crib differs from a hand only on one-suit hands
 whose starter is another suit, and those are all rescored with the slow reference scorer.
+Both tables are also reproduced by brute force through the reference scorer in a soak test.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ from __future__ import annotations
 from collections import Counter
 from itertools import combinations
 from math import comb
+
+import pytest
 
 from pegboard.rules import DECK, Suit, hand_total_idx, score_hand
 from pegboard.rules.fast import show_distribution
@@ -82,3 +85,20 @@ def test_five_card_cribbage_three_card_hands() -> None:
         for hand in combinations(rest, 3):
             brute[hand_total_idx(hand, starter)] += 4
     assert dict(brute) == table
+
+
+@pytest.mark.soak
+def test_both_tables_by_brute_force_with_the_reference_scorer() -> None:
+    # Every hand with every starter of one suit (x4 by suit symmetry) through the slow
+    # itemised scorer: several minutes, so only with `pytest -m soak`.
+    hand: Counter[int] = Counter()
+    crib: Counter[int] = Counter()
+    for starter in (card for card in DECK if card.suit is Suit.CLUBS):
+        rest = [card for card in DECK if card != starter]
+        for cards in combinations(rest, 4):
+            breakdown = score_hand(cards, starter)
+            hand[breakdown.total] += 4
+            flush_only = any(i.kind == "flush" and i.points == 4 for i in breakdown.items)
+            crib[breakdown.total - 4 if flush_only else breakdown.total] += 4
+    assert dict(hand) == PUBLISHED_HAND
+    assert dict(crib) == CRIB
