@@ -1,0 +1,460 @@
+"""The LED board's wire format, host side: pure functions over bytes (sans-I/O).
+
+One frame per line, printable ASCII (0x20..0x7E) ended by ``\\n``::
+
+    <seq> <TYPE> <key>=<value> ... *<CRC>\\n
+
+``seq`` is 0..65535 in decimal (no leading zeros), ``TYPE`` 1..10 capital letters, keys 1..8
+lower-case letters or digits starting with a letter, values 1..64 printable characters other
+than space, ``*`` and ``=``, no key twice. ``CRC`` is CRC-16/CCITT-FALSE (polynomial 0x1021,
+initial value 0xFFFF) of every byte before the ``*``, as four upper-case hex digits. A ``\\r``
+before the ``\\n`` is ignored, and so are empty lines; a line longer than :data:`MAX_LINE` bytes
+is dropped up to its ``\\n``. Control bytes never appear: 0x03 would interrupt MicroPython.
+
+Messages (protocol version 1):
+
+========  =========  =====================================================================
+type      direction  fields
+========  =========  =====================================================================
+HELLO     both       ``v`` protocol version; host adds ``app``, firmware ``fw`` (its
+                     version) and ``a`` (the seq of the HELLO it answers; absent when the
+                     board announces itself after starting)
+CFG       host       ``n tracks order serp end skip cap ma hb`` — the layout and power limits
+STATE     host       ``sides t f b c last win`` — the whole board (idempotent)
+TEST      host       ``p=on|off`` — the test pattern
+HB        both       heartbeat; firmware adds ``up`` (ms since start), ``bad`` (frames
+                     rejected) and ``err`` (internal errors survived)
+ACK       firmware   ``a`` — the seq of the CFG, STATE or TEST accepted
+NAK       firmware   ``a`` (seq or ``-`` when unreadable) and ``e`` (an error code below)
+========  =========  =====================================================================
+
+Error codes: ``length``, ``charset``, ``syntax``, ``crc`` (the line cannot be read), ``type``
+(unknown message type), ``value`` (a field is missing, unknown or out of range).
+
+The firmware has its own implementation (``firmware/pb_proto.py``); both are tested against
+``tests/vectors/link_vectors.jsonl``.
+
+>>> encode_message(7, Heartbeat())
+b'7 HB*9321\\n'
+>>> decode_message(decode_line(b'3 ACK a=12*C7DD'))
+Ack(seq=12)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from pegboard.errors import ConfigError, PegboardError
+from pegboard.link.board import BoardError, BoardState, Colour, colour_hex
+from pegboard.link.layout import End, LedConfig, Order
+
+#: The protocol version this host speaks; the firmware must speak the same.
+PROTOCOL_VERSION = 1
+#: Longest line accepted, counting the final newline.
+MAX_LINE = 200
+
+ErrorCode = Literal["length", "charset", "syntax", "crc", "type", "value"]
+ERROR_CODES: tuple[ErrorCode, ...] = ("length", "charset", "syntax", "crc", "type", "value")
+
+_HEX_UPPER = "0123456789ABCDEF"
+
+
+class FrameError(PegboardError, ValueError):
+    """A line or message that cannot be accepted; ``code`` is the wire error code."""
+
+    def __init__(self, code: ErrorCode, detail: str) -> None:
+        super().__init__(f"{code}: {detail}")
+        self.code: ErrorCode = code
+        self.detail = detail
+
+
+def _crc_table() -> tuple[int, ...]:
+    table = []
+    for byte in range(256):
+        crc = byte << 8
+        for _ in range(8):
+            crc = ((crc << 1) ^ 0x1021) & 0xFFFF if crc & 0x8000 else (crc << 1) & 0xFFFF
+        table.append(crc)
+    return tuple(table)
+
+
+_TABLE = _crc_table()
+
+
+def crc16(data: bytes) -> int:
+    """CRC-16/CCITT-FALSE.
+
+    >>> hex(crc16(b"123456789"))
+    '0x29b1'
+    """
+    crc = 0xFFFF
+    for byte in data:
+        crc = ((crc << 8) & 0xFFFF) ^ _TABLE[((crc >> 8) ^ byte) & 0xFF]
+    return crc
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """One decoded line: sequence number, message type and its fields in wire order."""
+
+    seq: int
+    kind: str
+    fields: tuple[tuple[str, str], ...] = ()
+
+    def field_map(self) -> dict[str, str]:
+        """The fields as a dict."""
+        return dict(self.fields)
+
+
+def _is_key(text: str) -> bool:
+    return (
+        0 < len(text) <= 8
+        and "a" <= text[0] <= "z"
+        and all("a" <= ch <= "z" or "0" <= ch <= "9" for ch in text)
+    )
+
+
+def _is_value(text: str) -> bool:
+    return 0 < len(text) <= 64 and all(" " < ch <= "~" and ch not in "*=" for ch in text)
+
+
+def _is_seq(text: str) -> bool:
+    return (
+        0 < len(text) <= 5
+        and text.isascii()
+        and text.isdigit()
+        and (text == "0" or text[0] != "0")
+        and int(text) <= 0xFFFF
+    )
+
+
+def encode_frame(frame: Frame) -> bytes:
+    """The wire bytes of a frame, newline included; checks every part is well formed."""
+    if not 0 <= frame.seq <= 0xFFFF:
+        raise FrameError("syntax", f"sequence number {frame.seq!r} is not 0..65535")
+    if not (0 < len(frame.kind) <= 10 and all("A" <= ch <= "Z" for ch in frame.kind)):
+        raise FrameError("syntax", f"message type {frame.kind!r} is not 1..10 capitals")
+    parts = [str(frame.seq), frame.kind]
+    for key, value in frame.fields:
+        if not _is_key(key) or not _is_value(value):
+            raise FrameError("syntax", f"field {key!r}={value!r} cannot be sent")
+        parts.append(f"{key}={value}")
+    body = " ".join(parts).encode("ascii")
+    line = body + b"*" + f"{crc16(body):04X}".encode("ascii") + b"\n"
+    if len(line) > MAX_LINE:
+        raise FrameError("length", f"frame of {len(line)} bytes is over {MAX_LINE}")
+    return line
+
+
+def decode_line(line: bytes) -> Frame:
+    """Decode one line (without its ``\\n``) or raise :class:`FrameError`."""
+    if line.endswith(b"\r"):
+        line = line[:-1]
+    if len(line) + 1 > MAX_LINE:
+        raise FrameError("length", f"line of {len(line) + 1} bytes is over {MAX_LINE}")
+    bad = next((b for b in line if not 0x20 <= b <= 0x7E), None)
+    if bad is not None:
+        raise FrameError("charset", f"byte 0x{bad:02X} is not printable ASCII")
+    text = line.decode("ascii")
+    star = text.rfind("*")
+    crc_text = text[star + 1 :]
+    if star < 0 or len(crc_text) != 4 or not all(ch in _HEX_UPPER for ch in crc_text):
+        raise FrameError("syntax", f"{text[-12:]!r} does not end in *CRC (4 upper-case hex)")
+    if crc16(line[:star]) != int(crc_text, 16):
+        raise FrameError("crc", f"CRC {crc_text} does not match {crc16(line[:star]):04X}")
+    parts = text[:star].split(" ")
+    if len(parts) < 2 or not _is_seq(parts[0]):
+        raise FrameError("syntax", f"sequence number {parts[0]!r} is not 0..65535")
+    kind = parts[1]
+    if not (0 < len(kind) <= 10 and all("A" <= ch <= "Z" for ch in kind)):
+        raise FrameError("syntax", f"message type {kind!r} is not 1..10 capitals")
+    fields: list[tuple[str, str]] = []
+    for part in parts[2:]:
+        key, eq, value = part.partition("=")
+        if not eq or not _is_key(key) or not _is_value(value):
+            raise FrameError("syntax", f"field {part!r} is not key=value")
+        if any(key == k for k, _ in fields):
+            raise FrameError("syntax", f"field {key!r} given twice")
+        fields.append((key, value))
+    return Frame(int(parts[0]), kind, tuple(fields))
+
+
+class LineSplitter:
+    """Cuts a byte stream into lines; a run of more than :data:`MAX_LINE` bytes without a
+    newline becomes one ``length`` error and is skipped up to the next newline.
+
+    >>> s = LineSplitter()
+    >>> s.feed(b"ab"), s.feed(b"c\\r\\n\\nd")
+    ([], [b'abc\\r'])
+    """
+
+    def __init__(self) -> None:
+        self._buffer = b""
+        self._skipping = False
+
+    def feed(self, data: bytes) -> list[bytes | FrameError]:
+        """Lines (without ``\\n``) completed by ``data``, and errors, in stream order."""
+        out: list[bytes | FrameError] = []
+        buffer = self._buffer + data
+        *lines, rest = buffer.split(b"\n")
+        for line in lines:
+            if self._skipping:
+                self._skipping = False
+            elif line not in (b"", b"\r"):
+                out.append(line)
+        if len(rest) >= MAX_LINE:
+            if not self._skipping:
+                out.append(FrameError("length", f"no newline within {MAX_LINE} bytes"))
+            self._skipping = True
+            rest = b""
+        self._buffer = rest
+        return out
+
+
+class Decoder:
+    """Bytes in, frames (or the errors of unreadable lines) out."""
+
+    def __init__(self) -> None:
+        self._splitter = LineSplitter()
+
+    def feed(self, data: bytes) -> list[Frame | FrameError]:
+        """Every frame or error completed by ``data``."""
+        out: list[Frame | FrameError] = []
+        for item in self._splitter.feed(data):
+            if isinstance(item, FrameError):
+                out.append(item)
+                continue
+            try:
+                out.append(decode_line(item))
+            except FrameError as error:
+                out.append(error)
+        return out
+
+
+# ---- messages ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Hello:
+    """Version handshake. ``ack`` is set on the firmware's answer to a host HELLO."""
+
+    version: int = PROTOCOL_VERSION
+    app: str | None = None
+    firmware: str | None = None
+    ack: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TestPattern:
+    """Switch the test pattern on or off."""
+
+    __test__ = False  # not a pytest test class
+
+    on: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Heartbeat:
+    """Still here. The firmware reports uptime and counts of rejected frames and errors."""
+
+    uptime_ms: int | None = None
+    bad: int | None = None
+    errors: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Ack:
+    """The firmware accepted the message with this sequence number."""
+
+    seq: int
+
+
+@dataclass(frozen=True, slots=True)
+class Nak:
+    """The firmware rejected a message (``seq`` None when the line was unreadable)."""
+
+    seq: int | None
+    error: str
+
+
+Message = Hello | LedConfig | BoardState | TestPattern | Heartbeat | Ack | Nak
+
+
+def _int(fields: dict[str, str], key: str, low: int, high: int) -> int:
+    text = fields.get(key)
+    if text is None:
+        raise FrameError("value", f"field {key!r} is missing")
+    digits = text.isascii() and text.isdigit() and len(text) <= 6
+    if not digits or (text[0] == "0" and text != "0"):
+        raise FrameError("value", f"{key}={text!r} is not a whole number")
+    value = int(text)
+    if not low <= value <= high:
+        raise FrameError("value", f"{key}={value} is not within {low}..{high}")
+    return value
+
+
+def _opt_int(fields: dict[str, str], key: str) -> int | None:
+    return _int(fields, key, 0, 999999) if key in fields else None
+
+
+def _choice(fields: dict[str, str], key: str, options: tuple[str, ...]) -> str:
+    text = fields.get(key)
+    if text is None:
+        raise FrameError("value", f"field {key!r} is missing")
+    if text not in options:
+        raise FrameError("value", f"{key}={text!r} is not one of {', '.join(options)}")
+    return text
+
+
+def _exact_keys(fields: dict[str, str], keys: tuple[str, ...]) -> None:
+    for key in fields:
+        if key not in keys:
+            raise FrameError("value", f"unknown field {key!r}")
+    for key in keys:
+        if key not in fields:
+            raise FrameError("value", f"field {key!r} is missing")
+
+
+def _list(fields: dict[str, str], key: str) -> list[str]:
+    return fields[key].split(",")
+
+
+def _side(fields: dict[str, str], key: str, sides: int) -> int | None:
+    if fields[key] == "-":
+        return None
+    return _int(fields, key, 0, sides - 1)
+
+
+def _colour(text: str) -> Colour:
+    if len(text) != 6 or not all(ch in _HEX_UPPER for ch in text):
+        raise FrameError("value", f"colour {text!r} is not RRGGBB in upper-case hex")
+    value = int(text, 16)
+    return (value >> 16 & 0xFF, value >> 8 & 0xFF, value & 0xFF)
+
+
+_CFG_KEYS = ("n", "tracks", "order", "serp", "end", "skip", "cap", "ma", "hb")
+_STATE_KEYS = ("sides", "t", "f", "b", "c", "last", "win")
+
+
+def _config_fields(cfg: LedConfig) -> list[tuple[str, str]]:
+    return [
+        ("n", str(cfg.led_count)),
+        ("tracks", str(cfg.tracks)),
+        ("order", cfg.order),
+        ("serp", "1" if cfg.serpentine else "0"),
+        ("end", cfg.hole1_end),
+        ("skip", str(cfg.skip)),
+        ("cap", str(cfg.brightness)),
+        ("ma", str(cfg.budget_ma)),
+        ("hb", str(cfg.heartbeat_ms)),
+    ]
+
+
+def _state_fields(state: BoardState) -> list[tuple[str, str]]:
+    def side(value: int | None) -> str:
+        return "-" if value is None else str(value)
+
+    return [
+        ("sides", str(state.sides)),
+        ("t", str(state.target)),
+        ("f", ",".join(map(str, state.front))),
+        ("b", ",".join(map(str, state.back))),
+        ("c", ",".join(colour_hex(c) for c in state.colours)),
+        ("last", side(state.last)),
+        ("win", side(state.winner)),
+    ]
+
+
+def message_frame(seq: int, message: Message) -> Frame:
+    """The frame that carries ``message``."""
+    fields: list[tuple[str, str]]
+    match message:
+        case Hello(version, app, firmware, ack):
+            fields = [("v", str(version))]
+            fields += [("app", app)] if app is not None else []
+            fields += [("fw", firmware)] if firmware is not None else []
+            fields += [("a", str(ack))] if ack is not None else []
+            return Frame(seq, "HELLO", tuple(fields))
+        case LedConfig():
+            return Frame(seq, "CFG", tuple(_config_fields(message)))
+        case BoardState():
+            return Frame(seq, "STATE", tuple(_state_fields(message)))
+        case TestPattern(on):
+            return Frame(seq, "TEST", (("p", "on" if on else "off"),))
+        case Heartbeat(uptime, bad, errors):
+            pairs = (("up", uptime), ("bad", bad), ("err", errors))
+            return Frame(seq, "HB", tuple((k, str(v)) for k, v in pairs if v is not None))
+        case Ack(acked):
+            return Frame(seq, "ACK", (("a", str(acked)),))
+        case Nak(acked, error):
+            return Frame(seq, "NAK", (("a", "-" if acked is None else str(acked)), ("e", error)))
+    raise TypeError(f"not a link message: {message!r}")  # pragma: no cover
+
+
+def encode_message(seq: int, message: Message) -> bytes:
+    """The wire bytes of ``message`` with sequence number ``seq``."""
+    return encode_frame(message_frame(seq, message))
+
+
+def decode_message(frame: Frame) -> Message:
+    """The message a frame carries; :class:`FrameError` ``type`` or ``value`` if it is not
+    one this protocol version knows or its fields are wrong."""
+    fields = frame.field_map()
+    if frame.kind == "HELLO":
+        return Hello(
+            version=_int(fields, "v", 0, 0xFFFF),
+            app=fields.get("app"),
+            firmware=fields.get("fw"),
+            ack=_opt_int(fields, "a"),
+        )
+    if frame.kind == "CFG":
+        _exact_keys(fields, _CFG_KEYS)
+        tracks = _int(fields, "tracks", 2, 3)
+        street = _choice(fields, "order", ("street", "track")) == "street"
+        order: Order = "street" if street else "track"
+        end: End = "left" if _choice(fields, "end", ("left", "right")) == "left" else "right"
+        try:
+            return LedConfig(
+                tracks=tracks,
+                count=_int(fields, "n", 1, 1000),
+                order=order,
+                serpentine=_int(fields, "serp", 0, 1) == 1,
+                hole1_end=end,
+                skip=_int(fields, "skip", 0, 100),
+                brightness=_int(fields, "cap", 1, 255),
+                budget_ma=_int(fields, "ma", 50, 20000),
+                heartbeat_ms=_int(fields, "hb", 100, 60000),
+            )
+        except ConfigError as error:
+            raise FrameError("value", str(error)) from None
+    if frame.kind == "STATE":
+        _exact_keys(fields, _STATE_KEYS)
+        sides = _int(fields, "sides", 2, 3)
+        front = [_int({"f": x}, "f", 0, 121) for x in _list(fields, "f")]
+        back = [_int({"b": x}, "b", 0, 121) for x in _list(fields, "b")]
+        colours = [_colour(x) for x in _list(fields, "c")]
+        if not len(front) == len(back) == len(colours) == sides:
+            raise FrameError("value", f"f, b and c must give one value per side ({sides})")
+        try:
+            return BoardState(
+                front=tuple(front),
+                back=tuple(back),
+                last=_side(fields, "last", sides),
+                winner=_side(fields, "win", sides),
+                target=int(_choice(fields, "t", ("61", "121"))),
+                colours=tuple(colours),
+            )
+        except BoardError as error:
+            raise FrameError("value", str(error)) from None
+    if frame.kind == "TEST":
+        _exact_keys(fields, ("p",))
+        return TestPattern(on=_choice(fields, "p", ("on", "off")) == "on")
+    if frame.kind == "HB":
+        return Heartbeat(_opt_int(fields, "up"), _opt_int(fields, "bad"), _opt_int(fields, "err"))
+    if frame.kind == "ACK":
+        return Ack(_int(fields, "a", 0, 0xFFFF))
+    if frame.kind == "NAK":
+        acked = None if fields.get("a") == "-" else _int(fields, "a", 0, 0xFFFF)
+        return Nak(acked, _choice(fields, "e", ERROR_CODES))
+    raise FrameError("type", f"message type {frame.kind!r} is not known to protocol v1")

@@ -1,0 +1,422 @@
+"""The host end of the LED board link: pyserial, driven by ``poll(now)`` from the main loop.
+
+Nothing here blocks or raises into the game. The loop calls :meth:`SerialLink.show` whenever
+the board should change and :meth:`SerialLink.poll` on every pass with the current monotonic
+time; the link opens the port, shakes hands, sends the layout and the board, waits for each
+acknowledgement, sends heartbeats, and on any trouble (unplugged, reset, garbage, a silent
+board) closes the port and tries again later with exponential back-off. When the board comes
+back it gets the whole board again. :attr:`SerialLink.is_up` and :attr:`SerialLink.status`
+tell the screen what is going on.
+
+Timing (all injected through ``now``): a message unanswered for ``ack_timeout`` is sent again,
+up to ``max_tries`` times; a board silent for three of its heartbeats (at least
+``min_silence``) is treated as gone; reconnects wait ``backoff_initial`` doubling up to
+``backoff_max``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import enum
+import select
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+from pegboard import __version__
+from pegboard.errors import LinkError
+from pegboard.link.board import BoardState
+from pegboard.link.layout import LedConfig
+from pegboard.link.protocol import (
+    PROTOCOL_VERSION,
+    Ack,
+    Decoder,
+    FrameError,
+    Heartbeat,
+    Hello,
+    Message,
+    Nak,
+    TestPattern,
+    decode_message,
+    encode_message,
+)
+
+#: USB vendor id of the Raspberry Pi Pico (RP2040) running MicroPython.
+PICO_VID = 0x2E8A
+#: Outgoing bytes a board may leave unread before it is treated as stalled.
+MAX_BACKLOG = 4096
+
+
+class Port(Protocol):
+    """The part of :class:`serial.Serial` the link uses."""
+
+    @property
+    def in_waiting(self) -> int: ...
+
+    def read(self, size: int = 1) -> bytes: ...
+
+    def write(self, data: bytes, /) -> int | None: ...
+
+    def close(self) -> None: ...
+
+
+Opener = Callable[[str], Port]
+
+
+class LinkState(enum.Enum):
+    """Where the link is."""
+
+    DOWN = "down"  # no port open; waiting to retry
+    CONNECTING = "connecting"  # port open, waiting for the board's HELLO
+    UP = "up"  # handshake done
+    MISMATCH = "mismatch"  # the board speaks another protocol version
+
+
+def open_serial(path: str) -> Port:
+    """Open ``path`` with pyserial: exclusive, non-blocking reads and writes."""
+    import serial  # the adapter's one library, imported when a port is really opened
+
+    try:
+        return serial.Serial(path, baudrate=115200, timeout=0, write_timeout=0, exclusive=True)
+    except (serial.SerialException, OSError) as error:
+        raise LinkError(f"cannot open {path}: {error}") from error
+
+
+def find_board(serial_number: str | None = None) -> str | None:
+    """The device path of a connected Pico (matching ``serial_number`` when given), or None."""
+    from serial.tools import list_ports
+
+    for info in sorted(list_ports.comports(), key=lambda p: p.device):
+        if serial_number:
+            if info.serial_number == serial_number:
+                return str(info.device)
+        elif info.vid == PICO_VID:
+            return str(info.device)
+    return None
+
+
+@dataclass
+class _InFlight:
+    seq: int
+    message: Message
+    sent_at: float
+    tries: int
+
+
+@dataclass
+class LinkStats:
+    """Counters for diagnostics and the soak test."""
+
+    opened: int = 0
+    dropped: int = 0
+    sent: int = 0
+    resent: int = 0
+    acked: int = 0
+    naks: int = 0
+    bad_lines: int = 0
+    board_restarts: int = 0
+
+
+class SerialLink:
+    """A self-healing link to the LED board. Call :meth:`poll` often; it never blocks.
+
+    ``device`` is a path (``/dev/serial/by-id/usb-MicroPython_Board_in_FS_mode_...-if00``),
+    ``"auto"`` (the first Pico found, or the one with ``serial_number``), or ``""`` (no board:
+    the link stays down and says so).
+    """
+
+    def __init__(
+        self,
+        device: str,
+        *,
+        config: LedConfig | None = None,
+        serial_number: str | None = None,
+        opener: Opener = open_serial,
+        ack_timeout: float = 0.5,
+        hello_timeout: float = 0.5,
+        max_tries: int = 4,
+        min_silence: float = 1.5,
+        backoff_initial: float = 0.05,
+        backoff_max: float = 0.5,
+    ) -> None:
+        self.device = device
+        self.serial_number = serial_number
+        self.config = config or LedConfig()
+        self._opener = opener
+        self.ack_timeout = ack_timeout
+        self.hello_timeout = hello_timeout
+        self.max_tries = max_tries
+        self.min_silence = min_silence
+        self.backoff_initial = backoff_initial
+        self.backoff_max = backoff_max
+        self.stats = LinkStats()
+        self.state = LinkState.DOWN
+        self.firmware_version: str | None = None
+        self.board_protocol: int | None = None
+        self.error: LinkError | None = None
+        self.status = "LED board: starting"
+        self._port: Port | None = None
+        self._decoder = Decoder()
+        self._backoff = backoff_initial
+        self._next_attempt = float("-inf")
+        self._seq = 0
+        self._outbox = b""
+        self._want: dict[str, Message] = {"CFG": self.config}
+        self._acked: dict[str, Message] = {}
+        self._inflight: _InFlight | None = None
+        self._hello_seq: int | None = None
+        self._hello_at = 0.0
+        self._hello_tries = 0
+        self._last_rx = 0.0
+        self._last_tx = 0.0
+        self.up_since: float | None = None
+        if not device and not serial_number:
+            self.status = "LED board: none configured"
+
+    # -- what the game wants shown -------------------------------------------------------------
+
+    def show(self, board: BoardState) -> None:
+        """Show ``board`` (sent on the next poll unless the board already shows it)."""
+        self._want["STATE"] = board
+
+    def configure(self, config: LedConfig) -> None:
+        """Change the layout or power settings."""
+        self.config = config
+        self._want["CFG"] = config
+
+    def test_pattern(self, on: bool = True) -> None:
+        """Switch the firmware's test pattern on or off."""
+        self._want["TEST"] = TestPattern(on)
+
+    @property
+    def is_up(self) -> bool:
+        """True while the board answers and speaks our protocol version."""
+        return self.state is LinkState.UP
+
+    @property
+    def in_sync(self) -> bool:
+        """True when the board has acknowledged everything we want shown."""
+        return self.is_up and self._inflight is None and all(
+            self._acked.get(kind) == message for kind, message in self._want.items()
+        )
+
+    @property
+    def shown(self) -> BoardState | None:
+        """The board state the firmware last acknowledged."""
+        board = self._acked.get("STATE")
+        return board if isinstance(board, BoardState) else None
+
+    # -- the loop's entry point ----------------------------------------------------------------
+
+    def poll(self, now: float) -> None:
+        """Do whatever is due at ``now`` (seconds, monotonic): connect, read, answer, resend."""
+        if self._port is None:
+            if now >= self._next_attempt:
+                self._connect(now)
+            return
+        try:
+            self._read(now)
+            self._timers(now)
+            self._flush()
+        except LinkError as error:
+            self._drop(now, error)
+        except (OSError, ValueError) as error:  # pyserial raises SerialException(OSError)
+            self._drop(now, LinkError(f"LED board disconnected ({error})"))
+
+    def close(self) -> None:
+        """Close the port (the link stays down until the next poll after this)."""
+        if self._port is not None:
+            with contextlib.suppress(OSError):
+                self._port.close()
+        self._port = None
+        self.state = LinkState.DOWN
+
+    # -- connection ----------------------------------------------------------------------------
+
+    def _resolve(self) -> str:
+        if self.device and self.device != "auto":
+            return self.device
+        found = find_board(self.serial_number)
+        if found is None:
+            wanted = f"serial number {self.serial_number}" if self.serial_number else "a Pico"
+            raise LinkError(f"LED board not found: no USB serial device with {wanted}")
+        return found
+
+    def _connect(self, now: float) -> None:
+        if not self.device and not self.serial_number:
+            self._next_attempt = float("inf")
+            return
+        try:
+            path = self._resolve()
+            self._port = self._opener(path)
+        except (LinkError, OSError) as error:
+            self._fail(now, error if isinstance(error, LinkError) else LinkError(str(error)))
+            return
+        self.stats.opened += 1
+        self._decoder = Decoder()
+        self._outbox = b""
+        self._inflight = None
+        self._acked.clear()
+        self._last_rx = now
+        self.state = LinkState.CONNECTING
+        self.status = "LED board: connecting"
+        self._hello_tries = 0
+        self._send_hello(now)
+        try:
+            self._flush()
+        except (OSError, ValueError) as error:
+            self._drop(now, LinkError(f"LED board disconnected ({error})"))
+
+    def _fail(self, now: float, error: LinkError) -> None:
+        self.error = error
+        self.state = LinkState.DOWN
+        self.status = str(error)
+        self._next_attempt = now + self._backoff
+        self._backoff = min(self._backoff * 2, self.backoff_max)
+
+    def _drop(self, now: float, error: LinkError) -> None:
+        self.stats.dropped += 1
+        self.up_since = None
+        self.close()
+        self._fail(now, error)
+
+    # -- sending -------------------------------------------------------------------------------
+
+    def _send(self, now: float, message: Message) -> int:
+        seq = self._seq
+        self._seq = (self._seq + 1) & 0xFFFF
+        self._outbox += encode_message(seq, message)
+        self._last_tx = now
+        self.stats.sent += 1
+        return seq
+
+    def _send_hello(self, now: float) -> None:
+        self._hello_seq = self._send(now, Hello(PROTOCOL_VERSION, app=f"pegboard-{__version__}"))
+        self._hello_at = now
+        self._hello_tries += 1
+
+    def _flush(self) -> None:
+        port = self._port
+        if port is None or not self._outbox:
+            return
+        fileno = getattr(port, "fileno", None)
+        if fileno is not None:
+            _, writable, _ = select.select([], [fileno()], [], 0)
+            if not writable:
+                self._check_backlog()
+                return
+        written = port.write(self._outbox)
+        self._outbox = self._outbox[len(self._outbox) if written is None else written :]
+        self._check_backlog()
+
+    def _check_backlog(self) -> None:
+        if len(self._outbox) > MAX_BACKLOG:
+            raise LinkError("LED board is not reading (output backed up)")
+
+    # -- receiving -----------------------------------------------------------------------------
+
+    def _read(self, now: float) -> None:
+        port = self._port
+        assert port is not None
+        waiting = port.in_waiting
+        data = port.read(waiting if waiting > 0 else 1)
+        if not data:
+            return
+        for item in self._decoder.feed(data):
+            if isinstance(item, FrameError):
+                self.stats.bad_lines += 1
+                continue
+            try:
+                message = decode_message(item)
+            except FrameError:
+                self.stats.bad_lines += 1
+                continue
+            self._last_rx = now
+            self._receive(now, message)
+
+    def _receive(self, now: float, message: Message) -> None:
+        if isinstance(message, Hello):
+            self._hello(now, message)
+        elif isinstance(message, Ack):
+            flight = self._inflight
+            if flight is not None and message.seq == flight.seq:
+                self._acked[_kind(flight.message)] = flight.message
+                self._inflight = None
+                self.stats.acked += 1
+        elif isinstance(message, Nak):
+            self.stats.naks += 1
+            flight = self._inflight
+            if flight is not None and message.seq == flight.seq and message.error == "value":
+                # The board refuses this content: sending it again cannot help.
+                self._acked[_kind(flight.message)] = flight.message
+                self._inflight = None
+                self.error = LinkError(f"LED board refused {_kind(flight.message)}: bad value")
+            elif flight is not None:
+                flight.sent_at = float("-inf")  # garbled on the way: resend at once
+
+    def _hello(self, now: float, hello: Hello) -> None:
+        self.firmware_version = hello.firmware
+        self.board_protocol = hello.version
+        if hello.version != PROTOCOL_VERSION:
+            self.state = LinkState.MISMATCH
+            self.error = LinkError(
+                f"LED board firmware speaks protocol v{hello.version}, this Pegboard speaks "
+                f"v{PROTOCOL_VERSION} — reflash it with `pegboard leds flash`"
+            )
+            self.status = str(self.error)
+            return
+        if self.state is LinkState.UP:
+            # The board restarted under us (its boot HELLO): it has forgotten everything.
+            self.stats.board_restarts += 1
+        self._acked.clear()
+        self._inflight = None
+        self.state = LinkState.UP
+        self.up_since = now
+        self.error = None
+        self._backoff = self.backoff_initial
+        self.status = f"LED board: connected (firmware {hello.firmware or '?'})"
+
+    # -- time ----------------------------------------------------------------------------------
+
+    def _timers(self, now: float) -> None:
+        if self.state is LinkState.CONNECTING or self.state is LinkState.MISMATCH:
+            wait = self.hello_timeout if self.state is LinkState.CONNECTING else 5.0
+            if now - self._hello_at >= wait:
+                if self.state is LinkState.CONNECTING and self._hello_tries >= self.max_tries:
+                    raise LinkError("LED board does not answer (no HELLO)")
+                self._send_hello(now)
+            return
+        silence = max(3 * self.config.heartbeat_ms / 1000, self.min_silence)
+        if now - self._last_rx > silence:
+            raise LinkError(f"LED board went quiet (nothing for {silence:g} s)")
+        flight = self._inflight
+        if flight is not None and now - flight.sent_at >= self.ack_timeout:
+            if flight.tries >= self.max_tries:
+                raise LinkError(f"LED board does not acknowledge {_kind(flight.message)}")
+            flight.seq = self._send(now, flight.message)
+            flight.sent_at = now
+            flight.tries += 1
+            self.stats.resent += 1
+        elif flight is None or (
+            isinstance(flight.message, BoardState)
+            and self._want.get("STATE") != flight.message
+        ):
+            self._send_next(now)
+        if now - self._last_tx >= self.config.heartbeat_ms / 1000:
+            self._send(now, Heartbeat())
+
+    def _send_next(self, now: float) -> None:
+        for kind in ("CFG", "STATE", "TEST"):
+            wanted = self._want.get(kind)
+            if wanted is not None and self._acked.get(kind) != wanted:
+                seq = self._send(now, wanted)
+                self._inflight = _InFlight(seq, wanted, now, 1)
+                return
+
+
+def _kind(message: Message) -> str:
+    if isinstance(message, LedConfig):
+        return "CFG"
+    if isinstance(message, BoardState):
+        return "STATE"
+    return "TEST"
