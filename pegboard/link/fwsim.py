@@ -16,15 +16,19 @@ from __future__ import annotations
 
 import contextlib
 import os
+import select
 import shutil
 import subprocess
 import sys
+import time
 import tty
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 
 from pegboard.errors import LinkError
+from pegboard.link.serial_link import SerialLink
 
 #: The firmware sources (``main.py`` and its modules), next to the package in a checkout.
 FIRMWARE_DIR = Path(__file__).resolve().parent.parent.parent / "firmware"
@@ -186,3 +190,30 @@ class FirmwareProcess:
     def log(self) -> str:
         """What the firmware printed on stderr (tracebacks, if it ever crashed)."""
         return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+
+
+def pump(
+    link: SerialLink,
+    until: Callable[[], bool],
+    *,
+    timeout: float = 10.0,
+    clock: Callable[[], float] = time.monotonic,
+) -> bool:
+    """Poll ``link`` until ``until()`` is true or ``timeout`` seconds pass; True if it came true.
+
+    Between polls it waits on the port's file descriptor (at most 10 ms), so it reacts to
+    bytes as they arrive instead of sleeping blindly.
+    """
+    deadline = clock() + timeout
+    while True:
+        link.poll(clock())
+        if until():
+            return True
+        if clock() >= deadline:
+            return False
+        fd = link.fileno()
+        if fd is not None:
+            with contextlib.suppress(OSError, ValueError):
+                select.select([fd], [], [], 0.01)
+        else:
+            select.select([], [], [], 0.01)

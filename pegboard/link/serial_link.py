@@ -206,6 +206,16 @@ class SerialLink:
         board = self._acked.get("STATE")
         return board if isinstance(board, BoardState) else None
 
+    @property
+    def port(self) -> Port | None:
+        """The open port, if any (diagnostics and tests)."""
+        return self._port
+
+    def fileno(self) -> int | None:
+        """The port's file descriptor, for a loop that waits on I/O with select()."""
+        fileno = getattr(self._port, "fileno", None)
+        return int(fileno()) if fileno is not None else None
+
     # -- the loop's entry point ----------------------------------------------------------------
 
     def poll(self, now: float) -> None:

@@ -1,0 +1,193 @@
+"""The real firmware under MicroPython on a pty, driven by the real host link over pyserial.
+
+Every wait is on I/O with a generous deadline (``pump``): nothing sleeps to synchronise.
+"""
+
+from __future__ import annotations
+
+import select
+import shutil
+import signal
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from pegboard.link.board import BoardState
+from pegboard.link.fwsim import FIRMWARE_DIR, FirmwareProcess, RecordedFrame, pump
+from pegboard.link.layout import LedConfig, led_index
+from pegboard.link.serial_link import LinkState, SerialLink
+
+CONFIG = LedConfig(heartbeat_ms=100, brightness=255, budget_ma=20000)
+RED, BLUE = (255, 0, 0), (0, 64, 255)
+
+
+@pytest.fixture
+def board(tmp_path: Path) -> Iterator[FirmwareProcess]:
+    with FirmwareProcess(tmp_path) as firmware:
+        yield firmware
+
+
+def connect(firmware: FirmwareProcess, config: LedConfig = CONFIG) -> SerialLink:
+    link = SerialLink(str(firmware.port), config=config, min_silence=1.0)
+    assert pump(link, lambda: link.in_sync), link.status + firmware.log()
+    return link
+
+
+def frame_shows(firmware: FirmwareProcess, expected: dict[int, tuple[int, int, int]]) -> bool:
+    frame = firmware.last_frame()
+    return frame is not None and frame.lit() == expected
+
+
+def pegs(board: BoardState, config: LedConfig = CONFIG) -> dict[int, tuple[int, int, int]]:
+    """What a still board (no animation) must light, worked out from the host layout table."""
+    lit: dict[int, tuple[int, int, int]] = {}
+    for side in range(board.sides):
+        for hole in (61, 91):
+            led = led_index(config, side, hole)
+            assert led is not None
+            lit[led] = (12, 12, 12)
+    for side in range(board.sides):
+        colour = board.colours[side]
+        back = led_index(config, side, board.back[side])
+        if back is not None and board.back[side] != board.front[side]:
+            lit[back] = (colour[0] // 4, colour[1] // 4, colour[2] // 4)
+        front = led_index(config, side, board.front[side])
+        if front is not None:
+            lit[front] = colour
+    return lit
+
+
+def test_handshake_and_a_board(board: FirmwareProcess) -> None:
+    link = connect(board)
+    assert link.is_up and link.firmware_version == "1.0.0" and link.board_protocol == 1
+    assert "connected" in link.status
+    state = BoardState.from_scores([17, 9], previous=[12, 0], last=0)
+    link.show(state)
+    assert pump(link, lambda: link.shown == state)
+    assert pump(link, lambda: frame_shows(board, pegs(state))), board.last_frame()
+    # Resending the same board changes nothing and needs no new message.
+    sent = link.stats.sent
+    link.show(BoardState.from_scores([17, 9], previous=[12, 0], last=0))
+    link.poll(time.monotonic())
+    assert link.stats.sent == sent
+
+
+def test_the_last_score_travels_from_back_to_front(board: FirmwareProcess) -> None:
+    link = connect(board)
+    link.show(BoardState.from_scores([10, 0]))
+    assert pump(link, lambda: link.in_sync)
+    link.show(BoardState.from_scores([30, 0], previous=[10, 0], last=0))
+    final = pegs(BoardState.from_scores([30, 0], previous=[10, 0]))
+    assert pump(link, lambda: frame_shows(board, final))
+    route = [led_index(CONFIG, 0, hole) for hole in range(11, 30)]
+    heads = {led for f in board.frames() for led, c in f.lit().items() if c == RED}
+    assert len(heads & set(route)) >= 3, "the peg should be seen on its way"
+
+
+def test_garbage_and_crc_errors_are_refused_and_survived(board: FirmwareProcess) -> None:
+    link = connect(board)
+    port = link.port
+    assert port is not None
+    port.write(b"\x00\x03\xffnoise without structure\n")
+    port.write(b"1 STATE sides=2*0000\n")
+    port.write(b"x" * 700 + b"\n")
+    assert pump(link, lambda: link.stats.naks >= 3)
+    state = BoardState.from_scores([5, 121], previous=[0, 100], winner=1)
+    link.show(state)
+    assert pump(link, lambda: link.shown == state)
+    assert link.is_up and board.running
+
+
+def test_reset_mid_game_resends_the_board(board: FirmwareProcess) -> None:
+    link = connect(board)
+    state = BoardState.from_scores([44, 38], previous=[40, 30])
+    link.show(state)
+    assert pump(link, lambda: frame_shows(board, pegs(state)))
+    board.reset()  # the board forgets everything; the port stays open
+    assert pump(link, lambda: link.stats.board_restarts == 1 and link.in_sync)
+    assert pump(link, lambda: frame_shows(board, pegs(state)))
+
+
+def test_replug_mid_game_reconnects_and_resends(board: FirmwareProcess) -> None:
+    link = connect(board)
+    state = BoardState.from_scores([70, 65], previous=[66, 60], last=1)
+    link.show(state)
+    assert pump(link, lambda: link.in_sync)
+    board.unplug()
+    assert pump(link, lambda: link.state is LinkState.DOWN)
+    assert not link.is_up and "disconnected" in link.status
+    later = BoardState.from_scores([75, 65], previous=[70, 60], last=0)
+    link.show(later)  # the game goes on while the board is away
+    for _ in range(5):
+        link.poll(time.monotonic())
+    board.plug()
+    started = time.monotonic()
+    assert pump(link, lambda: link.in_sync)
+    assert link.shown == later
+    assert time.monotonic() - started < 5  # generous here; the soak measures it properly
+    assert pump(link, lambda: frame_shows(board, pegs(BoardState.from_scores([75, 65], [70, 60]))))
+
+
+def test_link_lost_pattern_when_the_host_goes_quiet(board: FirmwareProcess) -> None:
+    link = connect(board)
+    state = BoardState.from_scores([3, 0])
+    link.show(state)
+    assert pump(link, lambda: frame_shows(board, pegs(state)))
+    link.close()  # the host stops talking (heartbeat 100 ms: lost after 300 ms)
+    corners = [led_index(CONFIG, s, 1) for s in (0, 1)] + [led_index(CONFIG, 0, 121)]
+
+    def amber(frame: RecordedFrame) -> bool:
+        return all(frame.pixel(led) == (255, 96, 0) for led in corners if led is not None)
+
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and not any(amber(f) for f in board.frames()):
+        assert board.running
+        select.select([], [], [], 0.005)  # poll interval while reading the frames file
+    lost = [f for f in board.frames() if amber(f)]
+    assert lost, "no link-lost pattern"
+    # The scores stay visible, dimmed to half.
+    front = led_index(CONFIG, 0, 3)
+    assert front is not None and lost[0].pixel(front) == (127, 0, 0)
+
+
+def test_power_budget_limits_the_test_pattern(tmp_path: Path) -> None:
+    config = LedConfig(heartbeat_ms=100, brightness=200, budget_ma=500)
+    with FirmwareProcess(tmp_path) as firmware:
+        link = connect(firmware, config)
+        link.test_pattern(True)
+        assert pump(link, lambda: link.in_sync)
+        assert pump(link, lambda: (f := firmware.last_frame()) is not None and len(f.lit()) == 241)
+        frame = firmware.last_frame()
+        assert frame is not None
+        assert 450 <= frame.ma <= 500
+        assert sum(frame.rgb) * 20 // 255 == frame.ma
+        assert frame.pixel(0)[0] > 0 and frame.pixel(0)[1:] == (0, 0)
+
+
+def test_version_mismatch_is_reported(tmp_path: Path) -> None:
+    firmware_dir = tmp_path / "fw"
+    shutil.copytree(FIRMWARE_DIR, firmware_dir)
+    proto = firmware_dir / "pb_proto.py"
+    proto.write_text(proto.read_text().replace("VERSION = 1\n", "VERSION = 2\n"))
+    with FirmwareProcess(tmp_path, firmware_dir=firmware_dir) as firmware:
+        link = SerialLink(str(firmware.port), config=CONFIG)
+        assert pump(link, lambda: link.state is LinkState.MISMATCH)
+        assert not link.is_up
+        assert link.status == (
+            "LED board firmware speaks protocol v2, this Pegboard speaks v1 — "
+            "reflash it with `pegboard leds flash`"
+        )
+
+
+def test_a_stalled_board_is_dropped_and_found_again(board: FirmwareProcess) -> None:
+    link = connect(board)
+    assert board.process is not None
+    board.process.send_signal(signal.SIGSTOP)
+    try:
+        assert pump(link, lambda: not link.is_up)
+        assert "quiet" in link.status or "acknowledge" in link.status
+    finally:
+        board.process.send_signal(signal.SIGCONT)
+    assert pump(link, lambda: link.in_sync)
