@@ -64,3 +64,23 @@ def test_play_calls(pile: str, count: int, spoken: str) -> None:
 
 def test_empty_breakdown_in_play_is_the_count() -> None:
     assert say_play(Breakdown(()), 22) == "22"
+
+
+@pytest.mark.parametrize(
+    ("pile", "count", "closing", "spoken"),
+    [
+        ("KC 9D 8H", 27, "go", "One for the go"),
+        ("KC 9D 8H", 27, "last card", "One for last card"),
+        ("KC QD 6H 5S", 31, "go", "Thirty-one for 2"),  # never 3 for 31 and go
+        ("KC QD 6H 5S", 31, "last card", "Thirty-one for 2"),
+        ("7C 8D", 15, "last card", "Fifteen for 2 and one for last card is 3"),
+        ("9C 6D 7H 8S", 30, "go", "Run of 4 for 4 and one for the go is 5"),
+    ],
+)
+def test_closing_points(pile: str, count: int, closing: str, spoken: str) -> None:
+    assert say_play(score_play(parse_cards(pile)), count, closing=closing) == spoken
+
+
+def test_unknown_closing_is_refused() -> None:
+    with pytest.raises(ValueError, match="closing must be"):
+        say_play(Breakdown(()), 20, closing="heels")

@@ -48,43 +48,31 @@ def key_counts(key: int) -> tuple[int, ...]:
 def rank_points(key: int) -> int:
     """Fifteens, pairs and runs of a multiset of ranks (no flush, no nobs), memoised.
 
-    Computed from the rank counts directly: fifteens by counting the ways to choose cards
-    whose pips total 15, pairs as C(count, 2) each, and runs as the length of the longest
-    stretch of three or more consecutive ranks times the product of their counts (a double
-    run of three is 2 x 3).
+    Computed from the rank counts directly: fifteens by listing the pip totals of every
+    sub-collection of cards (pruned above 15) and counting those equal to 15, pairs as
+    C(count, 2) each, and runs as the length of each stretch of three or more consecutive ranks
+    times the product of their counts (a double run of three is 2 x 3).
 
     >>> rank_points(rank_key([5, 5, 5, 5, 11]))
     28
     """
-    counts = key_counts(key)
-    # ways[s]: the number of sub-collections of the cards seen so far whose pips total s.
-    ways = [1] + [0] * 15
-    for rank, count in zip(RANKS, counts, strict=True):
-        if not count:
-            continue
-        pips = min(rank, 10)
-        new = [0] * 16
-        for total, number in enumerate(ways):
-            if number:
-                for taken in range(count + 1):
-                    reached = total + taken * pips
-                    if reached > 15:
-                        break
-                    new[reached] += number * comb(count, taken)
-        ways = new
-    points = 2 * ways[15]
-    points += sum(2 * comb(count, 2) for count in counts)
-    stretch, product = 0, 1
-    best = 0
-    for count in (*counts, 0):
+    points = 0
+    sums = [0]  # the pip total of every sub-collection of the cards seen so far
+    stretch = product = best = 0
+    for rank in range(1, 15):
+        count = (key >> 3 * (rank - 1)) & 7 if rank < 14 else 0
         if count:
+            points += count * (count - 1)  # 2 points for each of C(count, 2) pairs
+            pips = rank if rank < 10 else 10
+            for _ in range(count):
+                sums += [total + pips for total in sums if total + pips <= 15]
             stretch += 1
-            product *= count
+            product = product * count if stretch > 1 else count
         else:
             if stretch >= 3:
                 best += stretch * product  # at most one stretch of 3+ fits in five cards
-            stretch, product = 0, 1
-    return points + best
+            stretch = 0
+    return points + 2 * sums.count(15) + best
 
 
 def hand_total_idx(hand: Sequence[int], starter: int, crib: bool = False) -> int:

@@ -83,20 +83,27 @@ def say_breakdown(breakdown: Breakdown) -> str:
     return text[0].upper() + text[1:]
 
 
-def say_play(breakdown: Breakdown, count: int) -> str:
+def say_play(breakdown: Breakdown, count: int, *, closing: str | None = None) -> str:
     """What a player says for one card laid in the play (``count`` is the count it makes).
 
     A card that scores one thing is "Fifteen for 2", "Thirty-one for 2", "Pair for 2",
     "Pair royal for 6", "Double pair royal for 12" or "Run of 4 for 4"; several things are
     chained with the running total ("Fifteen for 2 and a pair is 4"); a card that scores
-    nothing is just the count ("Twenty-two" is said, "22" is written).
+    nothing is just the count ("22").
+
+    ``closing`` is ``"go"`` or ``"last card"`` when this card also ends the count: it adds
+    "one for the go" / "one for last card" — except at 31, which already scored 2 (never 3).
 
     >>> from pegboard.rules import parse_cards, score_play
     >>> say_play(score_play(parse_cards("5H 5S 5C")), 15)
     'Fifteen for 2 and pair royal is 8'
     >>> say_play(score_play(parse_cards("4S 2H 6D 5C 3S")), 20)
     'Run of 5 for 5'
+    >>> say_play(score_play(parse_cards("KS 9H 8C")), 27, closing="go")
+    'One for the go'
     """
+    if closing not in (None, "go", "last card"):
+        raise ValueError(f"closing must be None, 'go' or 'last card', not {closing!r}")
     phrases: list[str] = []
     running = 0
     for item in breakdown.items:
@@ -112,6 +119,10 @@ def say_play(breakdown: Breakdown, count: int) -> str:
             phrases.append(f"{article}{name} is {running}")
         else:
             phrases.append(f"{name} for {running}")
+    if closing is not None and count != 31:
+        running += 1
+        what = "the go" if closing == "go" else "last card"
+        phrases.append(f"one for {what} is {running}" if phrases else f"one for {what}")
     if not phrases:
         return str(count)
     text = " and ".join(phrases)
