@@ -1,0 +1,273 @@
+"""The two input kits on gpiozero: encoder with buttons, and the 4x4 keypad.
+
+gpiozero reports pin changes on its own threads (lgpio's on a Pi; the caller's thread on
+``MockFactory``). Those callbacks do one thing: put a timestamped raw item on the loop's queue.
+The loop thread then hands each item to :meth:`InputKit.translate` and calls
+:meth:`InputKit.poll` when :meth:`InputKit.next_deadline` comes, and only there are gestures
+decided (see :mod:`pegboard.hw.gestures`), so one thread owns all state.
+
+The keypad has no interrupts: the loop scans it at a fixed rate from :meth:`KeypadKit.poll`.
+gpiozero itself is imported lazily, so importing this module needs nothing Pi-only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
+
+from pegboard.app.inputs import Button, InputEvent, Press, RankKey, Turn
+from pegboard.hw.clock import Clock
+from pegboard.hw.gestures import KeyAction, KeyGestures, RawEdge, Timing
+from pegboard.rules.cards import Rank
+
+if TYPE_CHECKING:
+    from gpiozero import Factory
+
+
+@dataclass(frozen=True, slots=True)
+class EncoderStep:
+    """The encoder moved one detent (``+1`` clockwise, ``-1`` anticlockwise) at ``t``."""
+
+    direction: int
+    t: float
+
+
+RawInput = RawEdge | EncoderStep
+"""What a gpiozero callback puts on the loop's queue."""
+
+Sink = Callable[[RawInput], None]
+"""Where callbacks put raw items (normally ``queue.Queue.put``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class EncoderPins:
+    """BCM pin numbers of the default kit (the defaults are the documented wiring)."""
+
+    a: int = 17
+    b: int = 18
+    push: int = 27
+    go: int = 22
+    undo: int = 23
+    menu: int = 24
+
+
+@dataclass(frozen=True, slots=True)
+class KeypadPins:
+    """BCM pin numbers of the keypad's four row lines and four column lines."""
+
+    rows: tuple[int, int, int, int] = (5, 6, 13, 19)
+    cols: tuple[int, int, int, int] = (12, 16, 20, 21)
+
+
+def _tap_hold(button: Button) -> KeyAction:
+    return KeyAction(Press(button), hold=Press(button, long=True))
+
+
+ENCODER_KEYS: Mapping[str, KeyAction] = {
+    "ok": _tap_hold(Button.OK),
+    "go": _tap_hold(Button.GO),
+    "undo": KeyAction(Press(Button.UNDO), repeat=Press(Button.UNDO, repeat=True)),
+    "menu": _tap_hold(Button.MENU),
+}
+"""The encoder kit's keys: OK is the encoder's push switch."""
+
+KEYPAD_LAYOUT: tuple[tuple[str, ...], ...] = (
+    ("A", "2", "3", "J"),
+    ("4", "5", "6", "Q"),
+    ("7", "8", "9", "K"),
+    ("undo", "10", "go", "ok"),
+)
+"""What each key of a standard ``1 2 3 A / 4 5 6 B / 7 8 9 C / * 0 # D`` keypad means:
+``1`` is the ace, ``0`` the ten, ``A B C`` jack, queen, king, ``*`` UNDO, ``#`` GO, ``D`` OK."""
+
+_RANK_BY_KEY = {"A": Rank.ACE, "J": Rank.JACK, "Q": Rank.QUEEN, "K": Rank.KING} | {
+    str(n): Rank(n) for n in range(2, 11)
+}
+
+
+def _keypad_action(name: str) -> KeyAction:
+    if name == "ok":
+        # The keypad has no MENU key: holding OK opens the menu.
+        return KeyAction(Press(Button.OK), hold=Press(Button.MENU))
+    if name == "go":
+        return _tap_hold(Button.GO)
+    if name == "undo":
+        return KeyAction(Press(Button.UNDO), repeat=Press(Button.UNDO, repeat=True))
+    return KeyAction(RankKey(_RANK_BY_KEY[name]))
+
+
+KEYPAD_KEYS: Mapping[str, KeyAction] = {
+    name: _keypad_action(name) for row in KEYPAD_LAYOUT for name in row
+}
+"""The keypad kit's keys, by the names in :data:`KEYPAD_LAYOUT`."""
+
+
+class InputKit(Protocol):
+    """A physical input kit as the loop sees it."""
+
+    def translate(self, item: RawInput) -> list[InputEvent]:
+        """Gestures completed by one raw item from the queue."""
+        ...
+
+    def poll(self, now: float) -> list[InputEvent]:
+        """Gestures that became due by ``now`` (holds, repeats, keypad scans)."""
+        ...
+
+    def next_deadline(self) -> float | None:
+        """When :meth:`poll` must next be called, if at all."""
+        ...
+
+    def close(self) -> None:
+        """Release the pins."""
+        ...
+
+
+def _factory_kwargs(pin_factory: Factory | None) -> dict[str, Any]:
+    return {} if pin_factory is None else {"pin_factory": pin_factory}
+
+
+class EncoderKit:
+    """A KY-040 style encoder (A, B, push) and the GO, UNDO and MENU buttons.
+
+    All switches are wired to ground and use the Pi's internal pull-ups. Turns are decoded by
+    gpiozero's :class:`~gpiozero.RotaryEncoder` (its state machine already rejects contact
+    chatter); the buttons are plain :class:`~gpiozero.Button` objects without gpiozero's own
+    bounce or hold handling, whose edges go through :class:`KeyGestures`.
+    """
+
+    def __init__(
+        self,
+        sink: Sink,
+        clock: Clock,
+        *,
+        pins: EncoderPins | None = None,
+        timing: Timing | None = None,
+        pin_factory: Factory | None = None,
+    ) -> None:
+        from gpiozero import Button as GpioButton
+        from gpiozero import RotaryEncoder
+
+        self.pins = pins or EncoderPins()
+        self.gestures = KeyGestures(dict(ENCODER_KEYS), timing)
+        kw = _factory_kwargs(pin_factory)
+        self._devices: list[Any] = []
+        # max_steps=0: an unbounded counter; only the direction of each detent is used.
+        encoder = RotaryEncoder(self.pins.a, self.pins.b, max_steps=0, **kw)
+        encoder.when_rotated_clockwise = lambda: sink(EncoderStep(1, clock.now()))
+        encoder.when_rotated_counter_clockwise = lambda: sink(EncoderStep(-1, clock.now()))
+        self._devices.append(encoder)
+        named = {"ok": self.pins.push, "go": self.pins.go, "undo": self.pins.undo,
+                 "menu": self.pins.menu}
+        for name, pin in named.items():
+            button = GpioButton(pin, pull_up=True, bounce_time=None, **kw)
+            button.when_pressed = _edge_callback(sink, clock, name, True)
+            button.when_released = _edge_callback(sink, clock, name, False)
+            self._devices.append(button)
+
+    def translate(self, item: RawInput) -> list[InputEvent]:
+        """A detent becomes ``Turn(±1)``; a button edge goes through the gesture rules."""
+        if isinstance(item, EncoderStep):
+            return [*self.gestures.poll(item.t), Turn(item.direction)]
+        return self.gestures.edge(item)
+
+    def poll(self, now: float) -> list[InputEvent]:
+        """Holds and repeats due by ``now``."""
+        return self.gestures.poll(now)
+
+    def next_deadline(self) -> float | None:
+        """The next hold or repeat time, if a button is down."""
+        return self.gestures.next_deadline()
+
+    def close(self) -> None:
+        """Release every pin."""
+        for device in reversed(self._devices):
+            device.close()
+        self._devices.clear()
+
+
+def _edge_callback(sink: Sink, clock: Clock, key: str, pressed: bool) -> Callable[[], None]:
+    def callback() -> None:
+        sink(RawEdge(key, pressed, clock.now()))
+
+    return callback
+
+
+class KeypadKit:
+    """A 4x4 membrane keypad: rows driven low one at a time, columns read with pull-ups.
+
+    A pressed key joins its row to its column, so a column reads low while its key's row is
+    driven. The loop calls :meth:`poll`, which scans every ``scan_s`` seconds; a change of a
+    key's level becomes a :class:`RawEdge` for the gesture rules, timestamped with the scan.
+    """
+
+    def __init__(
+        self,
+        clock: Clock,
+        *,
+        pins: KeypadPins | None = None,
+        timing: Timing | None = None,
+        scan_s: float = 0.01,
+        layout: Sequence[Sequence[str]] = KEYPAD_LAYOUT,
+        pin_factory: Factory | None = None,
+    ) -> None:
+        from gpiozero import DigitalInputDevice, DigitalOutputDevice
+
+        self.pins = pins or KeypadPins()
+        self.layout = tuple(tuple(row) for row in layout)
+        self.gestures = KeyGestures({name: KEYPAD_KEYS[name] for row in self.layout
+                                     for name in row}, timing)
+        self.scan_s = scan_s
+        kw = _factory_kwargs(pin_factory)
+        # active_high=False: "on" drives the row low, the level that reads a pressed key.
+        self._rows = [DigitalOutputDevice(pin, active_high=False, initial_value=False, **kw)
+                      for pin in self.pins.rows]
+        self._cols = [DigitalInputDevice(pin, pull_up=True, **kw) for pin in self.pins.cols]
+        self._down: set[str] = set()
+        self._next_scan = clock.now()
+
+    def translate(self, item: RawInput) -> list[InputEvent]:
+        """The keypad puts nothing on the queue; given an edge, it applies it."""
+        if isinstance(item, EncoderStep):
+            return []
+        return self.gestures.edge(item)
+
+    def scan(self) -> set[str]:
+        """The names of the keys that are down right now (one pass over the rows)."""
+        down: set[str] = set()
+        for r, row in enumerate(self._rows):
+            row.on()
+            try:
+                for c, col in enumerate(self._cols):
+                    if col.is_active:
+                        down.add(self.layout[r][c])
+            finally:
+                row.off()
+        return down
+
+    def poll(self, now: float) -> list[InputEvent]:
+        """Scan if a scan is due, then report gestures due by ``now``."""
+        out: list[InputEvent] = []
+        if now >= self._next_scan:
+            down = self.scan()
+            for name in self.gestures.names:
+                if (name in down) != (name in self._down):
+                    out.extend(self.gestures.edge(RawEdge(name, name in down, now)))
+            self._down = down
+            following = self._next_scan + self.scan_s
+            # A loop that fell behind scans again one period from now, not in a burst.
+            self._next_scan = following if following > now else now + self.scan_s
+        out.extend(self.gestures.poll(now))
+        return out
+
+    def next_deadline(self) -> float | None:
+        """The next scan (the keypad is always scanned)."""
+        deadline = self.gestures.next_deadline()
+        return self._next_scan if deadline is None else min(deadline, self._next_scan)
+
+    def close(self) -> None:
+        """Release every pin."""
+        for device in [*self._rows, *self._cols]:
+            device.close()
+        self._rows.clear()
+        self._cols.clear()

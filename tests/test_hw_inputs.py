@@ -1,0 +1,167 @@
+"""The input kits on gpiozero's MockFactory: real gpiozero devices, pins driven by hand."""
+
+from __future__ import annotations
+
+import queue
+from collections.abc import Iterator
+
+import pytest
+from gpiozero import Device
+from gpiozero.pins.mock import MockFactory
+
+from pegboard.app.inputs import Button, InputEvent, Press, RankKey, Turn
+from pegboard.hw.gestures import RawEdge, Timing
+from pegboard.hw.inputs import EncoderKit, EncoderPins, EncoderStep, KeypadKit, KeypadPins, RawInput
+from pegboard.rules.cards import Rank
+from pegboard.testing import FakeClock, MockKeypadMatrix, press_pin, release_pin, turn_encoder
+
+TIMING = Timing(debounce_s=0.02, hold_s=0.8, repeat_s=0.15)
+
+
+@pytest.fixture
+def factory() -> Iterator[MockFactory]:
+    saved = Device.pin_factory
+    Device.pin_factory = factory = MockFactory()
+    try:
+        yield factory
+    finally:
+        factory.reset()
+        Device.pin_factory = saved
+
+
+def drain(q: queue.Queue[RawInput], kit: EncoderKit | KeypadKit) -> list[InputEvent]:
+    out: list[InputEvent] = []
+    while not q.empty():
+        out += kit.translate(q.get_nowait())
+    return out
+
+
+def test_encoder_detents_become_turns(factory: MockFactory) -> None:
+    clock = FakeClock()
+    q: queue.Queue[RawInput] = queue.Queue()
+    kit = EncoderKit(q.put, clock, timing=TIMING)
+    turn_encoder(factory, 17, 18, 3)
+    turn_encoder(factory, 17, 18, -1)
+    assert [q.queue[i] for i in range(q.qsize())] == [
+        EncoderStep(1, clock.now()), EncoderStep(1, clock.now()), EncoderStep(1, clock.now()),
+        EncoderStep(-1, clock.now())]
+    assert drain(q, kit) == [Turn(1), Turn(1), Turn(1), Turn(-1)]
+    kit.close()
+
+
+def test_half_a_detent_and_back_is_no_turn(factory: MockFactory) -> None:
+    q: queue.Queue[RawInput] = queue.Queue()
+    kit = EncoderKit(q.put, FakeClock(), timing=TIMING)
+    a, b = factory.pin(17), factory.pin(18)
+    a.drive_low()
+    b.drive_low()
+    b.drive_high()
+    a.drive_high()
+    assert q.empty()
+    kit.close()
+
+
+def test_callbacks_only_enqueue_timestamped_edges(factory: MockFactory) -> None:
+    clock = FakeClock(50.0)
+    q: queue.Queue[RawInput] = queue.Queue()
+    kit = EncoderKit(q.put, clock, timing=TIMING)
+    press_pin(factory, 22)
+    clock.advance(0.1)
+    release_pin(factory, 22)
+    assert list(q.queue) == [RawEdge("go", True, 50.0), RawEdge("go", False, 50.1)]
+    assert drain(q, kit) == [Press(Button.GO)]
+    kit.close()
+
+
+def test_encoder_push_held_is_a_long_ok(factory: MockFactory) -> None:
+    clock = FakeClock()
+    q: queue.Queue[RawInput] = queue.Queue()
+    kit = EncoderKit(q.put, clock, timing=TIMING)
+    press_pin(factory, 27)
+    assert drain(q, kit) == []
+    deadline = kit.next_deadline()
+    assert deadline == pytest.approx(clock.now() + 0.8)
+    clock.advance(0.8)
+    assert kit.poll(clock.now()) == [Press(Button.OK, long=True)]
+    release_pin(factory, 27)
+    assert drain(q, kit) == []
+    kit.close()
+
+
+def test_custom_pins_are_used(factory: MockFactory) -> None:
+    q: queue.Queue[RawInput] = queue.Queue()
+    pins = EncoderPins(a=4, b=25, push=26, go=7, undo=8, menu=9)
+    clock = FakeClock()
+    kit = EncoderKit(q.put, clock, pins=pins, timing=TIMING)
+    press_pin(factory, 9)
+    clock.advance(0.1)
+    release_pin(factory, 9)
+    turn_encoder(factory, 4, 25, -2)
+    assert drain(q, kit) == [Press(Button.MENU), Turn(-1), Turn(-1)]
+    kit.close()
+
+
+def test_keypad_scan_reads_the_matrix(factory: MockFactory) -> None:
+    clock = FakeClock()
+    matrix = MockKeypadMatrix(factory, (5, 6, 13, 19), (12, 16, 20, 21))
+    kit = KeypadKit(clock, pins=KeypadPins(), timing=TIMING)
+    assert kit.scan() == set()
+    matrix.press(1, 2)  # row 2 ("4 5 6 Q"), third column: the 6
+    assert kit.scan() == {"6"}
+    assert kit.poll(clock.now()) == [RankKey(Rank.SIX)]
+    clock.advance(0.01)
+    assert kit.poll(clock.now()) == []  # still held: no second report
+    matrix.release(1, 2)
+    matrix.press(3, 2)  # '#': GO, reported on release
+    clock.advance(0.03)
+    assert kit.poll(clock.now()) == []
+    matrix.release(3, 2)
+    clock.advance(0.03)
+    assert kit.poll(clock.now()) == [Press(Button.GO)]
+    # Idle rows are left high between scans, columns pulled up.
+    assert all(factory.pin(p).state for p in (5, 6, 13, 19, 12, 16, 20, 21))
+    kit.close()
+
+
+def test_keypad_every_key(factory: MockFactory) -> None:
+    clock = FakeClock()
+    matrix = MockKeypadMatrix(factory, (5, 6, 13, 19), (12, 16, 20, 21))
+    kit = KeypadKit(clock, timing=TIMING)
+    seen: list[InputEvent] = []
+    for r in range(4):
+        for c in range(4):
+            matrix.press(r, c)
+            clock.advance(0.05)
+            seen += kit.poll(clock.now())
+            matrix.release(r, c)
+            clock.advance(0.05)
+            seen += kit.poll(clock.now())
+    ranks = [e.rank for e in seen if isinstance(e, RankKey)]
+    assert sorted(ranks) == list(Rank)
+    assert [e for e in seen if isinstance(e, Press)] == [
+        Press(Button.UNDO), Press(Button.GO), Press(Button.OK)]
+    kit.close()
+
+
+def test_keypad_hold_ok_is_menu(factory: MockFactory) -> None:
+    clock = FakeClock()
+    matrix = MockKeypadMatrix(factory, (5, 6, 13, 19), (12, 16, 20, 21))
+    kit = KeypadKit(clock, timing=TIMING)
+    matrix.press(3, 3)
+    events: list[InputEvent] = []
+    for _ in range(100):
+        clock.advance(0.01)
+        events += kit.poll(clock.now())
+    assert events == [Press(Button.MENU)]
+    kit.close()
+
+
+def test_keypad_scans_at_a_fixed_rate(factory: MockFactory) -> None:
+    clock = FakeClock(0.0)
+    MockKeypadMatrix(factory, (5, 6, 13, 19), (12, 16, 20, 21))
+    kit = KeypadKit(clock, timing=TIMING, scan_s=0.01)
+    kit.poll(0.0)
+    assert kit.next_deadline() == pytest.approx(0.01)
+    kit.poll(5.0)  # a late loop: next scan one period on, not a burst
+    assert kit.next_deadline() == pytest.approx(5.01)
+    kit.close()
