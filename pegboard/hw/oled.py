@@ -106,7 +106,7 @@ def open_dummy(rotate: int = 0) -> Any:
 def open_emulator(scale: int = 4) -> Any | None:
     """A luma.emulator pygame window if that package and a display are available, else None."""
     try:
-        from luma.emulator.device import pygame as emulator  # type: ignore[import-not-found]
+        from luma.emulator.device import pygame as emulator
     except ImportError:
         return None
     try:
