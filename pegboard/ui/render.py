@@ -1,0 +1,281 @@
+"""``render(view) -> Image``: the 128x64 1-bit frame for a :class:`~pegboard.app.view.View`.
+
+Pure: the same view always gives the same pixels, nothing is read from anywhere else. The
+layouts, by screen kind:
+
+* **Table screens** (cut, starter, the play, crib, hands, the show, scores, game over) start
+  with the board header: one column per side with its name and its score in large digits,
+  the side to act shown inverted, the dealer (who owns the crib) marked with a boxed ``D``,
+  and under them a pegboard bar per side against the target, with the back peg (the score
+  before the last award) and a tick at the skunk line.
+* **The play** adds the count in large digits, whose turn it is with the card picker, and
+  the last award (or the cards of the current count) on the bottom line.
+* **List screens** show an inverted title, the options with the chosen one inverted (the
+  list scrolls to keep it in view) and the key legend.
+* **Text screens** show the title and the text wrapped to the width, from ``first_line``.
+
+A link-down mark (a boxed, struck-out ``LED``) sits in the bottom right corner whenever the
+LED board is not connected.
+"""
+
+from __future__ import annotations
+
+from PIL import Image, ImageDraw
+
+from pegboard.app.view import Brightness, PickerView, Screen, SideView, View
+from pegboard.ui import text
+from pegboard.ui.text import CHAR_W, LINE_H, draw_text, fit, wrap
+
+WIDTH, HEIGHT = 128, 64
+COLUMNS = WIDTH // CHAR_W  # 21 characters of small text per line
+
+LIST_SCREENS = frozenset({Screen.HOME, Screen.MENU, Screen.SETUP, Screen.DEALER,
+                          Screen.PENALTIES, Screen.CONFIRM, Screen.PEG, Screen.RESUME})
+TABLE_SCREENS = frozenset({Screen.CUT, Screen.STARTER, Screen.PLAY, Screen.CRIB, Screen.HAND,
+                           Screen.SHOW, Screen.SCORES, Screen.GAME_OVER})
+
+_HEADER_H = 30  # board header: names, big scores, bars
+_BOTTOM_Y = HEIGHT - LINE_H  # the last line of small text
+_LINK_W = 21  # the link-down mark at the bottom right
+
+
+def render(view: View) -> Image.Image:
+    """Draw ``view`` as a 128x64 mode "1" image (white = lit)."""
+    image = Image.new("1", (WIDTH, HEIGHT), 0)
+    if view.brightness is Brightness.BLANK:
+        return image
+    if view.screen is Screen.SAVED:
+        _saved(image, view)
+    elif view.screen is Screen.PLAY:
+        _play(image, view)
+    elif view.screen in TABLE_SCREENS and view.sides:
+        _table(image, view)
+    elif view.screen in LIST_SCREENS:
+        _list(image, view)
+    else:
+        _text_screen(image, view)
+    if view.link:
+        _link_mark(image)
+    return image
+
+
+# -- pieces ---------------------------------------------------------------------------------
+
+
+def _inverted(image: Image.Image, x: int, y: int, w: int, h: int, label: str) -> None:
+    ImageDraw.Draw(image).rectangle((x, y, x + w - 1, y + h - 1), fill=1)
+    draw_text(image, x + 1, y, label, fill=0)
+
+
+def _bottom_line(image: Image.Image, view: View, line: str, *, invert: bool = False) -> None:
+    chars = COLUMNS - (_LINK_W // CHAR_W + 1 if view.link else 0)
+    if invert and line:
+        _inverted(image, 0, _BOTTOM_Y, chars * CHAR_W + 2, LINE_H, fit(line, chars))
+    else:
+        draw_text(image, 0, _BOTTOM_Y, fit(line, chars))
+
+
+def _link_mark(image: Image.Image) -> None:
+    draw = ImageDraw.Draw(image)
+    x0, y0 = WIDTH - _LINK_W, _BOTTOM_Y
+    draw.rectangle((x0 - 1, y0, WIDTH - 1, HEIGHT - 1), fill=0)
+    draw.rectangle((x0, y0, WIDTH - 1, HEIGHT - 1), fill=1)
+    draw_text(image, x0 + 1, y0 + 1, "LED", fill=0)
+    draw.line((x0 + 1, HEIGHT - 2, WIDTH - 2, y0 + 1), fill=0)
+
+
+def _dealer_mark(image: Image.Image, x: int, y: int) -> None:
+    _inverted(image, x, y, 8, LINE_H - 1, "D")
+
+
+def _header(image: Image.Image, view: View, x0: int, x1: int) -> None:
+    """Names and big scores for each side between ``x0`` and ``x1``, then the bars."""
+    sides = view.sides
+    span = (x1 - x0) // max(1, len(sides))
+    for i, side in enumerate(sides):
+        left = x0 + i * span
+        _side_column(image, side, left, span, right_align=(i == len(sides) - 1 and i > 0))
+    _bars(image, view, 24)
+
+
+def _side_column(image: Image.Image, side: SideView, left: int, span: int, *,
+                 right_align: bool) -> None:
+    mark_w = 9 if side.dealer else 0
+    name = fit(side.name, (span - mark_w - 2) // CHAR_W)
+    name_w = text.width(name)
+    nx = left + span - name_w - mark_w - 1 if right_align else left
+    if side.to_act or side.winner:
+        _inverted(image, nx, 0, name_w + 2, LINE_H, name)
+    else:
+        draw_text(image, nx + 1, 0, name)
+    if side.dealer:
+        _dealer_mark(image, nx + name_w + 3, 0)
+    score = str(side.score)
+    scale = 2 if text.width(score, 2) <= span - 2 else 1
+    sx = left + span - text.width(score, scale) - 1 if right_align else left + 1
+    draw_text(image, sx, 7, score, scale=scale)
+    if side.winner:
+        draw_text(image, sx + text.width(score, scale) + 1 if not right_align
+                  else sx - CHAR_W - 1, 10, "•")
+
+
+def _bars(image: Image.Image, view: View, top: int) -> None:
+    """One bar per side: solid to the back peg, thin from there to the front peg."""
+    draw = ImageDraw.Draw(image)
+    target = max(1, view.target)
+    span = WIDTH - 1
+
+    def x_of(score: int) -> int:
+        return round(min(max(score, 0), target) * span / target)
+
+    height = 2 if len(view.sides) <= 2 else 1
+    y = top
+    for side in view.sides:
+        back, front = x_of(min(side.back, side.score)), x_of(side.score)
+        if side.score > 0:
+            draw.rectangle((0, y, back, y + height - 1), fill=1)
+            draw.line((back, y, front, y), fill=1)
+            draw.line((front, y, front, y + height), fill=1)  # the front peg stands proud
+        else:
+            draw.point((0, y), fill=1)
+        y += height + 1
+    skunk = x_of(view.skunk_line)
+    for yy in range(top - 1, y + 1, 2):
+        draw.point((skunk, yy), fill=1)
+    draw.point((span, top - 1), fill=1)
+    draw.point((span, y), fill=1)
+
+
+def _picker_line(image: Image.Image, x: int, y: int, picker: PickerView, chars: int) -> None:
+    """The wheel around the highlighted option: ``◂ 6 [7] 8 ▸``."""
+    options = picker.options
+    if not options:
+        draw_text(image, x, y, fit("(nothing fits)", chars))
+        return
+    current = picker.candidate
+    x_end = x + chars * CHAR_W
+    cx = x + (chars * CHAR_W - text.width(current)) // 2
+    _inverted(image, cx - 2, y, text.width(current) + 3, LINE_H, current)
+    left_x = cx - 4
+    i = picker.index - 1
+    while i >= 0 and left_x - text.width(options[i]) >= x + CHAR_W:
+        left_x -= text.width(options[i])
+        draw_text(image, left_x, y, options[i])
+        left_x -= 4
+        i -= 1
+    right_x = cx + text.width(current) + 4
+    j = picker.index + 1
+    while j < len(options) and right_x + text.width(options[j]) <= x_end - CHAR_W:
+        draw_text(image, right_x, y, options[j])
+        right_x += text.width(options[j]) + 4
+        j += 1
+    if len(options) > 1:
+        draw_text(image, x, y, "◂")
+        draw_text(image, x_end - CHAR_W, y, "▸")
+
+
+# -- screens --------------------------------------------------------------------------------
+
+
+def _play(image: Image.Image, view: View) -> None:
+    _header(image, view, 0, WIDTH)
+    top = _HEADER_H + 1
+    count = "" if view.count is None else str(view.count)
+    draw_text(image, 0, top - 1, count.rjust(2), scale=3)
+    x = 3 * 2 * CHAR_W + 4
+    chars = (WIDTH - x) // CHAR_W
+    prompt = view.picker.prompt if view.picker else (f"{view.turn} to play" if view.turn else "")
+    draw_text(image, x, top, fit(prompt, chars))
+    if view.picker is not None:
+        _picker_line(image, x, top + LINE_H + 1, view.picker, chars)
+    if view.award:
+        _bottom_line(image, view, view.award, invert=True)
+    elif view.pile:
+        _bottom_line(image, view, " ".join(view.pile))
+    else:
+        _bottom_line(image, view, view.hint)
+
+
+def _table(image: Image.Image, view: View) -> None:
+    _header(image, view, 0, WIDTH)
+    top = _HEADER_H + 1
+    rows: list[tuple[str, bool]] = []
+    if view.title:
+        rows.append((view.title, True))
+    if view.picker is not None:
+        rows.append((view.picker.prompt, False))
+    else:
+        for line in view.lines[view.first_line:]:
+            rows.extend((part, False) for part in wrap(line, COLUMNS))
+    free = (HEIGHT - top) // LINE_H - (1 if view.picker else 0)
+    y = top
+    for row, bold in rows[:free]:
+        if bold:
+            _inverted(image, 0, y, min(WIDTH, text.width(fit(row, COLUMNS - 1)) + 2), LINE_H,
+                      fit(row, COLUMNS - 1))
+        else:
+            draw_text(image, 0, y, fit(row, COLUMNS))
+        y += LINE_H + 1
+    if view.picker is not None:
+        _picker_line(image, 0, _BOTTOM_Y, view.picker, COLUMNS - (4 if view.link else 0))
+    elif len(rows) > free:
+        draw_text(image, WIDTH - CHAR_W, HEIGHT - LINE_H - (LINE_H if view.link else 0), "▾")
+
+
+def _title_bar(image: Image.Image, title: str) -> None:
+    _inverted(image, 0, 0, WIDTH, LINE_H + 1, fit(title, COLUMNS))
+
+
+def _list(image: Image.Image, view: View) -> None:
+    _title_bar(image, view.title)
+    visible = 4
+    selected = view.selected if view.selected is not None else 0
+    first = min(max(0, selected - visible + 1), max(0, len(view.lines) - visible))
+    first = max(0, min(first, selected))
+    y = LINE_H + 2
+    for index in range(first, min(len(view.lines), first + visible)):
+        line = fit(view.lines[index], COLUMNS - 2)
+        if index == view.selected:
+            _inverted(image, 0, y, WIDTH - CHAR_W, LINE_H, "▸" + line)
+        else:
+            draw_text(image, CHAR_W + 1, y, line)
+        y += LINE_H
+    if first > 0:
+        draw_text(image, WIDTH - CHAR_W, LINE_H + 2, "▴")
+    if first + visible < len(view.lines):
+        draw_text(image, WIDTH - CHAR_W, LINE_H * 4 + 2, "▾")
+    _bottom_line(image, view, view.hint)
+
+
+def _text_screen(image: Image.Image, view: View) -> None:
+    _title_bar(image, view.title)
+    rows: list[str] = []
+    for line in view.lines[view.first_line:]:
+        rows.extend(wrap(line, COLUMNS))
+    room = 4 if view.hint else 5
+    y = LINE_H + 2
+    for row in rows[:room]:
+        draw_text(image, 0, y, row)
+        y += LINE_H
+    if len(rows) > room or view.first_line > 0:
+        if view.first_line > 0:
+            draw_text(image, WIDTH - CHAR_W, LINE_H + 2, "▴")
+        if len(rows) > room:
+            draw_text(image, WIDTH - CHAR_W, LINE_H * room + 2 - LINE_H, "▾")
+    if view.hint:
+        _bottom_line(image, view, view.hint)
+
+
+def _saved(image: Image.Image, view: View) -> None:
+    title = view.title or "Game saved"
+    scale = 2 if text.width(title, 2) <= WIDTH else 1
+    draw_text(image, (WIDTH - text.width(title, scale)) // 2, 2, title, scale=scale)
+    y = 2 + LINE_H * scale + 2
+    if view.sides:
+        line = "  ".join(f"{side.name} {side.score}" for side in view.sides)
+        for row in wrap(line, COLUMNS)[:2]:
+            draw_text(image, (WIDTH - text.width(row)) // 2, y, row)
+            y += LINE_H
+    for row in [part for line in view.lines for part in wrap(line, COLUMNS)][:2]:
+        draw_text(image, (WIDTH - text.width(row)) // 2, y, row)
+        y += LINE_H
