@@ -1,0 +1,298 @@
+"""The one loop: inputs in, ``step``, effects out, in a single thread that owns all state.
+
+Each turn of :meth:`DeviceLoop.run`:
+
+1. Wait on the queue until an item arrives or the next deadline (a hold or repeat, a keypad
+   scan, the link's heartbeat, the idle tick, the watchdog) comes.
+2. Take that item and everything else already queued; the kit turns raw items into gestures
+   (neighbouring encoder detents are merged into one ``Turn``), then the kit's and the link's
+   timed work adds theirs, and an idle ``Tick`` is added once per ``tick_s``.
+3. For each event: ``state, effects = step(state, event, now)``; the store effects run first
+   and durably; if one fails, the step is dropped (the state stays as it was, so the app and
+   the store still agree) and a "not saved" notice is shown. Brightness changes go to the
+   panel at once.
+4. Then, once for the whole batch: the new view is drawn if it differs from the one on the
+   screen, and the LED board is updated. So the screen and the LEDs never show anything the
+   store does not have.
+5. The watchdog is pinged from here, so a stuck loop is restarted by systemd.
+
+:meth:`DeviceLoop.pump` runs steps 2 to 5 without waiting, which is how the tests and the
+scripted simulator drive it under a :class:`~pegboard.testing.FakeClock`.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import queue
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+from PIL import Image
+
+from pegboard.app.effects import (
+    Effect,
+    FinishGame,
+    Persist,
+    PersistNewGame,
+    PersistUndo,
+    PowerOff,
+    Quit,
+    SetBrightness,
+    UpdateLeds,
+)
+from pegboard.app.inputs import InputEvent, Tick, Turn
+from pegboard.app.view import Brightness, Screen, View
+from pegboard.device.ports import GameStore, LedBoard, NoLeds, NoWatchdog, Watchdog
+from pegboard.errors import PegboardError
+from pegboard.hw.clock import Clock
+from pegboard.hw.inputs import InputKit, RawInput
+from pegboard.hw.oled import Display
+from pegboard.ui.render import render
+
+log = logging.getLogger(__name__)
+
+S = TypeVar("S")
+
+STOP = object()
+"""Put this on the queue to make :meth:`DeviceLoop.run` return after the current turn."""
+
+DIM_CONTRAST = 16
+
+
+@dataclass(frozen=True, slots=True)
+class App(Generic[S]):
+    """The pure app as the loop uses it: ``step`` and ``view``."""
+
+    step: Callable[[S, InputEvent, float], tuple[S, Sequence[Effect]]]
+    view: Callable[[S], View]
+
+
+@dataclass(slots=True)
+class FrameStats:
+    """Counters the tests and the benchmark read."""
+
+    steps: int = 0
+    frames: int = 0
+    persisted: int = 0
+    failed_saves: int = 0
+    batches: list[float] = field(default_factory=list)
+
+
+class DeviceLoop(Generic[S]):
+    """Wires a kit, the app, the store, the display and the LED board (see module doc)."""
+
+    def __init__(
+        self,
+        app: App[S],
+        state: S,
+        *,
+        kit: InputKit,
+        inbox: queue.Queue[Any],
+        display: Display,
+        store: GameStore,
+        clock: Clock,
+        leds: LedBoard | None = None,
+        watchdog: Watchdog | None = None,
+        contrast: int = 255,
+        tick_s: float = 1.0,
+        on_power_off: Callable[[], None] | None = None,
+        on_frame: Callable[[View, Image.Image], None] | None = None,
+    ) -> None:
+        self.app = app
+        self.state = state
+        self.kit = kit
+        self.inbox = inbox
+        self.display = display
+        self.store = store
+        self.clock = clock
+        self.leds = leds or NoLeds()
+        self.watchdog = watchdog or NoWatchdog()
+        self.contrast = contrast
+        self.tick_s = tick_s
+        self.on_power_off = on_power_off
+        self.on_frame = on_frame
+        self.stats = FrameStats()
+        self.running = True
+        self.powering_off = False
+        self.shown: View | None = None
+        self.frame: Image.Image | None = None
+        self._notice: View | None = None
+        self._pending_leds: UpdateLeds | None = None
+        self._next_tick = clock.now() + tick_s
+
+    # -- driving ----------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Draw the first frame (call once the hardware is set up)."""
+        self.display.set_contrast(self.contrast)
+        self._draw()
+
+    def run(self) -> None:
+        """Serve until a ``Quit``/``PowerOff`` effect or :data:`STOP` on the queue."""
+        while self.running:
+            timeout = self._timeout()
+            try:
+                first = self.inbox.get(timeout=timeout)
+            except queue.Empty:
+                first = None
+            self._turn(first)
+
+    def pump(self) -> None:
+        """One turn without waiting: take what is queued and what is due, then draw."""
+        try:
+            first = self.inbox.get_nowait()
+        except queue.Empty:
+            first = None
+        self._turn(first)
+
+    def feed(self, events: Sequence[InputEvent]) -> None:
+        """Apply ready-made gestures (bypassing the kit), then draw: for tests and tools."""
+        now = self.clock.now()
+        for event in events:
+            self._step(event, now)
+        self._finish_batch()
+
+    def close(self) -> None:
+        """Leave the "game saved" frame on the screen and release the hardware."""
+        final = render(self.saved_view())
+        self.display.close(final)
+        self.frame = final
+        self.kit.close()
+        self.leds.close()
+
+    def saved_view(self) -> View:
+        """The frame left on screen at shutdown: the scores as they were saved."""
+        view = self.app.view(self.state)
+        return View(Screen.SAVED, title="Game saved", sides=view.sides,
+                    lines=("Turn on to continue",) if view.sides else ())
+
+    # -- one turn ---------------------------------------------------------------------------
+
+    def _timeout(self) -> float:
+        now = self.clock.now()
+        deadlines = [self._next_tick]
+        for deadline in (self.kit.next_deadline(), self.leds.next_deadline()):
+            if deadline is not None:
+                deadlines.append(deadline)
+        return min(max(0.0, min(deadlines) - now), self.tick_s)
+
+    def _turn(self, first: Any) -> None:
+        items = [] if first is None else [first]
+        while True:
+            try:
+                items.append(self.inbox.get_nowait())
+            except queue.Empty:
+                break
+        if any(item is STOP for item in items):
+            self.running = False
+            items = [item for item in items if item is not STOP]
+        now = self.clock.now()
+        events: list[InputEvent] = []
+        for item in items:
+            events.extend(self._translate(item))
+        events.extend(self.kit.poll(now))
+        events.extend(self.leds.poll(now))
+        if now >= self._next_tick:
+            events.append(Tick())
+            self._next_tick = max(self._next_tick + self.tick_s, now)
+        for event in _merge_turns(events):
+            if not self.running and not isinstance(event, Tick):
+                break
+            self._step(event, now)
+        self._finish_batch()
+        self.watchdog.tick(now)
+
+    def _translate(self, item: RawInput | InputEvent) -> list[InputEvent]:
+        if isinstance(item, InputEvent):  # ready-made gestures (the simulator's extras)
+            return [item]
+        return self.kit.translate(item)
+
+    def _step(self, event: InputEvent, now: float) -> None:
+        state, effects = self.app.step(self.state, event, now)
+        self.stats.steps += 1
+        try:
+            for effect in effects:
+                self._persist(effect)
+        except (PegboardError, OSError) as error:
+            # Nothing after a failed save may be shown: keep the old state and say so.
+            log.error("could not save: %s", error)
+            self.stats.failed_saves += 1
+            self._notice = View(
+                Screen.MESSAGE, title="Not saved",
+                lines=(f"{error}", "That entry was not recorded: please enter it again."),
+            )
+            return
+        self.state = state
+        if not isinstance(event, Tick):
+            self._notice = None
+        for effect in effects:
+            self._apply(effect)
+
+    def _persist(self, effect: Effect) -> None:
+        if isinstance(effect, PersistNewGame):
+            self.store.new_game(effect.header)
+        elif isinstance(effect, Persist):
+            self.store.append(effect.line)
+        elif isinstance(effect, PersistUndo):
+            self.store.undo()
+        elif isinstance(effect, FinishGame):
+            self.store.finish(json.loads(effect.result))
+        else:
+            return
+        self.stats.persisted += 1
+
+    def _apply(self, effect: Effect) -> None:
+        if isinstance(effect, SetBrightness):
+            self._brightness(effect.level)
+        elif isinstance(effect, UpdateLeds):
+            self._pending_leds = effect
+        elif isinstance(effect, PowerOff):
+            self.running = False
+            self.powering_off = True
+        elif isinstance(effect, Quit):
+            self.running = False
+
+    def _brightness(self, level: Brightness) -> None:
+        if level is Brightness.BLANK:
+            self.display.set_power(False)
+            return
+        self.display.set_contrast(DIM_CONTRAST if level is Brightness.DIM else self.contrast)
+        self.display.set_power(True)
+
+    def _finish_batch(self) -> None:
+        self._draw()
+        if self._pending_leds is not None:
+            leds, self._pending_leds = self._pending_leds, None
+            try:
+                self.leds.show(leds)
+            except (PegboardError, OSError) as error:  # the link reports itself down
+                log.warning("LED board: %s", error)
+
+    def _draw(self) -> None:
+        view = self._notice or self.app.view(self.state)
+        if view == self.shown:
+            return
+        image = render(view)
+        if view.brightness is not Brightness.BLANK:
+            self.display.show(image)
+        self.shown = view
+        self.frame = image
+        self.stats.frames += 1
+        if self.on_frame is not None:
+            self.on_frame(view, image)
+
+
+def _merge_turns(events: list[InputEvent]) -> list[InputEvent]:
+    """Neighbouring encoder detents become one ``Turn`` (a fast spin is one step)."""
+    merged: list[InputEvent] = []
+    for event in events:
+        last = merged[-1] if merged else None
+        if isinstance(event, Turn) and isinstance(last, Turn) and (
+            (event.steps > 0) == (last.steps > 0)
+        ):
+            merged[-1] = Turn(last.steps + event.steps)
+            continue
+        merged.append(event)
+    return merged

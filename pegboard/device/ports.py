@@ -1,0 +1,87 @@
+"""What the loop needs from the world, as small protocols (the adapters fill them in)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Protocol
+
+from pegboard.app.effects import UpdateLeds
+from pegboard.app.inputs import LinkStatus
+
+
+class GameStore(Protocol):
+    """The durable store (:class:`pegboard.store.Store`): each call returns once on disk."""
+
+    def new_game(self, header: str) -> Any:
+        """Start a game with its header line."""
+        ...
+
+    def append(self, line: str) -> Any:
+        """Record one accepted event line."""
+        ...
+
+    def undo(self) -> Any:
+        """Record that the last event was taken back."""
+        ...
+
+    def finish(self, result: Mapping[str, Any]) -> Any:
+        """Move the current game into the history with its result."""
+        ...
+
+
+class LedBoard(Protocol):
+    """The LED pegboard link: takes the pegs to show, reports when it goes up or down."""
+
+    def show(self, leds: UpdateLeds) -> None:
+        """Show these pegs (idempotent; resent by the link when it reconnects)."""
+        ...
+
+    def poll(self, now: float) -> list[LinkStatus]:
+        """Do the link's timed work (heartbeat, retries); returns changes of link state."""
+        ...
+
+    def next_deadline(self) -> float | None:
+        """When :meth:`poll` must next run."""
+        ...
+
+    def close(self) -> None:
+        """Let go of the serial port."""
+        ...
+
+
+class Watchdog(Protocol):
+    """The systemd watchdog, paced by itself (:class:`pegboard.service.notify.Watchdog`)."""
+
+    def tick(self, now: float) -> bool:
+        """Ping if a ping is due."""
+        ...
+
+
+class NoLeds:
+    """No LED board configured: pegs go nowhere and the link never changes."""
+
+    def __init__(self) -> None:
+        self.shown: list[UpdateLeds] = []
+
+    def show(self, leds: UpdateLeds) -> None:
+        """Keep the last few requests (useful to tests and the simulator's text board)."""
+        self.shown = [*self.shown[-9:], leds]
+
+    def poll(self, now: float) -> list[LinkStatus]:
+        """Nothing ever changes."""
+        return []
+
+    def next_deadline(self) -> float | None:
+        """Never needs polling."""
+        return None
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+class NoWatchdog:
+    """Not running under systemd's watchdog."""
+
+    def tick(self, now: float) -> bool:
+        """Nothing to ping."""
+        return False
