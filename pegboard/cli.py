@@ -23,6 +23,8 @@ COMMANDS = (
     "peg",
     "rules",
     "advise",
+    "sim",
+    "run",
 )
 
 

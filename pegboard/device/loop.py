@@ -170,13 +170,16 @@ class DeviceLoop(Generic[S]):
 
     # -- one turn ---------------------------------------------------------------------------
 
-    def _timeout(self) -> float:
-        now = self.clock.now()
+    def next_deadline(self) -> float:
+        """The next time something is due without input (tick, hold, scan, link)."""
         deadlines = [self._next_tick]
         for deadline in (self.kit.next_deadline(), self.leds.next_deadline()):
             if deadline is not None:
                 deadlines.append(deadline)
-        return min(max(0.0, min(deadlines) - now), self.tick_s)
+        return min(deadlines)
+
+    def _timeout(self) -> float:
+        return min(max(0.0, self.next_deadline() - self.clock.now()), self.tick_s)
 
     def _turn(self, first: Any) -> None:
         items = [] if first is None else [first]

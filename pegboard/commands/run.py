@@ -1,0 +1,98 @@
+"""``pegboard run``: the real device — gpiozero inputs, the OLED, the store, the LED board.
+
+Reads the TOML config (``--config``, else ``/etc/pegboard/config.toml``; a bad key or value
+stops here with a message naming it and exit status 2). Tells systemd it is ready once the
+hardware is set up, pings the watchdog from the loop, and on SIGTERM or a "Shut down" from the
+menu leaves the "game saved" frame on the screen.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import logging
+import queue
+import signal
+from types import FrameType
+from typing import Any
+
+from pegboard.config import load_config
+from pegboard.device.build import APP, describe_kit, initial_state, make_kit, open_store
+from pegboard.device.loop import STOP, DeviceLoop
+from pegboard.hw.clock import MonotonicClock
+from pegboard.hw.oled import OledDisplay, open_dummy, open_emulator, open_oled
+from pegboard.service.notify import Watchdog, ready, stopping
+from pegboard.service.logs import setup_logging
+from pegboard.service.power import request_poweroff
+from pegboard.store import find_store_path
+
+log = logging.getLogger("pegboard.run")
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``run`` subcommand."""
+    parser = subparsers.add_parser(
+        "run", help="run the device (buttons, OLED, LED board) from the config file",
+        description="Run Pegboard on the device: the input kit, the OLED and the LED board "
+                    "named in the config file.",
+    )
+    parser.add_argument("--config", metavar="PATH",
+                        help="config file (default /etc/pegboard/config.toml; missing = "
+                             "all defaults)")
+    parser.add_argument("--store", metavar="DIR", help="game store directory (default: "
+                        "$PEGBOARD_STORE, the config's [store] path, $STATE_DIRECTORY, "
+                        "~/.local/share/pegboard)")
+    parser.add_argument("--display", choices=("oled", "dummy", "emulator"), default="oled",
+                        help="where frames go: the I2C panel (default), luma's dummy device "
+                             "(nothing shown), or a luma.emulator window")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run until SIGTERM, Ctrl-C or "Shut down"; returns the exit status."""
+    config = load_config(args.config)
+    setup_logging()
+    clock = MonotonicClock()
+    store = open_store(find_store_path(args.store, configured=config.store.path),
+                       owner="pegboard run")
+    try:
+        display = OledDisplay(_open_display(args.display, config.display.model,
+                                            config.display.i2c_port, config.display.i2c_address,
+                                            config.display.rotate))
+        inbox: queue.Queue[Any] = queue.Queue()
+        kit = make_kit(config.input, inbox.put, clock)
+        log.info("input: %s; display: %s", describe_kit(config.input), args.display)
+        state = initial_state(config, store, lambda text: log.warning("%s", text))
+        loop = DeviceLoop(APP, state, kit=kit, inbox=inbox, display=display, store=store,
+                          clock=clock, contrast=config.display.contrast,
+                          watchdog=Watchdog.from_environ())
+
+        def stop(signum: int, frame: FrameType | None) -> None:
+            inbox.put(STOP)
+
+        signal.signal(signal.SIGTERM, stop)
+        loop.start()
+        ready()
+        log.info("ready")
+        with contextlib.suppress(KeyboardInterrupt):
+            loop.run()
+        stopping()
+        loop.close()
+        log.info("game saved; stopped")
+    finally:
+        store.close()
+    if loop.powering_off:
+        request_poweroff()
+    return 0
+
+
+def _open_display(kind: str, model: str, port: int, address: int, rotate: int) -> Any:
+    if kind == "dummy":
+        return open_dummy(rotate)
+    if kind == "emulator":
+        device = open_emulator()
+        if device is None:
+            log.warning("luma.emulator is not available; using the dummy display")
+            return open_dummy(rotate)
+        return device
+    return open_oled(model, port=port, address=address, rotate=rotate)

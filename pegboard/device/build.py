@@ -1,0 +1,79 @@
+"""Building the device's parts from the configuration (shared by ``run`` and ``sim``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from pegboard.app import machine
+from pegboard.config import Config, InputConfig
+from pegboard.device.loop import App
+from pegboard.hw.clock import Clock
+from pegboard.hw.gestures import Timing
+from pegboard.hw.inputs import EncoderKit, EncoderPins, InputKit, KeypadKit, KeypadPins, Sink
+from pegboard.store import Store
+
+if TYPE_CHECKING:
+    from gpiozero import Factory
+
+APP: App[machine.AppState] = App(machine.step, machine.view)
+"""The real app, as the loop runs it."""
+
+
+def timing(config: InputConfig) -> Timing:
+    """Debounce, hold and repeat times from the ``[input]`` section."""
+    return Timing(debounce_s=config.debounce_ms / 1000, hold_s=config.hold_s,
+                  repeat_s=config.repeat_s)
+
+
+def encoder_pins(config: InputConfig) -> EncoderPins:
+    """The encoder kit's pins from the ``[input]`` section."""
+    return EncoderPins(a=config.encoder_a, b=config.encoder_b, push=config.encoder_push,
+                       go=config.button_go, undo=config.button_undo, menu=config.button_menu)
+
+
+def keypad_pins(config: InputConfig) -> KeypadPins:
+    """The keypad's row and column pins from the ``[input]`` section."""
+    rows, cols = tuple(config.keypad_rows), tuple(config.keypad_cols)
+    assert len(rows) == 4 and len(cols) == 4  # the config checks this
+    return KeypadPins(rows=(rows[0], rows[1], rows[2], rows[3]),
+                      cols=(cols[0], cols[1], cols[2], cols[3]))
+
+
+def make_kit(config: InputConfig, sink: Sink, clock: Clock, *,
+             pin_factory: Factory | None = None) -> InputKit:
+    """The input kit the config names, on gpiozero (``pin_factory`` None: the default)."""
+    if config.kit == "keypad":
+        return KeypadKit(clock, pins=keypad_pins(config), timing=timing(config),
+                         pin_factory=pin_factory)
+    return EncoderKit(sink, clock, pins=encoder_pins(config), timing=timing(config),
+                      pin_factory=pin_factory)
+
+
+def resume_lines(store: Store) -> tuple[str, ...] | None:
+    """The unfinished game's record lines, to continue where the players left off."""
+    game = store.current()
+    return None if game is None else game.lines
+
+
+def initial_state(config: Config, store: Store,
+                  notice: Callable[[str], None] | None = None) -> machine.AppState:
+    """The app's first state, resuming the store's unfinished game if there is one."""
+    for text in store.notices:
+        if notice is not None:
+            notice(text)
+    return machine.initial_state(config, resume=resume_lines(store))
+
+
+def open_store(path: Path, owner: str) -> Store:
+    """Open (and lock) the durable store at ``path``."""
+    return Store(path, owner=owner)
+
+
+def describe_kit(config: InputConfig) -> str:
+    """One line naming the kit and its pins (for the log)."""
+    if config.kit == "keypad":
+        return f"keypad rows {list(config.keypad_rows)} cols {list(config.keypad_cols)}"
+    return (f"encoder A{config.encoder_a} B{config.encoder_b} push {config.encoder_push}, "
+            f"GO {config.button_go}, UNDO {config.button_undo}, MENU {config.button_menu}")
