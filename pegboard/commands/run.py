@@ -21,8 +21,8 @@ from pegboard.device.build import APP, describe_kit, initial_state, make_kit, op
 from pegboard.device.loop import STOP, DeviceLoop
 from pegboard.hw.clock import MonotonicClock
 from pegboard.hw.oled import OledDisplay, open_dummy, open_emulator, open_oled
-from pegboard.service.notify import Watchdog, ready, stopping
 from pegboard.service.logs import setup_logging
+from pegboard.service.notify import Watchdog, ready, stopping
 from pegboard.service.power import request_poweroff
 from pegboard.store import find_store_path
 

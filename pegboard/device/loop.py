@@ -188,9 +188,8 @@ class DeviceLoop(Generic[S]):
                 items.append(self.inbox.get_nowait())
             except queue.Empty:
                 break
-        if any(item is STOP for item in items):
-            self.running = False
-            items = [item for item in items if item is not STOP]
+        stop_asked = any(item is STOP for item in items)
+        items = [item for item in items if item is not STOP]
         now = self.clock.now()
         events: list[InputEvent] = []
         for item in items:
@@ -201,9 +200,11 @@ class DeviceLoop(Generic[S]):
             events.append(Tick())
             self._next_tick = max(self._next_tick + self.tick_s, now)
         for event in _merge_turns(events):
-            if not self.running and not isinstance(event, Tick):
+            if not self.running:  # a Quit or PowerOff earlier in this batch
                 break
             self._step(event, now)
+        if stop_asked:
+            self.running = False
         self._finish_batch()
         self.watchdog.tick(now)
 

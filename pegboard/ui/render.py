@@ -206,7 +206,7 @@ def _table(image: Image.Image, view: View) -> None:
         rows.append((view.picker.prompt, False))
     else:
         for line in view.lines[view.first_line:]:
-            rows.extend((part, False) for part in wrap(line, COLUMNS))
+            rows.extend((part, False) for part in wrap(line, COLUMNS - 1))
     free = (HEIGHT - top) // LINE_H - (1 if view.picker else 0)
     y = top
     for row, bold in rows[:free]:
@@ -251,7 +251,7 @@ def _text_screen(image: Image.Image, view: View) -> None:
     _title_bar(image, view.title)
     rows: list[str] = []
     for line in view.lines[view.first_line:]:
-        rows.extend(wrap(line, COLUMNS))
+        rows.extend(wrap(line, COLUMNS - 1))  # the last column is for the scroll marks
     room = 4 if view.hint else 5
     y = LINE_H + 2
     for row in rows[:room]:
