@@ -166,3 +166,10 @@ def test_advise_needs_dealer_or_pone(capsys: pytest.CaptureFixture[str]) -> None
         main(["advise", "5H", "5S", "6D", "JC", "4C", "KS"])
     assert caught.value.code == 2
     assert "--dealer" in capsys.readouterr().err
+
+
+def test_peg_explains_near_misses(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run(capsys, "peg", "5C", "6D", "9H", "7S", "--explain")
+    assert out.splitlines() == [
+        "5C: 5", "6D: 11", "9H: 20", "7S: 27 — no run: the 9 breaks 5-6-?-7", "Total: 0",
+    ]

@@ -7,6 +7,7 @@ import json
 
 from pegboard.errors import RuleError
 from pegboard.rules import Breakdown, Card, parse_cards, require_distinct, say_play, score_play
+from pegboard.rules.hints import explain_no_score
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -18,6 +19,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "running count and score is printed. The count may not pass 31.",
     )
     parser.add_argument("cards", nargs="+", metavar="CARD", help="cards in play order")
+    parser.add_argument(
+        "--explain", action="store_true",
+        help="say why a card scored nothing when it nearly did (teaching)",
+    )
     parser.add_argument("--json", action="store_true", help="print each play as JSON")
     parser.set_defaults(func=run)
 
@@ -54,6 +59,10 @@ def run(args: argparse.Namespace) -> int:
         if breakdown.total:
             said = say_play(breakdown, reached)
             line += f", {said[0].lower()}{said[1:]}"
+        elif args.explain:
+            why = explain_no_score(cards[: cards.index(card) + 1])
+            if why:
+                line += f" — {why}"
         print(line)
     print(f"Total: {sum(breakdown.total for _, _, breakdown in plays)}")
     return 0
