@@ -398,3 +398,13 @@ def test_scan_tells_a_torn_tail_from_damage() -> None:
     assert scan(after_finish).damaged == "a line follows the finish line"
     both = encode_line({"seq": 0, "at": 1.0, "record": {"type": "go"}, "finish": {}})
     assert scan(both).entries == [] and scan(both).damaged is not None
+
+
+def test_the_log_lines_shown_in_the_docs_are_real() -> None:
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "store.md").read_text()
+    shown = [line for line in doc.splitlines() if len(line) > 9 and line[8] == " "
+             and all(c in "0123456789abcdef" for c in line[:8])]
+    assert len(shown) == 3
+    for line in shown:
+        entry = json.loads(line[9:])
+        assert encode_line(entry) == (line + "\n").encode()
