@@ -25,6 +25,7 @@ COMMANDS = (
     "advise",
     "sim",
     "run",
+    "replay",
 )
 
 

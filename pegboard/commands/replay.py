@@ -1,0 +1,213 @@
+"""``pegboard replay FILE|-``: apply a game record and tell the game as players would say it.
+
+``--json`` prints one object per event line instead: the awards that line pegged and the scores
+after it, then a result line. A bad line (unreadable, or against the rules) stops the replay
+with exit status 2 and a message naming the line; nothing after it is applied.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterable
+from typing import TextIO
+
+from pegboard.errors import RecordError, RuleError
+from pegboard.record import iter_lines
+from pegboard.rules.awards import number
+from pegboard.rules.events import (
+    Claim,
+    Crib,
+    Cut,
+    Deal,
+    Dealt,
+    Event,
+    GameHeader,
+    Go,
+    Muggins,
+    NewGame,
+    Peg,
+    Penalty,
+    Play,
+    Show,
+    Starter,
+    Undo,
+)
+from pegboard.rules.game import Game
+from pegboard.rules.state import Award, GameState
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``replay`` subcommand."""
+    parser = subparsers.add_parser(
+        "replay", help="replay a game record (JSON Lines) and tell the game deal by deal",
+        description="Replay a game record and print the game as players would say it.",
+    )
+    parser.add_argument("record", metavar="FILE", help="the record file, or - for stdin")
+    parser.add_argument(
+        "--json", action="store_true",
+        help="print one JSON object per event line (awards and scores), then the result",
+    )
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Replay the record named by ``args.record``."""
+    if args.record == "-":
+        return replay(sys.stdin, sys.stdout, as_json=args.json)
+    try:
+        with open(args.record, encoding="utf-8") as stream:
+            return replay(stream, sys.stdout, as_json=args.json)
+    except OSError as error:
+        raise RecordError(f"cannot read {args.record!r}: {error.strerror}") from None
+
+
+def replay(lines: Iterable[str], out: TextIO, *, as_json: bool = False) -> int:
+    """Apply every line and print as we go; raises RecordError naming the first bad line."""
+    game: Game | None = None
+    for number_, item in iter_lines(lines):
+        if isinstance(item, GameHeader):
+            if game is not None:
+                raise RecordError(
+                    f"line {number_}: a second \"game\" line; a match continues with new_game"
+                )
+            game = Game.from_header(item)
+            if not as_json:
+                _print_header(game, out)
+            continue
+        if game is None:
+            raise RecordError(f"line {number_}: the first line must be the \"game\" line")
+        before = game.state
+        try:
+            awards = game.apply(item)
+        except RuleError as error:
+            out.flush()
+            raise RecordError(f"line {number_}: {error}") from None
+        if as_json:
+            out.write(json.dumps({
+                "line": number_,
+                "awards": [award.to_json() for award in awards],
+                "scores": list(game.state.scores),
+            }) + "\n")
+        else:
+            _tell(game, before, item, awards, out)
+    if game is None:
+        raise RecordError("line 1: the record is empty: it needs a \"game\" line first")
+    state = game.state
+    if as_json:
+        result: dict[str, object] = {"type": "result"}
+        if state.result is not None:
+            result.update(state.result.to_json())
+        else:
+            result.update({
+                "scores": list(state.scores), "winner": None, "skunk": "none",
+                "game_points": [0] * state.sides,
+            })
+        if state.rules.match_games > 1:
+            result["match"] = {
+                "games": state.match.games, "wins": list(state.match.wins),
+                "game_points": list(state.match.game_points), "winner": state.match.winner,
+            }
+        out.write(json.dumps(result) + "\n")
+    elif state.result is None:
+        _print_result(state, out)
+    return 0
+
+
+# Telling the game ----------------------------------------------------------------------------
+
+
+def _side(state: GameState, side: int) -> str:
+    return " & ".join(
+        name for seat, name in enumerate(state.names) if state.side_of(seat) == side
+    )
+
+
+def _scores(state: GameState) -> str:
+    return ", ".join(f"{_side(state, s)} {score}" for s, score in enumerate(state.scores))
+
+
+def _print_header(game: Game, out: TextIO) -> None:
+    rules = game.rules
+    names = " v ".join(
+        _side(game.state, side) for side in range(game.state.sides)
+    )
+    extras = []
+    if rules.five_card:
+        extras.append("five-card")
+    if rules.muggins:
+        extras.append("muggins")
+    if rules.match_games > 1:
+        extras.append(f"best of {rules.match_games}")
+    more = f" ({', '.join(extras)})" if extras else ""
+    out.write(f"{names}: game to {rules.target}{more}\n")
+
+
+def _tell(
+    game: Game, before: GameState, event: Event, awards: tuple[Award, ...], out: TextIO
+) -> None:
+    state = game.state
+    names = state.names
+    line: str | None = None
+    if isinstance(event, Cut):
+        cards = ", ".join(f"{names[p]} {c.pretty}" for p, c in enumerate(event.cards))
+        line = f"Cut for deal: {cards}"
+        line += " — a tie, cut again" if state.dealer is None and state.phase.value == "cut" \
+            else ""
+    elif isinstance(event, Deal):
+        assert state.dealer is not None
+        out.write(f"\nDeal {state.deal_no}: {names[state.dealer]} deals. {_scores(before)}\n")
+    elif isinstance(event, Dealt):
+        line = f"{names[event.player]} is dealt {' '.join(c.pretty for c in event.cards)}"
+    elif isinstance(event, Starter):
+        line = f"Starter {event.card.pretty}"
+    elif isinstance(event, Play):
+        count = before.count + event.card.pips
+        line = f"{names[event.player]} plays {event.card.pretty}: {number(count)}"
+    elif isinstance(event, Go):
+        line = f"{names[event.player]}: go"
+    elif isinstance(event, Show):
+        line = f"{names[event.player]} shows {' '.join(c.pretty for c in event.cards)}"
+    elif isinstance(event, Crib):
+        line = f"Crib {' '.join(c.pretty for c in event.cards)}"
+    elif isinstance(event, Claim):
+        line = f"{names[event.player]} claims {number(event.points)}"
+    elif isinstance(event, Undo):
+        line = "(last entry taken back)"
+    elif isinstance(event, NewGame):
+        out.write(f"\nGame {state.game_no}\n")
+    elif isinstance(event, Penalty | Muggins | Peg):
+        line = None
+    if line:
+        out.write(f"  {line}\n")
+    for award in awards:
+        out.write(f"    {award.sentence}  ({_signed(award.points)})\n")
+    for offer in state.offers:
+        if offer not in before.offers and not offer.resolved:
+            out.write(f"  ! {names[offer.player]}: {offer.sentence}\n")
+    if state.result is not None and before.result is None:
+        _print_result(state, out)
+
+
+def _signed(points: int) -> str:
+    return f"+{points}" if points >= 0 else str(points)
+
+
+def _print_result(state: GameState, out: TextIO) -> None:
+    result = state.result
+    if result is None:
+        out.write(f"\nNot finished: {_scores(state)}\n")
+        return
+    skunk = {"none": "", "skunk": ", a skunk", "double": ", a double skunk"}[result.skunk]
+    out.write(
+        f"\n{_side(state, result.winner)} won{skunk}: {_scores(state)}; "
+        f"game points {result.game_points[result.winner]}\n"
+    )
+    if state.rules.match_games > 1:
+        totals = ", ".join(
+            f"{_side(state, s)} {w}" for s, w in enumerate(state.match.wins)
+        )
+        out.write(f"Match (best of {state.match.games}): games won {totals}\n")
+        if state.match.winner is not None:
+            out.write(f"{_side(state, state.match.winner)} won the match\n")

@@ -1,0 +1,167 @@
+"""What happens at the table, one immutable value per entry (the game record's lines).
+
+Players are seat indices 0..n-1, clockwise. A game is the header plus an append-only list of
+these events; :class:`pegboard.rules.game.Game` derives everything else by applying them.
+Each class's ``TYPE`` is its ``"type"`` in the JSON Lines record (see ``docs/record.md``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from pegboard.rules.cards import Card
+from pegboard.rules.variants import Rules
+
+RECORD_VERSION = 1
+
+
+@dataclass(frozen=True, slots=True)
+class GameHeader:
+    """The first line of a record: who plays (in seat order, clockwise) and with which rules."""
+
+    TYPE: ClassVar[str] = "game"
+    players: tuple[str, ...]
+    rules: Rules = field(default_factory=Rules)
+    version: int = RECORD_VERSION
+
+
+@dataclass(frozen=True, slots=True)
+class Cut:
+    """Cutting for the first deal: one card per seat, in seat order. Lowest card deals."""
+
+    TYPE: ClassVar[str] = "cut"
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """A new hand is dealt; ``dealer`` is needed only when no cut or earlier deal decided it."""
+
+    TYPE: ClassVar[str] = "deal"
+    dealer: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Dealt:
+    """Optional: the cards one player was dealt (before discarding to the crib).
+
+    When known, the engine checks every card that player plays or shows against them and spots
+    a renege the moment it happens.
+    """
+
+    TYPE: ClassVar[str] = "dealt"
+    player: int
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Starter:
+    """The card turned up after the cut. A jack is "his heels": 2 for the dealer."""
+
+    TYPE: ClassVar[str] = "starter"
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """A card laid in the play."""
+
+    TYPE: ClassVar[str] = "play"
+    player: int
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class Go:
+    """A player says go: they cannot (or will not) play without passing 31."""
+
+    TYPE: ClassVar[str] = "go"
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class Show:
+    """A player's hand in the show (needed only when the play was not entered card by card)."""
+
+    TYPE: ClassVar[str] = "show"
+    player: int
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Crib:
+    """The crib's four cards, counted for the dealer after every hand."""
+
+    TYPE: ClassVar[str] = "crib"
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Peg:
+    """Quick mode: points pegged by hand for a player's side (no cards entered)."""
+
+    TYPE: ClassVar[str] = "peg"
+    player: int
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class Penalty:
+    """An infraction from the catalogue (:mod:`pegboard.rules.penalties`); ``player`` offended.
+
+    ``points`` overrides the catalogue's points (to the opponents, or back for "back"
+    infractions); ``to`` names the seat that receives them when there are several opponents.
+    ``back`` overrides the points the offender loses on top (false claim of game: 15).
+    """
+
+    TYPE: ClassVar[str] = "penalty"
+    player: int
+    infraction: str
+    points: int | None = None
+    to: int | None = None
+    back: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """Muggins games: the owner of a score says how many points they take."""
+
+    TYPE: ClassVar[str] = "claim"
+    player: int
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class Muggins:
+    """Muggins games: ``player`` calls muggins and takes points the owner under-claimed."""
+
+    TYPE: ClassVar[str] = "muggins"
+    player: int
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class Undo:
+    """Take back the last entry."""
+
+    TYPE: ClassVar[str] = "undo"
+
+
+@dataclass(frozen=True, slots=True)
+class NewGame:
+    """Start the next game of a match (scores back to 0). ``dealer`` if the table names one."""
+
+    TYPE: ClassVar[str] = "new_game"
+    dealer: int | None = None
+
+
+Event = (
+    Cut | Deal | Dealt | Starter | Play | Go | Show | Crib | Peg | Penalty | Claim | Muggins
+    | Undo | NewGame
+)
+"""Every entry that can follow the header."""
+
+EVENT_TYPES: tuple[type[Event], ...] = (
+    Cut, Deal, Dealt, Starter, Play, Go, Show, Crib, Peg, Penalty, Claim, Muggins, Undo, NewGame,
+)

@@ -1,0 +1,67 @@
+"""The penalty catalogue (RULES.md "Penalties", ACC rules).
+
+Each infraction has an id (used in the record's ``penalty`` events), a name for the screen,
+its default points, the rule it applies, and where the points go: to the opponents, or back
+from the offender ("back" points: the offender's score goes down, never below 0).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pegboard.errors import RuleError
+
+
+@dataclass(frozen=True, slots=True)
+class Infraction:
+    """One entry of the catalogue.
+
+    ``points`` go to the opponents (``back=False``) or are taken from the offender
+    (``back=True``). ``extra_back`` is taken from the offender on top of points to the
+    opponents (false claim of game: 15). ``per_card`` marks penalties counted per card
+    (renege: 2 for each card that could have been played). ``redeal`` restarts the hand.
+    """
+
+    id: str
+    name: str
+    points: int
+    rule: str
+    back: bool = False
+    extra_back: int = 0
+    per_card: bool = False
+    redeal: bool = False
+
+
+CATALOGUE: tuple[Infraction, ...] = (
+    Infraction("renege", "renege", 2, "ACC 7.3 (2020)", per_card=True),
+    Infraction(
+        "false-claim-of-game", "false claim of game", 0, "ACC 8.4 (2020)", extra_back=15,
+    ),
+    Infraction("over-pegging", "over-pegging (corrected)", 0, "ACC 8.4 (2020)"),
+    Infraction("looking", "looking at a card while dealing or cutting", 2, "ACC 4.3 (2020)"),
+    Infraction("exposing-crib", "exposing or touching the crib early", 2, "ACC 5.2 (2020)"),
+    Infraction("starter-in-hand", "mixing the starter into a hand", 2, "ACC 9.4 (2020)"),
+    Infraction("moving-peg", "moving an opponent's peg", 2, "ACC 8.7 (2020)"),
+    Infraction(
+        "wrong-number-of-cards", "wrong number of cards in a hand", 10, "ACC 4.4 (2020)",
+        back=True,
+    ),
+    Infraction("misdeal", "misdeal or card exposed in dealing: redeal", 0, "ACC 4.3 (2020)",
+               redeal=True),
+)
+"""Every infraction the device can apply."""
+
+_BY_ID = {infraction.id: infraction for infraction in CATALOGUE}
+
+
+def infraction(ident: str) -> Infraction:
+    """Look an infraction up by id; an unknown id raises RuleError listing the known ones.
+
+    >>> infraction("renege").points
+    2
+    """
+    try:
+        return _BY_ID[ident]
+    except KeyError:
+        known = ", ".join(_BY_ID)
+        raise RuleError(f"unknown infraction {ident!r}: known infractions are {known}") from None

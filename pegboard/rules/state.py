@@ -1,0 +1,228 @@
+"""Read-only values describing a game: awards, phases, reports and the state snapshot.
+
+Everything here is immutable. :class:`GameState` is what the screens, the LED board and the
+record tools read; it is rebuilt from the event log and never changed in place.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from pegboard.rules.cards import DECK, Card
+from pegboard.rules.scoring import ScoreItem
+from pegboard.rules.variants import Rules
+
+REASONS = (
+    "fifteen", "thirty-one", "pair", "pair royal", "double pair royal", "run", "go",
+    "last card", "his heels", "hand", "crib", "penalty", "muggins", "three for last", "peg",
+)
+"""Every reason an award can carry."""
+
+
+class Phase(enum.Enum):
+    """What the table is doing, i.e. which entry the engine expects next."""
+
+    CUT = "cut"
+    """Cutting for the first deal (or a new cut after a tie)."""
+    DEAL = "deal"
+    """Waiting for the next hand to be dealt."""
+    STARTER = "starter"
+    """Cards dealt and discarded; waiting for the starter to be turned."""
+    PLAY = "play"
+    """The play (pegging)."""
+    SHOW = "show"
+    """Counting the hands, pone first, dealer last."""
+    CRIB = "crib"
+    """Waiting for the crib's four cards."""
+    GAME_OVER = "game over"
+    """A side reached the target; only undo or a new game (in a match) is accepted."""
+
+
+@dataclass(frozen=True, slots=True)
+class Award:
+    """Points pegged for one reason: who, which side, how many (negative: pegged back).
+
+    ``items`` itemise a hand, crib or play combination; ``cards`` are the cards involved;
+    ``rule`` names the rule applied for penalties (e.g. "ACC 7.3 (2020)").
+    """
+
+    player: int
+    side: int
+    points: int
+    reason: str
+    sentence: str
+    items: tuple[ScoreItem, ...] = ()
+    cards: tuple[Card, ...] = ()
+    rule: str = ""
+
+    def to_json(self) -> dict[str, object]:
+        """The replay --json form: player, points and reason (plus the cards when any)."""
+        out: dict[str, object] = {
+            "player": self.player, "points": self.points, "reason": self.reason,
+        }
+        if self.cards:
+            out["cards"] = [str(card) for card in self.cards]
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class PenaltyOffer:
+    """A penalty the engine found but does not apply by itself: the table decides.
+
+    A renege (ACC 7.3): a go said at ``count`` while holding ``cards`` that fitted, found
+    once the hand was known; 2 points per card offered to ``to``. A false claim of game
+    (ACC 8.4): a claim that would have pegged out on a wrong count (``count`` is -1). It
+    becomes a ``penalty`` event only if the table applies it.
+    """
+
+    infraction: str
+    player: int
+    count: int
+    cards: tuple[Card, ...]
+    points: int
+    to: int
+    rule: str
+    resolved: bool = False
+
+    @property
+    def sentence(self) -> str:
+        """What the screen says about it."""
+        if self.infraction == "renege":
+            listed = " ".join(card.pretty for card in self.cards)
+            return (
+                f"renege: go at {self.count} while holding {listed}; "
+                f"{self.points} to the opponent ({self.rule})"
+            )
+        return (
+            f"false claim of game: {self.points} over-claimed to the opponent and 15 back "
+            f"({self.rule})"
+        )
+
+
+RenegeReport = PenaltyOffer
+"""The renege reports are the penalty offers whose infraction is ``"renege"``."""
+
+
+@dataclass(frozen=True, slots=True)
+class PendingClaim:
+    """Muggins games: a score waiting for its owner's claim (``points`` is the true score)."""
+
+    player: int
+    points: int
+    reason: str
+    items: tuple[ScoreItem, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class PendingMuggins:
+    """Muggins games: points ``owner`` under-claimed, open to an opponent's muggins call."""
+
+    owner: int
+    points: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """How a finished game ended: the winning side, final scores, skunk and game points."""
+
+    winner: int
+    scores: tuple[int, ...]
+    skunk: str
+    game_points: tuple[int, ...]
+
+    def to_json(self) -> dict[str, object]:
+        """The replay --json result line (without the ``type`` key)."""
+        return {
+            "scores": list(self.scores), "winner": self.winner, "skunk": self.skunk,
+            "game_points": list(self.game_points),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class MatchState:
+    """Running totals over the games of a match (best of ``games``)."""
+
+    games: int
+    played: tuple[GameResult, ...]
+    wins: tuple[int, ...]
+    game_points: tuple[int, ...]
+    winner: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    """A snapshot of the whole table after the entries applied so far.
+
+    Scores are per side (a partnership is one side; with 2 or 3 players side = seat).
+    """
+
+    names: tuple[str, ...]
+    rules: Rules
+    phase: Phase
+    game_no: int
+    deal_no: int
+    dealer: int | None
+    to_act: int | None
+    count: int
+    pile: tuple[Card, ...]
+    starter: Card | None
+    seen: frozenset[Card]
+    played: tuple[tuple[Card, ...], ...]
+    cards_left: tuple[int, ...]
+    said_go: frozenset[int]
+    hands: tuple[tuple[Card, ...] | None, ...]
+    crib: tuple[Card, ...] | None
+    scores: tuple[int, ...]
+    back_pegs: tuple[int, ...]
+    winner: int | None
+    result: GameResult | None
+    match: MatchState
+    awards: tuple[Award, ...]
+    pending_claims: tuple[PendingClaim, ...]
+    pending_muggins: PendingMuggins | None
+    offers: tuple[PenaltyOffer, ...]
+    dealt: tuple[tuple[Card, ...] | None, ...]
+
+    @property
+    def players(self) -> int:
+        """Number of seats."""
+        return len(self.names)
+
+    @property
+    def sides(self) -> int:
+        """Number of scores on the board."""
+        return len(self.scores)
+
+    @property
+    def reneges(self) -> tuple[PenaltyOffer, ...]:
+        """Renege reports of this game (resolved ones too, marked ``resolved``)."""
+        return tuple(offer for offer in self.offers if offer.infraction == "renege")
+
+    def side_of(self, player: int) -> int:
+        """The side seat ``player`` scores for."""
+        return self.rules.side_of(player, len(self.names))
+
+    def max_playable_pips(self) -> int:
+        """The largest card value that still fits under 31 (0 outside the play)."""
+        if self.phase is not Phase.PLAY:
+            return 0
+        return min(10, 31 - self.count)
+
+    def can_play(self, player: int, card: Card) -> bool:
+        """True when ``player`` may lay ``card`` now: their turn, unseen, fits under 31."""
+        if self.phase is not Phase.PLAY or player != self.to_act:
+            return False
+        if card in self.seen or self.cards_left[player] == 0:
+            return False
+        known = self.dealt[player]
+        if known is not None and card not in known:
+            return False
+        return self.count + card.pips <= 31
+
+    def legal_cards(self) -> tuple[Card, ...]:
+        """Every card the player to act could lay now (for the card picker)."""
+        if self.phase is not Phase.PLAY or self.to_act is None:
+            return ()
+        return tuple(card for card in DECK if self.can_play(self.to_act, card))

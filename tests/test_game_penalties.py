@@ -1,0 +1,185 @@
+"""Renege reports, penalties (to the opponent and back), muggins and claims, and undo."""
+
+from __future__ import annotations
+
+import pytest
+
+from pegboard.errors import RuleError
+from pegboard.rules.cards import Card
+from pegboard.rules.events import Claim, Deal, Muggins, Penalty, Play, Undo
+from pegboard.rules.game import Game
+from pegboard.rules.penalties import CATALOGUE, infraction
+from pegboard.rules.state import Award, Phase
+from pegboard.rules.variants import Rules
+from pegboard.testing_games import parse_script
+
+C = Card.parse
+
+RENEGE_DEAL = """
+    deal 0; starter 2C
+    play 1 5C 0 TH 1 KD; go 0 1
+    play 0 4S 1 QS 0 9C; go 1; play 0 8D
+    play 1 JH
+"""
+
+
+def new(players: int = 2, script: str = "", **rules: object) -> tuple[Game, list[Award]]:
+    names = ["Ann", "Ben", "Cat", "Dan"][:players]
+    game = Game(names, Rules.from_json(rules, players))
+    awards: list[Award] = []
+    for event in parse_script(script):
+        awards.extend(game.apply(event))
+    return game, awards
+
+
+def test_a_renege_is_found_at_the_show_and_offered_not_applied() -> None:
+    game, awards = new(script=RENEGE_DEAL)
+    state = game.state
+    assert state.phase is Phase.CRIB
+    (report,) = state.reneges
+    assert (report.player, report.count, report.cards, report.points, report.to) == (
+        0, 25, (C("4S"),), 2, 1,
+    )
+    assert report.rule == "ACC 7.3 (2020)" and not report.resolved
+    assert "4♠" in report.sentence
+    assert not any(a.reason == "penalty" for a in awards)
+    scores = state.scores
+    (award,) = game.apply(Penalty(0, "renege"))
+    assert (award.player, award.reason, award.points, award.rule) == (
+        1, "penalty", 2, "ACC 7.3 (2020)",
+    )
+    assert game.state.scores == (scores[0], scores[1] + 2)
+    assert game.state.reneges[0].resolved
+    game.undo()
+    assert game.state.scores == scores and not game.state.reneges[0].resolved
+
+
+def test_a_go_with_nothing_that_fits_is_no_renege() -> None:
+    game, _ = new(script="deal 0; starter 2C; play 1 KS 0 QS 1 5C; go 0 1; "
+                  "play 0 7D 1 8D 0 9D; go 1 0; play 1 TD 0 KC")
+    assert game.state.phase is Phase.CRIB
+    assert game.state.reneges == ()
+
+
+def test_penalty_points_back_never_go_below_zero() -> None:
+    game, _ = new(script="deal 0; peg 1 6")
+    (award,) = game.apply(Penalty(1, "wrong-number-of-cards"))
+    assert (award.player, award.points, award.rule) == (1, -6, "ACC 4.4 (2020)")
+    assert game.state.scores == (0, 0)
+
+
+def test_false_claim_of_game_gives_the_over_claim_and_fifteen_back() -> None:
+    game, _ = new(script="deal 0; peg 0 50; peg 1 117")
+    awards = game.apply(Penalty(1, "false-claim-of-game", 3))
+    assert [(a.player, a.points) for a in awards] == [(0, 3), (1, -15)]
+    assert game.state.scores == (53, 102)
+
+
+def test_a_penalty_to_the_opponent_can_win_the_game() -> None:
+    game, _ = new(script="deal 0; peg 0 120")
+    game.apply(Penalty(1, "moving-peg"))
+    assert game.state.winner == 0
+
+
+def test_a_misdeal_redeals_with_the_same_dealer() -> None:
+    game, _ = new(script="deal 0; starter 5C")
+    assert game.apply(Penalty(0, "misdeal")) == ()
+    assert game.state.phase is Phase.DEAL and game.state.to_act == 0
+    game.apply(Deal())
+    assert game.state.dealer == 0 and game.state.deal_no == 1
+
+
+def test_unknown_infraction_lists_the_catalogue() -> None:
+    game, _ = new(script="deal 0")
+    with pytest.raises(RuleError, match="unknown infraction 'cheating'.*renege"):
+        game.apply(Penalty(0, "cheating"))
+    assert infraction("renege").per_card
+    assert all(entry.rule.startswith("ACC ") for entry in CATALOGUE)
+
+
+def test_muggins_takes_what_the_owner_under_claimed() -> None:
+    game, awards = new(script="deal 0; starter 2C; play 1 5C 0 TH", muggins=True)
+    assert awards == [] and game.state.pending_claims[0].points == 2
+    (claimed,) = game.apply(Claim(0, 1))
+    assert (claimed.player, claimed.points) == (0, 1)
+    assert game.state.pending_muggins is not None
+    (taken,) = game.apply(Muggins(1, 5))
+    assert (taken.player, taken.reason, taken.points) == (1, "muggins", 1)
+    assert game.state.scores == (1, 1)
+
+
+def test_over_claims_are_corrected() -> None:
+    game, _ = new(script="deal 0; starter 2C; play 1 5C 0 TH", muggins=True)
+    (award,) = game.apply(Claim(0, 4))
+    assert award.points == 2 and game.state.scores == (2, 0)
+
+
+def test_an_unclaimed_score_is_lost_when_play_goes_on() -> None:
+    game, _ = new(script="deal 0; starter 2C; play 1 5C 0 TH 1 5D", muggins=True)
+    assert game.state.scores == (0, 0)
+    with pytest.raises(RuleError, match="no points were missed"):
+        game.apply(Muggins(1, 2))
+
+
+def test_muggins_without_a_claim_means_the_owner_claimed_nothing() -> None:
+    game, _ = new(script="deal 0; starter 2C; play 1 5C 0 TH", muggins=True)
+    game.apply(Muggins(1, 2))
+    assert game.state.scores == (0, 2)
+
+
+def test_muggins_is_not_for_heels_and_not_on_your_own_side() -> None:
+    game, awards = new(script="deal 0; starter JC", muggins=True)
+    assert [a.reason for a in awards] == ["his heels"]
+    with pytest.raises(RuleError, match="no score to claim"):
+        game.apply(Claim(0, 2))
+    game, _ = new(script="deal 0; starter 2C; play 1 5C 0 TH; claim 0 0", muggins=True)
+    with pytest.raises(RuleError, match="own side"):
+        game.apply(Muggins(0, 2))
+
+
+def test_claims_and_muggins_only_when_muggins_is_on() -> None:
+    game, _ = new(script="deal 0; starter 2C; play 1 5C 0 TH")
+    with pytest.raises(RuleError, match="muggins is on"):
+        game.apply(Claim(0, 2))
+    with pytest.raises(RuleError, match="muggins is off"):
+        game.apply(Muggins(1, 2))
+
+
+def test_hands_are_claimed_in_show_order_with_muggins() -> None:
+    game, _ = new(script="deal 0; starter 5S; show 1 5C 5D JS 4H", muggins=True)
+    true = game.state.pending_claims[0].points
+    game.apply(Claim(1, true - 2))
+    game.apply(Muggins(0, 2))
+    assert game.state.scores == (2, true - 2)
+    assert game.state.to_act == 0  # the dealer shows next
+
+
+def test_undo_across_a_deal_boundary_equals_never_having_applied() -> None:
+    game, _ = new(script=RENEGE_DEAL)
+    before = game.state
+    events = game.events
+    for event in parse_script("crib 3D 4H 7S QC; deal; starter 9H; play 0 5H"):
+        game.apply(event)
+    assert game.state.deal_no == 2
+    for _ in range(4):
+        game.apply(Undo())
+    assert game.state == before and game.events == events
+
+
+def test_undo_walks_back_to_the_start() -> None:
+    game, _ = new(script=RENEGE_DEAL)
+    first = Game(["Ann", "Ben"]).state
+    while game.events:
+        game.undo()
+    assert game.state == first
+    with pytest.raises(RuleError, match="nothing to undo"):
+        game.undo()
+
+
+def test_a_rejected_entry_leaves_everything_as_it_was() -> None:
+    game, _ = new(script="deal 0; starter 2C; play 1 5C", muggins=True)
+    before, events = game.state, game.events
+    for bad in (Play(1, C("6C")), Play(0, C("5C")), Claim(1, 2), Penalty(7, "renege")):
+        with pytest.raises(RuleError):
+            game.apply(bad)
+        assert game.state == before and game.events == events
