@@ -97,7 +97,7 @@ class _Table:
 
     def _claimed(self, player: int, points: int) -> None:
         roll = self.rng.random()
-        if roll < 0.7 or points == 0 and roll < 0.9:
+        if roll < 0.7 or (points == 0 and roll < 0.9):
             claim = points
         elif roll < 0.85 and points > 0:
             claim = self.rng.randrange(points)

@@ -83,7 +83,7 @@ def test_a_player_with_no_cards_left_is_skipped() -> None:
 
 
 def test_go_chain_with_three_players() -> None:
-    game, awards = new(3, "deal 0; starter AC; play 1 KS 2 QH 0 9D")
+    game, _awards = new(3, "deal 0; starter AC; play 1 KS 2 QH 0 9D")
     assert game.state.to_act == 1
     game.apply(Go(1))
     assert game.state.to_act == 2
@@ -135,7 +135,7 @@ def test_a_card_already_seen_is_rejected() -> None:
     game, _ = new(script="deal 0; starter 2C; play 1 KS")
     with pytest.raises(RuleError, match="KS was already seen this deal"):
         game.apply(Play(0, C("KS")))
-    with pytest.raises(RuleError, match="2C was already seen this deal .it is the starter"):
+    with pytest.raises(RuleError, match=r"2C was already seen this deal .it is the starter"):
         game.apply(Play(0, C("2C")))
 
 

@@ -50,7 +50,7 @@ def test_show_events_must_come_in_show_order() -> None:
 
 def test_a_crib_card_already_seen_is_rejected() -> None:
     game, _ = new(script="deal 0; starter 2C; show 1 5C 6D 7H 8S; show 0 AC AD AH AS")
-    with pytest.raises(RuleError, match="5C was already seen this deal .in Ben's hand"):
+    with pytest.raises(RuleError, match=r"5C was already seen this deal .in Ben's hand"):
         game.apply(Crib(tuple(parse_cards("5C 3D 4H KS"))))
     with pytest.raises(RuleError, match="the crib has 4 cards"):
         game.apply(Crib(tuple(parse_cards("3D 4H KS"))))
@@ -67,7 +67,7 @@ def test_a_shown_hand_must_contain_the_cards_that_player_played() -> None:
 
 
 def test_pone_pegs_out_on_the_hand_before_the_dealers_bigger_hand() -> None:
-    game, awards = new(script="deal 0; peg 1 115; peg 0 115; starter 5S; show 1 4C 6D 7H 8S")
+    game, _awards = new(script="deal 0; peg 1 115; peg 0 115; starter 5S; show 1 4C 6D 7H 8S")
     assert game.state.phase is Phase.GAME_OVER
     assert game.state.winner == 1
     before = game.state
@@ -101,9 +101,9 @@ def test_heels_can_win_the_game() -> None:
 
 
 def test_house_rule_no_heels_in_the_last_holes() -> None:
-    game, awards = new(script="deal 0; peg 0 119; starter JH", no_heels_last=3)
+    _, awards = new(script="deal 0; peg 0 119; starter JH", no_heels_last=3)
     assert not any(a.reason == "his heels" for a in awards)
-    game, awards = new(script="deal 0; peg 0 118; starter JH", no_heels_last=3)
+    _, awards = new(script="deal 0; peg 0 118; starter JH", no_heels_last=3)
     assert awards[-1].reason == "his heels"
 
 

@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from pegboard.errors import InvalidCardError, RuleError
-from pegboard.rules.awards import number, say_hand, say_play
+from pegboard.rules.awards import number
 from pegboard.rules.cards import Card, Rank, require_distinct
 from pegboard.rules.events import (
     Claim,
@@ -51,6 +51,7 @@ from pegboard.rules.pegging import score_play
 from pegboard.rules.penalties import infraction
 from pegboard.rules.scoring import Breakdown, ScoreItem
 from pegboard.rules.show import score_hand
+from pegboard.rules.speech import cards_text, say_breakdown, say_play
 from pegboard.rules.state import (
     Award,
     GameResult,
@@ -482,7 +483,7 @@ def _deal(t: _Table, event: Deal, out: list[Award]) -> None:
     t.to_act = dealer
     if t.rules.five_card and not any(a.reason == "three for last" for a in t.awards):
         pone = t.left_of(dealer)
-        t.peg(_Act(pone, (_Part("three for last", 3, "three for last"),)), out, claimable=False)
+        t.peg(_Act(pone, (_Part("three for last", 3, "Three for last"),)), out, claimable=False)
 
 
 def _dealt(t: _Table, event: Dealt) -> None:
@@ -521,7 +522,7 @@ def _starter(t: _Table, event: Starter, out: list[Award]) -> None:
             t.scores[dealer_side] > t.rules.target - t.rules.no_heels_last
         )
         if not blocked:
-            part = _Part("his heels", 2, f"two for his heels ({card.pretty})", cards=(card,))
+            part = _Part("his heels", 2, f"Two for his heels ({card.pretty})", cards=(card,))
             t.peg(_Act(t.dealer, (part,)), out, claimable=False)
 
 
@@ -565,10 +566,12 @@ def _play(t: _Table, event: Play, out: list[Award]) -> None:
     t.seen = t.seen | {card}
     t.last_player = player
     breakdown = score_play(t.pile)
+    # Each item is its own award; the last one's sentence is the whole call for the card.
+    items = breakdown.items
     acts = [_Act(player, tuple(
-        _Part(item.kind, item.points, say_play(Breakdown((item,)), t.count), (item,),
+        _Part(item.kind, item.points, say_play(Breakdown(items[: i + 1]), t.count), (item,),
               item.cards)
-        for item in breakdown.items
+        for i, item in enumerate(items)
     ))]
     all_played = all(t.cards_left(p) == 0 for p in range(t.n))
     if t.count == 31:
@@ -620,7 +623,7 @@ def _end_count(t: _Table, acts: list[_Act], *, go_point: bool, all_played: bool)
     assert last is not None
     if go_point:
         reason = "last card" if all_played else "go"
-        words = "one for last card" if all_played else "go for one"
+        words = "One for last card" if all_played else "Go for one"
         acts.append(_Act(last, (_Part(reason, 1, words),)))
     t.count = 0
     t.pile = ()
@@ -695,11 +698,9 @@ def _advance_show(t: _Table, out: list[Award]) -> None:
 def _count_hand(t: _Table, player: int, hand: tuple[Card, ...], out: list[Award]) -> None:
     assert t.starter is not None
     breakdown = score_hand(hand, t.starter)
-    cards = " ".join(card.pretty for card in hand)
     part = _Part(
         "hand", breakdown.total,
-        f"hand {cards}: {say_hand(breakdown)} — {number(breakdown.total)}",
-        breakdown.items, hand,
+        f"hand {cards_text(hand)}: {say_breakdown(breakdown)}", breakdown.items, hand,
     )
     act = _Act(player, (part,))
     if t.rules.muggins or breakdown.total:
@@ -771,11 +772,9 @@ def _crib(t: _Table, event: Crib, out: list[Award]) -> None:
     t.crib = cards
     t.seen = t.seen | set(cards)
     breakdown = score_hand(cards, t.starter, crib=True)
-    listed = " ".join(card.pretty for card in cards)
     part = _Part(
         "crib", breakdown.total,
-        f"crib {listed}: {say_hand(breakdown)} — {number(breakdown.total)}",
-        breakdown.items, cards,
+        f"crib {cards_text(cards)}: {say_breakdown(breakdown)}", breakdown.items, cards,
     )
     dealer = t.dealer
     if t.rules.muggins or breakdown.total:

@@ -57,13 +57,8 @@ class Award:
     rule: str = ""
 
     def to_json(self) -> dict[str, object]:
-        """The replay --json form: player, points and reason (plus the cards when any)."""
-        out: dict[str, object] = {
-            "player": self.player, "points": self.points, "reason": self.reason,
-        }
-        if self.cards:
-            out["cards"] = [str(card) for card in self.cards]
-        return out
+        """The replay --json form: ``{"player": P, "points": K, "reason": "..."}``."""
+        return {"player": self.player, "points": self.points, "reason": self.reason}
 
 
 @dataclass(frozen=True, slots=True)

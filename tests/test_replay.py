@@ -1,0 +1,127 @@
+"""``pegboard replay``: the sample records under examples/, the JSON form, and bad records."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from pegboard.cli import main
+from pegboard.record import read
+from pegboard.rules.game import Game
+from pegboard.rules.state import Award
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+# name: (final scores per side, winner side, skunk, game points)
+EXPECTED: dict[str, tuple[list[int], int | None, str, list[int]]] = {
+    "two-player": ([116, 121], 1, "none", [0, 2]),
+    "three-player": ([97, 107, 122], 2, "none", [0, 0, 2]),
+    "four-partners": ([122, 113], 0, "none", [2, 0]),
+    "five-card-61": ([61, 54], 0, "none", [2, 0]),
+    "quick-mode": ([104, 128], 1, "none", [0, 2]),
+    "muggins": ([125, 120], 0, "none", [2, 0]),
+    "show-mode": ([111, 108, 127], 2, "none", [0, 0, 2]),
+    "renege-and-undo": ([14, 15], None, "none", [0, 0]),
+}
+
+
+def replay_json(
+    path: Path, capsys: pytest.CaptureFixture[str]
+) -> tuple[int, list[dict[str, object]]]:
+    status = main(["replay", "--json", str(path)])
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    return status, lines
+
+
+def test_every_example_is_checked() -> None:
+    assert {p.stem for p in EXAMPLES.glob("*.jsonl")} == set(EXPECTED)
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_examples_replay_to_their_known_results(
+    name: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, lines = replay_json(EXAMPLES / f"{name}.jsonl", capsys)
+    assert status == 0
+    scores, winner, skunk, game_points = EXPECTED[name]
+    assert lines[-1] == {
+        "type": "result", "scores": scores, "winner": winner, "skunk": skunk,
+        "game_points": game_points,
+    }
+    # One object per event line, numbered as in the file; the running scores add up.
+    text = (EXAMPLES / f"{name}.jsonl").read_text(encoding="utf-8").splitlines()
+    assert [line["line"] for line in lines[:-1]] == list(range(2, len(text) + 1))
+    assert lines[-2]["scores"] == scores
+
+
+def test_json_awards_carry_player_points_and_reason(capsys: pytest.CaptureFixture[str]) -> None:
+    _, lines = replay_json(EXAMPLES / "renege-and-undo.jsonl", capsys)
+    by_line = {line["line"]: line for line in lines[:-1]}
+    assert by_line[5] == {
+        "line": 5, "awards": [{"player": 0, "points": 2, "reason": "fifteen"}], "scores": [2, 0],
+    }
+    assert by_line[11]["awards"] == [] and by_line[11]["scores"] == [2, 1]  # the undo
+    assert by_line[17]["awards"] == [{"player": 1, "points": 2, "reason": "penalty"}]
+
+
+def test_the_spoken_replay_tells_the_game_deal_by_deal(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["replay", str(EXAMPLES / "renege-and-undo.jsonl")]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Ann v Ben: game to 121\n")
+    assert "Deal 1: Ann deals." in out and "Deal 2: Ben deals." in out
+    assert "Ann: Fifteen for 2" in out
+    assert "Ben: Two for his heels (J♠)" in out
+    assert "renege: go at 25 while holding 4♠" in out
+
+
+def test_a_bad_line_stops_the_replay_with_its_number(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lines = (EXAMPLES / "renege-and-undo.jsonl").read_text(encoding="utf-8").splitlines()
+    bad = [*lines[:5], '{"type": "play", "player": 0, "card": "KS"}', *lines[5:]]
+    path = tmp_path / "bad.jsonl"
+    path.write_text("\n".join(bad) + "\n", encoding="utf-8")
+    status = main(["replay", "--json", str(path)])
+    captured = capsys.readouterr()
+    assert status == 2
+    assert "line 6: it is Ben's turn, not Ann's" in captured.err
+    printed = [json.loads(line) for line in captured.out.splitlines()]
+    assert [line["line"] for line in printed] == [2, 3, 4, 5]
+
+
+def test_unreadable_json_and_missing_files_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "broken.jsonl"
+    path.write_text('{"type": "game", "players": ["A", "B"]}\n{"type": "deal", \n', "utf-8")
+    assert main(["replay", str(path)]) == 2
+    assert "line 2: not valid JSON" in capsys.readouterr().err
+    assert main(["replay", str(tmp_path / "missing.jsonl")]) == 2
+    assert "cannot read" in capsys.readouterr().err
+
+
+def test_replay_reads_stdin(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = (EXAMPLES / "quick-mode.jsonl").read_text(encoding="utf-8")
+    monkeypatch.setattr("sys.stdin", io.StringIO(text))
+    assert main(["replay", "--json", "-"]) == 0
+    assert json.loads(capsys.readouterr().out.splitlines()[-1])["winner"] == 1
+
+
+def test_examples_awards_add_up_to_the_scores() -> None:
+    for path in EXAMPLES.glob("*.jsonl"):
+        with path.open(encoding="utf-8") as stream:
+            header, events = read(stream)
+        game = Game.from_header(header)
+        awards: list[Award] = []
+        for event in events:
+            awards.extend(game.apply(event))
+        assert game.state.awards == tuple(a for a in game.state.awards)
+        totals = [0] * game.state.sides
+        for award in game.state.awards:
+            totals[award.side] += award.points
+        assert tuple(totals) == game.state.scores
