@@ -26,6 +26,7 @@ COMMANDS = (
     "sim",
     "run",
     "replay",
+    "game",
 )
 
 

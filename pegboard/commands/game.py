@@ -1,0 +1,368 @@
+"""``pegboard game new|add|undo|status|export|list``: the durable game store from a shell.
+
+The same store the device uses (found from ``--store``, ``$PEGBOARD_STORE``, the service's
+``$STATE_DIRECTORY``, else ``~/.local/share/pegboard``). Every change is checked by the game
+engine first and written to disk before the command exits 0; an illegal entry exits 2 with the
+engine's message and leaves the store exactly as it was. Only one writer at a time: while the
+device runs, ``add``/``new``/``undo`` say which process holds the store, and ``status``,
+``export`` and ``list`` still work (they only read).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Iterable
+from typing import Any
+
+from pegboard.errors import RecordError, RuleError, StoreError
+from pegboard.record import parse_line
+from pegboard.rules.events import Event, GameHeader
+from pegboard.rules.game import Game
+from pegboard.rules.state import Award, GameState
+from pegboard.store import (
+    CurrentGame,
+    FinishedGame,
+    Store,
+    StoreReader,
+    find_store_path,
+    parse_record_line,
+)
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``game`` subcommand and its actions."""
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument(
+        "--store", metavar="PATH",
+        help="the store directory (default: $PEGBOARD_STORE, the service's state directory, "
+        "else ~/.local/share/pegboard)",
+    )
+    parser = subparsers.add_parser(
+        "game", help="start, record, undo and inspect games in the durable store",
+        description=__doc__.split("\n\n")[1] if __doc__ else None,
+    )
+    actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    new = actions.add_parser(
+        "new", parents=[common], help="start a game from its record header line",
+        description='Start a game from its header, e.g. \'{"type": "game", "players": '
+        '["Ann", "Ben"], "rules": {"target": 121}}\'. A game in progress is kept in the '
+        "history (as finished, or abandoned if it was not over).",
+    )
+    new.add_argument("line", nargs="?", default="-", help="the header line, or - for stdin")
+    new.set_defaults(func=run_new)
+    add = actions.add_parser(
+        "add", parents=[common], help="record one event line (exit 0 once it is on disk)",
+        description='Record one event, e.g. \'{"type": "play", "player": 1, "card": "5C"}\'.',
+    )
+    add.add_argument("line", nargs="?", default="-", help="the event line, or - for stdin")
+    add.set_defaults(func=run_add)
+    undo = actions.add_parser("undo", parents=[common], help="take back the last event")
+    undo.set_defaults(func=run_undo)
+    status = actions.add_parser("status", parents=[common], help="scores and whose turn it is")
+    status.add_argument("--json", action="store_true", help="print a JSON object")
+    status.set_defaults(func=run_status)
+    export = actions.add_parser(
+        "export", parents=[common], help="print a game's record (for pegboard replay)",
+    )
+    export.add_argument("--id", help="a finished game from `pegboard game list` (default: the "
+                        "game in progress)")
+    export.set_defaults(func=run_export)
+    listing = actions.add_parser("list", parents=[common], help="list the games in the store")
+    listing.add_argument("--json", action="store_true", help="print a JSON list")
+    listing.set_defaults(func=run_list)
+
+
+# -- the engine over the store ----------------------------------------------------------------
+
+
+def restore(current: CurrentGame) -> Game:
+    """Replay a stored game through the engine (StoreError if the engine refuses a line)."""
+    game: Game | None = None
+    for number, text in enumerate(current.lines, start=1):
+        try:
+            item = parse_line(text, number)
+            if game is None:
+                if not isinstance(item, GameHeader):
+                    raise RecordError(f"line {number}: the first line must be the game line")
+                game = Game.from_header(item)
+            elif isinstance(item, GameHeader):
+                raise RecordError(f"line {number}: a second game line")
+            else:
+                game.apply(item)
+        except (RecordError, RuleError) as error:
+            raise StoreError(
+                f"the game in {current.path} cannot be replayed ({error}); "
+                "`pegboard game new` starts a new one and keeps this one in the history"
+            ) from None
+    if game is None:  # a CurrentGame always has its header; kept for the type checker
+        raise StoreError(f"the game in {current.path} is empty")
+    return game
+
+
+def result_of(game: Game) -> dict[str, Any]:
+    """What the history keeps as the result of a game or match."""
+    state = game.state
+    match = state.match
+    over = match.winner is not None or (state.result is not None and match.games <= 1)
+    return {
+        "abandoned": not over,
+        "scores": list(state.scores),
+        "winner": state.winner,
+        "result": state.result.to_json() if state.result is not None else None,
+        "match": {
+            "games": match.games,
+            "played": [played.to_json() for played in match.played],
+            "wins": list(match.wins),
+            "game_points": list(match.game_points),
+            "winner": match.winner,
+        },
+    }
+
+
+def status_of(game: Game, current: CurrentGame) -> dict[str, Any]:
+    """The ``status --json`` object."""
+    state: GameState = game.state
+    return {
+        "id": current.id,
+        "players": list(state.names),
+        "scores": list(state.scores),
+        "events": len(game.events),
+        "recorded": current.events,
+        "winner": state.winner,
+        "to_act": state.to_act,
+        "phase": state.phase.value,
+        "game": state.game_no,
+        "deal": state.deal_no,
+        "dealer": state.dealer,
+        "count": state.count,
+        "result": state.result.to_json() if state.result is not None else None,
+    }
+
+
+class GameSession:
+    """A writable store with its current game replayed by the engine, kept in step with it.
+
+    Every change is checked by the engine first and then written durably; when the write
+    fails the engine's game is rebuilt from the store, so the two never disagree.
+    """
+
+    def __init__(self, store: Store, *, lenient: bool = False) -> None:
+        """Replay the store's current game; ``lenient`` tolerates one that cannot be replayed
+        (for starting a new game over it: it is then kept in the history as unreadable)."""
+        self.store = store
+        self.game: Game | None = None
+        self.problem: str | None = None
+        current = store.current()
+        if current is not None:
+            try:
+                self.game = restore(current)
+            except StoreError as error:
+                if not lenient:
+                    raise
+                self.problem = str(error)
+
+    def new(self, header_text: str) -> FinishedGame | None:
+        """Check a header with the engine and start its game; the old one goes to history."""
+        header = parse_line(header_text, 1)
+        if not isinstance(header, GameHeader):
+            raise RecordError(
+                'line 1: a new game starts with its header, {"type": "game", "players": [...]}'
+            )
+        game = Game.from_header(header)
+        record = parse_record_line(header_text)
+        previous = self.store.current()
+        kept: FinishedGame | None = None
+        if previous is not None:
+            if self.game is not None:
+                result = result_of(self.game)
+            else:
+                result = {"abandoned": True, "unreadable": self.problem}
+            kept = self.store.finish(result)
+            self.game = None
+        self.store.new_game(record)
+        self.game = game
+        return kept
+
+    def add(self, line_text: str) -> tuple[Award, ...]:
+        """Check one event with the engine, then record it durably; the awards it pegged.
+
+        An illegal or unreadable event raises before anything is written.
+        """
+        current = self.store.current()
+        if current is None:
+            raise StoreError("no game in progress: start one with `pegboard game new`")
+        if self.game is None:
+            self.game = restore(current)  # raises if the stored game cannot be replayed
+        number = len(current.lines) + 1
+        item = parse_line(line_text, number)
+        if isinstance(item, GameHeader):
+            raise RecordError(
+                f"line {number}: a game line starts a new game: use `pegboard game new`"
+            )
+        record = parse_record_line(line_text)
+        event: Event = item
+        awards = self.game.apply(event)
+        try:
+            self.store.append(record)
+        except BaseException:
+            self.game = restore(current)
+            raise
+        return awards
+
+    def status(self) -> dict[str, Any] | None:
+        """The ``status --json`` object of the current game, or None."""
+        current = self.store.current()
+        if current is None or self.game is None:
+            return None
+        return status_of(self.game, current)
+
+
+# -- the commands -----------------------------------------------------------------------------
+
+
+def _read_line(argument: str, what: str) -> str:
+    if argument != "-":
+        return argument
+    lines = [line for line in sys.stdin.read().splitlines() if line.strip()]
+    if len(lines) != 1:
+        raise RecordError(f"expected exactly one {what} line on stdin, got {len(lines)}")
+    return lines[0]
+
+
+def _open(args: argparse.Namespace, owner: str) -> Store:
+    store = Store(find_store_path(args.store), owner=owner)
+    for notice in store.notices:
+        print(f"pegboard game: {notice}", file=sys.stderr)
+    return store
+
+
+def _print_awards(awards: Iterable[Award]) -> None:
+    for award in awards:
+        print(award.sentence)
+
+
+def run_new(args: argparse.Namespace) -> int:
+    """Start a game from its header line."""
+    text = _read_line(args.line, "header")
+    with _open(args, "pegboard game new") as store:
+        session = GameSession(store, lenient=True)
+        kept = session.new(text)
+        game = session.game
+        if kept is not None:
+            how = "abandoned" if kept.abandoned else "finished"
+            print(f"pegboard game: the previous game ({kept.id}) was kept in the history as "
+                  f"{how}", file=sys.stderr)
+        current = store.current()
+    assert current is not None and game is not None
+    print(f"New game {current.id}: {' v '.join(game.names)}")
+    return 0
+
+
+def run_add(args: argparse.Namespace) -> int:
+    """Record one event; exit 0 only once it is on disk."""
+    text = _read_line(args.line, "event")
+    with _open(args, "pegboard game add") as store:
+        awards = GameSession(store).add(text)
+    _print_awards(awards)
+    return 0
+
+
+def run_undo(args: argparse.Namespace) -> int:
+    """Take back the last event (recorded as an undo line; nothing is erased)."""
+    with _open(args, "pegboard game undo") as store:
+        GameSession(store).add('{"type": "undo"}')
+    return 0
+
+
+def run_status(args: argparse.Namespace) -> int:
+    """Print the scores, whose turn it is and how many events are in force."""
+    reader = StoreReader(find_store_path(args.store))
+    current = reader.current()
+    if current is None:
+        if args.json:
+            print(json.dumps({"id": None, "scores": [], "events": 0, "winner": None,
+                              "to_act": None}))
+        else:
+            print("No game in progress.")
+        return 0
+    game = restore(current)
+    status = status_of(game, current)
+    if args.json:
+        print(json.dumps(status, ensure_ascii=False))
+        return 0
+    names = game.state.names
+    sides = [
+        " & ".join(name for seat, name in enumerate(names) if game.side_of(seat) == side)
+        for side in range(len(status["scores"]))
+    ]
+    print("  ".join(f"{side} {score}" for side, score in zip(sides, status["scores"],
+                                                               strict=True)))
+    if status["winner"] is not None:
+        print(f"{sides[status['winner']]} won.")
+    elif status["to_act"] is not None:
+        print(f"{names[status['to_act']]} to act ({status['phase']}).")
+    else:
+        print(f"Waiting for: {status['phase']}.")
+    print(f"{status['events']} events in force ({status['recorded']} lines recorded).")
+    return 0
+
+
+def run_export(args: argparse.Namespace) -> int:
+    """Print a game's record as JSON Lines."""
+    reader = StoreReader(find_store_path(args.store))
+    if args.id:
+        matches = [game for game in reader.history() if game.id == args.id]
+        current = reader.current()
+        if current is not None and current.id == args.id:
+            sys.stdout.write(current.record)
+            return 0
+        if not matches:
+            raise StoreError(f"no game {args.id!r} in the store; `pegboard game list` shows them")
+        sys.stdout.write(matches[0].record)
+        return 0
+    current = reader.current()
+    if current is None:
+        raise StoreError("no game in progress; export a finished one with --id "
+                         "(see `pegboard game list`)")
+    sys.stdout.write(current.record)
+    return 0
+
+
+def _when(seconds: float) -> str:
+    return time.strftime("%Y-%m-%d %H:%M", time.localtime(seconds))
+
+
+def run_list(args: argparse.Namespace) -> int:
+    """List finished games (oldest first) and the game in progress."""
+    reader = StoreReader(find_store_path(args.store))
+    history = reader.history()
+    current = reader.current()
+    for notice in reader.notices:
+        print(f"pegboard game: {notice}", file=sys.stderr)
+    if args.json:
+        rows: list[dict[str, Any]] = [
+            {"id": game.id, "players": game.players, "rules": game.rules,
+             "started_at": game.started_at, "finished_at": game.finished_at,
+             "events": game.events, "result": game.result}
+            for game in history
+        ]
+        if current is not None:
+            rows.append({"id": current.id, "players": current.players, "rules": current.rules,
+                         "started_at": current.started_at, "finished_at": None,
+                         "events": current.events, "result": None})
+        print(json.dumps(rows, ensure_ascii=False))
+        return 0
+    if not history and current is None:
+        print("No games yet.")
+    for game in history:
+        scores = "-".join(str(score) for score in game.result.get("scores", []))
+        outcome = "abandoned" if game.abandoned else "finished"
+        print(f"{game.id}  {_when(game.started_at)}  {' v '.join(map(str, game.players))}  "
+              f"{scores}  {outcome}")
+    if current is not None:
+        print(f"{current.id}  {_when(current.started_at)}  "
+              f"{' v '.join(map(str, current.players))}  in progress ({current.events} lines)")
+    return 0

@@ -1,0 +1,187 @@
+"""Crash test: a writer is SIGKILLed at random moments, again and again.
+
+The writer is a real process (forked from this already-imported one, so each start is cheap)
+running the same code as ``pegboard game add``: it reopens the store (recovering whatever the
+kill left), continues the planned games where the store says they stand, and writes an
+acknowledgement to a pipe after each durable append. After every kill the store must hold
+every acknowledged event, nothing twice and nothing out of order, and its exported record must
+replay to the state ``status`` reports.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from pegboard.commands.game import GameSession, restore, status_of
+from pegboard.record import dump_line, read
+from pegboard.rules.game import Game
+from pegboard.store import Store, StoreReader
+from pegboard.testing_games import random_game
+
+UNDO = '{"type": "undo"}'
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The games the writer records: header and lines (with undos and re-entries) for each."""
+
+    headers: list[str]
+    lines: list[list[str]]
+
+
+def make_plan(seed: int, games: int) -> Plan:
+    rng = random.Random(seed)
+    headers: list[str] = []
+    lines: list[list[str]] = []
+    for number in range(games):
+        made = random_game(seed * 100 + number, players=rng.choice([2, 2, 3, 4]))
+        players = len(made.header.players)
+        headers.append(dump_line(made.header, players))
+        planned: list[str] = []
+        for event in made.events:
+            line = dump_line(event, players)
+            planned.append(line)
+            if rng.random() < 0.08:  # a mistake taken back and entered again
+                planned += [UNDO, line]
+        lines.append(planned)
+    return Plan(headers, lines)
+
+
+def writer(store_path: Path, plan: Plan, ack_fd: int) -> None:
+    """The child: record the plan from where the store stands, acknowledging each line."""
+    with Store(store_path, owner="crash writer") as store:
+        session = GameSession(store)
+        number = len(store.history())
+        while number < len(plan.headers):
+            current = store.current()
+            if current is None:
+                session.new(plan.headers[number])
+                os.write(ack_fd, f"{number} new\n".encode())
+                continue
+            done = len(current.lines) - 1
+            if done == len(plan.lines[number]):
+                number += 1
+                if number == len(plan.headers):
+                    break
+                session.new(plan.headers[number])
+                os.write(ack_fd, f"{number} new\n".encode())
+                continue
+            session.add(plan.lines[number][done])
+            os.write(ack_fd, f"{number} {done}\n".encode())
+    os.write(ack_fd, b"finished\n")
+
+
+def run_and_kill(store_path: Path, plan: Plan, acks_before_kill: int) -> tuple[list[str], bool]:
+    """Start a writer, SIGKILL it after some acknowledgements; every ack it managed to send."""
+    read_fd, write_fd = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the writer
+        code = 0
+        try:
+            os.close(read_fd)
+            writer(store_path, plan, write_fd)
+        except BaseException:
+            code = 1
+        finally:
+            os._exit(code)
+    os.close(write_fd)
+    acks: list[str] = []
+    with os.fdopen(read_fd, "r") as pipe:
+        while len(acks) < acks_before_kill:
+            line = pipe.readline()
+            if not line:
+                break
+            acks.append(line.strip())
+        os.kill(pid, signal.SIGKILL)
+        _, status = os.waitpid(pid, 0)
+        acks += [line.strip() for line in pipe]  # sent before the kill landed
+    finished = "finished" in acks
+    assert os.WIFSIGNALED(status) or (os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0), (
+        f"writer failed: {status}"
+    )
+    return [ack for ack in acks if ack != "finished"], finished
+
+
+def check_store(store_path: Path, plan: Plan, acked: dict[int, int]) -> int:
+    """Everything acknowledged is there, exactly as planned; returns lines recorded."""
+    reader = StoreReader(store_path)
+    history = reader.history()
+    assert reader.notices == []
+    for number, game in enumerate(history):
+        assert game.lines == (plan.headers[number], *plan.lines[number]), number
+        assert not game.result["abandoned"]
+    total = sum(len(game.lines) for game in history)
+    current = reader.current()
+    number = len(history)
+    if current is None:
+        assert acked.get(number, -2) < 0  # nothing of this game was acknowledged yet
+        return total
+    recorded = list(current.lines[1:])
+    assert current.lines[0] == plan.headers[number]
+    # A prefix of the plan: no duplicate, no gap, nothing reordered ...
+    assert recorded == plan.lines[number][: len(recorded)]
+    # ... holding every acknowledged line (the one in flight at the kill may be there too).
+    assert len(recorded) >= acked.get(number, -1) + 1
+    # The exported record replays to the state status reports.
+    game = restore(current)
+    status = status_of(game, current)
+    header, events = read(current.record.splitlines())
+    replayed = Game.from_header(header)
+    for event in events:
+        replayed.apply(event)
+    assert replayed.state == game.state
+    assert status["scores"] == list(replayed.state.scores)
+    assert status["events"] == len(replayed.events)
+    assert status["to_act"] == replayed.state.to_act
+    return total + len(current.lines)
+
+
+def crash_many_times(tmp_path: Path, kills: int, seed: int) -> None:
+    rng = random.Random(seed)
+    plan = make_plan(seed, games=max(2, kills // 40))
+    store_path = tmp_path / "store"
+    acked: dict[int, int] = {}
+    kills_done = 0
+    finished = False
+    while kills_done < kills and not finished:
+        acks, finished = run_and_kill(store_path, plan, rng.choice([0, 0, 1, 1, 2, 3, 5, 8]))
+        kills_done += not finished
+        for ack in acks:
+            number, _, index = ack.partition(" ")
+            acked[int(number)] = max(acked.get(int(number), -1), -1 if index == "new"
+                                     else int(index))
+        check_store(store_path, plan, acked)
+    assert kills_done == kills, "the plan ran out before enough kills; make it longer"
+
+
+def test_no_acknowledged_event_is_lost_over_200_kills(tmp_path: Path) -> None:
+    crash_many_times(tmp_path, kills=200, seed=6)
+
+
+@pytest.mark.soak
+def test_no_acknowledged_event_is_lost_over_5000_kills(tmp_path: Path) -> None:
+    crash_many_times(tmp_path, kills=5000, seed=66)
+
+
+def test_the_checks_would_see_a_lost_or_doubled_event(tmp_path: Path) -> None:
+    plan = make_plan(1, games=1)
+    store_path = tmp_path / "store"
+    with Store(store_path) as store:
+        session = GameSession(store)
+        session.new(plan.headers[0])
+        for line in plan.lines[0][:5]:
+            session.add(line)
+    check_store(store_path, plan, {0: 4})
+    with pytest.raises(AssertionError):
+        check_store(store_path, plan, {0: 5})  # an acknowledged sixth line is missing
+    with Store(store_path) as store:
+        store.append(json.loads(plan.lines[0][4]))  # the fifth line twice
+    with pytest.raises(AssertionError):
+        check_store(store_path, plan, {0: 4})

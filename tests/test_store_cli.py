@@ -1,0 +1,220 @@
+"""``pegboard game``: new, add, undo, status, export, list on a real store."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pegboard.cli import main
+from pegboard.store import Store, StoreReader
+
+HEADER = '{"type": "game", "players": ["Ann", "Ben"], "rules": {"target": 121}}'
+DEAL = [
+    '{"type": "deal", "dealer": 0}',
+    '{"type": "starter", "card": "JH"}',  # his heels: 2 for Ann, the dealer
+    '{"type": "play", "player": 1, "card": "5C"}',
+    '{"type": "play", "player": 0, "card": "TD"}',  # fifteen: 2 for Ann
+]
+
+
+@pytest.fixture
+def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    path = tmp_path / "store"
+    monkeypatch.setenv("PEGBOARD_STORE", str(path))
+    monkeypatch.delenv("STATE_DIRECTORY", raising=False)
+    return path
+
+
+def game(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(["game", *args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def status(capsys: pytest.CaptureFixture[str]) -> dict[str, object]:
+    code, out, _ = game(capsys, "status", "--json")
+    assert code == 0
+    data: dict[str, object] = json.loads(out)
+    return data
+
+
+def test_a_game_recorded_from_the_shell(store: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = game(capsys, "new", HEADER)
+    assert code == 0 and out.startswith("New game ") and out.endswith(": Ann v Ben\n")
+    for line in DEAL:
+        assert game(capsys, "add", line)[0] == 0
+    now = status(capsys)
+    assert now["scores"] == [4, 0]
+    assert now["events"] == 4
+    assert now["winner"] is None
+    assert now["to_act"] == 1
+    assert now["players"] == ["Ann", "Ben"]
+    code, out, _ = game(capsys, "status")
+    assert out.splitlines()[0] == "Ann 4  Ben 0"
+    assert "Ben to act (play)" in out
+
+
+def test_add_prints_what_it_pegged(store: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    game(capsys, "new", HEADER)
+    game(capsys, "add", DEAL[0])
+    code, out, _ = game(capsys, "add", DEAL[1])
+    assert code == 0 and "heels" in out
+
+
+def test_an_illegal_event_exits_2_with_the_engine_message_and_changes_nothing(
+    store: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    game(capsys, "new", HEADER)
+    for line in DEAL[:2]:
+        game(capsys, "add", line)
+    before = (store / "current.log").read_bytes()
+    code, _, err = game(capsys, "add", '{"type": "play", "player": 0, "card": "5C"}')
+    assert code == 2
+    assert err.startswith("pegboard game: ") and "Ben" in err  # it is pone's turn
+    assert (store / "current.log").read_bytes() == before
+    for bad in ["{not json", '{"type": "fly"}', '{"type": "play", "player": 1, "card": "ZZ"}']:
+        code, _, err = game(capsys, "add", bad)
+        assert code == 2 and err.startswith("pegboard game: line 4"), err
+    assert (store / "current.log").read_bytes() == before
+
+
+def test_add_and_new_read_stdin(
+    store: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(HEADER + "\n"))
+    assert game(capsys, "new")[0] == 0
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\n" + DEAL[0] + "\n\n"))
+    assert game(capsys, "add", "-")[0] == 0
+    monkeypatch.setattr(sys, "stdin", io.StringIO(DEAL[1] + "\n" + DEAL[2] + "\n"))
+    code, _, err = game(capsys, "add")
+    assert code == 2 and "expected exactly one event line on stdin, got 2" in err
+    assert status(capsys)["events"] == 1
+
+
+def test_undo_is_recorded_and_export_replays(
+    store: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    game(capsys, "new", HEADER)
+    for line in DEAL:
+        game(capsys, "add", line)
+    assert game(capsys, "undo")[0] == 0
+    assert status(capsys)["scores"] == [2, 0]
+    assert status(capsys)["events"] == 3
+    code, record, _ = game(capsys, "export")
+    assert code == 0
+    assert record.splitlines() == [HEADER, *DEAL, '{"type": "undo"}']
+    exported = tmp_path / "game.jsonl"
+    exported.write_text(record)
+    assert main(["replay", "--json", str(exported)]) == 0
+    result = json.loads(capsys.readouterr().out.splitlines()[-1])
+    assert result["scores"] == [2, 0]
+
+
+def test_undo_with_nothing_left_is_refused(
+    store: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    game(capsys, "new", HEADER)
+    code, _, err = game(capsys, "undo")
+    assert code == 2 and "nothing to undo" in err
+    assert status(capsys)["events"] == 0
+    assert StoreReader(store).current() is not None
+    assert StoreReader(store).current().events == 0  # type: ignore[union-attr]
+
+
+def test_new_keeps_the_previous_game_and_list_shows_both(
+    store: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    game(capsys, "new", HEADER)
+    game(capsys, "add", DEAL[0])
+    code, _, err = game(capsys, "new", '{"type": "game", "players": ["Cy", "Di", "Ed"]}')
+    assert code == 0 and "kept in the history as abandoned" in err
+    code, out, _ = game(capsys, "list")
+    lines = out.splitlines()
+    assert len(lines) == 2
+    assert "Ann v Ben" in lines[0] and lines[0].endswith("abandoned")
+    assert "Cy v Di v Ed" in lines[1] and "in progress" in lines[1]
+    code, out, _ = game(capsys, "list", "--json")
+    rows = json.loads(out)
+    assert [row["players"] for row in rows] == [["Ann", "Ben"], ["Cy", "Di", "Ed"]]
+    assert rows[0]["result"]["abandoned"] is True and rows[0]["events"] == 1
+    code, out, _ = game(capsys, "export", "--id", rows[0]["id"])
+    assert out.splitlines() == [HEADER, DEAL[0]]
+    code, _, err = game(capsys, "export", "--id", "nope")
+    assert code == 2 and "no game 'nope'" in err
+
+
+def test_a_bad_header_is_refused(store: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = game(capsys, "new", '{"type": "game", "players": ["Ann"]}')
+    assert code == 2 and err.startswith("pegboard game: ")
+    code, _, err = game(capsys, "new", DEAL[0])
+    assert code == 2 and "starts with its header" in err
+    assert not (store / "current.log").exists()
+
+
+def test_nothing_in_progress(store: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert game(capsys, "status")[1] == "No game in progress.\n"
+    assert status(capsys) == {"id": None, "scores": [], "events": 0, "winner": None,
+                              "to_act": None}
+    code, _, err = game(capsys, "add", DEAL[0])
+    assert code == 2 and "no game in progress" in err
+    code, _, err = game(capsys, "export")
+    assert code == 2 and "no game in progress" in err
+    assert game(capsys, "list")[1] == "No games yet.\n"
+
+
+def test_the_store_option_wins_over_the_environment(
+    store: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    other = tmp_path / "other"
+    assert game(capsys, "new", "--store", str(other), HEADER)[0] == 0
+    assert (other / "current.log").exists() and not store.exists()
+
+
+def test_a_second_writer_is_told_who_holds_the_store(
+    store: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    game(capsys, "new", HEADER)
+    holder = subprocess.Popen(
+        [sys.executable, "-c",
+         "import sys; from pegboard.store import Store; "
+         "s = Store(sys.argv[1], owner='pegboard run'); print('ready', flush=True); "
+         "sys.stdin.read()", str(store)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "ready\n"
+        done = subprocess.run(
+            [sys.executable, "-m", "pegboard", "game", "add", DEAL[0]],
+            capture_output=True, text=True, env={**os.environ, "PEGBOARD_STORE": str(store)},
+            check=False,
+        )
+        assert done.returncode == 2
+        assert done.stderr == (
+            f"pegboard game: the store at {store} is in use by process {holder.pid} "
+            "(pegboard run); stop it or use --store for another store\n"
+        )
+        # Reading still works while the device holds the store.
+        assert status(capsys)["events"] == 0
+    finally:
+        holder.kill()
+        holder.wait()
+    assert game(capsys, "add", DEAL[0])[0] == 0
+
+
+def test_a_stored_game_the_engine_cannot_replay_is_reported_and_new_moves_past_it(
+    store: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with Store(store) as raw:
+        raw.new_game(json.loads(HEADER))
+        raw.append({"type": "play", "player": 0, "card": "5C"})  # no deal yet: illegal
+    code, _, err = game(capsys, "status")
+    assert code == 2 and "cannot be replayed" in err and "pegboard game new" in err
+    assert game(capsys, "new", HEADER)[0] == 0
+    [kept] = StoreReader(store).history()
+    assert kept.abandoned and "cannot be replayed" in kept.result["unreadable"]
