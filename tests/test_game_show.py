@@ -185,3 +185,10 @@ def test_the_game_is_over_only_once_a_side_reaches_the_target() -> None:
     assert game.state.winner is None
     game.apply(Starter(C("2C")))
     assert game.state.phase is Phase.PLAY
+
+
+def test_with_three_players_the_skunk_goes_by_the_lowest_loser() -> None:
+    game, _ = new(3, "deal 0; peg 1 100; peg 2 85; peg 0 121")
+    result = game.state.result
+    assert result is not None
+    assert (result.winner, result.skunk, result.game_points) == (0, "skunk", (3, 0, 0))

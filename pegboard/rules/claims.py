@@ -1,0 +1,182 @@
+"""Quick-mode pegs, penalties, and the claims and muggins of a muggins game (ACC 10).
+
+In a muggins game each hand, crib and play score waits for its owner's claim: an over-claim is
+corrected, an under-claim pegs what was claimed and leaves the rest to an opponent's muggins
+until the next entry. Heels, three for last, pegs and penalties are pegged directly.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from pegboard.errors import RuleError
+from pegboard.rules.awards import number
+from pegboard.rules.events import Claim, Event, Muggins, Peg, Penalty
+from pegboard.rules.penalties import infraction
+from pegboard.rules.show_order import advance_show
+from pegboard.rules.state import Award, PenaltyOffer, PendingMuggins, Phase
+from pegboard.rules.table import Act, Part, Table, side_name
+
+MUGGINS_RULE = "ACC 10 (2020)"
+
+
+def apply_peg(t: Table, event: Peg, out: list[Award]) -> None:
+    """Quick mode: points pegged by hand for a side (never below 0)."""
+    t.check_player(event.player)
+    points = event.points
+    if isinstance(points, bool) or not isinstance(points, int) or points == 0:
+        raise RuleError(f"a peg moves 1 or more points (or back, below 0), not {points!r}")
+    side = t.side(event.player)
+    if points < 0 and -points > t.scores[side]:
+        raise RuleError(
+            f"{side_name(t, side)} has {t.scores[side]}: cannot peg back {-points}"
+        )
+    if abs(points) > t.rules.target:
+        raise RuleError(f"a peg of {points} is more than the whole board ({t.rules.target})")
+    words = f"pegs {number(points)}" if points > 0 else f"pegs back {number(-points)}"
+    t.peg(Act(event.player, (Part("peg", points, words),)), out, claimable=False)
+
+
+def apply_penalty(t: Table, event: Penalty, out: list[Award]) -> None:
+    """An infraction from the catalogue: points to an opponent and/or back."""
+    offender = event.player
+    t.check_player(offender)
+    rule = infraction(event.infraction)
+    to = event.to if event.to is not None else None
+    if to is not None:
+        t.check_player(to)
+        if t.side(to) == t.side(offender):
+            raise RuleError(
+                f"penalty points go to an opponent of {t.name(offender)}, not {t.name(to)}"
+            )
+    points = event.points
+    if rule.id in ("renege", "false-claim-of-game"):
+        open_reports = [
+            r for r in t.offers
+            if r.player == offender and not r.resolved and r.infraction == rule.id
+        ]
+        if open_reports:
+            report = open_reports[0]
+            if points is None:
+                points = report.points
+            if to is None:
+                to = report.to
+            t.offers = tuple(
+                replace(r, resolved=True) if r is report else r for r in t.offers
+            )
+    if points is None:
+        points = rule.points
+    if isinstance(points, bool) or not isinstance(points, int) or points < 0:
+        raise RuleError(f"penalty points must be 0 or more, not {points!r}")
+    back = rule.extra_back if event.back is None else event.back
+    if isinstance(back, bool) or not isinstance(back, int) or back < 0:
+        raise RuleError(f"penalty back points must be 0 or more, not {back!r}")
+    if to is None:
+        to = t.opponent_of(offender)
+    label = f"{rule.name} ({rule.rule})"
+    if rule.back:
+        act = Act(offender, (Part("penalty", -points, f"{label}: {number(points)} back"),))
+        t.peg(act, out, claimable=False)
+    else:
+        if points:
+            words = f"{label}: {number(points)} from {t.name(offender)}"
+            t.peg(Act(to, (Part("penalty", points, words),)), out, claimable=False)
+        if back and t.winner is None:
+            act = Act(offender, (Part("penalty", -back, f"{label}: {number(back)} back"),))
+            t.peg(act, out, claimable=False)
+    if out:
+        out[:] = [replace(a, rule=rule.rule) for a in out]
+        t.awards = t.awards[: len(t.awards) - len(out)] + tuple(out)
+    if rule.redeal and t.winner is None and t.dealer is not None:
+        t.deal_no -= 1
+        t.next_dealer = t.dealer
+        t._new_deal_state()
+        t.phase = Phase.DEAL
+        t.to_act = t.dealer
+
+
+def settle_claims(t: Table, event: Event, out: list[Award]) -> None:
+    """Before any entry other than a claim or muggins, unclaimed scores are lost."""
+    if isinstance(event, Muggins):
+        return
+    if isinstance(event, Claim):
+        # Scores queued before the claimant's own were not claimed: they are lost.
+        owners = [c.player for c in t.pending_claims]
+        if event.player in owners:
+            skip = owners.index(event.player)
+            t.pending_claims = t.pending_claims[skip:]
+            t.claim_acts = t.claim_acts[skip:]
+            t.pending_muggins = None
+        return
+    t.pending_claims = ()
+    t.claim_acts = ()
+    t.pending_muggins = None
+
+
+def apply_claim(t: Table, event: Claim, out: list[Award]) -> None:
+    """Muggins games: the owner's claim for the score waiting to be pegged."""
+    t.check_player(event.player)
+    if not t.rules.muggins:
+        raise RuleError("claims are used only when muggins is on: scores are pegged for you")
+    if not t.pending_claims or t.pending_claims[0].player != event.player:
+        owners = ", ".join(t.name(c.player) for c in t.pending_claims) or "nobody"
+        raise RuleError(
+            f"{t.name(event.player)} has no score to claim now (waiting for: {owners})"
+        )
+    points = event.points
+    if isinstance(points, bool) or not isinstance(points, int) or points < 0:
+        raise RuleError(f"a claim is 0 or more points, not {points!r}")
+    pending = t.pending_claims[0]
+    act = t.claim_acts[0]
+    t.pending_claims = t.pending_claims[1:]
+    t.claim_acts = t.claim_acts[1:]
+    true = act.points
+    if points >= true:
+        t.peg(act, out, claimable=False)
+        if points > true:
+            side = t.side(event.player)
+            if t.scores[side] - true + points >= t.rules.target and t.winner is None:
+                offer = PenaltyOffer(
+                    infraction="false-claim-of-game", player=event.player, count=-1,
+                    cards=(), points=points - true, to=t.opponent_of(event.player),
+                    rule="ACC 8.4 (2020)",
+                )
+                t.offers = (*t.offers, offer)
+    else:
+        if points:
+            part = Part(pending.reason, points, f"claims {number(points)}")
+            t.peg(Act(event.player, (part,)), out, claimable=False)
+        t.pending_muggins = PendingMuggins(event.player, true - points, pending.reason)
+    if t.phase is Phase.SHOW and t.winner is None:
+        advance_show(t, out)
+
+
+def apply_muggins(t: Table, event: Muggins, out: list[Award]) -> None:
+    """Muggins games: an opponent takes points the owner under-claimed."""
+    caller = event.player
+    t.check_player(caller)
+    if not t.rules.muggins:
+        raise RuleError("muggins is off at this table (it is an option: rules muggins)")
+    points = event.points
+    if isinstance(points, bool) or not isinstance(points, int) or points <= 0:
+        raise RuleError(f"muggins takes 1 or more points, not {points!r}")
+    if t.pending_muggins is None and t.pending_claims:
+        # The owner has not claimed yet: calling muggins means they claimed nothing.
+        act = t.claim_acts[0]
+        t.pending_muggins = PendingMuggins(act.player, act.points, act.parts[0].reason)
+        t.pending_claims = t.pending_claims[1:]
+        t.claim_acts = t.claim_acts[1:]
+    missed = t.pending_muggins
+    if missed is None or missed.points == 0:
+        raise RuleError("no points were missed: muggins can be called only on an under-count")
+    if t.side(caller) == t.side(missed.owner):
+        raise RuleError(
+            f"{t.name(caller)} cannot call muggins on their own side's score "
+            f"({t.name(missed.owner)})"
+        )
+    taken = min(points, missed.points)
+    t.pending_muggins = None
+    words = f"muggins: {number(taken)} missed by {t.name(missed.owner)} ({MUGGINS_RULE})"
+    t.peg(Act(caller, (Part("muggins", taken, words),)), out, claimable=False)
+    if t.phase is Phase.SHOW and t.winner is None:
+        advance_show(t, out)

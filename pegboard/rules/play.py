@@ -1,0 +1,155 @@
+"""The play (pegging): whose turn it is, go, 31, the reset and the last card (RULES.md).
+
+The player left of the dealer leads and play goes clockwise; the count never passes 31. A player
+who says go is out of that count; a player with no cards left is out. When everybody is out the
+player who laid the last card pegs 1 ("go"); a card making 31 pegs 2 and ends the count at once
+(never 3). The next count is led by the player left of the last card's player, skipping empty
+hands. The very last card pegs 1 ("last card"), or 2 at 31. Five-card cribbage has one count.
+"""
+
+from __future__ import annotations
+
+from pegboard.errors import RuleError
+from pegboard.rules.awards import number
+from pegboard.rules.events import Go, Play
+from pegboard.rules.pegging import score_play
+from pegboard.rules.scoring import Breakdown
+from pegboard.rules.show_order import advance_show, check_reneges
+from pegboard.rules.speech import say_play
+from pegboard.rules.state import Award, Phase
+from pegboard.rules.table import Act, GoMark, Part, Table, phase_message, where_seen
+
+
+def _require_turn(t: Table, player: int, doing: str) -> None:
+    t.check_player(player)
+    if t.phase is not Phase.PLAY:
+        raise RuleError(phase_message(t, doing))
+    if player != t.to_act:
+        assert t.to_act is not None
+        why = ""
+        if player in t.said_go:
+            why = f": {t.name(player)} said go and is out of this count"
+        elif t.cards_left(player) == 0:
+            why = f": {t.name(player)} has played all {t.hand_size} cards"
+        raise RuleError(f"it is {t.name(t.to_act)}'s turn, not {t.name(player)}'s{why}")
+
+
+def apply_play(t: Table, event: Play, out: list[Award]) -> None:
+    """A card laid: checked (turn, unseen, fits under 31), scored, turn passed on."""
+    player, card = event.player, event.card
+    _require_turn(t, player, f"play {card}")
+    if card in t.seen:
+        raise RuleError(f"{card} was already seen this deal ({where_seen(t, card)})")
+    known = t.dealt[player]
+    if known is not None and card not in known:
+        listed = " ".join(str(c) for c in known)
+        raise RuleError(f"{card} was not dealt to {t.name(player)} (dealt {listed})")
+    if t.count + card.pips > 31:
+        room = 31 - t.count
+        raise RuleError(
+            f"count is {t.count}: {card} would make {t.count + card.pips} — play a card of "
+            f"{number(room) if room > 1 else 'ace'}{' or less' if room > 1 else ''}, "
+            "or say go"
+        )
+    t.play_started = True
+    t.pile = (*t.pile, card)
+    t.count += card.pips
+    t.played[player] = (*t.played[player], card)
+    t.seen = t.seen | {card}
+    t.last_player = player
+    breakdown = score_play(t.pile)
+    # Each item is its own award; the last one's sentence is the whole call for the card.
+    items = breakdown.items
+    acts = [Act(player, tuple(
+        Part(item.kind, item.points, say_play(Breakdown(items[: i + 1]), t.count), (item,),
+              item.cards)
+        for i, item in enumerate(items)
+    ))]
+    all_played = all(t.cards_left(p) == 0 for p in range(t.n))
+    if t.count == 31:
+        _end_count(t, acts, go_point=False, all_played=all_played)
+    elif all_played:
+        _end_count(t, acts, go_point=True, all_played=True)
+    else:
+        nxt = _next_in(t, player, include_self=True)
+        if nxt is None:
+            _end_count(t, acts, go_point=True, all_played=False)
+        else:
+            t.to_act = nxt
+    _peg_acts(t, acts, out)
+
+
+def apply_go(t: Table, event: Go, out: list[Award]) -> None:
+    """A go: the player is out of this count; when everybody is out the count ends."""
+    player = event.player
+    _require_turn(t, player, "say go")
+    if t.count == 0:
+        raise RuleError(
+            f"the count is 0: every card fits, so {t.name(player)} must lead a card"
+        )
+    t.play_started = True
+    t.gos = (*t.gos, GoMark(player, t.count, len(t.played[player])))
+    t.said_go = t.said_go | {player}
+    nxt = _next_in(t, player, include_self=False)
+    acts: list[Act] = []
+    if nxt is None:
+        _end_count(t, acts, go_point=True, all_played=False)
+    else:
+        t.to_act = nxt
+    _peg_acts(t, acts, out)
+
+
+def _next_in(t: Table, player: int, *, include_self: bool) -> int | None:
+    """The next seat clockwise still in this count (not said go, cards left)."""
+    for k in range(1, t.n + 1):
+        seat = (player + k) % t.n
+        if seat == player and not include_self:
+            continue
+        if seat not in t.said_go and t.cards_left(seat) > 0:
+            return seat
+    return None
+
+
+def _end_count(t: Table, acts: list[Act], *, go_point: bool, all_played: bool) -> None:
+    """Close the count: the go (or last card) point, then reset or finish the play."""
+    last = t.last_player
+    assert last is not None
+    if go_point:
+        reason = "last card" if all_played else "go"
+        words = "One for last card" if all_played else "Go for one"
+        acts.append(Act(last, (Part(reason, 1, words),)))
+    t.count = 0
+    t.pile = ()
+    t.said_go = frozenset()
+    t.last_player = None
+    if all_played or t.rules.five_card:
+        t.to_act = None
+        t.phase = Phase.SHOW
+        return
+    leader = _next_with_cards(t, last)
+    t.to_act = leader
+
+
+def _next_with_cards(t: Table, player: int) -> int | None:
+    for k in range(1, t.n + 1):
+        seat = (player + k) % t.n
+        if t.cards_left(seat) > 0:
+            return seat
+    return None
+
+
+def _peg_acts(t: Table, acts: list[Act], out: list[Award]) -> None:
+    if t.rules.muggins:
+        # One entry's points are claimed together by their owner.
+        merged: list[Act] = []
+        for act in acts:
+            if merged and merged[-1].player == act.player:
+                merged[-1] = Act(act.player, merged[-1].parts + act.parts)
+            else:
+                merged.append(act)
+        acts = merged
+    for act in acts:
+        t.peg(act, out)
+    if t.phase is Phase.SHOW and t.winner is None:
+        check_reneges(t)
+        advance_show(t, out)

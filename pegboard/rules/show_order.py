@@ -1,0 +1,142 @@
+"""The show: hands in order (pone first, clockwise, dealer last), then the crib.
+
+Hands whose cards were all laid in the play are counted by the engine itself the moment the
+play ends; other hands come as ``show`` entries, in show order. Once a hand is known, every go
+its owner said is checked for a renege (ACC 7.3), which is reported, never applied.
+"""
+
+from __future__ import annotations
+
+from pegboard.errors import RuleError
+from pegboard.rules.cards import Card
+from pegboard.rules.events import Crib, Show
+from pegboard.rules.show import score_hand
+from pegboard.rules.speech import cards_text, say_breakdown
+from pegboard.rules.state import Award, PenaltyOffer, Phase
+from pegboard.rules.table import Act, Part, Table, distinct, phase_message, where_seen
+
+
+def advance_show(t: Table, out: list[Award]) -> None:
+    """Count every hand that is known, in show order, until one must be shown or all are."""
+    order = t.show_order()
+    while t.show_index < len(order) and t.winner is None:
+        player = order[t.show_index]
+        hand = t.hand(player)
+        if hand is None:
+            t.to_act = player
+            return
+        t.show_index += 1
+        _count_hand(t, player, hand, out)
+    if t.winner is None:
+        t.phase = Phase.CRIB
+        t.to_act = t.dealer
+
+
+def _count_hand(t: Table, player: int, hand: tuple[Card, ...], out: list[Award]) -> None:
+    assert t.starter is not None
+    breakdown = score_hand(hand, t.starter)
+    part = Part(
+        "hand", breakdown.total,
+        f"hand {cards_text(hand)}: {say_breakdown(breakdown)}", breakdown.items, hand,
+    )
+    act = Act(player, (part,))
+    if t.rules.muggins or breakdown.total:
+        t.peg(act, out)
+
+
+def apply_show(t: Table, event: Show, out: list[Award]) -> None:
+    """A hand shown in show order; counted at once, then any known hands after it."""
+    player = event.player
+    t.check_player(player)
+    if t.phase is Phase.PLAY and not t.play_started:
+        t.phase = Phase.SHOW  # the play was pegged by points, not entered card by card
+        t.to_act = None
+    if t.phase is not Phase.SHOW:
+        raise RuleError(phase_message(t, f"show {t.name(player)}'s hand"))
+    order = t.show_order()
+    expected = order[t.show_index]
+    if player != expected:
+        if t.hand(player) is not None and order.index(player) < t.show_index:
+            raise RuleError(f"{t.name(player)}'s hand was already counted")
+        raise RuleError(_show_turn_message(t, expected, player))
+    cards = tuple(event.cards)
+    if len(cards) != t.hand_size:
+        raise RuleError(
+            f"a hand has {t.hand_size} cards, got {len(cards)} for {t.name(player)}"
+        )
+    distinct(cards, f"{t.name(player)}'s hand")
+    missing = [card for card in t.played[player] if card not in cards]
+    if missing:
+        raise RuleError(
+            f"{t.name(player)} played {missing[0]} this deal, so it must be in the hand shown"
+        )
+    for card in cards:
+        if card in t.seen and card not in t.played[player]:
+            raise RuleError(f"{card} was already seen this deal ({where_seen(t, card)})")
+    known = t.dealt[player]
+    if known is not None:
+        for card in cards:
+            if card not in known:
+                raise RuleError(f"{card} was not dealt to {t.name(player)}")
+    t.shown[player] = cards
+    t.seen = t.seen | set(cards)
+    t.show_index += 1
+    check_reneges(t)
+    _count_hand(t, player, cards, out)
+    if t.winner is None:
+        advance_show(t, out)
+
+
+def _show_turn_message(t: Table, expected: int, player: int) -> str:
+    name = t.name(expected)
+    if t.show_index == 0:
+        return f"{name} counts first: {name} sits left of the dealer"
+    if player == t.dealer:
+        return f"{name} counts next: the dealer's hand is counted last, after everyone else's"
+    return f"{name} counts next, before {t.name(player)}: hands are counted clockwise"
+
+
+def apply_crib(t: Table, event: Crib, out: list[Award]) -> None:
+    """The crib's four cards, counted for the dealer; the deal then passes left."""
+    if t.phase is not Phase.CRIB:
+        raise RuleError(phase_message(t, "count the crib"))
+    cards = tuple(event.cards)
+    if len(cards) != 4:
+        raise RuleError(f"the crib has 4 cards, got {len(cards)}")
+    distinct(cards, "the crib")
+    for card in cards:
+        if card in t.seen:
+            raise RuleError(f"{card} was already seen this deal ({where_seen(t, card)})")
+    assert t.starter is not None and t.dealer is not None
+    t.crib = cards
+    t.seen = t.seen | set(cards)
+    breakdown = score_hand(cards, t.starter, crib=True)
+    part = Part(
+        "crib", breakdown.total,
+        f"crib {cards_text(cards)}: {say_breakdown(breakdown)}", breakdown.items, cards,
+    )
+    dealer = t.dealer
+    if t.rules.muggins or breakdown.total:
+        t.peg(Act(dealer, (part,)), out)
+    if t.winner is None:
+        t.phase = Phase.DEAL
+        t.to_act = t.next_dealer
+
+
+def check_reneges(t: Table) -> None:
+    """Report every go said while holding a card that fitted, once the hand is known."""
+    reported = {(r.player, r.count) for r in t.offers if r.infraction == "renege"}
+    for mark in t.gos:
+        hand = t.hand(mark.player)
+        if hand is None or (mark.player, mark.count) in reported:
+            continue
+        before = t.played[mark.player][: mark.played_before]
+        held = tuple(card for card in hand if card not in before)
+        fitted = tuple(card for card in held if mark.count + card.pips <= 31)
+        if fitted:
+            report = PenaltyOffer(
+                infraction="renege", player=mark.player, count=mark.count, cards=fitted,
+                points=2 * len(fitted), to=t.opponent_of(mark.player), rule="ACC 7.3 (2020)",
+            )
+            t.offers = (*t.offers, report)
+            reported.add((mark.player, mark.count))

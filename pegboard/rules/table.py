@@ -1,0 +1,304 @@
+"""The engine's working table: mutable state behind :class:`pegboard.rules.game.Game`.
+
+Only the engine touches a :class:`Table`, and always on a fresh copy, so an entry that turns out
+to be illegal half-way leaves the game exactly as it was. Scoring happens here in one place
+(:meth:`Table.peg`): each scoring act is pegged whole, and the game ends the instant a side
+reaches the target.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pegboard.errors import InvalidCardError, RuleError
+from pegboard.rules.cards import Card, require_distinct
+from pegboard.rules.events import GameHeader
+from pegboard.rules.scoring import ScoreItem
+from pegboard.rules.state import (
+    Award,
+    GameResult,
+    GameState,
+    MatchState,
+    PenaltyOffer,
+    PendingClaim,
+    PendingMuggins,
+    Phase,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Part:
+    """One piece of a scoring act before it is pegged."""
+
+    reason: str
+    points: int
+    sentence: str
+    items: tuple[ScoreItem, ...] = ()
+    cards: tuple[Card, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Act:
+    """A single scoring act (one card's combinations, one hand, one go...): pegged whole."""
+
+    player: int
+    parts: tuple[Part, ...]
+
+    @property
+    def points(self) -> int:
+        return sum(part.points for part in self.parts)
+
+
+@dataclass(frozen=True, slots=True)
+class GoMark:
+    """A go, remembered so it can be checked for a renege once the hand is known."""
+
+    player: int
+    count: int
+    played_before: int
+
+
+class Table:
+    """The mutable working state. Only :class:`Game` touches it, always on a fresh copy."""
+
+    def __init__(self, header: GameHeader) -> None:
+        self.names = header.players
+        self.rules = header.rules
+        self.n = len(self.names)
+        self.sides = self.rules.sides(self.n)
+        self.hand_size = self.rules.hand_size()
+        self.phase = Phase.CUT
+        self.game_no = 1
+        self.deal_no = 0
+        self.dealer: int | None = None
+        self.next_dealer: int | None = None
+        self.first_dealer: int | None = None
+        self.scores = [0] * self.sides
+        self.back_pegs = [0] * self.sides
+        self.awards: tuple[Award, ...] = ()
+        self.winner: int | None = None
+        self.result: GameResult | None = None
+        self.results: tuple[GameResult, ...] = ()
+        self.match_winner: int | None = None
+        self.offers: tuple[PenaltyOffer, ...] = ()
+        self.pending_claims: tuple[PendingClaim, ...] = ()
+        self.claim_acts: tuple[Act, ...] = ()
+        self.pending_muggins: PendingMuggins | None = None
+        self._new_deal_state()
+
+    def _new_deal_state(self) -> None:
+        self.starter: Card | None = None
+        self.count = 0
+        self.pile: tuple[Card, ...] = ()
+        self.played: list[tuple[Card, ...]] = [()] * self.n
+        self.said_go: frozenset[int] = frozenset()
+        self.last_player: int | None = None
+        self.to_act: int | None = None
+        self.seen: frozenset[Card] = frozenset()
+        self.shown: list[tuple[Card, ...] | None] = [None] * self.n
+        self.dealt: list[tuple[Card, ...] | None] = [None] * self.n
+        self.crib: tuple[Card, ...] | None = None
+        self.gos: tuple[GoMark, ...] = ()
+        self.play_started = False
+        self.show_index = 0
+
+    def copy(self) -> Table:
+        new = object.__new__(Table)
+        new.__dict__.update(self.__dict__)
+        new.scores = list(self.scores)
+        new.back_pegs = list(self.back_pegs)
+        new.played = list(self.played)
+        new.shown = list(self.shown)
+        new.dealt = list(self.dealt)
+        return new
+
+    # Helpers -------------------------------------------------------------------------------
+
+    def side(self, player: int) -> int:
+        return self.rules.side_of(player, self.n)
+
+    def name(self, player: int) -> str:
+        return self.names[player]
+
+    def left_of(self, player: int) -> int:
+        return (player + 1) % self.n
+
+    def cards_left(self, player: int) -> int:
+        return self.hand_size - len(self.played[player])
+
+    def hand(self, player: int) -> tuple[Card, ...] | None:
+        """The player's kept hand, when known: all laid in the play, or shown."""
+        if self.shown[player] is not None:
+            return self.shown[player]
+        if len(self.played[player]) == self.hand_size:
+            return self.played[player]
+        return None
+
+    def show_order(self) -> list[int]:
+        assert self.dealer is not None
+        return [(self.dealer + k) % self.n for k in range(1, self.n + 1)]
+
+    def opponent_of(self, player: int) -> int:
+        """The opponent who receives a penalty by default: the next seat of another side."""
+        seat = self.left_of(player)
+        while self.side(seat) == self.side(player):
+            seat = self.left_of(seat)
+        return seat
+
+    def check_player(self, player: int) -> None:
+        if isinstance(player, bool) or not isinstance(player, int) or not (
+            0 <= player < self.n
+        ):
+            seats = ", ".join(f"{i} {name}" for i, name in enumerate(self.names))
+            raise RuleError(f"player {player!r} is not at this table: the seats are {seats}")
+
+    # Pegging -------------------------------------------------------------------------------
+
+    def peg(self, act: Act, out: list[Award], *, claimable: bool = True) -> None:
+        """Peg one scoring act whole (or queue it for a claim in a muggins game)."""
+        if self.winner is not None or not act.parts:
+            return
+        if claimable and self.rules.muggins:
+            self.claim_acts = (*self.claim_acts, act)
+            first = act.parts[0]
+            items = tuple(item for part in act.parts for item in part.items)
+            self.pending_claims = (
+                *self.pending_claims,
+                PendingClaim(act.player, act.points, first.reason, items),
+            )
+            return
+        side = self.side(act.player)
+        before = self.scores[side]
+        for part in act.parts:
+            points = part.points
+            if points < 0:
+                points = -min(-points, self.scores[side])
+            self.scores[side] += points
+            award = Award(
+                player=act.player, side=side, points=points, reason=part.reason,
+                sentence=f"{self.name(act.player)}: {part.sentence}",
+                items=part.items, cards=part.cards,
+            )
+            self.awards = (*self.awards, award)
+            out.append(award)
+        if self.scores[side] != before:
+            self.back_pegs[side] = before
+        if self.scores[side] >= self.rules.target:
+            self.end_game(side)
+
+    def end_game(self, side: int) -> None:
+        self.winner = side
+        self.phase = Phase.GAME_OVER
+        self.to_act = None
+        self.pending_claims = ()
+        self.claim_acts = ()
+        self.pending_muggins = None
+        # The loser is the lowest score (with three players, the one in last place).
+        loser = min(score for s, score in enumerate(self.scores) if s != side)
+        skunk_line, double_line = self.rules.skunk_lines()
+        if double_line is not None and loser <= double_line:
+            skunk = "double"
+        elif loser <= skunk_line:
+            skunk = "skunk"
+        else:
+            skunk = "none"
+        if self.rules.game_points == "acc":
+            won = 2 if skunk == "none" else 3
+        else:
+            won = {"none": 1, "skunk": 2, "double": 4}[skunk]
+        points = tuple(won if s == side else 0 for s in range(self.sides))
+        self.result = GameResult(side, tuple(self.scores), skunk, points)
+        self.results = (*self.results, self.result)
+        wins = [sum(1 for r in self.results if r.winner == s) for s in range(self.sides)]
+        if wins[side] * 2 > self.rules.match_games:
+            self.match_winner = side
+
+    # Snapshot ------------------------------------------------------------------------------
+
+    def snapshot(self) -> GameState:
+        wins = tuple(sum(1 for r in self.results if r.winner == s) for s in range(self.sides))
+        totals = tuple(
+            sum(r.game_points[s] for r in self.results) for s in range(self.sides)
+        )
+        return GameState(
+            names=self.names,
+            rules=self.rules,
+            phase=self.phase,
+            game_no=self.game_no,
+            deal_no=self.deal_no,
+            dealer=self.dealer,
+            to_act=self.to_act,
+            count=self.count,
+            pile=self.pile,
+            starter=self.starter,
+            seen=self.seen,
+            played=tuple(self.played),
+            cards_left=tuple(self.cards_left(p) for p in range(self.n)),
+            said_go=self.said_go,
+            hands=tuple(self.hand(p) for p in range(self.n)),
+            crib=self.crib,
+            scores=tuple(self.scores),
+            back_pegs=tuple(self.back_pegs),
+            winner=self.winner,
+            result=self.result,
+            match=MatchState(
+                self.rules.match_games, self.results, wins, totals, self.match_winner
+            ),
+            awards=self.awards,
+            pending_claims=self.pending_claims,
+            pending_muggins=self.pending_muggins,
+            offers=self.offers,
+            dealt=tuple(self.dealt),
+        )
+
+
+def side_name(t: Table, side: int) -> str:
+    """The names of the players of one side, joined ("Ann & Cat")."""
+    members = [t.names[p] for p in range(t.n) if t.side(p) == side]
+    return " & ".join(members)
+
+
+def phase_message(t: Table, doing: str) -> str:
+    """Why ``doing`` is not possible in the current phase, and what comes next."""
+    phase = t.phase
+    if phase is Phase.CUT:
+        need = "cut for the deal (or name the dealer in the deal entry)"
+    elif phase is Phase.DEAL:
+        who = t.name(t.next_dealer) if t.next_dealer is not None else "the dealer"
+        need = f"{who} deals the next hand first"
+    elif phase is Phase.STARTER:
+        need = "turn the starter first"
+    elif phase is Phase.PLAY:
+        who = t.name(t.to_act) if t.to_act is not None else "the next player"
+        need = f"the play is not finished: {who} plays a card or says go"
+    elif phase is Phase.SHOW:
+        who = t.name(t.to_act) if t.to_act is not None else "the next player"
+        need = f"the hands are being counted: {who} shows next"
+    elif phase is Phase.CRIB:
+        need = "the crib is counted next"
+    else:
+        need = "the game is over"
+    return f"cannot {doing} now: {need}"
+
+
+def distinct(cards: tuple[Card, ...], what: str) -> None:
+    """Reject a card named twice, as a rule error."""
+    try:
+        require_distinct(cards, what)
+    except InvalidCardError as error:
+        raise RuleError(str(error)) from None
+
+
+def where_seen(t: Table, card: Card) -> str:
+    """Where a card already seen this deal was seen, for error messages."""
+    if card == t.starter:
+        return "it is the starter"
+    for p in range(t.n):
+        if card in t.played[p]:
+            return f"played by {t.name(p)}"
+        shown = t.shown[p]
+        if shown is not None and card in shown:
+            return f"in {t.name(p)}'s hand"
+    if t.crib is not None and card in t.crib:
+        return "in the crib"
+    return "already used"
