@@ -62,6 +62,7 @@ from pegboard.rules.variants import Rules
 class Game:
     """A cribbage game (or match) for 2, 3 or 4 players, built from its event log.
 
+    >>> from pegboard.rules.cards import Card
     >>> from pegboard.rules.events import Deal, Starter
     >>> game = Game(["Ann", "Ben"])
     >>> game.apply(Deal(dealer=0))
