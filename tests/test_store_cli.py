@@ -12,7 +12,10 @@ from pathlib import Path
 import pytest
 
 from pegboard.cli import main
+from pegboard.commands.game import GameSession
+from pegboard.record import dump_line
 from pegboard.store import Store, StoreReader
+from pegboard.testing_games import random_game
 
 HEADER = '{"type": "game", "players": ["Ann", "Ben"], "rules": {"target": 121}}'
 DEAL = [
@@ -218,3 +221,23 @@ def test_a_stored_game_the_engine_cannot_replay_is_reported_and_new_moves_past_i
     assert game(capsys, "new", HEADER)[0] == 0
     [kept] = StoreReader(store).history()
     assert kept.abandoned and "cannot be replayed" in kept.result["unreadable"]
+
+
+def test_a_game_played_out_goes_to_the_history_with_the_engine_result(tmp_path: Path) -> None:
+    made = random_game(11, players=3)
+    players = len(made.header.players)
+    with Store(tmp_path / "store") as raw:
+        session = GameSession(raw)
+        session.new(dump_line(made.header, players))
+        for event in made.events:
+            session.add(dump_line(event, players))
+        assert session.status() is not None
+        assert session.status()["winner"] == made.winner  # type: ignore[index]
+        session.new(HEADER)
+        [kept] = raw.history()
+    assert kept.result["type"] == "result"
+    assert kept.result["abandoned"] is False
+    assert kept.result["winner"] == made.winner
+    assert kept.result["scores"] == made.scores
+    assert kept.result["skunk"] in ("none", "skunk", "double")
+    assert kept.events == len(made.events)

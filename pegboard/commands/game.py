@@ -103,15 +103,23 @@ def restore(current: CurrentGame) -> Game:
 
 
 def result_of(game: Game) -> dict[str, Any]:
-    """What the history keeps as the result of a game or match."""
+    """What the history keeps as the result of a game or match.
+
+    The ``pegboard replay --json`` result line (``type``, ``scores``, ``winner``, ``skunk``,
+    ``game_points``) of the last game, plus ``abandoned`` (the game or match was not over) and
+    the ``match`` totals.
+    """
     state = game.state
     match = state.match
     over = match.winner is not None or (state.result is not None and match.games <= 1)
+    last = state.result
     return {
-        "abandoned": not over,
+        "type": "result",
         "scores": list(state.scores),
         "winner": state.winner,
-        "result": state.result.to_json() if state.result is not None else None,
+        "skunk": last.skunk if last is not None else "none",
+        "game_points": list(last.game_points) if last is not None else [0] * len(state.scores),
+        "abandoned": not over,
         "match": {
             "games": match.games,
             "played": [played.to_json() for played in match.played],
