@@ -22,6 +22,7 @@ COMMANDS = (
     "score",
     "peg",
     "rules",
+    "stats",
     "advise",
     "sim",
     "run",

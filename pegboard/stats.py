@@ -1,11 +1,46 @@
-"""Statistics players care about, computed from finished game records.
+"""Statistics players care about, computed by replaying game records through the engine.
 
-(The score race value lives here; the record replay that fills it follows.)
+Every record is read with :mod:`pegboard.record` and replayed event by event through
+:class:`pegboard.rules.game.Game`; nothing is taken on trust from a stored result. A record
+may hold a match (games separated by ``new_game`` lines); each game counts on its own.
+
+Per side (a player, or a partnership named "Ann & Cat" in seat order), over finished games:
+
+* ``games``, ``wins``; ``skunks_given`` / ``skunks_taken`` count every skunk, double skunks
+  included, and ``double_skunks_given`` / ``double_skunks_taken`` the doubles alone.
+* ``average_hand``: points pegged for hands (award reason ``hand``) per hand counted. A hand
+  is counted when the show reached it, even if it scored nothing (the engine pegs no award for
+  a zero hand, so the show's progress is read from the game state). A partnership has two
+  hands a deal.
+* ``average_crib``: points for the crib (reason ``crib``) per crib the side owned and counted.
+* ``average_pegging``: points from the play (fifteen, thirty-one, pairs, runs, go, last card)
+  per deal whose play was entered card by card.
+* ``best_hand``: the highest hand pegged, with its cards and the starter.
+
+Deals entered by points only (quick-mode ``peg`` lines) count in the scores and the race but
+not in those averages, since nobody said which points came from where. Across all games:
+the first-dealer win rate (games won by the side that dealt first). Per game: the score race,
+each side's score at the end of every deal.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import io
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from pegboard.errors import PegboardError, RecordError, RuleError
+from pegboard.record import iter_lines
+from pegboard.rules.cards import Card
+from pegboard.rules.events import Crib, Deal, Event, GameHeader, NewGame, Play
+from pegboard.rules.game import Game
+from pegboard.rules.state import Award, Phase
+
+PLAY_REASONS = frozenset({
+    "fifteen", "thirty-one", "pair", "pair royal", "double pair royal", "run", "go",
+    "last card",
+})
+"""Award reasons that come from the play (pegging)."""
 
 
 def skunk_lines(target: int) -> tuple[int, int | None]:
@@ -60,3 +95,436 @@ class Race:
             "winner": self.winner,
             "skunk": self.skunk,
         }
+
+
+@dataclass(frozen=True, slots=True)
+class BestHand:
+    """A hand as it was counted: its points, its cards and the starter."""
+
+    points: int
+    cards: tuple[Card, ...]
+    starter: Card | None
+    player: str
+    game: int
+
+    def to_json(self) -> dict[str, object]:
+        """``{"points": 24, "cards": [...], "starter": "5D", "player": "Ann", "game": 1}``."""
+        return {
+            "points": self.points,
+            "cards": [str(c) for c in self.cards],
+            "starter": str(self.starter) if self.starter else None,
+            "player": self.player,
+            "game": self.game,
+        }
+
+
+@dataclass(slots=True)
+class Tally:
+    """What one side did in one game (or, summed, over many)."""
+
+    deals: int = 0
+    hand_points: int = 0
+    hands: int = 0
+    crib_points: int = 0
+    cribs: int = 0
+    pegging_points: int = 0
+    pegging_deals: int = 0
+    best_hand: BestHand | None = None
+
+    def add(self, other: Tally) -> None:
+        """Add another tally into this one."""
+        self.deals += other.deals
+        self.hand_points += other.hand_points
+        self.hands += other.hands
+        self.crib_points += other.crib_points
+        self.cribs += other.cribs
+        self.pegging_points += other.pegging_points
+        self.pegging_deals += other.pegging_deals
+        if other.best_hand is not None and (
+            self.best_hand is None or other.best_hand.points > self.best_hand.points
+        ):
+            self.best_hand = other.best_hand
+
+
+@dataclass(frozen=True, slots=True)
+class GameSummary:
+    """One game replayed: sides, race, result and each side's tally."""
+
+    number: int
+    source: str
+    players: tuple[str, ...]
+    names: tuple[str, ...]
+    race: Race
+    finished: bool
+    winner: int | None
+    skunk: str
+    first_dealer_side: int | None
+    tallies: tuple[Tally, ...]
+
+    def to_json(self) -> dict[str, object]:
+        """The per-game part of ``pegboard stats --json``."""
+        return {
+            "game": self.number,
+            "source": self.source,
+            "sides": list(self.names),
+            "finished": self.finished,
+            "winner": self.winner,
+            "skunk": self.skunk,
+            "first_dealer_side": self.first_dealer_side,
+            "race": [list(row) for row in self.race.scores],
+        }
+
+
+def _ratio(points: int, count: int) -> float | None:
+    return round(points / count, 4) if count else None
+
+
+@dataclass(slots=True)
+class SideStats:
+    """One player's (or partnership's) statistics over the finished games."""
+
+    name: str
+    games: int = 0
+    wins: int = 0
+    skunks_given: int = 0
+    double_skunks_given: int = 0
+    skunks_taken: int = 0
+    double_skunks_taken: int = 0
+    tally: Tally = field(default_factory=Tally)
+
+    @property
+    def average_hand(self) -> float | None:
+        """Hand points per hand counted (None before any hand)."""
+        return _ratio(self.tally.hand_points, self.tally.hands)
+
+    @property
+    def average_crib(self) -> float | None:
+        """Crib points per crib counted."""
+        return _ratio(self.tally.crib_points, self.tally.cribs)
+
+    @property
+    def average_pegging(self) -> float | None:
+        """Play points per deal played card by card."""
+        return _ratio(self.tally.pegging_points, self.tally.pegging_deals)
+
+    def to_json(self) -> dict[str, object]:
+        """The per-side part of ``pegboard stats --json``."""
+        t = self.tally
+        return {
+            "name": self.name,
+            "games": self.games,
+            "wins": self.wins,
+            "skunks_given": self.skunks_given,
+            "double_skunks_given": self.double_skunks_given,
+            "skunks_taken": self.skunks_taken,
+            "double_skunks_taken": self.double_skunks_taken,
+            "deals": t.deals,
+            "hands": t.hands,
+            "hand_points": t.hand_points,
+            "average_hand": self.average_hand,
+            "cribs": t.cribs,
+            "crib_points": t.crib_points,
+            "average_crib": self.average_crib,
+            "pegging_deals": t.pegging_deals,
+            "pegging_points": t.pegging_points,
+            "average_pegging": self.average_pegging,
+            "best_hand": t.best_hand.to_json() if t.best_hand else None,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Statistics:
+    """Everything ``pegboard stats`` reports."""
+
+    sides: tuple[SideStats, ...]
+    games: tuple[GameSummary, ...]
+    first_dealer_games: int
+    first_dealer_wins: int
+    notes: tuple[str, ...] = ()
+
+    @property
+    def first_dealer_win_rate(self) -> float | None:
+        """Share of finished games won by the side that dealt first."""
+        return _ratio(self.first_dealer_wins, self.first_dealer_games)
+
+    def to_json(self, *, game: int | None = None) -> dict[str, object]:
+        """``pegboard stats --json`` (with ``game``, only that game's race)."""
+        games = [g for g in self.games if game is None or g.number == game]
+        return {
+            "players": [s.to_json() for s in self.sides],
+            "first_dealer": {
+                "games": self.first_dealer_games,
+                "wins": self.first_dealer_wins,
+                "rate": self.first_dealer_win_rate,
+            },
+            "games": [g.to_json() for g in games],
+            "notes": list(self.notes),
+        }
+
+
+# --- replaying one record ------------------------------------------------------------------
+
+
+def _side_names(header: GameHeader, game: Game) -> tuple[str, ...]:
+    players = header.players
+    sides = game.state.sides
+    return tuple(
+        " & ".join(name for seat, name in enumerate(players) if game.side_of(seat) == side)
+        for side in range(sides)
+    )
+
+
+class StatsError(PegboardError, ValueError):
+    """A statistics request that cannot be met (no such game, nothing to plot)."""
+
+
+def _read(lines: Iterable[str], source: str) -> tuple[GameHeader, list[tuple[int, Event]]]:
+    """The header and the numbered events of one record; errors name the source and line."""
+    header: GameHeader | None = None
+    events: list[tuple[int, Event]] = []
+    try:
+        for number, item in iter_lines(lines):
+            if isinstance(item, GameHeader):
+                if header is not None:
+                    raise RecordError(f"line {number}: a second \"game\" line")
+                header = item
+            elif header is None:
+                raise RecordError(f"line {number}: the first line must be the \"game\" line")
+            else:
+                events.append((number, item))
+    except RecordError as error:
+        raise RecordError(f"{source}: {error}") from None
+    if header is None:
+        raise RecordError(f"{source}: the record is empty: it needs a \"game\" line first")
+    return header, events
+
+
+def _effective_events(
+    header: GameHeader, events: Sequence[tuple[int, Event]], source: str
+) -> list[Event]:
+    """The events in force once every undo has taken effect (checked by the engine)."""
+    try:
+        game = Game.from_header(header)
+    except RuleError as error:
+        raise RecordError(f"{source}: line 1: {error}") from None
+    for number, event in events:
+        try:
+            game.apply(event)
+        except RuleError as error:
+            raise RecordError(f"{source}: line {number}: {error}") from None
+    return list(game.events)
+
+
+class _GameTracker:
+    """Follows one game of a record as its events are replayed."""
+
+    def __init__(self, number: int, source: str, header: GameHeader, game: Game) -> None:
+        self.number = number
+        self.source = source
+        self.header = header
+        self.game = game
+        self.names = _side_names(header, game)
+        sides = len(self.names)
+        self.race: list[tuple[int, ...]] = [tuple([0] * sides)]
+        self.tallies = [Tally() for _ in range(sides)]
+        self.first_dealer_side: int | None = None
+        self.in_deal = False
+        self.deal_played = False
+        self.deal_hand_awards: list[int] = []  # players whose hand award was pegged this deal
+        self.deal_crib = False
+        self.deal_dealer: int | None = None
+
+    def before(self, event: Event) -> None:
+        if isinstance(event, Deal) and self.in_deal:
+            self.close_deal()
+
+    def after(self, event: Event, awards: Sequence[Award]) -> None:
+        state = self.game.state
+        if isinstance(event, Deal):
+            self.in_deal = True
+            self.deal_played = False
+            self.deal_hand_awards = []
+            self.deal_crib = False
+            self.deal_dealer = state.dealer
+            if self.first_dealer_side is None and state.dealer is not None:
+                self.first_dealer_side = self.game.side_of(state.dealer)
+        if isinstance(event, Play):
+            self.deal_played = True
+        if isinstance(event, Crib):
+            self.deal_crib = True
+        for award in awards:
+            tally = self.tallies[award.side]
+            if award.reason == "hand":
+                tally.hand_points += award.points
+                self.deal_hand_awards.append(award.player)
+                best = tally.best_hand
+                if best is None or award.points > best.points:
+                    tally.best_hand = BestHand(
+                        award.points, award.cards, state.starter,
+                        self.header.players[award.player], self.number,
+                    )
+            elif award.reason == "crib":
+                tally.crib_points += award.points
+            elif award.reason in PLAY_REASONS:
+                tally.pegging_points += award.points
+
+    def close_deal(self) -> None:
+        """Book the deal that just ended: race point, deals, hands and cribs counted."""
+        state = self.game.state
+        self.race.append(tuple(state.scores))
+        n = len(self.header.players)
+        for tally in self.tallies:
+            tally.deals += 1
+            if self.deal_played:
+                tally.pegging_deals += 1
+        dealer = self.deal_dealer
+        if dealer is not None:
+            order = [(dealer + k) % n for k in range(1, n + 1)]  # pone first, dealer last
+            if self.deal_crib or state.phase is Phase.CRIB:
+                counted = order  # the show went through
+            elif state.phase is Phase.GAME_OVER and self.deal_hand_awards:
+                # The game ended in the show: the hands up to the one that pegged out.
+                counted = order[: order.index(self.deal_hand_awards[-1]) + 1]
+            else:
+                counted = []  # ended before the show, or entered by points only
+            for player in counted:
+                self.tallies[self.game.side_of(player)].hands += 1
+            if self.deal_crib:
+                self.tallies[self.game.side_of(dealer)].cribs += 1
+        self.in_deal = False
+
+    def summary(self) -> GameSummary:
+        if self.in_deal:
+            self.close_deal()
+        state = self.game.state
+        result = state.result
+        race = Race(
+            self.names, self.header.rules.target, tuple(self.race),
+            result.winner if result else None, result.skunk if result else "none",
+        )
+        return GameSummary(
+            self.number, self.source, self.header.players, self.names, race,
+            result is not None, result.winner if result else None,
+            result.skunk if result else "none", self.first_dealer_side, tuple(self.tallies),
+        )
+
+
+def replay_record(
+    lines: Iterable[str], *, source: str = "record", first_number: int = 1
+) -> list[GameSummary]:
+    """Replay one record (a game or a match) and summarise each of its games.
+
+    ``source`` names the record in error messages; games are numbered from ``first_number``.
+    """
+    header, events = _read(lines, source)
+    effective = _effective_events(header, events, source)
+    game = Game.from_header(header)
+    summaries: list[GameSummary] = []
+    tracker = _GameTracker(first_number, source, header, game)
+    for event in effective:
+        if isinstance(event, NewGame):
+            summaries.append(tracker.summary())
+            game.apply(event)
+            tracker = _GameTracker(first_number + len(summaries), source, header, game)
+            continue
+        tracker.before(event)
+        awards = game.apply(event)
+        tracker.after(event, awards)
+    summaries.append(tracker.summary())
+    return summaries
+
+
+# --- many records --------------------------------------------------------------------------
+
+
+def compute(records: Iterable[tuple[str, str]]) -> Statistics:
+    """Statistics over ``(source, record text)`` pairs, in the order given.
+
+    Unfinished games get a race but count in no total; a note says so.
+    """
+    games: list[GameSummary] = []
+    for source, text in records:
+        games.extend(replay_record(io.StringIO(text), source=source,
+                                   first_number=len(games) + 1))
+    return summarise(games)
+
+
+def summarise(games: Sequence[GameSummary]) -> Statistics:
+    """Fold game summaries into per-side statistics."""
+    sides: dict[str, SideStats] = {}
+    notes: list[str] = []
+    first_games = first_wins = 0
+    for g in games:
+        if not g.finished:
+            notes.append(f"game {g.number} ({g.source}) is not finished: not counted")
+            continue
+        for side, name in enumerate(g.names):
+            stats = sides.setdefault(name, SideStats(name))
+            stats.games += 1
+            stats.tally.add(g.tallies[side])
+            skunked = g.skunk in ("skunk", "double")
+            if g.winner == side:
+                stats.wins += 1
+                stats.skunks_given += skunked
+                stats.double_skunks_given += g.skunk == "double"
+            else:
+                stats.skunks_taken += skunked
+                stats.double_skunks_taken += g.skunk == "double"
+        if g.first_dealer_side is not None:
+            first_games += 1
+            first_wins += g.winner == g.first_dealer_side
+    return Statistics(tuple(sides.values()), tuple(games), first_games, first_wins, tuple(notes))
+
+
+def _number(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f}"
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def format_text(stats: Statistics, *, game: int | None = None) -> str:
+    """The statistics as ``pegboard stats`` prints them (with ``game``, only its race)."""
+    out: list[str] = []
+    finished = sum(1 for g in stats.games if g.finished)
+    out.append(f"Games: {finished} finished")
+    rate = stats.first_dealer_win_rate
+    if rate is not None:
+        out.append(
+            f"First dealer won {stats.first_dealer_wins} of {stats.first_dealer_games} "
+            f"({rate:.0%})"
+        )
+    for s in stats.sides:
+        t = s.tally
+        out.append("")
+        out.append(s.name)
+        out.append(f"  games {s.games}, wins {s.wins}")
+        out.append(
+            f"  skunks given {s.skunks_given} (double {s.double_skunks_given}), "
+            f"taken {s.skunks_taken} (double {s.double_skunks_taken})"
+        )
+        out.append(
+            f"  average hand {_number(s.average_hand)} ({_plural(t.hands, 'hand')}), "
+            f"crib {_number(s.average_crib)} ({_plural(t.cribs, 'crib')}), "
+            f"pegging {_number(s.average_pegging)} ({_plural(t.pegging_deals, 'deal')})"
+        )
+        if t.best_hand is not None:
+            b = t.best_hand
+            cards = " ".join(c.pretty for c in b.cards)
+            starter = f" with {b.starter.pretty}" if b.starter else ""
+            out.append(f"  best hand {b.points}: {cards}{starter} (game {b.game})")
+    if stats.games:
+        out.append("")
+        out.append("Score race (end of each deal):")
+        for g in stats.games:
+            if game is not None and g.number != game:
+                continue
+            state = "" if g.finished else " (unfinished)"
+            out.append(f"  game {g.number}{state}: " + " | ".join(
+                f"{name} " + " ".join(str(v) for v in g.race.series(side))
+                for side, name in enumerate(g.names)
+            ))
+    for note in stats.notes:
+        out.append(f"note: {note}")
+    return "\n".join(out) + "\n"
