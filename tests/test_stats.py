@@ -277,3 +277,63 @@ def test_cli_empty_store(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
 
 def test_unknown_errors_are_pegboard_errors() -> None:
     assert issubclass(RecordError, PegboardError)
+
+
+# --- random whole games --------------------------------------------------------------------
+
+
+def _record_text(game: object) -> str:
+    import io
+
+    from pegboard.record import write
+    from pegboard.testing_games import RandomGame
+
+    assert isinstance(game, RandomGame)
+    out = io.StringIO()
+    write(out, game.header, game.events)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("mode", ["cards", "mixed"])
+def test_random_games_add_up(players: int, mode: str) -> None:
+    """Races end on the independently computed scores; counted hands rescored by hand agree."""
+    from pegboard.rules.cards import Card
+    from pegboard.rules.events import Deal, Play, Starter
+    from pegboard.rules.show import score_hand
+    from pegboard.testing_games import random_game
+
+    for seed in range(6):
+        game = random_game(seed, players, mode=mode)
+        (summary,) = replay_record(_record_text(game).splitlines(), source=f"seed {seed}")
+        assert summary.finished and summary.winner == game.winner
+        assert list(summary.race.final) == game.scores
+        deals = sum(isinstance(e, Deal) for e in game.events)
+        assert summary.race.deals == deals
+        assert all(t.deals == deals for t in summary.tallies)
+        if mode != "cards":
+            continue
+        # Every deal but the last was counted in full: each seat's hand is the cards it played.
+        sides = len(summary.names)
+        expected_hands = [0] * sides
+        expected_points = [0] * sides
+        starter: Card | None = None
+        played: dict[int, list[Card]] = {}
+        for deal_events in game.deals[:-1]:
+            for event in deal_events:
+                if isinstance(event, Starter):
+                    starter = event.card
+                elif isinstance(event, Play):
+                    played.setdefault(event.player, []).append(event.card)
+            assert starter is not None
+            for seat, cards in played.items():
+                side_ = seat % 2 if players == 4 else seat
+                expected_hands[side_] += 1
+                expected_points[side_] += score_hand(cards, starter).total
+            played = {}
+        for side_, tally in enumerate(summary.tallies):
+            last_deal_hands = tally.hands - expected_hands[side_]
+            assert 0 <= last_deal_hands <= (2 if players == 4 else 1)
+            if last_deal_hands == 0:
+                assert tally.hand_points == expected_points[side_]
+            assert tally.pegging_deals == deals
