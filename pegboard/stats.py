@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pegboard.errors import PegboardError, RecordError, RuleError
 from pegboard.record import iter_lines
 from pegboard.rules.cards import Card
-from pegboard.rules.events import Crib, Deal, Event, GameHeader, NewGame, Play
+from pegboard.rules.events import Crib, Deal, Event, GameHeader, NewGame, Play, Undo
 from pegboard.rules.game import Game
 from pegboard.rules.state import Award, Phase
 
@@ -308,10 +308,7 @@ def _effective_events(
     except RuleError as error:
         raise RecordError(f"{source}: line 1: {error}") from None
     for number, event in events:
-        try:
-            game.apply(event)
-        except RuleError as error:
-            raise RecordError(f"{source}: line {number}: {error}") from None
+        _apply(game, event, number, source)
     return list(game.events)
 
 
@@ -339,8 +336,9 @@ class _GameTracker:
             self.close_deal()
 
     def after(self, event: Event, awards: Sequence[Award]) -> None:
-        state = self.game.state
+        # The state snapshot is built on demand, so it is read only when needed.
         if isinstance(event, Deal):
+            state = self.game.state
             self.in_deal = True
             self.deal_played = False
             self.deal_hand_awards = []
@@ -360,7 +358,7 @@ class _GameTracker:
                 best = tally.best_hand
                 if best is None or award.points > best.points:
                     tally.best_hand = BestHand(
-                        award.points, award.cards, state.starter,
+                        award.points, award.cards, self.game.state.starter,
                         self.header.players[award.player], self.number,
                     )
             elif award.reason == "crib":
@@ -409,6 +407,13 @@ class _GameTracker:
         )
 
 
+def _apply(game: Game, event: Event, number: int, source: str) -> tuple[Award, ...]:
+    try:
+        return game.apply(event)
+    except RuleError as error:
+        raise RecordError(f"{source}: line {number}: {error}") from None
+
+
 def replay_record(
     lines: Iterable[str], *, source: str = "record", first_number: int = 1
 ) -> list[GameSummary]:
@@ -417,18 +422,25 @@ def replay_record(
     ``source`` names the record in error messages; games are numbered from ``first_number``.
     """
     header, events = _read(lines, source)
-    effective = _effective_events(header, events, source)
-    game = Game.from_header(header)
+    numbered: Sequence[tuple[int, Event]] = events
+    if any(isinstance(event, Undo) for _, event in events):
+        # Replay once to let the engine take back what was undone; line numbers of the
+        # remaining events no longer matter (they were all accepted).
+        numbered = [(0, event) for event in _effective_events(header, events, source)]
+    try:
+        game = Game.from_header(header)
+    except RuleError as error:
+        raise RecordError(f"{source}: line 1: {error}") from None
     summaries: list[GameSummary] = []
     tracker = _GameTracker(first_number, source, header, game)
-    for event in effective:
+    for number, event in numbered:
         if isinstance(event, NewGame):
             summaries.append(tracker.summary())
-            game.apply(event)
+            _apply(game, event, number, source)
             tracker = _GameTracker(first_number + len(summaries), source, header, game)
             continue
         tracker.before(event)
-        awards = game.apply(event)
+        awards = _apply(game, event, number, source)
         tracker.after(event, awards)
     summaries.append(tracker.summary())
     return summaries
