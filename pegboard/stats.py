@@ -7,7 +7,9 @@ may hold a match (games separated by ``new_game`` lines); each game counts on it
 Per side (a player, or a partnership named "Ann & Cat" in seat order), over finished games:
 
 * ``games``, ``wins``; ``skunks_given`` / ``skunks_taken`` count every skunk, double skunks
-  included, and ``double_skunks_given`` / ``double_skunks_taken`` the doubles alone.
+  included, and ``double_skunks_given`` / ``double_skunks_taken`` the doubles alone. The
+  winner gives the skunk the game result names; each loser takes one when their own final
+  score is on or below the line (with three players, one loser may escape it).
 * ``average_hand``: points pegged for hands (award reason ``hand``) per hand counted. A hand
   is counted when the show reached it, even if it scored nothing (the engine pegs no award for
   a zero hand, so the show's progress is read from the game state). A partnership has two
@@ -470,18 +472,20 @@ def summarise(games: Sequence[GameSummary]) -> Statistics:
         if not g.finished:
             notes.append(f"game {g.number} ({g.source}) is not finished: not counted")
             continue
+        line, double_line = skunk_lines(g.race.target)
         for side, name in enumerate(g.names):
             stats = sides.setdefault(name, SideStats(name))
             stats.games += 1
             stats.tally.add(g.tallies[side])
-            skunked = g.skunk in ("skunk", "double")
             if g.winner == side:
                 stats.wins += 1
-                stats.skunks_given += skunked
+                stats.skunks_given += g.skunk in ("skunk", "double")
                 stats.double_skunks_given += g.skunk == "double"
             else:
-                stats.skunks_taken += skunked
-                stats.double_skunks_taken += g.skunk == "double"
+                # With three players each loser is judged on their own score.
+                score = g.race.final[side]
+                stats.skunks_taken += score <= line
+                stats.double_skunks_taken += double_line is not None and score <= double_line
         if g.first_dealer_side is not None:
             first_games += 1
             first_wins += g.winner == g.first_dealer_side

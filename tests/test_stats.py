@@ -337,3 +337,18 @@ def test_random_games_add_up(players: int, mode: str) -> None:
             if last_deal_hands == 0:
                 assert tally.hand_points == expected_points[side_]
             assert tally.pegging_deals == deals
+
+
+def test_three_players_each_loser_judged_on_their_own_score() -> None:
+    record = (
+        '{"type": "game", "players": ["Ann", "Ben", "Cat"]}\n'
+        '{"type": "deal", "dealer": 0}\n'
+        '{"type": "peg", "player": 1, "points": 95}\n'
+        '{"type": "peg", "player": 2, "points": 40}\n'
+        '{"type": "peg", "player": 0, "points": 121}\n'
+    )
+    stats = compute([("three", record)])
+    # Ann wins 121; Ben on 95 is above the skunk line (90), Cat on 40 is double skunked (<= 60).
+    assert (side(stats, "Ben")["skunks_taken"], side(stats, "Cat")["skunks_taken"]) == (0, 1)
+    assert side(stats, "Cat")["double_skunks_taken"] == 1
+    assert stats.games[0].race.final == (121, 95, 40)
