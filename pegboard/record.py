@@ -155,8 +155,10 @@ def _header(f: _Fields) -> GameHeader:
     if version != RECORD_VERSION:
         raise f.fail(f"record version {version} is not supported (this reader knows 1)")
     players = f._get("players")
-    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-        raise f.fail(f"'players' must be a list of names, got {players!r}")
+    if not isinstance(players, list) or not all(
+        isinstance(p, str) and p.strip() for p in players
+    ):
+        raise f.fail(f"'players' must be a list of 2 to 4 names, got {players!r}")
     rules_data = f.data.get("rules", {})
     if not isinstance(rules_data, dict):
         raise f.fail(f"'rules' must be an object, got {rules_data!r}")

@@ -131,3 +131,19 @@ def test_unknown_extra_fields_are_ignored_and_version_defaults_to_one() -> None:
     assert parse_line('{"type": "go", "player": 1, "said": "go"}') == Go(1)
     header = parse_line('{"type": "game", "players": ["A", "B"]}')
     assert isinstance(header, GameHeader) and header.version == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ('{"type": "game", "players": ["A"]}', "line 3: cribbage is played by 2, 3 or 4 players"),
+        ('{"type": "game", "players": ["A", ""]}', "line 3: 'players' must be a list of 2 to 4"),
+        ('{"type": "game", "players": "A B"}', "line 3: 'players' must be a list of 2 to 4"),
+        ('{"type": "game", "players": ["A", "B", "C"], "rules": {"five_card": true}}',
+         "line 3: five-card cribbage is for 2 players"),
+    ],
+)
+def test_bad_game_lines(text: str, reason: str) -> None:
+    with pytest.raises(RecordError) as error:
+        parse_line(text, 3)
+    assert str(error.value).startswith(reason)

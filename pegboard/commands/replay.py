@@ -72,7 +72,10 @@ def replay(lines: Iterable[str], out: TextIO, *, as_json: bool = False) -> int:
                 raise RecordError(
                     f"line {number_}: a second \"game\" line; a match continues with new_game"
                 )
-            game = Game.from_header(item)
+            try:
+                game = Game.from_header(item)
+            except RuleError as error:
+                raise RecordError(f"line {number_}: {error}") from None
             if not as_json:
                 _print_header(game, out)
             continue
