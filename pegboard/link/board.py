@@ -146,6 +146,39 @@ class BoardState:
         )
 
     @classmethod
+    def following(
+        cls,
+        previous: BoardState | None,
+        *,
+        front: Sequence[int],
+        back: Sequence[int],
+        winner: int | None = None,
+        target: int = 121,
+        colours: Sequence[Colour] = (),
+    ) -> BoardState:
+        """The next board after ``previous``, working out who scored: the side whose pegs
+        moved (the one that moved most if several did; ``previous.last`` if none did).
+
+        >>> a = BoardState.from_scores([10, 4])
+        >>> BoardState.following(a, front=[10, 9], back=[10, 4]).last
+        1
+        """
+        board = cls.from_scores(front, back, winner=winner, target=target, colours=colours)
+        last = previous.last if previous is not None and previous.sides == board.sides else None
+        if previous is not None and previous.sides == board.sides:
+            moved = [
+                (abs(board.front[s] - previous.front[s]), s)
+                for s in range(board.sides)
+                if (board.front[s], board.back[s]) != (previous.front[s], previous.back[s])
+            ]
+            if moved:
+                last = max(moved)[1]
+        elif previous is None:
+            changed = [s for s in range(board.sides) if board.front[s] != board.back[s]]
+            last = changed[0] if len(changed) == 1 else None
+        return cls(board.front, board.back, last, board.winner, board.target, board.colours)
+
+    @classmethod
     def start(cls, sides: int = 2, *, target: int = 121) -> BoardState:
         """Every peg at the start."""
         return cls(front=(0,) * sides, back=(0,) * sides, target=target)

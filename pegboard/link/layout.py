@@ -22,8 +22,9 @@ pixel run at a lower voltage as a level shifter). The game hole is the last boar
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, Protocol
 
 from pegboard.errors import ConfigError
 
@@ -97,6 +98,54 @@ class LedConfig:
     def rows(self) -> int:
         """Rows of 30 holes on the board."""
         return self.tracks * STREETS
+
+
+class LedsSection(Protocol):
+    """The ``[leds]`` keys of the config file that describe the strip (pegboard.config)."""
+
+    @property
+    def count(self) -> int: ...
+    @property
+    def sides(self) -> int: ...
+    @property
+    def serpentine(self) -> bool: ...
+    @property
+    def hole1_end(self) -> str: ...
+    @property
+    def brightness(self) -> float: ...
+    @property
+    def budget_ma(self) -> int: ...
+    @property
+    def colours(self) -> Sequence[str]: ...
+
+
+def led_config_from(leds: LedsSection, *, heartbeat_ms: int = 1000) -> LedConfig:
+    """The link's settings from the config file's ``[leds]`` section.
+
+    ``hole1_end = "start"`` puts hole 1 at the data-in end of the chain (the left of the
+    board drawing), ``"end"`` at the far end of the first row; ``brightness`` 0.0..1.0 becomes
+    a channel cap of 1..255.
+
+    >>> from types import SimpleNamespace
+    >>> leds = SimpleNamespace(count=242, sides=3, serpentine=True, hole1_end="end",
+    ...                        brightness=0.25, budget_ma=500, colours=())
+    >>> led_config_from(leds)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    pegboard.errors.ConfigError: leds.count = 242: this layout needs 361 LEDs ...
+    >>> led_config_from(SimpleNamespace(**{**vars(leds), "count": 361})).brightness
+    64
+    """
+    end: End = "left" if leds.hole1_end in ("start", "left") else "right"
+    return LedConfig(
+        tracks=leds.sides,
+        count=leds.count,
+        serpentine=leds.serpentine,
+        hole1_end=end,
+        brightness=max(1, min(255, round(leds.brightness * 255))),
+        budget_ma=leds.budget_ma,
+        heartbeat_ms=heartbeat_ms,
+    )
 
 
 def hole_position(cfg: LedConfig, side: int, hole: int) -> tuple[int, int]:

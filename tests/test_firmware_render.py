@@ -1,0 +1,206 @@
+"""Golden LED frames, the power limiter and the animations, all computed by the firmware's code.
+
+The firmware modules run unchanged on CPython, so most checks import them directly; one test
+runs every golden case under the MicroPython unix port and requires the very same bytes.
+
+Regenerate the golden files after an intended change with::
+
+    PEGBOARD_REGEN_GOLDEN=1 .venv/bin/pytest tests/test_firmware_render.py
+
+and review the diff: each file lists the lit LEDs with their side and hole.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from pegboard.link.fwsim import FIRMWARE_DIR, tool
+from pegboard.link.layout import LedConfig, layout_table
+
+GOLDEN = Path(__file__).parent / "golden_leds"
+REGEN = os.environ.get("PEGBOARD_REGEN_GOLDEN") == "1"
+DRIVER = FIRMWARE_DIR / "tests" / "render_cases.py"
+
+
+def load(name: str, path: Path) -> ModuleType:
+    sys.path.insert(0, str(FIRMWARE_DIR))
+    try:
+        spec = importlib.util.spec_from_file_location(name, path)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module
+    finally:
+        sys.path.remove(str(FIRMWARE_DIR))
+
+
+render = load("pb_render", FIRMWARE_DIR / "pb_render.py")
+driver = load("render_cases", DRIVER)
+
+
+def wire(cfg: LedConfig) -> dict[str, Any]:
+    return {"n": cfg.led_count, "tracks": cfg.tracks, "order": cfg.order,
+            "serp": cfg.serpentine, "end": cfg.hole1_end, "skip": cfg.skip,
+            "cap": cfg.brightness, "ma": cfg.budget_ma, "hb": cfg.heartbeat_ms}
+
+
+COLOURS = [[255, 0, 0], [0, 64, 255], [0, 255, 64]]
+
+
+def state(front: list[int], back: list[int], *, last: int | None = None,
+          win: int | None = None, target: int = 121) -> dict[str, Any]:
+    return {"sides": len(front), "target": target, "front": front, "back": back,
+            "colours": COLOURS[: len(front)], "last": last, "win": win}
+
+
+TWO = LedConfig()
+TWO_STRAIGHT = LedConfig(serpentine=False, hole1_end="right")
+THREE = LedConfig(tracks=3)
+THREE_STRAIGHT = LedConfig(tracks=3, serpentine=False, order="track", skip=1)
+
+CASES: list[dict[str, Any]] = [
+    {"name": "two_sides_serpentine", "cfg": TWO,
+     "states": [[0, state([17, 9], [12, 0])]], "at": 5000},
+    {"name": "two_sides_straight", "cfg": TWO_STRAIGHT,
+     "states": [[0, state([95, 62], [88, 60])]], "at": 5000},
+    {"name": "three_sides_serpentine", "cfg": THREE,
+     "states": [[0, state([121, 88, 59], [115, 80, 59])]], "at": 5000},
+    {"name": "three_sides_straight_61", "cfg": THREE_STRAIGHT,
+     "states": [[0, state([45, 30, 31], [40, 24, 27], target=61)]], "at": 5000},
+    {"name": "travel_halfway", "cfg": TWO,
+     "states": [[0, state([10, 4], [10, 0])], [1000, state([30, 4], [10, 0], last=0)]],
+     "at": 1300},
+    {"name": "winner_celebrates", "cfg": TWO,
+     "states": [[0, state([121, 77], [117, 70], last=0, win=0)]], "at": 700},
+    {"name": "link_lost", "cfg": TWO,
+     "states": [[0, state([50, 33], [44, 30])]], "at": 5000, "lost": True},
+    {"name": "test_pattern_over_budget", "cfg": TWO, "states": [], "test": True, "at": 0},
+]
+
+
+def plain(case: dict[str, Any]) -> dict[str, Any]:
+    return {**case, "cfg": wire(case["cfg"])}
+
+
+def describe(case: dict[str, Any], ma: int, frame: bytes) -> str:
+    cfg: LedConfig = case["cfg"]
+    where: dict[int, str] = {}
+    for side, row in enumerate(layout_table(cfg)):
+        for hole, led in enumerate(row):
+            if led is not None:
+                where[led] = "game" if hole == 121 else f"{side:>4} {hole:>4}"
+    lines = [
+        f"# {case['name']}: LED frame computed by firmware/pb_render.py",
+        f"# config: {json.dumps(wire(cfg), sort_keys=True)}",
+        f"# states: {json.dumps(case['states'], sort_keys=True)}",
+        f"# shown at {case['at']} ms, lost={case.get('lost', False)}, "
+        f"test={case.get('test', False)}; estimated current {ma} mA",
+        "# led side hole colour",
+    ]
+    for led in range(len(frame) // 3):
+        rgb = frame[led * 3 : led * 3 + 3]
+        if any(rgb):
+            lines.append(f"{led:>5} {where.get(led, '   - skip'):>9} {rgb.hex().upper()}")
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
+def test_golden_frame(case: dict[str, Any]) -> None:
+    ma, frame = driver.render_case(plain(case))
+    text = describe(case, ma, bytes(frame))
+    path = GOLDEN / f"{case['name']}.txt"
+    if REGEN:
+        GOLDEN.mkdir(exist_ok=True)
+        path.write_text(text)
+    assert path.exists(), f"missing {path}: run with PEGBOARD_REGEN_GOLDEN=1 once and review it"
+    assert text == path.read_text()
+
+
+def test_micropython_renders_the_same_bytes(tmp_path: Path) -> None:
+    cases = tmp_path / "cases.json"
+    cases.write_text(json.dumps([plain(c) for c in CASES]))
+    result = subprocess.run([tool("micropython"), str(DRIVER), str(cases)],
+                            capture_output=True, text=True, timeout=120, check=False)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert len(lines) == len(CASES)
+    for case, line in zip(CASES, lines, strict=True):
+        name, ma, hexed = line.split(" ")
+        expected_ma, expected = driver.render_case(plain(case))
+        assert (name, int(ma), bytes.fromhex(hexed)) == (case["name"], expected_ma, bytes(expected))
+
+
+def test_golden_boards_light_the_right_holes() -> None:
+    """Independent of the golden files: pegs where the layout table says, in side colours."""
+    _, frame = driver.render_case(plain(CASES[0]))
+    table = layout_table(TWO)
+    cap = TWO.brightness
+
+    def at(side: int, hole: int) -> tuple[int, ...]:
+        led = table[side][hole]
+        assert led is not None
+        return tuple(frame[led * 3 : led * 3 + 3])
+
+    assert at(0, 17) == (255 * cap // 255, 0, 0)
+    assert at(0, 12) == (255 // 4 * cap // 255, 0, 0)  # back peg, dimmer
+    assert at(1, 9) == (0, 64 * cap // 255, 255 * cap // 255)
+    assert at(0, 61) == at(1, 91) == (12 * cap // 255,) * 3  # skunk markers, faint
+    lit = sum(1 for i in range(0, len(frame), 3) if any(frame[i : i + 3]))
+    assert lit == 2 + 1 + 4  # side 0 front and back, side 1 front (its back is the start)
+
+
+def test_limiter_scales_a_frame_over_budget_and_leaves_others() -> None:
+    frame = bytearray([255] * 300)  # 100 LEDs full white: 6000 mA estimated
+    ma = render.limit(frame, 255, 500)
+    assert 490 <= ma <= 500 and len(set(frame)) == 1 and 0 < frame[0] < 255
+    small = bytearray([200, 0, 0] * 10)
+    assert render.limit(small, 255, 500) == 10 * 200 * 20 // 255
+    assert small == bytearray([200, 0, 0] * 10)
+    capped = bytearray([255, 128, 0])
+    render.limit(capped, 128, 500)
+    assert capped == bytearray([128, 64, 0])
+
+
+def test_travel_moves_from_back_to_front_then_stays() -> None:
+    cfg = wire(TWO)
+    scene = render.Scene(cfg)
+    table = layout_table(TWO)
+    scene.set_state(state([10, 0], [10, 0]), 0)
+    scene.set_state(state([30, 0], [10, 0], last=0), 1000)
+    duration = render.travel_ms(20)
+    seen = []
+    for t in range(1000, 1000 + duration + 100, 50):
+        frame = scene.frame(t, False)
+        reds = [h for h in range(1, 122) if frame[table[0][h] * 3] == 255]  # type: ignore[operator]
+        seen.append(reds)
+    heads = [r[0] for r in seen]
+    assert heads[0] == 10 and heads[-1] == 30
+    assert heads == sorted(heads) and len(set(heads)) > 5
+    # Resending the same board does not start the journey again.
+    scene.set_state(state([30, 0], [10, 0], last=0), 5000)
+    frame = scene.frame(5001, False)
+    assert frame[table[0][30] * 3] == 255  # type: ignore[operator]
+
+
+def test_firmware_app_heartbeat_and_lost_detection() -> None:
+    app_module = load("pb_app", FIRMWARE_DIR / "pb_app.py")
+    proto = load("pb_proto", FIRMWARE_DIR / "pb_proto.py")
+    app = app_module.App(0)
+    assert app.take_output().startswith(b"0 HELLO v=1 fw=")
+    assert app.lost(0)  # nobody has spoken yet
+    app.feed(proto.encode(1, "HELLO", [("v", "1")]), 10)
+    assert b"HELLO v=1" in app.take_output() and not app.lost(10)
+    app.tick(999)
+    assert app.take_output() == b""
+    app.tick(1000)
+    assert b" HB up=1000 bad=0 err=0*" in app.take_output()
+    assert not app.lost(3010) and app.lost(3011)  # three silent heartbeats
