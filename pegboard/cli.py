@@ -28,6 +28,7 @@ COMMANDS = (
     "run",
     "replay",
     "game",
+    "leds",
 )
 
 

@@ -1,0 +1,213 @@
+"""``pegboard leds``: light a test pattern, flash the Pico, run the firmware on the desktop,
+and draw the board and wiring diagrams.
+
+``demo`` and ``flash`` talk to a real board (``--device`` a path such as
+``/dev/serial/by-id/usb-MicroPython_Board_in_FS_mode_...-if00``, or ``auto``); ``sim`` runs the
+same firmware under MicroPython's unix port on a pseudo-terminal, so ``demo --device`` works
+against it too; ``svg`` writes the drawings in ``hardware/`` from the layout table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from pegboard.errors import LinkError
+from pegboard.link.board import BoardState
+from pegboard.link.drawings import DRAWINGS, render_ansi
+from pegboard.link.fwsim import FIRMWARE_DIR, FirmwareProcess, pump, tool
+from pegboard.link.layout import LedConfig
+from pegboard.link.serial_link import LinkState, SerialLink
+
+HOW_TO_CONNECT = """\
+No LED board given. To light the LED pegboard:
+  1. Flash MicroPython on the Pico (hold BOOTSEL, plug it in, copy the RP2040 .uf2 file).
+  2. Copy the firmware:      pegboard leds flash --device auto
+  3. Run the test pattern:   pegboard leds demo --device auto
+     (or --device /dev/serial/by-id/usb-MicroPython_Board_in_FS_mode_<serial>-if00)
+No Pico at hand? `pegboard leds sim` runs the firmware on this computer and prints a device
+path that `pegboard leds demo --device PATH` can use. Wiring: hardware/README.md."""
+
+#: Firmware files copied to the Pico, main.py last so a half-finished copy never boots.
+FIRMWARE_FILES = ("pb_proto.py", "pb_layout.py", "pb_render.py", "pb_app.py", "pb_hw.py",
+                  "main.py")
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``leds`` command and its subcommands."""
+    parser = subparsers.add_parser("leds", help="the LED pegboard: demo, flash, sim, svg")
+    sub = parser.add_subparsers(dest="leds_command", metavar="ACTION", required=True)
+
+    demo = sub.add_parser("demo", help="light a test pattern and a short game on the board")
+    _device_options(demo)
+    demo.add_argument("--tracks", type=int, choices=(2, 3), default=2,
+                      help="tracks on the board (default 2)")
+    demo.add_argument("--pause", type=float, default=1.0, metavar="S",
+                      help="seconds between steps (default 1)")
+    demo.set_defaults(func=run_demo)
+
+    flash = sub.add_parser("flash", help="copy the firmware to the Pico with mpremote")
+    _device_options(flash)
+    flash.add_argument("--firmware", type=Path, default=FIRMWARE_DIR, metavar="DIR",
+                       help="firmware directory (default: the one next to this package)")
+    flash.add_argument("--dry-run", action="store_true", help="print the commands only")
+    flash.set_defaults(func=run_flash)
+
+    sim = sub.add_parser("sim", help="run the firmware on this computer on a pseudo-terminal")
+    sim.add_argument("--dir", type=Path, default=None, metavar="DIR",
+                     help="where to put the device link and recorded frames (default: temp)")
+    sim.add_argument("--seconds", type=float, default=None, metavar="S",
+                     help="stop after this long (default: until Ctrl-C)")
+    sim.add_argument("--quiet", action="store_true", help="do not draw the board")
+    sim.set_defaults(func=run_sim)
+
+    svg = sub.add_parser("svg", help="write the board layout and wiring drawings")
+    svg.add_argument("--out", type=Path, default=Path("hardware"), metavar="DIR",
+                     help="output directory (default: hardware)")
+    svg.add_argument("--check", action="store_true",
+                     help="only compare with the files there; exit 1 if any differs")
+    svg.set_defaults(func=run_svg)
+
+
+def _device_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--device", default="", metavar="PATH",
+                        help="serial device of the Pico, or 'auto'")
+    parser.add_argument("--serial", default=None, metavar="SN",
+                        help="pick the Pico with this USB serial number")
+
+
+def _connect(args: argparse.Namespace, config: LedConfig, timeout: float = 10.0) -> SerialLink:
+    link = SerialLink(args.device or "auto", config=config, serial_number=args.serial)
+    done = pump(link, lambda: link.state in (LinkState.UP, LinkState.MISMATCH), timeout=timeout)
+    if link.state is LinkState.MISMATCH or not done:
+        link.close()
+        raise LinkError(link.status)
+    return link
+
+
+def _hold(link: SerialLink, seconds: float) -> None:
+    """Keep the link alive (heartbeats, resends) for a while."""
+    pump(link, lambda: False, timeout=seconds)
+
+
+def demo_steps(tracks: int) -> list[tuple[str, BoardState]]:
+    """The demo's short game: every side pegs a few times, then side 0 wins."""
+    steps: list[tuple[str, BoardState]] = []
+    board = BoardState.start(tracks)
+    plays = [(0, 8), (1, 12), (2, 5), (0, 29), (1, 16), (2, 24), (0, 45), (1, 40), (0, 39)]
+    for side, points in plays:
+        if side >= tracks:
+            continue
+        front = list(board.front)
+        back = list(board.back)
+        back[side] = front[side]
+        front[side] = min(121, front[side] + points)
+        winner = side if front[side] >= 121 else None
+        board = BoardState.following(board, front=front, back=back, winner=winner)
+        steps.append((f"side {side + 1} pegs {points} to {front[side]}", board))
+    return steps
+
+
+def run_demo(args: argparse.Namespace) -> int:
+    """Test pattern, then a short game, on a real (or simulated) board."""
+    if not args.device and not args.serial:
+        print(HOW_TO_CONNECT, file=sys.stderr)
+        return 2
+    link = _connect(args, LedConfig(tracks=args.tracks))
+    print(f"Connected: firmware {link.firmware_version}, protocol v{link.board_protocol}")
+    try:
+        print("Test pattern: every hole of every track in its colour (power-limited)")
+        link.test_pattern(True)
+        _hold(link, args.pause * 2)
+        link.test_pattern(False)
+        for text, board in demo_steps(args.tracks):
+            print(text)
+            link.show(board)
+            _hold(link, args.pause)
+        if not link.in_sync:
+            raise LinkError(f"the board did not keep up: {link.status}")
+        print("Done: the board shows the winner celebrating.")
+    finally:
+        link.close()
+    return 0
+
+
+def flash_commands(device: str, firmware: Path) -> list[list[str]]:
+    """The mpremote command that copies the firmware and resets the Pico."""
+    missing = [name for name in FIRMWARE_FILES if not (firmware / name).is_file()]
+    if missing:
+        raise LinkError(f"firmware directory {firmware} lacks {', '.join(missing)}")
+    target = "auto" if device in ("", "auto") else device
+    files = [str(firmware / name) for name in FIRMWARE_FILES]
+    return [[tool("mpremote"), "connect", target, "fs", "cp", *files, ":", "+", "reset"]]
+
+
+def run_flash(args: argparse.Namespace, runner: Callable[[list[str]], int] | None = None) -> int:
+    """Copy the firmware with mpremote, then check the version handshake."""
+    commands = flash_commands(args.device, args.firmware)
+    if args.dry_run:
+        for command in commands:
+            print(" ".join(command))
+        return 0
+    run = runner or (lambda command: subprocess.run(command, check=False).returncode)
+    for command in commands:
+        if run(command) != 0:
+            raise LinkError(f"mpremote failed: {' '.join(command)}")
+    print("Firmware copied; waiting for the board to restart...")
+    link = _connect(args, LedConfig(), timeout=20.0)
+    print(f"LED board firmware {link.firmware_version} speaks protocol "
+          f"v{link.board_protocol}: OK")
+    link.close()
+    return 0
+
+
+def run_sim(args: argparse.Namespace) -> int:
+    """The firmware under MicroPython on a pty; prints the device path and draws the board."""
+    with tempfile.TemporaryDirectory(prefix="pegboard-leds-") as temporary:
+        directory = args.dir or Path(temporary)
+        directory.mkdir(parents=True, exist_ok=True)
+        with FirmwareProcess(directory) as firmware:
+            print(f"LED board firmware running; connect to: {firmware.port}", flush=True)
+            print(f"  pegboard leds demo --device {firmware.port}", flush=True)
+            deadline = None if args.seconds is None else time.monotonic() + args.seconds
+            shown = None
+            try:
+                while deadline is None or time.monotonic() < deadline:
+                    if not firmware.running:
+                        raise LinkError(f"the firmware stopped:\n{firmware.log()}")
+                    frame = firmware.last_frame()
+                    if frame is not None and frame != shown and not args.quiet:
+                        shown = frame
+                        sys.stdout.write("\x1b[H\x1b[2J" + render_ansi(frame.rgb, LedConfig(
+                            tracks=3 if len(frame.rgb) // 3 >= 361 else 2,
+                            count=len(frame.rgb) // 3)) + f"\n{frame.ma} mA\n")
+                        sys.stdout.flush()
+                    time.sleep(0.05)  # a terminal view: redraw at most 20 times a second
+            except KeyboardInterrupt:
+                pass
+    return 0
+
+
+def run_svg(args: argparse.Namespace) -> int:
+    """Write (or check) every drawing in ``args.out``."""
+    out: Path = args.out
+    stale = []
+    for name, make in DRAWINGS.items():
+        path = out / name
+        text = make()
+        if args.check:
+            if not path.exists() or path.read_text() != text:
+                stale.append(str(path))
+        else:
+            out.mkdir(parents=True, exist_ok=True)
+            path.write_text(text)
+            print(f"wrote {path}")
+    if stale:
+        print("out of date (run `pegboard leds svg`): " + ", ".join(stale), file=sys.stderr)
+        return 1
+    return 0
