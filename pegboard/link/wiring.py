@@ -57,7 +57,7 @@ def pi_pins(inputs: InputConfig | None = None, display: DisplayConfig | None = N
 def pi_pin_table(pins: list[PiPin] | None = None) -> str:
     """The Markdown table of the Pi's GPIO wiring (columns: function | BCM GPIO | header pin).
 
-    >>> print(pi_pin_table()[:127])
+    >>> print("\n".join(pi_pin_table().splitlines()[:5]))
     | function | BCM GPIO | header pin |
     |---|---|---|
     | display.sda | 2 | 3 |
