@@ -57,7 +57,8 @@ def pi_pins(inputs: InputConfig | None = None, display: DisplayConfig | None = N
 def pi_pin_table(pins: list[PiPin] | None = None) -> str:
     """The Markdown table of the Pi's GPIO wiring (columns: function | BCM GPIO | header pin).
 
-    >>> print("\n".join(pi_pin_table().splitlines()[:5]))
+    >>> for line in pi_pin_table().splitlines()[:5]:
+    ...     print(line)
     | function | BCM GPIO | header pin |
     |---|---|---|
     | display.sda | 2 | 3 |
