@@ -424,7 +424,22 @@ def replay_record(
     ``source`` names the record in error messages; games are numbered from ``first_number``.
     """
     header, events = _read(lines, source)
-    numbered: Sequence[tuple[int, Event]] = events
+    return _replay(header, events, source, first_number)
+
+
+def replay_events(
+    header: GameHeader, events: Sequence[Event], *, source: str = "game", first_number: int = 1
+) -> list[GameSummary]:
+    """Like :func:`replay_record`, from the engine's own values (``Game.header``,
+    ``Game.events``). For the race at the end of a game: ``replay_events(...)[-1].race``.
+    """
+    return _replay(header, list(enumerate(events, start=2)), source, first_number)
+
+
+def _replay(
+    header: GameHeader, events: Sequence[tuple[int, Event]], source: str, first_number: int
+) -> list[GameSummary]:
+    numbered = events
     if any(isinstance(event, Undo) for _, event in events):
         # Replay once to let the engine take back what was undone; line numbers of the
         # remaining events no longer matter (they were all accepted).

@@ -221,3 +221,35 @@ def test_renege_muggins_three_for_last() -> None:
 def test_several_topics_come_in_topic_order() -> None:
     s = Situation("play", ("thirty-one", "run"), cards=cards("KH 6D 8C 7S"))
     assert ids(s) == ["go-and-31", "play-runs"]
+
+
+# --- from the engine ------------------------------------------------------------------------
+
+
+def test_situations_from_a_real_game_record() -> None:
+    """Replaying tests/data/stats_match.jsonl, help comes up where the dispute would."""
+    from pegboard import record
+    from pegboard.rules.game import Game
+    from pegboard.rules.rulehelp import situation_after
+
+    path = Path(__file__).parent / "data" / "stats_match.jsonl"
+    with path.open(encoding="utf-8") as stream:
+        header, events = record.read(stream)
+    game = Game.from_header(header)
+    found: dict[int, list[str]] = {}
+    for line, event in enumerate(events, start=2):
+        before = game.state
+        awards = game.apply(event)
+        topics = [t.id for t in topics_for(situation_after(event, awards, before, game.state))]
+        if topics:
+            found[line] = topics
+    assert found == {
+        10: ["lead-after-go"],  # Ann leads 9H after Ben's go
+        14: ["lead-after-go"],  # Ann leads again after her own go
+        15: ["crib-flush"],  # four hearts in the crib, spade starter
+        28: ["lead-after-go"],
+        30: ["show-order", "skunk"],  # Ben counts out first; Ann on 28 is skunked
+        34: ["heels-nobs"],  # jack turned
+        39: ["go-and-31"],
+        40: ["lead-after-go"],  # after the 31 Ben leads (the undone 9D is gone)
+    }

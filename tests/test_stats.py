@@ -352,3 +352,18 @@ def test_three_players_each_loser_judged_on_their_own_score() -> None:
     assert (side(stats, "Ben")["skunks_taken"], side(stats, "Cat")["skunks_taken"]) == (0, 1)
     assert side(stats, "Cat")["double_skunks_taken"] == 1
     assert stats.games[0].race.final == (121, 95, 40)
+
+
+def test_replay_events_gives_the_race_from_a_live_game() -> None:
+    from pegboard import record
+    from pegboard.rules.game import Game
+    from pegboard.stats import replay_events
+
+    with PARTNERS.open(encoding="utf-8") as stream:
+        header, events = record.read(stream)
+    game = Game.from_header(header)
+    for event in events:
+        game.apply(event)
+    (summary,) = replay_events(game.header, game.events)
+    assert summary.race.scores == ((0, 0), (11, 7), (41, 27), (61, 27))
+    assert summary.race.names == ("Ann & Cat", "Ben & Dan")

@@ -18,12 +18,14 @@ can offer help the moment a dispute is likely.
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from pegboard.errors import PegboardError
 from pegboard.rules.cards import Card, Rank
+from pegboard.rules.events import Crib, Event, Penalty, Play, Show
 from pegboard.rules.pegging import score_play
+from pegboard.rules.state import Award, GameState
 
 LINE_WIDTH = 21
 """Characters per screen line (128 pixels / 6-pixel glyphs)."""
@@ -447,3 +449,38 @@ def topics_for(situation: Situation) -> tuple[Topic, ...]:
     if "three for last" in s.reasons:
         wanted.add("three-for-last")
     return tuple(t for t in TOPICS if t.id in wanted)
+
+
+def situation_after(
+    event: Event, awards: Sequence[Award], before: GameState, after: GameState
+) -> Situation:
+    """Describe what the engine just did as a :class:`Situation`.
+
+    ``before`` and ``after`` are the game's state snapshots around ``event``, and ``awards``
+    what :meth:`pegboard.rules.game.Game.apply` returned for it. The device calls this after
+    each accepted entry and passes the result to :func:`topics_for`.
+    """
+    cards: tuple[Card, ...] = ()
+    new_count = False
+    if isinstance(event, Play):
+        cards = (*before.pile, event.card)
+        # An empty pile after cards were played this deal means a go or 31 reset the count.
+        new_count = not before.pile and any(before.played)
+    elif isinstance(event, (Show, Crib)):
+        cards = tuple(event.cards)
+    game_over = after.result is not None and before.result is None
+    return Situation(
+        event=event.TYPE,
+        reasons=tuple(award.reason for award in awards),
+        items=tuple(
+            item.kind for award in awards if award.reason in ("hand", "crib")
+            for item in award.items
+        ),
+        cards=cards,
+        starter=after.starter,
+        new_count=new_count,
+        game_over=game_over,
+        skunk=after.result.skunk if game_over and after.result is not None else "none",
+        renege=len(after.reneges) > len(before.reneges),
+        infraction=event.infraction if isinstance(event, Penalty) else None,
+    )
