@@ -258,3 +258,15 @@ def test_bad_options_are_refused(tmp_path: Path, stubs: dict[str, str]) -> None:
     assert "unknown option --frobnicate" in done.stderr and "--dry-run" in done.stderr
     missing = install(stubs, "--root", str(tmp_path / "nope"))
     assert missing.returncode == 2 and "is not a directory" in missing.stderr
+
+
+def test_the_unit_runs_what_the_installer_installs() -> None:
+    script = SCRIPT.read_text()
+    unit = (ROOT / "systemd/pegboard.service").read_text()
+    [exec_start] = [line for line in unit.splitlines() if line.startswith("ExecStart=")]
+    program, command, option, config = exec_start.removeprefix("ExecStart=").split()
+    assert program == "/opt/pegboard/venv/bin/pegboard"  # the console script pip puts there
+    assert "venv=$(at /opt/pegboard/venv)" in script
+    assert (command, option) == ("run", "--config")
+    assert f'config=$(at {config})' in script
+    assert "StateDirectory=pegboard" in unit and "--home-dir /var/lib/pegboard" in script
