@@ -50,6 +50,8 @@ class RandomGame:
     scores: list[int]
     winner: int | None
     deals: list[list[Event]] = field(default_factory=list)
+    reneges: list[tuple[int, int, frozenset[Card]]] = field(default_factory=list)
+    """Every renege the engine must report: (player, count at the go, cards that fitted)."""
 
 
 class _Table:
@@ -63,6 +65,9 @@ class _Table:
         self.winner: int | None = None
         self.events: list[Event] = []
         self.deals: list[list[Event]] = []
+        self.renege_rate = 0.0
+        self.reneges: list[tuple[int, int, frozenset[Card]]] = []
+        self.unseen_reneges: list[tuple[int, int, frozenset[Card]]] = []
 
     def side(self, player: int) -> int:
         return self.rules.side_of(player, self.n)
@@ -124,8 +129,12 @@ def random_game(
     muggins: bool = False,
     mode: str = "cards",
     dealt: bool = False,
+    renege_rate: float = 0.0,
 ) -> RandomGame:
-    """Play a whole random game at a virtual table; the same arguments give the same game."""
+    """Play a whole random game at a virtual table; the same arguments give the same game.
+
+    ``renege_rate`` is the chance that a player who could play says go instead (a renege).
+    """
     rng = random.Random(seed)
     data: dict[str, object] = {"five_card": five_card, "muggins": muggins}
     if target is not None:
@@ -133,6 +142,7 @@ def random_game(
     rules = Rules.from_json(data, players)
     header = GameHeader(NAMES[:players], rules)
     table = _Table(rng, rules, players, mode)
+    table.renege_rate = renege_rate
     dealer = _cut(table)
     first = True
     while table.winner is None:
@@ -142,7 +152,9 @@ def random_game(
         table.deals.append(table.events[start:])
         first = False
         dealer = (dealer + 1) % players
-    return RandomGame(header, table.events, table.scores, table.winner, table.deals)
+    return RandomGame(
+        header, table.events, table.scores, table.winner, table.deals, table.reneges
+    )
 
 
 def _cut(table: _Table) -> int:
@@ -200,6 +212,8 @@ def _deal(table: _Table, dealer: int, first: bool, with_dealt: bool) -> None:
     for k in range(1, n + 1):
         p = (dealer + k) % n
         if p in unplayed:
+            # The engine checks a go for a renege once the hand is shown.
+            table.reneges.extend(r for r in table.unseen_reneges if r[0] == p)
             shown = list(hands[p])
             rng.shuffle(shown)
             table.emit(Show(p, tuple(shown)))
@@ -227,6 +241,8 @@ def _play(table: _Table, dealer: int, held: list[list[Card]]) -> list[int]:
     said_go: set[int] = set()
     last: int | None = None
     turn = (dealer + 1) % n
+    pending: list[tuple[int, int, frozenset[Card]]] = []
+    table.unseen_reneges = []
 
     def next_in(start: int, include: bool) -> int | None:
         for k in range(1, n + 1):
@@ -246,6 +262,9 @@ def _play(table: _Table, dealer: int, held: list[list[Card]]) -> list[int]:
 
     while True:
         fits = [c for c in held[turn] if count + c.pips <= 31]
+        if fits and count > 0 and rng.random() < table.renege_rate:
+            pending.append((turn, count, frozenset(fits)))
+            fits = []
         if fits:
             card = rng.choice(fits)
             held[turn].remove(card)
@@ -289,6 +308,9 @@ def _play(table: _Table, dealer: int, held: list[list[Card]]) -> list[int]:
         if ended:
             assert last is not None
             if all(not h for h in held) or five:
+                # Hands laid completely are known now: their gos are checked.
+                table.reneges.extend(r for r in pending if not held[r[0]])
+                table.unseen_reneges = [r for r in pending if held[r[0]]]
                 return [p for p in range(n) if held[p]]
             count, pile, said_go = 0, [], set()
             turn = next_with_cards(last)

@@ -125,10 +125,11 @@ def apply_crib(t: Table, event: Crib, out: list[Award]) -> None:
 
 def check_reneges(t: Table) -> None:
     """Report every go said while holding a card that fitted, once the hand is known."""
-    reported = {(r.player, r.count) for r in t.offers if r.infraction == "renege"}
+    unchecked = []
     for mark in t.gos:
         hand = t.hand(mark.player)
-        if hand is None or (mark.player, mark.count) in reported:
+        if hand is None:
+            unchecked.append(mark)
             continue
         before = t.played[mark.player][: mark.played_before]
         held = tuple(card for card in hand if card not in before)
@@ -139,4 +140,4 @@ def check_reneges(t: Table) -> None:
                 points=2 * len(fitted), to=t.opponent_of(mark.player), rule="ACC 7.3 (2020)",
             )
             t.offers = (*t.offers, report)
-            reported.add((mark.player, mark.count))
+    t.gos = tuple(unchecked)  # each go is checked once, when its hand became known
