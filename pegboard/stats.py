@@ -13,7 +13,8 @@ Per side (a player, or a partnership named "Ann & Cat" in seat order), over fini
 * ``average_hand``: points pegged for hands (award reason ``hand``) per hand counted. A hand
   is counted when the show reached it, even if it scored nothing (the engine pegs no award for
   a zero hand, so the show's progress is read from the game state). A partnership has two
-  hands a deal.
+  hands a deal. In muggins games a hand counts what its owner claimed; points taken by
+  muggins go to the caller under the reason ``muggins``, in no average.
 * ``average_crib``: points for the crib (reason ``crib``) per crib the side owned and counted.
 * ``average_pegging``: points from the play (fifteen, thirty-one, pairs, runs, go, last card)
   per deal whose play was entered card by card.
