@@ -467,16 +467,28 @@ def _replay(
 # --- many records --------------------------------------------------------------------------
 
 
-def compute(records: Iterable[tuple[str, str]]) -> Statistics:
+def compute(records: Iterable[tuple[str, str]], *, skip_bad: bool = False) -> Statistics:
     """Statistics over ``(source, record text)`` pairs, in the order given.
 
-    Unfinished games get a race but count in no total; a note says so.
+    Unfinished games get a race but count in no total; a note says so. A record the engine
+    cannot replay raises :class:`~pegboard.errors.RecordError`, or with ``skip_bad`` is left
+    out with a note naming it and the reason (one damaged game must not hide the rest).
     """
     games: list[GameSummary] = []
+    skipped: list[str] = []
     for source, text in records:
-        games.extend(replay_record(io.StringIO(text), source=source,
-                                   first_number=len(games) + 1))
-    return summarise(games)
+        try:
+            games.extend(replay_record(io.StringIO(text), source=source,
+                                       first_number=len(games) + 1))
+        except RecordError as error:
+            if not skip_bad:
+                raise
+            skipped.append(f"left out: {error}")
+    stats = summarise(games)
+    return Statistics(
+        stats.sides, stats.games, stats.first_dealer_games, stats.first_dealer_wins,
+        (*skipped, *stats.notes),
+    )
 
 
 def summarise(games: Sequence[GameSummary]) -> Statistics:

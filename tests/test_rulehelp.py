@@ -75,8 +75,12 @@ def test_pages_fit_the_oled_in_its_bitmap_font(t: object) -> None:
             assert len(line) <= LINE_WIDTH
             assert font.getlength(line) <= 128, line
             assert line.isascii(), f"{line!r}: the bitmap font has no glyphs beyond ASCII"
-    # 1 title line + PAGE_LINES body lines of 11 pixels fit the 64-pixel screen.
+    # 1 title line + PAGE_LINES body lines of 11 pixels fit the 64-pixel screen, in the
+    # renderer's own character cell.
+    from pegboard.ui.text import CHAR_W
+
     assert (1 + PAGE_LINES) * 11 <= 64
+    assert LINE_WIDTH * CHAR_W <= 128
 
 
 @pytest.mark.parametrize("t", TOPICS, ids=lambda t: t.id)

@@ -367,3 +367,50 @@ def test_replay_events_gives_the_race_from_a_live_game() -> None:
     (summary,) = replay_events(game.header, game.events)
     assert summary.race.scores == ((0, 0), (11, 7), (41, 27), (61, 27))
     assert summary.race.names == ("Ann & Cat", "Ben & Dan")
+
+
+def test_a_damaged_store_game_is_left_out_with_a_note(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from pegboard.store import Store
+
+    store_dir = tmp_path / "store"
+    with Store(store_dir, owner="test") as store:
+        # Accepted by the store (it checks the line format, not the rules) but not by the
+        # engine: Ben cannot lead when Ann is the pone.
+        store.new_game({"type": "game", "players": ["Ann", "Ben"]})
+        store.append({"type": "deal", "dealer": 1})
+        store.append({"type": "starter", "card": "5H"})
+        store.append({"type": "play", "player": 1, "card": "5C"})
+        store.finish({"winner": None})
+        lines = [json.loads(x) for x in PARTNERS.read_text(encoding="utf-8").splitlines()]
+        store.new_game(lines[0])
+        for line in lines[1:]:
+            store.append(line)
+        store.finish({"winner": 0})
+    assert main(["stats", "--store", str(store_dir), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [p["name"] for p in data["players"]] == ["Ann & Cat", "Ben & Dan"]
+    (note,) = data["notes"]
+    assert note.startswith("left out: store game ") and ": line 4: " in note
+
+
+def test_cli_reads_a_record_from_stdin(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO(PARTNERS.read_text(encoding="utf-8")))
+    assert main(["stats", "--record", "-"]) == 0
+    assert "game 1: Ann & Cat 0 11 41 61 | Ben & Dan 0 7 27 27" in capsys.readouterr().out
+
+
+def test_cli_a_bad_record_file_exits_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"type": "game", "players": ["Ann", "Ben"]}\n{"type": "deal"}\n',
+                   encoding="utf-8")
+    assert main(["stats", "--record", str(PARTNERS), str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert f"{bad}: line 2:" in err and "deal" in err

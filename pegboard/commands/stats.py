@@ -97,7 +97,9 @@ def run(args: argparse.Namespace) -> int:
         records = _from_records(args.record)
     else:
         records, notes = _from_store(args.store)
-    stats = compute(records)
+    # A record named on the command line must be right; in the store, one damaged game is
+    # reported and the others still count.
+    stats = compute(records, skip_bad=not args.record)
     stats = Statistics(
         stats.sides, stats.games, stats.first_dealer_games, stats.first_dealer_wins,
         (*notes, *stats.notes),
