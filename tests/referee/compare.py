@@ -77,4 +77,4 @@ def diff_runs(verdict: Verdict, run: EngineRun) -> list[str]:
     return problems
 
 
-__all__ = ["differences", "diff_runs", "replay"]
+__all__ = ["diff_runs", "differences", "replay"]

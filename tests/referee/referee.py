@@ -61,10 +61,9 @@ class Verdict:
     reneges: list[tuple[int, int, list[str]]] = field(default_factory=list)
 
 
-# Skunk rule for tables with more than one loser: the rules page speaks of "the loser"; with
-# three players each for themselves the referee measures the best-placed loser (everyone else
-# fared no better).
-SKUNK_BY = "best_loser"
+# Skunk with more than one losing side (three players, or four without partners): the rules
+# page speaks of "the loser"; the referee reads it as the last-placed player.
+SKUNK_BY = "lowest_loser"
 
 
 @dataclass

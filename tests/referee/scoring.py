@@ -7,7 +7,7 @@ The show: fifteens, pairs, runs (with multiplicity), flush and his nobs, by brut
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import combinations
+from itertools import combinations, pairwise
 
 from .cards import RCard
 
@@ -47,7 +47,7 @@ def play_points(pile: Sequence[RCard]) -> list[tuple[str, int]]:
 
 def _is_run(cards: Sequence[RCard]) -> bool:
     ranks = sorted(c.rank for c in cards)
-    return all(b - a == 1 for a, b in zip(ranks, ranks[1:], strict=False))
+    return all(b - a == 1 for a, b in pairwise(ranks))
 
 
 def show_points(hand: Sequence[RCard], starter: RCard, *, crib: bool = False) -> int:
