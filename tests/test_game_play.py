@@ -175,3 +175,22 @@ def test_five_card_has_one_count_only() -> None:
     assert reasons(awards) == [(1, "three for last", 3), (1, "go", 1)]
     assert game.state.phase is Phase.SHOW
     assert game.state.to_act == 1  # Ben's hand was not all played: he shows it
+
+
+def test_a_textbook_play_sequence() -> None:
+    # Alice (pone) 4, Bob 7, Alice 4 "fifteen for two", Bob jack 25, Alice go, Bob 5 "thirty",
+    # and one for the go; Alice leads 7, Bob 8 "fifteen for two", Alice 9 "twenty-four for
+    # three" (7-8-9), and one for the last card.
+    game = Game(["Bob", "Alice"])
+    awards: list[Award] = []
+    for event in parse_script("""
+        deal 0; starter KC
+        play 1 4H 0 7C 1 4S 0 JD; go 1; play 0 5C; go 0
+        play 1 7H 0 8D 1 9S
+    """):
+        awards.extend(game.apply(event))
+    play = [a for a in awards if a.reason not in ("hand", "crib")]
+    assert reasons(play) == [
+        (1, "fifteen", 2), (0, "go", 1), (0, "fifteen", 2), (1, "run", 3), (1, "last card", 1),
+    ]
+    assert play[-2].sentence == "Alice: Run of 3 for 3"

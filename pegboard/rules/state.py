@@ -150,7 +150,26 @@ class MatchState:
 class GameState:
     """A snapshot of the whole table after the entries applied so far.
 
-    Scores are per side (a partnership is one side; with 2 or 3 players side = seat).
+    Scores are per side (a partnership is one side; with 2 or 3 players side = seat); every
+    other per-player tuple is per seat.
+
+    - ``phase``: what the engine expects next; ``to_act``: the seat that must act (leads or
+      plays in the play, shows in the show; the dealer while dealing, turning the starter or
+      counting the crib; ``None`` while cutting and when the game is over).
+    - ``game_no`` (1-based, a match), ``deal_no`` (deals this game), ``dealer``.
+    - The play: ``count``, ``pile`` (cards of this count, oldest first), ``last_player`` (who
+      laid the last card of this count), ``said_go`` (seats out of this count), ``played``
+      (cards each seat laid this deal), ``cards_left`` (per seat), ``seen`` (every card known
+      this deal: starter, played, shown, crib), ``starter``.
+    - ``hands``: each seat's kept hand once known (all laid, or shown); ``crib`` once given;
+      ``dealt``: the cards each seat was dealt, when entered.
+    - ``scores``, ``back_pegs`` (where each side's back peg is: the score before its last
+      move), ``awards`` (every award this game, in order), ``winner`` (a side), ``result``.
+    - ``match``: games played, wins and game points per side, match winner.
+    - Muggins games: ``pending_claims`` (scores waiting for their owners' claims, first one
+      next) and ``pending_muggins`` (under-claimed points open to an opponent's call).
+    - ``offers``: penalties found but not applied (renege reports; false claims of game);
+      ``reneges`` is the renege part.
     """
 
     names: tuple[str, ...]
@@ -162,6 +181,7 @@ class GameState:
     to_act: int | None
     count: int
     pile: tuple[Card, ...]
+    last_player: int | None
     starter: Card | None
     seen: frozenset[Card]
     played: tuple[tuple[Card, ...], ...]

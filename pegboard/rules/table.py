@@ -230,6 +230,7 @@ class Table:
             to_act=self.to_act,
             count=self.count,
             pile=self.pile,
+            last_player=self.last_player,
             starter=self.starter,
             seen=self.seen,
             played=tuple(self.played),
