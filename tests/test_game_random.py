@@ -8,13 +8,31 @@ run (``pytest -m soak``) runs thousands.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import random
 
 import pytest
 
 from pegboard import record
-from pegboard.rules.events import Deal, Event, NewGame
+from pegboard.errors import RuleError
+from pegboard.rules.cards import DECK, Card
+from pegboard.rules.events import (
+    Claim,
+    Crib,
+    Cut,
+    Deal,
+    Dealt,
+    Event,
+    Go,
+    Muggins,
+    NewGame,
+    Peg,
+    Penalty,
+    Play,
+    Show,
+    Starter,
+)
 from pegboard.rules.game import Game
 from pegboard.rules.state import GameState, Phase
 from pegboard.testing_games import RandomGame, random_game
@@ -132,3 +150,42 @@ def test_a_random_match_with_new_games() -> None:
     assert game.state.to_act == loser
     game.apply(Deal())
     assert game.state.dealer == loser and game.state.scores == (0, 0)
+
+
+def _noise(rng: random.Random, players: int) -> Event:
+    """A random entry, mostly illegal: wrong seats, seen cards, wrong phases, odd numbers."""
+    def seat() -> int:
+        return rng.randint(-1, players)
+
+    def cards(k: int) -> tuple[Card, ...]:
+        return tuple(rng.sample(DECK, k))
+
+    return rng.choice([
+        Play(seat(), rng.choice(DECK)), Go(seat()), Show(seat(), cards(rng.choice([3, 4, 5]))),
+        Crib(cards(rng.choice([3, 4]))), Peg(seat(), rng.randint(-5, 200)),
+        Penalty(seat(), rng.choice(["renege", "misdeal", "wrong-number-of-cards", "x"]),
+                rng.choice([None, 0, 3, -1]), rng.choice([None, seat()])),
+        Claim(seat(), rng.randint(-1, 30)), Muggins(seat(), rng.randint(-1, 30)),
+        Deal(rng.choice([None, seat()])), Starter(rng.choice(DECK)),
+        Cut(cards(rng.choice([players, players + 1]))), Dealt(seat(), cards(6)),
+        NewGame(rng.choice([None, seat()])),
+    ])
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_noise_between_legal_entries_is_refused_cleanly_or_applied(seed: int) -> None:
+    rng = random.Random(seed)
+    players = rng.choice([2, 3, 4])
+    rg = random_game(seed, players, muggins=rng.random() < 0.3, mode="mixed")
+    game = Game.from_header(rg.header)
+    for event in rg.events:
+        if rng.random() < 0.3:
+            before, events = game._tables[-1].snapshot(), game.events
+            try:
+                game.apply(_noise(rng, players))
+            except RuleError:
+                # Refused: the table is exactly as it was (rebuilt, not a cached view).
+                assert game._tables[-1].snapshot() == before and game.events == events
+        with contextlib.suppress(RuleError):  # noise applied above may make this illegal
+            game.apply(event)
+        _check_state(game.state, None)
