@@ -154,6 +154,7 @@ class SerialLink:
         self.firmware_version: str | None = None
         self.board_protocol: int | None = None
         self.error: LinkError | None = None
+        self.heartbeat: Heartbeat | None = None  # the board's latest (uptime, counters)
         self.status = "LED board: starting"
         self._port: Port | None = None
         self._decoder = Decoder()
@@ -347,6 +348,8 @@ class SerialLink:
     def _receive(self, now: float, message: Message) -> None:
         if isinstance(message, Hello):
             self._hello(now, message)
+        elif isinstance(message, Heartbeat):
+            self.heartbeat = message
         elif isinstance(message, Ack):
             flight = self._inflight
             if flight is not None and message.seq == flight.seq:

@@ -1,0 +1,110 @@
+"""Random boards with random faults through the real link to the real firmware.
+
+The normal suite runs a short version; ``pytest -m soak -s`` runs 10,000 frames and prints the
+figures: crashes (must be zero) and the worst time from a replug to the board showing the
+current state again (target under 1 s).
+"""
+
+from __future__ import annotations
+
+import random
+import signal
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from pegboard.link.board import BoardState
+from pegboard.link.fwsim import FirmwareProcess, pump
+from pegboard.link.layout import LedConfig
+from pegboard.link.protocol import encode_message
+from pegboard.link.serial_link import SerialLink
+
+CONFIG = LedConfig(heartbeat_ms=200)
+
+
+@dataclass
+class SoakReport:
+    frames: int = 0
+    faults: dict[str, int] = field(default_factory=dict)
+    resync: list[float] = field(default_factory=list)
+    crashes: int = 0
+
+    def line(self) -> str:
+        worst = max(self.resync, default=0.0)
+        return (f"{self.frames} frames, faults {self.faults}, crashes {self.crashes}, "
+                f"replug resync worst {worst * 1000:.0f} ms over {len(self.resync)} replugs")
+
+
+def random_board(rnd: random.Random) -> BoardState:
+    sides = rnd.choice((2, 2, 3))
+    front = [rnd.randint(0, 121) for _ in range(sides)]
+    back = [max(0, f - rnd.randint(0, 29)) for f in front]
+    side = rnd.randrange(sides)
+    return BoardState.from_scores(front, back, last=side,
+                                  winner=side if front[side] == 121 else None,
+                                  target=rnd.choice((61, 121, 121)))
+
+
+def soak(directory: Path, frames: int, seed: int) -> SoakReport:
+    rnd = random.Random(seed)
+    report = SoakReport()
+    with FirmwareProcess(directory, record=False) as firmware:
+        link = SerialLink(str(firmware.port), config=LedConfig(tracks=3, heartbeat_ms=200),
+                          ack_timeout=0.2, min_silence=1.0)
+        assert pump(link, lambda: link.in_sync)
+        for _ in range(frames):
+            board = random_board(rnd)
+            link.show(board)
+            fault = rnd.random()
+            kind = None
+            port = link.port
+            if fault < 0.02 and port is not None:
+                kind = "garbage"
+                port.write(bytes(rnd.randrange(256) for _ in range(rnd.randint(1, 300))))
+            elif fault < 0.04 and port is not None:
+                kind = "corrupt"
+                line = bytearray(encode_message(rnd.randrange(65536), random_board(rnd)))
+                line[rnd.randrange(len(line) - 1)] ^= 1 << rnd.randrange(7)
+                port.write(bytes(line))
+            elif fault < 0.045:
+                kind = "reset"
+                firmware.reset()
+            elif fault < 0.05:
+                kind = "replug"
+                firmware.unplug()
+                pump(link, lambda: not link.is_up, timeout=5)
+                firmware.plug()
+                started = time.monotonic()
+                assert pump(link, lambda b=board: link.in_sync and link.shown == b), link.status
+                report.resync.append(time.monotonic() - started)
+            elif fault < 0.052 and firmware.process is not None:
+                kind = "stall"
+                firmware.process.send_signal(signal.SIGSTOP)
+                pump(link, lambda: False, timeout=rnd.uniform(0.05, 0.3))
+                firmware.process.send_signal(signal.SIGCONT)
+            if kind:
+                report.faults[kind] = report.faults.get(kind, 0) + 1
+            assert pump(link, lambda b=board: link.in_sync and link.shown == b, timeout=15), (
+                f"stuck after {report.frames} frames: {link.status}\n{firmware.log()}"
+            )
+            report.frames += 1
+            errors = link.heartbeat.errors if link.heartbeat else 0
+            if not firmware.running or "Traceback" in firmware.log() or errors:
+                report.crashes += 1
+    return report
+
+
+def test_short_soak(tmp_path: Path) -> None:
+    report = soak(tmp_path, 300, seed=5)
+    assert report.crashes == 0, report.line()
+    assert report.frames == 300
+
+
+@pytest.mark.soak
+def test_soak_10000_frames(tmp_path: Path) -> None:
+    report = soak(tmp_path, 10_000, seed=11)
+    print("\nlink soak:", report.line())
+    assert report.crashes == 0, report.line()
+    assert report.resync and max(report.resync) < 1.0, report.line()
