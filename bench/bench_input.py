@@ -1,0 +1,333 @@
+"""Input cost: how many actions a whole deal takes to record, for each input kit.
+
+Random two-player deals are played out with real cards (seeded). Every entry goes through the
+app's real ``step`` function, made by a user who always takes the fewest actions: for each card
+the user reads the picker on screen and turns the shorter way round to it (one action per
+encoder detent) and presses OK, or presses its rank key; the crib's four cards are entered in
+whichever order costs least (every order is tried through ``step``). A fully recorded deal is
+the starter, the play card by card with every go, reading the counted hands, and the crib,
+until the next deal's starter is asked for. Deals in which the game ends are not counted.
+
+The simulated players peg the way people do: they take the most points they can with each
+card (ties broken at random); the figure for uniformly random legal play is printed too.
+Alongside the action counts the benchmark checks that the scores the app recorded (with its
+stand-in suits) equal the scores of the same deals entered with every real card.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import random
+import statistics
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+
+from pegboard.app.inputs import Button, InputEvent, Press, RankKey, Turn
+from pegboard.app.machine import AppState, Mode, initial_state, step, view
+from pegboard.app.machine import _picker_for as picker_for
+from pegboard.app.picker import rank_label
+from pegboard.config import Config, InputConfig
+from pegboard.rules.cards import DECK, Card, Rank
+from pegboard.rules.events import Crib, Deal, Go, Play, Starter
+from pegboard.rules.game import Game
+from pegboard.rules.pegging import score_play
+from pegboard.rules.state import Phase
+
+OK = Press(Button.OK)
+HOLD_OK = Press(Button.OK, long=True)
+GO = Press(Button.GO)
+
+
+@dataclass
+class Tally:
+    """Actions by kind for one deal."""
+
+    turns: int = 0
+    presses: int = 0
+    keys: int = 0
+
+    @property
+    def total(self) -> int:
+        """Every physical action: detents, button presses, key presses."""
+        return self.turns + self.presses + self.keys
+
+
+@dataclass
+class Driver:
+    """Runs one app state through ``step`` and counts what it is fed."""
+
+    state: AppState
+    now: float = 0.0
+    tally: Tally = field(default_factory=Tally)
+
+    def feed(self, event: InputEvent) -> None:
+        self.now += 0.5
+        self.state, _ = step(self.state, event, self.now)
+        if isinstance(event, Turn):
+            self.tally.turns += abs(event.steps)
+        elif isinstance(event, RankKey):
+            self.tally.keys += 1
+        else:
+            self.tally.presses += 1
+
+
+def _label_rank(label: str) -> str:
+    return label.split()[0]
+
+
+def wanted_label(card: Card, flush: bool, nobs: bool, last: bool = False,
+                 five: bool = False) -> str:
+    """The picker label that names ``card`` with its true suit facts."""
+    words = [rank_label(card.rank)]
+    if nobs:
+        words.append("nobs")
+    if flush:
+        words.append("flush 5" if last and five else "flush 4" if last else "flush")
+    return " ".join(words)
+
+
+def card_inputs(
+    state: AppState, card: Card, flush: bool, nobs: bool, *, last: bool = False,
+    five: bool = False,
+) -> list[InputEvent]:
+    """The fewest inputs that enter ``card`` (with these suit facts) on the current picker.
+
+    The plan reads the wheel the screen shows (and, for the suit facts a hold reveals, the
+    picker's own list of them); it is then fed through ``step`` like any other input."""
+    # On the keypad a rank key passes straight through the last notice to the picker.
+    shown = replace(state, pages=()) if state.keypad and len(state.pages) == 1 else state
+    pv = view(shown).picker
+    found = picker_for(shown)
+    assert pv is not None and found is not None, view(state)
+    _, slots, _ = found
+    want = wanted_label(card, flush, nobs, last, five)
+    base = rank_label(card.rank)
+    of_rank = [i for i, slot in enumerate(slots) if _label_rank(slot[0].label) == base]
+    assert of_rank, (card, pv.options)
+    target, fact = of_rank[0], 0
+    for i in of_rank:
+        labels = [o.label for o in slots[i]]
+        if want in labels:
+            target, fact = i, labels.index(want)
+            break
+    if state.keypad:
+        if fact == 0:
+            return [RankKey(card.rank)]
+        return [RankKey(card.rank, long=True)] * fact + [OK]
+    n = len(slots)
+    right, left = (target - pv.index) % n, (pv.index - target) % n
+    turns: list[InputEvent] = (
+        [Turn(1)] * right if right <= left else [Turn(-1)] * left
+    )
+    return [*turns, *[HOLD_OK] * fact, OK]
+
+
+def read_pages(driver: Driver, next_key: Rank | None) -> None:
+    """Read notices: OK each, but on the keypad the next card's key goes straight through
+    from the last notice."""
+    while driver.state.pages:
+        if driver.state.keypad and next_key is not None and len(driver.state.pages) == 1 \
+                and driver.state.pages[0].offer is None:
+            return  # the next rank key will pass through
+        driver.feed(OK)
+
+
+@dataclass
+class DealResult:
+    """One recorded deal: actions by part and whether the app's scores matched."""
+
+    tally: Tally
+    parts: dict[str, int]
+    complete: bool
+    scores_match: bool
+
+
+def _choose_play(
+    rng: random.Random, hand: list[Card], pile: Sequence[Card], count: int, greedy: bool,
+) -> Card | None:
+    legal = [c for c in hand if count + c.pips <= 31]
+    if not legal:
+        return None
+    if not greedy:
+        return rng.choice(legal)
+    best = max(score_play((*pile, c)).total for c in legal)
+    return rng.choice([c for c in legal if score_play((*pile, c)).total == best])
+
+
+def play_deal(
+    driver: Driver, truth: Game, rng: random.Random, *, greedy: bool,
+) -> DealResult:
+    """Deal, play and count one hand at the table, entering it all through the app."""
+    gs = truth.state
+    assert gs.phase is Phase.STARTER and gs.dealer is not None
+    deck = list(DECK)
+    rng.shuffle(deck)
+    dealt = [deck[0:6], deck[6:12]]
+    crib: list[Card] = []
+    hands: list[list[Card]] = []
+    for cards in dealt:
+        rng.shuffle(cards)
+        hands.append(cards[:4])
+        crib.extend(cards[4:])
+    starter = deck[12]
+    start = driver.tally.total
+    parts: dict[str, int] = {}
+    before = driver.tally.total
+
+    def mark(part: str) -> None:
+        nonlocal before
+        parts[part] = parts.get(part, 0) + driver.tally.total - before
+        before = driver.tally.total
+
+    complete = True
+    for event in card_inputs(driver.state, starter, False, False):
+        driver.feed(event)
+    truth.apply(Starter(starter))
+    mark("starter")
+    played: list[list[Card]] = [[], []]
+    while truth.state.phase is Phase.PLAY:
+        read_pages(driver, None)
+        mark("pages")
+        ts = truth.state
+        p = ts.to_act
+        assert p is not None
+        card = _choose_play(rng, hands[p], ts.pile, ts.count, greedy)
+        if card is None:
+            driver.feed(GO)
+            truth.apply(Go(p))
+            mark("goes")
+            continue
+        group = played[p]
+        flush = bool(group) and all(c.suit is card.suit for c in group)
+        nobs = card.rank is Rank.JACK and card.suit is starter.suit
+        last = len(group) == 3
+        five = card.suit is starter.suit
+        for event in card_inputs(driver.state, card, flush, nobs, last=last, five=five):
+            driver.feed(event)
+        truth.apply(Play(p, card))
+        hands[p].remove(card)
+        played[p].append(card)
+        mark("plays")
+    if truth.state.phase is Phase.GAME_OVER:
+        complete = False
+    if complete:
+        read_pages(driver, crib[0].rank)
+        mark("pages")
+        _enter_crib(driver, crib, starter)
+        truth.apply(Crib(tuple(crib)))
+        mark("crib")
+        if truth.state.phase is Phase.GAME_OVER:
+            complete = False
+        else:
+            truth.apply(Deal())
+            read_pages(driver, starter.rank)
+            mark("pages")
+    app = driver.state.session
+    assert app is not None
+    match = app.state.scores == truth.state.scores
+    tally = Tally()
+    tally.turns = driver.tally.turns
+    del start
+    return DealResult(driver.tally, parts, complete, match)
+
+
+def _enter_crib(driver: Driver, crib: list[Card], starter: Card) -> None:
+    orders = {tuple(o) for o in itertools.permutations(crib)}
+    if driver.state.keypad:
+        orders = {tuple(crib)}
+    best: tuple[int, Driver] | None = None
+    for order in sorted(orders, key=lambda o: [c.index for c in o]):
+        trial = Driver(driver.state, driver.now, Tally())
+        entered: list[Card] = []
+        for card in order:
+            flush = all(c.suit is starter.suit for c in [*entered, card])
+            nobs = card.rank is Rank.JACK and card.suit is starter.suit
+            for event in card_inputs(trial.state, card, flush, nobs):
+                trial.feed(event)
+            entered.append(card)
+        if best is None or trial.tally.total < best[0]:
+            best = (trial.tally.total, trial)
+    assert best is not None
+    chosen = best[1]
+    driver.state, driver.now = chosen.state, chosen.now
+    driver.tally.turns += chosen.tally.turns
+    driver.tally.presses += chosen.tally.presses
+    driver.tally.keys += chosen.tally.keys
+
+
+def new_game(kit: str, dealer: int) -> tuple[Driver, Game]:
+    """A fresh 2-player game in the app (setup actions are not counted) and its true twin."""
+    driver = Driver(initial_state(Config(input=InputConfig(kit=kit))))
+    driver.feed(OK)  # New game
+    driver.feed(OK)  # Start
+    if kit == "keypad":
+        driver.feed(RankKey(Rank(dealer + 2)))
+    else:
+        for _ in range(dealer + 1):
+            driver.feed(Turn(1))
+        driver.feed(OK)
+    truth = Game(["P1", "P2"])
+    truth.apply(Deal(dealer=dealer))
+    driver.tally = Tally()
+    assert driver.state.mode is Mode.TABLE, view(driver.state)
+    return driver, truth
+
+
+@dataclass
+class Summary:
+    """Figures over many deals."""
+
+    kit: str
+    greedy: bool
+    totals: list[int]
+    parts: dict[str, list[int]]
+    mismatches: int
+    seconds: float
+
+
+def run(kit: str, deals: int, seed: int, *, greedy: bool = True) -> Summary:
+    """Record ``deals`` complete deals with the fewest actions; return the figures."""
+    rng = random.Random(seed)
+    totals: list[int] = []
+    parts: dict[str, list[int]] = {}
+    mismatches = 0
+    started = time.perf_counter()
+    driver, truth = new_game(kit, rng.randrange(2))
+    while len(totals) < deals:
+        if truth.state.phase is not Phase.STARTER:
+            driver, truth = new_game(kit, rng.randrange(2))
+        driver.tally = Tally()
+        result = play_deal(driver, truth, rng, greedy=greedy)
+        if not result.scores_match:
+            mismatches += 1
+        if result.complete:
+            totals.append(result.tally.total)
+            for part, value in result.parts.items():
+                parts.setdefault(part, []).append(value)
+    return Summary(kit, greedy, totals, parts, mismatches, time.perf_counter() - started)
+
+
+def main() -> None:
+    """Print the mean actions per deal for each kit (targets: encoder 45, keypad 20)."""
+    deals = int(os.environ.get("PEGBOARD_BENCH_DEALS", "300"))
+    print(f"input actions per fully recorded 2-player deal ({deals} seeded deals each, "
+          f"{os.cpu_count()} cores)")
+    for kit, target in (("encoder", 45), ("keypad", 20)):
+        for greedy in (True, False):
+            s = run(kit, deals, seed=2026, greedy=greedy)
+            mean = statistics.fmean(s.totals)
+            detail = ", ".join(
+                f"{part} {statistics.fmean(values) * len(values) / len(s.totals):.1f}"
+                for part, values in sorted(s.parts.items())
+            )
+            play = "greedy pegging" if greedy else "random play"
+            verdict = "ok" if mean <= target else "OVER TARGET"
+            print(f"  {kit:8} {play:15} mean {mean:5.1f} (target <= {target}: {verdict}); "
+                  f"median {statistics.median(s.totals):.0f}, max {max(s.totals)}; "
+                  f"{detail}; score mismatches {s.mismatches}; {s.seconds:.1f} s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,212 @@
+"""The smart card picker: which cards to offer, in what order, and when a suit matters.
+
+Every card at the table is entered, so the picker is built to need as few actions as possible:
+
+* It offers only what can happen: in the play, ranks that fit under 31 with a card of that
+  rank not yet seen this deal; elsewhere, ranks with an unseen card left.
+* In the play the wheel starts on the most likely card: ranks that would score now (a pair,
+  fifteen, thirty-one, a run) come first, best first, because players take points when they
+  can; then every other rank in order A..K, so turning back from the start reaches the
+  ten-cards (K, Q, J, 10) at once. The crib wheel stays where the last card was picked, so
+  entering the crib in rank order costs little.
+* Suits change a score only through a flush or his nobs, so the picker never asks for a plain
+  suit. A rank appears once on the wheel, entered with a stand-in suit chosen so that it makes
+  no flush and no nobs. When a suit fact could score, holding OK (or the rank key) on that rank
+  switches to it: ``"J nobs"`` (the jack of the starter's suit), ``"7 flush"`` (the same suit
+  as this hand's other cards so far, or for the crib, as the starter's), and on a hand's last
+  card ``"7 flush 4"`` or ``"7 flush 5"`` (also the starter's suit). Stand-ins are always cards
+  not yet seen, so the engine checks the deal exactly as if every suit had been named; when a
+  fact chosen later shows what earlier stand-ins must have been, they are re-suited.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
+
+from pegboard.rules.cards import Card, Rank, Suit
+from pegboard.rules.pegging import score_play
+
+SUITS: tuple[Suit, ...] = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
+RANKS: tuple[Rank, ...] = tuple(Rank)
+START_RANK = Rank.SEVEN
+"""Where a wheel with no better guess starts (the middle: either way is short)."""
+MAX_GUESSES = 3
+"""How many scoring ranks the play wheel puts first."""
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One entry of the wheel: its label and the card it enters.
+
+    ``swaps`` re-suits stand-ins entered earlier in the same hand (old card, new card) so that
+    a suit fact chosen now holds for the whole hand: a flush that turns out to match the
+    starter, for example."""
+
+    label: str
+    card: Card
+    plain: bool = True
+    swaps: tuple[tuple[Card, Card], ...] = ()
+
+    @property
+    def rank(self) -> Rank:
+        """The option's rank (what a keypad rank key selects)."""
+        return self.card.rank
+
+
+def rank_label(rank: Rank) -> str:
+    """How a rank is shown on the wheel: ``A 2 .. 9 10 J Q K``."""
+    return "10" if rank is Rank.TEN else rank.symbol
+
+
+def card_label(card: Card, *, suit_known: bool = False) -> str:
+    """A card on screen: the rank, with its suit symbol only when the suit was named."""
+    return card.pretty if suit_known else rank_label(card.rank)
+
+
+def suit_options(
+    rank: Rank,
+    seen: Collection[Card],
+    *,
+    starter: Card | None,
+    group: Sequence[Card] = (),
+    crib: bool = False,
+    last: bool = False,
+    allowed: Collection[Card] | None = None,
+    avoid: Collection[Suit] = (),
+) -> list[Option]:
+    """The entries for one rank: the plain card first, then each suit fact that can score.
+
+    ``group`` is the cards already in the same hand (or crib) and ``last`` says this card
+    completes a hand; ``allowed`` limits the cards to a known set (a player's dealt cards);
+    ``avoid`` are suits other hands may still need for a flush, so stand-ins take them last.
+    """
+    available = [
+        Card(rank, suit) for suit in SUITS
+        if Card(rank, suit) not in seen and (allowed is None or Card(rank, suit) in allowed)
+    ]
+    if not available:
+        return []
+    if allowed is not None:
+        # Known cards: name them exactly.
+        return [Option(card.pretty, card, plain=False) for card in available]
+    starter_suit = starter.suit if starter is not None else None
+    common: Suit | None = None
+    if crib:
+        if starter_suit is not None and all(c.suit is starter_suit for c in group):
+            common = starter_suit
+    elif group and len({c.suit for c in group}) == 1:
+        common = group[0].suit
+
+    def fact(card: Card) -> tuple[bool, bool]:
+        flush = common is not None and card.suit is common
+        nobs = rank is Rank.JACK and starter_suit is not None and card.suit is starter_suit
+        return flush, nobs
+
+    # Stand-ins avoid the starter's suit where they can (so that a later "flush" of this hand
+    # is a four-card flush, the common case, and the crib and nobs keep their cards), and the
+    # suits other hands are following, which they may need for their own flush.
+    available.sort(key=lambda c: (
+        (c.suit is starter_suit) + (c.suit in avoid), SUITS.index(c.suit),
+    ))
+    by_fact: dict[tuple[bool, bool], Option] = {}
+    for card in available:
+        by_fact.setdefault(fact(card), Option("", card))
+    # A hand following a suit other than the starter's may really be following the starter's
+    # suit: offer that too (nobs with the flush, or a five-card flush), re-suiting its cards.
+    if (
+        not crib and common is not None and starter_suit is not None
+        and common is not starter_suit and (last or rank is Rank.JACK)
+    ):
+        target = Card(rank, starter_suit)
+        moved = tuple((c, Card(c.rank, starter_suit)) for c in group)
+        if target not in seen and all(new not in seen for _, new in moved):
+            key = (True, rank is Rank.JACK)
+            by_fact[(key[0], key[1]) if key[1] else (True, True)] = Option("", target, swaps=moved)
+    base = rank_label(rank)
+    options: list[Option] = []
+    for key in ((False, False), (True, False), (False, True), (True, True)):
+        option = by_fact.get(key)
+        if option is None:
+            continue
+        words = []
+        if key[1] and rank is Rank.JACK:
+            words.append("nobs")
+        if key[0]:
+            five = option.card.suit is starter_suit
+            words.append("flush 5" if last and five else "flush 4" if last else "flush")
+        label = " ".join([base, *words])
+        options.append(Option(label, option.card, plain=not options, swaps=option.swaps))
+    return options
+
+
+Slot = list[Option]
+"""One place on the wheel: a rank's plain entry first, then its suit facts (chosen by hold)."""
+
+
+def slots_of(options: list[Option]) -> list[Slot]:
+    """Wheel places for one rank's options: one place, or one per card for known cards."""
+    if not options:
+        return []
+    if all(not o.plain for o in options):
+        return [[o] for o in options]
+    return [options]
+
+
+def play_order(
+    pile: Sequence[Card], ranks: Sequence[Rank], weights: Mapping[Rank, float] | None = None,
+) -> tuple[list[Rank], int]:
+    """Wheel order for the play and the start index.
+
+    Ranks that would score now come first, best first (players take points when they can),
+    then the other ranks in order A..K, turned round so that the likely ones sit closest to
+    the start. ``weights`` says how likely each rank is otherwise (by default: equally); a
+    rank weighted below 1 is not offered as a scoring guess.
+
+    >>> from pegboard.rules.cards import parse_cards
+    >>> order, start = play_order(parse_cards("5H"), list(Rank))
+    >>> [r.symbol for r in order[:3]], start
+    (['T', 'J', 'Q'], 0)
+    """
+    weight = {r: 1.0 for r in ranks} if weights is None else dict(weights)
+    points = {}
+    for rank in ranks:
+        if weight.get(rank, 1.0) >= 1.0:
+            total = score_play((*pile, Card(rank, _other_suit(pile, rank)))).total
+            if total > 0:
+                points[rank] = total
+    guesses = sorted(points, key=lambda r: (-points[r], -weight.get(r, 1.0), r))[:MAX_GUESSES]
+    rest = sorted(r for r in ranks if r not in guesses)
+    best: list[Rank] = [*guesses, *rest]
+    best_cost = float("inf")
+    for turn in range(max(1, len(rest))):
+        order = [*guesses, *rest[turn:], *rest[:turn]]
+        cost = _cost(order, weight)
+        if cost < best_cost:
+            best, best_cost = order, cost
+    return best, 0
+
+
+def _cost(order: Sequence[Rank], weight: Mapping[Rank, float]) -> float:
+    """Expected turns from index 0 to the wanted rank, weighting ranks by likelihood."""
+    n = len(order)
+    return sum(weight.get(r, 1.0) * min(i, n - i) for i, r in enumerate(order))
+
+
+def natural_order(ranks: Sequence[Rank], anchor: Rank | None) -> tuple[list[Rank], int]:
+    """Wheel order A..K starting at ``anchor`` (or the nearest rank above it)."""
+    order = sorted(ranks)
+    return order, _start_index(order, anchor if anchor is not None else START_RANK)
+
+
+def _start_index(order: Sequence[Rank], anchor: Rank) -> int:
+    for index, rank in enumerate(order):
+        if rank >= anchor:
+            return index
+    return 0
+
+
+def _other_suit(pile: Sequence[Card], rank: Rank) -> Suit:
+    # score_play looks at ranks only; any suit not already used by this rank will do.
+    used = {c.suit for c in pile if c.rank is rank}
+    return next(s for s in SUITS if s not in used) if len(used) < 4 else SUITS[0]
