@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from pegboard.app.inputs import Button, InputEvent, Press, RankKey, Turn
-from pegboard.app.machine import AppState, Mode, initial_state, step, view
+from pegboard.app.machine import PAGE_ROWS, AppState, Mode, initial_state, step, view
 from pegboard.app.machine import _picker_for as picker_for
 from pegboard.app.picker import rank_label
 from pegboard.config import Config, InputConfig
@@ -96,8 +96,10 @@ def card_inputs(
 
     The plan reads the wheel the screen shows (and, for the suit facts a hold reveals, the
     picker's own list of them); it is then fed through ``step`` like any other input."""
-    # On the keypad a rank key passes straight through the last notice to the picker.
-    shown = replace(state, pages=()) if state.keypad and len(state.pages) == 1 else state
+    # A rank key, or a turn when the notice fits on screen, passes straight through the last
+    # notice to the picker underneath.
+    through = passes_through(state)
+    shown = replace(state, pages=(), scroll=0) if through else state
     pv = view(shown).picker
     found = picker_for(shown)
     assert pv is not None and found is not None, view(state)
@@ -121,16 +123,24 @@ def card_inputs(
     turns: list[InputEvent] = (
         [Turn(1)] * right if right <= left else [Turn(-1)] * left
     )
+    if through and not turns:
+        turns = [OK]  # read the notice, then enter the highlighted card
     return [*turns, *[HOLD_OK] * fact, OK]
 
 
-def read_pages(driver: Driver, next_key: Rank | None) -> None:
-    """Read notices: OK each, but on the keypad the next card's key goes straight through
-    from the last notice."""
+def passes_through(state: AppState) -> bool:
+    """True when only one plain notice is left and the next card's input goes through it."""
+    if len(state.pages) != 1 or state.pages[0].offer is not None:
+        return False
+    return state.keypad or len(state.pages[0].lines) <= PAGE_ROWS
+
+
+def read_pages(driver: Driver, card_follows: bool) -> None:
+    """Read notices with OK, leaving the last one when the next card's input can go through
+    it."""
     while driver.state.pages:
-        if driver.state.keypad and next_key is not None and len(driver.state.pages) == 1 \
-                and driver.state.pages[0].offer is None:
-            return  # the next rank key will pass through
+        if card_follows and passes_through(driver.state):
+            return
         driver.feed(OK)
 
 
@@ -188,7 +198,7 @@ def play_deal(
     mark("starter")
     played: list[list[Card]] = [[], []]
     while truth.state.phase is Phase.PLAY:
-        read_pages(driver, None)
+        read_pages(driver, False)
         mark("pages")
         ts = truth.state
         p = ts.to_act
@@ -213,7 +223,7 @@ def play_deal(
     if truth.state.phase is Phase.GAME_OVER:
         complete = False
     if complete:
-        read_pages(driver, crib[0].rank)
+        read_pages(driver, True)
         mark("pages")
         _enter_crib(driver, crib, starter)
         truth.apply(Crib(tuple(crib)))
@@ -222,7 +232,7 @@ def play_deal(
             complete = False
         else:
             truth.apply(Deal())
-            read_pages(driver, starter.rank)
+            read_pages(driver, True)
             mark("pages")
     app = driver.state.session
     assert app is not None

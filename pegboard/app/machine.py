@@ -63,12 +63,14 @@ from pegboard.rules.events import (
     Starter,
 )
 from pegboard.rules.penalties import CATALOGUE
-from pegboard.rules.state import Award, GameState, Phase
+from pegboard.rules.state import Award, GameState, PenaltyOffer, Phase
 from pegboard.rules.variants import Rules
 
 NAMES = ("Ann", "Ben", "Cy", "Dee", "Eve", "Fred", "Gran", "Grandad", "Mum", "Dad")
 """The short list of names offered at setup (after the default "P1".."P4")."""
 MAX_CLAIM = 29
+PAGE_ROWS = 3
+"""Lines of a notice that are surely on screen at once (below the board header)."""
 
 
 class Mode(enum.Enum):
@@ -133,6 +135,7 @@ class AppState:
     pending: tuple[Card, ...] = ()
     cursor: int | None = None
     fact: int = 0
+    scroll: int = 0
     anchor: Rank | None = None
     pages: tuple[Page, ...] = ()
     award: str = ""
@@ -142,7 +145,7 @@ class AppState:
     offender: int | None = None
     confirm: str = ""
     muggins_declined: bool = False
-    reneges_offered: int = 0
+    offers_shown: int = 0
     brightness: Brightness = Brightness.NORMAL
     last_input: float | None = None
     link: str = ""
@@ -177,7 +180,7 @@ def initial_state(config: Config, *, resume: tuple[str, ...] | list[str] | None 
         page = Page("Game restored", (_score_line(gs), "OK to go on"))
         state = replace(
             state, session=session, mode=_table_mode(session), pages=(page,),
-            reneges_offered=len(gs.reneges),
+            offers_shown=len(gs.offers),
         )
     return state
 
@@ -352,8 +355,9 @@ def _start_game(state: AppState) -> Result:
     header = GameHeader(tuple(s.names[: s.players]), s.rules())
     session = Session.new(header)
     new = replace(
-        state, session=session, pages=(), award="", pending=(), cursor=None, fact=0, anchor=None,
-        reneges_offered=0, muggins_declined=False, index=0, number=0, side=0,
+        state, session=session, pages=(), scroll=0, award="", pending=(), cursor=None, fact=0,
+        anchor=None,
+        offers_shown=0, muggins_declined=False, index=0, number=0, side=0,
         mode=Mode.PEG if s.by_points else Mode.DEALER, back=Mode.PEG,
     )
     return new, (PersistNewGame(session.header_line()),)
@@ -675,17 +679,25 @@ def _swap(state: AppState, swaps: tuple[tuple[Card, Card], ...]) -> Result:
 
 
 def _page(state: AppState, event: InputEvent) -> Result:
+    """A notice on screen: OK (or GO) goes on, turning scrolls, UNDO takes back the entry
+    that made it. From the last notice, a turn past its end or a rank key goes straight on to
+    the picker underneath, so reading costs nothing extra."""
     page = state.pages[0]
     rest = state.pages[1:]
     if _is_undo(event):
-        return _undo(replace(state, pages=()))
+        return _undo(replace(state, pages=(), scroll=0))
+    if isinstance(event, Turn):
+        bottom = max(0, len(page.lines) - PAGE_ROWS)
+        at_end = bottom == 0 or (event.steps > 0 and state.scroll >= bottom)
+        if at_end and not rest and page.offer is None:
+            return _dispatch(replace(state, pages=(), scroll=0), event)
+        return replace(state, scroll=max(0, min(bottom, state.scroll + event.steps))), ()
     if isinstance(event, Press) and event.button is Button.OK and page.offer is not None:
-        return _enter(replace(state, pages=rest), page.offer)
+        return _enter(replace(state, pages=rest, scroll=0), page.offer)
     if isinstance(event, Press) and event.button in (Button.OK, Button.GO):
-        return replace(state, pages=rest), ()
+        return replace(state, pages=rest, scroll=0), ()
     if isinstance(event, RankKey) and not rest and page.offer is None:
-        # Keypad type-through: the next card can be keyed straight from the last notice.
-        return _dispatch(replace(state, pages=()), event)
+        return _dispatch(replace(state, pages=(), scroll=0), event)
     return state, ()
 
 
@@ -770,16 +782,10 @@ def _after(state: AppState, awards: tuple[Award, ...], effects: list[Effect]) ->
             pages.append(_breakdown_page(gs, a))
     if not awards and isinstance(session.events[-1], Play | Go):
         award = ""
-    for report in gs.reneges[state.reneges_offered:]:
-        if not report.resolved:
-            offer = Penalty(report.player, "renege")
-            pages.append(Page("Renege", (
-                f"{gs.names[report.player]} said go at {report.count}",
-                "holding " + " ".join(picker.rank_label(c.rank) for c in report.cards),
-                f"{report.points} to {gs.names[report.to]} ({report.rule})",
-                "OK penalty  GO skip",
-            ), offer))
-    state = replace(state, reneges_offered=len(gs.reneges))
+    for offer in gs.offers[state.offers_shown:]:
+        if not offer.resolved:
+            pages.append(_offer_page(gs, offer))
+    state = replace(state, offers_shown=len(gs.offers))
     if gs.phase is Phase.DEAL and gs.winner is None:
         session, _ = session.apply(Deal())
         effects.append(Persist(session.line(Deal())))
@@ -814,9 +820,10 @@ def _undo(state: AppState) -> Result:
     if state.mode is Mode.PEG:
         mode = Mode.PEG
     new = replace(
-        state, session=session, pages=(), pending=(), cursor=None, fact=0, mode=mode, index=0,
+        state, session=session, pages=(), scroll=0, pending=(), cursor=None, fact=0, mode=mode,
+        index=0,
         award=f"Undone: {what}", muggins_declined=False,
-        reneges_offered=min(state.reneges_offered, len(session.state.reneges)),
+        offers_shown=min(state.offers_shown, len(session.state.offers)),
     )
     return new, tuple(effects)
 
@@ -1118,6 +1125,20 @@ def _breakdown_page(gs: GameState, award: Award) -> Page:
     return Page(title, tuple(lines))
 
 
+def _offer_page(gs: GameState, offer: PenaltyOffer) -> Page:
+    """A penalty the engine found (a renege, a false claim of game), offered to the table."""
+    event = Penalty(offer.player, offer.infraction, offer.points, offer.to)
+    who, to = gs.names[offer.player], gs.names[offer.to]
+    if offer.infraction == "renege":
+        held = " ".join(picker.rank_label(c.rank) for c in offer.cards)
+        lines = (f"{who} said go at {offer.count}", f"holding {held}",
+                 f"{offer.points} to {to}", offer.rule)
+        return Page("Renege", lines, event)
+    lines = (f"{who} claimed game", f"on a wrong count: {offer.points}", f"to {to}, 15 back",
+             offer.rule)
+    return Page("False claim", lines, event)
+
+
 def _wrap(text: str, width: int = 21) -> tuple[str, ...]:
     words = text.split()
     lines: list[str] = []
@@ -1193,7 +1214,7 @@ def _view(state: AppState) -> View:
         screen = Screen.SHOW if page.title.endswith(tuple("0123456789")) else Screen.MESSAGE
         hint = "OK next" if page.offer is None else "OK penalty  GO skip"
         return View(screen, page.title, page.lines, sides=sides, target=target, hint=hint,
-                    award=state.award)
+                    award=state.award, first_line=state.scroll)
     if mode is Mode.DEALER:
         return View(Screen.DEALER, "Who deals?", _numbered(state, _dealer_rows(state)),
                     state.index, sides=sides, target=target)

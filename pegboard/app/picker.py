@@ -166,7 +166,7 @@ def play_order(
     >>> from pegboard.rules.cards import parse_cards
     >>> order, start = play_order(parse_cards("5H"), list(Rank))
     >>> [r.symbol for r in order[:3]], start
-    (['T', 'J', 'Q'], 0)
+    (['5', 'T', 'J'], 0)
     """
     weight = {r: 1.0 for r in ranks} if weights is None else dict(weights)
     points = {}

@@ -1,0 +1,112 @@
+"""A small driver for app tests: feeds inputs through ``step`` and keeps a record like the
+store would (every Persist effect appended, undo recorded as an undo line)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+from pegboard.app.effects import (
+    Effect,
+    FinishGame,
+    Persist,
+    PersistNewGame,
+    PersistUndo,
+)
+from pegboard.app.inputs import Button, InputEvent, Press, RankKey, Turn
+from pegboard.app.machine import AppState, initial_state, step, view
+from pegboard.app.session import Session
+from pegboard.app.view import View
+from pegboard.config import Config, InputConfig
+from pegboard.rules.cards import Rank
+from pegboard.rules.state import GameState
+
+OK = Press(Button.OK)
+GO = Press(Button.GO)
+UNDO = Press(Button.UNDO)
+MENU = Press(Button.MENU)
+HOLD_OK = Press(Button.OK, long=True)
+
+
+@dataclass
+class App:
+    """One app, its clock, and the record a store would hold."""
+
+    state: AppState
+    now: float = 0.0
+    record: list[str] = field(default_factory=list)
+    finished: list[dict[str, object]] = field(default_factory=list)
+    effects: list[Effect] = field(default_factory=list)
+
+    @classmethod
+    def start(cls, kit: str = "encoder", **config: object) -> App:
+        return cls(initial_state(Config(input=InputConfig(kit=kit), **config)))  # type: ignore[arg-type]
+
+    def feed(self, *events: InputEvent) -> App:
+        for event in events:
+            self.now += 1.0
+            self.state, effects = step(self.state, event, self.now)
+            self.effects = list(effects)
+            for effect in effects:
+                if isinstance(effect, PersistNewGame):
+                    self.record = [effect.header]
+                elif isinstance(effect, Persist):
+                    self.record.append(effect.line)
+                elif isinstance(effect, PersistUndo):
+                    self.record.append('{"type": "undo"}')
+                elif isinstance(effect, FinishGame):
+                    self.finished.append(json.loads(effect.result))
+        return self
+
+    @property
+    def view(self) -> View:
+        return view(self.state)
+
+    @property
+    def game(self) -> GameState:
+        assert self.state.session is not None
+        return self.state.session.state
+
+    def rank(self, rank: Rank, *, long: bool = False) -> App:
+        return self.feed(RankKey(rank, long=long))
+
+    def pick(self, label: str) -> App:
+        """Turn the wheel the short way to ``label`` (holding OK for a suit fact), then OK."""
+        pv = self.view.picker
+        assert pv is not None, self.view
+        base = label.split()[0]
+        bases = [o.split()[0] for o in pv.options]
+        assert base in bases, (label, pv.options)
+        target = bases.index(base)
+        n = len(bases)
+        right, left = (target - pv.index) % n, (pv.index - target) % n
+        self.feed(Turn(right) if right <= left else Turn(-left))
+        for _ in range(4):
+            if self.view.picker is not None and self.view.picker.candidate == label:
+                break
+            self.feed(HOLD_OK)
+        assert self.view.picker is not None and self.view.picker.candidate == label, (
+            label, self.view.picker,
+        )
+        return self.feed(OK)
+
+    def read(self) -> App:
+        """Press OK through every notice on screen."""
+        while self.state.pages:
+            self.feed(OK)
+        return self
+
+    def replayed(self) -> GameState:
+        """The game rebuilt from the record the store would hold."""
+        return Session.resume(self.record).state
+
+
+def new_game(kit: str = "encoder", *, dealer: int = 0, setup: tuple[InputEvent, ...] = ()) -> App:
+    """A 2-player game started with the defaults and ``dealer`` named."""
+    app = App.start(kit)
+    app.feed(OK, *setup)  # New game, then any option changes
+    while app.state.index != 0:
+        app.feed(Turn(1))
+    app.feed(OK)  # Start
+    app.feed(Turn(dealer + 1), OK)
+    return app
