@@ -82,6 +82,9 @@ def _device_options(parser: argparse.ArgumentParser) -> None:
 
 
 def _connect(args: argparse.Namespace, config: LedConfig, timeout: float = 10.0) -> SerialLink:
+    if args.device not in ("", "auto") and not Path(args.device).exists():
+        raise LinkError(f"cannot open {args.device}: no such device — is the Pico plugged in? "
+                        "`ls -l /dev/serial/by-id/` lists the serial devices")
     link = SerialLink(args.device or "auto", config=config, serial_number=args.serial)
     done = pump(link, lambda: link.state in (LinkState.UP, LinkState.MISMATCH), timeout=timeout)
     if link.state is LinkState.MISMATCH or not done:
