@@ -10,6 +10,7 @@ import pb_render
 
 FW_VERSION = "1.0.0"
 LOST_AFTER_BEATS = 3  # host heartbeats missed before the link-lost pattern
+FRAME_MS = 20  # animations advance at most 50 times a second
 
 
 class App:
@@ -26,6 +27,9 @@ class App:
         self.bad = 0
         self.errors = 0
         self.shown = None
+        self.changed = True
+        self.rendered = now
+        self.was_lost = True
         self.current_ma = 0
         # Announce ourselves: a host that sees this HELLO knows the board has just (re)started
         # and sends the whole board again.
@@ -81,13 +85,16 @@ class App:
             if cfg != self.cfg:
                 self.cfg = cfg
                 self.scene.set_cfg(cfg)
+                self.changed = True
         elif mtype == "STATE":
             state = pb_proto.parse_state(fields)
             if state["sides"] > self.cfg["tracks"]:
                 raise pb_proto.ProtocolError(pb_proto.E_VALUE, "more sides than tracks")
             self.scene.set_state(state, now)
+            self.changed = True
         elif mtype == "TEST":
             self.scene.set_test(pb_proto.parse_test(fields) == "on")
+            self.changed = True
         else:
             raise pb_proto.ProtocolError(pb_proto.E_TYPE, mtype)
         self._send("ACK", [("a", str(seq))])
@@ -106,7 +113,16 @@ class App:
             self.last_hb = now
             up = pb_render.ticks_diff(now, self.started)
             self._send("HB", [("up", str(up if up > 0 else 0)), ("bad", str(self.bad)), ("err", str(self.errors))])
-        frame = self.scene.frame(now, self.lost(now))
+        lost = self.lost(now)
+        # Rendering costs milliseconds on the Pico: do it when something changed, else at the
+        # animation rate, so a burst of input is read promptly.
+        due = pb_render.ticks_diff(now, self.rendered) >= FRAME_MS
+        if not (self.changed or due or lost != self.was_lost):
+            return None
+        self.changed = False
+        self.rendered = now
+        self.was_lost = lost
+        frame = self.scene.frame(now, lost)
         self.current_ma = pb_render.limit(frame, self.cfg["cap"], self.cfg["ma"])
         if frame == self.shown:
             return None

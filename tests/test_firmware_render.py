@@ -204,3 +204,26 @@ def test_firmware_app_heartbeat_and_lost_detection() -> None:
     app.tick(1000)
     assert b" HB up=1000 bad=0 err=0*" in app.take_output()
     assert not app.lost(3010) and app.lost(3011)  # three silent heartbeats
+
+
+def test_firmware_renders_on_change_or_at_the_frame_rate() -> None:
+    app_module = load("pb_app", FIRMWARE_DIR / "pb_app.py")
+    proto = load("pb_proto", FIRMWARE_DIR / "pb_proto.py")
+    app = app_module.App(0)
+    app.feed(proto.encode(1, "HELLO", [("v", "1")]), 0)
+    assert app.tick(0) is not None  # first frame
+    line = proto.encode(2, "STATE", [("sides", "2"), ("t", "121"), ("f", "5,0"), ("b", "0,0"),
+                                     ("c", "FF0000,0040FF"), ("last", "-"), ("win", "-")])
+    app.feed(line, 5)
+    frame = app.tick(5)
+    assert frame is not None and frame[led(5) * 3] > 0  # shown at once, not at the next slot
+    assert app.tick(6) is None  # nothing new to draw
+    app.feed(line, 7)  # the same board again: no new frame
+    assert app.tick(7) is None and app.tick(40) is None
+    assert b"ACK a=2" in app.take_output()
+
+
+def led(hole: int) -> int:
+    index = layout_table(TWO)[0][hole]
+    assert index is not None
+    return index
