@@ -186,6 +186,16 @@ def _tell(
         out.write(f"  {line}\n")
     for award in awards:
         out.write(f"    {award.sentence}  ({_signed(award.points)})\n")
+    if isinstance(event, Claim):
+        pegged = sum(award.points for award in awards)
+        if pegged < event.points:
+            out.write(f"    (over-claimed: corrected to {number(pegged)})\n")
+    missed = state.pending_muggins
+    if missed is not None and missed != before.pending_muggins:
+        out.write(
+            f"    ({number(missed.points)} missed by {names[missed.owner]}: "
+            "an opponent may call muggins)\n"
+        )
     for offer in state.offers:
         if offer not in before.offers and not offer.resolved:
             out.write(f"  ! {names[offer.player]}: {offer.sentence}\n")

@@ -144,7 +144,7 @@ def apply_claim(t: Table, event: Claim, out: list[Award]) -> None:
                 t.offers = (*t.offers, offer)
     else:
         if points:
-            part = Part(pending.reason, points, f"claims {number(points)}")
+            part = Part(pending.reason, points, f"{pending.reason}, as claimed: {number(points)}")
             t.peg(Act(event.player, (part,)), out, claimable=False)
         t.pending_muggins = PendingMuggins(event.player, true - points, pending.reason)
     if t.phase is Phase.SHOW and t.winner is None:
