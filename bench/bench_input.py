@@ -210,7 +210,9 @@ def play_deal(
             mark("goes")
             continue
         group = played[p]
-        flush = bool(group) and all(c.suit is card.suit for c in group)
+        # The player knows their hand: a flush is only worth saying when the hand is one.
+        whole = [*group, *hands[p]]
+        flush = bool(group) and all(c.suit is card.suit for c in whole)
         nobs = card.rank is Rank.JACK and card.suit is starter.suit
         last = len(group) == 3
         five = card.suit is starter.suit
@@ -251,10 +253,12 @@ def _enter_crib(driver: Driver, crib: list[Card], starter: Card) -> None:
     for order in sorted(orders, key=lambda o: [c.index for c in o]):
         trial = Driver(driver.state, driver.now, Tally())
         entered: list[Card] = []
+        # The crib is turned over before it is entered: a flush is said only when it is one.
+        crib_flush = all(c.suit is starter.suit for c in crib)
         for card in order:
-            flush = all(c.suit is starter.suit for c in [*entered, card])
+            flush = crib_flush
             nobs = card.rank is Rank.JACK and card.suit is starter.suit
-            for event in card_inputs(trial.state, card, flush, nobs):
+            for event in card_inputs(trial.state, card, flush and not nobs, nobs):
                 trial.feed(event)
             entered.append(card)
         if best is None or trial.tally.total < best[0]:

@@ -69,7 +69,7 @@ from pegboard.rules.variants import Rules
 NAMES = ("Ann", "Ben", "Cy", "Dee", "Eve", "Fred", "Gran", "Grandad", "Mum", "Dad")
 """The short list of names offered at setup (after the default "P1".."P4")."""
 MAX_CLAIM = 29
-PAGE_ROWS = 3
+PAGE_ROWS = 2
 """Lines of a notice that are surely on screen at once (below the board header)."""
 
 
@@ -1100,29 +1100,32 @@ _ITEM_WORDS = {"fifteen": "15", "pair": "pair", "run": "run", "flush": "flush", 
 
 
 def _breakdown_page(gs: GameState, award: Award) -> Page:
-    """A hand or crib counted aloud, one scoring item a line with a running total."""
+    """A hand or crib counted aloud, one phrase a line ending in the running total: "fifteen
+    2 (7 8)", "a pair is 4 (7 7)", "a run of 3 is 7 (6 7 8)", "his nob is 8". Cards show by
+    rank: suits the picker did not ask are stand-ins."""
     owner = gs.names[award.player]
     title = f"{owner}'s {'crib' if award.reason == 'crib' else 'hand'}: {award.points}"
-    hand = " ".join(picker.rank_label(c.rank) for c in award.cards)
-    lines = [f"{hand} + {picker.rank_label(gs.starter.rank)}" if gs.starter else hand]
+    lines = []
     total = 0
     for item in award.items:
         total += item.points
+        cards = " ".join(picker.rank_label(c.rank) for c in sorted(item.cards))
         if item.kind == "fifteen":
-            words = "fifteen"
-        elif item.kind == "run":
-            words = f"run of {len(item.cards)}"
-        elif item.kind == "flush":
-            words = f"flush of {len(item.cards)}"
+            lines.append(f"fifteen {total} ({cards})")
         elif item.kind == "nobs":
-            words = "his nobs"
+            lines.append(f"his nob is {total}")
+        elif item.kind == "flush":
+            lines.append(f"flush of {len(item.cards)} is {total}")
+        elif item.kind == "run":
+            lines.append(f"run of {len(item.cards)} is {total} ({cards})")
         else:
-            words = item.kind
-        cards = " ".join(picker.rank_label(c.rank) for c in item.cards)
-        lines.append(f"{words} {total}  ({cards})" if item.kind != "nobs" else f"{words} {total}")
-    if not award.items:
+            lines.append(f"{_A.get(item.kind, item.kind)} is {total} ({cards})")
+    if not lines:
         lines.append("nineteen: nothing")
     return Page(title, tuple(lines))
+
+
+_A = {"pair": "a pair", "pair royal": "pair royal", "double pair royal": "double pair royal"}
 
 
 def _offer_page(gs: GameState, offer: PenaltyOffer) -> Page:

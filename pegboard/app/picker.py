@@ -132,7 +132,7 @@ def suit_options(
         words = []
         if key[1] and rank is Rank.JACK:
             words.append("nobs")
-        if key[0]:
+        if key[0] and not (crib and key[1]):  # in the crib the starter's suit is the flush
             five = option.card.suit is starter_suit
             words.append("flush 5" if last and five else "flush 4" if last else "flush")
         label = " ".join([base, *words])
