@@ -156,6 +156,7 @@ class SerialLink:
         self.error: LinkError | None = None
         self.heartbeat: Heartbeat | None = None  # the board's latest (uptime, counters)
         self.status = "LED board: starting"
+        self.summary = "LEDs: starting"  # at most 16 characters, for the OLED status line
         self._port: Port | None = None
         self._decoder = Decoder()
         self._backoff = backoff_initial
@@ -173,6 +174,7 @@ class SerialLink:
         self.up_since: float | None = None
         if not device and not serial_number:
             self.status = "LED board: none configured"
+            self.summary = "LEDs: none"
 
     # -- what the game wants shown -------------------------------------------------------------
 
@@ -206,6 +208,17 @@ class SerialLink:
         """The board state the firmware last acknowledged."""
         board = self._acked.get("STATE")
         return board if isinstance(board, BoardState) else None
+
+    def next_deadline(self, now: float) -> float:
+        """When :meth:`poll` should run next: soon while a message awaits its answer, at the
+        reconnect time while down, otherwise often enough to read heartbeats."""
+        if self._port is None:
+            return max(now, self._next_attempt) if self._next_attempt != float("inf") else now + 60
+        if self._inflight is not None or self._outbox or self.state is LinkState.CONNECTING:
+            return now + 0.01
+        if not self.in_sync:
+            return now + 0.01
+        return now + min(0.1, self.config.heartbeat_ms / 2000)
 
     @property
     def port(self) -> Port | None:
@@ -271,6 +284,7 @@ class SerialLink:
         self._last_rx = now
         self.state = LinkState.CONNECTING
         self.status = "LED board: connecting"
+        self.summary = "LEDs: connecting"
         self._hello_tries = 0
         self._send_hello(now)
         try:
@@ -278,10 +292,11 @@ class SerialLink:
         except (OSError, ValueError) as error:
             self._drop(now, LinkError(f"LED board disconnected ({error})"))
 
-    def _fail(self, now: float, error: LinkError) -> None:
+    def _fail(self, now: float, error: LinkError, summary: str = "LEDs: not found") -> None:
         self.error = error
         self.state = LinkState.DOWN
         self.status = str(error)
+        self.summary = summary
         self._next_attempt = now + self._backoff
         self._backoff = min(self._backoff * 2, self.backoff_max)
 
@@ -289,7 +304,7 @@ class SerialLink:
         self.stats.dropped += 1
         self.up_since = None
         self.close()
-        self._fail(now, error)
+        self._fail(now, error, "LEDs: lost")
 
     # -- sending -------------------------------------------------------------------------------
 
@@ -377,6 +392,7 @@ class SerialLink:
                 f"v{PROTOCOL_VERSION} — reflash it with `pegboard leds flash`"
             )
             self.status = str(self.error)
+            self.summary = "LEDs: reflash"
             return
         if self.state is LinkState.UP:
             # The board restarted under us (its boot HELLO): it has forgotten everything.
@@ -388,6 +404,7 @@ class SerialLink:
         self.error = None
         self._backoff = self.backoff_initial
         self.status = f"LED board: connected (firmware {hello.firmware or '?'})"
+        self.summary = "LEDs: on"
 
     # -- time ----------------------------------------------------------------------------------
 

@@ -1,0 +1,73 @@
+"""The LED board as the device loop sees it: the ``LedBoard`` port of ``pegboard.device``.
+
+:class:`SerialLedBoard` turns the app's ``UpdateLeds`` effects into full boards for
+:class:`~pegboard.link.serial_link.SerialLink` (working out who just scored, so the firmware
+can animate it) and reports the link going up or down as ``LinkStatus`` events for the screen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pegboard.app.effects import UpdateLeds
+from pegboard.app.inputs import LinkStatus
+from pegboard.config import Config
+from pegboard.link.board import DEFAULT_COLOURS, BoardState, Colour, parse_colour
+from pegboard.link.layout import led_config_from
+from pegboard.link.serial_link import SerialLink
+
+
+class SerialLedBoard:
+    """The loop's LED port over a :class:`SerialLink`. Never blocks and never raises."""
+
+    def __init__(self, link: SerialLink, colours: Sequence[Colour] = DEFAULT_COLOURS) -> None:
+        self.link = link
+        self.colours = tuple(colours)
+        self.board: BoardState | None = None
+        self._reported: bool | None = None
+        self._now = 0.0
+
+    @classmethod
+    def from_config(cls, config: Config) -> SerialLedBoard | None:
+        """The board the config file describes, or None when ``[link] device`` is empty."""
+        if not config.link.device and not config.link.serial_number:
+            return None
+        link = SerialLink(
+            config.link.device or "auto",
+            serial_number=config.link.serial_number or None,
+            config=led_config_from(config.leds),
+        )
+        return cls(link, [parse_colour(c) for c in config.leds.colours])
+
+    def show(self, leds: UpdateLeds) -> None:
+        """Show the app's pegs (sent on the next poll; resent after any reconnect)."""
+        sides = leds.sides
+        colours = [*self.colours, *DEFAULT_COLOURS][: len(sides)]
+        winner = next((i for i, side in enumerate(sides) if side.winner), None)
+        self.board = BoardState.following(
+            self.board,
+            front=[side.front for side in sides],
+            back=[side.back for side in sides],
+            winner=winner,
+            target=leds.target,
+            colours=colours,
+        )
+        self.link.show(self.board)
+
+    def poll(self, now: float) -> list[LinkStatus]:
+        """Let the link work; a ``LinkStatus`` when it went up or down since last time."""
+        self._now = now
+        self.link.poll(now)
+        up = self.link.is_up
+        if up == self._reported:
+            return []
+        self._reported = up
+        return [LinkStatus(up, "" if up else self.link.summary)]
+
+    def next_deadline(self) -> float | None:
+        """When the link next needs a poll."""
+        return self.link.next_deadline(self._now)
+
+    def close(self) -> None:
+        """Let go of the serial port."""
+        self.link.close()
