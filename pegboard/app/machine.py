@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import enum
 import json
+import re
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -45,12 +46,14 @@ from pegboard.app.session import Session
 from pegboard.app.view import Brightness, PickerView, Screen, SideView, View
 from pegboard.config import Config
 from pegboard.errors import PegboardError
+from pegboard.rules import advice, hints, rulehelp, teaching
 from pegboard.rules.cards import Card, Rank, Suit
 from pegboard.rules.events import (
     Claim,
     Crib,
     Cut,
     Deal,
+    Dealt,
     Event,
     GameHeader,
     Go,
@@ -63,6 +66,7 @@ from pegboard.rules.events import (
     Starter,
 )
 from pegboard.rules.penalties import CATALOGUE
+from pegboard.rules.scoring import Breakdown
 from pegboard.rules.state import Award, GameState, PenaltyOffer, Phase
 from pegboard.rules.variants import Rules
 
@@ -88,6 +92,8 @@ class Mode(enum.Enum):
     SCORES = "scores"
     GAME_OVER = "game over"
     SAVED = "saved"
+    HELP = "help"
+    ENTRY = "entry"
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,6 +126,7 @@ class Page:
     title: str
     lines: tuple[str, ...]
     offer: Event | None = None
+    screen: Screen = Screen.MESSAGE
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,6 +152,14 @@ class AppState:
     offender: int | None = None
     confirm: str = ""
     muggins_declined: bool = False
+    teaching: bool = False
+    helped: frozenset[str] = frozenset()
+    topic: int | None = None
+    help_page: int = 0
+    entry: str = ""
+    entry_player: int = 0
+    entry_rank: Rank | None = None
+    entry_cards: tuple[Card, ...] = ()
     offers_shown: int = 0
     brightness: Brightness = Brightness.NORMAL
     last_input: float | None = None
@@ -206,6 +221,8 @@ def step(state: AppState, event: InputEvent, now: float) -> Result:
 def view(state: AppState) -> View:
     """What the screen shows in ``state``."""
     v = _view(state)
+    if v.selected is not None:
+        v = replace(v, selected=v.selected % len(v.lines) if v.lines else None)
     return replace(v, link=state.link, brightness=state.brightness)
 
 
@@ -264,7 +281,7 @@ def _list_move(state: AppState, event: InputEvent, size: int) -> tuple[AppState,
     if isinstance(event, Turn):
         return replace(state, index=(state.index + event.steps) % size), None
     if isinstance(event, Press) and event.button is Button.GO:
-        return replace(state, index=(state.index + 1) % size), None
+        return replace(state, index=(state.index % size + 1) % size), None
     if isinstance(event, Press) and event.button is Button.OK:
         return state, state.index % size
     if isinstance(event, RankKey) and int(event.rank) <= size:
@@ -309,10 +326,14 @@ def _setup_rows(setup: Setup) -> list[tuple[str, str]]:
     return rows
 
 
+def _teaching_row(state: AppState) -> tuple[str, str]:
+    return ("teaching", f"Teaching: {'on' if state.teaching else 'off'}")
+
+
 def _setup(state: AppState, event: InputEvent) -> Result:
     if _is_undo(event):
         return replace(state, mode=Mode.HOME, index=0), ()
-    rows = _setup_rows(state.setup)
+    rows = [*_setup_rows(state.setup), _teaching_row(state)]
     state, row = _list_move(state, event, len(rows))
     if row is None:
         return state, ()
@@ -320,6 +341,8 @@ def _setup(state: AppState, event: InputEvent) -> Result:
     s = state.setup
     if key == "start":
         return _start_game(state)
+    if key == "teaching":
+        return replace(state, teaching=not state.teaching), ()
     if key == "players":
         s = replace(s, players=s.players % 4 + 1 if s.players < 4 else 2)
     elif key.startswith("name"):
@@ -455,10 +478,11 @@ def _picker_for(state: AppState) -> tuple[str, list[picker.Slot], int] | None:
         dealt = gs.dealt[p]
 
         avoid = _flush_suits(gs, p)
+        unavailable = gs.seen | _dealt_to_others(gs, p)
 
         def opts(rank: Rank) -> list[picker.Option]:
             return picker.suit_options(
-                rank, gs.seen, starter=gs.starter, group=gs.played[p], allowed=dealt,
+                rank, unavailable, starter=gs.starter, group=gs.played[p], allowed=dealt,
                 avoid=avoid, last=len(gs.played[p]) == gs.rules.hand_size() - 1,
             )
 
@@ -483,10 +507,16 @@ def _picker_for(state: AppState) -> tuple[str, list[picker.Slot], int] | None:
         return prompt, _flat(order, hand_opts), _first_of(order, hand_opts, start)
     if gs.phase is Phase.CRIB:
         seen = gs.seen | set(state.pending)
+        known = [c for d in gs.dealt if d is not None for c in d if c not in seen]
+        stand_in_seen = seen | _dealt_to_others(gs, None)
 
         def crib_opts(rank: Rank) -> list[picker.Option]:
+            # A laid-away card already known from the dealt cards is that very card.
+            exact = [picker.Option(c.pretty, c) for c in known if c.rank is rank]
+            if exact:
+                return exact[:1]
             return picker.suit_options(
-                rank, seen, starter=gs.starter, group=state.pending, crib=True,
+                rank, stand_in_seen, starter=gs.starter, group=state.pending, crib=True,
             )
 
         ranks = [r for r in picker.RANKS if crib_opts(r)]
@@ -494,6 +524,13 @@ def _picker_for(state: AppState) -> tuple[str, list[picker.Slot], int] | None:
         prompt = f"Crib card {len(state.pending) + 1}/4"
         return prompt, _flat(order, crib_opts), _first_of(order, crib_opts, start)
     return None
+
+
+def _dealt_to_others(gs: GameState, player: int | None) -> set[Card]:
+    """Cards known to be in other players' dealt hands (stand-ins must not take them)."""
+    return {
+        c for q, dealt in enumerate(gs.dealt) if dealt is not None and q != player for c in dealt
+    }
 
 
 def _flush_suits(gs: GameState, player: int) -> set[Suit]:
@@ -760,13 +797,54 @@ def _enter(state: AppState, event: Event) -> Result:
     """Apply a player's entry; a refused entry shows the engine's reason and changes nothing."""
     session = state.session
     assert session is not None
+    before = session.state
     try:
         session, awards = session.apply(event)
     except PegboardError as error:
         return replace(state, pages=(Page("Not allowed", _wrap(str(error))),)), ()
     effects: list[Effect] = [Persist(session.line(event))]
     state = replace(state, session=session, cursor=None, fact=0, muggins_declined=False)
-    return _after(state, awards, effects)
+    new, done = _after(state, awards, effects)
+    if new.teaching:
+        new = _teach(new, event, awards, before)
+    return new, done
+
+
+def _teach(state: AppState, event: Event, awards: tuple[Award, ...], before: GameState) -> AppState:
+    """Teaching mode: rule help the first time a dispute is likely, what a hand could have
+    been (when the dealt cards were entered), and what a low claim missed."""
+    assert state.session is not None
+    after = state.session.state
+    extra: list[Page] = []
+    for award in awards:
+        dealt = after.dealt[award.player]
+        if award.reason == "hand" and dealt is not None and after.starter is not None:
+            try:
+                kept = advice.best_keep(dealt, after.starter, players=after.players,
+                                        five_card=after.rules.five_card)
+            except PegboardError:
+                continue
+            if kept.breakdown.total > award.points:
+                cards = " ".join(c.pretty for c in kept.keep)
+                extra.append(Page(f"Could have been {kept.breakdown.total}",
+                                  (f"keeping {cards}", f"(kept {award.points})")))
+    if isinstance(event, Claim) and before.pending_claims:
+        pending = before.pending_claims[0]
+        if pending.items and event.points < pending.points:
+            report = teaching.missed_combinations(Breakdown(pending.items), event.points)
+            extra.append(Page("Missed", tuple(_no_suits(line) for line in report.lines())))
+    situation = rulehelp.situation_after(event, awards, before, after)
+    topics = tuple(t for t in rulehelp.topics_for(situation) if t.id not in state.helped)
+    extra.extend(_help_pages(topics))
+    if not extra:
+        return state
+    return replace(state, pages=(*state.pages, *extra),
+                   helped=state.helped | {t.id for t in topics})
+
+
+def _no_suits(line: str) -> str:
+    """Card notation without the suit ("7H" -> "7"): unasked suits are stand-ins."""
+    return re.sub(r"\b(10|[2-9TJQKA])[CDHS]\b", r"\1", line)
 
 
 def _after(state: AppState, awards: tuple[Award, ...], effects: list[Effect]) -> Result:
@@ -881,16 +959,24 @@ def _peg(state: AppState, event: InputEvent) -> Result:
 
 def _menu_rows(state: AppState) -> list[tuple[str, str]]:
     rows = [("back", "Back")]
+    teach = ("teaching", f"Teaching: {'on' if state.teaching else 'off'}")
     if state.session is None:
-        return [*rows, ("new", "New game"), ("shutdown", "Shut down")]
+        return [*rows, ("new", "New game"), ("help", "Rule help"), teach,
+                ("shutdown", "Shut down")]
     gs = state.session.state
     if state.session.events:
         rows.append(("undo", "Undo last entry"))
+    if gs.phase is Phase.PLAY and gs.to_act is not None and state.back is Mode.TABLE:
+        rows.append(("hint", "Pegging hint"))
+    if gs.phase is Phase.STARTER and state.back is Mode.TABLE:
+        rows.append(("advice", "Discard advice"))
     rows.append(("peg", "Peg points"))
     rows.append(("penalty", "Penalty"))
     rows.append(("scores", "Scores"))
     if state.back is Mode.PEG and gs.phase is not Phase.GAME_OVER:
         rows.append(("cards", "Enter cards"))
+    rows.append(("help", "Rule help"))
+    rows.append(teach)
     rows.append(("end", "End game"))
     rows.append(("shutdown", "Shut down"))
     return rows
@@ -899,7 +985,8 @@ def _menu_rows(state: AppState) -> list[tuple[str, str]]:
 def _open_menu(state: AppState) -> AppState:
     if state.mode in (Mode.MENU, Mode.CONFIRM, Mode.SAVED):
         return state
-    back = state.mode if state.mode not in (Mode.PENALTY, Mode.SCORES) else state.back
+    back = state.mode if state.mode not in (
+        Mode.PENALTY, Mode.SCORES, Mode.HELP, Mode.ENTRY) else state.back
     return replace(state, mode=Mode.MENU, back=back, index=0)
 
 
@@ -925,9 +1012,20 @@ def _menu(state: AppState, event: InputEvent) -> Result:
         return replace(state, mode=Mode.PENALTY, index=0, penalty=None, offender=None), ()
     if key == "scores":
         return replace(state, mode=Mode.SCORES), ()
+    if key == "help":
+        return replace(state, mode=Mode.HELP, topic=None, help_page=0, index=0), ()
+    if key == "teaching":
+        return replace(state, teaching=not state.teaching), ()
+    if key == "hint":
+        assert state.session is not None
+        to_act = state.session.state.to_act
+        assert to_act is not None
+        return _start_entry(state, "hint", to_act), ()
+    if key == "advice":
+        return replace(state, mode=Mode.ENTRY, entry="advice-who", index=0), ()
     if key == "cards":
         assert state.session is not None
-        return replace(state, mode=_table_mode(state.session), back=Mode.TABLE), ()
+        return replace(state, mode=_table_mode(state.session), back=Mode.TABLE, index=0), ()
     if key in ("end", "shutdown"):
         return _open_confirm(state, key), ()
     return state, ()
@@ -1036,6 +1134,135 @@ def _saved(state: AppState, event: InputEvent) -> Result:
     return state, ()
 
 
+# Rule help ----------------------------------------------------------------------------------
+
+
+def _help(state: AppState, event: InputEvent) -> Result:
+    """The rule help topics; a topic's pages turn with OK, GO or the encoder."""
+    if state.topic is None:
+        if _is_undo(event):
+            return replace(state, mode=state.back, index=0), ()
+        state, row = _list_move(state, event, len(rulehelp.TOPICS))
+        if row is None:
+            return state, ()
+        return replace(state, topic=row, help_page=0), ()
+    pages = rulehelp.TOPICS[state.topic].pages
+    if _is_undo(event):
+        return replace(state, topic=None, help_page=0), ()
+    forward = (isinstance(event, Press) and event.button in (Button.OK, Button.GO)) or (
+        isinstance(event, Turn) and event.steps > 0)
+    backward = isinstance(event, Turn) and event.steps < 0
+    if forward:
+        if state.help_page + 1 >= len(pages):
+            return replace(state, topic=None, help_page=0), ()
+        return replace(state, help_page=state.help_page + 1), ()
+    if backward:
+        return replace(state, help_page=max(0, state.help_page - 1)), ()
+    return state, ()
+
+
+def _help_pages(topics: tuple[rulehelp.Topic, ...]) -> list[Page]:
+    """Rule help shown on its own when a dispute is likely (teaching mode)."""
+    pages = []
+    for topic in topics:
+        body = topic.pages
+        for number, lines in enumerate(body, start=1):
+            title = topic.title if len(body) == 1 else f"{topic.title} {number}/{len(body)}"
+            extra = (topic.reference,) if number == len(body) else ()
+            pages.append(Page(title, (*lines, *extra), screen=Screen.HELP))
+    return pages
+
+
+# Entering cards for a hint or advice ---------------------------------------------------------
+
+
+def _start_entry(state: AppState, purpose: str, player: int) -> AppState:
+    return replace(state, mode=Mode.ENTRY, entry=purpose, entry_player=player, entry_rank=None,
+                   entry_cards=(), cursor=None, fact=0, index=0)
+
+
+def _entry_size(state: AppState) -> int:
+    gs = _gs(state)
+    if state.entry == "hint":
+        return gs.cards_left[state.entry_player]
+    return gs.rules.dealt_size(gs.players)
+
+
+def _entry_slots(state: AppState) -> tuple[list[picker.Slot], int]:
+    """Ranks (then suits, for advice, where suits make flushes) of cards not yet seen."""
+    gs = _gs(state)
+    blocked = set(gs.seen) | set(state.entry_cards)
+    if gs.starter is not None:
+        blocked.add(gs.starter)
+    for q, dealt in enumerate(gs.dealt):
+        if dealt is not None and q != state.entry_player:
+            blocked |= set(dealt)
+    if state.entry_rank is not None:
+        cards = [Card(state.entry_rank, suit) for suit in picker.SUITS]
+        return [[picker.Option(c.pretty, c)] for c in cards if c not in blocked], 0
+    ranks = [r for r in picker.RANKS if picker.suit_options(r, blocked, starter=None)]
+    order, start = picker.natural_order(ranks, state.anchor)
+    return _flat(order, lambda r: picker.suit_options(r, blocked, starter=None)), start
+
+
+def _entry(state: AppState, event: InputEvent) -> Result:
+    gs = _gs(state)
+    if state.entry == "advice-who":
+        if _is_undo(event):
+            return replace(state, mode=state.back, entry="", index=0), ()
+        state, row = _list_move(state, event, gs.players)
+        if row is None:
+            return state, ()
+        return _start_entry(state, "advice", row), ()
+    if _is_undo(event):
+        if state.entry_rank is not None:
+            return replace(state, entry_rank=None, cursor=None), ()
+        if state.entry_cards:
+            return replace(state, entry_cards=state.entry_cards[:-1], cursor=None), ()
+        return replace(state, mode=state.back, entry=""), ()
+    if isinstance(event, Press) and event.button is Button.GO and state.entry == "hint":
+        return _entry_done(state)
+    slots, start = _entry_slots(state)
+    state, chosen = _pick(state, event, slots, start)
+    if chosen is None:
+        return state, ()
+    if state.entry == "advice" and state.entry_rank is None:
+        return replace(state, entry_rank=chosen.rank, anchor=chosen.rank, cursor=None), ()
+    cards = (*state.entry_cards, chosen.card)
+    state = replace(state, entry_cards=cards, entry_rank=None, anchor=chosen.rank, cursor=None)
+    if len(cards) >= _entry_size(state):
+        return _entry_done(state)
+    return state, ()
+
+
+def _entry_done(state: AppState) -> Result:
+    """Show the hint, or record the dealt cards and show the discard advice."""
+    gs = _gs(state)
+    cards = state.entry_cards
+    back = replace(state, mode=Mode.TABLE, entry="", entry_cards=(), entry_rank=None,
+                   anchor=None, cursor=None)
+    if state.entry == "hint":
+        if not cards:
+            return back, ()
+        seen = [c for c in gs.seen if c not in gs.pile]
+        hint = hints.peg_hint(gs.pile, cards, seen)
+        text = hint.reason
+        for card in (*cards, *gs.pile):
+            text = text.replace(card.pretty, picker.rank_label(card.rank))
+        return replace(back, pages=(Page("Hint", _wrap(text)),)), ()
+    player = state.entry_player
+    options = advice.advise(cards, dealer=player == gs.dealer, players=gs.players,
+                            five_card=gs.rules.five_card)
+    lines = []
+    for option in options[:3]:
+        throw = " ".join(c.pretty for c in option.discard)
+        lines.append(f"lay {throw}: {float(option.net):+.1f}")
+        lines.append(f" hand {float(option.hand):.1f} crib {float(option.crib):.1f}")
+    page = Page(f"Advice for {gs.names[player]}", tuple(lines))
+    new, effects = _enter(back, Dealt(player, cards))
+    return replace(new, pages=(page, *new.pages)), effects
+
+
 _HANDLERS = {
     Mode.HOME: _home,
     Mode.SETUP: _setup,
@@ -1049,6 +1276,8 @@ _HANDLERS = {
     Mode.SCORES: _scores,
     Mode.GAME_OVER: _game_over,
     Mode.SAVED: _saved,
+    Mode.HELP: _help,
+    Mode.ENTRY: _entry,
 }
 
 
@@ -1122,7 +1351,7 @@ def _breakdown_page(gs: GameState, award: Award) -> Page:
             lines.append(f"{_A.get(item.kind, item.kind)} is {total} ({cards})")
     if not lines:
         lines.append("nineteen: nothing")
-    return Page(title, tuple(lines))
+    return Page(title, tuple(lines), screen=Screen.SHOW)
 
 
 _A = {"pair": "a pair", "pair royal": "pair royal", "double pair royal": "double pair royal"}
@@ -1194,7 +1423,7 @@ def _view(state: AppState) -> View:
         return View(Screen.HOME, "Pegboard", _numbered(state, list(_HOME_ROWS)), state.index,
                     hint="OK choose")
     if mode is Mode.SETUP:
-        rows = [label for _, label in _setup_rows(state.setup)]
+        rows = [label for _, label in (*_setup_rows(state.setup), _teaching_row(state))]
         return View(Screen.SETUP, "New game", _numbered(state, rows), state.index,
                     hint="OK change  UNDO back")
     if mode is Mode.SAVED:
@@ -1205,6 +1434,18 @@ def _view(state: AppState) -> View:
     if mode is Mode.CONFIRM:
         return View(Screen.CONFIRM, _QUESTIONS.get(state.confirm, "Sure?"),
                     _numbered(state, ["No", "Yes"]), state.index)
+    if mode is Mode.HELP:
+        if state.topic is None:
+            rows = [t.title for t in rulehelp.TOPICS]
+            return View(Screen.MENU, "Rule help", _numbered(state, rows), state.index,
+                        hint="OK read  UNDO back")
+        topic = rulehelp.TOPICS[state.topic]
+        pages = topic.pages
+        lines = pages[state.help_page]
+        if state.help_page == len(pages) - 1:
+            lines = (*lines, topic.reference)
+        return View(Screen.HELP, f"{topic.title} {state.help_page + 1}/{len(pages)}", lines,
+                    hint="OK next  UNDO back")
     if mode is Mode.MENU:
         rows = [label for _, label in _menu_rows(state)]
         return View(Screen.MENU, "Menu", _numbered(state, rows), state.index,
@@ -1214,7 +1455,7 @@ def _view(state: AppState) -> View:
     target = gs.rules.target
     if state.pages and mode in (Mode.TABLE, Mode.CUT, Mode.GAME_OVER, Mode.PEG):
         page = state.pages[0]
-        screen = Screen.SHOW if page.title.endswith(tuple("0123456789")) else Screen.MESSAGE
+        screen = page.screen
         hint = "OK next" if page.offer is None else "OK penalty  GO skip"
         return View(screen, page.title, page.lines, sides=sides, target=target, hint=hint,
                     award=state.award, first_line=state.scroll)
@@ -1243,6 +1484,8 @@ def _view(state: AppState) -> View:
                     _scores_lines(gs), sides=sides, target=target)
     if mode is Mode.PENALTY:
         return _penalty_view(state, gs, sides)
+    if mode is Mode.ENTRY:
+        return _entry_view(state, gs, sides)
     if mode is Mode.GAME_OVER:
         return View(Screen.GAME_OVER if gs.match.winner is None or gs.rules.match_games == 1
                     else Screen.MATCH, "Game over", _scores_lines(gs), sides=sides,
@@ -1264,6 +1507,26 @@ def _scores_lines(gs: GameState) -> tuple[str, ...]:
         points = "-".join(str(p) for p in gs.result.game_points)
         lines.append(f"Game points {points}")
     return tuple(lines)
+
+
+def _entry_view(state: AppState, gs: GameState, sides: tuple[SideView, ...]) -> View:
+    if state.entry == "advice-who":
+        return View(Screen.DEALER, "Whose cards?", _numbered(state, list(gs.names)),
+                    state.index, hint="OK choose  UNDO back")
+    slots, start = _entry_slots(state)
+    size = _entry_size(state)
+    who = gs.names[state.entry_player]
+    if state.entry == "hint":
+        title, hint = f"{who}: cards in hand", "OK add  GO hint"
+        shown = tuple(picker.rank_label(c.rank) for c in state.entry_cards)
+    else:
+        title, hint = f"Dealt to {who}", "OK add  UNDO back"
+        shown = tuple(c.pretty for c in state.entry_cards)
+    prompt = f"card {len(state.entry_cards) + 1}/{size}"
+    if state.entry_rank is not None:
+        prompt = f"{picker.rank_label(state.entry_rank)} of which suit?"
+    return View(Screen.HAND, title, (" ".join(shown),), sides=sides, target=gs.rules.target,
+                picker=_picker_view(prompt, slots, state.cursor, start, state.fact), hint=hint)
 
 
 def _penalty_view(state: AppState, gs: GameState, sides: tuple[SideView, ...]) -> View:

@@ -1,0 +1,151 @@
+"""Teaching on the device: rule help from the menu and on its own, pegging hints, discard
+advice from the dealt cards, what a hand could have been, and what a low claim missed."""
+
+from __future__ import annotations
+
+import json
+
+from app_driver import GO, MENU, OK, UNDO, App, new_game
+
+from pegboard.app.inputs import Turn
+from pegboard.app.view import Screen
+from pegboard.rules import rulehelp
+from pegboard.rules.state import Phase
+
+
+def menu(app: App, label: str) -> App:
+    app.feed(MENU)
+    rows = [row.split(" ", 1)[1] if app.state.keypad else row for row in app.view.lines]
+    matches = [i for i, row in enumerate(rows) if row.startswith(label)]
+    assert matches, (label, rows)
+    return app.feed(Turn(matches[0]), OK)
+
+
+def teaching_game() -> App:
+    app = new_game()
+    menu(app, "Teaching")
+    assert app.view.lines[app.state.index] == "Teaching: on"  # the menu shows the change
+    return app.feed(UNDO)
+
+
+def test_rule_help_from_the_menu() -> None:
+    app = menu(new_game(), "Rule help")
+    assert app.view.screen is Screen.MENU and app.view.title == "Rule help"
+    assert list(app.view.lines) == [t.title for t in rulehelp.TOPICS]
+    renege = [t.id for t in rulehelp.TOPICS].index("renege")
+    app.feed(Turn(renege), OK)
+    topic = rulehelp.topic("renege")
+    assert app.view.screen is Screen.HELP
+    for page in range(len(topic.pages)):
+        assert app.view.lines[: len(topic.pages[page])] == topic.pages[page]
+        if page < len(topic.pages) - 1:
+            app.feed(OK)
+    assert app.view.lines[-1] == "ACC 7.3 (2020)"
+    app.feed(OK)
+    assert app.view.title == "Rule help"
+    app.feed(UNDO)
+    assert app.view.screen is Screen.STARTER
+
+
+def test_teaching_shows_rule_help_once_when_it_arises() -> None:
+    app = teaching_game()
+    assert app.state.teaching
+    app.pick("5")
+    for label in ("K", "Q", "J"):
+        app.pick(label)
+    app.feed(GO)
+    app.pick("A")  # 31
+    titles = [p.title for p in app.state.pages]
+    go31 = rulehelp.topic("go-and-31").title
+    assert any(t.startswith(go31) for t in titles), titles
+    app.read()
+    # A later 31 does not show it again.
+    assert "go-and-31" in app.state.helped
+
+
+def test_no_rule_help_pages_without_teaching() -> None:
+    app = new_game()
+    app.pick("5")
+    for label in ("K", "Q", "J"):
+        app.pick(label)
+    app.feed(GO)
+    app.pick("A")
+    assert not app.state.pages
+
+
+def test_pegging_hint_on_request() -> None:
+    app = new_game()
+    app.pick("5")
+    app.pick("10")  # P2 leads a ten: P1 to play
+    menu(app, "Pegging hint")
+    assert app.view.screen is Screen.HAND and app.view.title == "P1: cards in hand"
+    app.pick("5")
+    app.pick("2")
+    app.feed(GO)
+    assert app.state.pages[0].title == "Hint"
+    text = " ".join(app.state.pages[0].lines)
+    assert text.startswith("5 makes fifteen"), text
+    app.read()
+    assert app.view.screen is Screen.PLAY and app.game.count == 10  # nothing was entered
+
+
+def test_discard_advice_records_the_dealt_cards() -> None:
+    app = new_game()
+    menu(app, "Discard advice")
+    assert app.view.title == "Whose cards?"
+    app.feed(OK)  # P1, the dealer
+    for rank, suit in (("5", "5♥"), ("5", "5♠"), ("6", "6♦"), ("J", "J♣"), ("4", "4♣"),
+                       ("K", "K♠")):
+        app.pick(rank)
+        app.pick(suit)
+    page = app.state.pages[0]
+    assert page.title == "Advice for P1"
+    assert page.lines[0] == "lay J♣ K♠: +19.9"
+    assert json.loads(app.record[-1])["type"] == "dealt"
+    assert app.game.dealt[0] is not None and len(app.game.dealt[0]) == 6
+    app.read()
+    assert app.view.screen is Screen.STARTER
+    app.pick("2")
+    app.pick("3")  # P2
+    # P1's wheel now offers exactly the cards P1 was dealt.
+    assert app.view.picker is not None
+    assert set(app.view.picker.options) == {"5♥", "5♠", "6♦", "J♣", "4♣", "K♠"}
+
+
+def test_teaching_says_what_the_hand_could_have_been() -> None:
+    app = teaching_game()
+    menu(app, "Discard advice")
+    app.feed(Turn(1), OK)  # P2, the pone
+    for rank, suit in (("5", "5♥"), ("5", "5♠"), ("6", "6♦"), ("J", "J♣"), ("4", "4♣"),
+                       ("K", "K♠")):
+        app.pick(rank)
+        app.pick(suit)
+    app.read()
+    app.pick("5")  # starter
+    # P2 keeps J K 6 4 (a poor keep) and plays them out.
+    for label in ("J♣", "A", "K♠", "K", "6♦", "A", "4♣", "2"):
+        app.read()  # rule help pages on the way
+        app.pick(label)
+    assert app.game.phase is Phase.CRIB
+    titles = [p.title for p in app.state.pages]
+    assert any(t.startswith("Could have been") for t in titles), titles
+
+
+def test_muggins_missed_combinations_in_teaching_mode() -> None:
+    app = App.start()
+    app.feed(OK)
+    rows = list(app.view.lines)
+    app.feed(Turn(rows.index("Muggins: off")), OK)
+    rows = list(app.view.lines)
+    app.feed(Turn(rows.index("Teaching: off") - app.state.index), OK)
+    app.feed(Turn(-app.state.index), OK, Turn(1), OK)
+    app.pick("5")
+    app.pick("10")
+    app.pick("5")  # fifteen for P1: 2
+    assert app.view.title == "P1 claims"
+    app.feed(OK)  # claims nothing
+    missed = [p for p in app.state.pages if p.title == "Missed"]
+    assert missed, app.state.pages
+    assert missed[0].lines[:2] == ("Claimed 0, worth 2.", "Missed 2:")
+    app.read()
+    assert app.view.title == "P1 missed 2"
