@@ -280,3 +280,26 @@ def test_exclusive_open_refuses_a_second_user(board: ScriptedBoard) -> None:
             open_serial(board.path)
     finally:
         first.close()
+
+
+class ExplodingPort:
+    """A port whose library fails in a way nobody planned for."""
+
+    in_waiting = 0
+
+    def read(self, size: int = 1) -> bytes:
+        raise TypeError("unexpected")
+
+    def write(self, data: bytes, /) -> int | None:
+        return len(data)
+
+    def close(self) -> None:
+        pass
+
+
+def test_an_unexpected_library_error_drops_the_link_not_the_game() -> None:
+    link = SerialLink("/dev/whatever", opener=lambda path: ExplodingPort())
+    link.poll(0.0)
+    link.poll(0.1)
+    assert link.state is LinkState.DOWN
+    assert link.status == "LED link failed unexpectedly (TypeError('unexpected'))"

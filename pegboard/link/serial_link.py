@@ -246,6 +246,8 @@ class SerialLink:
             self._drop(now, error)
         except (OSError, ValueError) as error:  # pyserial raises SerialException(OSError)
             self._drop(now, LinkError(f"LED board disconnected ({error})"))
+        except Exception as error:  # the game must go on whatever the port library does
+            self._drop(now, LinkError(f"LED link failed unexpectedly ({error!r})"))
 
     def close(self) -> None:
         """Close the port (the link stays down until the next poll after this)."""
