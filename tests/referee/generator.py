@@ -9,7 +9,9 @@ Ways of entering a deal (``modes``):
 - ``"cards"``: the play card by card (hands then known from the play);
 - ``"show"``: no play recorded, every hand given by a ``show`` event in show order;
 - ``"peg"``: the play's points pegged by hand with ``peg`` events, then ``show`` events;
-- ``"quick"``: only ``peg`` events (play and hands), then straight to the next ``deal``.
+- ``"quick"``: only ``peg`` events (play and hands), then straight to the next ``deal``;
+- ``"mixed"``: card by card with a few ``peg`` events in between;
+- ``"abandon"``: part of the play, then the next ``deal`` (an unfinished hand).
 """
 
 from __future__ import annotations
@@ -177,7 +179,9 @@ def random_game(seed: int, table: Table) -> list[Event]:
     while True:
         if not first:
             dealer = (dealer + 1) % n
-            if emit({"type": "deal"}):
+            # Now and then the dealer is named although the deal passes left anyway.
+            named = {"dealer": dealer} if rng.random() < 0.1 else {}
+            if emit({"type": "deal", **named}):
                 return record
         first = False
         deck = full_deck()
@@ -199,10 +203,17 @@ def random_game(seed: int, table: Table) -> list[Event]:
             return record
         order = [(dealer + i) % n for i in range(1, n + 1)]
         plays: list[Event] = []
-        if mode == "cards":
+        if mode in ("cards", "mixed", "abandon"):
             plays = simulate_play(
                 hands, dealer, one_count=table.five_card, rng=rng, renege=table.renege
             )
+            if mode == "mixed":  # pegs by hand between the cards (a correction, a penalty)
+                for _ in range(rng.randint(1, 3)):
+                    at = rng.randint(0, len(plays))
+                    points = rng.randint(1, 4)
+                    plays.insert(at, {"type": "peg", "player": rng.randrange(n), "points": points})
+            if mode == "abandon":  # the deal is left unfinished: the next deal starts
+                plays = plays[: rng.randint(0, len(plays))]
         elif mode in ("peg", "quick"):
             plays = [
                 {"type": "peg", "player": rng.randrange(n), "points": rng.randint(1, 6)}
@@ -221,10 +232,10 @@ def random_game(seed: int, table: Table) -> list[Event]:
                     event["points"] = -min(referee.scores[side], event["points"])
             if emit(event):
                 return record
-        if mode == "quick":
+        if mode in ("quick", "abandon"):
             continue
         for p in order:
-            if mode == "cards" and played_fully(plays, p, size):
+            if mode in ("cards", "mixed") and played_fully(plays, p, size):
                 continue
             cards = list(hands[p])
             rng.shuffle(cards)

@@ -197,6 +197,10 @@ class Referee:
         self.players = len(players)
         self.five_card = bool(rules.get("five_card", False))
         self.target = int(rules.get("target", 61 if self.five_card else 121))
+        if self.target not in (61, 121):
+            raise Illegal("the target is 121 or 61")
+        if rules.get("partnerships") is True and self.players != 4:
+            raise Illegal("partnerships are for four players")
         self.partnerships = bool(rules.get("partnerships", True)) and self.players == 4
         self.scheme = str(rules.get("game_points", "acc"))
         if self.five_card and self.players != 2:
@@ -361,14 +365,24 @@ class Referee:
             self._advance_show(deal, awards)
 
     def _find_reneges(self, deal: _Deal) -> None:
-        """A go made while holding a card that fitted (known once the hands are known)."""
-        # What a player held at a go is what they played later in the deal; only players
-        # whose whole hand was played are judged. Nothing is awarded: it is only reported.
-        for line, player, count in deal.gos:
-            if len(deal.played[player]) != self.hand_size:
+        """Check the goes of every player whose whole hand was laid in the play."""
+        if self.over:  # nobody can claim a penalty any more
+            return
+        for player, cards in deal.played.items():
+            if len(cards) == self.hand_size:
+                self._check_goes(deal, player, cards)
+
+    def _check_goes(self, deal: _Deal, player: int, hand: list[RCard]) -> None:
+        """A go said while holding a card that fitted (known once the hand is known).
+
+        What a player held at a go is their hand less what they had laid before it. Nothing
+        is awarded: a renege is only reported, for the opponent to claim.
+        """
+        for line, who, count in deal.gos:
+            if who != player:
                 continue
-            held = [c for at, who, c in deal.plays if who == player and at > line]
-            fitting = [c.text for c in held if count + c.pips <= 31]
+            laid = {c for at, p, c in deal.plays if p == player and at < line}
+            fitting = [c.text for c in hand if c not in laid and count + c.pips <= 31]
             if fitting:
                 self.reneges.append((line, player, fitting))
 
@@ -417,6 +431,8 @@ class Referee:
             raise Illegal("the hand must hold the cards that player played")
         deal.seen.update(cards)
         assert deal.starter is not None
+        if len(mine) < self.hand_size:  # a hand known only now: check its goes
+            self._check_goes(deal, player, cards)
         self._award(awards, player, show_points(cards, deal.starter), "hand")
         deal.show_index += 1
         if self._check_end():
@@ -440,11 +456,11 @@ class Referee:
         self.need_crib = False
 
     def _peg(self, event: Mapping[str, Any], awards: list[Award]) -> None:
-        self._need_deal()
+        """Quick mode: points by hand, at any time of the game (also before a deal)."""
         player = self._player(event)
         points = event.get("points")
-        if not isinstance(points, int) or isinstance(points, bool):
-            raise Illegal("peg needs a whole number of points")
+        if not isinstance(points, int) or isinstance(points, bool) or points == 0:
+            raise Illegal("peg needs a whole number of points, not 0")
         # Negative pegs move back, never below 0.
         points = max(points, -self.scores[self.side(player)])
         self._award(awards, player, points, "peg")
