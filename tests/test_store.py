@@ -408,3 +408,57 @@ def test_the_log_lines_shown_in_the_docs_are_real() -> None:
     for line in shown:
         entry = json.loads(line[9:])
         assert encode_line(entry) == (line + "\n").encode()
+
+
+def test_a_failed_sync_takes_the_unconfirmed_line_back_out(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with open_store(tmp_path) as store:
+        store.new_game(HEADER)
+        before = current_log(tmp_path).read_bytes()
+        real_sync = logfile_module._sync
+        failures = [OSError(errno.EIO, "Input/output error")]
+
+        def sync_fails_once(fd: int) -> None:
+            if failures:
+                raise failures.pop()
+            real_sync(fd)
+
+        monkeypatch.setattr(logfile_module, "_sync", sync_fails_once)
+        with pytest.raises(StoreError, match="Input/output error"):
+            store.append(EVENTS[0])  # written whole, but never confirmed on disk
+        assert current_log(tmp_path).read_bytes() == before
+        store.append(EVENTS[1])
+    with open_store(tmp_path) as store:
+        game = store.current()
+        assert store.notices == []
+    assert game is not None and game.records == (HEADER, EVENTS[1])
+
+
+def test_when_even_the_cut_back_fails_no_line_is_written_after_the_stray_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with open_store(tmp_path) as store:
+        store.new_game(HEADER)
+        store.append(EVENTS[0])
+        real_write = os.write
+
+        def half(fd: int, data: bytes | memoryview) -> int:
+            real_write(fd, bytes(data)[:10])
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+        def refuse(fd: int, length: int) -> None:
+            raise OSError(errno.EROFS, "Read-only file system")
+
+        monkeypatch.setattr(logfile_module.os, "write", half)
+        monkeypatch.setattr(logfile_module.os, "ftruncate", refuse)
+        with pytest.raises(StoreError, match="No space left"):
+            store.append(EVENTS[1])
+        monkeypatch.undo()
+        with pytest.raises(StoreError, match="restart Pegboard to recover the store"):
+            store.append(EVENTS[1])
+    with open_store(tmp_path) as store:  # the next start cuts the stray part off
+        game = store.current()
+        assert any("cut off an unfinished write" in n for n in store.notices)
+        store.append(EVENTS[1])
+    assert game is not None and game.records == (HEADER, EVENTS[0])

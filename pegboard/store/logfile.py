@@ -24,6 +24,7 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import zlib
@@ -153,6 +154,8 @@ class LogWriter:
         self.path = os.fspath(path)
         self.next_seq = next_seq
         self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CLOEXEC)
+        self._size = os.fstat(self._fd).st_size  # the end of the last good line
+        self._broken: str | None = None
 
     @classmethod
     def create(cls, path: str | os.PathLike[str], first: dict[str, Any]) -> LogWriter:
@@ -162,35 +165,43 @@ class LogWriter:
         try:
             _write_all(fd, line)
             os.fsync(fd)
-        finally:
+        except OSError:
             os.close(fd)
+            with contextlib.suppress(OSError):  # never acknowledged: leave nothing behind
+                os.unlink(path)
+            raise
+        os.close(fd)
         fsync_directory(os.path.dirname(os.path.abspath(path)))
         return cls(path, 1)
 
     def append(self, entry: dict[str, Any]) -> int:
         """Write ``entry`` as the next line and sync it; returns its sequence number."""
+        if self._broken:
+            raise StoreError(self._broken)
         seq = self.next_seq
         line = encode_line({"seq": seq, **entry})
         try:
             _write_all(self._fd, line)
             _sync(self._fd)
         except OSError as error:
-            # A short or failed write may have left part of a line; cut it so the file stays
-            # a clean log (if even that fails, the next open sees a torn tail and cuts it).
             self._cut_back()
             raise StoreError(f"cannot save to {self.path}: {error.strerror or error}") from None
         self.next_seq = seq + 1
+        self._size += len(line)
         return seq
 
     def _cut_back(self) -> None:
+        """Remove whatever a failed append left (part of a line, or a whole unsynced one)."""
         try:
-            size = os.fstat(self._fd).st_size
-            with open(self.path, "rb") as stream:
-                good = scan(stream.read()).good_bytes
-            if good < size:
-                os.truncate(self.path, good)
-        except OSError:
-            pass
+            os.ftruncate(self._fd, self._size)
+            _sync(self._fd)
+        except OSError as error:
+            # The file may now end in a stray line: refuse further appends after it, which
+            # would turn a torn tail (cut off on the next start) into damage mid-file.
+            self._broken = (
+                f"cannot save to {self.path} after a failed write ({error.strerror or error}); "
+                "restart Pegboard to recover the store"
+            )
 
     def close(self) -> None:
         """Close the file (every append is already durable)."""

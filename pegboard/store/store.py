@@ -253,6 +253,14 @@ class Store(StoreReader):
         self._lock: StoreLock | None = StoreLock(self.directory, owner)
         try:
             self._recover()
+        except StoreError:
+            self.close()
+            raise
+        except OSError as error:
+            self.close()
+            raise StoreError(
+                f"cannot recover the store at {self.directory}: {error.strerror or error}"
+            ) from None
         except BaseException:
             self.close()
             raise
@@ -384,10 +392,16 @@ class Store(StoreReader):
         writer.close()
         self._writer = None
         self._current = None
-        return self._archive(
-            FinishedGame(game.id, game.path, game.records, game.times,
-                         result=payload, finished_at=now)
-        )
+        try:
+            return self._archive(
+                FinishedGame(game.id, game.path, game.records, game.times,
+                             result=payload, finished_at=now)
+            )
+        except OSError as error:
+            raise StoreError(
+                f"the game is finished but could not be moved into the history "
+                f"({error.strerror or error}); it will be on the next start"
+            ) from None
 
     def set_aside_current(self, reason: str) -> Path | None:
         """Move the unfinished game out of the way (for a record the engine cannot replay)."""
