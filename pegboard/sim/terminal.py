@@ -136,12 +136,19 @@ class TerminalDisplay:
                  columns: Callable[[], int] | None = None) -> None:
         self.kit = kit
         self.out = out or sys.stdout
-        self._columns = columns or (lambda: shutil.get_terminal_size((160, 48)).columns)
+        self._columns = columns or self._terminal_columns
         self.image: Image.Image | None = None
         self.view: View | None = None
         self.sides: tuple[SideView, ...] = ()
         self.target = 121
         self.lit = True
+
+    def _terminal_columns(self) -> int:
+        # Ask the terminal itself: $COLUMNS may be stale or inherited from another program.
+        try:
+            return os.get_terminal_size(self.out.fileno()).columns
+        except (OSError, ValueError, AttributeError):
+            return shutil.get_terminal_size((160, 48)).columns
 
     def show(self, image: Image.Image) -> None:
         """Keep the frame (drawn with its view in :meth:`frame`)."""
