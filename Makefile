@@ -13,8 +13,10 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
+# The simulator: interactive on a terminal; without one (a pipe, CI) it plays the built-in demo
+# and prints its frames.
 run: $(STAMP)
-	$(BIN)/pegboard demo
+	$(BIN)/pegboard sim
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
@@ -24,10 +26,13 @@ test: lint test-tools
 	$(BIN)/pytest
 
 # System tools the tests use that pip cannot provide: systemd-analyze (from Debian's systemd
-# package), installed only when missing and only when running as root.
+# package) and tmux (the simulator's terminal test), installed only when missing and only when
+# running as root.
 test-tools:
 	@command -v systemd-analyze >/dev/null 2>&1 || [ "$$(id -u)" != 0 ] || \
 		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq systemd; }
+	@command -v tmux >/dev/null 2>&1 || [ "$$(id -u)" != 0 ] || \
+		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tmux; }
 
 bench: $(STAMP)
 	$(BIN)/python -m bench
