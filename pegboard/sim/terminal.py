@@ -60,22 +60,26 @@ def keymap(kit: str) -> dict[str, KeyStep]:
     return KEYPAD_KEYS if kit == "keypad" else ENCODER_KEYS
 
 
-def split_keys(data: str) -> list[str]:
-    """Split terminal input into keys (arrow keys arrive as three-character sequences).
+def split_keys(data: str) -> tuple[list[str], str]:
+    """Split terminal input into keys; arrow keys arrive as three-character sequences, which a
+    read may cut in two, so an unfinished sequence at the end is handed back to prepend to
+    the next read.
 
-    >>> split_keys("\\x1b[Cg\\x1b[D ")
-    ['\\x1b[C', 'g', '\\x1b[D', ' ']
+    >>> split_keys("\\x1b[Cg\\x1b[D \\x1b[")
+    (['\\x1b[C', 'g', '\\x1b[D', ' '], '\\x1b[')
     """
     keys: list[str] = []
     i = 0
     while i < len(data):
-        if data.startswith("\x1b[", i) and i + 2 < len(data):
+        if data[i] == "\x1b" and len(data) - i < 3 and "\x1b[".startswith(data[i:]):
+            return keys, data[i:]
+        if data.startswith("\x1b[", i):
             keys.append(data[i:i + 3])
             i += 3
         else:
             keys.append(data[i])
             i += 1
-    return keys
+    return keys, ""
 
 
 def board_lines(view: View | None, sides: tuple[SideView, ...], target: int) -> list[str]:
@@ -190,23 +194,33 @@ def run_interactive(sim: Simulator, display: TerminalDisplay, stdin: TextIO) -> 
     """Play in the terminal until the player quits (x or Ctrl-C) or the app quits."""
     fd = stdin.fileno()
     saved = termios.tcgetattr(fd)
-    keys = keymap(sim.config.input.kit)
+    mapping = keymap(sim.config.input.kit)
     stop = threading.Event()
 
     def read_keys() -> None:
+        try:
+            serve_keys()
+        finally:  # however the keyboard ends, the loop must not wait for it forever
+            sim.inbox.put(STOP)
+
+    def serve_keys() -> None:
+        pending = ""
         while not stop.is_set():
             ready, _, _ = select.select([fd], [], [], 0.2)
             if not ready:
+                if pending == "\x1b":  # a lone Escape press, not the start of an arrow key
+                    pending = ""
                 continue
-            data = os.read(fd, 64).decode("utf-8", errors="replace")
+            data = os.read(fd, 256).decode("utf-8", errors="replace")
             if not data:
                 sim.inbox.put(STOP)
                 return
-            for key in split_keys(data):
+            keys, pending = split_keys(pending + data)
+            for key in keys:
                 if key in QUIT_KEYS or (key == "q" and sim.config.input.kit == "encoder"):
                     sim.inbox.put(STOP)
                     return
-                step = keys.get(key)
+                step = mapping.get(key)
                 if step is not None:
                     sim.press(step)
 
