@@ -10,65 +10,86 @@ and its final scores must be the ones on the last frame.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from PIL import Image, ImageChops
 
-from pegboard.app.view import Screen
+from pegboard.app.view import Screen, View
 from pegboard.cli import main
+from pegboard.config import Config
 from pegboard.sim.autoplay import PlayedGame, record_game
 from pegboard.ui.render import render
 
 
-@pytest.fixture(scope="module")
-def game() -> PlayedGame:
-    return record_game(seed=1)
+def kit_config(kit: str) -> Config:
+    config = Config()
+    return replace(config, input=replace(config.input, kit=kit))
 
 
-def test_pretend_table_finishes_a_game(game: PlayedGame) -> None:
-    assert game.final is not None
-    assert game.final.screen is Screen.GAME_OVER
-    scores = [side.score for side in game.final.sides]
+@pytest.fixture(scope="module", params=["encoder", "keypad"])
+def game(request: pytest.FixtureRequest) -> tuple[str, PlayedGame]:
+    kit = str(request.param)
+    return kit, record_game(seed=1, config=kit_config(kit))
+
+
+def test_pretend_table_finishes_a_game(game: tuple[str, PlayedGame]) -> None:
+    _, played = game
+    assert played.final is not None
+    assert played.final.screen is Screen.GAME_OVER
+    scores = [side.score for side in played.final.sides]
     assert max(scores) >= 121 and min(scores) < 121
-    assert [side.winner for side in game.final.sides].count(True) == 1
+    assert [side.winner for side in played.final.sides].count(True) == 1
 
 
 def test_script_replays_to_the_same_game_and_engine_agrees(
-    game: PlayedGame, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    game: tuple[str, PlayedGame], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert game.final is not None
+    kit, played = game
+    assert played.final is not None
     script = tmp_path / "game.keys"
-    script.write_text(game.script, encoding="utf-8")
+    script.write_text(played.script, encoding="utf-8")
     frames = tmp_path / "frames"
     record = tmp_path / "game.jsonl"
-    assert main(["sim", "--script", str(script), "--frames", str(frames),
+    assert main(["sim", "--kit", kit, "--script", str(script), "--frames", str(frames),
                  "--record", str(record)]) == 0
     capsys.readouterr()
     # The same keys on the mock pins make the same record.
-    assert record.read_text(encoding="utf-8") == game.record
+    assert record.read_text(encoding="utf-8") == played.record
     # The engine's own replay of the written record.
     assert main(["replay", "--json", str(record)]) == 0
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines() if line]
     result = lines[-1]
     assert result["type"] == "result"
-    on_screen = [side.score for side in game.final.sides]
+    on_screen = [side.score for side in played.final.sides]
     assert result["scores"] == on_screen
-    assert result["winner"] == next(i for i, s in enumerate(game.final.sides) if s.winner)
+    assert result["winner"] == next(i for i, s in enumerate(played.final.sides) if s.winner)
     # Frames: the last one before shutdown is the game-over screen, pixel for pixel.
     pngs = sorted(frames.glob("frame-*.png"))
-    assert len(pngs) == game.frames
+    assert len(pngs) == played.frames
     last = Image.open(pngs[-1]).convert("1")
-    assert ImageChops.logical_xor(last, render(game.final)).getbbox() is None
+    assert ImageChops.logical_xor(last, render(played.final)).getbbox() is None
     # And the frame left on the panel at shutdown says the game is saved.
     saved = Image.open(frames / "saved.png").convert("1")
     assert ImageChops.logical_xor(last, saved).getbbox() is not None
 
 
-def test_frames_show_the_play(game: PlayedGame, tmp_path: Path) -> None:
+def test_keypad_takes_fewer_keys_than_the_encoder() -> None:
+    """The same deals entered on each kit: the same record, far fewer keys on the keypad."""
+    encoder = record_game(seed=3, until=_second_deal)
+    keypad = record_game(seed=3, config=kit_config("keypad"), until=_second_deal)
+    assert encoder.record == keypad.record
+    assert keypad.keys < encoder.keys / 2
+
+
+def _second_deal(view: View) -> bool:
+    return view.screen is Screen.STARTER and view.title.startswith("Deal 2")
+
+
+def test_frames_show_the_play(game: tuple[str, PlayedGame]) -> None:
     """Every play frame shows the count and the side to act; awards reach the screen."""
-    views = []
-    record_game(seed=1, on_frame=lambda view, image: views.append(view))
+    views = game[1].views
     plays = [v for v in views if v.screen is Screen.PLAY]
     assert plays, "the play was entered card by card"
     assert all(v.count is not None for v in plays)

@@ -54,6 +54,7 @@ class AutoPlayer:
     """Decides the next keys from the screen, with its own seeded dealer."""
 
     seed: int = 0
+    kit: str = "encoder"
     rng: random.Random = field(init=False)
     deal: _Deal | None = None
     cuts: dict[str, Rank] = field(default_factory=dict)
@@ -104,6 +105,8 @@ class AutoPlayer:
         for word in wanted:
             for index, line in enumerate(view.lines):
                 if line.startswith(word):
+                    if self.kit == "keypad" and index < len(Rank):
+                        return [KeyStep(RANK_LABELS[Rank(index + 1)])]  # row N: key N
                     return [*_turns((view.selected or 0), index), KeyStep("ok")]
         return [KeyStep("ok")]
 
@@ -167,11 +170,15 @@ class AutoPlayer:
         picker = view.picker
         assert picker is not None
         options = picker.options
+        if self.kit == "keypad" and RANK_LABELS[rank] in options:
+            return [KeyStep(RANK_LABELS[rank])]  # a rank key enters its rank at once
         target = next((i for i, o in enumerate(options) if o == RANK_LABELS[rank]), None)
         if target is None:
             target = next((i for i, o in enumerate(options) if _label_rank(o) is rank), None)
         if target is None:  # not offered: take what is highlighted
             target = picker.index
+        if self.kit == "keypad":
+            return [KeyStep("ok")]
         return [*_turns(picker.index, target, len(options)), KeyStep("ok")]
 
 
@@ -196,6 +203,7 @@ class PlayedGame:
     record: str
     frames: int
     keys: int
+    views: list[View] = field(default_factory=list)
 
 
 def step_text(step: KeyStep) -> str:
@@ -216,7 +224,8 @@ def record_game(
 ) -> PlayedGame:
     """Let the pretend table play through the simulator until the game is over (or ``until``
     says stop); returns the keys as a script, the final view and the record."""
-    player = AutoPlayer(seed)
+    config = config or Config()
+    player = AutoPlayer(seed, kit=config.input.kit)
     views: list[View] = []
     lines: list[str] = []
     frames = 0
@@ -230,7 +239,7 @@ def record_game(
 
     with tempfile.TemporaryDirectory(prefix="pegboard-autoplay-") as scratch:
         store = Store(Path(scratch), owner="autoplay")
-        sim = Simulator(config or Config(), store, RecordingDisplay(), clock=FakeClock(),
+        sim = Simulator(config, store, RecordingDisplay(), clock=FakeClock(),
                         on_frame=seen)
         keys = 0
         try:
@@ -254,7 +263,7 @@ def record_game(
             record = game_record(store)
             store.close()
     return PlayedGame(script=_wrap_script(lines), final=views[-1] if views else None,
-                      record=record, frames=frames, keys=keys)
+                      record=record, frames=frames, keys=keys, views=views)
 
 
 def full_game_script(seed: int = 1) -> tuple[str, View | None]:
