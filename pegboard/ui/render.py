@@ -147,29 +147,39 @@ def _bars(image: Image.Image, view: View, top: int) -> None:
 
 
 def _picker_line(image: Image.Image, x: int, y: int, picker: PickerView, chars: int) -> None:
-    """The wheel around the highlighted option: ``◂ 6 [7] 8 ▸``."""
+    """The wheel around the highlighted option: ``◂ 5 6 [7] 8 9 ▸``.
+
+    The wheel wraps round (turning on from the last option reaches the first), so the
+    neighbours shown on each side wrap too; no option is shown twice."""
     options = picker.options
     if not options:
         draw_text(image, x, y, fit("(nothing fits)", chars))
         return
+    count = len(options)
     current = picker.candidate
     x_end = x + chars * CHAR_W
     cx = x + (chars * CHAR_W - text.width(current)) // 2
     _inverted(image, cx - 2, y, text.width(current) + 3, LINE_H, current)
-    left_x = cx - 4
-    i = picker.index - 1
-    while i >= 0 and left_x - text.width(options[i]) >= x + CHAR_W:
-        left_x -= text.width(options[i])
-        draw_text(image, left_x, y, options[i])
-        left_x -= 4
-        i -= 1
-    right_x = cx + text.width(current) + 4
-    j = picker.index + 1
-    while j < len(options) and right_x + text.width(options[j]) <= x_end - CHAR_W:
-        draw_text(image, right_x, y, options[j])
-        right_x += text.width(options[j]) + 4
-        j += 1
-    if len(options) > 1:
+    shown = {picker.index % count}
+    left_x, right_x = cx - 4, cx + text.width(current) + 4
+    for step in range(1, count):
+        placed = False
+        right = (picker.index + step) % count
+        if right not in shown and right_x + text.width(options[right]) <= x_end - CHAR_W:
+            draw_text(image, right_x, y, options[right])
+            right_x += text.width(options[right]) + 4
+            shown.add(right)
+            placed = True
+        left = (picker.index - step) % count
+        if left not in shown and left_x - text.width(options[left]) >= x + CHAR_W:
+            left_x -= text.width(options[left])
+            draw_text(image, left_x, y, options[left])
+            left_x -= 4
+            shown.add(left)
+            placed = True
+        if not placed:
+            break
+    if count > 1:
         draw_text(image, x, y, "◂")
         draw_text(image, x_end - CHAR_W, y, "▸")
 
