@@ -108,10 +108,11 @@ def test_keypad_scan_reads_the_matrix(factory: MockFactory) -> None:
     assert kit.scan() == set()
     matrix.press(1, 2)  # row 2 ("4 5 6 Q"), third column: the 6
     assert kit.scan() == {"6"}
-    assert kit.poll(clock.now()) == [RankKey(Rank.SIX)]
-    clock.advance(0.01)
-    assert kit.poll(clock.now()) == []  # still held: no second report
+    assert kit.poll(clock.now()) == []  # reported on release (a hold means more)
+    clock.advance(0.05)
     matrix.release(1, 2)
+    clock.advance(0.01)
+    assert kit.poll(clock.now()) == [RankKey(Rank.SIX)]
     matrix.press(3, 2)  # '#': GO, reported on release
     clock.advance(0.03)
     assert kit.poll(clock.now()) == []
@@ -140,6 +141,22 @@ def test_keypad_every_key(factory: MockFactory) -> None:
     assert sorted(ranks) == list(Rank)
     assert [e for e in seen if isinstance(e, Press)] == [
         Press(Button.UNDO), Press(Button.GO), Press(Button.OK)]
+    kit.close()
+
+
+def test_keypad_held_rank_asks_for_suit_facts(factory: MockFactory) -> None:
+    clock = FakeClock()
+    matrix = MockKeypadMatrix(factory, (5, 6, 13, 19), (12, 16, 20, 21))
+    kit = KeypadKit(clock, timing=TIMING)
+    matrix.press(0, 3)  # J
+    events: list[InputEvent] = []
+    for _ in range(100):
+        clock.advance(0.01)
+        events += kit.poll(clock.now())
+    matrix.release(0, 3)
+    clock.advance(0.05)
+    events += kit.poll(clock.now())
+    assert events == [RankKey(Rank.JACK, long=True)]
     kit.close()
 
 

@@ -94,7 +94,9 @@ def _keypad_action(name: str) -> KeyAction:
         return _tap_hold(Button.GO)
     if name == "undo":
         return KeyAction(Press(Button.UNDO), repeat=Press(Button.UNDO, repeat=True))
-    return KeyAction(RankKey(_RANK_BY_KEY[name]))
+    rank = _RANK_BY_KEY[name]
+    # Held, a rank key asks for that rank's suit facts ("J nobs", "7 flush").
+    return KeyAction(RankKey(rank), hold=RankKey(rank, long=True))
 
 
 KEYPAD_KEYS: Mapping[str, KeyAction] = {

@@ -85,7 +85,10 @@ def _link_mark(image: Image.Image) -> None:
 
 
 def _dealer_mark(image: Image.Image, x: int, y: int) -> None:
-    _inverted(image, x, y, 8, LINE_H - 1, "D")
+    """A boxed "D": this side deals and owns the crib (an outline, so that it never looks
+    like the inverted name of the side to act)."""
+    ImageDraw.Draw(image).rectangle((x, y, x + 8, y + LINE_H - 2), outline=1, fill=0)
+    draw_text(image, x + 2, y, "D")
 
 
 def _header(image: Image.Image, view: View, x0: int, x1: int) -> None:
@@ -100,7 +103,7 @@ def _header(image: Image.Image, view: View, x0: int, x1: int) -> None:
 
 def _side_column(image: Image.Image, side: SideView, left: int, span: int, *,
                  right_align: bool) -> None:
-    mark_w = 9 if side.dealer else 0
+    mark_w = 10 if side.dealer else 0
     name = fit(side.name, (span - mark_w - 2) // CHAR_W)
     name_w = text.width(name)
     nx = left + span - name_w - mark_w - 1 if right_align else left
