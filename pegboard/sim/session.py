@@ -88,6 +88,12 @@ class Simulator:
             if self.clock.now() >= end or not self.loop.running:
                 return
 
+    def power_cut(self) -> None:
+        """Stop dead, as when the plug is pulled: nothing more is drawn or saved."""
+        self.loop.running = False
+        self.factory.reset()
+        Device.pin_factory = self._previous_factory
+
     def close(self) -> None:
         """Leave the "game saved" frame, release the pins and restore the pin factory."""
         try:
