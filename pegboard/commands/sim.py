@@ -55,6 +55,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         help="write the game record (JSON Lines) here")
     parser.add_argument("--print", dest="print_frames", action="store_true",
                         help="print every frame in half blocks (headless runs)")
+    parser.add_argument("--leds", action="store_true",
+                        help="run the LED board's firmware under MicroPython and drive it over "
+                             "the real serial link (interactive runs)")
     parser.set_defaults(func=run)
 
 
@@ -133,17 +136,25 @@ def _check_kit(steps: list[KeyStep], kit: str, source: str) -> None:
 
 def _interactive(args: argparse.Namespace, config: Config) -> int:
     directory = Path(args.store) if args.store else _sim_store_path()
+    clock = MonotonicClock()
     store = Store(directory, owner="pegboard sim")
-    display = TerminalDisplay(config.input.kit)
+    leds = None
     notices: list[str] = []
     try:
-        sim = Simulator(config, store, display, clock=MonotonicClock(), on_frame=display.frame,
-                        notice=notices.append)
+        if args.leds:
+            from pegboard.sim.leds import SimulatedBoard
+
+            leds = SimulatedBoard(clock.now())
+        display = TerminalDisplay(config.input.kit, extra=leds.status if leds else None)
+        sim = Simulator(config, store, display, clock=clock, on_frame=display.frame,
+                        notice=notices.append, leds=leds.board if leds else None)
         try:
             run_interactive(sim, display, sys.stdin)
         finally:
             sim.close()
     finally:
+        if leds is not None:
+            leds.close()
         store.close()
     for text in notices:
         print(text, file=sys.stderr)

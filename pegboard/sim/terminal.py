@@ -16,7 +16,7 @@ import sys
 import termios
 import threading
 import tty
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TextIO
 
 from PIL import Image
@@ -111,7 +111,8 @@ def board_lines(view: View | None, sides: tuple[SideView, ...], target: int) -> 
 
 
 def compose(image: Image.Image | None, view: View | None, sides: tuple[SideView, ...],
-            target: int, kit: str, columns: int, *, lit: bool = True) -> list[str]:
+            target: int, kit: str, columns: int, *, lit: bool = True,
+            extra: Sequence[str] = ()) -> list[str]:
     """The whole terminal screen as lines (pure, so it is tested directly)."""
     blank = Image.new("1", (128, 64))
     frame = image if (image is not None and lit) else blank
@@ -122,6 +123,8 @@ def compose(image: Image.Image | None, view: View | None, sides: tuple[SideView,
     box += ["\u2502" + row + "\u2502" for row in pixels]
     box += ["\u2514" + "\u2500" * inner + "\u2518"]
     board = board_lines(view, sides, target)
+    if extra:
+        board = [*board, "", *extra]
     if wide:
         out = []
         for i in range(max(len(box), len(board))):
@@ -137,8 +140,10 @@ class TerminalDisplay:
     """Draws the composed screen with ANSI escapes on ``out`` (the loop thread calls it)."""
 
     def __init__(self, kit: str, out: TextIO | None = None,
-                 columns: Callable[[], int] | None = None) -> None:
+                 columns: Callable[[], int] | None = None,
+                 extra: Callable[[], list[str]] | None = None) -> None:
         self.kit = kit
+        self.extra = extra
         self.out = out or sys.stdout
         self._columns = columns or self._terminal_columns
         self.image: Image.Image | None = None
@@ -185,7 +190,8 @@ class TerminalDisplay:
     def redraw(self) -> None:
         """Write the whole screen."""
         lines = compose(self.image, self.view, self.sides, self.target, self.kit,
-                        self._columns(), lit=self.lit)
+                        self._columns(), lit=self.lit,
+                        extra=self.extra() if self.extra is not None else ())
         self.out.write("\x1b[H" + "".join(line + "\x1b[K\n" for line in lines) + "\x1b[J")
         self.out.flush()
 
