@@ -24,6 +24,7 @@ from pegboard.app.view import View
 from pegboard.config import Config, load_config
 from pegboard.errors import PegboardError
 from pegboard.hw.clock import MonotonicClock
+from pegboard.hw.oled import OledDisplay, open_emulator
 from pegboard.sim.script import run_script
 from pegboard.sim.session import Simulator
 from pegboard.sim.terminal import TerminalDisplay, board_lines, run_interactive
@@ -55,6 +56,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         help="write the game record (JSON Lines) here")
     parser.add_argument("--print", dest="print_frames", action="store_true",
                         help="print every frame in half blocks (headless runs)")
+    parser.add_argument("--window", action="store_true",
+                        help="also show the frames in a luma.emulator window (needs the "
+                             "luma.emulator package and a desktop)")
     parser.add_argument("--leds", action="store_true",
                         help="run the LED board's firmware under MicroPython and drive it over "
                              "the real serial link (interactive runs)")
@@ -145,7 +149,9 @@ def _interactive(args: argparse.Namespace, config: Config) -> int:
             from pegboard.sim.leds import SimulatedBoard
 
             leds = SimulatedBoard(clock.now())
-        display = TerminalDisplay(config.input.kit, extra=leds.status if leds else None)
+        mirror = _window() if args.window else None
+        display = TerminalDisplay(config.input.kit, extra=leds.status if leds else None,
+                                  mirror=mirror)
         sim = Simulator(config, store, display, clock=clock, on_frame=display.frame,
                         notice=notices.append, leds=leds.board if leds else None)
         try:
@@ -160,6 +166,15 @@ def _interactive(args: argparse.Namespace, config: Config) -> int:
         print(text, file=sys.stderr)
     print(f"Game saved in {directory}")
     return 0
+
+
+def _window() -> OledDisplay | None:
+    device = open_emulator()
+    if device is None:
+        print("no luma.emulator window (pip install luma.emulator, and a desktop); "
+              "the terminal view carries on", file=sys.stderr)
+        return None
+    return OledDisplay(device)
 
 
 def _sim_store_path() -> Path:

@@ -23,6 +23,7 @@ from PIL import Image
 
 from pegboard.app.view import Brightness, SideView, View
 from pegboard.device.loop import STOP
+from pegboard.hw.oled import Display
 from pegboard.sim.session import Simulator
 from pegboard.testing import KeyStep
 from pegboard.ui.term import frame_to_halfblocks, frame_to_quadrants
@@ -141,9 +142,11 @@ class TerminalDisplay:
 
     def __init__(self, kit: str, out: TextIO | None = None,
                  columns: Callable[[], int] | None = None,
-                 extra: Callable[[], list[str]] | None = None) -> None:
+                 extra: Callable[[], list[str]] | None = None,
+                 mirror: Display | None = None) -> None:
         self.kit = kit
         self.extra = extra
+        self.mirror = mirror
         self.out = out or sys.stdout
         self._columns = columns or self._terminal_columns
         self.image: Image.Image | None = None
@@ -162,6 +165,8 @@ class TerminalDisplay:
     def show(self, image: Image.Image) -> None:
         """Keep the frame (drawn with its view in :meth:`frame`)."""
         self.image = image
+        if self.mirror is not None:
+            self.mirror.show(image)
 
     def frame(self, view: View, image: Image.Image) -> None:
         """The loop's frame hook: remember the view and redraw."""
@@ -177,6 +182,8 @@ class TerminalDisplay:
 
     def set_power(self, on: bool) -> None:
         """Blank or light the frame."""
+        if self.mirror is not None:
+            self.mirror.set_power(on)
         if on != self.lit:
             self.lit = on
             self.redraw()
@@ -186,6 +193,8 @@ class TerminalDisplay:
         if final is not None:
             self.image, self.lit = final, True
             self.redraw()
+        if self.mirror is not None:
+            self.mirror.close(final)
 
     def redraw(self) -> None:
         """Write the whole screen."""

@@ -2,7 +2,7 @@
 
 Each character cell shows a top and a bottom pixel: ``▀`` (top lit), ``▄`` (bottom lit), ``█``
 (both) or a space, so a 128x64 frame takes 128 columns by 32 lines. For narrow terminals
-:func:`frame_to_quadrants` packs 2x2 pixels per cell (64 columns by 16 lines).
+:func:`frame_to_quadrants` packs 2x2 pixels per cell (64 columns by 32 lines).
 
 >>> from PIL import Image
 >>> image = Image.new("1", (2, 2))
