@@ -1,7 +1,7 @@
 """The simulator with the LED board: the real firmware under MicroPython, over the real link.
 
 The game is played on the mock pins; the loop sends each change of pegs through
-:class:`~pegboard.device.leds.LinkedBoard` and :class:`~pegboard.link.serial_link.SerialLink`
+:class:`~pegboard.link.led_board.SerialLedBoard` and :class:`~pegboard.link.serial_link.SerialLink`
 to the firmware on a pty, which lights its stand-in strip. Real time is needed here (the
 firmware is another process), so waits poll for the expected state with a deadline.
 """
@@ -24,7 +24,7 @@ def test_pegs_reach_the_firmware(tmp_path: Path) -> None:
     from pegboard.hw.clock import MonotonicClock
 
     clock = MonotonicClock()
-    leds = SimulatedBoard(clock.now())
+    leds = SimulatedBoard()
     store = Store(tmp_path, owner="test")
     sim = Simulator(Config(), store, RecordingDisplay(), clock=clock, leds=leds.board)
 

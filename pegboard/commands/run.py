@@ -18,10 +18,10 @@ from typing import Any
 
 from pegboard.config import load_config
 from pegboard.device.build import APP, describe_kit, initial_state, make_kit, open_store
-from pegboard.device.leds import open_led_board
 from pegboard.device.loop import STOP, DeviceLoop
 from pegboard.hw.clock import MonotonicClock
 from pegboard.hw.oled import OledDisplay, open_dummy, open_emulator, open_oled
+from pegboard.link.led_board import SerialLedBoard
 from pegboard.service.logs import setup_logging
 from pegboard.service.notify import Watchdog, ready, stopping
 from pegboard.service.power import request_poweroff
@@ -63,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
         inbox: queue.Queue[Any] = queue.Queue()
         kit = make_kit(config.input, inbox.put, clock)
         log.info("input: %s; display: %s", describe_kit(config.input), args.display)
-        leds = open_led_board(config.link, config.leds, clock.now())
+        leds = SerialLedBoard.from_config(config)
         state = initial_state(config, store, lambda text: log.warning("%s", text))
         loop = DeviceLoop(APP, state, kit=kit, inbox=inbox, display=display, store=store,
                           clock=clock, leds=leds, contrast=config.display.contrast,

@@ -148,7 +148,7 @@ def _interactive(args: argparse.Namespace, config: Config) -> int:
         if args.leds:
             from pegboard.sim.leds import SimulatedBoard
 
-            leds = SimulatedBoard(clock.now())
+            leds = SimulatedBoard()
         mirror = _window() if args.window else None
         display = TerminalDisplay(config.input.kit, extra=leds.status if leds else None,
                                   mirror=mirror)

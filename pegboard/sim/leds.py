@@ -11,21 +11,21 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
-from pegboard.device.leds import LinkedBoard
 from pegboard.link.fwsim import FirmwareProcess
 from pegboard.link.layout import LedConfig
+from pegboard.link.led_board import SerialLedBoard
 from pegboard.link.serial_link import SerialLink
 
 
 class SimulatedBoard:
     """A firmware process, the link to it, and the loop's view of both."""
 
-    def __init__(self, now: float, *, tracks: int = 2) -> None:
+    def __init__(self, *, tracks: int = 2) -> None:
         self._scratch = tempfile.TemporaryDirectory(prefix="pegboard-leds-")
         self.firmware = FirmwareProcess(Path(self._scratch.name))
         self.firmware.plug()
         self.link = SerialLink(str(self.firmware.port), config=LedConfig(tracks=tracks))
-        self.board = LinkedBoard(self.link, start=now)
+        self.board = SerialLedBoard(self.link)
 
     def status(self) -> list[str]:
         """Lines for the terminal: the link's state and the LEDs lit."""
