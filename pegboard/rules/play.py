@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pegboard.errors import RuleError
 from pegboard.rules.awards import number
+from pegboard.rules.cards import Card
 from pegboard.rules.events import Go, Play
 from pegboard.rules.pegging import score_play
 from pegboard.rules.scoring import Breakdown
@@ -20,10 +21,10 @@ from pegboard.rules.state import Award, Phase
 from pegboard.rules.table import Act, GoMark, Part, Table, phase_message, where_seen
 
 
-def _require_turn(t: Table, player: int, doing: str) -> None:
+def _require_turn(t: Table, player: int, card: Card | None) -> None:
     t.check_player(player)
     if t.phase is not Phase.PLAY:
-        raise RuleError(phase_message(t, doing))
+        raise RuleError(phase_message(t, "say go" if card is None else f"play {card}"))
     if player != t.to_act:
         assert t.to_act is not None
         why = ""
@@ -37,7 +38,7 @@ def _require_turn(t: Table, player: int, doing: str) -> None:
 def apply_play(t: Table, event: Play, out: list[Award]) -> None:
     """A card laid: checked (turn, unseen, fits under 31), scored, turn passed on."""
     player, card = event.player, event.card
-    _require_turn(t, player, f"play {card}")
+    _require_turn(t, player, card)
     if card in t.seen:
         raise RuleError(f"{card} was already seen this deal ({where_seen(t, card)})")
     known = t.dealt[player]
@@ -82,7 +83,7 @@ def apply_play(t: Table, event: Play, out: list[Award]) -> None:
 def apply_go(t: Table, event: Go, out: list[Award]) -> None:
     """A go: the player is out of this count; when everybody is out the count ends."""
     player = event.player
-    _require_turn(t, player, "say go")
+    _require_turn(t, player, None)
     if t.count == 0:
         raise RuleError(
             f"the count is 0: every card fits, so {t.name(player)} must lead a card"
