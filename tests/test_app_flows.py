@@ -323,6 +323,7 @@ def test_game_over_and_finish() -> None:
     app.read()
     assert app.view.screen is Screen.GAME_OVER
     assert "P1 wins" in " ".join(app.view.lines)
+    assert app.view.race[0] == (0, 0) and app.view.race[-1] == (121, 0)
     app.feed(OK)
     assert app.finished and app.finished[0]["winner"] == 0
     assert app.view.screen is Screen.HOME

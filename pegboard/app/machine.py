@@ -29,6 +29,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
+from pegboard import stats
 from pegboard.app import picker
 from pegboard.app.effects import (
     Effect,
@@ -160,6 +161,7 @@ class AppState:
     entry_player: int = 0
     entry_rank: Rank | None = None
     entry_cards: tuple[Card, ...] = ()
+    race: tuple[tuple[int, ...], ...] = ()
     offers_shown: int = 0
     brightness: Brightness = Brightness.NORMAL
     last_input: float | None = None
@@ -871,12 +873,25 @@ def _after(state: AppState, awards: tuple[Award, ...], effects: list[Effect]) ->
     mode = state.mode
     if gs.phase is Phase.GAME_OVER:
         mode = Mode.GAME_OVER
+        state = replace(state, race=_race(session))
     elif mode in (Mode.DEALER, Mode.CUT, Mode.GAME_OVER):
         mode = Mode.TABLE
     if mode is Mode.TABLE and gs.phase is Phase.CUT:
         mode = Mode.CUT
     return replace(state, session=session, pages=tuple(pages), award=award, mode=mode,
                    index=0), tuple(effects)
+
+
+def _race(session: Session) -> tuple[tuple[int, ...], ...]:
+    """Each side's score after every deal of the game just ended (for the race picture)."""
+    try:
+        summaries = stats.replay_events(session.header, session.events)
+    except PegboardError:
+        return ()
+    rows = summaries[-1].race.scores if summaries else ()
+    final = session.state.scores
+    # Points pegged outside any deal (quick mode) still end the picture at the final score.
+    return rows if rows and rows[-1] == final else (*rows, final)
 
 
 def _undo(state: AppState) -> Result:
@@ -900,7 +915,7 @@ def _undo(state: AppState) -> Result:
     new = replace(
         state, session=session, pages=(), scroll=0, pending=(), cursor=None, fact=0, mode=mode,
         index=0,
-        award=f"Undone: {what}", muggins_declined=False,
+        award=f"Undone: {what}", muggins_declined=False, race=(),
         offers_shown=min(state.offers_shown, len(session.state.offers)),
     )
     return new, tuple(effects)
@@ -1489,7 +1504,7 @@ def _view(state: AppState) -> View:
     if mode is Mode.GAME_OVER:
         return View(Screen.GAME_OVER if gs.match.winner is None or gs.rules.match_games == 1
                     else Screen.MATCH, "Game over", _scores_lines(gs), sides=sides,
-                    target=target, hint="OK next  UNDO take back")
+                    target=target, hint="OK next  UNDO take back", race=state.race)
     return _table_view(state, gs, sides)
 
 
