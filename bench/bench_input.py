@@ -246,7 +246,14 @@ def play_deal(
 
 
 def _enter_crib(driver: Driver, crib: list[Card], starter: Card) -> None:
-    orders = {tuple(o) for o in itertools.permutations(crib)}
+    # Orders that differ only between cards entered alike cost the same: try one of each.
+    def alike(card: Card) -> tuple[Rank, bool]:
+        return card.rank, card.rank is Rank.JACK and card.suit is starter.suit
+
+    by_shape: dict[tuple[tuple[Rank, bool], ...], tuple[Card, ...]] = {}
+    for order in itertools.permutations(crib):
+        by_shape.setdefault(tuple(alike(c) for c in order), tuple(order))
+    orders = set(by_shape.values())
     if driver.state.keypad:
         orders = {tuple(crib)}
     best: tuple[int, Driver] | None = None
