@@ -545,3 +545,44 @@ def test_a_second_renege_at_the_same_count_is_reported_too() -> None:
         (0, ["2D", "5C", "AD", "TC"]), (0, ["2D", "5C", "TC"]),
     ]
     assert _renege_mismatch(record) == ([], [])
+
+
+# ----- matches (checked against values worked out by hand; the referee plays single games) --
+
+NEW_GAME = {"type": "new_game"}
+
+
+def _last_awards(record: Record) -> tuple[EngineRun, list[tuple[int, int, str]]]:
+    run = replay(record)
+    assert run.status == 0, run.stderr
+    return run, [(a["player"], a["points"], a["reason"]) for a in run.lines[-1]["awards"]]
+
+
+def test_in_a_match_the_loser_deals_the_next_game() -> None:
+    run, last = _last_awards([
+        game(match_games=3), deal(0), peg(1, 121), NEW_GAME, deal(), starter("JC"),
+    ])
+    assert last == [(0, 2, "his heels")]  # Ann lost, so Ann deals
+    assert run.result is not None
+    assert run.result["match"]["wins"] == [0, 1]
+    assert run.result["match"]["game_points"] == [0, 3]  # a double skunk is 3 under ACC
+
+
+def test_with_three_players_the_last_placed_player_deals_the_next_game() -> None:
+    _, last = _last_awards([
+        game(3, match_games=3), deal(0), peg(1, 50), peg(2, 40), peg(0, 121), NEW_GAME,
+        deal(), starter("JC"),
+    ])
+    assert last == [(2, 2, "his heels")]
+
+
+def test_five_card_three_for_last_at_the_first_deal_of_every_game() -> None:
+    _, last = _last_awards([
+        game(five_card=True, match_games=3), deal(0), peg(0, 61), NEW_GAME, deal(),
+    ])
+    assert last == [(0, 3, "three for last")]  # Ben lost and deals; Ann is pone
+
+
+def test_no_new_game_once_the_match_is_decided() -> None:
+    run = replay([game(match_games=1), deal(0), peg(1, 121), NEW_GAME])
+    assert run.status == 2 and "line 4" in run.stderr
