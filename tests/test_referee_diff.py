@@ -586,3 +586,18 @@ def test_five_card_three_for_last_at_the_first_deal_of_every_game() -> None:
 def test_no_new_game_once_the_match_is_decided() -> None:
     run = replay([game(match_games=1), deal(0), peg(1, 121), NEW_GAME])
     assert run.status == 2 and "line 4" in run.stderr
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="engine bug: the spoken replay prints a renege report only when no equal report "
+    "is already in the game's offers, so the same renege (same player, count and cards) in a "
+    "later deal is never shown",
+)
+def test_the_same_renege_in_a_later_deal_is_reported_again() -> None:
+    """Deals 1 and 3 are the same: Ann says go at 10 holding 2D 3D 4D 5D both times."""
+    record = _case("renege-repeated-in-a-later-deal.jsonl")
+    verdict = check(record)
+    assert [(line, p) for line, p, _ in verdict.reneges] == [(5, 0), (18, 0)]
+    _, out, _ = spoken(record)
+    assert len(reported_reneges(out, ["Ann", "Ben"])) == 2
