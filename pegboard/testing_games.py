@@ -285,11 +285,8 @@ def _play(table: _Table, dealer: int, held: list[list[Card]]) -> list[int]:
                 if nxt is not None:
                     turn = nxt
             if go_point:
-                if table.rules.muggins:
-                    table.score(last, points + go_point)
-                else:
-                    table.score(last, points)
-                    table.score(last, go_point)
+                # The card's combinations and its go or last-card point are one act.
+                table.score(last, points + go_point)
             elif count != 31:
                 table.score(last, points)
         else:

@@ -24,16 +24,17 @@ def new(players: int = 2, script: str = "", **rules: object) -> tuple[Game, list
     return game, awards
 
 
-def test_one_cards_combinations_all_count_but_not_the_last_card_after_the_win() -> None:
+def test_the_winning_card_scores_its_combinations_and_its_last_card_point_as_one_act() -> None:
     game, awards = new(script="""
         deal 0; peg 0 117; peg 1 50; starter 9H
         play 1 KC 0 QD 1 JC; go 0 1
         play 0 2H 1 5S 0 2D 1 3S 0 3D
     """)
-    assert [(a.player, a.reason, a.points) for a in awards[-2:]] == [
-        (0, "fifteen", 2), (0, "pair", 2),
+    assert [(a.player, a.reason, a.points) for a in awards[-3:]] == [
+        (0, "fifteen", 2), (0, "pair", 2), (0, "last card", 1),
     ]
-    assert game.state.scores == (121, 54)  # no last card after the game was won
+    # "Fifteen two, a pair is four and one for last is five": one call, pegged whole.
+    assert game.state.scores == (122, 54)
     assert game.state.winner == 0 and game.state.phase is Phase.GAME_OVER
     with pytest.raises(RuleError, match="the game is over: Ann won"):
         game.apply(Crib(tuple(parse_cards("4C 4D 6C 6D"))))
