@@ -199,7 +199,7 @@ def test_a_textbook_play_sequence() -> None:
 def test_the_last_players_go_need_not_be_entered_when_the_next_count_is_led() -> None:
     # Ann said go; Ben laid the last card and cannot play (count 30, no ace entered). Ann's
     # next card can only lead a new count, so Ben pegs the go first.
-    game, awards = new(script="deal 0; starter 2H; play 1 KC 0 QC 1 9C; go 0; play 1 AC")
+    game, _ = new(script="deal 0; starter 2H; play 1 KC 0 QC 1 9C; go 0; play 1 AC")
     assert game.state.count == 30
     led = game.apply(Play(0, C("5C")))
     assert reasons(led) == [(1, "go", 1)]
