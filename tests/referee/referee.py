@@ -309,21 +309,20 @@ class Referee:
         if deal.count == 31:
             self._end_count(deal, awards, scored_31=True)
             return
+        # The go or last-card point a card earns is part of that card's call ("fifteen two
+        # and one for last is three"): pegged with its combinations before the end is checked.
         if all_played:
-            # The last card pegs 1 like a go: after the card's own combinations, so not
-            # when those already ended the game.
+            self._award(awards, player, 1, "last card")
             if not self._check_end():
-                self._award(awards, player, 1, "last card")
-                self._check_end()
-            self._finish_play(deal, awards)
-            return
-        if self._check_end():
+                self._finish_play(deal, awards)
             return
         nxt = self._next_turn(deal, player)
         if nxt is None:
             self._end_count(deal, awards, scored_31=False)
-        else:
-            deal.turn = nxt
+            return
+        if self._check_end():
+            return
+        deal.turn = nxt
 
     def _go(self, event: Mapping[str, Any], awards: list[Award]) -> None:
         deal = self._in_play()
