@@ -588,12 +588,6 @@ def test_no_new_game_once_the_match_is_decided() -> None:
     assert run.status == 2 and "line 4" in run.stderr
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug: the spoken replay prints a renege report only when no equal report "
-    "is already in the game's offers, so the same renege (same player, count and cards) in a "
-    "later deal is never shown",
-)
 def test_the_same_renege_in_a_later_deal_is_reported_again() -> None:
     """Deals 1 and 3 are the same: Ann says go at 10 holding 2D 3D 4D 5D both times."""
     record = _case("renege-repeated-in-a-later-deal.jsonl")

@@ -196,8 +196,11 @@ def _tell(
             f"    ({number(missed.points)} missed by {names[missed.owner]}: "
             "an opponent may call muggins)\n"
         )
-    for offer in state.offers:
-        if offer not in before.offers and not offer.resolved:
+    # Offers are only ever appended (or marked resolved in place) until a new game clears
+    # them, so the new ones are the tail; an equal report from an earlier deal is still new.
+    kept = len(before.offers) if len(state.offers) >= len(before.offers) else 0
+    for offer in state.offers[kept:]:
+        if not offer.resolved:
             out.write(f"  ! {names[offer.player]}: {offer.sentence}\n")
     if state.result is not None and before.result is None:
         _print_result(state, out)
