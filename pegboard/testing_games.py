@@ -33,8 +33,10 @@ from pegboard.rules.events import (
     Show,
     Starter,
 )
+from pegboard.rules.game import Game
 from pegboard.rules.pegging import score_play
 from pegboard.rules.show import score_hand
+from pegboard.rules.state import Award
 from pegboard.rules.variants import Rules
 
 NAMES = ("Ann", "Ben", "Cat", "Dan")
@@ -367,3 +369,18 @@ def parse_script(text: str) -> list[Event]:
         else:
             raise ValueError(f"unknown script entry {raw!r}")
     return events
+
+
+def scripted_game(
+    players: int = 2, script: str = "", **rules: object
+) -> tuple[Game, list[Award]]:
+    """A game for seats Ann, Ben, Cat, Dan (as many as ``players``) after ``script``'s entries.
+
+    Returns the game and every award the script pegged, in order.
+    """
+    names = ["Ann", "Ben", "Cat", "Dan"][:players]
+    game = Game(names, Rules.from_json(rules, players))
+    awards: list[Award] = []
+    for event in parse_script(script):
+        awards.extend(game.apply(event))
+    return game, awards

@@ -8,20 +8,13 @@ from pegboard.errors import RuleError
 from pegboard.rules.cards import Card, parse_cards
 from pegboard.rules.events import Crib, Cut, Deal, Dealt, Go, NewGame, Play, Show, Starter
 from pegboard.rules.game import Game
-from pegboard.rules.state import Award, Phase
+from pegboard.rules.state import Phase
 from pegboard.rules.variants import Rules
 from pegboard.testing_games import parse_script
+from pegboard.testing_games import scripted_game as new
 
 C = Card.parse
 
-
-def new(players: int = 2, script: str = "", **rules: object) -> tuple[Game, list[Award]]:
-    names = ["Ann", "Ben", "Cat", "Dan"][:players]
-    game = Game(names, Rules.from_json(rules, players))
-    awards: list[Award] = []
-    for event in parse_script(script):
-        awards.extend(game.apply(event))
-    return game, awards
 
 
 def test_the_winning_card_scores_its_combinations_and_its_last_card_point_as_one_act() -> None:

@@ -9,9 +9,9 @@ from pegboard.rules.cards import Card
 from pegboard.rules.events import Claim, Deal, Muggins, Penalty, Play, Undo
 from pegboard.rules.game import Game
 from pegboard.rules.penalties import CATALOGUE, infraction
-from pegboard.rules.state import Award, Phase
-from pegboard.rules.variants import Rules
+from pegboard.rules.state import Phase
 from pegboard.testing_games import parse_script
+from pegboard.testing_games import scripted_game as new
 
 C = Card.parse
 
@@ -22,14 +22,6 @@ RENEGE_DEAL = """
     play 1 JH
 """
 
-
-def new(players: int = 2, script: str = "", **rules: object) -> tuple[Game, list[Award]]:
-    names = ["Ann", "Ben", "Cat", "Dan"][:players]
-    game = Game(names, Rules.from_json(rules, players))
-    awards: list[Award] = []
-    for event in parse_script(script):
-        awards.extend(game.apply(event))
-    return game, awards
 
 
 def test_a_renege_is_found_at_the_show_and_offered_not_applied() -> None:

@@ -9,19 +9,11 @@ from pegboard.rules.cards import Card
 from pegboard.rules.events import Go, Play
 from pegboard.rules.game import Game
 from pegboard.rules.state import Award, Phase
-from pegboard.rules.variants import Rules
 from pegboard.testing_games import parse_script
+from pegboard.testing_games import scripted_game as new
 
 C = Card.parse
 
-
-def new(players: int = 2, script: str = "", **rules: object) -> tuple[Game, list[Award]]:
-    names = ["Ann", "Ben", "Cat", "Dan"][:players]
-    game = Game(names, Rules.from_json(rules, players))
-    awards: list[Award] = []
-    for event in parse_script(script):
-        awards.extend(game.apply(event))
-    return game, awards
 
 
 def reasons(awards: list[Award] | tuple[Award, ...]) -> list[tuple[int, str, int]]:

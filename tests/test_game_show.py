@@ -7,22 +7,13 @@ import pytest
 from pegboard.errors import RuleError
 from pegboard.rules.cards import Card, parse_cards
 from pegboard.rules.events import Crib, Deal, NewGame, Peg, Show, Starter
-from pegboard.rules.game import Game
 from pegboard.rules.show import score_hand
-from pegboard.rules.state import Award, Phase
-from pegboard.rules.variants import Rules
+from pegboard.rules.state import Phase
 from pegboard.testing_games import parse_script
+from pegboard.testing_games import scripted_game as new
 
 C = Card.parse
 
-
-def new(players: int = 2, script: str = "", **rules: object) -> tuple[Game, list[Award]]:
-    names = ["Ann", "Ben", "Cat", "Dan"][:players]
-    game = Game(names, Rules.from_json(rules, players))
-    awards: list[Award] = []
-    for event in parse_script(script):
-        awards.extend(game.apply(event))
-    return game, awards
 
 
 def test_hands_laid_in_the_play_are_counted_pone_first_then_the_crib_is_awaited() -> None:
