@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 
 from hypothesis import given, settings
@@ -96,3 +97,40 @@ def test_play_items_sum_and_no_double_runs(pile: list[Card]) -> None:
         assert run.cards == tuple(pile[-len(run.cards):])
     of_a_kind = [item for item in breakdown.items if "pair" in item.kind]
     assert len(of_a_kind) <= 1
+
+
+def test_fast_path_agrees_with_the_reference_on_every_class_of_hand() -> None:
+    """Every (hand, starter) deal falls in one of these classes, so the two agree on all 12,994,800.
+
+    The fast path is ``rank_points`` (fifteens, pairs, runs: ranks only) plus the flush and his
+    nobs (suits, and which cards are jacks). So it is enough to check (1) every multiset of five
+    ranks against the reference's fifteens, pairs and runs, and (2) every suit pattern of the
+    five cards, with every placement of jacks, against the reference's flush and nobs.
+    """
+    for ranks in itertools.combinations_with_replacement(range(1, 14), 5):
+        if max(ranks.count(r) for r in set(ranks)) > 4:
+            continue
+        used: dict[int, int] = {}
+        cards = []
+        for rank in ranks:  # distinct suits within a rank: a real set of cards
+            cards.append(DECK[(rank - 1) * 4 + used.get(rank, 0)])
+            used[rank] = used.get(rank, 0) + 1
+        items = score_hand(cards[:4], cards[4]).items
+        reference = sum(i.points for i in items if i.kind in ("fifteen", "pair", "run"))
+        assert rank_points(rank_key(ranks)) == reference, ranks
+    for pattern in itertools.product(range(4), repeat=5):
+        for jacks in itertools.product((False, True), repeat=5):
+            # Distinct non-jack ranks with no fifteens or runs among them: only suits score.
+            plain = iter((1, 3, 7, 9, 13))
+            cards = [
+                DECK[(11 - 1 if jack else next(plain) - 1) * 4 + suit]
+                for suit, jack in zip(pattern, jacks, strict=True)
+            ]
+            if len(set(cards)) < 5:
+                continue  # two jacks of one suit: not a real deal
+            for crib in (False, True):
+                items = score_hand(cards[:4], cards[4], crib=crib).items
+                reference = sum(i.points for i in items if i.kind in ("flush", "nobs"))
+                rest = rank_points(rank_key(c.rank for c in cards))
+                fast = hand_total_idx([c.index for c in cards[:4]], cards[4].index, crib)
+                assert fast - rest == reference, (cards, crib)
