@@ -187,24 +187,3 @@ def test_a_textbook_play_sequence() -> None:
     ]
     assert play[-2].sentence == "Alice: Run of 3 for 3"
 
-
-def test_the_last_players_go_need_not_be_entered_when_the_next_count_is_led() -> None:
-    # Ann said go; Ben laid the last card and cannot play (count 30, no ace entered). Ann's
-    # next card can only lead a new count, so Ben pegs the go first.
-    game, _ = new(script="deal 0; starter 2H; play 1 KC 0 QC 1 9C; go 0; play 1 AC")
-    assert game.state.count == 30
-    led = game.apply(Play(0, C("5C")))
-    assert reasons(led) == [(1, "go", 1)]
-    assert game.state.count == 5 and game.state.pile == (C("5C"),)
-    assert game.state.scores == (0, 1)
-
-
-def test_a_silent_go_still_needs_the_right_leader_and_changes_nothing_when_wrong() -> None:
-    game, _ = new(3, script="deal 0; starter 2H; play 1 KC 2 QC 0 9C; go 1 2")
-    # Cat (seat 2) said go; Ann laid the last card; the next count is led by Ben (left of Ann).
-    before = game.state
-    with pytest.raises(RuleError, match="it is Ann's turn, not Cat's: Cat said go"):
-        game.apply(Play(2, C("5C")))
-    assert game.state == before
-    assert reasons(game.apply(Play(1, C("5C")))) == [(0, "go", 1)]
-

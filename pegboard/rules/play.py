@@ -38,7 +38,6 @@ def _require_turn(t: Table, player: int, card: Card | None) -> None:
 def apply_play(t: Table, event: Play, out: list[Award]) -> None:
     """A card laid: checked (turn, unseen, fits under 31), scored, turn passed on."""
     player, card = event.player, event.card
-    _close_count_for_silent_last_player(t, player, out)
     _require_turn(t, player, card)
     if card in t.seen:
         raise RuleError(f"{card} was already seen this deal ({where_seen(t, card)})")
@@ -79,39 +78,6 @@ def apply_play(t: Table, event: Play, out: list[Award]) -> None:
         else:
             t.to_act = nxt
     _peg_acts(t, acts, out)
-
-
-def _close_count_for_silent_last_player(t: Table, player: int, out: list[Award]) -> None:
-    """A card from another player when only the last card's player is left in the count.
-
-    Everybody else is out (said go or has no cards), so that card can only lead the next
-    count: the last player could not play either and pegs the go. Many tables never say this
-    second go aloud, so it need not be entered; entering it explicitly works the same. With
-    muggins on, the go is a claim of its own and must be entered.
-    """
-    last = t.last_player
-    if (
-        t.phase is Phase.PLAY
-        and last is not None
-        and t.to_act == last
-        and player != last
-        and t.count > 0
-        and not t.rules.muggins  # with muggins the go must be claimed, so it is entered
-        and _next_in(t, last, include_self=False) is None
-        and _next_with_cards(t, last) == player  # only the next count's leader
-        and not _holds_a_card_that_fits(t, last)
-    ):
-        apply_go(t, Go(last), out)
-
-
-def _holds_a_card_that_fits(t: Table, player: int) -> bool:
-    """True when the player's dealt cards are known and one still in hand fits the count."""
-    known = t.dealt[player]
-    if known is None:
-        return False
-    return any(
-        card not in t.played[player] and t.count + card.pips <= 31 for card in known
-    )
 
 
 def apply_go(t: Table, event: Go, out: list[Award]) -> None:
