@@ -118,14 +118,61 @@ def card_inputs(
         if fact == 0:
             return [RankKey(card.rank)]
         return [RankKey(card.rank, long=True)] * fact + [OK]
-    n = len(slots)
-    right, left = (target - pv.index) % n, (pv.index - target) % n
-    turns: list[InputEvent] = (
-        [Turn(1)] * right if right <= left else [Turn(-1)] * left
-    )
-    if through and not turns:
-        turns = [OK]  # read the notice, then enter the highlighted card
-    return [*turns, *[HOLD_OK] * fact, OK]
+    moves = wheel_path(shown, pv.index, target, through)
+    return [*moves, *[HOLD_OK] * fact, OK]
+
+
+_JUMPS: dict[tuple[object, ...], int | None] = {}
+
+
+def go_jump(state: AppState, index: int) -> int | None:
+    """Where GO moves the wheel's cursor from ``index``, found by feeding GO to the real
+    ``step`` (None when GO does something else there, such as saying go in the play).
+    Remembered by what the screen shows, since the same wheel always jumps the same way."""
+    at = replace(state, cursor=index, fact=0)
+    before = view(at)
+    key = (before.screen, before.title, before.picker, index)
+    if key not in _JUMPS:
+        after, _ = step(at, GO, 0.0)
+        moved = view(after).picker
+        same = after.session is at.session and moved is not None and before.picker is not None
+        same = same and moved.options == before.picker.options  # type: ignore[union-attr]
+        _JUMPS[key] = moved.index if same and moved is not None else None
+    return _JUMPS[key]
+
+
+def wheel_path(state: AppState, start: int, target: int, through: bool) -> list[InputEvent]:
+    """The fewest wheel moves (a detent either way, or GO where it jumps) from ``start`` to
+    ``target``. With a notice still on screen (``through``) only a turn passes through it;
+    anything else first needs OK to put the notice away."""
+    pv = view(state).picker
+    assert pv is not None
+    n = len(pv.options)
+    paths: dict[int, list[InputEvent]] = {start: []}
+    queue = [start]
+    for index in queue:
+        if index == target:
+            break
+        steps: list[tuple[int | None, InputEvent]] = [
+            ((index + 1) % n, Turn(1)), ((index - 1) % n, Turn(-1)),
+            (go_jump(state, index), GO),
+        ]
+        for nxt, move in steps:
+            if nxt is not None and nxt not in paths:
+                paths[nxt] = [*paths[index], move]
+                queue.append(nxt)
+    best = paths[target]
+    if through and (not best or not isinstance(best[0], Turn)):
+        # Read the notice with OK, unless a path that starts with a turn is as short.
+        turned = [
+            [first, *rest] for first, rest in (
+                (Turn(1), wheel_path(state, (start + 1) % n, target, False)),
+                (Turn(-1), wheel_path(state, (start - 1) % n, target, False)),
+            )
+        ] if n > 1 else []
+        options = [[OK, *best], *turned]
+        best = min(options, key=len)
+    return best
 
 
 def passes_through(state: AppState) -> bool:

@@ -422,6 +422,8 @@ def _cut(state: AppState, event: InputEvent) -> Result:
             return replace(state, pending=state.pending[:-1], cursor=None, fact=0), ()
         return replace(state, mode=Mode.DEALER, index=0), ()
     options, start = _cut_options(state)
+    if isinstance(event, Press) and event.button is Button.GO and not event.long:
+        return _jump(state, options, start), ()
     state, chosen = _pick(state, event, options, start)
     if chosen is None:
         return state, ()
@@ -629,6 +631,16 @@ def _pick(
     return state, None
 
 
+def _jump(state: AppState, slots: list[picker.Slot], start: int) -> AppState:
+    """GO on a wheel where it has no other meaning: the cursor jumps ahead to the first card
+    of the next group of ranks (A-5, 6-9, 10-K, then round to A-5)."""
+    if not slots:
+        return state
+    index = (state.cursor if state.cursor is not None else start) % len(slots)
+    target = picker.jump_index([slot[0].rank for slot in slots], index)
+    return replace(state, cursor=target, fact=0)
+
+
 def _table(state: AppState, event: InputEvent) -> Result:
     if state.pages:
         return _page(state, event)
@@ -649,6 +661,9 @@ def _table(state: AppState, event: InputEvent) -> Result:
     if found is None:
         return state, ()
     _, options, start = found
+    if isinstance(event, Press) and event.button is Button.GO and not event.long:
+        # No "go" outside the play: GO jumps the wheel to the next group of ranks.
+        return _jump(state, options, start), ()
     state, chosen = _pick(state, event, options, start)
     if chosen is None:
         return state, ()

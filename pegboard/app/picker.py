@@ -199,6 +199,36 @@ def natural_order(ranks: Sequence[Rank], anchor: Rank | None) -> tuple[list[Rank
     return order, _start_index(order, anchor if anchor is not None else START_RANK)
 
 
+GROUPS: tuple[Rank, ...] = (Rank.ACE, Rank.SIX, Rank.TEN)
+"""Where the groups that GO jumps between begin: A-5, 6-9 and the ten-cards 10-K."""
+
+
+def group_of(rank: Rank) -> int:
+    """Which jump group ``rank`` is in: 0 for A-5, 1 for 6-9, 2 for 10-K."""
+    return sum(1 for first in GROUPS[1:] if rank >= first)
+
+
+def jump_index(ranks: Sequence[Rank], index: int) -> int:
+    """Where GO takes a wheel showing ``ranks`` (in A..K order) from ``index``: the first
+    place of the next group that has a card on the wheel, going round from 10-K to A-5.
+
+    >>> wheel = list(Rank)
+    >>> [wheel[jump_index(wheel, i)].symbol for i in (0, 4, 5, 9, 12)]
+    ['6', '6', 'T', 'A', 'A']
+    >>> jump_index([Rank.TWO, Rank.THREE], 0)
+    0
+    """
+    if not ranks:
+        return 0
+    here = group_of(ranks[index % len(ranks)])
+    for step in range(1, len(GROUPS) + 1):
+        wanted = (here + step) % len(GROUPS)
+        for i, rank in enumerate(ranks):
+            if group_of(rank) == wanted:
+                return i
+    return index % len(ranks)
+
+
 def _start_index(order: Sequence[Rank], anchor: Rank) -> int:
     for index, rank in enumerate(order):
         if rank >= anchor:
