@@ -125,18 +125,18 @@ def card_inputs(
 _JUMPS: dict[tuple[object, ...], int | None] = {}
 
 
-def go_jump(state: AppState, index: int) -> int | None:
-    """Where GO moves the wheel's cursor from ``index``, found by feeding GO to the real
-    ``step`` (None when GO does something else there, such as saying go in the play).
-    Remembered by what the screen shows, since the same wheel always jumps the same way."""
-    at = replace(state, cursor=index, fact=0)
-    before = view(at)
-    key = (before.screen, before.title, before.picker, index)
+def go_jump(state: AppState, wheel: tuple[object, ...], index: int) -> int | None:
+    """Where GO moves the cursor of the wheel on screen (``wheel``: what the screen shows)
+    from ``index``, found by feeding GO to the real ``step``; None when GO does something
+    else there, such as saying go in the play. Remembered by what the screen shows, since the
+    same wheel always jumps the same way."""
+    key = (*wheel, index)
     if key not in _JUMPS:
+        at = replace(state, cursor=index, fact=0)
         after, _ = step(at, GO, 0.0)
         moved = view(after).picker
-        same = after.session is at.session and moved is not None and before.picker is not None
-        same = same and moved.options == before.picker.options  # type: ignore[union-attr]
+        same = after.session is at.session and moved is not None
+        same = same and moved.options == wheel[-1]  # type: ignore[union-attr]
         _JUMPS[key] = moved.index if same and moved is not None else None
     return _JUMPS[key]
 
@@ -145,8 +145,10 @@ def wheel_path(state: AppState, start: int, target: int, through: bool) -> list[
     """The fewest wheel moves (a detent either way, or GO where it jumps) from ``start`` to
     ``target``. With a notice still on screen (``through``) only a turn passes through it;
     anything else first needs OK to put the notice away."""
-    pv = view(state).picker
+    shown = view(replace(state, fact=0))
+    pv = shown.picker
     assert pv is not None
+    wheel = (shown.screen, shown.title, pv.prompt, pv.options)
     n = len(pv.options)
     paths: dict[int, list[InputEvent]] = {start: []}
     queue = [start]
@@ -155,7 +157,7 @@ def wheel_path(state: AppState, start: int, target: int, through: bool) -> list[
             break
         steps: list[tuple[int | None, InputEvent]] = [
             ((index + 1) % n, Turn(1)), ((index - 1) % n, Turn(-1)),
-            (go_jump(state, index), GO),
+            (go_jump(state, wheel, index), GO),
         ]
         for nxt, move in steps:
             if nxt is not None and nxt not in paths:

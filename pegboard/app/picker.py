@@ -33,6 +33,9 @@ START_RANK = Rank.SEVEN
 """Where a wheel with no better guess starts (the middle: either way is short)."""
 MAX_GUESSES = 3
 """How many scoring ranks the play wheel puts first."""
+GUESS_FLOOR = 0.2
+"""A rank less likely than this (by its weight) is not put first as a scoring guess: in
+practice a rank the player could not hold, having said go when it would have fitted."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,7 +164,8 @@ def play_order(
     Ranks that would score now come first, best first (players take points when they can),
     then the other ranks in order A..K, turned round so that the likely ones sit closest to
     the start. ``weights`` says how likely each rank is otherwise (by default: equally); a
-    rank weighted below 1 is not offered as a scoring guess.
+    rank weighted below ``GUESS_FLOOR`` is not offered as a scoring guess. A rank with only
+    one copy left unseen is still offered: a player who holds a scoring card plays it.
 
     >>> from pegboard.rules.cards import parse_cards
     >>> order, start = play_order(parse_cards("5H"), list(Rank))
@@ -171,7 +175,7 @@ def play_order(
     weight = {r: 1.0 for r in ranks} if weights is None else dict(weights)
     points = {}
     for rank in ranks:
-        if weight.get(rank, 1.0) >= 1.0:
+        if weight.get(rank, 1.0) >= GUESS_FLOOR:
             total = score_play((*pile, Card(rank, _other_suit(pile, rank)))).total
             if total > 0:
                 points[rank] = total
