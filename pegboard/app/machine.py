@@ -1605,7 +1605,7 @@ def _table_view(state: AppState, gs: GameState, sides: tuple[SideView, ...]) -> 
     if gs.phase is Phase.STARTER:
         dealer = gs.names[gs.dealer] if gs.dealer is not None else ""
         return replace(base, screen=Screen.STARTER, title=f"Deal {gs.deal_no}: {dealer} deals",
-                       picker=pv, hint="OK starter")
+                       picker=pv, hint="OK starter  GO jump")
     if gs.phase is Phase.PLAY:
         turn = gs.names[gs.to_act] if gs.to_act is not None else ""
         return replace(
