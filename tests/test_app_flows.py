@@ -416,3 +416,29 @@ def test_session_is_a_value() -> None:
     assert again.game.pile == a.game.pile
     assert isinstance(again.state.session.events[-1], Play)  # type: ignore[union-attr]
     assert isinstance(again.state.session.events[0], Deal)  # type: ignore[union-attr]
+
+
+def test_go_jumps_the_starter_and_crib_wheels_by_group() -> None:
+    app = new_game()
+    pv = app.view.picker
+    assert pv is not None and pv.options[pv.index] == "7"
+    assert app.view.hint == "OK starter  GO jump"
+    seen = []
+    for _ in range(4):
+        app.feed(GO)
+        pv = app.view.picker
+        assert pv is not None
+        seen.append(pv.options[pv.index])
+    assert seen == ["10", "A", "6", "10"]  # 6-9 -> 10-K -> A-5 -> 6-9 -> ...
+    assert app.game.phase is Phase.STARTER  # GO entered nothing
+    app.feed(OK)
+    assert app.game.starter is not None and app.game.starter.rank is Rank.TEN
+    for label in ("4", "4", "7", "8", "8", "K", "Q", "9"):
+        app.pick(label)
+    app.read()
+    assert app.view.screen is Screen.CRIB
+    app.feed(GO)  # in the crib too; still no card entered
+    pv = app.view.picker
+    assert pv is not None and pv.options[pv.index] == "A" and not app.state.pending
+    app.feed(GO, OK)
+    assert [c.rank for c in app.state.pending] == [Rank.SIX]
