@@ -421,7 +421,7 @@ def test_session_is_a_value() -> None:
 def test_go_jumps_the_starter_and_crib_wheels_by_group() -> None:
     app = new_game()
     pv = app.view.picker
-    assert pv is not None and pv.options[pv.index] == "7"
+    assert pv is not None and pv.options[pv.index] == "6"
     assert app.view.hint == "OK starter  GO jump"
     seen = []
     for _ in range(4):

@@ -29,8 +29,9 @@ from pegboard.rules.pegging import score_play
 
 SUITS: tuple[Suit, ...] = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
 RANKS: tuple[Rank, ...] = tuple(Rank)
-START_RANK = Rank.SEVEN
-"""Where a wheel with no better guess starts (the middle: either way is short)."""
+START_RANK = Rank.SIX
+"""Where a wheel with no better guess starts: the middle, and the first card of the 6-9 group,
+so that either way is short and GO reaches the ten-cards and the low cards in one or two."""
 MAX_GUESSES = 3
 """How many scoring ranks the play wheel puts first."""
 GUESS_FLOOR = 0.2
