@@ -3,7 +3,7 @@
 After every event the view must be drawable and consistent; regularly (and at the end) the
 record a store would have written from the effects must replay to exactly the game the app
 holds. A shut-down device is powered up again from that record, so resume is fuzzed too.
-The normal suite runs 15,000 events per kit; ``-m soak`` runs 100,000 per kit.
+The normal suite runs 50,000 events per kit (100,000 in all); ``-m soak`` runs 100,000 per kit.
 """
 
 from __future__ import annotations
@@ -86,7 +86,7 @@ def fuzz(kit: str, events: int, seed: int) -> int:
 
 @pytest.mark.parametrize("kit", ["encoder", "keypad"])
 def test_fuzz(kit: str) -> None:
-    fuzz(kit, 15_000, seed=4 if kit == "encoder" else 5)
+    fuzz(kit, 50_000, seed=4 if kit == "encoder" else 5)
 
 
 @pytest.mark.soak
