@@ -324,7 +324,12 @@ def test_game_over_and_finish() -> None:
     assert app.view.screen is Screen.GAME_OVER
     assert "P1 wins" in " ".join(app.view.lines)
     assert app.view.race[0] == (0, 0) and app.view.race[-1] == (121, 0)
-    app.feed(OK)
+    app.feed(Press(Button.GO))  # the score race of the game, as a small chart
+    assert app.view.screen is Screen.RACE and app.view.race[-1] == (121, 0)
+    assert not app.finished
+    app.feed(Press(Button.GO))  # and back to the result
+    assert app.view.screen is Screen.GAME_OVER
+    app.feed(Press(Button.GO), OK)  # OK moves on from either
     assert app.finished and app.finished[0]["winner"] == 0
     assert app.view.screen is Screen.HOME
 

@@ -53,6 +53,7 @@ def test_teaching_shows_rule_help_once_when_it_arises() -> None:
     app.pick("5")
     for label in ("K", "Q", "J"):
         app.pick(label)
+        app.read()  # "no pair: a king and a queen both count 10 ..." the first time
     app.feed(GO)
     app.pick("A")  # 31
     titles = [p.title for p in app.state.pages]
@@ -149,3 +150,20 @@ def test_muggins_missed_combinations_in_teaching_mode() -> None:
     assert missed[0].lines[:2] == ("Claimed 0, worth 2.", "Missed 2:")
     app.read()
     assert app.view.title == "P1 missed 2"
+
+
+def test_teaching_says_why_a_card_scored_nothing() -> None:
+    app = teaching_game()
+    app.pick("K")  # the starter
+    for label in ("5", "6", "9", "7"):
+        app.pick(label)
+    pages = [p for p in app.state.pages if p.title == "No score"]
+    assert pages and "no run" in " ".join(pages[-1].lines), app.state.pages
+
+
+def test_no_why_pages_without_teaching() -> None:
+    app = new_game()
+    app.pick("K")
+    for label in ("5", "6", "9", "7"):
+        app.pick(label)
+    assert not [p for p in app.state.pages if p.title == "No score"]

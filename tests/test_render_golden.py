@@ -74,6 +74,9 @@ SAMPLES: dict[str, View] = {
     "game_over": View(Screen.GAME_OVER, title="Ben wins!",
                       sides=(SideView("Ann", 87, 80), SideView("Ben", 121, 112, winner=True)),
                       lines=("Skunk: Ann 87", "Game points: Ben 3")),
+    "race": View(Screen.RACE, title="Score race",
+                 sides=(SideView("Ann", 87, 80), SideView("Ben", 121, 112, winner=True)),
+                 race=((0, 0), (12, 9), (20, 31), (41, 48), (58, 77), (70, 96), (87, 121))),
     "message": View(Screen.MESSAGE, title="Renege", lines=(
         "Ben said go holding 5♣ (count 26). Ann may take 2 (ACC 7.3).",), hint="OK: take it"),
     "help": View(Screen.HELP, title="Go and 31", lines=(

@@ -162,6 +162,7 @@ class AppState:
     entry_rank: Rank | None = None
     entry_cards: tuple[Card, ...] = ()
     race: tuple[tuple[int, ...], ...] = ()
+    race_shown: bool = False
     offers_shown: int = 0
     brightness: Brightness = Brightness.NORMAL
     last_input: float | None = None
@@ -850,13 +851,22 @@ def _teach(state: AppState, event: Event, awards: tuple[Award, ...], before: Gam
         if pending.items and event.points < pending.points:
             report = teaching.missed_combinations(Breakdown(pending.items), event.points)
             extra.append(Page("Missed", tuple(_no_suits(line) for line in report.lines())))
+    explained: set[str] = set()
+    if isinstance(event, Play) and not any(a.player == event.player for a in awards):
+        # Why a card scored nothing when it nearly did ("no run: the 4 breaks 5-6-?-7"),
+        # once per kind of near miss in a game, so the lesson does not become a chore.
+        why = hints.explain_no_score((*before.pile, event.card))
+        kind = f"why {why.split(':')[0]}" if why else ""
+        if why is not None and kind not in state.helped:
+            extra.append(Page("No score", (_no_suits(why),)))
+            explained.add(kind)
     situation = rulehelp.situation_after(event, awards, before, after)
     topics = tuple(t for t in rulehelp.topics_for(situation) if t.id not in state.helped)
     extra.extend(_help_pages(topics))
     if not extra:
         return state
     return replace(state, pages=(*state.pages, *extra),
-                   helped=state.helped | {t.id for t in topics})
+                   helped=state.helped | {t.id for t in topics} | explained)
 
 
 def _no_suits(line: str) -> str:
@@ -1151,9 +1161,13 @@ def _game_over(state: AppState, event: InputEvent) -> Result:
     if state.pages:
         return _page(state, event)
     if _is_undo(event):
-        return _undo(state)
+        return _undo(replace(state, race_shown=False))
+    if isinstance(event, Press) and event.button is Button.GO and state.race:
+        # GO switches between the result and the score race of the game.
+        return replace(state, race_shown=not state.race_shown), ()
     if not (isinstance(event, Press) and event.button is Button.OK):
         return state, ()
+    state = replace(state, race_shown=False)
     gs = _gs(state)
     if gs.match.winner is None and gs.rules.match_games > 1:
         return _enter(replace(state, mode=Mode.TABLE), NewGame())
@@ -1516,10 +1530,13 @@ def _view(state: AppState) -> View:
         return _penalty_view(state, gs, sides)
     if mode is Mode.ENTRY:
         return _entry_view(state, gs, sides)
+    if mode is Mode.GAME_OVER and state.race_shown and state.race:
+        return View(Screen.RACE, "Score race", sides=sides, target=target,
+                    hint="GO result  OK next", race=state.race)
     if mode is Mode.GAME_OVER:
         return View(Screen.GAME_OVER if gs.match.winner is None or gs.rules.match_games == 1
                     else Screen.MATCH, "Game over", _scores_lines(gs), sides=sides,
-                    target=target, hint="OK next  UNDO take back", race=state.race)
+                    target=target, hint="OK next  GO race", race=state.race)
     return _table_view(state, gs, sides)
 
 

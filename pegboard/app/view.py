@@ -55,6 +55,7 @@ class Screen(enum.Enum):
     HELP = "help"  # a rule help page
     GAME_OVER = "game_over"  # winner, skunk, game points
     MATCH = "match"  # match summary: games won, game points
+    RACE = "race"  # the score race of the game just ended, as a small chart
     RESUME = "resume"  # offer to continue an unfinished game
     SAVED = "saved"  # the frame left on screen at shutdown ("Game saved")
 

@@ -23,7 +23,9 @@ from __future__ import annotations
 from PIL import Image, ImageDraw
 
 from pegboard.app.view import Brightness, PickerView, Screen, SideView, View
+from pegboard.stats import Race
 from pegboard.ui import text
+from pegboard.ui.race import race_image
 from pegboard.ui.text import CHAR_W, LINE_H, draw_text, fit, wrap
 
 WIDTH, HEIGHT = 128, 64
@@ -46,6 +48,8 @@ def render(view: View) -> Image.Image:
         return image
     if view.screen is Screen.SAVED:
         _saved(image, view)
+    elif view.screen is Screen.RACE:
+        _race(image, view)
     elif view.screen is Screen.PLAY:
         _play(image, view)
     elif view.screen in TABLE_SCREENS and view.sides:
@@ -277,6 +281,13 @@ def _text_screen(image: Image.Image, view: View) -> None:
             draw_text(image, WIDTH - CHAR_W, LINE_H * room + 2 - LINE_H, "▾")
     if view.hint:
         _bottom_line(image, view, view.hint)
+
+
+def _race(image: Image.Image, view: View) -> None:
+    """The score race of the game just ended (``view.race``), drawn by the race picture."""
+    winner = next((i for i, side in enumerate(view.sides) if side.winner), None)
+    race = Race(tuple(side.name for side in view.sides), view.target, view.race, winner)
+    image.paste(race_image(race))
 
 
 def _saved(image: Image.Image, view: View) -> None:
