@@ -24,10 +24,11 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
+from pegboard.app import show, wheels
 from pegboard.app.inputs import Button, InputEvent, Press, RankKey, Turn
-from pegboard.app.machine import PAGE_ROWS, AppState, Mode, initial_state, step, view
-from pegboard.app.machine import _picker_for as picker_for
-from pegboard.app.picker import rank_label
+from pegboard.app.machine import AppState, initial_state, step, view
+from pegboard.app.picker import Slot, rank_label
+from pegboard.app.state import Reading, Table, Wheel
 from pegboard.config import Config, InputConfig
 from pegboard.rules.cards import DECK, Card, Rank
 from pegboard.rules.events import Crib, Deal, Go, Play, Starter
@@ -38,6 +39,7 @@ from pegboard.rules.state import Phase
 OK = Press(Button.OK)
 HOLD_OK = Press(Button.OK, long=True)
 GO = Press(Button.GO)
+HOLD_GO = Press(Button.GO, long=True)
 
 
 @dataclass
@@ -88,6 +90,15 @@ def wanted_label(card: Card, flush: bool, nobs: bool, last: bool = False,
     return " ".join(words)
 
 
+def table_slots(state: AppState) -> list[Slot] | None:
+    """The places of the card wheel on screen (None when no wheel is up)."""
+    screen, session = state.screen, state.session
+    if not isinstance(screen, Table) or session is None:
+        return None
+    found = wheels.table_wheel(session.state, session.events, screen.pending, screen.anchor)
+    return found[1] if found is not None else None
+
+
 def card_inputs(
     state: AppState, card: Card, flush: bool, nobs: bool, *, last: bool = False,
     five: bool = False,
@@ -96,14 +107,12 @@ def card_inputs(
 
     The plan reads the wheel the screen shows (and, for the suit facts a hold reveals, the
     picker's own list of them); it is then fed through ``step`` like any other input."""
-    # A rank key, or a turn when the notice fits on screen, passes straight through the last
-    # notice to the picker underneath.
+    # On the keypad a rank key passes straight through the last notice to the wheel.
     through = passes_through(state)
-    shown = replace(state, pages=(), scroll=0) if through else state
+    shown = show.close(state, state.screen)[0] if through else state  # type: ignore[arg-type]
     pv = view(shown).picker
-    found = picker_for(shown)
-    assert pv is not None and found is not None, view(state)
-    _, slots, _ = found
+    slots = table_slots(shown)
+    assert pv is not None and slots is not None, view(state)
     want = wanted_label(card, flush, nobs, last, five)
     base = rank_label(card.rank)
     of_rank = [i for i, slot in enumerate(slots) if _label_rank(slot[0].label) == base]
@@ -118,34 +127,36 @@ def card_inputs(
         if fact == 0:
             return [RankKey(card.rank)]
         return [RankKey(card.rank, long=True)] * fact + [OK]
-    moves = wheel_path(shown, pv.index, target, through)
+    moves = wheel_path(shown, pv.index, target)
     return [*moves, *[HOLD_OK] * fact, OK]
 
 
 _JUMPS: dict[tuple[object, ...], int | None] = {}
 
 
-def go_jump(state: AppState, wheel: tuple[object, ...], index: int) -> int | None:
+def go_jump(state: AppState, wheel: tuple[object, ...], index: int,
+            key: InputEvent = GO) -> int | None:
     """Where GO moves the cursor of the wheel on screen (``wheel``: what the screen shows)
     from ``index``, found by feeding GO to the real ``step``; None when GO does something
     else there, such as saying go in the play. Remembered by what the screen shows, since the
     same wheel always jumps the same way."""
-    key = (*wheel, index)
-    if key not in _JUMPS:
-        at = replace(state, cursor=index, fact=0)
-        after, _ = step(at, GO, 0.0)
+    memo = (*wheel, index, key)
+    if memo not in _JUMPS:
+        assert isinstance(state.screen, Table)
+        at = replace(state, screen=replace(state.screen, wheel=Wheel(index)))
+        after, _ = step(at, key, 0.0)
         moved = view(after).picker
         same = after.session is at.session and moved is not None
         same = same and moved.options == wheel[-1]  # type: ignore[union-attr]
-        _JUMPS[key] = moved.index if same and moved is not None else None
-    return _JUMPS[key]
+        _JUMPS[memo] = moved.index if same and moved is not None else None
+    return _JUMPS[memo]
 
 
-def wheel_path(state: AppState, start: int, target: int, through: bool) -> list[InputEvent]:
+def wheel_path(state: AppState, start: int, target: int) -> list[InputEvent]:
     """The fewest wheel moves (a detent either way, or GO where it jumps) from ``start`` to
-    ``target``. With a notice still on screen (``through``) only a turn passes through it;
-    anything else first needs OK to put the notice away."""
-    shown = view(replace(state, fact=0))
+    ``target``."""
+    assert isinstance(state.screen, Table)
+    shown = view(replace(state, screen=replace(state.screen, wheel=Wheel(start))))
     pv = shown.picker
     assert pv is not None
     wheel = (shown.screen, shown.title, pv.prompt, pv.options)
@@ -158,36 +169,28 @@ def wheel_path(state: AppState, start: int, target: int, through: bool) -> list[
         steps: list[tuple[int | None, InputEvent]] = [
             ((index + 1) % n, Turn(1)), ((index - 1) % n, Turn(-1)),
             (go_jump(state, wheel, index), GO),
+            (go_jump(state, wheel, index, HOLD_GO), HOLD_GO),
         ]
         for nxt, move in steps:
             if nxt is not None and nxt not in paths:
                 paths[nxt] = [*paths[index], move]
                 queue.append(nxt)
-    best = paths[target]
-    if through and (not best or not isinstance(best[0], Turn)):
-        # Read the notice with OK, unless a path that starts with a turn is as short.
-        turned = [
-            [first, *rest] for first, rest in (
-                (Turn(1), wheel_path(state, (start + 1) % n, target, False)),
-                (Turn(-1), wheel_path(state, (start - 1) % n, target, False)),
-            )
-        ] if n > 1 else []
-        options = [[OK, *best], *turned]
-        best = min(options, key=len)
-    return best
+    return paths[target]
 
 
 def passes_through(state: AppState) -> bool:
-    """True when only one plain notice is left and the next card's input goes through it."""
-    if len(state.pages) != 1 or state.pages[0].offer is not None:
+    """True on the keypad when only one plain notice is left: the next rank key goes
+    through it (a turn of the knob never leaves a page)."""
+    screen = state.screen
+    if not isinstance(screen, Reading) or len(screen.pages) != 1:
         return False
-    return state.keypad or len(state.pages[0].lines) <= PAGE_ROWS
+    return state.keypad and screen.pages[0].offer is None
 
 
 def read_pages(driver: Driver, card_follows: bool) -> None:
-    """Read notices with OK, leaving the last one when the next card's input can go through
+    """Read notices with OK, leaving the last one when the next card's key can go through
     it."""
-    while driver.state.pages:
+    while isinstance(driver.state.screen, Reading):
         if card_follows and passes_through(driver.state):
             return
         driver.feed(OK)
@@ -341,7 +344,7 @@ def new_game(kit: str, dealer: int) -> tuple[Driver, Game]:
     truth = Game(["P1", "P2"])
     truth.apply(Deal(dealer=dealer))
     driver.tally = Tally()
-    assert driver.state.mode is Mode.TABLE, view(driver.state)
+    assert isinstance(driver.state.screen, Table), view(driver.state)
     return driver, truth
 
 

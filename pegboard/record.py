@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator, Mapping
-from typing import TextIO
+from typing import Any, TextIO
 
 from pegboard.errors import InvalidCardError, RecordError, RuleError
 from pegboard.rules.cards import Card
@@ -28,13 +28,16 @@ from pegboard.rules.events import (
     Go,
     Muggins,
     NewGame,
+    Option,
     Peg,
     Penalty,
     Play,
     Show,
     Starter,
+    TableOptions,
     Undo,
 )
+from pegboard.rules.state import GameState
 from pegboard.rules.variants import Rules
 
 Line = GameHeader | Event
@@ -69,6 +72,12 @@ class _Fields:
         if self.data.get(key) is None:
             return None
         return self.whole(key)
+
+    def opt_bool(self, key: str) -> bool | None:
+        value = self.data.get(key)
+        if value is not None and not isinstance(value, bool):
+            raise self.fail(f"{key!r} must be true or false, got {value!r}")
+        return value
 
     def text(self, key: str) -> str:
         value = self._get(key)
@@ -145,6 +154,11 @@ def parse_line(text: str, line: int = 1) -> Line:
         return Undo()
     if kind == NewGame.TYPE:
         return NewGame(f.opt_int("dealer"))
+    if kind == Option.TYPE:
+        option = Option(f.opt_bool("teaching"), f.opt_bool("points_only"))
+        if option == Option():
+            raise f.fail("an option line names teaching or points_only (true or false)")
+        return option
     raise f.fail(f"unknown type {kind!r}: expected one of {_TYPES}")
 
 
@@ -166,16 +180,32 @@ def _header(f: _Fields) -> GameHeader:
         rules = Rules.from_json(rules_data, len(players))
     except RuleError as error:
         raise f.fail(str(error)) from None
-    return GameHeader(tuple(players), rules, version)
+    table_data = f.data.get("table", {})
+    if not isinstance(table_data, dict):
+        raise f.fail(f"'table' must be an object, got {table_data!r}")
+    unknown = sorted(set(table_data) - {"teaching", "points_only"})
+    if unknown:
+        raise f.fail(f"unknown table option {unknown[0]!r}: accepted are points_only, teaching")
+    table = _Fields(table_data, f.line)
+    options = TableOptions(
+        bool(table.opt_bool("teaching")), bool(table.opt_bool("points_only")),
+    )
+    return GameHeader(tuple(players), rules, version, options)
 
 
 def dump(item: Line, players: int = 2) -> dict[str, object]:
     """The JSON object for a header or event (``players`` shortens the rules object)."""
     if isinstance(item, GameHeader):
-        return {
+        header: dict[str, object] = {
             "type": "game", "version": item.version, "players": list(item.players),
             "rules": item.rules.to_json(len(item.players)),
         }
+        table = {
+            key: True for key in ("teaching", "points_only") if getattr(item.table, key)
+        }
+        if table:
+            header["table"] = table
+        return header
     out: dict[str, object] = {"type": item.TYPE}
     if isinstance(item, Cut | Crib):
         out["cards"] = [str(card) for card in item.cards]
@@ -192,6 +222,11 @@ def dump(item: Line, players: int = 2) -> dict[str, object]:
         out["card"] = str(item.card)
     elif isinstance(item, Go):
         out["player"] = item.player
+    elif isinstance(item, Option):
+        for key in ("teaching", "points_only"):
+            value = getattr(item, key)
+            if value is not None:
+                out[key] = value
     elif isinstance(item, Peg | Claim | Muggins):
         out["player"] = item.player
         out["points"] = item.points
@@ -243,3 +278,27 @@ def write(stream: TextIO, header: GameHeader, events: Iterable[Event]) -> None:
     stream.write(dump_line(header, players) + "\n")
     for event in events:
         stream.write(dump_line(event, players) + "\n")
+
+
+def result_json(state: GameState) -> dict[str, Any]:
+    """What the history keeps as the result of a game or match: the ``pegboard replay
+    --json`` result line (``type``, ``scores``, ``winner``, ``skunk``, ``game_points``) of the
+    last game, plus ``abandoned`` (the game or match was not over) and the ``match`` totals."""
+    match = state.match
+    over = match.winner is not None or (state.result is not None and match.games <= 1)
+    last = state.result
+    return {
+        "type": "result",
+        "scores": list(state.scores),
+        "winner": state.winner,
+        "skunk": last.skunk if last is not None else "none",
+        "game_points": list(last.game_points) if last is not None else [0] * len(state.scores),
+        "abandoned": not over,
+        "match": {
+            "games": match.games,
+            "played": [played.to_json() for played in match.played],
+            "wins": list(match.wins),
+            "game_points": list(match.game_points),
+            "winner": match.winner,
+        },
+    }

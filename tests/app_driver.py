@@ -16,6 +16,7 @@ from pegboard.app.effects import (
 from pegboard.app.inputs import Button, InputEvent, Press, RankKey, Turn
 from pegboard.app.machine import AppState, initial_state, step, view
 from pegboard.app.session import Session
+from pegboard.app.state import Page, Reading
 from pegboard.app.view import View
 from pegboard.config import Config, InputConfig
 from pegboard.rules.cards import Rank
@@ -90,9 +91,15 @@ class App:
         )
         return self.feed(OK)
 
+    @property
+    def pages(self) -> tuple[Page, ...]:
+        """The notices on screen (first one showing), if any."""
+        screen = self.state.screen
+        return screen.pages if isinstance(screen, Reading) else ()
+
     def read(self) -> App:
         """Press OK through every notice on screen."""
-        while self.state.pages:
+        while self.pages:
             self.feed(OK)
         return self
 
@@ -105,7 +112,7 @@ def new_game(kit: str = "encoder", *, dealer: int = 0, setup: tuple[InputEvent, 
     """A 2-player game started with the defaults and ``dealer`` named."""
     app = App.start(kit)
     app.feed(OK, *setup)  # New game, then any option changes
-    while app.state.index != 0:
+    while app.view.selected != 0:
         app.feed(Turn(1))
     app.feed(OK)  # Start
     app.feed(Turn(dealer + 1), OK)

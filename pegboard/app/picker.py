@@ -4,11 +4,11 @@ Every card at the table is entered, so the picker is built to need as few action
 
 * It offers only what can happen: in the play, ranks that fit under 31 with a card of that
   rank not yet seen this deal; elsewhere, ranks with an unseen card left.
-* In the play the wheel starts on the most likely card: ranks that would score now (a pair,
-  fifteen, thirty-one, a run) come first, best first, because players take points when they
-  can; then every other rank in order A..K, so turning back from the start reaches the
-  ten-cards (K, Q, J, 10) at once. The crib wheel stays where the last card was picked, so
-  entering the crib in rank order costs little.
+* Every wheel is in rank order A..K and keeps that order, so a card is always where the
+  player last saw it. In the play the wheel starts on the most likely card: a rank that would
+  score now (a pair, fifteen, thirty-one, a run), best first, because players take points
+  when they can. The crib wheel stays where the last card was picked, so entering the crib
+  in rank order costs little.
 * Suits change a score only through a flush or his nobs, so the picker never asks for a plain
   suit. A rank appears once on the wheel, entered with a stand-in suit chosen so that it makes
   no flush and no nobs. When a suit fact could score, holding OK (or the rank key) on that rank
@@ -32,8 +32,6 @@ RANKS: tuple[Rank, ...] = tuple(Rank)
 START_RANK = Rank.SIX
 """Where a wheel with no better guess starts: the middle, and the first card of the 6-9 group,
 so that either way is short and GO reaches the ten-cards and the low cards in one or two."""
-MAX_GUESSES = 3
-"""How many scoring ranks the play wheel puts first."""
 GUESS_FLOOR = 0.2
 """A rank less likely than this (by its weight) is not put first as a scoring guess: in
 practice a rank the player could not hold, having said go when it would have fitted."""
@@ -159,43 +157,57 @@ def slots_of(options: list[Option]) -> list[Slot]:
 
 def play_order(
     pile: Sequence[Card], ranks: Sequence[Rank], weights: Mapping[Rank, float] | None = None,
+    *, held: int = 4,
 ) -> tuple[list[Rank], int]:
     """Wheel order for the play and the start index.
 
-    Ranks that would score now come first, best first (players take points when they can),
-    then the other ranks in order A..K, turned round so that the likely ones sit closest to
-    the start. ``weights`` says how likely each rank is otherwise (by default: equally); a
-    rank weighted below ``GUESS_FLOOR`` is not offered as a scoring guess. A rank with only
-    one copy left unseen is still offered: a player who holds a scoring card plays it.
+    The order is always A..K (the ranks that can be laid), so a player finds every card where
+    they found it last time, the 10 among the ten-cards. The wheel starts where the fewest
+    turns are expected: a player holding ``held`` cards is taken to lay the best-scoring rank
+    they hold (players take points when they can), each rank held with a chance that grows
+    with its copies still unseen (``weights``: the share of each rank's copies unseen, by
+    default all). A rank weighted below ``GUESS_FLOOR`` counts as not held (a player who said
+    go at this count cannot hold it).
 
     >>> from pegboard.rules.cards import parse_cards
     >>> order, start = play_order(parse_cards("5H"), list(Rank))
-    >>> [r.symbol for r in order[:3]], start
-    (['5', 'T', 'J'], 0)
+    >>> [r.symbol for r in order[:3]], order[start].symbol
+    (['A', '2', '3'], 'T')
     """
     weight = {r: 1.0 for r in ranks} if weights is None else dict(weights)
-    points = {}
-    for rank in ranks:
-        if weight.get(rank, 1.0) >= GUESS_FLOOR:
-            total = score_play((*pile, Card(rank, _other_suit(pile, rank)))).total
-            if total > 0:
-                points[rank] = total
-    guesses = sorted(points, key=lambda r: (-points[r], -weight.get(r, 1.0), r))[:MAX_GUESSES]
-    rest = sorted(r for r in ranks if r not in guesses)
-    best: list[Rank] = [*guesses, *rest]
-    best_cost = float("inf")
-    for turn in range(max(1, len(rest))):
-        order = [*guesses, *rest[turn:], *rest[:turn]]
-        cost = _cost(order, weight)
-        if cost < best_cost:
-            best, best_cost = order, cost
-    return best, 0
-
-
-def _cost(order: Sequence[Rank], weight: Mapping[Rank, float]) -> float:
-    """Expected turns from index 0 to the wanted rank, weighting ranks by likelihood."""
+    order = sorted(ranks)
+    if not order:
+        return order, 0
+    likely = _play_chances(pile, order, weight, held)
     n = len(order)
-    return sum(weight.get(r, 1.0) * min(i, n - i) for i, r in enumerate(order))
+    costs = [
+        sum(likely[r] * min((i - s) % n, (s - i) % n) for i, r in enumerate(order))
+        for s in range(n)
+    ]
+    return order, costs.index(min(costs))
+
+
+def _play_chances(pile: Sequence[Card], order: Sequence[Rank], weight: Mapping[Rank, float],
+                  held: int) -> dict[Rank, float]:
+    """How likely each rank is to be laid next by a player who takes the most points."""
+    copies = {r: 4 * weight.get(r, 1.0) if weight.get(r, 1.0) >= GUESS_FLOOR else 0.0
+              for r in order}
+    unseen = sum(copies.values()) or 1.0
+    hold = {r: 1 - (1 - min(1.0, copies[r] / unseen)) ** max(1, held) for r in order}
+    points = {r: score_play((*pile, Card(r, _other_suit(pile, r)))).total for r in order}
+    chance: dict[Rank, float] = {}
+    none_better = 1.0
+    for value in sorted({p for p in points.values() if p > 0}, reverse=True):
+        tier = [r for r in order if points[r] == value]
+        for r in tier:
+            chance[r] = none_better * hold[r]
+        for r in tier:
+            none_better *= 1 - hold[r]
+    rest = [r for r in order if points[r] == 0]
+    spread = sum(hold[r] for r in rest) or 1.0
+    for r in rest:
+        chance[r] = none_better * hold[r] / spread
+    return chance
 
 
 def natural_order(ranks: Sequence[Rank], anchor: Rank | None) -> tuple[list[Rank], int]:

@@ -48,6 +48,7 @@ class Screen(enum.Enum):
     CRIB = "crib"  # pick the crib's cards
     HAND = "hand"  # pick a hand's cards when the play was not recorded
     PEG = "peg"  # quick mode: choose a side and points to peg
+    CLAIM = "claim"  # muggins games: the owner turns in the points claimed
     SCORES = "scores"  # score summary of the game (and match)
     PENALTIES = "penalties"  # the penalty catalogue, or one penalty's detail
     CONFIRM = "confirm"  # a yes/no question ("End this game?")

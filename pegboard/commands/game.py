@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from pegboard.errors import RecordError, RuleError, StoreError
-from pegboard.record import parse_line
+from pegboard.record import parse_line, result_json
 from pegboard.rules.events import Event, GameHeader
 from pegboard.rules.game import Game
 from pegboard.rules.state import Award, GameState
@@ -103,31 +103,9 @@ def restore(current: CurrentGame) -> Game:
 
 
 def result_of(game: Game) -> dict[str, Any]:
-    """What the history keeps as the result of a game or match.
-
-    The ``pegboard replay --json`` result line (``type``, ``scores``, ``winner``, ``skunk``,
-    ``game_points``) of the last game, plus ``abandoned`` (the game or match was not over) and
-    the ``match`` totals.
-    """
-    state = game.state
-    match = state.match
-    over = match.winner is not None or (state.result is not None and match.games <= 1)
-    last = state.result
-    return {
-        "type": "result",
-        "scores": list(state.scores),
-        "winner": state.winner,
-        "skunk": last.skunk if last is not None else "none",
-        "game_points": list(last.game_points) if last is not None else [0] * len(state.scores),
-        "abandoned": not over,
-        "match": {
-            "games": match.games,
-            "played": [played.to_json() for played in match.played],
-            "wins": list(match.wins),
-            "game_points": list(match.game_points),
-            "winner": match.winner,
-        },
-    }
+    """What the history keeps as the result of a game or match (see
+    :func:`pegboard.record.result_json`)."""
+    return result_json(game.state)
 
 
 def status_of(game: Game, current: CurrentGame) -> dict[str, Any]:

@@ -17,13 +17,34 @@ RECORD_VERSION = 1
 
 
 @dataclass(frozen=True, slots=True)
+class TableOptions:
+    """How the table keeps the game, beside the rules (they never change a score).
+
+    ``teaching``: explain each point and near miss, offer rule help. ``points_only``: the
+    players peg points by hand instead of entering every card.
+    """
+
+    teaching: bool = False
+    points_only: bool = False
+
+    def with_option(self, option: Option) -> TableOptions:
+        """These options changed by an ``option`` entry."""
+        return TableOptions(
+            self.teaching if option.teaching is None else option.teaching,
+            self.points_only if option.points_only is None else option.points_only,
+        )
+
+
+@dataclass(frozen=True, slots=True)
 class GameHeader:
-    """The first line of a record: who plays (in seat order, clockwise) and with which rules."""
+    """The first line of a record: who plays (in seat order, clockwise), with which rules and
+    table options."""
 
     TYPE: ClassVar[str] = "game"
     players: tuple[str, ...]
     rules: Rules = field(default_factory=Rules)
     version: int = RECORD_VERSION
+    table: TableOptions = field(default_factory=TableOptions)
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,12 +177,23 @@ class NewGame:
     dealer: int | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class Option:
+    """A table option changed during the game (teaching, or pegging by points); scores never
+    change and unclaimed scores stay waiting. ``None`` leaves an option as it was."""
+
+    TYPE: ClassVar[str] = "option"
+    teaching: bool | None = None
+    points_only: bool | None = None
+
+
 Event = (
     Cut | Deal | Dealt | Starter | Play | Go | Show | Crib | Peg | Penalty | Claim | Muggins
-    | Undo | NewGame
+    | Undo | NewGame | Option
 )
 """Every entry that can follow the header."""
 
 EVENT_TYPES: tuple[type[Event], ...] = (
     Cut, Deal, Dealt, Starter, Play, Go, Show, Crib, Peg, Penalty, Claim, Muggins, Undo, NewGame,
+    Option,
 )

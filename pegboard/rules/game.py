@@ -45,6 +45,7 @@ from pegboard.rules.events import (
     Go,
     Muggins,
     NewGame,
+    Option,
     Peg,
     Penalty,
     Play,
@@ -149,6 +150,8 @@ class Game:
 
 
 def _apply(t: Table, event: Event, out: list[Award]) -> None:
+    if isinstance(event, Option):
+        return  # a table option: nothing at the table changes
     if t.phase is Phase.GAME_OVER and not isinstance(event, NewGame):
         raise RuleError(_game_over_message(t))
     settle_claims(t, event, out)

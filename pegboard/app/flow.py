@@ -1,0 +1,257 @@
+"""Entries into the game and what the table does next.
+
+The rules of the device, kept here in one place:
+
+* **No entry is ever dropped.** Every accepted entry becomes a ``Persist`` effect, and every
+  award the engine makes reaches the screen: pegging awards on the play screen's award line,
+  every hand and crib count on a page of its own (a hand of nothing too), every penalty the
+  engine finds as an offer to the table. In a muggins game every score waits for its owner's
+  claim and every under-claim is offered for muggins before anything else is entered.
+* **The next deal starts only when the last count has been read**: the deal is entered when
+  the player leaves the crib's page (or, after a cut, at once), never while a score waits.
+* **Undo takes back the last entry a player made**, with the automatic deal that followed
+  it, and keeps table options changed since.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from pegboard import stats
+from pegboard.app import views
+from pegboard.app.effects import Effect, Persist, PersistUndo
+from pegboard.app.state import (
+    AppState,
+    Calling,
+    Claiming,
+    Count,
+    Cutting,
+    Dealer,
+    GameOver,
+    Home,
+    Page,
+    QuickPeg,
+    Reading,
+    Result,
+    ScreenState,
+    Table,
+)
+from pegboard.app.teach import lessons
+from pegboard.app.words import award_text, count_page, describe, offer_page, wrap
+from pegboard.errors import PegboardError
+from pegboard.rules.events import Claim, Crib, Cut, Deal, Event, Go, Option, Play, Show
+from pegboard.rules.state import Award, GameState, Phase
+
+
+def enter(state: AppState, event: Event) -> Result:
+    """Apply a player's entry; a refused entry shows the engine's reason and changes nothing
+    (the player is back on the same screen after reading it)."""
+    session = state.session
+    assert session is not None
+    before = session.state
+    try:
+        session, awards = session.apply(event)
+    except PegboardError as error:
+        return refuse(state, str(error)), ()
+    state, pages = notices(replace(state, session=session), before, event, awards)
+    return go_on(state, pages, [Persist(session.line(event))])
+
+
+def refuse(state: AppState, reason: str) -> AppState:
+    """A notice saying why an entry is not allowed, then back to this very screen."""
+    return replace(state, screen=Reading((Page("Not allowed", wrap(reason)),),
+                                         then=state.screen))
+
+
+def go_on(state: AppState, pages: list[Page], effects: list[Effect]) -> Result:
+    """Show ``pages`` (if any), else go on to what the table needs next."""
+    if pages:
+        return replace(state, screen=Reading(tuple(pages))), tuple(effects)
+    return settle(state, effects)
+
+
+def settle(state: AppState, effects: list[Effect] | None = None) -> Result:
+    """The screen the table needs next, entering the next deal when one is due."""
+    done = list(effects or ())
+    session = state.session
+    if session is None:
+        return replace(state, screen=Home()), tuple(done)
+    gs = session.state
+    if gs.phase is Phase.DEAL and not waiting(state):
+        session, _ = session.apply(Deal())
+        done.append(Persist(session.line(Deal())))
+        state = replace(state, session=session)
+    screen = table_screen(state)
+    if isinstance(screen, GameOver) and not state.race:
+        state = replace(state, race=race(state))
+    return replace(state, screen=screen), tuple(done)
+
+
+def waiting(state: AppState) -> bool:
+    """A score waits for its owner's claim, or for a muggins call."""
+    assert state.session is not None
+    return bool(state.session.state.pending_claims) or muggins_open(state)
+
+
+def muggins_open(state: AppState) -> bool:
+    """Points were missed and the table has not yet said whether anyone calls muggins."""
+    assert state.session is not None
+    missed = state.session.state.pending_muggins
+    return missed is not None and missed.points > 0 and state.passed != len(state.session.events)
+
+
+def table_screen(state: AppState) -> ScreenState:
+    """Which table screen the engine's phase asks for."""
+    session = state.session
+    assert session is not None
+    gs = session.state
+    if gs.phase is Phase.GAME_OVER:
+        return GameOver()
+    if muggins_open(state):
+        return Calling()
+    if gs.pending_claims:
+        return Claiming()
+    if state.table.points_only:
+        return QuickPeg()
+    if gs.phase is Phase.CUT:
+        return Cutting() if session.events and isinstance(session.events[-1], Cut) else Dealer()
+    return Table()
+
+
+def undo(state: AppState) -> Result:
+    """Take back the last entry a player made (and any automatic deal that followed it);
+    options changed since stay as they are."""
+    session = state.session
+    if session is None or not any(not isinstance(e, Option) for e in session.events):
+        return state, ()
+    effects: list[Effect] = []
+    kept: list[Event] = []
+    while isinstance(session.events[-1], Option):
+        kept.insert(0, session.events[-1])
+        session = session.undo()
+        effects.append(PersistUndo())
+    while True:
+        last = session.events[-1]
+        session = session.undo()
+        effects.append(PersistUndo())
+        automatic = isinstance(last, Deal) and last.dealer is None
+        if not (automatic and session.events):
+            break
+    for option in kept:
+        session, _ = session.apply(option)
+        effects.append(Persist(session.line(option)))
+    state = replace(
+        state, session=session, award=f"Undone: {describe(last, session.state.names)}",
+        passed=-1, race=(), offers_shown=min(state.offers_shown, len(session.state.offers)),
+    )
+    return replace(state, screen=table_screen(state)), tuple(effects)
+
+
+# -- what an entry shows -----------------------------------------------------------------------
+
+
+def notices(state: AppState, before: GameState, event: Event, awards: tuple[Award, ...],
+            ) -> tuple[AppState, list[Page]]:
+    """What an accepted entry brings up, in the order it happened: the counts of the show
+    (the play's last award kept in view on the first), penalties the engine found, then
+    (teaching) the lessons; and the play screen's award line."""
+    assert state.session is not None
+    after = state.session.state
+    spoken = "; ".join(
+        award_text(a, after.names) for a in awards if a.reason not in ("hand", "crib"))
+    pages = count_pages(before, after, event, awards)
+    if pages and spoken:
+        pages[0] = replace(pages[0], award=spoken)
+    for offer in after.offers[state.offers_shown:]:
+        if not offer.resolved:
+            pages.append(offer_page(after, offer))
+    taught, helped = lessons(state, before, event, awards)
+    if spoken:
+        award = spoken
+    elif isinstance(event, Play | Go):
+        award = ""
+    else:
+        award = state.award
+    state = replace(state, award=award, offers_shown=len(after.offers),
+                    helped=state.helped | helped)
+    return state, [*pages, *taught]
+
+
+def count_pages(before: GameState, after: GameState, event: Event, awards: tuple[Award, ...],
+                ) -> list[Page]:
+    """A page for every hand and crib this entry counted, a hand of nothing included, with
+    the board as it stood once that count was pegged."""
+    counts = _counts(before, after, event, awards)
+    if not counts:
+        return []
+    running = list(before.scores)
+    backs = list(before.back_pegs)
+
+    def peg(award: Award) -> None:
+        backs[award.side] = running[award.side]
+        running[award.side] += award.points
+
+    for award in awards:
+        if award.reason not in ("hand", "crib"):
+            peg(award)
+    pages = []
+    for count in counts:
+        counted = next((a for a in awards if a.reason == ("crib" if count.crib else "hand")
+                        and a.player == count.player), None)
+        if counted is not None:
+            peg(counted)
+        sides = views.sides(after, scores=tuple(running), backs=tuple(backs))
+        pages.append(replace(count_page(after, count), sides=sides))
+    return pages
+
+
+def _counts(before: GameState, after: GameState, event: Event, awards: tuple[Award, ...],
+            ) -> list[Count]:
+    if isinstance(event, Claim) and before.pending_claims:
+        pending = before.pending_claims[0]
+        if pending.reason not in ("hand", "crib"):
+            return []
+        crib = pending.reason == "crib"
+        cards = after.crib if crib else after.hands[pending.player]
+        return [Count(pending.player, crib, cards or (), pending.items, event.points)]
+    if after.rules.muggins:
+        return []  # counts wait for their owners' claims
+    if isinstance(event, Crib) and before.dealer is not None:
+        award = next((a for a in awards if a.reason == "crib"), None)
+        return [Count(before.dealer, True, event.cards, award.items if award else ())]
+    if before.phase not in (Phase.PLAY, Phase.SHOW) or after.dealer is None:
+        return []
+    if before.phase is Phase.PLAY and after.phase is Phase.PLAY:
+        return []
+    order = [(after.dealer + k) % after.players for k in range(1, after.players + 1)]
+    first = order.index(before.to_act) if isinstance(event, Show) and before.to_act is not None \
+        else 0
+    target = after.rules.target
+    running = list(before.scores)
+    for award in awards:
+        if award.reason not in ("hand", "crib"):
+            running[award.side] += award.points
+    counts: list[Count] = []
+    for player in order[first:]:
+        hand = after.hands[player]
+        if max(running) >= target or hand is None:
+            break
+        award = next((a for a in awards if a.reason == "hand" and a.player == player), None)
+        if award is not None:
+            running[award.side] += award.points
+        counts.append(Count(player, False, hand, award.items if award else ()))
+    return counts
+
+
+def race(state: AppState) -> tuple[tuple[int, ...], ...]:
+    """Each side's score after every deal of the game just ended (for the race picture)."""
+    session = state.session
+    assert session is not None
+    try:
+        summaries = stats.replay_events(session.header, session.events)
+    except PegboardError:
+        return ()
+    rows = summaries[-1].race.scores if summaries else ()
+    final = session.state.scores
+    # Points pegged outside any deal (by points) still end the picture at the final score.
+    return rows if rows and rows[-1] == final else (*rows, final)

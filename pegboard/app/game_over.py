@@ -1,0 +1,47 @@
+"""The end of a game: who won, the skunk and the game points, all on one screen; GO shows
+the score race; OK starts the match's next game or leaves the game for the history."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from pegboard.app import flow, menus
+from pegboard.app.inputs import InputEvent
+from pegboard.app.state import AppState, GameOver, Result
+from pegboard.app.view import Screen, View
+from pegboard.app.views import board
+from pegboard.app.words import result_lines
+from pegboard.rules.events import NewGame
+
+
+def race(state: AppState, screen: GameOver, event: InputEvent) -> Result:
+    """GO switches between the result and the score race of the game."""
+    if not state.race:
+        return state, ()
+    return replace(state, screen=GameOver(not screen.race_shown)), ()
+
+
+def next_game(state: AppState, screen: GameOver, event: InputEvent) -> Result:
+    """OK: the match's next game, or home with the game kept in the history."""
+    assert state.session is not None
+    gs = state.session.state
+    if gs.match.winner is None and gs.rules.match_games > 1:
+        return flow.enter(replace(state, race=()), NewGame())
+    return menus.finish(state)
+
+
+def take_back(state: AppState, screen: GameOver, event: InputEvent) -> Result:
+    """UNDO takes back the entry that won the game."""
+    return flow.undo(replace(state, race=()))
+
+
+def view(state: AppState, screen: GameOver) -> View:
+    assert state.session is not None
+    gs = state.session.state
+    if screen.race_shown and state.race:
+        return replace(board(gs, Screen.RACE, "Score race"), race=state.race,
+                       hint="GO result  OK next")
+    title, lines = result_lines(gs)
+    kind = Screen.MATCH if gs.rules.match_games > 1 else Screen.GAME_OVER
+    hint = "OK next  GO race" if state.race else "OK next"
+    return replace(board(gs, kind, title), lines=lines, race=state.race, hint=hint)

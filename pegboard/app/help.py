@@ -1,0 +1,169 @@
+"""Rule help, and the cards entered for a pegging hint or discard advice.
+
+Rule help: a list of topics; a topic's pages turn with OK, GO or the knob, UNDO goes back.
+A hint or advice asks for cards that are never part of the game's count: the cards a player
+still holds (a hint: GO when all are in), or the cards dealt to a player (advice, recorded as
+that player's dealt cards so the engine can check every later card against them).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from pegboard.app import flow, picker, wheels
+from pegboard.app.inputs import InputEvent
+from pegboard.app.keys import list_move, steps
+from pegboard.app.state import AppState, CardEntry, HelpScreen, Page, Reading, Result, Wheel
+from pegboard.app.view import Screen, View
+from pegboard.app.views import board, numbered
+from pegboard.app.words import wrap
+from pegboard.rules import advice, hints, rulehelp
+from pegboard.rules.cards import Card
+from pegboard.rules.events import Dealt
+from pegboard.rules.state import GameState
+
+# -- rule help ---------------------------------------------------------------------------------
+
+
+def help_forward(state: AppState, screen: HelpScreen, event: InputEvent) -> Result:
+    """Topic list: choose. A topic: the next page (after the last, back to the list)."""
+    if screen.topic is None:
+        index, row = list_move(screen.index, event, len(rulehelp.TOPICS))
+        return replace(state, screen=replace(screen, index=index, topic=row, page=0)), ()
+    pages = rulehelp.TOPICS[screen.topic].pages
+    if steps(event) < 0:
+        return replace(state, screen=replace(screen, page=max(0, screen.page - 1))), ()
+    if screen.page + 1 >= len(pages):
+        return replace(state, screen=replace(screen, topic=None, page=0)), ()
+    return replace(state, screen=replace(screen, page=screen.page + 1)), ()
+
+
+def help_back(state: AppState, screen: HelpScreen, event: InputEvent) -> Result:
+    if screen.topic is not None:
+        return replace(state, screen=replace(screen, topic=None, page=0)), ()
+    return replace(state, screen=screen.under), ()
+
+
+def help_view(state: AppState, screen: HelpScreen) -> View:
+    if screen.topic is None:
+        rows = [t.title for t in rulehelp.TOPICS]
+        return View(Screen.MENU, "Rule help", numbered(state.keypad, rows),
+                    screen.index % len(rows), hint="OK read  UNDO back")
+    topic = rulehelp.TOPICS[screen.topic]
+    lines = topic.pages[screen.page]
+    if screen.page == len(topic.pages) - 1:
+        lines = (*lines, topic.reference)
+    return View(Screen.HELP, f"{topic.title} {screen.page + 1}/{len(topic.pages)}", lines,
+                hint="OK next  UNDO back")
+
+
+# -- cards for a hint or advice -----------------------------------------------------------------
+
+
+def _gs(state: AppState) -> GameState:
+    assert state.session is not None
+    return state.session.state
+
+
+def _size(gs: GameState, screen: CardEntry) -> int:
+    assert screen.player is not None
+    if screen.purpose == "hint":
+        return gs.cards_left[screen.player]
+    return gs.rules.dealt_size(gs.players)
+
+
+def _slots(gs: GameState, screen: CardEntry) -> tuple[list[picker.Slot], int]:
+    """Ranks (then, for advice, the suits) of cards not yet seen."""
+    blocked = set(gs.seen) | set(screen.cards)
+    if gs.starter is not None:
+        blocked.add(gs.starter)
+    for q, dealt in enumerate(gs.dealt):
+        if dealt is not None and q != screen.player:
+            blocked |= set(dealt)
+    if screen.rank is not None:
+        cards = [Card(screen.rank, suit) for suit in picker.SUITS]
+        return [[picker.Option(c.pretty, c)] for c in cards if c not in blocked], 0
+    anchor = screen.cards[-1].rank if screen.cards else None
+    return wheels.plain_wheel(blocked, anchor)
+
+
+def entry_key(state: AppState, screen: CardEntry, event: InputEvent) -> Result:
+    """Whose cards (advice), then each card: a rank, and for advice its suit."""
+    gs = _gs(state)
+    if screen.player is None:
+        index, row = list_move(screen.index, event, gs.players)
+        return replace(state, screen=replace(screen, index=index, player=row)), ()
+    slots, start = _slots(gs, screen)
+    wheel, chosen = wheels.pick(screen.wheel, event, slots, start)
+    if chosen is None:
+        return replace(state, screen=replace(screen, wheel=wheel)), ()
+    if screen.purpose == "advice" and screen.rank is None:
+        return replace(state, screen=replace(screen, rank=chosen.rank, wheel=Wheel())), ()
+    screen = replace(screen, cards=(*screen.cards, chosen.card), rank=None, wheel=Wheel())
+    if len(screen.cards) >= _size(gs, screen):
+        return _done(state, screen)
+    return replace(state, screen=screen), ()
+
+
+def entry_go(state: AppState, screen: CardEntry, event: InputEvent) -> Result:
+    """GO: the hint for the cards entered so far."""
+    if screen.purpose == "hint" and screen.player is not None:
+        return _done(state, screen)
+    return entry_key(state, screen, event)
+
+
+def entry_back(state: AppState, screen: CardEntry, event: InputEvent) -> Result:
+    """UNDO steps back: the suit, the last card, then out."""
+    if screen.rank is not None:
+        return replace(state, screen=replace(screen, rank=None, wheel=Wheel())), ()
+    if screen.cards:
+        return replace(state, screen=replace(screen, cards=screen.cards[:-1], wheel=Wheel())), ()
+    return replace(state, screen=screen.under), ()
+
+
+def _done(state: AppState, screen: CardEntry) -> Result:
+    """The hint, or the dealt cards recorded and the discard advice."""
+    gs = _gs(state)
+    assert screen.player is not None
+    back = replace(state, screen=screen.under)
+    if screen.purpose == "hint":
+        if not screen.cards:
+            return back, ()
+        seen = [c for c in gs.seen if c not in gs.pile]
+        text = hints.peg_hint(gs.pile, screen.cards, seen).reason
+        for card in (*screen.cards, *gs.pile):
+            text = text.replace(card.pretty, picker.rank_label(card.rank))
+        return replace(state, screen=Reading((Page("Hint", wrap(text)),), then=screen.under)), ()
+    options = advice.advise(screen.cards, dealer=screen.player == gs.dealer, players=gs.players,
+                            five_card=gs.rules.five_card)
+    lines = []
+    for option in options[:3]:
+        throw = " ".join(c.pretty for c in option.discard)
+        lines.append(f"lay {throw}: {float(option.net):+.1f}")
+        lines.append(f" hand {float(option.hand):.1f} crib {float(option.crib):.1f}")
+    page = Page(f"Advice for {gs.names[screen.player]}", tuple(lines))
+    new, effects = flow.enter(back, Dealt(screen.player, screen.cards))
+    if isinstance(new.screen, Reading):
+        pages = (page, *new.screen.pages)
+        return replace(new, screen=replace(new.screen, pages=pages)), effects
+    return replace(new, screen=Reading((page,), then=new.screen)), effects
+
+
+def entry_view(state: AppState, screen: CardEntry) -> View:
+    gs = _gs(state)
+    if screen.player is None:
+        return View(Screen.DEALER, "Whose cards?", numbered(state.keypad, list(gs.names)),
+                    screen.index % gs.players, hint="OK choose  UNDO back")
+    slots, start = _slots(gs, screen)
+    who = gs.names[screen.player]
+    if screen.purpose == "hint":
+        title, hint = f"{who}: cards in hand", "OK add  GO hint"
+        shown = tuple(picker.rank_label(c.rank) for c in screen.cards)
+    else:
+        title, hint = f"Dealt to {who}", "OK add  UNDO back"
+        shown = tuple(c.pretty for c in screen.cards)
+    prompt = f"card {len(screen.cards) + 1}/{_size(gs, screen)}"
+    if screen.rank is not None:
+        prompt = f"{picker.rank_label(screen.rank)} of which suit?"
+    return replace(board(gs, Screen.HAND, title), lines=(" ".join(shown),), hint=hint,
+                   picker=wheels.picker_view(prompt, slots, screen.wheel, start))

@@ -1,0 +1,204 @@
+"""The menu and what it opens: undo, hints and advice, pegging by points, penalties, the
+scores, rule help, table options, ending the game, shutting down.
+
+The menu opens over any screen (MENU, or holding OK on the keypad kit) and UNDO or "Back"
+returns to that very screen; holding MENU asks to shut down.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+
+from pegboard.app import flow
+from pegboard.app.effects import Effect, FinishGame, Persist, PowerOff
+from pegboard.app.inputs import InputEvent
+from pegboard.app.keys import list_move
+from pegboard.app.state import (
+    AppState,
+    CardEntry,
+    Confirm,
+    HelpScreen,
+    Home,
+    Menu,
+    PenaltyScreen,
+    QuickPeg,
+    Result,
+    Saved,
+    Scores,
+    ScreenState,
+    SetupScreen,
+    Table,
+)
+from pegboard.app.view import Screen, View
+from pegboard.app.views import board, numbered
+from pegboard.app.words import score_line, scores_lines
+from pegboard.record import result_json
+from pegboard.rules.events import Option
+from pegboard.rules.state import Phase
+
+_OVERLAYS = (Menu, Confirm, Saved, Scores, PenaltyScreen, HelpScreen, CardEntry)
+
+
+def open_menu(state: AppState, screen: ScreenState, event: InputEvent) -> Result:
+    """The menu over the current screen (over a screen the menu opened, over what that
+    screen was opened from)."""
+    if isinstance(screen, Menu | Confirm | Saved):
+        return state, ()
+    under = screen.under if isinstance(screen, _OVERLAYS) else screen
+    return replace(state, screen=Menu(under)), ()
+
+
+def ask_shutdown(state: AppState, screen: ScreenState, event: InputEvent) -> Result:
+    """Holding MENU: "Shut down?" over the current screen."""
+    if isinstance(screen, Saved | Confirm):
+        return state, ()
+    under = screen.under if isinstance(screen, _OVERLAYS) else screen
+    return replace(state, screen=Confirm("shutdown", under)), ()
+
+
+def menu_rows(state: AppState, under: ScreenState) -> list[tuple[str, str]]:
+    """The menu's rows for where the player is."""
+    teach = ("teaching", f"Teaching: {'on' if state.teaching else 'off'}")
+    if state.session is None:
+        return [("back", "Back"), ("new", "New game"), ("help", "Rule help"), teach,
+                ("shutdown", "Shut down")]
+    gs = state.session.state
+    rows = [("back", "Back")]
+    if any(not isinstance(e, Option) for e in state.session.events):
+        rows.append(("undo", "Undo last entry"))
+    if isinstance(under, Table) and gs.phase is Phase.PLAY and gs.to_act is not None:
+        rows.append(("hint", "Pegging hint"))
+    if isinstance(under, Table) and gs.phase is Phase.STARTER:
+        rows.append(("advice", "Discard advice"))
+    if gs.phase is not Phase.GAME_OVER:
+        rows.append(("peg", "Peg points"))
+    rows += [("penalty", "Penalty"), ("scores", "Scores")]
+    if gs.phase is not Phase.GAME_OVER:
+        entry = "Enter cards" if state.table.points_only else "Enter points only"
+        rows.append(("entry", entry))
+    rows += [("help", "Rule help"), teach, ("end", "End game"), ("shutdown", "Shut down")]
+    return rows
+
+
+def menu_move(state: AppState, screen: Menu, event: InputEvent) -> Result:
+    rows = menu_rows(state, screen.under)
+    index, row = list_move(screen.index, event, len(rows))
+    if row is None:
+        return replace(state, screen=Menu(screen.under, index)), ()
+    key = rows[row][0]
+    under = screen.under
+    back = replace(state, screen=under)
+    if key == "back":
+        return back, ()
+    if key == "new":
+        return replace(state, screen=SetupScreen()), ()
+    if key == "undo":
+        return flow.undo(back)
+    if key == "hint":
+        return replace(state, screen=CardEntry("hint", under, _to_act(state))), ()
+    if key == "advice":
+        return replace(state, screen=CardEntry("advice", under)), ()
+    if key == "peg":
+        return replace(state, screen=QuickPeg(under=under)), ()
+    if key == "penalty":
+        return replace(state, screen=PenaltyScreen(under)), ()
+    if key == "scores":
+        return replace(state, screen=Scores(under)), ()
+    if key == "help":
+        return replace(state, screen=HelpScreen(under)), ()
+    if key == "teaching":
+        new, effects = set_option(state, Option(teaching=not state.teaching))
+        return replace(new, screen=Menu(under, index)), effects
+    if key == "entry":
+        new, effects = set_option(state, Option(points_only=not state.table.points_only))
+        settled, more = flow.settle(new)
+        return settled, effects + more
+    return replace(state, screen=Confirm(key, under)), ()
+
+
+def menu_back(state: AppState, screen: Menu, event: InputEvent) -> Result:
+    return replace(state, screen=screen.under), ()
+
+
+def _to_act(state: AppState) -> int:
+    assert state.session is not None
+    to_act = state.session.state.to_act
+    assert to_act is not None
+    return to_act
+
+
+def set_option(state: AppState, option: Option) -> Result:
+    """Change a table option: in the game's record when a game is on, else for the next."""
+    if state.session is None:
+        setup = state.setup
+        if option.teaching is not None:
+            setup = replace(setup, teaching=option.teaching)
+        return replace(state, setup=setup), ()
+    session, _ = state.session.apply(option)
+    effects: tuple[Effect, ...] = (Persist(session.line(option)),)
+    return replace(state, session=session), effects
+
+
+def menu_view(state: AppState, screen: Menu) -> View:
+    rows = [label for _, label in menu_rows(state, screen.under)]
+    return View(Screen.MENU, "Menu", numbered(state.keypad, rows), screen.index % len(rows),
+                hint="OK choose  UNDO back")
+
+
+# -- confirm, saved, scores --------------------------------------------------------------------
+
+QUESTIONS = {"shutdown": "Shut down?", "end": "End this game?"}
+
+
+def confirm_move(state: AppState, screen: Confirm, event: InputEvent) -> Result:
+    """No (the first row) goes back; Yes shuts down, or ends the game."""
+    index, row = list_move(screen.index, event, 2)
+    if row is None:
+        return replace(state, screen=replace(screen, index=index)), ()
+    if row == 0:
+        return replace(state, screen=screen.under), ()
+    if screen.what == "shutdown":
+        return replace(state, screen=Saved()), (PowerOff(),)
+    return finish(state)
+
+
+def confirm_back(state: AppState, screen: Confirm, event: InputEvent) -> Result:
+    return replace(state, screen=screen.under), ()
+
+
+def confirm_view(state: AppState, screen: Confirm) -> View:
+    return View(Screen.CONFIRM, QUESTIONS.get(screen.what, "Sure?"),
+                numbered(state.keypad, ["No", "Yes"]), screen.index % 2)
+
+
+def finish(state: AppState) -> Result:
+    """Leave the current game for the history (finished, or abandoned if not over) and go
+    home."""
+    effects: tuple[Effect, ...] = ()
+    if state.session is not None:
+        effects = (FinishGame(json.dumps(result_json(state.session.state))),)
+    home = replace(state, screen=Home(), session=None, award="", race=(), passed=-1)
+    return home, effects
+
+
+def saved_view(state: AppState, screen: Saved) -> View:
+    if state.session is None:
+        return View(Screen.SAVED, "Pegboard", ("Goodbye",))
+    return View(Screen.SAVED, "Pegboard", ("Game saved", score_line(state.session.state)))
+
+
+def nothing(state: AppState, screen: ScreenState, event: InputEvent) -> Result:
+    """A key that does nothing on this screen."""
+    return state, ()
+
+
+def scores_back(state: AppState, screen: Scores, event: InputEvent) -> Result:
+    return replace(state, screen=screen.under), ()
+
+
+def scores_view(state: AppState, screen: Scores) -> View:
+    assert state.session is not None
+    gs = state.session.state
+    return replace(board(gs, Screen.SCORES, f"Game {gs.game_no}, deal {gs.deal_no}"),
+                   lines=scores_lines(gs), hint="OK back")

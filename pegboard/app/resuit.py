@@ -1,0 +1,135 @@
+"""Suits after the fact: a flush or his nobs added (or taken off) once the hand is counted.
+
+The card wheel enters a card's rank with a stand-in suit that makes no flush and no nobs;
+a player who forgot to hold OK for "flush" or "nobs" says so on the count's page (or before
+claiming it) with one press of GO. The entries of the deal that hold the hand's cards are then
+taken back and entered again with the suits that make the fact true, so the engine counts
+the hand exactly as if every suit had been named. Suits never change a pegging score, so
+nothing else at the table moves. Cards whose suits were named (a dealt hand entered for
+advice) are never changed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from itertools import product
+
+from pegboard.app.effects import Effect, Persist, PersistUndo
+from pegboard.app.session import Session
+from pegboard.app.state import AppState, Count
+from pegboard.errors import PegboardError
+from pegboard.rules.cards import Card, Rank, Suit
+from pegboard.rules.events import Crib, Event, Play, Show, Starter
+from pegboard.rules.state import Award, GameState
+
+SUITS = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
+
+Fact = tuple[int, bool]
+"""What the suits of a hand make: the flush's length (0 for none) and his nobs."""
+
+Replayed = list[tuple[GameState, Event, tuple[Award, ...]]]
+"""Each re-entered entry with the table before it and its awards."""
+
+
+def fact_of(cards: tuple[Card, ...], starter: Card, *, crib: bool) -> Fact:
+    """The flush and nobs ``cards`` make with ``starter`` (a crib flush needs the starter)."""
+    suits = {c.suit for c in cards}
+    flush = 0
+    if len(suits) == 1:
+        same = starter.suit in suits
+        if same:
+            flush = len(cards) + 1
+        elif not crib:
+            flush = len(cards)
+    nobs = any(c.rank is Rank.JACK and c.suit is starter.suit for c in cards)
+    return flush, nobs
+
+
+def choices(gs: GameState, count: Count) -> dict[Fact, tuple[Card, ...]]:
+    """Every fact the hand's suits could make, each with the cards closest to those entered
+    (fewest suits changed). Empty when the hand's suits are known."""
+    if gs.starter is None or any(
+        d is not None and c in d for d in gs.dealt for c in count.cards
+    ):
+        return {}
+    mine = set(count.cards)
+    blocked = (gs.seen - mine) | {gs.starter}
+    best: dict[Fact, tuple[int, tuple[Card, ...]]] = {}
+    for suits in product(SUITS, repeat=len(count.cards)):
+        cards = tuple(Card(c.rank, s) for c, s in zip(count.cards, suits, strict=True))
+        if len(set(cards)) < len(cards) or any(c in blocked for c in cards):
+            continue
+        fact = fact_of(cards, gs.starter, crib=count.crib)
+        changed = sum(a != b for a, b in zip(cards, count.cards, strict=True))
+        if fact not in best or changed < best[fact][0]:
+            best[fact] = (changed, cards)
+    return {fact: cards for fact, (_, cards) in best.items()}
+
+
+def next_fact(gs: GameState, count: Count) -> tuple[Fact, tuple[Card, ...]] | None:
+    """What GO makes of the hand next: the following fact in the order nobs, flush, flush
+    with nobs, back to neither (the likeliest forgotten first)."""
+    options = choices(gs, count)
+    if gs.starter is None or len(options) < 2:
+        return None
+    order = sorted(options, key=lambda f: (f[0] > 0, f[0], f[1]))
+    current = fact_of(count.cards, gs.starter, crib=count.crib)
+    at = order.index(current) if current in order else -1
+    fact = order[(at + 1) % len(order)]
+    return fact, options[fact]
+
+
+def fact_label(fact: Fact) -> str:
+    """What GO will do, for the key legend: "+nobs", "+flush 4", "plain"."""
+    flush, nobs = fact
+    words = [f"flush {flush}"] if flush else []
+    if nobs:
+        words.append("nobs")
+    return "+" + " ".join(words) if words else "plain"
+
+
+def rebuild(session: Session, change: dict[Card, Card],
+            ) -> tuple[Session, list[Effect], Replayed] | None:
+    """The deal's entries from the first that holds a changed card, taken back and entered
+    again with the new cards (None if the engine refuses any of them)."""
+    events = session.events
+    start = max((i for i, e in enumerate(events) if isinstance(e, Starter)), default=len(events))
+    first = next((i for i in range(start, len(events)) if _mapped(events[i], change)
+                  != events[i]), len(events))
+    redo = [_mapped(e, change) for e in events[first:]]
+    effects: list[Effect] = []
+    replayed: Replayed = []
+    rebuilt = session
+    try:
+        for _ in redo:
+            rebuilt = rebuilt.undo()
+            effects.append(PersistUndo())
+        for event in redo:
+            before = rebuilt.state
+            rebuilt, awards = rebuilt.apply(event)
+            effects.append(Persist(rebuilt.line(event)))
+            replayed.append((before, event, awards))
+    except PegboardError:
+        return None
+    return rebuilt, effects, replayed
+
+
+def swap_plays(state: AppState, change: dict[Card, Card]) -> tuple[AppState, tuple[Effect, ...]]:
+    """Re-suit stand-ins laid earlier this deal (a suit fact chosen on a later card showed
+    what they must have been)."""
+    assert state.session is not None
+    done = rebuild(state.session, change)
+    if done is None:
+        return state, ()
+    session, effects, _ = done
+    return replace(state, session=session), tuple(effects)
+
+
+def _mapped(event: Event, change: dict[Card, Card]) -> Event:
+    if isinstance(event, Play):
+        return Play(event.player, change.get(event.card, event.card))
+    if isinstance(event, Show):
+        return Show(event.player, tuple(change.get(c, c) for c in event.cards))
+    if isinstance(event, Crib):
+        return Crib(tuple(change.get(c, c) for c in event.cards))
+    return event

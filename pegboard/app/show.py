@@ -1,0 +1,230 @@
+"""The show and its claims: pages to read, a count's forgotten flush or nobs, claims and
+muggins calls in a muggins game.
+
+Pages: OK goes on (OK on an offered penalty applies it, GO skips it); turning scrolls the
+page and never leaves it, so a knob still turning never reaches the next screen; UNDO takes
+back the entry that brought the page up. On a count's page GO adds the flush or nobs the
+wheel entered without (see :mod:`pegboard.app.resuit`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from pegboard.app import flow, resuit
+from pegboard.app.inputs import InputEvent
+from pegboard.app.keys import list_move, number_edit, steps
+from pegboard.app.picker import rank_label
+from pegboard.app.state import AppState, Calling, Claiming, Count, Page, Reading, Result
+from pegboard.app.view import Screen, View
+from pegboard.app.views import board, numbered
+from pegboard.app.words import count_page
+from pegboard.rules.cards import Card
+from pegboard.rules.events import Claim, Muggins
+from pegboard.rules.show import score_hand
+from pegboard.rules.state import GameState
+
+MAX_CLAIM = 29
+"""The most a claim can be (the best hand)."""
+PAGE_ROWS = 2
+"""Lines of a page surely on screen at once (below the board header)."""
+
+
+def _gs(state: AppState) -> GameState:
+    assert state.session is not None
+    return state.session.state
+
+
+# -- reading pages ------------------------------------------------------------------------------
+
+
+def page_ok(state: AppState, screen: Reading, event: InputEvent) -> Result:
+    """OK: apply an offered penalty, else the next page (after the last, on to the table)."""
+    page = screen.pages[0]
+    rest = replace(screen, pages=screen.pages[1:], scroll=0)
+    if page.offer is not None:
+        return flow.enter(_leave(state, rest), page.offer)
+    return _next(state, rest)
+
+
+def page_go(state: AppState, screen: Reading, event: InputEvent) -> Result:
+    """GO: skip an offered penalty; on a count, add the forgotten flush or nobs; else next."""
+    page = screen.pages[0]
+    if page.count is not None and page.offer is None:
+        change = resuit.next_fact(_gs(state), page.count)
+        if change is not None:
+            return _resuit_page(state, screen, page.count, change[1])
+    return _next(state, replace(screen, pages=screen.pages[1:], scroll=0))
+
+
+def page_turn(state: AppState, screen: Reading, event: InputEvent) -> Result:
+    """Turning scrolls the page; it never goes past the page's ends."""
+    bottom = max(0, len(screen.pages[0].lines) - PAGE_ROWS)
+    scroll = max(0, min(bottom, screen.scroll + steps(event)))
+    return replace(state, screen=replace(screen, scroll=scroll)), ()
+
+
+def page_undo(state: AppState, screen: Reading, event: InputEvent) -> Result:
+    """UNDO: back to the screen a notice was put over, else take back the entry."""
+    if screen.then is not None:
+        return replace(state, screen=screen.then), ()
+    return flow.undo(state)
+
+
+def _leave(state: AppState, rest: Reading) -> AppState:
+    """Where the table is once this page is gone (the remaining pages come back after an
+    offered penalty is applied: see ``flow.enter``)."""
+    return replace(state, screen=rest if rest.pages else (rest.then or state.screen))
+
+
+def close(state: AppState, screen: Reading) -> Result:
+    """Leave the pages at once (what comes after the last one)."""
+    return _next(state, replace(screen, pages=()))
+
+
+def _next(state: AppState, rest: Reading) -> Result:
+    if rest.pages:
+        return replace(state, screen=rest), ()
+    if rest.then is not None:
+        return replace(state, screen=rest.then), ()
+    return flow.settle(state)
+
+
+def _resuit_page(state: AppState, screen: Reading, count: Count, cards: tuple[Card, ...],
+                 ) -> Result:
+    assert state.session is not None
+    change = dict(zip(count.cards, cards, strict=True))
+    done = resuit.rebuild(state.session, change)
+    if done is None:
+        return state, ()
+    session, effects, replayed = done
+    state = replace(state, session=session)
+    counts: list[Page] = []
+    for before, event, awards in replayed:
+        counts.extend(flow.count_pages(before, session.state, event, awards))
+    at = next((i for i, p in enumerate(counts) if p.count is not None
+               and (p.count.player, p.count.crib) == (count.player, count.crib)), None)
+    if at is None:  # not counted again (the game ended before it): show it as it stands
+        starter = session.state.starter
+        assert starter is not None
+        items = score_hand(cards, starter, crib=count.crib).items
+        counts, at = [count_page(session.state, replace(count, cards=cards, items=items))], 0
+    page = screen.pages[0]
+    kept = [p for p in screen.pages[1:] if p.count is None]
+    pages = (replace(counts[at], award=page.award), *counts[at + 1:], *kept)
+    return replace(state, screen=Reading(pages, then=screen.then)), tuple(effects)
+
+
+def reading_view(state: AppState, screen: Reading) -> View:
+    page = screen.pages[0]
+    if page.offer is not None:
+        hint = "OK penalty  GO skip"
+    elif page.count is not None and state.session is not None and (
+            change := resuit.next_fact(_gs(state), page.count)) is not None:
+        hint = f"GO {resuit.fact_label(change[0])}"
+    else:
+        hint = "OK next"
+    if state.session is None:
+        return View(page.screen, page.title, page.lines, hint=hint, first_line=screen.scroll)
+    base = board(_gs(state), page.screen, page.title)
+    return replace(base, lines=page.lines, hint=hint, award=page.award,
+                   first_line=screen.scroll,
+                   sides=page.sides if page.sides is not None else base.sides)
+
+
+# -- claims (muggins games) ---------------------------------------------------------------------
+
+
+def _claim_count(gs: GameState) -> Count | None:
+    """The hand or crib waiting for its owner's claim, as a count (None for a play score)."""
+    pending = gs.pending_claims[0]
+    if pending.reason == "crib" and gs.crib is not None:
+        return Count(pending.player, True, gs.crib, pending.items)
+    hand = gs.hands[pending.player]
+    if pending.reason == "hand" and hand is not None:
+        return Count(pending.player, False, hand, pending.items)
+    return None
+
+
+def claim_number(state: AppState, screen: Claiming, event: InputEvent) -> Result:
+    """Turning or digit keys set the points claimed."""
+    return replace(state, screen=Claiming(number_edit(screen.number, event, MAX_CLAIM))), ()
+
+
+def claim_ok(state: AppState, screen: Claiming, event: InputEvent) -> Result:
+    """OK claims the points on screen for the score's owner."""
+    pending = _gs(state).pending_claims[0]
+    return flow.enter(state, Claim(pending.player, screen.number))
+
+
+def claim_go(state: AppState, screen: Claiming, event: InputEvent) -> Result:
+    """GO adds a forgotten flush or nobs to the hand before it is claimed."""
+    count = _claim_count(_gs(state))
+    change = resuit.next_fact(_gs(state), count) if count is not None else None
+    if count is None or change is None:
+        return state, ()
+    assert state.session is not None
+    done = resuit.rebuild(state.session, dict(zip(count.cards, change[1], strict=True)))
+    if done is None:
+        return state, ()
+    session, effects, _ = done
+    return replace(state, session=session), tuple(effects)
+
+
+def claim_undo(state: AppState, screen: Claiming, event: InputEvent) -> Result:
+    """UNDO clears the number, then takes back the last entry."""
+    if screen.number:
+        return replace(state, screen=Claiming()), ()
+    return flow.undo(state)
+
+
+def claiming_view(state: AppState, screen: Claiming) -> View:
+    gs = _gs(state)
+    pending = gs.pending_claims[0]
+    count = _claim_count(gs)
+    change = resuit.next_fact(gs, count) if count is not None else None
+    hint = "OK claim" + (f"  GO {resuit.fact_label(change[0])}" if change else "")
+    lines = [f"{pending.reason}: {screen.number}"]
+    if count is not None:
+        lines.append("cards: " + " ".join(rank_label(c.rank) for c in count.cards))
+    return replace(board(gs, Screen.CLAIM, f"{gs.names[pending.player]} claims"),
+                   lines=tuple(lines), hint=hint, award=state.award)
+
+
+# -- muggins calls ------------------------------------------------------------------------------
+
+
+def _calls(gs: GameState) -> list[tuple[int, str]]:
+    missed = gs.pending_muggins
+    assert missed is not None
+    owner = gs.side_of(missed.owner)
+    rows = [(p, f"{gs.names[p]}: muggins {missed.points}")
+            for p in range(gs.players) if gs.side_of(p) != owner]
+    return [*rows, (-1, "No muggins")]
+
+
+def call_move(state: AppState, screen: Calling, event: InputEvent) -> Result:
+    """Choose who calls muggins (and takes the missed points), or nobody."""
+    gs = _gs(state)
+    rows = _calls(gs)
+    index, row = list_move(screen.index, event, len(rows))
+    if row is None:
+        return replace(state, screen=Calling(index)), ()
+    caller = rows[row][0]
+    if caller < 0:
+        assert state.session is not None
+        return flow.settle(replace(state, passed=len(state.session.events)))
+    missed = gs.pending_muggins
+    assert missed is not None
+    return flow.enter(state, Muggins(caller, missed.points))
+
+
+def calling_view(state: AppState, screen: Calling) -> View:
+    gs = _gs(state)
+    missed = gs.pending_muggins
+    assert missed is not None
+    rows = [label for _, label in _calls(gs)]
+    return replace(board(gs, Screen.CONFIRM, f"{gs.names[missed.owner]} missed {missed.points}"),
+                   lines=numbered(state.keypad, rows), selected=screen.index % len(rows),
+                   hint="OK choose")
+

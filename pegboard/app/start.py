@@ -1,0 +1,206 @@
+"""Starting a game: the home screen, the new game's options, who deals first, the cut."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from pegboard.app import flow, picker, wheels
+from pegboard.app.effects import PersistNewGame
+from pegboard.app.inputs import InputEvent
+from pegboard.app.keys import list_move
+from pegboard.app.session import Session
+from pegboard.app.state import (
+    AppState,
+    Confirm,
+    Cutting,
+    Dealer,
+    Home,
+    Page,
+    Reading,
+    Result,
+    Setup,
+    SetupScreen,
+)
+from pegboard.app.view import Screen, View
+from pegboard.app.views import board, numbered
+from pegboard.rules.events import Cut, Deal, GameHeader
+from pegboard.rules.state import Phase
+
+NAMES = ("Ann", "Ben", "Cy", "Dee", "Eve", "Fred", "Gran", "Grandad", "Mum", "Dad")
+"""The short list of names offered at setup (after the default "P1".."P4")."""
+
+HOME_ROWS = ("New game", "Shut down")
+
+
+# -- home --------------------------------------------------------------------------------------
+
+
+def home_move(state: AppState, screen: Home, event: InputEvent) -> Result:
+    """Turn or GO moves; OK (or key 1/2) chooses."""
+    index, row = list_move(screen.index, event, len(HOME_ROWS))
+    if row == 0:
+        return replace(state, screen=SetupScreen()), ()
+    if row == 1:
+        return replace(state, screen=Confirm("shutdown", Home())), ()
+    return replace(state, screen=Home(index)), ()
+
+
+def home_view(state: AppState, screen: Home) -> View:
+    return View(Screen.HOME, "Pegboard", numbered(state.keypad, list(HOME_ROWS)), screen.index,
+                hint="OK choose")
+
+
+# -- setup -------------------------------------------------------------------------------------
+
+
+def setup_rows(setup: Setup) -> list[tuple[str, str]]:
+    """The options, "Start" first (one press starts the usual game)."""
+    rows = [("start", "Start"), ("players", f"Players: {setup.players}")]
+    for seat in range(setup.players):
+        rows.append((f"name{seat}", f"Seat {seat + 1}: {setup.names[seat]}"))
+    rows.append(("target", f"Target: {setup.target}"))
+    if setup.players == 2:
+        rows.append(("five", f"Five-card: {'on' if setup.five_card else 'off'}"))
+    rows.append(("muggins", f"Muggins: {'on' if setup.muggins else 'off'}"))
+    rows.append(("points", f"Game points: {'ACC' if setup.game_points == 'acc' else 'classic'}"))
+    games = "1 game" if setup.match_games == 1 else f"best of {setup.match_games}"
+    rows.append(("match", f"Match: {games}"))
+    rows.append(("entry", f"Enter: {'points only' if setup.points_only else 'cards'}"))
+    rows.append(("teaching", f"Teaching: {'on' if setup.teaching else 'off'}"))
+    return rows
+
+
+def setup_move(state: AppState, screen: SetupScreen, event: InputEvent) -> Result:
+    """OK on a row changes that option (round its choices); OK on Start starts the game."""
+    rows = setup_rows(state.setup)
+    index, row = list_move(screen.index, event, len(rows))
+    state = replace(state, screen=SetupScreen(index))
+    if row is None:
+        return state, ()
+    key = rows[row][0]
+    if key == "start":
+        return start_game(state)
+    return replace(state, setup=_change(state.setup, key)), ()
+
+
+def setup_back(state: AppState, screen: SetupScreen, event: InputEvent) -> Result:
+    return replace(state, screen=Home()), ()
+
+
+def _change(s: Setup, key: str) -> Setup:
+    if key == "players":
+        return replace(s, players=s.players % 4 + 1 if s.players < 4 else 2)
+    if key.startswith("name"):
+        return replace(s, names=_next_name(s, int(key[4:])))
+    if key == "target":
+        return replace(s, target=61 if s.target == 121 else 121)
+    if key == "five":
+        return replace(s, five_card=not s.five_card, target=121 if s.five_card else 61)
+    if key == "muggins":
+        return replace(s, muggins=not s.muggins)
+    if key == "points":
+        return replace(s, game_points="classic" if s.game_points == "acc" else "acc")
+    if key == "match":
+        return replace(s, match_games={1: 3, 3: 5, 5: 7}.get(s.match_games, 1))
+    if key == "entry":
+        return replace(s, points_only=not s.points_only)
+    return replace(s, teaching=not s.teaching)
+
+
+def _next_name(s: Setup, seat: int) -> tuple[str, ...]:
+    """The seat's next name on the list that no other seat has."""
+    choices = (f"P{seat + 1}", *NAMES)
+    taken = set(s.names[: s.players]) - {s.names[seat]}
+    current = choices.index(s.names[seat]) if s.names[seat] in choices else 0
+    candidate = s.names[seat]
+    for k in range(1, len(choices) + 1):
+        candidate = choices[(current + k) % len(choices)]
+        if candidate not in taken:
+            break
+    names = list(s.names)
+    names[seat] = candidate
+    return tuple(names)
+
+
+def start_game(state: AppState) -> Result:
+    """A new game with the chosen options, recorded in its header."""
+    s = state.setup
+    header = GameHeader(tuple(s.names[: s.players]), s.rules(), table=s.table())
+    session = Session.new(header)
+    state = replace(state, session=session, award="", passed=-1, helped=frozenset(),
+                    offers_shown=0, race=())
+    state = replace(state, screen=flow.table_screen(state))
+    return state, (PersistNewGame(session.header_line()),)
+
+
+def setup_view(state: AppState, screen: SetupScreen) -> View:
+    rows = [label for _, label in setup_rows(state.setup)]
+    return View(Screen.SETUP, "New game", numbered(state.keypad, rows), screen.index,
+                hint="OK change  UNDO back")
+
+
+# -- who deals ---------------------------------------------------------------------------------
+
+
+def dealer_rows(state: AppState) -> list[str]:
+    assert state.session is not None
+    return ["Cut for deal", *(f"{name} deals" for name in state.session.header.players)]
+
+
+def dealer_move(state: AppState, screen: Dealer, event: InputEvent) -> Result:
+    """Cut for deal, or name the dealer."""
+    index, row = list_move(screen.index, event, len(dealer_rows(state)))
+    if row is None:
+        return replace(state, screen=Dealer(index)), ()
+    if row == 0:
+        return replace(state, screen=Cutting()), ()
+    return flow.enter(state, Deal(dealer=row - 1))
+
+
+def dealer_view(state: AppState, screen: Dealer) -> View:
+    assert state.session is not None
+    base = board(state.session.state, Screen.DEALER, "Who deals first?")
+    return replace(base, lines=numbered(state.keypad, dealer_rows(state)),
+                   selected=screen.index % len(dealer_rows(state)))
+
+
+# -- the cut -----------------------------------------------------------------------------------
+
+
+def _cut_wheel(screen: Cutting) -> tuple[list[picker.Slot], int]:
+    return wheels.plain_wheel(set(screen.cards), None)
+
+
+def cut_key(state: AppState, screen: Cutting, event: InputEvent) -> Result:
+    """Each seat's cut card in turn; the lowest deals (a tie for lowest cuts again)."""
+    assert state.session is not None
+    slots, start = _cut_wheel(screen)
+    wheel, chosen = wheels.pick(screen.wheel, event, slots, start)
+    if chosen is None:
+        return replace(state, screen=replace(screen, wheel=wheel)), ()
+    cards = (*screen.cards, chosen.card)
+    if len(cards) < len(state.session.header.players):
+        return replace(state, screen=Cutting(cards)), ()
+    new, effects = flow.enter(state, Cut(cards))
+    if new.session is not None and new.session.state.phase is Phase.CUT and effects:
+        tie = Page("A tie", ("Lowest cards tie:", "cut again."))
+        new = replace(new, screen=Reading((tie,), then=Cutting()))
+    return new, effects
+
+
+def cut_back(state: AppState, screen: Cutting, event: InputEvent) -> Result:
+    """UNDO takes back the last cut card, then leaves the cut."""
+    if screen.cards:
+        return replace(state, screen=Cutting(screen.cards[:-1])), ()
+    return replace(state, screen=Dealer()), ()
+
+
+def cut_view(state: AppState, screen: Cutting) -> View:
+    assert state.session is not None
+    gs = state.session.state
+    slots, start = _cut_wheel(screen)
+    names = gs.names
+    prompt = f"{names[len(screen.cards)]} cuts"
+    lines = tuple(f"{names[i]}: {picker.rank_label(c.rank)}" for i, c in enumerate(screen.cards))
+    return replace(board(gs, Screen.CUT, "Cut for deal"), lines=lines, hint="lowest card deals",
+                   picker=wheels.picker_view(prompt, slots, screen.wheel, start))

@@ -1,0 +1,304 @@
+"""The app's state: what the table is doing (the engine's session) and which screen is up.
+
+One small immutable value per screen. A screen holds only what that screen needs (a
+highlighted row, a number being turned, the cards of a crib entered so far); everything about
+the game itself is in the :class:`~pegboard.app.session.Session`, the only source of truth.
+Screens reached from another (the menu, rule help, a penalty, the scores) keep the screen
+``under`` them, so backing out returns exactly where the player was.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pegboard.app.effects import Effect
+from pegboard.app.session import Session
+from pegboard.app.view import Brightness, Screen, SideView
+from pegboard.config import Config
+from pegboard.rules.cards import Card, Rank
+from pegboard.rules.events import Event, Option, TableOptions
+from pegboard.rules.scoring import ScoreItem
+from pegboard.rules.variants import Rules
+
+# -- values shared by several screens ---------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """The new-game options being chosen (remembered between games)."""
+
+    players: int = 2
+    names: tuple[str, ...] = ("P1", "P2", "P3", "P4")
+    target: int = 121
+    five_card: bool = False
+    muggins: bool = False
+    game_points: str = "acc"
+    match_games: int = 1
+    points_only: bool = False
+    teaching: bool = False
+
+    def rules(self) -> Rules:
+        """The engine rules these options make."""
+        return Rules(
+            target=self.target, five_card=self.five_card and self.players == 2,
+            muggins=self.muggins, game_points=self.game_points, match_games=self.match_games,
+        )
+
+    def table(self) -> TableOptions:
+        """The table options these choices make (kept in the game record)."""
+        return TableOptions(teaching=self.teaching, points_only=self.points_only)
+
+
+@dataclass(frozen=True, slots=True)
+class Wheel:
+    """Where the card wheel's highlight is: ``cursor`` (None = the wheel's own start) and
+    which suit fact of that place is chosen (0 = the plain card)."""
+
+    cursor: int | None = None
+    fact: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Count:
+    """A hand or crib counted at the show: its owner, cards, and true score.
+
+    ``claimed`` is what the owner claimed in a muggins game (None when the device pegged it).
+    """
+
+    player: int
+    crib: bool
+    cards: tuple[Card, ...]
+    items: tuple[ScoreItem, ...]
+    claimed: int | None = None
+
+    @property
+    def points(self) -> int:
+        """The true score of the cards."""
+        return sum(item.points for item in self.items)
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    """A notice to read before going on: a count at the show, a renege, a ruling, a lesson.
+
+    ``offer`` is an entry OK applies (a penalty the table may take; GO skips it); ``count``
+    marks a show count (GO may add a forgotten flush or nobs to it); ``sides`` is the board
+    as it stood when this count was pegged; ``award`` a pegging award to keep in view."""
+
+    title: str
+    lines: tuple[str, ...]
+    screen: Screen = Screen.MESSAGE
+    offer: Event | None = None
+    count: Count | None = None
+    sides: tuple[SideView, ...] | None = None
+    award: str = ""
+
+
+# -- one state per screen ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Home:
+    """Power-on with no game: New game, Shut down."""
+
+    index: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class SetupScreen:
+    """Choosing the new game's options (the values are ``AppState.setup``)."""
+
+    index: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Dealer:
+    """Who deals first: cut for deal, or name the dealer."""
+
+    index: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Cutting:
+    """Each seat's cut card, entered in seat order."""
+
+    cards: tuple[Card, ...] = ()
+    wheel: Wheel = Wheel()
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """The card wheel of the table: the starter, the play, a hand to show, the crib (which
+    one follows from the engine's phase). ``pending`` are a hand's or the crib's cards
+    entered so far; ``anchor`` is where the next wheel starts."""
+
+    wheel: Wheel = Wheel()
+    pending: tuple[Card, ...] = ()
+    anchor: Rank | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Claiming:
+    """Muggins games: the owner of the waiting score turns in the points they claim."""
+
+    number: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Calling:
+    """Muggins games: points were missed; an opponent may call muggins (or nobody does)."""
+
+    index: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """Notices to read, first one on screen; ``then`` is where OK on the last one goes (None:
+    on to whatever the table does next)."""
+
+    pages: tuple[Page, ...]
+    scroll: int = 0
+    then: ScreenState | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class QuickPeg:
+    """Pegging by points: choose the side (GO) and the points (turn or keys), OK pegs.
+
+    ``under`` is the screen it was opened over from the menu (None: the table pegs by points
+    all the time)."""
+
+    number: int = 0
+    side: int = 0
+    under: ScreenState | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GameOver:
+    """The result of a finished game (GO shows the score race)."""
+
+    race_shown: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Saved:
+    """The last frame before power-off."""
+
+
+@dataclass(frozen=True, slots=True)
+class Menu:
+    """The menu over the screen ``under`` it."""
+
+    under: ScreenState
+    index: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Confirm:
+    """A yes/no question (``what``: "shutdown" or "end") over ``under``."""
+
+    what: str
+    under: ScreenState
+    index: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Scores:
+    """The game's (and match's) scores."""
+
+    under: ScreenState
+
+
+@dataclass(frozen=True, slots=True)
+class PenaltyScreen:
+    """A penalty from the catalogue: which one, who offended, how many points."""
+
+    under: ScreenState
+    index: int = 0
+    penalty: int | None = None
+    offender: int | None = None
+    number: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class HelpScreen:
+    """Rule help: the topic list, or a topic's page."""
+
+    under: ScreenState
+    index: int = 0
+    topic: int | None = None
+    page: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class CardEntry:
+    """Cards entered for advice only: a pegging hint ("hint") or the dealt cards for discard
+    advice ("advice", recorded as the player's dealt cards). ``player`` None: choosing whose."""
+
+    purpose: str
+    under: ScreenState
+    player: int | None = None
+    cards: tuple[Card, ...] = ()
+    rank: Rank | None = None
+    wheel: Wheel = Wheel()
+    index: int = 0
+
+
+ScreenState = (
+    Home | SetupScreen | Dealer | Cutting | Table | Claiming | Calling | Reading | QuickPeg
+    | GameOver | Saved | Menu | Confirm | Scores | PenaltyScreen | HelpScreen | CardEntry
+)
+"""Every screen the app can be on."""
+
+
+# -- the whole app ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class AppState:
+    """Everything the app knows. Immutable; ``step`` returns a new one.
+
+    ``award`` is the last pegging award said on the play screen; ``passed`` the number of
+    entries at which the table declined a muggins call (so it is not offered again);
+    ``helped`` the teaching lessons already given this game; ``offers_shown`` how many of the
+    engine's penalty offers have been put to the table.
+    """
+
+    config: Config
+    screen: ScreenState = Home()
+    setup: Setup = Setup()
+    session: Session | None = None
+    award: str = ""
+    passed: int = -1
+    helped: frozenset[str] = frozenset()
+    offers_shown: int = 0
+    race: tuple[tuple[int, ...], ...] = ()
+    brightness: Brightness = Brightness.NORMAL
+    last_input: float | None = None
+    link: str = ""
+
+    @property
+    def keypad(self) -> bool:
+        """True on the keypad kit (rank keys, no encoder)."""
+        return self.config.input.kit == "keypad"
+
+    @property
+    def table(self) -> TableOptions:
+        """The table options in force: the game's header changed by its option entries, or
+        the options being set up when there is no game."""
+        if self.session is None:
+            return self.setup.table()
+        options = self.session.header.table
+        for event in self.session.events:
+            if isinstance(event, Option):
+                options = options.with_option(event)
+        return options
+
+    @property
+    def teaching(self) -> bool:
+        """Teaching mode is on."""
+        return self.table.teaching
+
+
+Result = tuple[AppState, tuple[Effect, ...]]
+"""What a step returns: the new state and the effects the loop runs, in order."""

@@ -1,0 +1,121 @@
+"""The table's card wheel: the starter, every card of the play, a hand to show, the crib.
+
+Which of them is asked follows from the engine's phase. In the play GO says go for the
+player to act; elsewhere GO jumps the wheel by group of ranks. A hand's or the crib's cards
+are kept on the screen until the last one, then entered as one entry; UNDO takes back the
+last of them first.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from pegboard.app import flow, resuit, wheels
+from pegboard.app.inputs import InputEvent
+from pegboard.app.picker import rank_label
+from pegboard.app.state import AppState, Result, Table
+from pegboard.app.view import Screen, View
+from pegboard.app.views import board
+from pegboard.rules.cards import Card
+from pegboard.rules.events import Crib, Go, Play, Show, Starter
+from pegboard.rules.state import GameState, Phase
+
+
+def _gs(state: AppState) -> GameState:
+    assert state.session is not None
+    return state.session.state
+
+
+def _wheel(state: AppState, screen: Table) -> wheels.Found | None:
+    assert state.session is not None
+    return wheels.table_wheel(_gs(state), state.session.events, screen.pending, screen.anchor)
+
+
+def on_wheel(state: AppState) -> bool:
+    """A card wheel is on screen (holding OK then means "suit fact", not "menu")."""
+    return isinstance(state.screen, Table) and _wheel(state, state.screen) is not None
+
+
+def wheel_key(state: AppState, screen: Table, event: InputEvent) -> Result:
+    """Turn, OK, hold OK, GO (jump) and rank keys on the wheel."""
+    found = _wheel(state, screen)
+    if found is None:
+        return state, ()
+    _, slots, start = found
+    wheel, chosen = wheels.pick(screen.wheel, event, slots, start)
+    if chosen is None:
+        return replace(state, screen=replace(screen, wheel=wheel)), ()
+    screen = replace(screen, wheel=wheel)
+    if chosen.swaps:
+        state, swapped = resuit.swap_plays(replace(state, screen=screen), dict(chosen.swaps))
+        screen = replace(screen, pending=tuple(dict(chosen.swaps).get(c, c)
+                                               for c in screen.pending))
+        new, effects = _card(replace(state, screen=screen), screen, chosen.card)
+        return new, swapped + effects
+    return _card(replace(state, screen=screen), screen, chosen.card)
+
+
+def go(state: AppState, screen: Table, event: InputEvent) -> Result:
+    """GO: in the play, the player to act says go; elsewhere the wheel jumps."""
+    gs = _gs(state)
+    if gs.phase is Phase.PLAY and gs.to_act is not None:
+        return flow.enter(state, Go(gs.to_act))
+    return wheel_key(state, screen, event)
+
+
+def back(state: AppState, screen: Table, event: InputEvent) -> Result:
+    """UNDO: the last card of a hand or crib being entered, else the last entry."""
+    if screen.pending:
+        return replace(state, screen=Table(pending=screen.pending[:-1],
+                                           anchor=screen.anchor)), ()
+    return flow.undo(state)
+
+
+def _card(state: AppState, screen: Table, card: Card) -> Result:
+    gs = _gs(state)
+    if gs.phase is Phase.STARTER:
+        return flow.enter(replace(state, screen=Table(anchor=card.rank)), Starter(card))
+    if gs.phase is Phase.PLAY:
+        assert gs.to_act is not None
+        return flow.enter(state, Play(gs.to_act, card))
+    if gs.phase is Phase.SHOW:
+        assert gs.to_act is not None
+        group = (*(screen.pending or gs.played[gs.to_act]), card)
+        if len(group) < gs.rules.hand_size():
+            return replace(state, screen=Table(pending=group, anchor=card.rank)), ()
+        return flow.enter(state, Show(gs.to_act, group))
+    if gs.phase is Phase.CRIB:
+        pending = (*screen.pending, card)
+        if len(pending) < 4:
+            return replace(state, screen=Table(pending=pending, anchor=card.rank)), ()
+        return flow.enter(state, Crib(pending))
+    return state, ()
+
+
+def view(state: AppState, screen: Table) -> View:
+    gs = _gs(state)
+    found = _wheel(state, screen)
+    prompt, slots, start = found if found is not None else ("", [], 0)
+    pv = wheels.picker_view(prompt, slots, screen.wheel, start)
+    if gs.phase is Phase.STARTER:
+        dealer = gs.names[gs.dealer] if gs.dealer is not None else ""
+        return replace(board(gs, Screen.STARTER, f"Deal {gs.deal_no}: {dealer} deals"),
+                       picker=pv, award=state.award, hint="OK starter  GO jump")
+    if gs.phase is Phase.PLAY:
+        return replace(
+            board(gs, Screen.PLAY, f"Deal {gs.deal_no}"), count=gs.count,
+            pile=tuple(rank_label(c.rank) for c in gs.pile), award=state.award,
+            turn=gs.names[gs.to_act] if gs.to_act is not None else "", picker=pv,
+            hint="OK play  GO go",
+        )
+    shown = screen.pending
+    if gs.phase is Phase.SHOW:
+        shown = screen.pending or (gs.played[gs.to_act] if gs.to_act is not None else ())
+        title, kind = "Show the hand", Screen.HAND
+    elif gs.phase is Phase.CRIB:
+        title, kind = "The crib", Screen.CRIB
+    else:
+        title, kind = "Pegboard", Screen.MESSAGE
+    return replace(board(gs, kind, title), picker=pv if found else None,
+                   lines=(" ".join(rank_label(c.rank) for c in shown),),
+                   hint="OK card  UNDO back")

@@ -1,0 +1,83 @@
+"""Teaching mode: the lessons an entry brings up.
+
+What a hand could have been (when the dealt cards were entered), what a low claim missed,
+why a card scored nothing when it nearly did (once per kind of near miss a game, so the
+lesson does not become a chore), and rule help the first time a dispute is likely.
+"""
+
+from __future__ import annotations
+
+from pegboard.app.state import AppState, Page
+from pegboard.app.view import Screen
+from pegboard.app.words import no_suits
+from pegboard.errors import PegboardError
+from pegboard.rules import advice, hints, rulehelp, teaching
+from pegboard.rules.events import Claim, Event, Play
+from pegboard.rules.scoring import Breakdown
+from pegboard.rules.state import Award, GameState
+
+
+def lessons(state: AppState, before: GameState, event: Event, awards: tuple[Award, ...],
+            ) -> tuple[list[Page], frozenset[str]]:
+    """The teaching pages for an entry, and the lessons they give (not to be repeated)."""
+    if not state.teaching or state.session is None:
+        return [], frozenset()
+    after = state.session.state
+    pages = [*_could_have_been(after, awards), *_missed(before, event)]
+    given: set[str] = set()
+    if isinstance(event, Play) and not any(a.player == event.player for a in awards):
+        why = hints.explain_no_score((*before.pile, event.card))
+        kind = f"why {why.split(':')[0]}" if why else ""
+        if why is not None and kind not in state.helped:
+            pages.append(Page("No score", (no_suits(why),)))
+            given.add(kind)
+    situation = rulehelp.situation_after(event, awards, before, after)
+    topics = tuple(t for t in rulehelp.topics_for(situation) if t.id not in state.helped)
+    pages.extend(help_pages(topics))
+    return pages, frozenset(given | {t.id for t in topics})
+
+
+def _could_have_been(after: GameState, awards: tuple[Award, ...]) -> list[Page]:
+    pages = []
+    for award in awards:
+        dealt = after.dealt[award.player]
+        if award.reason != "hand" or dealt is None or after.starter is None:
+            continue
+        try:
+            kept = advice.best_keep(dealt, after.starter, players=after.players,
+                                    five_card=after.rules.five_card)
+        except PegboardError:
+            continue
+        if kept.breakdown.total > award.points:
+            cards = " ".join(c.pretty for c in kept.keep)
+            pages.append(Page(f"Could have been {kept.breakdown.total}",
+                              (f"keeping {cards}", f"(kept {award.points})")))
+    return pages
+
+
+def _missed(before: GameState, event: Event) -> list[Page]:
+    """What a claim below the true score left out, combination by combination."""
+    if not isinstance(event, Claim) or not before.pending_claims:
+        return []
+    pending = before.pending_claims[0]
+    if event.points >= pending.points:
+        return []
+    title = f"Missed {pending.points - event.points}"
+    if not pending.items:
+        return [Page(title, (f"{pending.reason}: {pending.points}", f"claimed {event.points}"))]
+    report = teaching.missed_combinations(Breakdown(pending.items), event.points)
+    lines = tuple(no_suits(line) for line in report.lines()) or (
+        f"{pending.reason}: {pending.points}", f"claimed {event.points}")
+    return [Page(title, lines)]
+
+
+def help_pages(topics: tuple[rulehelp.Topic, ...]) -> list[Page]:
+    """Rule help shown on its own when a dispute is likely."""
+    pages = []
+    for topic in topics:
+        body = topic.pages
+        for number, lines in enumerate(body, start=1):
+            title = topic.title if len(body) == 1 else f"{topic.title} {number}/{len(body)}"
+            extra = (topic.reference,) if number == len(body) else ()
+            pages.append(Page(title, (*lines, *extra), screen=Screen.HELP))
+    return pages

@@ -1,0 +1,152 @@
+"""What every key does on every screen, in one table.
+
+Read a row as "on this screen, this key runs this handler". A key a screen does not list
+falls back to the keys every screen shares (:data:`EVERYWHERE`): MENU opens the menu, holding
+MENU asks to shut down, holding OK opens the menu where OK has no hold of its own (always on
+the keypad kit, whose held rank keys choose suit facts instead). Anything else does nothing.
+Handlers live in the screen modules; each takes the state, the screen's own state and the
+input event, and returns the new state with the effects to run.
+
+Turning the knob never leaves a screen (it moves, scrolls or counts), so detents still
+coming from a spin can never act on the screen that follows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from pegboard.app import flow, game_over, help, menus, pegging, show, start, table
+from pegboard.app.inputs import InputEvent
+from pegboard.app.keys import Key, key_of
+from pegboard.app.state import (
+    AppState,
+    Calling,
+    CardEntry,
+    Claiming,
+    Confirm,
+    Cutting,
+    Dealer,
+    GameOver,
+    HelpScreen,
+    Home,
+    Menu,
+    PenaltyScreen,
+    QuickPeg,
+    Reading,
+    Result,
+    Saved,
+    Scores,
+    ScreenState,
+    SetupScreen,
+    Table,
+)
+from pegboard.app.view import View
+
+Handler = Callable[[AppState, Any, InputEvent], Result]
+Viewer = Callable[[AppState, Any], View]
+
+K = Key
+LIST = (K.TURN, K.GO, K.OK, K.RANK)
+"""The keys of a list: turn or GO move, OK or a rank key (row N) choose."""
+WHEEL = (K.TURN, K.OK, K.HOLD_OK, K.RANK, K.HOLD_RANK)
+"""The keys of a card wheel (GO is the screen's own)."""
+
+
+def _undo(state: AppState, screen: ScreenState, event: InputEvent) -> Result:
+    """UNDO takes back the last entry."""
+    return flow.undo(state)
+
+
+def _page_rank(state: AppState, screen: Reading, event: InputEvent) -> Result:
+    """Keypad: a rank key on the last plain page closes it and is the next screen's key."""
+    if len(screen.pages) > 1 or screen.pages[0].offer is not None:
+        return state, ()
+    closed, effects = show.close(state, screen)
+    new, more = dispatch(closed, event)
+    return new, effects + more
+
+
+def _keys(keys: tuple[Key, ...], handler: Handler) -> dict[Key, Handler]:
+    return dict.fromkeys(keys, handler)
+
+
+TRANSITIONS: dict[type, dict[Key, Handler]] = {
+    Home: _keys(LIST, start.home_move),
+    SetupScreen: {**_keys(LIST, start.setup_move), K.UNDO: start.setup_back},
+    Dealer: {**_keys(LIST, start.dealer_move), K.UNDO: _undo},
+    Cutting: {**_keys((*WHEEL, K.GO), start.cut_key), K.UNDO: start.cut_back},
+    Table: {**_keys((*WHEEL, K.HOLD_GO), table.wheel_key), K.GO: table.go,
+            K.UNDO: table.back},
+    Reading: {K.TURN: show.page_turn, K.OK: show.page_ok, K.GO: show.page_go,
+              K.UNDO: show.page_undo, K.RANK: _page_rank, K.HOLD_RANK: _page_rank},
+    Claiming: {K.TURN: show.claim_number, K.RANK: show.claim_number, K.OK: show.claim_ok,
+               K.GO: show.claim_go, K.UNDO: show.claim_undo},
+    Calling: {**_keys(LIST, show.call_move), K.UNDO: _undo},
+    QuickPeg: {K.TURN: pegging.peg_number, K.RANK: pegging.peg_number, K.GO: pegging.peg_side,
+               K.OK: pegging.peg_ok, K.UNDO: pegging.peg_back},
+    GameOver: {K.OK: game_over.next_game, K.GO: game_over.race, K.UNDO: game_over.take_back},
+    Menu: {**_keys(LIST, menus.menu_move), K.UNDO: menus.menu_back},
+    Confirm: {**_keys(LIST, menus.confirm_move), K.UNDO: menus.confirm_back},
+    Scores: _keys((K.OK, K.GO, K.UNDO), menus.scores_back),
+    PenaltyScreen: {K.TURN: pegging.penalty_key, K.GO: pegging.penalty_key,
+                    K.RANK: pegging.penalty_key, K.OK: pegging.penalty_ok,
+                    K.UNDO: pegging.penalty_back},
+    HelpScreen: {**_keys(LIST, help.help_forward), K.UNDO: help.help_back},
+    CardEntry: {**_keys(WHEEL, help.entry_key), K.GO: help.entry_go, K.UNDO: help.entry_back},
+    Saved: {K.MENU: menus.nothing, K.HOLD_MENU: menus.nothing, K.HOLD_OK: menus.nothing},
+}
+"""Each screen's keys."""
+
+EVERYWHERE: dict[Key, Handler] = {
+    K.MENU: menus.open_menu,
+    K.HOLD_MENU: menus.ask_shutdown,
+    K.HOLD_OK: menus.open_menu,
+}
+"""The keys every screen shares unless its own row says otherwise."""
+
+VIEWS: dict[type, Viewer] = {
+    Home: start.home_view,
+    SetupScreen: start.setup_view,
+    Dealer: start.dealer_view,
+    Cutting: start.cut_view,
+    Table: table.view,
+    Reading: show.reading_view,
+    Claiming: show.claiming_view,
+    Calling: show.calling_view,
+    QuickPeg: pegging.peg_view,
+    GameOver: game_over.view,
+    Menu: menus.menu_view,
+    Confirm: menus.confirm_view,
+    Scores: menus.scores_view,
+    PenaltyScreen: pegging.penalty_view,
+    HelpScreen: help.help_view,
+    CardEntry: help.entry_view,
+    Saved: menus.saved_view,
+}
+"""What each screen shows."""
+
+
+def handler_for(state: AppState, key: Key) -> Handler | None:
+    """The handler of ``key`` on the current screen (the keypad's held OK is always MENU)."""
+    if key is Key.HOLD_OK and state.keypad and not isinstance(state.screen, Saved):
+        return EVERYWHERE[key]
+    own = TRANSITIONS[type(state.screen)]
+    return own.get(key) or EVERYWHERE.get(key)
+
+
+def dispatch(state: AppState, event: InputEvent) -> Result:
+    """Run the current screen's handler for ``event``."""
+    key = key_of(event)
+    if key is None:
+        return state, ()
+    handler = handler_for(state, key)
+    if handler is None:
+        return state, ()
+    return handler(state, state.screen, event)
+
+
+def view_of(state: AppState) -> View:
+    """The current screen's view."""
+    return VIEWS[type(state.screen)](state, state.screen)
+

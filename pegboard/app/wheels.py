@@ -1,0 +1,224 @@
+"""The card wheel on each screen that enters cards: which cards it offers, where it starts,
+and what each key does to it.
+
+Keys on a wheel: turning moves the highlight; OK enters the highlighted card; holding OK
+switches to the highlighted rank's next suit fact ("J nobs", "7 flush"); GO, where it means
+nothing else, jumps to the next group of ranks (A-5, 6-9, 10-K). On the keypad a rank key
+enters that rank's plain card at once; held, it highlights the rank with its next suit fact.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from pegboard.app import picker
+from pegboard.app.inputs import Button, InputEvent, Press, RankKey, Turn
+from pegboard.app.picker import Option, Slot
+from pegboard.app.state import Wheel
+from pegboard.app.view import PickerView
+from pegboard.rules.cards import Card, Rank, Suit
+from pegboard.rules.events import Go, Play, Starter
+from pegboard.rules.state import GameState, Phase
+
+Found = tuple[str, list[Slot], int]
+"""A wheel on screen: its prompt, its places, and where it starts."""
+
+
+def flatten(order: list[Rank], options_of: Callable[[Rank], list[Option]]) -> list[Slot]:
+    """Wheel places for ranks in ``order``."""
+    out: list[Slot] = []
+    for rank in order:
+        out.extend(picker.slots_of(options_of(rank)))
+    return out
+
+
+def first_of(order: list[Rank], options_of: Callable[[Rank], list[Option]], start: int) -> int:
+    """Index on the wheel of the first place of ``order[start]``."""
+    return sum(len(picker.slots_of(options_of(rank))) for rank in order[:start])
+
+
+def pick(wheel: Wheel, event: InputEvent, slots: list[Slot], start: int,
+         ) -> tuple[Wheel, Option | None]:
+    """Apply a wheel key; returns the new wheel and the option entered (if any)."""
+    if not slots:
+        return wheel, None
+    index = (wheel.cursor if wheel.cursor is not None else start) % len(slots)
+    fact = wheel.fact % len(slots[index])
+    if isinstance(event, Turn):
+        return Wheel((index + event.steps) % len(slots)), None
+    if isinstance(event, Press) and event.button is Button.OK:
+        if event.long:
+            return Wheel(index, (fact + 1) % len(slots[index])), None
+        return Wheel(), slots[index][fact]
+    if isinstance(event, Press) and event.button is Button.GO:
+        return jump(wheel, slots, start), None  # GO, or held GO where GO says go
+    if isinstance(event, RankKey):
+        of_rank = [i for i, slot in enumerate(slots) if slot[0].rank is event.rank]
+        if not of_rank:
+            return wheel, None
+        if not event.long:
+            return Wheel(), slots[of_rank[0]][0]
+        if index in of_rank:
+            # Held again: the next suit fact, then the rank's next known card.
+            if fact + 1 < len(slots[index]):
+                return Wheel(index, fact + 1), None
+            return Wheel(of_rank[(of_rank.index(index) + 1) % len(of_rank)]), None
+        target = of_rank[0]
+        return Wheel(target, 1 if len(slots[target]) > 1 else 0), None
+    return wheel, None
+
+
+def jump(wheel: Wheel, slots: list[Slot], start: int) -> Wheel:
+    """GO on a wheel: the first card of the next group of ranks (A-5, 6-9, 10-K, round)."""
+    if not slots:
+        return wheel
+    index = (wheel.cursor if wheel.cursor is not None else start) % len(slots)
+    return Wheel(picker.jump_index([slot[0].rank for slot in slots], index))
+
+
+def picker_view(prompt: str, slots: list[Slot], wheel: Wheel, start: int) -> PickerView:
+    """The wheel as the screen shows it."""
+    if not slots:
+        return PickerView(prompt, (), 0)
+    index = (wheel.cursor if wheel.cursor is not None else start) % len(slots)
+    labels = [slot[0].label for slot in slots]
+    labels[index] = slots[index][wheel.fact % len(slots[index])].label
+    return PickerView(prompt, tuple(labels), index)
+
+
+# -- the wheels --------------------------------------------------------------------------------
+
+
+def plain_wheel(blocked: set[Card], anchor: Rank | None) -> tuple[list[Slot], int]:
+    """Every rank with an unseen card, A..K, starting at ``anchor`` (else the 6)."""
+    ranks = [r for r in picker.RANKS if picker.suit_options(r, blocked, starter=None)]
+    order, start = picker.natural_order(ranks, anchor)
+    return flatten(order, lambda r: picker.suit_options(r, blocked, starter=None)), start
+
+
+def table_wheel(gs: GameState, events: tuple[object, ...], pending: tuple[Card, ...],
+                anchor: Rank | None) -> Found | None:
+    """The card wheel of the table screen in the engine's phase (None: no card to enter)."""
+    if gs.phase is Phase.STARTER:
+        slots, start = plain_wheel(_dealt_to_others(gs, None), anchor)
+        return "Starter", slots, start
+    if gs.phase is Phase.PLAY and gs.to_act is not None:
+        return _play_wheel(gs, events, gs.to_act)
+    if gs.phase is Phase.SHOW and gs.to_act is not None:
+        return _hand_wheel(gs, gs.to_act, pending, anchor)
+    if gs.phase is Phase.CRIB:
+        return _crib_wheel(gs, pending, anchor)
+    return None
+
+
+def _play_wheel(gs: GameState, events: tuple[object, ...], p: int) -> Found:
+    room = 31 - gs.count
+    avoid = _flush_suits(gs, p)
+    unavailable = gs.seen | _dealt_to_others(gs, p)
+    last = len(gs.played[p]) == gs.rules.hand_size() - 1
+
+    def opts(rank: Rank) -> list[Option]:
+        return picker.suit_options(
+            rank, unavailable, starter=gs.starter, group=gs.played[p], allowed=gs.dealt[p],
+            avoid=avoid, last=last,
+        )
+
+    ranks = [r for r in picker.RANKS if r.pips <= room and opts(r)]
+    order, start = picker.play_order(gs.pile, ranks, _play_weights(gs, events, p),
+                                     held=gs.cards_left[p])
+    return f"{gs.names[p]} plays", flatten(order, opts), first_of(order, opts, start)
+
+
+def _hand_wheel(gs: GameState, p: int, pending: tuple[Card, ...], anchor: Rank | None) -> Found:
+    group = pending or gs.played[p]
+    seen = gs.seen | set(group)
+    size = gs.rules.hand_size()
+
+    def opts(rank: Rank) -> list[Option]:
+        return picker.suit_options(
+            rank, seen, starter=gs.starter, group=group, allowed=gs.dealt[p],
+            last=len(group) == size - 1,
+        )
+
+    ranks = [r for r in picker.RANKS if opts(r)]
+    order, start = picker.natural_order(ranks, anchor)
+    prompt = f"{gs.names[p]}'s hand {len(group) + 1}/{size}"
+    return prompt, flatten(order, opts), first_of(order, opts, start)
+
+
+def _crib_wheel(gs: GameState, pending: tuple[Card, ...], anchor: Rank | None) -> Found:
+    seen = gs.seen | set(pending)
+    known = [c for d in gs.dealt if d is not None for c in d if c not in seen]
+    stand_in_seen = seen | _dealt_to_others(gs, None)
+
+    def opts(rank: Rank) -> list[Option]:
+        # A laid-away card already known from the dealt cards is that very card.
+        exact = [Option(c.pretty, c) for c in known if c.rank is rank]
+        if exact:
+            return exact[:1]
+        return picker.suit_options(rank, stand_in_seen, starter=gs.starter, group=pending,
+                                   crib=True)
+
+    ranks = [r for r in picker.RANKS if opts(r)]
+    order, start = picker.natural_order(ranks, anchor)
+    prompt = f"Crib card {len(pending) + 1}/4"
+    return prompt, flatten(order, opts), first_of(order, opts, start)
+
+
+def _dealt_to_others(gs: GameState, player: int | None) -> set[Card]:
+    """Cards known to be in other players' dealt hands (stand-ins must not take them)."""
+    return {
+        c for q, dealt in enumerate(gs.dealt) if dealt is not None and q != player for c in dealt
+    }
+
+
+def _flush_suits(gs: GameState, player: int) -> set[Suit]:
+    """Suits the other players' hands are still following (they may flush in them)."""
+    return {
+        cards[0].suit for q, cards in enumerate(gs.played)
+        if q != player and cards and len({c.suit for c in cards}) == 1
+    }
+
+
+def _play_weights(gs: GameState, events: tuple[object, ...], player: int) -> dict[Rank, float]:
+    """How likely each rank is to be ``player``'s card: by the copies not yet seen, and
+    nearly never a rank that fitted when the player said go earlier this deal (they held
+    none; only a renege would show one)."""
+    room = _go_room(gs, events, player)
+    seen: dict[Rank, int] = {}
+    for card in gs.seen:
+        seen[card.rank] = seen.get(card.rank, 0) + 1
+    return {
+        r: (4 - seen.get(r, 0)) / 4 * (0.05 if room is not None and r.pips <= room else 1.0)
+        for r in picker.RANKS
+    }
+
+
+def _go_room(gs: GameState, events: tuple[object, ...], player: int) -> int | None:
+    """The smallest room under 31 at which ``player`` said go this deal, if they did."""
+    start = max((i for i, e in enumerate(events) if isinstance(e, Starter)), default=-1)
+    if start < 0:
+        return None
+    count, out = 0, set()
+    left = [gs.rules.hand_size()] * gs.players
+    room: int | None = None
+    for event in events[start + 1:]:
+        if isinstance(event, Play):
+            count += event.card.pips
+            left[event.player] -= 1
+            mover, include = event.player, True
+        elif isinstance(event, Go):
+            if event.player == player:
+                room = min(room, 31 - count) if room is not None else 31 - count
+            out.add(event.player)
+            mover, include = event.player, False
+        else:
+            continue
+        still = [
+            (mover + k) % gs.players for k in range(1, gs.players + 1)
+            if ((mover + k) % gs.players != mover or include)
+            and (mover + k) % gs.players not in out and left[(mover + k) % gs.players] > 0
+        ]
+        if count == 31 or not still:
+            count, out = 0, set()
+    return room

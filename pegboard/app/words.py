@@ -1,0 +1,180 @@
+"""What the screens say, in players' words: awards, counts, offers, names and scores.
+
+Cards show by rank only ("7", "10", "J") unless the player named the suit: the card wheel
+enters unasked suits as stand-ins, and a stand-in's suit means nothing at the table.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pegboard.app.picker import rank_label
+from pegboard.app.state import Count, Page
+from pegboard.app.view import Screen
+from pegboard.rules.events import (
+    Crib,
+    Cut,
+    Deal,
+    Event,
+    Go,
+    Option,
+    Peg,
+    Penalty,
+    Play,
+    Show,
+    Starter,
+)
+from pegboard.rules.state import Award, GameState, PenaltyOffer
+
+_PLAIN = {
+    "go": "Go", "last card": "Last card", "his heels": "His heels", "penalty": "Penalty",
+    "muggins": "Muggins", "three for last": "Three for last", "peg": "Peg",
+}
+
+
+def award_text(award: Award, names: tuple[str, ...]) -> str:
+    """A pegging award as the screen says it: "Ann: Fifteen for 2", "Ben: Run of 4 for 4",
+    "Ann: Penalty, 2 back"."""
+    name = names[award.player]
+    if award.reason == "run":
+        what = f"Run of {len(award.cards)}"
+    else:
+        what = _PLAIN.get(award.reason, award.reason.capitalize())
+    if award.points < 0:
+        return f"{name}: {what}, {-award.points} back"
+    return f"{name}: {what} for {award.points}"
+
+
+def count_title(count: Count, names: tuple[str, ...]) -> str:
+    """"Ben's hand: 8", or in a muggins game "Ben's hand: 8 (said 6)"."""
+    what = "crib" if count.crib else "hand"
+    said = "" if count.claimed is None or count.claimed == count.points else (
+        f" (said {count.claimed})")
+    return f"{names[count.player]}'s {what}: {count.points}{said}"
+
+
+def count_lines(count: Count) -> tuple[str, ...]:
+    """A hand or crib counted aloud, one phrase a line ending in the running total: "fifteen
+    2 (7 8)", "a pair is 4 (7 7)", "a run of 3 is 7 (6 7 8)", "flush of 4 is 11", "his nob is
+    12"; a hand of nothing is "nineteen" (there is no way to score 19)."""
+    lines = []
+    total = 0
+    for item in count.items:
+        total += item.points
+        cards = " ".join(rank_label(c.rank) for c in sorted(item.cards))
+        if item.kind == "fifteen":
+            lines.append(f"fifteen {total} ({cards})")
+        elif item.kind == "nobs":
+            lines.append(f"his nob is {total}")
+        elif item.kind == "flush":
+            lines.append(f"flush of {len(item.cards)} is {total}")
+        elif item.kind == "run":
+            lines.append(f"run of {len(item.cards)} is {total} ({cards})")
+        else:
+            kind = "a pair" if item.kind == "pair" else item.kind
+            lines.append(f"{kind} is {total} ({cards})")
+    if not lines:
+        lines.append("nineteen: nothing")
+    held = " ".join(rank_label(c.rank) for c in count.cards)
+    return (*lines, f"cards: {held}")
+
+
+def offer_page(gs: GameState, offer: PenaltyOffer) -> Page:
+    """A penalty the engine found (a renege, a false claim of game), offered to the table."""
+    event = Penalty(offer.player, offer.infraction, offer.points, offer.to)
+    who, to = gs.names[offer.player], gs.names[offer.to]
+    if offer.infraction == "renege":
+        held = " ".join(rank_label(c.rank) for c in offer.cards)
+        lines = (f"{who} said go at {offer.count}", f"holding {held}",
+                 f"{offer.points} to {to}", offer.rule)
+        return Page("Renege", lines, offer=event)
+    lines = (f"{who} claimed game", f"on a wrong count: {offer.points}", f"to {to}, 15 back",
+             offer.rule)
+    return Page("False claim", lines, offer=event)
+
+
+def describe(event: Event, names: tuple[str, ...]) -> str:
+    """An entry as "Undone: ..." names it."""
+    if isinstance(event, Play):
+        return f"{names[event.player]}'s {rank_label(event.card.rank)}"
+    if isinstance(event, Go):
+        return f"{names[event.player]}'s go"
+    if isinstance(event, Starter):
+        return "the starter"
+    if isinstance(event, Crib):
+        return "the crib"
+    if isinstance(event, Show):
+        return f"{names[event.player]}'s hand"
+    if isinstance(event, Peg):
+        return f"{names[event.player]}'s {event.points}"
+    if isinstance(event, Penalty):
+        return "the penalty"
+    if isinstance(event, Deal | Cut):
+        return "the deal"
+    if isinstance(event, Option):
+        return "the option"
+    return event.TYPE
+
+
+def wrap(text: str, width: int = 21) -> tuple[str, ...]:
+    """Words in lines of at most ``width`` characters (the screen is 21 wide)."""
+    lines: list[str] = []
+    line = ""
+    for word in text.split():
+        if line and len(line) + 1 + len(word) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+    if line:
+        lines.append(line)
+    return tuple(lines)
+
+
+def no_suits(line: str) -> str:
+    """Card notation without the suit ("7H" -> "7"): unasked suits are stand-ins."""
+    return re.sub(r"\b(10|[2-9TJQKA])[CDHS]\b", r"\1", line)
+
+
+def side_name(gs: GameState, side: int) -> str:
+    """A side by its players' names: "Ann", or "Ann & Cy" for a partnership."""
+    return " & ".join(gs.names[p] for p in range(gs.players) if gs.side_of(p) == side)
+
+
+def score_line(gs: GameState) -> str:
+    """Every side's score on one line: "Ann 45  Ben 38"."""
+    return "  ".join(f"{side_name(gs, s)} {gs.scores[s]}" for s in range(gs.sides))
+
+
+def result_lines(gs: GameState) -> tuple[str, tuple[str, ...]]:
+    """The game-over title and what matters below it, each line short enough for the screen:
+    "Ann wins", "Skunk: 3 game pts", and in a match "Match 1-0, best of 3"."""
+    result = gs.result
+    if result is None:
+        return "Game over", (score_line(gs),)
+    skunk = {"none": "No skunk", "skunk": "Skunk", "double": "Double skunk"}[result.skunk]
+    points = result.game_points[result.winner]
+    lines = [f"{skunk}: {points} game pt{'s' if points != 1 else ''}"]
+    if gs.rules.match_games > 1:
+        wins = "-".join(str(w) for w in gs.match.wins)
+        if gs.match.winner is not None:
+            lines.append(f"{side_name(gs, gs.match.winner)} wins match {wins}")
+        else:
+            lines.append(f"Match {wins}, best of {gs.rules.match_games}")
+    return f"{side_name(gs, result.winner)} wins", tuple(lines)
+
+
+def scores_lines(gs: GameState) -> tuple[str, ...]:
+    """The scores screen: each side, then the match or game points so far."""
+    lines = [f"{side_name(gs, s)}: {gs.scores[s]}" for s in range(gs.sides)]
+    if gs.rules.match_games > 1:
+        wins = "-".join(str(w) for w in gs.match.wins)
+        points = "-".join(str(p) for p in gs.match.game_points)
+        lines.append(f"Match (best of {gs.rules.match_games}): {wins}")
+        lines.append(f"Game points: {points}")
+    return tuple(lines)
+
+
+def count_page(gs: GameState, count: Count) -> Page:
+    """The show page of one count."""
+    return Page(count_title(count, gs.names), count_lines(count), Screen.SHOW, count=count)
