@@ -9,7 +9,7 @@ from app_driver import GO, HOLD_OK, MENU, OK, UNDO, App, new_game
 
 from pegboard.app.effects import Persist, PersistNewGame, PersistUndo, PowerOff, UpdateLeds
 from pegboard.app.inputs import Button, Press, RankKey, Turn
-from pegboard.app.machine import Mode
+from pegboard.app.state import Menu, Table
 from pegboard.app.view import Screen
 from pegboard.rules.cards import Rank
 from pegboard.rules.events import Deal, GameHeader, Play
@@ -47,9 +47,9 @@ def test_setup_options_change_the_header() -> None:
     app.feed(Turn(1), OK)  # seat 1 name
     assert app.view.lines[2] == "Seat 1: Ann"
     rows = list(app.view.lines)
-    app.feed(Turn(rows.index("Muggins: off") - app.state.index), OK)
+    app.feed(Turn(rows.index("Muggins: off") - (app.view.selected or 0)), OK)
     assert "Muggins: on" in app.view.lines
-    app.feed(Turn(-app.state.index), OK)
+    app.feed(Turn(-(app.view.selected or 0)), OK)
     header = GameHeader  # the engine reads back exactly what was chosen
     del header
     first = json.loads(app.record[0])
@@ -63,7 +63,7 @@ def test_a_whole_deal_is_recorded_and_counted() -> None:
     assert gs.phase is Phase.CRIB
     assert gs.scores == app.replayed().scores
     # P1: pair 2, last card 1; P2: fifteen 2, thirty-one with a pair 4; then the hands.
-    titles = [page.title for page in app.state.pages]
+    titles = [page.title for page in app.pages]
     assert titles[0].startswith("P2's hand") and titles[1].startswith("P1's hand")
     hands = [a for a in gs.awards if a.reason == "hand"]
     assert [int(t.rsplit(" ", 1)[1]) for t in titles] == [a.points for a in hands]
@@ -71,7 +71,7 @@ def test_a_whole_deal_is_recorded_and_counted() -> None:
     assert app.view.screen is Screen.CRIB
     for label in ("A", "2", "3", "6"):
         app.pick(label)
-    assert app.state.pages and app.state.pages[0].title.startswith("P1's crib")
+    assert app.pages and app.pages[0].title.startswith("P1's crib")
     app.read()
     gs = app.game
     assert gs.phase is Phase.STARTER and gs.dealer == 1 and gs.deal_no == 2
@@ -237,7 +237,7 @@ def test_quick_mode_pegs_points() -> None:
     app.feed(OK)
     rows = list(app.view.lines)
     app.feed(Turn(rows.index("Enter: cards")), OK)
-    app.feed(Turn(-app.state.index), OK)
+    app.feed(Turn(-(app.view.selected or 0)), OK)
     assert app.view.screen is Screen.PEG
     app.feed(Turn(5), OK)
     assert app.game.scores == (5, 0)
@@ -284,9 +284,9 @@ def test_a_renege_is_shown_and_offered() -> None:
         app.feed(GO) if not app.view.picker or not app.view.picker.options else app.pick(
             app.view.picker.options[0]
         )
-    renege = [p for p in app.state.pages if p.title == "Renege"]
-    assert renege, app.state.pages
-    while app.state.pages[0].title != "Renege":
+    renege = [p for p in app.pages if p.title == "Renege"]
+    assert renege, app.pages
+    while app.pages[0].title != "Renege":
         app.feed(OK)
     before = app.game.scores
     app.feed(OK)  # apply the offered penalty
@@ -300,7 +300,7 @@ def test_muggins_claim_and_call() -> None:
     app.feed(OK)
     rows = list(app.view.lines)
     app.feed(Turn(rows.index("Muggins: off")), OK)
-    app.feed(Turn(-app.state.index), OK, Turn(1), OK)
+    app.feed(Turn(-(app.view.selected or 0)), OK, Turn(1), OK)
     app.pick("5")
     app.pick("10")
     app.pick("5")  # P1 makes fifteen: claim it
@@ -317,12 +317,13 @@ def test_game_over_and_finish() -> None:
     app.feed(OK)
     rows = list(app.view.lines)
     app.feed(Turn(rows.index("Enter: cards")), OK)
-    app.feed(Turn(-app.state.index), OK)
+    app.feed(Turn(-(app.view.selected or 0)), OK)
     app.feed(Turn(100), OK, Turn(21), OK)
     assert app.game.winner == 0
     app.read()
     assert app.view.screen is Screen.GAME_OVER
-    assert "P1 wins" in " ".join(app.view.lines)
+    assert app.view.title == "P1 wins"
+    assert app.view.lines == ("Double skunk: 3 game pts",)
     assert app.view.race[0] == (0, 0) and app.view.race[-1] == (121, 0)
     app.feed(Press(Button.GO))  # the score race of the game, as a small chart
     assert app.view.screen is Screen.RACE and app.view.race[-1] == (121, 0)
@@ -340,8 +341,8 @@ def test_match_plays_the_next_game() -> None:
     rows = list(app.view.lines)
     app.feed(Turn(rows.index("Enter: cards")), OK)
     rows = list(app.view.lines)
-    app.feed(Turn(rows.index("Match: 1 game") - app.state.index), OK)
-    app.feed(Turn(-app.state.index), OK)
+    app.feed(Turn(rows.index("Match: 1 game") - (app.view.selected or 0)), OK)
+    app.feed(Turn(-(app.view.selected or 0)), OK)
     app.feed(Turn(121), OK)
     app.read()
     assert app.view.screen is Screen.GAME_OVER
@@ -404,7 +405,7 @@ def test_holding_ok_on_the_keypad_opens_the_menu() -> None:
     app = App.start("keypad")
     app.feed(RankKey(Rank.ACE), RankKey(Rank.ACE), RankKey(Rank.TWO))
     app.feed(HOLD_OK)
-    assert app.state.mode is Mode.MENU
+    assert isinstance(app.state.screen, Menu)
 
 
 def test_session_is_a_value() -> None:
@@ -442,8 +443,10 @@ def test_go_jumps_the_starter_and_crib_wheels_by_group() -> None:
         app.pick(label)
     app.read()
     assert app.view.screen is Screen.CRIB
-    app.feed(GO)  # in the crib too; still no card entered
+    app.feed(GO)  # in the crib too (it starts on the 6); still no card entered
     pv = app.view.picker
-    assert pv is not None and pv.options[pv.index] == "A" and not app.state.pending
+    assert pv is not None and pv.options[pv.index] == "10"
+    assert isinstance(app.state.screen, Table) and not app.state.screen.pending
     app.feed(GO, OK)
-    assert [c.rank for c in app.state.pending] == [Rank.SIX]
+    assert isinstance(app.state.screen, Table)
+    assert [c.rank for c in app.state.screen.pending] == [Rank.ACE]

@@ -14,7 +14,8 @@ import pytest
 from app_driver import App
 
 from pegboard.app.inputs import Button, InputEvent, LinkStatus, Press, RankKey, Tick, Turn
-from pegboard.app.machine import Mode, initial_state
+from pegboard.app.machine import initial_state
+from pegboard.app.state import Saved
 from pegboard.app.session import Session
 from pegboard.app.view import Brightness, View
 from pegboard.config import Config, IdleConfig, InputConfig
@@ -74,7 +75,7 @@ def fuzz(kit: str, events: int, seed: int) -> int:
         check_view(app.view)
         if n % 2000 == 0:
             check_record(app)
-        if app.state.mode is Mode.SAVED:
+        if isinstance(app.state.screen, Saved):
             # Power cycle: the device comes back from what the store holds.
             check_record(app)
             record = list(app.record) if app.state.session is not None else None

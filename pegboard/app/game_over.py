@@ -42,6 +42,7 @@ def view(state: AppState, screen: GameOver) -> View:
         return replace(board(gs, Screen.RACE, "Score race"), race=state.race,
                        hint="GO result  OK next")
     title, lines = result_lines(gs)
-    kind = Screen.MATCH if gs.rules.match_games > 1 else Screen.GAME_OVER
+    kind = Screen.MATCH if gs.match.winner is not None and gs.rules.match_games > 1 \
+        else Screen.GAME_OVER
     hint = "OK next  GO race" if state.race else "OK next"
     return replace(board(gs, kind, title), lines=lines, race=state.race, hint=hint)

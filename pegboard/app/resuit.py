@@ -27,8 +27,8 @@ SUITS = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
 Fact = tuple[int, bool]
 """What the suits of a hand make: the flush's length (0 for none) and his nobs."""
 
-Replayed = list[tuple[GameState, Event, tuple[Award, ...]]]
-"""Each re-entered entry with the table before it and its awards."""
+Replayed = list[tuple[GameState, Event, tuple[Award, ...], GameState]]
+"""Each re-entered entry with the table before it, its awards, and the table after it."""
 
 
 def fact_of(cards: tuple[Card, ...], starter: Card, *, crib: bool) -> Fact:
@@ -108,7 +108,7 @@ def rebuild(session: Session, change: dict[Card, Card],
             before = rebuilt.state
             rebuilt, awards = rebuilt.apply(event)
             effects.append(Persist(rebuilt.line(event)))
-            replayed.append((before, event, awards))
+            replayed.append((before, event, awards, rebuilt.state))
     except PegboardError:
         return None
     return rebuilt, effects, replayed

@@ -100,8 +100,8 @@ def _resuit_page(state: AppState, screen: Reading, count: Count, cards: tuple[Ca
     session, effects, replayed = done
     state = replace(state, session=session)
     counts: list[Page] = []
-    for before, event, awards in replayed:
-        counts.extend(flow.count_pages(before, session.state, event, awards))
+    for before, event, awards, after in replayed:
+        counts.extend(flow.count_pages(before, after, event, awards))
     at = next((i for i, p in enumerate(counts) if p.count is not None
                and (p.count.player, p.count.crib) == (count.player, count.crib)), None)
     if at is None:  # not counted again (the game ended before it): show it as it stands
@@ -121,7 +121,7 @@ def reading_view(state: AppState, screen: Reading) -> View:
         hint = "OK penalty  GO skip"
     elif page.count is not None and state.session is not None and (
             change := resuit.next_fact(_gs(state), page.count)) is not None:
-        hint = f"GO {resuit.fact_label(change[0])}"
+        hint = f"OK next  GO {resuit.fact_label(change[0])}"
     else:
         hint = "OK next"
     if state.session is None:

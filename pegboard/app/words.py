@@ -132,8 +132,10 @@ def wrap(text: str, width: int = 21) -> tuple[str, ...]:
 
 
 def no_suits(line: str) -> str:
-    """Card notation without the suit ("7H" -> "7"): unasked suits are stand-ins."""
-    return re.sub(r"\b(10|[2-9TJQKA])[CDHS]\b", r"\1", line)
+    """Card notation without the suit ("7H" -> "7", "TD" -> "10"): unasked suits are
+    stand-ins."""
+    return re.sub(r"\b(10|[2-9TJQKA])[CDHS]\b",
+                  lambda m: "10" if m.group(1) == "T" else m.group(1), line)
 
 
 def side_name(gs: GameState, side: int) -> str:

@@ -34,7 +34,8 @@ COLUMNS = WIDTH // CHAR_W  # 21 characters of small text per line
 LIST_SCREENS = frozenset({Screen.HOME, Screen.MENU, Screen.SETUP, Screen.DEALER,
                           Screen.PENALTIES, Screen.CONFIRM, Screen.PEG, Screen.RESUME})
 TABLE_SCREENS = frozenset({Screen.CUT, Screen.STARTER, Screen.PLAY, Screen.CRIB, Screen.HAND,
-                           Screen.SHOW, Screen.SCORES, Screen.GAME_OVER})
+                           Screen.SHOW, Screen.SCORES, Screen.GAME_OVER, Screen.MATCH,
+                           Screen.CLAIM})
 
 _HEADER_H = 30  # board header: names, big scores, bars
 _BOTTOM_Y = HEIGHT - LINE_H  # the last line of small text
@@ -169,22 +170,27 @@ def _picker_line(image: Image.Image, x: int, y: int, picker: PickerView, chars: 
     _inverted(image, cx - 2, y, text.width(current) + 3, LINE_H, current)
     shown = {picker.index % count}
     left_x, right_x = cx - 4, cx + text.width(current) + 4
+    right_open = left_open = True
     for step in range(1, count):
-        placed = False
+        # Each side stops at the first neighbour that does not fit, so the wheel never skips
+        # a wide label (the 10) to show a narrower one beyond it.
         right = (picker.index + step) % count
-        if right not in shown and right_x + text.width(options[right]) <= x_end - CHAR_W:
+        if right_open and right not in shown and (
+                right_x + text.width(options[right]) <= x_end - CHAR_W):
             draw_text(image, right_x, y, options[right])
             right_x += text.width(options[right]) + 4
             shown.add(right)
-            placed = True
+        else:
+            right_open = False
         left = (picker.index - step) % count
-        if left not in shown and left_x - text.width(options[left]) >= x + CHAR_W:
+        if left_open and left not in shown and left_x - text.width(options[left]) >= x + CHAR_W:
             left_x -= text.width(options[left])
             draw_text(image, left_x, y, options[left])
             left_x -= 4
             shown.add(left)
-            placed = True
-        if not placed:
+        else:
+            left_open = False
+        if not (right_open or left_open):
             break
     if count > 1:
         draw_text(image, x, y, "◂")
@@ -214,29 +220,52 @@ def _play(image: Image.Image, view: View) -> None:
 
 
 def _table(image: Image.Image, view: View) -> None:
+    """The board header, then the title (with a short key legend beside it when it fits),
+    the lines (or the wheel's prompt and the wheel on the bottom line), and the last award
+    on the bottom line when there is one."""
     _header(image, view, 0, WIDTH)
     top = _HEADER_H + 1
     rows: list[tuple[str, bool]] = []
-    if view.title:
-        rows.append((view.title, True))
     if view.picker is not None:
         rows.append((view.picker.prompt, False))
     else:
         for line in view.lines[view.first_line:]:
             rows.extend((part, False) for part in wrap(line, COLUMNS - 1))
-    free = (HEIGHT - top) // LINE_H - (1 if view.picker else 0)
+    # The bottom line: the wheel, else the last award, else (a count or a claim) what GO
+    # does there, so a forgotten flush or nobs is one visible press away.
+    legend = view.hint if view.screen in (Screen.SHOW, Screen.CLAIM) and not view.award else ""
+    bottom = view.picker is not None or bool(view.award) or bool(legend)
+    free = (HEIGHT - top) // LINE_H - (1 if view.title else 0) - (1 if bottom else 0)
     y = top
-    for row, bold in rows[:free]:
-        if bold:
-            _inverted(image, 0, y, min(WIDTH, text.width(fit(row, COLUMNS - 1)) + 2), LINE_H,
-                      fit(row, COLUMNS - 1))
+    if view.title:
+        title = fit(view.title, COLUMNS - 1)
+        width = min(WIDTH, text.width(title) + 2)
+        _inverted(image, 0, y, width, LINE_H, title)
+        room = (WIDTH - width - 2) // CHAR_W
+        if view.hint and not legend and view.selected is None and len(view.hint) <= room:
+            draw_text(image, WIDTH - text.width(view.hint), y, view.hint)
+        y += LINE_H + 1
+    selected = view.selected
+    first = 0
+    if selected is not None and rows:
+        first = min(max(0, selected - free + 1), max(0, len(rows) - free))
+    for index, (row, _) in enumerate(rows[first:first + free], start=first):
+        if index == selected:
+            _inverted(image, 0, y, WIDTH - CHAR_W, LINE_H, "▸" + fit(row, COLUMNS - 2))
         else:
-            draw_text(image, 0, y, fit(row, COLUMNS))
+            draw_text(image, 0 if selected is None else CHAR_W + 1, y, fit(row, COLUMNS))
         y += LINE_H + 1
     if view.picker is not None:
         _picker_line(image, 0, _BOTTOM_Y, view.picker, COLUMNS - (4 if view.link else 0))
-    elif len(rows) > free:
-        draw_text(image, WIDTH - CHAR_W, HEIGHT - LINE_H - (LINE_H if view.link else 0), "▾")
+    elif view.award:
+        _bottom_line(image, view, view.award, invert=True)
+    elif legend:
+        _bottom_line(image, view, legend)
+    if len(rows) > first + free:
+        mark_y = top + (LINE_H + 1) * (free - 1 + (1 if view.title else 0))
+        draw_text(image, WIDTH - CHAR_W, mark_y, "▾")
+    if first > 0 or view.first_line > 0:
+        draw_text(image, WIDTH - CHAR_W, top + (LINE_H + 1 if view.title else 0), "▴")
 
 
 def _title_bar(image: Image.Image, title: str) -> None:

@@ -1,0 +1,304 @@
+"""The device rules of the rebuilt app, each pinned from what the screen says.
+
+No entry is ever dropped; every count gets a page (a zero hand too); a forgotten flush or
+nobs costs one press; turning never leaves a page; the game-over screen says everything at
+once; table options survive resume; an ended game is kept as abandoned; the wheel keeps its
+order and always offers the 10.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from app_driver import GO, MENU, OK, UNDO, App, new_game
+
+from pegboard.app.inputs import Button, Press, RankKey, Turn
+from pegboard.app.machine import initial_state
+from pegboard.app.state import Calling, Claiming, Reading
+from pegboard.app.view import Screen
+from pegboard.config import Config, InputConfig
+from pegboard.rules.cards import Rank
+from pegboard.rules.state import Phase
+from pegboard.sim.script import run_script
+from pegboard.store import Store
+from pegboard.testing import parse_script
+
+
+def setup_game(app: App, *changes: str) -> App:
+    """New game with the setup rows named in ``changes`` pressed once each, then Start."""
+    app.feed(OK)
+    for label in changes:
+        rows = list(app.view.lines)
+        names = [r.split(" ", 1)[1] if app.state.keypad else r for r in rows]
+        row = next(i for i, r in enumerate(names) if r.startswith(label))
+        app.feed(Turn(row - (app.view.selected or 0)), OK)
+    app.feed(Turn(-(app.view.selected or 0)), OK)
+    return app
+
+
+def muggins_game() -> App:
+    app = setup_game(App.start(), "Muggins")
+    return app.feed(Turn(1), OK)  # P1 deals
+
+
+def play_out(app: App, labels: tuple[str, ...]) -> App:
+    """Pick each card (or say go for "go"); in a muggins game every play score is claimed in
+    full as it comes up."""
+    for label in labels:
+        claim_plays(app)
+        if label == "go":
+            app.feed(GO)
+        else:
+            app.pick(label)
+    return app
+
+
+def claim_plays(app: App) -> App:
+    """Claim every waiting play score in full (stopping at a hand or crib claim)."""
+    while isinstance(app.state.screen, Claiming) and not app.view.lines[0].startswith(
+            ("hand", "crib")):
+        app.feed(Turn(app.game.pending_claims[0].points), OK).read()
+    return app
+
+
+# -- no entry is ever dropped --------------------------------------------------------------
+
+
+def test_the_muggins_crib_is_claimed_before_the_next_deal(tmp_path: Path) -> None:
+    """The script from the report: a muggins game's first deal through the real device."""
+    keys = parse_script("ok right*6 ok left*6 ok right ok ok\nok*60\n")
+    config = Config(input=InputConfig(kit="encoder"))
+    result = run_script(keys, config, Store(tmp_path / "store"))
+    titles = [v.title for v in result.views]
+    crib_claim = [i for i, v in enumerate(result.views)
+                  if v.screen is Screen.CLAIM and "crib" in v.lines[0]]
+    assert crib_claim, titles
+    deal_two = [i for i, t in enumerate(titles) if t.startswith("Deal 2")]
+    assert not deal_two or deal_two[0] > crib_claim[0]
+    record = [json.loads(line) for line in result.record.splitlines()]
+    claims = [r for r in record if r["type"] == "claim"]
+    crib = next(i for i, r in enumerate(record) if r["type"] == "crib")
+    assert any(i > crib and r["type"] == "claim" for i, r in enumerate(record)), claims
+
+
+def test_an_under_claimed_hand_is_offered_for_muggins_before_the_next_claim() -> None:
+    app = muggins_game()
+    claim_plays(play_out(app, ("5", "4", "4", "7", "8", "8", "K", "Q", "9")))
+    assert app.view.title == "P2 claims" and app.view.lines[0] == "hand: 0"
+    true = app.game.pending_claims[0].points
+    assert true == 4
+    app.feed(Turn(2), OK)  # P2 claims 2 of 4
+    page = app.pages[0]
+    assert page.title == "P2's hand: 4 (said 2)"
+    assert page.lines[0] == "fifteen 2 (7 8)"
+    app.read()
+    assert isinstance(app.state.screen, Calling)
+    assert app.view.title == "P2 missed 2" and app.view.lines[0] == "P1: muggins 2"
+    before = app.game.scores
+    app.feed(OK)
+    assert app.game.scores == (before[0] + 2, before[1])
+    assert app.view.title == "P1 claims"
+
+
+def test_the_last_cards_point_stays_in_view_on_the_first_count() -> None:
+    app = play_out(new_game(), ("5", "4", "4", "7", "8", "8", "K", "Q", "9"))
+    first = app.pages[0]
+    assert first.award == "P1: Last card for 1"
+    assert app.view.award == "P1: Last card for 1"
+
+
+def test_the_dealers_hand_is_not_on_the_board_while_the_pones_count_is_read() -> None:
+    app = play_out(new_game(), ("5", "4", "4", "7", "8", "8", "K", "Q", "9"))
+    pone, dealer = app.pages[0], app.pages[1]
+    assert pone.title == "P2's hand: 4" and dealer.title == "P1's hand: 2"
+    assert [s.score for s in app.view.sides] == [3, 10]  # P1 has not counted yet
+    app.feed(OK)
+    assert [s.score for s in app.view.sides] == [5, 10]
+    assert app.game.scores == (5, 10)
+
+
+def test_a_hand_of_nothing_gets_its_page() -> None:
+    app = new_game()
+    # P2 holds A 3 7 9 and the starter is a king: nothing at all.
+    play_out(app, ("K", "A", "4", "3", "6", "7", "8", "go", "2", "9"))
+    titles = [p.title for p in app.pages]
+    assert titles == ["P2's hand: 0", "P1's hand: 0"], titles
+    zero = app.pages[0]
+    assert zero.lines == ("nineteen: nothing", "cards: A 3 7 9")
+    assert zero.screen is Screen.SHOW
+    assert app.view.screen is Screen.SHOW and app.view.title == "P2's hand: 0"
+
+
+# -- a forgotten flush or nobs costs one press ------------------------------------------------
+
+
+def forgotten_flush(kit: str) -> App:
+    """P2 lays 2 4 6 8 (four of one suit on the table) without saying flush."""
+    app = new_game(kit) if kit == "encoder" else keypad_game()
+    play_out(app, ("K",))
+    play_out(app, ("2", "A", "4", "A", "6", "A", "8", "3"))
+    return app
+
+
+def keypad_game() -> App:
+    app = App.start("keypad")
+    app.feed(RankKey(Rank.ACE), RankKey(Rank.ACE), RankKey(Rank.TWO))  # new, start, P1 deals
+    return app
+
+
+def test_a_forgotten_flush_is_one_go_at_the_show() -> None:
+    for kit in ("encoder", "keypad"):
+        app = forgotten_flush(kit)
+        page = app.pages[0]
+        assert page.title.startswith("P2's hand: ")
+        without = int(page.title.rsplit(" ", 1)[1])
+        assert app.view.hint == "OK next  GO +flush 4"
+        app.feed(GO)
+        after = app.pages[0]
+        assert after.title == f"P2's hand: {without + 4}", kit
+        assert any(line.startswith("flush of 4") for line in after.lines)
+        assert app.replayed().scores == app.game.scores
+        hand = next(a for a in app.game.awards if a.reason == "hand" and a.player == 1)
+        assert hand.points == without + 4
+
+
+def test_go_cycles_back_to_the_plain_hand() -> None:
+    app = forgotten_flush("encoder")
+    plain = app.pages[0].title
+    seen = [plain]
+    for _ in range(4):
+        app.feed(GO)
+        seen.append(app.pages[0].title)
+        if app.pages[0].title == plain:
+            break
+    assert seen[-1] == plain and len(seen) > 2, seen
+
+
+def test_a_forgotten_flush_can_be_added_before_claiming() -> None:
+    app = muggins_game()
+    play_out(app, ("K",))
+    claim_plays(play_out(app, ("2", "A", "4", "A", "6", "A", "8", "3")))
+    assert app.view.title == "P2 claims"
+    worth = app.game.pending_claims[0].points
+    assert "GO +flush 4" in app.view.hint
+    app.feed(GO)
+    assert app.game.pending_claims[0].points == worth + 4
+    assert isinstance(app.state.screen, Claiming)
+
+
+# -- the knob never crosses a screen change ---------------------------------------------------
+
+
+def test_turning_past_the_end_of_a_page_stays_on_the_page() -> None:
+    app = play_out(new_game(), ("5", "4", "4", "7", "8", "8", "K", "Q", "9"))
+    app.feed(OK)  # the dealer's count: the last page before the crib
+    assert app.pages and app.pages[0].title.startswith("P1's hand")
+    app.feed(Turn(5), Turn(5), Turn(-1))
+    assert app.pages and app.pages[0].title.startswith("P1's hand")
+    app.feed(OK)
+    pv = app.view.picker
+    assert app.view.screen is Screen.CRIB and pv is not None
+    assert pv.options[pv.index] == "6"  # the wheel did not move
+
+
+def test_a_claim_is_not_changed_by_turns_on_the_page_before_it() -> None:
+    app = muggins_game()
+    play_out(app, ("5", "10"))
+    app.feed(Turn(3))  # P1 makes nothing yet; turning the wheel only
+    app.pick("5")  # fifteen: a claim
+    assert isinstance(app.state.screen, Claiming) and app.view.lines[0] == "fifteen: 0"
+
+
+# -- the end of a game -----------------------------------------------------------------------
+
+
+def test_game_over_says_winner_skunk_and_game_points_at_once() -> None:
+    app = setup_game(App.start(), "Enter")
+    app.feed(Turn(121), OK)
+    app.read()
+    v = app.view
+    assert v.screen is Screen.GAME_OVER
+    assert v.title == "P1 wins" and v.lines == ("Double skunk: 3 game pts",)
+    assert v.sides[0].winner and v.sides[0].score == 121
+
+
+def test_an_ended_game_is_kept_as_abandoned() -> None:
+    app = new_game()
+    app.pick("5")
+    app.feed(MENU)
+    rows = list(app.view.lines)
+    app.feed(Turn(rows.index("End game")), OK, Turn(1), OK)
+    assert app.finished[0]["abandoned"] is True and app.finished[0]["winner"] is None
+
+
+# -- table options live in the record ----------------------------------------------------------
+
+
+def test_teaching_chosen_at_setup_is_in_the_header_and_survives_resume() -> None:
+    app = setup_game(App.start(), "Teaching")
+    assert json.loads(app.record[0])["table"] == {"teaching": True}
+    resumed = App(initial_state(Config(), resume=app.record))
+    assert resumed.state.teaching
+
+
+def test_teaching_turned_on_from_the_menu_survives_resume_and_undo() -> None:
+    app = new_game()
+    app.pick("5")
+    app.feed(MENU)
+    rows = list(app.view.lines)
+    app.feed(Turn(rows.index("Teaching: off")), OK, UNDO)
+    assert json.loads(app.record[-1]) == {"type": "option", "teaching": True}
+    app.feed(UNDO)  # takes back the starter, keeps the option
+    assert app.game.phase is Phase.STARTER and app.state.teaching
+    resumed = App(initial_state(Config(), resume=app.record))
+    assert resumed.state.teaching and resumed.game.phase is Phase.STARTER
+
+
+def test_pegging_by_points_survives_resume() -> None:
+    app = setup_game(App.start(), "Enter")
+    app.feed(Turn(7), OK)
+    resumed = App(initial_state(Config(), resume=app.record))
+    resumed.feed(OK)  # "Game restored"
+    assert resumed.view.screen is Screen.PEG and resumed.game.scores == (7, 0)
+
+
+# -- the wheel ----------------------------------------------------------------------------------
+
+
+def test_the_play_wheel_keeps_its_order_and_always_offers_the_ten() -> None:
+    app = new_game()
+    app.pick("5")
+    orders = []
+    for label in ("4", "10", "6", "5"):
+        pv = app.view.picker
+        assert pv is not None
+        orders.append(pv.options)
+        app.pick(label)
+    for options in orders:
+        assert list(options) == sorted(options, key=["A", "2", "3", "4", "5", "6", "7", "8",
+                                                     "9", "10", "J", "Q", "K"].index)
+        assert "10" in options
+
+
+def test_hold_go_jumps_the_play_wheel_and_enters_nothing() -> None:
+    app = new_game()
+    app.pick("5")
+    pv = app.view.picker
+    assert pv is not None
+    start = pv.options[pv.index]
+    app.feed(Press(Button.GO, long=True))
+    pv = app.view.picker
+    assert pv is not None and pv.options[pv.index] != start
+    assert app.game.count == 0 and app.game.phase is Phase.PLAY
+
+
+def test_an_illegal_card_is_refused_and_the_game_is_unchanged() -> None:
+    app = new_game("keypad") if False else keypad_game()
+    app.rank(Rank.FIVE)
+    for rank in (Rank.KING, Rank.QUEEN, Rank.JACK):
+        app.rank(rank)
+    before = (app.game.count, len(app.record))
+    app.rank(Rank.TWO)  # 32: not on the wheel, nothing happens
+    assert (app.game.count, len(app.record)) == before
+    assert not isinstance(app.state.screen, Reading)
