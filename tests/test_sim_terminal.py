@@ -1,51 +1,289 @@
-"""The simulator's terminal screen: frame in half blocks, text pegboard, legend."""
+"""The simulator's terminal screen: the frame in braille or half blocks, the layout chosen from
+the terminal's size, the too-small message, redrawing on a resize, and the keyboard."""
 
 from __future__ import annotations
 
 import io
+import re
+
+import pytest
+from PIL import Image
 
 from pegboard.app.view import Brightness, Screen, SideView, View
-from pegboard.sim.terminal import TerminalDisplay, compose, split_keys
+from pegboard.sim.screen import Layout, choose_layout, compose, minimum_size, too_small
+from pegboard.sim.terminal import LEGENDS, TerminalDisplay, screen_lines, split_keys
 from pegboard.ui.render import render
-from pegboard.ui.term import frame_to_halfblocks, frame_to_quadrants
+from pegboard.ui.term import BRAILLE, HALF_BLOCKS, frame_to_braille, frame_to_halfblocks
 
 VIEW = View(Screen.PLAY, sides=(SideView("Ann", 45, 38, dealer=True),
                                 SideView("Ben", 38, 30, to_act=True)),
             count=23, turn="Ben", award="Fifteen for 2")
 
+# Unicode's braille dot numbers by (x, y) in the 2x4 cell: 1 2 3 down the left, 4 5 6 down
+# the right, 7 and 8 along the bottom; dot n is bit n - 1 above U+2800.
+DOT_NUMBER = {(0, 0): 1, (0, 1): 2, (0, 2): 3, (1, 0): 4, (1, 1): 5, (1, 2): 6,
+              (0, 3): 7, (1, 3): 8}
+BLANK = "\u2800"
 
-def test_wide_terminal_puts_board_beside_the_frame() -> None:
+
+def single_pixel(x: int, y: int) -> Image.Image:
+    image = Image.new("1", (128, 64))
+    image.putpixel((x, y), 1)
+    return image
+
+
+def pixels_from_braille(rows: list[str]) -> set[tuple[int, int]]:
+    """The lit pixels a braille drawing shows, read back with Unicode's dot numbers."""
+    lit = set()
+    for cy, row in enumerate(rows):
+        for cx, char in enumerate(row):
+            bits = ord(char) - 0x2800
+            assert 0 <= bits <= 0xFF, f"{char!r} is not a braille pattern"
+            for (dx, dy), dot in DOT_NUMBER.items():
+                if bits & (1 << (dot - 1)):
+                    lit.add((cx * 2 + dx, cy * 4 + dy))
+    return lit
+
+
+def lit_pixels(image: Image.Image) -> set[tuple[int, int]]:
+    mono = image.convert("1")
+    return {(x, y) for y in range(mono.height) for x in range(mono.width)
+            if mono.getpixel((x, y))}
+
+
+# -- the braille drawing -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("x", "y"), [(0, 0), (1, 0), (0, 1), (1, 1), (0, 2), (1, 2), (0, 3),
+                                      (1, 3), (13, 22), (70, 41), (127, 63)])
+def test_one_lit_pixel_is_one_braille_dot_in_its_cell(x: int, y: int) -> None:
+    rows = frame_to_braille(single_pixel(x, y))
+    assert len(rows) == 16 and all(len(row) == 64 for row in rows)
+    dot = chr(0x2800 + (1 << (DOT_NUMBER[x % 2, y % 4] - 1)))
+    for cy, row in enumerate(rows):
+        for cx, char in enumerate(row):
+            assert char == (dot if (cx, cy) == (x // 2, y // 4) else BLANK), (cx, cy)
+
+
+def test_braille_dots_by_name() -> None:
+    # Spelled out, so a swapped pair of bits cannot hide behind a shared table.
+    assert frame_to_braille(single_pixel(0, 0))[0][0] == "\u2801"  # dot 1
+    assert frame_to_braille(single_pixel(1, 0))[0][0] == "\u2808"  # dot 4
+    assert frame_to_braille(single_pixel(0, 3))[0][0] == "\u2840"  # dot 7
+    assert frame_to_braille(single_pixel(1, 3))[0][0] == "\u2880"  # dot 8
+    assert frame_to_braille(single_pixel(5, 6))[1][2] == "\u2820"  # dot 6 of cell (2, 1)
+    full = Image.new("1", (4, 4), 1)
+    assert frame_to_braille(full) == ["\u28ff\u28ff"]
+
+
+def test_a_rendered_frame_reads_back_dot_for_dot() -> None:
     image = render(VIEW)
-    lines = compose(image, VIEW, VIEW.sides, 121, "encoder", 200)
+    rows = frame_to_braille(image)
+    assert len(rows) == 16 and all(len(row) == 64 for row in rows)
+    assert pixels_from_braille(rows) == lit_pixels(image)
+
+
+def test_an_image_not_a_whole_number_of_cells_is_padded_dark() -> None:
+    image = Image.new("1", (3, 5), 1)
+    assert frame_to_braille(image) == ["\u28ff\u2847", "\u2809\u2801"]
+
+
+def test_cell_sizes_of_the_oled_frame() -> None:
+    assert BRAILLE.size(128, 64) == (64, 16)
+    assert HALF_BLOCKS.size(128, 64) == (128, 32)
+
+
+# -- choosing the layout -------------------------------------------------------------------
+
+
+def test_80x24_draws_braille_with_the_board_below() -> None:
+    assert choose_layout(80, 24) == Layout(BRAILLE, beside=False)
+
+
+def test_200x60_draws_half_blocks_with_the_board_beside() -> None:
+    assert choose_layout(200, 60) == Layout(HALF_BLOCKS, beside=True)
+
+
+@pytest.mark.parametrize(("columns", "rows"), [(60, 20), (65, 20), (66, 19), (80, 12), (0, 0)])
+def test_too_small_for_any_drawing(columns: int, rows: int) -> None:
+    assert choose_layout(columns, rows) is None
+
+
+@pytest.mark.parametrize(("columns", "rows", "expected"), [
+    (66, 20, Layout(BRAILLE, beside=False)),      # the minimum
+    (103, 40, Layout(BRAILLE, beside=False)),     # one column short of the board beside
+    (104, 24, Layout(BRAILLE, beside=True)),
+    (129, 60, Layout(BRAILLE, beside=True)),      # one column short of half blocks
+    (130, 35, Layout(BRAILLE, beside=True)),      # one row short of half blocks
+    (130, 36, Layout(HALF_BLOCKS, beside=False)),
+    (168, 36, Layout(HALF_BLOCKS, beside=True)),
+])
+def test_the_largest_drawing_that_fits(columns: int, rows: int, expected: Layout) -> None:
+    assert choose_layout(columns, rows) == expected
+
+
+def test_the_legends_fit_the_smallest_layout() -> None:
+    width, _ = minimum_size()
+    for legend in LEGENDS.values():
+        assert len(legend) == 2
+        assert all(len(line) <= width for line in legend)
+
+
+# -- the composed screen -------------------------------------------------------------------
+
+
+def test_80x24_shows_the_whole_frame_the_scores_and_the_legend() -> None:
+    image = render(VIEW)
+    lines = screen_lines(image, VIEW, VIEW.sides, 121, "encoder", (80, 24))
+    assert len(lines) <= 24 and max(len(line) for line in lines) <= 80
+    rows = frame_to_braille(image)
+    assert lines[0] == "\u250c" + "\u2500" * 64 + "\u2510"
+    assert lines[1:17] == ["\u2502" + row + "\u2502" for row in rows]
+    assert lines[17] == "\u2514" + "\u2500" * 64 + "\u2518"
+    below = lines[18:-2]
+    assert any("Ann (D)" in line and " 45 [" in line for line in below)
+    assert any("> Ben" in line and " 38 [" in line for line in below)
+    assert lines[-2:] == list(LEGENDS["encoder"])
+
+
+def test_keypad_legend_at_80x24() -> None:
+    lines = screen_lines(render(VIEW), VIEW, VIEW.sides, 121, "keypad", (80, 24))
+    assert "0/t ten" in lines[-2] and "x quit" in lines[-1]
+
+
+def test_wide_terminal_puts_board_beside_the_half_block_frame() -> None:
+    image = render(VIEW)
+    lines = screen_lines(image, VIEW, VIEW.sides, 121, "encoder", (200, 60))
     rows = frame_to_halfblocks(image)
     assert len(rows) == 32 and all(len(row) == 128 for row in rows)
+    assert lines[0].endswith("\u2510  PEGBOARD simulator   to 121")
     assert lines[1].startswith("\u2502" + rows[0] + "\u2502")
-    assert "PEGBOARD simulator" in lines[0]
     assert any("Ann (D)" in line and " 45 [" in line for line in lines)
     assert any("> Ben" in line and " 38 [" in line for line in lines)
     assert any("Count 23 - Ben to play" in line for line in lines)
+    assert lines[-3] == ""
     assert lines[-2].startswith("Keys:") and "x quit" in lines[-1]
 
 
-def test_narrow_terminal_uses_quadrants_and_stacks() -> None:
-    image = render(VIEW)
-    lines = compose(image, VIEW, VIEW.sides, 121, "keypad", 80)
-    quads = frame_to_quadrants(image)
-    assert len(quads) == 32 and len(quads[0]) == 64
-    assert lines[1] == "\u2502" + quads[0] + "\u2502"
-    assert max(len(line) for line in lines) <= 80
-    assert "0/t ten" in lines[-2]
+def test_a_short_board_below_keeps_its_scores_first() -> None:
+    board = ["PEGBOARD simulator", "> Ann  5", "  Ben  3", "  Cat  9", "", "Count 7", "Go"]
+    lines = compose(Image.new("1", (128, 64)), board, LEGENDS["encoder"], 80, 24)
+    assert lines[18:22] == board[:4]
+    assert lines[22:] == list(LEGENDS["encoder"])
+
+
+@pytest.mark.parametrize("columns", [0, 1, 20, 65, 66, 67, 80, 103, 104, 129, 130, 168, 250])
+@pytest.mark.parametrize("rows", [0, 1, 5, 19, 20, 21, 24, 35, 36, 37, 60])
+def test_every_size_gets_a_screen_that_fits(columns: int, rows: int) -> None:
+    extra = ["link: up (a status line longer than the board is wide, to be cut)", "LEDs lit: 4"]
+    lines = screen_lines(render(VIEW), VIEW, VIEW.sides, 121, "encoder", (columns, rows),
+                         extra=extra)
+    assert len(lines) <= rows
+    assert all(len(line) <= columns for line in lines)
+    if choose_layout(columns, rows) is not None:
+        assert lines[-2:] == list(LEGENDS["encoder"])
+
+
+def test_too_small_says_what_is_needed_and_what_it_is() -> None:
+    lines = compose(render(VIEW), ["PEGBOARD simulator"], LEGENDS["encoder"], 60, 20)
+    assert lines == too_small(60, 20)
+    text = " ".join(lines)
+    assert "Pegboard needs a terminal of at least 66x20; this one is 60x20." in text
+    assert "Make the window larger." in text and "x quits" in text
+    assert all(len(line) <= 60 for line in lines)
+    assert not any(char in text for char in "\u2502\u2580\u2800")
+
+
+def test_too_small_to_say_anything() -> None:
+    assert too_small(0, 0) == [] and too_small(10, 0) == []
+    assert too_small(5, 2) == ["Pegbo", "ard"]
+
+
+# -- the display: drawing, blanking, resizing ----------------------------------------------
+
+DRAWN_LINE = re.compile(r"\x1b\[(\d+);1H\x1b\[2K([^\x1b]*)")
+
+
+def last_screen(text: str) -> dict[int, str]:
+    """Row number to text, for the last drawing written (each starts with ESC [ H)."""
+    drawing = text.rsplit("\x1b[H", 1)[1]
+    return {int(row): line for row, line in DRAWN_LINE.findall(drawing)}
+
+
+class Terminal:
+    """A terminal of a size the test changes, written to a string."""
+
+    def __init__(self, columns: int, rows: int) -> None:
+        self.size = (columns, rows)
+        self.out = io.StringIO()
+
+    def display(self, kit: str = "encoder") -> TerminalDisplay:
+        return TerminalDisplay(kit, out=self.out, size=lambda: self.size)
 
 
 def test_blank_screen_is_dark_in_the_terminal() -> None:
-    out = io.StringIO()
-    display = TerminalDisplay("encoder", out=out, columns=lambda: 200)
+    term = Terminal(200, 60)
+    display = term.display()
     blank = View(Screen.PLAY, sides=VIEW.sides, brightness=Brightness.BLANK)
     display.frame(blank, render(VIEW))
-    text = out.getvalue()
-    assert "\u2588" not in text.split("PEGBOARD")[0]
+    assert "\u2588" not in term.out.getvalue().split("PEGBOARD")[0]
     display.set_power(True)
-    assert "\u2588" in out.getvalue().rsplit("\x1b[H", 1)[1]
+    assert "\u2588" in term.out.getvalue().rsplit("\x1b[H", 1)[1]
+
+
+def test_a_full_height_drawing_never_scrolls() -> None:
+    term = Terminal(80, 24)
+    display = term.display()
+    display.frame(VIEW, render(VIEW))
+    written = term.out.getvalue()
+    assert "\n" not in written  # every line is placed by its row: nothing can scroll
+    screen = last_screen(written)
+    assert sorted(screen) == list(range(1, 25))
+    assert screen[2] == "\u2502" + frame_to_braille(render(VIEW))[0] + "\u2502"
+    assert screen[24] == LEGENDS["encoder"][1]
+
+
+def test_resizing_redraws_to_fit() -> None:
+    term = Terminal(80, 24)
+    display = term.display()
+    display.frame(VIEW, render(VIEW))
+    assert not display.refit()  # same size: nothing to do
+    term.size = (60, 20)
+    assert display.refit()
+    small = last_screen(term.out.getvalue())
+    assert " ".join(small.values()).startswith(
+        "Pegboard needs a terminal of at least 66x20; this one is 60x20.")
+    assert "\x1b[J" in term.out.getvalue().rsplit("\x1b[H", 1)[1]  # the old frame is cleared
+    term.size = (200, 60)
+    assert display.refit()
+    large = last_screen(term.out.getvalue())
+    assert large[2].startswith("\u2502" + frame_to_halfblocks(render(VIEW))[0])
+    assert large[1].endswith("PEGBOARD simulator   to 121")
+
+
+def test_too_small_at_the_start_still_runs_and_grows() -> None:
+    term = Terminal(40, 10)
+    display = term.display("keypad")
+    display.frame(VIEW, render(VIEW))
+    assert "66x20" in " ".join(last_screen(term.out.getvalue()).values())
+    term.size = (80, 24)
+    display.refit()
+    assert last_screen(term.out.getvalue())[23] == LEGENDS["keypad"][0]
+
+
+def test_shutdown_frame_is_left_only_when_it_fits() -> None:
+    term = Terminal(60, 20)
+    display = term.display()
+    display.frame(VIEW, render(VIEW))
+    before = term.out.getvalue()
+    display.close(render(View(Screen.SAVED, title="Game saved")))
+    assert term.out.getvalue() == before  # no "the game carries on" after it has stopped
+    term.size = (80, 24)
+    display.close(render(View(Screen.SAVED, title="Game saved")))
+    assert term.out.getvalue().endswith(LEGENDS["encoder"][1] + "\r\n")
+
+
+# -- the keyboard --------------------------------------------------------------------------
 
 
 def test_arrow_keys_split_across_reads_are_joined() -> None:

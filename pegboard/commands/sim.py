@@ -1,10 +1,12 @@
 """``pegboard sim``: the whole device in a terminal, on gpiozero's mock pins.
 
-Interactive on a terminal: keys press the simulated buttons; the OLED frame is drawn in half
-blocks beside a text pegboard. With ``--script FILE`` it runs headless instead: the key
-script is pressed under a fake clock, every frame can be written as PNG (``--frames DIR``) and
-the game record as JSON Lines (``--record FILE``, or ``DIR/game.jsonl``). When standard input
-is not a terminal and no script is given, it plays the built-in demo and prints the frames.
+Interactive on a terminal: keys press the simulated buttons; the OLED frame is drawn as large
+as the terminal allows (braille at 80x24, half blocks when there is room) with a text pegboard
+and the key legend, and redrawn to fit when the terminal is resized. With ``--script FILE`` it
+runs headless instead: the key script is pressed under a fake clock, every frame can be
+written as PNG (``--frames DIR``) and the game record as JSON Lines (``--record FILE``, or
+``DIR/game.jsonl``). When standard input is not a terminal and no script is given, it plays
+the built-in demo and prints the frames.
 
 The simulator never touches the real game: it uses its own store (``--store DIR`` to choose).
 """
@@ -38,7 +40,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser = subparsers.add_parser(
         "sim", help="play on the simulated device in this terminal",
         description="The Pegboard device simulated in a terminal: the real app and gpiozero "
-                    "input code on mock pins, the OLED drawn in half blocks.",
+                    "input code on mock pins, the OLED drawn to fit the terminal.",
     )
     parser.add_argument("--kit", choices=("encoder", "keypad"),
                         help="input kit to simulate (default: the config's, else encoder)")

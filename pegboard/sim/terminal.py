@@ -1,4 +1,8 @@
-"""The simulator in a terminal: the OLED frame in half blocks, a text pegboard, a key legend.
+"""The simulator in a terminal: the OLED frame, a text pegboard, a key legend.
+
+The frame is drawn as large as the terminal allows, in braille at 80x24 and in half blocks
+when there is room, and redrawn to fit whenever the terminal is resized; a terminal too small
+for it gets a message saying so (:mod:`pegboard.sim.screen` has the layout rules).
 
 Plain ANSI on a terminal in cbreak mode (no curses, no window system), so it works over SSH
 and in tmux. Keys are read on their own thread, which presses them on the mock pins like a
@@ -24,11 +28,9 @@ from PIL import Image
 from pegboard.app.view import Brightness, SideView, View
 from pegboard.device.loop import STOP
 from pegboard.hw.oled import Display
+from pegboard.sim.screen import FRAME_H, FRAME_W, choose_layout, compose
 from pegboard.sim.session import Simulator
 from pegboard.testing import KeyStep
-from pegboard.ui.term import frame_to_halfblocks, frame_to_quadrants
-
-BOARD_W = 36  # the text pegboard's width beside the frame
 
 ENCODER_KEYS: dict[str, KeyStep] = {
     "\x1b[C": KeyStep("right"), "\x1b[B": KeyStep("right"), ".": KeyStep("right"),
@@ -47,6 +49,7 @@ KEYPAD_KEYS: dict[str, KeyStep] = {
     "G": KeyStep("go", hold=True), "U": KeyStep("undo", hold=True),
 }
 QUIT_KEYS = ("x", "\x03", "\x04")
+KEY_POLL_S = 0.2  # the longest the keyboard thread waits: a lone Escape, a resize
 
 LEGENDS = {
     "encoder": ("Keys: \u2190/\u2192 turn  Enter/Space OK (push)  g GO  u UNDO  m MENU",
@@ -111,56 +114,58 @@ def board_lines(view: View | None, sides: tuple[SideView, ...], target: int) -> 
     return lines
 
 
-def compose(image: Image.Image | None, view: View | None, sides: tuple[SideView, ...],
-            target: int, kit: str, columns: int, *, lit: bool = True,
-            extra: Sequence[str] = ()) -> list[str]:
-    """The whole terminal screen as lines (pure, so it is tested directly)."""
-    blank = Image.new("1", (128, 64))
-    frame = image if (image is not None and lit) else blank
-    wide = columns >= 128 + 4 + BOARD_W
-    pixels = frame_to_halfblocks(frame) if columns >= 132 else frame_to_quadrants(frame)
-    inner = len(pixels[0])
-    box = ["\u250c" + "\u2500" * inner + "\u2510"]
-    box += ["\u2502" + row + "\u2502" for row in pixels]
-    box += ["\u2514" + "\u2500" * inner + "\u2518"]
+def screen_lines(image: Image.Image | None, view: View | None, sides: tuple[SideView, ...],
+                 target: int, kit: str, size: tuple[int, int], *, lit: bool = True,
+                 extra: Sequence[str] = ()) -> list[str]:
+    """The whole terminal screen as lines for a terminal of ``size`` (columns, rows): the
+    frame (dark when the panel is off), the text pegboard with any ``extra`` lines, and the
+    kit's legend, laid out by :func:`pegboard.sim.screen.compose`."""
+    frame = image if (image is not None and lit) else Image.new("1", (FRAME_W, FRAME_H))
     board = board_lines(view, sides, target)
     if extra:
         board = [*board, "", *extra]
-    if wide:
-        out = []
-        for i in range(max(len(box), len(board))):
-            left = box[i] if i < len(box) else " " * (inner + 2)
-            right = board[i] if i < len(board) else ""
-            out.append(f"{left}  {right}")
-    else:
-        out = box + board
-    return [*out, "", *LEGENDS.get(kit, LEGENDS["encoder"])]
+    return compose(frame, board, LEGENDS.get(kit, LEGENDS["encoder"]), *size)
+
+
+def terminal_size(out: TextIO) -> tuple[int, int]:
+    """Columns and rows of the terminal ``out`` writes to, asked of the terminal itself
+    ($COLUMNS may be stale or inherited from another program); 80x24 when it cannot say."""
+    try:
+        size = os.get_terminal_size(out.fileno())
+    except (OSError, ValueError, AttributeError):
+        size = shutil.get_terminal_size((80, 24))
+    if size.columns <= 0 or size.lines <= 0:  # a pty nobody has given a size yet
+        size = shutil.get_terminal_size((80, 24))
+    return size.columns, size.lines
 
 
 class TerminalDisplay:
-    """Draws the composed screen with ANSI escapes on ``out`` (the loop thread calls it)."""
+    """Draws the composed screen with ANSI escapes on ``out``.
+
+    The loop thread draws each new frame; the keyboard thread calls :meth:`refit` so a resized
+    terminal is redrawn at once (the loop draws only when the view changes). A lock keeps the
+    two from writing at the same time, and only the loop thread calls ``extra`` (the LED
+    board's status), so the adapters stay the loop's own.
+    """
 
     def __init__(self, kit: str, out: TextIO | None = None,
-                 columns: Callable[[], int] | None = None,
+                 size: Callable[[], tuple[int, int]] | None = None,
                  extra: Callable[[], list[str]] | None = None,
                  mirror: Display | None = None) -> None:
         self.kit = kit
         self.extra = extra
         self.mirror = mirror
         self.out = out or sys.stdout
-        self._columns = columns or self._terminal_columns
+        self._size = size or (lambda: terminal_size(self.out))
+        self._lock = threading.Lock()
+        self._drawn_size: tuple[int, int] | None = None
+        self._full = False  # the last drawing filled every row (the cursor is on the bottom one)
+        self._extra_lines: list[str] = []
         self.image: Image.Image | None = None
         self.view: View | None = None
         self.sides: tuple[SideView, ...] = ()
         self.target = 121
         self.lit = True
-
-    def _terminal_columns(self) -> int:
-        # Ask the terminal itself: $COLUMNS may be stale or inherited from another program.
-        try:
-            return os.get_terminal_size(self.out.fileno()).columns
-        except (OSError, ValueError, AttributeError):
-            return shutil.get_terminal_size((160, 48)).columns
 
     def show(self, image: Image.Image) -> None:
         """Keep the frame (drawn with its view in :meth:`frame`)."""
@@ -170,11 +175,12 @@ class TerminalDisplay:
 
     def frame(self, view: View, image: Image.Image) -> None:
         """The loop's frame hook: remember the view and redraw."""
-        self.view = view
-        if view.sides:
-            self.sides, self.target = view.sides, view.target
-        self.image = image
-        self.lit = view.brightness is not Brightness.BLANK
+        with self._lock:
+            self.view = view
+            if view.sides:
+                self.sides, self.target = view.sides, view.target
+            self.image = image
+            self.lit = view.brightness is not Brightness.BLANK
         self.redraw()
 
     def set_contrast(self, level: int) -> None:
@@ -184,29 +190,64 @@ class TerminalDisplay:
         """Blank or light the frame."""
         if self.mirror is not None:
             self.mirror.set_power(on)
-        if on != self.lit:
-            self.lit = on
+        with self._lock:
+            changed, self.lit = on != self.lit, on
+        if changed:
             self.redraw()
 
     def close(self, final: Image.Image | None = None) -> None:
-        """Draw the frame left on the screen at shutdown."""
+        """Draw the frame left on the screen at shutdown, if the terminal is big enough for it
+        (the too-small message would say the game carries on), leaving the cursor on a fresh
+        line for whatever is printed after it."""
         if final is not None:
-            self.image, self.lit = final, True
-            self.redraw()
+            with self._lock:
+                self.image, self.lit = final, True
+            if choose_layout(*self._size()) is not None:
+                self.redraw()
+            if self._full:
+                self.out.write("\r\n")
+                self.out.flush()
         if self.mirror is not None:
             self.mirror.close(final)
 
     def redraw(self) -> None:
-        """Write the whole screen."""
-        lines = compose(self.image, self.view, self.sides, self.target, self.kit,
-                        self._columns(), lit=self.lit,
-                        extra=self.extra() if self.extra is not None else ())
-        self.out.write("\x1b[H" + "".join(line + "\x1b[K\n" for line in lines) + "\x1b[J")
+        """Write the whole screen (on the loop thread, so the LED status is read here)."""
+        extra = self.extra() if self.extra is not None else self._extra_lines
+        with self._lock:
+            self._extra_lines = extra
+            self._draw(self._size())
+
+    def refit(self) -> bool:
+        """Redraw if the terminal's size changed since the last drawing (any thread); say
+        whether it did."""
+        with self._lock:
+            size = self._size()
+            if size == self._drawn_size:
+                return False
+            self._draw(size)
+            return True
+
+    def _draw(self, size: tuple[int, int]) -> None:
+        # Each line is placed by its row number and cleared before it is written; no newline
+        # follows the last one, so a drawing as tall as the terminal never scrolls its top off.
+        lines = screen_lines(self.image, self.view, self.sides, self.target, self.kit, size,
+                             lit=self.lit, extra=self._extra_lines)
+        rows = size[1]
+        parts = [f"\x1b[{row};1H\x1b[2K{line}" for row, line in enumerate(lines, start=1)]
+        self._full = len(lines) >= rows
+        if not self._full:  # clear what an earlier, taller drawing left below this one
+            parts.append(f"\x1b[{len(lines) + 1};1H\x1b[J")
+        self.out.write("\x1b[H" + "".join(parts))
         self.out.flush()
+        self._drawn_size = size
 
 
 def run_interactive(sim: Simulator, display: TerminalDisplay, stdin: TextIO) -> None:
-    """Play in the terminal until the player quits (x or Ctrl-C) or the app quits."""
+    """Play in the terminal until the player quits (x or Ctrl-C) or the app quits.
+
+    The keyboard thread wakes at least every ``KEY_POLL_S`` and then asks the display to
+    refit, so a resized terminal is redrawn within that time, between frames as well.
+    """
     fd = stdin.fileno()
     saved = termios.tcgetattr(fd)
     mapping = keymap(sim.config.input.kit)
@@ -221,7 +262,8 @@ def run_interactive(sim: Simulator, display: TerminalDisplay, stdin: TextIO) -> 
     def serve_keys() -> None:
         pending = ""
         while not stop.is_set():
-            ready, _, _ = select.select([fd], [], [], 0.2)
+            ready, _, _ = select.select([fd], [], [], KEY_POLL_S)
+            display.refit()
             if not ready:
                 if pending == "\x1b":  # a lone Escape press, not the start of an arrow key
                     pending = ""
@@ -249,6 +291,8 @@ def run_interactive(sim: Simulator, display: TerminalDisplay, stdin: TextIO) -> 
             sim.loop.run()
     finally:
         stop.set()
+        if reader.is_alive():  # let it finish a refit before the screen is handed back
+            reader.join(timeout=1.0)
         termios.tcsetattr(fd, termios.TCSADRAIN, saved)
         display.out.write("\x1b[?25h\x1b[?1049l")
         display.out.flush()
