@@ -64,8 +64,13 @@ class Tmux:
         return int(columns), int(rows)
 
     def kill(self) -> None:
+        """Stop the server and remove its socket file (tmux leaves it behind)."""
+        found = subprocess.run(["tmux", "-L", self.socket, "display-message", "-p",
+                                "#{socket_path}"], capture_output=True, text=True, check=False)
         subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True,
                        check=False)
+        if found.returncode == 0 and found.stdout.strip():
+            Path(found.stdout.strip()).unlink(missing_ok=True)
 
     def screen(self) -> str:
         return self("capture-pane", "-p", "-t", "sim")
@@ -133,8 +138,7 @@ def test_one_deal_in_tmux(tmp_path: Path) -> None:
         tmux("send-keys", "-t", "sim", "x")
         tmux.wait_for("Game saved in", 20)
     finally:
-        subprocess.run(["tmux", "-L", tmux.socket, "kill-server"], capture_output=True,
-                       check=False)
+        tmux.kill()
 
 
 # -- fitting the terminal ------------------------------------------------------------------
