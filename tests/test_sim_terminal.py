@@ -291,3 +291,12 @@ def test_arrow_keys_split_across_reads_are_joined() -> None:
     assert keys == ["g"] and rest == "\x1b"
     keys, rest = split_keys(rest + "[C\x1b[D")
     assert keys == ["\x1b[C", "\x1b[D"] and rest == ""
+
+
+def test_every_keypad_rank_can_be_held_from_the_keyboard() -> None:
+    """Suit facts on the keypad kit are held rank keys: each rank has a key that holds it."""
+    from pegboard.sim.terminal import KEYPAD_KEYS
+
+    held = {step.key for step in KEYPAD_KEYS.values() if step.hold}
+    ranks = {"A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"}
+    assert ranks <= held, ranks - held

@@ -172,7 +172,7 @@ def play_order(
     >>> from pegboard.rules.cards import parse_cards
     >>> order, start = play_order(parse_cards("5H"), list(Rank))
     >>> [r.symbol for r in order[:3]], order[start].symbol
-    (['A', '2', '3'], 'T')
+    (['A', '2', '3'], 'J')
     """
     weight = {r: 1.0 for r in ranks} if weights is None else dict(weights)
     order = sorted(ranks)

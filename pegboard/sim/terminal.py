@@ -47,6 +47,10 @@ KEYPAD_KEYS: dict[str, KeyStep] = {
     "\r": KeyStep("ok"), "\n": KeyStep("ok"), " ": KeyStep("ok"), "g": KeyStep("go"),
     "u": KeyStep("undo"), "\x7f": KeyStep("undo"), "m": KeyStep("menu"),
     "G": KeyStep("go", hold=True), "U": KeyStep("undo", hold=True),
+    # Shift holds a rank key (a suit fact such as "J nobs" or "7 flush" on the card wheel).
+    "A": KeyStep("A", hold=True), "T": KeyStep("10", hold=True), ")": KeyStep("10", hold=True),
+    "J": KeyStep("J", hold=True), "Q": KeyStep("Q", hold=True), "K": KeyStep("K", hold=True),
+    **{mark: KeyStep(str(n), hold=True) for n, mark in zip(range(2, 10), "@#$%^&*(")},
 }
 QUIT_KEYS = ("x", "\x03", "\x04")
 KEY_POLL_S = 0.2  # the longest the keyboard thread waits: a lone Escape, a resize
@@ -55,7 +59,7 @@ LEGENDS = {
     "encoder": ("Keys: \u2190/\u2192 turn  Enter/Space OK (push)  g GO  u UNDO  m MENU",
                 "      O G U M = hold that button   x quit (the game is saved)"),
     "keypad": ("Keys: a/1 ace  2-9  0/t ten  j q k  Enter OK  g GO  u UNDO",
-               "      m MENU (hold OK)   G U = hold   x quit (the game is saved)"),
+               "      m MENU  Shift+key = hold (J: J nobs)  x quit (it is saved)"),
 }
 
 
