@@ -34,6 +34,7 @@ from pegboard.rules.cards import DECK, Card, Rank
 from pegboard.rules.events import Crib, Deal, Go, Play, Starter
 from pegboard.rules.game import Game
 from pegboard.rules.pegging import score_play
+from pegboard.rules.show import score_hand
 from pegboard.rules.state import Phase
 
 OK = Press(Button.OK)
@@ -63,6 +64,7 @@ class Driver:
     state: AppState
     now: float = 0.0
     tally: Tally = field(default_factory=Tally)
+    fixes: list[int] = field(default_factory=list)
 
     def feed(self, event: InputEvent) -> None:
         self.now += 0.5
@@ -126,7 +128,7 @@ def card_inputs(
     if state.keypad:
         if fact == 0:
             return [RankKey(card.rank)]
-        return [RankKey(card.rank, long=True)] * fact + [OK]
+        return [*[RankKey(card.rank, long=True)] * fact, OK]
     moves = wheel_path(shown, pv.index, target)
     return [*moves, *[HOLD_OK] * fact, OK]
 
@@ -187,13 +189,37 @@ def passes_through(state: AppState) -> bool:
     return state.keypad and screen.pages[0].offer is None
 
 
-def read_pages(driver: Driver, card_follows: bool) -> None:
+def read_pages(driver: Driver, card_follows: bool, truth: Game | None = None) -> None:
     """Read notices with OK, leaving the last one when the next card's key can go through
-    it."""
+    it. With ``truth`` (players who never named a suit fact on the wheel), each count whose
+    total is short of the true count is put right with GO first; the presses are counted
+    in ``driver.fixes``."""
     while isinstance(driver.state.screen, Reading):
+        if truth is not None:
+            _fix_count(driver, truth)
         if card_follows and passes_through(driver.state):
             return
         driver.feed(OK)
+
+
+def _fix_count(driver: Driver, truth: Game) -> None:
+    screen = driver.state.screen
+    assert isinstance(screen, Reading)
+    count = screen.pages[0].count
+    if count is None:
+        return
+    ts = truth.state
+    cards = ts.crib if count.crib else ts.hands[count.player]
+    if cards is None or ts.starter is None:
+        return
+    want = score_hand(cards, ts.starter, crib=count.crib).total
+    presses = 0
+    while count is not None and count.points != want and presses < 6:
+        driver.feed(GO)
+        presses += 1
+        page = driver.state.screen
+        count = page.pages[0].count if isinstance(page, Reading) else None
+    driver.fixes.append(presses)
 
 
 @dataclass
@@ -219,7 +245,7 @@ def _choose_play(
 
 
 def play_deal(
-    driver: Driver, truth: Game, rng: random.Random, *, greedy: bool,
+    driver: Driver, truth: Game, rng: random.Random, *, greedy: bool, forget: bool = False,
 ) -> DealResult:
     """Deal, play and count one hand at the table, entering it all through the app."""
     gs = truth.state
@@ -268,25 +294,30 @@ def play_deal(
         nobs = card.rank is Rank.JACK and card.suit is starter.suit
         last = len(group) == 3
         five = card.suit is starter.suit
+        if forget:
+            flush = nobs = False
         for event in card_inputs(driver.state, card, flush, nobs, last=last, five=five):
             driver.feed(event)
         truth.apply(Play(p, card))
         hands[p].remove(card)
         played[p].append(card)
         mark("plays")
+    checker = truth if forget else None
     if truth.state.phase is Phase.GAME_OVER:
         complete = False
+        if forget:
+            read_pages(driver, True, checker)
     if complete:
-        read_pages(driver, True)
+        read_pages(driver, True, checker)
         mark("pages")
-        _enter_crib(driver, crib, starter)
+        _enter_crib(driver, crib, starter, forget=forget)
         truth.apply(Crib(tuple(crib)))
         mark("crib")
         if truth.state.phase is Phase.GAME_OVER:
             complete = False
         else:
+            read_pages(driver, True, checker)
             truth.apply(Deal())
-            read_pages(driver, True)
             mark("pages")
     app = driver.state.session
     assert app is not None
@@ -297,7 +328,8 @@ def play_deal(
     return DealResult(driver.tally, parts, complete, match)
 
 
-def _enter_crib(driver: Driver, crib: list[Card], starter: Card) -> None:
+def _enter_crib(driver: Driver, crib: list[Card], starter: Card, *, forget: bool = False,
+                ) -> None:
     # Orders that differ only between cards entered alike cost the same: try one of each.
     def alike(card: Card) -> tuple[Rank, bool]:
         return card.rank, card.rank is Rank.JACK and card.suit is starter.suit
@@ -313,10 +345,10 @@ def _enter_crib(driver: Driver, crib: list[Card], starter: Card) -> None:
         trial = Driver(driver.state, driver.now, Tally())
         entered: list[Card] = []
         # The crib is turned over before it is entered: a flush is said only when it is one.
-        crib_flush = all(c.suit is starter.suit for c in crib)
+        crib_flush = all(c.suit is starter.suit for c in crib) and not forget
         for card in order:
             flush = crib_flush
-            nobs = card.rank is Rank.JACK and card.suit is starter.suit
+            nobs = card.rank is Rank.JACK and card.suit is starter.suit and not forget
             for event in card_inputs(trial.state, card, flush and not nobs, nobs):
                 trial.feed(event)
             entered.append(card)
@@ -325,6 +357,7 @@ def _enter_crib(driver: Driver, crib: list[Card], starter: Card) -> None:
     assert best is not None
     chosen = best[1]
     driver.state, driver.now = chosen.state, chosen.now
+    driver.fixes.extend(chosen.fixes)
     driver.tally.turns += chosen.tally.turns
     driver.tally.presses += chosen.tally.presses
     driver.tally.keys += chosen.tally.keys
@@ -358,28 +391,36 @@ class Summary:
     parts: dict[str, list[int]]
     mismatches: int
     seconds: float
+    fixes: list[int] = field(default_factory=list)
 
 
-def run(kit: str, deals: int, seed: int, *, greedy: bool = True) -> Summary:
-    """Record ``deals`` complete deals with the fewest actions; return the figures."""
+def run(kit: str, deals: int, seed: int, *, greedy: bool = True, forget: bool = False,
+        ) -> Summary:
+    """Record ``deals`` complete deals with the fewest actions; return the figures. With
+    ``forget`` the players never name a flush or nobs on the wheel and put each count right
+    at the show with GO instead (``Summary.fixes``: the presses each count took)."""
     rng = random.Random(seed)
     totals: list[int] = []
     parts: dict[str, list[int]] = {}
     mismatches = 0
+    fixes: list[int] = []
     started = time.perf_counter()
     driver, truth = new_game(kit, rng.randrange(2))
     while len(totals) < deals:
         if truth.state.phase is not Phase.STARTER:
+            fixes.extend(driver.fixes)
             driver, truth = new_game(kit, rng.randrange(2))
         driver.tally = Tally()
-        result = play_deal(driver, truth, rng, greedy=greedy)
+        result = play_deal(driver, truth, rng, greedy=greedy, forget=forget)
         if not result.scores_match:
             mismatches += 1
         if result.complete:
             totals.append(result.tally.total)
             for part, value in result.parts.items():
                 parts.setdefault(part, []).append(value)
-    return Summary(kit, greedy, totals, parts, mismatches, time.perf_counter() - started)
+    fixes.extend(driver.fixes)
+    return Summary(kit, greedy, totals, parts, mismatches, time.perf_counter() - started,
+                   fixes)
 
 
 def main() -> None:
@@ -400,6 +441,12 @@ def main() -> None:
             print(f"  {kit:8} {play:15} mean {mean:5.1f} (target <= {target}: {verdict}); "
                   f"median {statistics.median(s.totals):.0f}, max {max(s.totals)}; "
                   f"{detail}; score mismatches {s.mismatches}; {s.seconds:.1f} s")
+        s = run(kit, deals, seed=2026, forget=True)
+        fixed = [n for n in s.fixes if n]
+        print(f"  {kit:8} forgetting every flush and nobs on the wheel: {len(fixed)} counts put "
+              f"right at the show with GO, {statistics.fmean(fixed or [0]):.2f} presses each "
+              f"(max {max(fixed or [0])}); mean {statistics.fmean(s.totals):.1f} actions a "
+              f"deal; score mismatches {s.mismatches}")
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 """The input-cost benchmark's user, checked on a few deals: every deal it records through
-``step`` scores exactly like the same deal entered with every real card, and the keypad stays
-within its budget of actions."""
+``step`` scores exactly like the same deal entered with every real card, the keypad stays
+within its budget of actions, and a forgotten flush or nobs is put right at the show with
+one press of GO (two when the hand could also be given nobs first)."""
 
 from __future__ import annotations
 
@@ -16,3 +17,11 @@ def test_recorded_scores_match_real_cards_and_keypad_is_fast() -> None:
     encoder = run("encoder", 6, seed=12)
     assert encoder.mismatches == 0
     assert min(encoder.totals) >= 13 + 4  # at least one OK per card and some turning
+
+
+def test_forgotten_suit_facts_are_put_right_at_the_show() -> None:
+    forgetful = run("encoder", 40, seed=13, forget=True)
+    fixed = [n for n in forgetful.fixes if n]
+    assert fixed, "some hands of these deals have a flush or nobs"
+    assert forgetful.mismatches == 0
+    assert max(fixed) <= 2 and statistics.fmean(fixed) < 1.5
