@@ -302,3 +302,18 @@ def test_an_illegal_card_is_refused_and_the_game_is_unchanged() -> None:
     app.rank(Rank.TWO)  # 32: not on the wheel, nothing happens
     assert (app.game.count, len(app.record)) == before
     assert not isinstance(app.state.screen, Reading)
+
+
+def test_the_wheel_shows_a_run_of_neighbours_and_never_skips_the_ten() -> None:
+    from pegboard.app.view import PickerView
+    from pegboard.ui.render import wheel_layout
+
+    labels = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+    for chars in (21, 13):  # the bottom line, and the play screen beside the count
+        for index in range(len(labels)):
+            placed = wheel_layout(PickerView("", labels, index), 0, chars)
+            shown = {i for i, _ in placed}
+            offsets = sorted(((i - index + 6) % 13) - 6 for i in shown)
+            assert offsets == list(range(offsets[0], offsets[-1] + 1)), (chars, index, offsets)
+            if abs(9 - index) <= 2:
+                assert 9 in shown, (chars, index, [labels[i] for i in shown])

@@ -154,30 +154,28 @@ def _bars(image: Image.Image, view: View, top: int) -> None:
     draw.point((span, y), fill=1)
 
 
-def _picker_line(image: Image.Image, x: int, y: int, picker: PickerView, chars: int) -> None:
-    """The wheel around the highlighted option: ``◂ 5 6 [7] 8 9 ▸``.
+def wheel_layout(picker: PickerView, x: int, chars: int) -> list[tuple[int, int]]:
+    """Where each shown option of the wheel goes: (option index, x), the highlighted one
+    first, centred, then its neighbours outwards on both sides.
 
-    The wheel wraps round (turning on from the last option reaches the first), so the
-    neighbours shown on each side wrap too; no option is shown twice."""
+    The wheel wraps round, so the neighbours wrap too; no option is shown twice, and each
+    side stops at the first neighbour that does not fit, so the wheel never skips a wide
+    label (the 10) to show a narrower one beyond it: what is shown is always a run of
+    neighbours."""
     options = picker.options
-    if not options:
-        draw_text(image, x, y, fit("(nothing fits)", chars))
-        return
     count = len(options)
     current = picker.candidate
     x_end = x + chars * CHAR_W
     cx = x + (chars * CHAR_W - text.width(current)) // 2
-    _inverted(image, cx - 2, y, text.width(current) + 3, LINE_H, current)
+    placed = [(picker.index % count, cx)]
     shown = {picker.index % count}
     left_x, right_x = cx - 4, cx + text.width(current) + 4
     right_open = left_open = True
     for step in range(1, count):
-        # Each side stops at the first neighbour that does not fit, so the wheel never skips
-        # a wide label (the 10) to show a narrower one beyond it.
         right = (picker.index + step) % count
         if right_open and right not in shown and (
                 right_x + text.width(options[right]) <= x_end - CHAR_W):
-            draw_text(image, right_x, y, options[right])
+            placed.append((right, right_x))
             right_x += text.width(options[right]) + 4
             shown.add(right)
         else:
@@ -185,16 +183,30 @@ def _picker_line(image: Image.Image, x: int, y: int, picker: PickerView, chars: 
         left = (picker.index - step) % count
         if left_open and left not in shown and left_x - text.width(options[left]) >= x + CHAR_W:
             left_x -= text.width(options[left])
-            draw_text(image, left_x, y, options[left])
+            placed.append((left, left_x))
             left_x -= 4
             shown.add(left)
         else:
             left_open = False
         if not (right_open or left_open):
             break
-    if count > 1:
+    return placed
+
+
+def _picker_line(image: Image.Image, x: int, y: int, picker: PickerView, chars: int) -> None:
+    """The wheel around the highlighted option: ``◂ 5 6 [7] 8 9 ▸`` (see
+    :func:`wheel_layout`)."""
+    options = picker.options
+    if not options:
+        draw_text(image, x, y, fit("(nothing fits)", chars))
+        return
+    (first, cx), *rest = wheel_layout(picker, x, chars)
+    _inverted(image, cx - 2, y, text.width(picker.candidate) + 3, LINE_H, picker.candidate)
+    for index, at in rest:
+        draw_text(image, at, y, options[index])
+    if len(options) > 1:
         draw_text(image, x, y, "◂")
-        draw_text(image, x_end - CHAR_W, y, "▸")
+        draw_text(image, x + chars * CHAR_W - CHAR_W, y, "▸")
 
 
 # -- screens --------------------------------------------------------------------------------
