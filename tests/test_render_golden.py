@@ -1,159 +1,222 @@
-"""Golden frames: every screen kind drawn on luma's dummy device and compared with a PNG.
+"""Golden frames: real screens, each one the frame a key script leads the simulator to.
 
-A changed frame fails until the golden PNGs are regenerated on purpose:
+Every golden PNG in ``tests/golden/`` (but the ``race_*`` pictures, which
+``tests/test_race.py`` draws from its own data) is marked in a key script with a line
+``# golden: NAME``: the frame on the screen at that point of the script. The scripts are
+``tests/golden/scripts/*.keys`` and ``docs/guide.keys``; each is played here exactly as
+``pegboard sim --script FILE --frames DIR`` plays it (mock pins, the real app and store, a fake
+clock) and the marked frames are compared pixel for pixel with the PNGs. So a golden fails when
+the app's screen changes, and it cannot show anything the app does not. The guide's pictures
+(``# picture: NAME`` marks, ``docs/img/NAME.png``) are checked the same way.
+
+After an intended change, regenerate from the scripts as they are with
 
     PEGBOARD_REGEN_GOLDEN=1 make test
 
-(then look at the new ``tests/golden/*.png`` before committing them).
+or with ``python -m pegboard.sim.pictures``, which also records the pretend table's games
+(``docs/guide.keys``, ``tests/golden/scripts/match.keys``) again; then look at every changed
+PNG before committing it.
 """
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from PIL import Image, ImageChops
 
-from pegboard.app.view import Brightness, PickerView, Screen, SideView, View
-from pegboard.hw.oled import OledDisplay, open_dummy
+from pegboard.app.view import Brightness, Screen
+from pegboard.cli import main as pegboard
+from pegboard.sim import pictures
+from pegboard.sim.pictures import KeyScript, Mark, Shot, play, read_script
 from pegboard.ui.render import render
 
-GOLDEN = Path(__file__).parent / "golden"
+ROOT = Path(__file__).resolve().parent.parent
+GOLDEN = ROOT / pictures.GOLDEN_DIR
+IMG = ROOT / pictures.IMG_DIR
 REGEN = os.environ.get("PEGBOARD_REGEN_GOLDEN") == "1"
 
-ANN_BEN = (SideView("Ann", 45, 38, dealer=True), SideView("Ben", 38, 30, to_act=True))
-THREE = (SideView("Ann", 101, 95), SideView("Ben", 97, 88, dealer=True, to_act=True),
-         SideView("Cy", 88, 80))
-PAIRS = (SideView("Ann & Cy", 62, 58, dealer=True), SideView("Ben & Di", 71, 64, to_act=True))
-
-SAMPLES: dict[str, View] = {
-    "home": View(Screen.HOME, title="Pegboard", lines=("New game", "Resume", "Settings",
-                                                       "Help"), selected=0,
-                 hint="turn: choose  OK: go"),
-    "menu": View(Screen.MENU, title="Menu", lines=("Undo", "Penalties", "Scores", "Help",
-                                                   "End game", "Shut down"), selected=4,
-                 hint="OK choose  UNDO back"),
-    "setup": View(Screen.SETUP, title="New game", lines=("Players: 2", "Target: 121",
-                                                         "Five-card: no", "Muggins: off",
-                                                         "Start"), selected=1,
-                  hint="turn: change  OK: next"),
-    "dealer": View(Screen.DEALER, title="Who deals first?", lines=("Ann", "Ben"), selected=1),
-    "penalties": View(Screen.PENALTIES, title="Penalties",
-                      lines=("Renege (ACC 7.3) 2/card", "Wrong count 2", "Played out of turn",
-                             "False claim of game"), selected=0, hint="OK choose  UNDO back"),
-    "confirm": View(Screen.CONFIRM, title="End this game?", lines=("No, keep playing",
-                                                                   "Yes, end it"), selected=0),
-    "peg": View(Screen.PEG, title="Peg points", lines=("Ann +2", "Ben +2"), selected=0,
-                hint="turn: points  OK: peg"),
-    "resume": View(Screen.RESUME, title="Unfinished game", lines=("Continue Ann 45 Ben 38",
-                                                                  "Start a new game"),
-                   selected=0),
-    "cut": View(Screen.CUT, title="Cut for deal", sides=(SideView("Ann", 0), SideView("Ben", 0)),
-                picker=PickerView("Ann's cut", ("A", "2", "3", "4", "5", "6", "7"), 3)),
-    "starter": View(Screen.STARTER, title="Turn the starter", sides=ANN_BEN,
-                    picker=PickerView("Starter", ("9", "10", "J heels", "Q", "K"), 2)),
-    "play": View(Screen.PLAY, sides=ANN_BEN, count=23, pile=("5", "10", "8"), turn="Ben",
-                 award="Fifteen for 2",
-                 picker=PickerView("Ben plays", ("A", "2", "3", "4", "5", "6", "7", "8"), 6),
-                 hint="OK play  GO go"),
-    "play_three": View(Screen.PLAY, sides=THREE, count=8, turn="Ben",
-                       picker=PickerView("Ben plays", ("A", "2", "3", "J nobs", "7♥"), 3)),
-    "play_pairs_go": View(Screen.PLAY, sides=PAIRS, count=28, pile=("10", "9", "9"),
-                          turn="Ben & Di", award="Pair for 2",
-                          picker=PickerView("Ben plays", (), 0), hint="GO: say go"),
-    "show": View(Screen.SHOW, title="Ben's hand: 12", sides=ANN_BEN,
-                 lines=("Fifteen 2 (7♥ 8♣), fifteen 4 (7♥ 8♦), a pair is 6, "
-                        "a run of three is 9, and his nob is 10",)),
-    "crib": View(Screen.CRIB, title="Ann's crib", sides=ANN_BEN,
-                 picker=PickerView("Crib card 2 of 4", ("4♠", "4♥", "4♦", "4♣"), 1)),
-    "hand": View(Screen.HAND, title="Ben's hand", sides=ANN_BEN,
-                 picker=PickerView("Card 1 of 4", ("5", "6", "7 flush"), 2)),
-    "scores": View(Screen.SCORES, title="Scores", sides=ANN_BEN,
-                   lines=("Deal 6, Ann's crib", "Games: Ann 1  Ben 0")),
-    "game_over": View(Screen.GAME_OVER, title="Ben wins!",
-                      sides=(SideView("Ann", 87, 80), SideView("Ben", 121, 112, winner=True)),
-                      lines=("Skunk: Ann 87", "Game points: Ben 3")),
-    "race": View(Screen.RACE, title="Score race",
-                 sides=(SideView("Ann", 87, 80), SideView("Ben", 121, 112, winner=True)),
-                 race=((0, 0), (12, 9), (20, 31), (41, 48), (58, 77), (70, 96), (87, 121))),
-    "message": View(Screen.MESSAGE, title="Renege", lines=(
-        "Ben said go holding 5♣ (count 26). Ann may take 2 (ACC 7.3).",), hint="OK: take it"),
-    "help": View(Screen.HELP, title="Go and 31", lines=(
-        "When nobody can play, the last card pegs 1; at exactly 31 it pegs 2 instead, "
-        "never 3.", "Combinations never reach across a reset."), first_line=0,
-        hint="turn: scroll"),
-    "match": View(Screen.MATCH, title="Match: best of 3", lines=("Ann 2 games, 4 points",
-                                                                 "Ben 1 game, 2 points",
-                                                                 "Ann wins the match")),
-    "saved": View(Screen.SAVED, title="Game saved", sides=(SideView("Ann", 45),
-                                                           SideView("Ben", 57)),
-                  lines=("Turn on to continue",)),
-    "link_down": View(Screen.PLAY, sides=ANN_BEN, count=15, turn="Ann", link="LEDs off",
-                      award="Fifteen for 2", picker=PickerView("Ann plays", ("6", "7"), 0)),
-    "dim": View(Screen.HOME, title="Pegboard", lines=("New game",), selected=0,
-                brightness=Brightness.DIM),
-    "blank": View(Screen.PLAY, sides=ANN_BEN, count=3, brightness=Brightness.BLANK),
+SCREENS: dict[str, Screen] = {
+    "home": Screen.HOME, "setup": Screen.SETUP, "dealer": Screen.DEALER, "cut": Screen.CUT,
+    "starter": Screen.STARTER, "play": Screen.PLAY, "play_three": Screen.PLAY,
+    "play_pairs_go": Screen.PLAY, "show": Screen.SHOW, "crib": Screen.CRIB,
+    "hand": Screen.HAND, "claim": Screen.CLAIM, "muggins": Screen.CONFIRM,
+    "scores": Screen.SCORES, "penalties": Screen.PENALTIES, "peg": Screen.PEG,
+    "confirm": Screen.CONFIRM, "menu": Screen.MENU, "help": Screen.HELP,
+    "message": Screen.MESSAGE, "game_over": Screen.GAME_OVER, "match": Screen.MATCH,
+    "race": Screen.RACE, "saved": Screen.SAVED, "dim": Screen.CRIB, "blank": Screen.CRIB,
+    "resume": Screen.MESSAGE,
 }
+"""Each golden frame and the screen its script must have reached (a script that no longer
+reaches it fails here, before any pixel is compared)."""
+
+SCRIPTS = {path: read_script(path) for path in pictures.scripts(ROOT)}
+MARKS: dict[tuple[str, str], tuple[KeyScript, Mark]] = {
+    (mark.kind, mark.name): (script, mark) for script in SCRIPTS.values() for mark in script.marks
+}
+_PLAYED: dict[Path, dict[Mark, Shot]] = {}
 
 
-def through_luma(view: View) -> Image.Image:
-    """Render ``view`` and push it to luma's dummy device, as the OLED adapter does."""
-    device = open_dummy()
-    OledDisplay(device).show(render(view))
-    assert device.image is not None
-    return device.image.convert("1")
+def shot(kind: str, name: str) -> tuple[KeyScript, Shot]:
+    """The frame a mark names (each script is played once per session)."""
+    script, mark = MARKS[(kind, name)]
+    if script.path not in _PLAYED:
+        _PLAYED[script.path] = play(script)
+    return script, _PLAYED[script.path][mark]
 
 
-def test_every_screen_kind_has_a_golden_frame() -> None:
-    assert {view.screen for view in SAMPLES.values()} == set(Screen)
-
-
-@pytest.mark.parametrize("name", sorted(SAMPLES))
-def test_golden_frame(name: str, tmp_path: Path) -> None:
-    image = through_luma(SAMPLES[name])
-    assert image.size == (128, 64)
-    path = GOLDEN / f"{name}.png"
+def same(image: Image.Image, path: Path, tmp_path: Path, where: str) -> None:
+    """``image`` equals the PNG at ``path`` pixel for pixel (or becomes it when regenerating)."""
     if REGEN:
-        GOLDEN.mkdir(exist_ok=True)
+        path.parent.mkdir(parents=True, exist_ok=True)
         image.save(path)
     if not path.exists():
-        pytest.fail(f"no golden frame {path}; create it with PEGBOARD_REGEN_GOLDEN=1 make test")
-    expected = Image.open(path).convert("1")
-    diff = ImageChops.logical_xor(image, expected)
+        pytest.fail(f"no {path}; create it with PEGBOARD_REGEN_GOLDEN=1 make test")
+    with Image.open(path) as stored:
+        expected = stored.convert(image.mode)
+    assert expected.size == image.size, f"{path} is {expected.size}, the frame {image.size}"
+    diff = ImageChops.difference(image.convert("RGB"), expected.convert("RGB"))
     if diff.getbbox() is not None:
-        actual = tmp_path / f"{name}.actual.png"
+        actual = tmp_path / f"{path.stem}.actual.png"
         image.save(actual)
         changed = sum(1 for v in diff.convert("L").tobytes() if v)
-        pytest.fail(f"{name}: {changed} pixels differ from {path} (now drawn: {actual}); "
+        pytest.fail(f"{path.name}: {changed} pixels differ from {where} (now drawn: {actual}); "
                     "if the change is intended, regenerate with PEGBOARD_REGEN_GOLDEN=1")
 
 
-def test_render_is_pure() -> None:
-    for view in SAMPLES.values():
-        first, second = render(view), render(view)
-        assert first.tobytes() == second.tobytes()
-        assert first.mode == "1"
+# -- the golden frames -------------------------------------------------------------------------
 
 
-def test_blank_is_dark_and_play_is_not() -> None:
-    assert render(SAMPLES["blank"]).getbbox() is None
-    assert render(SAMPLES["play"]).getbbox() is not None
+def test_every_golden_is_marked_in_a_script_and_every_screen_has_one() -> None:
+    marked = {name for kind, name in MARKS if kind == "golden"}
+    assert marked == set(SCREENS)
+    stored = {p.stem for p in GOLDEN.glob("*.png") if not p.name.startswith("race_")}
+    assert stored == marked, "a golden PNG no script makes, or a mark without its PNG"
+    # The app never shows the old resume list: a resumed game opens on "Game restored".
+    assert set(Screen) - set(SCREENS.values()) <= {Screen.RESUME}
+
+
+@pytest.mark.parametrize("name", sorted(SCREENS))
+def test_golden_frame(name: str, tmp_path: Path) -> None:
+    script, frame = shot("golden", name)
+    assert frame.view.screen is SCREENS[name], (
+        f"{script.path} no longer reaches the {SCREENS[name].value} screen at its mark "
+        f"'golden: {name}' (it shows {frame.view.screen.value} {frame.view.title!r})")
+    assert frame.image.size == (128, 64)
+    same(frame.image, GOLDEN / f"{name}.png", tmp_path,
+         f"{frame.frame} of {script.command()}")
+
+
+def test_idle_frames_dim_then_blank() -> None:
+    _, dim = shot("golden", "dim")
+    _, blank = shot("golden", "blank")
+    assert dim.view.brightness is Brightness.DIM
+    assert blank.view.brightness is Brightness.BLANK
+    assert blank.image.getbbox() is None
+    assert dim.image.getbbox() is not None
+
+
+def test_the_sim_command_writes_the_same_frames(tmp_path: Path) -> None:
+    """``pegboard sim --script --frames`` itself, on the same store as the scripts say: the
+    golden frames are the files each mark names."""
+    store = tmp_path / "store"
+    for name in ("table.keys", "resume.keys", "muggins.keys"):
+        script = SCRIPTS[ROOT / pictures.SCRIPT_DIR / name]
+        frames = tmp_path / name
+        args = ["sim", "--kit", script.kit, "--script", str(script.path), "--frames",
+                str(frames)]
+        if name != "muggins.keys":
+            args += ["--store", str(store)]
+        with contextlib.redirect_stdout(io.StringIO()):
+            assert pegboard(args) == 0
+        for mark in script.marks:
+            if mark.kind != "golden":
+                continue
+            _, frame = shot("golden", mark.name)
+            with Image.open(frames / frame.frame) as written:
+                assert ImageChops.logical_xor(written.convert("1"), frame.image).getbbox() \
+                    is None, f"{mark.name}: {frames / frame.frame}"
+
+
+# -- what the frames say about the renderer ----------------------------------------------------
+
+
+@pytest.mark.parametrize("name", sorted(set(SCREENS) - {"saved"}))
+def test_render_is_pure(name: str) -> None:
+    _, frame = shot("golden", name)
+    first, second = render(frame.view), render(frame.view)
+    assert first.mode == "1"
+    assert first.tobytes() == second.tobytes() == frame.image.tobytes()
 
 
 def test_link_mark_only_when_link_down() -> None:
+    """The LED board's link is never down in a scripted run (there is no board), so the
+    mark has no golden frame; drawn on the real play frame it lights the corner."""
+    _, frame = shot("golden", "play")
     corner = (128 - 21, 54, 128, 64)
-    up = render(SAMPLES["play"]).crop(corner)
-    down = render(SAMPLES["link_down"]).crop(corner)
-    assert ImageChops.logical_xor(up, down).getbbox() is not None
-    lit = sum(1 for v in down.convert("L").tobytes() if v)
-    assert lit > 100  # the inverted LED box
+    down = render(replace(frame.view, link="LEDs off")).crop(corner)
+    assert ImageChops.logical_xor(frame.image.crop(corner), down).getbbox() is not None
+    assert sum(1 for v in down.convert("L").tobytes() if v) > 100  # the inverted LED box
 
 
 def test_turn_and_dealer_marks_follow_the_view() -> None:
-    swapped = View(Screen.PLAY, count=23, sides=(
-        SideView("Ann", 45, 38, to_act=True), SideView("Ben", 38, 30, dealer=True)))
-    original = View(Screen.PLAY, count=23, sides=ANN_BEN)
+    _, frame = shot("golden", "play")
+    sides = frame.view.sides
+    swapped = tuple(replace(s, to_act=not s.to_act, dealer=not s.dealer) for s in sides)
     header = (0, 0, 128, 10)
-    assert ImageChops.logical_xor(render(swapped).crop(header),
-                                 render(original).crop(header)).getbbox() is not None
+    assert ImageChops.logical_xor(render(replace(frame.view, sides=swapped)).crop(header),
+                                  frame.image.crop(header)).getbbox() is not None
+
+
+# -- the guide's pictures ----------------------------------------------------------------------
+
+
+PICTURES = sorted(name for kind, name in MARKS if kind == "picture")
+
+
+@pytest.mark.parametrize("name", PICTURES)
+def test_guide_picture(name: str, tmp_path: Path) -> None:
+    script, frame = shot("picture", name)
+    same(pictures.scaled(frame.image), IMG / f"{name}.png", tmp_path,
+         f"{frame.frame} of {script.command()}, scaled {pictures.SCALE}x")
+
+
+def test_the_docs_show_only_marked_frames() -> None:
+    """The guide and the README show frames the scripts make, and the score-race chart that
+    ``pegboard stats --plot`` draws of the guide's game."""
+    import re
+
+    guide = (ROOT / "docs" / "guide.md").read_text(encoding="utf-8")
+    shown = set(re.findall(r"\]\(img/([\w-]+)\.png\)", guide))
+    assert shown and shown <= set(PICTURES)
+    assert set(PICTURES) <= shown, "a picture is made that the guide does not show"
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for path in re.findall(r"(?:src=\"|\]\()((?:tests/golden|docs/img)/[\w-]+\.png)", readme):
+        name = Path(path).stem
+        if path.startswith("docs/img/"):
+            assert name in PICTURES or name == "race_chart", path
+        else:
+            assert name in SCREENS, path
+
+
+def test_race_chart_is_pegboard_stats_of_the_guide_game(tmp_path: Path) -> None:
+    from pegboard.config import Config
+    from pegboard.sim.script import run_script
+    from pegboard.store import Store
+
+    store = Store(tmp_path / "store", owner="test")
+    try:
+        result = run_script(SCRIPTS[ROOT / pictures.GUIDE_KEYS].steps, Config(), store)
+    finally:
+        store.close()
+    record = tmp_path / "game.jsonl"
+    record.write_text(result.record, encoding="utf-8")
+    chart = tmp_path / "race_chart.png"
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        assert pegboard(["stats", "--record", str(record), "--plot", str(chart)]) == 0
+    with Image.open(chart) as drawn:
+        same(drawn.copy(), IMG / "race_chart.png", tmp_path, "pegboard stats --plot")

@@ -1,91 +1,415 @@
-"""Pictures for the guide and the demo scripts, made by the scripted simulator.
+"""Pictures of the screen, every one a frame of the real app playing a key script.
 
-``python -m pegboard.sim.pictures`` (from a checkout) does three things:
+``python -m pegboard.sim.pictures`` (from a checkout's root) regenerates all of them:
 
-1. lets the pretend table (:mod:`pegboard.sim.autoplay`) play a whole two-player game and
-   writes its keys to ``docs/guide.keys``;
-2. plays ``docs/guide.keys`` with ``pegboard sim --script`` machinery (mock pins, the real
-   app, a fake clock) and saves the first frame of each stage of the game under
-   ``docs/img/`` (each OLED pixel drawn as a 3x3 block so the pictures are readable);
-3. writes the built-in demo scripts (the first deal, for each kit) that ``make run`` plays
-   when there is no terminal.
+1. the pretend table (:mod:`pegboard.sim.autoplay`) plays a whole two-player game for the
+   guide and a best-of-3 match, and their keys are written as key scripts
+   (``docs/guide.keys``, ``tests/golden/scripts/match.keys``), with marks where the pictures
+   are taken;
+2. every key script (those two and the hand-written ``tests/golden/scripts/*.keys``) is played
+   through the simulator exactly as ``pegboard sim --script FILE --frames DIR`` plays it (gpiozero
+   mock pins, the real app and store, a fake clock: :func:`~pegboard.sim.script.run_script`),
+   and the frames its marks name are saved: the golden frames ``tests/golden/NAME.png`` (the
+   OLED's 128x64 pixels, which ``tests/test_render_golden.py`` compares pixel for pixel) and
+   the guide's pictures ``docs/img/NAME.png`` (each pixel drawn as a 3x3 block);
+3. ``pegboard stats --plot`` draws the score race of the guide's game
+   (``docs/img/race_chart.png``);
+4. the built-in demo scripts (the first deal, for each kit) that ``make run`` plays when there
+   is no terminal are written.
+
+A key script is what ``pegboard sim --script`` reads; these comment lines say more:
+
+``# golden: NAME``
+    the frame on the screen at this point of the script (after every key above the line) is
+    ``tests/golden/NAME.png``; at the end of a script that shut the device down, it is the
+    frame left on the screen (``saved.png`` of ``--frames``);
+``# picture: NAME``
+    the same, for ``docs/img/NAME.png``;
+``# kit: keypad``
+    the script is for the keypad kit (``pegboard sim --kit keypad``); the encoder otherwise;
+``# store: OTHER.keys``
+    the script starts on the store OTHER.keys (in the same folder) left behind, as when both
+    are run with the same ``--store DIR``.
 """
 
 from __future__ import annotations
 
+import contextlib
+import io
+import re
 import sys
 import tempfile
-from collections.abc import Callable
-from dataclasses import replace
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from PIL import Image
 
 from pegboard.app.view import Screen, View
 from pegboard.config import Config
-from pegboard.sim.autoplay import record_game
+from pegboard.sim.autoplay import AutoPlayer, record_game, step_text
 from pegboard.sim.script import run_script
+from pegboard.sim.session import Simulator
 from pegboard.store import Store
-from pegboard.testing import parse_script
+from pegboard.testing import FakeClock, KeyStep, RecordingDisplay, expand, parse_script
 
 SCALE = 3
-SEED = 4
+"""Each OLED pixel is a SCALE x SCALE block in the guide's pictures."""
+GUIDE_SEED = 15
+"""The pretend table's seed for the guide's game (one that ends in a skunk)."""
+DEMO_SEED = 4
+"""The pretend table's seed for the built-in demos."""
+MATCH_SEED = 3
+"""The pretend table's seed for the best-of-3 match."""
+
+GOLDEN_DIR = Path("tests") / "golden"
+SCRIPT_DIR = GOLDEN_DIR / "scripts"
+GUIDE_KEYS = Path("docs") / "guide.keys"
+IMG_DIR = Path("docs") / "img"
+
+_MARK = re.compile(r"^#\s*(golden|picture|kit|store):\s*(\S+)\s*$")
 
 Pick = Callable[[View], bool]
 
-STAGES: tuple[tuple[str, Pick], ...] = (
-    ("home", lambda v: v.screen is Screen.HOME),
-    ("setup", lambda v: v.screen is Screen.SETUP),
-    ("dealer", lambda v: v.screen is Screen.DEALER),
-    ("cut", lambda v: v.screen is Screen.CUT),
-    ("starter", lambda v: v.screen is Screen.STARTER),
-    ("play", lambda v: v.screen is Screen.PLAY and v.count is not None and v.count > 0),
-    ("play_award", lambda v: v.screen is Screen.PLAY and bool(v.award)),
-    ("show", lambda v: v.screen is Screen.SHOW),
-    ("crib", lambda v: v.screen is Screen.CRIB),
-    ("game_over", lambda v: v.screen is Screen.GAME_OVER),
-)
+
+# -- reading a key script --------------------------------------------------------------------
 
 
-def first_deal(view: View) -> bool:
-    """Stop when the second deal's starter is asked for."""
-    return view.screen is Screen.STARTER and view.title.startswith("Deal 2")
+@dataclass(frozen=True)
+class Mark:
+    """``# golden: NAME`` or ``# picture: NAME``: the frame on screen after ``step`` key steps
+    (each repetition of ``KEY*N`` counted)."""
+
+    kind: str
+    name: str
+    step: int
+    line: int
 
 
-def make_guide(root: Path) -> list[Path]:
-    """Write docs/guide.keys and the docs/img pictures under ``root``; returns the pictures."""
-    game = record_game(SEED)
-    keys = root / "docs" / "guide.keys"
-    keys.parent.mkdir(parents=True, exist_ok=True)
-    keys.write_text("# A whole two-player game, as the pretend table pressed the keys\n"
-                    "# (regenerate: python -m pegboard.sim.pictures)\n" + game.script,
-                    encoding="utf-8")
-    out = root / "docs" / "img"
-    out.mkdir(parents=True, exist_ok=True)
-    wanted = dict(STAGES)
-    written: list[Path] = []
+@dataclass
+class KeyScript:
+    """A key script with its marks, its kit and the script whose store it starts on."""
 
-    def keep(view: View, image: Image.Image) -> None:
-        for name, pick in list(wanted.items()):
-            if pick(view):
-                del wanted[name]
-                path = out / f"{name}.png"
-                image.resize((image.width * SCALE, image.height * SCALE),
-                             Image.Resampling.NEAREST).save(path)
-                written.append(path)
+    path: Path
+    text: str
+    kit: str = "encoder"
+    store: Path | None = None
+    marks: list[Mark] = field(default_factory=list)
 
-    with tempfile.TemporaryDirectory() as scratch:
-        store = Store(Path(scratch), owner="pictures")
+    @property
+    def steps(self) -> list[KeyStep]:
+        """Every key step, one per repetition."""
+        return list(expand(parse_script(self.text, source=str(self.path))))
+
+    def command(self, frames: str = "DIR") -> str:
+        """The ``pegboard sim`` command line that plays this script."""
+        kit = " --kit keypad" if self.kit == "keypad" else ""
+        path = self.path.relative_to(Path.cwd()) if self.path.is_relative_to(Path.cwd()) \
+            else self.path
+        return f"pegboard sim{kit} --script {path} --frames {frames}"
+
+
+def read_script(path: Path) -> KeyScript:
+    """Read ``path`` and its marks (see the module doc)."""
+    text = path.read_text(encoding="utf-8")
+    script = KeyScript(path, text)
+    steps = 0
+    for number, line in enumerate(text.splitlines(), start=1):
+        mark = _MARK.match(line.strip())
+        if mark is None:
+            steps += sum(step.count for step in parse_script(line, source=f"{path} line "
+                                                                       f"{number}"))
+            continue
+        kind, value = mark.groups()
+        if kind == "kit":
+            if value not in ("encoder", "keypad"):
+                raise ValueError(f"{path} line {number}: kit {value!r}; use encoder or keypad")
+            script.kit = value
+        elif kind == "store":
+            script.store = path.parent / value
+        else:
+            script.marks.append(Mark(kind, value, steps, number))
+    return script
+
+
+# -- playing it ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Shot:
+    """A marked frame: the image, the view it shows, and which file of ``--frames DIR`` it
+    is (``frame-0042.png``, or ``saved.png`` for the frame left at shutdown)."""
+
+    image: Image.Image
+    view: View
+    frame: str
+
+
+def play(script: KeyScript, store_dir: Path | None = None) -> dict[Mark, Shot]:
+    """Play ``script`` as ``pegboard sim --script`` does; return the frame of each mark."""
+    if store_dir is None:
+        with tempfile.TemporaryDirectory(prefix="pegboard-pictures-") as scratch:
+            return play(script, Path(scratch))
+    if script.store is not None:
+        play(read_script(script.store), store_dir)
+    config = Config()
+    config = replace(config, input=replace(config.input, kit=script.kit))
+    steps = script.steps
+    frames: list[tuple[View, Image.Image]] = []
+    shown_before: dict[int, int] = {}  # key step -> frames drawn before it was pressed
+
+    def pressed() -> Iterator[KeyStep]:
+        for number, step in enumerate(steps):
+            shown_before[number] = len(frames)
+            yield step
+        shown_before[len(steps)] = len(frames)
+
+    store = Store(store_dir, owner="pegboard pictures")
+    try:
+        result = run_script(pressed(), config, store,
+                            on_frame=lambda view, image: frames.append((view, image)))
+    finally:
+        store.close()
+    shots = {}
+    for mark in script.marks:
+        where = f"{script.path} line {mark.line} ({mark.kind}: {mark.name})"
+        count = shown_before.get(mark.step)
+        if count is None:
+            raise ValueError(f"{where}: the device was shut down before this point")
+        view, image = frames[count - 1]
+        frame = f"frame-{count:04d}.png"
+        if mark.step == len(steps) and view.screen is Screen.SAVED:
+            assert result.final_frame is not None
+            image, frame = result.final_frame, "saved.png"
+        shots[mark] = Shot(image.convert("1"), view, frame)
+    return shots
+
+
+def scripts(root: Path) -> list[Path]:
+    """Every key script with marks: the guide's and the golden frames'."""
+    return [root / GUIDE_KEYS, *sorted((root / SCRIPT_DIR).glob("*.keys"))]
+
+
+def shots(root: Path) -> dict[tuple[str, str], tuple[KeyScript, Shot]]:
+    """Every mark of every script, by kind ("golden" or "picture") and name."""
+    found: dict[tuple[str, str], tuple[KeyScript, Shot]] = {}
+    for path in scripts(root):
+        script = read_script(path)
+        if not script.marks:
+            continue
+        for mark, shot in play(script).items():
+            key = (mark.kind, mark.name)
+            if key in found:
+                raise ValueError(f"{path} line {mark.line}: {mark.kind} {mark.name!r} is also "
+                                 f"in {found[key][0].path}")
+            found[key] = (script, shot)
+    return found
+
+
+def scaled(image: Image.Image) -> Image.Image:
+    """A frame with each pixel as a SCALE x SCALE block."""
+    return image.resize((image.width * SCALE, image.height * SCALE), Image.Resampling.NEAREST)
+
+
+def write_frames(root: Path) -> list[str]:
+    """Save every golden frame and every picture; returns what was written, from where."""
+    written = []
+    folders = {"golden": root / GOLDEN_DIR, "picture": root / IMG_DIR}
+    for (kind, name), (script, shot) in sorted(shots(root).items()):
+        path = folders[kind] / f"{name}.png"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        (shot.image if kind == "golden" else scaled(shot.image)).save(path)
+        source = script.path.relative_to(root) if script.path.is_relative_to(root) \
+            else script.path
+        written.append(f"{path.relative_to(root)}: {shot.frame} of {source}")
+    return written
+
+
+# -- recording a game played by the pretend table ----------------------------------------------
+
+
+@dataclass
+class Recording:
+    """Keys pressed while the pretend table plays, with the marks placed as it goes."""
+
+    lines: list[str] = field(default_factory=list)
+    words: list[str] = field(default_factory=list)
+
+    def press(self, sim: Simulator, steps: list[KeyStep]) -> None:
+        for step in steps:
+            sim.press(step)
+            self.words.append(step_text(step))
+
+    def comment(self, text: str) -> None:
+        self.flush()
+        self.lines.append(f"# {text}")
+
+    def flush(self) -> None:
+        line = ""
+        for word in self.words:
+            if line and len(line) + 1 + len(word) > 78:
+                self.lines.append(line)
+                line = word
+            else:
+                line = f"{line} {word}".strip()
+        if line:
+            self.lines.append(line)
+        self.words = []
+
+    def text(self) -> str:
+        self.flush()
+        return "\n".join(self.lines) + "\n"
+
+
+Policy = Callable[[View, AutoPlayer], list[KeyStep] | None]
+"""What to press on a screen instead of the pretend table (None: let it decide; []: stop)."""
+
+
+def record(seed: int, header: list[str], setup: list[str], marks: list[tuple[str, str, Pick]],
+           policy: Policy, *, max_keys: int = 20000) -> str:
+    """Let the pretend table play (after pressing ``setup`` on the new-game screen), placing
+    each mark before the first frame its test picks; returns the key script."""
+    player = AutoPlayer(seed)
+    rec = Recording([f"# {line}" for line in header])
+    todo = list(marks)
+    setup_done = False
+    with tempfile.TemporaryDirectory(prefix="pegboard-pictures-") as scratch:
+        store = Store(Path(scratch), owner="pegboard pictures")
+        sim = Simulator(Config(), store, RecordingDisplay(), clock=FakeClock())
         try:
-            result = run_script(parse_script(keys.read_text(encoding="utf-8")), Config(), store,
-                                on_frame=keep)
+            sim.start()
+            keys = 0
+            while keys < max_keys and sim.loop.running:
+                view = sim.loop.shown
+                assert view is not None
+                for mark in [m for m in todo if m[2](view)]:
+                    todo.remove(mark)
+                    rec.comment(f"{mark[0]}: {mark[1]}")
+                if view.screen is Screen.SETUP and not setup_done:
+                    setup_done = True
+                    steps = parse_script(" ".join(setup))
+                else:
+                    chosen = policy(view, player)
+                    steps = player.decide(view) if chosen is None else chosen
+                if not steps:
+                    break
+                rec.press(sim, steps)
+                keys += sum(step.count for step in steps)
+        finally:
+            sim.close()
+            store.close()
+    if todo:
+        raise RuntimeError(f"the game never showed {', '.join(m[1] for m in todo)}")
+    return rec.text()
+
+
+def _count_page(view: View) -> bool:
+    """A hand's count with no award below it, so the bottom line says what GO adds."""
+    return (view.screen is Screen.SHOW and "hand" in view.title and not view.award
+            and len(view.lines) >= 3 and "GO +" in view.hint)
+
+
+def _zero_hand(view: View) -> bool:
+    """A hand of nothing, its award line (if any) short enough to read whole."""
+    return (view.screen is Screen.SHOW and len(view.award) <= 21
+            and any(line.startswith("nineteen") for line in view.lines))
+
+
+def _play_award(view: View) -> bool:
+    return (view.screen is Screen.PLAY and len(view.pile) >= 3 and bool(view.award)
+            and not view.award.startswith("Undone"))
+
+
+GUIDE_MARKS: list[tuple[str, str, Pick]] = [
+    ("picture", "home", lambda v: v.screen is Screen.HOME),
+    ("picture", "setup", lambda v: v.screen is Screen.SETUP and "Seat 2: Ben" in v.lines),
+    ("picture", "dealer", lambda v: v.screen is Screen.DEALER),
+    ("picture", "cut", lambda v: v.screen is Screen.CUT and v.picker is not None
+     and not v.picker.prompt.startswith("Ann")),
+    ("picture", "starter", lambda v: v.screen is Screen.STARTER),
+    ("picture", "play", lambda v: v.screen is Screen.PLAY and len(v.pile) >= 2 and not v.award),
+    ("picture", "play_award", _play_award),
+    ("picture", "show", _count_page),
+    ("picture", "nineteen", _zero_hand),
+    ("picture", "crib", lambda v: v.screen is Screen.CRIB and v.picker is not None
+     and v.picker.prompt.startswith("Crib card 3")),
+    ("picture", "crib_count", lambda v: v.screen is Screen.SHOW and "crib" in v.title),
+    ("picture", "game_over", lambda v: v.screen is Screen.GAME_OVER),
+    ("golden", "game_over", lambda v: v.screen is Screen.GAME_OVER),
+    ("picture", "race", lambda v: v.screen is Screen.RACE),
+    ("golden", "race", lambda v: v.screen is Screen.RACE),
+]
+"""Where the guide's pictures are taken: the first frame each test picks."""
+
+NAMES = "right*2 ok right ok"
+"""On the new-game screen: Seat 1 becomes Ann, Seat 2 Ben (the highlight ends on Seat 2)."""
+
+
+def _guide_policy(view: View, player: AutoPlayer) -> list[KeyStep] | None:
+    if view.screen is Screen.GAME_OVER:
+        return parse_script("go")  # the score race
+    if view.screen is Screen.RACE:
+        return []
+    return None
+
+
+def _match_policy(view: View, player: AutoPlayer) -> list[KeyStep] | None:
+    if view.screen is Screen.GAME_OVER:
+        return parse_script("ok")  # the match's next game
+    if view.screen is Screen.MATCH:
+        return []
+    return None
+
+
+def make_guide(root: Path) -> Path:
+    """Record the guide's game as ``docs/guide.keys``."""
+    text = record(GUIDE_SEED, [
+        "The guide's game: Ann and Ben play to 121, as the pretend table pressed the keys;",
+        "at the end GO shows the score race. '# picture: NAME' marks where docs/img/NAME.png",
+        "is taken, '# golden: NAME' tests/golden/NAME.png.",
+        "(regenerate: python -m pegboard.sim.pictures)",
+    ], [NAMES], GUIDE_MARKS, _guide_policy)
+    path = root / GUIDE_KEYS
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def make_match(root: Path) -> Path:
+    """Record a best-of-3 match to 61 as ``tests/golden/scripts/match.keys``."""
+    setup = [NAMES, "right ok", "right*4 ok"]  # target 61; best of 3
+    text = record(MATCH_SEED, [
+        "A best-of-3 match to 61 between Ann and Ben, as the pretend table pressed the keys:",
+        "on the new-game screen Seat 1 and Seat 2 are named, Target turned to 61 and Match",
+        "to best of 3; OK on each game's result starts the next game.",
+        "(regenerate: python -m pegboard.sim.pictures)",
+    ], setup, [("golden", "match", lambda v: v.screen is Screen.MATCH)], _match_policy)
+    path = root / SCRIPT_DIR / "match.keys"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def make_race_chart(root: Path) -> Path:
+    """``pegboard stats --plot`` on the guide's game: its score race as a chart."""
+    from pegboard.cli import main as pegboard
+
+    guide = read_script(root / GUIDE_KEYS)
+    out = root / IMG_DIR / "race_chart.png"
+    with tempfile.TemporaryDirectory(prefix="pegboard-pictures-") as scratch:
+        record_path = Path(scratch) / "game.jsonl"
+        config = Config()
+        store = Store(Path(scratch) / "store", owner="pegboard pictures")
+        try:
+            result = run_script(guide.steps, config, store)
         finally:
             store.close()
-    if result.final_frame is not None:
-        saved = out / "saved.png"
-        result.final_frame.resize((128 * SCALE, 64 * SCALE), Image.Resampling.NEAREST).save(saved)
-        written.append(saved)
-    return written
+        record_path.write_text(result.record, encoding="utf-8")
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            status = pegboard(["stats", "--record", str(record_path), "--plot", str(out)])
+    if status != 0:
+        raise RuntimeError(f"pegboard stats --plot {out} failed ({status})")
+    return out
 
 
 def make_demos(package: Path) -> list[Path]:
@@ -94,7 +418,7 @@ def make_demos(package: Path) -> list[Path]:
     for kit in ("encoder", "keypad"):
         config = Config()
         config = replace(config, input=replace(config.input, kit=kit))
-        game = record_game(SEED, config=config, until=first_deal)
+        game = record_game(DEMO_SEED, config=config, until=_first_deal)
         path = package / f"demo_{kit}.txt"
         path.write_text(f"# The first deal of a two-player game on the {kit} kit\n"
                         "# (regenerate: python -m pegboard.sim.pictures)\n" + game.script,
@@ -103,11 +427,21 @@ def make_demos(package: Path) -> list[Path]:
     return written
 
 
+def _first_deal(view: View) -> bool:
+    """Stop when the second deal's starter is asked for."""
+    return view.screen is Screen.STARTER and view.title.startswith("Deal 2")
+
+
 def main(argv: list[str] | None = None) -> int:
     """Regenerate everything; the checkout's root is the current directory unless given."""
     args = sys.argv[1:] if argv is None else argv
     root = Path(args[0]) if args else Path.cwd()
-    for path in [*make_guide(root), *make_demos(Path(__file__).parent)]:
+    for path in (make_guide(root), make_match(root)):
+        print(f"{path.relative_to(root)}: recorded")
+    for line in write_frames(root):
+        print(line)
+    print(f"{make_race_chart(root).relative_to(root)}: pegboard stats --plot")
+    for path in make_demos(Path(__file__).parent):
         print(path)
     return 0
 
