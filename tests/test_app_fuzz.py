@@ -15,8 +15,8 @@ from app_driver import App
 
 from pegboard.app.inputs import Button, InputEvent, LinkStatus, Press, RankKey, Tick, Turn
 from pegboard.app.machine import initial_state
-from pegboard.app.state import Saved
 from pegboard.app.session import Session
+from pegboard.app.state import Saved
 from pegboard.app.view import Brightness, View
 from pegboard.config import Config, IdleConfig, InputConfig
 from pegboard.rules.cards import Rank

@@ -50,7 +50,7 @@ KEYPAD_KEYS: dict[str, KeyStep] = {
     # Shift holds a rank key (a suit fact such as "J nobs" or "7 flush" on the card wheel).
     "A": KeyStep("A", hold=True), "T": KeyStep("10", hold=True), ")": KeyStep("10", hold=True),
     "J": KeyStep("J", hold=True), "Q": KeyStep("Q", hold=True), "K": KeyStep("K", hold=True),
-    **{mark: KeyStep(str(n), hold=True) for n, mark in zip(range(2, 10), "@#$%^&*(")},
+    **{mark: KeyStep(str(n), hold=True) for n, mark in enumerate("@#$%^&*(", start=2)},
 }
 QUIT_KEYS = ("x", "\x03", "\x04")
 KEY_POLL_S = 0.2  # the longest the keyboard thread waits: a lone Escape, a resize

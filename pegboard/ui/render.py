@@ -200,7 +200,7 @@ def _picker_line(image: Image.Image, x: int, y: int, picker: PickerView, chars: 
     if not options:
         draw_text(image, x, y, fit("(nothing fits)", chars))
         return
-    (first, cx), *rest = wheel_layout(picker, x, chars)
+    (_, cx), *rest = wheel_layout(picker, x, chars)
     _inverted(image, cx - 2, y, text.width(picker.candidate) + 3, LINE_H, picker.candidate)
     for index, at in rest:
         draw_text(image, at, y, options[index])
