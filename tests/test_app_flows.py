@@ -256,7 +256,7 @@ def test_penalty_from_the_menu() -> None:
     app.feed(Turn(rows.index("Penalty")), OK)
     assert app.view.screen is Screen.PENALTIES
     names = list(app.view.lines)
-    app.feed(Turn(names.index("moving an opponent's peg")), OK)
+    app.feed(Turn(names.index("Moving a peg")), OK)
     app.feed(OK)  # offender P1
     assert app.view.title == "Apply penalty?"
     app.feed(OK)
@@ -378,7 +378,8 @@ def test_hold_menu_shuts_down_after_confirming() -> None:
     assert app.view.screen is Screen.STARTER
     app.feed(Press(Button.MENU, long=True), Turn(1), OK)
     assert app.effects == [PowerOff()]
-    assert app.view.screen is Screen.SAVED and app.view.lines[0] == "Game saved"
+    assert app.view.screen is Screen.SAVED and app.view.title == "Game saved"
+    assert [side.score for side in app.view.sides] == [0, 0]
 
 
 def test_end_game_from_the_menu_finishes_it() -> None:

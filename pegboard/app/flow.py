@@ -37,7 +37,7 @@ from pegboard.app.state import (
     Table,
 )
 from pegboard.app.teach import lessons
-from pegboard.app.words import award_text, count_page, describe, offer_page, wrap
+from pegboard.app.words import awards_text, count_page, describe, offer_page, wrap
 from pegboard.errors import PegboardError
 from pegboard.rules.events import Claim, Crib, Cut, Deal, Event, Go, Option, Play, Show
 from pegboard.rules.state import Award, GameState, Phase
@@ -157,8 +157,8 @@ def notices(state: AppState, before: GameState, event: Event, awards: tuple[Awar
     (teaching) the lessons; and the play screen's award line."""
     assert state.session is not None
     after = state.session.state
-    spoken = "; ".join(
-        award_text(a, after.names) for a in awards if a.reason not in ("hand", "crib"))
+    pegged = [a for a in awards if a.reason not in ("hand", "crib")]
+    spoken = awards_text(pegged, after.names) if pegged else ""
     pages = count_pages(before, after, event, awards)
     if pages and spoken:
         pages[0] = replace(pages[0], award=spoken)

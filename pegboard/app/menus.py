@@ -32,7 +32,7 @@ from pegboard.app.state import (
 )
 from pegboard.app.view import Screen, View
 from pegboard.app.views import board, numbered
-from pegboard.app.words import score_line, scores_lines
+from pegboard.app.words import scores_lines
 from pegboard.record import result_json
 from pegboard.rules.events import Option
 from pegboard.rules.state import Phase
@@ -185,7 +185,8 @@ def finish(state: AppState) -> Result:
 def saved_view(state: AppState, screen: Saved) -> View:
     if state.session is None:
         return View(Screen.SAVED, "Pegboard", ("Goodbye",))
-    return View(Screen.SAVED, "Pegboard", ("Game saved", score_line(state.session.state)))
+    gs = state.session.state
+    return replace(board(gs, Screen.SAVED, "Game saved"), lines=("Turn on to continue",))
 
 
 def nothing(state: AppState, screen: ScreenState, event: InputEvent) -> Result:

@@ -66,8 +66,7 @@ def peg_back(state: AppState, screen: QuickPeg, event: InputEvent) -> Result:
 def peg_view(state: AppState, screen: QuickPeg) -> View:
     gs = _gs(state)
     side = screen.side % gs.sides
-    lines = tuple(f"{'>' if s == side else ' '} {side_name(gs, s)} {gs.scores[s]}"
-                  for s in range(gs.sides))
+    lines = tuple(f"{side_name(gs, s)} {gs.scores[s]}" for s in range(gs.sides))
     return replace(board(gs, Screen.PEG, f"Peg +{screen.number}"), lines=lines, selected=side,
                    award=state.award, hint="OK peg  GO side")
 
@@ -115,7 +114,7 @@ def penalty_back(state: AppState, screen: PenaltyScreen, event: InputEvent) -> R
 def penalty_view(state: AppState, screen: PenaltyScreen) -> View:
     gs = _gs(state)
     if screen.penalty is None:
-        rows = [item.name for item in CATALOGUE]
+        rows = [item.label for item in CATALOGUE]
         return View(Screen.PENALTIES, "Penalty", numbered(state.keypad, rows),
                     screen.index % len(rows), hint="OK choose  UNDO back")
     item = CATALOGUE[screen.penalty]

@@ -188,7 +188,7 @@ def claiming_view(state: AppState, screen: Claiming) -> View:
     if count is not None:
         lines.append("cards: " + " ".join(rank_label(c.rank) for c in count.cards))
     return replace(board(gs, Screen.CLAIM, f"{gs.names[pending.player]} claims"),
-                   lines=tuple(lines), hint=hint, award=state.award)
+                   lines=tuple(lines), hint=hint)
 
 
 # -- muggins calls ------------------------------------------------------------------------------

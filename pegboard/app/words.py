@@ -34,15 +34,39 @@ _PLAIN = {
 
 def award_text(award: Award, names: tuple[str, ...]) -> str:
     """A pegging award as the screen says it: "Ann: Fifteen for 2", "Ben: Run of 4 for 4",
-    "Ann: Penalty, 2 back"."""
+    "Ann: Penalty, 2 back", "Ben: Three for last"."""
     name = names[award.player]
-    if award.reason == "run":
-        what = f"Run of {len(award.cards)}"
-    else:
-        what = _PLAIN.get(award.reason, award.reason.capitalize())
+    what = _what(award)
     if award.points < 0:
         return f"{name}: {what}, {-award.points} back"
+    if award.reason == "three for last":
+        return f"{name}: {what}"
     return f"{name}: {what} for {award.points}"
+
+
+def awards_text(awards: list[Award], names: tuple[str, ...]) -> str:
+    """Awards made by one entry, as short as the screen's one line needs: one award as
+    :func:`award_text` says it; a player's several together as "Ann +5: 31, run of 3"."""
+    if len(awards) == 1:
+        return award_text(awards[0], names)
+    parts = []
+    for player in dict.fromkeys(a.player for a in awards):
+        mine = [a for a in awards if a.player == player]
+        total = sum(a.points for a in mine)
+        reasons = ", ".join(_short(a) for a in mine)
+        parts.append(f"{names[player]} {total:+d}: {reasons}")
+    return "; ".join(parts)
+
+
+def _what(award: Award) -> str:
+    if award.reason == "run":
+        return f"Run of {len(award.cards)}"
+    return _PLAIN.get(award.reason, award.reason.capitalize())
+
+
+def _short(award: Award) -> str:
+    short = {"thirty-one": "31", "fifteen": "15"}.get(award.reason)
+    return short or _what(award).lower()
 
 
 def count_title(count: Count, names: tuple[str, ...]) -> str:

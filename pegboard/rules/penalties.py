@@ -30,6 +30,12 @@ class Infraction:
     extra_back: int = 0
     per_card: bool = False
     redeal: bool = False
+    short: str = ""
+
+    @property
+    def label(self) -> str:
+        """The name in at most 19 characters, for a row of the device's list."""
+        return self.short or self.name.capitalize()
 
 
 CATALOGUE: tuple[Infraction, ...] = (
@@ -37,17 +43,22 @@ CATALOGUE: tuple[Infraction, ...] = (
     Infraction(
         "false-claim-of-game", "false claim of game", 0, "ACC 8.4 (2020)", extra_back=15,
     ),
-    Infraction("over-pegging", "over-pegging (corrected)", 0, "ACC 8.4 (2020)"),
-    Infraction("looking", "looking at a card while dealing or cutting", 2, "ACC 4.3 (2020)"),
-    Infraction("exposing-crib", "exposing or touching the crib early", 2, "ACC 5.2 (2020)"),
-    Infraction("starter-in-hand", "mixing the starter into a hand", 2, "ACC 9.4 (2020)"),
-    Infraction("moving-peg", "moving an opponent's peg", 2, "ACC 8.7 (2020)"),
+    Infraction("over-pegging", "over-pegging (corrected)", 0, "ACC 8.4 (2020)",
+                short="Over-pegging"),
+    Infraction("looking", "looking at a card while dealing or cutting", 2, "ACC 4.3 (2020)",
+                short="Looking at a card"),
+    Infraction("exposing-crib", "exposing or touching the crib early", 2, "ACC 5.2 (2020)",
+                short="Touching the crib"),
+    Infraction("starter-in-hand", "mixing the starter into a hand", 2, "ACC 9.4 (2020)",
+                short="Starter in a hand"),
+    Infraction("moving-peg", "moving an opponent's peg", 2, "ACC 8.7 (2020)",
+                short="Moving a peg"),
     Infraction(
         "wrong-number-of-cards", "wrong number of cards in a hand", 10, "ACC 4.4 (2020)",
-        back=True,
+        back=True, short="Wrong card count",
     ),
     Infraction("misdeal", "misdeal or card exposed in dealing: redeal", 0, "ACC 4.3 (2020)",
-               redeal=True),
+               redeal=True, short="Misdeal: redeal"),
 )
 """Every infraction the device can apply."""
 

@@ -239,7 +239,10 @@ def _table(image: Image.Image, view: View) -> None:
     top = _HEADER_H + 1
     rows: list[tuple[str, bool]] = []
     if view.picker is not None:
-        rows.append((view.picker.prompt, False))
+        # The cards entered so far (a crib, a hand, the cut) stay in view beside the prompt.
+        entered = "  ".join(line for line in view.lines if line)
+        rows.append((f"{view.picker.prompt}  {entered}" if entered else view.picker.prompt,
+                     False))
     else:
         for line in view.lines[view.first_line:]:
             rows.extend((part, False) for part in wrap(line, COLUMNS - 1))
