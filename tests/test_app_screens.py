@@ -317,3 +317,25 @@ def test_the_wheel_shows_a_run_of_neighbours_and_never_skips_the_ten() -> None:
             assert offsets == list(range(offsets[0], offsets[-1] + 1)), (chars, index, offsets)
             if abs(9 - index) <= 2:
                 assert 9 in shown, (chars, index, [labels[i] for i in shown])
+
+
+def test_the_led_board_follows_the_count_being_read() -> None:
+    from pegboard.app.effects import UpdateLeds
+
+    app = play_out(new_game(), ("5", "4", "4", "7", "8", "8", "K", "Q"))
+    app.pick("9")  # the last card: both hands are counted
+    leds = [e for e in app.effects if isinstance(e, UpdateLeds)]
+    assert [side.front for side in leds[-1].sides] == [3, 10]  # P1's hand not yet read
+    app.feed(OK)
+    leds = [e for e in app.effects if isinstance(e, UpdateLeds)]
+    assert [side.front for side in leds[-1].sides] == [5, 10]
+
+
+def test_turning_never_leaves_a_rule_help_topic() -> None:
+    app = new_game()
+    app.feed(MENU)
+    rows = list(app.view.lines)
+    app.feed(Turn(rows.index("Rule help")), OK, OK)  # the first topic
+    title = app.view.title.rsplit(" ", 1)[0]
+    app.feed(Turn(20))
+    assert app.view.screen is Screen.HELP and app.view.title.startswith(title)

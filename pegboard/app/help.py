@@ -26,13 +26,15 @@ from pegboard.rules.state import GameState
 
 
 def help_forward(state: AppState, screen: HelpScreen, event: InputEvent) -> Result:
-    """Topic list: choose. A topic: the next page (after the last, back to the list)."""
+    """Topic list: choose. A topic: OK or GO the next page (after the last, back to the
+    list); turning moves between its pages."""
     if screen.topic is None:
         index, row = list_move(screen.index, event, len(rulehelp.TOPICS))
         return replace(state, screen=replace(screen, index=index, topic=row, page=0)), ()
     pages = rulehelp.TOPICS[screen.topic].pages
-    if steps(event) < 0:
-        return replace(state, screen=replace(screen, page=max(0, screen.page - 1))), ()
+    if steps(event):  # turning moves between the pages and never leaves the topic
+        page = max(0, min(len(pages) - 1, screen.page + steps(event)))
+        return replace(state, screen=replace(screen, page=page)), ()
     if screen.page + 1 >= len(pages):
         return replace(state, screen=replace(screen, topic=None, page=0)), ()
     return replace(state, screen=replace(screen, page=screen.page + 1)), ()

@@ -92,9 +92,16 @@ def _idle(state: AppState, now: float) -> Result:
 
 
 def _leds(state: AppState) -> UpdateLeds | None:
+    """The pegs on the LED board: the board on screen (a count being read shows the pegs as
+    they stood when it was pegged, like the OLED's header), else the game's."""
     if state.session is None:
         return None
     gs = state.session.state
+    screen = state.screen
+    shown = screen.pages[0].sides if isinstance(screen, Reading) else None
+    if shown is not None:
+        return UpdateLeds(tuple(LedSide(s.score, s.back, s.winner) for s in shown),
+                          gs.rules.target)
     sides = tuple(
         LedSide(gs.scores[s], gs.back_pegs[s], gs.winner == s) for s in range(gs.sides)
     )
