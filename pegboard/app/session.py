@@ -9,14 +9,17 @@ engine's cheap ``undo`` or rebuilding from the header when another future diverg
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from pegboard.errors import RecordError
 from pegboard.record import dump_line, parse_line
 from pegboard.rules.events import Event, GameHeader, Undo
 from pegboard.rules.game import Game
 from pegboard.rules.state import Award, GameState
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,6 +29,7 @@ class Session:
     header: GameHeader
     events: tuple[Event, ...] = ()
     _cache: Game = field(default=None, compare=False, repr=False)  # type: ignore[assignment]
+    _memo: dict[object, object] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def new(cls, header: GameHeader) -> Session:
@@ -90,6 +94,13 @@ class Session:
         game = self.game()
         game.undo()
         return Session(self.header, self.events[:-1], game)
+
+    def memo(self, key: object, work: Callable[[], T]) -> T:
+        """``work()`` done once for this session and ``key`` (what screens derive from the
+        game, such as a card wheel, asked for by both a key and the frame after it)."""
+        if key not in self._memo:
+            self._memo[key] = work()
+        return self._memo[key]  # type: ignore[return-value]
 
     def header_line(self) -> str:
         """The record's first line."""

@@ -27,8 +27,10 @@ def _gs(state: AppState) -> GameState:
 
 
 def _wheel(state: AppState, screen: Table) -> wheels.Found | None:
-    assert state.session is not None
-    return wheels.table_wheel(_gs(state), state.session.events, screen.pending, screen.anchor)
+    session = state.session
+    assert session is not None
+    return session.memo(("table wheel", screen.pending, screen.anchor), lambda: wheels.table_wheel(
+        session.state, session.events, screen.pending, screen.anchor))
 
 
 def on_wheel(state: AppState) -> bool:

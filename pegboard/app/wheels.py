@@ -24,6 +24,12 @@ Found = tuple[str, list[Slot], int]
 """A wheel on screen: its prompt, its places, and where it starts."""
 
 
+def once(options_of: Callable[[Rank], list[Option]]) -> Callable[[Rank], list[Option]]:
+    """``options_of`` with each rank's options worked out once (a wheel asks several times)."""
+    known = {rank: options_of(rank) for rank in picker.RANKS}
+    return known.__getitem__
+
+
 def flatten(order: list[Rank], options_of: Callable[[Rank], list[Option]]) -> list[Slot]:
     """Wheel places for ranks in ``order``."""
     out: list[Slot] = []
@@ -91,9 +97,10 @@ def picker_view(prompt: str, slots: list[Slot], wheel: Wheel, start: int) -> Pic
 
 def plain_wheel(blocked: set[Card], anchor: Rank | None) -> tuple[list[Slot], int]:
     """Every rank with an unseen card, A..K, starting at ``anchor`` (else the 6)."""
-    ranks = [r for r in picker.RANKS if picker.suit_options(r, blocked, starter=None)]
+    opts = once(lambda r: picker.suit_options(r, blocked, starter=None))
+    ranks = [r for r in picker.RANKS if opts(r)]
     order, start = picker.natural_order(ranks, anchor)
-    return flatten(order, lambda r: picker.suit_options(r, blocked, starter=None)), start
+    return flatten(order, opts), start
 
 
 def table_wheel(gs: GameState, events: tuple[object, ...], pending: tuple[Card, ...],
@@ -117,6 +124,7 @@ def _play_wheel(gs: GameState, events: tuple[object, ...], p: int) -> Found:
     unavailable = gs.seen | _dealt_to_others(gs, p)
     last = len(gs.played[p]) == gs.rules.hand_size() - 1
 
+    @once
     def opts(rank: Rank) -> list[Option]:
         return picker.suit_options(
             rank, unavailable, starter=gs.starter, group=gs.played[p], allowed=gs.dealt[p],
@@ -134,6 +142,7 @@ def _hand_wheel(gs: GameState, p: int, pending: tuple[Card, ...], anchor: Rank |
     seen = gs.seen | set(group)
     size = gs.rules.hand_size()
 
+    @once
     def opts(rank: Rank) -> list[Option]:
         return picker.suit_options(
             rank, seen, starter=gs.starter, group=group, allowed=gs.dealt[p],
@@ -151,6 +160,7 @@ def _crib_wheel(gs: GameState, pending: tuple[Card, ...], anchor: Rank | None) -
     known = [c for d in gs.dealt if d is not None for c in d if c not in seen]
     stand_in_seen = seen | _dealt_to_others(gs, None)
 
+    @once
     def opts(rank: Rank) -> list[Option]:
         # A laid-away card already known from the dealt cards is that very card.
         exact = [Option(c.pretty, c) for c in known if c.rank is rank]
