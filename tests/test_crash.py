@@ -13,7 +13,9 @@ from __future__ import annotations
 import json
 import os
 import random
+import shutil
 import signal
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,7 +24,8 @@ import pytest
 from pegboard.commands.game import GameSession, restore, status_of
 from pegboard.record import dump_line, read
 from pegboard.rules.game import Game
-from pegboard.store import Store, StoreReader
+from pegboard.store import Store, StoreReader, engine_check, record_text
+from pegboard.store.logfile import scan
 from pegboard.testing_games import random_game
 
 UNDO = '{"type": "undo"}'
@@ -204,3 +207,129 @@ def test_the_checks_would_see_a_lost_or_doubled_event(tmp_path: Path) -> None:
         store.append(json.loads(plan.lines[0][4]))  # the fifth line twice
     with pytest.raises(AssertionError):
         check_store(store_path, plan, {0: 4})
+
+
+# -- SIGKILL in the middle of a recovery or a restore -----------------------------------------
+
+FILE_CALLS = ("open", "write", "pwrite", "fsync", "fdatasync", "rename", "unlink", "ftruncate")
+
+
+def killed_at(step: int, work: Callable[[], None]) -> bool:
+    """Run ``work`` in a forked child that SIGKILLs itself just before its ``step``-th file
+    system call; True if it was killed, False if it finished before that call."""
+    pid = os.fork()
+    if pid == 0:
+        code = 0
+        try:
+            calls = [0]
+
+            def counted(call: Callable[..., object]) -> Callable[..., object]:
+                def run(*args: object, **kwargs: object) -> object:
+                    calls[0] += 1
+                    if calls[0] == step:
+                        os.kill(os.getpid(), signal.SIGKILL)
+                    return call(*args, **kwargs)
+
+                return run
+
+            for name in FILE_CALLS:
+                setattr(os, name, counted(getattr(os, name)))
+            work()
+        except BaseException:
+            code = 1
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    if os.WIFSIGNALED(status):
+        return True
+    assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, status
+    return False
+
+
+def recorded(store_path: Path, lines: int, seed: int) -> list[str]:
+    """Record a real game of ``lines`` lines as the store's game in progress."""
+    made = random_game(seed)
+    players = len(made.header.players)
+    texts = [dump_line(made.header, players)]
+    texts += [dump_line(event, players) for event in made.events][: lines - 1]
+    with Store(store_path) as store:
+        session = GameSession(store)
+        session.new(texts[0])
+        for text in texts[1:]:
+            session.add(text)
+    return texts
+
+
+def games_in(store_path: Path) -> list[tuple[str, ...]]:
+    """The record lines of every game file in the store (current.log and aside/), read as
+    they are on disk (readable prefix, no engine)."""
+    found = []
+    for path in [store_path / "current.log", *sorted((store_path / "aside").glob("*.log"))]:
+        if path.exists():
+            entries = scan(path.read_bytes()).entries
+            found.append(tuple(record_text(entry["record"]) for entry in entries
+                               if "record" in entry))
+    return found
+
+
+def test_a_recovery_killed_at_any_step_loses_nothing_and_completes_on_the_next_start(
+    tmp_path: Path,
+) -> None:
+    template = tmp_path / "template"
+    texts = recorded(template, 20, seed=4)
+    data = bytearray((template / "current.log").read_bytes())
+    fifth = data.index(b"\n", data.index(b"\n", data.index(b"\n", data.index(b"\n") + 1) + 1)
+                       + 1) + 1
+    data[fifth + 30] ^= 0x04  # line 5 damaged, intact lines after it
+    (template / "current.log").write_bytes(bytes(data))
+    step = 0
+    while True:
+        step += 1
+        work = tmp_path / f"step-{step}"
+        shutil.copytree(template, work)
+
+        def reopen(work: Path = work) -> None:
+            Store(work, check=engine_check).close()
+
+        killed = killed_at(step, reopen)
+        with Store(work, check=engine_check) as store:  # the next start
+            current = store.current()
+            assert current is not None and current.lines == tuple(texts[:4]), step
+            assert [game.name for game in store.set_aside()] == [current.id], step
+        [copy] = (work / "aside").iterdir()
+        assert copy.read_bytes() == bytes(data), step
+        assert not (work / "current.log.new").exists()
+        shutil.rmtree(work)
+        if not killed:
+            break
+    assert step > 8  # the kills really landed between the steps of the recovery
+
+
+def test_a_restore_killed_at_any_step_loses_neither_game(tmp_path: Path) -> None:
+    template = tmp_path / "template"
+    first = recorded(template, 12, seed=5)
+    with Store(template) as store:
+        kept = store.current()
+        assert kept is not None
+        store.set_aside_current("kept for the test")
+    second = recorded(template, 9, seed=6)
+    step = 0
+    while True:
+        step += 1
+        work = tmp_path / f"step-{step}"
+        shutil.copytree(template, work)
+
+        def swap(work: Path = work) -> None:
+            with Store(work, check=engine_check) as store:
+                store.restore(kept.id, set_aside_current=True)
+
+        killed = killed_at(step, swap)
+        with Store(work, check=engine_check):  # the next start recovers whatever was left
+            pass
+        games = games_in(work)
+        assert tuple(first) in games and tuple(second) in games, step
+        if not killed:
+            assert StoreReader(work).current().lines == tuple(first)  # type: ignore[union-attr]
+            break
+        shutil.rmtree(work)
+    assert step > 8

@@ -145,13 +145,14 @@ def test_a_tail_of_zeros_after_a_power_cut_is_cut_off(tmp_path: Path) -> None:
     assert game is not None and game.records == (HEADER, EVENTS[0])
 
 
-def test_damage_before_the_tail_sets_the_file_aside_and_a_new_game_can_start(
+def test_damage_with_no_entry_before_it_sets_the_whole_file_aside_and_a_new_game_can_start(
     tmp_path: Path,
 ) -> None:
     with open_store(tmp_path) as store:
         store.new_game(HEADER)
         for event in EVENTS:
             store.append(event)
+        game_id = store.current().id  # type: ignore[union-attr]
     data = bytearray(current_log(tmp_path).read_bytes())
     second_line = data.index(b"\n") + 1
     data[second_line + 20] ^= 0x01  # one flipped bit inside line 2
@@ -159,12 +160,14 @@ def test_damage_before_the_tail_sets_the_file_aside_and_a_new_game_can_start(
     with open_store(tmp_path) as store:
         assert store.current() is None
         [notice] = store.notices
-        assert "line 2 is damaged or out of place, and intact lines follow" in notice
+        [recovery] = store.recoveries
+        assert "line 2 is damaged or out of place" in notice
+        assert (recovery.restored, recovery.total) == (0, 5)
+        assert recovery.kept_as == f"aside/{game_id}.log"
+        assert recovery.kept_as in notice and "a new game can start" in notice
         store.new_game(HEADER)
-    aside = sorted(tmp_path.glob("current.log.unreadable-*"))
-    assert len(aside) == 1
-    assert aside[0].read_bytes() == bytes(data)  # kept byte for byte
-    assert str(aside[0]) in notice
+    aside = tmp_path / "aside" / f"{game_id}.log"
+    assert aside.read_bytes() == bytes(data)  # kept byte for byte
 
 
 @pytest.mark.parametrize(
@@ -177,7 +180,7 @@ def test_a_file_that_is_not_a_log_is_set_aside(tmp_path: Path, content: bytes) -
         assert store.current() is None
         assert "could not be read" in store.notices[0]
         store.new_game(HEADER)
-    [aside] = tmp_path.glob("current.log.unreadable-*")
+    [aside] = (tmp_path / "aside").glob("unreadable-*.log")
     assert aside.read_bytes() == content
 
 
@@ -435,12 +438,44 @@ def test_a_failed_sync_takes_the_unconfirmed_line_back_out(
     assert game is not None and game.records == (HEADER, EVENTS[1])
 
 
-def test_when_even_the_cut_back_fails_no_line_is_written_after_the_stray_one(
+def test_when_even_the_cut_back_fails_the_stray_line_is_spoiled_and_dropped_on_the_next_open(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     with open_store(tmp_path) as store:
         store.new_game(HEADER)
         store.append(EVENTS[0])
+        confirmed = current_log(tmp_path).read_bytes()
+
+        def sync_fails(fd: int) -> None:
+            raise OSError(errno.EIO, "Input/output error")
+
+        def refuse(fd: int, length: int) -> None:
+            raise OSError(errno.EROFS, "Read-only file system")
+
+        monkeypatch.setattr(logfile_module, "_sync", sync_fails)
+        monkeypatch.setattr(logfile_module.os, "ftruncate", refuse)
+        with pytest.raises(StoreError, match=r"Input/output error.*restart Pegboard"):
+            store.append(EVENTS[1])  # written whole; neither synced nor cut back
+        stray = current_log(tmp_path).read_bytes()[len(confirmed):]
+        assert stray.startswith(b"x") and stray.endswith(b"\n")  # its checksum spoiled
+        with pytest.raises(StoreError, match="restart Pegboard to recover the store"):
+            store.append(EVENTS[1])  # nothing is written after the stray line
+    monkeypatch.undo()
+    with open_store(tmp_path) as store:  # the next start cuts the spoiled line off
+        game = store.current()
+        assert any("cut off an unfinished write" in n for n in store.notices)
+        store.append(EVENTS[1])
+    assert game is not None and game.records == (HEADER, EVENTS[0])
+    with open_store(tmp_path) as store:
+        again = store.current()
+    assert again is not None and again.records == (HEADER, EVENTS[0], EVENTS[1])
+
+
+def test_a_writer_whose_cut_back_failed_once_recovers_when_the_disk_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with open_store(tmp_path) as store:
+        store.new_game(HEADER)
         real_write = os.write
 
         def half(fd: int, data: bytes | memoryview) -> int:
@@ -448,17 +483,15 @@ def test_when_even_the_cut_back_fails_no_line_is_written_after_the_stray_one(
             raise OSError(errno.ENOSPC, "No space left on device")
 
         def refuse(fd: int, length: int) -> None:
-            raise OSError(errno.EROFS, "Read-only file system")
+            raise OSError(errno.EIO, "Input/output error")
 
         monkeypatch.setattr(logfile_module.os, "write", half)
         monkeypatch.setattr(logfile_module.os, "ftruncate", refuse)
         with pytest.raises(StoreError, match="No space left"):
-            store.append(EVENTS[1])
+            store.append(EVENTS[0])
         monkeypatch.undo()
-        with pytest.raises(StoreError, match="restart Pegboard to recover the store"):
-            store.append(EVENTS[1])
-    with open_store(tmp_path) as store:  # the next start cuts the stray part off
+        store.append(EVENTS[0])  # the cut back is tried again first, and now works
+    with open_store(tmp_path) as store:
         game = store.current()
-        assert any("cut off an unfinished write" in n for n in store.notices)
-        store.append(EVENTS[1])
+        assert store.notices == []
     assert game is not None and game.records == (HEADER, EVENTS[0])

@@ -163,7 +163,7 @@ def test_a_bad_header_is_refused(store: Path, capsys: pytest.CaptureFixture[str]
 def test_nothing_in_progress(store: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert game(capsys, "status")[1] == "No game in progress.\n"
     assert status(capsys) == {"id": None, "scores": [], "events": 0, "winner": None,
-                              "to_act": None}
+                              "to_act": None, "recovery": None, "set_aside": []}
     code, _, err = game(capsys, "add", DEAL[0])
     assert code == 2 and "no game in progress" in err
     code, _, err = game(capsys, "export")
@@ -210,17 +210,24 @@ def test_a_second_writer_is_told_who_holds_the_store(
     assert game(capsys, "add", DEAL[0])[0] == 0
 
 
-def test_a_stored_game_the_engine_cannot_replay_is_reported_and_new_moves_past_it(
+def test_a_stored_game_the_engine_cannot_replay_is_reported_and_set_aside_by_the_next_writer(
     store: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     with Store(store) as raw:
         raw.new_game(json.loads(HEADER))
         raw.append({"type": "play", "player": 0, "card": "5C"})  # no deal yet: illegal
-    code, _, err = game(capsys, "status")
-    assert code == 2 and "cannot be replayed" in err and "pegboard game new" in err
-    assert game(capsys, "new", HEADER)[0] == 0
-    [kept] = StoreReader(store).history()
-    assert kept.abandoned and "cannot be replayed" in kept.result["unreadable"]
+        game_id = raw.current().id  # type: ignore[union-attr]
+    code, out, _ = game(capsys, "status")
+    assert code == 0
+    assert out.startswith("No game in progress.\n")
+    assert f"Game {game_id} cannot be read (line 2 cannot be replayed" in out
+    assert "keeps the file aside and a new game can start" in out
+    code, _, err = game(capsys, "new", HEADER)
+    assert code == 0
+    assert f"Game {game_id} could not be read (line 2 cannot be replayed" in err
+    assert f"kept as aside/{game_id}.log" in err
+    assert StoreReader(store).history() == []  # not a finished game: kept aside, whole
+    assert (store / "aside" / f"{game_id}.log").exists()
 
 
 def test_a_game_played_out_goes_to_the_history_with_the_engine_result(tmp_path: Path) -> None:
@@ -241,3 +248,78 @@ def test_a_game_played_out_goes_to_the_history_with_the_engine_result(tmp_path: 
     assert kept.result["scores"] == made.scores
     assert kept.result["skunk"] in ("none", "skunk", "double")
     assert kept.events == len(made.events)
+
+
+PEGS = [2, 5, 3, 7, 4, 6, 1, 8]
+
+
+def peg_game(capsys: pytest.CaptureFixture[str]) -> str:
+    """A quick-mode game pegged by hand: eight independent lines (any one can be left out)."""
+    code, out, _ = game(capsys, "new", HEADER)
+    assert code == 0
+    for points in PEGS:
+        assert game(capsys, "add", json.dumps({"type": "peg", "player": 0,
+                                               "points": points}))[0] == 0
+    return out.split()[2].rstrip(":")
+
+
+def test_repair_lists_a_damaged_game_and_restore_brings_it_back(
+    store: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    game_id = peg_game(capsys)
+    data = bytearray((store / "current.log").read_bytes())
+    fifth = 0
+    for _ in range(4):
+        fifth = data.index(b"\n", fifth) + 1
+    data[fifth + 30] ^= 0x04  # line 5 (the fourth peg, 7 points) fails its checksum
+    (store / "current.log").write_bytes(bytes(data))
+    assert game(capsys, "repair")[1] == "No games set aside.\n"
+    # The next writer restores lines 1-4 and keeps the whole file aside.
+    code, _, err = game(capsys, "add", json.dumps({"type": "peg", "player": 1, "points": 1}))
+    assert code == 0
+    assert f"Game {game_id}: restored to line 4 of 9: line 5 is damaged" in err
+    assert status(capsys)["scores"] == [2 + 5 + 3, 1]
+    code, out, _ = game(capsys, "repair")
+    lines = out.splitlines()
+    assert lines[0].startswith(f"{game_id}  ") and "Ann v Ben" in lines[0]
+    assert lines[1:4] == [
+        "  9 lines; line 5 is damaged or out of place",
+        f"  `pegboard game restore {game_id}` brings back lines 1-4",
+        "  with --skip-damaged: 8 lines, leaving out line 5",
+    ]
+    assert lines[4].startswith("  line 5: '")
+    [listed] = json.loads(game(capsys, "repair", "--json")[1])
+    assert (listed["name"], listed["lines"], listed["restorable"],
+            listed["skipping_damaged"]) == (game_id, 9, 4, 8)
+    # A game in progress is never overwritten ...
+    code, _, err = game(capsys, "restore", game_id, "--skip-damaged")
+    assert code == 2 and "a game is in progress" in err and "--set-aside-current" in err
+    # ... unless it is set aside first, and the message says where it went.
+    code, out, err = game(capsys, "restore", game_id, "--skip-damaged", "--set-aside-current")
+    assert code == 0
+    assert out == (f"Restored {game_id} (Ann v Ben) to line 8 of 9: damaged lines 5 were left "
+                   f"out. The whole file stays in aside/{game_id}.log.\n")
+    assert f"kept as aside/{game_id}-2.log" in err
+    assert status(capsys)["scores"] == [sum(PEGS) - 7, 0]
+    assert [row["name"] for row in json.loads(game(capsys, "repair", "--json")[1])] == [
+        f"{game_id}-2", game_id]
+
+
+def test_status_with_nothing_in_progress_names_the_games_set_aside(
+    store: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    game_id = peg_game(capsys)
+    data = bytearray((store / "current.log").read_bytes())
+    data[data.index(b"\n") + 30] ^= 0x04  # line 2: nothing before it to restore
+    (store / "current.log").write_bytes(bytes(data))
+    assert game(capsys, "list")[0] == 0  # readers move nothing
+    assert game(capsys, "new", HEADER)[0] == 0
+    with Store(store) as raw:
+        raw.finish({"abandoned": True})
+    out = game(capsys, "status")[1]
+    assert out.splitlines() == [
+        "No game in progress.",
+        f"Game {game_id} could not be read (line 2 is damaged or out of place); it is kept as "
+        f"aside/{game_id}.log (`pegboard game repair` shows it); a new game can start",
+    ]
+    assert status(capsys)["set_aside"] == [game_id]

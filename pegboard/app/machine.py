@@ -24,7 +24,7 @@ from pegboard.app import flow
 from pegboard.app.effects import LedSide, SetBrightness, UpdateLeds
 from pegboard.app.inputs import InputEvent, LinkStatus, Tick
 from pegboard.app.session import Session
-from pegboard.app.state import AppState, Page, Reading, Result, Setup
+from pegboard.app.state import AppState, Home, Page, Reading, Result, Setup
 from pegboard.app.transitions import dispatch, view_of
 from pegboard.app.view import Brightness, View
 from pegboard.app.words import score_line
@@ -33,24 +33,27 @@ from pegboard.config import Config
 __all__ = ["AppState", "initial_state", "step", "view"]
 
 
-def initial_state(config: Config, *, resume: tuple[str, ...] | list[str] | None = None) -> AppState:
+def initial_state(config: Config, *, resume: tuple[str, ...] | list[str] | None = None,
+                  notice: tuple[str, ...] = ()) -> AppState:
     """The state at power-on; ``resume`` is an unfinished game's record lines to continue.
 
     A resumed game continues exactly where it stopped (its table options with it), with a
-    notice saying so.
+    notice saying so. ``notice`` (a title, then lines) is a page shown first: what the store
+    had to do at start (a damaged game restored in part, or set aside).
     """
     r = config.rules
     setup = Setup(players=r.players, target=r.target, five_card=r.five_card, muggins=r.muggins,
                   game_points=r.game_points, match_games=r.match_games)
     state = AppState(config=config, setup=setup)
+    first = (Page(notice[0], notice[1:]),) if notice else ()
     if not resume:
-        return state
+        return replace(state, screen=Reading(first, then=Home())) if first else state
     session = Session.resume(resume)
     gs = session.state
     state = replace(state, session=session, offers_shown=len(gs.offers))
     state = replace(state, race=flow.race(state) if gs.winner is not None else ())
     page = Page("Game restored", (score_line(gs), "OK to go on"))
-    return replace(state, screen=Reading((page,)))
+    return replace(state, screen=Reading((*first, page)))
 
 
 def step(state: AppState, event: InputEvent, now: float) -> Result:

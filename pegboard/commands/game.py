@@ -1,11 +1,13 @@
-"""``pegboard game new|add|undo|status|export|list``: the durable game store from a shell.
+"""``pegboard game new|add|undo|status|export|list|repair|restore``: the store from a shell.
 
 The same store the device uses (found from ``--store``, ``$PEGBOARD_STORE``, the service's
 ``$STATE_DIRECTORY``, else ``~/.local/share/pegboard``). Every change is checked by the game
 engine first and written to disk before the command exits 0; an illegal entry exits 2 with the
 engine's message and leaves the store exactly as it was. Only one writer at a time: while the
-device runs, ``add``/``new``/``undo`` say which process holds the store, and ``status``,
-``export`` and ``list`` still work (they only read).
+device runs, ``add``/``new``/``undo``/``restore`` say which process holds the store, and
+``status``, ``export``, ``list`` and ``repair`` still work (they only read). A game that could
+not be read whole is kept in the store's ``aside/`` folder: ``repair`` lists those games and
+what can be brought back of each, ``restore`` brings one back.
 """
 
 from __future__ import annotations
@@ -17,19 +19,24 @@ import time
 from collections.abc import Iterable
 from typing import Any
 
-from pegboard.errors import RecordError, RuleError, StoreError
+from pegboard.errors import RecordError, StoreError
 from pegboard.record import parse_line, result_json
 from pegboard.rules.events import Event, GameHeader
 from pegboard.rules.game import Game
 from pegboard.rules.state import Award, GameState
 from pegboard.store import (
+    AsideGame,
     CurrentGame,
     FinishedGame,
+    Recovery,
     Store,
     StoreReader,
+    check_id,
+    engine_check,
     find_store_path,
     parse_record_line,
 )
+from pegboard.store.replay import replay
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -67,12 +74,53 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     export = actions.add_parser(
         "export", parents=[common], help="print a game's record (for pegboard replay)",
     )
-    export.add_argument("--id", help="a finished game from `pegboard game list` (default: the "
+    export.add_argument("--id", type=_game_id,
+                        help="a finished game from `pegboard game list` (default: the "
                         "game in progress)")
     export.set_defaults(func=run_export)
     listing = actions.add_parser("list", parents=[common], help="list the games in the store")
     listing.add_argument("--json", action="store_true", help="print a JSON list")
     listing.set_defaults(func=run_list)
+    repair = actions.add_parser(
+        "repair", parents=[common], help="list the games set aside and what can be restored",
+        description="List the games kept in the store's aside/ folder because they could not "
+        "be read whole (a damaged line, or a record this release cannot replay): what is wrong "
+        "with each, how much `restore` brings back, and the damaged lines themselves.",
+    )
+    repair.add_argument("--json", action="store_true", help="print a JSON list")
+    repair.set_defaults(func=run_repair)
+    restore_parser = actions.add_parser(
+        "restore", parents=[common], help="bring a set-aside game back as the game in progress",
+        description="Bring a game from `pegboard game repair` back as the game in progress: "
+        "every line up to the first damaged or refused one. When all of it comes back it "
+        "leaves aside/; otherwise the whole file stays there. A game in progress is never "
+        "overwritten: the restore is refused unless --set-aside-current moves it to aside/.",
+    )
+    restore_parser.add_argument("name", type=_aside_name, help="the set-aside game's name")
+    restore_parser.add_argument(
+        "--skip-damaged", action="store_true",
+        help="leave damaged lines out and keep the intact lines after them (repair shows "
+        "what each damaged line held; check the scores afterwards)",
+    )
+    restore_parser.add_argument(
+        "--set-aside-current", action="store_true",
+        help="move the game in progress to aside/ first (it can be restored in turn)",
+    )
+    restore_parser.set_defaults(func=run_restore)
+
+
+def _game_id(text: str) -> str:
+    try:
+        return check_id(text)
+    except StoreError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def _aside_name(text: str) -> str:
+    try:
+        return check_id(text, "set-aside game name")
+    except StoreError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 # -- the engine over the store ----------------------------------------------------------------
@@ -80,26 +128,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def restore(current: CurrentGame) -> Game:
     """Replay a stored game through the engine (StoreError if the engine refuses a line)."""
-    game: Game | None = None
-    for number, text in enumerate(current.lines, start=1):
-        try:
-            item = parse_line(text, number)
-            if game is None:
-                if not isinstance(item, GameHeader):
-                    raise RecordError(f"line {number}: the first line must be the game line")
-                game = Game.from_header(item)
-            elif isinstance(item, GameHeader):
-                raise RecordError(f"line {number}: a second game line")
-            else:
-                game.apply(item)
-        except (RecordError, RuleError) as error:
-            raise StoreError(
-                f"the game in {current.path} cannot be replayed ({error}); "
-                "`pegboard game new` starts a new one and keeps this one in the history"
-            ) from None
-    if game is None:  # a CurrentGame always has its header; kept for the type checker
-        raise StoreError(f"the game in {current.path} is empty")
-    return game
+    replayed = replay(current.lines)
+    if replayed.problem is not None or replayed.game is None:
+        raise StoreError(
+            f"the game in {current.path} cannot be replayed ({replayed.problem}); the next "
+            "`pegboard run` or `pegboard game` change restores what it can and keeps the "
+            "whole game aside"
+        )
+    return replayed.game
 
 
 def result_of(game: Game) -> dict[str, Any]:
@@ -219,10 +255,37 @@ def _read_line(argument: str, what: str) -> str:
 
 
 def _open(args: argparse.Namespace, owner: str) -> Store:
-    store = Store(find_store_path(args.store), owner=owner)
+    store = Store(find_store_path(args.store), owner=owner, check=engine_check)
     for notice in store.notices:
         print(f"pegboard game: {notice}", file=sys.stderr)
     return store
+
+
+def _reader(args: argparse.Namespace) -> StoreReader:
+    return StoreReader(find_store_path(args.store), check=engine_check)
+
+
+def _recovery_of(reader: StoreReader) -> str | None:
+    """What happened to the unfinished game, as the device said it (None: nothing)."""
+    current = reader.current()
+    if reader.recoveries:
+        return "; ".join(recovery.message() for recovery in reader.recoveries)
+    if current is not None:
+        recovery = Recovery.from_note(current.id, current.recovered)
+        return recovery.message() if recovery is not None else None
+    return None
+
+
+def _aside_summary(game: AsideGame) -> str:
+    """One line on a set-aside game, for ``status`` when no game is in progress."""
+    if game.error is not None:
+        return f"{game.path} cannot be read: {game.error}"
+    kept_as = f"aside/{game.path.name}"
+    if game.restorable:
+        return (f"Game {game.name} is set aside ({game.problem or 'whole'}); `pegboard game "
+                f"restore {game.name}` brings back {game.restorable} of its {game.total} lines")
+    return Recovery(game.game_id or game.name, 0, game.total,
+                    game.problem or "it cannot be read", kept_as).message()
 
 
 def _print_awards(awards: Iterable[Award]) -> None:
@@ -265,18 +328,30 @@ def run_undo(args: argparse.Namespace) -> int:
 
 def run_status(args: argparse.Namespace) -> int:
     """Print the scores, whose turn it is and how many events are in force."""
-    reader = StoreReader(find_store_path(args.store))
+    reader = _reader(args)
     current = reader.current()
+    recovery = _recovery_of(reader)
+    said = {recovery.message() for recovery in reader.recoveries}
+    for notice in reader.notices:
+        if notice not in said:  # e.g. a current.log that is not a regular file
+            print(f"pegboard game: {notice}", file=sys.stderr)
     if current is None:
+        aside = [] if recovery else reader.set_aside()
+        notes = [recovery] if recovery else [_aside_summary(game) for game in aside]
         if args.json:
             print(json.dumps({"id": None, "scores": [], "events": 0, "winner": None,
-                              "to_act": None}))
+                              "to_act": None, "recovery": "; ".join(notes) or None,
+                              "set_aside": [game.name for game in aside]},
+                             ensure_ascii=False))
         else:
             print("No game in progress.")
+            for note in notes:
+                print(note)
         return 0
     game = restore(current)
     status = status_of(game, current)
     if args.json:
+        status["recovery"] = recovery
         print(json.dumps(status, ensure_ascii=False))
         return 0
     names = game.state.names
@@ -293,12 +368,14 @@ def run_status(args: argparse.Namespace) -> int:
     else:
         print(f"Waiting for: {status['phase']}.")
     print(f"{status['events']} events in force ({status['recorded']} lines recorded).")
+    if recovery:
+        print(recovery)
     return 0
 
 
 def run_export(args: argparse.Namespace) -> int:
     """Print a game's record as JSON Lines."""
-    reader = StoreReader(find_store_path(args.store))
+    reader = _reader(args)
     if args.id:
         matches = [game for game in reader.history() if game.id == args.id]
         current = reader.current()
@@ -323,7 +400,7 @@ def _when(seconds: float) -> str:
 
 def run_list(args: argparse.Namespace) -> int:
     """List finished games (oldest first) and the game in progress."""
-    reader = StoreReader(find_store_path(args.store))
+    reader = _reader(args)
     history = reader.history()
     current = reader.current()
     for notice in reader.notices:
@@ -351,4 +428,77 @@ def run_list(args: argparse.Namespace) -> int:
     if current is not None:
         print(f"{current.id}  {_when(current.started_at)}  "
               f"{' v '.join(map(str, current.players))}  in progress ({current.events} lines)")
+    return 0
+
+
+def run_repair(args: argparse.Namespace) -> int:
+    """List the set-aside games: what is wrong with each and what ``restore`` brings back."""
+    reader = _reader(args)
+    games = reader.set_aside()
+    for notice in reader.notices:
+        print(f"pegboard game: {notice}", file=sys.stderr)
+    if args.json:
+        print(json.dumps([_aside_json(game) for game in games], ensure_ascii=False))
+        return 0
+    if not games:
+        print("No games set aside.")
+    for game in games:
+        for line in _aside_lines(game):
+            print(line)
+    return 0
+
+
+def _aside_json(game: AsideGame) -> dict[str, Any]:
+    return {"name": game.name, "id": game.game_id, "players": game.players,
+            "started_at": game.started_at, "written_by": game.written_by,
+            "lines": game.total, "restorable": game.restorable,
+            "skipping_damaged": game.skipping, "problem": game.problem,
+            "damaged": [{"line": number, "text": raw.decode("utf-8", "replace")}
+                        for number, raw in game.dropped],
+            "error": game.error}
+
+
+def _aside_lines(game: AsideGame) -> list[str]:
+    if game.error is not None:
+        return [f"{game.name}  cannot be read: {game.error}"]
+    when = _when(game.started_at) if game.started_at is not None else "?"
+    players = " v ".join(map(str, game.players)) or "?"
+    writer = f"  (written by pegboard {game.written_by})" if game.written_by else ""
+    lines = [f"{game.name}  {when}  {players}{writer}",
+             f"  {game.total} lines" + (f"; {game.problem}" if game.problem else "")]
+    if game.restorable == game.total and not game.problem:
+        lines.append(f"  `pegboard game restore {game.name}` brings it back whole")
+    elif game.restorable:
+        lines.append(f"  `pegboard game restore {game.name}` brings back lines 1-"
+                     f"{game.restorable}")
+    else:
+        lines.append("  nothing can be restored up to the first problem")
+    if game.dropped and game.skipping > game.restorable:
+        numbers = ", ".join(str(number) for number, _ in game.dropped)
+        lines.append(f"  with --skip-damaged: {game.skipping} lines, leaving out line "
+                     f"{numbers}")
+    for number, raw in game.dropped[:5]:
+        lines.append(f"  line {number}: {raw[:160].decode('utf-8', 'replace')!r}")
+    return lines
+
+
+def run_restore(args: argparse.Namespace) -> int:
+    """Bring a set-aside game back as the game in progress."""
+    with _open(args, "pegboard game restore") as store:
+        done = store.restore(args.name, skip_damaged=args.skip_damaged,
+                             set_aside_current=args.set_aside_current)
+    if done.moved is not None:
+        print(f"pegboard game: the game that was in progress is kept as aside/"
+              f"{done.moved.name}; `pegboard game restore {done.moved.stem}` brings it back",
+              file=sys.stderr)
+    game = done.game
+    players = " v ".join(map(str, game.players))
+    if done.recovery is None:
+        print(f"Restored {args.name} ({players}), all {len(game.records)} lines.")
+    else:
+        print(f"Restored {args.name} ({players}) to line {done.recovery.restored} of "
+              f"{done.recovery.total}: {done.recovery.reason}. The whole file stays in "
+              f"{done.recovery.kept_as}.")
+    if isinstance(game, FinishedGame):
+        print("It was finished, so it is in the history now (`pegboard game list`).")
     return 0

@@ -4,6 +4,11 @@ Reads the TOML config (``--config``, else ``/etc/pegboard/config.toml``; a bad k
 stops here with a message naming it and exit status 2). Tells systemd it is ready once the
 hardware is set up, pings the watchdog from the loop, and on SIGTERM or a "Shut down" from the
 menu leaves the "game saved" frame on the screen.
+
+A stored game that cannot be read whole never stops the start: the store restores what it can
+and keeps the whole file aside, and the first screen says so. A store that cannot be used at
+all (in use by another process, a full disk, a lock file that is a link) is an error with exit
+status 2; its message goes to the journal and, when the panel can be opened, to the screen.
 """
 
 from __future__ import annotations
@@ -16,9 +21,11 @@ import signal
 from types import FrameType
 from typing import Any
 
-from pegboard.config import load_config
+from pegboard.app.view import Screen, View
+from pegboard.config import Config, load_config
 from pegboard.device.build import APP, describe_kit, initial_state, make_kit, open_store
 from pegboard.device.loop import STOP, DeviceLoop
+from pegboard.errors import PegboardError, StoreError
 from pegboard.hw.clock import MonotonicClock
 from pegboard.hw.oled import OledDisplay, open_dummy, open_emulator, open_oled
 from pegboard.link.led_board import SerialLedBoard
@@ -26,6 +33,7 @@ from pegboard.service.logs import setup_logging
 from pegboard.service.notify import Watchdog, ready, stopping
 from pegboard.service.power import request_poweroff
 from pegboard.store import find_store_path
+from pegboard.ui.render import render
 
 log = logging.getLogger("pegboard.run")
 
@@ -54,8 +62,13 @@ def run(args: argparse.Namespace) -> int:
     config = load_config(args.config)
     setup_logging()
     clock = MonotonicClock()
-    store = open_store(find_store_path(args.store, configured=config.store.path),
-                       owner="pegboard run")
+    try:
+        store = open_store(find_store_path(args.store, configured=config.store.path),
+                           owner="pegboard run")
+    except StoreError as error:
+        log.error("cannot start: %s", error)
+        show_fatal(args.display, config, error)
+        raise
     try:
         display = OledDisplay(_open_display(args.display, config.display.model,
                                             config.display.i2c_port, config.display.i2c_address,
@@ -64,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
         kit = make_kit(config.input, inbox.put, clock)
         log.info("input: %s; display: %s", describe_kit(config.input), args.display)
         leds = SerialLedBoard.from_config(config)
-        state = initial_state(config, store, lambda text: log.warning("%s", text))
+        state = initial_state(config, store)  # the store has logged its notices itself
         loop = DeviceLoop(APP, state, kit=kit, inbox=inbox, display=display, store=store,
                           clock=clock, leds=leds, contrast=config.display.contrast,
                           watchdog=Watchdog.from_environ())
@@ -86,6 +99,20 @@ def run(args: argparse.Namespace) -> int:
     if loop.powering_off:
         request_poweroff()
     return 0
+
+
+def show_fatal(kind: str, config: Config, error: PegboardError) -> None:
+    """Leave why Pegboard cannot start on the panel, so the box does not just stay dark.
+
+    Best effort: a panel that cannot be opened is only logged (the error itself already is).
+    """
+    try:
+        display = OledDisplay(_open_display(kind, config.display.model, config.display.i2c_port,
+                                            config.display.i2c_address, config.display.rotate))
+        display.close(render(View(Screen.MESSAGE, title="Cannot start",
+                                  lines=(str(error),))))
+    except (PegboardError, OSError) as problem:
+        log.warning("could not show the error on the display: %s", problem)
 
 
 def _open_display(kind: str, model: str, port: int, address: int, rotate: int) -> Any:

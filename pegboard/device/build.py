@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -9,13 +10,16 @@ from typing import TYPE_CHECKING
 from pegboard.app import machine
 from pegboard.config import Config, InputConfig
 from pegboard.device.loop import App
+from pegboard.errors import PegboardError
 from pegboard.hw.clock import Clock
 from pegboard.hw.gestures import Timing
 from pegboard.hw.inputs import EncoderKit, EncoderPins, InputKit, KeypadKit, KeypadPins, Sink
-from pegboard.store import Store
+from pegboard.store import Recovery, Store, engine_check
 
 if TYPE_CHECKING:
     from gpiozero import Factory
+
+log = logging.getLogger(__name__)
 
 APP: App[machine.AppState] = App(machine.step, machine.view)
 """The real app, as the loop runs it."""
@@ -59,16 +63,44 @@ def resume_lines(store: Store) -> tuple[str, ...] | None:
 
 def initial_state(config: Config, store: Store,
                   notice: Callable[[str], None] | None = None) -> machine.AppState:
-    """The app's first state, resuming the store's unfinished game if there is one."""
+    """The app's first state, resuming the store's unfinished game if there is one.
+
+    The device always starts: a game the engine cannot replay was already restored in part
+    or set aside by the store (opened with :func:`open_store`'s engine check), and the first
+    screen says what happened, as the journal and ``pegboard game status`` do. A game the
+    check passed but the app still cannot resume is set aside here, never deleted.
+    """
     for text in store.notices:
         if notice is not None:
             notice(text)
-    return machine.initial_state(config, resume=resume_lines(store))
+    lines = resume_lines(store)
+    try:
+        return machine.initial_state(config, resume=lines,
+                                     notice=_screen(getattr(store, "recoveries", [])))
+    except Exception as error:  # whatever the cause, the device must start
+        if lines is None:
+            raise
+        reason = str(error) if isinstance(error, PegboardError) else (
+            f"{type(error).__name__}: {error}")
+        log.error("the unfinished game could not be resumed: %s", reason)
+        store.set_aside_current(f"it could not be resumed: {reason}")
+        if notice is not None:
+            notice(store.notices[-1])
+        return machine.initial_state(config, notice=_screen(store.recoveries[-1:]))
+
+
+def _screen(recoveries: list[Recovery]) -> tuple[str, ...]:
+    """One page for what the store did at start (a title, then lines); () for nothing."""
+    if not recoveries:
+        return ()
+    pages = [recovery.screen() for recovery in recoveries]
+    return (pages[0][0], *(line for page in pages for line in page[1:]))
 
 
 def open_store(path: Path, owner: str) -> Store:
-    """Open (and lock) the durable store at ``path``."""
-    return Store(path, owner=owner)
+    """Open (and lock) the durable store at ``path``, with the engine judging what of the
+    unfinished game can be replayed."""
+    return Store(path, owner=owner, check=engine_check)
 
 
 def describe_kit(config: InputConfig) -> str:

@@ -2,8 +2,9 @@
 
 Typical use by the device loop::
 
-    store = Store(find_store_path(None, configured=config.store.path), owner="pegboard run")
-    for notice in store.notices:          # a torn tail cut off, an unreadable file set aside
+    store = Store(find_store_path(None, configured=config.store.path), owner="pegboard run",
+                  check=engine_check)
+    for notice in store.notices:          # a torn tail cut off, a damaged game restored in part
         show(notice)
     game = store.current()                # the unfinished game to restore, or None
     ...
@@ -12,16 +13,22 @@ Typical use by the device loop::
     store.undo()                          # recorded as {"type": "undo"}
     store.finish(result)                  # into the history
     store.history()                       # every finished game, oldest first
+    store.set_aside()                     # games kept in aside/; store.restore(name)
 
 ``StoreReader(path)`` reads the same store without the lock, while a writer runs.
 """
 
 from __future__ import annotations
 
+from pegboard.store.ids import check_id, is_valid_id
 from pegboard.store.location import find_store_path
+from pegboard.store.recovery import Check, Recovery
+from pegboard.store.replay import engine_check
 from pegboard.store.store import (
+    AsideGame,
     CurrentGame,
     FinishedGame,
+    Restored,
     Store,
     StoreReader,
     parse_record_line,
@@ -29,11 +36,18 @@ from pegboard.store.store import (
 )
 
 __all__ = [
+    "AsideGame",
+    "Check",
     "CurrentGame",
     "FinishedGame",
+    "Recovery",
+    "Restored",
     "Store",
     "StoreReader",
+    "check_id",
+    "engine_check",
     "find_store_path",
+    "is_valid_id",
     "parse_record_line",
     "record_text",
 ]

@@ -25,9 +25,12 @@ True
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
+import stat
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,6 +47,14 @@ def encode_line(entry: dict[str, Any]) -> bytes:
 
 def _decode_line(raw: bytes, seq: int) -> dict[str, Any] | None:
     """The entry on one line (without its newline), or None if it is damaged or out of order."""
+    entry = decode_any(raw)
+    if entry is None or entry.get("seq") != seq:
+        return None
+    return entry
+
+
+def decode_any(raw: bytes) -> dict[str, Any] | None:
+    """The entry on one line whatever its sequence number, or None if the line is damaged."""
     if len(raw) < 10 or raw[8:9] != b" ":
         return None
     try:
@@ -57,13 +68,34 @@ def _decode_line(raw: bytes, seq: int) -> dict[str, Any] | None:
         entry = json.loads(text.decode("utf-8"))
     except (UnicodeDecodeError, ValueError):
         return None
-    if not isinstance(entry, dict) or entry.get("seq") != seq:
+    if not isinstance(entry, dict) or not _is_whole(entry.get("seq")):
         return None
     if not isinstance(entry.get("at"), int | float) or isinstance(entry.get("at"), bool):
         return None
     if isinstance(entry.get("record"), dict) == isinstance(entry.get("finish"), dict):
         return None  # exactly one of the two
     return entry
+
+
+def _is_whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def line_ends(data: bytes, count: int) -> int:
+    """The length of the first ``count`` lines of ``data``, newlines included.
+
+    >>> line_ends(b"a\\nbb\\nccc\\n", 2)
+    5
+    """
+    position = 0
+    for _ in range(count):
+        position = data.index(b"\n", position) + 1
+    return position
+
+
+def count_lines(data: bytes) -> int:
+    """How many lines ``data`` holds, an unfinished last one included."""
+    return data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
 
 
 @dataclass(frozen=True)
@@ -74,6 +106,7 @@ class Scan:
     good_bytes: int  # length of the prefix made of good, complete lines
     total_bytes: int
     damaged: str | None  # why the file is unreadable (damage before the tail), or None
+    damaged_line: int = 0  # the line number (from 1) of that damage, 0 when there is none
 
     @property
     def torn_bytes(self) -> int:
@@ -99,7 +132,8 @@ def scan(data: bytes) -> Scan:
         if entry is None:
             break
         if entries and "finish" in entries[-1]:
-            return Scan(entries, position, len(data), "a line follows the finish line")
+            return Scan(entries, position, len(data), "a line follows the finish line",
+                        len(entries) + 1)
         entries.append(entry)
         position = end + 1
     good = position
@@ -111,7 +145,7 @@ def scan(data: bytes) -> Scan:
             # Even a torn first line is kept aside rather than cut: it may be a file that
             # is not a Pegboard log at all, and nothing is ever thrown away on a guess.
             damaged = "the first line is not a readable Pegboard log line"
-    return Scan(entries, good, len(data), damaged)
+    return Scan(entries, good, len(data), damaged, len(entries) + 1 if damaged else 0)
 
 
 def _holds_a_later_line(data: bytes, start: int) -> bool:
@@ -133,7 +167,7 @@ def _holds_a_later_line(data: bytes, start: int) -> bool:
 
 def fsync_directory(path: str | os.PathLike[str]) -> None:
     """Make a directory's entries (a file created, renamed or removed) durable."""
-    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
+    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
     try:
         os.fsync(fd)
     finally:
@@ -147,65 +181,240 @@ def _sync(fd: int) -> None:
     sync(fd)
 
 
+# -- files inside a store: never through a link, only regular files of this user ---------------
+
+
+class OddFileError(StoreError):
+    """A name in the store that is not a regular file Pegboard may use (a symbolic link, a
+    directory, a pipe, or a file of another user)."""
+
+    def __init__(self, path: str | os.PathLike[str], problem: str, advice: str) -> None:
+        super().__init__(f"{os.fspath(path)} {problem}; {advice}")
+        self.path = os.fspath(path)
+        self.problem = problem
+
+
+def file_problem(status: os.stat_result) -> str | None:
+    """Why a file with this status must not be written by this process, or None.
+
+    Only regular files of the process's own user: a link could point anywhere (the lock
+    file was once truncated through one), a pipe would block the start, and a file of
+    another user is not ours to change (a store run by root would leave files the service
+    cannot write).
+    """
+    if stat.S_ISLNK(status.st_mode):
+        return "is a symbolic link"
+    if not stat.S_ISREG(status.st_mode):
+        return "is not a regular file"
+    if status.st_uid != os.geteuid():
+        return f"belongs to user id {status.st_uid}, not to this user (id {os.geteuid()})"
+    return None
+
+
+def open_regular(path: str | os.PathLike[str], flags: int, mode: int = 0o640) -> int:
+    """Open a file in the store without following a link; OddFileError if it is not one
+    this process may use. Loosened permissions (writable by group or others) are tightened."""
+    try:
+        # O_NONBLOCK: opening a pipe planted under the name returns at once instead of
+        # waiting for a writer; it changes nothing for regular files.
+        fd = os.open(path, flags | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, mode)
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            raise OddFileError(
+                path, "is a symbolic link",
+                "Pegboard never follows links inside its store: put the file itself there",
+            ) from None
+        raise
+    try:
+        status = os.fstat(fd)
+        problem = file_problem(status)
+        if problem is not None:
+            raise OddFileError(path, problem, "Pegboard does not write to it")
+        if status.st_mode & 0o022 and flags & (os.O_WRONLY | os.O_RDWR):
+            os.fchmod(fd, stat.S_IMODE(status.st_mode) & ~0o022)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def read_regular(path: str | os.PathLike[str]) -> bytes | None:
+    """The bytes of a regular file (None if there is none), never through a link.
+
+    Readers accept a file of another user (reading changes nothing); a link, a directory or
+    a pipe is an :class:`OddFileError`.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            raise OddFileError(path, "is a symbolic link", "Pegboard does not follow it") from None
+        raise
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OddFileError(path, "is not a regular file", "Pegboard does not read it")
+        chunks = []
+        while chunk := os.read(fd, 1 << 20):
+            chunks.append(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def write_new_file(path: str | os.PathLike[str], data: bytes) -> None:
+    """Create ``path`` (it must not exist) holding ``data``, synced; nothing left on failure.
+
+    The caller syncs the directory once its names are final.
+    """
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
+                 0o640)
+    try:
+        _write_all(fd, data)
+        os.fsync(fd)
+    except BaseException:
+        os.close(fd)
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+        raise
+    os.close(fd)
+
+
 class LogWriter:
-    """Appends lines to one log file; each append returns only once the line is on disk."""
+    """Appends lines to one log file; each append returns only once the line is on disk.
+
+    Before an append is acknowledged the file must still be the one at its path (a store
+    deleted, moved or replaced under a running writer is noticed, not written into unseen).
+    A failed append is taken back durably before anything else is written: an entry the
+    players were told was not saved must not come back after a restart.
+    """
 
     def __init__(self, path: str | os.PathLike[str], next_seq: int) -> None:
         self.path = os.fspath(path)
         self.next_seq = next_seq
-        self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CLOEXEC)
-        self._size = os.fstat(self._fd).st_size  # the end of the last good line
+        self._fd = open_regular(self.path, os.O_WRONLY | os.O_APPEND)
+        status = os.fstat(self._fd)
+        self._identity = (status.st_dev, status.st_ino)
+        self._size = status.st_size  # the end of the last confirmed line
+        self._stray = False  # a failed append may have left bytes after _size
+        self._spoiled = False  # ... and their first byte was overwritten so none can be read
         self._broken: str | None = None
 
     @classmethod
     def create(cls, path: str | os.PathLike[str], first: dict[str, Any]) -> LogWriter:
         """Create a new log file holding ``first`` (seq 0), durable with its directory entry."""
-        line = encode_line({"seq": 0, **first})
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o640)
-        try:
-            _write_all(fd, line)
-            os.fsync(fd)
-        except OSError:
-            os.close(fd)
-            with contextlib.suppress(OSError):  # never acknowledged: leave nothing behind
-                os.unlink(path)
-            raise
-        os.close(fd)
+        write_new_file(path, encode_line({"seq": 0, **first}))
         fsync_directory(os.path.dirname(os.path.abspath(path)))
         return cls(path, 1)
 
-    def append(self, entry: dict[str, Any]) -> int:
-        """Write ``entry`` as the next line and sync it; returns its sequence number."""
+    def append(self, entry: dict[str, Any], guard: Callable[[], None] | None = None) -> int:
+        """Write ``entry`` as the next line and sync it; returns its sequence number.
+
+        ``guard`` raises StoreError when the store may no longer be written (its lock was
+        lost); it is asked before the write. After the sync, the path must still name this
+        file, or the line is not acknowledged.
+        """
+        if self._stray:
+            self._retract()  # a disk that failed once may work again: try before refusing
         if self._broken:
             raise StoreError(self._broken)
+        if guard is not None:
+            guard()
         seq = self.next_seq
         line = encode_line({"seq": seq, **entry})
         try:
             _write_all(self._fd, line)
             _sync(self._fd)
         except OSError as error:
-            self._cut_back()
-            raise StoreError(f"cannot save to {self.path}: {error.strerror or error}") from None
+            self._stray = True
+            self._retract()
+            reason = error.strerror or str(error)
+            if self._broken:
+                self._broken = f"cannot save to {self.path}: {reason}; {self._broken}"
+                raise StoreError(self._broken) from None
+            raise StoreError(
+                f"cannot save to {self.path}: {reason}; the entry was not saved"
+            ) from None
+        try:
+            self._still_here()
+        except StoreError as error:
+            # The line went into a file the store no longer has: nothing to take back.
+            self._broken = str(error)
+            raise
         self.next_seq = seq + 1
         self._size += len(line)
         return seq
 
-    def _cut_back(self) -> None:
-        """Remove whatever a failed append left (part of a line, or a whole unsynced one)."""
+    def _still_here(self) -> None:
+        """StoreError unless the path still names the file this writer writes to."""
         try:
-            os.ftruncate(self._fd, self._size)
+            status = os.stat(self.path, follow_symlinks=False)
+        except FileNotFoundError:
+            what = "was deleted (was the store directory removed or moved?)"
+        except OSError as error:
+            what = f"cannot be checked ({error.strerror or error})"
+        else:
+            if (status.st_dev, status.st_ino) == self._identity:
+                return
+            what = "was replaced by another file"
+        raise StoreError(
+            f"{self.path} {what} while Pegboard was writing to it; the entry was not saved. "
+            "Restart Pegboard to open the store again"
+        )
+
+    def _retract(self) -> None:
+        """Take back durably whatever a failed append left after the last confirmed line.
+
+        First the file is cut back to its confirmed length. If the file system refuses that,
+        the stray line's first byte is overwritten (through a second descriptor: ``pwrite``
+        on an ``O_APPEND`` one appends) so that its checksum can never match: the next open
+        cuts it off as a torn tail. Until the cut succeeds nothing more is appended, since a
+        line after the spoiled one would turn a torn tail into damage.
+        """
+        try:
+            if os.fstat(self._fd).st_size > self._size:
+                os.ftruncate(self._fd, self._size)
             _sync(self._fd)
         except OSError as error:
-            # The file may now end in a stray line: refuse further appends after it, which
-            # would turn a torn tail (cut off on the next start) into damage mid-file.
+            cut_error = error.strerror or str(error)
+        else:
+            self._stray = self._spoiled = False
+            self._broken = None
+            return
+        if not self._spoiled:
+            with contextlib.suppress(OSError):
+                self._spoil()
+        if self._spoiled:
             self._broken = (
-                f"cannot save to {self.path} after a failed write ({error.strerror or error}); "
-                "restart Pegboard to recover the store"
+                f"it could not be cut back after the failed write ({cut_error}); the unsaved "
+                "entry is marked so that it is dropped: restart Pegboard to recover the store"
+            )
+        else:
+            self._broken = (
+                f"the unsaved entry could not be taken back out ({cut_error}): restart "
+                "Pegboard to recover the store, and if the last entry is there after the "
+                "restart, undo it"
             )
 
+    def _spoil(self) -> None:
+        fd = open_regular(self.path, os.O_WRONLY)
+        try:
+            status = os.fstat(fd)
+            if (status.st_dev, status.st_ino) != self._identity:
+                return  # not our file any more: nothing of ours to take back there
+            if status.st_size > self._size:
+                os.pwrite(fd, b"x", self._size)  # "x" is no hex digit: the CRC cannot match
+                os.fsync(fd)
+            self._spoiled = True
+        finally:
+            os.close(fd)
+
     def close(self) -> None:
-        """Close the file (every append is already durable)."""
+        """Close the file (every append is already durable; a failed one is taken back)."""
         if self._fd >= 0:
+            if self._stray:
+                self._retract()
             os.close(self._fd)
             self._fd = -1
 

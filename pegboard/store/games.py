@@ -1,0 +1,159 @@
+"""The games a store holds, as read from their log files (engine-agnostic values)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pegboard.errors import StoreError
+from pegboard.store.ids import is_valid_id
+
+
+def record_text(record: Mapping[str, Any]) -> str:
+    """One record line as JSON text, in the record's usual spacing.
+
+    >>> record_text({"type": "peg", "player": 0, "points": 2})
+    '{"type": "peg", "player": 0, "points": 2}'
+    """
+    return json.dumps(record, ensure_ascii=False, allow_nan=False)
+
+
+def parse_record_line(line: str | Mapping[str, Any]) -> dict[str, Any]:
+    """A record line as a JSON object with a string ``type``, or a clear StoreError."""
+    if isinstance(line, Mapping):
+        record = dict(line)
+    else:
+        try:
+            record = json.loads(line)
+        except ValueError as error:
+            raise StoreError(f"not a JSON record line ({error}): {line!r}") from None
+    if not isinstance(record, dict) or not isinstance(record.get("type"), str):
+        raise StoreError(
+            f'a record line must be a JSON object with a "type", like {{"type": "undo"}}: '
+            f"{line!r}"
+        )
+    try:
+        record_text(record)
+    except (TypeError, ValueError) as error:
+        raise StoreError(f"cannot be saved as JSON ({error}): {line!r}") from None
+    return record
+
+
+@dataclass(frozen=True)
+class _Game:
+    id: str
+    path: Path
+    records: tuple[dict[str, Any], ...]
+    times: tuple[float, ...]
+    recovered: Mapping[str, Any] | None = field(default=None, kw_only=True)
+    """When this game was restored from a damaged file: what happened (see :class:`Recovery`
+    in :mod:`pegboard.store.recovery`); None for a game read whole."""
+
+    @property
+    def lines(self) -> tuple[str, ...]:
+        """The record lines as JSON text, header first, undo lines included."""
+        return tuple(record_text(record) for record in self.records)
+
+    @property
+    def record(self) -> str:
+        """The whole record as JSON Lines text (what ``pegboard replay`` reads)."""
+        return "".join(line + "\n" for line in self.lines)
+
+    @property
+    def header(self) -> dict[str, Any]:
+        """The record's first line, ``{"type": "game", ...}``."""
+        return self.records[0]
+
+    @property
+    def players(self) -> list[Any]:
+        """The players named in the header (empty if it names none)."""
+        players = self.header.get("players", [])
+        return list(players) if isinstance(players, list) else []
+
+    @property
+    def rules(self) -> dict[str, Any]:
+        """The rules given in the header (the engine's defaults apply to the rest)."""
+        rules = self.header.get("rules", {})
+        return dict(rules) if isinstance(rules, dict) else {}
+
+    @property
+    def started_at(self) -> float:
+        """When the game was started (Unix seconds)."""
+        return self.times[0]
+
+    @property
+    def events(self) -> int:
+        """How many lines follow the header (undo lines count as lines too)."""
+        return len(self.records) - 1
+
+
+@dataclass(frozen=True)
+class CurrentGame(_Game):
+    """The unfinished game: its record so far, with the time each line was accepted."""
+
+
+@dataclass(frozen=True)
+class FinishedGame(_Game):
+    """A game in the history: the full record, when each line was made, and the result.
+
+    ``result`` is what the caller passed to :meth:`Store.finish` — for a game played out,
+    the engine's result (scores, winner, skunk, game points); ``{"abandoned": true, ...}``
+    when a new game was started before this one ended.
+    """
+
+    result: dict[str, Any] = field(default_factory=dict)
+    finished_at: float = 0.0
+
+    @property
+    def abandoned(self) -> bool:
+        """Whether the game was left unfinished (a new game was started instead)."""
+        return self.result.get("abandoned") is True
+
+
+def header_problem(entries: list[dict[str, Any]]) -> str | None:
+    """Why the first log entry is not a game's header line (None when it is one).
+
+    The id, when there is one, becomes a file name (``history/<id>.log``), so it must be a
+    valid id: a crafted ``../`` or NUL in it must never reach a path.
+    """
+    record = entries[0].get("record")
+    if not isinstance(record, dict) or record.get("type") != "game":
+        return "it does not start with a game header"
+    game_id = entries[0].get("id")
+    if game_id is not None and not is_valid_id(game_id):
+        return (f"its game id {game_id!r} is not valid (ids are letters, digits, '-' and '_')")
+    return None
+
+
+def game_from_entries(
+    entries: list[dict[str, Any]], path: Path
+) -> CurrentGame | FinishedGame | None:
+    """Turn good log entries into a game; None if they do not make one.
+
+    A log without an id (none was ever written without one) takes its file's name, which
+    the caller has checked to be a valid id.
+    """
+    if not entries or header_problem(entries) is not None:
+        return None
+    body = entries[:-1] if "finish" in entries[-1] else entries
+    if any("record" not in entry for entry in body):
+        return None
+    game_id = str(entries[0].get("id") or path.stem)
+    records = tuple(entry["record"] for entry in body)
+    times = tuple(float(entry["at"]) for entry in body)
+    note = entries[0].get("recovered")
+    recovered = dict(note) if isinstance(note, dict) else None
+    if "finish" in entries[-1]:
+        return FinishedGame(
+            game_id,
+            path,
+            records,
+            times,
+            recovered=recovered,
+            result=dict(entries[-1]["finish"]),
+            finished_at=float(entries[-1]["at"]),
+        )
+    return CurrentGame(game_id, path, records, times, recovered=recovered)
