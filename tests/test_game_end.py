@@ -138,3 +138,16 @@ def test_rules_are_checked_for_the_table() -> None:
     assert Rules.from_json({"five_card": True}).to_json(2) == {"five_card": True}
     assert Rules.from_json({}, 4).to_json(4) == {}
     assert Rules.from_json({"partnerships": False}, 4).to_json(4) == {"partnerships": False}
+
+
+def test_an_under_claim_that_wins_leaves_nothing_open_to_muggins() -> None:
+    """Ben on 116 claims 6 of his 15-point hand: 122 ends the game, and the points he missed
+    are not open to muggins (nothing is scored after the game is won)."""
+    game, _ = new(script="deal 0; peg 1 116; starter 5S; show 1 5C 5D JS 4H; claim 1 6",
+                  muggins=True)
+    assert game.state.winner == 1 and game.state.scores == (0, 122)
+    assert game.state.pending_muggins is None
+    game, _ = new(script="deal 0; peg 1 114; starter 5S; show 1 5C 5D JS 4H; claim 1 6",
+                  muggins=True)
+    missed = game.state.pending_muggins
+    assert game.state.winner is None and missed is not None and missed.points == 9

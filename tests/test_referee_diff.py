@@ -47,6 +47,12 @@ TABLES: dict[str, tuple[Table, int, int]] = {
     "four-partners-mixed": (Table(players=4, modes=("cards", "show", "peg", "quick")), 10, 300),
     "with-undo": (Table(undo=0.04, modes=("cards", "show", "peg", "quick")), 8, 200),
     "three-player-undo": (Table(players=3, undo=0.03), 4, 100),
+    # Reneges claimed: the penalty, the take-back, and the play again from the go.
+    "two-player-reneges-claimed": (Table(renege=0.2, penalty=0.8), 12, 300),
+    "three-player-reneges-claimed": (Table(players=3, renege=0.2, penalty=0.8), 8, 200),
+    "four-partners-reneges-claimed": (
+        Table(players=4, renege=0.2, penalty=0.8, undo=0.02), 8, 200,
+    ),
 }
 
 
@@ -410,6 +416,13 @@ ILLEGAL: dict[str, tuple[Record, int]] = {
     "a play before the starter": ([game(), deal(0), play(1, "5C")], 3),
     "a first deal with no cut and no dealer": ([game(), deal()], 2),
     "a second starter": ([game(), deal(0), starter("2C"), starter("3C")], 4),
+    "a deal in the middle of the play": (
+        [game(), deal(0), starter("2C"), *plays("1 5C, 0 TH"), deal()], 6),
+    "a deal in the show": (
+        [game(), deal(0), starter("2C"), show(1, "AC 3D 4H 5S"), deal()], 5),
+    "a deal before the crib": (
+        [game(), deal(0), starter("2C"), show(1, "AC 3D 4H 5S"), show(0, "6C 7D 8H 9S"),
+         deal()], 6),
 }
 
 
@@ -595,3 +608,76 @@ def test_the_same_renege_in_a_later_deal_is_reported_again() -> None:
     assert [(line, p) for line, p, _ in verdict.reneges] == [(5, 0), (18, 0)]
     _, out, _ = spoken(record)
     assert len(reported_reneges(out, ["Ann", "Ben"])) == 2
+
+
+
+# ----- a renege claimed: the take-back -------------------------------------------------------
+
+RENEGE_PLAY = "1 5C, 0 TH, 1 KD, 0 go, 1 go, 0 4S, 1 QS, 0 9C, 1 go, 0 8D, 1 JH"
+
+
+def _penalty(player: int, **more: Any) -> dict[str, Any]:
+    return {"type": "penalty", "player": player, "infraction": "renege", **more}
+
+
+def test_a_claimed_renege_takes_back_the_cards_and_points_since_its_go() -> None:
+    """Ann goes at 25 holding 4S. What was pegged from that go on comes off (Ben's go 1,
+    Ann's 31 2, Ben's last card 1, Ben's hand 9, Ann's hand 5), Ben takes 2, and the deal is
+    played again from the go, its hands counted again."""
+    record = [
+        game(), deal(0), starter("2C"), *plays(RENEGE_PLAY), _penalty(0),
+        *plays("0 4S, 1 go, 0 go, 1 QS, 0 9C, 1 JH, 0 go, 0 8D"), crib("3D 4H 7S QC"),
+    ]
+    verdict = check(record)
+    assert verdict.rejected_line is None
+    assert awards_of(verdict, 15) == Counter({
+        (1, -1, "renege take-back"): 2, (0, -2, "renege take-back"): 1,
+        (1, -9, "renege take-back"): 1, (0, -5, "renege take-back"): 1, (1, 2, "penalty"): 1,
+    })
+    assert verdict.lines[14].scores == [2, 2]
+    assert awards_of(verdict, 18) == Counter({(0, 1, "go"): 1})
+    assert awards_of(verdict, 22) == Counter({(1, 1, "go"): 1})
+    assert awards_of(verdict, 23) == Counter(
+        {(0, 1, "last card"): 1, (1, 9, "hand"): 1, (0, 5, "hand"): 1}
+    )
+    assert verdict.result.scores == [14, 12]
+
+
+def test_a_claimed_renege_in_a_three_hand_deal() -> None:
+    record = [
+        game(3), deal(0), starter("KS"),
+        *plays("1 KH, 2 QD, 0 9S, 1 go, 2 go, 0 2C, 1 JH, 2 3S, 0 5D, 1 8C, 2 4S, 0 go, 1 go, "
+               "2 AC, 0 6D, 1 7C"),
+        _penalty(2),
+        *plays("2 AC, 0 go, 2 go, 0 2C, 1 JH, 2 3S, 0 5D, 1 8C, 2 go, 0 go, 1 go, 2 4S, 0 6D, "
+               "1 7C"),
+    ]
+    verdict = check(record)
+    assert verdict.rejected_line is None
+    line = awards_of(verdict, 20)
+    assert line[(0, 2, "penalty")] == 1  # the seat left of Cat is paid
+    # Nothing was pegged before Cat's go (line 8): all the deal's points so far come off.
+    pegged = sum(a.points for v in verdict.lines[3:19] for a in v.awards)
+    taken = sum(p * k for (_, p, reason), k in line.items() if reason == "renege take-back")
+    assert pegged > 0 and taken == -pegged
+    assert awards_of(verdict, 23) == Counter({(2, 1, "go"): 1})
+    assert awards_of(verdict, 26) == Counter({(2, 2, "fifteen"): 1})
+
+
+def test_a_renege_claimed_after_the_crib_is_only_paid() -> None:
+    record = [
+        game(), deal(0), starter("2C"), *plays(RENEGE_PLAY), crib("3D 4H 7S QC"), _penalty(0),
+        deal(), starter("5H"),
+    ]
+    verdict = check(record)
+    assert awards_of(verdict, 16) == Counter({(1, 2, "penalty"): 1})
+
+
+def test_claiming_the_first_of_two_reneges_withdraws_the_second() -> None:
+    record = [*_case("renege-twice-at-the-same-count.jsonl"), _penalty(0),
+              *plays("0 AD, 1 QS, 0 5C, 1 go, 0 2D, 0 go, 1 KS, 0 TC, 1 9S")]
+    verdict = check(record)
+    assert verdict.rejected_line is None
+    assert awards_of(verdict, 15)[(1, 8, "penalty")] == 1
+    again = [*record, _penalty(0)]  # no report left: 2 by default, nothing taken back
+    assert awards_of(check(again), len(again)) == Counter({(1, 2, "penalty"): 1})

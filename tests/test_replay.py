@@ -24,7 +24,7 @@ EXPECTED: dict[str, tuple[list[int], int | None, str, list[int]]] = {
     "quick-mode": ([104, 128], 1, "none", [0, 2]),
     "muggins": ([125, 120], 0, "none", [2, 0]),
     "show-mode": ([111, 108, 127], 2, "none", [0, 0, 2]),
-    "renege-and-undo": ([14, 15], None, "none", [0, 0]),
+    "renege-and-undo": ([14, 14], None, "none", [0, 0]),
 }
 
 
@@ -64,7 +64,25 @@ def test_json_awards_carry_player_points_and_reason(capsys: pytest.CaptureFixtur
         "line": 5, "awards": [{"player": 0, "points": 2, "reason": "fifteen"}], "scores": [2, 0],
     }
     assert by_line[11]["awards"] == [] and by_line[11]["scores"] == [2, 1]  # the undo
-    assert by_line[17]["awards"] == [{"player": 1, "points": 2, "reason": "penalty"}]
+    # The renege penalty takes the play back to Ann's go at 25: what was pegged since is
+    # retracted, then Ben takes 2; the line says which cards went back to the hands.
+    assert by_line[17] == {
+        "line": 17,
+        "awards": [
+            {"player": 1, "points": -1, "reason": "renege take-back", "cancels": "go"},
+            {"player": 0, "points": -2, "reason": "renege take-back", "cancels": "thirty-one"},
+            {"player": 1, "points": -1, "reason": "renege take-back", "cancels": "last card"},
+            {"player": 1, "points": -9, "reason": "renege take-back", "cancels": "hand"},
+            {"player": 0, "points": -5, "reason": "renege take-back", "cancels": "hand"},
+            {"player": 1, "points": 2, "reason": "penalty"},
+        ],
+        "scores": [2, 2],
+        "taken_back": {
+            "player": 0, "count": 25, "cards": [["4S", "9C", "8D"], ["QS", "JH"]],
+            "points": [7, 11],
+        },
+    }
+    assert "taken_back" not in by_line[16]
 
 
 def test_the_spoken_replay_tells_the_game_deal_by_deal(capsys: pytest.CaptureFixture[str]) -> None:
@@ -75,6 +93,9 @@ def test_the_spoken_replay_tells_the_game_deal_by_deal(capsys: pytest.CaptureFix
     assert "Ann: Fifteen for 2" in out
     assert "Ben: Two for his heels (J♠)" in out
     assert "renege: go at 25 while holding 4♠" in out
+    assert "Ann's renege at twenty-five is taken back: Ann 4♠ 9♣ 8♦, Ben Q♠ J♥" in out
+    assert "Ben: taken back after the renege: Go for one  (-1)" in out
+    assert "The play goes on at twenty-five: Ann to play" in out
 
 
 def test_a_bad_line_stops_the_replay_with_its_number(
@@ -125,3 +146,56 @@ def test_examples_awards_add_up_to_the_scores() -> None:
         for award in game.state.awards:
             totals[award.side] += award.points
         assert tuple(totals) == game.state.scores
+
+
+def _write(tmp_path: Path, lines: list[dict[str, object]]) -> Path:
+    path = tmp_path / "game.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    return path
+
+
+def test_no_muggins_is_offered_once_a_claim_ended_the_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Ben on 116 claims 6 of his 15-point hand: 122, the game. The 9 he missed are not open
+    to muggins: nothing is scored after the game is won."""
+    path = _write(tmp_path, [
+        {"type": "game", "players": ["Ann", "Ben"], "rules": {"muggins": True}},
+        {"type": "deal", "dealer": 0},
+        {"type": "peg", "player": 1, "points": 116},
+        {"type": "starter", "card": "5S"},
+        {"type": "show", "player": 1, "cards": ["5C", "5D", "JS", "4H"]},
+        {"type": "claim", "player": 1, "points": 6},
+    ])
+    assert main(["replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "Ben claims six" in out and "Ben won" in out
+    assert "may call muggins" not in out
+    # One point short of the game, the same under-claim is open to muggins.
+    path = _write(tmp_path, [
+        {"type": "game", "players": ["Ann", "Ben"], "rules": {"muggins": True}},
+        {"type": "deal", "dealer": 0},
+        {"type": "peg", "player": 1, "points": 114},
+        {"type": "starter", "card": "5S"},
+        {"type": "show", "player": 1, "cards": ["5C", "5D", "JS", "4H"]},
+        {"type": "claim", "player": 1, "points": 6},
+    ])
+    assert main(["replay", str(path)]) == 0
+    assert "(nine missed by Ben: an opponent may call muggins)" in capsys.readouterr().out
+
+
+def test_the_replay_says_when_a_later_renege_is_withdrawn(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Ann goes at 10 twice while her cards fit; claiming the first takes the second go back."""
+    case = Path(__file__).parent / "data" / "referee_cases" / "renege-twice-at-the-same-count.jsonl"
+    lines = [json.loads(line) for line in case.read_text(encoding="utf-8").splitlines() if line]
+    path = _write(tmp_path, [*lines, {"type": "penalty", "player": 0, "infraction": "renege"}])
+    assert main(["replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "Ann's renege at ten is taken back: Ann A♦ 10♣ 5♣ 2♦, Ben Q♠ K♠ 9♠" in out
+    assert "Ann's renege at ten is withdrawn: that go was taken back too" in out
+    assert "Ben: renege (ACC 7.3 (2020)): eight from Ann  (+8)" in out
+    assert main(["replay", "--json", str(path)]) == 0
+    last = [json.loads(line) for line in capsys.readouterr().out.splitlines()][-2]
+    assert last["taken_back"]["cards"] == [["AD", "TC", "5C", "2D"], ["QS", "KS", "9S"]]

@@ -35,7 +35,7 @@ from pegboard.rules.events import (
     Undo,
 )
 from pegboard.rules.game import Game
-from pegboard.rules.state import Award, GameState
+from pegboard.rules.state import Award, GameState, TakeBack
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -88,11 +88,15 @@ def replay(lines: Iterable[str], out: TextIO, *, as_json: bool = False) -> int:
             out.flush()
             raise RecordError(f"line {number_}: {error}") from None
         if as_json:
-            out.write(json.dumps({
+            obj: dict[str, object] = {
                 "line": number_,
                 "awards": [award.to_json() for award in awards],
                 "scores": list(game.state.scores),
-            }) + "\n")
+            }
+            taken = _new_take_back(before, game.state)
+            if taken is not None:
+                obj["taken_back"] = taken.to_json()
+            out.write(json.dumps(obj) + "\n")
         else:
             _tell(game, before, item, awards, out)
     if game is None:
@@ -182,16 +186,24 @@ def _tell(
         out.write(f"\nGame {state.game_no}\n")
     elif isinstance(event, Penalty | Muggins | Peg):
         line = None
+    taken = _new_take_back(before, state)
+    if taken is not None:
+        line = _taken_back_line(state, taken)
     if line:
         out.write(f"  {line}\n")
     for award in awards:
         out.write(f"    {award.sentence}  ({_signed(award.points)})\n")
+    if taken is not None and state.result is None:
+        out.write(
+            f"  The play goes on at {number(taken.count)}: {names[taken.offender]} to play\n"
+        )
     if isinstance(event, Claim):
         pegged = sum(award.points for award in awards)
         if pegged < event.points:
             out.write(f"    (over-claimed: corrected to {number(pegged)})\n")
     missed = state.pending_muggins
-    if missed is not None and missed != before.pending_muggins:
+    if missed is not None and missed != before.pending_muggins and state.result is None:
+        # Once the game is over nothing more is scored: no muggins to offer.
         out.write(
             f"    ({number(missed.points)} missed by {names[missed.owner]}: "
             "an opponent may call muggins)\n"
@@ -199,11 +211,38 @@ def _tell(
     # Offers are only ever appended (or marked resolved in place) until a new game clears
     # them, so the new ones are the tail; an equal report from an earlier deal is still new.
     kept = len(before.offers) if len(state.offers) >= len(before.offers) else 0
+    for was, now in zip(before.offers[:kept], state.offers, strict=False):
+        if now.withdrawn and not was.withdrawn:
+            out.write(
+                f"  ! {names[now.player]}'s renege at {number(now.count)} is withdrawn: "
+                "that go was taken back too\n"
+            )
     for offer in state.offers[kept:]:
         if not offer.resolved:
             out.write(f"  ! {names[offer.player]}: {offer.sentence}\n")
     if state.result is not None and before.result is None:
         _print_result(state, out)
+
+
+def _new_take_back(before: GameState, after: GameState) -> TakeBack | None:
+    """The take-back an entry made, if any (a new game clears the list, never adds one)."""
+    if len(after.take_backs) > len(before.take_backs):
+        return after.take_backs[-1]
+    return None
+
+
+def _taken_back_line(state: GameState, taken: TakeBack) -> str:
+    """What a renege's take-back returned to the hands, said in one line."""
+    names = state.names
+    cards = [
+        f"{names[seat]} {' '.join(card.pretty for card in laid)}"
+        for seat, laid in enumerate(taken.cards) if laid
+    ]
+    returned = ", ".join(cards) if cards else "no card had been laid since"
+    return (
+        f"{names[taken.offender]}'s renege at {number(taken.count)} is taken back: "
+        f"{returned}"
+    )
 
 
 def _signed(points: int) -> str:

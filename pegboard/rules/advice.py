@@ -7,7 +7,7 @@ are exact fractions. The crib counts for the dealer and against the other player
 
     net = hand + crib   (dealer)        net = hand - crib   (pone)
 
-The deals (RULES.md, "The deal"):
+The deals (docs/rules.md, "The deal"):
 
 ==================  =====  ============  ====================================
 game                dealt  laid away     the rest of the crib

@@ -1,8 +1,9 @@
 """Quick-mode pegs, penalties, and the claims and muggins of a muggins game (ACC 10).
 
 In a muggins game each hand, crib and play score waits for its owner's claim: an over-claim is
-corrected, an under-claim pegs what was claimed and leaves the rest to an opponent's muggins
-until the next entry. Heels, three for last, pegs and penalties are pegged directly.
+corrected to the true score (one that would have pegged out is reported as a false claim of
+game, ACC 8.4), an under-claim pegs what was claimed and leaves the rest to an opponent's
+muggins until the next entry. Heels, three for last, pegs and penalties are pegged directly.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from pegboard.errors import RuleError
 from pegboard.rules.awards import number
 from pegboard.rules.events import Claim, Event, Muggins, Peg, Penalty
 from pegboard.rules.penalties import infraction
+from pegboard.rules.renege import can_take_back, choose_report, take_back
 from pegboard.rules.show_order import advance_show
 from pegboard.rules.state import Award, PenaltyOffer, PendingMuggins, Phase
 from pegboard.rules.table import Act, Part, Table, side_name
@@ -38,7 +40,11 @@ def apply_peg(t: Table, event: Peg, out: list[Award]) -> None:
 
 
 def apply_penalty(t: Table, event: Penalty, out: list[Award]) -> None:
-    """An infraction from the catalogue: points to an opponent and/or back."""
+    """An infraction from the catalogue: points to an opponent and/or back.
+
+    A renege (ACC 7.3) the engine reported in this deal is taken back first
+    (:mod:`pegboard.rules.renege`), then paid.
+    """
     offender = event.player
     t.check_player(offender)
     rule = infraction(event.infraction)
@@ -50,27 +56,35 @@ def apply_penalty(t: Table, event: Penalty, out: list[Award]) -> None:
                 f"penalty points go to an opponent of {t.name(offender)}, not {t.name(to)}"
             )
     points = event.points
-    if rule.id in ("renege", "false-claim-of-game"):
-        open_reports = [
-            r for r in t.offers
-            if r.player == offender and not r.resolved and r.infraction == rule.id
-        ]
-        if open_reports:
-            report = open_reports[0]
-            if points is None:
-                points = report.points
-            if to is None:
-                to = report.to
-            t.offers = tuple(
-                replace(r, resolved=True) if r is report else r for r in t.offers
-            )
-    if points is None:
-        points = rule.points
-    if isinstance(points, bool) or not isinstance(points, int) or points < 0:
+    if isinstance(points, bool) or (points is not None and (
+        not isinstance(points, int) or points < 0
+    )):
         raise RuleError(f"penalty points must be 0 or more, not {points!r}")
     back = rule.extra_back if event.back is None else event.back
     if isinstance(back, bool) or not isinstance(back, int) or back < 0:
         raise RuleError(f"penalty back points must be 0 or more, not {back!r}")
+    report: int | None = None
+    if rule.id == "renege":
+        report = choose_report(t, offender)
+    elif rule.id == "false-claim-of-game":
+        report = next((
+            i for i, r in enumerate(t.offers)
+            if r.player == offender and not r.resolved and r.infraction == rule.id
+        ), None)
+    if report is not None:
+        found = t.offers[report]
+        if points is None:
+            points = found.points
+        if to is None:
+            to = found.to
+        mark = can_take_back(t, report) if rule.id == "renege" else None
+        if mark is not None:
+            take_back(t, mark, out)
+        t.offers = tuple(
+            replace(r, resolved=True) if i == report else r for i, r in enumerate(t.offers)
+        )
+    if points is None:
+        points = rule.points
     if to is None:
         to = t.opponent_of(offender)
     label = f"{rule.name} ({rule.rule})"
@@ -146,7 +160,10 @@ def apply_claim(t: Table, event: Claim, out: list[Award]) -> None:
         if points:
             part = Part(pending.reason, points, f"{pending.reason}, as claimed: {number(points)}")
             t.peg(Act(event.player, (part,)), out, claimable=False)
-        t.pending_muggins = PendingMuggins(event.player, true - points, pending.reason)
+        if t.winner is None:
+            # Points missed are open to muggins only while the game goes on: a claim that
+            # reached the target ended it, and nothing is scored after that.
+            t.pending_muggins = PendingMuggins(event.player, true - points, pending.reason)
     if t.phase is Phase.SHOW and t.winner is None:
         advance_show(t, out)
 

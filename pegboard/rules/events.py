@@ -67,8 +67,8 @@ class Deal:
 class Dealt:
     """Optional: the cards one player was dealt (before discarding to the crib).
 
-    When known, the engine checks every card that player plays or shows against them and spots
-    a renege the moment it happens.
+    When known, the engine checks every card that player plays or shows against them. (It does
+    not show which were laid away, so a renege is still found only once the hand is known.)
     """
 
     TYPE: ClassVar[str] = "dealt"

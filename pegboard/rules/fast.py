@@ -101,10 +101,17 @@ def hand_total_idx(hand: Sequence[int], starter: int, crib: bool = False) -> int
 def hand_total(hand: Sequence[Card], starter: Card, crib: bool = False) -> int:
     """Show total of ``hand`` (3 or 4 cards) with ``starter``: equals ``score_hand(...).total``.
 
+    A crib has 4 cards, always (docs/rules.md, "The deal").
+
     >>> from pegboard.rules.cards import parse_cards
     >>> hand_total(parse_cards("5H 5S 5C JD"), Card.parse("5D"))
     29
     """
+    if crib and len(hand) != 4:
+        raise InvalidCardError(
+            f"a crib has 4 cards, got {len(hand)}: {' '.join(str(c) for c in hand)!r} "
+            "(3-card hands are only for five-card cribbage, and its crib has 4 too)"
+        )
     if len(hand) not in (3, 4):
         raise InvalidCardError(
             f"a hand has 4 cards (3 in five-card cribbage), got {len(hand)}: "

@@ -1,9 +1,9 @@
 """The referee: a game (or match) as an append-only event log, with undo.
 
-``Game.apply(event)`` checks one entry against the rules (RULES.md), pegs whatever it scores and
-returns the awards; an illegal entry raises a :class:`~pegboard.errors.RuleError` saying what is
-wrong and what would be right, and leaves the game exactly as it was. ``Game.undo()`` takes the
-last entry back. ``Game.state`` is an immutable snapshot of the table.
+``Game.apply(event)`` checks one entry against the rules (docs/rules.md), pegs whatever it
+scores and returns the awards; an illegal entry raises a :class:`~pegboard.errors.RuleError`
+saying what is wrong and what would be right, and leaves the game exactly as it was.
+``Game.undo()`` takes the last entry back. ``Game.state`` is an immutable snapshot of the table.
 
 The rules applied, in brief:
 
@@ -17,8 +17,13 @@ The rules applied, in brief:
   Five-card cribbage has one count only: the play ends when that count does.
 - The show: pone first, clockwise, the dealer's hand last, then the crib. Hands whose cards
   were all laid in the play are counted by the engine itself as soon as the play ends.
+- A renege (a go while a card fitted, ACC 7.3) is reported once the hand is known; a renege
+  penalty takes the play back to that go (:mod:`pegboard.rules.renege`).
+- A new hand is dealt once the crib is counted, or at any time when the hand was pegged by
+  points (no card of a hand or the crib entered).
 - The game ends the instant a side reaches the target; nothing after that is scored. One card's
-  combinations, one hand and one crib are each a single scoring act, pegged whole.
+  combinations with its go or last-card point, one hand and one crib are each a single
+  scoring act, pegged whole.
 """
 
 from __future__ import annotations
@@ -212,6 +217,7 @@ def _cut(t: Table, event: Cut) -> None:
 
 
 def _deal(t: Table, event: Deal, out: list[Award]) -> None:
+    _require_hand_over(t)
     expected = t.next_dealer
     if event.dealer is not None:
         t.check_player(event.dealer)
@@ -242,6 +248,28 @@ def _deal(t: Table, event: Deal, out: list[Award]) -> None:
     if t.rules.five_card and not any(a.reason == "three for last" for a in t.awards):
         pone = t.left_of(dealer)
         t.peg(Act(pone, (Part("three for last", 3, "Three for last"),)), out, claimable=False)
+
+
+def _require_hand_over(t: Table) -> None:
+    """A new hand is dealt once the last one is over: its crib counted (docs/rules.md, "The
+    deal"). A hand pegged by points, with no card of a hand or the crib entered, may end at any
+    time: the next ``deal`` drops nothing (the starter may have been turned, for the heels)."""
+    if t.phase in (Phase.CUT, Phase.DEAL):
+        return
+    entered = (
+        t.play_started or any(t.dealt) or any(t.shown) or t.phase in (Phase.SHOW, Phase.CRIB)
+    )
+    if not entered:
+        return  # quick mode: this hand was pegged by points
+    if t.phase is Phase.STARTER:
+        need = "cards were dealt to the players, so turn the starter and play this hand"
+        message = f"cannot deal the next hand now: {need}"
+    else:
+        message = phase_message(t, "deal the next hand")
+    raise RuleError(
+        f"{message} (a new hand is dealt after the crib is counted; only a hand pegged by "
+        "points, with no cards entered, may end early)"
+    )
 
 
 def _dealt(t: Table, event: Dealt) -> None:
@@ -301,6 +329,8 @@ def _new_game(t: Table, event: NewGame) -> None:
     t.winner = None
     t.result = None
     t.offers = ()
+    t.take_backs = ()
+    t.retracted = frozenset()
     t.first_dealer = None
     t.dealer = None
     t._new_deal_state()

@@ -1,4 +1,4 @@
-"""Scoring one card in the play (RULES.md, "The play").
+"""Scoring one card in the play (docs/rules.md, "The play").
 
 The pile is the cards laid since the count last restarted, oldest first; only the last card
 scores. Fifteen 2, thirty-one 2, pair 2, pair royal 6, double pair royal 12 (equal ranks at

@@ -1,4 +1,4 @@
-"""The penalty catalogue (RULES.md "Penalties", ACC rules).
+"""The penalty catalogue (docs/rules.md, "Penalties"; ACC rules).
 
 Each infraction has an id (used in the record's ``penalty`` events), a name for the screen,
 its default points, the rule it applies, and where the points go: to the opponents, or back

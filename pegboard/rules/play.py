@@ -1,4 +1,4 @@
-"""The play (pegging): whose turn it is, go, 31, the reset and the last card (RULES.md).
+"""The play (pegging): whose turn it is, go, 31, the reset, the last card (docs/rules.md).
 
 The player left of the dealer leads and play goes clockwise; the count never passes 31. A player
 who says go is out of that count; a player with no cards left is out. When everybody is out the
@@ -14,8 +14,9 @@ from pegboard.rules.awards import number
 from pegboard.rules.cards import Card
 from pegboard.rules.events import Go, Play
 from pegboard.rules.pegging import score_play
+from pegboard.rules.renege import check_reneges
 from pegboard.rules.scoring import Breakdown
-from pegboard.rules.show_order import advance_show, check_reneges
+from pegboard.rules.show_order import advance_show
 from pegboard.rules.speech import say_play
 from pegboard.rules.state import Award, Phase
 from pegboard.rules.table import Act, GoMark, Part, Table, phase_message, where_seen
@@ -45,6 +46,7 @@ def apply_play(t: Table, event: Play, out: list[Award]) -> None:
     if known is not None and card not in known:
         listed = " ".join(str(c) for c in known)
         raise RuleError(f"{card} was not dealt to {t.name(player)} (dealt {listed})")
+    _require_from_known_hand(t, player, card)
     if t.count + card.pips > 31:
         room = 31 - t.count
         raise RuleError(
@@ -53,6 +55,7 @@ def apply_play(t: Table, event: Play, out: list[Award]) -> None:
             "or say go"
         )
     t.play_started = True
+    t.moves += 1
     t.pile = (*t.pile, card)
     t.count += card.pips
     t.played[player] = (*t.played[player], card)
@@ -88,8 +91,19 @@ def apply_go(t: Table, event: Go, out: list[Award]) -> None:
         raise RuleError(
             f"the count is 0: every card fits, so {t.name(player)} must lead a card"
         )
+    hand = t.known[player]
+    if hand is not None:
+        # The hand is known (a renege was taken back): a go is accepted only when true.
+        fits = [c for c in hand if c not in t.played[player] and t.count + c.pips <= 31]
+        if fits:
+            listed = " ".join(str(c) for c in fits)
+            raise RuleError(
+                f"{t.name(player)} holds {listed}, which fits at {t.count}: a card that fits "
+                "must be played (a go now would be a renege, ACC 7.3)"
+            )
     t.play_started = True
-    t.gos = (*t.gos, GoMark(player, t.count, len(t.played[player])))
+    t.gos = (*t.gos, GoMark(player, t.count, len(t.played[player]), t.rewind_point()))
+    t.moves += 1
     t.said_go = t.said_go | {player}
     nxt = _next_in(t, player, include_self=False)
     acts: list[Act] = []
@@ -98,6 +112,20 @@ def apply_go(t: Table, event: Go, out: list[Award]) -> None:
     else:
         t.to_act = nxt
     _peg_acts(t, acts, out)
+
+
+def _require_from_known_hand(t: Table, player: int, card: Card) -> None:
+    """After a renege's take-back the known hands are laid again, card for card."""
+    for seat, other in enumerate(t.known):
+        if seat != player and other is not None and card in other:
+            raise RuleError(f"{card} is in {t.name(seat)}'s hand (known since the renege)")
+    hand = t.known[player]
+    if hand is not None and card not in hand:
+        left = " ".join(str(c) for c in hand if c not in t.played[player])
+        raise RuleError(
+            f"{card} is not in {t.name(player)}'s hand: after the renege was taken back "
+            f"{t.name(player)} holds {left}"
+        )
 
 
 def _next_in(t: Table, player: int, *, include_self: bool) -> int | None:

@@ -2,8 +2,9 @@
 
 Each :class:`Topic` has an ``id`` (used by ``pegboard rules ID`` and the device menu), a
 ``title``, the ``text`` the command line prints, the ``pages`` the 128x64 screen shows, and the
-``reference`` that settles the point: an ACC rule number with its edition where RULES.md gives
-one (for example ``ACC 7.3 (2020)``), otherwise the RULES.md section.
+``reference`` that settles the point: an ACC rule number with its edition where the rules
+page gives one (for example ``ACC 7.3 (2020)``), otherwise the section of the project's rules
+page, ``docs/rules.md``.
 
 Screen pages are at most :data:`PAGE_LINES` lines of at most :data:`LINE_WIDTH` characters:
 the device's built-in bitmap font is 6 pixels wide, so 21 characters fill the 128-pixel line,
@@ -34,7 +35,10 @@ PAGE_LINES = 4
 """Body lines per screen page (the title takes the first line)."""
 
 ACC_EDITION = "2020"
-"""Edition of the ACC tournament rules RULES.md cites."""
+"""Edition of the ACC tournament rules docs/rules.md cites."""
+
+RULES_PAGE = "docs/rules.md"
+"""The project's rules page, which the topics without an ACC number cite by section."""
 
 
 class UnknownTopicError(PegboardError, KeyError):
@@ -97,11 +101,15 @@ def _acc(number: str) -> str:
     return f"ACC {number} ({ACC_EDITION})"
 
 
+def _page(*sections: str) -> str:
+    return f"{RULES_PAGE}, {', '.join(sections)}"
+
+
 TOPICS: tuple[Topic, ...] = (
     Topic(
         id="crib-flush",
         title="Flush in the crib",
-        reference="RULES.md, The show",
+        reference=_page("The show"),
         text=(
             "The crib scores a flush only when all five cards are the same suit: its four "
             "cards and the starter. That flush is worth 5. Four cards of one suit in the crib "
@@ -119,7 +127,7 @@ TOPICS: tuple[Topic, ...] = (
     Topic(
         id="go-and-31",
         title="Go and 31",
-        reference="RULES.md, The play",
+        reference=_page("The play"),
         text=(
             "A player who cannot lay a card without passing 31 says \"go\". The others keep "
             "playing while they can. When nobody can play, whoever laid the last card pegs 1 "
@@ -138,7 +146,7 @@ TOPICS: tuple[Topic, ...] = (
     Topic(
         id="play-runs",
         title="Runs in the play",
-        reference="RULES.md, The play",
+        reference=_page("The play"),
         text=(
             "In the play, the last three or more cards laid form a run when their ranks are "
             "consecutive in any order: 5-7-6 is a run of three, and a 4 or an 8 laid next makes "
@@ -157,23 +165,24 @@ TOPICS: tuple[Topic, ...] = (
     Topic(
         id="lead-after-go",
         title="Who leads after a go",
-        reference="RULES.md, The play",
+        reference=_page("The play"),
         text=(
             "After a go or 31 the count starts again at 0. The new count is led by the player "
             "to the left of the one who laid the last card, skipping anyone with no cards left. "
-            "With two players that is simply the player who did not lay the last card.\n\n"
+            "With two players that is the player who did not lay the last card, unless they "
+            "have no cards left: then the player who laid it leads again.\n\n"
             "Cards from the old count never combine with the new one."
         ),
         screen=(
             "After a go or 31 the count starts at 0.",
             "The player left of the last card's player leads. Empty hands are skipped.",
-            "Two players: the one who did not play last leads.",
+            "Two players: the other one leads. Out of cards? The last player leads again.",
         ),
     ),
     Topic(
         id="heels-nobs",
         title="His heels, his nobs",
-        reference=f"{_acc('6.3b')}; RULES.md, The show",
+        reference=f"{_acc('6.3b')}; {_page('The show')}",
         text=(
             "His heels: when the starter turned up is a jack, the dealer pegs 2 at once. It "
             "counts even at the end of the game and can win it.\n\n"
@@ -190,7 +199,7 @@ TOPICS: tuple[Topic, ...] = (
     Topic(
         id="show-order",
         title="Counting out in order",
-        reference="RULES.md, The show; Winning",
+        reference=_page("The show", "Winning"),
         text=(
             "Hands are counted in order: the player left of the dealer first, then clockwise, "
             "the dealer's hand, and the crib last. Each score is pegged before the next is "
@@ -212,14 +221,17 @@ TOPICS: tuple[Topic, ...] = (
         text=(
             "A player who says go while holding a card that could be played without passing "
             "31 has reneged. The opponent may claim 2 points for each card that could have "
-            "been played. Cards played after the renege are taken back and their points "
-            "retracted.\n\n"
+            "been played.\n\n"
+            "A claimed renege takes the play back to that go: every card laid since returns "
+            "to its player's hand, and the points the play and the show pegged since are "
+            "retracted. The play then goes on from the count of the go, and the offender "
+            "must lay a card that fits.\n\n"
             "A card that would pass 31 is not a renege: it simply cannot be played."
         ),
         screen=(
             "Saying go while holding a card that fits is a renege.",
             "The opponent may claim 2 for each card that could have been played.",
-            "Cards played after it are taken back.",
+            "Cards laid after it come back, points too; play goes on from the go.",
             "A card that would pass 31 is no renege.",
         ),
     ),
@@ -231,34 +243,38 @@ TOPICS: tuple[Topic, ...] = (
             "Muggins is an option, off unless the table turns it on. Each player counts and "
             "claims their own hand, crib and pegging points. Points a player under-claims can "
             "be taken by an opponent who calls \"muggins\" before the next score is pegged.\n\n"
-            "Muggins does not apply to penalties, to a missed his heels, or to muggins itself. "
-            "Over-claims are simply corrected."
+            "Muggins does not apply to penalties, to a missed his heels, or to muggins itself.\n\n"
+            "An over-claim is corrected to the true score. An over-claim that would have "
+            "reached the game hole is a false claim of game (ACC 8.4): the opponent takes the "
+            "points over-claimed and the claimer goes 15 points back."
         ),
         screen=(
             "An option: you count and claim your own points.",
             "Points you miss go to an opponent who calls muggins before the next score.",
             "Not for penalties, his heels or muggins itself.",
+            "Over-claims are corrected; one that pegs out costs 15 back (ACC 8.4).",
         ),
     ),
     Topic(
         id="skunk",
         title="Skunks",
-        reference="RULES.md, Winning",
+        reference=_page("Winning"),
         text=(
             "A player who loses with 90 points or less is skunked; with 60 or less, double "
-            "skunked. In a 61-hole game the skunk line is 30.\n\n"
+            "skunked. In a 61-hole game the skunk line is 30 and there is no double skunk. "
+            "With three players the skunk goes by the lowest score.\n\n"
             "Game points: ACC tournament rules give 2 for a win and 3 for any skunk. The "
             "classic scheme gives 1 for a win, 2 for a skunk and 4 for a double skunk."
         ),
         screen=(
-            "Lose with 90 or less: skunked. 60 or less: double skunk. 61 holes: 30.",
+            "Lose with 90 or less: skunked. 60 or less: double skunk. 61 holes: 30, no double.",
             "ACC: win 2, any skunk 3. Classic: win 1, skunk 2, double 4.",
         ),
     ),
     Topic(
         id="three-for-last",
         title="Five-card: 3 for last",
-        reference="RULES.md, The deal",
+        reference=_page("The deal"),
         text=(
             "Five-card cribbage is played to 61 by two players. Each is dealt 5 cards, puts 2 "
             "in the crib and keeps 3. At the first deal of the game the pone (the player who "
@@ -276,7 +292,7 @@ TOPICS: tuple[Topic, ...] = (
     Topic(
         id="three-four-players",
         title="3 and 4 players",
-        reference="RULES.md, The deal",
+        reference=_page("The deal"),
         text=(
             "Three players: each is dealt 5 cards and one more goes from the pack straight to "
             "the crib; each player puts 1 card in the crib and keeps 4. Each plays for "
@@ -295,14 +311,15 @@ TOPICS: tuple[Topic, ...] = (
     Topic(
         id="cut-for-deal",
         title="Cutting for the deal",
-        reference="RULES.md, The deal",
+        reference=_page("The deal"),
         text=(
-            "Each player cuts; the lowest card deals (ace is low). A tie cuts again. The deal "
-            "then passes to the left every hand. In a match the loser of a game deals first in "
-            "the next one."
+            "Each player cuts; the lowest card deals (ace is low). A tie for the lowest cuts "
+            "again. The deal then passes to the left every hand. In a match the loser of a "
+            "game deals first in the next one, unless the table chose to cut again or to pass "
+            "the first deal to the left."
         ),
         screen=(
-            "Lowest cut deals, ace low. A tie cuts again.",
+            "Lowest cut deals, ace low. A tie for lowest cuts again.",
             "The deal passes left each hand.",
             "Next game: the loser deals first.",
         ),
@@ -310,7 +327,7 @@ TOPICS: tuple[Topic, ...] = (
     Topic(
         id="pairs",
         title="Pairs go by rank",
-        reference="RULES.md, Card values and combinations",
+        reference=_page("Card values and combinations"),
         text=(
             "Pairs are cards of the same rank. A jack and a queen are both worth 10 for "
             "counting fifteens, but they are no pair. A pair scores 2, three of a kind (a "

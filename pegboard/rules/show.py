@@ -1,4 +1,4 @@
-"""Scoring a hand or the crib in the show (RULES.md, "The show").
+"""Scoring a hand or the crib in the show (docs/rules.md, "The show").
 
 Fifteens 2 for each combination of cards totalling 15; pairs 2 for each pair of equal rank;
 runs 1 per card for every distinct maximal run of three or more consecutive ranks (so a double
@@ -20,11 +20,19 @@ from pegboard.rules.scoring import Breakdown, ScoreItem
 def score_hand(hand: Sequence[Card], starter: Card, *, crib: bool = False) -> Breakdown:
     """Score ``hand`` (3 or 4 cards) with ``starter``; ``crib=True`` applies the crib flush rule.
 
+    A crib always has 4 cards, five-card cribbage included (2 from each player): only a hand
+    can have 3 (docs/rules.md, "The deal").
+
     >>> from pegboard.rules.cards import parse_cards, Card
     >>> score_hand(parse_cards("5H 5S 5C JD"), Card.parse("5D")).total
     29
     """
     hand = tuple(hand)
+    if crib and len(hand) != 4:
+        raise InvalidCardError(
+            f"a crib has 4 cards, got {len(hand)}: {' '.join(str(c) for c in hand)!r} "
+            "(3-card hands are only for five-card cribbage, and its crib has 4 too)"
+        )
     if len(hand) not in (3, 4):
         raise InvalidCardError(
             f"a hand has 4 cards (3 in five-card cribbage), got {len(hand)}: "

@@ -2,7 +2,8 @@
 
 Hands whose cards were all laid in the play are counted by the engine itself the moment the
 play ends; other hands come as ``show`` entries, in show order. Once a hand is known, every go
-its owner said is checked for a renege (ACC 7.3), which is reported, never applied.
+its owner said is checked for a renege (ACC 7.3), which is reported; only a ``penalty`` entry
+applies it (:mod:`pegboard.rules.renege`).
 """
 
 from __future__ import annotations
@@ -10,9 +11,10 @@ from __future__ import annotations
 from pegboard.errors import RuleError
 from pegboard.rules.cards import Card
 from pegboard.rules.events import Crib, Show
+from pegboard.rules.renege import check_reneges
 from pegboard.rules.show import score_hand
 from pegboard.rules.speech import cards_text, say_breakdown
-from pegboard.rules.state import Award, PenaltyOffer, Phase
+from pegboard.rules.state import Award, Phase
 from pegboard.rules.table import Act, Part, Table, distinct, phase_message, where_seen
 
 
@@ -121,23 +123,3 @@ def apply_crib(t: Table, event: Crib, out: list[Award]) -> None:
     if t.winner is None:
         t.phase = Phase.DEAL
         t.to_act = t.next_dealer
-
-
-def check_reneges(t: Table) -> None:
-    """Report every go said while holding a card that fitted, once the hand is known."""
-    unchecked = []
-    for mark in t.gos:
-        hand = t.hand(mark.player)
-        if hand is None:
-            unchecked.append(mark)
-            continue
-        before = t.played[mark.player][: mark.played_before]
-        held = tuple(card for card in hand if card not in before)
-        fitted = tuple(card for card in held if mark.count + card.pips <= 31)
-        if fitted:
-            report = PenaltyOffer(
-                infraction="renege", player=mark.player, count=mark.count, cards=fitted,
-                points=2 * len(fitted), to=t.opponent_of(mark.player), rule="ACC 7.3 (2020)",
-            )
-            t.offers = (*t.offers, report)
-    t.gos = tuple(unchecked)  # each go is checked once, when its hand became known

@@ -16,8 +16,21 @@ from pegboard.rules.variants import Rules
 REASONS = (
     "fifteen", "thirty-one", "pair", "pair royal", "double pair royal", "run", "go",
     "last card", "his heels", "hand", "crib", "penalty", "muggins", "three for last", "peg",
+    "renege take-back",
 )
-"""Every reason an award can carry."""
+"""Every reason an award can carry. ``"renege take-back"`` is the negative award that cancels
+an earlier award when a renege penalty takes the play back (ACC 7.3)."""
+
+PLAY_REASONS = (
+    "fifteen", "thirty-one", "pair", "pair royal", "double pair royal", "run", "go",
+    "last card",
+)
+"""The reasons of points scored in the play."""
+
+RETRACTABLE = (*PLAY_REASONS, "hand", "muggins")
+"""What a renege's take-back cancels when pegged after the renege: the play's points and the
+hands counted after that play (they are counted again once the play is over), and muggins
+taken on either. Penalties, pegs by hand, his heels and three for last stay."""
 
 
 class Phase(enum.Enum):
@@ -44,7 +57,9 @@ class Award:
     """Points pegged for one reason: who, which side, how many (negative: pegged back).
 
     ``items`` itemise a hand, crib or play combination; ``cards`` are the cards involved;
-    ``rule`` names the rule applied for penalties (e.g. "ACC 7.3 (2020)").
+    ``rule`` names the rule applied for penalties and take-backs (e.g. "ACC 7.3 (2020)").
+    ``cancels``: for a ``"renege take-back"``, the reason of the award it cancels (``"go"``,
+    ``"hand"`` ...), so a tally by reason can take it off where it was counted.
     """
 
     player: int
@@ -55,10 +70,17 @@ class Award:
     items: tuple[ScoreItem, ...] = ()
     cards: tuple[Card, ...] = ()
     rule: str = ""
+    cancels: str = ""
 
     def to_json(self) -> dict[str, object]:
-        """The replay --json form: ``{"player": P, "points": K, "reason": "..."}``."""
-        return {"player": self.player, "points": self.points, "reason": self.reason}
+        """The replay --json form: ``{"player": P, "points": K, "reason": "..."}``, with
+        ``"cancels"`` added for a take-back."""
+        data: dict[str, object] = {
+            "player": self.player, "points": self.points, "reason": self.reason,
+        }
+        if self.cancels:
+            data["cancels"] = self.cancels
+        return data
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +91,10 @@ class PenaltyOffer:
     once the hand was known; 2 points per card offered to ``to``. A false claim of game
     (ACC 8.4): a claim that would have pegged out on a wrong count (``count`` is -1). It
     becomes a ``penalty`` event only if the table applies it.
+
+    ``resolved`` once a penalty settled it. ``withdrawn`` (resolved too) when the go it was
+    about was itself taken back by the penalty for an earlier renege: that go no longer
+    stands, so there is nothing to pay.
     """
 
     infraction: str
@@ -79,6 +105,7 @@ class PenaltyOffer:
     to: int
     rule: str
     resolved: bool = False
+    withdrawn: bool = False
 
     @property
     def sentence(self) -> str:
@@ -97,6 +124,31 @@ class PenaltyOffer:
 
 RenegeReport = PenaltyOffer
 """The renege reports are the penalty offers whose infraction is ``"renege"``."""
+
+
+@dataclass(frozen=True, slots=True)
+class TakeBack:
+    """What an applied renege penalty took back (ACC 7.3; docs/rules.md, "Renege").
+
+    ``offender`` said go at ``count`` while a card fitted. Every card laid after that go
+    returned to its player's hand: ``cards`` holds them per seat, in the order each seat had
+    laid them. ``points`` is what each side lost (the play's points pegged after the go, the
+    hands counted after that play, muggins taken on them), as the ``"renege take-back"``
+    awards list it. The play then goes on at ``count`` with ``offender`` to play.
+    """
+
+    offender: int
+    count: int
+    cards: tuple[tuple[Card, ...], ...]
+    points: tuple[int, ...]
+
+    def to_json(self) -> dict[str, object]:
+        """The replay --json form: offender, count, cards per seat, points per side."""
+        return {
+            "player": self.offender, "count": self.count,
+            "cards": [[str(card) for card in seat] for seat in self.cards],
+            "points": list(self.points),
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,7 +221,10 @@ class GameState:
     - Muggins games: ``pending_claims`` (scores waiting for their owners' claims, first one
       next) and ``pending_muggins`` (under-claimed points open to an opponent's call).
     - ``offers``: penalties found but not applied (renege reports; false claims of game);
-      ``reneges`` is the renege part.
+      ``reneges`` is the renege part. ``take_backs``: what each renege penalty applied this
+      game took back, oldest first.
+    - After a take-back, ``hands`` keeps every hand that was known: those players must lay
+      their cards again from it (``can_play`` and ``legal_cards`` say so).
     """
 
     names: tuple[str, ...]
@@ -199,6 +254,7 @@ class GameState:
     pending_muggins: PendingMuggins | None
     offers: tuple[PenaltyOffer, ...]
     dealt: tuple[tuple[Card, ...] | None, ...]
+    take_backs: tuple[TakeBack, ...] = ()
 
     @property
     def players(self) -> int:
@@ -226,7 +282,9 @@ class GameState:
         return min(10, 31 - self.count)
 
     def can_play(self, player: int, card: Card) -> bool:
-        """True when ``player`` may lay ``card`` now: their turn, unseen, fits under 31."""
+        """True when ``player`` may lay ``card`` now: their turn, unseen, fits under 31, and
+        from their hand when it is known (dealt cards entered, or a hand known before a
+        renege's take-back)."""
         if self.phase is not Phase.PLAY or player != self.to_act:
             return False
         if card in self.seen or self.cards_left[player] == 0:
@@ -234,6 +292,9 @@ class GameState:
         known = self.dealt[player]
         if known is not None and card not in known:
             return False
+        for seat, hand in enumerate(self.hands):
+            if hand is not None and (card in hand) != (seat == player):
+                return False
         return self.count + card.pips <= 31
 
     def legal_cards(self) -> tuple[Card, ...]:

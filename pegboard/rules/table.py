@@ -23,6 +23,7 @@ from pegboard.rules.state import (
     PendingClaim,
     PendingMuggins,
     Phase,
+    TakeBack,
 )
 
 
@@ -50,12 +51,35 @@ class Act:
 
 
 @dataclass(frozen=True, slots=True)
+class Rewind:
+    """The play as it stood just before a go: where a renege's take-back returns to.
+
+    ``moves`` counts the plays and goes of the deal before this one (it orders the goes);
+    ``awards`` is how many awards the game had then; ``scores`` and ``back_pegs`` where the
+    pegs stood.
+    """
+
+    count: int
+    pile: tuple[Card, ...]
+    last_player: int | None
+    said_go: frozenset[int]
+    played: tuple[tuple[Card, ...], ...]
+    seen: frozenset[Card]
+    moves: int
+    awards: int
+    scores: tuple[int, ...]
+    back_pegs: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class GoMark:
-    """A go, remembered so it can be checked for a renege once the hand is known."""
+    """A go, remembered so it can be checked for a renege once the hand is known, with the
+    play as it stood before it (a renege penalty takes the play back there)."""
 
     player: int
     count: int
     played_before: int
+    rewind: Rewind
 
 
 class Table:
@@ -81,6 +105,8 @@ class Table:
         self.results: tuple[GameResult, ...] = ()
         self.match_winner: int | None = None
         self.offers: tuple[PenaltyOffer, ...] = ()
+        self.take_backs: tuple[TakeBack, ...] = ()
+        self.retracted: frozenset[int] = frozenset()  # indices into awards taken back
         self.pending_claims: tuple[PendingClaim, ...] = ()
         self.claim_acts: tuple[Act, ...] = ()
         self.pending_muggins: PendingMuggins | None = None
@@ -101,6 +127,11 @@ class Table:
         self.gos: tuple[GoMark, ...] = ()
         self.play_started = False
         self.show_index = 0
+        self.moves = 0  # plays and goes this deal
+        # Renege reports of this deal, by their index in offers, with the go they are about.
+        self.renege_marks: tuple[tuple[int, GoMark], ...] = ()
+        # Hands known when a renege was taken back: their cards are laid again from them.
+        self.known: list[tuple[Card, ...] | None] = [None] * self.n
 
     def copy(self) -> Table:
         new = object.__new__(Table)
@@ -110,6 +141,7 @@ class Table:
         new.played = list(self.played)
         new.shown = list(self.shown)
         new.dealt = list(self.dealt)
+        new.known = list(self.known)
         return new
 
     # Helpers -------------------------------------------------------------------------------
@@ -127,7 +159,10 @@ class Table:
         return self.hand_size - len(self.played[player])
 
     def hand(self, player: int) -> tuple[Card, ...] | None:
-        """The player's kept hand, when known: all laid in the play, or shown."""
+        """The player's kept hand, when known: all laid in the play, shown, or known before a
+        renege's take-back."""
+        if self.known[player] is not None:
+            return self.known[player]
         if self.shown[player] is not None:
             return self.shown[player]
         if len(self.played[player]) == self.hand_size:
@@ -137,6 +172,15 @@ class Table:
     def show_order(self) -> list[int]:
         assert self.dealer is not None
         return [(self.dealer + k) % self.n for k in range(1, self.n + 1)]
+
+    def rewind_point(self) -> Rewind:
+        """The play as it stands now, for a go about to be said."""
+        return Rewind(
+            count=self.count, pile=self.pile, last_player=self.last_player,
+            said_go=self.said_go, played=tuple(self.played), seen=self.seen,
+            moves=self.moves, awards=len(self.awards), scores=tuple(self.scores),
+            back_pegs=tuple(self.back_pegs),
+        )
 
     def opponent_of(self, player: int) -> int:
         """The opponent who receives a penalty by default: the next seat of another side."""
@@ -250,6 +294,7 @@ class Table:
             pending_muggins=self.pending_muggins,
             offers=self.offers,
             dealt=tuple(self.dealt),
+            take_backs=self.take_backs,
         )
 
 

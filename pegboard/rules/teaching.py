@@ -1,6 +1,6 @@
 """Teaching mode: what a player missed when they claimed less than their hand is worth.
 
-With muggins on, each player claims their own hand (RULES.md, Muggins). After the show,
+With muggins on, each player claims their own hand (docs/rules.md, "Muggins"). After the show,
 teaching mode shows the full count next to the claim. :func:`missed_combinations` compares a
 claim with the true :class:`~pegboard.rules.scoring.Breakdown` and says which combinations the
 player missed, as precisely as the claim allows:

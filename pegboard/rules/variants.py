@@ -1,4 +1,4 @@
-"""The rule options a table can choose (RULES.md; ACC tournament rules are the default).
+"""The rule options a table can choose (docs/rules.md; ACC tournament rules are the default).
 
 :class:`Rules` is an immutable value. ``Rules.from_json`` reads the ``"rules"`` object of a game
 record line, where every key is optional, and checks every value; ``to_json`` writes back only

@@ -10,8 +10,12 @@ Ways of entering a deal (``modes``):
 - ``"show"``: no play recorded, every hand given by a ``show`` event in show order;
 - ``"peg"``: the play's points pegged by hand with ``peg`` events, then ``show`` events;
 - ``"quick"``: only ``peg`` events (play and hands), then straight to the next ``deal``;
-- ``"mixed"``: card by card with a few ``peg`` events in between;
-- ``"abandon"``: part of the play, then the next ``deal`` (an unfinished hand).
+- ``"mixed"``: card by card with a few ``peg`` events in between.
+
+A hand whose cards were entered is always finished before the next ``deal``: only a hand
+pegged by points may be left early. With ``penalty`` > 0, a renege reported at the end of a
+card-by-card play is sometimes claimed: the ``penalty`` line, then the play again from that
+go, every card fitting now played.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import RCard, full_deck
+from .cards import RCard, card, full_deck
 from .referee import Session
 from .scoring import play_points
 
@@ -42,7 +46,7 @@ class Table:
     modes: Sequence[str] = ("cards",)
     undo: float = 0.0  # chance that an entry is also entered and undone (twice) before it
     renege: float = 0.0  # chance that a player says go although a card fits
-
+    penalty: float = 0.0  # chance that a renege found in a deal's play is claimed
 
     def rules(self) -> dict[str, Any]:
         rules: dict[str, Any] = {}
@@ -70,12 +74,15 @@ def simulate_play(
     one_count: bool,
     rng: random.Random,
     renege: float = 0.0,
+    forced: Sequence[Event] = (),
 ) -> list[Event]:
     """Play events for a deal: clockwise from the pone, goes only when nothing fits.
 
     With ``renege`` > 0, a player sometimes says go although a card fits (never at count 0,
-    where the go is refused outright).
+    where the go is refused outright). ``forced`` are the first decisions, already made (the
+    play up to a renege that was taken back); the rest is chosen as usual.
     """
+    todo = list(forced)
     n = len(hands)
     held = {p: list(h) for p, h in hands.items()}
     events: list[Event] = []
@@ -106,10 +113,20 @@ def simulate_play(
             continue
         count = sum(c.pips for c in pile)
         fits = [c for c in held[turn] if count + c.pips <= 31]
-        if fits and count and rng.random() < renege:
+        made: RCard | None = None
+        if todo:
+            decided = todo.pop(0)
+            assert decided["player"] == turn, (decided, turn)
+            if decided["type"] == "go":
+                fits = []
+            else:
+                made = card(decided["card"])
+        elif fits and count and rng.random() < renege:
             fits = []
         if fits:
-            if rng.random() < 0.4:  # a greedy player now and then: more combinations
+            if made is not None:
+                choice = made
+            elif rng.random() < 0.4:  # a greedy player now and then: more combinations
                 fits.sort(key=lambda c: -sum(p for _, p in play_points([*pile, c])))
                 choice = fits[0]
             else:
@@ -203,7 +220,7 @@ def random_game(seed: int, table: Table) -> list[Event]:
             return record
         order = [(dealer + i) % n for i in range(1, n + 1)]
         plays: list[Event] = []
-        if mode in ("cards", "mixed", "abandon"):
+        if mode in ("cards", "mixed"):
             plays = simulate_play(
                 hands, dealer, one_count=table.five_card, rng=rng, renege=table.renege
             )
@@ -212,8 +229,6 @@ def random_game(seed: int, table: Table) -> list[Event]:
                     at = rng.randint(0, len(plays))
                     points = rng.randint(1, 4)
                     plays.insert(at, {"type": "peg", "player": rng.randrange(n), "points": points})
-            if mode == "abandon":  # the deal is left unfinished: the next deal starts
-                plays = plays[: rng.randint(0, len(plays))]
         elif mode in ("peg", "quick"):
             plays = [
                 {"type": "peg", "player": rng.randrange(n), "points": rng.randint(1, 6)}
@@ -223,7 +238,10 @@ def random_game(seed: int, table: Table) -> list[Event]:
                 plays += [
                     {"type": "peg", "player": p, "points": rng.randint(1, 16)} for p in order
                 ]
-        for event in plays:
+        # The referee numbers the entries in force (undone ones drop out of its count).
+        start = session.referee.line
+        at_line: dict[int, int] = {}  # the referee's line of a play or go -> index in plays
+        for index, event in enumerate(plays):
             if event["type"] == "peg" and rng.random() < 0.1:
                 # A correction: move back, at most what the side has.
                 referee = session.referee
@@ -232,7 +250,21 @@ def random_game(seed: int, table: Table) -> list[Event]:
                     event["points"] = -min(referee.scores[side], event["points"])
             if emit(event):
                 return record
-        if mode in ("quick", "abandon"):
+            at_line[session.referee.line] = index
+        if mode == "cards" and not table.five_card and rng.random() < table.penalty:
+            found = [(line, who) for line, who, _ in session.referee.reneges if line > start]
+            if found:
+                offender = rng.choice(sorted({who for _, who in found}))
+                go_line = min(line for line, who in found if who == offender)
+                emit({"type": "penalty", "player": offender, "infraction": "renege"})
+                if session.referee.over:
+                    return record
+                kept = plays[: at_line[go_line]]
+                plays = simulate_play(hands, dealer, one_count=False, rng=rng, forced=kept)
+                for event in plays[len(kept):]:
+                    if emit(event):
+                        return record
+        if mode == "quick":
             continue
         for p in order:
             if mode in ("cards", "mixed") and played_fully(plays, p, size):

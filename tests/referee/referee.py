@@ -11,11 +11,19 @@ Rulings implemented (see the rules page):
 - the play: turn order, go chains, 31 = 2 and resets, go/last card 1 (never on top of 31);
 - the show: pone first clockwise, dealer, then the crib; hands known from the play are scored
   by the referee when the play ends, unknown ones come as ``show`` events in show order;
+- a new deal only once the crib is counted, or when the hand was pegged by points (no play,
+  go or show line in it);
+- a renege penalty: 2 per card that fitted, to the next opponent; when the renege was found
+  in this deal and its crib is not counted yet, the play is put back as it was before that
+  go, every point the play and the show scored since is cancelled ("renege take-back"), and
+  the hands seen by then are known: they are counted again, without a new show line (the
+  referee does not check that the cards laid again come from them);
 - the game stops the instant a side reaches the target; later events are illegal.
 """
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -83,6 +91,8 @@ class _Deal:
     show_index: int = 0
     gos: list[tuple[int, int, int]] = field(default_factory=list)  # (line, player, count)
     plays: list[tuple[int, int, RCard]] = field(default_factory=list)  # (line, player, card)
+    shown: dict[int, list[RCard]] = field(default_factory=dict)
+    known: dict[int, list[RCard]] = field(default_factory=dict)  # kept over a take-back
 
     @property
     def count(self) -> int:
@@ -107,6 +117,10 @@ class Referee:
         self.winner: int | None = None
         self.line = 0
         self.reneges: list[tuple[int, int, list[str]]] = []
+        self.settled: set[int] = set()  # go lines of reneges paid or taken back
+        self.before_go: dict[int, _Deal] = {}  # this deal: the deal just before each go
+        self.deal_log: list[tuple[int, str, list[Award]]] = []  # this deal's lines
+        self.cancelled: set[tuple[int, int]] = set()  # (line, award index) taken back
 
     # ----- table facts -------------------------------------------------------------------
     @property
@@ -181,12 +195,13 @@ class Referee:
         handler = {
             "cut": self._cut, "deal": self._deal, "starter": self._starter,
             "play": self._play, "go": self._go, "show": self._show, "crib": self._crib,
-            "peg": self._peg,
+            "peg": self._peg, "penalty": self._penalty,
         }.get(kind)
         if handler is None:
             raise Illegal(f"event type {kind!r} is not handled by the referee")
         awards: list[Award] = []
         handler(event, awards)
+        self.deal_log.append((self.line, kind, awards))
         return awards
 
     def _game(self, event: Mapping[str, Any]) -> None:
@@ -220,7 +235,11 @@ class Referee:
             self.first_dealer = lowest[0]
 
     def _deal(self, event: Mapping[str, Any], awards: list[Award]) -> None:
-        # A deal may come at any point of the previous one (quick mode: nothing else entered).
+        # A hand pegged by points may be left at any time; one whose cards were entered is
+        # finished first (the crib counted: then there is no deal in progress).
+        old = self.deal
+        if old is not None and (old.any_play or old.play_over or self.need_crib):
+            raise Illegal("the hand is not over: its cards are played and counted first")
         if self.deals == 0:
             named = event.get("dealer")
             if self.first_dealer is None:
@@ -244,6 +263,8 @@ class Referee:
         self.deal.played = {p: [] for p in range(self.players)}
         self.deal.turn = (dealer + 1) % self.players
         self.deal.show_order = [(dealer + i) % self.players for i in range(1, self.players + 1)]
+        self.before_go = {}
+        self.deal_log = []
         if self.five_card and self.deals == 1:
             self._award(awards, (dealer + 1) % self.players, 3, "three for last")
             self._check_end()
@@ -331,6 +352,7 @@ class Referee:
             raise Illegal(f"it is seat {deal.turn}'s turn, not seat {player}'s")
         if not deal.pile:
             raise Illegal("count is 0: every card fits, so a go is not possible")
+        self.before_go[self.line] = copy.deepcopy(deal)
         deal.gos.append((self.line, player, deal.count))
         deal.out.add(player)
         nxt = self._next_turn(deal, player)
@@ -368,7 +390,9 @@ class Referee:
         if self.over:  # nobody can claim a penalty any more
             return
         for player, cards in deal.played.items():
-            if len(cards) == self.hand_size:
+            if player in deal.known:
+                self._check_goes(deal, player, deal.known[player])
+            elif len(cards) == self.hand_size:
                 self._check_goes(deal, player, cards)
 
     def _check_goes(self, deal: _Deal, player: int, hand: list[RCard]) -> None:
@@ -378,7 +402,7 @@ class Referee:
         is awarded: a renege is only reported, for the opponent to claim.
         """
         for line, who, count in deal.gos:
-            if who != player:
+            if who != player or any(found == line for found, _, _ in self.reneges):
                 continue
             laid = {c for at, p, c in deal.plays if p == player and at < line}
             fitting = [c.text for c in hand if c not in laid and count + c.pips <= 31]
@@ -386,6 +410,8 @@ class Referee:
                 self.reneges.append((line, player, fitting))
 
     def _hand_known(self, deal: _Deal, player: int) -> bool:
+        if player in deal.known:
+            return True
         return deal.any_play and len(deal.played[player]) == self.hand_size
 
     def _advance_show(self, deal: _Deal, awards: list[Award]) -> None:
@@ -395,7 +421,8 @@ class Referee:
             player = deal.show_order[deal.show_index]
             if not self._hand_known(deal, player):
                 return
-            points = show_points(deal.played[player], deal.starter)
+            hand = deal.known.get(player, deal.played[player])
+            points = show_points(hand, deal.starter)
             self._award(awards, player, points, "hand")
             deal.show_index += 1
             if self._check_end():
@@ -429,6 +456,7 @@ class Referee:
         if not mine <= set(cards):
             raise Illegal("the hand must hold the cards that player played")
         deal.seen.update(cards)
+        deal.shown[player] = cards
         assert deal.starter is not None
         if len(mine) < self.hand_size:  # a hand known only now: check its goes
             self._check_goes(deal, player, cards)
@@ -464,6 +492,64 @@ class Referee:
         points = max(points, -self.scores[self.side(player)])
         self._award(awards, player, points, "peg")
         self._check_end()
+
+    def _penalty(self, event: Mapping[str, Any], awards: list[Award]) -> None:
+        """A renege claimed (only renege penalties are refereed).
+
+        The go it is about is the player's first renege of this deal not yet settled, else
+        their first one left from an earlier deal (then only the points are paid).
+        """
+        player = self._player(event)
+        if event.get("infraction") != "renege":
+            raise Illegal("the referee judges renege penalties only")
+        open_ = [(line, fitting) for line, who, fitting in self.reneges
+                 if who == player and line not in self.settled]
+        here = [r for r in open_ if r[0] in self.before_go]
+        chosen = here[0] if here else (open_[0] if open_ else None)
+        points = event.get("points")
+        if points is None:
+            points = 2 * len(chosen[1]) if chosen else 2
+        if chosen is not None:
+            self.settled.add(chosen[0])
+            if chosen in here and self.deal is not None:
+                self._take_back(chosen[0], player, awards)
+        to = event.get("to")
+        if to is None:
+            to = next(seat for step in range(1, self.players + 1)
+                      if self.side(seat := (player + step) % self.players) != self.side(player))
+        self._award(awards, to, points, "penalty")
+        self._check_end()
+
+    def _take_back(self, go_line: int, player: int, awards: list[Award]) -> None:
+        """Cancel what the play and show scored from the go on; the deal as it was before it."""
+        deal = self.deal
+        assert deal is not None
+        known: dict[int, list[RCard]] = dict(deal.known)
+        for seat, cards in deal.played.items():
+            if len(cards) == self.hand_size:
+                known[seat] = list(cards)
+        known.update(deal.shown)
+        for line, kind, given in self.deal_log:
+            if line < go_line or kind not in ("play", "go", "show"):
+                continue
+            for index, award in enumerate(given):
+                if (line, index) in self.cancelled:
+                    continue
+                self.cancelled.add((line, index))
+                side = self.side(award.player)
+                lost = min(award.points, self.scores[side])
+                if lost:
+                    awards.append(Award(award.player, -lost, "renege take-back"))
+                    self.scores[side] -= lost
+        later = [line for line in self.before_go if line > go_line]
+        self.settled.update(later)  # those goes are taken back as well
+        restored = self.before_go[go_line]
+        for line in [go_line, *later]:
+            del self.before_go[line]
+        self.deal = copy.deepcopy(restored)
+        self.deal.known = known
+        self.deal.turn = player
+        self.need_crib = False
 
     # ----- the result ------------------------------------------------------------------------
     def result(self) -> Result:

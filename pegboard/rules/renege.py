@@ -1,0 +1,154 @@
+"""Renege: found once a hand is known, and taken back when the penalty is applied (ACC 7.3).
+
+A player who says go while holding a card that fits has reneged (docs/rules.md, "Renege").
+The engine cannot see a hand until it is known (every card laid, or shown), so it checks each
+go then and *reports* a renege; the table decides whether to claim it with a ``penalty``
+entry.
+
+A claimed renege takes the play back to the moment of the go, in the deal it was made in and
+before that deal's crib is counted:
+
+- the go is withdrawn, and every card laid after it (by anyone, across resets) goes back to
+  its player's hand;
+- the points pegged from the go on are retracted: the play's combinations, go, 31 and last
+  card (the go's own point too); the hands counted after that play, which are counted again
+  when it is over; and muggins taken on any of them. Penalties and pegs entered meanwhile
+  stand;
+- the play goes on at the count of the go with the offender to play. Hands known by then stay
+  known, so those cards must be laid again from them, and the offender may not say go while
+  one of them fits;
+- then the opponent pegs 2 for each card that could have been played.
+
+A renege penalty with no report of this deal (the table saw it, or the deal is over) only
+pays the points.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from pegboard.rules.state import RETRACTABLE, Award, PenaltyOffer, Phase, TakeBack
+from pegboard.rules.table import GoMark, Table
+
+RENEGE_RULE = "ACC 7.3 (2020)"
+TAKE_BACK = "renege take-back"
+
+
+def check_reneges(t: Table) -> None:
+    """Report every go said while holding a card that fitted, once the hand is known."""
+    unchecked = []
+    for mark in t.gos:
+        hand = t.hand(mark.player)
+        if hand is None:
+            unchecked.append(mark)
+            continue
+        before = t.played[mark.player][: mark.played_before]
+        held = tuple(card for card in hand if card not in before)
+        fitted = tuple(card for card in held if mark.count + card.pips <= 31)
+        if fitted:
+            report = PenaltyOffer(
+                infraction="renege", player=mark.player, count=mark.count, cards=fitted,
+                points=2 * len(fitted), to=t.opponent_of(mark.player), rule=RENEGE_RULE,
+            )
+            t.renege_marks = (*t.renege_marks, (len(t.offers), mark))
+            t.offers = (*t.offers, report)
+    t.gos = tuple(unchecked)  # each go is checked once, when its hand became known
+
+
+def choose_report(t: Table, offender: int) -> int | None:
+    """Which open renege report a penalty for ``offender`` settles (its index in offers).
+
+    The earliest of this deal first: taking it back takes back any later one too. Failing
+    that, the earliest left open from an earlier deal (paid, nothing to take back).
+    """
+    open_ = [
+        i for i, offer in enumerate(t.offers)
+        if offer.infraction == "renege" and offer.player == offender and not offer.resolved
+    ]
+    this_deal = {i for i, _ in t.renege_marks}
+    current = [i for i in open_ if i in this_deal]
+    if current:
+        return current[0]
+    return open_[0] if open_ else None
+
+
+def can_take_back(t: Table, report: int) -> GoMark | None:
+    """The go a report is about, when the play can still be taken back to it."""
+    if t.phase not in (Phase.PLAY, Phase.SHOW, Phase.CRIB):
+        return None  # the deal is over (or the game): the cards are gathered
+    return next((mark for i, mark in t.renege_marks if i == report), None)
+
+
+def take_back(t: Table, mark: GoMark, out: list[Award]) -> None:
+    """Return the play to just before ``mark``'s go and retract what was pegged since."""
+    back = mark.rewind
+    taken = tuple(t.played[p][len(back.played[p]):] for p in range(t.n))
+    # Hands known now stay known: the cards taken back are the ones laid again.
+    for p in range(t.n):
+        hand = t.hand(p)
+        if hand is not None:
+            t.known[p] = hand
+    retractions = _retract(t, back.awards, back.scores, back.back_pegs)
+    out.extend(retractions)
+    # Later reports were about goes that are taken back too: they no longer stand.
+    t.offers = tuple(
+        replace(offer, resolved=True, withdrawn=True)
+        if not offer.resolved and any(
+            i == index and later.rewind.moves > back.moves for i, later in t.renege_marks
+        ) else offer
+        for index, offer in enumerate(t.offers)
+    )
+    t.gos = tuple(m for m in t.gos if m.rewind.moves < back.moves)
+    t.count = back.count
+    t.pile = back.pile
+    t.last_player = back.last_player
+    t.said_go = back.said_go
+    t.played = list(back.played)
+    t.seen = back.seen
+    t.moves = back.moves
+    t.shown = [None] * t.n
+    t.show_index = 0
+    t.phase = Phase.PLAY
+    t.to_act = mark.player
+    lost = [0] * t.sides
+    for award in retractions:
+        lost[award.side] -= award.points
+    t.take_backs = (*t.take_backs, TakeBack(mark.player, mark.count, taken, tuple(lost)))
+
+
+def _retract(
+    t: Table, since: int, scores: tuple[int, ...], back_pegs: tuple[int, ...],
+) -> list[Award]:
+    """One negative award for each award since ``since`` that the take-back cancels."""
+    cancel = [
+        i for i in range(since, len(t.awards))
+        if i not in t.retracted and t.awards[i].reason in RETRACTABLE and t.awards[i].points
+    ]
+    before = list(t.scores)
+    retractions = []
+    for i in cancel:
+        award = t.awards[i]
+        points = min(award.points, t.scores[award.side])  # never below 0
+        t.scores[award.side] -= points
+        said = award.sentence.split(": ", 1)[-1]
+        retraction = Award(
+            player=award.player, side=award.side, points=-points, reason=TAKE_BACK,
+            sentence=f"{t.name(award.player)}: taken back after the renege: {said}",
+            items=award.items, cards=award.cards, rule=RENEGE_RULE, cancels=award.reason,
+        )
+        t.awards = (*t.awards, retraction)
+        retractions.append(retraction)
+    t.retracted = t.retracted | set(cancel)
+    for side in {t.awards[i].side for i in cancel}:
+        # Both pegs go back where they stood at the renege when nothing else moved them
+        # since; otherwise this is a move back like any other (the back peg marks the
+        # score before it).
+        moved = any(
+            award.side == side and award.reason != TAKE_BACK and i not in t.retracted
+            for i, award in enumerate(t.awards[since:], start=since)
+        )
+        if moved or t.scores[side] != scores[side]:
+            t.back_pegs[side] = before[side]
+        else:
+            t.back_pegs[side] = back_pegs[side]
+    return retractions
