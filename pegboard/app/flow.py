@@ -37,7 +37,14 @@ from pegboard.app.state import (
     Table,
 )
 from pegboard.app.teach import lessons
-from pegboard.app.words import awards_text, count_page, describe, offer_page, wrap
+from pegboard.app.words import (
+    awards_text,
+    count_page,
+    describe,
+    offer_page,
+    take_back_page,
+    wrap,
+)
 from pegboard.errors import PegboardError
 from pegboard.rules.events import Claim, Crib, Cut, Deal, Event, Go, Option, Play, Show
 from pegboard.rules.state import Award, GameState, Phase
@@ -157,9 +164,11 @@ def notices(state: AppState, before: GameState, event: Event, awards: tuple[Awar
     (teaching) the lessons; and the play screen's award line."""
     assert state.session is not None
     after = state.session.state
-    pegged = [a for a in awards if a.reason not in ("hand", "crib")]
+    pegged = [a for a in awards if a.reason not in ("hand", "crib", "renege take-back")]
     spoken = awards_text(pegged, after.names) if pegged else ""
     pages = count_pages(before, after, event, awards)
+    if any(a.reason == "renege take-back" for a in awards) and after.take_backs:
+        pages.append(take_back_page(after, after.take_backs[-1]))
     if pages and spoken:
         pages[0] = replace(pages[0], award=spoken)
     for offer in after.offers[state.offers_shown:]:

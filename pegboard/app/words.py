@@ -24,7 +24,7 @@ from pegboard.rules.events import (
     Show,
     Starter,
 )
-from pegboard.rules.state import Award, GameState, PenaltyOffer
+from pegboard.rules.state import Award, GameState, PenaltyOffer, TakeBack
 
 _PLAIN = {
     "go": "Go", "last card": "Last card", "his heels": "His heels", "penalty": "Penalty",
@@ -115,6 +115,21 @@ def offer_page(gs: GameState, offer: PenaltyOffer) -> Page:
     lines = (f"{who} claimed game", f"on a wrong count: {offer.points}", f"to {to}, 15 back",
              offer.rule)
     return Page("False claim", lines, offer=event)
+
+
+def take_back_page(gs: GameState, back: TakeBack) -> Page:
+    """What a renege's penalty took back (ACC 7.3): the cards returned to each hand, the
+    points each side lost, and where the play goes on."""
+    lines = [f"{gs.names[back.offender]}'s go at {back.count} withdrawn"]
+    for seat, cards in enumerate(back.cards):
+        if cards:
+            held = " ".join(rank_label(c.rank) for c in cards)
+            lines.append(f"{gs.names[seat]} takes back {held}")
+    for side, points in enumerate(back.points):
+        if points:
+            lines.append(f"{side_name(gs, side)} loses {points}")
+    lines.append(f"Count {back.count}: {gs.names[back.offender]} to play")
+    return Page("Taken back", tuple(lines))
 
 
 def describe(event: Event, names: tuple[str, ...]) -> str:
