@@ -293,9 +293,8 @@ def test_a_renege_is_shown_and_offered() -> None:
     assert json.loads(app.record[-1])["infraction"] == "renege"
     assert app.game.scores == (6, 0)  # everything pegged since the go is gone; 6 to P1
     assert app.view.title == "Taken back"
-    assert app.view.lines == ("P2's go at 20 withdrawn", "P1 takes back A A 3",
-                              "P2 takes back 2 4 6", "P1 loses 9", "P2 loses 13",
-                              "Count 20: P2 to play")
+    assert app.view.lines == ("Back to P2's go, 20", "P1 takes back A A 3",
+                              "P2 takes back 2 4 6", "P1 loses 9", "P2 loses 13")
     app.read()
     assert app.view.screen is Screen.PLAY and app.view.count == 20 and app.view.turn == "P2"
     assert app.view.award == "P1: Penalty for 6"

@@ -47,7 +47,8 @@ SCREENS: dict[str, Screen] = {
     "hand": Screen.HAND, "claim": Screen.CLAIM, "muggins": Screen.CONFIRM,
     "scores": Screen.SCORES, "penalties": Screen.PENALTIES, "peg": Screen.PEG,
     "confirm": Screen.CONFIRM, "menu": Screen.MENU, "help": Screen.HELP,
-    "message": Screen.MESSAGE, "game_over": Screen.GAME_OVER, "match": Screen.MATCH,
+    "message": Screen.MESSAGE, "taken_back": Screen.MESSAGE, "game_over": Screen.GAME_OVER,
+    "match": Screen.MATCH,
     "race": Screen.RACE, "saved": Screen.SAVED, "dim": Screen.CRIB, "blank": Screen.CRIB,
     "resume": Screen.MESSAGE,
 }

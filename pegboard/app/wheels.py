@@ -120,6 +120,10 @@ def table_wheel(gs: GameState, events: tuple[object, ...], pending: tuple[Card, 
 
 def _play_wheel(gs: GameState, events: tuple[object, ...], p: int) -> Found:
     room = 31 - gs.count
+    # Cards known to be the player's: their dealt cards, or after a renege's take-back the
+    # hand the engine already knows (they must lay those very cards again).
+    held = gs.hands[p]
+    allowed = gs.dealt[p] if held is None else tuple(c for c in held if c not in gs.played[p])
     avoid = _flush_suits(gs, p)
     unavailable = gs.seen | _dealt_to_others(gs, p)
     last = len(gs.played[p]) == gs.rules.hand_size() - 1
@@ -127,7 +131,7 @@ def _play_wheel(gs: GameState, events: tuple[object, ...], p: int) -> Found:
     @once
     def opts(rank: Rank) -> list[Option]:
         return picker.suit_options(
-            rank, unavailable, starter=gs.starter, group=gs.played[p], allowed=gs.dealt[p],
+            rank, unavailable, starter=gs.starter, group=gs.played[p], allowed=allowed,
             avoid=avoid, last=last,
         )
 

@@ -120,7 +120,7 @@ def offer_page(gs: GameState, offer: PenaltyOffer) -> Page:
 def take_back_page(gs: GameState, back: TakeBack) -> Page:
     """What a renege's penalty took back (ACC 7.3): the cards returned to each hand, the
     points each side lost, and where the play goes on."""
-    lines = [f"{gs.names[back.offender]}'s go at {back.count} withdrawn"]
+    lines = [f"Back to {gs.names[back.offender]}'s go, {back.count}"]
     for seat, cards in enumerate(back.cards):
         if cards:
             held = " ".join(rank_label(c.rank) for c in cards)
@@ -128,7 +128,6 @@ def take_back_page(gs: GameState, back: TakeBack) -> Page:
     for side, points in enumerate(back.points):
         if points:
             lines.append(f"{side_name(gs, side)} loses {points}")
-    lines.append(f"Count {back.count}: {gs.names[back.offender]} to play")
     return Page("Taken back", tuple(lines))
 
 
