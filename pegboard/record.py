@@ -166,8 +166,9 @@ def _header(f: _Fields) -> GameHeader:
     version = f.opt_int("version")
     if version is None:
         version = 1
-    if version != RECORD_VERSION:
-        raise f.fail(f"record version {version} is not supported (this reader knows 1)")
+    if not 1 <= version <= RECORD_VERSION:
+        raise f.fail(f"record version {version} is not supported (this reader knows 1 to "
+                     f"{RECORD_VERSION})")
     players = f._get("players")
     if not isinstance(players, list) or not all(
         isinstance(p, str) and p.strip() for p in players

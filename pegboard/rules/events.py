@@ -13,7 +13,10 @@ from typing import ClassVar
 from pegboard.rules.cards import Card
 from pegboard.rules.variants import Rules
 
-RECORD_VERSION = 1
+RECORD_VERSION = 2
+"""The record format written now. Version 2 added the renege take-back (ACC 7.3): a renege
+penalty in a version-1 record pays the points and takes nothing back, as that release did,
+so every game written earlier replays to the same scores."""
 
 
 @dataclass(frozen=True, slots=True)

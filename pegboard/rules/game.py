@@ -94,8 +94,11 @@ class Game:
 
     @classmethod
     def from_header(cls, header: GameHeader) -> Game:
-        """A new game from a record's first line."""
-        return cls(header.players, header.rules)
+        """A new game from a record's first line (its version and table options kept)."""
+        game = cls(header.players, header.rules)
+        game._header = header
+        game._tables = [Table(header)]
+        return game
 
     # Read-only views -----------------------------------------------------------------------
 

@@ -73,7 +73,10 @@ def choose_report(t: Table, offender: int) -> int | None:
 
 
 def can_take_back(t: Table, report: int) -> GoMark | None:
-    """The go a report is about, when the play can still be taken back to it."""
+    """The go a report is about, when the play can still be taken back to it (never in a
+    version-1 record: that release paid a renege without taking anything back)."""
+    if t.version < 2:
+        return None
     if t.phase not in (Phase.PLAY, Phase.SHOW, Phase.CRIB):
         return None  # the deal is over (or the game): the cards are gathered
     return next((mark for i, mark in t.renege_marks if i == report), None)

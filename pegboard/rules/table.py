@@ -88,6 +88,7 @@ class Table:
     def __init__(self, header: GameHeader) -> None:
         self.names = header.players
         self.rules = header.rules
+        self.version = header.version
         self.n = len(self.names)
         self.sides = self.rules.sides(self.n)
         self.hand_size = self.rules.hand_size()

@@ -14,7 +14,7 @@ NAMES = ["Ann", "Ben", "Cat", "Dan"]
 
 
 def game(players: int = 2, **rules: Any) -> Event:
-    return {"type": "game", "players": NAMES[:players], "rules": rules}
+    return {"type": "game", "version": 2, "players": NAMES[:players], "rules": rules}
 
 
 def cut(*cards: str) -> Event:

@@ -154,7 +154,9 @@ def random_game(seed: int, table: Table) -> list[Event]:
     """A whole legal game, ending on the line where a side reaches the target."""
     rng = random.Random(seed)
     n = table.players
-    record: list[Event] = [{"type": "game", "players": NAMES[:n], "rules": table.rules()}]
+    record: list[Event] = [
+        {"type": "game", "version": 2, "players": NAMES[:n], "rules": table.rules()},
+    ]
     session = Session()
     session.apply(record[0])
 
