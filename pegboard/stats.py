@@ -355,7 +355,15 @@ class _GameTracker:
             self.deal_crib = True
         for award in awards:
             tally = self.tallies[award.side]
-            if award.reason == "hand":
+            # A renege's take-back cancels an award where it was counted (it is counted
+            # again when the play is played out once more).
+            taken_back = award.reason == "renege take-back"
+            reason = award.cancels if taken_back else award.reason
+            if reason == "hand" and taken_back:
+                tally.hand_points += award.points
+                if award.player in self.deal_hand_awards:
+                    self.deal_hand_awards.remove(award.player)
+            elif reason == "hand":
                 tally.hand_points += award.points
                 self.deal_hand_awards.append(award.player)
                 best = tally.best_hand
@@ -364,9 +372,9 @@ class _GameTracker:
                         award.points, award.cards, self.game.state.starter,
                         self.header.players[award.player], self.number,
                     )
-            elif award.reason == "crib":
+            elif reason == "crib":
                 tally.crib_points += award.points
-            elif award.reason in PLAY_REASONS:
+            elif reason in PLAY_REASONS:
                 tally.pegging_points += award.points
 
     def close_deal(self) -> None:

@@ -64,7 +64,7 @@ from PIL import Image
 
 from pegboard.cli import main
 from pegboard.errors import PegboardError, RecordError
-from pegboard.stats import Statistics, compute, format_text, replay_record
+from pegboard.stats import PLAY_REASONS, Statistics, compute, format_text, replay_record
 
 DATA = Path(__file__).parent / "data"
 MATCH = DATA / "stats_match.jsonl"
@@ -414,3 +414,26 @@ def test_cli_a_bad_record_file_exits_2(
     assert main(["stats", "--record", str(PARTNERS), str(bad)]) == 2
     err = capsys.readouterr().err
     assert f"{bad}: line 2:" in err and "deal" in err
+
+
+def test_a_renege_take_back_is_taken_off_where_it_was_counted() -> None:
+    """The renege example: after the take-back, the hand, crib and pegging tallies of each
+    side add up with its other awards to its final score, and every hand is counted once."""
+    from pegboard.record import read
+    from pegboard.rules.game import Game
+
+    path = Path(__file__).parent.parent / "examples" / "renege-and-undo.jsonl"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    summary = replay_record(lines)[0]
+    header, events = read(lines)
+    game = Game.from_header(header)
+    for event in events:
+        game.apply(event)
+    awards = game.state.awards
+    assert any(a.reason == "renege take-back" for a in awards)
+    for side, tally in enumerate(summary.tallies):
+        other = sum(a.points for a in awards if a.side == side and (
+            a.cancels if a.reason == "renege take-back" else a.reason)
+            not in ("hand", "crib", *PLAY_REASONS))
+        assert tally.hand_points + tally.crib_points + tally.pegging_points + other == \
+            game.state.scores[side]
