@@ -9,9 +9,11 @@ own usage errors.
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib
 import sys
 from collections.abc import Callable, Sequence
+from typing import NoReturn
 
 from pegboard import __version__
 from pegboard.errors import PegboardError
@@ -32,9 +34,20 @@ COMMANDS = (
 )
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser with usage errors on one line, like every other error here.
+
+    Subcommand parsers are made with the class of the parser they hang from, so this one
+    setting covers every command.
+    """
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The full argument parser with every subcommand registered."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="pegboard",
         description="Pegboard: an electronic cribbage scorekeeper.",
     )
@@ -46,9 +59,17 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+@functools.cache
+def _parser() -> argparse.ArgumentParser:
+    # Building every subcommand's parser costs more than most commands (argparse looks up its
+    # message translations for each argument); main() is called many times in one process by
+    # the tests and the input fuzz, and parse_args never changes the parser.
+    return build_parser()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script; returns the exit status."""
-    parser = build_parser()
+    parser = _parser()
     args = parser.parse_args(argv)
     func: Callable[[argparse.Namespace], int] | None = getattr(args, "func", None)
     if func is None:

@@ -6,7 +6,9 @@ another. A missing default file means "all defaults"; a file named on purpose mu
 Every key is checked. A bad value raises :class:`~pegboard.errors.ConfigError` with a message
 that names the key (``display.model``), quotes the value and says what is allowed. Unknown
 sections and keys are errors too, with the closest valid name suggested, because a typo must
-never silently do nothing.
+never silently do nothing. Before the TOML is parsed, the text is checked for what would
+break the parser itself (see :func:`parse_config`): a file of at most 64 KiB, arrays and
+inline tables nested at most 4 deep, numbers of at most 24 digits.
 
 Sections and their defaults (pins are BCM GPIO numbers):
 
@@ -23,7 +25,8 @@ Sections and their defaults (pins are BCM GPIO numbers):
     ``dim_after_s`` 180, ``blank_after_s`` 900 (0 disables either).
 ``[link]``
     ``device`` ``""`` (no LED pegboard), ``"auto"`` (find the Pico by USB ids) or a device path
-    such as ``/dev/serial/by-id/usb-MicroPython_Board_in_FS_mode_e6614c311b7e6f35-if00``;
+    under ``/dev/`` such as
+    ``/dev/serial/by-id/usb-MicroPython_Board_in_FS_mode_e6614c311b7e6f35-if00``;
     ``serial_number`` ``""`` (any) or the Pico's USB serial number; ``baudrate`` 115200.
 ``[leds]``
     ``count`` 242 (LEDs on the chain), ``sides`` 2 (tracks: 2 or 3), ``serpentine`` true (the
@@ -35,7 +38,9 @@ Sections and their defaults (pins are BCM GPIO numbers):
     ``game_points`` ``"acc"`` or ``"classic"``; ``match_games`` 1 (best of N, N odd).
 ``[store]``
     ``path`` ``""`` (the usual search: ``--store``, ``$PEGBOARD_STORE``,
-    ``$STATE_DIRECTORY``, the user data directory) or a directory for the game store.
+    ``$STATE_DIRECTORY``, the user data directory) or an absolute directory for the game
+    store (a relative one would depend on the working directory: under systemd that is
+    ``/run/pegboard``, emptied when the service stops).
 
 >>> config = parse_config('[display]\\nmodel = "sh1106"\\n')
 >>> config.display.model, config.display.i2c_address
@@ -50,7 +55,10 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import json
+import posixpath
 import re
+import reprlib
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -60,6 +68,19 @@ from typing import Any
 from pegboard.errors import ConfigError
 
 DEFAULT_CONFIG_PATH = Path("/etc/pegboard/config.toml")
+
+MAX_CONFIG_BYTES = 65_536
+"""The largest config file read (the example, every key with its comment, is under 4 KiB)."""
+
+MAX_NESTING = 4
+"""The deepest nesting of arrays and inline tables (a config needs 2: ``input = {rows = [...]}``);
+tomllib recurses once per level and would exhaust the stack."""
+
+MAX_DIGITS = 24
+"""The longest run of digits in a number (Python refuses to read an integer of 4,301 digits)."""
+
+MAX_PATH = 4096
+"""The longest path accepted (Linux's PATH_MAX)."""
 
 # BCM GPIO numbers on the 40-pin header. GPIO 2 and 3 carry I2C-1 (the OLED), so they are
 # never accepted as input pins.
@@ -139,12 +160,27 @@ def _pins(count: int) -> Callable[[Any], tuple[int, ...]]:
 _PIN_ALLOWED = "a BCM GPIO number 0-27 other than 2 and 3 (I2C-1, used by the OLED)"
 
 
-def _device(value: Any) -> str:
-    if not isinstance(value, str):
+def _path_text(value: Any) -> str:
+    """A path as text: at most MAX_PATH characters, all printable (no NUL, no line breaks).
+
+    A NUL makes every open() raise ValueError (not OSError), far from the config file.
+    """
+    if not isinstance(value, str) or len(value) > MAX_PATH or not value.isprintable():
         raise _Invalid
-    if value in ("", "auto") or (value.startswith("/dev/") and len(value) > len("/dev/")):
-        return value
-    raise _Invalid
+    return value
+
+
+def _device(value: Any) -> str:
+    """``""``, ``"auto"`` or a path that stays under /dev/ once ``..`` is resolved.
+
+    The link opens it with pyserial's ``Serial(path)``, which takes paths only, not URLs.
+    """
+    if value in ("", "auto"):
+        return str(value)
+    path = _path_text(value)
+    if not path.startswith("/dev/") or not posixpath.normpath(path).startswith("/dev/"):
+        raise _Invalid
+    return path
 
 
 def _serial_number(value: Any) -> str:
@@ -154,9 +190,14 @@ def _serial_number(value: Any) -> str:
 
 
 def _store_path(value: Any) -> str:
-    if not isinstance(value, str) or "\0" in value:
+    """``""`` or an absolute path: a relative one would be resolved from the service's working
+    directory (``/run/pegboard`` under systemd), which is emptied when the service stops."""
+    if value == "":
+        return ""
+    path = _path_text(value)
+    if not path.startswith("/"):
         raise _Invalid
-    return value
+    return path
 
 
 _COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
@@ -252,7 +293,8 @@ class LinkConfig:
     """The USB serial link to the Pico that drives the LED pegboard."""
 
     device: str = field(default="", metadata=_meta(
-        _device, '"" (no LED pegboard), "auto", or a device path such as /dev/serial/by-id/...'))
+        _device, '"" (no LED pegboard), "auto", or a device path under /dev/ such as '
+        '/dev/serial/by-id/...'))
     serial_number: str = field(default="", metadata=_meta(
         _serial_number, '"" (any) or a USB serial number (letters, digits, - and _)'))
     baudrate: int = field(default=115200, metadata=_meta(
@@ -296,7 +338,8 @@ class StoreConfig:
     """Where games are kept (see :mod:`pegboard.store` for the search order)."""
 
     path: str = field(default="", metadata=_meta(
-        _store_path, '"" (the usual place) or a directory path'))
+        _store_path, '"" (the usual place) or an absolute directory path such as '
+        '"/var/lib/pegboard"'))
 
 
 @dataclass(frozen=True)
@@ -323,10 +366,20 @@ _SECTIONS: dict[str, type[Any]] = {
 }
 
 
+def _name(name: str) -> str:
+    """A section or key name for a message: as written when it is a plain word, else quoted
+    with escapes and shortened (a quoted TOML key can hold anything)."""
+    if re.fullmatch(r"[A-Za-z0-9_-]{1,40}", name):
+        return name
+    return _quote(name)
+
+
 def _unknown(kind: str, prefix: str, name: str, valid: list[str], source: str) -> ConfigError:
     """An unknown section or key, with the closest valid name (compared without the prefix)."""
     shape = "[{}]" if kind == "section" else prefix + "{}"
-    close = difflib.get_close_matches(name, valid, n=1, cutoff=0.6)
+    # difflib is quadratic in the name's length; no valid name is longer than 15.
+    close = difflib.get_close_matches(name[:40], valid, n=1, cutoff=0.6)
+    name = _name(name)
     if close:
         hint = f" (did you mean {shape.format(close[0])}?)"
     else:
@@ -334,12 +387,45 @@ def _unknown(kind: str, prefix: str, name: str, valid: list[str], source: str) -
     return ConfigError(f"{source}: unknown {kind} {shape.format(name)}{hint}")
 
 
+def _quote(text: str, limit: int = 60) -> str:
+    """A string as TOML writes it, control characters escaped, cut to ``limit`` characters."""
+    shown = json.dumps(text[:limit], ensure_ascii=False)
+    return shown if len(text) <= limit else shown[:-1] + '…"'
+
+
+class _Short(reprlib.Repr):
+    """repr() for values in messages: a few levels and items, long ints by their size."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.maxlevel, self.maxlist, self.maxdict, self.maxstring, self.maxother = 3, 6, 4, 40, 40
+
+    def repr_int(self, x: int, level: int) -> str:
+        if abs(x) < 10**15:
+            return repr(x)
+        if x.bit_length() < 14_000:  # under 4,215 digits: str() can spell it out
+            return f"<a number of {len(str(abs(x)))} digits>"
+        # str() of an int of 4,301 digits or more raises ValueError (0x... reads any size).
+        return f"<a number of about {int(x.bit_length() * 0.30103)} digits>"
+
+    def repr_str(self, x: str, level: int) -> str:
+        return _quote(x, self.maxstring)
+
+    def repr_datetime(self, x: Any, level: int) -> str:
+        return str(x.isoformat())
+
+    repr_date = repr_time = repr_datetime
+
+
+_SHORT = _Short()
+
+
 def _show(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
-        return f'"{value}"'
-    return repr(value)
+        return _quote(value)
+    return _SHORT.repr(value)
 
 
 def _build_section(cls: type[Any], section: str, table: Any, source: str) -> Any:
@@ -394,7 +480,7 @@ def config_from_dict(data: Mapping[str, Any], source: str = "<config>") -> Confi
         cls = sections.get(name)
         if cls is None and not isinstance(table, dict):
             raise ConfigError(
-                f"{source}: unknown key {name} outside any section; keys belong in one of "
+                f"{source}: unknown key {_name(name)} outside any section; keys belong in one of "
                 f"{', '.join(f'[{n}]' for n in sections)}"
             )
         if cls is None:
@@ -406,12 +492,124 @@ def config_from_dict(data: Mapping[str, Any], source: str = "<config>") -> Confi
 
 
 def parse_config(text: str, source: str = "<string>") -> Config:
-    """Parse TOML text into a checked :class:`Config`."""
+    """Parse TOML text into a checked :class:`Config`.
+
+    Before tomllib sees the text, :func:`_check_shape` refuses what would break tomllib
+    itself: arrays or inline tables nested more than :data:`MAX_NESTING` deep (it recurses
+    once per level) and a run of more than :data:`MAX_DIGITS` digits (Python will not read an
+    integer of 4,301). The message names the line and the key being set.
+
+    >>> parse_config("[leds]\\ncount = " + "9" * 30)
+    Traceback (most recent call last):
+    ...
+    pegboard.errors.ConfigError: <string>: line 2: leds.count = a number of 30 digits
+    (999999999999…); allowed: numbers of at most 24 digits
+    """
+    _check_shape(text, source)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"{source}: not valid TOML: {error}") from None
     return config_from_dict(data, source)
+
+
+_DIGIT_RUN = re.compile(rf"[0-9_]{{{MAX_DIGITS + 1},}}")
+
+
+def _check_shape(text: str, source: str) -> None:
+    """Refuse nesting deeper than MAX_NESTING and digit runs longer than MAX_DIGITS.
+
+    A small TOML lexer: it skips comments and the four kinds of strings (so brackets and
+    digits inside them do not count) and remembers the section and the key being set, to
+    name them. Text that is not valid TOML is left for tomllib to describe.
+    """
+    depth = 0
+    line = 1
+    section = ""
+    pending = ""  # what stands before "=" at depth 0 on this line: the key being set
+    key = ""
+    i = 0
+    n = len(text)
+
+    def where() -> str:
+        name = key or pending.strip() or "the text"
+        return f"{section}.{name}" if section and (key or pending.strip()) else name
+
+    while i < n:
+        char = text[i]
+        if char == "\n":
+            line += 1
+            if depth == 0:
+                pending = key = ""
+            i += 1
+        elif char == "#":
+            end = text.find("\n", i)
+            i = n if end < 0 else end
+        elif text.startswith(('"""', "'''"), i):
+            quote = text[i:i + 3]
+            end = _string_end(text, i + 3, quote)
+            line += text.count("\n", i, end)
+            if depth == 0 and not key:
+                pending += text[i:end]
+            i = end
+        elif char in "\"'":
+            end = _string_end(text, i + 1, char)
+            if depth == 0 and not key:
+                pending += text[i:end]
+            i = end
+        elif char in "[{":
+            depth += 1
+            if depth > MAX_NESTING:
+                raise ConfigError(
+                    f"{source}: line {line}: {where()} nests arrays or inline tables more "
+                    f"than {MAX_NESTING} deep; allowed: at most {MAX_NESTING} levels (a list of "
+                    "pins or colours is one)"
+                )
+            if depth == 1 and not key and not pending.strip():
+                # A [section] or [[array]] header: the section is the text up to "]".
+                end = text.find("]", i)
+                header = text[i + 1:end if end >= 0 else n].strip("[ \t")
+                section = header if re.fullmatch(r"[A-Za-z0-9_.-]{1,40}", header) else ""
+            i += 1
+        elif char in "]}":
+            depth = max(0, depth - 1)
+            i += 1
+        elif char == "=" and depth == 0 and not key:
+            key = pending.strip()
+            i += 1
+        else:
+            # A bare word: a key, a number, a date, true or false (anything up to a character
+            # that means something else).
+            special = _SPECIAL.search(text, i + 1)
+            end = n if special is None else special.start()
+            run = _DIGIT_RUN.search(text, i, end)
+            if run is not None:
+                digits = run.group().replace("_", "")
+                raise ConfigError(
+                    f"{source}: line {line}: {where()} = a number of {len(digits):,} digits "
+                    f"({digits[:12]}…); allowed: numbers of at most {MAX_DIGITS} digits"
+                )
+            if depth == 0 and not key:
+                pending += text[i:end]
+            i = end
+
+
+# The rest of a string after its opening quote(s), up to and including the closing ones (or
+# to the end of the line, or of the text, when it is not closed: tomllib will say so). The
+# basic forms are written as unrolled loops, linear on any input.
+_STRING_REST = {
+    '"': re.compile(r'[^"\\\n]*(?:\\.[^"\\\n]*)*"?'),
+    "'": re.compile(r"[^'\n]*'?"),
+    '"""': re.compile(r'[^"\\]*(?:(?:\\.|"(?!""))[^"\\]*)*(?:"""|\Z)', re.S),
+    "'''": re.compile(r"[^']*(?:'(?!'')[^']*)*(?:'''|\Z)"),
+}
+_SPECIAL = re.compile(r"[\n#\"'\[\]{}=]")
+
+
+def _string_end(text: str, start: int, quote: str) -> int:
+    """The index just past the string whose opening ``quote`` ends before ``start``."""
+    rest = _STRING_REST[quote].match(text, start)
+    return len(text) if rest is None else rest.end()
 
 
 def load_config(path: str | Path | None = None) -> Config:
@@ -425,16 +623,37 @@ def load_config(path: str | Path | None = None) -> Config:
             return Config()
         path = DEFAULT_CONFIG_PATH
     path = Path(path)
+    if not str(path).isprintable():
+        # Every message starts with the name, so it must print on one line; a NUL or a byte
+        # that is not UTF-8 (a lone surrogate) cannot even be opened.
+        raise ConfigError(f"{str(path)!r}: not a config file name; give a path without "
+                          "control characters, in UTF-8")
     try:
-        raw = path.read_bytes()
+        with path.open("rb") as stream:
+            # Read one byte more than allowed: enough to know the file is too large, and
+            # `--config /dev/zero` cannot fill the memory.
+            raw = stream.read(MAX_CONFIG_BYTES + 1)
     except FileNotFoundError:
         raise ConfigError(f"{path}: no such config file") from None
     except OSError as error:
-        raise ConfigError(f"{path}: cannot read the config file: {error.strerror}") from None
+        raise ConfigError(
+            f"{path}: cannot read the config file: {error.strerror or error}"
+        ) from None
+    if len(raw) > MAX_CONFIG_BYTES:
+        raise ConfigError(
+            f"{path}: the config file is larger than {MAX_CONFIG_BYTES // 1024} KiB; allowed: "
+            "a TOML file like systemd/config.example.toml (under 4 KiB)"
+        )
     try:
         text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise ConfigError(f"{path}: the config file is not UTF-8 text") from None
+    except UnicodeDecodeError as error:
+        line = raw.count(b"\n", 0, error.start) + 1
+        column = error.start - (raw.rfind(b"\n", 0, error.start) + 1) + 1
+        raise ConfigError(
+            f"{path}: line {line}, byte {column} is not UTF-8 "
+            f"({raw[error.start:error.end].hex(' ')}: {error.reason}); the config file is "
+            "UTF-8 text"
+        ) from None
     return parse_config(text, str(path))
 
 

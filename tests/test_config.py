@@ -87,7 +87,7 @@ def test_to_toml_round_trips_a_non_default_config() -> None:
         ("[link]\nbaudrate = 12345", "link.baudrate = 12345 is not accepted"),
         ('[link]\nserial_number = "a b"', 'link.serial_number = "a b" is not accepted'),
         ("[leds]\nbrightness = 1.5", "leds.brightness = 1.5 is not accepted; allowed: a number"),
-        ('[leds]\ncolours = ["red"]', "leds.colours = ['red'] is not accepted; allowed: a list"),
+        ('[leds]\ncolours = ["red"]', 'leds.colours = ["red"] is not accepted; allowed: a list'),
         ("[leds]\nsides = 4", "leds.sides = 4 is not accepted; allowed: 2 or 3"),
         ('[leds]\nhole1_end = "left"', 'leds.hole1_end = "left" is not accepted'),
         ("[leds]\nserpentine = 1", "leds.serpentine = 1 is not accepted; allowed: true or false"),
@@ -168,3 +168,117 @@ def test_config_error_is_a_value_error_and_config_is_frozen() -> None:
     assert issubclass(ConfigError, ValueError)
     with pytest.raises(dataclasses.FrozenInstanceError):
         Config().display.model = "sh1106"  # type: ignore[misc]
+
+
+# -- what would break the parser, and values that are accepted but would fail later ------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("[leds]\ncount = " + "[" * 100_000 + "]" * 100_000,
+         "my.toml: line 2: leds.count nests arrays or inline tables more than 4 deep; allowed: "
+         "at most 4 levels"),
+        ("[input]\nkeypad_rows = [1,\n" + "{a = " * 50 + "1" + "}" * 50 + "]",
+         "my.toml: line 3: input.keypad_rows nests arrays or inline tables more than 4 deep"),
+        ("x = " + "{a = " * 3000 + "1" + "}" * 3000, "my.toml: line 1: x nests arrays"),
+        ("[leds]\ncount = " + "9" * 5000,
+         "my.toml: line 2: leds.count = a number of 5,000 digits (999999999999…); allowed: "
+         "numbers of at most 24 digits"),
+        ("[leds]\ncount = 1_000_000_000_000_000_000_000_000",
+         "my.toml: line 2: leds.count = a number of 25 digits"),
+        ("[leds]\ncount = 0x" + "f" * 5000,
+         "my.toml: leds.count = <a number of about 6020 digits> is not accepted; allowed: a "
+         "whole number 1-1024"),
+        ("[idle]\ndim_after_s = 12345678901234567890",
+         "my.toml: idle.dim_after_s = <a number of 20 digits> is not accepted"),
+        ("[input]\nhold_s = nan", "my.toml: input.hold_s = nan is not accepted"),
+        ("[leds]\nbrightness = inf", "my.toml: leds.brightness = inf is not accepted"),
+        ('[store]\npath = "games"', 'my.toml: store.path = "games" is not accepted; allowed: "" '
+         '(the usual place) or an absolute directory path such as "/var/lib/pegboard"'),
+        ('[store]\npath = "~/games"', 'store.path = "~/games" is not accepted'),
+        ('[store]\npath = "/var/lib/\\u0000x"', 'store.path = "/var/lib/\\u0000x" is not'),
+        ('[store]\npath = "/' + "x" * 5000 + '"', 'store.path = "/xxxxxxxxxxxxx'),
+        ('[link]\ndevice = "/dev/ttyACM0\\u0000"',
+         'link.device = "/dev/ttyACM0\\u0000" is not accepted; allowed: "" (no LED pegboard), '
+         '"auto", or a device path under /dev/'),
+        ('[link]\ndevice = "/dev/../etc/passwd"', 'link.device = "/dev/../etc/passwd" is not'),
+        ('[link]\ndevice = "/dev/tty\\nUSB0"', 'link.device = "/dev/tty\\nUSB0" is not'),
+        ('[link]\ndevice = "loop://"', 'link.device = "loop://" is not accepted'),
+        ('[display]\nmodel = "' + "s" * 500 + '"', 'display.model = "sssssssss'),
+        ("[input]\n" + "a." * 3000 + "b = 1", "my.toml: unknown key input.a; valid:"),
+        ('"a\\nb" = 1', 'my.toml: unknown key "a\\nb" outside any section'),
+        ("[display]\nrotate = 1979-05-27T07:32:00Z",
+         "display.rotate = 1979-05-27T07:32:00+00:00 is not accepted"),
+    ],
+)
+def test_values_that_would_break_the_parser_or_the_device_are_errors(
+    text: str, expected: str
+) -> None:
+    with pytest.raises(ConfigError) as caught:
+        parse_config(text, "my.toml")
+    message = str(caught.value)
+    assert expected in message
+    assert "\n" not in message and len(message) < 400
+
+
+def test_accepted_paths_and_devices() -> None:
+    config = parse_config(
+        '[store]\npath = "/var/lib/pegboard"\n[link]\ndevice = "/dev/serial/by-id/usb-x-if00"\n'
+    )
+    assert (config.store.path, config.link.device) == (
+        "/var/lib/pegboard", "/dev/serial/by-id/usb-x-if00"
+    )
+    assert parse_config('[link]\ndevice = "auto"').link.device == "auto"
+    # Brackets and digits inside strings and comments are not nesting or numbers.
+    text = (
+        '[display]  # [[[[[[[[ 12345678901234567890123456789\n'
+        'model = """sh1106"""\n'
+        "[leds]\ncolours = ['#ffffff', \"#000000\", '''#123456''']  # [[[[[[[[\n"
+    )
+    config = parse_config(text)
+    assert config.display.model == "sh1106"
+    assert config.leds.colours == ("#ffffff", "#000000", "#123456")
+    # An inline table is a section too, and its list is nested 2 deep.
+    assert parse_config('input = {kit = "keypad", keypad_rows = [5, 6, 13, 19]}').input.kit == (
+        "keypad"
+    )
+
+
+def test_the_file_is_bounded_and_a_byte_that_is_not_utf8_is_named(tmp_path: Path) -> None:
+    latin = tmp_path / "latin.toml"
+    latin.write_bytes(b'[store]\npath = "/home/Ren\xe9"\n')
+    with pytest.raises(ConfigError, match=r"latin\.toml: line 2, byte 18 is not UTF-8 \(e9: "
+                       r"invalid continuation byte\); the config file is UTF-8 text$"):
+        load_config(latin)
+    huge = tmp_path / "huge.toml"
+    huge.write_bytes(b"# " + b"x" * 70_000 + b"\n")
+    with pytest.raises(ConfigError, match=r"huge\.toml: the config file is larger than 64 KiB"):
+        load_config(huge)
+    for name in ("con\nfig.toml", "config\0.toml", "Ren\udce9.toml"):
+        with pytest.raises(ConfigError, match=r"not a config file name"):
+            load_config(name)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["[leds]\ncount = " + "[" * 5000 + "]" * 5000, "[leds]\ncount = " + "9" * 5000,
+     '[link]\ndevice = "/dev/x\\u0000"', '[store]\npath = "games"'],
+)
+def test_run_and_sim_refuse_the_config_with_exit_2_and_one_line(
+    text: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from pegboard.cli import main
+
+    config = tmp_path / "config.toml"
+    config.write_text(text, encoding="utf-8")
+    script = tmp_path / "keys.txt"
+    script.write_text("ok\n", encoding="utf-8")
+    for argv in (["run", "--config", str(config), "--store", str(tmp_path / "s"),
+                  "--display", "dummy"],
+                 ["sim", "--config", str(config), "--script", str(script)]):
+        assert main(argv) == 2
+        captured = capsys.readouterr()
+        assert captured.err.startswith(f"pegboard {argv[0]}: {config}: ")
+        assert captured.err.count("\n") == 1 and captured.out == ""
+    assert not (tmp_path / "s").exists()

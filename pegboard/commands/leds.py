@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from pegboard.commands import paths
 from pegboard.errors import LinkError
 from pegboard.link.board import BoardState
 from pegboard.link.drawings import DRAWINGS, render_ansi
@@ -47,8 +48,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     _device_options(demo)
     demo.add_argument("--tracks", type=int, choices=(2, 3), default=2,
                       help="tracks on the board (default 2)")
-    demo.add_argument("--pause", type=float, default=1.0, metavar="S",
-                      help="seconds between steps (default 1)")
+    demo.add_argument("--pause", type=paths.seconds(60), default=1.0, metavar="S",
+                      help="seconds between steps, 0-60 (default 1)")
     demo.set_defaults(func=run_demo)
 
     flash = sub.add_parser("flash", help="copy the firmware to the Pico with mpremote")
@@ -61,8 +62,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     sim = sub.add_parser("sim", help="run the firmware on this computer on a pseudo-terminal")
     sim.add_argument("--dir", type=Path, default=None, metavar="DIR",
                      help="where to put the device link and recorded frames (default: temp)")
-    sim.add_argument("--seconds", type=float, default=None, metavar="S",
-                     help="stop after this long (default: until Ctrl-C)")
+    sim.add_argument("--seconds", type=paths.seconds(86_400), default=None, metavar="S",
+                     help="stop after this long, at most a day (default: until Ctrl-C)")
     sim.add_argument("--quiet", action="store_true", help="do not draw the board")
     sim.set_defaults(func=run_sim)
 
@@ -81,7 +82,14 @@ def _device_options(parser: argparse.ArgumentParser) -> None:
                         help="pick the Pico with this USB serial number")
 
 
+def _check_device(args: argparse.Namespace) -> None:
+    """``--device``: "auto", or a name the system can open (checked before connecting)."""
+    if args.device not in ("", "auto"):
+        paths.path_name(args.device)
+
+
 def _connect(args: argparse.Namespace, config: LedConfig, timeout: float = 10.0) -> SerialLink:
+    _check_device(args)
     if args.device not in ("", "auto") and not Path(args.device).exists():
         raise LinkError(f"cannot open {args.device}: no such device — is the Pico plugged in? "
                         "`ls -l /dev/serial/by-id/` lists the serial devices")
@@ -152,6 +160,8 @@ def flash_commands(device: str, firmware: Path) -> list[list[str]]:
 
 def run_flash(args: argparse.Namespace, runner: Callable[[list[str]], int] | None = None) -> int:
     """Copy the firmware with mpremote, then check the version handshake."""
+    _check_device(args)
+    paths.path_name(str(args.firmware))
     commands = flash_commands(args.device, args.firmware)
     if args.dry_run:
         for command in commands:
@@ -171,9 +181,11 @@ def run_flash(args: argparse.Namespace, runner: Callable[[list[str]], int] | Non
 
 def run_sim(args: argparse.Namespace) -> int:
     """The firmware under MicroPython on a pty; prints the device path and draws the board."""
+    if args.dir is not None:
+        paths.folder(str(args.dir))
     with tempfile.TemporaryDirectory(prefix="pegboard-leds-") as temporary:
         directory = args.dir or Path(temporary)
-        directory.mkdir(parents=True, exist_ok=True)
+        _make_folder(directory, "--dir")
         with FirmwareProcess(directory) as firmware:
             print(f"LED board firmware running; connect to: {firmware.port}", flush=True)
             print(f"  pegboard leds demo --device {firmware.port}", flush=True)
@@ -196,9 +208,22 @@ def run_sim(args: argparse.Namespace) -> int:
     return 0
 
 
+def _make_folder(path: Path, option: str) -> None:
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise paths.ArgumentError(
+            f"cannot make the {option} folder {paths.shown(str(path))}: "
+            f"{error.strerror or error}"
+        ) from None
+
+
 def run_svg(args: argparse.Namespace) -> int:
     """Write (or check) every drawing in ``args.out``."""
     out: Path = args.out
+    paths.folder(str(out))
+    if not args.check:
+        _make_folder(out, "--out")
     stale = []
     for name, make in DRAWINGS.items():
         path = out / name
@@ -207,8 +232,12 @@ def run_svg(args: argparse.Namespace) -> int:
             if not path.exists() or path.read_text() != text:
                 stale.append(str(path))
         else:
-            out.mkdir(parents=True, exist_ok=True)
-            path.write_text(text)
+            try:
+                path.write_text(text)
+            except OSError as error:
+                raise paths.ArgumentError(
+                    f"cannot write {paths.shown(str(path))}: {error.strerror or error}"
+                ) from None
             print(f"wrote {path}")
     if stale:
         print("out of date (run `pegboard leds svg`): " + ", ".join(stale), file=sys.stderr)

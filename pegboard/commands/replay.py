@@ -13,8 +13,9 @@ import sys
 from collections.abc import Iterable
 from typing import TextIO
 
+from pegboard.commands import paths
 from pegboard.errors import RecordError, RuleError
-from pegboard.record import iter_lines
+from pegboard.record import decode_lines, iter_lines
 from pegboard.rules.awards import number
 from pegboard.rules.events import (
     Claim,
@@ -53,14 +54,27 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run(args: argparse.Namespace) -> int:
-    """Replay the record named by ``args.record``."""
+    """Replay the record named by ``args.record``.
+
+    The file is read as bytes and decoded line by line (:func:`pegboard.record.decode_lines`),
+    so a line that is not UTF-8 is refused with its line and byte, like any other bad line.
+    """
     if args.record == "-":
-        return replay(sys.stdin, sys.stdout, as_json=args.json)
+        # Standard input's own decoding depends on the locale (and may smuggle bad bytes in as
+        # surrogates), so the bytes underneath are decoded here; a test's StringIO is text.
+        binary = getattr(sys.stdin, "buffer", None)
+        lines = decode_lines(binary, "<stdin>") if binary is not None else sys.stdin
+        return replay(lines, sys.stdout, as_json=args.json)
+    paths.input_name(args.record)  # a name no file can have (a NUL, not UTF-8, too long)
     try:
-        with open(args.record, encoding="utf-8") as stream:
-            return replay(stream, sys.stdout, as_json=args.json)
+        stream = open(args.record, "rb")  # noqa: SIM115 - closed below, after the replay
     except OSError as error:
-        raise RecordError(f"cannot read {args.record!r}: {error.strerror}") from None
+        raise RecordError(
+            f"cannot read {paths.shown(args.record)}: {error.strerror or error}"
+        ) from None
+    # Only opening is guarded: an OSError while replaying is the output's (a closed pipe).
+    with stream:
+        return replay(decode_lines(stream, args.record), sys.stdout, as_json=args.json)
 
 
 def replay(lines: Iterable[str], out: TextIO, *, as_json: bool = False) -> int:

@@ -9,11 +9,18 @@ written as PNG (``--frames DIR``) and the game record as JSON Lines (``--record 
 the built-in demo and prints the frames.
 
 The simulator never touches the real game: it uses its own store (``--store DIR`` to choose).
+
+Everything named on the command line is checked before the first key is pressed: the script
+is UTF-8 text of at most 1 MiB whose counts and waits are bounded (at most 50,000 presses, a
+wait of at most an hour, a day of waiting in all), ``--frames`` is a folder (made if missing),
+``--record`` a file in an existing folder, and each can be written.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import re
 import sys
 import tempfile
 from dataclasses import replace
@@ -23,6 +30,7 @@ from pathlib import Path
 from PIL import Image
 
 from pegboard.app.view import View
+from pegboard.commands import paths
 from pegboard.config import Config, load_config
 from pegboard.errors import PegboardError
 from pegboard.hw.clock import MonotonicClock
@@ -33,6 +41,19 @@ from pegboard.sim.terminal import TerminalDisplay, board_lines, run_interactive
 from pegboard.store import Store, find_store_path
 from pegboard.testing import KeyStep, parse_script
 from pegboard.ui.term import frame_to_halfblocks
+
+MAX_SCRIPT_BYTES = 1 << 20
+"""The largest key script read (the guide's, a whole game, is under 4 KiB)."""
+
+MAX_PRESSES = 50_000
+"""The most key steps a script may press, counts included (a whole game takes under 1,000;
+each step costs about a millisecond)."""
+
+MAX_WAIT_S = 3_600.0
+"""The longest single ``wait:SECONDS`` (the longest in the shipped scripts is 800)."""
+
+MAX_WAITING_S = 86_400.0
+"""The most waiting a script may add up to (the fake clock still runs every idle deadline)."""
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -69,6 +90,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run(args: argparse.Namespace) -> int:
     """Interactive on a terminal; headless for scripts and when input is not a terminal."""
+    _check_arguments(args)
     config = load_config(args.config) if args.config else Config()
     if args.kit:
         config = replace(config, input=replace(config.input, kit=args.kit))
@@ -83,28 +105,117 @@ def demo_script(kit: str) -> str:
     return resources.files("pegboard.sim").joinpath(name).read_text(encoding="utf-8")
 
 
-def _headless(args: argparse.Namespace, config: Config) -> int:
-    if args.script == "-":
-        text, source = sys.stdin.read(), "<stdin>"
-    elif args.script:
-        path = Path(args.script)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as error:
-            raise PegboardError(f"cannot read the key script {path}: "
-                                f"{error.strerror or error}") from None
-        source = str(path)
-    else:
-        text, source = demo_script(config.input.kit), "the demo script"
+def _read_script(name: str) -> tuple[str, str]:
+    """The key script's text and its name for messages (``-`` is standard input)."""
+    if name == "-":
+        # The bytes underneath, so a script that is not UTF-8 is refused the same way
+        # whatever the locale (a test's StringIO has no buffer and is text already).
+        binary = getattr(sys.stdin, "buffer", None)
+        if binary is None:
+            return sys.stdin.read(MAX_SCRIPT_BYTES + 1), "<stdin>"
+        return _script_text(binary.read(MAX_SCRIPT_BYTES + 1), "<stdin>"), "<stdin>"
+    try:
+        with open(name, "rb") as stream:
+            data = stream.read(MAX_SCRIPT_BYTES + 1)
+    except OSError as error:
+        raise PegboardError(f"cannot read the key script {paths.shown(name)}: "
+                            f"{error.strerror or error}") from None
+    return _script_text(data, name), name
+
+
+def _script_text(data: bytes, source: str) -> str:
+    if len(data) > MAX_SCRIPT_BYTES:
+        raise PegboardError(f"{source}: the key script is larger than "
+                            f"{MAX_SCRIPT_BYTES >> 20} MiB; a whole game takes a few KiB")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        column = error.start - (data.rfind(b"\n", 0, error.start) + 1) + 1
+        raise PegboardError(
+            f"{source}: line {line}, byte {column} is not UTF-8 "
+            f"({data[error.start:error.end].hex(' ')}: {error.reason}); a key script is UTF-8 "
+            "text"
+        ) from None
+
+
+# A whole number of 7 digits or more (the digits of a fraction, after ".", do not count).
+_LONG_NUMBER = re.compile(r"(?<![.\d])\d{7,}")
+
+
+def _parse_steps(text: str, source: str) -> list[KeyStep]:
+    """The script's steps, refused when it would press or wait past the bounds above."""
+    for number, line in enumerate(text.splitlines(), start=1):
+        # Checked before parsing: Python refuses to read a number of 4,301 digits.
+        long = _LONG_NUMBER.search(line.split("#", 1)[0])
+        if long:
+            digits = long.group() if len(long.group()) <= 12 else long.group()[:12] + "…"
+            raise PegboardError(
+                f"{source} line {number}: the number {digits} is too large; "
+                f"allowed: at most {MAX_PRESSES:,} presses and {MAX_WAIT_S:,.0f} seconds "
+                "per wait"
+            )
     try:
         steps = parse_script(text, source=source)
     except ValueError as error:
-        raise PegboardError(str(error)) from None
+        message = str(error)  # it quotes the bad word, which may be very long
+        raise PegboardError(message if len(message) <= 300 else message[:299] + "…") from None
+    presses = sum(step.count for step in steps)
+    if presses > MAX_PRESSES:
+        raise PegboardError(f"{source}: {presses:,} key steps; allowed: at most "
+                            f"{MAX_PRESSES:,} in one script")
+    longest = max((step.seconds for step in steps), default=0.0)
+    if longest > MAX_WAIT_S:
+        raise PegboardError(f"{source}: a wait of {longest:,g} seconds; allowed: at most "
+                            f"{MAX_WAIT_S:,.0f} (an hour) per wait")
+    waiting = sum(step.seconds * step.count for step in steps)
+    if waiting > MAX_WAITING_S:
+        raise PegboardError(f"{source}: {waiting:,g} seconds of waiting in all; allowed: at "
+                            f"most {MAX_WAITING_S:,.0f} (a day)")
+    return steps
+
+
+def _frames_folder(name: str) -> Path:
+    """The ``--frames`` folder, made now (with its parents) so a bad one fails before work."""
+    path = Path(name)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise paths.ArgumentError(f"cannot make the --frames folder {paths.shown(name)}: "
+                            f"{error.strerror or error}") from None
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise paths.ArgumentError(f"cannot write in the --frames folder {paths.shown(name)}: "
+                            "permission denied")
+    return path
+
+
+def _check_arguments(args: argparse.Namespace) -> None:
+    """Every file and folder named on the command line, before anything is read or run."""
+    if args.config:
+        paths.path_name(args.config)
+    if args.script:
+        paths.input_name(args.script)
+    if args.store:
+        paths.folder(args.store)
+    if args.frames:
+        paths.folder(args.frames)
+    if args.record:
+        paths.output_file(args.record)
+
+
+def _headless(args: argparse.Namespace, config: Config) -> int:
+    if args.script:
+        text, source = _read_script(args.script)
+    else:
+        text, source = demo_script(config.input.kit), "the demo script"
+    steps = _parse_steps(text, source)
     _check_kit(steps, config.input.kit, source)
     show = args.print_frames or not args.script
-    frames_dir = Path(args.frames) if args.frames else None
+    frames_dir = _frames_folder(args.frames) if args.frames else None
     record = Path(args.record) if args.record else (
         frames_dir / "game.jsonl" if frames_dir else None)
+    if record is not None and not args.record:
+        paths.output_file(str(record))  # DIR/game.jsonl must not be a folder either
     count = 0
 
     def printed(view: View, image: Image.Image) -> None:

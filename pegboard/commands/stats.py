@@ -13,10 +13,15 @@ import json
 import sys
 from pathlib import Path
 
+from pegboard.commands import paths
 from pegboard.errors import PegboardError, StoreError
+from pegboard.record import decode_text
 from pegboard.stats import Statistics, StatsError, compute, format_text
 from pegboard.store import StoreReader, find_store_path
-from pegboard.ui.race import write_plot
+from pegboard.ui.race import PLOT_FORMATS, PlotFormatError, write_plot
+
+MAX_RECORD_BYTES = 16 << 20
+"""The largest record file read (a best-of-99 match would be a few MiB)."""
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -46,27 +51,55 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def _positive(text: str) -> int:
     try:
-        value = int(text)
+        value = int(text) if len(text) <= 12 else 0  # int() refuses 4,301 digits anyway
     except ValueError:
         value = 0
     if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a game number: give 1 or more")
+        raise argparse.ArgumentTypeError(
+            f"{paths.shown(text)} is not a game number: give 1 or more"
+        )
     return value
 
 
-def _from_records(paths: list[str]) -> list[tuple[str, str]]:
+def _from_records(names: list[str]) -> list[tuple[str, str]]:
+    """Each named record's text; a file that is not UTF-8 is refused with its line and byte."""
     records = []
-    for name in paths:
+    for name in names:
         if name == "-":
-            records.append(("stdin", sys.stdin.read()))
+            # The bytes underneath, decoded strictly whatever the locale (a test's StringIO
+            # has no buffer and is text already).
+            binary = getattr(sys.stdin, "buffer", None)
+            if binary is None:
+                records.append(("stdin", sys.stdin.read()))
+            else:
+                data = binary.read(MAX_RECORD_BYTES + 1)
+                records.append(("stdin", _record_text(data, "stdin")))
             continue
         try:
-            records.append((name, Path(name).read_text(encoding="utf-8")))
+            with open(name, "rb") as stream:
+                data = stream.read(MAX_RECORD_BYTES + 1)
         except OSError as error:
-            raise PegboardError(f"cannot read {name!r}: {error.strerror or error}") from None
-        except UnicodeDecodeError:
-            raise PegboardError(f"{name!r} is not a text game record (UTF-8 JSON Lines)") from None
+            raise PegboardError(
+                f"cannot read {paths.shown(name)}: {error.strerror or error}"
+            ) from None
+        records.append((name, _record_text(data, name)))
     return records
+
+
+def _record_text(data: bytes, source: str) -> str:
+    if len(data) > MAX_RECORD_BYTES:
+        raise PegboardError(f"{source}: larger than {MAX_RECORD_BYTES >> 20} MiB; a game "
+                            "record (JSON Lines) of even a long match is a few MiB")
+    return decode_text(data, source)
+
+
+def _check_plot(name: str) -> None:
+    """``--plot``: a .png or .svg file in an existing, writable folder (checked before work)."""
+    if Path(paths.path_name(name)).suffix.lower() not in PLOT_FORMATS:
+        raise PlotFormatError(
+            f"cannot plot to {paths.shown(name)}: the file name must end in .png or .svg"
+        )
+    paths.output_file(name)
 
 
 def _from_store(store: str | None) -> tuple[list[tuple[str, str]], list[str]]:
@@ -93,6 +126,13 @@ def _from_store(store: str | None) -> tuple[list[tuple[str, str]], list[str]]:
 def run(args: argparse.Namespace) -> int:
     """Compute and print the statistics; write the plot when asked."""
     notes: list[str] = []
+    # Every name on the command line first: a bad one fails before any game is replayed.
+    for name in args.record or ():
+        paths.input_name(name)
+    if args.store:
+        paths.folder(args.store)
+    if args.plot:
+        _check_plot(args.plot)
     if args.record:
         records = _from_records(args.record)
     else:
