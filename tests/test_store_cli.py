@@ -90,13 +90,19 @@ def test_an_illegal_event_exits_2_with_the_engine_message_and_changes_nothing(
 def test_add_and_new_read_stdin(
     store: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(sys, "stdin", io.StringIO(HEADER + "\n"))
+    def stdin(data: bytes) -> None:
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"))
+
+    stdin((HEADER + "\n").encode())
     assert game(capsys, "new")[0] == 0
-    monkeypatch.setattr(sys, "stdin", io.StringIO("\n" + DEAL[0] + "\n\n"))
+    stdin(("\n" + DEAL[0] + "\n\n").encode())
     assert game(capsys, "add", "-")[0] == 0
-    monkeypatch.setattr(sys, "stdin", io.StringIO(DEAL[1] + "\n" + DEAL[2] + "\n"))
+    stdin((DEAL[1] + "\n" + DEAL[2] + "\n").encode())
     code, _, err = game(capsys, "add")
     assert code == 2 and "expected exactly one event line on stdin, got 2" in err
+    stdin('{"type": "peg", "player": 0, "points": 2, "note": "Ren\u00e9"}\n'.encode("latin-1"))
+    code, _, err = game(capsys, "add", "-")
+    assert code == 2 and "standard input: line 1, byte" in err and "not UTF-8" in err, err
     assert status(capsys)["events"] == 1
 
 

@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from pegboard.errors import RecordError, StoreError
-from pegboard.record import parse_line, result_json
+from pegboard.record import decode_text, parse_line, result_json
 from pegboard.rules.events import Event, GameHeader
 from pegboard.rules.game import Game
 from pegboard.rules.state import Award, GameState
@@ -248,7 +248,9 @@ class GameSession:
 def _read_line(argument: str, what: str) -> str:
     if argument != "-":
         return argument
-    lines = [line for line in sys.stdin.read().splitlines() if line.strip()]
+    # Read bytes: a line that is not UTF-8 is named with its byte, not a traceback.
+    text = decode_text(sys.stdin.buffer.read(), "standard input")
+    lines = [line for line in text.splitlines() if line.strip()]
     if len(lines) != 1:
         raise RecordError(f"expected exactly one {what} line on stdin, got {len(lines)}")
     return lines[0]
