@@ -32,13 +32,14 @@ from PIL import Image
 from pegboard.app.view import View
 from pegboard.commands import paths
 from pegboard.config import Config, load_config
+from pegboard.device.build import open_store
 from pegboard.errors import PegboardError
 from pegboard.hw.clock import MonotonicClock
 from pegboard.hw.oled import OledDisplay, open_emulator
 from pegboard.sim.script import run_script
 from pegboard.sim.session import Simulator
 from pegboard.sim.terminal import TerminalDisplay, board_lines, run_interactive
-from pegboard.store import Store, find_store_path
+from pegboard.store import find_store_path
 from pegboard.testing import KeyStep, parse_script
 from pegboard.ui.term import frame_to_halfblocks
 
@@ -226,8 +227,8 @@ def _headless(args: argparse.Namespace, config: Config) -> int:
             print("\n".join(frame_to_halfblocks(image)))
 
     with tempfile.TemporaryDirectory(prefix="pegboard-sim-") as scratch:
-        store = Store(Path(args.store) if args.store else Path(scratch) / "store",
-                      owner="pegboard sim")
+        store = open_store(Path(args.store) if args.store else Path(scratch) / "store",
+                           owner="pegboard sim")
         try:
             result = run_script(steps, config, store, frames_dir=frames_dir,
                                 record_path=record, on_frame=printed)
@@ -254,7 +255,7 @@ def _check_kit(steps: list[KeyStep], kit: str, source: str) -> None:
 def _interactive(args: argparse.Namespace, config: Config) -> int:
     directory = Path(args.store) if args.store else _sim_store_path()
     clock = MonotonicClock()
-    store = Store(directory, owner="pegboard sim")
+    store = open_store(directory, owner="pegboard sim")
     leds = None
     notices: list[str] = []
     try:
