@@ -11,6 +11,7 @@ advice) are never changed.
 
 from __future__ import annotations
 
+from collections.abc import Set
 from dataclasses import replace
 from itertools import product
 
@@ -45,28 +46,65 @@ def fact_of(cards: tuple[Card, ...], starter: Card, *, crib: bool) -> Fact:
     return flush, nobs
 
 
-def choices(gs: GameState, count: Count) -> dict[Fact, tuple[Card, ...]]:
-    """Every fact the hand's suits could make, each with the cards closest to those entered
-    (fewest suits changed). Empty when the hand's suits are known."""
+def choices(gs: GameState, count: Count) -> dict[Fact, dict[Card, Card]]:
+    """Every fact the hand's suits could make, each as the change of cards that makes it with
+    the fewest suits changed. Another hand's stand-in holding a card the fact needs moves to a
+    suit that changes nothing of its own hand. Empty when the hand's suits are known."""
     if gs.starter is None or any(
         d is not None and c in d for d in gs.dealt for c in count.cards
     ):
         return {}
     mine = set(count.cards)
-    blocked = (gs.seen - mine) | {gs.starter}
-    best: dict[Fact, tuple[int, tuple[Card, ...]]] = {}
+    blocked = set(gs.seen - mine) | {gs.starter}
+    best: dict[Fact, tuple[int, dict[Card, Card]]] = {}
     for suits in product(SUITS, repeat=len(count.cards)):
         cards = tuple(Card(c.rank, s) for c, s in zip(count.cards, suits, strict=True))
-        if len(set(cards)) < len(cards) or any(c in blocked for c in cards):
+        if len(set(cards)) < len(cards):
             continue
+        change = {a: b for a, b in zip(count.cards, cards, strict=True) if a != b}
+        moves = _make_room(gs, count, cards, blocked)
+        if moves is None:
+            continue
+        change.update(moves)
         fact = fact_of(cards, gs.starter, crib=count.crib)
-        changed = sum(a != b for a, b in zip(cards, count.cards, strict=True))
-        if fact not in best or changed < best[fact][0]:
-            best[fact] = (changed, cards)
-    return {fact: cards for fact, (_, cards) in best.items()}
+        if fact not in best or len(change) < best[fact][0]:
+            best[fact] = (len(change), change)
+    return {fact: change for fact, (_, change) in best.items()}
 
 
-def next_fact(gs: GameState, count: Count) -> tuple[Fact, tuple[Card, ...]] | None:
+def _make_room(gs: GameState, count: Count, cards: tuple[Card, ...], blocked: Set[Card],
+               ) -> dict[Card, Card] | None:
+    """Moves of other hands' stand-ins off ``cards`` (None if a card is truly taken: the
+    starter, a named card, a card whose suit makes its own hand's flush or nobs)."""
+    assert gs.starter is not None
+    taken = [c for c in cards if c in blocked]
+    if not taken:
+        return {}
+    owners = {c: q for q, laid in enumerate(gs.played) for c in laid if q != count.player}
+    known = {c for d in gs.dealt if d is not None for c in d}
+    used = set(blocked) | set(cards)
+    moves: dict[Card, Card] = {}
+    for card in taken:
+        owner = owners.get(card)
+        if owner is None or card in known or card == gs.starter:
+            return None
+        hand = gs.played[owner]
+        before = fact_of(hand, gs.starter, crib=False) if len(hand) > 1 else (0, False)
+        for suit in SUITS:
+            new = Card(card.rank, suit)
+            moved = tuple(new if c == card else moves.get(c, c) for c in hand)
+            after = fact_of(moved, gs.starter, crib=False) if len(hand) > 1 else (0, False)
+            if new not in used and after == before and not (
+                    new.rank is Rank.JACK and new.suit is gs.starter.suit):
+                moves[card] = new
+                used.add(new)
+                break
+        else:
+            return None
+    return moves
+
+
+def next_fact(gs: GameState, count: Count) -> tuple[Fact, dict[Card, Card]] | None:
     """What GO makes of the hand next: the following fact in the order nobs, flush, flush
     with nobs, back to neither (the likeliest forgotten first)."""
     options = choices(gs, count)

@@ -90,10 +90,10 @@ def _next(state: AppState, rest: Reading) -> Result:
     return flow.settle(state)
 
 
-def _resuit_page(state: AppState, screen: Reading, count: Count, cards: tuple[Card, ...],
+def _resuit_page(state: AppState, screen: Reading, count: Count, change: dict[Card, Card],
                  ) -> Result:
     assert state.session is not None
-    change = dict(zip(count.cards, cards, strict=True))
+    cards = tuple(change.get(c, c) for c in count.cards)
     done = resuit.rebuild(state.session, change)
     if done is None:
         return state, ()
@@ -164,7 +164,7 @@ def claim_go(state: AppState, screen: Claiming, event: InputEvent) -> Result:
     if count is None or change is None:
         return state, ()
     assert state.session is not None
-    done = resuit.rebuild(state.session, dict(zip(count.cards, change[1], strict=True)))
+    done = resuit.rebuild(state.session, change[1])
     if done is None:
         return state, ()
     session, effects, _ = done

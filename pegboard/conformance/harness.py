@@ -1,0 +1,695 @@
+"""The pretend table: whole games played on the device by keys, checked at every screen.
+
+A :class:`Harness` plays one :class:`~pegboard.conformance.deal.GameSpec`. It reads each
+screen (the :class:`~pegboard.app.view.View`) like a player and answers with keys on the mock
+pins: the setup by its rows, the dealer, every starter, card, go, hand and crib through the
+card wheel (holding for a flush or his nobs), claims and muggins calls, and OK through every
+page. What the device records is followed entry by entry against the truth (see
+:mod:`~pegboard.conformance.follow`), so an UNDO, a resuited hand or a restart is followed
+exactly.
+
+Checks at every step (RULES.md; the screens of ``pegboard/app``): during the play the count,
+the pile and the player to act are the truth's and the board is the ledger's; after every
+entry the award line names exactly what was pegged; every hand and crib counted has a page
+whose title gives its true count (a hand of nothing too, "nineteen: nothing"); claim screens
+name the act waiting and muggins calls the points missed; the game-over screen names the
+winner and the skunk. After the game the written record is replayed and compared (see
+:mod:`~pegboard.conformance.record_check`).
+
+Scripted mistakes (each decided from the seed, so a game is repeatable): a hand or crib
+entered without its flush or nobs, put right on its page (or claim screen) with GO or never;
+under- and over-claims, and muggins called or declined; a card that cannot be played or a go
+at a count of 0 (nothing may change); UNDO after an entry, then the same entry again; the
+power pulled (or the box shut down) mid-deal and the game restored.
+
+Known app bugs (:data:`~pegboard.conformance.follow.FINDINGS`) are noted, each with its first
+example, instead of failing the game; the table goes round them as players would (a flush the
+device cannot take is left at the nearest count it can take, and the truth is changed by
+exactly that), so the rest of the game is still checked. Anything else is a mismatch.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+
+from pegboard.app.view import PickerView, Screen, View
+from pegboard.config import Config, InputConfig
+from pegboard.conformance.deal import (
+    GameSpec,
+    Want,
+    choose_play,
+    cut_cards,
+    label_fits,
+    label_rank,
+    rank_label,
+    rng_at,
+    want_in_crib,
+    want_in_hand,
+)
+from pegboard.conformance.device import Device, read_back
+from pegboard.conformance.follow import (
+    ASKED_AGAIN,
+    MAX_ILLEGAL,
+    MAX_RESTARTS,
+    MAX_SCREENS,
+    NO_ROOM,
+    RATES,
+    RUN_OF_0,
+    SILENT,
+    UNSAID,
+    WHEEL_FACT,
+    AwardWant,
+    Follower,
+    GameReport,
+    Key,
+    Mismatch,
+    PageWant,
+)
+from pegboard.conformance.record_check import check_record
+from pegboard.conformance.truth import Act, game_points, names_awards, skunk
+from pegboard.rules.cards import Card, Rank
+from pegboard.rules.events import Go, Play
+from pegboard.rules.state import Phase
+from pegboard.testing import FakeClock, KeyStep
+
+
+def _strip(line: str) -> str:
+    return re.sub(r"^\d+ ", "", line)
+
+
+def _worth(fact: str) -> tuple[int, bool]:
+    """A fact label's flush length and nobs: "+flush 4 nobs" (4, True), "plain" (0, False)."""
+    return sum(int(word) for word in fact.split() if word.isdigit()), "nobs" in fact
+
+
+def _within(fact: str, real: str) -> bool:
+    """Does ``fact`` claim no more than the real facts: his nobs only if it is there, and
+    a flush no longer than the real one?"""
+    (flush, nobs), (real_flush, real_nobs) = _worth(fact), _worth(real)
+    return flush <= real_flush and (real_nobs or not nobs)
+
+
+def play_game(spec: GameSpec, directory: Path, *,
+              distort: Callable[[Act], Act] | None = None) -> GameReport:
+    """One game on a device of its own, its store at ``directory``."""
+    device = Device(Config(input=InputConfig(kit=spec.kit)), directory, FakeClock())
+    try:
+        return Harness(spec, device, distort=distort).play()
+    finally:
+        device.close()
+
+
+class Harness(Follower):
+    """One game of the pretend table on the device (see the module docstring).
+
+    ``distort`` changes every act of the truth before it is pegged: the harness's own test
+    gives it a wrong truth and expects mismatches."""
+
+    def __init__(self, spec: GameSpec, device: Device, *,
+                 distort: Callable[[Act], Act] | None = None) -> None:
+        super().__init__(spec, device, distort=distort)
+        self.restarts = 0
+        self.illegal = 0
+        self.started = False
+        self.finished = False
+        self.keylog: list[str] = []
+
+    # -- running -------------------------------------------------------------------------
+
+    def play(self) -> GameReport:
+        """Play the game from the home screen to its end (the device is back home) and
+        check it; the report lists what did not agree."""
+        started = time.perf_counter()
+        keys = self.device.keys
+        try:
+            self._loop()
+        except Mismatch as error:
+            self._fail(str(error))
+        except Exception as error:  # a crash of the harness (or of the device) is a failure
+            self._fail(f"{type(error).__name__}: {error}")
+        if not self.report.mismatches:
+            record, result = read_back(self.device.directory)
+            for problem in check_record(record, result, self.place.ledger, self.names):
+                self._fail(problem)
+        report = self.report
+        report.keys = self.device.keys - keys
+        report.entries = len(self.shapes)
+        report.deals = self.place.deal_no
+        report.scores = self.place.ledger.scores
+        report.winner = self.place.ledger.winner
+        report.seconds = time.perf_counter() - started
+        return report
+
+    def _fail(self, problem: str) -> None:
+        keys = " ".join(self.keylog[-30:])
+        self.report.mismatches.append(
+            f"{self.spec.label()}, deal {self.place.deal_no}, entry {len(self.shapes)}: "
+            f"{problem}\n    last keys: {keys}")
+
+    def _loop(self) -> None:
+        handlers: dict[Screen, Callable[[View], None]] = {
+            Screen.HOME: self._home, Screen.SETUP: self._setup, Screen.DEALER: self._dealer,
+            Screen.CUT: self._cut, Screen.STARTER: self._starter, Screen.PLAY: self._play,
+            Screen.CRIB: self._crib, Screen.HAND: self._hand, Screen.CLAIM: self._claim,
+            Screen.CONFIRM: self._confirm, Screen.SHOW: self._show,
+            Screen.MESSAGE: self._message, Screen.HELP: self._ok,
+            Screen.GAME_OVER: self._game_over,
+        }
+        for _ in range(MAX_SCREENS):
+            if self.finished:
+                return
+            if self.undo_next is not None:
+                self._undo()
+                continue
+            view = self.device.view
+            handler = handlers.get(view.screen)
+            if handler is None:
+                raise Mismatch(f"unexpected screen {view.screen.value} {view.title!r}")
+            handler(view)
+        raise Mismatch(f"no end after {MAX_SCREENS} screens")
+
+    # -- keys ----------------------------------------------------------------------------
+
+    @property
+    def keypad(self) -> bool:
+        return self.spec.kit == "keypad"
+
+    def press(self, key: str, *, hold: bool = False) -> None:
+        """One key (or a held key) on the pins."""
+        self.keylog.append(("hold-" if hold else "") + key)
+        self.device.press(KeyStep(key, hold=hold))
+
+    def spin(self, detents: int) -> None:
+        """Turn the knob (encoder kit)."""
+        if detents:
+            self.keylog.append(f"spin{detents:+d}")
+            self.device.spin(detents)
+
+    def choose(self, view: View, wanted: str) -> None:
+        """Choose the list row that starts with ``wanted``: its number key on the keypad,
+        else turn to it and OK."""
+        rows = [_strip(line) for line in view.lines]
+        index = next((i for i, row in enumerate(rows) if row.startswith(wanted)), None)
+        if index is None:
+            raise Mismatch(f"no row {wanted!r} on {view.title!r}: {rows}")
+        if self.keypad and index < len(Rank):
+            self.press(rank_label(Rank(index + 1)))
+        else:
+            self.spin(index - (view.selected or 0))
+            self.press("ok")
+        self.sync()
+
+    def type_number(self, number: int) -> None:
+        """Set a number screen (starting at 0) to ``number``: turns, or digit keys (A = 1,
+        10 = 0)."""
+        if not self.keypad:
+            self.spin(number)
+            return
+        digits = str(number) if number else ""
+        for digit in digits:
+            self.press({"1": "A", "0": "10"}.get(digit, digit))
+
+    def enter(self, view: View, card: Card, want: Want, key: Key, *, crib: bool) -> None:
+        """Enter ``card`` on the wheel with the fact ``want`` (plain: the rank alone).
+
+        A fact the wheel does not offer is entered plain and put right at the show."""
+        picker = view.picker
+        assert picker is not None
+        places = [i for i, label in enumerate(picker.options) if label_rank(label) is card.rank]
+        if not places:
+            raise Mismatch(f"{rank_label(card.rank)} is not on the wheel "
+                           f"({picker.prompt}: {' '.join(picker.options)})")
+        rank = rank_label(card.rank)
+        if not self.keypad:
+            size = len(picker.options)
+            delta = (places[0] - picker.index) % size
+            self.spin(delta if delta <= size // 2 else delta - size)
+        if want.plain:
+            self.press(rank if self.keypad else "ok")
+            self.sync()
+            return
+        for _ in range(4):
+            self.press(rank if self.keypad else "ok", hold=True)
+            candidate = self._picker().candidate
+            if label_fits(candidate, want, crib=crib):
+                self.press("ok")
+                self.sync()
+                return
+        self._note(WHEEL_FACT, f"{picker.prompt}: {rank} {want} not among the facts offered "
+                               f"({self._deal_text()})")
+        self.pending_fallback = key
+        if self.keypad:
+            self.press(rank)
+        else:
+            for _ in range(4):
+                if self._picker().candidate == rank:
+                    break
+                self.press("ok", hold=True)
+            self.press("ok")
+        self.sync()
+
+    def _picker(self) -> PickerView:
+        picker = self.device.view.picker
+        if picker is None:
+            raise Mismatch(f"the wheel went away: {self.device.view.title!r}")
+        return picker
+
+    def _ok(self, view: View) -> None:
+        self.press("ok")
+        self.sync()
+
+    def _undo(self) -> None:
+        """UNDO right after an entry: that entry (with an automatic deal after it) is taken
+        back, and the table enters the same thing again."""
+        at, self.undo_next = self.undo_next, None
+        assert at is not None
+        view = self.device.view
+        if len(self.shapes) != at or not self._undo_takes_back(view):
+            return
+        self._mistake("undo, then the same again", at)
+        before = list(self.shapes)
+        last = self.events[-1]
+        self.press("undo")
+        self.sync()
+        back = len(self.shapes)
+        if back >= at:
+            raise Mismatch(f"UNDO on {view.screen.value} {view.title!r} took nothing back")
+        self.redo = (back, before[back])
+        self.award = None
+        if isinstance(last, Play):
+            self.award = f"Undone: {self.names[last.player]}'s {rank_label(last.card.rank)}"
+        elif isinstance(last, Go):
+            self.award = f"Undone: {self.names[last.player]}'s go"
+
+    def _undo_takes_back(self, view: View) -> bool:
+        screen = view.screen
+        if screen is Screen.MESSAGE:
+            return view.title not in ("Not allowed", "A tie", "Game restored")
+        if screen is Screen.CRIB:
+            return view.lines == ("",)
+        return screen in (Screen.PLAY, Screen.STARTER, Screen.SHOW, Screen.HELP,
+                          Screen.CLAIM, Screen.CONFIRM, Screen.GAME_OVER)
+
+    def _maybe_restart(self, view: View) -> bool:
+        """Pull the plug (or shut down) here, power up, and check the game comes back
+        exactly: a "Game restored" page with the scores, then this very screen."""
+        at = len(self.shapes)
+        if self.restarts >= MAX_RESTARTS or ("restart", at) in self.done or \
+                not self._chance("restart", 13, sum(map(ord, view.screen.value))):
+            return False
+        self.done.add(("restart", at))
+        self.restarts += 1
+        # Mostly the plug pulled; a clean shutdown now and then (it costs the encoder kit a
+        # fifth of a second: gpiozero's button threads wake every 0.1 s to notice).
+        power_cut = rng_at(self.spec.seed, at, 14).random() < 0.75
+        self._mistake("restart: power cut" if power_cut else "restart: shut down", at)
+        records = self.device.records()
+        self.keylog.append("<power cut>" if power_cut else "<shut down>")
+        self.device.restart(power_cut=power_cut)
+        restored = self.device.view
+        self._expect(restored.screen is Screen.MESSAGE and restored.title == "Game restored",
+                     f"after a restart the screen is {restored.title!r}")
+        self._expect(restored.lines[:1] == (self._score_line(),),
+                     f"restored with {restored.lines[:1]}, the scores are {self._score_line()}")
+        self._expect(self.device.records() == records, "the record changed on a restart")
+        self.press("ok")
+        self.sync()
+        self.award = ()
+        again = self.device.view
+        asked = re.fullmatch(r"(\w+) missed (\d+)", again.title)
+        if again.screen is Screen.CONFIRM and asked and self.declined is not None and \
+                self.declined == (at, self.names.index(asked[1]), int(asked[2])):
+            self._note(ASKED_AGAIN, f"{again.title!r} after the table said no muggins")
+            self.choose(again, "No muggins")
+            again = self.device.view
+        same = again.screen is view.screen and again.sides == view.sides
+        if view.screen is Screen.PLAY:
+            same = same and (again.count, again.turn, again.pile) == (
+                view.count, view.turn, view.pile)
+        if view.screen in (Screen.STARTER, Screen.CLAIM):
+            same = same and again.title == view.title
+        self._expect(same, f"restored to {again.screen.value} {again.title!r}, was on "
+                           f"{view.screen.value} {view.title!r}")
+        return True
+
+    def _maybe_illegal(self, view: View) -> bool:
+        """A go at a count of 0, or (keypad) a card that would pass 31 or was already seen:
+        refused with a "Not allowed" page, and nothing changes."""
+        assert self.truth is not None
+        gs = self.truth.state
+        at = len(self.shapes)
+        if self.illegal >= MAX_ILLEGAL or ("illegal", at) in self.done or \
+                not self._chance("illegal", 15):
+            return False
+        self.done.add(("illegal", at))
+        seen = Counter(c.rank for c in gs.seen)
+        if gs.count == 0:
+            kind, key = "go at a count of 0", "go"
+        elif self.keypad:
+            over = [r for r in Rank if r.pips > 31 - gs.count]
+            gone = [r for r in Rank if seen[r] == 4]
+            if gone and rng_at(self.spec.seed, len(self.shapes), 16).random() < 0.5:
+                kind, key = "card already seen (keypad)", rank_label(gone[0])
+            elif over:
+                kind, key = "card passing 31 (keypad)", rank_label(over[-1])
+            else:
+                return False
+        else:
+            return False
+        self.illegal += 1
+        self._mistake(kind, len(self.shapes))
+        records = len(self.device.records())
+        self.press(key)
+        after = self.device.view
+        if after.screen is Screen.MESSAGE and after.title == "Not allowed":
+            self.press("ok")
+            after = self.device.view
+        elif after == view:
+            self._note(SILENT, f"{key} at count {gs.count}: the screen stays as it was")
+        self._expect(after == view, f"after {kind} the screen is {after.title!r}")
+        self._expect(len(self.device.records()) == records, f"{kind} was recorded")
+        return True
+
+    # -- checks --------------------------------------------------------------------------
+
+    def _expect(self, ok: bool, problem: str) -> None:
+        self.report.checks += 1
+        if not ok:
+            raise Mismatch(problem)
+
+    def _board(self, view: View) -> None:
+        scores = tuple(side.score for side in view.sides)
+        self._expect(scores == self.place.ledger.scores,
+                     f"the board says {scores}, the truth {self.place.ledger.scores}")
+        self._expect(not self.pages, f"no page came for {self._page_name(self.pages)}")
+        winner = self.place.ledger.winner
+        self._expect(winner is None, f"{view.screen.value} screen after "
+                                     f"{self._side_name(winner or 0)} won")
+
+    def _page_name(self, pages: list[PageWant]) -> str:
+        if not pages:
+            return ""
+        page = pages[0]
+        return f"{self.names[page.player]}'s {'crib' if page.crib else 'hand'}"
+
+    def _award(self, view: View, want: AwardWant) -> None:
+        if want is None:
+            return
+        if isinstance(want, str):
+            ok = view.award == want
+        else:
+            ok = names_awards(view.award, list(want))
+            if not ok and "un of 0" in view.award and names_awards(
+                    view.award, [(n, replace(p, cards=0) if p.reason == "run" else p)
+                                 for n, p in want]):
+                self._note(RUN_OF_0, f"award line {view.award!r}")
+                ok = True
+            if not ok and not view.award and want and all(
+                    p.reason == "three for last" for _, p in want) and self.spec.cut:
+                self._note(UNSAID, f"the starter screen of deal 1 says nothing; the board "
+                                   f"shows {tuple(side.score for side in view.sides)}")
+                ok = True
+        self._expect(ok, f"award line {view.award!r}, expected {self._said(want)}")
+
+    @staticmethod
+    def _said(want: AwardWant) -> str:
+        if isinstance(want, tuple):
+            return "; ".join(f"{name} {part.reason} {part.points}" for name, part in want) \
+                or "nothing"
+        return repr(want)
+
+    # -- screens -------------------------------------------------------------------------
+
+    def _home(self, view: View) -> None:
+        if self.started:
+            self.finished = True
+            return
+        self.started = True
+        self.choose(view, "New game")
+
+    def _setup(self, view: View) -> None:
+        spec = self.spec
+        wanted = [("Players:", str(spec.players))]
+        wanted += [(f"Seat {k + 1}:", name) for k, name in enumerate(self.names)]
+        if spec.players == 2:
+            wanted.append(("Five-card:", "on" if spec.five_card else "off"))
+        wanted += [("Target:", str(spec.target)),
+                   ("Muggins:", "on" if spec.muggins else "off"),
+                   ("Teaching:", "on" if spec.teaching else "off")]
+        rows = [_strip(line) for line in view.lines]
+        for head, value in wanted:
+            row = next((r for r in rows if r.startswith(head)), None)
+            if row is None:
+                raise Mismatch(f"no {head!r} row on the setup screen: {rows}")
+            if row[len(head):].strip() != value:
+                self.choose(view, head)
+                return
+        self.choose(view, "Start")
+
+    def _dealer(self, view: View) -> None:
+        if self.spec.cut:
+            self.choose(view, "Cut for deal")
+            return
+        dealer = rng_at(self.spec.seed, 5).randrange(self.spec.players)
+        self.choose(view, f"{self.names[dealer]} deals")
+
+    def _cut(self, view: View) -> None:
+        cards = cut_cards(self.spec, self.place.cut_attempt)
+        done = len(view.lines)
+        assert view.picker is not None
+        self._expect(view.picker.prompt == f"{self.names[done]} cuts",
+                     f"cut prompt {view.picker.prompt!r}")
+        self.enter(view, cards[done], Want(), (done, False), crib=False)
+
+    def _starter(self, view: View) -> None:
+        deal = self.place.deal
+        if deal is None:
+            raise Mismatch("a starter is asked before any deal")
+        self._board(view)
+        self._expect(view.title == f"Deal {deal.number}: {self.names[deal.dealer]} deals",
+                     f"starter title {view.title!r}, deal {deal.number} by "
+                     f"{self.names[deal.dealer]}")
+        self._award(view, self.award)
+        if self._maybe_restart(view):
+            return
+        self.enter(view, deal.starter, Want(), (deal.dealer, False), crib=False)
+
+    def _play(self, view: View) -> None:
+        truth, deal = self.truth, self.place.deal
+        if truth is None or deal is None:
+            raise Mismatch("the play screen before any deal")
+        gs = truth.state
+        if gs.phase is not Phase.PLAY or gs.to_act is None:
+            raise Mismatch(f"the play screen, but the truth is at {gs.phase.value}")
+        self._board(view)
+        p = gs.to_act
+        name = self.names[p]
+        self._expect(view.count == gs.count, f"count {view.count}, truly {gs.count}")
+        self._expect(view.turn == name, f"turn {view.turn!r}, truly {name}")
+        pile = tuple(rank_label(c.rank) for c in gs.pile)
+        self._expect(view.pile == pile, f"pile {view.pile}, truly {pile}")
+        self._expect(view.picker is not None and view.picker.prompt == f"{name} plays",
+                     f"prompt {view.picker.prompt if view.picker else None!r}")
+        self._award(view, self.award)
+        if self._maybe_restart(view) or self._maybe_illegal(view):
+            return
+        held = tuple(c for c in deal.kept[p] if c not in gs.played[p])
+        card = choose_play(held, gs.pile, gs.count,
+                           rng_at(self.spec.seed, deal.number, len(truth.events), 4))
+        self.intent = card
+        if card is None:
+            self.press("go")
+            self.sync()
+            return
+        forgot = (p, False) in self._forgotten()
+        want = Want() if forgot else want_in_hand(card, gs.played[p], deal.kept[p],
+                                                  deal.starter)
+        self.enter(view, card, want, (p, False), crib=False)
+
+    def _crib(self, view: View) -> None:
+        truth, deal = self.truth, self.place.deal
+        assert view.picker is not None
+        if truth is None or deal is None or truth.state.phase is not Phase.CRIB:
+            raise Mismatch("the crib is asked out of turn")
+        self._board(view)
+        match = re.fullmatch(r"Crib card (\d)/4", view.picker.prompt)
+        if match is None:
+            raise Mismatch(f"crib prompt {view.picker.prompt!r}")
+        k = int(match.group(1))
+        if k > 1 and self._maybe_restart(view):
+            return
+        card = sorted(deal.crib)[k - 1]
+        forgot = (deal.dealer, True) in self._forgotten()
+        want = Want() if forgot else want_in_crib(card, deal.crib, deal.starter)
+        self.enter(view, card, want, (deal.dealer, True), crib=True)
+
+    def _hand(self, view: View) -> None:
+        truth, deal = self.truth, self.place.deal
+        assert view.picker is not None
+        match = re.fullmatch(r"(\w+)'s hand (\d)/(\d)", view.picker.prompt)
+        if truth is None or deal is None or match is None:
+            raise Mismatch(f"hand prompt {view.picker.prompt!r}")
+        gs = truth.state
+        p = self.names.index(match.group(1))
+        self._expect(gs.phase is Phase.SHOW and gs.to_act == p,
+                     f"{match.group(1)}'s hand asked, the truth is at {gs.phase.value}")
+        self._board(view)
+        played = gs.played[p]
+        rest = sorted(c for c in deal.kept[p] if c not in played)
+        j = int(match.group(2)) - 1 - len(played)
+        card = rest[j]
+        forgot = (p, False) in self._forgotten()
+        want = Want() if forgot else want_in_hand(card, (*played, *rest[:j]), deal.kept[p],
+                                                  deal.starter)
+        self.enter(view, card, want, (p, False), crib=False)
+
+    def _claim(self, view: View) -> None:
+        ledger = self.place.ledger
+        act = ledger.next_act
+        if act is None:
+            raise Mismatch(f"a claim screen {view.title!r} with nothing waiting")
+        name = self.names[act.player]
+        self._expect(view.title == f"{name} claims", f"claim title {view.title!r}, "
+                                                      f"{name}'s {act.reason} waits")
+        self._expect(bool(view.lines) and view.lines[0] == f"{act.reason}: 0",
+                     f"claim line {view.lines[:1]}, {name}'s {act.reason} waits")
+        self._expect(not self.pages, f"no page came for {self._page_name(self.pages)}")
+        if self._maybe_restart(view):
+            return
+        if act.counted:
+            _, _, fix = self._plan(act.player, act.kind == "crib", act.points)
+            if fix is not None:
+                self._fix(act.player, act.kind == "crib", fix)
+                act = self.place.ledger.next_act
+                assert act is not None
+        points = act.points
+        rng = rng_at(self.spec.seed, len(self.shapes), 9)
+        roll = rng.random() if self.spec.mistakes else 1.0
+        side = self.rules.side_of(act.player, self.spec.players)
+        if roll < RATES["under"] and points > 0:
+            points = rng.randrange(points)
+        elif roll < RATES["under"] + RATES["over"] and \
+                ledger.scores[side] + points + 3 < ledger.target:
+            points = min(29, points + rng.randint(1, 3))
+        self.type_number(points)
+        self.press("ok")
+        self.sync()
+
+    def _confirm(self, view: View) -> None:
+        match = re.fullmatch(r"(\w+) missed (\d+)", view.title)
+        missed = self.place.ledger.missed
+        if match is None or missed is None:
+            raise Mismatch(f"unexpected question {view.title!r} (missed: {missed})")
+        owner, points = missed
+        self._expect(not self.pages, f"no page came for {self._page_name(self.pages)}")
+        self._expect((match.group(1), int(match.group(2))) == (self.names[owner], points),
+                     f"{view.title!r}, but {self.names[owner]} missed {points}")
+        rng = rng_at(self.spec.seed, len(self.shapes), 10)
+        if rng.random() < RATES["call"]:
+            caller = rng.choice([p for p in range(self.spec.players)
+                                 if self.rules.side_of(p, self.spec.players)
+                                 != self.rules.side_of(owner, self.spec.players)])
+            self.choose(view, f"{self.names[caller]}: muggins {points}")
+            return
+        self._mistake("muggins declined", len(self.shapes))
+        self.declined = (len(self.shapes), owner, points)
+        self.choose(view, "No muggins")
+        self.place = replace(self.place, ledger=self.place.ledger.decline())
+
+    def _show(self, view: View) -> None:
+        if not self.pages:
+            raise Mismatch(f"a count page nobody expected: {view.title!r}")
+        page = self.pages[0]
+        what = "crib" if page.crib else "hand"
+        match = re.fullmatch(r"(\w+)'s (hand|crib): (\d+)( \(said (\d+)\))?", view.title)
+        self._expect(match is not None and (match.group(1), match.group(2)) == (
+            self.names[page.player], what),
+            f"page {view.title!r}, expected {self.names[page.player]}'s {what}")
+        assert match is not None
+        if page.first is not None:
+            self._expect(int(match.group(3)) == page.first,
+                         f"page {view.title!r}, the count is {page.first}")
+        self._award(view, page.award)
+        if page.fix is not None:
+            self._fix(page.player, page.crib, page.fix)
+            view = self.device.view
+            match = re.fullmatch(r"(\w+)'s (hand|crib): (\d+)( \(said (\d+)\))?", view.title)
+            assert match is not None
+        self._expect(int(match.group(3)) == page.final,
+                     f"page {view.title!r}, the count is {page.final}")
+        said = f" (said {page.said})" if page.said not in (None, page.final) else ""
+        self._expect(view.title.endswith(f": {page.final}{said}"),
+                     f"page {view.title!r}, claimed {page.said}")
+        if page.final == 0:
+            self._expect(view.lines[:1] == ("nineteen: nothing",),
+                         f"a hand of nothing reads {view.lines[:1]}")
+        self.pages.pop(0)
+        self.press("ok")
+        self.sync()
+
+    def _fix(self, player: int, crib: bool, label: str) -> None:
+        """GO until it has added the count's real facts (``label``, e.g. "+flush 4").
+
+        When GO has gone round every fact it offers without that one (or offers none), the
+        real count cannot be entered: a known app bug (:data:`NO_ROOM`). The player then
+        takes the fact worth most of those that claim nothing the hand has not got, and the
+        table goes on with the count the device makes of it (see :meth:`settle`)."""
+        offered: list[str] = []
+        while True:
+            match = re.search(r"GO (\S.*)$", self.device.view.hint)
+            fact = match.group(1).strip() if match is not None else None
+            if fact is None or fact in offered:
+                break
+            offered.append(fact)
+            self.press("go")
+            self.sync()
+            if fact == label:
+                return
+        best = max((f for f in offered if _within(f, label)),
+                   key=lambda f: sum(_worth(f)), default=None)
+        for _ in offered if best is not None else ():
+            fact = self.device.view.hint.split("GO ", 1)[1].strip()
+            self.press("go")
+            self.sync()
+            if fact == best:
+                break
+        points = self.app_count(player, crib)
+        self._note(NO_ROOM, f"{self.names[player]}'s {'crib' if crib else 'hand'} needs "
+                            f"{label}; GO offers {', '.join(offered) or 'nothing'} "
+                            f"({self._deal_text()})")
+        self.settle(player, crib, points)
+
+    def _message(self, view: View) -> None:
+        title = view.title
+        if title in ("Not allowed", "Game restored", "Renege", "False claim"):
+            raise Mismatch(f"unexpected page {title!r}: {' '.join(view.lines)}")
+        if title.startswith("Missed "):
+            self._expect(title == f"Missed {self.missed_now}",
+                         f"lesson {title!r}, {self.missed_now} missed")
+        self.press("ok")
+        self.sync()
+
+    def _game_over(self, view: View) -> None:
+        ledger = self.place.ledger
+        self._expect(not self.pages, f"no page came for {self._page_name(self.pages)}")
+        if ledger.winner is None:
+            raise Mismatch(f"the game ended ({view.title!r}), the truth is {ledger.scores}")
+        scores = tuple(side.score for side in view.sides)
+        self._expect(scores == ledger.scores, f"final board {scores}, truth {ledger.scores}")
+        self._expect(view.title == f"{self._side_name(ledger.winner)} wins",
+                     f"game over {view.title!r}, {self._side_name(ledger.winner)} won")
+        loser = min(s for i, s in enumerate(ledger.scores) if i != ledger.winner)
+        kind = skunk(ledger.target, loser)
+        points = game_points(kind)
+        words = {"none": "No skunk", "skunk": "Skunk", "double": "Double skunk"}[kind]
+        line = f"{words}: {points} game pt{'s' if points != 1 else ''}"
+        self._expect(view.lines[:1] == (line,), f"game over says {view.lines[:1]}, not {line}")
+        self.press("ok")
+        self.sync()
+        self.finished = True
+
