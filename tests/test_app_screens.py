@@ -339,3 +339,20 @@ def test_turning_never_leaves_a_rule_help_topic() -> None:
     title = app.view.title.rsplit(" ", 1)[0]
     app.feed(Turn(20))
     assert app.view.screen is Screen.HELP and app.view.title.startswith(title)
+
+
+def test_three_for_last_is_said_when_the_deal_follows_a_cut() -> None:
+    app = setup_game(App.start(), "Five-card")
+    app.feed(OK)  # cut for deal
+    app.pick("A")
+    app.pick("9")  # P1 cuts low and deals: P2, the pone, pegs three for last
+    assert app.game.scores == (0, 3)
+    assert app.view.screen is Screen.STARTER and app.view.award == "P2: Three for last"
+
+
+def test_a_claimed_part_of_a_run_is_not_a_run_of_nothing() -> None:
+    from pegboard.app.words import award_text
+    from pegboard.rules.state import Award
+
+    claimed = Award(0, 0, 2, "run", "Ann: run, as claimed: two")
+    assert award_text(claimed, ("Ann", "Ben")) == "Ann: Run for 2"

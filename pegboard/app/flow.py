@@ -85,9 +85,11 @@ def settle(state: AppState, effects: list[Effect] | None = None) -> Result:
         return replace(state, screen=Home()), tuple(done)
     gs = session.state
     if gs.phase is Phase.DEAL and not waiting(state):
-        session, _ = session.apply(Deal())
+        session, awards = session.apply(Deal())
         done.append(Persist(session.line(Deal())))
-        state = replace(state, session=session)
+        # Five-card cribbage: the pone's three for last comes with the deal; say it.
+        said = awards_text(list(awards), session.state.names) if awards else state.award
+        state = replace(state, session=session, award=said)
     screen = table_screen(state)
     if isinstance(screen, GameOver) and not state.race:
         state = replace(state, race=race(state))

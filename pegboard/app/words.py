@@ -59,7 +59,7 @@ def awards_text(awards: list[Award], names: tuple[str, ...]) -> str:
 
 
 def _what(award: Award) -> str:
-    if award.reason == "run":
+    if award.reason == "run" and award.cards:  # a claimed part of a run has no cards
         return f"Run of {len(award.cards)}"
     return _PLAIN.get(award.reason, award.reason.capitalize())
 
