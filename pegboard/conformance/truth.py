@@ -271,7 +271,8 @@ def names_awards(text: str, pegged: list[tuple[str, Part]]) -> bool:
     if len(got) != len(want):
         return False
     for (name, points, reasons), (w_name, w_points, w_reasons) in zip(got, want, strict=True):
-        if name != w_name or reasons != w_reasons:
+        if name != w_name or len(reasons) != len(w_reasons) or not all(
+                _same_reason(r, w) for r, w in zip(reasons, w_reasons, strict=True)):
             return False
         if points is not None and points != w_points:
             return False
@@ -279,6 +280,11 @@ def names_awards(text: str, pegged: list[tuple[str, Part]]) -> bool:
             return False
     return True
 
+
+def _same_reason(said: str, wanted: str) -> bool:
+    """The line's reason names the award: exactly, or "run" for a run claimed in part (a
+    claim pegs points, not cards, so the line cannot say the run's length)."""
+    return said == wanted or (said == "run" and wanted.startswith("run of "))
 
 
 def _by_player(said: list[Said]) -> list[Said]:
