@@ -4,6 +4,10 @@ Each command module defines ``register(subparsers)``, which adds its parser and 
 ``func`` to a callable taking the parsed arguments and returning an exit status. Errors the
 project raises on purpose are printed as one clear line and give exit status 2, like argparse's
 own usage errors.
+
+Only the module of the command being run is imported: ``pegboard score`` never loads the
+device, the store or the simulator. The one-line summaries for ``pegboard --help`` therefore
+live here, in :data:`COMMANDS`, and a test holds each module's own help to the same words.
 """
 
 from __future__ import annotations
@@ -18,20 +22,20 @@ from typing import NoReturn
 from pegboard import __version__
 from pegboard.errors import PegboardError
 
-# One line per command module under pegboard/commands/.
-COMMANDS = (
-    "demo",
-    "score",
-    "peg",
-    "rules",
-    "stats",
-    "advise",
-    "sim",
-    "run",
-    "replay",
-    "game",
-    "leds",
-)
+COMMANDS: dict[str, str] = {
+    "demo": "score a sample hand and show its count",
+    "score": "count a hand or crib the way players say it aloud",
+    "peg": "score a count in the play card by card",
+    "rules": "explain a rule players often dispute (list the topics without an argument)",
+    "stats": "statistics of finished games (wins, skunks, averages, score race)",
+    "advise": "rank every discard by expected hand and crib points",
+    "sim": "play on the simulated device in this terminal",
+    "run": "run the device (buttons, OLED, LED board) from the config file",
+    "replay": "replay a game record (JSON Lines) and tell the game deal by deal",
+    "game": "start, record, undo and inspect games in the durable store",
+    "leds": "the LED pegboard: demo, flash, sim, svg",
+}
+"""Every subcommand (the module ``pegboard.commands.<name>``) and its summary."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -45,32 +49,59 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The full argument parser with every subcommand registered."""
+def _top() -> tuple[argparse.ArgumentParser, argparse._SubParsersAction[argparse.ArgumentParser]]:
     parser = _Parser(
         prog="pegboard",
         description="Pegboard: an electronic cribbage scorekeeper.",
     )
     parser.add_argument("--version", action="version", version=f"pegboard {__version__}")
-    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMANDS:
-        module = importlib.import_module(f"pegboard.commands.{name}")
-        module.register(subparsers)
-    return parser
+    subparsers: argparse._SubParsersAction[argparse.ArgumentParser] = parser.add_subparsers(
+        dest="command", metavar="COMMAND")
+    return parser, subparsers
 
 
 @functools.cache
-def _parser() -> argparse.ArgumentParser:
-    # Building every subcommand's parser costs more than most commands (argparse looks up its
-    # message translations for each argument); main() is called many times in one process by
-    # the tests and the input fuzz, and parse_args never changes the parser.
-    return build_parser()
+def command_parser(name: str | None) -> argparse.ArgumentParser:
+    """The parser for one command (its module imported and registered), or, for ``None``,
+    the summary parser: every command listed with its summary and none of them imported.
+
+    Cached because a process that calls :func:`main` many times (the tests, the input fuzz)
+    would otherwise rebuild it each time; ``parse_args`` never changes a parser.
+    """
+    parser, subparsers = _top()
+    for command, summary in COMMANDS.items():
+        if command == name:
+            importlib.import_module(f"pegboard.commands.{command}").register(subparsers)
+        else:
+            subparsers.add_parser(command, help=summary)
+    return parser
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full argument parser with every subcommand registered (imports every command)."""
+    parser, subparsers = _top()
+    for name in COMMANDS:
+        importlib.import_module(f"pegboard.commands.{name}").register(subparsers)
+    return parser
+
+
+def _command_named(argv: Sequence[str]) -> str | None:
+    """The subcommand ``argv`` asks for, if it names one: the first word not an option.
+
+    The top-level parser has only flags that take no value (``-h``, ``--version``), so the
+    first other word is the command argparse itself will pick.
+    """
+    for word in argv:
+        if not word.startswith("-"):
+            return word if word in COMMANDS else None
+    return None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script; returns the exit status."""
-    parser = _parser()
-    args = parser.parse_args(argv)
+    words = sys.argv[1:] if argv is None else list(argv)
+    parser = command_parser(_command_named(words))
+    args = parser.parse_args(words)
     func: Callable[[argparse.Namespace], int] | None = getattr(args, "func", None)
     if func is None:
         parser.print_help()
