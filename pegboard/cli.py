@@ -50,14 +50,12 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _top() -> tuple[argparse.ArgumentParser, argparse._SubParsersAction[argparse.ArgumentParser]]:
-    parser = _Parser(
+    parser: argparse.ArgumentParser = _Parser(
         prog="pegboard",
         description="Pegboard: an electronic cribbage scorekeeper.",
     )
     parser.add_argument("--version", action="version", version=f"pegboard {__version__}")
-    subparsers: argparse._SubParsersAction[argparse.ArgumentParser] = parser.add_subparsers(
-        dest="command", metavar="COMMAND")
-    return parser, subparsers
+    return parser, parser.add_subparsers(dest="command", metavar="COMMAND")
 
 
 @functools.cache
