@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import queue
 from collections.abc import Iterator
 
@@ -11,7 +12,15 @@ from gpiozero.pins.mock import MockFactory
 
 from pegboard.app.inputs import Button, InputEvent, Press, RankKey, Turn
 from pegboard.hw.gestures import RawEdge, Timing
-from pegboard.hw.inputs import EncoderKit, EncoderPins, EncoderStep, KeypadKit, KeypadPins, RawInput
+from pegboard.hw.inputs import (
+    ButtonPins,
+    EncoderKit,
+    EncoderPins,
+    EncoderStep,
+    KeypadKit,
+    KeypadPins,
+    RawInput,
+)
 from pegboard.rules.cards import Rank
 from pegboard.testing import FakeClock, MockKeypadMatrix, press_pin, release_pin, turn_encoder
 
@@ -119,8 +128,9 @@ def test_keypad_scan_reads_the_matrix(factory: MockFactory) -> None:
     matrix.release(3, 2)
     clock.advance(0.03)
     assert kit.poll(clock.now()) == [Press(Button.GO)]
-    # Idle rows are left high between scans, columns pulled up.
-    assert all(factory.pin(p).state for p in (5, 6, 13, 19, 12, 16, 20, 21))
+    # Between scans every row and column is an input pulled up: nothing is driven.
+    assert all(factory.pin(p).function == "input" and factory.pin(p).state
+               for p in (5, 6, 13, 19, 12, 16, 20, 21))
     kit.close()
 
 
@@ -181,4 +191,104 @@ def test_keypad_scans_at_a_fixed_rate(factory: MockFactory) -> None:
     assert kit.next_deadline() == pytest.approx(0.01)
     kit.poll(5.0)  # a late loop: next scan one period on, not a burst
     assert kit.next_deadline() == pytest.approx(5.01)
+    kit.close()
+
+
+ROWS, COLS = (5, 6, 13, 19), (12, 16, 20, 21)
+
+
+def contention(factory: MockFactory, rows: list[int]) -> str | None:
+    """Two of ``rows`` (joined through held keys) that are outputs at opposite levels."""
+    driven = {pin: factory.pin(pin).state for pin in rows
+              if factory.pin(pin).function == "output"}
+    if len(set(driven.values())) > 1:
+        return f"outputs at opposite levels: {driven}"
+    return None
+
+
+@pytest.mark.parametrize("col", range(4))
+def test_two_keys_in_one_column_never_join_opposite_outputs(factory: MockFactory,
+                                                            col: int) -> None:
+    """Every pin change during a scan, with any two keys of one column held: the rows those
+    keys join are never an output driven high and an output driven low at once."""
+    clock = FakeClock()
+    matrix = MockKeypadMatrix(factory, ROWS, COLS)
+    kit = KeypadKit(clock, timing=TIMING)
+    problems: list[str] = []
+    steps = 0
+    copper = matrix.update
+
+    def watched() -> None:  # called on every level or direction change of a row pin
+        nonlocal steps
+        steps += 1
+        joined = [ROWS[r] for r, c in matrix.pressed if c == col]
+        problem = contention(factory, joined)
+        if problem:
+            problems.append(problem)
+        copper()
+
+    matrix.update = watched  # type: ignore[method-assign]
+    for first, second in itertools.combinations(range(4), 2):
+        matrix.press(first, col)
+        matrix.press(second, col)
+        steps = 0
+        down = kit.scan()
+        assert steps >= 8  # each of the four rows was driven and released
+        assert down == {kit.layout[first][col], kit.layout[second][col]}
+        matrix.release(first, col)
+        matrix.release(second, col)
+    assert problems == []
+    kit.close()
+
+
+def test_at_most_one_matrix_pin_is_an_output_during_a_scan(factory: MockFactory) -> None:
+    clock = FakeClock()
+    matrix = MockKeypadMatrix(factory, ROWS, COLS)
+    kit = KeypadKit(clock, timing=TIMING)
+    outputs: list[list[int]] = []
+    copper = matrix.update
+
+    def watched() -> None:
+        outputs.append([pin for pin in ROWS + COLS if factory.pin(pin).function == "output"])
+        copper()
+
+    matrix.update = watched  # type: ignore[method-assign]
+    kit.scan()
+    assert max(len(pins) for pins in outputs) == 1
+    # Each row in turn is the only output (a row's direction and level each report a change).
+    driven = [pins for pins in outputs if pins]
+    assert [pins for i, pins in enumerate(driven) if i == 0 or pins != driven[i - 1]] == [
+        [row] for row in ROWS]
+    kit.close()
+
+
+def test_the_keypad_kit_reads_its_three_buttons(factory: MockFactory) -> None:
+    clock = FakeClock()
+    q: queue.Queue[RawInput] = queue.Queue()
+    MockKeypadMatrix(factory, ROWS, COLS)
+    kit = KeypadKit(clock, timing=TIMING, buttons=ButtonPins(go=22, undo=23, menu=24),
+                    sink=q.put)
+    events: list[InputEvent] = []
+    for pin in (22, 23, 24):
+        press_pin(factory, pin)
+        clock.advance(0.1)
+        release_pin(factory, pin)
+        clock.advance(0.1)
+        events += drain(q, kit) + kit.poll(clock.now())
+    assert events == [Press(Button.GO), Press(Button.UNDO), Press(Button.MENU)]
+    kit.close()
+
+
+def test_the_configured_keypad_kit_has_the_buttons_of_the_config(factory: MockFactory) -> None:
+    from pegboard.config import InputConfig
+    from pegboard.device.build import make_kit
+
+    clock = FakeClock()
+    q: queue.Queue[RawInput] = queue.Queue()
+    MockKeypadMatrix(factory, ROWS, COLS)
+    kit = make_kit(InputConfig(kit="keypad", button_menu=26), q.put, clock, pin_factory=factory)
+    press_pin(factory, 26)
+    clock.advance(0.1)
+    release_pin(factory, 26)
+    assert drain(q, kit) == [Press(Button.MENU)]  # type: ignore[arg-type]
     kit.close()

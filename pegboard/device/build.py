@@ -13,7 +13,15 @@ from pegboard.device.loop import App
 from pegboard.errors import PegboardError
 from pegboard.hw.clock import Clock
 from pegboard.hw.gestures import Timing
-from pegboard.hw.inputs import EncoderKit, EncoderPins, InputKit, KeypadKit, KeypadPins, Sink
+from pegboard.hw.inputs import (
+    ButtonPins,
+    EncoderKit,
+    EncoderPins,
+    InputKit,
+    KeypadKit,
+    KeypadPins,
+    Sink,
+)
 from pegboard.store import Recovery, Store, engine_check
 
 if TYPE_CHECKING:
@@ -45,12 +53,17 @@ def keypad_pins(config: InputConfig) -> KeypadPins:
                       cols=(cols[0], cols[1], cols[2], cols[3]))
 
 
+def button_pins(config: InputConfig) -> ButtonPins:
+    """The GO, UNDO and MENU buttons' pins from the ``[input]`` section (both kits)."""
+    return ButtonPins(go=config.button_go, undo=config.button_undo, menu=config.button_menu)
+
+
 def make_kit(config: InputConfig, sink: Sink, clock: Clock, *,
              pin_factory: Factory | None = None) -> InputKit:
     """The input kit the config names, on gpiozero (``pin_factory`` None: the default)."""
     if config.kit == "keypad":
         return KeypadKit(clock, pins=keypad_pins(config), timing=timing(config),
-                         pin_factory=pin_factory)
+                         buttons=button_pins(config), sink=sink, pin_factory=pin_factory)
     return EncoderKit(sink, clock, pins=encoder_pins(config), timing=timing(config),
                       pin_factory=pin_factory)
 
@@ -106,6 +119,7 @@ def open_store(path: Path, owner: str) -> Store:
 def describe_kit(config: InputConfig) -> str:
     """One line naming the kit and its pins (for the log)."""
     if config.kit == "keypad":
-        return f"keypad rows {list(config.keypad_rows)} cols {list(config.keypad_cols)}"
+        return (f"keypad rows {list(config.keypad_rows)} cols {list(config.keypad_cols)}, "
+                f"GO {config.button_go}, UNDO {config.button_undo}, MENU {config.button_menu}")
     return (f"encoder A{config.encoder_a} B{config.encoder_b} push {config.encoder_push}, "
             f"GO {config.button_go}, UNDO {config.button_undo}, MENU {config.button_menu}")

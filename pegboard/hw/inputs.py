@@ -195,12 +195,37 @@ def _edge_callback(sink: Sink, clock: Clock, key: str, pressed: bool) -> Callabl
     return callback
 
 
-class KeypadKit:
-    """A 4x4 membrane keypad: rows driven low one at a time, columns read with pull-ups.
+@dataclass(frozen=True, slots=True)
+class ButtonPins:
+    """BCM pin numbers of the GO, UNDO and MENU buttons beside a keypad (wired to ground)."""
 
-    A pressed key joins its row to its column, so a column reads low while its key's row is
-    driven. The loop calls :meth:`poll`, which scans every ``scan_s`` seconds; a change of a
-    key's level becomes a :class:`RawEdge` for the gesture rules, timestamped with the scan.
+    go: int = 22
+    undo: int = 23
+    menu: int = 24
+
+
+KEYPAD_BUTTONS: Mapping[str, KeyAction] = {
+    "button_go": _tap_hold(Button.GO),
+    "button_undo": KeyAction(Press(Button.UNDO), repeat=Press(Button.UNDO, repeat=True)),
+    "button_menu": _tap_hold(Button.MENU),
+}
+"""The three buttons as the keypad kit names them (its own keys already use "go", "undo")."""
+
+
+class KeypadKit:
+    """A 4x4 membrane keypad, and the GO, UNDO and MENU buttons when their pins are given.
+
+    The scan drives one row low at a time and reads the columns with pull-ups; a pressed key
+    joins its row to its column, so a column reads low while its key's row is driven. Every
+    row that is not being scanned is an *input* with a pull-up, never an output driven high:
+    two keys held in one column join two row pins, and a high output joined to the low one
+    would be a short across the Pi's GPIO drivers (the Linux ``matrix-keypad`` driver and
+    CircuitPython's ``keypad.KeyMatrix`` release idle rows in the same way). So at most one
+    pin of the matrix is ever an output.
+
+    The loop calls :meth:`poll`, which scans every ``scan_s`` seconds; a change of a key's
+    level becomes a :class:`RawEdge` for the gesture rules, timestamped with the scan. The
+    buttons report their edges through ``sink`` like the encoder kit's.
     """
 
     def __init__(
@@ -212,24 +237,42 @@ class KeypadKit:
         scan_s: float = 0.01,
         layout: Sequence[Sequence[str]] = KEYPAD_LAYOUT,
         pin_factory: Factory | None = None,
+        buttons: ButtonPins | None = None,
+        sink: Sink | None = None,
     ) -> None:
-        from gpiozero import DigitalInputDevice, DigitalOutputDevice
+        from gpiozero import Button as GpioButton
+        from gpiozero import DigitalInputDevice, GPIODevice
 
         self.pins = pins or KeypadPins()
         self.layout = tuple(tuple(row) for row in layout)
-        self.gestures = KeyGestures({name: KEYPAD_KEYS[name] for row in self.layout
-                                     for name in row}, timing)
+        keys = {name: KEYPAD_KEYS[name] for row in self.layout for name in row}
+        if buttons is not None:
+            keys |= KEYPAD_BUTTONS
+        self.gestures = KeyGestures(keys, timing)
         self.scan_s = scan_s
         kw = _factory_kwargs(pin_factory)
-        # active_high=False: "on" drives the row low, the level that reads a pressed key.
-        self._rows = [DigitalOutputDevice(pin, active_high=False, initial_value=False, **kw)
-                      for pin in self.pins.rows]
+        # Plain GPIODevices: the scan switches each row's pin between input and output itself.
+        self._rows = [GPIODevice(pin, **kw) for pin in self.pins.rows]
+        for row in self._rows:
+            row.pin.input_with_pull("up")
         self._cols = [DigitalInputDevice(pin, pull_up=True, **kw) for pin in self.pins.cols]
+        self._buttons: list[Any] = []
+        if buttons is not None:
+            if sink is None:
+                raise ValueError("the keypad kit's buttons need a sink for their edges")
+            named = {"button_go": buttons.go, "button_undo": buttons.undo,
+                     "button_menu": buttons.menu}
+            for name, pin in named.items():
+                button = GpioButton(pin, pull_up=True, bounce_time=None, **kw)
+                button.when_pressed = _edge_callback(sink, clock, name, True)
+                button.when_released = _edge_callback(sink, clock, name, False)
+                self._buttons.append(button)
         self._down: set[str] = set()
         self._next_scan = clock.now()
 
     def translate(self, item: RawInput) -> list[InputEvent]:
-        """The keypad puts nothing on the queue; given an edge, it applies it."""
+        """A button's edge from the queue goes through the gesture rules (the keypad itself
+        puts nothing on the queue)."""
         if isinstance(item, EncoderStep):
             return []
         return self.gestures.edge(item)
@@ -238,13 +281,13 @@ class KeypadKit:
         """The names of the keys that are down right now (one pass over the rows)."""
         down: set[str] = set()
         for r, row in enumerate(self._rows):
-            row.on()
+            row.pin.output_with_state(False)
             try:
                 for c, col in enumerate(self._cols):
                     if col.is_active:
                         down.add(self.layout[r][c])
             finally:
-                row.off()
+                row.pin.input_with_pull("up")
         return down
 
     def poll(self, now: float) -> list[InputEvent]:
@@ -269,7 +312,8 @@ class KeypadKit:
 
     def close(self) -> None:
         """Release every pin."""
-        for device in [*self._rows, *self._cols]:
+        for device in [*self._buttons, *self._rows, *self._cols]:
             device.close()
+        self._buttons.clear()
         self._rows.clear()
         self._cols.clear()
