@@ -36,6 +36,12 @@ Sections and their defaults (pins are BCM GPIO numbers):
 ``[rules]`` (the defaults offered when a new game starts)
     ``players`` 2 (2, 3 or 4); ``target`` 121 or 61; ``five_card`` false; ``muggins`` false;
     ``game_points`` ``"acc"`` or ``"classic"``; ``match_games`` 1 (best of N, N odd).
+``[voice]`` (spoken awards and counts, see docs/voice.md)
+    ``enabled`` false (``pegboard sim --voice`` turns it on); ``voice`` ``"en-gb"`` (an
+    espeak-ng voice); ``language`` ``"en"`` (the language of the phrases); ``rate`` 160 (words
+    a minute, 80-450); ``volume`` 100 (0-200); ``device`` ``""`` (the system's default sound
+    output) or an ALSA device such as ``"plughw:CARD=MAX98357A,DEV=0"``; ``i2s_amp`` false
+    (true: a MAX98357A amplifier on GPIO 18, 19 and 21, which no input may then use).
 ``[store]``
     ``path`` ``""`` (the usual search: ``--store``, ``$PEGBOARD_STORE``,
     ``$STATE_DIRECTORY``, the user data directory) or an absolute directory for the game
@@ -342,6 +348,46 @@ class StoreConfig:
         '"/var/lib/pegboard"'))
 
 
+_VOICE_NAME = re.compile(r"[A-Za-z0-9_+-]{1,40}")
+_ALSA_NAME = re.compile(r"[A-Za-z0-9_:,=.-]{1,64}")
+
+I2S_PINS = (18, 19, 21)
+"""The I2S pins an I2S amplifier takes (BCLK, LRCLK, DIN): fixed by the Pi's PCM block."""
+
+
+def _voice_name(value: Any) -> str:
+    if not isinstance(value, str) or not _VOICE_NAME.fullmatch(value):
+        raise _Invalid
+    return value
+
+
+def _alsa_device(value: Any) -> str:
+    if value == "":
+        return ""
+    if not isinstance(value, str) or not _ALSA_NAME.fullmatch(value):
+        raise _Invalid
+    return value
+
+
+@dataclass(frozen=True)
+class VoiceConfig:
+    """Speech: whether the device says awards and counts aloud, and how (espeak-ng)."""
+
+    enabled: bool = field(default=False, metadata=_meta(_boolean, "true or false"))
+    voice: str = field(default="en-gb", metadata=_meta(
+        _voice_name, 'an espeak-ng voice name such as "en-gb" or "en-us" (espeak-ng --voices '
+        "lists them)"))
+    language: str = field(default="en", metadata=_meta(
+        _one_of("en"), '"en" (the languages whose phrases are written)'))
+    rate: int = field(default=160, metadata=_meta(_int_in(80, 450),
+                                                   "words a minute, a whole number 80-450"))
+    volume: int = field(default=100, metadata=_meta(_int_in(0, 200), "a whole number 0-200"))
+    device: str = field(default="", metadata=_meta(
+        _alsa_device, '"" (the default sound output) or an ALSA device name such as '
+        '"plughw:CARD=MAX98357A,DEV=0" or "hw:1,0"'))
+    i2s_amp: bool = field(default=False, metadata=_meta(_boolean, "true or false"))
+
+
 @dataclass(frozen=True)
 class Config:
     """The whole configuration; ``Config()`` is every default."""
@@ -353,6 +399,7 @@ class Config:
     leds: LedsConfig = field(default_factory=LedsConfig)
     rules: RulesConfig = field(default_factory=RulesConfig)
     store: StoreConfig = field(default_factory=StoreConfig)
+    voice: VoiceConfig = field(default_factory=VoiceConfig)
 
 
 _SECTIONS: dict[str, type[Any]] = {
@@ -363,6 +410,7 @@ _SECTIONS: dict[str, type[Any]] = {
     "leds": LedsConfig,
     "rules": RulesConfig,
     "store": StoreConfig,
+    "voice": VoiceConfig,
 }
 
 
@@ -457,6 +505,15 @@ def _check_whole(config: Config, source: str) -> None:
                 f"allowed: a pin that no other input of the {config.input.kit} kit uses"
             )
         seen[pin] = name
+    if config.voice.i2s_amp:
+        for name, pin in config.input.pins_in_use().items():
+            if pin in I2S_PINS:
+                raise ConfigError(
+                    f"{source}: input.{name} = {pin} is an I2S pin, and voice.i2s_amp = true "
+                    f"puts the amplifier on GPIO {', '.join(map(str, I2S_PINS))}; allowed: "
+                    "another pin for the input (hardware/audio.md lists free ones), or "
+                    "voice.i2s_amp = false with a USB speaker or the Pi's audio out"
+                )
     idle = config.idle
     if idle.dim_after_s and idle.blank_after_s and idle.blank_after_s < idle.dim_after_s:
         raise ConfigError(
