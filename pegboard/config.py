@@ -27,11 +27,15 @@ Sections and their defaults (pins are BCM GPIO numbers):
     ``device`` ``""`` (no LED pegboard), ``"auto"`` (find the Pico by USB ids) or a device path
     under ``/dev/`` such as
     ``/dev/serial/by-id/usb-MicroPython_Board_in_FS_mode_e6614c311b7e6f35-if00``;
-    ``serial_number`` ``""`` (any) or the Pico's USB serial number; ``baudrate`` 115200.
+    ``serial_number`` ``""`` (any) or the Pico's USB serial number; ``baudrate`` 115200 (set
+    on the port when it is opened; the Pico's USB serial runs at USB speed whatever it is,
+    it matters only for a board behind a USB-to-UART adapter).
 ``[leds]``
     ``count`` 242 (LEDs on the chain), ``sides`` 2 (tracks: 2 or 3), ``serpentine`` true (the
     chain snakes back and forth), ``hole1_end`` ``"start"`` (hole 1 is at the data-in end of
-    the chain) or ``"end"``; ``brightness`` 0.25 (cap, 0.0-1.0); ``budget_ma`` 500 (whole-frame
+    the chain) or ``"end"``; ``order`` ``"street"`` (row after row) or ``"track"`` (track
+    after track); ``skip`` 0 (unlit LEDs at the start of the chain, such as a sacrificial
+    level-shifting LED); ``brightness`` 0.25 (cap, 0.0-1.0); ``budget_ma`` 500 (whole-frame
     current budget); ``colours`` ["#e02020", "#2050f0", "#20b040"] (one per track).
 ``[rules]`` (the defaults offered when a new game starts)
     ``players`` 2 (2, 3 or 4); ``target`` 121 or 61; ``five_card`` false; ``muggins`` false;
@@ -317,6 +321,11 @@ class LedsConfig:
     serpentine: bool = field(default=True, metadata=_meta(_boolean, "true or false"))
     hole1_end: str = field(default="start", metadata=_meta(
         _one_of("start", "end"), '"start" (hole 1 at the data-in end) or "end"'))
+    order: str = field(default="street", metadata=_meta(
+        _one_of("street", "track"), '"street" (the chain goes row after row down the board) or '
+        '"track" (all of side 1\'s track, then side 2\'s)'))
+    skip: int = field(default=0, metadata=_meta(
+        _int_in(0, 100), "whole LEDs 0-100 at the start of the chain that are never lit"))
     brightness: float = field(default=0.25, metadata=_meta(_number_in(0.0, 1.0),
                                                             "a number from 0.0 to 1.0"))
     budget_ma: int = field(default=500, metadata=_meta(_int_in(50, 10000),
@@ -522,6 +531,13 @@ def _check_whole(config: Config, source: str) -> None:
             f"{idle.dim_after_s}"
         )
     leds = config.leds
+    needed = leds.skip + leds.sides * 120 + 1
+    if leds.count < needed:
+        raise ConfigError(
+            f"{source}: leds.count = {leds.count} is too few for leds.sides = {leds.sides} and "
+            f"leds.skip = {leds.skip}; allowed: at least {needed} (the skipped LEDs, 120 per "
+            "track and the game hole)"
+        )
     if len(leds.colours) < leds.sides:
         raise ConfigError(
             f"{source}: leds.colours has {len(leds.colours)} colour(s) but leds.sides = "

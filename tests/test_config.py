@@ -58,11 +58,13 @@ def test_to_toml_round_trips_a_non_default_config() -> None:
         '[input]\nkit = "keypad"\nkeypad_rows = [4, 6, 13, 19]\n'
         '[display]\nmodel = "sh1106"\ni2c_address = 0x3D\nrotate = 2\n'
         '[link]\ndevice = "/dev/serial/by-id/usb-MicroPython_x-if00"\n'
-        '[leds]\nsides = 3\nserpentine = false\nbrightness = 1\n'
+        '[leds]\nsides = 3\ncount = 362\nserpentine = false\nbrightness = 1\n'
+        'order = "track"\nskip = 1\n'
         '[store]\npath = "/srv/pegboard \\"games\\""\n'
     )
     assert config.display.i2c_address == 0x3D
     assert config.leds.brightness == 1.0
+    assert (config.leds.order, config.leds.skip) == ("track", 1)
     assert config.store.path == '/srv/pegboard "games"'
     assert parse_config(to_toml(config)) == config
 
@@ -135,7 +137,10 @@ def test_keys_that_must_agree() -> None:
         parse_config("[idle]\nblank_after_s = 60")
     assert parse_config("[idle]\nblank_after_s = 0").idle.blank_after_s == 0
     with pytest.raises(ConfigError, match=r"leds\.colours has 2 colour"):
-        parse_config('[leds]\nsides = 3\ncolours = ["#ffffff", "#000000"]')
+        parse_config('[leds]\nsides = 3\ncount = 361\ncolours = ["#ffffff", "#000000"]')
+    with pytest.raises(ConfigError, match=r"leds\.count = 241 is too few for leds\.sides = 2 "
+                       r"and leds\.skip = 1; allowed: at least 242"):
+        parse_config("[leds]\ncount = 241\nskip = 1")
 
 
 def test_bad_toml_is_a_config_error_with_the_position() -> None:

@@ -23,12 +23,18 @@ from typing import Any
 
 from pegboard.app.view import Screen, View
 from pegboard.config import Config, load_config
-from pegboard.device.build import APP, describe_kit, initial_state, make_kit, open_store
+from pegboard.device.build import (
+    APP,
+    describe_kit,
+    initial_state,
+    make_kit,
+    make_leds,
+    open_store,
+)
 from pegboard.device.loop import STOP, DeviceLoop
 from pegboard.errors import PegboardError, StoreError
 from pegboard.hw.clock import MonotonicClock
 from pegboard.hw.oled import OledDisplay, open_dummy, open_emulator, open_oled
-from pegboard.link.led_board import SerialLedBoard
 from pegboard.service.logs import setup_logging
 from pegboard.service.notify import Watchdog, ready, stopping
 from pegboard.service.power import request_poweroff
@@ -76,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
         inbox: queue.Queue[Any] = queue.Queue()
         kit = make_kit(config.input, inbox.put, clock)
         log.info("input: %s; display: %s", describe_kit(config.input), args.display)
-        leds = SerialLedBoard.from_config(config)
+        leds = make_leds(config)
         state = initial_state(config, store)  # the store has logged its notices itself
         loop = DeviceLoop(APP, state, kit=kit, inbox=inbox, display=display, store=store,
                           clock=clock, leds=leds, contrast=config.display.contrast,

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from pegboard.app import machine
 from pegboard.config import Config, InputConfig
 from pegboard.device.loop import App
-from pegboard.errors import PegboardError
+from pegboard.errors import LinkError, PegboardError
 from pegboard.hw.clock import Clock
 from pegboard.hw.gestures import Timing
 from pegboard.hw.inputs import (
@@ -22,6 +22,10 @@ from pegboard.hw.inputs import (
     KeypadPins,
     Sink,
 )
+from pegboard.link.board import parse_colour
+from pegboard.link.layout import led_config_from
+from pegboard.link.led_board import SerialLedBoard
+from pegboard.link.serial_link import Opener, Port, SerialLink
 from pegboard.store import Recovery, Store, engine_check
 
 if TYPE_CHECKING:
@@ -66,6 +70,37 @@ def make_kit(config: InputConfig, sink: Sink, clock: Clock, *,
                          buttons=button_pins(config), sink=sink, pin_factory=pin_factory)
     return EncoderKit(sink, clock, pins=encoder_pins(config), timing=timing(config),
                       pin_factory=pin_factory)
+
+
+def serial_opener(baudrate: int) -> Opener:
+    """Open the LED board's port as the link needs it (exclusive, never blocking) at the
+    ``[link] baudrate`` (the Pico's USB serial ignores the rate; a UART adapter does not)."""
+
+    def open_port(path: str) -> Port:
+        import serial  # imported when a port is really opened
+
+        try:
+            port: Port = serial.Serial(path, baudrate=baudrate, timeout=0, write_timeout=0,
+                                       exclusive=True)
+        except (serial.SerialException, OSError) as error:
+            raise LinkError(f"cannot open {path}: {error}") from error
+        return port
+
+    return open_port
+
+
+def make_leds(config: Config) -> SerialLedBoard | None:
+    """The LED board the config describes, or None when ``[link]`` names no board: the
+    ``[leds]`` layout (order, skip, serpentine, ...) goes to the firmware in the link's
+    handshake, and the port is opened at ``[link] baudrate``."""
+    link_config = config.link
+    if not link_config.device and not link_config.serial_number:
+        return None
+    link = SerialLink(link_config.device or "auto",
+                      serial_number=link_config.serial_number or None,
+                      config=led_config_from(config.leds),
+                      opener=serial_opener(link_config.baudrate))
+    return SerialLedBoard(link, [parse_colour(c) for c in config.leds.colours])
 
 
 def resume_lines(store: Store) -> tuple[str, ...] | None:

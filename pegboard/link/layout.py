@@ -112,6 +112,10 @@ class LedsSection(Protocol):
     @property
     def hole1_end(self) -> str: ...
     @property
+    def order(self) -> str: ...
+    @property
+    def skip(self) -> int: ...
+    @property
     def brightness(self) -> float: ...
     @property
     def budget_ma(self) -> int: ...
@@ -124,11 +128,12 @@ def led_config_from(leds: LedsSection, *, heartbeat_ms: int = 1000) -> LedConfig
 
     ``hole1_end = "start"`` puts hole 1 at the data-in end of the chain (the left of the
     board drawing), ``"end"`` at the far end of the first row; ``brightness`` 0.0..1.0 becomes
-    a channel cap of 1..255.
+    a channel cap of 1..255. ``order`` and ``skip`` are passed on as they are.
 
     >>> from types import SimpleNamespace
     >>> leds = SimpleNamespace(count=242, sides=3, serpentine=True, hole1_end="end",
-    ...                        brightness=0.25, budget_ma=500, colours=())
+    ...                        order="street", skip=0, brightness=0.25, budget_ma=500,
+    ...                        colours=())
     >>> led_config_from(leds)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
@@ -137,11 +142,14 @@ def led_config_from(leds: LedsSection, *, heartbeat_ms: int = 1000) -> LedConfig
     64
     """
     end: End = "left" if leds.hole1_end in ("start", "left") else "right"
+    order: Order = "track" if leds.order == "track" else "street"
     return LedConfig(
         tracks=leds.sides,
         count=leds.count,
+        order=order,
         serpentine=leds.serpentine,
         hole1_end=end,
+        skip=leds.skip,
         brightness=max(1, min(255, round(leds.brightness * 255))),
         budget_ma=leds.budget_ma,
         heartbeat_ms=heartbeat_ms,
