@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import re
+import tomllib
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
 
-from pegboard.config import DisplayConfig, InputConfig
+from pegboard.config import Config, DisplayConfig, InputConfig, config_from_dict
+from pegboard.errors import ConfigError
 from pegboard.link.drawings import DRAWINGS, board_svg
 from pegboard.link.layout import LedConfig
 from pegboard.link.wiring import pi_pin_table, pico_pin_table, power_budget_table
@@ -71,3 +75,125 @@ def test_the_team_pin_defaults_are_documented() -> None:
     assert rows["input.encoder_push"] == (27, 13) and rows["input.button_go"] == (22, 15)
     assert rows["input.button_undo"] == (23, 16) and rows["input.button_menu"] == (24, 18)
     assert "0x3C" in README and "i2cdetect -y 1" in README
+
+
+# -- every config key the documentation shows is one the config file accepts -----------------
+
+REPO = HARDWARE.parent
+SECTIONS = {f.name: type(getattr(Config(), f.name)) for f in dataclasses.fields(Config)}
+DOCUMENTS = sorted({REPO / "README.md", HARDWARE / "README.md", *REPO.glob("hardware/*.md"),
+                    REPO / "systemd" / "README.md", REPO / "systemd" / "config.example.toml",
+                    *REPO.glob("docs/*.md")})
+# Dotted names in the docs that are program attributes, not config keys (docs/link.md describes
+# the SerialLink object the device loop calls `link`).
+NOT_CONFIG = {"link.fileno", "link.in_sync", "link.state", "link.status"}
+
+_CODE = re.compile(r"`([^`\n]+)`")
+_DOTTED = re.compile(r"(?<![\w./$-])([a-z]+)\.([a-z_][a-z0-9_]*)(\[\d+\])?(?:\s*=\s*(.+))?$")
+_HEADED = re.compile(r"^\[([a-z]+)\]\s+([a-z_]+)(?:\s*=\s*(.+))?$")
+_BARE = re.compile(r"^([a-z_][a-z0-9_]*) = (.+)$")
+# Pages about building and setting up the box, where a bare `key = value` is a config line
+# (the developer docs under docs/ use the form for Python and SQL too).
+BUILD_PAGES = {"README.md", "hardware", "systemd"}
+_TOML_BLOCK = re.compile(r"```toml\n(.*?)```", re.S)
+
+
+@dataclasses.dataclass(frozen=True)
+class Mention:
+    """One config key shown in a document: ``section`` None when the text names only the key."""
+
+    where: str
+    section: str | None
+    key: str
+    value: str | None
+
+
+def config_mentions(path: Path) -> list[Mention]:
+    """Every config key ``path`` shows: TOML examples, `section.key`, `[section] key` and
+    `key = value` in code spans."""
+    text = path.read_text(encoding="utf-8")
+    found: list[Mention] = []
+    blocks = [text] if path.suffix == ".toml" else _TOML_BLOCK.findall(text)
+    for block in blocks:
+        for section, table in tomllib.loads(block).items():
+            for key, value in table.items():
+                found.append(Mention(f"{path.name} (TOML)", section, key, _toml(value)))
+    if path.suffix == ".toml":
+        return found
+    for number, line in enumerate(text.splitlines(), 1):
+        where = f"{path.name}:{number}"
+        for span in _CODE.findall(line):
+            span = span.strip()
+            if match := _DOTTED.search(span):
+                section, key, _, value = match.groups()
+                if section in SECTIONS and f"{section}.{key}" not in NOT_CONFIG:
+                    found.append(Mention(where, section, key, value))
+            elif match := _HEADED.match(span):
+                found.append(Mention(where, match[1], match[2], match[3]))
+            elif (match := _BARE.match(span)) and (
+                    path.name == "README.md" or path.parent.name in BUILD_PAGES):
+                found.append(Mention(where, None, match[1], match[2]))
+        # Pin-table rows name their key in the first column.
+        if row := re.match(r"^\| ((?:input|display)\.[a-z_]+)(?:\[\d\])? \|", line):
+            section, key = row[1].split(".")
+            if key not in ("sda", "scl"):  # the I2C bus pins of the OLED, fixed by the Pi
+                found.append(Mention(where, section, key, None))
+    return found
+
+
+def _toml(value: object) -> str:
+    """A parsed TOML value written back as TOML (strings, numbers, booleans and lists)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml(item) for item in value) + "]"
+    return json.dumps(value)
+
+
+def accepted(mention: Mention) -> str | None:
+    """Why the config refuses ``mention``, or None when it is accepted."""
+    sections = [mention.section] if mention.section else [
+        name for name, cls in SECTIONS.items()
+        if mention.key in {f.name for f in dataclasses.fields(cls)}]
+    if not sections:
+        return f"{mention.where}: no config section has a key {mention.key!r}"
+    problems = []
+    for section in sections:
+        text = f"[{section}]\n{mention.key} = {mention.value if mention.value else 0}\n"
+        try:
+            if mention.value is None:
+                names = {f.name for f in dataclasses.fields(SECTIONS[section])}
+                if mention.key not in names:
+                    raise ConfigError(f"unknown key {section}.{mention.key}")
+            else:
+                data = tomllib.loads(text)
+                # Keys checked alone; a long strip so that a count or skip fits any layout.
+                if section == "leds" and mention.key != "count":
+                    data["leds"].setdefault("count", 1024)
+                config_from_dict(data, mention.where)
+            return None
+        except (ConfigError, tomllib.TOMLDecodeError) as error:
+            problems.append(f"{mention.where}: {section}.{mention.key}: {error}")
+    return "; ".join(problems)
+
+
+def test_every_config_key_in_the_docs_is_accepted() -> None:
+    mentions = [m for path in DOCUMENTS for m in config_mentions(path)]
+    # The extraction finds what the docs really show (so an empty result cannot pass).
+    shown = {(m.section, m.key) for m in mentions}
+    assert {(None, "skip"), ("link", "baudrate"), (None, "order"), ("input", "kit"),
+            ("display", "i2c_address"), ("store", "path"), ("leds", "count")} <= shown
+    problems = [problem for m in mentions if (problem := accepted(m))]
+    assert problems == []
+
+
+def test_the_docs_check_catches_a_key_the_config_refuses(tmp_path: Path) -> None:
+    page = tmp_path / "README.md"
+    page.write_text("Set `leds.skipped = 1`, `[link] speed`, `skip = -1` and\n\n"
+                    '```toml\n[leds]\norder = "zigzag"\n```\n')
+    problems = [p for m in config_mentions(page) if (p := accepted(m))]
+    assert len(problems) == 4
+    assert any("unknown key leds.skipped (did you mean leds.skip?)" in p for p in problems)
+    assert any("link.speed" in p for p in problems)
+    assert any("leds.skip = -1 is not accepted" in p for p in problems)
+    assert any('leds.order = "zigzag" is not accepted' in p for p in problems)
