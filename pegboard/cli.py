@@ -34,6 +34,7 @@ COMMANDS: dict[str, str] = {
     "replay": "replay a game record (JSON Lines) and tell the game deal by deal",
     "game": "start, record, undo and inspect games in the durable store",
     "leds": "the LED pegboard: demo, flash, sim, svg",
+    "web": "serve the live scoreboard to browsers on the local network (read-only)",
 }
 """Every subcommand (the module ``pegboard.commands.<name>``) and its summary."""
 

@@ -1,0 +1,139 @@
+"""``pegboard web``: the live scoreboard, served to browsers on the local network.
+
+A process of its own (``systemd/pegboard-web.service``), so the device's process keeps no
+network listener. It reads the store and never writes it; it binds to 127.0.0.1 unless
+``--host`` says otherwise. Starlette and uvicorn are imported only when the server starts, so
+no other command pays for them. ``--port 0`` takes any free port; the address is printed on
+one line once the socket is bound.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ipaddress
+import socket
+from pathlib import Path
+
+from pegboard.commands import paths
+from pegboard.errors import PegboardError
+from pegboard.store import find_store_path
+
+DEFAULT_PORT = 8121
+
+
+class WebError(PegboardError, ValueError):
+    """The scoreboard cannot start: a missing store, a bad address, a port in use."""
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``web`` subcommand."""
+    parser = subparsers.add_parser(
+        "web",
+        help="serve the live scoreboard to browsers on the local network (read-only)",
+        description=(
+            "Serve the game in progress and the finished games as a live web page (and "
+            "JSON under /api/). Read-only: nothing served can change a game."
+        ),
+    )
+    parser.add_argument(
+        "--store", metavar="PATH", type=paths.path_name,
+        help="the store directory (default: $PEGBOARD_STORE, the service's state directory, "
+        "else ~/.local/share/pegboard)",
+    )
+    parser.add_argument(
+        "--host", default="127.0.0.1", type=host_address,
+        help="the address to listen on (default 127.0.0.1, this machine only; 0.0.0.0 or :: "
+        "for the network)",
+    )
+    parser.add_argument("--port", default=DEFAULT_PORT, type=port_number,
+                        help=f"the TCP port (default {DEFAULT_PORT}; 0 picks a free one)")
+    parser.add_argument("--poll", default=0.05, type=paths.seconds(5), metavar="SECONDS",
+                        help="how often the store is looked at (default 0.05)")
+    parser.set_defaults(func=run)
+
+
+def host_address(text: str) -> str:
+    """An IP address to bind to ("localhost" is 127.0.0.1)."""
+    if text == "localhost":
+        return "127.0.0.1"
+    try:
+        return str(ipaddress.ip_address(text))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{paths.shown(text)} is not an IP address: give one such as 127.0.0.1, "
+            "0.0.0.0 (every IPv4 address) or ::"
+        ) from None
+
+
+def port_number(text: str) -> int:
+    """A TCP port, 0 to 65535."""
+    if not text.isdigit() or not 0 <= int(text) <= 65535:
+        raise argparse.ArgumentTypeError(
+            f"{paths.shown(text)} is not a port: give a number from 1 to 65535 (0: any free "
+            "port)"
+        )
+    return int(text)
+
+
+def store_folder(explicit: str | None) -> Path:
+    """The store to show; WebError when it is not a readable folder."""
+    path = find_store_path(explicit)
+    if not path.exists():
+        raise WebError(
+            f"no game store at {path}: start a game on the Pegboard first, or give the store "
+            "folder with --store"
+        )
+    if not path.is_dir():
+        raise WebError(f"the store {path} is not a folder; give the store folder with --store")
+    try:
+        next(path.iterdir(), None)
+    except OSError as error:
+        raise WebError(f"cannot read the store {path}: {error.strerror}; run as the user "
+                       "that owns it (pegboard)") from None
+    return path
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """A listening socket; WebError naming the address when it cannot be had."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(64)
+    except OSError as error:
+        sock.close()
+        raise WebError(f"cannot listen on {host} port {port}: {error.strerror}") from None
+    return sock
+
+
+def run(args: argparse.Namespace) -> int:
+    """Serve until stopped (Ctrl-C or SIGTERM)."""
+    store = store_folder(args.store)
+    sock = bind(args.host, args.port)
+    import uvicorn  # only this command needs the server
+
+    from pegboard.web.app import create_app
+
+    app = create_app(store, period=args.poll)
+    config = uvicorn.Config(
+        app, http="h11", ws="none", lifespan="on", log_level="warning", access_log=False,
+        server_header=False, proxy_headers=False, timeout_graceful_shutdown=2,
+    )
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: object) -> None:
+            hub = getattr(app.state, "hub", None)
+            if hub is not None:  # end the event streams now instead of waiting for them
+                hub.stop()
+            super().handle_exit(sig, frame)  # type: ignore[arg-type]
+
+    server = Server(config)
+    host, port = sock.getsockname()[:2]
+    shown = f"[{host}]" if ":" in host else host
+    print(f"Pegboard scoreboard on http://{shown}:{port}/ (store {store})", flush=True)
+    try:
+        server.run(sockets=[sock])
+    finally:
+        sock.close()
+    return 0

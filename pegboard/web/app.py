@@ -1,0 +1,203 @@
+"""The scoreboard's ASGI application (Starlette): the page, its files, the JSON and the stream.
+
+Every route answers GET and HEAD only (anything else is 405): nothing served can change a
+game. Every answer carries a strict content security policy (scripts, styles and connections
+from this server only; no inline script or style, no frames, no forms), no cookie is ever
+set, and an error inside is a short friendly page or JSON message, never a traceback.
+
+Routes (docs/web.md): ``/`` the page (``?tv=1`` the large-type layout), ``/static/...`` its
+script and style, ``/board/{sides}-{target}.svg`` a bare board, ``/api/game``,
+``/api/games``, ``/events`` (Server-Sent Events: ``game`` with the ``/api/game`` object,
+``games`` when the finished games changed).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from pegboard.web.board import board_for
+from pegboard.web.games import MAX_LIMIT
+from pegboard.web.hub import Hub
+from pegboard.web.page import error_page, page
+
+STATIC = Path(__file__).resolve().parent / "static"
+
+CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
+       "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+"""The content security policy of every answer."""
+
+SECURITY_HEADERS = (
+    (b"content-security-policy", CSP.encode()),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-frame-options", b"DENY"),
+    (b"cross-origin-opener-policy", b"same-origin"),
+)
+
+KEEP_ALIVE = 15.0
+"""Seconds between comments on an idle event stream (proxies and phones drop silent ones)."""
+
+log = logging.getLogger("pegboard.web")
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+class SecurityHeaders:
+    """ASGI middleware adding :data:`SECURITY_HEADERS` to every HTTP answer and dropping any
+    ``Set-Cookie`` (the scoreboard keeps nothing about its visitors)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = [(k, v) for k, v in message.get("headers", [])
+                           if k.lower() != b"set-cookie"]
+                message["headers"] = headers + list(SECURITY_HEADERS)
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+def create_app(directory: Path, *, period: float = 0.05) -> Starlette:
+    """The scoreboard for the store at ``directory`` (polled every ``period`` seconds)."""
+    hub_box: list[Hub] = []
+
+    def hub() -> Hub:
+        if not hub_box:  # made inside the running loop (its events belong to it)
+            hub_box.append(Hub(directory, period=period))
+        return hub_box[0]
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        task = asyncio.create_task(hub().run())
+        app.state.hub = hub()
+        try:
+            yield
+        finally:
+            hub().stop()
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    async def index(request: Request) -> Response:
+        game = _game(hub())
+        sides = len(game["scores"]) if game else 2
+        target = game["target"] if game else 121
+        tv = request.query_params.get("tv", "") not in ("", "0")
+        return HTMLResponse(page(sides=sides, target=target, tv=tv),
+                            headers={"cache-control": "no-store"})
+
+    async def board(request: Request) -> Response:
+        sides = request.path_params["sides"]
+        target = request.path_params["target"]
+        if sides not in (2, 3) or target not in (61, 121):
+            raise HTTPException(404, "a board has 2 or 3 sides and a target of 61 or 121")
+        return Response(board_for(sides, target), media_type="image/svg+xml")
+
+    async def api_game(request: Request) -> Response:
+        current = hub()
+        return Response(current.game_text, media_type="application/json",
+                        status_code=503 if current.error else 200,
+                        headers={"cache-control": "no-store"})
+
+    async def api_games(request: Request) -> Response:
+        text = request.query_params.get("limit", "20")
+        if not text.isdigit() or not 0 <= int(text) <= MAX_LIMIT:
+            return JSONResponse(
+                {"error": f"limit must be a whole number from 0 to {MAX_LIMIT}, not {text!r}"},
+                status_code=400)
+        current = hub()
+        if current.error:
+            return JSONResponse({"games": [], "error": current.error}, status_code=503)
+        return JSONResponse({"games": current.finished(int(text)), "error": None},
+                            headers={"cache-control": "no-store"})
+
+    async def events(request: Request) -> Response:
+        return StreamingResponse(_stream(hub()), media_type="text/event-stream",
+                                 headers={"cache-control": "no-store",
+                                          "x-accel-buffering": "no"})
+
+    async def not_found(request: Request, exc: Exception) -> Response:
+        status = exc.status_code if isinstance(exc, HTTPException) else 404
+        detail = exc.detail if isinstance(exc, HTTPException) else "Not found"
+        if status == 405:
+            detail = "The scoreboard only shows the game: it takes GET and HEAD requests."
+            headers = {"allow": "GET, HEAD"}
+        else:
+            headers = {}
+        if request.url.path.startswith("/api/"):
+            return JSONResponse({"error": detail}, status_code=status, headers=headers)
+        title = {404: "Not found", 405: "Read-only"}.get(status, "Cannot show this")
+        return HTMLResponse(error_page(title, detail), status_code=status, headers=headers)
+
+    async def server_error(request: Request, exc: Exception) -> Response:
+        log.error("error answering %s: %s: %s", request.url.path, type(exc).__name__, exc)
+        message = "Something went wrong showing this page; the game itself is not affected."
+        if request.url.path.startswith("/api/"):
+            return JSONResponse({"error": message}, status_code=500)
+        return HTMLResponse(error_page("Something went wrong", message), status_code=500)
+
+    read = ["GET", "HEAD"]
+    routes = [
+        Route("/", index, methods=read),
+        Route("/board/{sides:int}-{target:int}.svg", board, methods=read),
+        Route("/api/game", api_game, methods=read),
+        Route("/api/games", api_games, methods=read),
+        Route("/events", events, methods=read),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    app = Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        exception_handlers={HTTPException: not_found, 500: server_error},
+    )
+    app.add_middleware(SecurityHeaders)
+    return app
+
+
+def _game(hub: Hub) -> dict[str, Any] | None:
+    data = json.loads(hub.game_text)
+    game = data.get("game")
+    return game if isinstance(game, dict) else None
+
+
+async def _stream(hub: Hub) -> AsyncIterator[str]:
+    """One browser's event stream: the game whenever it changes, a note when the finished
+    games change, a comment when idle; it ends when the server stops."""
+    yield "retry: 1000\n\n"
+    seen = games_seen = -1
+    while not hub.closing:
+        if hub.version != seen:
+            seen = hub.version
+            yield f"event: game\ndata: {hub.game_text}\n\n"
+        if hub.games_version != games_seen:
+            games_seen = hub.games_version
+            yield f'event: games\ndata: {{"version":{games_seen}}}\n\n'
+        if hub.version == seen and hub.games_version == games_seen:
+            before = hub.version, hub.games_version
+            await hub.wait(KEEP_ALIVE)
+            if (hub.version, hub.games_version) == before and not hub.closing:
+                yield ": still here\n\n"

@@ -1,0 +1,222 @@
+// The Pegboard scoreboard: follows /events and writes the game into the page as text.
+// No framework, no outside files: the page must work on a LAN with no internet.
+"use strict";
+
+(function () {
+  const $ = (id) => document.getElementById(id);
+  let sidesBuilt = "";
+
+  function setText(id, text) {
+    const node = $(id);
+    if (node.textContent !== text) node.textContent = text;
+  }
+
+  function show(id, visible) {
+    $(id).hidden = !visible;
+  }
+
+  function svgInto(id, text) {
+    const box = $(id);
+    box.replaceChildren();
+    if (!text) return;
+    const doc = new DOMParser().parseFromString(text, "image/svg+xml");
+    const svg = doc.documentElement;
+    if (svg.nodeName === "svg") box.appendChild(document.importNode(svg, true));
+  }
+
+  function buildSides(game) {
+    const list = $("sides");
+    list.replaceChildren();
+    game.sides.forEach((name, side) => {
+      const item = document.createElement("li");
+      item.className = "side s" + side;
+      item.id = "side" + side;
+      const who = document.createElement("span");
+      who.className = "name";
+      who.textContent = name;
+      const score = document.createElement("span");
+      score.className = "score";
+      score.id = "score" + side;
+      const tags = document.createElement("span");
+      tags.className = "tags";
+      tags.id = "tags" + side;
+      item.append(who, score, tags);
+      list.appendChild(item);
+    });
+    sidesBuilt = game.sides.join("\u0000");
+  }
+
+  async function ensureBoard(game) {
+    const key = game.sides.length + "-" + game.target;
+    const box = $("board");
+    if (box.dataset.key === key) return;
+    box.dataset.key = key;
+    const answer = await fetch("/board/" + key + ".svg");
+    if (answer.ok) svgInto("board", await answer.text());
+  }
+
+  function placePeg(side, which, score) {
+    const peg = $("peg" + side + "-" + which);
+    if (!peg) return;
+    const hole = Math.max(0, Math.min(121, score));
+    const target = $("h" + side + "-" + hole);
+    if (!target) return;
+    peg.setAttribute("cx", target.getAttribute("cx"));
+    peg.setAttribute("cy", target.getAttribute("cy"));
+    peg.dataset.hole = String(hole);
+  }
+
+  function sideOf(game, seat) {
+    if (seat === null || seat === undefined) return null;
+    const name = game.players[seat];
+    const index = game.sides.findIndex((side) => side.split(" & ").includes(name));
+    return index < 0 ? null : index;
+  }
+
+  function renderGame(game) {
+    if (game.sides.join("\u0000") !== sidesBuilt) buildSides(game);
+    const dealerSide = sideOf(game, game.dealer);
+    const actingSide = game.phase === "play" ? sideOf(game, game.to_act) : null;
+    game.sides.forEach((name, side) => {
+      setText("score" + side, String(game.scores[side]));
+      const tags = [];
+      if (game.winner === side) tags.push("winner");
+      if (side === dealerSide) tags.push("dealer, crib");
+      if (side === actingSide) tags.push("to play");
+      setText("tags" + side, tags.join(" · "));
+      const item = $("side" + side);
+      item.classList.toggle("dealer", side === dealerSide);
+      item.classList.toggle("acting", side === actingSide);
+      item.classList.toggle("winner", game.winner === side);
+      placePeg(side, "back", game.back_pegs[side]);
+      placePeg(side, "front", game.scores[side]);
+    });
+    setText("doing", game.doing + (game.deal_no ? " — deal " + game.deal_no : ""));
+    const playing = game.phase === "play";
+    show("count-box", playing);
+    show("pile-box", playing);
+    setText("count", String(game.count));
+    setText("pile", game.pile_text || "—");
+    show("starter-box", game.starter_text !== null);
+    setText("starter", game.starter_text || "");
+    setText("crib", game.dealer === null ? "—" : game.players[game.dealer] + "'s");
+    setText("award", game.last_award ? game.last_award.text : "");
+
+    show("show-box", game.show.length > 0);
+    const showBox = $("show");
+    const showKey = JSON.stringify(game.show);
+    if (showBox.dataset.key !== showKey) {
+      showBox.dataset.key = showKey;
+      showBox.replaceChildren();
+      game.show.forEach((count) => {
+        const block = document.createElement("div");
+        block.className = "count-block";
+        const title = document.createElement("h3");
+        title.textContent = count.title;
+        const lines = document.createElement("ul");
+        count.lines.forEach((line) => {
+          const li = document.createElement("li");
+          li.textContent = line;
+          lines.appendChild(li);
+        });
+        block.append(title, lines);
+        showBox.appendChild(block);
+      });
+    }
+
+    const over = game.result_text !== null;
+    show("result-box", over);
+    document.body.classList.toggle("over", over);
+    if (over) {
+      setText("result-title", game.result_text.title);
+      const lines = $("result-lines");
+      lines.replaceChildren();
+      game.result_text.lines.forEach((line) => {
+        const li = document.createElement("li");
+        li.textContent = line;
+        lines.appendChild(li);
+      });
+      if ($("race").dataset.key !== game.id + game.lines) {
+        $("race").dataset.key = game.id + game.lines;
+        svgInto("race", game.race_svg);
+      }
+    }
+  }
+
+  function render(state) {
+    show("problem", Boolean(state.error));
+    setText("problem-text", state.error || "");
+    const game = state.game;
+    show("waiting", !state.error && !game);
+    show("game", Boolean(game));
+    if (game) {
+      ensureBoard(game).then(() => renderGame(game));
+      renderGame(game);
+    }
+    document.body.dataset.lines = game ? String(game.lines) : "0";
+    document.body.dataset.game = game && game.id ? game.id : "";
+    document.body.dataset.updatedAt = String(Date.now());
+  }
+
+  function when(seconds) {
+    return new Date(seconds * 1000).toLocaleString([], {
+      dateStyle: "medium", timeStyle: "short",
+    });
+  }
+
+  async function loadGames() {
+    let answer;
+    try {
+      answer = await fetch("/api/games?limit=10");
+    } catch (error) {
+      return;
+    }
+    if (!answer.ok) return;
+    const data = await answer.json();
+    const list = $("finished");
+    list.replaceChildren();
+    if (data.games.length === 0) {
+      const li = document.createElement("li");
+      li.className = "none";
+      li.textContent = "None yet.";
+      list.appendChild(li);
+    }
+    data.games.forEach((game) => {
+      const li = document.createElement("li");
+      const line = document.createElement("p");
+      const result = game.result || {};
+      const scores = (result.scores || []).join("–");
+      let text = game.players.join(" v ") + ": " + scores;
+      if (game.abandoned) text += " (not finished)";
+      else if (game.race && game.race.winner !== null) {
+        text += ", " + game.race.names[game.race.winner] + " won";
+        if (game.race.skunk !== "none") text += " (" + game.race.skunk.replace("double", "double skunk") + ")";
+      }
+      line.textContent = text;
+      const time = document.createElement("time");
+      time.dateTime = new Date(game.started_at * 1000).toISOString();
+      time.textContent = when(game.started_at);
+      li.append(line, time);
+      if (game.race_svg) {
+        const race = document.createElement("div");
+        race.className = "race small";
+        race.id = "race-" + game.id;
+        li.appendChild(race);
+        list.appendChild(li);
+        svgInto(race.id, game.race_svg);
+      } else {
+        list.appendChild(li);
+      }
+    });
+  }
+
+  function connect() {
+    const source = new EventSource("/events");
+    source.addEventListener("open", () => setText("status", "Live"));
+    source.addEventListener("error", () => setText("status", "Reconnecting…"));
+    source.addEventListener("game", (event) => render(JSON.parse(event.data)));
+    source.addEventListener("games", () => loadGames());
+  }
+
+  document.addEventListener("DOMContentLoaded", connect);
+})();
