@@ -26,13 +26,15 @@ test: lint test-tools
 	$(BIN)/pytest
 
 # System tools the tests use that pip cannot provide: systemd-analyze (from Debian's systemd
-# package) and tmux (the simulator's terminal test), installed only when missing and only when
-# running as root.
+# package), tmux (the simulator's terminal test) and chromium (the scoreboard's browser tests,
+# driven by Playwright), installed only when missing and only when running as root.
 test-tools:
 	@command -v systemd-analyze >/dev/null 2>&1 || [ "$$(id -u)" != 0 ] || \
 		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq systemd; }
 	@command -v tmux >/dev/null 2>&1 || [ "$$(id -u)" != 0 ] || \
 		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tmux; }
+	@command -v chromium >/dev/null 2>&1 || [ "$$(id -u)" != 0 ] || \
+		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }
 
 bench: $(STAMP)
 	$(BIN)/python -m bench
