@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 
 import pytest
@@ -36,7 +37,7 @@ def test_demo_plays_a_game_on_the_firmware(
     with FirmwareProcess(tmp_path) as firmware:
         assert main(["leds", "demo", "--device", str(firmware.port), "--pause", "0.05"]) == 0
         out = capsys.readouterr().out
-        assert "Connected: firmware 1.0.0, protocol v1" in out
+        assert "Connected: firmware 1.1.0, protocol v1" in out
         assert "side 1 pegs 39 to 121" in out
         frames = firmware.frames()
     assert any(len(f.lit()) >= 240 for f in frames), "the test pattern lit every hole"
@@ -63,7 +64,7 @@ def test_flash_checks_the_handshake_after_copying(
                                   firmware=FIRMWARE_DIR, dry_run=False)
         assert leds.run_flash(args, runner=lambda c: ran.append(c) or 0) == 0
     assert ran and ran[0][1] == "connect"
-    assert "LED board firmware 1.0.0 speaks protocol v1: OK" in capsys.readouterr().out
+    assert "LED board firmware 1.1.0 speaks protocol v1: OK" in capsys.readouterr().out
 
 
 def test_flash_reports_a_failed_copy(tmp_path: Path) -> None:
@@ -86,3 +87,104 @@ def test_svg_check_finds_stale_drawings(tmp_path: Path) -> None:
     assert main(["leds", "svg", "--out", str(tmp_path)]) == 0
     (tmp_path / "wiring.svg").write_text("<svg/>")
     assert main(["leds", "svg", "--out", str(tmp_path), "--check"]) == 1
+
+
+# -- flashing while the service runs: a stand-in systemctl on PATH -------------------------
+
+FAKE_SYSTEMCTL = """#!/bin/sh
+echo "systemctl $*" >> "$FLASH_LOG"
+case "$1" in
+    is-active) [ -e "$SERVICE_STATE/active" ] && exit 0; exit 3;;
+    stop) [ -e "$SERVICE_STATE/refuse" ] && { echo "Access denied" >&2; exit 4; }
+          rm -f "$SERVICE_STATE/active";;
+    start) [ -e "$SERVICE_STATE/refuse" ] && exit 4; touch "$SERVICE_STATE/active";;
+esac
+exit 0
+"""
+
+
+@pytest.fixture
+def service(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A folder whose ``active`` file says the service runs; systemctl on PATH logs to
+    ``log`` beside it."""
+    bin_dir, state = tmp_path / "bin", tmp_path / "service"
+    bin_dir.mkdir()
+    state.mkdir()
+    script = bin_dir / "systemctl"
+    script.write_text(FAKE_SYSTEMCTL)
+    script.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}:{os.environ['PATH']}")
+    monkeypatch.setenv("FLASH_LOG", str(tmp_path / "log"))
+    monkeypatch.setenv("SERVICE_STATE", str(state))
+    return state
+
+
+def flash_log(service: Path) -> list[str]:
+    log = service.parent / "log"
+    return log.read_text().splitlines() if log.exists() else []
+
+
+def test_flash_stops_the_running_service_and_starts_it_after(
+    tmp_path: Path, service: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (service / "active").touch()
+
+    def mpremote(command: list[str]) -> int:
+        with (service.parent / "log").open("a") as log:
+            log.write("mpremote\n")
+        return 0
+
+    with FirmwareProcess(tmp_path) as firmware:
+        args = argparse.Namespace(device=str(firmware.port), serial=None,
+                                  firmware=FIRMWARE_DIR, dry_run=False)
+        assert leds.run_flash(args, runner=mpremote) == 0
+    assert flash_log(service) == ["systemctl is-active --quiet pegboard.service",
+                                  "systemctl stop pegboard.service", "mpremote",
+                                  "systemctl start pegboard.service"]
+    out = capsys.readouterr().out
+    assert "Stopping pegboard.service: it holds the LED board's serial port" in out
+    assert out.index("speaks protocol v1: OK") < out.index("Starting pegboard.service again")
+    assert (service / "active").exists()
+
+
+def test_flash_leaves_a_stopped_service_alone(service: Path) -> None:
+    args = argparse.Namespace(device="/dev/ttyACM0", serial=None, firmware=FIRMWARE_DIR,
+                              dry_run=False)
+    with pytest.raises(LinkError, match="mpremote failed"):
+        leds.run_flash(args, runner=lambda c: 1)
+    assert flash_log(service) == ["systemctl is-active --quiet pegboard.service"]
+
+
+def test_a_failed_flash_still_starts_the_service_again(service: Path) -> None:
+    (service / "active").touch()
+    args = argparse.Namespace(device="/dev/ttyACM0", serial=None, firmware=FIRMWARE_DIR,
+                              dry_run=False)
+    with pytest.raises(LinkError, match="mpremote failed"):
+        leds.run_flash(args, runner=lambda c: 1)
+    assert flash_log(service)[-1] == "systemctl start pegboard.service"
+    assert (service / "active").exists()
+
+
+def test_a_service_that_will_not_stop_is_a_clear_refusal(
+    service: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (service / "active").touch()
+    (service / "refuse").touch()
+    ran: list[list[str]] = []
+    args = ["leds", "flash", "--device", "/dev/ttyACM0"]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert "cannot stop pegboard.service (systemctl exit status 4)" in err
+    assert "sudo pegboard leds flash --device auto" in err
+    assert "sudo systemctl stop pegboard" in err
+    assert ran == [] and "mpremote" not in "\n".join(flash_log(service))
+
+
+def test_the_dry_run_says_the_service_would_be_stopped(
+    service: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (service / "active").touch()
+    assert main(["leds", "flash", "--device", "/dev/ttyACM0", "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    assert "pegboard.service is running: it would be stopped first and started after" in out
+    assert flash_log(service) == ["systemctl is-active --quiet pegboard.service"]

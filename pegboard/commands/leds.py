@@ -10,6 +10,7 @@ against it too; ``svg`` writes the drawings in ``hardware/`` from the layout tab
 from __future__ import annotations
 
 import argparse
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -34,6 +35,29 @@ No LED board given. To light the LED pegboard:
 No Pico at hand? `pegboard leds sim` runs the firmware on this computer and prints a device
 path that `pegboard leds demo --device PATH` can use. Wiring: hardware/README.md."""
 
+#: The device's service, which holds the LED board's serial port while it runs.
+SERVICE = "pegboard.service"
+
+#: Where ``systemd/install.sh`` puts the firmware on a Pi (the checkout's copy comes first).
+INSTALLED_FIRMWARE = Path("/opt/pegboard/firmware")
+
+Systemctl = Callable[[list[str]], int]
+"""Runs ``systemctl ARGS...`` and returns its exit status."""
+
+
+def default_firmware() -> Path:
+    """The firmware folder: the checkout's, else the one the installer puts on the Pi."""
+    return FIRMWARE_DIR if FIRMWARE_DIR.is_dir() else INSTALLED_FIRMWARE
+
+
+def systemctl(arguments: list[str]) -> int:
+    """``systemctl`` from PATH (127 when there is none: not a systemd system)."""
+    program = shutil.which("systemctl")
+    if program is None:
+        return 127
+    return subprocess.run([program, *arguments], check=False).returncode
+
+
 #: Firmware files copied to the Pico, main.py last so a half-finished copy never boots.
 FIRMWARE_FILES = ("pb_proto.py", "pb_layout.py", "pb_render.py", "pb_app.py", "pb_hw.py",
                   "main.py")
@@ -54,8 +78,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
     flash = sub.add_parser("flash", help="copy the firmware to the Pico with mpremote")
     _device_options(flash)
-    flash.add_argument("--firmware", type=Path, default=FIRMWARE_DIR, metavar="DIR",
-                       help="firmware directory (default: the one next to this package)")
+    flash.add_argument("--firmware", type=Path, default=None, metavar="DIR",
+                       help="firmware directory (default: the one next to this package, else "
+                            f"{INSTALLED_FIRMWARE})")
     flash.add_argument("--dry-run", action="store_true", help="print the commands only")
     flash.set_defaults(func=run_flash)
 
@@ -155,28 +180,75 @@ def flash_commands(device: str, firmware: Path) -> list[list[str]]:
         raise LinkError(f"firmware directory {firmware} lacks {', '.join(missing)}")
     target = "auto" if device in ("", "auto") else device
     files = [str(firmware / name) for name in FIRMWARE_FILES]
-    return [[tool("mpremote"), "connect", target, "fs", "cp", *files, ":", "+", "reset"]]
+    try:
+        mpremote = tool("mpremote")
+    except LinkError:
+        raise LinkError("mpremote is not installed: systemd/install.sh installs it on the Pi; "
+                        "elsewhere `pip install 'pegboard[flash]'`") from None
+    return [[mpremote, "connect", target, "fs", "cp", *files, ":", "+", "reset"]]
 
 
-def run_flash(args: argparse.Namespace, runner: Callable[[list[str]], int] | None = None) -> int:
-    """Copy the firmware with mpremote, then check the version handshake."""
+def run_flash(args: argparse.Namespace, runner: Callable[[list[str]], int] | None = None,
+              control: Systemctl | None = None) -> int:
+    """Copy the firmware with mpremote, then check the version handshake.
+
+    A running ``pegboard.service`` holds the board's serial port (mpremote would find it in
+    use), so it is stopped first and started again afterwards, whether the flash worked or
+    not; ``control`` runs ``systemctl`` (default: the one on PATH).
+    """
     _check_device(args)
-    paths.path_name(str(args.firmware))
-    commands = flash_commands(args.device, args.firmware)
+    firmware: Path = args.firmware if args.firmware is not None else default_firmware()
+    paths.path_name(str(firmware))
+    commands = flash_commands(args.device, firmware)
+    control = control or systemctl
     if args.dry_run:
+        if control(["is-active", "--quiet", SERVICE]) == 0:
+            print(f"# {SERVICE} is running: it would be stopped first and started after")
         for command in commands:
             print(" ".join(command))
         return 0
     run = runner or (lambda command: subprocess.run(command, check=False).returncode)
-    for command in commands:
-        if run(command) != 0:
-            raise LinkError(f"mpremote failed: {' '.join(command)}")
-    print("Firmware copied; waiting for the board to restart...")
-    link = _connect(args, LedConfig(), timeout=20.0)
-    print(f"LED board firmware {link.firmware_version} speaks protocol "
-          f"v{link.board_protocol}: OK")
-    link.close()
-    return 0
+    stopped = _stop_service(control)
+    restarted = True
+    try:
+        for command in commands:
+            if run(command) != 0:
+                raise LinkError(f"mpremote failed: {' '.join(command)}")
+        print("Firmware copied; waiting for the board to restart...")
+        link = _connect(args, LedConfig(), timeout=20.0)
+        print(f"LED board firmware {link.firmware_version} speaks protocol "
+              f"v{link.board_protocol}: OK")
+        link.close()
+    finally:
+        if stopped:
+            restarted = _start_service(control)
+    return 0 if restarted else 1
+
+
+def _stop_service(control: Systemctl) -> bool:
+    """Stop the service if it runs (it holds the port); True when it was stopped."""
+    if control(["is-active", "--quiet", SERVICE]) != 0:
+        return False
+    print(f"Stopping {SERVICE}: it holds the LED board's serial port (it is started again "
+          "after the flash)", flush=True)
+    status = control(["stop", SERVICE])
+    if status != 0:
+        raise LinkError(
+            f"cannot stop {SERVICE} (systemctl exit status {status}), and while it runs it "
+            "holds the LED board's serial port: run the flash as root (`sudo pegboard leds "
+            "flash --device auto`) or stop the service first (`sudo systemctl stop pegboard`)"
+        )
+    return True
+
+
+def _start_service(control: Systemctl) -> bool:
+    """Start the service stopped for the flash; False (and a message) when it would not."""
+    print(f"Starting {SERVICE} again", flush=True)
+    status = control(["start", SERVICE])
+    if status != 0:
+        print(f"pegboard leds: could not start {SERVICE} again (systemctl exit status "
+              f"{status}); start it with `sudo systemctl start pegboard`", file=sys.stderr)
+    return status == 0
 
 
 def run_sim(args: argparse.Namespace) -> int:
