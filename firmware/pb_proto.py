@@ -24,6 +24,7 @@ E_SYNTAX = "syntax"
 E_CRC = "crc"
 E_TYPE = "type"
 E_VALUE = "value"
+E_OLD = "old"  # a sequence number not newer than one already accepted (replayed, delayed)
 
 
 class ProtocolError(Exception):
@@ -275,10 +276,14 @@ def parse_hello(fields):
     return _int(f["v"], 0, 65535)
 
 
+def parse_bye(fields):
+    _need(_fields_dict(fields), ())
+
+
 def parse_test(fields):
     f = _fields_dict(fields)
     _need(f, ("p",))
     return _choice(f["p"], ("on", "off"))
 
 
-HOST_TYPES = ("HELLO", "CFG", "STATE", "TEST", "HB")
+HOST_TYPES = ("HELLO", "CFG", "STATE", "TEST", "HB", "BYE")

@@ -4,6 +4,8 @@
 # (time.ticks_ms() on the Pico). It runs unchanged on MicroPython and CPython, so the golden
 # frame tests and the firmware compute exactly the same bytes.
 
+import sys
+
 import pb_layout
 
 try:
@@ -11,6 +13,66 @@ try:
 except ImportError:  # CPython: plain integers
     def ticks_diff(a, b):
         return a - b
+
+# Whole-buffer pixel work: one pass over a frame in native code on the Pico. Under
+# MicroPython these are viper functions (machine code over the raw bytes, no Python object per
+# pixel); under CPython, where the golden frame tests import this module, the same arithmetic in
+# plain Python. Both give the very same bytes (a test runs the goldens under both).
+_VIPER = sys.implementation.name == "micropython"
+if _VIPER:
+    import micropython
+
+if _VIPER:
+    @micropython.viper
+    def px_cap(buf, n: int, level: int):
+        # Every channel times level/255, rounded down.
+        p = ptr8(buf)  # noqa: F821 - viper built-in
+        for i in range(n):
+            p[i] = p[i] * level // 255
+
+    @micropython.viper
+    def px_scale(buf, n: int, num: int, den: int):
+        # Every channel times num/den (num < den), rounded down.
+        p = ptr8(buf)  # noqa: F821
+        for i in range(n):
+            p[i] = p[i] * num // den
+
+    @micropython.viper
+    def px_halve(buf, n: int):
+        p = ptr8(buf)  # noqa: F821
+        for i in range(n):
+            p[i] = p[i] >> 1
+
+    @micropython.viper
+    def px_grb(src, dst, n: int):
+        # R, G, B per pixel in src -> G, R, B in dst (the order a WS2812B reads).
+        s = ptr8(src)  # noqa: F821
+        d = ptr8(dst)  # noqa: F821
+        i = 0
+        while i < n:
+            d[i] = s[i + 1]
+            d[i + 1] = s[i]
+            d[i + 2] = s[i + 2]
+            i += 3
+
+else:
+    def px_cap(buf, n, level):
+        for i in range(n):
+            buf[i] = buf[i] * level // 255
+
+    def px_scale(buf, n, num, den):
+        for i in range(n):
+            buf[i] = buf[i] * num // den
+
+    def px_halve(buf, n):
+        for i in range(n):
+            buf[i] = buf[i] >> 1
+
+    def px_grb(src, dst, n):
+        dst[0:n:3] = src[1:n:3]
+        dst[1:n:3] = src[0:n:3]
+        dst[2:n:3] = src[2:n:3]
+
 
 AMBER = (255, 96, 0)
 WHITE = (255, 255, 255)
@@ -77,6 +139,21 @@ class Scene:
     def set_test(self, on):
         self.test = on
 
+    def next_change(self, now, lost, frame_ms):
+        # Milliseconds until the picture can next change by itself (an animation moving on,
+        # the link-lost blink), or None while it stands still.
+        if not self.test and self.state is not None:
+            if self.state["win"] is not None:
+                return frame_ms
+            travel = self.travel
+            if travel is not None:
+                elapsed = ticks_diff(now, travel[3])
+                if 0 <= elapsed < travel_ms(travel[2] - travel[1]):
+                    return frame_ms
+        if lost:
+            return BLINK_MS - now % BLINK_MS
+        return None
+
     def frame(self, now, lost):
         # Raw colours before the power limit, as a bytearray of R, G, B per LED.
         cfg = self.cfg
@@ -86,8 +163,7 @@ class Scene:
         elif self.state is not None:
             self._board(buf, now)
         if lost:
-            for i in range(len(buf)):
-                buf[i] = buf[i] >> 1
+            px_halve(buf, len(buf))
             if (now // BLINK_MS) % 2 == 0:
                 for side in range(cfg["tracks"]):
                     self._set(buf, self.table[side][1], AMBER)
@@ -171,13 +247,9 @@ def limit(buf, cap, budget_ma):
     # Works in place; returns the estimated current in mA after limiting.
     n = len(buf)
     if cap < 255:
-        for i in range(n):
-            buf[i] = buf[i] * cap // 255
+        px_cap(buf, n, cap)
     total = sum(buf)
     if total * MA_PER_CHANNEL > budget_ma * 255:
-        num = budget_ma * 255
-        den = total * MA_PER_CHANNEL
-        for i in range(n):
-            buf[i] = buf[i] * num // den
+        px_scale(buf, n, budget_ma * 255, total * MA_PER_CHANNEL)
         total = sum(buf)
     return total * MA_PER_CHANNEL // 255

@@ -61,7 +61,7 @@ def pegs(board: BoardState, config: LedConfig = CONFIG) -> dict[int, tuple[int, 
 
 def test_handshake_and_a_board(board: FirmwareProcess) -> None:
     link = connect(board)
-    assert link.is_up and link.firmware_version == "1.0.0" and link.board_protocol == 1
+    assert link.is_up and link.firmware_version == "1.1.0" and link.board_protocol == 1
     assert "connected" in link.status
     state = BoardState.from_scores([17, 9], previous=[12, 0], last=0)
     link.show(state)

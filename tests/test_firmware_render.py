@@ -202,7 +202,7 @@ def test_firmware_app_heartbeat_and_lost_detection() -> None:
     app.tick(999)
     assert app.take_output() == b""
     app.tick(1000)
-    assert b" HB up=1000 bad=0 err=0*" in app.take_output()
+    assert b" HB up=1000 bad=0 err=0 st=- old=0 loop=0 frame=0 mem=0 drop=0*" in app.take_output()
     assert not app.lost(3010) and app.lost(3011)  # three silent heartbeats
 
 
@@ -227,3 +227,82 @@ def led(hole: int) -> int:
     index = layout_table(TWO)[0][hole]
     assert index is not None
     return index
+
+
+STATE_FIELDS = [("sides", "2"), ("t", "121"), ("b", "0,0"), ("c", "FF0000,0040FF"),
+                ("last", "-"), ("win", "-")]
+
+
+def state_line(proto: ModuleType, seq: int, front: str) -> bytes:
+    line: bytes = proto.encode(seq, "STATE", [("f", front), *STATE_FIELDS])
+    return line
+
+
+def test_an_old_frame_replayed_is_refused_and_the_newer_board_stays() -> None:
+    app_module = load("pb_app", FIRMWARE_DIR / "pb_app.py")
+    proto = load("pb_proto", FIRMWARE_DIR / "pb_proto.py")
+    app = app_module.App(0)
+    app.feed(proto.encode(1, "HELLO", [("v", "1")]), 0)
+    old = state_line(proto, 2, "5,0")
+    app.feed(old, 1)
+    app.feed(state_line(proto, 3, "9,0"), 2)
+    app.take_output()
+    app.feed(old, 3)  # the seq-2 line again, after seq 3
+    assert b"NAK a=2 e=old" in app.take_output()
+    frame = app.tick(4)
+    assert frame is not None and frame[led(9) * 3] == 128 and frame[led(5) * 3] == 0
+    assert app.stale == 1 and app.shown_seq == 3
+    # Sequence numbers wrap: 65535 then 0 is newer; a new HELLO starts a new session.
+    assert app_module.newer(0, 65535) and not app_module.newer(65535, 0)
+    app.feed(proto.encode(0, "HELLO", [("v", "1")]), 5)
+    app.feed(state_line(proto, 1, "7,0"), 6)
+    assert app.shown_seq == 1 and b"ACK a=1" in app.take_output()
+
+
+def test_a_still_board_is_not_redrawn_but_animations_and_the_blink_are() -> None:
+    app_module = load("pb_app", FIRMWARE_DIR / "pb_app.py")
+    proto = load("pb_proto", FIRMWARE_DIR / "pb_proto.py")
+    app = app_module.App(0)
+    app.feed(proto.encode(1, "HELLO", [("v", "1")]), 0)
+    app.feed(state_line(proto, 2, "5,0"), 0)
+    frames = [t for t in range(0, 900, 5) if app.tick(t) is not None or app.feed(
+        proto.encode(3 + t, "HB"), t)]
+    assert frames == [0]  # one frame, then nothing while the host keeps talking
+    app.feed(proto.encode(2000, "STATE", [("f", "20,0"), ("sides", "2"), ("t", "121"),
+                                          ("b", "5,0"), ("c", "FF0000,0040FF"),
+                                          ("last", "0"), ("win", "-")]), 1000)
+    moving = [t for t in range(1000, 2000, 5) if app.tick(t) is not None]
+    # The travel lasts 450 ms at 30 ms a hole: a frame every 20 ms of it, then stillness.
+    assert 15 <= len(moving) <= 25 and moving[-1] < 1000 + 450 + 20
+    quiet = [t for t in range(5000, 7000, 5) if app.tick(t) is not None]
+    assert 3 <= len(quiet) <= 5  # link lost: one frame per blink (500 ms), not 50 a second
+
+
+def test_goodbye_darkens_the_board_and_never_shows_link_lost() -> None:
+    app_module = load("pb_app", FIRMWARE_DIR / "pb_app.py")
+    proto = load("pb_proto", FIRMWARE_DIR / "pb_proto.py")
+    app = app_module.App(0)
+    app.feed(proto.encode(1, "HELLO", [("v", "1")]), 0)
+    app.feed(state_line(proto, 2, "5,0"), 0)
+    assert app.tick(0) is not None
+    app.feed(proto.encode(3, "BYE"), 10)
+    assert b"ACK a=3" in app.take_output()
+    dark = app.tick(10)
+    assert dark is not None and not any(dark)
+    later = [app.tick(t) for t in range(20, 20_000, 50)]
+    assert not app.lost(20_000) and all(f is None for f in later)
+    app.feed(state_line(proto, 4, "6,0"), 20_001)  # the host is back: the board with it
+    back = app.tick(20_001)
+    assert back is not None and back[led(6) * 3] > 0
+
+
+@pytest.mark.parametrize(("stream", "stops"), [
+    ([b"\x03", b"\x03", b"\x03"], True),      # three Ctrl-C, one at a time
+    ([b"12 HB*1\r\x03", b"\r\x01"], True),     # mpremote: Ctrl-C, CR, Ctrl-A
+    ([b"\x03\x04\x03 garbage \x03\x03"], False),
+    ([b"\x03\x03", b"x\x03"], False),
+])
+def test_escape_to_the_repl_needs_the_whole_sequence(stream: list[bytes], stops: bool) -> None:
+    app_module = load("pb_app", FIRMWARE_DIR / "pb_app.py")
+    escape = app_module.Escape()
+    assert any([escape.feed(chunk) for chunk in stream]) is stops
