@@ -31,6 +31,7 @@ from __future__ import annotations
 import io
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from pegboard.errors import PegboardError, RecordError, RuleError
 from pegboard.record import iter_lines
@@ -244,6 +245,8 @@ class Statistics:
     first_dealer_games: int
     first_dealer_wins: int
     notes: tuple[str, ...] = ()
+    finished: int | None = None
+    """Finished games counted (None: count those in ``games``)."""
 
     @property
     def first_dealer_win_rate(self) -> float | None:
@@ -499,18 +502,26 @@ def compute(records: Iterable[tuple[str, str]], *, skip_bad: bool = False) -> St
     )
 
 
-def summarise(games: Sequence[GameSummary]) -> Statistics:
-    """Fold game summaries into per-side statistics."""
-    sides: dict[str, SideStats] = {}
-    notes: list[str] = []
-    first_games = first_wins = 0
-    for g in games:
+class Fold:
+    """Per-side statistics folded one game at a time, so a history of any length is read in
+    the same memory (the games themselves are not kept)."""
+
+    def __init__(self) -> None:
+        self.sides: dict[str, SideStats] = {}
+        self.notes: list[str] = []
+        self.first_games = 0
+        self.first_wins = 0
+        self.finished = 0
+
+    def add(self, g: GameSummary) -> None:
+        """Count one game (an unfinished one only gets a note)."""
         if not g.finished:
-            notes.append(f"game {g.number} ({g.source}) is not finished: not counted")
-            continue
+            self.notes.append(f"game {g.number} ({g.source}) is not finished: not counted")
+            return
+        self.finished += 1
         line, double_line = skunk_lines(g.race.target)
         for side, name in enumerate(g.names):
-            stats = sides.setdefault(name, SideStats(name))
+            stats = self.sides.setdefault(name, SideStats(name))
             stats.games += 1
             stats.tally.add(g.tallies[side])
             if g.winner == side:
@@ -523,9 +534,75 @@ def summarise(games: Sequence[GameSummary]) -> Statistics:
                 stats.skunks_taken += score <= line
                 stats.double_skunks_taken += double_line is not None and score <= double_line
         if g.first_dealer_side is not None:
-            first_games += 1
-            first_wins += g.winner == g.first_dealer_side
-    return Statistics(tuple(sides.values()), tuple(games), first_games, first_wins, tuple(notes))
+            self.first_games += 1
+            self.first_wins += g.winner == g.first_dealer_side
+
+    def statistics(self, games: Sequence[GameSummary] = (),
+                   notes: Sequence[str] = ()) -> Statistics:
+        """The statistics so far; ``games`` are the summaries to show races for."""
+        return Statistics(tuple(self.sides.values()), tuple(games), self.first_games,
+                          self.first_wins, (*notes, *self.notes), finished=self.finished)
+
+
+def summarise(games: Sequence[GameSummary]) -> Statistics:
+    """Fold game summaries into per-side statistics."""
+    fold = Fold()
+    for g in games:
+        fold.add(g)
+    return fold.statistics(games)
+
+
+# --- a game summary kept in the store's index ----------------------------------------------
+
+
+def summary_json(g: GameSummary) -> dict[str, Any]:
+    """What the store's index keeps of a game summary (its number and source are given again
+    when it is read: they depend on where the game stands in the history)."""
+    return {
+        "players": list(g.players), "names": list(g.names), "target": g.race.target,
+        "race": [list(row) for row in g.race.scores], "finished": g.finished,
+        "winner": g.winner, "skunk": g.skunk, "first_dealer_side": g.first_dealer_side,
+        "tallies": [_tally_json(t) for t in g.tallies],
+    }
+
+
+def summary_from_json(data: dict[str, Any], *, number: int, source: str) -> GameSummary:
+    """The summary :func:`summary_json` kept, as game ``number`` of the statistics."""
+    names = tuple(str(name) for name in data["names"])
+    race = Race(names, int(data["target"]), tuple(tuple(row) for row in data["race"]),
+                data["winner"], str(data["skunk"]))
+    return GameSummary(
+        number, source, tuple(data["players"]), names, race, bool(data["finished"]),
+        data["winner"], str(data["skunk"]), data["first_dealer_side"],
+        tuple(_tally_from_json(t, number) for t in data["tallies"]),
+    )
+
+
+_TALLY_FIELDS = ("deals", "hand_points", "hands", "crib_points", "cribs", "pegging_points",
+                 "pegging_deals")
+
+
+def _tally_json(t: Tally) -> dict[str, Any]:
+    out: dict[str, Any] = {name: getattr(t, name) for name in _TALLY_FIELDS}
+    if t.best_hand is not None:
+        best = t.best_hand.to_json()
+        del best["game"]
+        out["best_hand"] = best
+    return out
+
+
+def _tally_from_json(data: dict[str, Any], number: int) -> Tally:
+    tally = Tally()
+    for name in _TALLY_FIELDS:
+        setattr(tally, name, int(data[name]))
+    best = data.get("best_hand")
+    if best is not None:
+        tally.best_hand = BestHand(
+            int(best["points"]), tuple(Card.parse(c) for c in best["cards"]),
+            Card.parse(best["starter"]) if best["starter"] else None, str(best["player"]),
+            number,
+        )
+    return tally
 
 
 def _number(value: float | None) -> str:
@@ -538,8 +615,33 @@ def _plural(count: int, word: str) -> str:
 
 def format_text(stats: Statistics, *, game: int | None = None) -> str:
     """The statistics as ``pegboard stats`` prints them (with ``game``, only its race)."""
+    out = head_lines(stats)
+    if stats.games:
+        out.append("")
+        out.append(RACE_TITLE)
+        out.extend(race_line(g) for g in stats.games if game is None or g.number == game)
+    out.extend(f"note: {note}" for note in stats.notes)
+    return "\n".join(out) + "\n"
+
+
+RACE_TITLE = "Score race (end of each deal):"
+
+
+def race_line(g: GameSummary) -> str:
+    """One game's line of the score race, ``  game 3: Ann 0 7 19 ... | Ben 0 12 ...``."""
+    state = "" if g.finished else " (unfinished)"
+    return f"  game {g.number}{state}: " + " | ".join(
+        f"{name} " + " ".join(str(v) for v in g.race.series(side))
+        for side, name in enumerate(g.names)
+    )
+
+
+def head_lines(stats: Statistics) -> list[str]:
+    """The lines of ``pegboard stats`` before the score race: games, first dealer, sides."""
     out: list[str] = []
-    finished = sum(1 for g in stats.games if g.finished)
+    finished = stats.finished
+    if finished is None:
+        finished = sum(1 for g in stats.games if g.finished)
     out.append(f"Games: {finished} finished")
     rate = stats.first_dealer_win_rate
     if rate is not None:
@@ -566,17 +668,4 @@ def format_text(stats: Statistics, *, game: int | None = None) -> str:
             cards = " ".join(c.pretty for c in b.cards)
             starter = f" with {b.starter.pretty}" if b.starter else ""
             out.append(f"  best hand {b.points}: {cards}{starter} (game {b.game})")
-    if stats.games:
-        out.append("")
-        out.append("Score race (end of each deal):")
-        for g in stats.games:
-            if game is not None and g.number != game:
-                continue
-            state = "" if g.finished else " (unfinished)"
-            out.append(f"  game {g.number}{state}: " + " | ".join(
-                f"{name} " + " ".join(str(v) for v in g.race.series(side))
-                for side, name in enumerate(g.names)
-            ))
-    for note in stats.notes:
-        out.append(f"note: {note}")
-    return "\n".join(out) + "\n"
+    return out

@@ -16,7 +16,7 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from pegboard.errors import RecordError, StoreError
@@ -36,6 +36,7 @@ from pegboard.store import (
     find_store_path,
     parse_record_line,
 )
+from pegboard.store.index import GameIndex, IndexedGame
 from pegboard.store.replay import replay
 
 
@@ -375,20 +376,30 @@ def run_status(args: argparse.Namespace) -> int:
     return 0
 
 
+def _index(args: argparse.Namespace, reader: StoreReader) -> GameIndex:
+    """The store's index of finished games, caught up with its history."""
+    index = GameIndex(reader.directory)
+    for notice in index.notices:
+        print(f"pegboard game: {notice}", file=sys.stderr)
+    return index
+
+
 def run_export(args: argparse.Namespace) -> int:
     """Print a game's record as JSON Lines."""
     reader = _reader(args)
-    if args.id:
-        matches = [game for game in reader.history() if game.id == args.id]
-        current = reader.current()
-        if current is not None and current.id == args.id:
-            sys.stdout.write(current.record)
-            return 0
-        if not matches:
-            raise StoreError(f"no game {args.id!r} in the store; `pegboard game list` shows them")
-        sys.stdout.write(matches[0].record)
-        return 0
     current = reader.current()
+    if args.id:
+        for game in (current, reader.leftover):
+            if game is not None and game.id == args.id:
+                sys.stdout.write(game.record)
+                return 0
+        with _index(args, reader) as index:
+            found = index.find(args.id)
+            if found is None:
+                raise StoreError(f"no game {args.id!r} in the store; `pegboard game list` "
+                                 "shows them")
+            sys.stdout.write(index.read(found).record)
+        return 0
     if current is None:
         raise StoreError("no game in progress; export a finished one with --id "
                          "(see `pegboard game list`)")
@@ -400,29 +411,52 @@ def _when(seconds: float) -> str:
     return time.strftime("%Y-%m-%d %H:%M", time.localtime(seconds))
 
 
+def _finished(index: GameIndex, reader: StoreReader) -> Iterator[IndexedGame | FinishedGame]:
+    """Every finished game, oldest first: the index's, then one not yet moved into history."""
+    yield from index.games()
+    if reader.leftover is not None:
+        yield reader.leftover
+
+
 def run_list(args: argparse.Namespace) -> int:
-    """List finished games (oldest first) and the game in progress."""
+    """List finished games (oldest first) and the game in progress, one line at a time."""
     reader = _reader(args)
-    history = reader.history()
     current = reader.current()
     for notice in reader.notices:
         print(f"pegboard game: {notice}", file=sys.stderr)
-    if args.json:
-        rows: list[dict[str, Any]] = [
-            {"id": game.id, "players": game.players, "rules": game.rules,
-             "started_at": game.started_at, "finished_at": game.finished_at,
-             "events": game.events, "result": game.result}
-            for game in history
-        ]
-        if current is not None:
-            rows.append({"id": current.id, "players": current.players, "rules": current.rules,
-                         "started_at": current.started_at, "finished_at": None,
-                         "events": current.events, "result": None})
-        print(json.dumps(rows, ensure_ascii=False))
-        return 0
-    if not history and current is None:
-        print("No games yet.")
+    with _index(args, reader) as index:
+        if args.json:
+            _list_json(_finished(index, reader), current)
+        else:
+            _list_text(_finished(index, reader), current)
+    return 0
+
+
+def _list_json(history: Iterable[IndexedGame | FinishedGame], current: CurrentGame | None
+               ) -> None:
+    """A JSON list written row by row (the history is never held whole)."""
+    out = sys.stdout
+    out.write("[")
+    first = True
     for game in history:
+        row = {"id": game.id, "players": game.players, "rules": game.rules,
+               "started_at": game.started_at, "finished_at": game.finished_at,
+               "events": game.events, "result": game.result}
+        out.write(("" if first else ", ") + json.dumps(row, ensure_ascii=False))
+        first = False
+    if current is not None:
+        row = {"id": current.id, "players": current.players, "rules": current.rules,
+               "started_at": current.started_at, "finished_at": None,
+               "events": current.events, "result": None}
+        out.write(("" if first else ", ") + json.dumps(row, ensure_ascii=False))
+    out.write("]\n")
+
+
+def _list_text(history: Iterable[IndexedGame | FinishedGame], current: CurrentGame | None
+               ) -> None:
+    listed = False
+    for game in history:
+        listed = True
         scores = "-".join(str(score) for score in game.result.get("scores", []))
         outcome = "abandoned" if game.abandoned else "finished"
         print(f"{game.id}  {_when(game.started_at)}  {' v '.join(map(str, game.players))}  "
@@ -430,7 +464,8 @@ def run_list(args: argparse.Namespace) -> int:
     if current is not None:
         print(f"{current.id}  {_when(current.started_at)}  "
               f"{' v '.join(map(str, current.players))}  in progress ({current.events} lines)")
-    return 0
+    elif not listed:
+        print("No games yet.")
 
 
 def run_repair(args: argparse.Namespace) -> int:

@@ -9,15 +9,29 @@ last game unless ``--game N``).
 from __future__ import annotations
 
 import argparse
+import io
+import itertools
 import json
 import sys
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from pegboard.commands import paths
-from pegboard.errors import PegboardError, StoreError
+from pegboard.errors import PegboardError, RecordError, StoreError
 from pegboard.record import decode_text
-from pegboard.stats import Statistics, StatsError, compute, format_text
-from pegboard.store import StoreReader, find_store_path
+from pegboard.stats import (
+    RACE_TITLE,
+    Fold,
+    GameSummary,
+    Statistics,
+    StatsError,
+    compute,
+    head_lines,
+    race_line,
+    replay_record,
+)
+from pegboard.store import FinishedGame, StoreReader, find_store_path
+from pegboard.store.index import GameIndex, IndexedGame
 from pegboard.ui.race import PLOT_FORMATS, PlotFormatError, write_plot
 
 MAX_RECORD_BYTES = 16 << 20
@@ -102,30 +116,8 @@ def _check_plot(name: str) -> None:
     paths.output_file(name)
 
 
-def _from_store(store: str | None) -> tuple[list[tuple[str, str]], list[str]]:
-    path = find_store_path(store)
-    try:
-        reader = StoreReader(path)
-        history = reader.history()
-    except OSError as error:
-        if isinstance(error, StoreError):
-            raise
-        raise StoreError(f"cannot read the store {path}: {error.strerror or error}") from None
-    notes = list(reader.notices)
-    records = []
-    for game in history:
-        if game.abandoned:
-            notes.append(f"store game {game.id} was abandoned: not counted")
-            continue
-        records.append((f"store game {game.id}", game.record))
-    if not records:
-        notes.append(f"no finished games in the store {path}")
-    return records, notes
-
-
 def run(args: argparse.Namespace) -> int:
     """Compute and print the statistics; write the plot when asked."""
-    notes: list[str] = []
     # Every name on the command line first: a bad one fails before any game is replayed.
     for name in args.record or ():
         paths.input_name(name)
@@ -134,36 +126,165 @@ def run(args: argparse.Namespace) -> int:
     if args.plot:
         _check_plot(args.plot)
     if args.record:
-        records = _from_records(args.record)
+        # A record named on the command line must be right (few files, read whole).
+        report: _Report = _Listed(compute(_from_records(args.record)))
     else:
-        records, notes = _from_store(args.store)
-    # A record named on the command line must be right; in the store, one damaged game is
-    # reported and the others still count.
-    stats = compute(records, skip_bad=not args.record)
-    stats = Statistics(
-        stats.sides, stats.games, stats.first_dealer_games, stats.first_dealer_wins,
-        (*notes, *stats.notes),
-    )
-    chosen = None
-    if args.game is not None:
-        if args.game > len(stats.games):
-            raise StatsError(
-                f"there is no game {args.game}: {len(stats.games)} game(s) were read"
-            )
-        chosen = stats.games[args.game - 1]
-    if args.plot:
-        if not stats.games:
-            raise StatsError("nothing to plot: no games were read")
-        summary = chosen or stats.games[-1]
-        try:
-            written = write_plot(summary.race, args.plot)
-        except OSError as error:
-            raise PegboardError(
-                f"cannot write {args.plot!r}: {error.strerror or error}"
-            ) from None
-        print(f"score race of game {summary.number} written to {written}", file=sys.stderr)
-    if args.json:
-        print(json.dumps(stats.to_json(game=args.game), ensure_ascii=False, indent=2))
-    else:
-        print(format_text(stats, game=args.game), end="")
+        report = _FromStore(find_store_path(args.store))
+    with report:
+        stats = report.statistics(args.game)
+        if args.game is not None and report.chosen is None:
+            raise StatsError(f"there is no game {args.game}: {report.count} game(s) were read")
+        if args.plot:
+            _plot(report.chosen or report.last, args.plot)
+        if args.json:
+            _write_json(stats, report.games(args.game))
+        else:
+            _write_text(stats, report.games(args.game), report.count)
     return 0
+
+
+class _Report:
+    """Statistics and then, one at a time, the games whose races are to be shown."""
+
+    chosen: GameSummary | None = None
+    last: GameSummary | None = None
+    count = 0
+
+    def statistics(self, game: int | None) -> Statistics:
+        raise NotImplementedError
+
+    def games(self, game: int | None) -> Iterator[GameSummary]:
+        raise NotImplementedError
+
+    def __enter__(self) -> _Report:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        return None
+
+
+class _Listed(_Report):
+    """Records named on the command line, replayed into memory."""
+
+    def __init__(self, stats: Statistics) -> None:
+        self.stats = stats
+        self.count = len(stats.games)
+        self.last = stats.games[-1] if stats.games else None
+
+    def statistics(self, game: int | None) -> Statistics:
+        if game is not None and game <= self.count:
+            self.chosen = self.stats.games[game - 1]
+        return self.stats
+
+    def games(self, game: int | None) -> Iterator[GameSummary]:
+        return (g for g in self.stats.games if game is None or g.number == game)
+
+
+class _FromStore(_Report):
+    """The store's finished games read from its index one at a time, twice: once to fold the
+    statistics, once to show the races, so that memory does not grow with the history. In
+    the store one damaged game is reported and the others still count."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        try:
+            self.reader = StoreReader(path)
+            self.index = GameIndex(path)
+        except OSError as error:
+            if isinstance(error, StoreError):
+                raise
+            raise StoreError(f"cannot read the store {path}: {error.strerror or error}"
+                             ) from None
+
+    def _summaries(self, notes: list[str] | None) -> Iterator[GameSummary]:
+        abandoned: list[str] = []  # the first few, to name them
+        skipped = 0
+        number = 1
+        finished: Iterator[FinishedGame | IndexedGame] = self.index.games()
+        if self.reader.leftover is not None:
+            finished = itertools.chain(finished, [self.reader.leftover])
+        for game in finished:
+            if game.abandoned:
+                if len(abandoned) < 4:
+                    abandoned.append(game.id)
+                skipped += 1
+                continue
+            try:
+                if isinstance(game, FinishedGame):
+                    made = replay_record(io.StringIO(game.record),
+                                         source=f"store game {game.id}", first_number=number)
+                else:
+                    made = self.index.summaries(game, number)
+            except RecordError as error:
+                if notes is not None:
+                    notes.append(f"left out: {error}")
+                continue
+            number += len(made)
+            yield from made
+        if notes is not None:
+            if skipped:
+                shown = ", ".join(abandoned[:3]) + (", ..." if skipped > 3 else "")
+                notes.append(f"{skipped} abandoned store game{'' if skipped == 1 else 's'} "
+                             f"not counted ({shown})")
+            if number == 1:
+                notes.append(f"no finished games in the store {self.path}")
+
+    def statistics(self, game: int | None) -> Statistics:
+        notes = [*self.reader.notices, *self.index.notices]
+        fold = Fold()
+        for summary in self._summaries(notes):
+            fold.add(summary)
+            self.count += 1
+            self.last = summary
+            if summary.number == game:
+                self.chosen = summary
+        return fold.statistics(notes=notes)
+
+    def games(self, game: int | None) -> Iterator[GameSummary]:
+        if game is not None:
+            return iter([self.chosen] if self.chosen is not None else [])
+        return self._summaries(None)
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.index.close()
+
+
+def _plot(summary: GameSummary | None, name: str) -> None:
+    if summary is None:
+        raise StatsError("nothing to plot: no games were read")
+    try:
+        written = write_plot(summary.race, name)
+    except OSError as error:
+        raise PegboardError(f"cannot write {name!r}: {error.strerror or error}") from None
+    print(f"score race of game {summary.number} written to {written}", file=sys.stderr)
+
+
+def _write_text(stats: Statistics, games: Iterable[GameSummary], count: int) -> None:
+    print("\n".join(head_lines(stats)))
+    if count:
+        print()
+        print(RACE_TITLE)
+        for summary in games:
+            print(race_line(summary))
+    for note in stats.notes:
+        print(f"note: {note}")
+
+
+def _write_json(stats: Statistics, games: Iterable[GameSummary]) -> None:
+    """The ``--json`` object, its games written one at a time."""
+    whole = stats.to_json()
+    out = sys.stdout
+    out.write("{\n")
+    for key in ("players", "first_dealer"):
+        out.write(f"  {json.dumps(key)}: {_indented(whole[key])},\n")
+    out.write('  "games": [')
+    written = False
+    for summary in games:
+        out.write((",\n    " if written else "\n    ") + _indented(summary.to_json(), 4))
+        written = True
+    out.write("\n  ],\n" if written else "],\n")
+    out.write(f'  "notes": {_indented(whole["notes"])}\n}}\n')
+
+
+def _indented(value: object, depth: int = 2) -> str:
+    return json.dumps(value, ensure_ascii=False, indent=2).replace("\n", "\n" + " " * depth)

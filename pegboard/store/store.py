@@ -41,6 +41,7 @@ from pegboard.store.games import (
     record_text,
 )
 from pegboard.store.ids import check_id, is_valid_id
+from pegboard.store.index import add_finished
 from pegboard.store.lock import StoreLock
 from pegboard.store.logfile import (
     LogWriter,
@@ -166,6 +167,12 @@ class StoreReader:
     def current(self) -> CurrentGame | None:
         """The unfinished game, or None."""
         return self._current
+
+    @property
+    def leftover(self) -> FinishedGame | None:
+        """A game finished but not yet moved into ``history/`` (a crash came between; the
+        next writer moves it), which :meth:`history` lists last."""
+        return self._leftover
 
     def history(self) -> list[FinishedGame]:
         """Every finished or abandoned game, oldest first, with full records and results."""
@@ -427,10 +434,12 @@ class Store(StoreReader):
         os.rename(game.path, target)
         fsync_directory(target.parent)
         fsync_directory(self.directory)
-        return FinishedGame(
+        archived = FinishedGame(
             game.id, target, game.records, game.times, recovered=game.recovered,
             result=game.result, finished_at=game.finished_at,
         )
+        add_finished(self.directory, archived)
+        return archived
 
     # -- writing ---------------------------------------------------------------------------
 
@@ -505,7 +514,7 @@ class Store(StoreReader):
         self._writer = None
         self._current = None
         try:
-            return self._archive(
+            archived = self._archive(
                 FinishedGame(game.id, game.path, game.records, game.times,
                              recovered=game.recovered, result=payload, finished_at=now)
             )
@@ -514,6 +523,7 @@ class Store(StoreReader):
                 f"the game is finished but could not be moved into the history "
                 f"({error.strerror or error}); it will be on the next start"
             ) from None
+        return archived
 
     def set_aside_current(self, reason: str) -> Path | None:
         """Move the unfinished game whole into ``aside/`` (a record the engine cannot

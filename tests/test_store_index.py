@@ -1,0 +1,189 @@
+"""The index of finished games: always what the history files say, however it was left."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from pegboard.cli import main
+from pegboard.record import write
+from pegboard.stats import compute
+from pegboard.store import Store, StoreReader
+from pegboard.store import index as index_module
+from pegboard.store.index import INDEX_NAME, LAYOUT, GameIndex
+from pegboard.testing_games import random_game
+
+
+def _record_lines(seed: int, players: int = 2) -> list[str]:
+    game = random_game(seed, players, mode="cards")
+    text = io.StringIO()
+    write(text, game.header, game.events)
+    return text.getvalue().splitlines()
+
+
+def _fill(path: Path, seeds: range, *, abandon: int | None = None) -> None:
+    clock = iter(range(1_800_000_000, 1_900_000_000, 1000))
+    with Store(path, owner="test", clock=lambda: float(next(clock))) as store:
+        for seed in seeds:
+            lines = _record_lines(seed, 2 + seed % 2)
+            store.new_game(lines[0])
+            for line in lines[1:] if seed != abandon else lines[1:20]:
+                store.append(line)
+            if seed != abandon:
+                store.finish({"scores": [seed, 0], "winner": 0})
+        if abandon is not None and store.current() is not None:
+            store.finish({"abandoned": True})
+
+
+def _listed(path: Path, **kwargs: bool) -> list[tuple[str, float, dict[str, object], int]]:
+    with GameIndex(path, **kwargs) as index:
+        return [(g.id, g.started_at, g.result, g.events) for g in index.games()]
+
+
+def _truth(path: Path) -> list[tuple[str, float, dict[str, object], int]]:
+    return [(g.id, g.started_at, g.result, g.events) for g in StoreReader(path).history()]
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Path:
+    path = tmp_path / "store"
+    _fill(path, range(6), abandon=3)
+    return path
+
+
+def test_finishing_a_game_indexes_it_with_its_summaries(store: Path) -> None:
+    with GameIndex(store) as index:
+        assert index.caught_up == 0  # every game was indexed as it was finished
+        games = list(index.games())
+    assert [(g.id, g.started_at, g.result, g.events) for g in games] == _truth(store)
+    assert len(games) == 6 and [g.abandoned for g in games].count(True) == 1
+    assert all(g.summaries is not None for g in games)
+
+
+def test_a_missing_index_is_rebuilt_from_the_history(store: Path) -> None:
+    (store / INDEX_NAME).unlink()
+    with GameIndex(store) as index:
+        assert index.caught_up == 6
+    assert _listed(store) == _truth(store)
+    with GameIndex(store) as again:
+        assert again.caught_up == 0  # kept
+
+
+def test_a_game_moved_into_history_without_its_row_is_caught_up(store: Path) -> None:
+    # A power cut between the move into history and the index update.
+    history = store / "history"
+    first = sorted(history.iterdir())[0]
+    shutil.copy(first, history / "20991231T000000Z-aaaaaa.log")
+    (history / sorted(os.listdir(history))[1]).unlink()
+    with GameIndex(store) as index:
+        assert index.caught_up == 1
+    assert _listed(store) == _truth(store)
+    assert len(_truth(store)) == 6
+
+
+def test_a_damaged_index_is_rebuilt_with_a_notice(store: Path) -> None:
+    (store / INDEX_NAME).write_bytes(b"this is not a database" * 100)
+    with GameIndex(store) as index:
+        assert any("damaged" in notice for notice in index.notices)
+        assert index.caught_up == 6
+    assert _listed(store) == _truth(store)
+
+
+def test_an_index_of_another_layout_is_rebuilt(store: Path) -> None:
+    with sqlite3.connect(store / INDEX_NAME) as db:
+        db.execute("UPDATE meta SET value = 'old' WHERE key = 'layout'")
+        db.execute("UPDATE games SET result = '{\"scores\": [9, 9]}'")
+    with GameIndex(store) as index:
+        assert index.caught_up == 6
+    assert _listed(store) == _truth(store)
+    with sqlite3.connect(store / INDEX_NAME) as db:
+        assert db.execute("SELECT value FROM meta").fetchone() == (LAYOUT,)
+
+
+def test_a_read_only_reader_catches_up_in_memory_and_changes_nothing(store: Path) -> None:
+    history = store / "history"
+    newest = sorted(history.iterdir())[-1]
+    shutil.copy(newest, history / "20991231T000000Z-bbbbbb.log")
+    sorted(history.iterdir())[0].unlink()
+    before = (store / INDEX_NAME).read_bytes()
+    assert _listed(store, writable=False) == _truth(store)
+    assert (store / INDEX_NAME).read_bytes() == before
+    (store / INDEX_NAME).unlink()
+    assert _listed(store, writable=False) == _truth(store)
+    assert not (store / INDEX_NAME).exists()
+
+
+def test_a_file_that_is_not_a_game_is_reported_and_not_listed(store: Path) -> None:
+    history = store / "history"
+    (history / "20991231T000000Z-cccccc.log").write_bytes(b"garbage\n")
+    with GameIndex(store) as index:
+        assert len(index) == 6
+        assert any("cccccc" in notice and "not counted" in notice for notice in index.notices)
+
+
+def test_stats_from_the_index_equal_stats_replayed_from_every_record(
+    store: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    records = [(f"store game {g.id}", g.record) for g in StoreReader(store).history()
+               if not g.abandoned]
+    expected = compute(records).to_json()
+    assert main(["stats", "--store", str(store), "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert got["players"] == expected["players"]
+    assert got["first_dealer"] == expected["first_dealer"]
+    assert got["games"] == expected["games"]
+    assert [n for n in got["notes"] if "abandoned" in n] == [
+        f"1 abandoned store game not counted ({StoreReader(store).history()[3].id})"]
+    # The text form shows every race line, in order.
+    assert main(["stats", "--store", str(store)]) == 0
+    text = capsys.readouterr().out
+    assert [line.split(":")[0] for line in text.splitlines() if line.startswith("  game ")] == [
+        f"  game {n}" for n in range(1, 6)]
+
+
+def test_summaries_missing_from_a_rebuilt_index_are_made_once_and_kept(
+    store: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (store / INDEX_NAME).unlink()
+    GameIndex(store).close()  # a listing rebuilds without replaying
+    with sqlite3.connect(store / INDEX_NAME) as db:
+        assert db.execute("SELECT count(*) FROM games WHERE summaries IS NULL").fetchone() == (6,)
+    assert main(["stats", "--store", str(store), "--json"]) == 0
+    first = json.loads(capsys.readouterr().out)
+    with sqlite3.connect(store / INDEX_NAME) as db:  # all but the abandoned game's
+        assert db.execute("SELECT count(*) FROM games WHERE summaries IS NULL").fetchone() == (1,)
+    assert main(["stats", "--store", str(store), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == first
+
+
+def test_export_by_id_reads_only_that_games_file(
+    store: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    wanted = StoreReader(store).history()[2]
+    GameIndex(store).close()
+    read: list[str] = []
+    real = index_module.read_regular
+
+    def counting(path: str | os.PathLike[str]) -> bytes | None:
+        read.append(Path(path).name)
+        return real(path)
+
+    monkeypatch.setattr(index_module, "read_regular", counting)
+    assert main(["game", "export", "--store", str(store), "--id", wanted.id]) == 0
+    assert capsys.readouterr().out == wanted.record
+    assert read == [wanted.path.name]
+
+
+def test_list_streams_the_same_games_as_the_history(
+    store: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["game", "list", "--store", str(store), "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [(r["id"], r["result"]) for r in rows] == [
+        (g.id, g.result) for g in StoreReader(store).history()]
