@@ -85,6 +85,29 @@ put_file() {
     run install -D -m "$mode" "$from" "$to"
 }
 
+# Make $1 a symbolic link to $2 (a path as the target system sees it) unless it already is.
+# A file that is not a link is left alone: it is someone else's program.
+put_link() {
+    local link=$1 target=$2
+    if [ -L "$link" ] && [ "$(readlink "$link")" = "$target" ]; then
+        ok "$link -> $target"
+    elif [ -e "$link" ] && [ ! -L "$link" ]; then
+        printf '    skipped: %s is not a link to Pegboard; run %s instead\n' "$link" "$target"
+    else
+        [ -d "$(dirname "$link")" ] || run mkdir -p "$(dirname "$link")"
+        run ln -sfn "$target" "$link"
+    fi
+}
+
+# Remove the link $1 if it points into Pegboard's folder.
+remove_link() {
+    if [ -L "$1" ] && [[ "$(readlink "$1")" == /opt/pegboard/* ]]; then
+        run rm -f "$1"
+    else
+        ok "$1 is not Pegboard's link"
+    fi
+}
+
 # Install the text on stdin as file $1 (mode $2) unless it is already there.
 put_text() {
     local to=$1 mode=$2 tmp status=0
@@ -202,11 +225,21 @@ install_program() {
     if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$digest" ]; then
         ok "Pegboard from $SRC is installed"
     else
-        run "$venv/bin/python" -m pip install --quiet --upgrade "$SRC"
+        # The flash extra brings mpremote, for `pegboard leds flash` (never the dev extra: its
+        # MicroPython unix port has no ARM wheel).
+        run "$venv/bin/python" -m pip install --quiet --upgrade "${SRC}[flash]"
         printf '%s\n' "$digest" | put_text "$stamp" 0644 || true
         CHANGED=1
     fi
     put_file "$SRC/README.md" "$(at /opt/pegboard/README.md)" 0644 || true
+    step "Firmware for the LED board's Pico in /opt/pegboard/firmware"
+    local file
+    for file in "$SRC"/firmware/*.py; do
+        put_file "$file" "$(at "/opt/pegboard/firmware/${file##*/}")" 0644 || true
+    done
+    step "Commands on PATH: pegboard and mpremote in /usr/local/bin"
+    put_link "$(at /usr/local/bin/pegboard)" /opt/pegboard/venv/bin/pegboard
+    put_link "$(at /usr/local/bin/mpremote)" /opt/pegboard/venv/bin/mpremote
 }
 
 install_files() {
@@ -275,6 +308,8 @@ uninstall() {
     remove_path "$(at /etc/systemd/system/$SERVICE)"
     remove_path "$(at /etc/polkit-1/rules.d/50-pegboard-power.rules)"
     remove_path "$(at /etc/modules-load.d/pegboard.conf)"
+    remove_link "$(at /usr/local/bin/pegboard)"
+    remove_link "$(at /usr/local/bin/mpremote)"
     remove_path "$(at /opt/pegboard)"
     if [ -z "$ROOT" ]; then run systemctl daemon-reload; fi
     step "Kept"

@@ -7,6 +7,7 @@ import os
 import stat
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -209,7 +210,13 @@ def test_a_real_run_installs_everything_and_a_second_run_changes_nothing(
     assert (root / "opt/pegboard/venv/pyvenv.cfg").read_text().endswith(
         "include-system-site-packages = true\n"
     )
-    assert f"venv-python -m pip install --quiet --upgrade {ROOT}" in logged(stubs)
+    assert f"venv-python -m pip install --quiet --upgrade {ROOT}[flash]" in logged(stubs)
+    # pegboard and mpremote (from the flash extra) on PATH, and the firmware to flash.
+    for name in ("pegboard", "mpremote"):
+        link = root / "usr/local/bin" / name
+        assert os.readlink(link) == f"/opt/pegboard/venv/bin/{name}", name
+    assert sorted(p.name for p in (root / "opt/pegboard/firmware").iterdir()) == sorted(
+        p.name for p in (ROOT / "firmware").glob("*.py"))
     assert "restart the Raspberry Pi" in first.stdout
 
     after_first = snapshot(root)
@@ -244,12 +251,33 @@ def test_uninstall_removes_the_program_and_keeps_games_and_config(
         "etc/systemd/system/pegboard.service",
         "etc/systemd/system/multi-user.target.wants/pegboard.service",
         "etc/polkit-1/rules.d/50-pegboard-power.rules",
+        "usr/local/bin/pegboard",
+        "usr/local/bin/mpremote",
     ):
-        assert not (root / gone).exists(), gone
+        assert not (root / gone).exists() and not (root / gone).is_symlink(), gone
     assert (root / "var/lib/pegboard/history/game.log").read_text() == "kept\n"
     assert (root / "etc/pegboard/config.toml").exists()
     again = install(stubs, "--uninstall", "--root", str(root))
     assert again.returncode == 0 and "run:" not in again.stdout
+
+
+def test_a_program_of_the_same_name_is_left_alone(tmp_path: Path, stubs: dict[str, str]) -> None:
+    root = make_target(tmp_path)
+    (root / "usr/local/bin").mkdir(parents=True)
+    (root / "usr/local/bin/mpremote").write_text("#!/bin/sh\n")
+    done = install(stubs, "--root", str(root))
+    assert done.returncode == 0, done.stderr
+    assert (root / "usr/local/bin/mpremote").read_text() == "#!/bin/sh\n"
+    assert "is not a link to Pegboard; run /opt/pegboard/venv/bin/mpremote instead" in done.stdout
+    assert install(stubs, "--uninstall", "--root", str(root)).returncode == 0
+    assert (root / "usr/local/bin/mpremote").exists()
+
+
+def test_the_flash_extra_installs_on_arm() -> None:
+    """The Pi installs the flash extra: only mpremote, never the dev extra's ARM-less wheels."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert project["optional-dependencies"]["flash"] == ["mpremote>=1.24"]
+    assert "[dev]" not in SCRIPT.read_text()
 
 
 def test_bad_options_are_refused(tmp_path: Path, stubs: dict[str, str]) -> None:
