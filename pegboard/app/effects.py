@@ -81,8 +81,18 @@ class Quit:
     """Leave the program without powering off (the simulator's quit)."""
 
 
+@dataclass(frozen=True, slots=True)
+class SayAgain:
+    """Say the last announcement again (MENU, "Say it again"; only with the voice on)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ReadScreen:
+    """Read the screen now on display aloud (GO held, with the voice on)."""
+
+
 Effect = (
     PersistNewGame | Persist | PersistUndo | FinishGame | SetBrightness | UpdateLeds
-    | PowerOff | Quit
+    | PowerOff | Quit | SayAgain | ReadScreen
 )
 """Anything ``step`` can ask the loop to do."""

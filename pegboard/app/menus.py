@@ -11,7 +11,7 @@ import json
 from dataclasses import replace
 
 from pegboard.app import flow
-from pegboard.app.effects import Effect, FinishGame, Persist, PowerOff
+from pegboard.app.effects import Effect, FinishGame, Persist, PowerOff, ReadScreen, SayAgain
 from pegboard.app.inputs import InputEvent
 from pegboard.app.keys import list_move
 from pegboard.app.state import (
@@ -49,6 +49,11 @@ def open_menu(state: AppState, screen: ScreenState, event: InputEvent) -> Result
     return replace(state, screen=Menu(under)), ()
 
 
+def read_aloud(state: AppState, screen: ScreenState, event: InputEvent) -> Result:
+    """Holding GO with the voice on: the screen read aloud (for weak eyes); else nothing."""
+    return state, ((ReadScreen(),) if state.config.voice.enabled else ())
+
+
 def ask_shutdown(state: AppState, screen: ScreenState, event: InputEvent) -> Result:
     """Holding MENU: "Shut down?" over the current screen."""
     if isinstance(screen, Saved | Confirm):
@@ -65,6 +70,8 @@ def menu_rows(state: AppState, under: ScreenState) -> list[tuple[str, str]]:
                 ("shutdown", "Shut down")]
     gs = state.session.state
     rows = [("back", "Back")]
+    if state.config.voice.enabled:
+        rows.append(("again", "Say it again"))
     if any(not isinstance(e, Option) for e in state.session.events):
         rows.append(("undo", "Undo last entry"))
     if isinstance(under, Table) and gs.phase is Phase.PLAY and gs.to_act is not None:
@@ -91,6 +98,8 @@ def menu_move(state: AppState, screen: Menu, event: InputEvent) -> Result:
     back = replace(state, screen=under)
     if key == "back":
         return back, ()
+    if key == "again":
+        return back, (SayAgain(),)
     if key == "new":
         return replace(state, screen=SetupScreen()), ()
     if key == "undo":

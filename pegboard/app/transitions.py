@@ -3,7 +3,8 @@
 Read a row as "on this screen, this key runs this handler". A key a screen does not list
 falls back to the keys every screen shares (:data:`EVERYWHERE`): MENU opens the menu, holding
 MENU asks to shut down, holding OK opens the menu where OK has no hold of its own (always on
-the keypad kit, whose held rank keys choose suit facts instead). Anything else does nothing.
+the keypad kit, whose held rank keys choose suit facts instead); with the voice on, holding
+GO reads the screen aloud on every screen. Anything else does nothing.
 Handlers live in the screen modules; each takes the state, the screen's own state and the
 input event, and returns the new state with the effects to run.
 
@@ -128,9 +129,12 @@ VIEWS: dict[type, Viewer] = {
 
 
 def handler_for(state: AppState, key: Key) -> Handler | None:
-    """The handler of ``key`` on the current screen (the keypad's held OK is always MENU)."""
+    """The handler of ``key`` on the current screen (the keypad's held OK is always MENU;
+    with the voice on, a held GO always reads the screen aloud)."""
     if key is Key.HOLD_OK and state.keypad and not isinstance(state.screen, Saved):
         return EVERYWHERE[key]
+    if key is Key.HOLD_GO and state.config.voice.enabled:
+        return menus.read_aloud
     own = TRANSITIONS[type(state.screen)]
     return own.get(key) or EVERYWHERE.get(key)
 

@@ -10,7 +10,8 @@ Each turn of :meth:`DeviceLoop.run`:
 3. For each event: ``state, effects = step(state, event, now)``; the store effects run first
    and durably; if one fails, the step is dropped (the state stays as it was, so the app and
    the store still agree) and a "not saved" notice is shown. Brightness changes go to the
-   panel at once.
+   panel at once. The voice, if any, is told the new state (it queues what to say for its
+   own thread, after the store has the entry: nothing unsaved is ever announced).
 4. Then, once for the whole batch: the new view is drawn if it differs from the one on the
    screen, and the LED board is updated. So the screen and the LEDs never show anything the
    store does not have.
@@ -27,7 +28,7 @@ import logging
 import queue
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from PIL import Image
 
@@ -39,6 +40,8 @@ from pegboard.app.effects import (
     PersistUndo,
     PowerOff,
     Quit,
+    ReadScreen,
+    SayAgain,
     SetBrightness,
     UpdateLeds,
 )
@@ -54,6 +57,7 @@ from pegboard.ui.render import render
 log = logging.getLogger(__name__)
 
 S = TypeVar("S")
+S_contra = TypeVar("S_contra", contravariant=True)
 
 STOP = object()
 """Put this on the queue to make :meth:`DeviceLoop.run` return after the current turn."""
@@ -67,6 +71,27 @@ class App(Generic[S]):
 
     step: Callable[[S, InputEvent, float], tuple[S, Sequence[Effect]]]
     view: Callable[[S], View]
+
+
+class Speech(Protocol[S_contra]):
+    """The voice as the loop drives it (:class:`pegboard.voice.hook.VoiceHook`): told every
+    new state, asked to repeat or to read a view. Each call only queues work for the voice's
+    own thread, so speaking never holds up a key."""
+
+    def begin(self, state: S_contra) -> None:
+        """The state at start: nothing in it is new."""
+
+    def stepped(self, state: S_contra) -> None:
+        """A step made ``state`` (and it is saved)."""
+
+    def read(self, view: View) -> None:
+        """Read ``view`` aloud."""
+
+    def again(self) -> None:
+        """Say the last announcement again."""
+
+    def close(self) -> None:
+        """Stop speaking."""
 
 
 @dataclass(slots=True)
@@ -99,6 +124,7 @@ class DeviceLoop(Generic[S]):
         tick_s: float = 1.0,
         on_power_off: Callable[[], None] | None = None,
         on_frame: Callable[[View, Image.Image], None] | None = None,
+        speech: Speech[S] | None = None,
     ) -> None:
         self.app = app
         self.state = state
@@ -113,6 +139,7 @@ class DeviceLoop(Generic[S]):
         self.tick_s = tick_s
         self.on_power_off = on_power_off
         self.on_frame = on_frame
+        self.speech = speech
         self.stats = FrameStats()
         self.running = True
         self.powering_off = False
@@ -127,6 +154,8 @@ class DeviceLoop(Generic[S]):
     def start(self) -> None:
         """Draw the first frame (call once the hardware is set up)."""
         self.display.set_contrast(self.contrast)
+        if self.speech is not None:
+            self.speech.begin(self.state)
         self._draw()
 
     def run(self) -> None:
@@ -161,6 +190,8 @@ class DeviceLoop(Generic[S]):
         self.frame = final
         self.kit.close()
         self.leds.close()
+        if self.speech is not None:
+            self.speech.close()
 
     def saved_view(self) -> View:
         """The frame left on screen at shutdown: the scores as they were saved."""
@@ -231,6 +262,8 @@ class DeviceLoop(Generic[S]):
         self.state = state
         if not isinstance(event, Tick):
             self._notice = None
+            if self.speech is not None:
+                self.speech.stepped(state)
         for effect in effects:
             self._apply(effect)
 
@@ -257,6 +290,10 @@ class DeviceLoop(Generic[S]):
             self.powering_off = True
         elif isinstance(effect, Quit):
             self.running = False
+        elif self.speech is not None and isinstance(effect, SayAgain):
+            self.speech.again()
+        elif self.speech is not None and isinstance(effect, ReadScreen):
+            self.speech.read(self.app.view(self.state))
 
     def _brightness(self, level: Brightness) -> None:
         if level is Brightness.BLANK:

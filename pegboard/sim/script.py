@@ -12,8 +12,10 @@ from pathlib import Path
 
 from PIL import Image
 
+from pegboard.app.state import AppState
 from pegboard.app.view import View
 from pegboard.config import Config
+from pegboard.device.loop import Speech
 from pegboard.sim.session import Simulator
 from pegboard.store import Store
 from pegboard.testing import FakeClock, KeyStep, RecordingDisplay, expand
@@ -48,6 +50,7 @@ def run_script(
     record_path: Path | None = None,
     on_frame: Callable[[View, Image.Image], None] | None = None,
     clock: FakeClock | None = None,
+    speech: Speech[AppState] | None = None,
 ) -> ScriptResult:
     """Press every step on the mock pins; keep each new frame (and write it as PNG)."""
     result = ScriptResult()
@@ -63,7 +66,8 @@ def run_script(
             on_frame(view, image)
 
     display = RecordingDisplay()
-    sim = Simulator(config, store, display, clock=clock or FakeClock(), on_frame=keep)
+    sim = Simulator(config, store, display, clock=clock or FakeClock(), on_frame=keep,
+                    speech=speech)
     try:
         sim.start()
         for step in expand(steps):

@@ -16,10 +16,11 @@ from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 from PIL import Image
 
+from pegboard.app.state import AppState
 from pegboard.app.view import View
 from pegboard.config import Config
 from pegboard.device.build import APP, encoder_pins, initial_state, keypad_pins, make_kit
-from pegboard.device.loop import DeviceLoop
+from pegboard.device.loop import DeviceLoop, Speech
 from pegboard.device.ports import LedBoard
 from pegboard.hw.clock import Clock
 from pegboard.hw.oled import Display
@@ -44,6 +45,7 @@ class Simulator:
         on_frame: FrameHook | None = None,
         leds: LedBoard | None = None,
         notice: Callable[[str], None] | None = None,
+        speech: Speech[AppState] | None = None,
     ) -> None:
         self.config = config
         self.clock = clock
@@ -60,7 +62,7 @@ class Simulator:
         state = initial_state(config, store, notice)
         self.loop = DeviceLoop(
             APP, state, kit=kit, inbox=self.inbox, display=display, store=store, clock=clock,
-            leds=leds, contrast=config.display.contrast, on_frame=on_frame,
+            leds=leds, contrast=config.display.contrast, on_frame=on_frame, speech=speech,
         )
         wait = self._fake_wait if isinstance(clock, FakeClock) else time.sleep
         self.hands = MockHands(self.factory, config.input.kit, wait, hold_s=config.input.hold_s,

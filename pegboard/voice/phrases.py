@@ -1,0 +1,299 @@
+"""What Pegboard says aloud, in players' words: pure text, no I/O.
+
+Every announcement is built here from the engine's values (an :class:`Award`, a
+:class:`GameResult`, a near-miss reason, a :class:`View`), so the words can be pinned in tests
+and translated in one table. The words follow the table talk of ``docs/rules.md``:
+
+* a card that scores in the play: the count, then the points, then what made them —
+  "twenty-four for three, a run"; "fifteen for two"; "thirty-one for two"; "twelve for six,
+  pair royal"; a card that makes fifteen and a pair at once: "fifteen for four, and a pair";
+* the go and last card: "one for the go", "one for last card"; his heels: "his heels for two";
+* a show count, phrase by phrase with the running total, named: "Ann: fifteen two, fifteen
+  four, and a pair is six"; the crib: "Ann's crib: ..."; a hand of nothing: "nineteen";
+* penalties and muggins, pegged back or given: "Penalty. Ann: renege, four to Ben";
+* the end: "Ann wins, one hundred and twenty-one to eighty-five. A skunk: three game points."
+
+Each phrase starts with the player's name, so at a table of three or four nobody has to look.
+
+Only English is written so far; :data:`PHRASES` is the table a translation adds to (its
+language code is what ``[voice] language`` accepts).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from pegboard.app.view import Screen, View
+from pegboard.rules.awards import number as english_number
+from pegboard.rules.scoring import ScoreItem
+from pegboard.rules.state import PLAY_REASONS, Award, GameResult
+
+
+@dataclass(frozen=True, slots=True)
+class Phrases:
+    """One language's words. ``number`` spells a number as that language says scores."""
+
+    number: Callable[[int], str]
+    play: dict[str, str]
+    """Names of what a card scored in the play, by award reason."""
+    count_for: str
+    """A scoring card: ``{count} for {points}``."""
+    closing: dict[str, str]
+    """The go and last card on their own: ``{points}``."""
+    heels: str
+    fifteen: str
+    """A show fifteen: ``{total}``."""
+    pairs: dict[int, str]
+    """Pairs of one rank by how many pairs they make: ``{total}``."""
+    another_pair: str
+    runs: dict[int, str]
+    """Runs of one length by how many: ``{length}`` and ``{total}``."""
+    flush: str
+    nob: str
+    last_joiner: str
+    """Put before the last phrase of a count ("and ")."""
+    nineteen: str
+    hand: str
+    crib: str
+    """A count's owner: ``{name}``."""
+    claimed: str
+    """A count pegged as claimed (muggins games): ``{points}``."""
+    claims: str
+    """Points of the play pegged as claimed (muggins games): ``{name}``, ``{points}``."""
+    peg: str
+    three_for_last: str
+    penalty_to: str
+    penalty_back: str
+    muggins: str
+    take_back: str
+    winner: str
+    skunk: dict[str, str]
+    game_points: str
+    no_score: str
+    """A teaching near miss: ``{why}`` (the engine's one-line reason)."""
+
+
+ENGLISH = Phrases(
+    number=english_number,
+    play={"fifteen": "fifteen", "thirty-one": "thirty-one", "pair": "a pair",
+          "pair royal": "pair royal", "double pair royal": "double pair royal",
+          "run": "a run"},
+    count_for="{count} for {points}",
+    closing={"go": "one for the go", "last card": "one for last card"},
+    heels="his heels for {points}",
+    fifteen="fifteen {total}",
+    pairs={1: "a pair is {total}", 3: "pair royal is {total}", 6: "double pair royal is {total}"},
+    another_pair="another pair is {total}",
+    runs={1: "a run of {length} is {total}", 2: "a double run of {length} is {total}",
+          3: "a triple run of {length} is {total}", 4: "a quadruple run of {length} is {total}"},
+    flush="a flush of {length} is {total}",
+    nob="his nob is {total}",
+    last_joiner="and ",
+    nineteen="nineteen",
+    hand="{name}",
+    crib="{name}'s crib",
+    claimed="{points}, as claimed",
+    claims="{name} claims {points}",
+    peg="pegs {points}",
+    three_for_last="three for last",
+    penalty_to="Penalty. {name}: {what}, {points} to {to}",
+    penalty_back="Penalty. {name}: {what}, {points} back",
+    muggins="Muggins! {name} takes {points}",
+    take_back="{name} loses {points}, taken back after the renege",
+    winner="{name} wins, {scores}.",
+    skunk={"none": "", "skunk": "A skunk: ", "double": "A double skunk: "},
+    game_points="{points} game point{s}.",
+    no_score="No score: {why}",
+)
+
+PHRASES: dict[str, Phrases] = {"en": ENGLISH}
+"""Every language Pegboard can speak, by the code ``[voice] language`` takes."""
+
+
+def phrases_for(language: str) -> Phrases:
+    """The phrase table of ``language`` (a ``KeyError`` names the languages there are)."""
+    try:
+        return PHRASES[language]
+    except KeyError:
+        raise KeyError(f"no phrases for language {language!r}; there are: "
+                       f"{', '.join(sorted(PHRASES))}") from None
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def play_phrase(awards: Sequence[Award], count: int, name: str, p: Phrases = ENGLISH) -> str:
+    """One card laid in the play, with everything it scored for ``name``.
+
+    >>> from pegboard.rules.state import Award
+    >>> run = Award(0, 0, 3, "run", "", cards=())
+    >>> play_phrase([run], 24, "Ann")
+    'Ann: twenty-four for three, a run'
+    """
+    scoring = [a for a in awards if a.reason in p.play]
+    closing = [a for a in awards if a.reason in p.closing]
+    parts: list[str] = []
+    if scoring:
+        points = sum(a.points for a in scoring)
+        head = p.count_for.format(count=p.number(count), points=p.number(points))
+        what = [p.play[a.reason] for a in scoring if a.reason not in ("fifteen", "thirty-one")]
+        counted = [a for a in scoring if a.reason in ("fifteen", "thirty-one")]
+        if what and counted:
+            what[-1] = p.last_joiner + what[-1]
+        parts.append(", ".join([head, *what]))
+    for award in closing:
+        parts.append((p.last_joiner if parts else "") + p.closing[award.reason])
+    return f"{name}: {', '.join(parts)}"
+
+
+def show_phrase(items: Sequence[ScoreItem], owner: str, *, crib: bool = False,
+                p: Phrases = ENGLISH) -> str:
+    """A hand or crib counted aloud in show order, each phrase with the running total.
+
+    Fifteens one by one, then pairs (pair royal, double pair royal), runs (double, triple,
+    quadruple), the flush and last his nob; "and" before the last phrase.
+    """
+    phrases: list[str] = []
+    running = 0
+    by_kind: dict[str, list[ScoreItem]] = {}
+    for item in items:
+        by_kind.setdefault(item.kind, []).append(item)
+    for item in by_kind.get("fifteen", []):
+        running += item.points
+        phrases.append(p.fifteen.format(total=p.number(running)))
+    pairs = Counter(item.cards[0].rank for item in by_kind.get("pair", []))
+    for index, rank in enumerate(sorted(pairs)):
+        running += 2 * pairs[rank]
+        template = p.pairs.get(pairs[rank], p.pairs[1])
+        if pairs[rank] == 1 and index:
+            template = p.another_pair
+        phrases.append(template.format(total=p.number(running)))
+    runs = Counter(len(item.cards) for item in by_kind.get("run", []))
+    for length in sorted(runs, reverse=True):
+        running += length * runs[length]
+        template = p.runs.get(runs[length], p.runs[1])
+        phrases.append(template.format(length=p.number(length), total=p.number(running)))
+    for item in by_kind.get("flush", []):
+        running += item.points
+        phrases.append(p.flush.format(length=p.number(len(item.cards)), total=p.number(running)))
+    for item in by_kind.get("nobs", []):
+        running += item.points
+        phrases.append(p.nob.format(total=p.number(running)))
+    if not phrases:
+        phrases.append(p.nineteen)
+    elif len(phrases) > 1 and len(phrases) > len(by_kind.get("fifteen", ())):
+        # "and" before the last phrase, unless it is all fifteens: "fifteen two, fifteen four"
+        phrases[-1] = p.last_joiner + phrases[-1]
+    who = (p.crib if crib else p.hand).format(name=owner)
+    return f"{who}: {', '.join(phrases)}"
+
+
+def _without_rule(text: str) -> str:
+    """A penalty's label without its rule reference: "Renege (ACC 7.3 (2020))" -> "Renege"."""
+    while True:
+        shorter = re.sub(r"\s*\([^()]*\)", "", text)
+        if shorter == text:
+            return text.strip()
+        text = shorter
+
+
+def award_phrase(award: Award, name: str, names: Sequence[str], p: Phrases = ENGLISH) -> str:
+    """Any award that is not a card in the play: his heels, a show count, a peg, three for
+    last, a penalty, muggins, a renege's take-back."""
+    points = p.number(abs(award.points))
+    reason = award.reason
+    if reason == "his heels":
+        return f"{name}: {p.heels.format(points=points)}"
+    if reason in ("hand", "crib"):
+        if award.items and sum(i.points for i in award.items) == award.points:
+            return show_phrase(award.items, name, crib=reason == "crib", p=p)
+        who = (p.crib if reason == "crib" else p.hand).format(name=name)
+        return f"{who}: {p.claimed.format(points=points)}"
+    if reason == "peg":
+        return f"{name} {p.peg.format(points=points)}"
+    if reason == "three for last":
+        return f"{name}: {p.three_for_last}"
+    if reason == "muggins":
+        return p.muggins.format(name=name, points=points)
+    if reason == "renege take-back":
+        return p.take_back.format(name=name, points=points)
+    if reason == "penalty":
+        label = award.sentence.split(": ", 1)[-1]
+        what = _without_rule(label.rsplit(":", 1)[0]).lower()
+        if award.points < 0:
+            return p.penalty_back.format(name=name, what=what, points=points)
+        offender = re.search(r"from (.+)$", label)
+        to = offender.group(1) if offender else ""
+        return p.penalty_to.format(name=to or name, what=what, points=points, to=name)
+    return f"{name}: {reason}, {points}"
+
+
+def claim_phrase(award: Award, name: str, p: Phrases = ENGLISH) -> str:
+    """Points pegged as their owner claimed them (muggins games): "Ann claims five"; a
+    show count claimed in full is said like any count."""
+    if award.reason in ("hand", "crib"):
+        return award_phrase(award, name, (), p)
+    return p.claims.format(name=name, points=p.number(award.points))
+
+
+def is_play(award: Award) -> bool:
+    """An award for a card laid in the play (said with the count)."""
+    return award.reason in PLAY_REASONS
+
+
+def result_phrase(result: GameResult, sides: Sequence[str], p: Phrases = ENGLISH) -> str:
+    """The winner, the scores (winner first), the skunk and the game points won.
+
+    >>> from pegboard.rules.state import GameResult
+    >>> result_phrase(GameResult(0, (121, 85), "skunk", (3, 0)), ["Ann", "Ben"])
+    'Ann wins, one hundred and twenty-one to eighty-five. A skunk: three game points.'
+    """
+    order = [result.winner, *(s for s in range(len(result.scores)) if s != result.winner)]
+    scores = " to ".join(p.number(result.scores[s]) for s in order)
+    won = result.game_points[result.winner]
+    text = p.winner.format(name=sides[result.winner], scores=scores)
+    points = p.game_points.format(points=p.number(won), s="" if won == 1 else "s")
+    skunk = p.skunk.get(result.skunk, "")
+    return f"{text} {skunk}{points if skunk else _cap(points)}"
+
+
+def no_score_phrase(why: str, p: Phrases = ENGLISH) -> str:
+    """A teaching near miss: "No score: no run: 4-5-7 needs a six to be a run"."""
+    return p.no_score.format(why=why)
+
+
+_SPOKEN_CARDS = {"A": "ace", "J": "jack", "Q": "queen", "K": "king"}
+_SUITS = {"♠": " of spades", "♥": " of hearts", "♦": " of diamonds", "♣": " of clubs"}
+
+
+def _speakable(line: str) -> str:
+    """Screen text as a speech engine can read it: suit symbols and face cards in words,
+    the key legend's arrows dropped."""
+    for symbol, words in _SUITS.items():
+        line = line.replace(symbol, words)
+    line = re.sub(r"\b([AJQK])\b", lambda m: _SPOKEN_CARDS[m.group(1)], line)
+    return re.sub(r"[<>←→↑↓•*]", " ", line).strip()
+
+
+def read_view(view: View) -> str:
+    """Everything on a screen as one text to read aloud: the title, the scores, the count
+    and last award, whose turn, the card being chosen, the lines (the highlighted row of a
+    list said as "chosen")."""
+    parts: list[str] = []
+    if view.title:
+        parts.append(view.title)
+    if view.sides and view.screen is not Screen.MENU:
+        parts.append(", ".join(f"{side.name} {side.score}" for side in view.sides))
+    if view.count is not None:
+        parts.append(f"count {view.count}")
+    if view.award:
+        parts.append(view.award)
+    if view.picker is not None:
+        parts.append(f"{view.picker.prompt}: {view.picker.candidate}")
+    for index, line in enumerate(view.lines):
+        parts.append(f"{line}, chosen" if index == view.selected else line)
+    return ". ".join(_speakable(part) for part in parts if part.strip())

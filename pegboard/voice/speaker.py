@@ -1,0 +1,166 @@
+"""Speech beside the loop: a queue with its rules, and a thread that speaks from it.
+
+The loop must never wait for a voice, so it only puts announcements on a
+:class:`SpeechQueue` (a lock and a list: microseconds) and a :class:`Speaker` thread says them
+one after another. The queue's rules:
+
+* **replace**: a newer announcement drops every unsaid older one of lower importance (the
+  hand's count goes before a pegging award nobody had time to hear);
+* **cancel**: an entry taken back drops what is queued for it and for any later entry, and
+  stops it if it is being said;
+* **stale**: an announcement still unsaid ``stale_s`` seconds after it was made is dropped
+  (a long queue after a fast spell of entries would otherwise talk about the past);
+* "Say it again" repeats the last announcement made (not one that was taken back).
+
+Time comes from an injected clock, so the rules are tested without sleeping.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Protocol
+
+from pegboard.hw.clock import Clock
+from pegboard.voice.announce import Announcement, Importance
+
+log = logging.getLogger(__name__)
+
+STALE_S = 12.0
+"""How long an announcement may wait to be said before it is of no use."""
+
+
+@dataclass(frozen=True, slots=True)
+class Queued:
+    """An announcement and when it was made."""
+
+    said: Announcement
+    at: float
+
+
+class SpeechQueue:
+    """The announcements waiting to be said, under the rules in the module doc (not locked:
+    :class:`Speaker` holds the lock)."""
+
+    def __init__(self, clock: Clock, *, stale_s: float = STALE_S) -> None:
+        self.clock = clock
+        self.stale_s = stale_s
+        self.pending: list[Queued] = []
+        self.last: Announcement | None = None
+
+    def put(self, said: Announcement) -> None:
+        """Queue ``said``, dropping unsaid older announcements of lower importance."""
+        self.pending = [q for q in self.pending if q.said.importance >= said.importance]
+        self.pending.append(Queued(said, self.clock.now()))
+        if said.importance is not Importance.ASKED:
+            self.last = said
+
+    def cancel(self, entries: int) -> None:
+        """Entries past the first ``entries`` were taken back: forget what they brought."""
+        self.pending = [q for q in self.pending if q.said.entry <= entries
+                        or q.said.importance is Importance.ASKED]
+        if self.last is not None and self.last.entry > entries:
+            self.last = None
+
+    def again(self) -> bool:
+        """Queue the last announcement once more; False when there is none."""
+        if self.last is None:
+            return False
+        self.put(replace(self.last, importance=Importance.ASKED))
+        return True
+
+    def take(self) -> Announcement | None:
+        """The next announcement to say now (stale ones are dropped on the way)."""
+        now = self.clock.now()
+        while self.pending:
+            queued = self.pending.pop(0)
+            if now - queued.at <= self.stale_s:
+                return queued.said
+        return None
+
+    def texts(self) -> list[str]:
+        """The words waiting, in order (for tests and the simulator's status)."""
+        return [q.said.text for q in self.pending]
+
+
+class Voice(Protocol):
+    """What a speaker needs from a speech engine."""
+
+    def speak(self, text: str) -> None:
+        """Say ``text``, returning when it has been said (or stopped)."""
+
+    def stop(self) -> None:
+        """Cut short what is being said now (from another thread)."""
+
+
+class Speaker:
+    """A thread saying what a :class:`SpeechQueue` holds, through ``voice``."""
+
+    def __init__(self, voice: Voice, clock: Clock, *, stale_s: float = STALE_S) -> None:
+        self.voice = voice
+        self.queue = SpeechQueue(clock, stale_s=stale_s)
+        self._lock = threading.Condition()
+        self._current: Announcement | None = None
+        self._closed = False
+        self.spoken = 0
+        self._thread = threading.Thread(target=self._run, name="pegboard-voice", daemon=True)
+        self._thread.start()
+
+    def say(self, announcements: Sequence[Announcement]) -> None:
+        """Queue announcements (returns at once)."""
+        if not announcements:
+            return
+        with self._lock:
+            for said in announcements:
+                self.queue.put(said)
+            self._lock.notify()
+
+    def cancel(self, entries: int) -> None:
+        """Entries past the first ``entries`` were taken back (stops them mid-word too)."""
+        with self._lock:
+            self.queue.cancel(entries)
+            current = self._current
+        if current is not None and current.entry > entries and (
+                current.importance is not Importance.ASKED):
+            self.voice.stop()
+
+    def again(self) -> None:
+        """Say the last announcement again."""
+        with self._lock:
+            if self.queue.again():
+                self._lock.notify()
+
+    def idle(self, timeout: float | None = None) -> bool:
+        """Wait until nothing is queued or being said (True), or ``timeout`` passes."""
+        with self._lock:
+            return self._lock.wait_for(lambda: not self.queue.pending and self._current is None,
+                                       timeout)
+
+    def close(self) -> None:
+        """Stop speaking and end the thread."""
+        with self._lock:
+            self._closed = True
+            self.queue.pending.clear()
+            self._lock.notify_all()
+        self.voice.stop()
+        self._thread.join(timeout=5)
+
+    def _run(self) -> None:
+        while True:
+            with self._lock:
+                self._lock.wait_for(lambda: self._closed or bool(self.queue.pending))
+                if self._closed:
+                    return
+                said = self.queue.take()
+                self._current = said
+            if said is not None:
+                try:
+                    self.voice.speak(said.text)
+                    self.spoken += 1
+                except OSError as error:  # the sound device went away: carry on silently
+                    log.warning("voice: %s", error)
+            with self._lock:
+                self._current = None
+                self._lock.notify_all()

@@ -1,0 +1,150 @@
+"""The words of every announcement kind, pinned as text, from the engine's own awards."""
+
+from __future__ import annotations
+
+import pytest
+
+from pegboard.app.view import PickerView, Screen, SideView, View
+from pegboard.rules import Card, parse_cards, score_hand
+from pegboard.rules.state import Award, GameResult
+from pegboard.testing_games import scripted_game
+from pegboard.voice.phrases import (
+    PHRASES,
+    award_phrase,
+    claim_phrase,
+    no_score_phrase,
+    phrases_for,
+    play_phrase,
+    read_view,
+    result_phrase,
+    show_phrase,
+)
+
+NAMES = ("Ann", "Ben")
+
+
+def awards(script: str, **rules: object) -> list[Award]:
+    return scripted_game(2, script, **rules)[1]
+
+
+@pytest.mark.parametrize(("script", "count", "said"), [
+    ("deal 0; starter KS; play 1 7C 0 8D", 15, "Ann: fifteen for two"),
+    ("deal 0; starter KS; play 1 TC 0 JD 1 QC 0 AH", 31, "Ann: thirty-one for two"),
+    ("deal 0; starter KS; play 1 6C 0 6D", 12, "Ann: twelve for two, a pair"),
+    ("deal 0; starter KS; play 1 6C 0 6D 1 6H", 18, "Ben: eighteen for six, pair royal"),
+    ("deal 0; starter KS; play 1 6C 0 6D 1 6H 0 6S", 24,
+     "Ann: twenty-four for twelve, double pair royal"),
+    ("deal 0; starter KS; play 1 9C 0 7D 1 8H", 24, "Ben: twenty-four for three, a run"),
+    ("deal 0; starter KS; play 1 5C 0 5H 1 5D", 15, "Ben: fifteen for eight, and pair royal"),
+    ("deal 0; starter KS; play 1 4C 0 5H 1 6D", 15, "Ben: fifteen for five, and a run"),
+])
+def test_a_card_that_scores_in_the_play_says_count_points_and_what(
+        script: str, count: int, said: str) -> None:
+    made = awards(script)
+    last_player = made[-1].player
+    mine = [a for a in made if a.player == last_player][-2:] if "and" in said else made[-1:]
+    assert play_phrase(mine, count, NAMES[last_player]) == said
+
+
+def test_the_go_and_last_card() -> None:
+    go = Award(1, 1, 1, "go", "")
+    last = Award(0, 0, 1, "last card", "")
+    pair = Award(0, 0, 2, "pair", "")
+    assert play_phrase([go], 27, "Ben") == "Ben: one for the go"
+    assert play_phrase([last], 22, "Ann") == "Ann: one for last card"
+    assert play_phrase([pair, last], 4, "Ann") == "Ann: four for two, a pair, and one for last card"
+
+
+def test_his_heels() -> None:
+    (heels,) = awards("deal 0; starter JH")
+    assert award_phrase(heels, "Ann", NAMES) == "Ann: his heels for two"
+
+
+@pytest.mark.parametrize(("hand", "starter", "crib", "said"), [
+    ("7H 8C 8D 2S", "KC", False, "Ann: fifteen two, fifteen four, and a pair is six"),
+    ("5H 5C 5D JH", "5S", False,
+     "Ann: fifteen two, fifteen four, fifteen six, fifteen eight, fifteen ten, fifteen "
+     "twelve, fifteen fourteen, fifteen sixteen, and double pair royal is twenty-eight"),
+    ("5C 5D 5H JS", "5S", False,
+     "Ann: fifteen two, fifteen four, fifteen six, fifteen eight, fifteen ten, fifteen "
+     "twelve, fifteen fourteen, fifteen sixteen, double pair royal is twenty-eight, and his "
+     "nob is twenty-nine"),
+    ("7H 8C 8D 9S", "KC", False,
+     "Ann: fifteen two, fifteen four, a pair is six, and a double run of three is twelve"),
+    ("2H 4H 6H 8H", "KC", False, "Ann: a flush of four is four"),
+    ("2C 4D 6H 8S", "KC", True, "Ann's crib: nineteen"),
+    ("5H TC 9D 6S", "2C", False, "Ann: fifteen two, fifteen four"),
+])
+def test_a_show_count_in_show_order_with_the_owner(
+        hand: str, starter: str, crib: bool, said: str) -> None:
+    breakdown = score_hand(parse_cards(hand), Card.parse(starter), crib=crib)
+    assert show_phrase(breakdown.items, "Ann", crib=crib) == said
+
+
+def test_the_engine_show_award_is_said_as_counted() -> None:
+    made = awards("deal 0; starter 5S; show 1 5C 5D 5H JS")
+    (hand,) = [a for a in made if a.reason == "hand"]
+    assert award_phrase(hand, "Ben", NAMES).endswith("and his nob is twenty-nine")
+
+
+def test_pegging_by_points_and_three_for_last() -> None:
+    (peg,) = awards("deal 0; starter 2S; peg 0 10")
+    assert award_phrase(peg, "Ann", NAMES) == "Ann pegs ten"
+    assert award_phrase(Award(1, 1, 3, "three for last", ""), "Ben", NAMES) == (
+        "Ben: three for last")
+
+
+def test_penalties_given_and_pegged_back() -> None:
+    (given,) = awards("deal 0; penalty 0 looking")
+    assert award_phrase(given, "Ben", NAMES) == (
+        "Penalty. Ann: looking at a card while dealing or cutting, two to Ben")
+    back = Award(0, 0, -2, "penalty", "Ann: over-pegging (ACC 8.4 (2020)): two back")
+    assert award_phrase(back, "Ann", NAMES) == "Penalty. Ann: over-pegging, two back"
+
+
+def test_muggins_and_claims() -> None:
+    made = awards("deal 0; starter 5S; show 1 5C 5D 5H JS; claim 1 20; muggins 0 9",
+                  muggins=True)
+    claimed, taken = made[-2], made[-1]
+    assert award_phrase(claimed, "Ben", NAMES) == "Ben: twenty, as claimed"
+    assert award_phrase(taken, "Ann", NAMES) == "Muggins! Ann takes nine"
+    assert claim_phrase(Award(0, 0, 5, "thirty-one", ""), "Ann") == "Ann claims five"
+
+
+def test_a_renege_take_back() -> None:
+    back = Award(0, 0, 7, "renege take-back", "")
+    assert award_phrase(back, "Ann", NAMES) == "Ann loses seven, taken back after the renege"
+
+
+@pytest.mark.parametrize(("result", "said"), [
+    (GameResult(0, (121, 85), "skunk", (3, 0)),
+     "Ann wins, one hundred and twenty-one to eighty-five. A skunk: three game points."),
+    (GameResult(1, (59, 121), "double", (0, 4)),
+     "Ben wins, one hundred and twenty-one to fifty-nine. A double skunk: four game points."),
+    (GameResult(0, (121, 110), "none", (2, 0)),
+     "Ann wins, one hundred and twenty-one to one hundred and ten. Two game points."),
+    (GameResult(1, (40, 61), "none", (0, 1)), "Ben wins, sixty-one to forty. One game point."),
+])
+def test_the_winner_with_skunk_and_game_points(result: GameResult, said: str) -> None:
+    assert result_phrase(result, NAMES) == said
+
+
+def test_a_teaching_near_miss() -> None:
+    assert no_score_phrase("no run: 4-5-7 needs a six to be a run") == (
+        "No score: no run: 4-5-7 needs a six to be a run")
+
+
+def test_the_screen_read_aloud() -> None:
+    view = View(Screen.PLAY, "Play", sides=(SideView("Ann", 45), SideView("Ben", 38)),
+                count=24, award="Ben: Run of 3 for 3",
+                picker=PickerView("Ann plays", ("A", "5", "J♥"), 2))
+    assert read_view(view) == (
+        "Play. Ann 45, Ben 38. count 24. Ben: Run of 3 for 3. Ann plays: jack of hearts")
+    menu = View(Screen.MENU, "Menu", ("Back", "Say it again", "Undo last entry"), 1)
+    assert read_view(menu) == "Menu. Back. Say it again, chosen. Undo last entry"
+
+
+def test_the_phrase_table_names_its_languages() -> None:
+    assert set(PHRASES) == {"en"}
+    with pytest.raises(KeyError, match="no phrases for language 'xx'; there are: en"):
+        phrases_for("xx")
