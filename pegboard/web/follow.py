@@ -55,6 +55,7 @@ class Follower:
         self.finished_id: str | None = None
 
     def _reset(self, key: tuple[int, int] | None) -> None:
+        self._fd: int | None = None
         self._key = key
         self._offset = 0  # bytes of whole lines consumed
         self._seq = 0
@@ -73,41 +74,58 @@ class Follower:
         try:
             status = os.stat(self.path, follow_symlinks=False)
         except FileNotFoundError:
-            if self._key is None:
-                return False
-            # Moved into the history (or set aside): keep the last picture of the game.
-            self.finished_id = self.game_id
-            self._key = None
-            self._offset = 0
-            return True
-        key = (status.st_dev, status.st_ino)
-        if key != self._key or status.st_size < self._offset:
-            had_game = self._key is not None and self.game is not None
+            status = None
+        key = (status.st_dev, status.st_ino) if status is not None else None
+        changed = False
+        if self._fd is not None and key != self._key:
+            # The file was moved into the history or replaced: what was appended before
+            # that is still to be read from the file we hold open.
+            changed = self._read()
+            self._close()
+            if key is None:
+                self.finished_id = self.game_id
+                self._key = None
+                return True
+        if key is None:
+            return changed
+        if key != self._key:
+            had_game = self.game is not None
             self._reset(key)
-            changed = self._read(status.st_size)
-            return changed or had_game
-        if status.st_size == self._offset or self.problem is not None:
-            return False
-        return self._read(status.st_size)
+            try:
+                self._fd = open_regular(self.path, os.O_RDONLY)
+            except FileNotFoundError:
+                self._key = None
+                return changed or had_game
+            except OSError as error:  # a link or another odd file under the name
+                self.problem = f"{self.path} cannot be read: {error}"
+                return True
+            return self._read() or had_game or changed
+        return self._read() or changed
 
-    def _read(self, size: int) -> bool:
-        try:
-            fd = open_regular(self.path, os.O_RDONLY)
-        except FileNotFoundError:
+    def _close(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+    def close(self) -> None:
+        """Let go of the file."""
+        self._close()
+
+    def _read(self) -> bool:
+        if self._fd is None or self.problem is not None:
             return False
-        except OSError as error:  # a link or another odd file under the name
-            self.problem = f"{self.path} cannot be read: {error}"
-            return True
-        try:
-            data = b""
-            while len(data) < size - self._offset:
-                chunk = os.pread(fd, min(_CHUNK, size - self._offset - len(data)),
-                                 self._offset + len(data))
-                if not chunk:
-                    break
-                data += chunk
-        finally:
-            os.close(fd)
+        size = os.fstat(self._fd).st_size
+        if size < self._offset:  # cut back (a failed write taken back): read it again
+            self._reset_same_file()
+        if size == self._offset:
+            return False
+        data = b""
+        while len(data) < size - self._offset:
+            chunk = os.pread(self._fd, min(_CHUNK, size - self._offset - len(data)),
+                             self._offset + len(data))
+            if not chunk:
+                break
+            data += chunk
         changed = False
         position = 0
         while self.problem is None:
@@ -116,8 +134,8 @@ class Follower:
                 break  # a line still being written (or a torn tail): read it once whole
             entry = decode_any(data[position:end])
             if entry is None or entry.get("seq") != self._seq:
-                if data.find(b"\n", end + 1) < 0 and end + 1 == len(data):
-                    break  # damaged last line: a torn write the writer will cut off
+                if end + 1 == len(data):
+                    break  # a damaged last line: a torn write the writer will cut off
                 self.problem = f"line {self._seq + 1} of {self.path} is damaged"
                 changed = True
                 break
@@ -127,6 +145,11 @@ class Follower:
             position = end + 1
         self._offset += position
         return changed
+
+    def _reset_same_file(self) -> None:
+        fd, key = self._fd, self._key
+        self._reset(key)
+        self._fd = fd
 
     def _take(self, entry: dict[str, Any]) -> None:
         at = entry.get("at")

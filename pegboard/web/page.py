@@ -28,7 +28,8 @@ _PAGE = """<!doctype html>
   <h1>Pegboard</h1>
   <p id="status" class="status" role="status">Connecting…</p>
 </header>
-<main>
+<main class="layout">
+ <div class="col">
   <section id="problem" class="problem" hidden aria-live="assertive">
     <h2>The scoreboard cannot show the game</h2>
     <p id="problem-text"></p>
@@ -64,15 +65,18 @@ _PAGE = """<!doctype html>
       <figure class="race"><div id="race"></div>
         <figcaption>Score race, deal by deal</figcaption></figure>
     </section>
-    <section class="board-box" aria-labelledby="board-caption">
-      <h2 id="board-caption" class="visually-hidden">The board</h2>
-      <div id="board" data-key="{board_key}">{board}</div>
-    </section>
   </div>
+ </div>
+ <div class="col">
+  <section id="board-box" class="board-box" aria-labelledby="board-caption" hidden>
+    <h2 id="board-caption" class="visually-hidden">The board</h2>
+    <div id="board" data-key="{board_key}">{board}</div>
+  </section>
   <section class="finished" aria-labelledby="finished-title">
     <h2 id="finished-title">Finished games</h2>
     <ol id="finished" class="finished-list"></ol>
   </section>
+ </div>
 </main>
 <noscript><p class="problem">This scoreboard needs JavaScript to follow the game;
 the same figures are at <a href="/api/game">/api/game</a>.</p></noscript>

@@ -149,6 +149,7 @@
     const game = state.game;
     show("waiting", !state.error && !game);
     show("game", Boolean(game));
+    show("board-box", Boolean(game));
     if (game) {
       ensureBoard(game).then(() => renderGame(game));
       renderGame(game);
