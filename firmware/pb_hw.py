@@ -19,8 +19,8 @@ DREQ_PIO0_TX0 = 0  # DMA pacing: PIO0 state machine 0's TX FIFO has room
 READ_CHUNK = 256
 WRITE_CHUNK = 32  # bytes per write: small enough to fit the USB CDC buffer at once
 MAX_PENDING = 1024  # output kept for a host that is slow to read; beyond it, dropped
-SLOW_WRITE_MS = 5  # a write that took longer means the host has stopped reading...
-MUTE_MS = 1000  # ...so drop output for this long rather than block the loop again
+SLOW_WRITE_MS = 20  # a write that took longer means the host has stopped reading...
+MUTE_MS = (100, 2000)  # ...so write nothing for a while (doubling while it lasts)
 INTERRUPT_CHAR = 3  # Ctrl-C
 
 # The WS2812B bit timing as a PIO program: PROGRAM is the one source of its text. The Pico
@@ -150,6 +150,7 @@ class SerialIO:
         self.pending = b""
         self.dropped = 0  # bytes of output thrown away
         self.muted_until = None
+        self.mute_ms = MUTE_MS[0]
         self.emulate_rp2 = sys.platform != "rp2"
 
     def read(self):
@@ -199,10 +200,12 @@ class SerialIO:
             self.pending = self.pending[len(chunk):]
             sent += len(chunk)
             if time.ticks_diff(self.ticks_ms(), started) > SLOW_WRITE_MS:
-                self.dropped += len(self.pending)
-                self.pending = b""
-                self.muted_until = time.ticks_add(self.ticks_ms(), MUTE_MS)
+                # Blocked until the host made room: back off before trying again, so a host
+                # that holds the port without reading costs the loop one write now and then.
+                self.muted_until = time.ticks_add(self.ticks_ms(), self.mute_ms)
+                self.mute_ms = min(self.mute_ms * 2, MUTE_MS[1])
                 return
+            self.mute_ms = MUTE_MS[0]
 
     def wait(self, ms):
         self.poll_in.poll(ms)
