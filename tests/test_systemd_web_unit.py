@@ -1,0 +1,114 @@
+"""The scoreboard's systemd unit: verified, sandboxed to an exposure of 2.0 or less, its network
+limited to this machine and the local ranges, read-only, off until enabled."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+from pegboard.commands.web import DEFAULT_PORT
+
+ROOT = Path(__file__).resolve().parent.parent
+UNIT = ROOT / "systemd" / "pegboard-web.service"
+SYSTEM_UNITS = Path("/usr/lib/systemd/system")
+
+
+def analyze() -> str:
+    path = shutil.which("systemd-analyze")
+    assert path, "systemd-analyze is missing: `make test` installs it (apt-get install systemd)"
+    return path
+
+
+def settings(text: str) -> dict[str, list[str]]:
+    """``Section.Key`` -> every value given, in order."""
+    found: dict[str, list[str]] = {}
+    section = ""
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line.startswith(("#", ";")):
+            continue
+        if line.startswith("["):
+            section = line.strip("[]")
+            continue
+        key, _, value = line.partition("=")
+        found.setdefault(f"{section}.{key}", []).append(value)
+    return found
+
+
+SETTINGS = settings(UNIT.read_text(encoding="utf-8"))
+
+
+def exposure(path: Path) -> float:
+    done = subprocess.run(
+        [analyze(), "security", "--offline=true", "--no-pager", str(path)],
+        capture_output=True, text=True, check=False,
+    )
+    match = re.search(r"Overall exposure level for \S+: (\d+\.\d+)", done.stdout + done.stderr)
+    assert match, done.stdout + done.stderr
+    return float(match.group(1))
+
+
+def verify(tmp_path: Path, text: str) -> str:
+    root = tmp_path / "root"
+    shutil.copytree(SYSTEM_UNITS, root / "usr/lib/systemd/system", symlinks=True)
+    program = root / SETTINGS["Service.ExecStart"][0].split()[0].lstrip("/")
+    program.parent.mkdir(parents=True)
+    program.write_text("#!/bin/sh\nexit 0\n")
+    program.chmod(0o755)
+    installed = root / "etc/systemd/system/pegboard-web.service"
+    installed.parent.mkdir(parents=True)
+    installed.write_text(text, encoding="utf-8")
+    done = subprocess.run(
+        [analyze(), "verify", "--man=no", f"--root={root}",
+         "/etc/systemd/system/pegboard-web.service"],
+        capture_output=True, text=True, check=False,
+    )
+    return f"{done.returncode} {done.stdout}{done.stderr}".strip()
+
+
+def test_systemd_analyze_verify_prints_nothing(tmp_path: Path) -> None:
+    assert verify(tmp_path, UNIT.read_text(encoding="utf-8")) == "0"
+
+
+def test_verify_would_catch_a_mistake(tmp_path: Path) -> None:
+    broken = UNIT.read_text(encoding="utf-8").replace("ProtectHome=yes", "ProtectHome=yse")
+    assert "Failed to parse protect home value, ignoring: yse" in verify(tmp_path, broken)
+
+
+def test_exposure_is_at_most_2() -> None:
+    assert exposure(UNIT) <= 2.0
+
+
+def test_the_exposure_check_can_fail(tmp_path: Path) -> None:
+    loose = tmp_path / "pegboard-web.service"
+    kept = [line for line in UNIT.read_text(encoding="utf-8").splitlines()
+            if not line.startswith(("Protect", "Private", "Restrict", "SystemCall",
+                                    "Capability", "IPAddress"))]
+    loose.write_text("\n".join(kept) + "\n", encoding="utf-8")
+    assert exposure(loose) > 2.0
+
+
+def test_the_network_is_this_machine_and_the_local_ranges_only() -> None:
+    assert SETTINGS["Service.IPAddressDeny"] == ["any"]
+    allowed = " ".join(SETTINGS["Service.IPAddressAllow"]).split()
+    assert sorted(allowed) == sorted(["localhost", "link-local", "10.0.0.0/8", "172.16.0.0/12",
+                                      "192.168.0.0/16", "fc00::/7"])
+    assert SETTINGS["Service.RestrictAddressFamilies"] == ["AF_INET AF_INET6 AF_UNIX"]
+
+
+def test_the_store_is_read_only_and_the_service_runs_the_web_command() -> None:
+    assert SETTINGS["Service.ProtectSystem"] == ["strict"]
+    assert "StateDirectory" not in {key.split(".")[1] for key in SETTINGS}  # never made here
+    assert "ReadWritePaths" not in {key.split(".")[1] for key in SETTINGS}
+    command = SETTINGS["Service.ExecStart"][0].split()
+    assert command[1:3] == ["web", "--store"]
+    assert command[command.index("--port") + 1] == str(DEFAULT_PORT)
+    assert SETTINGS["Service.User"] == ["pegboard"]
+
+
+def test_the_unit_can_be_enabled_but_the_device_unit_does_not_pull_it_in() -> None:
+    assert SETTINGS["Install.WantedBy"] == ["multi-user.target"]
+    device = (ROOT / "systemd" / "pegboard.service").read_text(encoding="utf-8")
+    assert "pegboard-web" not in device
