@@ -7,8 +7,9 @@ menu leaves the "game saved" frame on the screen.
 
 A stored game that cannot be read whole never stops the start: the store restores what it can
 and keeps the whole file aside, and the first screen says so. A store that cannot be used at
-all (in use by another process, a full disk, a lock file that is a link) is an error with exit
-status 2; its message goes to the journal and, when the panel can be opened, to the screen.
+all (in use by another process, a full disk, a lock file that is a link, a read-only or
+RAM-only file system that would lose every game) is an error with exit status 2; its message
+goes to the journal and, when the panel can be opened, to the screen.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ import contextlib
 import logging
 import queue
 import signal
+from collections.abc import Callable
+from pathlib import Path
 from types import FrameType
 from typing import Any
 
@@ -32,6 +35,7 @@ from pegboard.device.build import (
     open_store,
 )
 from pegboard.device.loop import STOP, DeviceLoop
+from pegboard.device.writable import store_problem
 from pegboard.errors import PegboardError, StoreError
 from pegboard.hw.clock import MonotonicClock
 from pegboard.hw.oled import OledDisplay, open_dummy, open_emulator, open_oled
@@ -63,14 +67,22 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.set_defaults(func=run)
 
 
-def run(args: argparse.Namespace) -> int:
-    """Run until SIGTERM, Ctrl-C or "Shut down"; returns the exit status."""
+def run(args: argparse.Namespace,
+        check: Callable[[Path], str | None] = store_problem) -> int:
+    """Run until SIGTERM, Ctrl-C or "Shut down"; returns the exit status.
+
+    ``check`` says why the store's directory could not keep games (a read-only or RAM-only
+    file system); then nothing starts, and the reason goes to the journal and the screen.
+    """
     config = load_config(args.config)
     setup_logging()
     clock = MonotonicClock()
     try:
-        store = open_store(find_store_path(args.store, configured=config.store.path),
-                           owner="pegboard run")
+        path = find_store_path(args.store, configured=config.store.path)
+        problem = check(path)
+        if problem is not None:
+            raise StoreError(problem)
+        store = open_store(path, owner="pegboard run")
     except StoreError as error:
         log.error("cannot start: %s", error)
         show_fatal(args.display, config, error)
