@@ -128,6 +128,8 @@ class App:
         if mtype == "HELLO":
             pb_proto.parse_hello(fields)
             self.host_seq = seq  # a new session: its numbers start here
+            self.bye = False  # the host is back
+            self.changed = True
             self._send("HELLO", [("v", str(self.version)), ("fw", FW_VERSION), ("a", str(seq))])
             return
         if mtype == "CFG":

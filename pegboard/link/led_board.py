@@ -69,5 +69,7 @@ class SerialLedBoard:
         return self.link.next_deadline(self._now)
 
     def close(self) -> None:
-        """Let go of the serial port."""
+        """Say goodbye (the board goes dark instead of showing link-lost), then let go of the
+        serial port. Called when the device shuts down or the service stops on purpose."""
+        self.link.goodbye()
         self.link.close()

@@ -22,14 +22,21 @@ HELLO     both       ``v`` protocol version; host adds ``app``, firmware ``fw`` 
 CFG       host       ``n tracks order serp end skip cap ma hb`` — the layout and power limits
 STATE     host       ``sides t f b c last win`` — the whole board (idempotent)
 TEST      host       ``p=on|off`` — the test pattern
+BYE       host       no fields — the host is shutting down on purpose: the board goes dark
+                     and shows no link-lost until the host is back
 HB        both       heartbeat; firmware adds ``up`` (ms since start), ``bad`` (frames
-                     rejected) and ``err`` (internal errors survived)
-ACK       firmware   ``a`` — the seq of the CFG, STATE or TEST accepted
+                     rejected), ``err`` (internal errors survived), ``st`` (seq of the STATE
+                     shown, ``-`` for none), ``old`` (old frames refused), ``loop`` (longest
+                     loop pass since the last HB, µs), ``frame`` (cost of the last frame, µs),
+                     ``mem`` (free heap, bytes) and ``drop`` (output bytes dropped)
+ACK       firmware   ``a`` — the seq of the CFG, STATE, TEST or BYE accepted
 NAK       firmware   ``a`` (seq or ``-`` when unreadable) and ``e`` (an error code below)
 ========  =========  =====================================================================
 
 Error codes: ``length``, ``charset``, ``syntax``, ``crc`` (the line cannot be read), ``type``
-(unknown message type), ``value`` (a field is missing, unknown or out of range).
+(unknown message type), ``value`` (a field is missing, unknown or out of range), ``old`` (the
+seq is not newer than one the board already accepted since the host's last HELLO: a replayed
+or delayed frame, ignored so the board keeps the newest state).
 
 The firmware has its own implementation (``firmware/pb_proto.py``); both are tested against
 ``tests/vectors/link_vectors.jsonl``.
@@ -54,8 +61,10 @@ PROTOCOL_VERSION = 1
 #: Longest line accepted, counting the final newline.
 MAX_LINE = 200
 
-ErrorCode = Literal["length", "charset", "syntax", "crc", "type", "value"]
-ERROR_CODES: tuple[ErrorCode, ...] = ("length", "charset", "syntax", "crc", "type", "value")
+ErrorCode = Literal["length", "charset", "syntax", "crc", "type", "value", "old"]
+ERROR_CODES: tuple[ErrorCode, ...] = (
+    "length", "charset", "syntax", "crc", "type", "value", "old"
+)
 
 _HEX_UPPER = "0123456789ABCDEF"
 
@@ -255,12 +264,25 @@ class TestPattern:
 
 
 @dataclass(frozen=True, slots=True)
+class Goodbye:
+    """The host is shutting down on purpose: the board goes dark, with no link-lost."""
+
+
+@dataclass(frozen=True, slots=True)
 class Heartbeat:
-    """Still here. The firmware reports uptime and counts of rejected frames and errors."""
+    """Still here. The firmware reports uptime, counts of rejected frames and errors, the seq
+    of the board it shows, and its own figures: longest loop pass, last frame's cost (µs),
+    free heap and output dropped (bytes)."""
 
     uptime_ms: int | None = None
     bad: int | None = None
     errors: int | None = None
+    shown: int | None = None
+    stale: int | None = None
+    loop_us: int | None = None
+    frame_us: int | None = None
+    mem_free: int | None = None
+    dropped: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -278,14 +300,18 @@ class Nak:
     error: str
 
 
-Message = Hello | LedConfig | BoardState | TestPattern | Heartbeat | Ack | Nak
+Message = Hello | LedConfig | BoardState | TestPattern | Goodbye | Heartbeat | Ack | Nak
+
+_HB_FIELDS = (("up", "uptime_ms"), ("bad", "bad"), ("err", "errors"), ("st", "shown"),
+              ("old", "stale"), ("loop", "loop_us"), ("frame", "frame_us"),
+              ("mem", "mem_free"), ("drop", "dropped"))
 
 
 def _int(fields: dict[str, str], key: str, low: int, high: int) -> int:
     text = fields.get(key)
     if text is None:
         raise FrameError("value", f"field {key!r} is missing")
-    digits = text.isascii() and text.isdigit() and len(text) <= 6
+    digits = text.isascii() and text.isdigit() and len(text) <= len(str(high))
     if not digits or (text[0] == "0" and text != "0"):
         raise FrameError("value", f"{key}={text!r} is not a whole number")
     value = int(text)
@@ -295,7 +321,7 @@ def _int(fields: dict[str, str], key: str, low: int, high: int) -> int:
 
 
 def _opt_int(fields: dict[str, str], key: str) -> int | None:
-    return _int(fields, key, 0, 999999) if key in fields else None
+    return _int(fields, key, 0, 999_999_999) if key in fields else None
 
 
 def _choice(fields: dict[str, str], key: str, options: tuple[str, ...]) -> str:
@@ -382,8 +408,10 @@ def message_frame(seq: int, message: Message) -> Frame:
             return Frame(seq, "STATE", tuple(_state_fields(message)))
         case TestPattern(on):
             return Frame(seq, "TEST", (("p", "on" if on else "off"),))
-        case Heartbeat(uptime, bad, errors):
-            pairs = (("up", uptime), ("bad", bad), ("err", errors))
+        case Goodbye():
+            return Frame(seq, "BYE")
+        case Heartbeat():
+            pairs = ((key, getattr(message, name)) for key, name in _HB_FIELDS)
             return Frame(seq, "HB", tuple((k, str(v)) for k, v in pairs if v is not None))
         case Ack(acked):
             return Frame(seq, "ACK", (("a", str(acked)),))
@@ -450,8 +478,13 @@ def decode_message(frame: Frame) -> Message:
     if frame.kind == "TEST":
         _exact_keys(fields, ("p",))
         return TestPattern(on=_choice(fields, "p", ("on", "off")) == "on")
+    if frame.kind == "BYE":
+        _exact_keys(fields, ())
+        return Goodbye()
     if frame.kind == "HB":
-        return Heartbeat(_opt_int(fields, "up"), _opt_int(fields, "bad"), _opt_int(fields, "err"))
+        values = {name: _opt_int(fields, key) for key, name in _HB_FIELDS if key != "st"}
+        shown = None if fields.get("st", "-") == "-" else _int(fields, "st", 0, 0xFFFF)
+        return Heartbeat(shown=shown, **values)
     if frame.kind == "ACK":
         return Ack(_int(fields, "a", 0, 0xFFFF))
     if frame.kind == "NAK":

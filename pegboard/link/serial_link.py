@@ -12,6 +12,15 @@ Timing (all injected through ``now``): a message unanswered for ``ack_timeout`` 
 up to ``max_tries`` times; a board silent for three of its heartbeats (at least
 ``min_silence``) is treated as gone; reconnects wait ``backoff_initial`` doubling up to
 ``backoff_max``.
+
+A board that never answers HELLO may be sitting at the MicroPython REPL (its program stopped):
+after ``max_tries`` HELLOs the link sends :data:`SOFT_RESET` (Ctrl-B leaves the raw REPL,
+Ctrl-D soft-reboots from the normal one, which runs ``main.py`` again) before it drops the port
+and tries again. It never sends Ctrl-C, which would interrupt a program at the REPL's mercy.
+
+The board's heartbeat says which STATE it shows (``st``); when that is not the one it last
+acknowledged, the link sends the board again, so the board always ends on the newest state.
+:meth:`SerialLink.goodbye` tells the board the host is shutting down on purpose.
 """
 
 from __future__ import annotations
@@ -19,6 +28,7 @@ from __future__ import annotations
 import contextlib
 import enum
 import select
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
@@ -32,6 +42,7 @@ from pegboard.link.protocol import (
     Ack,
     Decoder,
     FrameError,
+    Goodbye,
     Heartbeat,
     Hello,
     Message,
@@ -45,6 +56,9 @@ from pegboard.link.protocol import (
 PICO_VID = 0x2E8A
 #: Outgoing bytes a board may leave unread before it is treated as stalled.
 MAX_BACKLOG = 4096
+#: Sent after HELLOs go unanswered: Ctrl-B (raw REPL -> normal REPL), Ctrl-D (soft reboot).
+#: A running firmware reads both as one bad line and answers NAK.
+SOFT_RESET = b"\r\x02\x04"
 
 
 class Port(Protocol):
@@ -115,6 +129,8 @@ class LinkStats:
     naks: int = 0
     bad_lines: int = 0
     board_restarts: int = 0
+    soft_resets: int = 0
+    stale_boards: int = 0  # heartbeats showing a board other than the one acknowledged
 
 
 class SerialLink:
@@ -165,6 +181,7 @@ class SerialLink:
         self._outbox = b""
         self._want: dict[str, Message] = {"CFG": self.config}
         self._acked: dict[str, Message] = {}
+        self._state_seq: int | None = None  # seq of the STATE the board last acknowledged
         self._inflight: _InFlight | None = None
         self._hello_seq: int | None = None
         self._hello_at = 0.0
@@ -249,6 +266,31 @@ class SerialLink:
         except Exception as error:  # the game must go on whatever the port library does
             self._drop(now, LinkError(f"LED link failed unexpectedly ({error!r})"))
 
+    def goodbye(self, timeout: float = 0.3, clock: Callable[[], float] = time.monotonic) -> bool:
+        """Tell an up board the host is shutting down on purpose (it goes dark and shows no
+        link-lost); waits at most ``timeout`` seconds for its ACK, on the port's descriptor.
+        True if the board acknowledged. Never raises."""
+        if self._port is None or self.state is not LinkState.UP:
+            return False
+        now = clock()
+        self._inflight = None
+        seq = self._send(now, Goodbye())
+        self._inflight = _InFlight(seq, Goodbye(), now, self.max_tries)
+        deadline = now + timeout
+        try:
+            while True:
+                self._flush()
+                self._read(clock())
+                if self._inflight is None:
+                    return True
+                if clock() >= deadline or self._port is None:
+                    return False
+                fileno = self.fileno()
+                if fileno is not None:
+                    select.select([fileno], [], [], min(0.02, max(0.0, deadline - clock())))
+        except (LinkError, OSError, ValueError):
+            return False
+
     def close(self) -> None:
         """Close the port (the link stays down until the next poll after this)."""
         if self._port is not None:
@@ -283,6 +325,7 @@ class SerialLink:
         self._outbox = b""
         self._inflight = None
         self._acked.clear()
+        self._state_seq = None
         self._last_rx = now
         self.state = LinkState.CONNECTING
         self.status = "LED board: connecting"
@@ -367,10 +410,13 @@ class SerialLink:
             self._hello(now, message)
         elif isinstance(message, Heartbeat):
             self.heartbeat = message
+            self._check_shown(message)
         elif isinstance(message, Ack):
             flight = self._inflight
             if flight is not None and message.seq == flight.seq:
                 self._acked[_kind(flight.message)] = flight.message
+                if isinstance(flight.message, BoardState):
+                    self._state_seq = flight.seq
                 self._inflight = None
                 self.stats.acked += 1
         elif isinstance(message, Nak):
@@ -383,6 +429,17 @@ class SerialLink:
                 self.error = LinkError(f"LED board refused {_kind(flight.message)}: bad value")
             elif flight is not None:
                 flight.sent_at = float("-inf")  # garbled on the way: resend at once
+
+    def _check_shown(self, beat: Heartbeat) -> None:
+        # Heartbeats come in order with ACKs, so with nothing in flight the board's "st" must
+        # be the STATE it last acknowledged; anything else (an old frame replayed to it, a
+        # restart whose HELLO was lost) means the board is not showing our board: send it again.
+        if self._inflight is not None or self._state_seq is None or "STATE" not in self._acked:
+            return
+        if beat.shown is not None and beat.shown != self._state_seq:
+            self.stats.stale_boards += 1
+            del self._acked["STATE"]
+            self._state_seq = None
 
     def _hello(self, now: float, hello: Hello) -> None:
         self.firmware_version = hello.firmware
@@ -400,6 +457,7 @@ class SerialLink:
             # The board restarted under us (its boot HELLO): it has forgotten everything.
             self.stats.board_restarts += 1
         self._acked.clear()
+        self._state_seq = None
         self._inflight = None
         self.state = LinkState.UP
         self.up_since = now
@@ -415,6 +473,7 @@ class SerialLink:
             wait = self.hello_timeout if self.state is LinkState.CONNECTING else 5.0
             if now - self._hello_at >= wait:
                 if self.state is LinkState.CONNECTING and self._hello_tries >= self.max_tries:
+                    self._soft_reset()
                     raise LinkError("LED board does not answer (no HELLO)")
                 self._send_hello(now)
             return
@@ -437,6 +496,15 @@ class SerialLink:
         if now - self._last_tx >= self.config.heartbeat_ms / 1000:
             self._send(now, Heartbeat())
 
+    def _soft_reset(self) -> None:
+        # Best effort, straight to the port: the link is about to be dropped anyway.
+        port = self._port
+        if port is None:
+            return
+        with contextlib.suppress(OSError, ValueError):
+            port.write(SOFT_RESET)
+            self.stats.soft_resets += 1
+
     def _send_next(self, now: float) -> None:
         for kind in ("CFG", "STATE", "TEST"):
             wanted = self._want.get(kind)
@@ -451,4 +519,6 @@ def _kind(message: Message) -> str:
         return "CFG"
     if isinstance(message, BoardState):
         return "STATE"
+    if isinstance(message, Goodbye):
+        return "BYE"
     return "TEST"
