@@ -15,14 +15,15 @@ from __future__ import annotations
 import ast
 from collections import deque
 from collections.abc import Iterator
+from typing import Any
 
-import adafruit_pioasm
-from pioemu import State, emulate
+import adafruit_pioasm  # type: ignore[import-untyped]
+from pioemu import State, emulate  # type: ignore[import-untyped]
 
 from pegboard.link.fwsim import FIRMWARE_DIR
 
 SOURCE = (FIRMWARE_DIR / "pb_hw.py").read_text()
-SETTINGS = {
+SETTINGS: dict[str, Any] = {
     node.targets[0].id: ast.literal_eval(node.value)
     for node in ast.parse(SOURCE).body
     if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name)
@@ -38,7 +39,7 @@ LIMITS = {"T0H": (250, 550), "T1H": (650, 950), "T0L": (700, 1000), "T1L": (300,
 
 
 def divider() -> float:
-    return CLOCK_HZ / SETTINGS["PIO_FREQ"]
+    return CLOCK_HZ / int(SETTINGS["PIO_FREQ"])
 
 
 def waveform(data: bytes, idle_cycles: int) -> list[tuple[int, int]]:
@@ -106,7 +107,7 @@ def test_a_known_frame_meets_the_ws2812b_timing() -> None:
     reset_ns = pulses[-1][1] * ns_per_cycle
     assert pulses[-1][0] == 0 and reset_ns >= 280_000
     report.append(f"reset {reset_ns / 1000:.0f} us (limit >= 280)")
-    print("\nWS2812B waveform at 125 MHz / %g:" % divider(), "; ".join(report))
+    print(f"\nWS2812B waveform at 125 MHz / {divider():g}:", "; ".join(report))
 
 
 def test_a_broken_timing_would_be_caught() -> None:
