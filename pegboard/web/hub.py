@@ -71,7 +71,7 @@ class Hub:
             self.error = error
             changed = True
         if changed:
-            self._game = game_json(self.follower)
+            self._game = game_json(self.follower) if error is None else None
             self.game_text = self._encode()
             self.version += 1
             self._wake()
