@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from pegboard import stats
 from pegboard.app import views
 from pegboard.app.effects import Effect, Persist, PersistUndo
 from pegboard.app.state import (
@@ -259,6 +258,8 @@ def race(state: AppState) -> tuple[tuple[int, ...], ...]:
     session = state.session
     assert session is not None
     try:
+        from pegboard import stats  # at the end of a game only: spared at start-up
+
         summaries = stats.replay_events(session.header, session.events)
     except PegboardError:
         return ()

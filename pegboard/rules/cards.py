@@ -11,7 +11,7 @@ from __future__ import annotations
 import enum
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from pegboard.errors import InvalidCardError
 
@@ -97,6 +97,17 @@ class Card:
 
     rank: Rank
     suit: Suit
+    pips: int = field(init=False, repr=False, compare=False)
+    """Counting value of the card (face cards 10)."""
+    index: int = field(init=False, repr=False, compare=False)
+    """A dense index 0..51 (rank-major), handy for fast tables."""
+
+    def __post_init__(self) -> None:
+        # Kept on the card, not worked out on each use: the scorers read them in their
+        # innermost loops, where a chain of enum properties costs more than the counting.
+        object.__setattr__(self, "pips", min(int(self.rank), 10))
+        object.__setattr__(self, "index",
+                           (int(self.rank) - 1) * 4 + _SUIT_ORDER.index(self.suit))
 
     @classmethod
     def parse(cls, text: str) -> Card:
@@ -111,16 +122,6 @@ class Card:
         if match is None or match.group(2) not in _SUIT_BY_TEXT:
             raise InvalidCardError(f"{text!r} is not a card: expected {_ACCEPTED}")
         return cls(_RANK_BY_TEXT[match.group(1)], _SUIT_BY_TEXT[match.group(2)])
-
-    @property
-    def index(self) -> int:
-        """A dense index 0..51 (rank-major), handy for fast tables."""
-        return (int(self.rank) - 1) * 4 + _SUIT_ORDER.index(self.suit)
-
-    @property
-    def pips(self) -> int:
-        """Counting value of the card (face cards 10)."""
-        return self.rank.pips
 
     @property
     def pretty(self) -> str:

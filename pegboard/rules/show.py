@@ -10,7 +10,7 @@ starter's suit. A three-card hand (five-card cribbage) works the same way (flush
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import combinations
+from itertools import combinations, product
 
 from pegboard.errors import InvalidCardError
 from pegboard.rules.cards import Card, Rank, require_distinct
@@ -49,32 +49,64 @@ def score_hand(hand: Sequence[Card], starter: Card, *, crib: bool = False) -> Br
     return Breakdown(tuple(items))
 
 
+def _subsets(n: int) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """Every combination of two or more of ``n`` positions, as (bit mask, positions), in the
+    order :func:`itertools.combinations` gives them by size (the order items are listed)."""
+    return tuple(
+        (sum(1 << i for i in combo), combo)
+        for size in range(2, n + 1)
+        for combo in combinations(range(n), size)
+    )
+
+
+_SUBSETS = {n: _subsets(n) for n in (4, 5)}
+
+
 def _fifteens(cards: tuple[Card, ...]) -> list[ScoreItem]:
-    found = []
-    for size in range(2, len(cards) + 1):
-        for combo in combinations(cards, size):
-            if sum(card.pips for card in combo) == 15:
-                found.append(ScoreItem("fifteen", combo, 2))
-    return found
+    pips = [card.pips for card in cards]
+    if sum(pips) < 15:
+        return []
+    # Each subset's count from the subset without its lowest card: one addition apiece.
+    sums = [0] * (1 << len(cards))
+    for mask in range(1, len(sums)):
+        low = mask & -mask
+        sums[mask] = sums[mask ^ low] + pips[low.bit_length() - 1]
+    return [
+        ScoreItem("fifteen", tuple(cards[i] for i in combo), 2)
+        for mask, combo in _SUBSETS[len(cards)]
+        if sums[mask] == 15
+    ]
 
 
 def _pairs(cards: tuple[Card, ...]) -> list[ScoreItem]:
-    return [ScoreItem("pair", (a, b), 2) for a, b in combinations(cards, 2) if a.rank == b.rank]
+    ranks = [card.index >> 2 for card in cards]
+    return [
+        ScoreItem("pair", (cards[i], cards[j]), 2)
+        for i, j in combinations(range(len(cards)), 2)
+        if ranks[i] == ranks[j]
+    ]
 
 
 def _runs(cards: tuple[Card, ...]) -> list[ScoreItem]:
-    # Every run is maximal: find the longest length at which any run exists, and list each
-    # distinct combination of that length (a double run of three is two runs of three).
-    ordered = sorted(cards, key=lambda c: (c.rank, c.index))
-    for size in range(len(cards), 2, -1):
-        runs = [
-            ScoreItem("run", combo, size)
-            for combo in combinations(ordered, size)
-            if all(int(combo[i + 1].rank) - int(combo[i].rank) == 1 for i in range(size - 1))
-        ]
-        if runs:
-            return runs
-    return []
+    # Every run is maximal: the longest stretch of consecutive ranks present, three or more,
+    # gives one run per way of taking a card of each of its ranks (a double run of three is
+    # two runs of three). Five cards can hold only one such stretch.
+    groups: dict[int, list[Card]] = {}
+    for card in sorted(cards, key=lambda c: c.index):
+        groups.setdefault(card.index >> 2, []).append(card)
+    best_start, best_length, start, length, previous = 0, 0, 0, 0, -2
+    for rank in sorted(groups):
+        start, length = (start, length + 1) if rank == previous + 1 else (rank, 1)
+        if length > best_length:
+            best_start, best_length = start, length
+        previous = rank
+    if best_length < 3:
+        return []
+    return [
+        ScoreItem("run", combo, best_length)
+        for combo in product(*(groups[rank] for rank in range(best_start,
+                                                              best_start + best_length)))
+    ]
 
 
 def _flush(hand: tuple[Card, ...], starter: Card, *, crib: bool) -> list[ScoreItem]:

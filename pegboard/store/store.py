@@ -41,7 +41,6 @@ from pegboard.store.games import (
     record_text,
 )
 from pegboard.store.ids import check_id, is_valid_id
-from pegboard.store.index import add_finished
 from pegboard.store.lock import StoreLock
 from pegboard.store.logfile import (
     LogWriter,
@@ -438,6 +437,10 @@ class Store(StoreReader):
             game.id, target, game.records, game.times, recovered=game.recovered,
             result=game.result, finished_at=game.finished_at,
         )
+        # Imported here: the index (SQLite, the statistics) is needed when a game ends, not
+        # at start-up.
+        from pegboard.store.index import add_finished
+
         add_finished(self.directory, archived)
         return archived
 
