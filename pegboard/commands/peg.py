@@ -8,6 +8,8 @@ import json
 from pegboard.errors import RuleError
 from pegboard.rules import Breakdown, Card, parse_cards, require_distinct, say_play, score_play
 from pegboard.rules.hints import explain_no_score
+from pegboard.voice import cli as voice_cli
+from pegboard.voice.phrases import play_words
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -24,11 +26,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="say why a card scored nothing when it nearly did (teaching)",
     )
     parser.add_argument("--json", action="store_true", help="print each play as JSON")
+    voice_cli.add_arguments(parser)
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    """Print one line per card: ``3S: 20, run of 5 for 5``."""
+    """Print one line per card: ``3S: 20, run of 5 for 5``; ``--say`` says each card's count
+    aloud ("five. fifteen for two. ..."), ``--wav FILE`` writes it spoken."""
     cards = parse_cards(args.cards)
     require_distinct(cards, "the count")
     total = sum(card.pips for card in cards)
@@ -46,6 +50,9 @@ def run(args: argparse.Namespace) -> int:
     for number in range(1, len(cards) + 1):
         count += cards[number - 1].pips
         plays.append((cards[number - 1], count, score_play(cards[:number])))
+    spoken = ". ".join(
+        play_words([(item.kind, item.points) for item in breakdown.items], reached)
+        for _, reached, breakdown in plays)
     if args.json:
         print(json.dumps(
             [{"card": str(card), "count": reached, "points": breakdown.total,
@@ -53,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
              for card, reached, breakdown in plays],
             ensure_ascii=False,
         ))
-        return 0
+        return voice_cli.deliver(spoken, args)
     for card, reached, breakdown in plays:
         line = f"{card}: {reached}"
         if breakdown.total:
@@ -65,4 +72,4 @@ def run(args: argparse.Namespace) -> int:
                 line += f" — {why}"
         print(line)
     print(f"Total: {sum(breakdown.total for _, _, breakdown in plays)}")
-    return 0
+    return voice_cli.deliver(spoken, args)

@@ -6,6 +6,8 @@ import argparse
 import json
 
 from pegboard.rules import Card, parse_cards, say_breakdown, score_hand
+from pegboard.voice import cli as voice_cli
+from pegboard.voice.phrases import count_words
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -22,19 +24,22 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--crib", action="store_true", help="score as the crib (a flush needs the starter too)"
     )
     parser.add_argument("--json", action="store_true", help="print the itemised score as JSON")
+    voice_cli.add_arguments(parser)
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    """Print the spoken count and the total (or the JSON breakdown)."""
+    """Print the spoken count and the total (or the JSON breakdown); ``--say`` says the count
+    aloud, ``--wav FILE`` writes it spoken."""
     hand = parse_cards(args.cards)
     starter = Card.parse(args.starter)
     breakdown = score_hand(hand, starter, crib=args.crib)
+    spoken = count_words(breakdown.items)
     if args.json:
         print(json.dumps(breakdown.to_json(), ensure_ascii=False))
-        return 0
+        return voice_cli.deliver(spoken, args)
     what = "Crib" if args.crib else "Hand"
     print(f"{what} {' '.join(c.pretty for c in hand)}, starter {starter.pretty}")
     print(say_breakdown(breakdown))
     print(f"Total: {breakdown.total}")
-    return 0
+    return voice_cli.deliver(spoken, args)

@@ -14,6 +14,9 @@ Everything named on the command line is checked before the first key is pressed:
 is UTF-8 text of at most 1 MiB whose counts and waits are bounded (at most 50,000 presses, a
 wait of at most an hour, a day of waiting in all), ``--frames`` is a folder (made if missing),
 ``--record`` a file in an existing folder, and each can be written.
+
+``--voice`` says awards and counts aloud (see docs/voice.md); in a headless run ``--speech
+DIR`` writes each announcement as ``DIR/0001.wav`` with its words in ``DIR/0001.txt``.
 """
 
 from __future__ import annotations
@@ -42,6 +45,9 @@ from pegboard.sim.terminal import TerminalDisplay, board_lines, run_interactive
 from pegboard.store import find_store_path
 from pegboard.testing import KeyStep, parse_script
 from pegboard.ui.term import frame_to_halfblocks
+from pegboard.voice.espeak import voice_problem
+from pegboard.voice.hook import Transcript, VoiceHook
+from pegboard.voice.setup import open_voice, speech_folder
 
 MAX_SCRIPT_BYTES = 1 << 20
 """The largest key script read (the guide's, a whole game, is under 4 KiB)."""
@@ -83,6 +89,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--window", action="store_true",
                         help="also show the frames in a luma.emulator window (needs the "
                              "luma.emulator package and a desktop)")
+    parser.add_argument("--voice", action="store_true",
+                        help="say awards and counts aloud through espeak-ng (turns the "
+                             "config's [voice] on)")
+    parser.add_argument("--speech", metavar="DIR",
+                        help="headless runs: write each announcement here as a numbered WAV "
+                             "(0001.wav) with its words beside it (0001.txt)")
     parser.add_argument("--leds", action="store_true",
                         help="run the LED board's firmware under MicroPython and drive it over "
                              "the real serial link (interactive runs)")
@@ -95,6 +107,8 @@ def run(args: argparse.Namespace) -> int:
     config = load_config(args.config) if args.config else Config()
     if args.kit:
         config = replace(config, input=replace(config.input, kit=args.kit))
+    if args.voice or args.speech:
+        config = replace(config, voice=replace(config.voice, enabled=True))
     if args.script or args.demo or not sys.stdin.isatty() or not sys.stdout.isatty():
         return _headless(args, config)
     return _interactive(args, config)
@@ -202,6 +216,11 @@ def _check_arguments(args: argparse.Namespace) -> None:
         paths.folder(args.frames)
     if args.record:
         paths.output_file(args.record)
+    if args.speech:
+        paths.folder(args.speech)
+        if not (args.script or args.demo):
+            raise paths.ArgumentError("--speech writes the announcements of a headless run: "
+                                      "give --script FILE (or --demo) with it")
 
 
 def _headless(args: argparse.Namespace, config: Config) -> int:
@@ -226,12 +245,23 @@ def _headless(args: argparse.Namespace, config: Config) -> int:
             print(f"-- frame {count}: {view.screen.value} {view.title}".rstrip())
             print("\n".join(frame_to_halfblocks(image)))
 
+    speech: VoiceHook | None = None
+    transcript: Transcript | None = None
+    if args.speech:
+        problem = voice_problem(config.voice, playing=False)
+        if problem is not None:
+            print(problem.replace("; the game goes on without a voice", ""), file=sys.stderr)
+            return 1
+        speech, transcript = speech_folder(Path(args.speech), config.voice)
+    elif args.voice:
+        speech = open_voice(config.voice, MonotonicClock(),
+                            lambda text: print(text, file=sys.stderr))
     with tempfile.TemporaryDirectory(prefix="pegboard-sim-") as scratch:
         store = open_store(Path(args.store) if args.store else Path(scratch) / "store",
                            owner="pegboard sim")
         try:
             result = run_script(steps, config, store, frames_dir=frames_dir,
-                                record_path=record, on_frame=printed)
+                                record_path=record, on_frame=printed, speech=speech)
         finally:
             store.close()
     last = result.views[-1] if result.views else None
@@ -239,7 +269,8 @@ def _headless(args: argparse.Namespace, config: Config) -> int:
     print("\n".join(board_lines(last, sides, last.target if last else 121)))
     print(f"{result.steps_done} key steps, {len(result.frames)} frames"
           + (f", frames in {frames_dir}" if frames_dir else "")
-          + (f", record in {record}" if record else ""))
+          + (f", record in {record}" if record else "")
+          + (f", {len(transcript.said)} announcements in {args.speech}" if transcript else ""))
     return 0
 
 
@@ -266,8 +297,10 @@ def _interactive(args: argparse.Namespace, config: Config) -> int:
         mirror = _window() if args.window else None
         display = TerminalDisplay(config.input.kit, extra=leds.status if leds else None,
                                   mirror=mirror)
+        speech = open_voice(config.voice, clock, notices.append) if args.voice else None
         sim = Simulator(config, store, display, clock=clock, on_frame=display.frame,
-                        notice=notices.append, leds=leds.board if leds else None)
+                        notice=notices.append, leds=leds.board if leds else None,
+                        speech=speech)
         try:
             run_interactive(sim, display, sys.stdin)
         finally:

@@ -134,20 +134,25 @@ def play_phrase(awards: Sequence[Award], count: int, name: str, p: Phrases = ENG
     >>> play_phrase([run], 24, "Ann")
     'Ann: twenty-four for three, a run'
     """
-    scoring = [a for a in awards if a.reason in p.play]
-    closing = [a for a in awards if a.reason in p.closing]
+    return f"{name}: {play_words([(a.reason, a.points) for a in awards], count, p)}"
+
+
+def play_words(scored: Sequence[tuple[str, int]], count: int, p: Phrases = ENGLISH) -> str:
+    """What a card laid makes, from its ``(reason, points)``: "twenty-four for three, a run";
+    a card that scores nothing is just the count ("twenty-two")."""
+    scoring = [(r, n) for r, n in scored if r in p.play]
     parts: list[str] = []
     if scoring:
-        points = sum(a.points for a in scoring)
+        points = sum(n for _, n in scoring)
         head = p.count_for.format(count=p.number(count), points=p.number(points))
-        what = [p.play[a.reason] for a in scoring if a.reason not in ("fifteen", "thirty-one")]
-        counted = [a for a in scoring if a.reason in ("fifteen", "thirty-one")]
-        if what and counted:
+        what = [p.play[r] for r, _ in scoring if r not in ("fifteen", "thirty-one")]
+        if what and len(what) < len(scoring):
             what[-1] = p.last_joiner + what[-1]
         parts.append(", ".join([head, *what]))
-    for award in closing:
-        parts.append((p.last_joiner if parts else "") + p.closing[award.reason])
-    return f"{name}: {', '.join(parts)}"
+    for reason, _ in scored:
+        if reason in p.closing:
+            parts.append((p.last_joiner if parts else "") + p.closing[reason])
+    return ", ".join(parts) if parts else p.number(count)
 
 
 def show_phrase(items: Sequence[ScoreItem], owner: str, *, crib: bool = False,
@@ -157,6 +162,12 @@ def show_phrase(items: Sequence[ScoreItem], owner: str, *, crib: bool = False,
     Fifteens one by one, then pairs (pair royal, double pair royal), runs (double, triple,
     quadruple), the flush and last his nob; "and" before the last phrase.
     """
+    return f"{(p.crib if crib else p.hand).format(name=owner)}: {count_words(items, p)}"
+
+
+def count_words(items: Sequence[ScoreItem], p: Phrases = ENGLISH) -> str:
+    """A show breakdown said aloud, without the owner: "fifteen two, fifteen four, and a pair
+    is six" (see :func:`show_phrase`)."""
     phrases: list[str] = []
     running = 0
     by_kind: dict[str, list[ScoreItem]] = {}
@@ -188,8 +199,7 @@ def show_phrase(items: Sequence[ScoreItem], owner: str, *, crib: bool = False,
     elif len(phrases) > 1 and len(phrases) > len(by_kind.get("fifteen", ())):
         # "and" before the last phrase, unless it is all fifteens: "fifteen two, fifteen four"
         phrases[-1] = p.last_joiner + phrases[-1]
-    who = (p.crib if crib else p.hand).format(name=owner)
-    return f"{who}: {', '.join(phrases)}"
+    return ", ".join(phrases)
 
 
 def _without_rule(text: str) -> str:

@@ -10,7 +10,8 @@ one after another. The queue's rules:
   stops it if it is being said;
 * **stale**: an announcement still unsaid ``stale_s`` seconds after it was made is dropped
   (a long queue after a fast spell of entries would otherwise talk about the past);
-* "Say it again" repeats the last announcement made (not one that was taken back).
+* "Say it again" repeats the last announcement made that still stands (an undo takes
+  back what its entries brought, so the one before is repeated).
 
 Time comes from an injected clock, so the rules are tested without sleeping.
 """
@@ -32,6 +33,10 @@ STALE_S = 12.0
 """How long an announcement may wait to be said before it is of no use."""
 
 
+KEPT = 16
+"""How many announcements are remembered for "Say it again" after undos."""
+
+
 @dataclass(frozen=True, slots=True)
 class Queued:
     """An announcement and when it was made."""
@@ -48,21 +53,25 @@ class SpeechQueue:
         self.clock = clock
         self.stale_s = stale_s
         self.pending: list[Queued] = []
-        self.last: Announcement | None = None
+        self._made: list[Announcement] = []  # the latest few, for "say it again"
+
+    @property
+    def last(self) -> Announcement | None:
+        """The last announcement made that still stands (None: nothing to repeat)."""
+        return self._made[-1] if self._made else None
 
     def put(self, said: Announcement) -> None:
         """Queue ``said``, dropping unsaid older announcements of lower importance."""
         self.pending = [q for q in self.pending if q.said.importance >= said.importance]
         self.pending.append(Queued(said, self.clock.now()))
         if said.importance is not Importance.ASKED:
-            self.last = said
+            self._made = [*self._made[-(KEPT - 1):], said]
 
     def cancel(self, entries: int) -> None:
         """Entries past the first ``entries`` were taken back: forget what they brought."""
         self.pending = [q for q in self.pending if q.said.entry <= entries
                         or q.said.importance is Importance.ASKED]
-        if self.last is not None and self.last.entry > entries:
-            self.last = None
+        self._made = [made for made in self._made if made.entry <= entries]
 
     def again(self) -> bool:
         """Queue the last announcement once more; False when there is none."""

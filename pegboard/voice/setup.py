@@ -1,0 +1,44 @@
+"""The voice chosen by the config, made once at start (the device, ``pegboard sim --voice``).
+
+A voice that cannot work (no espeak-ng, no player, an unknown voice, no sound device) is a
+notice at start and then silence: the game never waits on it and never fails because of it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from pegboard.config import VoiceConfig
+from pegboard.hw.clock import Clock
+from pegboard.voice.espeak import EspeakVoice, voice_problem
+from pegboard.voice.hook import Transcript, VoiceHook, wav_transcript
+from pegboard.voice.speaker import Speaker
+
+
+def open_voice(config: VoiceConfig, clock: Clock,
+               notice: Callable[[str], None] | None = None) -> VoiceHook | None:
+    """The speaking voice for ``config`` (None when it is off or cannot work: ``notice`` is
+    told why)."""
+    if not config.enabled:
+        return None
+    problem = voice_problem(config)
+    if problem is not None:
+        if notice is not None:
+            notice(problem)
+        return None
+    try:
+        voice = EspeakVoice(config)
+    except OSError as error:
+        if notice is not None:
+            notice(f"voice: {error}; the game goes on without a voice")
+        return None
+    return VoiceHook(Speaker(voice, clock), language=config.language)
+
+
+def speech_folder(folder: Path, config: VoiceConfig) -> tuple[VoiceHook, Transcript]:
+    """A voice that writes every announcement, in order, as ``folder/0001.wav`` with
+    ``0001.txt`` beside it (the folder is made if missing)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    transcript = wav_transcript(folder, config)
+    return VoiceHook(transcript, language=config.language), transcript

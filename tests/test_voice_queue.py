@@ -1,0 +1,124 @@
+"""The speech queue's rules under a fake clock, and the speaker thread beside the loop."""
+
+from __future__ import annotations
+
+import threading
+
+from pegboard.testing import FakeClock
+from pegboard.voice.announce import Announcement, Importance
+from pegboard.voice.speaker import Speaker, SpeechQueue
+
+PLAY, SHOW, RESULT = Importance.PLAY, Importance.SHOW, Importance.RESULT
+
+
+def said(text: str, importance: Importance = PLAY, entry: int = 1) -> Announcement:
+    return Announcement(text, "test", importance, entry)
+
+
+def test_announcements_of_equal_importance_wait_their_turn() -> None:
+    q = SpeechQueue(FakeClock())
+    q.put(said("Ann: fifteen for two", entry=3))
+    q.put(said("Ben: one for the go", entry=4))
+    assert q.texts() == ["Ann: fifteen for two", "Ben: one for the go"]
+
+
+def test_a_newer_announcement_replaces_unsaid_ones_of_lower_importance() -> None:
+    q = SpeechQueue(FakeClock())
+    q.put(said("Ann: fifteen for two", PLAY, 3))
+    q.put(said("Ben: fifteen two, fifteen four", SHOW, 4))
+    q.put(said("Ben: one for last card", PLAY, 4))
+    assert q.texts() == ["Ben: fifteen two, fifteen four", "Ben: one for last card"]
+    q.put(said("Ben wins", RESULT, 5))
+    assert q.texts() == ["Ben wins"]
+
+
+def test_an_older_more_important_one_is_never_replaced() -> None:
+    q = SpeechQueue(FakeClock())
+    q.put(said("Ann: a pair is two", SHOW, 2))
+    q.put(said("No score: ...", Importance.TEACHING, 3))
+    assert q.texts() == ["Ann: a pair is two", "No score: ..."]
+
+
+def test_undo_cancels_what_is_queued_for_the_undone_entries_only() -> None:
+    q = SpeechQueue(FakeClock())
+    q.put(said("Ann: fifteen for two", entry=5))
+    q.put(said("Ben: twenty-four for three, a run", entry=6))
+    q.put(said("Ann: thirty-one for two", entry=7))
+    q.cancel(5)
+    assert q.texts() == ["Ann: fifteen for two"]
+    assert q.last is not None and q.last.text == "Ann: fifteen for two"
+
+
+def test_say_it_again_repeats_the_last_one_made_but_not_one_taken_back() -> None:
+    q = SpeechQueue(FakeClock())
+    q.put(said("Ann: fifteen for two", entry=5))
+    assert q.take() is not None
+    assert q.again() and q.texts() == ["Ann: fifteen for two"]
+    assert q.pending[0].said.importance is Importance.ASKED
+    q.take()
+    q.put(said("Ben: one for the go", entry=6))
+    q.take()
+    q.cancel(5)  # Ben's go taken back: Ann's fifteen is the last that stands
+    assert q.again() and q.texts() == ["Ann: fifteen for two"]
+    q.take()
+    q.cancel(4)
+    assert not q.again() and q.texts() == []
+
+
+def test_a_repeat_asked_for_is_not_cancelled_by_undo() -> None:
+    q = SpeechQueue(FakeClock())
+    q.put(Announcement("Play. Ann 45", "screen", Importance.ASKED, 0))
+    q.cancel(0)
+    assert q.texts() == ["Play. Ann 45"]
+
+
+def test_stale_announcements_are_dropped_when_their_turn_comes() -> None:
+    clock = FakeClock()
+    q = SpeechQueue(clock, stale_s=10.0)
+    q.put(said("old", entry=1))
+    clock.advance(6.0)
+    q.put(said("newer", entry=2))
+    clock.advance(4.5)  # "old" waited 10.5 s, "newer" 4.5 s
+    taken = q.take()
+    assert taken is not None and taken.text == "newer"
+    assert q.take() is None
+
+
+class GatedVoice:
+    """A voice whose speaking the test releases one announcement at a time."""
+
+    def __init__(self) -> None:
+        self.started: list[str] = []
+        self.done: list[str] = []
+        self.stopped = 0
+        self.began = threading.Semaphore(0)
+        self.go_on = threading.Semaphore(0)
+
+    def speak(self, text: str) -> None:
+        self.started.append(text)
+        self.began.release()
+        assert self.go_on.acquire(timeout=5)
+        self.done.append(text)
+
+    def stop(self) -> None:
+        self.stopped += 1
+        self.go_on.release()
+
+
+def test_the_speaker_says_in_order_on_its_own_thread_and_undo_stops_the_current() -> None:
+    voice = GatedVoice()
+    speaker = Speaker(voice, FakeClock())
+    try:
+        speaker.say([said("one", entry=1)])
+        assert voice.began.acquire(timeout=5)
+        # the loop's calls return at once while "one" is still being said
+        speaker.say([said("two", entry=2), said("three", entry=3)])
+        assert voice.done == [] and speaker.queue.texts() == ["two", "three"]
+        voice.go_on.release()
+        assert voice.began.acquire(timeout=5)  # "two" begins
+        speaker.cancel(1)  # entries 2 and 3 taken back: "two" stopped, "three" dropped
+        assert voice.stopped == 1
+        assert speaker.idle(timeout=5)
+        assert voice.started == ["one", "two"] and speaker.queue.texts() == []
+    finally:
+        speaker.close()
