@@ -26,8 +26,9 @@ test: lint test-tools
 	$(BIN)/pytest
 
 # System tools the tests use that pip cannot provide: systemd-analyze (from Debian's systemd
-# package), tmux (the simulator's terminal test) and chromium (the scoreboard's browser tests,
-# driven by Playwright), installed only when missing and only when running as root.
+# package), tmux (the simulator's terminal test), espeak-ng and sox (the voice: speech into WAV
+# files, and a player the tests can point at a file) and chromium (the scoreboard's browser
+# tests, driven by Playwright), installed only when missing and only when running as root.
 test-tools:
 	@command -v systemd-analyze >/dev/null 2>&1 || [ "$$(id -u)" != 0 ] || \
 		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq systemd; }
