@@ -21,6 +21,7 @@ _PAGE = """<!doctype html>
 <meta name="color-scheme" content="dark">
 <title>Pegboard scoreboard</title>
 <link rel="stylesheet" href="/static/web.css">
+<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
 <script src="/static/web.js" defer></script>
 </head>
 <body data-lines="-1">

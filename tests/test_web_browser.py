@@ -1,0 +1,113 @@
+"""The scoreboard in a real browser: Debian's Chromium, driven by Playwright, against
+``pegboard web`` on 127.0.0.1 while a game is written into the store entry by entry.
+
+Waiting is Playwright's (a selector on the page), never a sleep. The page's content security
+policy stays on: the tests read the page through selectors and attributes only.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
+
+from pegboard.app.words import awards_text, result_lines
+from pegboard.web.scripted import EXAMPLES, ScriptedGame, WebServer, chromium
+
+CHROMIUM = chromium()
+pytestmark = pytest.mark.skipif(CHROMIUM is None,
+                                reason="needs chromium (`make test` installs it)")
+
+LINES = (EXAMPLES / "two-player.jsonl").read_text(encoding="utf-8").splitlines()
+UPDATE_MS = 1000
+"""How soon after an entry is written the page must show it."""
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as driver:
+        launched = driver.chromium.launch(executable_path=CHROMIUM)
+        yield launched
+        launched.close()
+
+
+def shown_lines(page: Page, lines: int) -> None:
+    """Wait (at most UPDATE_MS) until the page shows the game as of record line ``lines``."""
+    page.wait_for_selector(f'body[data-lines="{lines}"]', state="attached", timeout=UPDATE_MS)
+
+
+def test_the_page_follows_a_whole_game_entry_by_entry(browser: Browser, tmp_path: Path) -> None:
+    store = tmp_path / "store"
+    game = ScriptedGame(store, LINES)
+    errors: list[str] = []
+    with WebServer(store, poll=0.02) as server:
+        page = browser.new_page(viewport={"width": 390, "height": 844})
+        page.on("console", lambda message: errors.append(message.text)
+                if message.type == "error" else None)
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(server.url)
+        shown_lines(page, 1)
+        while not game.done:
+            line = game.step()
+            shown_lines(page, line)
+            gs = game.state
+            for side in range(gs.sides):
+                assert page.text_content(f"#score{side}") == str(gs.scores[side])
+                front = page.get_attribute(f"#peg{side}-front", "data-hole")
+                back = page.get_attribute(f"#peg{side}-back", "data-hole")
+                assert (front, back) == (str(min(gs.scores[side], 121)),
+                                         str(min(gs.back_pegs[side], 121)))
+            if gs.phase.value == "play":
+                assert page.text_content("#count") == str(gs.count)
+        title, result = result_lines(game.state)
+        page.wait_for_selector("#result-box:not([hidden])", timeout=UPDATE_MS)
+        assert page.text_content("#result-title") == title == "Ben wins"
+        assert page.locator("#result-lines li").all_text_contents() == list(result)
+        assert page.locator("#race svg polyline").count() == 2
+        game.finish()
+        page.wait_for_selector("#finished li .race svg", timeout=5000)
+        assert page.text_content("#finished li p") == "Ann v Ben: 116–121, Ben won"
+        assert page.text_content("#status") == "Live"
+    game.close()
+    assert errors == []
+
+
+def test_the_award_line_is_live_text_in_the_apps_words(browser: Browser, tmp_path: Path) -> None:
+    store = tmp_path / "store"
+    game = ScriptedGame(store, LINES)
+    with WebServer(store, poll=0.02) as server:
+        page = browser.new_page()
+        page.goto(server.url + "?tv=1")
+        while True:
+            before = len(game.state.awards)
+            line = game.step()
+            if len(game.state.awards) > before:
+                break
+        shown_lines(page, line)
+        pegged = list(game.state.awards[before:])
+        assert page.get_attribute("#award", "aria-live") == "polite"
+        assert page.text_content("#award") == awards_text(pegged, game.state.names)
+        assert page.get_attribute("html", "class") == "tv"
+    game.close()
+
+
+def test_a_missing_store_is_a_friendly_page_in_the_browser(browser: Browser,
+                                                           tmp_path: Path) -> None:
+    store = tmp_path / "store"
+    ScriptedGame(store, LINES[:5]).close()
+    with WebServer(store, poll=0.02) as server:
+        page = browser.new_page()
+        page.goto(server.url)
+        shown_lines(page, 1)
+        shutil.rmtree(store)
+        page.wait_for_selector("#problem:not([hidden])", timeout=UPDATE_MS)
+        assert page.text_content("#problem-text") == (
+            f"The game store {store} is not there. Start a game on the Pegboard, or check the "
+            "store folder.")
+        assert page.is_hidden("#game")
+        missing = page.goto(server.url + "no/such/page")
+        assert missing is not None and missing.status == 404
+        assert page.text_content("h1") == "Not found"
