@@ -64,4 +64,5 @@ def main():
         pb_hw.hand_back(seen, strip, ticks_ms(), leds)
 
 
-main()
+if __name__ == "__main__":
+    main()

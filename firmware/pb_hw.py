@@ -92,11 +92,10 @@ def parse(text):
     return steps
 
 
-_NAMES = {"x": "x", "y": "y", "!x": "not_x", "!y": "not_y", "pins": "pins", "osr": "osr"}
-
-
 def emit(steps, dsl):
     # Replays the steps through rp2.asm_pio's functions (dsl: the globals asm_pio installs).
+    # Uses no module globals: asm_pio has swapped them for its own names while this runs.
+    names = {"x": "x", "y": "y", "!x": "not_x", "!y": "not_y", "pins": "pins", "osr": "osr"}
     for step in steps:
         if len(step) == 1:
             dsl[step[0]]()
@@ -109,8 +108,8 @@ def emit(steps, dsl):
         for arg in args:
             if isinstance(arg, int):
                 call.append(arg)
-            elif arg in _NAMES:
-                call.append(dsl[_NAMES[arg]])
+            elif arg in names:
+                call.append(dsl[names[arg]])
             else:
                 call.append(arg)  # a label
         made = dsl[op](*call)
@@ -269,12 +268,12 @@ def ws2812_program(rp2):
     # PROGRAM through rp2.asm_pio. asm_pio swaps this module's globals for its own
     # while it runs the function, so the steps and emit() come in as closure variables.
     steps = parse(PROGRAM)
-    emit = emit
+    replay = emit
 
     @rp2.asm_pio(sideset_init=rp2.PIO.OUT_LOW, out_shiftdir=rp2.PIO.SHIFT_LEFT,
                  autopull=True, pull_thresh=PULL_THRESH)
     def ws2812():
-        emit(steps, globals())
+        replay(steps, globals())
 
     return ws2812
 
