@@ -1,0 +1,161 @@
+"""The voice: how soon an award is heard, and what speaking costs the loop.
+
+* **Award to first sample**: an announcement handed to the :class:`Speaker` (as the loop does
+  after a step) until espeak-ng's first audio samples come out of its pipe, through the
+  speaker's thread and a fresh espeak-ng process each time — the real path, with the player
+  replaced by a reader that notes the first sample. Median and 90th percentile of the
+  announcements of a whole game (target: median at most 150 ms).
+* **Per key with the voice on**: the guide's whole game (``docs/guide.keys``) through the
+  simulator, with the voice off and on (espeak-ng speaking every announcement into sox's null
+  output beside the loop). The loop's own added cost is the time spent in the voice hook's
+  calls per key, measured inside the loop (target: at most 0.2 ms); the wall time per key of
+  both runs is printed too (it also carries whatever the speech processes take from the two
+  cores).
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import subprocess
+import tempfile
+import threading
+import time
+from dataclasses import replace
+from pathlib import Path
+
+from pegboard.app.state import AppState
+from pegboard.config import Config, VoiceConfig
+from pegboard.device.build import open_store
+from pegboard.hw.clock import MonotonicClock
+from pegboard.sim.script import run_script
+from pegboard.testing import FakeClock, parse_script
+from pegboard.voice.announce import Announcement, Importance
+from pegboard.voice.espeak import EspeakVoice, espeak_command
+from pegboard.voice.hook import Transcript, VoiceHook
+from pegboard.voice.speaker import Speaker
+
+GUIDE = Path(__file__).resolve().parent.parent / "docs" / "guide.keys"
+WAV_HEADER = 44
+
+
+class FirstSample:
+    """A voice that runs espeak-ng as the speaking voice does and notes when its first
+    samples arrive (then reads the rest, as a player would)."""
+
+    def __init__(self, config: VoiceConfig) -> None:
+        self.config = config
+        self.first: list[float] = []
+        self.done = threading.Semaphore(0)
+
+    def speak(self, text: str) -> None:
+        process = subprocess.Popen(espeak_command(self.config), stdin=subprocess.PIPE,
+                                   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        assert process.stdin is not None and process.stdout is not None
+        process.stdin.write(text.encode("utf-8"))
+        process.stdin.close()
+        got = b""
+        while len(got) <= WAV_HEADER:
+            chunk = process.stdout.read1(4096)
+            if not chunk:
+                break
+            got += chunk
+        self.first.append(time.perf_counter())
+        process.stdout.read()
+        process.wait()
+        self.done.release()
+
+    def stop(self) -> None:
+        pass
+
+
+def _announcements() -> list[str]:
+    """The words of every announcement of the guide's game."""
+    transcript = Transcript()
+    with tempfile.TemporaryDirectory() as folder:
+        store = open_store(Path(folder) / "store", owner="bench")
+        try:
+            run_script(parse_script(GUIDE.read_text(encoding="utf-8")), Config(), store,
+                       speech=VoiceHook(transcript))
+        finally:
+            store.close()
+    return transcript.texts()
+
+
+def award_to_first_sample() -> None:
+    texts = _announcements()
+    voice = FirstSample(VoiceConfig())
+    speaker = Speaker(voice, MonotonicClock())
+    delays = []
+    try:
+        for number, text in enumerate(texts, start=1):
+            start = time.perf_counter()
+            speaker.say([Announcement(text, "bench", Importance.SHOW, number)])
+            voice.done.acquire()
+            delays.append((voice.first[-1] - start) * 1000)
+    finally:
+        speaker.close()
+    delays.sort()
+    p90 = delays[int(len(delays) * 0.9)]
+    print(f"award -> first audio sample: median {statistics.median(delays):.1f} ms, "
+          f"90% {p90:.1f} ms, max {delays[-1]:.1f} ms over {len(delays)} announcements "
+          "(target: median <= 150 ms)")
+
+
+class TimedHook(VoiceHook):
+    """The voice hook, with the time the loop spends in it added up."""
+
+    spent = 0.0
+    calls = 0
+
+    def stepped(self, state: AppState) -> None:
+        start = time.perf_counter()
+        super().stepped(state)
+        self.spent += time.perf_counter() - start
+        self.calls += 1
+
+
+def _game(speech: VoiceHook | None) -> tuple[float, int]:
+    steps = parse_script(GUIDE.read_text(encoding="utf-8"))
+    config = Config()
+    if speech is not None:
+        config = replace(config, voice=replace(config.voice, enabled=True))
+    with tempfile.TemporaryDirectory() as folder:
+        store = open_store(Path(folder) / "store", owner="bench")
+        try:
+            start = time.perf_counter()
+            result = run_script(steps, config, store, clock=FakeClock(), speech=speech)
+            return time.perf_counter() - start, result.steps_done
+        finally:
+            store.close()
+
+
+def per_key_cost() -> None:
+    off = []
+    for _ in range(3):
+        seconds, keys = _game(None)
+        off.append(seconds / keys * 1000)
+    on = []
+    hook_ms = []
+    for _ in range(3):
+        voice = EspeakVoice(VoiceConfig())
+        voice.player = ["sox", "-q", "-t", "wav", "-", "-n"]  # speak, into sox's null output
+        hook = TimedHook(Speaker(voice, MonotonicClock()))
+        seconds, keys = _game(hook)
+        on.append(seconds / keys * 1000)
+        hook_ms.append(hook.spent / keys * 1000)
+        hook.close()
+    print(f"per key, the guide's game ({keys} key steps): voice off {min(off):.2f} ms, "
+          f"voice on {min(on):.2f} ms (wall time, best of 3)")
+    print(f"added to the loop per key by the voice hook: {min(hook_ms) * 1000:.1f} us "
+          f"(median of 3 runs {statistics.median(hook_ms) * 1000:.1f} us; target <= 0.2 ms)")
+
+
+def main() -> None:
+    print(f"{os.cpu_count()} cores")
+    award_to_first_sample()
+    per_key_cost()
+
+
+if __name__ == "__main__":
+    main()
