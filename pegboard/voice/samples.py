@@ -44,7 +44,7 @@ def sample_texts() -> dict[str, str]:
             "skunk": " ".join(f"{text.rstrip('.')}." for text in transcript.texts()[-3:])}
 
 
-def write_samples(folder: Path, config: VoiceConfig = VoiceConfig()) -> list[Path]:
+def write_samples(folder: Path, config: VoiceConfig | None = None) -> list[Path]:
     """Write every sample into ``folder``; returns the WAV paths."""
     folder.mkdir(parents=True, exist_ok=True)
     written = []
@@ -52,7 +52,7 @@ def write_samples(folder: Path, config: VoiceConfig = VoiceConfig()) -> list[Pat
         wav = folder / f"{stem}.wav"
         with tempfile.TemporaryDirectory() as scratch:
             full = Path(scratch) / "full.wav"
-            write_wav(text, full, config)
+            write_wav(text, full, config or VoiceConfig())
             subprocess.run(["sox", "-q", str(full), "-r", "8000", "-b", "16", str(wav)],
                            check=True)
         wav.with_suffix(".txt").write_text(text + "\n", encoding="utf-8")
