@@ -289,6 +289,27 @@ def test_nothing_but_get_and_head_is_accepted(store: Path, path: str, method: st
     assert (store / "current.log").read_bytes() == before
 
 
+def test_the_scoreboard_never_writes_to_the_store(store: Path) -> None:
+    for seed in (1, 2):
+        record_game(store, random_record(seed))
+    (store / "index.sqlite3").unlink()  # the index too is left as it is found: missing
+    game = ScriptedGame(store, LINES)
+    game.play_to(30)
+
+    def files() -> dict[str, tuple[bytes, int]]:
+        return {str(p.relative_to(store)): (p.read_bytes(), p.stat().st_mtime_ns)
+                for p in sorted(store.rglob("*")) if p.is_file()}
+
+    before = files()
+    with TestClient(create_app(store)) as client:
+        for path in ("/", "/?tv=1", "/api/game", "/api/games", "/api/games?limit=1",
+                     "/board/2-121.svg", "/static/web.js"):
+            assert client.get(path).status_code == 200
+        assert len(client.get("/api/games").json()["games"]) == 2
+    assert files() == before
+    game.close()
+
+
 def test_a_store_that_disappears_is_a_friendly_message_not_a_traceback(store: Path) -> None:
     ScriptedGame(store, LINES[:8]).close()
     with TestClient(create_app(store)) as client:
@@ -307,10 +328,10 @@ def test_an_error_inside_is_a_short_message_never_a_traceback(
         store: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     record_game(store, random_record(1))
 
-    def broken(directory: Path) -> list[object]:
+    def broken(self: object) -> list[object]:
         raise RuntimeError("secret detail")
 
-    monkeypatch.setattr("pegboard.web.games.history", broken)
+    monkeypatch.setattr("pegboard.store.index.GameIndex.games", broken)
     with TestClient(create_app(store), raise_server_exceptions=False) as client:
         answer = client.get("/api/games")
     assert answer.status_code == 500

@@ -1,31 +1,31 @@
 """The finished games the scoreboard lists, newest first, each with its score race.
 
-:func:`history` is the one place the scoreboard reads the store's history; everything else
-works from the :class:`~pegboard.store.FinishedGame` values it returns. A finished game never
-changes, so its summary (and race, which costs a replay) is worked out once and kept by id.
+They come from the store's index of finished games (:mod:`pegboard.store.index`), opened
+read-only (``writable=False``): the scoreboard never writes to the store, so history files
+the index does not have yet are read for this look only. The race is the index's statistics
+summary of the game (made once, by the writer, when the game was finished). A finished game
+never changes, so each one's summary is kept here by file name between looks.
 """
 
 from __future__ import annotations
 
-from collections import OrderedDict
+import logging
+import sqlite3
+from collections import OrderedDict, deque
 from pathlib import Path
 from typing import Any
 
 from pegboard.errors import PegboardError
-from pegboard.stats import replay_record
-from pegboard.store import FinishedGame, StoreReader
+from pegboard.store.index import GameIndex, IndexedGame
 from pegboard.ui.race import race_svg
 
 MAX_LIMIT = 200
 """The most games one ``/api/games`` answer lists."""
 
-
-def history(directory: Path) -> list[FinishedGame]:
-    """Every finished or abandoned game in the store, oldest first."""
-    return StoreReader(directory).history()
+log = logging.getLogger(__name__)
 
 
-def summary(game: FinishedGame) -> dict[str, Any]:
+def summary(index: GameIndex, game: IndexedGame) -> dict[str, Any]:
     """One finished game as ``/api/games`` lists it (docs/web.md)."""
     data: dict[str, Any] = {
         "id": game.id,
@@ -39,7 +39,7 @@ def summary(game: FinishedGame) -> dict[str, Any]:
         "race_svg": None,
     }
     try:
-        race = replay_record(game.lines, source=game.id)[-1].race
+        race = index.summaries(game, 1)[-1].race
     except PegboardError:
         return data  # a record this release cannot replay: listed without its race
     data["race"] = race.to_json()
@@ -48,7 +48,7 @@ def summary(game: FinishedGame) -> dict[str, Any]:
 
 
 class Games:
-    """Summaries of the finished games, kept for the ids seen most recently."""
+    """Summaries of the finished games, kept for the files seen most recently."""
 
     def __init__(self, directory: Path, *, keep: int = 2 * MAX_LIMIT) -> None:
         self.directory = directory
@@ -57,16 +57,22 @@ class Games:
 
     def newest(self, limit: int) -> list[dict[str, Any]]:
         """The ``limit`` most recently started games, newest first."""
-        games = history(self.directory)[-limit:] if limit > 0 else []
-        out = []
-        for game in reversed(games):
-            key = f"{game.id}:{game.path.name}"
-            found = self._cache.get(key)
-            if found is None:
-                found = summary(game)
-                self._cache[key] = found
-            self._cache.move_to_end(key)
-            out.append(found)
+        if limit <= 0 or not (self.directory / "history").is_dir():
+            return []
+        try:
+            with GameIndex(self.directory, writable=False) as index:
+                games = deque(index.games(), maxlen=limit)  # one row at a time, oldest first
+                out = [self._summary(index, game) for game in reversed(games)]
+        except (sqlite3.Error, PegboardError) as error:
+            log.warning("the finished games cannot be listed: %s", error)
+            raise
         while len(self._cache) > self._keep:
             self._cache.popitem(last=False)
         return out
+
+    def _summary(self, index: GameIndex, game: IndexedGame) -> dict[str, Any]:
+        found = self._cache.get(game.file)
+        if found is None or found["id"] != game.id:
+            found = self._cache[game.file] = summary(index, game)
+        self._cache.move_to_end(game.file)
+        return found
