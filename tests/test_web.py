@@ -9,6 +9,8 @@ import re
 import shutil
 import signal
 import socket
+import subprocess
+import sys
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -428,3 +430,19 @@ def test_a_deal_starts_with_no_award_in_view(store: Path) -> None:
         client.app.state.hub.refresh()
         assert api_game(client)["last_award"] is None
     game.close()
+
+
+@pytest.mark.parametrize("argv", [["rules"], ["web", "--store", "/nonexistent/store"]])
+def test_the_server_libraries_are_imported_only_to_serve(argv: list[str]) -> None:
+    code = (
+        "import sys, contextlib, io\n"
+        "from pegboard.cli import main\n"
+        "out, err = io.StringIO(), io.StringIO()\n"
+        "with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):\n"
+        f"    main({argv!r})\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('starlette', 'uvicorn')\n"
+        "             or m.startswith('pegboard.web')))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)
+    assert done.stdout.strip() == "[]"
