@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import json
 import re
 import tomllib
@@ -13,9 +14,17 @@ import pytest
 
 from pegboard.config import Config, DisplayConfig, InputConfig, config_from_dict
 from pegboard.errors import ConfigError
-from pegboard.link.drawings import DRAWINGS, board_svg
+from pegboard.link.drawings import DRAWINGS, board_size_mm, board_svg, template_svg
 from pegboard.link.layout import LedConfig
-from pegboard.link.wiring import pi_pin_table, pico_pin_table, power_budget_table
+from pegboard.link.schematic import header_pin, wiring_diagram
+from pegboard.link.wiring import (
+    AHCT125_PINS,
+    ahct125_table,
+    pi_pin_table,
+    pi_pins,
+    pico_pin_table,
+    power_budget_table,
+)
 
 HARDWARE = Path(__file__).resolve().parent.parent / "hardware"
 README = (HARDWARE / "README.md").read_text()
@@ -197,3 +206,78 @@ def test_the_docs_check_catches_a_key_the_config_refuses(tmp_path: Path) -> None
     assert any("link.speed" in p for p in problems)
     assert any("leds.skip = -1 is not accepted" in p for p in problems)
     assert any('leds.order = "zigzag" is not accepted' in p for p in problems)
+
+
+# -- drilling template, wiring diagram and the build notes ----------------------------------
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+@pytest.mark.parametrize("tracks", [2, 3])
+def test_the_drilling_template_is_actual_size_at_the_strip_pitch(tracks: int) -> None:
+    root = ET.fromstring(template_svg(LedConfig(tracks=tracks)))
+    width, height = board_size_mm(tracks)
+    assert (root.get("width"), root.get("height")) == (f"{width}mm", f"{height}mm")
+    assert root.get("viewBox") == f"0 0 {width} {height}"  # one unit is one millimetre
+    assert (width, height) == ((600, 300) if tracks == 2 else (600, 380))
+    holes = [(float(c.get("cx", 0)), float(c.get("cy", 0))) for c in root.iter(f"{SVG}circle")]
+    assert len(holes) == tracks * 120 + 1  # every LED hole and the game hole
+    assert all(0 < x < width and 0 < y < height for x, y in holes)
+    rows: dict[float, list[float]] = {}
+    for x, y in holes:
+        rows.setdefault(y, []).append(x)
+    full = [sorted(xs) for xs in rows.values() if len(xs) >= 30]
+    assert len(full) == tracks * 4
+    for xs in full:  # fixed pitch: no gaps between groups of five
+        steps = [b - a for a, b in itertools.pairwise(xs)]
+        # Coordinates are written to 0.01 mm.
+        assert all(abs(step - 1000 / 60) <= 0.011 for step in steps), steps
+    scale = [p.get("d", "") for p in root.iter(f"{SVG}path") if "h100" in p.get("d", "")]
+    assert scale, "a 100 mm scale bar"
+
+
+def test_the_board_drawing_has_no_gaps_a_strip_cannot_have() -> None:
+    root = ET.fromstring(board_svg(LedConfig(tracks=2)))
+    rows: dict[str, list[float]] = {}
+    for circle in root.iter(f"{SVG}circle"):
+        rows.setdefault(circle.get("cy", ""), []).append(float(circle.get("cx", 0)))
+    for xs in rows.values():
+        xs.sort()
+        if len(xs) >= 30:
+            assert len({round(b - a, 3) for a, b in itertools.pairwise(xs)}) == 1
+
+
+def test_the_wiring_diagram_draws_every_part_and_a_wire_to_every_pin() -> None:
+    text = wiring_diagram()
+    root = ET.fromstring(text)
+    titles = {t.text for t in root.iter(f"{SVG}text")}
+    for part in ("Raspberry Pi", "Raspberry Pi Pico", "74AHCT125 (DIP-14, top view)",
+                 "KY-040 rotary encoder", "4×4 keypad (keypad kit)", "WS2812B strip, 60 LEDs/m",
+                 "5 V 3 A supply (LED power)", "GO", "UNDO", "MENU", "330 Ω", "1000 µF"):
+        assert part in titles, part
+    assert any(t and t.startswith("OLED") for t in titles)
+    ends = set()
+    for line in root.iter(f"{SVG}polyline"):
+        points = line.get("points", "").split()
+        ends |= {points[0], points[-1]}
+    # A wire ends on every header pin the config uses, on 3V3 (1) and on a ground (9).
+    for pin in [p.header for p in pi_pins()] + [1, 9]:
+        x, y = header_pin(pin)
+        assert f"{x:g},{y:g}" in ends, f"header pin {pin}"
+    # Every 74AHCT125 pin is drawn with its name.
+    for pin, name in AHCT125_PINS.items():
+        assert f"{pin} {name}" in titles
+
+
+def test_the_build_notes_cover_what_a_builder_needs() -> None:
+    assert ahct125_table() in README
+    assert "OTG" in README.split("## Bill of materials", 1)[1].split("\n## ", 1)[0]
+    cautions = README.split("## Power cautions", 1)[1].split("\n## ", 1)[0]
+    assert "1000 µF" in cautions and "Zero 2 W or a 3B+" in cautions
+    assert "600 mA" in cautions and "741 mA" in cautions
+    trouble = README.split("## Troubleshooting", 1)[1]
+    for heading in ("**No OLED found at 0x3C**", "**LEDs flicker, or the first LED shows the "
+                    "wrong colour**", '**"LEDs: lost" on the screen**',
+                    "**The service will not start**"):
+        assert heading in trouble, heading
+    assert "drilling_template_2.svg" in README and "drilling_template_3.svg" in README

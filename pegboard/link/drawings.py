@@ -1,5 +1,5 @@
-"""Drawings generated from the code's own tables: the board layout and the wiring (SVG), and
-a terminal view of an LED frame.
+"""Drawings generated from the code's own tables: the board layout, the 1:1 drilling template
+and the wiring diagram (SVG), and a terminal view of an LED frame.
 
 ``pegboard leds svg`` writes :data:`DRAWINGS` into ``hardware/``; a test regenerates them and
 compares byte for byte, so the drawings always show what the firmware really does.
@@ -21,17 +21,16 @@ from pegboard.link.layout import (
     led_at,
     led_index,
 )
-from pegboard.link.wiring import HEADER_POWER, PICO_PINS, pi_pins
+from pegboard.link.schematic import wiring_diagram
 
-PITCH = 22  # distance between hole centres in the drawing
-FIVE_GAP = 8  # extra space after every group of five
+PITCH = 22  # distance between hole centres in the drawing (the strip's pitch: no gaps)
 ROW = 26  # distance between the lanes of one street
 STREET_GAP = 34  # extra space between streets
 MARGIN = 70
 
 
-def _x(col: int) -> float:
-    return MARGIN + col * PITCH + (col // 5) * FIVE_GAP
+def _x(col: float) -> float:
+    return MARGIN + col * PITCH
 
 
 def _y(cfg: LedConfig, row: int) -> float:
@@ -48,9 +47,8 @@ def _text(x: float, y: float, text: str, size: int = 9, anchor: str = "middle",
 def board_svg(cfg: LedConfig) -> str:
     """The board seen from above: every hole with its number and LED index, the LED chain's
     path from DIN, the skunk lines and the game hole."""
-    width = _x(STREET - 1) + MARGIN
-    game_y = _y(cfg, cfg.rows - 1) + ROW + STREET_GAP
-    height = game_y + 60
+    width = _x(STREET) + MARGIN
+    height = _y(cfg, cfg.rows - 1) + ROW + STREET_GAP + 60
     centres: dict[int, tuple[float, float]] = {}
     parts: list[str] = []
     title = (f"Pegboard LED layout: {cfg.tracks} tracks, {cfg.led_count} LEDs, "
@@ -60,6 +58,10 @@ def board_svg(cfg: LedConfig) -> str:
     for street in range(STREETS):
         top = _y(cfg, street * cfg.tracks) - ROW / 2 - 4
         first = street * STREET + 1
+        for five in range(5, STREET, 5):  # fives are marked on the board, not by gaps
+            x = _x(five - 0.5)
+            parts.append(f'<line x1="{x:g}" y1="{top + 2:g}" x2="{x:g}" '
+                         f'y2="{top + cfg.tracks * ROW + 2:g}" stroke="#ccc"/>')
         parts.append(_text(12, top + cfg.tracks * ROW / 2 + 4,
                            f"{first}-{first + STREET - 1}", 9, "start"))
         if first in (61, 91):
@@ -89,13 +91,14 @@ def board_svg(cfg: LedConfig) -> str:
                            f"P{side + 1}", 8, "end" if col == 0 else "start", colour))
     game_led = led_index(cfg, 0, GAME_HOLE)
     assert game_led is not None
-    _, end_col = hole_position(cfg, 0, HOLES)
-    game_x = _x(end_col)
+    # The game hole's LED is the strip's next one after the last row's end: one pitch on.
+    (x1, y1), (x2, y2) = centres[game_led - 2], centres[game_led - 1]
+    game_x, game_y = 2 * x2 - x1, 2 * y2 - y1
     centres[game_led] = (game_x, game_y)
     parts.append(f'<circle cx="{game_x:g}" cy="{game_y:g}" r="8" fill="#ffd700" '
                  'fill-opacity="0.4" stroke="#444"/>')
     parts.append(_text(game_x, game_y + 3, str(game_led), 7, fill="#000"))
-    parts.append(_text(game_x + 14, game_y + 3, "game hole (121), shared", 9, "start"))
+    parts.append(_text(game_x, game_y + 20, "game hole (121), shared", 9))
     path = " ".join(f"{centres[i][0]:g},{centres[i][1]:g}" for i in sorted(centres))
     chain = (f'<polyline points="{path}" fill="none" stroke="#2a7" stroke-width="1" '
              'stroke-opacity="0.6"/>')
@@ -114,81 +117,108 @@ def _svg(width: float, height: float, parts: list[str]) -> str:
     return "\n".join([head, background, *parts, "</svg>"]) + "\n"
 
 
-def _box(x: float, y: float, w: float, h: float, title: str, lines: list[str]) -> list[str]:
-    out = [f'<rect x="{x:g}" y="{y:g}" width="{w:g}" height="{h:g}" rx="6" fill="#fff" '
-           'stroke="#333"/>', _text(x + w / 2, y + 16, title, 11)]
-    out += [_text(x + 8, y + 32 + 13 * i, line, 9, "start") for i, line in enumerate(lines)]
-    return out
+#: The strip's LED pitch: 60 LEDs a metre (WS2812B 60/m), in mm.
+STRIP_PITCH_MM = 1000 / 60
+#: Drill for an LED window (a 5050 LED is 5 mm square), and the spacing of the rows in mm.
+DRILL_MM = 5.0
+LANE_MM = 20.0
+STREET_GAP_MM = 12.0
+BOARD_WIDTH_MM = 600
+TEMPLATE_MARGIN_MM = 40.0
 
 
-POWER_LABELS = {1: "3V3 → OLED VCC, encoder +", 6: "GND → OLED, encoder, buttons"}
+def board_size_mm(tracks: int) -> tuple[int, int]:
+    """The board's width and height in mm: the rows, the game hole, the scale and margins,
+    rounded up to 10 mm (600 × 300 for two tracks)."""
+    rows = tracks * STREETS
+    height = 2 * TEMPLATE_MARGIN_MM + (rows - 1) * LANE_MM + (STREETS - 1) * STREET_GAP_MM + 40
+    return BOARD_WIDTH_MM, int(-(-height // 10) * 10)
 
 
-def wiring_svg() -> str:
-    """The Pi header with every signal the device uses, and the Pico to LED strip chain."""
-    width, height = 980.0, 760.0
-    parts = [_text(width / 2, 24, "Pegboard wiring (BCM numbers; pins from pegboard/config.py "
-                   "defaults)", 13)]
-    hx, hy = 430.0, 70.0
-    parts.append(f'<rect x="{hx - 14:g}" y="{hy - 14:g}" width="56" height="{20 * 22 + 8}" '
-                 'rx="4" fill="#1d5e2c"/>')
-    parts.append(_text(hx + 14, hy - 20, "Pi 40-pin header", 10))
-    used = {p.header: p for p in pi_pins()}
-    for pin in range(1, 41):
-        col, row = (pin - 1) % 2, (pin - 1) // 2
-        x, y = hx + col * 28, hy + row * 22
-        if pin in used:
-            fill = "#f2c14e"
-        elif pin in HEADER_POWER:
-            fill = "#d9534f" if HEADER_POWER[pin] != "GND" else "#222"
-        else:
-            fill = "#bbb"
-        parts.append(f'<circle cx="{x:g}" cy="{y:g}" r="7" fill="{fill}" stroke="#000"/>')
-        parts.append(_text(x, y + 3, str(pin), 6, fill="#fff" if fill == "#222" else "#000"))
-        label = None
-        if pin in used:
-            p = used[pin]
-            label = f"{p.part} — GPIO{p.bcm} ({p.function})"
-        elif pin in POWER_LABELS:
-            label = POWER_LABELS[pin]
-        if label:
-            if col == 0:
-                parts.append(f'<line x1="{x - 8:g}" y1="{y:g}" x2="{x - 40:g}" y2="{y:g}" '
-                             'stroke="#555"/>')
-                parts.append(_text(x - 44, y + 3, label, 9, "end"))
-            else:
-                parts.append(f'<line x1="{x + 8:g}" y1="{y:g}" x2="{x + 40:g}" y2="{y:g}" '
-                             'stroke="#555"/>')
-                parts.append(_text(x + 44, y + 3, label, 9, "start"))
-    parts.append(_text(hx + 14, hy + 20 * 22 + 22,
-                       "Buttons and encoder switch: GPIO to GND, internal pull-ups.", 9))
-    parts.append(_text(hx + 14, hy + 20 * 22 + 36,
-                       "OLED: SSD1306 0.96\" or SH1106 1.3\", I2C address 0x3C.", 9))
-    by = 600.0
-    pico_lines = [f"{p.label} (pin {p.pin})" if p.pin else "micro-USB ← Pi USB port"
-                  for p in PICO_PINS]
-    parts += _box(30, by, 190, 100, "Raspberry Pi Pico", pico_lines)
-    parts += _box(270, by, 170, 100, "74AHCT125", ["VCC ← 5 V", "1OE, GND ← GND",
-                                                    "1A ← Pico GP0", "1Y → 330 Ω"])
-    parts += _box(490, by, 170, 100, "330 Ω + strip", ["near the first LED", "→ WS2812B DIN",
-                                                        "strip GND ← common GND"])
-    parts += _box(710, by, 240, 100, "5 V supply", ["→ strip +5 V at the input end",
-                                                     "(and the far end on long runs)",
-                                                     "1000 µF across +5 V/GND",
-                                                     "GND → common ground"])
-    for x1, x2 in ((220, 270), (440, 490), (660, 710)):
-        parts.append(f'<line x1="{x1}" y1="{by + 50:g}" x2="{x2}" y2="{by + 50:g}" '
-                     'stroke="#2a7" stroke-width="2"/>')
-    parts.append(_text(width / 2, by + 130, "USB power alone: keep leds.budget_ma at 500 or "
-                       "less and feed the strip from VBUS (pin 40).", 10))
-    return _svg(width, height, parts)
+def template_svg(cfg: LedConfig) -> str:
+    """A 1:1 drilling template of the board top: the SVG's units are millimetres, so printed
+    at 100 % (tiled across sheets) every cross is a hole centre. Holes along a row sit at the
+    strip's own pitch, with no gaps (a strip cannot have any); the game hole is the strip's
+    next LED after the last row. A 100 mm scale checks the print."""
+    width, height = board_size_mm(cfg.tracks)
+    span = (STREET + 1) * STRIP_PITCH_MM  # a row and the start/game hole beside it
+    left = (width - span) / 2 + STRIP_PITCH_MM
+
+    def x(col: float) -> float:
+        return left + col * STRIP_PITCH_MM
+
+    def y(row: int) -> float:
+        street = row // cfg.tracks
+        return TEMPLATE_MARGIN_MM + row * LANE_MM + street * STREET_GAP_MM
+
+    def mark(cx: float, cy: float, drill: float, colour: str) -> list[str]:
+        r = drill / 2
+        return [f'<circle cx="{cx:.2f}" cy="{cy:.2f}" r="{r:g}" fill="none" stroke="{colour}" '
+                'stroke-width="0.3"/>',
+                f'<path d="M{cx - r - 1.5:.2f} {cy:.2f}h{drill + 3:g}M{cx:.2f} {cy - r - 1.5:.2f}'
+                f'v{drill + 3:g}" stroke="#000" stroke-width="0.15"/>']
+
+    def label(tx: float, ty: float, text: str, size: float = 2.5, anchor: str = "middle",
+              fill: str = "#333") -> str:
+        return (f'<text x="{tx:.2f}" y="{ty:.2f}" font-size="{size:g}" text-anchor="{anchor}" '
+                f'fill="{fill}">{escape(text)}</text>')
+
+    parts = [f'<rect x="0.5" y="0.5" width="{width - 1}" height="{height - 1}" fill="none" '
+             'stroke="#000" stroke-width="0.3"/>',
+             label(width / 2, 12, f"Pegboard drilling template, {cfg.tracks} tracks: print at "
+                   f"100 % (actual size), board {width} × {height} mm", 5),
+             label(width / 2, 19, f"Ø{DRILL_MM:g} mm holes at the strip pitch "
+                   f"{STRIP_PITCH_MM:.3f} mm (60 LEDs/m); rows {LANE_MM:g} mm apart, streets "
+                   f"{STREET_GAP_MM:g} mm more", 3.2)]
+    centres: dict[int, tuple[float, float]] = {}
+    for side in range(cfg.tracks):
+        colour = "#" + colour_hex(DEFAULT_COLOURS[side])
+        for hole in range(1, HOLES + 1):
+            row, col = hole_position(cfg, side, hole)
+            led = led_index(cfg, side, hole)
+            assert led is not None
+            centres[led] = (x(col), y(row))
+            parts += mark(x(col), y(row), DRILL_MM, colour)
+            if hole % 5 == 0 or hole % STREET == 1:
+                parts.append(label(x(col) + 3.2, y(row) - 3.2, str(hole), 2.2, "start", "#555"))
+        row, col = hole_position(cfg, side, 1)
+        start = x(col - 1 if col == 0 else col + 1)
+        parts.append(label(start, y(row) + 1, f"P{side + 1}", 3, fill=colour))
+    game = cfg.skip + cfg.tracks * HOLES
+    (x1, y1), (x2, y2) = centres[game - 2], centres[game - 1]
+    parts += mark(2 * x2 - x1, 2 * y2 - y1, DRILL_MM, "#b8860b")
+    parts.append(label(2 * x2 - x1, 2 * y2 - y1 + 6, "121", 2.5))
+    for street in range(1, STREETS):
+        line_y = y(street * cfg.tracks) - (LANE_MM + STREET_GAP_MM) / 2
+        if street * STREET + 1 in (61, 91):
+            parts.append(f'<line x1="{x(-1):.2f}" y1="{line_y:.2f}" x2="{x(STREET):.2f}" '
+                         f'y2="{line_y:.2f}" stroke="#999" stroke-width="0.3" '
+                         'stroke-dasharray="2 1.5"/>')
+            parts.append(label(x(STREET), line_y - 1, "skunk line" if street == 3 else
+                               "double skunk line", 2.5, "end", "#777"))
+    scale_y = height - 16
+    parts.append(f'<path d="M20 {scale_y}h100" stroke="#000" stroke-width="0.4"/>')
+    for mm in range(0, 101, 10):
+        tick = 4 if mm % 50 == 0 else 2.5
+        parts.append(f'<path d="M{20 + mm} {scale_y}v{-tick:g}" stroke="#000" '
+                     'stroke-width="0.3"/>')
+        if mm % 50 == 0:
+            parts.append(label(20 + mm, scale_y - 5, f"{mm}", 3))
+    parts.append(label(20, scale_y + 6, "100 mm: measure this on the print before drilling",
+                       3, "start"))
+    head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}mm" height="{height}mm" '
+            f'viewBox="0 0 {width} {height}" font-family="sans-serif">')
+    return "\n".join([head, '<rect width="100%" height="100%" fill="#fff"/>', *parts,
+                      "</svg>"]) + "\n"
 
 
 #: Every generated drawing by file name.
 DRAWINGS: dict[str, Callable[[], str]] = {
     "board_layout_2.svg": lambda: board_svg(LedConfig(tracks=2)),
     "board_layout_3.svg": lambda: board_svg(LedConfig(tracks=3)),
-    "wiring.svg": wiring_svg,
+    "drilling_template_2.svg": lambda: template_svg(LedConfig(tracks=2)),
+    "drilling_template_3.svg": lambda: template_svg(LedConfig(tracks=3)),
+    "wiring.svg": wiring_diagram,
 }
 
 

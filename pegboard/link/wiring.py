@@ -82,10 +82,36 @@ class PicoPin:
 #: The Pico's side of the LED board (GP0 carries the WS2812B data; see firmware/pb_hw.py).
 PICO_PINS = (
     PicoPin("GP0", 1, "74AHCT125 1A (level shifter input) → 1Y → 330 Ω → strip DIN"),
-    PicoPin("GND", 3, "strip GND, 74AHCT125 GND and 1OE, supply GND (one common ground)"),
-    PicoPin("VBUS", 40, "74AHCT125 VCC (5 V); strip +5 V only when USB powers the LEDs"),
+    PicoPin("GND", 3, "strip GND, 74AHCT125 GND, 1OE and unused A inputs, supply GND (one "
+                      "common ground)"),
+    PicoPin("VBUS", 40, "74AHCT125 VCC and 2OE/3OE/4OE (5 V); strip +5 V only when USB "
+                        "powers the LEDs"),
     PicoPin("USB", 0, "the Pi (or any computer): power and the serial link"),
 )
+
+
+#: The 74AHCT125 quad buffer's pins (DIP-14 and SOIC-14, top view, pin 1 by the notch): four
+#: gates, each with an active-low output enable (nOE), input (nA) and output (nY).
+AHCT125_PINS = {1: "1OE", 2: "1A", 3: "1Y", 4: "2OE", 5: "2A", 6: "2Y", 7: "GND",
+                8: "3Y", 9: "3A", 10: "3OE", 11: "4Y", 12: "4A", 13: "4OE", 14: "VCC"}
+
+#: Where each 74AHCT125 pin goes: gate 1 buffers the data, gates 2-4 are unused and tied
+#: off (OE high keeps their outputs off; a grounded input cannot float and oscillate).
+AHCT125_WIRING = {
+    "1OE": "GND (gate 1 always on)", "1A": "Pico GP0 (3.3 V data)",
+    "1Y": "330 Ω → strip DIN (5 V data)", "GND": "common ground", "VCC": "5 V",
+    "2OE": "5 V (unused gate off)", "3OE": "5 V (unused gate off)",
+    "4OE": "5 V (unused gate off)", "2A": "GND (unused input)", "3A": "GND (unused input)",
+    "4A": "GND (unused input)", "2Y": "not connected", "3Y": "not connected",
+    "4Y": "not connected",
+}
+
+
+def ahct125_table() -> str:
+    """The Markdown table of the 74AHCT125's pins and where each goes."""
+    rows = ["| pin | name | goes to |", "|---|---|---|"]
+    rows += [f"| {pin} | {name} | {AHCT125_WIRING[name]} |" for pin, name in AHCT125_PINS.items()]
+    return "\n".join(rows) + "\n"
 
 
 def pico_pin_table() -> str:

@@ -1,0 +1,243 @@
+"""The wiring diagram: every part drawn with its pins, and every wire between them.
+
+Drawn from the code's own tables: the Pi's GPIOs from :func:`pegboard.link.wiring.pi_pins`
+(the config defaults), the Pico's from :data:`~pegboard.link.wiring.PICO_PINS` and the
+74AHCT125's from :data:`~pegboard.link.wiring.AHCT125_PINS`, so the picture cannot disagree with
+the software or the pin tables. ``pegboard leds svg`` writes it to ``hardware/wiring.svg``.
+"""
+
+from __future__ import annotations
+
+from xml.sax.saxutils import escape
+
+from pegboard.link.wiring import AHCT125_PINS, HEADER_POWER, pi_pins
+
+WIDTH, HEIGHT = 1120.0, 800.0
+HX, HY, HP = 430.0, 110.0, 18.0  # header: pin 1's centre, pin pitch
+COLOURS = {"3v3": "#e67e22", "5v": "#d62728", "gnd": "#222", "i2c": "#1f77b4",
+           "input": "#17becf", "keypad": "#9467bd", "data": "#2ca02c", "usb": "#7f7f7f"}
+
+Point = tuple[float, float]
+
+
+def _text(x: float, y: float, text: str, size: float = 10, anchor: str = "middle",
+          fill: str = "#222", weight: str = "normal") -> str:
+    return (f'<text x="{x:g}" y="{y:g}" font-size="{size:g}" text-anchor="{anchor}" '
+            f'fill="{fill}" font-weight="{weight}">{escape(text)}</text>')
+
+
+def _wire(points: list[Point], kind: str, dashed: bool = False) -> str:
+    path = " ".join(f"{x:g},{y:g}" for x, y in points)
+    dash = ' stroke-dasharray="6 4"' if dashed else ""
+    return (f'<polyline points="{path}" fill="none" stroke="{COLOURS[kind]}" '
+            f'stroke-width="2" stroke-linejoin="round"{dash}/>')
+
+
+def _dot(point: Point, kind: str) -> str:
+    return f'<circle cx="{point[0]:g}" cy="{point[1]:g}" r="3" fill="{COLOURS[kind]}"/>'
+
+
+def _part(x: float, y: float, w: float, h: float, title: str, fill: str = "#fff",
+          dashed: bool = False) -> list[str]:
+    dash = ' stroke-dasharray="5 3"' if dashed else ""
+    return [f'<rect x="{x:g}" y="{y:g}" width="{w:g}" height="{h:g}" rx="5" fill="{fill}" '
+            f'stroke="#333" stroke-width="1.5"{dash}/>',
+            _text(x + w / 2, y - 6, title, 11, weight="bold")]
+
+
+def _pin(point: Point, name: str, side: str) -> list[str]:
+    """A pin on a part's edge with its name inside the part (``side``: the edge it is on)."""
+    x, y = point
+    inside = {"left": (x + 6, "start"), "right": (x - 6, "end")}[side]
+    return [f'<rect x="{x - 3:g}" y="{y - 3:g}" width="6" height="6" fill="#c9a227" '
+            'stroke="#333" stroke-width="0.6"/>', _text(inside[0], y + 3.5, name, 9, inside[1])]
+
+
+def header_pin(pin: int) -> Point:
+    """The centre of a pin of the Pi's 40-pin header (odd pins on the left column)."""
+    return HX + ((pin - 1) % 2) * HP, HY + ((pin - 1) // 2) * HP
+
+
+def _route(start: Point, end: Point, channel: float) -> list[Point]:
+    """Out of ``start`` to the vertical channel at x = ``channel``, along it, then to ``end``."""
+    return [start, (channel, start[1]), (channel, end[1]), end]
+
+
+def _around(start: Point, end: Point, out: float, level: float, channel: float) -> list[Point]:
+    """From a right-column header pin out to x = ``out``, to y = ``level`` (above or below the
+    header), across to the channel at x = ``channel`` and on to ``end``."""
+    return [start, (out, start[1]), (out, level), (channel, level), (channel, end[1]), end]
+
+
+def _switch(x: float, y: float, label: str) -> list[str]:
+    """A push button between (x, y) and (x - 40, y): two contacts and a lifted bar."""
+    return [f'<circle cx="{x - 8:g}" cy="{y:g}" r="2.5" fill="none" stroke="#333"/>',
+            f'<circle cx="{x - 32:g}" cy="{y:g}" r="2.5" fill="none" stroke="#333"/>',
+            f'<path d="M{x - 36:g} {y - 8:g}h32M{x - 20:g} {y - 8:g}v-6" stroke="#333" '
+            'stroke-width="1.5" fill="none"/>',
+            _text(x - 20, y - 18, label, 9, weight="bold")]
+
+
+def wiring_diagram() -> str:
+    """The whole box: Pi header, OLED, encoder, buttons, keypad, Pico, 74AHCT125, resistor,
+    capacitor, LED strip and supply, with every wire."""
+    gpio = {p.function: p.header for p in pi_pins()}
+    p: list[str] = [_text(WIDTH / 2, 26, "Pegboard wiring: parts and wires (BCM GPIO numbers "
+                          "and header pins from the config defaults)", 14, weight="bold")]
+    back: list[str] = []  # wires, drawn under the parts
+    # -- the Raspberry Pi and its header
+    board = _part(HX - 40, HY - 40, 2 * 40 + HP, 20 * HP + 70, "Raspberry Pi", "#2e7d32")
+    p.append(_text(HX + HP / 2, HY - 20, "40-pin header", 9, fill="#fff"))
+    usb_port = (HX + HP / 2, HY + 20 * HP + 30)
+    p.append(f'<rect x="{usb_port[0] - 14:g}" y="{usb_port[1] - 8:g}" width="28" height="10" '
+             'fill="#bbb" stroke="#333"/>')
+    p.append(_text(usb_port[0], usb_port[1] - 12, "USB", 8, fill="#fff"))
+    used = set(gpio.values()) | {1, 9, 6}
+    for pin in range(1, 41):
+        x, y = header_pin(pin)
+        fill = ("#c9a227" if pin in used else
+                "#d62728" if HEADER_POWER.get(pin) == "5V" else
+                "#e67e22" if HEADER_POWER.get(pin) == "3V3" else
+                "#111" if HEADER_POWER.get(pin) == "GND" else "#9e9e9e")
+        p.append(f'<circle cx="{x:g}" cy="{y:g}" r="6" fill="{fill}" stroke="#fff" '
+                 'stroke-width="0.8"/>')
+        p.append(_text(x, y + 3, str(pin), 6, fill="#fff" if fill in ("#111", "#d62728")
+                       else "#000"))
+    # -- left: OLED, encoder, buttons (3V3 from pin 1, GND from pin 9)
+    left = 200.0
+    p += _part(60, 70, left - 60, 100, "OLED 128×64 (SSD1306/SH1106, I²C 0x3C)")
+    oled = {name: (left, 90 + 20 * i) for i, name in enumerate(("GND", "VCC", "SCL", "SDA"))}
+    for name, point in oled.items():
+        p += _pin(point, name, "right")
+    p += _part(60, 210, left - 60, 120, "KY-040 rotary encoder")
+    enc = {name: (left, 228 + 20 * i) for i, name in enumerate(("GND", "+", "SW", "DT", "CLK"))}
+    for name, point in enc.items():
+        p += _pin(point, name, "right")
+    gnd_bus, v33_bus = 226.0, 240.0
+    back.append(_wire(_route(header_pin(1), oled["VCC"], v33_bus), "3v3"))
+    back.append(_wire([(v33_bus, oled["VCC"][1]), (v33_bus, enc["+"][1]), enc["+"]], "3v3"))
+    back.append(_wire(_route(header_pin(9), oled["GND"], gnd_bus), "gnd"))
+    buttons = {"GO": gpio["input.button_go"], "UNDO": gpio["input.button_undo"],
+               "MENU": gpio["input.button_menu"]}
+    button_y = {name: 400 + 50 * i for i, name in enumerate(buttons)}
+    back.append(_wire([(gnd_bus, oled["GND"][1]), (gnd_bus, enc["GND"][1]), enc["GND"]], "gnd"))
+    back.append(_wire([(gnd_bus, enc["GND"][1]), (gnd_bus, 520), (100, 520),
+                       (100, button_y["GO"])], "gnd"))
+    for name, y in button_y.items():
+        p += _switch(left - 40, y, name)
+        back.append(_wire([(100, y), (left - 75, y)], "gnd"))
+    p.append(_text(20, 545, "buttons: GPIO to GND (internal pull-ups), both kits", 9, "start"))
+    back.append(_wire(_route(header_pin(3), oled["SDA"], 300), "i2c"))
+    back.append(_wire(_route(header_pin(5), oled["SCL"], 290), "i2c"))
+    back.append(_wire(_route(header_pin(gpio["input.encoder_a"]), enc["CLK"], 330), "input"))
+    back.append(_wire(_route(header_pin(gpio["input.encoder_push"]), enc["SW"], 310), "input"))
+    back.append(_wire(_around(header_pin(gpio["input.encoder_b"]), enc["DT"], HX + HP + 22,
+                              HY - 66, 320), "input"))
+    for i, (name, pin) in enumerate(buttons.items()):
+        start, end = header_pin(pin), (left - 45, button_y[name])
+        if (pin - 1) % 2:
+            back.append(_wire(_around(start, end, HX + HP + 30 + 8 * i, HY + 20 * HP + 50 + 8 * i,
+                                      350 + 10 * i), "input"))
+        else:
+            back.append(_wire(_route(start, end, 350 + 10 * i), "input"))
+    # -- right: the keypad kit (instead of the encoder)
+    kx = 700.0
+    p += _part(kx, 300, 150, 190, "4×4 keypad (keypad kit)", dashed=True)
+    names = [f"R{i + 1}" for i in range(4)] + [f"C{i + 1}" for i in range(4)]
+    keys = {name: (kx, 318 + 21 * i) for i, name in enumerate(names)}
+    for name, point in keys.items():
+        p += _pin(point, name, "left")
+    p.append(_text(kx + 75, 510, "rows and columns: GPIO, no resistors", 9))
+    for i in range(4):
+        row, col = gpio[f"input.keypad_rows[{i}]"], gpio[f"input.keypad_cols[{i}]"]
+        back.append(_wire(_around(header_pin(row), keys[f"R{i + 1}"], HX - 16 - 6 * i,
+                                  HY + 20 * HP + 12 + 5 * i, 600 + 12 * i), "keypad"))
+        back.append(_wire(_route(header_pin(col), keys[f"C{i + 1}"], 520 + 12 * i), "keypad"))
+    # -- bottom: Pico, level shifter, resistor, capacitor, strip, supply
+    px, py = 360.0, 640.0
+    p += _part(px, py, 170, 120, "Raspberry Pi Pico")
+    pico = {"USB": (px, py + 60), "GP0": (px + 170, py + 20), "GND": (px + 170, py + 45),
+            "VBUS": (px + 170, py + 95)}
+    p += _pin(pico["USB"], "micro-USB", "left")
+    p += _pin(pico["GP0"], "GP0 (pin 1)", "right")
+    p += _pin(pico["GND"], "GND (pin 3)", "right")
+    p += _pin(pico["VBUS"], "VBUS (pin 40)", "right")
+    back.append(_wire([usb_port, (usb_port[0], usb_port[1] + 40), (300, usb_port[1] + 40),
+                       (300, pico["USB"][1]), pico["USB"]], "usb"))
+    p.append(_text(306, 600, "USB data cable", 9, "start", "#555"))
+    p.append(_text(306, 613, "(Zero 2 W: OTG adapter)", 9, "start", "#555"))
+    cx, cy, pitch = 640.0, 590.0, 20.0
+    p += _part(cx, cy, 110, 7 * pitch + 10, "74AHCT125 (DIP-14, top view)")
+    p.append(f'<path d="M{cx + 45:g} {cy:g}a10 10 0 0 0 20 0" fill="none" stroke="#333"/>')
+    chip: dict[int, Point] = {}
+    for pin, name in AHCT125_PINS.items():
+        on_left = pin <= 7
+        where: Point = (cx, cy + 15 + (pin - 1) * pitch) if on_left else (
+            cx + 110, cy + 15 + (14 - pin) * pitch)
+        chip[pin] = where
+        p += _pin(where, f"{pin} {name}", "left" if on_left else "right")
+    rail5, gnd_rail = 580.0, 596.0  # vertical 5 V and GND rails left of the chip
+    back.append(_wire([pico["GP0"], (610, pico["GP0"][1]), (610, chip[2][1]), chip[2]], "data"))
+    back.append(_wire([pico["GND"], (gnd_rail, pico["GND"][1]), (gnd_rail, chip[7][1]),
+                       chip[7]], "gnd"))
+    for pin in (1, 5):
+        back.append(_wire([(gnd_rail, chip[pin][1]), chip[pin]], "gnd"))
+        back.append(_dot((gnd_rail, chip[pin][1]), "gnd"))
+    back.append(_wire([pico["VBUS"], (rail5, pico["VBUS"][1]), (rail5, 560),
+                       (cx + 135, 560), (cx + 135, chip[14][1]), chip[14]], "5v"))
+    for pin in (13, 10):  # unused gates: OE high (outputs off)
+        back.append(_wire([(cx + 135, chip[pin][1]), chip[pin]], "5v"))
+        back.append(_dot((cx + 135, chip[pin][1]), "5v"))
+    back.append(_wire([chip[4], (cx - 14, chip[4][1]), (cx - 14, 560)], "5v"))
+    back.append(_dot((cx - 14, 560), "5v"))
+    for pin in (12, 9):  # unused inputs: to ground
+        back.append(_wire([chip[pin], (cx + 150, chip[pin][1]), (cx + 150, 770)], "gnd"))
+    p.append(_text(cx + 55, cy + 7 * pitch + 30, "unused gates 2-4: OE to 5 V, A to GND", 9))
+    # 1Y → 330 Ω → strip DIN
+    sx, sy = 880.0, 640.0
+    din, v5, gnd = (sx, sy + 20), (sx, sy + 40), (sx, sy + 60)
+    back.append(_wire([chip[3], (cx - 30, chip[3][1]), (cx - 30, 780), (800, 780),
+                       (800, din[1]), din], "data"))
+    p.append(f'<rect x="808" y="{din[1] - 8:g}" width="36" height="16" fill="#fff" '
+             'fill-opacity="0.6" stroke="none"/>')
+    p.append(f'<path d="M810 {din[1]:g}l4 -6l6 12l6 -12l6 12l6 -12l4 6" fill="none" '
+             'stroke="#333" stroke-width="1.5"/>')
+    p.append(_text(827, din[1] - 10, "330 Ω", 9))
+    p += _part(sx, sy, 220, 80, "WS2812B strip, 60 LEDs/m")
+    for name, pad in (("DIN", din), ("+5V", v5), ("GND", gnd)):
+        p += _pin(pad, name, "left")
+    for i in range(6):
+        p.append(f'<rect x="{sx + 50 + 27 * i:g}" y="{sy + 25:g}" width="16" height="16" '
+                 'fill="#fff8dc" stroke="#333"/>')
+    p.append(_text(sx + 140, sy + 64, "… one LED per hole →", 9))
+    # 1000 µF across +5 V and GND at the strip's input, and the supply
+    cap_x = 858.0
+    p.append(f'<path d="M{cap_x - 8:g} {v5[1] + 5:g}h16M{cap_x - 8:g} {v5[1] + 10:g}h16" '
+             'stroke="#333" stroke-width="2"/>')
+    p.append(_text(cap_x - 12, v5[1] + 30, "1000 µF", 9, "end"))
+    back.append(_wire([(cap_x, v5[1]), (cap_x, v5[1] + 5)], "5v"))
+    back.append(_wire([(cap_x, v5[1] + 10), (cap_x, gnd[1])], "gnd"))
+    fx, fy = 900.0, 480.0
+    p += _part(fx, fy, 170, 70, "5 V 3 A supply (LED power)")
+    sup5, supg = (fx, fy + 25), (fx, fy + 50)
+    p += _pin(sup5, "+5V", "left")
+    p += _pin(supg, "GND", "left")
+    back.append(_wire([sup5, (866, sup5[1]), (866, v5[1]), v5], "5v"))
+    back.append(_wire([(cap_x, v5[1]), v5], "5v"))
+    back.append(_wire([supg, (874, supg[1]), (874, gnd[1]), gnd], "gnd"))
+    back.append(_wire([(cap_x, gnd[1]), gnd], "gnd"))
+    back.append(_wire([(cx + 150, 770), (874, 770), (874, gnd[1])], "gnd"))
+    back.append(_wire([(gnd_rail, chip[7][1]), (gnd_rail, 790), (874, 790), (874, 770)], "gnd"))
+    p.append(_text(985, 580, "USB power only: no supply;", 9))
+    p.append(_text(985, 594, "Pico VBUS → strip +5V instead", 9))
+    legend = [("3v3", "3.3 V"), ("5v", "5 V"), ("gnd", "GND (one common ground)"),
+              ("i2c", "I²C"), ("input", "encoder, buttons"), ("keypad", "keypad"),
+              ("data", "LED data"), ("usb", "USB")]
+    for i, (kind, text) in enumerate(legend):
+        y = 80 + 16 * i
+        p.append(f'<path d="M900 {y:g}h24" stroke="{COLOURS[kind]}" stroke-width="3"/>')
+        p.append(_text(930, y + 4, text, 9, "start"))
+    head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH:g}" height="{HEIGHT:g}" '
+            f'viewBox="0 0 {WIDTH:g} {HEIGHT:g}" font-family="sans-serif">')
+    background = f'<rect width="{WIDTH:g}" height="{HEIGHT:g}" fill="#fbf7ee"/>'
+    return "\n".join([head, background, *board, *back, *p, "</svg>"]) + "\n"
