@@ -191,3 +191,70 @@ def test_a_stalled_board_is_dropped_and_found_again(board: FirmwareProcess) -> N
     finally:
         board.process.send_signal(signal.SIGCONT)
     assert pump(link, lambda: link.in_sync)
+
+
+def test_a_stray_ctrl_c_is_a_bad_byte_not_a_stop(board: FirmwareProcess) -> None:
+    link = connect(board)
+    port = link.port
+    assert port is not None
+    port.write(b"\x03")
+    port.write(b"\x04\r\x04")
+    state = BoardState.from_scores([12, 3])
+    link.show(state)
+    assert pump(link, lambda: link.shown == state)
+    assert board.running and link.stats.naks >= 1
+
+
+def test_with_ctrl_c_left_on_a_stray_0x03_would_stop_the_board(tmp_path: Path) -> None:
+    # The same firmware without its kbd_intr(-1): the rp2 semantics of the serial stand-in
+    # turn the 0x03 into KeyboardInterrupt and the board is gone, as on a Pico.
+    firmware_dir = tmp_path / "fw"
+    shutil.copytree(FIRMWARE_DIR, firmware_dir)
+    main = firmware_dir / "main.py"
+    source = main.read_text()
+    main.write_text(source.replace("keyboard_interrupt(False)", "keyboard_interrupt(True)"))
+    with FirmwareProcess(tmp_path, firmware_dir=firmware_dir) as firmware:
+        link = connect(firmware)
+        assert link.port is not None
+        link.port.write(b"\x03")
+        assert pump(link, lambda: not firmware.running)
+        assert firmware.process is not None and firmware.process.wait() != 0
+
+
+def test_three_ctrl_c_hand_the_board_back_to_the_repl(board: FirmwareProcess) -> None:
+    link = connect(board)
+    state = BoardState.from_scores([30, 20])
+    link.show(state)
+    assert pump(link, lambda: frame_shows(board, pegs(state)))
+    assert link.port is not None
+    link.port.write(b"\x03\x03\x03")
+    assert pump(link, lambda: not board.running)
+    assert board.process is not None and board.process.wait() == 0
+    assert "stopped by" in board.log()
+    last = board.last_frame()
+    assert last is not None and not any(last.rgb)  # dark, not frozen on the last board
+
+
+def test_goodbye_leaves_the_board_dark_and_never_link_lost(board: FirmwareProcess) -> None:
+    link = connect(board)
+    state = BoardState.from_scores([50, 44])
+    link.show(state)
+    assert pump(link, lambda: frame_shows(board, pegs(state)))
+    assert link.goodbye()
+    link.close()
+    # Listen to the board's own heartbeats (100 ms) until well past the link-lost time.
+    import serial
+
+    with serial.Serial(str(board.port), timeout=0.05) as listen:
+        beats: list[int] = []
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and (len(beats) < 2 or beats[-1] - beats[0] < 600):
+            for line in listen.read(4096).split(b"\n"):
+                if b" HB up=" in line:
+                    beats.append(int(line.split(b"up=")[1].split(b" ")[0]))
+    assert len(beats) >= 2 and beats[-1] - beats[0] >= 600
+    frames = board.frames()
+    last_lit = max(i for i, f in enumerate(frames) if any(f.rgb))
+    after = frames[last_lit + 1:]
+    assert frames[last_lit].lit() == pegs(state)  # the board until the goodbye...
+    assert after and not any(any(f.rgb) for f in after)  # ...then dark, and no link-lost

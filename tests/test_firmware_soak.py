@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 import signal
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -19,7 +20,7 @@ from pegboard.link.board import BoardState
 from pegboard.link.fwsim import FirmwareProcess, pump
 from pegboard.link.layout import LedConfig
 from pegboard.link.protocol import encode_message
-from pegboard.link.serial_link import SerialLink
+from pegboard.link.serial_link import Port, SerialLink, open_serial
 
 CONFIG = LedConfig(heartbeat_ms=200)
 
@@ -28,12 +29,18 @@ CONFIG = LedConfig(heartbeat_ms=200)
 class SoakReport:
     frames: int = 0
     faults: dict[str, int] = field(default_factory=dict)
+    recovered: dict[str, int] = field(default_factory=dict)
     resync: list[float] = field(default_factory=list)
     crashes: int = 0
 
     def line(self) -> str:
         worst = max(self.resync, default=0.0)
-        return (f"{self.frames} frames, faults {self.faults}, crashes {self.crashes}, "
+        injected = sum(self.faults.values())
+        back = sum(self.recovered.values())
+        kinds = ", ".join(f"{k} {self.recovered.get(k, 0)}/{n}"
+                          for k, n in sorted(self.faults.items()))
+        return (f"{self.frames} frames, {injected} faults injected, {back} recovered "
+                f"({kinds}), crashes {self.crashes}, "
                 f"replug resync worst {worst * 1000:.0f} ms over {len(self.resync)} replugs")
 
 
@@ -47,12 +54,36 @@ def random_board(rnd: random.Random) -> BoardState:
                                   target=rnd.choice((61, 121, 121)))
 
 
+def teeing(sent: list[bytes]) -> Callable[[str], Port]:
+    """A pyserial opener whose port also keeps every STATE line written to it."""
+
+    def opener(path: str) -> Port:
+        port = open_serial(path)
+        write = port.write
+
+        def tee(data: bytes, /) -> int | None:
+            sent.extend(line + b"\n" for line in data.split(b"\n") if b" STATE " in line)
+            return write(data)
+
+        port.write = tee  # type: ignore[method-assign]
+        return port
+
+    return opener
+
+
+def showing(link: SerialLink) -> bool:
+    """The board's latest heartbeat names the STATE the link last had acknowledged."""
+    beat = link.heartbeat
+    return beat is not None and beat.shown is not None and beat.shown == link.shown_seq
+
+
 def soak(directory: Path, frames: int, seed: int) -> SoakReport:
     rnd = random.Random(seed)
     report = SoakReport()
+    sent: list[bytes] = []  # STATE lines the host wrote, to replay later
     with FirmwareProcess(directory, record=False) as firmware:
         link = SerialLink(str(firmware.port), config=LedConfig(tracks=3, heartbeat_ms=200),
-                          ack_timeout=0.2, min_silence=1.0)
+                          ack_timeout=0.2, min_silence=1.0, opener=teeing(sent))
         assert pump(link, lambda: link.in_sync)
         for _ in range(frames):
             board = random_board(rnd)
@@ -60,7 +91,13 @@ def soak(directory: Path, frames: int, seed: int) -> SoakReport:
             fault = rnd.random()
             kind = None
             port = link.port
-            if fault < 0.02 and port is not None:
+            if fault < 0.01 and port is not None:
+                kind = "ctrl-c"  # a stray 0x03: on a Pico with Ctrl-C on, KeyboardInterrupt
+                port.write(b"\x03")
+            elif fault < 0.015 and port is not None:
+                kind = "ctrl-d"
+                port.write(rnd.choice((b"\x04", b"\x03\x04", b"\r\x04\x03")))
+            elif fault < 0.02 and port is not None:
                 kind = "garbage"
                 port.write(bytes(rnd.randrange(256) for _ in range(rnd.randint(1, 300))))
             elif fault < 0.04 and port is not None:
@@ -84,22 +121,34 @@ def soak(directory: Path, frames: int, seed: int) -> SoakReport:
                 firmware.process.send_signal(signal.SIGSTOP)
                 pump(link, lambda: False, timeout=rnd.uniform(0.05, 0.3))
                 firmware.process.send_signal(signal.SIGCONT)
+            elif fault < 0.07 and port is not None and len(sent) > 3:
+                kind = "replay"  # an old STATE line arrives again after the newest
+                assert pump(link, lambda b=board: link.in_sync and link.shown == b, timeout=15)
+                port.write(rnd.choice(sent[:-1]))
             if kind:
                 report.faults[kind] = report.faults.get(kind, 0) + 1
-            assert pump(link, lambda b=board: link.in_sync and link.shown == b, timeout=15), (
+            # Recovered: the board acknowledges the newest state and its heartbeat says it
+            # shows that very frame (not an older one replayed to it).
+            assert pump(link, lambda b=board: link.in_sync and link.shown == b and showing(link),
+                        timeout=15), (
                 f"stuck after {report.frames} frames: {link.status}\n{firmware.log()}"
             )
             report.frames += 1
             errors = link.heartbeat.errors if link.heartbeat else 0
             if not firmware.running or "Traceback" in firmware.log() or errors:
                 report.crashes += 1
+            elif kind:
+                report.recovered[kind] = report.recovered.get(kind, 0) + 1
     return report
 
 
 def test_short_soak(tmp_path: Path) -> None:
     report = soak(tmp_path, 300, seed=5)
+    print("\nlink soak:", report.line())
     assert report.crashes == 0, report.line()
     assert report.frames == 300
+    assert report.faults.get("ctrl-c") and report.faults.get("replay"), report.line()
+    assert report.recovered == report.faults, report.line()
 
 
 @pytest.mark.soak
@@ -107,4 +156,5 @@ def test_soak_10000_frames(tmp_path: Path) -> None:
     report = soak(tmp_path, 10_000, seed=11)
     print("\nlink soak:", report.line())
     assert report.crashes == 0, report.line()
+    assert report.recovered == report.faults, report.line()
     assert report.resync and max(report.resync) < 1.0, report.line()

@@ -303,3 +303,25 @@ def test_an_unexpected_library_error_drops_the_link_not_the_game() -> None:
     link.poll(0.1)
     assert link.state is LinkState.DOWN
     assert link.status == "LED link failed unexpectedly (TypeError('unexpected'))"
+
+
+def test_unanswered_hellos_end_in_a_soft_reset_never_a_ctrl_c(tmp_path: Path) -> None:
+    import os
+    import tty
+
+    from pegboard.link.serial_link import SOFT_RESET
+
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    try:
+        link = SerialLink(os.ttyname(slave), hello_timeout=0.5, max_tries=4)
+        for now in (0.0, 0.5, 1.0, 1.5, 2.0):
+            link.poll(now)
+        written = os.read(master, 4096)
+        assert written.count(b" HELLO ") == 4
+        assert written.endswith(SOFT_RESET) and b"\x03" not in written
+        assert link.stats.soft_resets == 1 and not link.is_up
+    finally:
+        link.close()
+        os.close(master)
+        os.close(slave)

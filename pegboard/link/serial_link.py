@@ -221,6 +221,11 @@ class SerialLink:
         )
 
     @property
+    def shown_seq(self) -> int | None:
+        """The sequence number of the STATE the firmware last acknowledged."""
+        return self._state_seq
+
+    @property
     def shown(self) -> BoardState | None:
         """The board state the firmware last acknowledged."""
         board = self._acked.get("STATE")
