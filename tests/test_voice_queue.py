@@ -122,3 +122,15 @@ def test_the_speaker_says_in_order_on_its_own_thread_and_undo_stops_the_current(
         assert voice.started == ["one", "two"] and speaker.queue.texts() == []
     finally:
         speaker.close()
+
+
+def test_a_transcript_keeps_what_was_said_and_repeats_what_still_stands() -> None:
+    from pegboard.voice.hook import Transcript
+
+    transcript = Transcript()
+    transcript.say([said("Ann: fifteen for two", entry=5), said("Ben: one for the go", entry=6)])
+    transcript.cancel(5)
+    transcript.again()
+    assert transcript.texts() == ["Ann: fifteen for two", "Ben: one for the go",
+                                  "Ann: fifteen for two"]
+    assert transcript.said[-1].importance is Importance.ASKED

@@ -75,24 +75,23 @@ class Transcript:
     def __init__(self, voice: _Speaks | None = None) -> None:
         self.said: list[Announcement] = []
         self.voice = voice
-        self._last: Announcement | None = None
+        self._standing: list[Announcement] = []  # what "say it again" may repeat
 
     def say(self, announcements: Sequence[Announcement]) -> None:
         for said in announcements:
             self.said.append(said)
             if said.importance is not Importance.ASKED:
-                self._last = said
+                self._standing.append(said)
             if self.voice is not None:
                 self.voice.speak(said.text)
 
     def cancel(self, entries: int) -> None:
-        # Said is said: a transcript keeps it. Only "say it again" forgets it.
-        if self._last is not None and self._last.entry > entries:
-            self._last = None
+        # Said is said: the transcript keeps it, but it is no longer the one to repeat.
+        self._standing = [said for said in self._standing if said.entry <= entries]
 
     def again(self) -> None:
-        if self._last is not None:
-            last = self._last
+        if self._standing:
+            last = self._standing[-1]
             self.say((Announcement(last.text, last.kind, Importance.ASKED, last.entry),))
 
     def close(self) -> None:
