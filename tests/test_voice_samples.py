@@ -3,12 +3,19 @@ pegboard.voice.samples`` writes them)."""
 
 from __future__ import annotations
 
+import functools
 import wave
 from pathlib import Path
 
-from pegboard.voice.samples import sample_texts
+from pegboard.voice import samples
 
 AUDIO = Path(__file__).resolve().parent.parent / "docs" / "audio"
+
+
+@functools.cache
+def sample_texts() -> dict[str, str]:
+    """The samples' words, worked out once (a whole game through the simulator)."""
+    return samples.sample_texts()
 
 
 def test_each_sample_is_what_the_device_says_now() -> None:
