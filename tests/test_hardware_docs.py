@@ -12,11 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from pegboard.config import Config, DisplayConfig, InputConfig, config_from_dict
+from pegboard.config import Config, DisplayConfig, InputConfig, LinkConfig, config_from_dict
 from pegboard.errors import ConfigError
 from pegboard.link.drawings import DRAWINGS, board_size_mm, board_svg, template_svg
 from pegboard.link.layout import LedConfig
 from pegboard.link.schematic import header_pin, wiring_diagram
+from pegboard.link.serial_link import SerialLink
 from pegboard.link.wiring import (
     AHCT125_PINS,
     ahct125_table,
@@ -93,9 +94,19 @@ SECTIONS = {f.name: type(getattr(Config(), f.name)) for f in dataclasses.fields(
 DOCUMENTS = sorted({REPO / "README.md", HARDWARE / "README.md", *REPO.glob("hardware/*.md"),
                     REPO / "systemd" / "README.md", REPO / "systemd" / "config.example.toml",
                     *REPO.glob("docs/*.md")})
-# Dotted names in the docs that are program attributes, not config keys (docs/link.md describes
-# the SerialLink object the device loop calls `link`).
-NOT_CONFIG = {"link.fileno", "link.in_sync", "link.state", "link.status"}
+
+def _link_attributes() -> set[str]:
+    """`link.x` where x is one of the SerialLink object's attributes: docs/link.md describes
+    the object the device loop calls `link` (the config keys it shares, such as device and
+    serial_number, are accepted either way)."""
+    link = SerialLink("auto")
+    names = set(dir(link)) | set(vars(link))
+    link.close()
+    return {f"link.{name}" for name in names if not name.startswith("_")} - {
+        f"link.{f.name}" for f in dataclasses.fields(LinkConfig)}
+
+
+NOT_CONFIG = _link_attributes()
 
 _CODE = re.compile(r"`([^`\n]+)`")
 _DOTTED = re.compile(r"(?<![\w./$-])([a-z]+)\.([a-z_][a-z0-9_]*)(\[\d+\])?(?:\s*=\s*(.+))?$")
