@@ -12,8 +12,7 @@ from __future__ import annotations
 import sys
 import tempfile
 from pathlib import Path
-
-from playwright.sync_api import Page, ViewportSize, sync_playwright
+from typing import TYPE_CHECKING
 
 from pegboard.web.scripted import (
     EXAMPLES,
@@ -24,7 +23,12 @@ from pegboard.web.scripted import (
     record_game,
 )
 
+if TYPE_CHECKING:
+    from playwright.sync_api import Page, ViewportSize
+
 DOCS_IMG = Path(__file__).resolve().parents[2] / "docs" / "img"
+PICTURES = ("web-phone", "web-tv", "web-end")
+"""The pictures this command takes, as named in docs/img."""
 PHONE: ViewportSize = {"width": 390, "height": 844}
 TV: ViewportSize = {"width": 1920, "height": 1080}
 PLAY_LINE = 53
@@ -41,6 +45,8 @@ def _settle(page: Page, lines: int) -> None:
 
 def take(folder: Path) -> list[Path]:
     """Take the three pictures into ``folder``; their paths."""
+    from playwright.sync_api import sync_playwright  # a development tool, not a dependency
+
     browser_path = chromium()
     if browser_path is None:
         raise SystemExit("chromium is not installed (apt-get install chromium)")
