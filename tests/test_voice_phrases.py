@@ -148,3 +148,33 @@ def test_the_phrase_table_names_its_languages() -> None:
     assert set(PHRASES) == {"en"}
     with pytest.raises(KeyError, match="no phrases for language 'xx'; there are: en"):
         phrases_for("xx")
+
+
+def test_the_announcer_says_a_near_miss_once_and_a_hand_with_its_entry() -> None:
+    from dataclasses import replace
+
+    from pegboard.app.session import Session
+    from pegboard.app.state import AppState, Page, Reading
+    from pegboard.config import Config
+    from pegboard.rules.events import GameHeader
+    from pegboard.rules.variants import Rules
+    from pegboard.testing_games import parse_script
+    from pegboard.voice.announce import Announcer, Importance
+
+    session = Session.new(GameHeader(("Ann", "Ben"), Rules()))
+    state = AppState(Config(), session=session)
+    announcer = Announcer()
+    announcer.begin(state)
+    for event in parse_script("deal 0; starter KS; play 1 4C"):
+        session, _ = session.apply(event)
+    near = Page("No score", ("no run: 4-5-7 needs a six to be a run",))
+    state = replace(state, session=session, screen=Reading((near,)))
+    heard = announcer.heard(state)
+    assert [(a.text, a.importance, a.entry) for a in heard.said] == [
+        ("No score: no run: 4-5-7 needs a six to be a run", Importance.TEACHING, 3)]
+    assert announcer.heard(state).said == ()  # the same page is not said twice
+    session, _ = session.apply(parse_script("play 0 5H")[0])
+    heard = announcer.heard(replace(state, session=session))
+    assert [a.text for a in heard.said] == []  # 4 then 5: nothing scored
+    session = session.undo()
+    assert announcer.heard(replace(state, session=session)).undone == 3
