@@ -24,7 +24,7 @@ from pegboard.web.scripted import (
 )
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Page, ViewportSize
+    from playwright.sync_api import Browser, Page, ViewportSize
 
 DOCS_IMG = Path(__file__).resolve().parents[2] / "docs" / "img"
 PICTURES = ("web-phone", "web-tv", "web-end")
@@ -43,13 +43,25 @@ def _settle(page: Page, lines: int) -> None:
     page.wait_for_selector("#finished li", timeout=5000)
 
 
-def take(folder: Path) -> list[Path]:
-    """Take the three pictures into ``folder``; their paths."""
+def take(folder: Path, browser: Browser | None = None) -> list[Path]:
+    """Take the three pictures into ``folder`` with ``browser`` (by default the system's
+    Chromium, launched here); their paths."""
+    if browser is not None:
+        return _take(folder, browser)
     from playwright.sync_api import sync_playwright  # a development tool, not a dependency
 
     browser_path = chromium()
     if browser_path is None:
         raise SystemExit("chromium is not installed (apt-get install chromium)")
+    with sync_playwright() as driver:
+        launched = driver.chromium.launch(executable_path=browser_path)
+        try:
+            return _take(folder, launched)
+        finally:
+            launched.close()
+
+
+def _take(folder: Path, browser: Browser) -> list[Path]:
     folder.mkdir(parents=True, exist_ok=True)
     lines = (EXAMPLES / "two-player.jsonl").read_text(encoding="utf-8").splitlines()
     written: list[Path] = []
@@ -59,8 +71,7 @@ def take(folder: Path) -> list[Path]:
             record_game(store, random_record(seed))
         game = ScriptedGame(store, lines)
         game.play_to(PLAY_LINE)
-        with WebServer(store) as server, sync_playwright() as driver:
-            browser = driver.chromium.launch(executable_path=browser_path)
+        with WebServer(store) as server:
             phone = browser.new_page(viewport=PHONE, device_scale_factor=2)
             phone.goto(server.url)
             _settle(phone, PLAY_LINE)
@@ -81,7 +92,8 @@ def take(folder: Path) -> list[Path]:
             phone.wait_for_selector("#result-box:not([hidden])")
             written.append(folder / "web-end.png")
             phone.screenshot(path=written[-1])
-            browser.close()
+            phone.close()
+            tv.close()
         game.close()
     return written
 
