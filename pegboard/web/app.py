@@ -123,7 +123,9 @@ def create_app(directory: Path, *, period: float = 0.05) -> Starlette:
                         status_code=503 if current.error else 200,
                         headers={"cache-control": "no-store"})
 
-    async def api_games(request: Request) -> Response:
+    def api_games(request: Request) -> Response:
+        # A plain function: Starlette runs it on a worker thread, so reading the index (which
+        # may wait for the device's write to it) never holds up the event streams.
         text = request.query_params.get("limit", "20")
         if not text.isdigit() or not 0 <= int(text) <= MAX_LIMIT:
             return JSONResponse(

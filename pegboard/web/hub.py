@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import json
 import os
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +39,7 @@ class Hub:
         self._changed = asyncio.Event()
         self._game: dict[str, Any] | None = None
         self._finished: tuple[tuple[int, int], list[dict[str, Any]]] | None = None
+        self._finished_lock = threading.Lock()
         self.game_text = self._encode()
         self.refresh()
 
@@ -105,6 +107,7 @@ class Hub:
         the history folder changed, whatever the number of browsers asking."""
         limit = max(0, min(limit, MAX_LIMIT))
         key = (self.games_version, limit)
-        if self._finished is None or self._finished[0] != key:
-            self._finished = (key, self.games.newest(limit))
-        return self._finished[1]
+        with self._finished_lock:  # asked from the server's worker threads
+            if self._finished is None or self._finished[0] != key:
+                self._finished = (key, self.games.newest(limit))
+            return self._finished[1]
