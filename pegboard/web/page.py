@@ -55,6 +55,7 @@ _PAGE = """<!doctype html>
       </dl>
       <p class="award"><span class="visually-hidden">Last score: </span><span id="award"
         aria-live="polite"></span></p>
+      <p id="game-problem" class="note" hidden></p>
     </section>
     <section id="show-box" class="show" aria-labelledby="show-title" hidden>
       <h2 id="show-title">The show</h2>

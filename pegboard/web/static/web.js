@@ -101,6 +101,9 @@
     setText("starter", game.starter_text || "");
     setText("crib", game.dealer === null ? "—" : game.players[game.dealer] + "'s");
     setText("award", game.last_award ? game.last_award.text : "");
+    show("game-problem", Boolean(game.problem));
+    setText("game-problem", game.problem
+      ? "Shown as far as the record can be read: " + game.problem + "." : "");
 
     show("show-box", game.show.length > 0);
     const showBox = $("show");
