@@ -15,12 +15,13 @@ from collections.abc import Set
 from dataclasses import replace
 from itertools import product
 
+from pegboard.app import wheels
 from pegboard.app.effects import Effect, Persist, PersistUndo
 from pegboard.app.session import Session
 from pegboard.app.state import AppState, Count
 from pegboard.errors import PegboardError
 from pegboard.rules.cards import Card, Rank, Suit
-from pegboard.rules.events import Crib, Event, Play, Show, Starter
+from pegboard.rules.events import Crib, Event, Play, Show
 from pegboard.rules.state import Award, GameState
 
 SUITS = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
@@ -131,7 +132,8 @@ def rebuild(session: Session, change: dict[Card, Card],
     """The deal's entries from the first that holds a changed card, taken back and entered
     again with the new cards (None if the engine refuses any of them)."""
     events = session.events
-    start = max((i for i, e in enumerate(events) if isinstance(e, Starter)), default=len(events))
+    start = wheels.last_starter(events)
+    start = len(events) if start < 0 else start
     first = next((i for i in range(start, len(events)) if _mapped(events[i], change)
                   != events[i]), len(events))
     redo = [_mapped(e, change) for e in events[first:]]

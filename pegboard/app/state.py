@@ -16,7 +16,7 @@ from pegboard.app.session import Session
 from pegboard.app.view import Brightness, Screen, SideView
 from pegboard.config import Config
 from pegboard.rules.cards import Card, Rank
-from pegboard.rules.events import Event, Option, TableOptions
+from pegboard.rules.events import Event, TableOptions
 from pegboard.rules.scoring import ScoreItem
 from pegboard.rules.variants import Rules
 
@@ -288,11 +288,7 @@ class AppState:
         the options being set up when there is no game."""
         if self.session is None:
             return self.setup.table()
-        options = self.session.header.table
-        for event in self.session.events:
-            if isinstance(event, Option):
-                options = options.with_option(event)
-        return options
+        return self.session.table
 
     @property
     def teaching(self) -> bool:

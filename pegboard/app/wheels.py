@@ -9,7 +9,7 @@ enters that rank's plain card at once; held, it highlights the rank with its nex
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from pegboard.app import picker
 from pegboard.app.inputs import Button, InputEvent, Press, RankKey, Turn
@@ -103,7 +103,7 @@ def plain_wheel(blocked: set[Card], anchor: Rank | None) -> tuple[list[Slot], in
     return flatten(order, opts), start
 
 
-def table_wheel(gs: GameState, events: tuple[object, ...], pending: tuple[Card, ...],
+def table_wheel(gs: GameState, events: Sequence[object], pending: tuple[Card, ...],
                 anchor: Rank | None) -> Found | None:
     """The card wheel of the table screen in the engine's phase (None: no card to enter)."""
     if gs.phase is Phase.STARTER:
@@ -118,7 +118,7 @@ def table_wheel(gs: GameState, events: tuple[object, ...], pending: tuple[Card, 
     return None
 
 
-def _play_wheel(gs: GameState, events: tuple[object, ...], p: int) -> Found:
+def _play_wheel(gs: GameState, events: Sequence[object], p: int) -> Found:
     room = 31 - gs.count
     # Cards known to be the player's: their dealt cards, or after a renege's take-back the
     # hand the engine already knows (they must lay those very cards again).
@@ -194,7 +194,7 @@ def _flush_suits(gs: GameState, player: int) -> set[Suit]:
     }
 
 
-def _play_weights(gs: GameState, events: tuple[object, ...], player: int) -> dict[Rank, float]:
+def _play_weights(gs: GameState, events: Sequence[object], player: int) -> dict[Rank, float]:
     """How likely each rank is to be ``player``'s card: by the copies not yet seen, and
     nearly never a rank that fitted when the player said go earlier this deal (they held
     none; only a renege would show one)."""
@@ -208,9 +208,16 @@ def _play_weights(gs: GameState, events: tuple[object, ...], player: int) -> dic
     }
 
 
-def _go_room(gs: GameState, events: tuple[object, ...], player: int) -> int | None:
+def last_starter(events: Sequence[object]) -> int:
+    """The position of this deal's starter entry (-1 before any): found from the end, so the
+    cost is the deal's length, not the match's."""
+    return next((i for i in range(len(events) - 1, -1, -1) if isinstance(events[i], Starter)),
+                -1)
+
+
+def _go_room(gs: GameState, events: Sequence[object], player: int) -> int | None:
     """The smallest room under 31 at which ``player`` said go this deal, if they did."""
-    start = max((i for i, e in enumerate(events) if isinstance(e, Starter)), default=-1)
+    start = last_starter(events)
     if start < 0:
         return None
     count, out = 0, set()
