@@ -9,7 +9,6 @@ from pegboard.errors import RuleError
 from pegboard.rules import Breakdown, Card, parse_cards, require_distinct, say_play, score_play
 from pegboard.rules.hints import explain_no_score
 from pegboard.voice import cli as voice_cli
-from pegboard.voice.phrases import play_words
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -50,9 +49,14 @@ def run(args: argparse.Namespace) -> int:
     for number in range(1, len(cards) + 1):
         count += cards[number - 1].pips
         plays.append((cards[number - 1], count, score_play(cards[:number])))
-    spoken = ". ".join(
-        play_words([(item.kind, item.points) for item in breakdown.items], reached)
-        for _, reached, breakdown in plays)
+
+    def spoken() -> str:
+        from pegboard.voice.phrases import play_words
+
+        return ". ".join(
+            play_words([(item.kind, item.points) for item in breakdown.items], reached)
+            for _, reached, breakdown in plays)
+
     if args.json:
         print(json.dumps(
             [{"card": str(card), "count": reached, "points": breakdown.total,

@@ -7,7 +7,6 @@ import json
 
 from pegboard.rules import Card, parse_cards, say_breakdown, score_hand
 from pegboard.voice import cli as voice_cli
-from pegboard.voice.phrases import count_words
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -34,7 +33,12 @@ def run(args: argparse.Namespace) -> int:
     hand = parse_cards(args.cards)
     starter = Card.parse(args.starter)
     breakdown = score_hand(hand, starter, crib=args.crib)
-    spoken = count_words(breakdown.items)
+
+    def spoken() -> str:
+        from pegboard.voice.phrases import count_words
+
+        return count_words(breakdown.items)
+
     if args.json:
         print(json.dumps(breakdown.to_json(), ensure_ascii=False))
         return voice_cli.deliver(spoken, args)

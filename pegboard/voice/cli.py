@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from pegboard.commands import paths
-from pegboard.config import Config, load_config
-from pegboard.voice.espeak import EspeakVoice, voice_problem, write_wav
+
+# The config, espeak-ng and the phrases are imported only when --say or --wav is given: a
+# plain `pegboard score` must not pay for them.
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -24,12 +26,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "and device (default: /etc/pegboard/config.toml if present)")
 
 
-def deliver(text: str, args: argparse.Namespace) -> int:
-    """Say ``text`` or write it as ``--wav`` asks; 0 when done (or not asked), else 1 with
-    the reason on standard error (the count itself was printed already)."""
+def deliver(words: Callable[[], str], args: argparse.Namespace) -> int:
+    """Say ``words()`` or write them as ``--wav`` asks; 0 when done (or not asked), else 1
+    with the reason on standard error (the count itself was printed already)."""
     if not args.say and not args.wav:
         return 0
-    config = load_config(args.config) if args.config else _default_config()
+    from pegboard.config import load_config
+    from pegboard.voice.espeak import EspeakVoice, voice_problem, write_wav
+
+    text = words()
+    config = load_config(args.config)
     problem = voice_problem(config.voice, playing=bool(args.say))
     if problem is not None:
         print(problem.replace("; the game goes on without a voice", ""), file=sys.stderr)
@@ -57,7 +63,3 @@ def _config_file(text: str) -> str:
         return paths.path_name(text)
     except paths.ArgumentError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
-
-
-def _default_config() -> Config:
-    return load_config(None)
