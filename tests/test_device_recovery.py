@@ -222,3 +222,32 @@ def test_the_device_says_so_when_its_store_is_deleted_under_it(tmp_path: Path) -
             assert "was deleted while Pegboard was using it" in loop.shown.lines[0]
     finally:
         factory.reset()
+
+
+def test_pegboard_run_with_the_voice_on_and_no_espeak_says_why_and_plays_on(
+    tmp_path: Path,
+) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text("[voice]\nenabled = true\n", encoding="utf-8")
+    env = {**os.environ, "GPIOZERO_PIN_FACTORY": "mock", "PEGBOARD_STORE": str(tmp_path / "s"),
+           "PATH": str(tmp_path / "no-programs-here")}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "pegboard", "run", "--display", "dummy", "--config", str(config)],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+    assert proc.stdout is not None
+    logged: list[str] = []
+    try:
+        for line in proc.stdout:  # blocks until the process writes: no sleeping
+            logged.append(line)
+            if line.rstrip().endswith("ready"):
+                break
+        proc.send_signal(signal.SIGTERM)
+        logged += proc.stdout.readlines()
+        assert proc.wait(timeout=30) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    text = "".join(logged)
+    assert "espeak-ng" in text and "without a voice" in text, text
+    assert "Traceback" not in text

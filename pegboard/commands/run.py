@@ -44,6 +44,7 @@ from pegboard.service.notify import Watchdog, ready, stopping
 from pegboard.service.power import request_poweroff
 from pegboard.store import find_store_path
 from pegboard.ui.render import render
+from pegboard.voice.setup import open_voice
 
 log = logging.getLogger("pegboard.run")
 
@@ -96,9 +97,11 @@ def run(args: argparse.Namespace,
         log.info("input: %s; display: %s", describe_kit(config.input), args.display)
         leds = make_leds(config)
         state = initial_state(config, store)  # the store has logged its notices itself
+        # A missing espeak-ng or sound card is logged and the game goes on silently.
+        speech = open_voice(config.voice, clock, log.warning)
         loop = DeviceLoop(APP, state, kit=kit, inbox=inbox, display=display, store=store,
                           clock=clock, leds=leds, contrast=config.display.contrast,
-                          watchdog=Watchdog.from_environ())
+                          watchdog=Watchdog.from_environ(), speech=speech)
 
         def stop(signum: int, frame: FrameType | None) -> None:
             inbox.put(STOP)
