@@ -17,6 +17,7 @@ DRY_RUN=0
 UNINSTALL=0
 
 SERVICE=pegboard.service
+WEB_SERVICE=pegboard-web.service  # the LAN scoreboard: installed, never enabled here
 USER_NAME=pegboard
 GROUPS_NEEDED=(gpio i2c spi dialout)
 PACKAGES=(python3-venv python3-pip python3-lgpio i2c-tools)
@@ -55,6 +56,7 @@ fi
 
 CHANGED=0       # something the running service uses changed: restart it
 UNIT_CHANGED=0  # the unit file changed: reload systemd
+WEB_CHANGED=0  # the scoreboard's unit changed: restart it if it runs
 REBOOT=0        # a boot setting changed
 
 # A path inside the target root.
@@ -246,6 +248,8 @@ install_files() {
     step "Service unit, polkit rule for safe shutdown, config"
     put_file "$SRC/systemd/pegboard.service" "$(at /etc/systemd/system/$SERVICE)" 0644 \
         && UNIT_CHANGED=1 && CHANGED=1
+    put_file "$SRC/systemd/$WEB_SERVICE" "$(at /etc/systemd/system/$WEB_SERVICE)" 0644 \
+        && UNIT_CHANGED=1 && WEB_CHANGED=1
     put_file "$SRC/systemd/50-pegboard-power.rules" \
         "$(at /etc/polkit-1/rules.d/50-pegboard-power.rules)" 0644 || true
     local config
@@ -269,6 +273,9 @@ start_service() {
         return
     fi
     if [ "$UNIT_CHANGED" = 1 ]; then run systemctl daemon-reload; fi
+    if [ "$WEB_CHANGED" = 1 ] && systemctl is-active --quiet "$WEB_SERVICE" 2>/dev/null; then
+        run systemctl restart "$WEB_SERVICE"
+    fi
     if systemctl is-enabled --quiet "$SERVICE" 2>/dev/null; then
         ok "$SERVICE is enabled"
     else
@@ -304,8 +311,16 @@ uninstall() {
     else
         ok "$SERVICE is not installed"
     fi
-    step "Remove the program, the unit and the polkit rule"
+    if [ -n "$ROOT" ]; then
+        if [ -L "$(at /etc/systemd/system/multi-user.target.wants/$WEB_SERVICE)" ]; then
+            run systemctl --root="$ROOT" disable "$WEB_SERVICE"
+        fi
+    elif [ -f "/etc/systemd/system/$WEB_SERVICE" ]; then
+        run systemctl disable --now "$WEB_SERVICE"
+    fi
+    step "Remove the program, the units and the polkit rule"
     remove_path "$(at /etc/systemd/system/$SERVICE)"
+    remove_path "$(at /etc/systemd/system/$WEB_SERVICE)"
     remove_path "$(at /etc/polkit-1/rules.d/50-pegboard-power.rules)"
     remove_path "$(at /etc/modules-load.d/pegboard.conf)"
     remove_link "$(at /usr/local/bin/pegboard)"
@@ -336,3 +351,5 @@ if [ "$REBOOT" = 1 ]; then
     printf '\nI2C settings changed: restart the Raspberry Pi (sudo reboot) to use the OLED.\n'
 fi
 printf '\nDone. Status: systemctl status pegboard   Logs: journalctl -u pegboard -f\n'
+printf 'The LAN scoreboard is installed but off: sudo systemctl enable --now %s\n' \
+    "$WEB_SERVICE"

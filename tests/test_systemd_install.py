@@ -194,6 +194,12 @@ def test_a_real_run_installs_everything_and_a_second_run_changes_nothing(
         ROOT / "systemd/config.example.toml"
     ).read_bytes()
     assert (root / "etc/polkit-1/rules.d/50-pegboard-power.rules").exists()
+    # The LAN scoreboard's unit is installed, and left off until the owner enables it.
+    assert (root / "etc/systemd/system/pegboard-web.service").read_bytes() == (
+        ROOT / "systemd/pegboard-web.service").read_bytes()
+    assert not (root / "etc/systemd/system/multi-user.target.wants/pegboard-web.service"
+                ).exists()
+    assert "sudo systemctl enable --now pegboard-web.service" in first.stdout
     assert (root / "etc/modules-load.d/pegboard.conf").read_text() == "i2c-dev\n"
     boot = (root / "boot/firmware/config.txt").read_text().splitlines()
     assert boot.count(I2C_LINE) == 1
@@ -249,6 +255,7 @@ def test_uninstall_removes_the_program_and_keeps_games_and_config(
     for gone in (
         "opt/pegboard",
         "etc/systemd/system/pegboard.service",
+        "etc/systemd/system/pegboard-web.service",
         "etc/systemd/system/multi-user.target.wants/pegboard.service",
         "etc/polkit-1/rules.d/50-pegboard-power.rules",
         "usr/local/bin/pegboard",
