@@ -20,11 +20,13 @@ from pegboard.app.effects import Effect, Persist, PersistUndo
 from pegboard.app.session import Session
 from pegboard.app.state import AppState, Count
 from pegboard.errors import PegboardError
-from pegboard.rules.cards import Card, Rank, Suit
+from pegboard.rules.cards import DECK, Card, Rank, Suit
 from pegboard.rules.events import Crib, Event, Play, Show
 from pegboard.rules.state import Award, GameState
 
 SUITS = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
+_CARD = {(card.rank, card.suit): card for card in DECK}
+"""Each card by rank and suit (the deck's own, rather than a new one each time)."""
 
 Fact = tuple[int, bool]
 """What the suits of a hand make: the flush's length (0 for none) and his nobs."""
@@ -57,13 +59,15 @@ def choices(gs: GameState, count: Count) -> dict[Fact, dict[Card, Card]]:
         return {}
     mine = set(count.cards)
     blocked = set(gs.seen - mine) | {gs.starter}
+    owners = {c: q for q, laid in enumerate(gs.played) for c in laid if q != count.player}
+    known = {c for d in gs.dealt if d is not None for c in d}
     best: dict[Fact, tuple[int, dict[Card, Card]]] = {}
     for suits in product(SUITS, repeat=len(count.cards)):
-        cards = tuple(Card(c.rank, s) for c, s in zip(count.cards, suits, strict=True))
+        cards = tuple(_CARD[c.rank, s] for c, s in zip(count.cards, suits, strict=True))
         if len(set(cards)) < len(cards):
             continue
         change = {a: b for a, b in zip(count.cards, cards, strict=True) if a != b}
-        moves = _make_room(gs, count, cards, blocked)
+        moves = _make_room(gs, cards, blocked, owners, known)
         if moves is None:
             continue
         change.update(moves)
@@ -73,16 +77,15 @@ def choices(gs: GameState, count: Count) -> dict[Fact, dict[Card, Card]]:
     return {fact: change for fact, (_, change) in best.items()}
 
 
-def _make_room(gs: GameState, count: Count, cards: tuple[Card, ...], blocked: Set[Card],
-               ) -> dict[Card, Card] | None:
+def _make_room(gs: GameState, cards: tuple[Card, ...], blocked: Set[Card],
+               owners: dict[Card, int], known: Set[Card]) -> dict[Card, Card] | None:
     """Moves of other hands' stand-ins off ``cards`` (None if a card is truly taken: the
-    starter, a named card, a card whose suit makes its own hand's flush or nobs)."""
+    starter, a named card, a card whose suit makes its own hand's flush or nobs). ``owners``
+    says whose stand-in each laid card is; ``known`` holds the cards named when dealt."""
     assert gs.starter is not None
     taken = [c for c in cards if c in blocked]
     if not taken:
         return {}
-    owners = {c: q for q, laid in enumerate(gs.played) for c in laid if q != count.player}
-    known = {c for d in gs.dealt if d is not None for c in d}
     used = set(blocked) | set(cards)
     moves: dict[Card, Card] = {}
     for card in taken:
@@ -92,7 +95,7 @@ def _make_room(gs: GameState, count: Count, cards: tuple[Card, ...], blocked: Se
         hand = gs.played[owner]
         before = fact_of(hand, gs.starter, crib=False) if len(hand) > 1 else (0, False)
         for suit in SUITS:
-            new = Card(card.rank, suit)
+            new = _CARD[card.rank, suit]
             moved = tuple(new if c == card else moves.get(c, c) for c in hand)
             after = fact_of(moved, gs.starter, crib=False) if len(hand) > 1 else (0, False)
             if new not in used and after == before and not (

@@ -15,6 +15,7 @@ from pegboard.app import flow, resuit
 from pegboard.app.inputs import InputEvent
 from pegboard.app.keys import list_move, number_edit, steps
 from pegboard.app.picker import rank_label
+from pegboard.app.session import Session
 from pegboard.app.state import AppState, Calling, Claiming, Count, Page, Reading, Result
 from pegboard.app.view import Screen, View
 from pegboard.app.views import board, numbered
@@ -115,12 +116,18 @@ def _resuit_page(state: AppState, screen: Reading, count: Count, change: dict[Ca
     return replace(state, screen=Reading(pages, then=screen.then)), tuple(effects)
 
 
+def _next_fact(session: Session, count: Count) -> tuple[resuit.Fact, dict[Card, Card]] | None:
+    """What GO would make of a count's suits (worked out once per entry, not per frame)."""
+    return session.memo(("next fact", count),
+                        lambda: resuit.next_fact(session.state, count))
+
+
 def reading_view(state: AppState, screen: Reading) -> View:
     page = screen.pages[0]
     if page.offer is not None:
         hint = "OK penalty  GO skip"
     elif page.count is not None and state.session is not None and (
-            change := resuit.next_fact(_gs(state), page.count)) is not None:
+            change := _next_fact(state.session, page.count)) is not None:
         hint = f"OK next  GO {resuit.fact_label(change[0])}"
     else:
         hint = "OK next"

@@ -80,7 +80,7 @@ def draw_text(image: Image.Image, x: int, y: int, text: str, *, fill: int = 1,
     if not text:
         return x
     if scale == 1:
-        _draw_small(image, x, y, text, fill)
+        image.paste(fill, (x, y - _TOP), _mask(text))
         return x + width(text)
     small = Image.new("1", (width(text), 11), 0)
     _draw_small(small, 0, 0, text, 1)
@@ -88,6 +88,18 @@ def draw_text(image: Image.Image, x: int, y: int, text: str, *, fill: int = 1,
     mask = big
     image.paste(fill, (x, y), mask)
     return x + big.width
+
+
+@functools.lru_cache(maxsize=2048)
+def _mask(text: str) -> Image.Image:
+    """``text``'s inked pixels, drawn once: a frame redraws the same names, labels and
+    legends every time, and drawing through Pillow costs more than pasting."""
+    mask = Image.new("1", (width(text), _MASK_H), 0)
+    _draw_small(mask, 0, _TOP, text, 1)
+    return mask
+
+
+_MASK_H = 12  # rows from the cell's top row to the lowest descender, inclusive
 
 
 def _draw_small(image: Image.Image, x: int, y: int, text: str, fill: int) -> None:
