@@ -10,7 +10,7 @@ pins, so every key goes through the same gpiozero code as on a Pi.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -279,14 +279,14 @@ class MemoryStore:
         self.games.append([header])
         self.results.append(None)
 
-    def append(self, line: str) -> None:
-        """Record one event line of the current game."""
+    def append(self, line: str, *, scores: Sequence[int] | None = None) -> None:
+        """Record one event line of the current game (the scores are not kept)."""
         self._check()
         if not self.games or self.results[-1] is not None:
             raise LookupError("no game in progress")
         self.games[-1].append(line)
 
-    def undo(self) -> None:
+    def undo(self, *, scores: Sequence[int] | None = None) -> None:
         """Record an undo line."""
         self.append('{"type": "undo"}')
 

@@ -89,7 +89,7 @@ class JournalStore(MemoryStore):
         super().__init__()
         self.journal = journal
 
-    def append(self, line: str) -> None:
+    def append(self, line: str, *, scores: Sequence[int] | None = None) -> None:
         super().append(line)
         self.journal.entries.append("store")
 

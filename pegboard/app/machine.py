@@ -79,6 +79,11 @@ def view(state: AppState) -> View:
     return replace(view_of(state), link=state.link, brightness=state.brightness)
 
 
+def scores(state: AppState) -> tuple[int, ...] | None:
+    """Each side's score in the game being played (None when there is none)."""
+    return None if state.session is None else tuple(state.session.state.scores)
+
+
 def _idle(state: AppState, now: float) -> Result:
     if state.last_input is None:
         return replace(state, last_input=now), ()

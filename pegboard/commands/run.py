@@ -22,29 +22,17 @@ import signal
 from collections.abc import Callable
 from pathlib import Path
 from types import FrameType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pegboard.app.view import Screen, View
-from pegboard.config import Config, load_config
-from pegboard.device.build import (
-    APP,
-    describe_kit,
-    initial_state,
-    make_kit,
-    make_leds,
-    open_store,
-)
-from pegboard.device.loop import STOP, DeviceLoop
-from pegboard.device.writable import store_problem
 from pegboard.errors import PegboardError, StoreError
-from pegboard.hw.clock import MonotonicClock
 from pegboard.hw.oled import OledDisplay, open_dummy, open_emulator, open_oled
 from pegboard.service.logs import setup_logging
-from pegboard.service.notify import Watchdog, ready, stopping
-from pegboard.service.power import request_poweroff
-from pegboard.store import find_store_path
-from pegboard.ui.render import render
-from pegboard.voice.setup import open_voice
+
+if TYPE_CHECKING:
+    from pegboard.config import Config
+
+# The rest of the device (the app, the rules engine, gpiozero, the store's writer) is
+# imported once the panel shows the first frame: a splash with the game being restored.
 
 log = logging.getLogger("pegboard.run")
 
@@ -69,67 +57,119 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run(args: argparse.Namespace,
-        check: Callable[[Path], str | None] = store_problem) -> int:
+        check: Callable[[Path], str | None] | None = None) -> int:
     """Run until SIGTERM, Ctrl-C or "Shut down"; returns the exit status.
 
     ``check`` says why the store's directory could not keep games (a read-only or RAM-only
-    file system); then nothing starts, and the reason goes to the journal and the screen.
+    file system; :func:`pegboard.device.writable.store_problem` by default); then nothing
+    starts, and the reason goes to the journal and the screen.
     """
+    from pegboard.config import load_config
+    from pegboard.store.location import find_store_path
+
     config = load_config(args.config)
     setup_logging()
-    clock = MonotonicClock()
+    path = find_store_path(args.store, configured=config.store.path)
+    display = _first_frame(args.display, config, path)
+
+    from pegboard.device.writable import store_problem
+
     try:
-        path = find_store_path(args.store, configured=config.store.path)
-        problem = check(path)
+        problem = (check or store_problem)(path)
         if problem is not None:
             raise StoreError(problem)
+        from pegboard.device.build import open_store
+
         store = open_store(path, owner="pegboard run")
     except StoreError as error:
         log.error("cannot start: %s", error)
-        show_fatal(args.display, config, error)
+        show_fatal(args.display, config, error, display)
         raise
     try:
-        display = OledDisplay(_open_display(args.display, config.display.model,
-                                            config.display.i2c_port, config.display.i2c_address,
-                                            config.display.rotate))
-        inbox: queue.Queue[Any] = queue.Queue()
-        kit = make_kit(config.input, inbox.put, clock)
-        log.info("input: %s; display: %s", describe_kit(config.input), args.display)
-        leds = make_leds(config)
-        state = initial_state(config, store)  # the store has logged its notices itself
-        # A missing espeak-ng or sound card is logged and the game goes on silently.
-        speech = open_voice(config.voice, clock, log.warning)
-        loop = DeviceLoop(APP, state, kit=kit, inbox=inbox, display=display, store=store,
-                          clock=clock, leds=leds, contrast=config.display.contrast,
-                          watchdog=Watchdog.from_environ(), speech=speech)
-
-        def stop(signum: int, frame: FrameType | None) -> None:
-            inbox.put(STOP)
-
-        signal.signal(signal.SIGTERM, stop)
-        loop.start()
-        ready()
-        log.info("ready")
-        with contextlib.suppress(KeyboardInterrupt):
-            loop.run()
-        stopping()
-        loop.close()
-        log.info("game saved; stopped")
+        powering_off = _play(args, config, store, display)
     finally:
         store.close()
-    if loop.powering_off:
+    if powering_off:
+        from pegboard.service.power import request_poweroff
+
         request_poweroff()
     return 0
 
 
-def show_fatal(kind: str, config: Config, error: PegboardError) -> None:
+def _first_frame(kind: str, config: Config, store: Path) -> OledDisplay | None:
+    """Open the panel and show the splash with the game the store holds (None, logged, when
+    the panel cannot be opened: it is tried again, with its error, once the rest is loaded)."""
+    from pegboard.store.peek import glance
+    from pegboard.ui.splash import splash
+
+    try:
+        display = OledDisplay(_open_display(kind, config.display.model, config.display.i2c_port,
+                                            config.display.i2c_address, config.display.rotate))
+    except (PegboardError, OSError) as error:
+        log.warning("could not open the display for the first frame: %s", error)
+        return None
+    seen = glance(store)
+    display.show(splash(seen.players, seen.scores) if seen is not None else splash())
+    return display
+
+
+def _play(args: argparse.Namespace, config: Config, store: Any,
+          display: OledDisplay | None) -> bool:
+    """Play until told to stop; whether "Shut down" asked for the power to go off."""
+    import queue
+
+    from pegboard.device.build import APP, describe_kit, initial_state, make_kit, make_leds
+    from pegboard.device.loop import STOP, DeviceLoop
+    from pegboard.hw.clock import MonotonicClock
+    from pegboard.service.notify import Watchdog, ready, stopping
+    from pegboard.voice.setup import open_voice
+
+    clock = MonotonicClock()
+    if display is None:
+        display = OledDisplay(_open_display(args.display, config.display.model,
+                                            config.display.i2c_port, config.display.i2c_address,
+                                            config.display.rotate))
+    inbox: queue.Queue[Any] = queue.Queue()
+    kit = make_kit(config.input, inbox.put, clock)
+    log.info("input: %s; display: %s", describe_kit(config.input), args.display)
+    leds = make_leds(config)
+    state = initial_state(config, store)  # the store has logged its notices itself
+    # A missing espeak-ng or sound card is logged and the game goes on silently.
+    speech = open_voice(config.voice, clock, log.warning)
+    loop = DeviceLoop(APP, state, kit=kit, inbox=inbox, display=display, store=store,
+                      clock=clock, leds=leds, contrast=config.display.contrast,
+                      watchdog=Watchdog.from_environ(), speech=speech)
+
+    def stop(signum: int, frame: FrameType | None) -> None:
+        inbox.put(STOP)
+
+    signal.signal(signal.SIGTERM, stop)
+    loop.start()
+    ready()
+    log.info("ready")
+    with contextlib.suppress(KeyboardInterrupt):
+        loop.run()
+    stopping()
+    loop.close()
+    log.info("game saved; stopped")
+    return loop.powering_off
+
+
+def show_fatal(kind: str, config: Config, error: PegboardError,
+               display: OledDisplay | None = None) -> None:
     """Leave why Pegboard cannot start on the panel, so the box does not just stay dark.
 
     Best effort: a panel that cannot be opened is only logged (the error itself already is).
     """
+    from pegboard.app.view import Screen, View
+    from pegboard.ui.render import render
+
     try:
-        display = OledDisplay(_open_display(kind, config.display.model, config.display.i2c_port,
-                                            config.display.i2c_address, config.display.rotate))
+        if display is None:
+            display = OledDisplay(_open_display(kind, config.display.model,
+                                                config.display.i2c_port,
+                                                config.display.i2c_address,
+                                                config.display.rotate))
         display.close(render(View(Screen.MESSAGE, title="Cannot start",
                                   lines=(str(error),))))
     except (PegboardError, OSError) as problem:

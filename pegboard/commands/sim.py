@@ -25,29 +25,23 @@ import argparse
 import os
 import re
 import sys
-import tempfile
-from dataclasses import replace
-from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from PIL import Image
-
-from pegboard.app.view import View
 from pegboard.commands import paths
-from pegboard.config import Config, load_config
-from pegboard.device.build import open_store
 from pegboard.errors import PegboardError
-from pegboard.hw.clock import MonotonicClock
-from pegboard.hw.oled import OledDisplay, open_emulator
-from pegboard.sim.script import run_script
-from pegboard.sim.session import Simulator
-from pegboard.sim.terminal import TerminalDisplay, board_lines, run_interactive
-from pegboard.store import find_store_path
-from pegboard.testing import KeyStep, parse_script
-from pegboard.ui.term import frame_to_halfblocks
-from pegboard.voice.espeak import voice_problem
-from pegboard.voice.hook import Transcript, VoiceHook
-from pegboard.voice.setup import open_voice, speech_folder
+
+if TYPE_CHECKING:
+    from PIL import Image
+
+    from pegboard.app.view import View
+    from pegboard.config import Config
+    from pegboard.hw.oled import OledDisplay
+    from pegboard.testing import KeyStep
+    from pegboard.voice.hook import Transcript, VoiceHook
+
+# The rest is imported where it is used: an interactive run draws its first frame (the
+# splash) before the app, the engine and gpiozero are loaded.
 
 MAX_SCRIPT_BYTES = 1 << 20
 """The largest key script read (the guide's, a whole game, is under 4 KiB)."""
@@ -104,18 +98,36 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def run(args: argparse.Namespace) -> int:
     """Interactive on a terminal; headless for scripts and when input is not a terminal."""
     _check_arguments(args)
-    config = load_config(args.config) if args.config else Config()
-    if args.kit:
-        config = replace(config, input=replace(config.input, kit=args.kit))
-    if args.voice or args.speech:
-        config = replace(config, voice=replace(config.voice, enabled=True))
-    if args.script or args.demo or not sys.stdin.isatty() or not sys.stdout.isatty():
-        return _headless(args, config)
+    headless = bool(args.script or args.demo or not sys.stdin.isatty()
+                    or not sys.stdout.isatty())
+    if not headless:
+        from pegboard.sim.splash import LEAVE, draw_splash
+
+        draw_splash(sys.stdout, Path(args.store) if args.store else _sim_store_path())
+    try:
+        from dataclasses import replace
+
+        from pegboard.config import Config, load_config
+
+        config = load_config(args.config) if args.config else Config()
+        if args.kit:
+            config = replace(config, input=replace(config.input, kit=args.kit))
+        if args.voice or args.speech:
+            config = replace(config, voice=replace(config.voice, enabled=True))
+        if headless:
+            return _headless(args, config)
+    except BaseException:
+        if not headless:  # the splash's screen is handed back before the message
+            sys.stdout.write(LEAVE)
+            sys.stdout.flush()
+        raise
     return _interactive(args, config)
 
 
 def demo_script(kit: str) -> str:
     """The built-in demo for ``kit`` (a scripted start of a game)."""
+    from importlib import resources  # (with tempfile, shutil...: not before the splash)
+
     name = "demo_keypad.txt" if kit == "keypad" else "demo_encoder.txt"
     return resources.files("pegboard.sim").joinpath(name).read_text(encoding="utf-8")
 
@@ -160,6 +172,8 @@ _LONG_NUMBER = re.compile(r"(?<![.\d])\d{7,}")
 
 def _parse_steps(text: str, source: str) -> list[KeyStep]:
     """The script's steps, refused when it would press or wait past the bounds above."""
+    from pegboard.testing import parse_script
+
     for number, line in enumerate(text.splitlines(), start=1):
         # Checked before parsing: Python refuses to read a number of 4,301 digits.
         long = _LONG_NUMBER.search(line.split("#", 1)[0])
@@ -224,6 +238,16 @@ def _check_arguments(args: argparse.Namespace) -> None:
 
 
 def _headless(args: argparse.Namespace, config: Config) -> int:
+    import tempfile
+
+    from pegboard.device.build import open_store
+    from pegboard.hw.clock import MonotonicClock
+    from pegboard.sim.script import run_script
+    from pegboard.sim.terminal import board_lines
+    from pegboard.ui.term import frame_to_halfblocks
+    from pegboard.voice.espeak import voice_problem
+    from pegboard.voice.setup import open_voice, speech_folder
+
     if args.script:
         text, source = _read_script(args.script)
     else:
@@ -284,31 +308,46 @@ def _check_kit(steps: list[KeyStep], kit: str, source: str) -> None:
 
 
 def _interactive(args: argparse.Namespace, config: Config) -> int:
-    directory = Path(args.store) if args.store else _sim_store_path()
-    clock = MonotonicClock()
-    store = open_store(directory, owner="pegboard sim")
-    leds = None
-    notices: list[str] = []
-    try:
-        if args.leds:
-            from pegboard.sim.leds import SimulatedBoard
+    from pegboard.sim.splash import LEAVE
 
-            leds = SimulatedBoard()
-        mirror = _window() if args.window else None
-        display = TerminalDisplay(config.input.kit, extra=leds.status if leds else None,
-                                  mirror=mirror)
-        speech = open_voice(config.voice, clock, notices.append) if args.voice else None
-        sim = Simulator(config, store, display, clock=clock, on_frame=display.frame,
-                        notice=notices.append, leds=leds.board if leds else None,
-                        speech=speech)
+    directory = Path(args.store) if args.store else _sim_store_path()
+    notices: list[str] = []
+    playing = False  # once play starts, run_interactive hands the screen back itself
+    try:
+        from pegboard.device.build import open_store
+        from pegboard.hw.clock import MonotonicClock
+        from pegboard.sim.session import Simulator
+        from pegboard.sim.terminal import TerminalDisplay, run_interactive
+        from pegboard.voice.setup import open_voice
+
+        clock = MonotonicClock()
+        store = open_store(directory, owner="pegboard sim")
+        leds = None
         try:
-            run_interactive(sim, display, sys.stdin)
+            if args.leds:
+                from pegboard.sim.leds import SimulatedBoard
+
+                leds = SimulatedBoard()
+            mirror = _window() if args.window else None
+            display = TerminalDisplay(config.input.kit, extra=leds.status if leds else None,
+                                      mirror=mirror)
+            speech = open_voice(config.voice, clock, notices.append) if args.voice else None
+            sim = Simulator(config, store, display, clock=clock, on_frame=display.frame,
+                            notice=notices.append, leds=leds.board if leds else None,
+                            speech=speech)
+            try:
+                playing = True
+                run_interactive(sim, display, sys.stdin, entered=True)
+            finally:
+                sim.close()
         finally:
-            sim.close()
+            if leds is not None:
+                leds.close()
+            store.close()
     finally:
-        if leds is not None:
-            leds.close()
-        store.close()
+        if not playing:  # the splash's screen is handed back before any message
+            sys.stdout.write(LEAVE)
+            sys.stdout.flush()
     for text in notices:
         print(text, file=sys.stderr)
     print(f"Game saved in {directory}")
@@ -316,6 +355,8 @@ def _interactive(args: argparse.Namespace, config: Config) -> int:
 
 
 def _window() -> OledDisplay | None:
+    from pegboard.hw.oled import OledDisplay, open_emulator
+
     device = open_emulator()
     if device is None:
         print("no luma.emulator window (pip install luma.emulator, and a desktop); "
@@ -325,5 +366,7 @@ def _window() -> OledDisplay | None:
 
 
 def _sim_store_path() -> Path:
+    from pegboard.store.location import find_store_path
+
     real = find_store_path(None)
     return real.with_name(real.name + "-sim")

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-APP: App[machine.AppState] = App(machine.step, machine.view)
+APP: App[machine.AppState] = App(machine.step, machine.view, machine.scores)
 """The real app, as the loop runs it."""
 
 

@@ -71,6 +71,9 @@ class App(Generic[S]):
 
     step: Callable[[S, InputEvent, float], tuple[S, Sequence[Effect]]]
     view: Callable[[S], View]
+    scores: Callable[[S], Sequence[int] | None] | None = None
+    """The scores a state shows, kept with each saved entry for the next start-up's first
+    frame (None: the store keeps none)."""
 
 
 class Speech(Protocol[S_contra]):
@@ -247,9 +250,10 @@ class DeviceLoop(Generic[S]):
     def _step(self, event: InputEvent, now: float) -> None:
         state, effects = self.app.step(self.state, event, now)
         self.stats.steps += 1
+        scores = (self.app.scores(state) if self.app.scores is not None and effects else None)
         try:
             for effect in effects:
-                self._persist(effect)
+                self._persist(effect, scores)
         except (PegboardError, OSError) as error:
             # Nothing after a failed save may be shown: keep the old state and say so.
             log.error("could not save: %s", error)
@@ -267,13 +271,13 @@ class DeviceLoop(Generic[S]):
         for effect in effects:
             self._apply(effect)
 
-    def _persist(self, effect: Effect) -> None:
+    def _persist(self, effect: Effect, scores: Sequence[int] | None) -> None:
         if isinstance(effect, PersistNewGame):
             self.store.new_game(effect.header)
         elif isinstance(effect, Persist):
-            self.store.append(effect.line)
+            self.store.append(effect.line, scores=scores)
         elif isinstance(effect, PersistUndo):
-            self.store.undo()
+            self.store.undo(scores=scores)
         elif isinstance(effect, FinishGame):
             self.store.finish(json.loads(effect.result))
         else:

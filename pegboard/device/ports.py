@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 from pegboard.app.effects import UpdateLeds
@@ -16,11 +16,11 @@ class GameStore(Protocol):
         """Start a game with its header line."""
         ...
 
-    def append(self, line: str) -> Any:
-        """Record one accepted event line."""
+    def append(self, line: str, *, scores: Sequence[int] | None = None) -> Any:
+        """Record one accepted event line (with the scores it leaves, when known)."""
         ...
 
-    def undo(self) -> Any:
+    def undo(self, *, scores: Sequence[int] | None = None) -> Any:
         """Record that the last event was taken back."""
         ...
 

@@ -17,9 +17,11 @@ Every line :func:`compose` returns is at most ``columns`` characters and there a
 
 from __future__ import annotations
 
+import os
+import shutil
 import textwrap
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple, TextIO
 
 from PIL import Image
 
@@ -31,8 +33,7 @@ GAP = 2  # columns between the box and the board beside it
 LEGEND_ROWS = 2
 
 
-@dataclass(frozen=True, slots=True)
-class Layout:
+class Layout(NamedTuple):
     """How the screen is laid out: the frame's cell mode, the board beside it or below it."""
 
     mode: CellMode
@@ -152,3 +153,24 @@ def compose(image: Image.Image, board: Sequence[str], legend: Sequence[str], col
     if len(body) < room:
         body.append("")
     return [line[:columns] for line in (*body, *legend[:LEGEND_ROWS])]
+
+
+LEGENDS = {
+    "encoder": ("Keys: \u2190/\u2192 turn  Enter/Space OK (push)  g GO  u UNDO  m MENU",
+                "      O G U M = hold that button   x quit (the game is saved)"),
+    "keypad": ("Keys: a/1 ace  2-9  0/t ten  j q k  Enter OK  g GO  u UNDO",
+               "      m MENU  Shift+key = hold (J: J nobs)  x quit (it is saved)"),
+}
+"""Each kit's key legend, the last two lines of the screen."""
+
+
+def terminal_size(out: TextIO) -> tuple[int, int]:
+    """Columns and rows of the terminal ``out`` writes to, asked of the terminal itself
+    ($COLUMNS may be stale or inherited from another program); 80x24 when it cannot say."""
+    try:
+        size = os.get_terminal_size(out.fileno())
+    except (OSError, ValueError, AttributeError):
+        size = shutil.get_terminal_size((80, 24))
+    if size.columns <= 0 or size.lines <= 0:  # a pty nobody has given a size yet
+        size = shutil.get_terminal_size((80, 24))
+    return size.columns, size.lines

@@ -15,7 +15,6 @@ from __future__ import annotations
 import contextlib
 import os
 import select
-import shutil
 import sys
 import termios
 import threading
@@ -28,7 +27,14 @@ from PIL import Image
 from pegboard.app.view import Brightness, SideView, View
 from pegboard.device.loop import STOP
 from pegboard.hw.oled import Display
-from pegboard.sim.screen import FRAME_H, FRAME_W, choose_layout, compose
+from pegboard.sim.screen import (
+    FRAME_H,
+    FRAME_W,
+    LEGENDS,
+    choose_layout,
+    compose,
+    terminal_size,
+)
 from pegboard.sim.session import Simulator
 from pegboard.testing import KeyStep
 
@@ -54,14 +60,6 @@ KEYPAD_KEYS: dict[str, KeyStep] = {
 }
 QUIT_KEYS = ("x", "\x03", "\x04")
 KEY_POLL_S = 0.2  # the longest the keyboard thread waits: a lone Escape, a resize
-
-LEGENDS = {
-    "encoder": ("Keys: \u2190/\u2192 turn  Enter/Space OK (push)  g GO  u UNDO  m MENU",
-                "      O G U M = hold that button   x quit (the game is saved)"),
-    "keypad": ("Keys: a/1 ace  2-9  0/t ten  j q k  Enter OK  g GO  u UNDO",
-               "      m MENU  Shift+key = hold (J: J nobs)  x quit (it is saved)"),
-}
-
 
 def keymap(kit: str) -> dict[str, KeyStep]:
     """Terminal keys to key steps for the kit."""
@@ -129,18 +127,6 @@ def screen_lines(image: Image.Image | None, view: View | None, sides: tuple[Side
     if extra:
         board = [*board, "", *extra]
     return compose(frame, board, LEGENDS.get(kit, LEGENDS["encoder"]), *size)
-
-
-def terminal_size(out: TextIO) -> tuple[int, int]:
-    """Columns and rows of the terminal ``out`` writes to, asked of the terminal itself
-    ($COLUMNS may be stale or inherited from another program); 80x24 when it cannot say."""
-    try:
-        size = os.get_terminal_size(out.fileno())
-    except (OSError, ValueError, AttributeError):
-        size = shutil.get_terminal_size((80, 24))
-    if size.columns <= 0 or size.lines <= 0:  # a pty nobody has given a size yet
-        size = shutil.get_terminal_size((80, 24))
-    return size.columns, size.lines
 
 
 class TerminalDisplay:
@@ -246,8 +232,10 @@ class TerminalDisplay:
         self._drawn_size = size
 
 
-def run_interactive(sim: Simulator, display: TerminalDisplay, stdin: TextIO) -> None:
-    """Play in the terminal until the player quits (x or Ctrl-C) or the app quits.
+def run_interactive(sim: Simulator, display: TerminalDisplay, stdin: TextIO, *,
+                    entered: bool = False) -> None:
+    """Play in the terminal until the player quits (x or Ctrl-C) or the app quits
+    (``entered``: the splash has already switched to the simulator's screen).
 
     The keyboard thread wakes at least every ``KEY_POLL_S`` and then asks the display to
     refit, so a resized terminal is redrawn within that time, between frames as well.
@@ -285,8 +273,10 @@ def run_interactive(sim: Simulator, display: TerminalDisplay, stdin: TextIO) -> 
                 if step is not None:
                     sim.press(step)
 
-    display.out.write("\x1b[?1049h\x1b[?25l\x1b[2J")
-    tty.setcbreak(fd)
+    if not entered:
+        display.out.write("\x1b[?1049h\x1b[?25l\x1b[2J")
+    # Now, not after flushing: keys pressed while the splash was showing are kept.
+    tty.setcbreak(fd, termios.TCSANOW)
     reader = threading.Thread(target=read_keys, name="keyboard", daemon=True)
     try:
         sim.start()

@@ -26,7 +26,7 @@ import os
 import re
 import stat
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -481,24 +481,33 @@ class Store(StoreReader):
         self._current = CurrentGame(game_id, path, (record,), (now,))
         return self._current
 
-    def append(self, line: str | Mapping[str, Any]) -> int:
-        """Record one accepted event; returns only when it is on disk (its line number)."""
+    def append(self, line: str | Mapping[str, Any], *,
+               scores: Sequence[int] | None = None) -> int:
+        """Record one accepted event; returns only when it is on disk (its line number).
+
+        ``scores``, the scores once the event is in force, are kept on its line so that the
+        device can show them at start-up before it has loaded the engine (a hint only: the
+        record is the truth, see :mod:`pegboard.store.peek`).
+        """
         lock = self._require_open()
         record = parse_record_line(line)
         game, writer = self._current, self._writer
         if game is None or writer is None:
             raise StoreError('no game in progress: start one first with its {"type": "game"} line')
         now = self._clock()
-        seq = writer.append({"at": now, "record": record}, guard=lock.check)
+        entry: dict[str, Any] = {"at": now, "record": record}
+        if scores is not None:
+            entry["scores"] = [int(score) for score in scores]
+        seq = writer.append(entry, guard=lock.check)
         self._current = CurrentGame(
             game.id, game.path, (*game.records, record), (*game.times, now),
             recovered=game.recovered,
         )
         return seq
 
-    def undo(self) -> int:
+    def undo(self, *, scores: Sequence[int] | None = None) -> int:
         """Record that the last event was taken back (the event itself stays in the log)."""
-        return self.append({"type": "undo"})
+        return self.append({"type": "undo"}, scores=scores)
 
     def finish(self, result: Mapping[str, Any]) -> FinishedGame:
         """End the current game with ``result`` and move it into the history."""

@@ -22,7 +22,7 @@ A terminal cell is about twice as high as it is wide, so both modes keep the OLE
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from PIL import Image
 
@@ -76,14 +76,15 @@ def frame_to_braille(image: Image.Image) -> list[str]:
     return ["".join(cell(x, y) for x in range(0, width, 2)) for y in range(0, height, 4)]
 
 
-@dataclass(frozen=True, slots=True)
-class CellMode:
+class CellMode(NamedTuple):
     """A way to draw a frame in character cells: ``dots_x`` by ``dots_y`` pixels per cell."""
 
+    # A named tuple, not a dataclass: the simulator's first frame is drawn before the
+    # dataclasses module (and the inspect module it loads) is imported.
     name: str
     dots_x: int
     dots_y: int
-    draw: Callable[[Image.Image], list[str]] = field(repr=False)
+    draw: Callable[[Image.Image], list[str]]
 
     def size(self, width: int, height: int) -> tuple[int, int]:
         """Columns and lines a ``width`` x ``height`` frame takes.

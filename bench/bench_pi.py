@@ -1,0 +1,330 @@
+"""What a Raspberry Pi player feels: start-up, shell commands, a long history, each key.
+
+Every figure is printed with a reference measured in the same run, on the same interpreter,
+so the ratio holds on a slower machine (a Pi Zero 2 W runs Python about 15 times slower than
+one core of a current desktop; the ratios carry over, the milliseconds do not):
+
+* Process time of ``pegboard score``, ``peg``, ``advise`` and ``replay``, against a bare
+  ``python -c pass`` (target for ``score``: at most 4 times).
+* Start to first frame of the simulator: ``pegboard sim`` on a real pseudo-terminal,
+  restoring a game in progress, from starting the process to the first frame drawn on it
+  (the splash with the restored scores; target: 120 ms on this machine).
+* ``pegboard game list`` and ``pegboard stats`` on stores of 10, 1,000 and 10,000 finished
+  games: time and peak memory of the process (targets at 10,000: ``list`` within 1 s and
+  60 MB; ``stats`` within 60 MB, the same at every size). The stores are made as the device
+  makes them (each game indexed as it is finished); the first read after the index is lost,
+  which reads every file, is shown too.
+* Itemised scoring (``score_hand``) against a plain brute-force count written here (target:
+  at least as fast).
+* CPU per key, from the key's pin change to its finished frame, over a whole scripted game
+  on the simulator (target: median 0.5 ms or less).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import pty
+import random
+import select
+import shutil
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from itertools import combinations
+from pathlib import Path
+
+from pegboard.config import Config
+from pegboard.record import write
+from pegboard.rules import DECK, Card, score_hand
+from pegboard.sim.autoplay import full_game_script
+from pegboard.sim.script import run_script
+from pegboard.sim.session import Simulator
+from pegboard.store import FinishedGame, Store
+from pegboard.store.games import game_from_entries
+from pegboard.store.index import INDEX_NAME, GameIndex, add_finished
+from pegboard.store.logfile import encode_line, scan
+from pegboard.testing import FakeClock, RecordingDisplay, expand, parse_script
+from pegboard.testing_games import random_game
+
+RUNS = 7
+SIZES = (10, 1_000, 10_000)
+EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "two-player.jsonl"
+GUIDE = Path(__file__).resolve().parent.parent / "docs" / "guide.keys"
+
+
+def _cores() -> str:
+    return f"{os.cpu_count()} cores"
+
+
+# --- processes ----------------------------------------------------------------------------
+
+
+_TIMER = """
+import os, resource, subprocess, sys, time
+start = time.perf_counter()
+done = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+took = time.perf_counter() - start
+print(done.returncode, took, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+"""
+"""Runs a command from a small process and reports its wall time and peak memory: started
+from this (large) process, a child's peak would count this one's pages before its exec."""
+
+
+def _run(argv: Sequence[str], env: dict[str, str] | None = None) -> tuple[float, float]:
+    """Wall seconds and peak resident MB of one process (its output thrown away)."""
+    done = subprocess.run([sys.executable, "-c", _TIMER, *argv], env=env, check=True,
+                          capture_output=True, text=True)
+    status, took, peak_kb = done.stdout.split()
+    if status != "0":
+        raise RuntimeError(f"{' '.join(argv)} exited {status}")
+    return float(took), int(peak_kb) / 1024
+
+
+def _median_run(argv: Sequence[str], env: dict[str, str] | None = None,
+                runs: int = RUNS) -> tuple[float, float]:
+    results = [_run(argv, env) for _ in range(runs)]
+    return (statistics.median(t for t, _ in results), max(m for _, m in results))
+
+
+def commands() -> None:
+    """Process time of the shell commands against a bare interpreter."""
+    python = sys.executable
+    bare, bare_mb = _median_run([python, "-c", "pass"])
+    print(f"reference: python -c pass  {bare * 1000:.0f} ms, {bare_mb:.0f} MB "
+          f"(median of {RUNS}) on {_cores()}")
+    with tempfile.TemporaryDirectory() as scratch:
+        record = Path(scratch) / "game.jsonl"
+        if EXAMPLE.exists():
+            shutil.copy(EXAMPLE, record)
+        else:
+            game = random_game(1)
+            with record.open("w", encoding="utf-8") as out:
+                write(out, game.header, game.events)
+        cases = {
+            "score": ["score", "5H", "5S", "5C", "JD", "--starter", "5D"],
+            "peg": ["peg", "7H", "8S", "7D", "AC", "2S"],
+            "advise": ["advise", "--dealer", "5H", "5S", "6C", "JD", "4H", "KS"],
+            "replay": ["replay", str(record)],
+        }
+        for name, args in cases.items():
+            took, peak = _median_run([python, "-m", "pegboard", *args])
+            target = " (target <= 4x)" if name == "score" else ""
+            print(f"pegboard {name:<7} {took * 1000:6.0f} ms = {took / bare:4.1f}x bare{target}, "
+                  f"{peak:.0f} MB = {peak / bare_mb:.1f}x bare")
+
+
+# --- start to first frame -----------------------------------------------------------------
+
+
+def _first_frame(store: Path) -> float:
+    """Seconds from starting ``pegboard sim`` on a pseudo-terminal to its first frame."""
+    start = time.perf_counter()
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: the simulator on an 80x24 terminal
+        os.environ.update(COLUMNS="80", LINES="24", TERM="xterm-256color")
+        os.execv(sys.executable, [sys.executable, "-m", "pegboard", "sim", "--store",
+                                  str(store)])
+    seen = b""
+    try:
+        while True:
+            ready, _, _ = select.select([fd], [], [], 30)
+            if not ready:
+                raise RuntimeError("the simulator drew nothing in 30 s")
+            seen += os.read(fd, 1 << 16)
+            if "⠀".encode() in seen or "⣿".encode() in seen or b"\xe2\xa0" in seen:
+                return time.perf_counter() - start  # braille cells: the OLED's pixels
+    finally:
+        os.kill(pid, 9)
+        os.waitpid(pid, 0)
+        os.close(fd)
+
+
+def first_frame() -> None:
+    """Start-up of the simulator, restoring a game in progress, against a bare interpreter."""
+    bare, _ = _median_run([sys.executable, "-c", "pass"])
+    with tempfile.TemporaryDirectory() as scratch:
+        store = Path(scratch) / "store"
+        guide = GUIDE.read_text(encoding="utf-8").splitlines()[:20]
+        with Store(store, owner="bench") as opened:
+            run_script(parse_script("\n".join(guide)), Config(), opened)
+        times = [_first_frame(store) for _ in range(RUNS)]
+    took = statistics.median(times)
+    print(f"pegboard sim: start -> first frame {took * 1000:.0f} ms (median of {RUNS}; "
+          f"target <= 120 ms) = {took / bare:.1f}x python -c pass ({bare * 1000:.0f} ms) "
+          f"on {_cores()}")
+
+
+# --- a long history -----------------------------------------------------------------------
+
+
+def _history(store: Path, count: int) -> None:
+    """A store of ``count`` finished games as the device leaves it: each a history file in
+    the store's log format, indexed as it was finished. Fifty distinct games are played and
+    repeated under new ids (a game's summary depends only on its record, so each copy is
+    given its original's)."""
+    Store(store, owner="bench").close()
+    history = store / "history"
+    distinct = []
+    for seed in range(50):
+        game = random_game(seed)
+        text = io.StringIO()
+        write(text, game.header, game.events)
+        records = [json.loads(line) for line in text.getvalue().splitlines()]
+        distinct.append((records, {"type": "result", "scores": list(game.scores),
+                                   "winner": game.winner, "abandoned": False}))
+    for number in range(count):
+        records, result = distinct[number % len(distinct)]
+        at = 1_790_000_000.0 + number * 3600
+        game_id = f"{time.strftime('%Y%m%dT%H%M%SZ', time.gmtime(at))}-{number:06x}"
+        entries = [{"at": at, "id": game_id, "pegboard": "bench", "record": records[0]}]
+        entries += [{"at": at + k, "record": record} for k, record in enumerate(records[1:], 1)]
+        entries.append({"at": at + len(records), "finish": result})
+        path = history / f"{game_id}.log"
+        path.write_bytes(b"".join(encode_line({"seq": seq, **entry})
+                                  for seq, entry in enumerate(entries)))
+        if number < len(distinct):  # what Store.finish does as each game ends
+            game = game_from_entries(scan(path.read_bytes()).entries, path)
+            assert isinstance(game, FinishedGame)
+            add_finished(store, game)
+    GameIndex(store).close()  # the copies indexed, then given their originals' summaries
+    with sqlite3.connect(store / INDEX_NAME) as db:
+        made = {int(name[-10:-4], 16): text for name, text in db.execute(
+            "SELECT file, summaries FROM games WHERE summaries IS NOT NULL")}
+        copies = db.execute("SELECT file FROM games WHERE summaries IS NULL").fetchall()
+        db.executemany("UPDATE games SET summaries = ? WHERE file = ?", [
+            (made[int(name[-10:-4], 16) % len(distinct)], name) for (name,) in copies])
+
+
+def history() -> None:
+    """``game list`` and ``stats`` at growing history sizes."""
+    python = sys.executable
+    _, bare_mb = _median_run([python, "-c", "pass"], runs=3)
+    print(f"reference: python -c pass peaks at {bare_mb:.0f} MB on {_cores()}")
+    with tempfile.TemporaryDirectory(dir=Path.home()) as scratch:
+        for count in SIZES:
+            store = Path(scratch) / f"store-{count}"
+            made = time.perf_counter()
+            _history(store, count)
+            made = time.perf_counter() - made
+            env = {**os.environ, "PEGBOARD_STORE": str(store)}
+            runs = 3 if count >= 10_000 else 5
+            listing, list_mb = _median_run([python, "-m", "pegboard", "game", "list"], env, runs)
+            stats, stats_mb = _median_run([python, "-m", "pegboard", "stats"], env, runs)
+            export_id = sorted(os.listdir(store / "history"))[count // 2][:-4]
+            export, _ = _median_run([python, "-m", "pegboard", "game", "export", "--id",
+                                     export_id], env, runs)
+            (store / INDEX_NAME).unlink()
+            cold, cold_mb = _run([python, "-m", "pegboard", "game", "list"], env)
+            print(f"{count:>6} games (made in {made:.1f} s): game list {listing * 1000:5.0f} ms "
+                  f"{list_mb:3.0f} MB | stats {stats * 1000:5.0f} ms {stats_mb:3.0f} MB | "
+                  f"export --id {export * 1000:4.0f} ms | list with the index lost "
+                  f"{cold * 1000:5.0f} ms {cold_mb:3.0f} MB")
+            shutil.rmtree(store)
+    print("targets at 10,000 games: game list <= 1 s and <= 60 MB; stats <= 60 MB at any "
+          "size")
+
+
+# --- itemised scoring ---------------------------------------------------------------------
+
+
+def brute_force_total(hand: Sequence[Card], starter: Card, crib: bool = False) -> int:
+    """A plain count of a show hand: every subset for fifteens, every pair, every subset
+    for runs (longest first), flush and nobs. The reference the itemised scorer is held to.
+    """
+    cards = [*hand, starter]
+    ranks = [int(card.rank) for card in cards]
+    pips = [min(rank, 10) for rank in ranks]
+    total = 0
+    for size in range(2, 6):
+        for combo in combinations(range(5), size):
+            if sum(pips[i] for i in combo) == 15:
+                total += 2
+    for a, b in combinations(range(5), 2):
+        if ranks[a] == ranks[b]:
+            total += 2
+    for size in (5, 4, 3):
+        found = 0
+        for combo in combinations(range(5), size):
+            chosen = sorted(ranks[i] for i in combo)
+            if all(chosen[k + 1] - chosen[k] == 1 for k in range(size - 1)):
+                found += 1
+        if found:
+            total += found * size
+            break
+    suits = {card.suit for card in hand}
+    if len(suits) == 1:
+        if starter.suit in suits:
+            total += 5
+        elif not crib:
+            total += 4
+    total += sum(1 for card in hand if int(card.rank) == 11 and card.suit == starter.suit)
+    return total
+
+
+def scoring() -> None:
+    """Itemised scoring against the brute-force count, on the same random deals."""
+    rnd = random.Random(7)
+    deals = [rnd.sample(DECK, 5) for _ in range(20_000)]
+    assert all(score_hand(d[:4], d[4]).total == brute_force_total(d[:4], d[4])
+               for d in deals[:2_000])
+
+    def rate(count: object) -> float:
+        best = 0.0
+        for _ in range(3):
+            start = time.perf_counter()
+            for deal in deals:
+                count(deal[:4], deal[4])  # type: ignore[operator]
+            best = max(best, len(deals) / (time.perf_counter() - start))
+        return best
+
+    brute, itemised = rate(brute_force_total), rate(score_hand)
+    print(f"itemised score_hand {itemised:,.0f} hands/s vs brute-force total "
+          f"{brute:,.0f} hands/s: {itemised / brute:.2f}x (target >= 1x; best of 3) on "
+          f"{_cores()}")
+
+
+# --- per key ------------------------------------------------------------------------------
+
+
+def per_key() -> None:
+    """CPU time of this thread from each key's pin change to its finished frame."""
+    script, _ = full_game_script(seed=1)
+    cpu: list[float] = []
+    with tempfile.TemporaryDirectory() as scratch:
+        store = Store(Path(scratch), owner="bench")
+        sim = Simulator(Config(), store, RecordingDisplay(), clock=FakeClock())
+        try:
+            sim.start()
+            for step in expand(parse_script(script)):
+                if step.key == "wait" or step.hold:
+                    sim.press(step)
+                    continue
+                start = time.thread_time()
+                sim.press(step)
+                cpu.append(time.thread_time() - start)
+        finally:
+            sim.close()
+            store.close()
+    cpu.sort()
+    print(f"CPU per key, pin change -> finished frame ({len(cpu)} keys of a whole game): "
+          f"median {statistics.median(cpu) * 1000:.2f} ms, p90 "
+          f"{cpu[int(len(cpu) * 0.9)] * 1000:.2f} ms (target median <= 0.5 ms) on {_cores()}")
+
+
+def main() -> None:
+    """Print every figure with its reference."""
+    commands()
+    first_frame()
+    scoring()
+    per_key()
+    history()
+
+
+if __name__ == "__main__":
+    main()
