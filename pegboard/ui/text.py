@@ -82,12 +82,17 @@ def draw_text(image: Image.Image, x: int, y: int, text: str, *, fill: int = 1,
     if scale == 1:
         image.paste(fill, (x, y - _TOP), _mask(text))
         return x + width(text)
+    big = _big_mask(text, scale)
+    image.paste(fill, (x, y), big)
+    return x + big.width
+
+
+@functools.lru_cache(maxsize=256)
+def _big_mask(text: str, scale: int) -> Image.Image:
+    """``text`` scaled by a whole number (the scores and the count, redrawn every frame)."""
     small = Image.new("1", (width(text), 11), 0)
     _draw_small(small, 0, 0, text, 1)
-    big = small.resize((small.width * scale, small.height * scale), Image.Resampling.NEAREST)
-    mask = big
-    image.paste(fill, (x, y), mask)
-    return x + big.width
+    return small.resize((small.width * scale, small.height * scale), Image.Resampling.NEAREST)
 
 
 @functools.lru_cache(maxsize=2048)
