@@ -117,11 +117,14 @@ def test_a_game_the_app_cannot_resume_is_set_aside_rather_than_stopping_the_star
     assert len(list((tmp_path / "aside").iterdir())) == 1
 
 
-def run_device(store: Path) -> tuple[int, str]:
-    """``pegboard run`` on mock pins and the dummy display until it is ready, then SIGTERM;
-    its exit status and everything it logged."""
-    env = {**os.environ, "GPIOZERO_PIN_FACTORY": "mock", "PEGBOARD_STORE": str(store)}
-    proc = subprocess.Popen([sys.executable, "-m", "pegboard", "run", "--display", "dummy"],
+def run_device(store: Path, *options: str, **environ: str) -> tuple[int, str]:
+    """``pegboard run`` (with ``options``, and ``environ`` added to the environment) on mock
+    pins and the dummy display until it is ready, then SIGTERM; its exit status and
+    everything it logged."""
+    env = {**os.environ, "GPIOZERO_PIN_FACTORY": "mock", "PEGBOARD_STORE": str(store),
+           **environ}
+    proc = subprocess.Popen([sys.executable, "-m", "pegboard", "run", "--display", "dummy",
+                             *options],
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
     assert proc.stdout is not None
     logged: list[str] = []
@@ -229,25 +232,8 @@ def test_pegboard_run_with_the_voice_on_and_no_espeak_says_why_and_plays_on(
 ) -> None:
     config = tmp_path / "config.toml"
     config.write_text("[voice]\nenabled = true\n", encoding="utf-8")
-    env = {**os.environ, "GPIOZERO_PIN_FACTORY": "mock", "PEGBOARD_STORE": str(tmp_path / "s"),
-           "PATH": str(tmp_path / "no-programs-here")}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "pegboard", "run", "--display", "dummy", "--config", str(config)],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
-    assert proc.stdout is not None
-    logged: list[str] = []
-    try:
-        for line in proc.stdout:  # blocks until the process writes: no sleeping
-            logged.append(line)
-            if line.rstrip().endswith("ready"):
-                break
-        proc.send_signal(signal.SIGTERM)
-        logged += proc.stdout.readlines()
-        assert proc.wait(timeout=30) == 0
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-    text = "".join(logged)
+    status, text = run_device(tmp_path / "s", "--config", str(config),
+                              PATH=str(tmp_path / "no-programs-here"))
+    assert status == 0
     assert "espeak-ng" in text and "without a voice" in text, text
     assert "Traceback" not in text
