@@ -105,9 +105,10 @@ class IndexedGame:
     events: int
     """Record lines after the header (undo lines included)."""
     result: dict[str, Any]
-    summaries: list[dict[str, Any]] | None
-    """What :func:`pegboard.stats.summary_json` made of each of its games; None when not
-    made yet or when the record cannot be replayed (then :attr:`problem` says why)."""
+    summaries: str | None
+    """What :func:`pegboard.stats.summary_json` made of each of its games, as JSON text
+    (decoded only by :meth:`GameIndex.summaries`: a listing has no use for it); None when
+    not made yet or when the record cannot be replayed (then :attr:`problem` says why)."""
     problem: str | None
 
     @property
@@ -383,15 +384,15 @@ class GameIndex:
 
         Raises :class:`~pegboard.errors.RecordError` when the record cannot be replayed.
         """
-        kept = game.summaries
-        if kept is None:
+        text = game.summaries
+        if text is None:
             if game.problem is not None:
                 raise RecordError(game.problem)
             text, problem = summaries_of(self.read(game))
             self._keep_summaries(game, text, problem)
             if text is None:
                 raise RecordError(problem or "cannot be replayed")
-            kept = json.loads(text)
+        kept = json.loads(text)
         source = f"store game {game.id}"
         return [summary_from_json(data, number=first_number + k, source=source)
                 for k, data in enumerate(kept)]
@@ -423,5 +424,5 @@ def _indexed(row: tuple[Any, ...]) -> IndexedGame:
     return IndexedGame(
         str(game_id), str(file), float(started), float(finished), json.loads(players),
         json.loads(rules), int(events), json.loads(result),
-        json.loads(summaries) if summaries is not None else None, problem,
+        summaries, problem,
     )
