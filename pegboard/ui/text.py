@@ -80,11 +80,20 @@ def draw_text(image: Image.Image, x: int, y: int, text: str, *, fill: int = 1,
     if not text:
         return x
     if scale == 1:
-        image.paste(fill, (x, y - _TOP), _mask(text))
+        _stamp(image, fill, x, y - _TOP, _mask(text))
         return x + width(text)
     big = _big_mask(text, scale)
-    image.paste(fill, (x, y), big)
+    _stamp(image, fill, x, y, big)
     return x + big.width
+
+
+def _stamp(image: Image.Image, fill: int, x: int, y: int, mask: Image.Image) -> None:
+    """Set ``image`` to ``fill`` wherever ``mask`` is inked, ``mask``'s corner at (x, y)
+    (clipped at the edges). Straight to Pillow's core: the checks ``Image.paste`` makes on
+    each call cost more than the copy, for the dozen or so strings of every frame, and these
+    images are always ours: mode "1", loaded, and not shared."""
+    image.load()
+    image.im.paste(fill, (x, y, x + mask.width, y + mask.height), mask.im)
 
 
 @functools.lru_cache(maxsize=256)
