@@ -21,7 +21,7 @@ A terminal cell is about twice as high as it is wide, so both modes keep the OLE
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import NamedTuple
 
 from PIL import Image
@@ -43,7 +43,10 @@ which is why the bottom row's bits come last."""
 def _lit(image: Image.Image) -> tuple[int, int, list[bool]]:
     mono = image.convert("1")
     width, height = mono.size
-    return width, height, [v != 0 for v in mono.convert("L").tobytes()]
+    # The pixel values, not tobytes(): that loads Pillow's file encoders (and logging),
+    # 15 ms of the simulator's first frame. Pillow 13 renamed getdata.
+    values: Iterable[int] = getattr(mono, "get_flattened_data", mono.getdata)()
+    return width, height, [v != 0 for v in values]
 
 
 def frame_to_halfblocks(image: Image.Image) -> list[str]:
@@ -63,17 +66,23 @@ def frame_to_braille(image: Image.Image) -> list[str]:
     """One string per four pixel rows, two pixels across per character; the pixel at (x, y)
     is the dot ``BRAILLE_DOTS[x % 2, y % 4]`` of cell (x // 2, y // 4). Pixels beyond the
     image's edge (an odd width, a height not a multiple of 4) are dark."""
-    width, height, pixels = _lit(image)
-
-    def cell(cx: int, cy: int) -> str:
-        bits = 0
-        for (dx, dy), bit in BRAILLE_DOTS.items():
-            x, y = cx + dx, cy + dy
-            if x < width and y < height and pixels[y * width + x]:
-                bits |= bit
-        return chr(BRAILLE_BLANK + bits)
-
-    return ["".join(cell(x, y) for x in range(0, width, 2)) for y in range(0, height, 4)]
+    width, height, lit = _lit(image)
+    # Padded with dark pixels to whole cells, so each dot is one lookup (this runs for the
+    # simulator's first frame, before anything else is drawn).
+    across, down = width + width % 2, height + -height % 4
+    p = [False] * (across * down)
+    for y in range(height):
+        p[y * across:y * across + width] = lit[y * width:(y + 1) * width]
+    rows = []
+    for top in range(0, down, 4):
+        a, b, c, d = (top * across, (top + 1) * across, (top + 2) * across,
+                      (top + 3) * across)
+        rows.append("".join(
+            chr(BRAILLE_BLANK + (p[a + x] | p[b + x] << 1 | p[c + x] << 2 | p[a + x + 1] << 3
+                                 | p[b + x + 1] << 4 | p[c + x + 1] << 5 | p[d + x] << 6
+                                 | p[d + x + 1] << 7))
+            for x in range(0, across, 2)))
+    return rows
 
 
 class CellMode(NamedTuple):
