@@ -8,32 +8,10 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from systemd_units import SYSTEM_UNITS, analyze, exposure, unit_settings
 
 ROOT = Path(__file__).resolve().parent.parent
 UNIT = ROOT / "systemd" / "pegboard.service"
-SYSTEM_UNITS = Path("/usr/lib/systemd/system")
-
-
-def analyze() -> str:
-    path = shutil.which("systemd-analyze")
-    assert path, "systemd-analyze is missing: `make test` installs it (apt-get install systemd)"
-    return path
-
-
-def unit_settings(text: str) -> dict[str, list[str]]:
-    """``Section.Key`` -> every value given, in order (systemd keys may repeat)."""
-    settings: dict[str, list[str]] = {}
-    section = ""
-    for raw in text.splitlines():
-        line = raw.strip()
-        if not line or line.startswith(("#", ";")):
-            continue
-        if line.startswith("["):
-            section = line.strip("[]")
-            continue
-        key, _, value = line.partition("=")
-        settings.setdefault(f"{section}.{key}", []).append(value)
-    return settings
 
 
 SETTINGS = unit_settings(UNIT.read_text(encoding="utf-8"))
@@ -85,18 +63,6 @@ def test_verify_would_catch_a_mistake(tmp_path: Path) -> None:
     output = done.stdout + done.stderr
     assert "Failed to parse protect home value, ignoring: yse" in output
     assert "Unknown key 'WachdogSec'" in output
-
-
-def exposure(path: Path) -> float:
-    done = subprocess.run(
-        [analyze(), "security", "--offline=true", "--no-pager", str(path)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    match = re.search(r"Overall exposure level for \S+: (\d+\.\d+)", done.stdout + done.stderr)
-    assert match, done.stdout + done.stderr
-    return float(match.group(1))
 
 
 def test_exposure_is_at_most_2(tmp_path: Path) -> None:

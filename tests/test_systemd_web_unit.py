@@ -3,51 +3,19 @@ limited to this machine and the local ranges, read-only, off until enabled."""
 
 from __future__ import annotations
 
-import re
 import shutil
 import subprocess
 from pathlib import Path
+
+from systemd_units import SYSTEM_UNITS, analyze, exposure, unit_settings
 
 from pegboard.commands.web import DEFAULT_PORT
 
 ROOT = Path(__file__).resolve().parent.parent
 UNIT = ROOT / "systemd" / "pegboard-web.service"
-SYSTEM_UNITS = Path("/usr/lib/systemd/system")
 
 
-def analyze() -> str:
-    path = shutil.which("systemd-analyze")
-    assert path, "systemd-analyze is missing: `make test` installs it (apt-get install systemd)"
-    return path
-
-
-def settings(text: str) -> dict[str, list[str]]:
-    """``Section.Key`` -> every value given, in order."""
-    found: dict[str, list[str]] = {}
-    section = ""
-    for raw in text.splitlines():
-        line = raw.strip()
-        if not line or line.startswith(("#", ";")):
-            continue
-        if line.startswith("["):
-            section = line.strip("[]")
-            continue
-        key, _, value = line.partition("=")
-        found.setdefault(f"{section}.{key}", []).append(value)
-    return found
-
-
-SETTINGS = settings(UNIT.read_text(encoding="utf-8"))
-
-
-def exposure(path: Path) -> float:
-    done = subprocess.run(
-        [analyze(), "security", "--offline=true", "--no-pager", str(path)],
-        capture_output=True, text=True, check=False,
-    )
-    match = re.search(r"Overall exposure level for \S+: (\d+\.\d+)", done.stdout + done.stderr)
-    assert match, done.stdout + done.stderr
-    return float(match.group(1))
+SETTINGS = unit_settings(UNIT.read_text(encoding="utf-8"))
 
 
 def verify(tmp_path: Path, text: str) -> str:
