@@ -4,7 +4,9 @@ A process of its own (``systemd/pegboard-web.service``), so the device's process
 network listener. It reads the store and never writes it; it binds to 127.0.0.1 unless
 ``--host`` says otherwise. Starlette and uvicorn are imported only when the server starts, so
 no other command pays for them. ``--port 0`` takes any free port; the address is printed on
-one line once the socket is bound.
+one line once the socket is bound. It answers only requests naming this machine (its host
+name, ``<hostname>.local``, its addresses, localhost) or a name given with ``--allow-host``;
+the limits it keeps under a hostile network are in :mod:`pegboard.web.server`.
 """
 
 from __future__ import annotations
@@ -49,6 +51,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         help=f"the TCP port (default {DEFAULT_PORT}; 0 picks a free one)")
     parser.add_argument("--poll", default=0.05, type=paths.seconds(5), metavar="SECONDS",
                         help="how often the store is looked at (default 0.05)")
+    parser.add_argument(
+        "--allow-host", action="append", default=[], type=allowed_name, metavar="NAME",
+        help="another name the page may be opened by (its host name, NAME.local, its "
+        "addresses and localhost always are); repeat for more",
+    )
     parser.set_defaults(func=run)
 
 
@@ -63,6 +70,16 @@ def host_address(text: str) -> str:
             f"{paths.shown(text)} is not an IP address: give one such as 127.0.0.1, "
             "0.0.0.0 (every IPv4 address) or ::"
         ) from None
+
+
+def allowed_name(text: str) -> str:
+    """A DNS name or IP address a browser may use to reach the board."""
+    from pegboard.web.server_hosts import HostNameError, host_name
+
+    try:
+        return host_name(text)
+    except HostNameError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def port_number(text: str) -> int:
@@ -108,32 +125,17 @@ def bind(host: str, port: int) -> socket.socket:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Serve until stopped (Ctrl-C or SIGTERM)."""
+    """Serve until stopped (Ctrl-C or SIGTERM); 1 if the scoreboard stopped following the
+    store (so systemd starts it again)."""
     store = store_folder(args.store)
     sock = bind(args.host, args.port)
-    import uvicorn  # only this command needs the server
+    from pegboard.web.server import serve  # only this command needs the server
+    from pegboard.web.server_hosts import board_names
 
-    from pegboard.web.app import create_app
-
-    app = create_app(store, period=args.poll)
-    config = uvicorn.Config(
-        app, http="h11", ws="none", lifespan="on", log_level="warning", access_log=False,
-        server_header=False, proxy_headers=False, timeout_graceful_shutdown=2,
-    )
-
-    class Server(uvicorn.Server):
-        def handle_exit(self, sig: int, frame: object) -> None:
-            hub = getattr(app.state, "hub", None)
-            if hub is not None:  # end the event streams now instead of waiting for them
-                hub.stop()
-            super().handle_exit(sig, frame)  # type: ignore[arg-type]
-
-    server = Server(config)
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
     print(f"Pegboard scoreboard on http://{shown}:{port}/ (store {store})", flush=True)
     try:
-        server.run(sockets=[sock])
+        return serve(store, sock, period=args.poll, hosts=board_names(args.allow_host))
     finally:
         sock.close()
-    return 0

@@ -17,7 +17,8 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+import re
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection, MutableMapping
 from pathlib import Path
 from typing import Any
 
@@ -29,9 +30,10 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from pegboard.web.board import board_for
-from pegboard.web.games import MAX_LIMIT
+from pegboard.web.games import QueryError, parse_limit
 from pegboard.web.hub import Hub
 from pegboard.web.page import error_page, page
+from pegboard.web.server_hosts import HostCheck
 
 STATIC = Path(__file__).resolve().parent / "static"
 
@@ -46,6 +48,10 @@ SECURITY_HEADERS = (
     (b"x-frame-options", b"DENY"),
     (b"cross-origin-opener-policy", b"same-origin"),
 )
+
+MAX_QUERY = 512
+"""The longest query string answered (in bytes): the page and the API take two short
+parameters, so anything longer is refused with 400 before a route sees it."""
 
 KEEP_ALIVE = 15.0
 """Seconds between comments on an idle event stream (proxies and phones drop silent ones)."""
@@ -81,8 +87,48 @@ class SecurityHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
-def create_app(directory: Path, *, period: float = 0.05) -> Starlette:
-    """The scoreboard for the store at ``directory`` (polled every ``period`` seconds)."""
+class BoundedQuery:
+    """ASGI middleware refusing a query string longer than :data:`MAX_QUERY` with 400."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or len(scope.get("query_string", b"")) <= MAX_QUERY:
+            await self.app(scope, receive, send)
+            return
+        body = json.dumps({"error": f"the query is longer than {MAX_QUERY} bytes"}).encode()
+        await send({"type": "http.response.start", "status": 400, "headers": [
+            (b"content-type", b"application/json"),
+            (b"content-length", str(len(body)).encode())]})
+        await send({"type": "http.response.body", "body": body})
+
+
+class Scoreboard(Starlette):
+    """Starlette with the security headers, the ``Host`` check and the query bound outside
+    everything else, so that Starlette's own error answers (a 500 included) carry the headers
+    and a refused request never reaches a route."""
+
+    hosts: Collection[str] | None = None
+
+    def build_middleware_stack(self) -> ASGIApp:
+        inner: ASGIApp = BoundedQuery(super().build_middleware_stack())
+        if self.hosts is not None:
+            inner = HostCheck(inner, self.hosts)
+        return SecurityHeaders(inner)
+
+
+Failed = Callable[[BaseException], None]
+
+
+def create_app(directory: Path, *, period: float = 0.05, hosts: Collection[str] | None = None,
+               failed: Failed | None = None) -> Starlette:
+    """The scoreboard for the store at ``directory`` (polled every ``period`` seconds).
+
+    ``hosts``: the names a request's ``Host`` may carry (:mod:`pegboard.web.server_hosts`;
+    None answers any, for tests in one process). ``failed`` is told if the polling task ever
+    ends with an error, so the server can stop and exit non-zero (systemd restarts it).
+    """
     hub_box: list[Hub] = []
 
     def hub() -> Hub:
@@ -93,14 +139,24 @@ def create_app(directory: Path, *, period: float = 0.05) -> Starlette:
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         task = asyncio.create_task(hub().run())
+        task.add_done_callback(ended)
         app.state.hub = hub()
         try:
             yield
         finally:
             hub().stop()
             task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+            await asyncio.gather(task, return_exceptions=True)  # its error was told already
+
+    def ended(task: asyncio.Task[None]) -> None:
+        if task.cancelled() or task.exception() is None:
+            return
+        error = task.exception()
+        assert error is not None
+        log.error("the scoreboard stopped following the store: %s: %s",
+                  type(error).__name__, _short(str(error)))
+        if failed is not None:
+            failed(error)
 
     async def index(request: Request) -> Response:
         game = _game(hub())
@@ -111,11 +167,11 @@ def create_app(directory: Path, *, period: float = 0.05) -> Starlette:
                             headers={"cache-control": "no-store"})
 
     async def board(request: Request) -> Response:
-        sides = request.path_params["sides"]
-        target = request.path_params["target"]
-        if sides not in (2, 3) or target not in (61, 121):
+        found = re.fullmatch(r"([23])-(61|121)", request.path_params["name"])
+        if found is None:
             raise HTTPException(404, "a board has 2 or 3 sides and a target of 61 or 121")
-        return Response(board_for(sides, target), media_type="image/svg+xml")
+        return Response(board_for(int(found.group(1)), int(found.group(2))),
+                        media_type="image/svg+xml")
 
     async def api_game(request: Request) -> Response:
         current = hub()
@@ -126,15 +182,14 @@ def create_app(directory: Path, *, period: float = 0.05) -> Starlette:
     def api_games(request: Request) -> Response:
         # A plain function: Starlette runs it on a worker thread, so reading the index (which
         # may wait for the device's write to it) never holds up the event streams.
-        text = request.query_params.get("limit", "20")
-        if not text.isdigit() or not 0 <= int(text) <= MAX_LIMIT:
-            return JSONResponse(
-                {"error": f"limit must be a whole number from 0 to {MAX_LIMIT}, not {text!r}"},
-                status_code=400)
+        try:
+            limit = parse_limit(request.query_params.get("limit", "20"))
+        except QueryError as error:
+            return JSONResponse({"error": str(error)}, status_code=400)
         current = hub()
         if current.error:
             return JSONResponse({"games": [], "error": current.error}, status_code=503)
-        return JSONResponse({"games": current.finished(int(text)), "error": None},
+        return JSONResponse({"games": current.finished(limit), "error": None},
                             headers={"cache-control": "no-store"})
 
     async def events(request: Request) -> Response:
@@ -156,7 +211,8 @@ def create_app(directory: Path, *, period: float = 0.05) -> Starlette:
         return HTMLResponse(error_page(title, detail), status_code=status, headers=headers)
 
     async def server_error(request: Request, exc: Exception) -> Response:
-        log.error("error answering %s: %s: %s", request.url.path, type(exc).__name__, exc)
+        log.error("error answering %s: %s: %s", _short(request.url.path),
+                  type(exc).__name__, _short(str(exc)))
         message = "Something went wrong showing this page; the game itself is not affected."
         if request.url.path.startswith("/api/"):
             return JSONResponse({"error": message}, status_code=500)
@@ -165,19 +221,24 @@ def create_app(directory: Path, *, period: float = 0.05) -> Starlette:
     read = ["GET", "HEAD"]
     routes = [
         Route("/", index, methods=read),
-        Route("/board/{sides:int}-{target:int}.svg", board, methods=read),
+        Route("/board/{name}.svg", board, methods=read),
         Route("/api/game", api_game, methods=read),
         Route("/api/games", api_games, methods=read),
         Route("/events", events, methods=read),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    app = Starlette(
+    app = Scoreboard(
         routes=routes,
         lifespan=lifespan,
         exception_handlers={HTTPException: not_found, 500: server_error},
     )
-    app.add_middleware(SecurityHeaders)
+    app.hosts = hosts
     return app
+
+
+def _short(text: str, most: int = 120) -> str:
+    """``text`` cut for one log line (a path or message may be as long as a request)."""
+    return text if len(text) <= most else text[:most] + f"… ({len(text)} characters)"
 
 
 def _game(hub: Hub) -> dict[str, Any] | None:

@@ -10,6 +10,7 @@ never changes, so each one's summary is kept here by file name between looks.
 from __future__ import annotations
 
 import logging
+import re
 import sqlite3
 from collections import OrderedDict, deque
 from pathlib import Path
@@ -23,6 +24,20 @@ MAX_LIMIT = 200
 """The most games one ``/api/games`` answer lists."""
 
 log = logging.getLogger(__name__)
+
+
+class QueryError(PegboardError, ValueError):
+    """A query parameter the scoreboard cannot use (answered with 400)."""
+
+
+def parse_limit(text: str) -> int:
+    """``/api/games?limit=``: a whole number from 0 to :data:`MAX_LIMIT` written in at most
+    four ASCII digits (so no number of digits, and no other script's digits, reaches
+    ``int``); QueryError quoting the start of the value otherwise."""
+    if re.fullmatch(r"[0-9]{1,4}", text, flags=re.ASCII) and int(text) <= MAX_LIMIT:
+        return int(text)
+    shown = repr(text) if len(text) <= 20 else f"{text[:20]!r}… ({len(text)} characters)"
+    raise QueryError(f"limit must be a whole number from 0 to {MAX_LIMIT}, not {shown}")
 
 
 def summary(index: GameIndex, game: IndexedGame) -> dict[str, Any]:

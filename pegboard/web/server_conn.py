@@ -1,0 +1,207 @@
+"""Each connection to the scoreboard, held to a deadline and to a share of the server.
+
+uvicorn's h11 protocol waits for a request for as long as the client keeps the connection
+open (its keep-alive timer stops at the first byte received), and accepts every connection
+it is given. :class:`GuardedH11` is that protocol with three rules added, all in the event
+loop and none costing a thread:
+
+* **deadline**: a request must be whole (head and body) within ``request_s`` seconds of the
+  connection opening or of the previous answer ending; otherwise the connection is closed.
+* **per address**: one client address holds at most ``per_client`` connections; a connection
+  over that is closed at once.
+* **in total**: at most ``connections`` are held. When full, the oldest connection still
+  waiting for its request is dropped to make room (a real browser sends its request within
+  milliseconds of connecting, so only a connection that has sent nothing useful loses its
+  place); when every connection is busy answering (event streams), the new one is closed.
+
+A request larger than ``head_bytes`` before it is whole is answered 431 and closed (h11
+limits only what it must buffer, not a head that arrives in one read). uvicorn's own 400 for
+a request h11 cannot parse carries the board's security headers too.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import Counter, OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+import h11
+from uvicorn.protocols.http.h11_impl import STATUS_PHRASES, H11Protocol
+
+from pegboard.web.app import SECURITY_HEADERS
+
+log = logging.getLogger("pegboard.web")
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """What one scoreboard process gives its clients."""
+
+    request_s: float = 5.0
+    """Seconds a client has to send a whole request."""
+    connections: int = 512
+    """Connections held at once, in total."""
+    per_client: int = 32
+    """Connections held at once from one address (a browser opens at most six)."""
+    reserve: int = 96
+    """File descriptors kept for everything but connections: the store, the index, the
+    event loop, Python's own files."""
+    head_bytes: int = 8192
+    """The longest request head (request line and headers) read."""
+
+    def fitted(self, descriptors: int) -> Limits:
+        """These limits within ``descriptors`` open files (the process's soft limit): the
+        total cap leaves :attr:`reserve` descriptors free, and no address gets more than a
+        quarter of what is left."""
+        total = max(8, min(self.connections, descriptors - self.reserve))
+        return Limits(self.request_s, total, max(1, min(self.per_client, total // 4)),
+                      self.reserve, self.head_bytes)
+
+
+class Guard:
+    """The connections one server holds: in total, per address, and those still waiting
+    for their request (oldest first)."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self.held: set[GuardedH11] = set()
+        self.waiting: OrderedDict[GuardedH11, None] = OrderedDict()
+        self.per_client: Counter[str] = Counter()
+        self.refused = 0
+        self.dropped = 0
+
+    def admit(self, connection: GuardedH11) -> bool:
+        """Take ``connection`` on (True), making room if needed; False to close it."""
+        address = connection.address
+        if self.per_client[address] >= self.limits.per_client:
+            self.refused += 1
+            log.warning("refusing connections from one address over its share of %d "
+                        "(%d refused so far)", self.limits.per_client, self.refused)
+            return False
+        if len(self.held) >= self.limits.connections:
+            if not self.waiting:
+                self.refused += 1
+                log.warning("refusing connections: all %d are answering (%d refused so far)",
+                            self.limits.connections, self.refused)
+                return False
+            oldest, _ = self.waiting.popitem(last=False)
+            self.dropped += 1
+            log.warning("dropping the oldest connection still waiting for its request to "
+                        "make room (%d dropped so far)", self.dropped)
+            oldest.drop()
+        self.held.add(connection)
+        self.per_client[address] += 1
+        self.waiting[connection] = None
+        return True
+
+    def answering(self, connection: GuardedH11) -> None:
+        """``connection`` sent a whole request: it may not be dropped for room."""
+        self.waiting.pop(connection, None)
+
+    def idle(self, connection: GuardedH11) -> None:
+        """``connection`` was answered and waits for another request."""
+        if connection in self.held:
+            self.waiting[connection] = None
+
+    def left(self, connection: GuardedH11) -> None:
+        """``connection`` closed."""
+        self.waiting.pop(connection, None)
+        if connection in self.held:
+            self.held.discard(connection)
+            self.per_client[connection.address] -= 1
+            if self.per_client[connection.address] <= 0:
+                del self.per_client[connection.address]
+
+
+class GuardedH11(H11Protocol):
+    """uvicorn's h11 protocol under the rules in the module doc (the class made by
+    :func:`guarded_protocol` carries the guard)."""
+
+    guard: Guard
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.address = ""
+        self._deadline: asyncio.TimerHandle | None = None
+        self._received = 0  # bytes of the request not yet whole
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self.address = self.client[0] if self.client else ""
+        if not self.guard.admit(self):
+            transport.abort()
+            return
+        self._arm()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        self.guard.left(self)
+        super().connection_lost(exc)
+
+    def data_received(self, data: bytes) -> None:
+        if self._deadline is not None:  # still waiting for a whole request
+            self._received += len(data)
+            if self._received > self.guard.limits.head_bytes:
+                self._disarm()
+                self.transport.write(_too_large(self.guard.limits.head_bytes))
+                self.transport.close()
+                return
+        super().data_received(data)
+
+    def handle_events(self) -> None:
+        super().handle_events()
+        cycle = self.cycle
+        if cycle is not None and not cycle.more_body and not cycle.response_complete:
+            self._disarm()  # a whole request: the answer may take as long as it needs
+            self.guard.answering(self)
+
+    def on_response_complete(self) -> None:
+        if not self.transport.is_closing():
+            self._arm()
+            self.guard.idle(self)
+        super().on_response_complete()  # may start a request already sent (pipelined)
+
+    def drop(self) -> None:
+        """Close at once (made room for a newer connection, or out of time)."""
+        self._disarm()
+        self.transport.abort()
+
+    def _arm(self) -> None:
+        self._disarm()
+        self._received = 0
+        self._deadline = self.loop.call_later(self.guard.limits.request_s, self.drop)
+
+    def _disarm(self) -> None:
+        if self._deadline is not None:
+            self._deadline.cancel()
+            self._deadline = None
+
+    def send_400_response(self, msg: str) -> None:
+        """uvicorn's answer to a request that is not HTTP, with the security headers."""
+        headers = [(b"content-type", b"text/plain; charset=utf-8"), (b"connection", b"close"),
+                   *SECURITY_HEADERS]
+        try:
+            for event in (h11.Response(status_code=400, headers=headers,
+                                       reason=STATUS_PHRASES[400]),
+                          h11.Data(data=msg.encode("ascii")), h11.EndOfMessage()):
+                self.transport.write(self.conn.send(event))
+        except h11.LocalProtocolError:
+            pass  # an answer was already under way: closing is all that is left
+        self.transport.close()
+
+
+def _too_large(most: int) -> bytes:
+    body = f"A request to the scoreboard is at most {most} bytes.".encode()
+    head = [b"HTTP/1.1 431 Request Header Fields Too Large",
+            b"content-type: text/plain; charset=utf-8",
+            b"content-length: " + str(len(body)).encode(), b"connection: close",
+            *(name + b": " + value for name, value in SECURITY_HEADERS)]
+    return b"\r\n".join(head) + b"\r\n\r\n" + body
+
+
+def guarded_protocol(limits: Limits) -> tuple[type[GuardedH11], Guard]:
+    """A protocol class for uvicorn's ``Config(http=...)`` sharing one new guard."""
+    guard = Guard(limits)
+    return type("ScoreboardH11", (GuardedH11,), {"guard": guard}), guard
