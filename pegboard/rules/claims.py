@@ -12,7 +12,7 @@ from dataclasses import replace
 
 from pegboard.errors import RuleError
 from pegboard.rules.awards import number
-from pegboard.rules.events import Claim, Event, Muggins, Peg, Penalty
+from pegboard.rules.events import Claim, Crib, Deal, Event, Muggins, Peg, Penalty, Show, Starter
 from pegboard.rules.penalties import infraction
 from pegboard.rules.renege import can_take_back, choose_report, take_back
 from pegboard.rules.show_order import advance_show
@@ -20,6 +20,9 @@ from pegboard.rules.state import Award, PenaltyOffer, PendingMuggins, Phase
 from pegboard.rules.table import Act, Part, Table, side_name
 
 MUGGINS_RULE = "ACC 10 (2020)"
+SHOW_RULE = "ACC 9.2 (2020)"
+COUNTS = ("hand", "crib")
+"""The scores a muggins game never skips: each is claimed before the game goes past it."""
 
 
 def apply_peg(t: Table, event: Peg, out: list[Award]) -> None:
@@ -67,10 +70,7 @@ def apply_penalty(t: Table, event: Penalty, out: list[Award]) -> None:
     if rule.id == "renege":
         report = choose_report(t, offender)
     elif rule.id == "false-claim-of-game":
-        report = next((
-            i for i, r in enumerate(t.offers)
-            if r.player == offender and not r.resolved and r.infraction == rule.id
-        ), None)
+        report = _false_claim_offer(t, offender)
     if report is not None:
         found = t.offers[report]
         if points is None:
@@ -102,6 +102,8 @@ def apply_penalty(t: Table, event: Penalty, out: list[Award]) -> None:
         out[:] = [replace(a, rule=rule.rule) for a in out]
         t.awards = t.awards[: len(t.awards) - len(out)] + tuple(out)
     if rule.redeal and t.winner is None and t.dealer is not None:
+        t.pending_claims = ()  # the cards are dealt again: nothing of this deal is owed
+        t.claim_acts = ()
         t.deal_no -= 1
         t.next_dealer = t.dealer
         t._new_deal_state()
@@ -109,8 +111,31 @@ def apply_penalty(t: Table, event: Penalty, out: list[Award]) -> None:
         t.to_act = t.dealer
 
 
+def _false_claim_offer(t: Table, offender: int) -> int | None:
+    """The false claim of game (ACC 8.4) a penalty without points settles: the latest the
+    engine found for ``offender`` in this deal and not yet applied. An offer the table let
+    pass lapses when the deal moves on (record version 3; earlier records paid the oldest
+    open one, whatever its deal)."""
+    first = t.deal_offers if t.version >= 3 else 0
+    found = [
+        i for i, r in enumerate(t.offers)
+        if i >= first and r.player == offender and not r.resolved
+        and r.infraction == "false-claim-of-game"
+    ]
+    if not found:
+        return None
+    return found[-1] if t.version >= 3 else found[0]
+
+
 def settle_claims(t: Table, event: Event, out: list[Award]) -> None:
-    """Before any entry other than a claim or muggins, unclaimed scores are lost."""
+    """Before any entry other than a claim or muggins, unclaimed play scores are lost.
+
+    From record version 3 a hand or crib waiting for its owner's claim must be claimed (0
+    for nothing) before the game moves past it: each count is pegged before the next is made
+    (ACC 9.2). Penalties and pegs by hand leave the scores waiting as they are: a false claim
+    of game settled in the show does not skip the hands after it. Earlier records kept the
+    release's ruling: any entry dropped every score still waiting.
+    """
     if isinstance(event, Muggins):
         return
     if isinstance(event, Claim):
@@ -118,13 +143,45 @@ def settle_claims(t: Table, event: Event, out: list[Award]) -> None:
         owners = [c.player for c in t.pending_claims]
         if event.player in owners:
             skip = owners.index(event.player)
+            if t.version >= 3:
+                _require_counts_claimed(t, skip, f"claim for {t.name(event.player)}")
             t.pending_claims = t.pending_claims[skip:]
             t.claim_acts = t.claim_acts[skip:]
             t.pending_muggins = None
         return
+    if t.version >= 3:
+        if isinstance(event, Penalty | Peg):
+            t.pending_muggins = None
+            return
+        _require_counts_claimed(t, len(t.pending_claims), _doing(t, event))
     t.pending_claims = ()
     t.claim_acts = ()
     t.pending_muggins = None
+
+
+def _require_counts_claimed(t: Table, upto: int, doing: str) -> None:
+    """Refuse to go past a hand or crib still waiting for its owner's claim."""
+    owed = next((c for c in t.pending_claims[:upto] if c.reason in COUNTS), None)
+    if owed is None:
+        return
+    owner = t.name(owed.player)
+    raise RuleError(
+        f"cannot {doing} yet: {owner}'s {owed.reason} waits for {owner}'s claim (0 if "
+        f"nothing); each count is pegged before the next is made ({SHOW_RULE})"
+    )
+
+
+def _doing(t: Table, event: Event) -> str:
+    """What an entry would do, for a refusal."""
+    if isinstance(event, Crib):
+        return "count the crib"
+    if isinstance(event, Show):
+        return "show the next hand"
+    if isinstance(event, Deal):
+        return "deal the next hand"
+    if isinstance(event, Starter):
+        return "turn the starter"
+    return "go on"
 
 
 def apply_claim(t: Table, event: Claim, out: list[Award]) -> None:

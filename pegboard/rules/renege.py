@@ -111,6 +111,10 @@ def take_back(t: Table, mark: GoMark, out: list[Award]) -> None:
     t.moves = back.moves
     t.shown = [None] * t.n
     t.show_index = 0
+    # Scores waiting for a claim were all made after the go: they are cancelled with it.
+    t.pending_claims = ()
+    t.claim_acts = ()
+    t.pending_muggins = None
     t.phase = Phase.PLAY
     t.to_act = mark.player
     lost = [0] * t.sides

@@ -133,6 +133,8 @@ class Table:
         self.renege_marks: tuple[tuple[int, GoMark], ...] = ()
         # Hands known when a renege was taken back: their cards are laid again from them.
         self.known: list[tuple[Card, ...] | None] = [None] * self.n
+        # Offers found from here on are this deal's (a false claim's offer lapses with it).
+        self.deal_offers = len(self.offers)
 
     def copy(self) -> Table:
         new = object.__new__(Table)
