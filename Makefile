@@ -20,7 +20,7 @@ run: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
-	$(BIN)/mypy --strict pegboard
+	$(BIN)/mypy --strict pegboard tests/support tests/conformance tools
 
 test: lint test-tools
 	$(BIN)/pytest

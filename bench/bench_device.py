@@ -26,9 +26,10 @@ from PIL import Image
 from pegboard.app.view import View
 from pegboard.config import Config
 from pegboard.sim.autoplay import full_game_script
+from pegboard.sim.fakes import FakeClock, RecordingDisplay
+from pegboard.sim.keys import KeyStep, expand
 from pegboard.sim.session import Simulator
 from pegboard.store import Store
-from pegboard.testing import FakeClock, KeyStep, RecordingDisplay, expand
 
 
 def event_to_frame(steps: list[KeyStep]) -> list[float]:
@@ -110,7 +111,7 @@ def main() -> None:
 
 def script_steps(script: str) -> list[KeyStep]:
     """The key steps of a script."""
-    from pegboard.testing import parse_script
+    from pegboard.sim.keys import parse_script
 
     return parse_script(script)
 

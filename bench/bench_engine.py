@@ -1,6 +1,6 @@
 """Game engine speed: replaying whole recorded games, one entry, an undo, a state snapshot.
 
-Games come from the seeded generator in :mod:`pegboard.testing_games` (every card entered), so
+Games come from the seeded generator in :mod:`tests.support.games` (every card entered), so
 the figures are repeatable. Undo drops a saved table, so it costs the same at any length.
 """
 
@@ -11,7 +11,7 @@ import statistics
 import time
 
 from pegboard.rules.game import Game
-from pegboard.testing_games import RandomGame, random_game
+from tests.support.games import RandomGame, random_game
 
 
 def _replay(rg: RandomGame) -> Game:

@@ -43,14 +43,15 @@ from pegboard.config import Config
 from pegboard.record import write
 from pegboard.rules import DECK, Card, score_hand
 from pegboard.sim.autoplay import full_game_script
+from pegboard.sim.fakes import FakeClock, RecordingDisplay
+from pegboard.sim.keys import expand, parse_script
 from pegboard.sim.script import run_script
 from pegboard.sim.session import Simulator
 from pegboard.store import FinishedGame, Store
 from pegboard.store.games import game_from_entries
 from pegboard.store.index import INDEX_NAME, GameIndex, add_finished
 from pegboard.store.logfile import encode_line, scan
-from pegboard.testing import FakeClock, RecordingDisplay, expand, parse_script
-from pegboard.testing_games import random_game
+from tests.support.games import random_game
 
 RUNS = 7
 SIZES = (10, 1_000, 10_000)

@@ -13,7 +13,7 @@ import time
 
 from pegboard.record import write
 from pegboard.stats import compute
-from pegboard.testing_games import random_game
+from tests.support.games import random_game
 
 
 def _records(count: int, players: int) -> list[tuple[str, str]]:

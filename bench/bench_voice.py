@@ -28,8 +28,9 @@ from pegboard.app.state import AppState
 from pegboard.config import Config, VoiceConfig
 from pegboard.device.build import open_store
 from pegboard.hw.clock import MonotonicClock
+from pegboard.sim.fakes import FakeClock
+from pegboard.sim.keys import parse_script
 from pegboard.sim.script import run_script
-from pegboard.testing import FakeClock, parse_script
 from pegboard.voice.announce import Announcement, Importance
 from pegboard.voice.espeak import EspeakVoice, espeak_command
 from pegboard.voice.hook import Transcript, VoiceHook

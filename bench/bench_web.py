@@ -24,7 +24,7 @@ from pathlib import Path
 
 import httpx2
 
-from pegboard.web.scripted import EXAMPLES, ScriptedGame, WebServer, chromium
+from tests.support.web import EXAMPLES, ScriptedGame, WebServer, chromium
 
 LATENCY_TARGET_MS = 250.0
 MEMORY_TARGET_MB = 60.0

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import json
 
-from app_driver import GO, HOLD_OK, MENU, OK, UNDO, App, new_game
-
 from pegboard.app.effects import Persist, PersistNewGame, PersistUndo, PowerOff, UpdateLeds
 from pegboard.app.inputs import Button, Press, RankKey, Turn
 from pegboard.app.state import Menu, Table
@@ -14,6 +12,7 @@ from pegboard.app.view import Screen
 from pegboard.rules.cards import Rank
 from pegboard.rules.events import Deal, GameHeader, Play
 from pegboard.rules.state import Phase
+from tests.support.app_driver import GO, HOLD_OK, MENU, OK, UNDO, App, new_game
 
 
 def play_first_deal(app: App) -> App:

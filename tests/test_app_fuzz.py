@@ -11,7 +11,6 @@ from __future__ import annotations
 import random
 
 import pytest
-from app_driver import App
 
 from pegboard.app.inputs import Button, InputEvent, LinkStatus, Press, RankKey, Tick, Turn
 from pegboard.app.machine import initial_state
@@ -20,6 +19,7 @@ from pegboard.app.state import Saved
 from pegboard.app.view import Brightness, View
 from pegboard.config import Config, IdleConfig, InputConfig
 from pegboard.rules.cards import Rank
+from tests.support.app_driver import App
 
 
 def random_event(rng: random.Random) -> InputEvent:

@@ -11,8 +11,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from app_driver import GO, MENU, OK, UNDO, App, new_game
-
 from pegboard.app.inputs import Button, Press, RankKey, Turn
 from pegboard.app.machine import initial_state
 from pegboard.app.state import Calling, Claiming, Reading
@@ -20,9 +18,10 @@ from pegboard.app.view import Screen
 from pegboard.config import Config, InputConfig
 from pegboard.rules.cards import Rank
 from pegboard.rules.state import Phase
+from pegboard.sim.keys import parse_script
 from pegboard.sim.script import run_script
 from pegboard.store import Store
-from pegboard.testing import parse_script
+from tests.support.app_driver import GO, MENU, OK, UNDO, App, new_game
 
 
 def setup_game(app: App, *changes: str) -> App:

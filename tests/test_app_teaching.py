@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import json
 
-from app_driver import GO, MENU, OK, UNDO, App, new_game
-
 from pegboard.app.inputs import Turn
 from pegboard.app.view import Screen
 from pegboard.rules import rulehelp
 from pegboard.rules.state import Phase
+from tests.support.app_driver import GO, MENU, OK, UNDO, App, new_game
 
 
 def menu(app: App, label: str) -> App:

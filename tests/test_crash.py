@@ -26,7 +26,7 @@ from pegboard.record import dump_line, read
 from pegboard.rules.game import Game
 from pegboard.store import Store, StoreReader, engine_check, record_text
 from pegboard.store.logfile import scan
-from pegboard.testing_games import random_game
+from tests.support.games import random_game
 
 UNDO = '{"type": "undo"}'
 

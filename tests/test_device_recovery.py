@@ -29,9 +29,9 @@ from pegboard.device.build import initial_state, open_store
 from pegboard.device.loop import App, DeviceLoop
 from pegboard.hw.inputs import EncoderKit
 from pegboard.record import dump_line
+from pegboard.sim.fakes import FakeClock, RecordingDisplay
 from pegboard.store import Store
-from pegboard.testing import FakeClock, RecordingDisplay
-from pegboard.testing_games import random_game
+from tests.support.games import random_game
 
 HEADER = {"type": "game", "players": ["Ann", "Ben"], "rules": {"target": 121}}
 

@@ -12,10 +12,10 @@ import subprocess
 
 import adafruit_pioasm  # type: ignore[import-untyped]
 import pytest
-from test_firmware_ws2812 import PROGRAM, SETTINGS
 
 from pegboard.link.fwsim import FIRMWARE_DIR, tool
 from pegboard.link.protocol import Frame, Heartbeat, decode_message
+from tests.test_firmware_ws2812 import PROGRAM, SETTINGS
 
 DRIVER = FIRMWARE_DIR / "tests" / "strip_cost.py"
 

@@ -14,11 +14,11 @@ import pytest
 
 from pegboard.app.session import Session
 from pegboard.config import Config
+from pegboard.sim.keys import parse_script
 from pegboard.sim.screen import compose
 from pegboard.sim.script import run_script
 from pegboard.store import Store, StoreReader
 from pegboard.store.peek import glance
-from pegboard.testing import parse_script
 from pegboard.ui.splash import side_names, splash
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -14,7 +14,7 @@ from pegboard.cli import main
 from pegboard.errors import RuleError
 from pegboard.rules.events import Deal
 from pegboard.rules.state import Phase
-from pegboard.testing_games import scripted_game as new
+from tests.support.games import scripted_game as new
 
 REFUSED = {
     "in the play": (

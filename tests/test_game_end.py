@@ -10,8 +10,8 @@ from pegboard.rules.events import Crib, Cut, Deal, Dealt, Go, NewGame, Play, Sho
 from pegboard.rules.game import Game
 from pegboard.rules.state import Phase
 from pegboard.rules.variants import Rules
-from pegboard.testing_games import parse_script
-from pegboard.testing_games import scripted_game as new
+from tests.support.games import parse_script
+from tests.support.games import scripted_game as new
 
 C = Card.parse
 

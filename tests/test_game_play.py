@@ -9,8 +9,8 @@ from pegboard.rules.cards import Card
 from pegboard.rules.events import Go, Play
 from pegboard.rules.game import Game
 from pegboard.rules.state import Award, Phase
-from pegboard.testing_games import parse_script
-from pegboard.testing_games import scripted_game as new
+from tests.support.games import parse_script
+from tests.support.games import scripted_game as new
 
 C = Card.parse
 

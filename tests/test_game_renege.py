@@ -14,8 +14,8 @@ from pegboard.rules.cards import Card, parse_cards
 from pegboard.rules.events import Go, Penalty, Play
 from pegboard.rules.game import Game
 from pegboard.rules.state import REASONS, Award, Phase, TakeBack
-from pegboard.testing_games import parse_script
-from pegboard.testing_games import scripted_game as new
+from tests.support.games import parse_script
+from tests.support.games import scripted_game as new
 
 C = Card.parse
 

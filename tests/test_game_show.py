@@ -9,8 +9,8 @@ from pegboard.rules.cards import Card, parse_cards
 from pegboard.rules.events import Crib, Deal, NewGame, Peg, Show, Starter
 from pegboard.rules.show import score_hand
 from pegboard.rules.state import Phase
-from pegboard.testing_games import parse_script
-from pegboard.testing_games import scripted_game as new
+from tests.support.games import parse_script
+from tests.support.games import scripted_game as new
 
 C = Card.parse
 

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import itertools
 import queue
-from collections.abc import Iterator
 
 import pytest
-from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
 from pegboard.app.inputs import Button, InputEvent, Press, RankKey, Turn
@@ -22,20 +20,9 @@ from pegboard.hw.inputs import (
     RawInput,
 )
 from pegboard.rules.cards import Rank
-from pegboard.testing import FakeClock, MockKeypadMatrix, press_pin, release_pin, turn_encoder
+from pegboard.sim.fakes import FakeClock, MockKeypadMatrix, press_pin, release_pin, turn_encoder
 
 TIMING = Timing(debounce_s=0.02, hold_s=0.8, repeat_s=0.15)
-
-
-@pytest.fixture
-def factory() -> Iterator[MockFactory]:
-    saved = Device.pin_factory
-    Device.pin_factory = factory = MockFactory()
-    try:
-        yield factory
-    finally:
-        factory.reset()
-        Device.pin_factory = saved
 
 
 def drain(q: queue.Queue[RawInput], kit: EncoderKit | KeypadKit) -> list[InputEvent]:

@@ -16,18 +16,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from referee import judge
-from referee.build import crib, cut, deal, game, go, peg, play, plays, show, starter, undo
-from referee.cards import RCard, full_deck
-from referee.compare import diff_runs, differences
-from referee.engine_run import EngineRun, replay, reported_reneges, spoken
-from referee.generator import Table, random_game
-from referee.referee import Session
-from referee.scoring import play_points, show_points
 
 from pegboard.rules.cards import Card
 from pegboard.rules.pegging import score_play
 from pegboard.rules.show import score_hand
+from tests.referee import judge
+from tests.referee.build import crib, cut, deal, game, go, peg, play, plays, show, starter, undo
+from tests.referee.cards import RCard, full_deck
+from tests.referee.compare import diff_runs, differences
+from tests.referee.engine_run import EngineRun, replay, reported_reneges, spoken
+from tests.referee.generator import Table, random_game
+from tests.referee.referee import Session
+from tests.referee.scoring import play_points, show_points
 
 Record = list[dict[str, Any]]
 CASES = Path(__file__).parent / "data" / "referee_cases"

@@ -14,10 +14,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from referee.cli_run import add, export, game_cli, status
-from referee.compare import differences
-from referee.generator import Table, random_game
-from referee.referee import Illegal, Session
+
+from tests.referee.cli_run import add, export, game_cli, status
+from tests.referee.compare import differences
+from tests.referee.generator import Table, random_game
+from tests.referee.referee import Illegal, Session
 
 Record = list[dict[str, Any]]
 

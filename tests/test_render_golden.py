@@ -191,7 +191,7 @@ def test_the_docs_show_only_marked_frames() -> None:
     ``pegboard stats --plot`` draws of the guide's game."""
     import re
 
-    from pegboard.web import shots as web_shots
+    from tools import web_shots
 
     guide = (ROOT / "docs" / "guide.md").read_text(encoding="utf-8")
     shown = set(re.findall(r"\]\(img/([\w-]+)\.png\)", guide))
@@ -201,7 +201,7 @@ def test_the_docs_show_only_marked_frames() -> None:
     for path in re.findall(r"(?:src=\"|\]\()((?:tests/golden|docs/img)/[\w-]+\.png)", readme):
         name = Path(path).stem
         if path.startswith("docs/img/"):
-            # the scoreboard's pictures are taken in a browser by python -m pegboard.web.shots
+            # the scoreboard's pictures are taken in a browser by python -m tools.web_shots
             assert name in PICTURES or name == "race_chart" or name in web_shots.PICTURES, path
         else:
             assert name in SCREENS, path

@@ -270,7 +270,7 @@ def test_lead_after_go_names_the_last_player_when_the_other_is_out_of_cards() ->
     """Two players: after a count ends, the one who did not lay the last card leads, unless
     that player has no cards left; then the last card's player leads again (skipping empty
     hands). The topic must say so, since the engine does exactly that."""
-    from pegboard.testing_games import scripted_game
+    from tests.support.games import scripted_game
 
     # Ben: 9S QH 2C | KH. Ann (dealer): KD | 9D 7C | 6H. Count 1: 9 19 29, Ann goes, Ben's 2
     # makes 31. Count 2 (Ann leads): 9 19, Ben is out of cards; Ann's 7 makes 26 and her 6

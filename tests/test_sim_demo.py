@@ -14,10 +14,11 @@ from pegboard.app.view import Screen, View
 from pegboard.commands.sim import demo_script
 from pegboard.config import Config
 from pegboard.sim.autoplay import AutoPlayer
+from pegboard.sim.fakes import FakeClock, RecordingDisplay
+from pegboard.sim.keys import KeyStep, parse_script
 from pegboard.sim.script import run_script
 from pegboard.sim.session import Simulator
 from pegboard.store import Store
-from pegboard.testing import FakeClock, KeyStep, RecordingDisplay, parse_script
 
 ROOT = Path(__file__).resolve().parent.parent
 

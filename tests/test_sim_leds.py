@@ -14,10 +14,10 @@ from pathlib import Path
 from pegboard.app.view import Screen
 from pegboard.config import Config
 from pegboard.sim.autoplay import AutoPlayer
+from pegboard.sim.fakes import RecordingDisplay
 from pegboard.sim.leds import SimulatedBoard
 from pegboard.sim.session import Simulator
 from pegboard.store import Store
-from pegboard.testing import RecordingDisplay
 
 
 def test_pegs_reach_the_firmware(tmp_path: Path) -> None:

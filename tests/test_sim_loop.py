@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import queue
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-import pytest
-from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 from PIL import Image, ImageChops
 
@@ -30,18 +28,8 @@ from pegboard.errors import StoreError
 from pegboard.hw.gestures import RawEdge
 from pegboard.hw.inputs import EncoderKit, EncoderStep
 from pegboard.hw.oled import OledDisplay, open_dummy
-from pegboard.testing import FakeClock, MemoryStore, RecordingDisplay, press_pin, release_pin
-
-
-@pytest.fixture
-def factory() -> Iterator[MockFactory]:
-    saved = Device.pin_factory
-    Device.pin_factory = factory = MockFactory()
-    try:
-        yield factory
-    finally:
-        factory.reset()
-        Device.pin_factory = saved
+from pegboard.sim.fakes import FakeClock, RecordingDisplay, press_pin, release_pin
+from tests.support.memory_store import MemoryStore
 
 
 @dataclass(frozen=True)

@@ -286,7 +286,7 @@ def _record_text(game: object) -> str:
     import io
 
     from pegboard.record import write
-    from pegboard.testing_games import RandomGame
+    from tests.support.games import RandomGame
 
     assert isinstance(game, RandomGame)
     out = io.StringIO()
@@ -301,7 +301,7 @@ def test_random_games_add_up(players: int, mode: str) -> None:
     from pegboard.rules.cards import Card
     from pegboard.rules.events import Deal, Play, Starter
     from pegboard.rules.show import score_hand
-    from pegboard.testing_games import random_game
+    from tests.support.games import random_game
 
     for seed in range(6):
         game = random_game(seed, players, mode=mode)

@@ -15,7 +15,7 @@ from pegboard.cli import main
 from pegboard.commands.game import GameSession
 from pegboard.record import dump_line
 from pegboard.store import Store, StoreReader
-from pegboard.testing_games import random_game
+from tests.support.games import random_game
 
 HEADER = '{"type": "game", "players": ["Ann", "Ben"], "rules": {"target": 121}}'
 DEAL = [

@@ -17,7 +17,7 @@ from pegboard.stats import compute
 from pegboard.store import Store, StoreReader
 from pegboard.store import index as index_module
 from pegboard.store.index import INDEX_NAME, LAYOUT, GameIndex
-from pegboard.testing_games import random_game
+from tests.support.games import random_game
 
 
 def _record_lines(seed: int, players: int = 2) -> list[str]:

@@ -17,7 +17,7 @@ from pegboard.errors import StoreError
 from pegboard.record import dump_line
 from pegboard.store import FinishedGame, Store, StoreReader, engine_check
 from pegboard.store.logfile import encode_line, scan
-from pegboard.testing_games import random_game
+from tests.support.games import random_game
 
 HEADER = {"type": "game", "players": ["Ann", "Ben"], "rules": {"target": 121}}
 

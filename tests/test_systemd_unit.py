@@ -8,7 +8,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from systemd_units import SYSTEM_UNITS, analyze, exposure, unit_settings
+
+from tests.support.systemd_units import SYSTEM_UNITS, analyze, exposure, unit_settings
 
 ROOT = Path(__file__).resolve().parent.parent
 UNIT = ROOT / "systemd" / "pegboard.service"

@@ -7,9 +7,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from systemd_units import SYSTEM_UNITS, analyze, exposure, unit_settings
-
 from pegboard.commands.web import DEFAULT_PORT
+from tests.support.systemd_units import SYSTEM_UNITS, analyze, exposure, unit_settings
 
 ROOT = Path(__file__).resolve().parent.parent
 UNIT = ROOT / "systemd" / "pegboard-web.service"

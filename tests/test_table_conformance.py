@@ -21,7 +21,12 @@ from pathlib import Path
 import pytest
 
 from pegboard.config import Config, InputConfig
-from pegboard.conformance.deal import (
+from pegboard.rules.cards import DECK, Card, parse_cards
+from pegboard.rules.events import Crib, Play, Starter
+from pegboard.rules.show import score_hand
+from pegboard.rules.variants import Rules
+from pegboard.sim.fakes import FakeClock
+from tests.conformance.deal import (
     GameSpec,
     Want,
     deal_cards,
@@ -31,17 +36,12 @@ from pegboard.conformance.deal import (
     want_in_crib,
     want_in_hand,
 )
-from pegboard.conformance.device import Device, read_back
-from pegboard.conformance.follow import NO_ROOM
-from pegboard.conformance.harness import Harness, play_game
-from pegboard.conformance.record_check import check_record
-from pegboard.conformance.runs import Figures, mix_of_games, play_games
-from pegboard.conformance.truth import Act, DealTruth, Ledger, Part, names_awards
-from pegboard.rules.cards import DECK, Card, parse_cards
-from pegboard.rules.events import Crib, Play, Starter
-from pegboard.rules.show import score_hand
-from pegboard.rules.variants import Rules
-from pegboard.testing import FakeClock
+from tests.conformance.device import Device, read_back
+from tests.conformance.follow import NO_ROOM
+from tests.conformance.harness import Harness, play_game
+from tests.conformance.record_check import check_record
+from tests.conformance.runs import Figures, mix_of_games, play_games
+from tests.conformance.truth import Act, DealTruth, Ledger, Part, names_awards
 
 GAMES = 80
 """Games in the normal suite (five rounds of the 16 kit, table and muggins shapes; most to 61

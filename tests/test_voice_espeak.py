@@ -14,7 +14,7 @@ import pytest
 
 from pegboard.cli import main
 from pegboard.config import VoiceConfig
-from pegboard.testing import FakeClock
+from pegboard.sim.fakes import FakeClock
 from pegboard.voice.espeak import EspeakVoice, synthesize, voice_problem, write_wav
 from pegboard.voice.setup import open_voice
 

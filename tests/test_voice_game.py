@@ -19,8 +19,8 @@ from pegboard.rules.awards import number
 from pegboard.rules.events import GameHeader
 from pegboard.rules.game import Game
 from pegboard.rules.state import PLAY_REASONS, Award
+from pegboard.sim.keys import parse_script
 from pegboard.sim.script import run_script
-from pegboard.testing import parse_script
 from pegboard.voice.announce import Announcement, Importance
 from pegboard.voice.hook import VoiceHook
 

@@ -7,7 +7,6 @@ import pytest
 from pegboard.app.view import PickerView, Screen, SideView, View
 from pegboard.rules import Card, parse_cards, score_hand
 from pegboard.rules.state import Award, GameResult
-from pegboard.testing_games import scripted_game
 from pegboard.voice.phrases import (
     PHRASES,
     award_phrase,
@@ -19,6 +18,7 @@ from pegboard.voice.phrases import (
     result_phrase,
     show_phrase,
 )
+from tests.support.games import scripted_game
 
 NAMES = ("Ann", "Ben")
 
@@ -158,8 +158,8 @@ def test_the_announcer_says_a_near_miss_once_and_a_hand_with_its_entry() -> None
     from pegboard.config import Config
     from pegboard.rules.events import GameHeader
     from pegboard.rules.variants import Rules
-    from pegboard.testing_games import parse_script
     from pegboard.voice.announce import Announcer, Importance
+    from tests.support.games import parse_script
 
     session = Session.new(GameHeader(("Ann", "Ben"), Rules()))
     state = AppState(Config(), session=session)

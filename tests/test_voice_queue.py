@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 
-from pegboard.testing import FakeClock
+from pegboard.sim.fakes import FakeClock
 from pegboard.voice.announce import Announcement, Importance
 from pegboard.voice.speaker import Speaker, SpeechQueue
 

@@ -31,7 +31,7 @@ from pegboard.web import follow
 from pegboard.web.app import CSP, create_app
 from pegboard.web.board import board_for
 from pegboard.web.follow import Follower
-from pegboard.web.scripted import EXAMPLES, ScriptedGame, WebServer, random_record, record_game
+from tests.support.web import EXAMPLES, ScriptedGame, WebServer, random_record, record_game
 
 LINES = (EXAMPLES / "two-player.jsonl").read_text(encoding="utf-8").splitlines()
 

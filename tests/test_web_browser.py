@@ -16,8 +16,8 @@ from PIL import Image
 from playwright.sync_api import Browser, Page, sync_playwright
 
 from pegboard.app.words import awards_text, result_lines
-from pegboard.web import shots
-from pegboard.web.scripted import EXAMPLES, ScriptedGame, WebServer, chromium
+from tests.support.web import EXAMPLES, ScriptedGame, WebServer, chromium
+from tools import web_shots
 
 CHROMIUM = chromium()
 pytestmark = pytest.mark.skipif(CHROMIUM is None,
@@ -117,9 +117,9 @@ def test_a_missing_store_is_a_friendly_page_in_the_browser(browser: Browser,
 
 def test_the_pictures_command_takes_the_phone_and_tv_pictures(browser: Browser,
                                                              tmp_path: Path) -> None:
-    taken = shots.take(tmp_path, browser)
-    assert [path.name for path in taken] == [f"{name}.png" for name in shots.PICTURES]
+    taken = web_shots.take(tmp_path, browser)
+    assert [path.name for path in taken] == [f"{name}.png" for name in web_shots.PICTURES]
     sizes = {path.stem: Image.open(path).size for path in taken}
     assert sizes == {"web-phone": (780, 1688), "web-tv": (1920, 1080), "web-end": (780, 1688)}
-    for name in shots.PICTURES:  # the committed pictures are this command's
-        assert Image.open(shots.DOCS_IMG / f"{name}.png").size == sizes[name]
+    for name in web_shots.PICTURES:  # the committed pictures are this command's
+        assert Image.open(web_shots.DOCS_IMG / f"{name}.png").size == sizes[name]

@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from pegboard.app.view import View
     from pegboard.config import Config
     from pegboard.hw.oled import OledDisplay
-    from pegboard.testing import KeyStep
+    from pegboard.sim.keys import KeyStep
     from pegboard.voice.hook import Transcript, VoiceHook
 
 # The rest is imported where it is used: an interactive run draws its first frame (the
@@ -172,7 +172,7 @@ _LONG_NUMBER = re.compile(r"(?<![.\d])\d{7,}")
 
 def _parse_steps(text: str, source: str) -> list[KeyStep]:
     """The script's steps, refused when it would press or wait past the bounds above."""
-    from pegboard.testing import parse_script
+    from pegboard.sim.keys import parse_script
 
     for number, line in enumerate(text.splitlines(), start=1):
         # Checked before parsing: Python refuses to read a number of 4,301 digits.

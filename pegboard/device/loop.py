@@ -18,7 +18,7 @@ Each turn of :meth:`DeviceLoop.run`:
 5. The watchdog is pinged from here, so a stuck loop is restarted by systemd.
 
 :meth:`DeviceLoop.pump` runs steps 2 to 5 without waiting, which is how the tests and the
-scripted simulator drive it under a :class:`~pegboard.testing.FakeClock`.
+scripted simulator drive it under a :class:`~pegboard.sim.fakes.FakeClock`.
 """
 
 from __future__ import annotations

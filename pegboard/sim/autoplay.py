@@ -25,9 +25,10 @@ from PIL import Image
 from pegboard.app.view import Screen, View
 from pegboard.config import Config
 from pegboard.rules.cards import DECK, Card, Rank
+from pegboard.sim.fakes import FakeClock, RecordingDisplay
+from pegboard.sim.keys import KeyStep
 from pegboard.sim.session import Simulator
 from pegboard.store import Store
-from pegboard.testing import FakeClock, KeyStep, RecordingDisplay
 
 RANK_LABELS = {rank: ("10" if rank is Rank.TEN else rank.symbol) for rank in Rank}
 

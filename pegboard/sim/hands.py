@@ -12,7 +12,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from pegboard.hw.inputs import KEYPAD_LAYOUT, EncoderPins, KeypadPins
-from pegboard.testing import KeyStep, MockKeypadMatrix, press_pin, release_pin, turn_encoder
+from pegboard.sim.fakes import MockKeypadMatrix, press_pin, release_pin, turn_encoder
+from pegboard.sim.keys import KeyStep
 
 if TYPE_CHECKING:
     from gpiozero.pins.mock import MockFactory

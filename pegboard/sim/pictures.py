@@ -48,10 +48,11 @@ from PIL import Image
 from pegboard.app.view import Screen, View
 from pegboard.config import Config
 from pegboard.sim.autoplay import AutoPlayer, record_game, step_text
+from pegboard.sim.fakes import FakeClock, RecordingDisplay
+from pegboard.sim.keys import KeyStep, expand, parse_script
 from pegboard.sim.script import run_script
 from pegboard.sim.session import Simulator
 from pegboard.store import Store
-from pegboard.testing import FakeClock, KeyStep, RecordingDisplay, expand, parse_script
 
 SCALE = 3
 """Each OLED pixel is a SCALE x SCALE block in the guide's pictures."""

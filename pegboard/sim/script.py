@@ -1,6 +1,6 @@
 """Headless runs: a key script through the simulator, every frame kept, the record written.
 
-Time is a :class:`~pegboard.testing.FakeClock`, so a whole game plays in a moment and the
+Time is a :class:`~pegboard.sim.fakes.FakeClock`, so a whole game plays in a moment and the
 same script always gives the same frames.
 """
 
@@ -16,9 +16,10 @@ from pegboard.app.state import AppState
 from pegboard.app.view import View
 from pegboard.config import Config
 from pegboard.device.loop import Speech
+from pegboard.sim.fakes import FakeClock, RecordingDisplay
+from pegboard.sim.keys import KeyStep, expand
 from pegboard.sim.session import Simulator
 from pegboard.store import Store
-from pegboard.testing import FakeClock, KeyStep, RecordingDisplay, expand
 
 
 @dataclass

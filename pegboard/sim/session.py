@@ -24,9 +24,10 @@ from pegboard.device.loop import DeviceLoop, Speech
 from pegboard.device.ports import LedBoard
 from pegboard.hw.clock import Clock
 from pegboard.hw.oled import Display
+from pegboard.sim.fakes import FakeClock, MockKeypadMatrix
 from pegboard.sim.hands import MockHands
+from pegboard.sim.keys import KeyStep
 from pegboard.store import Store
-from pegboard.testing import FakeClock, KeyStep, MockKeypadMatrix
 
 FrameHook = Callable[[View, Image.Image], None]
 

@@ -27,6 +27,7 @@ from PIL import Image
 from pegboard.app.view import Brightness, SideView, View
 from pegboard.device.loop import STOP
 from pegboard.hw.oled import Display
+from pegboard.sim.keys import KeyStep
 from pegboard.sim.screen import (
     FRAME_H,
     FRAME_W,
@@ -36,7 +37,6 @@ from pegboard.sim.screen import (
     terminal_size,
 )
 from pegboard.sim.session import Simulator
-from pegboard.testing import KeyStep
 
 ENCODER_KEYS: dict[str, KeyStep] = {
     "\x1b[C": KeyStep("right"), "\x1b[B": KeyStep("right"), ".": KeyStep("right"),

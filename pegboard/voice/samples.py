@@ -19,8 +19,8 @@ from pathlib import Path
 from pegboard.config import Config, VoiceConfig
 from pegboard.device.build import open_store
 from pegboard.rules import Card, parse_cards, score_hand
+from pegboard.sim.keys import parse_script
 from pegboard.sim.script import run_script
-from pegboard.testing import parse_script
 from pegboard.voice.espeak import write_wav
 from pegboard.voice.hook import Transcript, VoiceHook
 from pegboard.voice.phrases import show_phrase

@@ -1,4 +1,4 @@
-"""``python -m pegboard.web.shots [FOLDER]``: the scoreboard pictures in docs/img, taken by a
+"""``python -m tools.web_shots [FOLDER]``: the scoreboard pictures in docs/img, taken by a
 real browser (the system's Chromium through Playwright) from ``pegboard web`` while a game is
 written into a scratch store.
 
@@ -14,7 +14,7 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pegboard.web.scripted import (
+from tests.support.web import (
     EXAMPLES,
     ScriptedGame,
     WebServer,
@@ -26,7 +26,7 @@ from pegboard.web.scripted import (
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page, ViewportSize
 
-DOCS_IMG = Path(__file__).resolve().parents[2] / "docs" / "img"
+DOCS_IMG = Path(__file__).resolve().parents[1] / "docs" / "img"
 PICTURES = ("web-phone", "web-tv", "web-end")
 """The pictures this command takes, as named in docs/img."""
 PHONE: ViewportSize = {"width": 390, "height": 844}

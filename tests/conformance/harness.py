@@ -1,11 +1,11 @@
 """The pretend table: whole games played on the device by keys, checked at every screen.
 
-A :class:`Harness` plays one :class:`~pegboard.conformance.deal.GameSpec`. It reads each
+A :class:`Harness` plays one :class:`~tests.conformance.deal.GameSpec`. It reads each
 screen (the :class:`~pegboard.app.view.View`) like a player and answers with keys on the mock
 pins: the setup by its rows, the dealer, every starter, card, go, hand and crib through the
 card wheel (holding for a flush or his nobs), claims and muggins calls, and OK through every
 page. What the device records is followed entry by entry against the truth (see
-:mod:`~pegboard.conformance.follow`), so an UNDO, a resuited hand or a restart is followed
+:mod:`~tests.conformance.follow`), so an UNDO, a resuited hand or a restart is followed
 exactly.
 
 Checks at every step (RULES.md; the screens of ``pegboard/app``): during the play the count,
@@ -14,7 +14,7 @@ entry the award line names exactly what was pegged; every hand and crib counted 
 whose title gives its true count (a hand of nothing too, "nineteen: nothing"); claim screens
 name the act waiting and muggins calls the points missed; the game-over screen names the
 winner and the skunk. After the game the written record is replayed and compared (see
-:mod:`~pegboard.conformance.record_check`).
+:mod:`~tests.conformance.record_check`).
 
 Scripted mistakes (each decided from the seed, so a game is repeatable): a hand or crib
 entered without its flush or nobs, put right on its page (or claim screen) with GO or never;
@@ -22,7 +22,7 @@ under- and over-claims, and muggins called or declined; a card that cannot be pl
 at a count of 0 (nothing may change); UNDO after an entry, then the same entry again; the
 power pulled (or the box shut down) mid-deal and the game restored.
 
-Known app bugs (:data:`~pegboard.conformance.follow.FINDINGS`) are noted, each with its first
+Known app bugs (:data:`~tests.conformance.follow.FINDINGS`) are noted, each with its first
 example, instead of failing the game; the table goes round them as players would (a flush the
 device cannot take is left at the nearest count it can take, and the truth is changed by
 exactly that), so the rest of the game is still checked. Anything else is a mismatch.
@@ -39,7 +39,12 @@ from pathlib import Path
 
 from pegboard.app.view import PickerView, Screen, View
 from pegboard.config import Config, InputConfig
-from pegboard.conformance.deal import (
+from pegboard.rules.cards import Card, Rank
+from pegboard.rules.events import Go, Play
+from pegboard.rules.state import Phase
+from pegboard.sim.fakes import FakeClock
+from pegboard.sim.keys import KeyStep
+from tests.conformance.deal import (
     GameSpec,
     Want,
     choose_play,
@@ -51,8 +56,8 @@ from pegboard.conformance.deal import (
     want_in_crib,
     want_in_hand,
 )
-from pegboard.conformance.device import Device, read_back
-from pegboard.conformance.follow import (
+from tests.conformance.device import Device, read_back
+from tests.conformance.follow import (
     ASKED_AGAIN,
     MAX_ILLEGAL,
     MAX_RESTARTS,
@@ -68,12 +73,8 @@ from pegboard.conformance.follow import (
     Mismatch,
     PageWant,
 )
-from pegboard.conformance.record_check import check_record
-from pegboard.conformance.truth import Act, game_points, names_awards, skunk
-from pegboard.rules.cards import Card, Rank
-from pegboard.rules.events import Go, Play
-from pegboard.rules.state import Phase
-from pegboard.testing import FakeClock, KeyStep
+from tests.conformance.record_check import check_record
+from tests.conformance.truth import Act, game_points, names_awards, skunk
 
 
 def _strip(line: str) -> str:

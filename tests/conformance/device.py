@@ -30,9 +30,10 @@ from pegboard.device.build import encoder_pins
 from pegboard.device.loop import App
 from pegboard.record import parse_line
 from pegboard.rules.events import Event, GameHeader
+from pegboard.sim.fakes import FakeClock, turn_encoder
+from pegboard.sim.keys import KeyStep
 from pegboard.sim.session import Simulator
 from pegboard.store import Store, StoreReader
-from pegboard.testing import FakeClock, KeyStep, turn_encoder
 
 GAP_S = 0.05
 """Seconds left after a spin before the next key (the simulator's gap between keys)."""
@@ -152,7 +153,7 @@ class Device:
 
 
 def quicker_copper(sim: Simulator) -> None:
-    """The keypad matrix of :class:`~pegboard.testing.MockKeypadMatrix`, with its column pins
+    """The keypad matrix of :class:`~pegboard.sim.fakes.MockKeypadMatrix`, with its column pins
     looked up once.
 
     The matrix re-reads every column pin through the pin factory whenever a row changes

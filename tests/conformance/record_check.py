@@ -11,10 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 from pegboard.app.session import Session
-from pegboard.conformance.truth import AwardKey, Ledger, game_points, skunk
 from pegboard.errors import PegboardError
 from pegboard.rules.events import Deal
 from pegboard.rules.game import Game
+from tests.conformance.truth import AwardKey, Ledger, game_points, skunk
 
 
 def deal_awards(record: str) -> tuple[tuple[AwardKey, ...], ...]:

@@ -1,5 +1,5 @@
-"""Stand-ins for the world, for tests and the simulator: a clock you move by hand, a display
-that keeps every frame, hands that press keys on gpiozero's mock pins, and key scripts.
+"""The simulator's stand-ins for the world: a clock you move by hand, a display that keeps
+every frame, and hands that press keys on gpiozero's mock pins.
 
 The hands work on real gpiozero devices created on a ``MockFactory``: pressing a button drives
 its pin low (the switches are wired to ground), turning the encoder drives its A and B pins
@@ -9,9 +9,7 @@ pins, so every key goes through the same gpiozero code as on a Pi.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from PIL import Image
@@ -177,126 +175,3 @@ def _matrix_row_pin_class() -> type[Any]:
 
         _ROW_PIN_CLASS = MatrixRowPin
     return _ROW_PIN_CLASS
-
-
-# -- key scripts ----------------------------------------------------------------------------
-
-
-ENCODER_WORDS = ("right", "left", "ok", "go", "undo", "menu")
-KEYPAD_WORDS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-
-
-@dataclass(frozen=True, slots=True)
-class KeyStep:
-    """One scripted action: press ``key`` (held ``hold`` seconds), or wait, or turn.
-
-    ``key`` is a button or keypad key name, ``"right"``/``"left"`` for encoder detents, or
-    ``"wait"``; ``count`` repeats the step."""
-
-    key: str
-    count: int = 1
-    hold: bool = False
-    seconds: float = 0.0
-
-
-_TOKEN = re.compile(
-    r"^(?P<hold>hold-)?(?P<key>[A-Za-z0-9]+)(?:\*(?P<count>\d+))?(?::(?P<secs>\d+(?:\.\d+)?))?$"
-)
-
-
-def parse_script(text: str, *, source: str = "<script>") -> list[KeyStep]:
-    """Read a key script: whitespace-separated words, ``#`` starts a comment.
-
-    Words: ``right`` ``left`` (encoder detents), ``ok`` ``go`` ``undo`` ``menu`` (buttons),
-    ``A 2 .. 10 J Q K`` (keypad rank keys), ``hold-ok`` etc. (a long press), ``WORD*N`` (N
-    times), ``wait:SECONDS`` (nothing pressed for that long).
-
-    >>> parse_script("right*3 ok  # pick\\nhold-menu wait:2.5")
-    [KeyStep(key='right', count=3, hold=False, seconds=0.0), KeyStep(key='ok', count=1, \
-hold=False, seconds=0.0), KeyStep(key='menu', count=1, hold=True, seconds=0.0), \
-KeyStep(key='wait', count=1, hold=False, seconds=2.5)]
-    """
-    steps: list[KeyStep] = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        for word in line.split("#", 1)[0].split():
-            match = _TOKEN.match(word)
-            key = match["key"] if match else ""
-            if key.lower() in ENCODER_WORDS or key.lower() == "wait":
-                key = key.lower()
-            elif key.upper() in KEYPAD_WORDS:
-                key = key.upper()
-            else:
-                match = None
-            if match is None or (key == "wait") != (match["secs"] is not None):
-                raise ValueError(
-                    f"{source} line {number}: cannot read {word!r}; expected one of "
-                    f"{', '.join(ENCODER_WORDS)}, a keypad key ({' '.join(KEYPAD_WORDS)}), "
-                    "hold-KEY, KEY*N or wait:SECONDS"
-                )
-            steps.append(KeyStep(
-                key=key,
-                count=int(match["count"] or 1),
-                hold=bool(match["hold"]),
-                seconds=float(match["secs"] or 0.0),
-            ))
-    return steps
-
-
-def expand(steps: Iterable[KeyStep]) -> Iterator[KeyStep]:
-    """Each step once (``count`` unrolled), so a runner can act between repetitions."""
-    for step in steps:
-        for _ in range(step.count):
-            yield KeyStep(step.key, 1, step.hold, step.seconds)
-
-
-Pump = Callable[[], None]
-"""Let the loop take everything that is waiting (called between pin changes)."""
-
-
-# -- a store in memory ----------------------------------------------------------------------
-
-
-class MemoryStore:
-    """The store's interface kept in memory, for tests: every game's record lines.
-
-    ``fail_next`` makes the next write raise, to test that nothing unsaved is shown."""
-
-    def __init__(self) -> None:
-        self.games: list[list[str]] = []
-        self.results: list[dict[str, Any] | None] = []
-        self.fail_next: Exception | None = None
-
-    def _check(self) -> None:
-        if self.fail_next is not None:
-            error, self.fail_next = self.fail_next, None
-            raise error
-
-    def new_game(self, header: str) -> None:
-        """Start a game with its header line."""
-        self._check()
-        if self.games and self.results[-1] is None:
-            self.results[-1] = {"abandoned": True}
-        self.games.append([header])
-        self.results.append(None)
-
-    def append(self, line: str, *, scores: Sequence[int] | None = None) -> None:
-        """Record one event line of the current game (the scores are not kept)."""
-        self._check()
-        if not self.games or self.results[-1] is not None:
-            raise LookupError("no game in progress")
-        self.games[-1].append(line)
-
-    def undo(self, *, scores: Sequence[int] | None = None) -> None:
-        """Record an undo line."""
-        self.append('{"type": "undo"}')
-
-    def finish(self, result: Any) -> None:
-        """End the current game with its result."""
-        self._check()
-        if not self.games or self.results[-1] is not None:
-            raise LookupError("no game in progress")
-        self.results[-1] = dict(result)
-
-    def record(self, index: int = -1) -> str:
-        """A game's record as JSON Lines text."""
-        return "".join(line + "\n" for line in self.games[index])

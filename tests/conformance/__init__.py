@@ -1,14 +1,14 @@
 """A table-conformance harness: seeded deals played by keys on the real device, checked
 against the truth.
 
-A pretend table (:mod:`~pegboard.conformance.deal`) shuffles a real deck for every deal and
-plays whole games through the simulator (:mod:`~pegboard.conformance.device`: gpiozero mock
+A pretend table (:mod:`~tests.conformance.deal`) shuffles a real deck for every deal and
+plays whole games through the simulator (:mod:`~tests.conformance.device`: gpiozero mock
 pins, the input kit, the loop, the app, the durable store), on either input kit, reading
-every screen and pressing the keys a player would (:mod:`~pegboard.conformance.harness`),
+every screen and pressing the keys a player would (:mod:`~tests.conformance.harness`),
 with scripted human mistakes. What the device records is followed entry by entry
-(:mod:`~pegboard.conformance.follow`) against the truth (:mod:`~pegboard.conformance.truth`:
+(:mod:`~tests.conformance.follow`) against the truth (:mod:`~tests.conformance.truth`:
 the same deal with every real card through the engine, changed only by what the mistakes and
 the muggins rules change); every screen is checked against it, and so is the record the
-device wrote (:mod:`~pegboard.conformance.record_check`). :mod:`~pegboard.conformance.runs`
+device wrote (:mod:`~tests.conformance.record_check`). :mod:`~tests.conformance.runs`
 plays many games and keeps the figures.
 """

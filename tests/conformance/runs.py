@@ -20,12 +20,12 @@ from itertools import product
 from pathlib import Path
 
 from pegboard.config import Config, InputConfig
-from pegboard.conformance.deal import KITS, GameSpec
-from pegboard.conformance.device import Device
-from pegboard.conformance.follow import GameReport
-from pegboard.conformance.harness import Harness
-from pegboard.conformance.truth import Act
-from pegboard.testing import FakeClock
+from pegboard.sim.fakes import FakeClock
+from tests.conformance.deal import KITS, GameSpec
+from tests.conformance.device import Device
+from tests.conformance.follow import GameReport
+from tests.conformance.harness import Harness
+from tests.conformance.truth import Act
 
 TABLES = ((2, False), (2, True), (3, False), (4, False))
 """(players, five-card) of each table size."""

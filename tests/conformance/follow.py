@@ -14,17 +14,6 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from pegboard.conformance.deal import (
-    GameSpec,
-    RealDeal,
-    cut_cards,
-    deal_cards,
-    fact_label,
-    fact_points,
-    rng_at,
-)
-from pegboard.conformance.device import Device, parse_record
-from pegboard.conformance.truth import Act, DealTruth, Ledger, Part
 from pegboard.errors import PegboardError
 from pegboard.rules.cards import Card, Rank
 from pegboard.rules.events import (
@@ -43,6 +32,17 @@ from pegboard.rules.events import (
 )
 from pegboard.rules.show import score_hand
 from pegboard.rules.state import Phase
+from tests.conformance.deal import (
+    GameSpec,
+    RealDeal,
+    cut_cards,
+    deal_cards,
+    fact_label,
+    fact_points,
+    rng_at,
+)
+from tests.conformance.device import Device, parse_record
+from tests.conformance.truth import Act, DealTruth, Ledger, Part
 
 RATES = {
     "forget": 0.5, "fix": 0.7, "under": 0.12, "over": 0.08, "call": 0.6, "undo": 0.04,

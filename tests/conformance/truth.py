@@ -10,7 +10,7 @@ fresh game per deal gives the same acts as the whole game would.
 :class:`Ledger` then pegs those acts as the table should: in order, each act whole, stopping
 the instant a side reaches the target (RULES.md, "Winning"). It is changed only by what the
 players did: a hand entered without its flush or nobs and never put right counts exactly the
-stand-in's points (the real count less :func:`~pegboard.conformance.deal.fact_points`), and
+stand-in's points (the real count less :func:`~tests.conformance.deal.fact_points`), and
 in a muggins game (ACC 10) each act pegs what its owner claimed (an over-claim is corrected,
 an under-claim pegs the claim), and missed points go to the opponent who calls muggins or
 are lost.

@@ -24,13 +24,13 @@ from pegboard.rules.events import GameHeader
 from pegboard.rules.game import Game
 from pegboard.rules.state import GameState
 from pegboard.store import Store
-from pegboard.testing_games import random_game
+from tests.support.games import random_game
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
 def random_record(seed: int, players: int = 2) -> list[str]:
-    """The record lines of a seeded random game (:mod:`pegboard.testing_games`)."""
+    """The record lines of a seeded random game (:mod:`tests.support.games`)."""
     played = random_game(seed, players)
     return [dump_line(played.header, players),
             *(dump_line(event, players) for event in played.events)]
