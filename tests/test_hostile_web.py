@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import sync_playwright
 
-from pegboard.web.scripted import EXAMPLES, ScriptedGame, chromium
+from tests.support.web import EXAMPLES, ScriptedGame, chromium
 
 ROOT = Path(__file__).resolve().parent.parent
 REQUEST_S = 5.0

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 from PIL import Image
-from wiring_nets import Drawing, Nets, nets
 
 from pegboard.link.schematic import HEIGHT, WIDTH, wiring_diagram
 from pegboard.link.wiring import pi_pins
+from tests.support.wiring_nets import Drawing, Nets, nets
 
 HARDWARE = Path(__file__).resolve().parent.parent / "hardware"
 README = (HARDWARE / "README.md").read_text(encoding="utf-8")
