@@ -19,8 +19,13 @@ UNINSTALL=0
 SERVICE=pegboard.service
 WEB_SERVICE=pegboard-web.service  # the LAN scoreboard: installed, never enabled here
 USER_NAME=pegboard
-GROUPS_NEEDED=(gpio i2c spi dialout)
-PACKAGES=(python3-venv python3-pip python3-lgpio i2c-tools)
+GROUPS_NEEDED=(gpio i2c spi dialout audio)
+# espeak-ng speaks and aplay (alsa-utils) plays: the voice.
+PACKAGES=(python3-venv python3-pip i2c-tools espeak-ng alsa-utils)
+# GPIO for gpiozero: Raspberry Pi OS's python3-lgpio where the package sources have it (plain
+# Debian has none), else lgpio from PyPI into the venv.
+LGPIO_PACKAGE=python3-lgpio
+LGPIO_FROM=""  # "system" or "pypi", decided by install_packages
 I2C_LINE="dtparam=i2c_arm=on,i2c_arm_baudrate=400000"
 
 usage() {
@@ -143,18 +148,31 @@ has_entry() {  # has_entry FILE NAME: NAME is in /etc/passwd or /etc/group of th
 }
 
 install_packages() {
-    step "System packages: ${PACKAGES[*]}"
-    local missing=() package
+    step "System packages: ${PACKAGES[*]} (and $LGPIO_PACKAGE where there is one)"
+    local missing=() package updated=0 apt=(apt-get) cache=(apt-cache)
+    if [ -n "$ROOT" ]; then apt+=(-o "Dir=$ROOT/"); cache+=(-o "Dir=$ROOT/"); fi
     for package in "${PACKAGES[@]}"; do
         has_package "$package" || missing+=("$package")
     done
+    if [ ${#missing[@]} -gt 0 ]; then
+        run "${apt[@]}" update
+        updated=1
+    fi
+    if has_package "$LGPIO_PACKAGE"; then
+        LGPIO_FROM=system
+    elif "${cache[@]}" policy "$LGPIO_PACKAGE" 2>/dev/null | grep -q '^ *Candidate: [^(]'; then
+        LGPIO_FROM=system
+        missing+=("$LGPIO_PACKAGE")
+        if [ "$updated" = 0 ]; then run "${apt[@]}" update; fi
+    else
+        LGPIO_FROM=pypi
+        printf '    note: %s is not in the package sources (a Raspberry Pi OS package): lgpio comes from PyPI into the venv instead\n' \
+            "$LGPIO_PACKAGE"
+    fi
     if [ ${#missing[@]} -eq 0 ]; then
         ok "all installed"
         return
     fi
-    local apt=(apt-get)
-    if [ -n "$ROOT" ]; then apt+=(-o "Dir=$ROOT/"); fi
-    run "${apt[@]}" update
     run env DEBIAN_FRONTEND=noninteractive "${apt[@]}" install -y --no-install-recommends \
         "${missing[@]}"
 }
@@ -218,7 +236,7 @@ install_program() {
     venv=$(at /opt/pegboard/venv)
     stamp=$(at /opt/pegboard/installed-source)
     if [ -x "$venv/bin/python" ] && grep -qx 'include-system-site-packages = true' "$venv/pyvenv.cfg"; then
-        ok "$venv exists (with the system's python3-lgpio)"
+        ok "$venv exists (it sees the system's Python packages)"
     else
         run "$PYTHON" -m venv --system-site-packages "$venv"
         CHANGED=1
@@ -231,6 +249,19 @@ install_program() {
         # MicroPython unix port has no ARM wheel).
         run "$venv/bin/python" -m pip install --quiet --upgrade "${SRC}[flash]"
         printf '%s\n' "$digest" | put_text "$stamp" 0644 || true
+        CHANGED=1
+    fi
+    if [ "$LGPIO_FROM" = system ]; then
+        ok "GPIO through the system's $LGPIO_PACKAGE"
+    elif [ -x "$venv/bin/python" ] && "$venv/bin/python" -c 'import lgpio' 2>/dev/null; then
+        ok "lgpio (from PyPI) is in $venv"
+    elif ! run "$venv/bin/python" -m pip install --quiet lgpio; then
+        # PyPI has wheels for the Pi's ARM and for x86-64; elsewhere pip builds it from
+        # source, which needs swig and the lgpio C library.
+        printf 'install.sh: pip could not install lgpio; on Raspberry Pi OS: sudo apt-get install %s, then run this installer again\n' \
+            "$LGPIO_PACKAGE" >&2
+        exit 1
+    else
         CHANGED=1
     fi
     put_file "$SRC/README.md" "$(at /opt/pegboard/README.md)" 0644 || true
@@ -261,15 +292,24 @@ install_files() {
     fi
 }
 
+# systemd runs this system (sd_booted(3)): not so in a chroot, or a container without it.
+systemd_running() { [ -d /run/systemd/system ]; }
+
 start_service() {
     step "Enable and start $SERVICE"
-    if [ -n "$ROOT" ]; then
+    if [ -n "$ROOT" ] || ! systemd_running; then
+        local where=()
+        if [ -n "$ROOT" ]; then where=(--root="$ROOT"); fi
         if [ -L "$(at /etc/systemd/system/multi-user.target.wants/$SERVICE)" ]; then
             ok "$SERVICE is enabled"
         else
-            run systemctl --root="$ROOT" enable "$SERVICE"
+            run systemctl "${where[@]}" enable "$SERVICE"
         fi
-        printf '    skipped: starting it (%s is not the running system)\n' "$ROOT"
+        if [ -n "$ROOT" ]; then
+            printf '    skipped: starting it (%s is not the running system)\n' "$ROOT"
+        else
+            printf '    skipped: starting it (systemd is not running here: a chroot or a container); it starts at the next boot\n'
+        fi
         return
     fi
     if [ "$UNIT_CHANGED" = 1 ]; then run systemctl daemon-reload; fi
@@ -306,6 +346,8 @@ uninstall() {
         else
             ok "$SERVICE is not enabled"
         fi
+    elif [ -f "/etc/systemd/system/$SERVICE" ] && ! systemd_running; then
+        run systemctl disable "$SERVICE"
     elif [ -f "/etc/systemd/system/$SERVICE" ]; then
         run systemctl disable --now "$SERVICE"
     else
@@ -315,6 +357,8 @@ uninstall() {
         if [ -L "$(at /etc/systemd/system/multi-user.target.wants/$WEB_SERVICE)" ]; then
             run systemctl --root="$ROOT" disable "$WEB_SERVICE"
         fi
+    elif [ -f "/etc/systemd/system/$WEB_SERVICE" ] && ! systemd_running; then
+        run systemctl disable "$WEB_SERVICE"
     elif [ -f "/etc/systemd/system/$WEB_SERVICE" ]; then
         run systemctl disable --now "$WEB_SERVICE"
     fi
@@ -326,7 +370,7 @@ uninstall() {
     remove_link "$(at /usr/local/bin/pegboard)"
     remove_link "$(at /usr/local/bin/mpremote)"
     remove_path "$(at /opt/pegboard)"
-    if [ -z "$ROOT" ]; then run systemctl daemon-reload; fi
+    if [ -z "$ROOT" ] && systemd_running; then run systemctl daemon-reload; fi
     step "Kept"
     printf '    the games in %s, the config in %s, the user %s and the I2C setting.\n' \
         "$(at /var/lib/pegboard)" "$(at /etc/pegboard)" "$USER_NAME"

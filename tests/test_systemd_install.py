@@ -23,9 +23,20 @@ STUBS = {
 echo "apt-get $*" >> "$STUB_LOG"
 for word in "$@"; do
     case "$word" in
-        python3-*|i2c-tools) echo "$word" >> "$STUB_STATE/installed";;
+        python3-*|i2c-tools|espeak-ng|alsa-utils) echo "$word" >> "$STUB_STATE/installed";;
     esac
 done
+""",
+    # The package sources: what $STUB_STATE/available lists has a candidate.
+    "apt-cache": """
+echo "apt-cache $*" >> "$STUB_LOG"
+for last; do :; done
+echo "$last:"
+if grep -qx "$last" "$STUB_STATE/available" 2>/dev/null; then
+    echo "  Candidate: 2.2-1"
+else
+    echo "  Candidate: (none)"
+fi
 """,
     "dpkg-query": """
 echo "dpkg-query $*" >> "$STUB_LOG"
@@ -73,13 +84,20 @@ echo "python3 $*" >> "$STUB_LOG"
 [ "$1 $2 $3" = "-m venv --system-site-packages" ] || exit 9
 mkdir -p "$4/bin"
 printf 'home = /usr/bin\\ninclude-system-site-packages = true\\n' > "$4/pyvenv.cfg"
-printf '#!/bin/sh\\necho "venv-python $*" >> "$STUB_LOG"\\n' > "$4/bin/python"
+cat > "$4/bin/python" <<'VENV'
+#!/bin/sh
+echo "venv-python $*" >> "$STUB_LOG"
+case "$*" in
+    "-c import lgpio") [ -f "$STUB_STATE/lgpio" ] || exit 1;;
+    "-m pip install --quiet lgpio") touch "$STUB_STATE/lgpio";;
+esac
+VENV
 chmod +x "$4/bin/python"
 """,
 }
 
 # Commands that only look: allowed in a dry run and on a second run.
-QUERIES = ("dpkg-query ",)
+QUERIES = ("dpkg-query ", "apt-cache ", "venv-python -c import lgpio")
 
 
 @pytest.fixture
@@ -166,7 +184,10 @@ def test_a_dry_run_prints_every_step_and_changes_nothing(
     assert out.startswith("Dry run: nothing will be changed.")
     for expected in [
         "would run: env DEBIAN_FRONTEND=noninteractive apt-get",
-        "python3-lgpio",
+        "espeak-ng alsa-utils",
+        "python3-lgpio is not in the package sources (a Raspberry Pi OS package): lgpio comes "
+        "from PyPI into the venv instead",
+        f"would run: groupadd --root {root} --system audio",
         f"would write {root}/boot/firmware/config.txt",
         f"        | {I2C_LINE}",
         f"would run: groupadd --root {root} --system spi",
@@ -210,8 +231,14 @@ def test_a_real_run_installs_everything_and_a_second_run_changes_nothing(
         line.split(":")[0]: line.split(":")[3].split(",")
         for line in (root / "etc/group").read_text().splitlines()
     }
-    for group in ("gpio", "i2c", "spi", "dialout"):
+    for group in ("gpio", "i2c", "spi", "dialout", "audio"):
         assert "pegboard" in groups[group], group
+    installed = Path(stubs["STUB_STATE"], "installed").read_text().split()
+    assert {"espeak-ng", "alsa-utils", "python3-venv"} <= set(installed)
+    # No python3-lgpio in these sources: lgpio from PyPI, and never a claim of the system's.
+    assert "python3-lgpio" not in installed
+    assert "venv-python -m pip install --quiet lgpio" in logged(stubs)
+    assert "system's python3-lgpio" not in first.stdout
     assert (root / "etc/systemd/system/multi-user.target.wants/pegboard.service").is_symlink()
     assert (root / "opt/pegboard/venv/pyvenv.cfg").read_text().endswith(
         "include-system-site-packages = true\n"
@@ -233,6 +260,21 @@ def test_a_real_run_installs_everything_and_a_second_run_changes_nothing(
     assert changes(logged(stubs)[calls:]) == []
     assert "run:" not in second.stdout
     assert "restart the Raspberry Pi" not in second.stdout
+
+
+def test_where_the_sources_have_python3_lgpio_it_is_installed_and_used(
+    tmp_path: Path, stubs: dict[str, str]
+) -> None:
+    Path(stubs["STUB_STATE"], "available").write_text("python3-lgpio\n")
+    root = make_target(tmp_path)
+    first = install(stubs, "--root", str(root))
+    assert first.returncode == 0, first.stdout + first.stderr
+    assert "python3-lgpio" in Path(stubs["STUB_STATE"], "installed").read_text().split()
+    assert "ok: GPIO through the system's python3-lgpio" in first.stdout
+    assert not any("pip install --quiet lgpio" in line for line in logged(stubs))
+    calls = len(logged(stubs))
+    second = install(stubs, "--root", str(root))
+    assert second.returncode == 0 and changes(logged(stubs)[calls:]) == []
 
 
 def test_a_user_config_is_never_overwritten(tmp_path: Path, stubs: dict[str, str]) -> None:

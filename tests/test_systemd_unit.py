@@ -11,6 +11,8 @@ import pytest
 
 from tests.support.systemd_units import SYSTEM_UNITS, analyze, exposure, unit_settings
 
+from pegboard.voice.espeak import player_command
+
 ROOT = Path(__file__).resolve().parent.parent
 UNIT = ROOT / "systemd" / "pegboard.service"
 
@@ -94,7 +96,8 @@ def test_the_unit_is_a_notify_service_with_a_watchdog_that_always_restarts() -> 
 
 def test_it_runs_as_its_own_user_with_only_the_device_groups() -> None:
     assert one("Service.User") == "pegboard"
-    assert one("Service.SupplementaryGroups").split() == ["gpio", "i2c", "spi", "dialout"]
+    assert one("Service.SupplementaryGroups").split() == [
+        "gpio", "i2c", "spi", "dialout", "audio"]
     assert one("Service.CapabilityBoundingSet") == ""
     assert one("Service.NoNewPrivileges") == "yes"
 
@@ -102,7 +105,39 @@ def test_it_runs_as_its_own_user_with_only_the_device_groups() -> None:
 def test_only_the_box_devices_are_allowed() -> None:
     assert one("Service.DevicePolicy") == "closed"
     allowed = {value.split()[0] for value in SETTINGS["Service.DeviceAllow"]}
-    assert allowed == {"char-gpiochip", "char-i2c", "char-spi", "char-ttyACM"}
+    assert allowed == {"char-gpiochip", "char-i2c", "char-spi", "char-ttyACM", "char-alsa"}
+
+
+#: The kernel's name for ALSA's character devices (/dev/snd/*, major 116), the name
+#: ``DeviceAllow=char-…`` matches in /proc/devices (sound/core/sound.c registers "alsa").
+ALSA_CLASS = "char-alsa"
+#: Where Debian's udev puts sound devices: ``SUBSYSTEM=="sound", GROUP="audio"``.
+UDEV_RULES = Path("/usr/lib/udev/rules.d/50-udev-default.rules")
+
+
+@pytest.mark.parametrize("device", ["", "plughw:CARD=MAX98357A,DEV=0"])
+def test_the_unit_lets_the_voice_open_what_its_player_opens(device: str) -> None:
+    """The voice plays through ALSA (aplay, or sox's alsa output): the unit must allow ALSA's
+    devices for reading and writing (a PCM is opened read-write) and run in the group udev
+    gives them, or the player fails with nothing but its exit status to say why."""
+    player = player_command(device)
+    assert player is not None, "no player: `make test` installs sox (aplay comes with alsa-utils)"
+    assert player[0] == "aplay" or player[player.index("-t", 4) + 1] == "alsa", player
+    allowed = dict(value.split() for value in SETTINGS["Service.DeviceAllow"])
+    assert allowed.get(ALSA_CLASS) == "rw", allowed
+    rule = re.search(r'SUBSYSTEM=="sound", GROUP="(\w+)"', UDEV_RULES.read_text())
+    assert rule, f"{UDEV_RULES} gives sound devices no group"
+    assert rule[1] in one("Service.SupplementaryGroups").split()
+
+
+def test_the_installer_puts_the_service_user_in_the_units_groups() -> None:
+    script = (ROOT / "systemd/install.sh").read_text(encoding="utf-8")
+    [line] = [line for line in script.splitlines() if line.startswith("GROUPS_NEEDED=")]
+    assert line.removeprefix("GROUPS_NEEDED=(").rstrip(")").split() == one(
+        "Service.SupplementaryGroups").split()
+    [packages] = [line for line in script.splitlines() if line.startswith("PACKAGES=")]
+    names = packages.removeprefix("PACKAGES=(").rstrip(")").split()
+    assert {"espeak-ng", "alsa-utils"} <= set(names)
 
 
 def test_the_only_writable_places_are_the_state_and_runtime_directories() -> None:
