@@ -14,10 +14,12 @@ FRAME_MS = 20  # animations advance at most 50 times a second
 
 
 # Byte sequences that stop the firmware and hand the port back to the MicroPython REPL: three
-# Ctrl-C in a row (a person at a terminal), or mpremote's "Ctrl-C, CR, Ctrl-A" (enter the raw
-# REPL). The link never sends control bytes and a random burst holds either far too rarely
-# to matter, so a stray 0x03 alone is only a bad byte.
-ESCAPES = (b"\x03\x03\x03", b"\x03\r\x01")
+# Ctrl-C in a row (a person at a terminal), mpremote's "Ctrl-C, CR, Ctrl-A" (enter the raw
+# REPL; rshell and ampy send "CR, Ctrl-C, Ctrl-C" then "CR, Ctrl-A", which holds it), and
+# Thonny's "Ctrl-C, Ctrl-A" (sent up to six times while it waits for the raw REPL). The link
+# never sends control bytes and a random burst holds any of them far too rarely to matter, so
+# a stray 0x03 or 0x01 alone is only a bad byte.
+ESCAPES = (b"\x03\x03\x03", b"\x03\r\x01", b"\x03\x01")
 
 
 def newer(seq, than):

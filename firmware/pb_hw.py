@@ -314,6 +314,15 @@ class _Replay:
         return 0
 
 
+def bootsel():
+    # rp2.bootsel_button (1 while BOOTSEL is pressed), or None on a port that has none.
+    try:
+        import rp2
+    except ImportError:
+        return None
+    return getattr(rp2, "bootsel_button", None)
+
+
 def hand_back(seen, strip, now, leds):
     # The loop stopped on an escape: dark strip, and the REPL gets mpremote's Ctrl-A back.
     try:
@@ -332,6 +341,9 @@ def hand_back(seen, strip, now, leds):
             os.dupterm(Replay(b"\x01"))
     if sys.platform != "rp2":
         sys.stderr.write("pegboard: stopped by %r, REPL\n" % (seen,))
+    elif seen == b"BOOTSEL":
+        # Said on the USB REPL, where Thonny or a terminal shows it.
+        print("pegboard: BOOTSEL pressed, the LED loop is stopped and the REPL is free")
 
 
 def make():

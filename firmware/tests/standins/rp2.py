@@ -120,3 +120,17 @@ class DMA:
                 TAMPERED.append(len(SENT) - 1)
             self.buf = None
         return self.buf is not None
+
+
+def bootsel_button():
+    # BOOTSEL as a test sets it: 1 while the file named by PEGBOARD_BOOTSEL starts with "1".
+    import os
+
+    path = os.getenv("PEGBOARD_BOOTSEL")
+    if not path:
+        return 0
+    try:
+        with open(path) as pressed:
+            return 1 if pressed.read(1) == "1" else 0
+    except OSError:
+        return 0
