@@ -9,9 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.systemd_units import SYSTEM_UNITS, analyze, exposure, unit_settings
-
 from pegboard.voice.espeak import player_command
+from tests.support.systemd_units import SYSTEM_UNITS, analyze, exposure, unit_settings
 
 ROOT = Path(__file__).resolve().parent.parent
 UNIT = ROOT / "systemd" / "pegboard.service"
