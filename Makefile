@@ -5,7 +5,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench lint clean test-tools
+.PHONY: run test bench lint clean test-tools install-check
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -40,6 +40,13 @@ test-tools:
 		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq sox; }
 	@command -v chromium >/dev/null 2>&1 || [ "$$(id -u)" != 0 ] || \
 		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }
+
+# systemd/install.sh run for real in a clean Debian bookworm root made with debootstrap (root
+# only, a few minutes, the Debian mirror apt uses; not part of `make test`): systemd/README.md.
+install-check:
+	@command -v debootstrap >/dev/null 2>&1 || [ "$$(id -u)" != 0 ] || \
+		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap; }
+	bash systemd/install-check.sh
 
 bench: $(STAMP)
 	$(BIN)/python -m bench
