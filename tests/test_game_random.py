@@ -180,12 +180,12 @@ def test_noise_between_legal_entries_is_refused_cleanly_or_applied(seed: int) ->
     game = Game.from_header(rg.header)
     for event in rg.events:
         if rng.random() < 0.3:
-            before, events = game._tables[-1].snapshot(), game.events
+            before, events = game._node.table.snapshot(), game.events
             try:
                 game.apply(_noise(rng, players))
             except RuleError:
                 # Refused: the table is exactly as it was (rebuilt, not a cached view).
-                assert game._tables[-1].snapshot() == before and game.events == events
+                assert game._node.table.snapshot() == before and game.events == events
         with contextlib.suppress(RuleError):  # noise applied above may make this illegal
             game.apply(event)
         _check_state(game.state, None)

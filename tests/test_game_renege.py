@@ -13,7 +13,7 @@ from pegboard.errors import RuleError
 from pegboard.rules.cards import Card, parse_cards
 from pegboard.rules.events import Go, Penalty, Play
 from pegboard.rules.game import Game
-from pegboard.rules.state import REASONS, Award, Phase, TakeBack
+from pegboard.rules.state import Award, Phase, Reason, TakeBack
 from tests.support.games import parse_script
 from tests.support.games import scripted_game as new
 
@@ -44,7 +44,7 @@ def play_on(game: Game, script: str) -> list[Award]:
 
 
 def test_the_take_back_is_an_award_reason() -> None:
-    assert "renege take-back" in REASONS
+    assert Reason("renege take-back") is Reason.RENEGE_TAKE_BACK
 
 
 def test_later_scoring_cards_are_taken_back_and_their_points_retracted() -> None:
@@ -63,7 +63,7 @@ def test_later_scoring_cards_are_taken_back_and_their_points_retracted() -> None
         (1, 2, "penalty"),
     ]
     assert all(a.rule == "ACC 7.3 (2020)" for a in awards)
-    assert [a.cancels for a in awards] == ["go", "thirty-one", "last card", "hand", "hand", ""]
+    assert [a.cancels for a in awards] == ["go", "thirty-one", "last card", "hand", "hand", None]
     assert awards[1].sentence == "Ann: taken back after the renege: Thirty-one for 2"
     assert awards[3].items == before.awards[4].items and awards[3].cards == before.awards[4].cards
     state = game.state

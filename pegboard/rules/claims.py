@@ -16,7 +16,7 @@ from pegboard.rules.events import Claim, Crib, Deal, Event, Muggins, Peg, Penalt
 from pegboard.rules.penalties import infraction
 from pegboard.rules.renege import can_take_back, choose_report, take_back
 from pegboard.rules.show_order import advance_show
-from pegboard.rules.state import Award, PenaltyOffer, PendingMuggins, Phase
+from pegboard.rules.state import Award, PenaltyOffer, PendingMuggins, Phase, Reason
 from pegboard.rules.table import Act, Part, Table, side_name
 
 MUGGINS_RULE = "ACC 10 (2020)"
@@ -39,7 +39,7 @@ def apply_peg(t: Table, event: Peg, out: list[Award]) -> None:
     if abs(points) > t.rules.target:
         raise RuleError(f"a peg of {points} is more than the whole board ({t.rules.target})")
     words = f"pegs {number(points)}" if points > 0 else f"pegs back {number(-points)}"
-    t.peg(Act(event.player, (Part("peg", points, words),)), out, claimable=False)
+    t.peg(Act(event.player, (Part(Reason.PEG, points, words),)), out, claimable=False)
 
 
 def apply_penalty(t: Table, event: Penalty, out: list[Award]) -> None:
@@ -89,14 +89,14 @@ def apply_penalty(t: Table, event: Penalty, out: list[Award]) -> None:
         to = t.opponent_of(offender)
     label = f"{rule.name} ({rule.rule})"
     if rule.back:
-        act = Act(offender, (Part("penalty", -points, f"{label}: {number(points)} back"),))
+        act = Act(offender, (Part(Reason.PENALTY, -points, f"{label}: {number(points)} back"),))
         t.peg(act, out, claimable=False)
     else:
         if points:
             words = f"{label}: {number(points)} from {t.name(offender)}"
-            t.peg(Act(to, (Part("penalty", points, words),)), out, claimable=False)
+            t.peg(Act(to, (Part(Reason.PENALTY, points, words),)), out, claimable=False)
         if back and t.winner is None:
-            act = Act(offender, (Part("penalty", -back, f"{label}: {number(back)} back"),))
+            act = Act(offender, (Part(Reason.PENALTY, -back, f"{label}: {number(back)} back"),))
             t.peg(act, out, claimable=False)
     if out:
         out[:] = [replace(a, rule=rule.rule) for a in out]
@@ -251,6 +251,6 @@ def apply_muggins(t: Table, event: Muggins, out: list[Award]) -> None:
     taken = min(points, missed.points)
     t.pending_muggins = None
     words = f"muggins: {number(taken)} missed by {t.name(missed.owner)} ({MUGGINS_RULE})"
-    t.peg(Act(caller, (Part("muggins", taken, words),)), out, claimable=False)
+    t.peg(Act(caller, (Part(Reason.MUGGINS, taken, words),)), out, claimable=False)
     if t.phase is Phase.SHOW and t.winner is None:
         advance_show(t, out)

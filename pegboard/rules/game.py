@@ -1,9 +1,12 @@
-"""The referee: a game (or match) as an append-only event log, with undo.
+"""The referee: a game (or match) as a value built from its entries, with undo.
 
-``Game.apply(event)`` checks one entry against the rules (docs/rules.md), pegs whatever it
-scores and returns the awards; an illegal entry raises a :class:`~pegboard.errors.RuleError`
-saying what is wrong and what would be right, and leaves the game exactly as it was.
-``Game.undo()`` takes the last entry back. ``Game.state`` is an immutable snapshot of the table.
+``Game.push(event)`` checks one entry against the rules (docs/rules.md), pegs whatever it
+scores and returns the entry's :class:`~pegboard.rules.facts.Report` (every award with its
+reason, each hand counted, claim windows, penalties, the end of the game, who acts next); an
+illegal entry raises a :class:`~pegboard.errors.RuleError` saying what is wrong and what would
+be right, and leaves the game exactly as it was. ``Game.pop()`` takes the last entry back.
+``Game.after(event)`` is a new game one entry on, sharing this one's history, which it leaves
+untouched. ``Game.state`` is an immutable snapshot of the table.
 
 The rules applied, in brief:
 
@@ -31,13 +34,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pegboard.errors import RuleError
-from pegboard.rules.cards import Rank
 from pegboard.rules.claims import (
     apply_claim,
     apply_muggins,
     apply_peg,
     apply_penalty,
     settle_claims,
+)
+from pegboard.rules.deal import (
+    apply_cut,
+    apply_deal,
+    apply_dealt,
+    apply_new_game,
+    apply_starter,
 )
 from pegboard.rules.events import (
     Claim,
@@ -58,26 +67,32 @@ from pegboard.rules.events import (
     Starter,
     Undo,
 )
+from pegboard.rules.facts import Report, Undone
+from pegboard.rules.history import Entries, Node, same_entries
 from pegboard.rules.play import apply_go, apply_play
+from pegboard.rules.report import entry_report, turn
 from pegboard.rules.show_order import apply_crib, apply_show
-from pegboard.rules.state import Award, GameResult, GameState, Phase
-from pegboard.rules.table import Act, Part, Table, distinct, phase_message, side_name
+from pegboard.rules.state import Award, GameState, Phase
+from pegboard.rules.table import Table, side_name
 from pegboard.rules.variants import Rules
 
 
 class Game:
-    """A cribbage game (or match) for 2, 3 or 4 players, built from its event log.
+    """A cribbage game (or match) for 2, 3 or 4 players, built from its entries.
 
     >>> from pegboard.rules.cards import Card
     >>> from pegboard.rules.events import Deal, Starter
     >>> game = Game(["Ann", "Ben"])
-    >>> game.apply(Deal(dealer=0))
+    >>> game.push(Deal(dealer=0)).awards
     ()
-    >>> [a.reason for a in game.apply(Starter(Card.parse("JH")))]
-    ['his heels']
-    >>> game.state.scores
-    (2, 0)
+    >>> later, report = game.after(Starter(Card.parse("JH")))
+    >>> [f"{a.reason} {a.points}" for a in report.awards]
+    ['his heels 2']
+    >>> later.state.scores, game.state.scores
+    ((2, 0), (0, 0))
     """
+
+    __slots__ = ("_header", "_node")
 
     def __init__(self, players: Sequence[str], rules: Rules | None = None) -> None:
         names = tuple(players)
@@ -88,16 +103,20 @@ class Game:
             if not isinstance(name, str) or not name.strip():
                 raise RuleError(f"player names must be non-empty text, got {name!r}")
         self._header = GameHeader(names, rules)
-        self._events: list[Event] = []
-        self._tables: list[Table] = [Table(self._header)]
-        self._state: GameState | None = None
+        self._node = Node(None, None, Table(self._header), None)
 
     @classmethod
     def from_header(cls, header: GameHeader) -> Game:
         """A new game from a record's first line (its version and table options kept)."""
         game = cls(header.players, header.rules)
         game._header = header
-        game._tables = [Table(header)]
+        game._node = Node(None, None, Table(header), None)
+        return game
+
+    def _at(self, node: Node) -> Game:
+        game = object.__new__(Game)
+        game._header = self._header
+        game._node = node
         return game
 
     # Read-only views -----------------------------------------------------------------------
@@ -108,9 +127,9 @@ class Game:
         return self._header
 
     @property
-    def events(self) -> tuple[Event, ...]:
-        """The entries in force (undone entries are gone)."""
-        return tuple(self._events)
+    def events(self) -> Entries:
+        """The entries in force (undone entries are gone), oldest first."""
+        return Entries(self._node)
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -129,32 +148,71 @@ class Game:
     @property
     def state(self) -> GameState:
         """An immutable snapshot of the table now."""
-        if self._state is None:
-            self._state = self._tables[-1].snapshot()
-        return self._state
+        return self._node.state
+
+    @property
+    def report(self) -> Report | None:
+        """The report of the last entry in force (``None`` before the first)."""
+        return self._node.report
+
+    def __eq__(self, other: object) -> bool:
+        """Games are equal when they have the same header and the same entries in force."""
+        if not isinstance(other, Game):
+            return NotImplemented
+        return self._header == other._header and same_entries(self._node, other._node)
+
+    def __repr__(self) -> str:
+        return f"<Game {' v '.join(self.names)}: {self._node.depth} entries>"
 
     # Changing the game ---------------------------------------------------------------------
 
+    def after(self, event: Event) -> tuple[Game, Report]:
+        """A new game: this one with ``event`` applied (an ``Undo`` takes the last entry
+        back), and the entry's report. This game is unchanged; the two share their history.
+        Illegal entries raise RuleError."""
+        node, report = _step(self._node, event)
+        return self._at(node), report
+
+    def push(self, event: Event) -> Report:
+        """Apply one entry to this game and report what it did (an ``Undo`` pops). Illegal
+        entries raise RuleError and leave the game as it was."""
+        self._node, report = _step(self._node, event)
+        return report
+
+    def pop(self) -> Event:
+        """Take back the last entry and return it (RuleError when there is nothing to undo)."""
+        node = self._node
+        if node.parent is None or node.event is None:
+            raise RuleError("nothing to undo: no entries yet")
+        self._node = node.parent
+        return node.event
+
+    def copy(self) -> Game:
+        """Another game with the same entries (pushing to one leaves the other as it is)."""
+        return self._at(self._node)
+
     def apply(self, event: Event) -> tuple[Award, ...]:
-        """Apply one entry; returns the awards it pegged. Illegal entries raise RuleError."""
-        if isinstance(event, Undo):
-            self.undo()
-            return ()
-        table = self._tables[-1].copy()
-        out: list[Award] = []
-        _apply(table, event, out)
-        self._tables.append(table)
-        self._events.append(event)
-        self._state = None
-        return tuple(out)
+        """Apply one entry; returns the awards it pegged (``push(event).awards``)."""
+        return self.push(event).awards
 
     def undo(self) -> Event:
-        """Take back the last entry and return it (RuleError when there is nothing to undo)."""
-        if not self._events:
+        """Take back the last entry and return it (the same as :meth:`pop`)."""
+        return self.pop()
+
+
+def _step(node: Node, event: Event) -> tuple[Node, Report]:
+    """The node after ``event`` and its report; ``node`` itself is never changed."""
+    if isinstance(event, Undo):
+        parent = node.parent
+        if parent is None or node.event is None:
             raise RuleError("nothing to undo: no entries yet")
-        self._tables.pop()
-        self._state = None
-        return self._events.pop()
+        return parent, Report(event, (Undone(node.event),), turn(parent.table))
+    table = node.table.copy()
+    out: list[Award] = []
+    _apply(table, event, out)
+    report = entry_report(node.table, table, event, out)
+    table.notes = []  # reported: the table is kept as the state after this entry
+    return Node(node, event, table, report), report
 
 
 def _apply(t: Table, event: Event, out: list[Award]) -> None:
@@ -168,9 +226,9 @@ def _apply(t: Table, event: Event, out: list[Award]) -> None:
     elif isinstance(event, Go):
         apply_go(t, event, out)
     elif isinstance(event, Starter):
-        _starter(t, event, out)
+        apply_starter(t, event, out)
     elif isinstance(event, Deal):
-        _deal(t, event, out)
+        apply_deal(t, event, out)
     elif isinstance(event, Show):
         apply_show(t, event, out)
     elif isinstance(event, Crib):
@@ -178,9 +236,9 @@ def _apply(t: Table, event: Event, out: list[Award]) -> None:
     elif isinstance(event, Peg):
         apply_peg(t, event, out)
     elif isinstance(event, Cut):
-        _cut(t, event)
+        apply_cut(t, event)
     elif isinstance(event, Dealt):
-        _dealt(t, event)
+        apply_dealt(t, event)
     elif isinstance(event, Penalty):
         apply_penalty(t, event, out)
     elif isinstance(event, Claim):
@@ -188,7 +246,7 @@ def _apply(t: Table, event: Event, out: list[Award]) -> None:
     elif isinstance(event, Muggins):
         apply_muggins(t, event, out)
     elif isinstance(event, NewGame):
-        _new_game(t, event)
+        apply_new_game(t, event)
     else:  # pragma: no cover - every Event type is handled above
         raise RuleError(f"unknown entry {event!r}")
 
@@ -203,161 +261,3 @@ def _game_over_message(t: Table) -> str:
     return f"the game is over: {who} won; {more}"
 
 
-def _cut(t: Table, event: Cut) -> None:
-    if t.phase is not Phase.CUT:
-        raise RuleError("no cut is needed now: the dealer is already decided")
-    cards = tuple(event.cards)
-    if len(cards) != t.n:
-        raise RuleError(f"a cut needs one card per player ({t.n}), got {len(cards)}")
-    distinct(cards, "the cut")
-    low = min(int(card.rank) for card in cards)
-    lowest = [p for p, card in enumerate(cards) if int(card.rank) == low]
-    if len(lowest) > 1:
-        return  # a tie for lowest: cut again (still in the CUT phase)
-    t.next_dealer = lowest[0]
-    t.phase = Phase.DEAL
-    t.to_act = lowest[0]
-
-
-def _deal(t: Table, event: Deal, out: list[Award]) -> None:
-    _require_hand_over(t)
-    expected = t.next_dealer
-    if event.dealer is not None:
-        t.check_player(event.dealer)
-        if expected is not None and event.dealer != expected:
-            raise RuleError(
-                f"{t.name(expected)} deals this hand, not {t.name(event.dealer)}: "
-                + (
-                    "the deal passes to the left every hand"
-                    if t.deal_no > 0 else "that was decided by the cut or the last game"
-                )
-            )
-        dealer = event.dealer
-    elif expected is None:
-        raise RuleError(
-            "who deals? cut for the deal first (lowest card deals) or name the dealer"
-        )
-    else:
-        dealer = expected
-    t.pending_muggins = None
-    t.deal_no += 1
-    t.dealer = dealer
-    if t.first_dealer is None:
-        t.first_dealer = dealer
-    t.next_dealer = t.left_of(dealer)
-    t._new_deal_state()
-    t.phase = Phase.STARTER
-    t.to_act = dealer
-    if t.rules.five_card and not any(a.reason == "three for last" for a in t.awards):
-        pone = t.left_of(dealer)
-        t.peg(Act(pone, (Part("three for last", 3, "Three for last"),)), out, claimable=False)
-
-
-def _require_hand_over(t: Table) -> None:
-    """A new hand is dealt once the last one is over: its crib counted (docs/rules.md, "The
-    deal"). A hand pegged by points, with no card of a hand or the crib entered, may end at any
-    time: the next ``deal`` drops nothing (the starter may have been turned, for the heels)."""
-    if t.phase in (Phase.CUT, Phase.DEAL):
-        return
-    entered = (
-        t.play_started or any(t.dealt) or any(t.shown) or t.phase in (Phase.SHOW, Phase.CRIB)
-    )
-    if not entered:
-        return  # quick mode: this hand was pegged by points
-    if t.phase is Phase.STARTER:
-        need = "cards were dealt to the players, so turn the starter and play this hand"
-        message = f"cannot deal the next hand now: {need}"
-    else:
-        message = phase_message(t, "deal the next hand")
-    raise RuleError(
-        f"{message} (a new hand is dealt after the crib is counted; only a hand pegged by "
-        "points, with no cards entered, may end early)"
-    )
-
-
-def _dealt(t: Table, event: Dealt) -> None:
-    t.check_player(event.player)
-    if t.phase is not Phase.STARTER:
-        raise RuleError("the dealt cards are entered after the deal, before the starter")
-    cards = tuple(event.cards)
-    size = t.rules.dealt_size(t.n)
-    if len(cards) != size:
-        raise RuleError(f"each player is dealt {size} cards, got {len(cards)}")
-    distinct(cards, "the dealt cards")
-    for other, known in enumerate(t.dealt):
-        if other != event.player and known is not None:
-            clash = set(cards) & set(known)
-            if clash:
-                card = min(clash)
-                raise RuleError(f"{card} was dealt to {t.name(other)} already")
-    t.dealt[event.player] = cards
-
-
-def _starter(t: Table, event: Starter, out: list[Award]) -> None:
-    if t.phase is not Phase.STARTER:
-        raise RuleError(phase_message(t, "turn the starter"))
-    card = event.card
-    for p, known in enumerate(t.dealt):
-        if known is not None and card in known:
-            raise RuleError(f"{card} was dealt to {t.name(p)}: it cannot be the starter")
-    t.starter = card
-    t.seen = frozenset({card})
-    t.phase = Phase.PLAY
-    assert t.dealer is not None
-    t.to_act = t.left_of(t.dealer)
-    if card.rank is Rank.JACK:
-        dealer_side = t.side(t.dealer)
-        blocked = t.rules.no_heels_last and (
-            t.scores[dealer_side] > t.rules.target - t.rules.no_heels_last
-        )
-        if not blocked:
-            part = Part("his heels", 2, f"Two for his heels ({card.pretty})", cards=(card,))
-            t.peg(Act(t.dealer, (part,)), out, claimable=False)
-
-
-def _new_game(t: Table, event: NewGame) -> None:
-    if t.phase is not Phase.GAME_OVER:
-        raise RuleError("a new game starts only when this one is over")
-    if t.match_winner is not None:
-        raise RuleError(
-            f"the match is over: {side_name(t, t.match_winner)} won it; start a new match"
-        )
-    assert t.result is not None
-    last_first = t.first_dealer
-    t.game_no += 1
-    t.deal_no = 0
-    t.scores = [0] * t.sides
-    t.back_pegs = [0] * t.sides
-    t.awards = ()
-    t.winner = None
-    t.result = None
-    t.offers = ()
-    t.take_backs = ()
-    t.retracted = frozenset()
-    t.first_dealer = None
-    t.dealer = None
-    t._new_deal_state()
-    if event.dealer is not None:
-        t.check_player(event.dealer)
-        t.next_dealer = event.dealer
-    elif t.rules.next_game_dealer == "cut":
-        t.next_dealer = None
-    elif t.rules.next_game_dealer == "alternate":
-        assert last_first is not None
-        t.next_dealer = t.left_of(last_first)
-    else:
-        t.next_dealer = _loser_seat(t, t.results[-1], last_first)
-    t.phase = Phase.CUT if t.next_dealer is None else Phase.DEAL
-    t.to_act = t.next_dealer
-
-
-def _loser_seat(t: Table, result: GameResult, last_first: int | None) -> int:
-    """Who deals first after a game: the loser (lowest score; first clockwise on a tie)."""
-    start = last_first if last_first is not None else 0
-    low = min(s for i, s in enumerate(result.scores) if i != result.winner)
-    for k in range(t.n):
-        seat = (start + k) % t.n
-        side = t.side(seat)
-        if side != result.winner and result.scores[side] == low:
-            return seat
-    return t.left_of(start)  # pragma: no cover - some seat always lost

@@ -18,7 +18,7 @@ from pegboard.rules.renege import check_reneges
 from pegboard.rules.scoring import Breakdown
 from pegboard.rules.show_order import advance_show
 from pegboard.rules.speech import say_play
-from pegboard.rules.state import Award, Phase
+from pegboard.rules.state import Award, Phase, Reason
 from pegboard.rules.table import Act, GoMark, Part, Table, phase_message, where_seen
 
 
@@ -65,7 +65,7 @@ def apply_play(t: Table, event: Play, out: list[Award]) -> None:
     # Each item is its own award; the last one's sentence is the whole call for the card.
     items = breakdown.items
     acts = [Act(player, tuple(
-        Part(item.kind, item.points, say_play(Breakdown(items[: i + 1]), t.count), (item,),
+        Part(Reason(item.kind), item.points, say_play(Breakdown(items[: i + 1]), t.count), (item,),
               item.cards)
         for i, item in enumerate(items)
     ))]
@@ -144,7 +144,7 @@ def _end_count(t: Table, acts: list[Act], *, go_point: bool, all_played: bool) -
     last = t.last_player
     assert last is not None
     if go_point:
-        reason = "last card" if all_played else "go"
+        reason = Reason.LAST_CARD if all_played else Reason.GO
         if acts and acts[-1].player == last and acts[-1].parts:
             # The card that ends the count pegs its go or last-card point together with its
             # fifteens, pairs and runs ("fifteen two and one for last is three"): one act, so a

@@ -27,11 +27,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from pegboard.rules.state import RETRACTABLE, Award, PenaltyOffer, Phase, TakeBack
+from pegboard.rules.state import RETRACTABLE, Award, PenaltyOffer, Phase, Reason, TakeBack
 from pegboard.rules.table import GoMark, Table
 
 RENEGE_RULE = "ACC 7.3 (2020)"
-TAKE_BACK = "renege take-back"
+TAKE_BACK = Reason.RENEGE_TAKE_BACK
 
 
 def check_reneges(t: Table) -> None:

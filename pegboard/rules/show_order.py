@@ -11,10 +11,11 @@ from __future__ import annotations
 from pegboard.errors import RuleError
 from pegboard.rules.cards import Card
 from pegboard.rules.events import Crib, Show
+from pegboard.rules.facts import Counted, ShowStep
 from pegboard.rules.renege import check_reneges
 from pegboard.rules.show import score_hand
 from pegboard.rules.speech import cards_text, say_breakdown
-from pegboard.rules.state import Award, Phase
+from pegboard.rules.state import Award, Phase, Reason
 from pegboard.rules.table import Act, Part, Table, distinct, phase_message, where_seen
 
 
@@ -37,8 +38,10 @@ def advance_show(t: Table, out: list[Award]) -> None:
 def _count_hand(t: Table, player: int, hand: tuple[Card, ...], out: list[Award]) -> None:
     assert t.starter is not None
     breakdown = score_hand(hand, t.starter)
+    laid = t.shown[player] is None
+    t.note(ShowStep(player, Counted.HAND, hand, t.starter, breakdown, laid=laid))
     part = Part(
-        "hand", breakdown.total,
+        Reason.HAND, breakdown.total,
         f"hand {cards_text(hand)}: {say_breakdown(breakdown)}", breakdown.items, hand,
     )
     act = Act(player, (part,))
@@ -113,8 +116,9 @@ def apply_crib(t: Table, event: Crib, out: list[Award]) -> None:
     t.crib = cards
     t.seen = t.seen | set(cards)
     breakdown = score_hand(cards, t.starter, crib=True)
+    t.note(ShowStep(t.dealer, Counted.CRIB, cards, t.starter, breakdown))
     part = Part(
-        "crib", breakdown.total,
+        Reason.CRIB, breakdown.total,
         f"crib {cards_text(cards)}: {say_breakdown(breakdown)}", breakdown.items, cards,
     )
     dealer = t.dealer

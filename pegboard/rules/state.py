@@ -13,24 +13,55 @@ from pegboard.rules.cards import DECK, Card
 from pegboard.rules.scoring import ScoreItem
 from pegboard.rules.variants import Rules
 
-REASONS = (
-    "fifteen", "thirty-one", "pair", "pair royal", "double pair royal", "run", "go",
-    "last card", "his heels", "hand", "crib", "penalty", "muggins", "three for last", "peg",
-    "renege take-back",
-)
-"""Every reason an award can carry. ``"renege take-back"`` is the negative award that cancels
-an earlier award when a renege penalty takes the play back (ACC 7.3)."""
+
+class Reason(enum.StrEnum):
+    """Why points were pegged: the reason every :class:`Award` carries.
+
+    A ``StrEnum`` whose values are the words the record tools and older callers compare with
+    (``award.reason == "go"`` still holds).
+    """
+
+    FIFTEEN = "fifteen"
+    THIRTY_ONE = "thirty-one"
+    PAIR = "pair"
+    PAIR_ROYAL = "pair royal"
+    DOUBLE_PAIR_ROYAL = "double pair royal"
+    RUN = "run"
+    GO = "go"
+    """The go: 1 to the player who laid the last card of a count nobody could add to."""
+    LAST_CARD = "last card"
+    """1 for the very last card of the play (2 for 31 is ``THIRTY_ONE`` instead)."""
+    HIS_HEELS = "his heels"
+    HAND = "hand"
+    CRIB = "crib"
+    PENALTY = "penalty"
+    MUGGINS = "muggins"
+    THREE_FOR_LAST = "three for last"
+    PEG = "peg"
+    """Points pegged by hand (a ``peg`` entry)."""
+    RENEGE_TAKE_BACK = "renege take-back"
+    """The negative award that cancels an earlier award when a renege penalty takes the play
+    back (ACC 7.3); ``Award.cancels`` names the reason it cancels."""
+
 
 PLAY_REASONS = (
-    "fifteen", "thirty-one", "pair", "pair royal", "double pair royal", "run", "go",
-    "last card",
+    Reason.FIFTEEN, Reason.THIRTY_ONE, Reason.PAIR, Reason.PAIR_ROYAL,
+    Reason.DOUBLE_PAIR_ROYAL, Reason.RUN, Reason.GO, Reason.LAST_CARD,
 )
 """The reasons of points scored in the play."""
 
-RETRACTABLE = (*PLAY_REASONS, "hand", "muggins")
+RETRACTABLE = (*PLAY_REASONS, Reason.HAND, Reason.MUGGINS)
 """What a renege's take-back cancels when pegged after the renege: the play's points and the
 hands counted after that play (they are counted again once the play is over), and muggins
 taken on either. Penalties, pegs by hand, his heels and three for last stay."""
+
+
+class Skunk(enum.StrEnum):
+    """How badly the loser lost (ACC 2.1): the lowest score at or below a skunk line."""
+
+    NONE = "none"
+    SKUNK = "skunk"
+    DOUBLE = "double"
 
 
 class Phase(enum.Enum):
@@ -59,27 +90,28 @@ class Award:
     ``items`` itemise a hand, crib or play combination; ``cards`` are the cards involved;
     ``rule`` names the rule applied for penalties and take-backs (e.g. "ACC 7.3 (2020)").
     ``cancels``: for a ``"renege take-back"``, the reason of the award it cancels (``"go"``,
-    ``"hand"`` ...), so a tally by reason can take it off where it was counted.
+    ``"hand"`` ...), so a tally by reason can take it off where it was counted; ``None`` on
+    every other award.
     """
 
     player: int
     side: int
     points: int
-    reason: str
+    reason: Reason
     sentence: str
     items: tuple[ScoreItem, ...] = ()
     cards: tuple[Card, ...] = ()
     rule: str = ""
-    cancels: str = ""
+    cancels: Reason | None = None
 
     def to_json(self) -> dict[str, object]:
         """The replay --json form: ``{"player": P, "points": K, "reason": "..."}``, with
         ``"cancels"`` added for a take-back."""
         data: dict[str, object] = {
-            "player": self.player, "points": self.points, "reason": self.reason,
+            "player": self.player, "points": self.points, "reason": str(self.reason),
         }
-        if self.cancels:
-            data["cancels"] = self.cancels
+        if self.cancels is not None:
+            data["cancels"] = str(self.cancels)
         return data
 
 
@@ -152,13 +184,34 @@ class TakeBack:
 
 
 @dataclass(frozen=True, slots=True)
+class Owed:
+    """One reason within a score waiting for its claim, with its points (and, for a hand or
+    the crib, its combinations)."""
+
+    reason: Reason
+    points: int
+    items: tuple[ScoreItem, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class PendingClaim:
-    """Muggins games: a score waiting for its owner's claim (``points`` is the true score)."""
+    """Muggins games: a score waiting for its owner's claim (``points`` is the true score).
+
+    ``owed`` lists every reason in it with its points, in the order they were scored: a card
+    that makes a run and ends the count owes ``run 3`` and ``go 1``, one claim of 4.
+    ``reason`` is the first of them and ``items`` every combination.
+    """
 
     player: int
     points: int
-    reason: str
+    reason: Reason
     items: tuple[ScoreItem, ...] = ()
+    owed: tuple[Owed, ...] = ()
+
+    @property
+    def reasons(self) -> tuple[Reason, ...]:
+        """Every reason owed, each once, in order."""
+        return tuple(dict.fromkeys(part.reason for part in self.owed))
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,7 +220,7 @@ class PendingMuggins:
 
     owner: int
     points: int
-    reason: str
+    reason: Reason
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,13 +229,13 @@ class GameResult:
 
     winner: int
     scores: tuple[int, ...]
-    skunk: str
+    skunk: Skunk
     game_points: tuple[int, ...]
 
     def to_json(self) -> dict[str, object]:
         """The replay --json result line (without the ``type`` key)."""
         return {
-            "scores": list(self.scores), "winner": self.winner, "skunk": self.skunk,
+            "scores": list(self.scores), "winner": self.winner, "skunk": str(self.skunk),
             "game_points": list(self.game_points),
         }
 

@@ -13,16 +13,20 @@ from dataclasses import dataclass
 from pegboard.errors import InvalidCardError, RuleError
 from pegboard.rules.cards import Card, require_distinct
 from pegboard.rules.events import GameHeader
+from pegboard.rules.facts import ClaimOpened, Fact
 from pegboard.rules.scoring import ScoreItem
 from pegboard.rules.state import (
     Award,
     GameResult,
     GameState,
     MatchState,
+    Owed,
     PenaltyOffer,
     PendingClaim,
     PendingMuggins,
     Phase,
+    Reason,
+    Skunk,
     TakeBack,
 )
 
@@ -31,7 +35,7 @@ from pegboard.rules.state import (
 class Part:
     """One piece of a scoring act before it is pegged."""
 
-    reason: str
+    reason: Reason
     points: int
     sentence: str
     items: tuple[ScoreItem, ...] = ()
@@ -48,6 +52,20 @@ class Act:
     @property
     def points(self) -> int:
         return sum(part.points for part in self.parts)
+
+
+@dataclass(frozen=True, slots=True)
+class Pegged:
+    """A note that ``out[start:end]`` are the awards of one scoring act (see ``Table.notes``)."""
+
+    player: int
+    start: int
+    end: int
+
+
+Note = Fact | Pegged
+"""What the engine notes while it applies one entry, in order (:mod:`pegboard.rules.report`
+turns the notes into the entry's report)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +129,7 @@ class Table:
         self.pending_claims: tuple[PendingClaim, ...] = ()
         self.claim_acts: tuple[Act, ...] = ()
         self.pending_muggins: PendingMuggins | None = None
+        self.notes: list[Note] = []  # this entry's facts, in order; fresh on every copy
         self._new_deal_state()
 
     def _new_deal_state(self) -> None:
@@ -145,6 +164,7 @@ class Table:
         new.shown = list(self.shown)
         new.dealt = list(self.dealt)
         new.known = list(self.known)
+        new.notes = []
         return new
 
     # Helpers -------------------------------------------------------------------------------
@@ -185,6 +205,10 @@ class Table:
             back_pegs=tuple(self.back_pegs),
         )
 
+    def note(self, fact: Fact) -> None:
+        """Report ``fact`` for the entry being applied (in the order things happen)."""
+        self.notes.append(fact)
+
     def opponent_of(self, player: int) -> int:
         """The opponent who receives a penalty by default: the next seat of another side."""
         seat = self.left_of(player)
@@ -209,11 +233,12 @@ class Table:
             self.claim_acts = (*self.claim_acts, act)
             first = act.parts[0]
             items = tuple(item for part in act.parts for item in part.items)
-            self.pending_claims = (
-                *self.pending_claims,
-                PendingClaim(act.player, act.points, first.reason, items),
-            )
+            owed = tuple(Owed(part.reason, part.points, part.items) for part in act.parts)
+            claim = PendingClaim(act.player, act.points, first.reason, items, owed)
+            self.pending_claims = (*self.pending_claims, claim)
+            self.note(ClaimOpened(claim))
             return
+        start = len(out)
         side = self.side(act.player)
         before = self.scores[side]
         for part in act.parts:
@@ -228,6 +253,7 @@ class Table:
             )
             self.awards = (*self.awards, award)
             out.append(award)
+        self.notes.append(Pegged(act.player, start, len(out)))
         if self.scores[side] != before:
             self.back_pegs[side] = before
         if self.scores[side] >= self.rules.target:
@@ -244,15 +270,15 @@ class Table:
         loser = min(score for s, score in enumerate(self.scores) if s != side)
         skunk_line, double_line = self.rules.skunk_lines()
         if double_line is not None and loser <= double_line:
-            skunk = "double"
+            skunk = Skunk.DOUBLE
         elif loser <= skunk_line:
-            skunk = "skunk"
+            skunk = Skunk.SKUNK
         else:
-            skunk = "none"
+            skunk = Skunk.NONE
         if self.rules.game_points == "acc":
-            won = 2 if skunk == "none" else 3
+            won = 2 if skunk is Skunk.NONE else 3
         else:
-            won = {"none": 1, "skunk": 2, "double": 4}[skunk]
+            won = {Skunk.NONE: 1, Skunk.SKUNK: 2, Skunk.DOUBLE: 4}[skunk]
         points = tuple(won if s == side else 0 for s in range(self.sides))
         self.result = GameResult(side, tuple(self.scores), skunk, points)
         self.results = (*self.results, self.result)

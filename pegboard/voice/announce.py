@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from pegboard.app.state import AppState, Reading
 from pegboard.app.words import side_name
 from pegboard.rules.events import Claim, Play
-from pegboard.rules.state import Award, GameState
+from pegboard.rules.state import Award, GameState, Reason
 from pegboard.voice.phrases import (
     Phrases,
     award_phrase,
@@ -169,7 +169,7 @@ class Announcer:
                                                                      Importance.SHOW), entries))
         flush()
         for player, points in taken.items():
-            back = Award(player, gs.side_of(player), points, "renege take-back", "")
+            back = Award(player, gs.side_of(player), points, Reason.RENEGE_TAKE_BACK, "")
             out.insert(0, Announcement(award_phrase(back, gs.names[player], gs.names,
                                                     self._phrases),
                                        back.reason, Importance.PENALTY, entries))

@@ -1,0 +1,346 @@
+"""The facts the engine reports for every accepted entry: what a screen, a voice or a page says.
+
+Modelled on h11's events: each fact is a frozen value, each has a :class:`FactKind`, and the
+:class:`Report` of one entry lists them in the order they happened. Outputs *render* these
+facts; none of them works out a score, a show order, a phase or a winner beside the engine.
+
+An entry's report, in order, may hold:
+
+- :class:`PenaltyApplied` and :class:`TakenBack` first, for a ``penalty`` entry;
+- :class:`ClaimClosed`, :class:`MugginsClosed` and :class:`MugginsOpened` for the claim and
+  muggins windows this entry closed or opened (muggins games);
+- then, as the engine worked: :class:`ShowStep` for each hand or crib counted, followed by the
+  :class:`Scored` act that pegs it (or the :class:`ClaimOpened` window that waits for its
+  claim); :class:`Scored` for the play's points, his heels, pegs, penalties, muggins;
+- :class:`Offered` and :class:`Withdrawn` penalty offers (renege reports, false claims of
+  game);
+- :class:`GameOver` when a side reached the target; :class:`Undone` for an ``undo``.
+
+``Report.next`` (a :class:`Turn`) then says what the table does next. ``Report.awards`` is every
+award pegged, in order (what ``Game.apply`` returns).
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import ClassVar, TypeVar
+
+from pegboard.rules.cards import Card
+from pegboard.rules.events import Event
+from pegboard.rules.penalties import Infraction
+from pegboard.rules.scoring import Breakdown, ScoreItem
+from pegboard.rules.state import (
+    Award,
+    PenaltyOffer,
+    PendingClaim,
+    PendingMuggins,
+    Phase,
+    Reason,
+    Skunk,
+    TakeBack,
+)
+
+
+class FactKind(enum.Enum):
+    """What kind of fact a value is (each fact class has one)."""
+
+    SCORED = "scored"
+    SHOW_STEP = "show step"
+    CLAIM_OPENED = "claim opened"
+    CLAIM_CLOSED = "claim closed"
+    MUGGINS_OPENED = "muggins opened"
+    MUGGINS_CLOSED = "muggins closed"
+    OFFERED = "offered"
+    WITHDRAWN = "withdrawn"
+    PENALTY_APPLIED = "penalty applied"
+    TAKEN_BACK = "taken back"
+    GAME_OVER = "game over"
+    UNDONE = "undone"
+
+
+class Counted(enum.Enum):
+    """What a show step counts."""
+
+    HAND = "hand"
+    CRIB = "crib"
+
+
+class ClaimOutcome(enum.Enum):
+    """How a claim window closed (muggins games, ACC 10)."""
+
+    EXACT = "exact"
+    """The owner claimed the true score: all of it pegged."""
+    UNDER = "under"
+    """The owner claimed less (or an opponent called muggins before any claim, which is a
+    claim of 0): what was claimed is pegged, the rest is open to muggins."""
+    OVER = "over"
+    """The owner claimed more: corrected to the true score, which is pegged."""
+    LOST = "lost"
+    """Another entry came before the claim: nothing is pegged for it."""
+    ENDED = "ended"
+    """The game ended while it waited: nothing is scored after the target is reached."""
+
+
+@dataclass(frozen=True, slots=True)
+class Scored:
+    """One scoring act pegged whole (RULES.md, "Scoring acts"): ``awards`` lists every reason
+    with its points, in order.
+
+    One card's combinations and the go or last-card point it earns are one act (``fifteen 2,
+    pair 2, last card 1``); a hand, a crib, his heels, a peg, a penalty, a muggins call or a
+    renege's take-back of one award are each an act of one award.
+    """
+
+    kind: ClassVar[FactKind] = FactKind.SCORED
+    player: int
+    side: int
+    awards: tuple[Award, ...]
+
+    @property
+    def points(self) -> int:
+        """The act's points (negative when pegged back)."""
+        return sum(award.points for award in self.awards)
+
+    @property
+    def reasons(self) -> tuple[Reason, ...]:
+        """Every reason in the act, each once, in order."""
+        return tuple(dict.fromkeys(award.reason for award in self.awards))
+
+
+@dataclass(frozen=True, slots=True)
+class ShowStep:
+    """A hand or the crib counted (RULES.md, "The show": pone first, clockwise, dealer last,
+    then the crib).
+
+    ``player`` owns the hand (the dealer for the crib); ``cards`` are its four (five-card: its
+    own) cards, ``starter`` the cut card, ``breakdown`` every combination with its points.
+    ``laid`` when the engine counted a hand whose cards were all laid in the play (no ``show``
+    entry). The points are pegged by the :class:`Scored` fact that follows, or wait for the
+    owner's claim in a muggins game (a :class:`ClaimOpened` follows instead).
+    """
+
+    kind: ClassVar[FactKind] = FactKind.SHOW_STEP
+    player: int
+    counted: Counted
+    cards: tuple[Card, ...]
+    starter: Card
+    breakdown: Breakdown
+    laid: bool = False
+
+    @property
+    def total(self) -> int:
+        """The count."""
+        return self.breakdown.total
+
+    @property
+    def items(self) -> tuple[ScoreItem, ...]:
+        """Every combination counted."""
+        return self.breakdown.items
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimOpened:
+    """Muggins games: a score now waits for its owner's claim. ``claim.owed`` lists every
+    reason owed with its points (a run and the go of one card: ``run 3``, ``go 1``)."""
+
+    kind: ClassVar[FactKind] = FactKind.CLAIM_OPENED
+    claim: PendingClaim
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimClosed:
+    """Muggins games: a claim window closed: how (``outcome``), what the owner ``claimed``
+    and what was ``pegged`` for it (the true score on an over-claim)."""
+
+    kind: ClassVar[FactKind] = FactKind.CLAIM_CLOSED
+    claim: PendingClaim
+    outcome: ClaimOutcome
+    claimed: int
+    pegged: int
+
+
+@dataclass(frozen=True, slots=True)
+class MugginsOpened:
+    """Muggins games: points the owner under-claimed are open to an opponent's call until the
+    next entry (ACC 10)."""
+
+    kind: ClassVar[FactKind] = FactKind.MUGGINS_OPENED
+    missed: PendingMuggins
+
+
+@dataclass(frozen=True, slots=True)
+class MugginsClosed:
+    """Muggins games: the muggins window closed, by ``caller`` taking ``taken`` points (the
+    :class:`Scored` muggins act follows) or, with ``caller`` ``None``, by another entry."""
+
+    kind: ClassVar[FactKind] = FactKind.MUGGINS_CLOSED
+    missed: PendingMuggins
+    caller: int | None
+    taken: int
+
+
+@dataclass(frozen=True, slots=True)
+class Offered:
+    """A penalty the engine found and offers to the table (it applies only as a ``penalty``
+    entry): a renege report once the hand is known (ACC 7.3), or a false claim of game
+    (ACC 8.4)."""
+
+    kind: ClassVar[FactKind] = FactKind.OFFERED
+    offer: PenaltyOffer
+
+
+@dataclass(frozen=True, slots=True)
+class Withdrawn:
+    """An offer that no longer stands: its go was itself taken back by the penalty for an
+    earlier renege, so there is nothing to pay."""
+
+    kind: ClassVar[FactKind] = FactKind.WITHDRAWN
+    offer: PenaltyOffer
+
+
+@dataclass(frozen=True, slots=True)
+class PenaltyApplied:
+    """A ``penalty`` entry applied (RULES.md, "Penalties").
+
+    ``offender`` committed ``infraction``; ``points`` went to ``to`` (``None`` when no points
+    went to an opponent) and ``back`` were taken from the offender, as pegged (a score never
+    goes below 0). ``settles`` is the offer it settled, if any; ``redeal`` when the hand is
+    dealt again. The :class:`Scored` acts that peg it follow (after any take-back).
+    """
+
+    kind: ClassVar[FactKind] = FactKind.PENALTY_APPLIED
+    offender: int
+    infraction: Infraction
+    to: int | None
+    points: int
+    back: int
+    settles: PenaltyOffer | None = None
+    redeal: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class TakenBack:
+    """A renege penalty took the play back to the go (ACC 7.3): the cards returned to each
+    seat and the points each side lost; the retractions follow as :class:`Scored` acts with
+    reason ``RENEGE_TAKE_BACK``."""
+
+    kind: ClassVar[FactKind] = FactKind.TAKEN_BACK
+    take_back: TakeBack
+
+
+@dataclass(frozen=True, slots=True)
+class GameOver:
+    """A side reached the target: the game is over (RULES.md, "Winning").
+
+    ``scores`` are the full totals the record keeps; ``shown`` is what the board shows: the
+    winner at the target (a pegged-out finish stops at 121), the others as they are.
+    ``spread`` is the ACC spread: the winner's shown score minus the lowest other score.
+    ``game_points`` per side, ``skunk``; ``match_winner`` when this game won the match.
+    """
+
+    kind: ClassVar[FactKind] = FactKind.GAME_OVER
+    game_no: int
+    winner: int
+    scores: tuple[int, ...]
+    shown: tuple[int, ...]
+    spread: int
+    skunk: Skunk
+    game_points: tuple[int, ...]
+    match_winner: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Undone:
+    """An ``undo`` entry took ``event`` back."""
+
+    kind: ClassVar[FactKind] = FactKind.UNDONE
+    event: Event
+
+
+Fact = (
+    Scored | ShowStep | ClaimOpened | ClaimClosed | MugginsOpened | MugginsClosed | Offered
+    | Withdrawn | PenaltyApplied | TakenBack | GameOver | Undone
+)
+"""Every fact an entry can report."""
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """What the table does next, after an entry.
+
+    ``phase`` and ``to_act`` (the seat that must act: plays or says go, shows, counts the
+    crib, deals; ``None`` while cutting and once the game is over). ``dealer`` of this hand
+    and ``next_dealer``, who deals the next one (once the crib is counted, ``to_act`` too).
+    ``count`` in the play. In a muggins game ``claim`` is the score waiting for its owner's
+    claim now (its owner acts first) and ``muggins`` the points open to a muggins call.
+    """
+
+    phase: Phase
+    to_act: int | None
+    dealer: int | None
+    next_dealer: int | None
+    game_no: int
+    deal_no: int
+    count: int
+    scores: tuple[int, ...]
+    claim: PendingClaim | None = None
+    muggins: PendingMuggins | None = None
+
+
+F = TypeVar("F", bound=Fact)
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    """Everything one accepted entry did, as facts in order, and what comes next."""
+
+    event: Event
+    facts: tuple[Fact, ...]
+    next: Turn
+
+    def of(self, kind: type[F]) -> tuple[F, ...]:
+        """The facts of one class, in order: ``report.of(ShowStep)``."""
+        return tuple(fact for fact in self.facts if isinstance(fact, kind))
+
+    @property
+    def awards(self) -> tuple[Award, ...]:
+        """Every award pegged by this entry, in order."""
+        return tuple(award for act in self.of(Scored) for award in act.awards)
+
+    @property
+    def scored(self) -> tuple[Scored, ...]:
+        """The scoring acts pegged."""
+        return self.of(Scored)
+
+    @property
+    def show_steps(self) -> tuple[ShowStep, ...]:
+        """The hands and crib counted."""
+        return self.of(ShowStep)
+
+    @property
+    def claims_opened(self) -> tuple[ClaimOpened, ...]:
+        """The claim windows opened (muggins games)."""
+        return self.of(ClaimOpened)
+
+    @property
+    def claims_closed(self) -> tuple[ClaimClosed, ...]:
+        """The claim windows closed (muggins games)."""
+        return self.of(ClaimClosed)
+
+    @property
+    def offers(self) -> tuple[PenaltyOffer, ...]:
+        """The penalties newly offered (renege reports, false claims of game)."""
+        return tuple(fact.offer for fact in self.of(Offered))
+
+    @property
+    def penalty(self) -> PenaltyApplied | None:
+        """The penalty applied, for a ``penalty`` entry."""
+        found = self.of(PenaltyApplied)
+        return found[0] if found else None
+
+    @property
+    def game_over(self) -> GameOver | None:
+        """The end of the game, when this entry reached the target."""
+        found = self.of(GameOver)
+        return found[0] if found else None

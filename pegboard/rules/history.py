@@ -1,0 +1,120 @@
+"""A game's history: a parent-linked chain of immutable tables, one per entry.
+
+Each :class:`Node` holds one entry, the table after it and the entry's report, and points to
+the node before it. Games made from one another share their common past, so a new game one
+entry on costs one table copy, whatever the length of the match, and the old game is
+untouched (python-chess keeps a move stack; this is the persistent form of it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import overload
+
+from pegboard.rules.events import Event
+from pegboard.rules.facts import Report
+from pegboard.rules.state import GameState
+from pegboard.rules.table import Table
+
+
+class Node:
+    """One point of a game's history: ``table`` after ``event`` (the root has no event).
+
+    A node's table is never changed once the node exists: the engine applies every entry to a
+    copy. ``state`` is the table's snapshot, made when first asked for.
+    """
+
+    __slots__ = ("_state", "depth", "event", "parent", "report", "table")
+
+    def __init__(
+        self, parent: Node | None, event: Event | None, table: Table, report: Report | None,
+    ) -> None:
+        self.parent = parent
+        self.event = event
+        self.table = table
+        self.report = report
+        self.depth: int = 0 if parent is None else parent.depth + 1
+        self._state: GameState | None = None
+
+    @property
+    def state(self) -> GameState:
+        """The immutable snapshot of this node's table."""
+        if self._state is None:
+            self._state = self.table.snapshot()
+        return self._state
+
+    def lineage(self) -> Iterator[Node]:
+        """This node and every node before it, newest first (the root last)."""
+        node: Node | None = self
+        while node is not None:
+            yield node
+            node = node.parent
+
+
+class Entries(Sequence[Event]):
+    """The entries in force of a game, newest last: a read-only view of its history.
+
+    ``len`` and the last entry cost the same at any length; iterating walks the history once.
+    Equal to another ``Entries`` or a tuple with the same entries.
+    """
+
+    __slots__ = ("_node",)
+
+    def __init__(self, node: Node) -> None:
+        self._node = node
+
+    def __len__(self) -> int:
+        return self._node.depth
+
+    def _list(self) -> list[Event]:
+        events = [node.event for node in self._node.lineage() if node.event is not None]
+        events.reverse()
+        return events
+
+    @overload
+    def __getitem__(self, index: int) -> Event: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[Event, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> Event | tuple[Event, ...]:
+        if isinstance(index, slice):
+            return tuple(self._list()[index])
+        length = self._node.depth
+        if index < 0:
+            index += length
+        if not 0 <= index < length:
+            raise IndexError("entry index out of range")
+        for node in self._node.lineage():
+            if node.depth == index + 1:
+                assert node.event is not None
+                return node.event
+        raise IndexError("entry index out of range")  # pragma: no cover - depth is exact
+
+    def __iter__(self) -> Iterator[Event]:
+        return iter(self._list())
+
+    def __reversed__(self) -> Iterator[Event]:
+        return (node.event for node in self._node.lineage() if node.event is not None)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Entries):
+            return same_entries(self._node, other._node)
+        if isinstance(other, tuple):
+            return tuple(self) == other
+        return NotImplemented
+
+    def __repr__(self) -> str:
+        return f"Entries({self._list()!r})"
+
+
+def same_entries(a: Node, b: Node) -> bool:
+    """Whether two histories hold the same entries (they stop at a node they share)."""
+    if a.depth != b.depth:
+        return False
+    for x, y in zip(a.lineage(), b.lineage(), strict=True):
+        if x is y:
+            return True
+        if x.event != y.event:
+            return False
+    return True

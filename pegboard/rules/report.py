@@ -1,0 +1,162 @@
+"""One entry's :class:`~pegboard.rules.facts.Report`, from the table before and after it.
+
+The engine notes the facts only it sees while it works (each scoring act, each hand or crib
+counted, each claim window opened: ``Table.notes``); the rest is read off the two tables: the
+claim and muggins windows closed, the penalty offers made or withdrawn, the penalty applied,
+the end of the game and what the table does next. Both tables are the engine's own, so nothing
+here works anything out again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+from pegboard.rules.events import Claim, Event, Muggins, Penalty
+from pegboard.rules.facts import (
+    ClaimClosed,
+    ClaimOutcome,
+    Fact,
+    GameOver,
+    MugginsClosed,
+    MugginsOpened,
+    Offered,
+    PenaltyApplied,
+    Report,
+    Scored,
+    TakenBack,
+    Turn,
+    Withdrawn,
+)
+from pegboard.rules.penalties import infraction
+from pegboard.rules.state import Award, PendingClaim, PendingMuggins, Reason
+from pegboard.rules.table import Note, Pegged, Table
+
+
+def entry_report(before: Table, after: Table, event: Event, out: Sequence[Award]) -> Report:
+    """The report of ``event``, applied to ``before`` with ``after`` and ``out`` its result."""
+    facts: list[Fact] = []
+    if isinstance(event, Penalty):
+        facts.extend(_penalty(before, after, event, out))
+    facts.extend(_windows(before, after, event, out))
+    facts.extend(_acts(after.notes, out))
+    facts.extend(_offers(before, after))
+    if after.winner is not None and before.winner is None:
+        facts.append(game_over(after))
+    return Report(event, tuple(facts), turn(after))
+
+
+def turn(t: Table) -> Turn:
+    """What the table does next."""
+    return Turn(
+        phase=t.phase, to_act=t.to_act, dealer=t.dealer, next_dealer=t.next_dealer,
+        game_no=t.game_no, deal_no=t.deal_no, count=t.count, scores=tuple(t.scores),
+        claim=t.pending_claims[0] if t.pending_claims else None, muggins=t.pending_muggins,
+    )
+
+
+def game_over(t: Table) -> GameOver:
+    """How the game that just ended is shown: the winner at the target, the ACC spread."""
+    assert t.winner is not None and t.result is not None
+    winner, target = t.winner, t.rules.target
+    shown = tuple(
+        min(score, target) if side == winner else score for side, score in enumerate(t.scores)
+    )
+    lowest = min(score for side, score in enumerate(shown) if side != winner)
+    return GameOver(
+        game_no=t.game_no, winner=winner, scores=t.result.scores, shown=shown,
+        spread=shown[winner] - lowest, skunk=t.result.skunk,
+        game_points=t.result.game_points, match_winner=t.match_winner,
+    )
+
+
+def _acts(notes: Sequence[Note], out: Sequence[Award]) -> Iterator[Fact]:
+    """The noted facts in order, each scoring act as one :class:`Scored`; awards pegged
+    outside an act (a renege's retractions) are an act each."""
+    done = 0
+    for note in notes:
+        if not isinstance(note, Pegged):
+            yield note
+            continue
+        yield from _single(out, done, note.start)
+        if note.end > note.start:
+            yield Scored(note.player, out[note.start].side, tuple(out[note.start:note.end]))
+        done = max(done, note.end)
+    yield from _single(out, done, len(out))
+
+
+def _single(out: Sequence[Award], start: int, end: int) -> Iterator[Scored]:
+    for award in out[start:end]:
+        yield Scored(award.player, award.side, (award,))
+
+
+def _penalty(
+    before: Table, after: Table, event: Penalty, out: Sequence[Award]
+) -> Iterator[Fact]:
+    rule = infraction(event.infraction)
+    paid = [a for a in out if a.reason is Reason.PENALTY and a.points > 0]
+    back = -sum(a.points for a in out if a.reason is Reason.PENALTY and a.points < 0)
+    settles = None
+    if len(after.offers) == len(before.offers):
+        settles = next((
+            now for was, now in zip(before.offers, after.offers, strict=True)
+            if now.resolved and not now.withdrawn and not was.resolved
+        ), None)
+    yield PenaltyApplied(
+        offender=event.player, infraction=rule, to=paid[0].player if paid else None,
+        points=sum(a.points for a in paid), back=back, settles=settles,
+        redeal=after.deal_no < before.deal_no,
+    )
+    if len(after.take_backs) > len(before.take_backs):
+        yield TakenBack(after.take_backs[-1])
+
+
+def _windows(
+    before: Table, after: Table, event: Event, out: Sequence[Award]
+) -> Iterator[Fact]:
+    """The claim and muggins windows this entry closed or opened (muggins games)."""
+    was, now = before.pending_muggins, after.pending_muggins
+    if was is not None and now is not was and not isinstance(event, Muggins):
+        yield MugginsClosed(was, None, 0)
+    closed = [c for c in before.pending_claims if all(c is not d for d in after.pending_claims)]
+    answered: PendingClaim | None = None
+    if isinstance(event, Claim | Muggins):
+        if isinstance(event, Muggins) and was is None and closed:
+            answered = closed[0]  # muggins called before the owner claimed: a claim of 0
+        elif isinstance(event, Claim):
+            answered = next((c for c in closed if c.player == event.player), None)
+    seen = False
+    for claim in closed:
+        if claim is answered:
+            seen = True
+            yield _answer(claim, event)
+        else:
+            yield ClaimClosed(claim, ClaimOutcome.ENDED if seen else ClaimOutcome.LOST, 0, 0)
+    if isinstance(event, Muggins):
+        missed = was
+        if missed is None and answered is not None:
+            missed = PendingMuggins(answered.player, answered.points, answered.reason)
+        if missed is not None:
+            taken = sum(a.points for a in out if a.reason is Reason.MUGGINS)
+            yield MugginsClosed(missed, event.player, taken)
+    if now is not None and now is not was:
+        yield MugginsOpened(now)
+
+
+def _answer(claim: PendingClaim, event: Event) -> ClaimClosed:
+    claimed = event.points if isinstance(event, Claim) else 0
+    if claimed == claim.points:
+        return ClaimClosed(claim, ClaimOutcome.EXACT, claimed, claim.points)
+    if claimed > claim.points:
+        return ClaimClosed(claim, ClaimOutcome.OVER, claimed, claim.points)
+    return ClaimClosed(claim, ClaimOutcome.UNDER, claimed, claimed)
+
+
+def _offers(before: Table, after: Table) -> Iterator[Fact]:
+    """Offers are only appended (or marked resolved in place) until a new game clears them,
+    so the new ones are the tail."""
+    kept = len(before.offers) if len(after.offers) >= len(before.offers) else 0
+    for was, now in zip(before.offers[:kept], after.offers, strict=False):
+        if now.withdrawn and not was.withdrawn:
+            yield Withdrawn(now)
+    for offer in after.offers[kept:]:
+        yield Offered(offer)
