@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from xml.sax.saxutils import escape
 
+from pegboard.link.assembly import enclosure_svg, strip_wiring_svg
 from pegboard.link.board import DEFAULT_COLOURS, colour_hex
 from pegboard.link.layout import (
     GAME_HOLE,
@@ -219,6 +220,9 @@ DRAWINGS: dict[str, Callable[[], str]] = {
     "drilling_template_2.svg": lambda: template_svg(LedConfig(tracks=2)),
     "drilling_template_3.svg": lambda: template_svg(LedConfig(tracks=3)),
     "wiring.svg": wiring_diagram,
+    "strip_wiring_2.svg": lambda: strip_wiring_svg(LedConfig(tracks=2)),
+    "strip_wiring_3.svg": lambda: strip_wiring_svg(LedConfig(tracks=3)),
+    "enclosure_2.svg": lambda: enclosure_svg(2),
 }
 
 
