@@ -298,8 +298,8 @@ def enclosure_svg(tracks: int = 2) -> str:
         parts += hole(zero[0] + dx, zero[1] + dy, 2.7, "")
     parts.append(_text(zero[0] + 29, zero[1] + 13, "or Zero 2 W: 58 × 23", 3.5))
     pico = (x0 + 200, y_base + 40)
-    for dx, dy in ((0, 0), (11.4, 0), (0, 47), (11.4, 47)):
-        parts += hole(pico[0] + dx, pico[1] + dy, 2.2, "")
+    for across, along in ((0.0, 0.0), (11.4, 0.0), (0.0, 47.0), (11.4, 47.0)):
+        parts += hole(pico[0] + across, pico[1] + along, 2.2, "")
     parts.append(_text(pico[0] + 5.7, pico[1] + 56, "Pico 11.4 × 47 (Ø2.2, M2)", 3.5))
     parts += rect(x0 + 250, y_base + 40, 70, 50, "74AHCT125 board 70 × 50: drill through it")
     parts += rect(x0 + 350, y_base + 40, 60, 40, "fuse holder and +5 V / GND block")
