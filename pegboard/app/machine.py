@@ -41,9 +41,7 @@ def initial_state(config: Config, *, resume: tuple[str, ...] | list[str] | None 
     notice saying so. ``notice`` (a title, then lines) is a page shown first: what the store
     had to do at start (a damaged game restored in part, or set aside).
     """
-    r = config.rules
-    setup = Setup(players=r.players, target=r.target, five_card=r.five_card, muggins=r.muggins,
-                  game_points=r.game_points, match_games=r.match_games)
+    setup = Setup(players=config.players, rules=config.rules)
     state = AppState(config=config, setup=setup)
     first = (Page(notice[0], notice[1:]),) if notice else ()
     if not resume:

@@ -25,6 +25,7 @@ from pegboard.app.view import Screen, View
 from pegboard.app.views import board, numbered
 from pegboard.rules.events import Cut, Deal, GameHeader
 from pegboard.rules.state import Phase
+from pegboard.rules.variants import VARIANT_BY_KEY, VARIANTS
 
 NAMES = ("Ann", "Ben", "Cy", "Dee", "Eve", "Fred", "Gran", "Grandad", "Mum", "Dad")
 """The short list of names offered at setup (after the default "P1".."P4")."""
@@ -54,17 +55,14 @@ def home_view(state: AppState, screen: Home) -> View:
 
 
 def setup_rows(setup: Setup) -> list[tuple[str, str]]:
-    """The options, "Start" first (one press starts the usual game)."""
+    """The options, "Start" first (one press starts the usual game): the seats, then a row for
+    each rule variant the table can choose (:data:`~pegboard.rules.variants.VARIANTS`), then
+    the table options."""
     rows = [("start", "Start"), ("players", f"Players: {setup.players}")]
     for seat in range(setup.players):
         rows.append((f"name{seat}", f"Seat {seat + 1}: {setup.names[seat]}"))
-    rows.append(("target", f"Target: {setup.target}"))
-    if setup.players == 2:
-        rows.append(("five", f"Five-card: {'on' if setup.five_card else 'off'}"))
-    rows.append(("muggins", f"Muggins: {'on' if setup.muggins else 'off'}"))
-    rows.append(("points", f"Game points: {'ACC' if setup.game_points == 'acc' else 'classic'}"))
-    games = "1 game" if setup.match_games == 1 else f"best of {setup.match_games}"
-    rows.append(("match", f"Match: {games}"))
+    rows += [(variant.key, variant.row(setup.rules)) for variant in VARIANTS
+             if variant.choices and setup.players in variant.seats]
     rows.append(("entry", f"Enter: {'points only' if setup.points_only else 'cards'}"))
     rows.append(("teaching", f"Teaching: {'on' if setup.teaching else 'off'}"))
     return rows
@@ -88,20 +86,12 @@ def setup_back(state: AppState, screen: SetupScreen, event: InputEvent) -> Resul
 
 
 def _change(s: Setup, key: str) -> Setup:
+    if key in VARIANT_BY_KEY:
+        return replace(s, rules=VARIANT_BY_KEY[key].next(s.rules))
     if key == "players":
         return replace(s, players=s.players % 4 + 1 if s.players < 4 else 2)
     if key.startswith("name"):
         return replace(s, names=_next_name(s, int(key[4:])))
-    if key == "target":
-        return replace(s, target=61 if s.target == 121 else 121)
-    if key == "five":
-        return replace(s, five_card=not s.five_card, target=121 if s.five_card else 61)
-    if key == "muggins":
-        return replace(s, muggins=not s.muggins)
-    if key == "points":
-        return replace(s, game_points="classic" if s.game_points == "acc" else "acc")
-    if key == "match":
-        return replace(s, match_games={1: 3, 3: 5, 5: 7}.get(s.match_games, 1))
     if key == "entry":
         return replace(s, points_only=not s.points_only)
     return replace(s, teaching=not s.teaching)
@@ -125,7 +115,7 @@ def _next_name(s: Setup, seat: int) -> tuple[str, ...]:
 def start_game(state: AppState) -> Result:
     """A new game with the chosen options, recorded in its header."""
     s = state.setup
-    header = GameHeader(tuple(s.names[: s.players]), s.rules(), table=s.table())
+    header = GameHeader(tuple(s.names[: s.players]), s.game_rules(), table=s.table())
     session = Session.new(header)
     state = replace(state, session=session, award="", passed=-1, helped=frozenset(),
                     offers_shown=0, race=())

@@ -9,7 +9,7 @@ Screens reached from another (the menu, rule help, a penalty, the scores) keep t
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 from pegboard.app.effects import Effect
 from pegboard.app.session import Session
@@ -25,24 +25,19 @@ from pegboard.rules.variants import Rules
 
 @dataclass(frozen=True, slots=True)
 class Setup:
-    """The new-game options being chosen (remembered between games)."""
+    """The new-game options being chosen (remembered between games): the seats, their names,
+    the rules (five-card stays chosen while the table has more than two players, for when it
+    has two again) and the table options."""
 
     players: int = 2
     names: tuple[str, ...] = ("P1", "P2", "P3", "P4")
-    target: int = 121
-    five_card: bool = False
-    muggins: bool = False
-    game_points: str = "acc"
-    match_games: int = 1
+    rules: Rules = field(default_factory=Rules)
     points_only: bool = False
     teaching: bool = False
 
-    def rules(self) -> Rules:
-        """The engine rules these options make."""
-        return Rules(
-            target=self.target, five_card=self.five_card and self.players == 2,
-            muggins=self.muggins, game_points=self.game_points, match_games=self.match_games,
-        )
+    def game_rules(self) -> Rules:
+        """The engine rules for this table: five-card only when two play."""
+        return replace(self.rules, five_card=self.rules.five_card and self.players == 2)
 
     def table(self) -> TableOptions:
         """The table options these choices make (kept in the game record)."""

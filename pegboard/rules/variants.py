@@ -1,48 +1,157 @@
 """The rule options a table can choose (docs/rules.md; ACC tournament rules are the default).
 
-:class:`Rules` is an immutable value. ``Rules.from_json`` reads the ``"rules"`` object of a game
-record line, where every key is optional, and checks every value; ``to_json`` writes back only
-what differs from the defaults, so a record stays short and round-trips exactly.
+:class:`Rules` is an immutable value. Each of its fields is one variant, declared once: its
+type, its default and a :class:`Variant` (the label, the values, what is allowed and what it
+does). :data:`VARIANTS` lists them in field order; the record's header, the config file's
+``[rules]`` section and the setup screen's rows are all read from it.
+
+``Rules.from_json`` reads the ``"rules"`` object of a game record line, where every key is
+optional, and checks every value; ``to_json`` writes back only what differs from the defaults,
+so a record stays short and round-trips exactly.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, fields, replace
+from enum import StrEnum
+from typing import Any
 
 from pegboard.errors import RuleError
 
-GAME_POINT_SCHEMES = ("acc", "classic")
-NEXT_GAME_DEALERS = ("loser", "cut", "alternate")
+
+class GamePoints(StrEnum):
+    """How a won game is worth game points (RULES.md "Game points")."""
+
+    ACC = "acc"  # win 2, any skunk 3
+    CLASSIC = "classic"  # win 1, skunk 2, double skunk 4
+
+
+class NextDealer(StrEnum):
+    """Who deals the first hand of the next game in a match."""
+
+    LOSER = "loser"  # the loser of the last game (with three, the lowest score)
+    CUT = "cut"  # cut again
+    ALTERNATE = "alternate"  # the player after last game's first dealer
+
+
+def _on_off(value: Any) -> str:
+    return "on" if value else "off"
+
+
+def _games(value: Any) -> str:
+    return "1 game" if value == 1 else f"best of {value}"
+
+
+def _five_card_target(rules: Rules) -> Rules:
+    """Five-card cribbage is played to 61: choosing it (or not) sets the usual target."""
+    return replace(rules, target=61 if rules.five_card else 121)
+
+
+@dataclass(frozen=True, slots=True)
+class Variant:
+    """One rule option: how it is named, which values it takes, where it is offered.
+
+    ``key`` is the :class:`Rules` field, the record's key and the config file's key; ``kind``
+    the type of its values (``bool``, ``int`` or an enum). ``allowed`` says what a value may
+    be, as messages say it, and ``valid`` checks it beyond its type. ``choices`` are the
+    values OK cycles through on the setup row (none: no row), ``seats`` the table sizes that
+    show the row, ``words`` how the row says a value, and ``then`` what choosing it changes
+    beside (five-card sets the target). ``config``: the config file's ``[rules]`` accepts it.
+    """
+
+    label: str
+    help: str
+    kind: type
+    allowed: str
+    valid: Callable[[Any], bool] = lambda value: True
+    choices: tuple[Any, ...] = ()
+    words: Callable[[Any], str] = str
+    seats: frozenset[int] = frozenset({2, 3, 4})
+    then: Callable[[Rules], Rules] | None = None
+    config: bool = True
+    key: str = ""
+
+    def read(self, value: object) -> Any:
+        """``value`` as :class:`Rules` holds it; RuleError when it has the wrong type or is
+        not allowed (the message names the key)."""
+        if self.kind is int and (isinstance(value, bool) or not isinstance(value, int)):
+            raise RuleError(f"rules {self.key!r} must be a whole number, got {value!r}")
+        if self.kind is bool and not isinstance(value, bool):
+            raise RuleError(f"rules {self.key!r} must be true or false, got {value!r}")
+        if not issubclass(self.kind, StrEnum):
+            self.check(value)
+            return value
+        if not isinstance(value, str):
+            raise RuleError(f"rules {self.key!r} must be text, got {value!r}")
+        self.check(value)
+        return self.kind(value)
+
+    def check(self, value: object) -> None:
+        """RuleError unless ``value`` is one this variant allows."""
+        if issubclass(self.kind, StrEnum):
+            ok = value in {member.value for member in self.kind.__members__.values()}
+        else:
+            ok = self.valid(value)
+        if not ok:
+            raise RuleError(f"{self.key} must be {self.allowed}, not {value!r}")
+
+    def row(self, rules: Rules) -> str:
+        """The setup row: "Muggins: off"."""
+        return f"{self.label}: {self.words(getattr(rules, self.key))}"
+
+    def next(self, rules: Rules) -> Rules:
+        """``rules`` with this variant's next choice (the first when the value is not one)."""
+        value = getattr(rules, self.key)
+        at = self.choices.index(value) + 1 if value in self.choices else 0
+        changed = replace(rules, **{self.key: self.choices[at % len(self.choices)]})
+        return self.then(changed) if self.then is not None else changed
+
+
+def _declares(variant: Variant) -> dict[str, Variant]:
+    """A Rules field's metadata: the variant it is."""
+    return {"variant": variant}
+
+
+_BOOL = "true or false"
 
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """How one table plays.
+    """How one table plays: one field per variant (each declared with its :class:`Variant`).
 
-    - ``target``: 121 or 61 holes (default 121; 61 for five-card).
-    - ``five_card``: two players, 5 cards dealt, 3 kept, one count only in the play, and the
-      pone pegs 3 ("three for last") at the first deal of each game.
-    - ``partnerships``: four players in two sides, seats 0&2 and 1&3 (``None``, the default,
-      means on for four players).
-    - ``muggins``: each score is claimed by its owner; an opponent may take what was missed.
-    - ``game_points``: ``"acc"`` (win 2, any skunk 3) or ``"classic"`` (win 1, skunk 2,
-      double skunk 4).
-    - ``match_games``: best of N games (1 = a single game).
-    - ``next_game_dealer``: who deals the first hand of the next game in a match: ``"loser"``
-      (default), ``"cut"`` (cut again) or ``"alternate"`` (the other player from last game).
-    - ``no_heels_last``: house rule, off (0) by default: no heels for a dealer already in the
-      last N holes (score of ``target - N + 1`` or more).
+    ``partnerships`` ``None`` (the default) means on for four players.
     """
 
-    target: int = 121
-    five_card: bool = False
-    partnerships: bool | None = None
-    muggins: bool = False
-    game_points: str = "acc"
-    match_games: int = 1
-    next_game_dealer: str = "loser"
-    no_heels_last: int = 0
+    target: int = field(default=121, metadata=_declares(Variant(
+        "Target", "holes to win: 121, or 61 (the usual game for five-card)", int, "121 or 61",
+        valid=lambda value: value in (121, 61), choices=(121, 61))))
+    five_card: bool = field(default=False, metadata=_declares(Variant(
+        "Five-card", "two players, 5 cards dealt, 3 kept, one count only in the play, and the "
+        "pone pegs 3 (three for last) at the first deal of each game", bool, _BOOL,
+        choices=(False, True), words=_on_off, seats=frozenset({2}), then=_five_card_target)))
+    partnerships: bool | None = field(default=None, metadata=_declares(Variant(
+        "Partners", "four players in two sides, seats 0&2 against 1&3", bool, _BOOL, config=False)))
+    muggins: bool = field(default=False, metadata=_declares(Variant(
+        "Muggins", "each score is claimed by its owner; an opponent may take what was missed",
+        bool, _BOOL, choices=(False, True), words=_on_off)))
+    game_points: GamePoints = field(default=GamePoints.ACC, metadata=_declares(Variant(
+        "Game points", "acc: a win 2, any skunk 3; classic: a win 1, a skunk 2, a double 4",
+        GamePoints, '"acc" or "classic"', choices=tuple(GamePoints),
+        words=lambda value: "ACC" if value == GamePoints.ACC else "classic")))
+    match_games: int = field(default=1, metadata=_declares(Variant(
+        "Match", "best of N games (1: a single game)", int,
+        "an odd number of games from 1 to 99",
+        valid=lambda value: 1 <= value <= 99 and value % 2 == 1, choices=(1, 3, 5, 7),
+        words=_games)))
+    next_game_dealer: NextDealer = field(default=NextDealer.LOSER, metadata=_declares(Variant(
+        "Next dealer", "who deals the first hand of the next game in a match: the loser, a "
+        "new cut, or the next seat to the left of last game's first dealer", NextDealer,
+        '"loser", "cut" or "alternate"', config=False)))
+    no_heels_last: int = field(default=0, metadata=_declares(Variant(
+        "No heels last", "house rule: no heels for a dealer already in the last N holes "
+        "(a score of target - N + 1 or more); 0 is off", int, "0 to 10 holes",
+        valid=lambda value: 0 <= value <= 10, config=False)))
 
     @classmethod
     def from_json(cls, data: Mapping[str, object], players: int = 2) -> Rules:
@@ -53,66 +162,47 @@ class Rules:
         """
         if not isinstance(data, Mapping):
             raise RuleError(f"rules must be an object, got {data!r}")
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - known)
+        unknown = sorted(set(data) - set(VARIANT_BY_KEY))
         if unknown:
             raise RuleError(
-                f"unknown rules key {unknown[0]!r}: accepted keys are {', '.join(sorted(known))}"
+                f"unknown rules key {unknown[0]!r}: accepted keys are "
+                f"{', '.join(sorted(VARIANT_BY_KEY))}"
             )
-        five_card = _bool(data, "five_card", False)
-        values = cls(
-            target=_int(data, "target", 61 if five_card else 121),
-            five_card=five_card,
-            partnerships=_optional_bool(data, "partnerships"),
-            muggins=_bool(data, "muggins", False),
-            game_points=_text(data, "game_points", "acc"),
-            match_games=_int(data, "match_games", 1),
-            next_game_dealer=_text(data, "next_game_dealer", "loser"),
-            no_heels_last=_int(data, "no_heels_last", 0),
-        )
-        values.check(players)
-        return values
+        # partnerships: null is its default (on for four players), not a wrong type.
+        values = {v.key: v.read(data[v.key]) for v in VARIANTS if v.key in data
+                  and not (v.key == "partnerships" and data[v.key] is None)}
+        rules = cls(**values)
+        if "target" not in values:
+            rules = _five_card_target(rules)
+        rules.check(players)
+        return rules
 
     def check(self, players: int) -> None:
         """Raise RuleError unless these rules make sense for ``players`` seats."""
         if players not in (2, 3, 4):
             raise RuleError(f"cribbage is played by 2, 3 or 4 players, not {players}")
-        if self.target not in (121, 61):
-            raise RuleError(f"target must be 121 or 61, not {self.target!r}")
+        for variant in VARIANTS:
+            value = getattr(self, variant.key)
+            if value is not None:
+                variant.check(value)
         if self.five_card and players != 2:
             raise RuleError(f"five-card cribbage is for 2 players, not {players}")
         if self.partnerships is True and players != 4:
             raise RuleError(f"partnerships need 4 players, not {players}")
-        if self.game_points not in GAME_POINT_SCHEMES:
-            raise RuleError(
-                f"game_points must be \"acc\" or \"classic\", not {self.game_points!r}"
-            )
-        if not 1 <= self.match_games <= 99 or self.match_games % 2 == 0:
-            raise RuleError(
-                f"match_games must be an odd number of games from 1 to 99, "
-                f"not {self.match_games!r}"
-            )
-        if self.next_game_dealer not in NEXT_GAME_DEALERS:
-            raise RuleError(
-                f"next_game_dealer must be \"loser\", \"cut\" or \"alternate\", "
-                f"not {self.next_game_dealer!r}"
-            )
-        if not 0 <= self.no_heels_last <= 10:
-            raise RuleError(f"no_heels_last must be 0 to 10 holes, not {self.no_heels_last!r}")
 
     def to_json(self, players: int = 2) -> dict[str, object]:
         """The keys that differ from the defaults for ``players`` seats."""
-        default = Rules(target=61 if self.five_card else 121)
+        default = _five_card_target(Rules(five_card=self.five_card))
         out: dict[str, object] = {}
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if f.name == "five_card" and value:
-                out[f.name] = value
-            elif f.name == "partnerships":
+        for variant in VARIANTS:
+            value = getattr(self, variant.key)
+            if variant.key == "five_card" and value:
+                out[variant.key] = value
+            elif variant.key == "partnerships":
                 if value is not None and value != (players == 4):
-                    out[f.name] = value
-            elif value != getattr(default, f.name):
-                out[f.name] = value
+                    out[variant.key] = value
+            elif value != getattr(default, variant.key):
+                out[variant.key] = value
         return out
 
     def partners(self, players: int) -> bool:
@@ -147,29 +237,9 @@ class Rules:
         return (90, 60) if self.target == 121 else (30, None)
 
 
-def _int(data: Mapping[str, object], key: str, default: int) -> int:
-    value = data.get(key, default)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise RuleError(f"rules {key!r} must be a whole number, got {value!r}")
-    return value
+VARIANTS: tuple[Variant, ...] = tuple(
+    replace(f.metadata["variant"], key=f.name) for f in fields(Rules)
+)
+"""Every rule variant, in the order of the record's keys and the setup screen's rows."""
 
-
-def _bool(data: Mapping[str, object], key: str, default: bool) -> bool:
-    value = data.get(key, default)
-    if not isinstance(value, bool):
-        raise RuleError(f"rules {key!r} must be true or false, got {value!r}")
-    return value
-
-
-def _optional_bool(data: Mapping[str, object], key: str) -> bool | None:
-    value = data.get(key)
-    if value is not None and not isinstance(value, bool):
-        raise RuleError(f"rules {key!r} must be true or false, got {value!r}")
-    return value
-
-
-def _text(data: Mapping[str, object], key: str, default: str) -> str:
-    value = data.get(key, default)
-    if not isinstance(value, str):
-        raise RuleError(f"rules {key!r} must be text, got {value!r}")
-    return value
+VARIANT_BY_KEY: dict[str, Variant] = {variant.key: variant for variant in VARIANTS}

@@ -1,0 +1,107 @@
+"""``[input]``: the input kit and its GPIO pins (BCM numbers), and the rules pins must keep."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from pegboard.config.values import Invalid, int_in, meta, number_in, one_of
+
+# BCM GPIO numbers on the 40-pin header. GPIO 2 and 3 carry I2C-1 (the OLED), so they are
+# never accepted as input pins.
+_HEADER_GPIOS = range(0, 28)
+_I2C1_PINS = (2, 3)
+
+I2S_PINS = (18, 19, 21)
+"""The I2S pins an I2S amplifier takes (BCLK, LRCLK, DIN): fixed by the Pi's PCM block."""
+
+PIN_ALLOWED = "a BCM GPIO number 0-27 other than 2 and 3 (I2C-1, used by the OLED)"
+
+
+def pin(value: Any) -> int:
+    """A header GPIO that is not an I2C-1 pin."""
+    number = int_in(_HEADER_GPIOS.start, _HEADER_GPIOS.stop - 1)(value)
+    if number in _I2C1_PINS:
+        raise Invalid
+    return number
+
+
+def pins(count: int) -> Callable[[Any], tuple[int, ...]]:
+    """A list of ``count`` pins."""
+
+    def check(value: Any) -> tuple[int, ...]:
+        if not isinstance(value, list) or len(value) != count:
+            raise Invalid
+        return tuple(pin(item) for item in value)
+
+    return check
+
+
+def _pin_field(default: int) -> Any:
+    return field(default=default, metadata=meta(pin, PIN_ALLOWED))
+
+
+def _pins_field(default: tuple[int, ...]) -> Any:
+    return field(default=default, metadata=meta(pins(len(default)),
+                                                 f"a list of {len(default)} pins, each "
+                                                 f"{PIN_ALLOWED}"))
+
+
+@dataclass(frozen=True)
+class InputConfig:
+    """How players enter things: the input kit and its pins (BCM numbers)."""
+
+    kit: str = field(default="encoder", metadata=meta(one_of("encoder", "keypad"),
+                                                       '"encoder" or "keypad"'))
+    encoder_a: int = _pin_field(17)
+    encoder_b: int = _pin_field(18)
+    encoder_push: int = _pin_field(27)
+    button_go: int = _pin_field(22)
+    button_undo: int = _pin_field(23)
+    button_menu: int = _pin_field(24)
+    keypad_rows: tuple[int, ...] = _pins_field((5, 6, 13, 19))
+    keypad_cols: tuple[int, ...] = _pins_field((12, 16, 20, 21))
+    hold_s: float = field(default=0.8, metadata=meta(number_in(0.2, 5.0),
+                                                      "seconds from 0.2 to 5.0"))
+    repeat_s: float = field(default=0.15, metadata=meta(number_in(0.03, 2.0),
+                                                         "seconds from 0.03 to 2.0"))
+    debounce_ms: int = field(default=20, metadata=meta(int_in(0, 200),
+                                                        "whole milliseconds from 0 to 200"))
+
+    def pins_in_use(self) -> dict[str, int]:
+        """The pins the selected kit uses, by key name (the buttons belong to both kits)."""
+        used = {
+            "button_go": self.button_go,
+            "button_undo": self.button_undo,
+            "button_menu": self.button_menu,
+        }
+        if self.kit == "encoder":
+            used |= {
+                "encoder_a": self.encoder_a,
+                "encoder_b": self.encoder_b,
+                "encoder_push": self.encoder_push,
+            }
+        else:
+            used |= {f"keypad_rows[{i}]": pin for i, pin in enumerate(self.keypad_rows)}
+            used |= {f"keypad_cols[{i}]": pin for i, pin in enumerate(self.keypad_cols)}
+        return used
+
+    def problem(self, *, i2s_amp: bool) -> str | None:
+        """What is wrong with the pins taken together: one pin for two inputs, or an input on
+        a pin the I2S amplifier takes (``voice.i2s_amp``); None when nothing is."""
+        seen: dict[int, str] = {}
+        for name, number in self.pins_in_use().items():
+            if number in seen:
+                return (f"input.{name} = {number} is the same pin as input.{seen[number]}; "
+                        f"allowed: a pin that no other input of the {self.kit} kit uses")
+            seen[number] = name
+        taken = [(name, number) for name, number in self.pins_in_use().items()
+                 if i2s_amp and number in I2S_PINS]
+        if taken:
+            name, number = taken[0]
+            return (f"input.{name} = {number} is an I2S pin, and voice.i2s_amp = true puts the "
+                    f"amplifier on GPIO {', '.join(map(str, I2S_PINS))}; allowed: another pin "
+                    "for the input (hardware/audio.md lists free ones), or voice.i2s_amp = "
+                    "false with a USB speaker or the Pi's audio out")
+        return None
