@@ -13,7 +13,6 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from app_driver import OK, App, Turn
 
 from pegboard.app.machine import initial_state
 from pegboard.app.start import setup_rows
@@ -31,6 +30,7 @@ from pegboard.rules.variants import (
     Rules,
     Variant,
 )
+from tests.support.app_driver import OK, App, Turn
 
 ROOT = Path(__file__).resolve().parent.parent
 OFFERED = [v for v in VARIANTS if v.choices]
