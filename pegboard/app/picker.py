@@ -61,11 +61,6 @@ def rank_label(rank: Rank) -> str:
     return "10" if rank is Rank.TEN else rank.symbol
 
 
-def card_label(card: Card, *, suit_known: bool = False) -> str:
-    """A card on screen: the rank, with its suit symbol only when the suit was named."""
-    return card.pretty if suit_known else rank_label(card.rank)
-
-
 def suit_options(
     rank: Rank,
     seen: Collection[Card],

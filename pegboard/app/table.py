@@ -33,11 +33,6 @@ def _wheel(state: AppState, screen: Table) -> wheels.Found | None:
         session.state, session.events, screen.pending, screen.anchor))
 
 
-def on_wheel(state: AppState) -> bool:
-    """A card wheel is on screen (holding OK then means "suit fact", not "menu")."""
-    return isinstance(state.screen, Table) and _wheel(state, state.screen) is not None
-
-
 def wheel_key(state: AppState, screen: Table, event: InputEvent) -> Result:
     """Turn, OK, hold OK, GO (jump) and rank keys on the wheel."""
     found = _wheel(state, screen)

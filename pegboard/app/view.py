@@ -8,8 +8,8 @@ One screen kind per :class:`Screen`. The fields a renderer uses for each kind:
 
 * every screen: ``screen``, ``title``, ``brightness`` (``BLANK`` means draw nothing), ``link``
   (a short LED-board status such as ``"LEDs off"``; empty when there is nothing to say);
-* list screens (``HOME``, ``MENU``, ``SETUP``, ``DEALER``, ``PENALTIES``, ``CONFIRM``, ``PEG``,
-  ``RESUME``): ``lines`` are the options and ``selected`` the highlighted one;
+* list screens (``HOME``, ``MENU``, ``SETUP``, ``DEALER``, ``PENALTIES``, ``CONFIRM``, ``PEG``):
+  ``lines`` are the options and ``selected`` the highlighted one;
 * text screens (``SHOW``, ``MESSAGE``, ``HELP``, ``GAME_OVER``, ``MATCH``, ``SCORES``,
   ``SAVED``): ``lines`` are text, ``selected`` is ``None``; ``first_line`` is the first line
   in view when the text is longer than the screen (the user scrolls by turning);
@@ -57,7 +57,6 @@ class Screen(enum.Enum):
     GAME_OVER = "game_over"  # winner, skunk, game points
     MATCH = "match"  # match summary: games won, game points
     RACE = "race"  # the score race of the game just ended, as a small chart
-    RESUME = "resume"  # offer to continue an unfinished game
     SAVED = "saved"  # the frame left on screen at shutdown ("Game saved")
 
 

@@ -199,11 +199,6 @@ class SerialLink:
         """Show ``board`` (sent on the next poll unless the board already shows it)."""
         self._want["STATE"] = board
 
-    def configure(self, config: LedConfig) -> None:
-        """Change the layout or power settings."""
-        self.config = config
-        self._want["CFG"] = config
-
     def test_pattern(self, on: bool = True) -> None:
         """Switch the firmware's test pattern on or off."""
         self._want["TEST"] = TestPattern(on)

@@ -39,11 +39,6 @@ def rank_key(ranks: Iterable[int]) -> int:
     return sum(RANK_BIT[rank] for rank in ranks)
 
 
-def key_counts(key: int) -> tuple[int, ...]:
-    """Counts of each rank 1..13 in a rank key (``result[rank - 1]``)."""
-    return tuple((key >> 3 * (rank - 1)) & 7 for rank in RANKS)
-
-
 @cache
 def rank_points(key: int) -> int:
     """Fifteens, pairs and runs of a multiset of ranks (no flush, no nobs), memoised.

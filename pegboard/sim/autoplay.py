@@ -85,7 +85,7 @@ class AutoPlayer:
         if screen is Screen.GAME_OVER:
             self.finished = True
             return []
-        if screen in (Screen.HOME, Screen.RESUME):
+        if screen is Screen.HOME:
             return self._choose(view, ("New game", "Start a new game", "New"))
         if screen is Screen.SETUP:
             return self._choose(view, ("Start",))

@@ -32,7 +32,7 @@ WIDTH, HEIGHT = 128, 64
 COLUMNS = WIDTH // CHAR_W  # 21 characters of small text per line
 
 LIST_SCREENS = frozenset({Screen.HOME, Screen.MENU, Screen.SETUP, Screen.DEALER,
-                          Screen.PENALTIES, Screen.CONFIRM, Screen.PEG, Screen.RESUME})
+                          Screen.PENALTIES, Screen.CONFIRM, Screen.PEG})
 TABLE_SCREENS = frozenset({Screen.CUT, Screen.STARTER, Screen.PLAY, Screen.CRIB, Screen.HAND,
                            Screen.SHOW, Screen.SCORES, Screen.GAME_OVER, Screen.MATCH,
                            Screen.CLAIM})
