@@ -56,10 +56,10 @@ def enter(state: AppState, event: Event) -> Result:
     assert session is not None
     before = session.state
     try:
-        session, awards = session.apply(event)
+        session, report = session.apply(event)
     except PegboardError as error:
         return refuse(state, str(error)), ()
-    state, pages = notices(replace(state, session=session), before, event, awards)
+    state, pages = notices(replace(state, session=session), before, event, report.awards)
     return go_on(state, pages, [Persist(session.line(event))])
 
 
@@ -84,7 +84,8 @@ def settle(state: AppState, effects: list[Effect] | None = None) -> Result:
         return replace(state, screen=Home()), tuple(done)
     gs = session.state
     if gs.phase is Phase.DEAL and not waiting(state):
-        session, awards = session.apply(Deal())
+        session, report = session.apply(Deal())
+        awards = report.awards
         done.append(Persist(session.line(Deal())))
         # Five-card cribbage: the pone's three for last comes with the deal; say it.
         said = awards_text(list(awards), session.state.names) if awards else state.award

@@ -149,9 +149,9 @@ def rebuild(session: Session, change: dict[Card, Card],
             effects.append(PersistUndo())
         for event in redo:
             before = rebuilt.state
-            rebuilt, awards = rebuilt.apply(event)
+            rebuilt, report = rebuilt.apply(event)
             effects.append(Persist(rebuilt.line(event)))
-            replayed.append((before, event, awards, rebuilt.state))
+            replayed.append((before, event, report.awards, rebuilt.state))
     except PegboardError:
         return None
     return rebuilt, effects, replayed

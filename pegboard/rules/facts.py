@@ -306,7 +306,11 @@ class Report:
     @property
     def awards(self) -> tuple[Award, ...]:
         """Every award pegged by this entry, in order."""
-        return tuple(award for act in self.of(Scored) for award in act.awards)
+        awards: tuple[Award, ...] = ()
+        for fact in self.facts:
+            if isinstance(fact, Scored):
+                awards += fact.awards
+        return awards
 
     @property
     def scored(self) -> tuple[Scored, ...]:

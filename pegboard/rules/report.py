@@ -37,9 +37,12 @@ def entry_report(before: Table, after: Table, event: Event, out: Sequence[Award]
     facts: list[Fact] = []
     if isinstance(event, Penalty):
         facts.extend(_penalty(before, after, event, out))
-    facts.extend(_windows(before, after, event, out))
-    facts.extend(_acts(after.notes, out))
-    facts.extend(_offers(before, after))
+    if before.pending_claims or before.pending_muggins or after.pending_muggins:
+        facts.extend(_windows(before, after, event, out))
+    if after.notes or out:
+        facts.extend(_acts(after.notes, out))
+    if after.offers is not before.offers:
+        facts.extend(_offers(before, after))
     if after.winner is not None and before.winner is None:
         facts.append(game_over(after))
     return Report(event, tuple(facts), turn(after))
