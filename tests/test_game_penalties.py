@@ -98,10 +98,16 @@ def test_over_claims_are_corrected() -> None:
     assert award.points == 2 and game.state.scores == (2, 0)
 
 
-def test_an_unclaimed_score_is_lost_when_play_goes_on() -> None:
-    game, _ = new(script="deal 0; starter 2C; play 1 5C 0 TH 1 5D", muggins=True)
+def test_an_unclaimed_score_is_lost_once_the_next_score_is_pegged() -> None:
+    # Ann's fifteen is passed over unclaimed: claimed as nothing, open to Ben's muggins
+    # until the next score (Ben's pair, once he claims it) is pegged.
+    game, _ = new(script="deal 0; starter 2C; play 1 5C 0 TH 1 TD", muggins=True)
     assert game.state.scores == (0, 0)
-    with pytest.raises(RuleError, match="no points were missed"):
+    assert game.state.pending_muggins is not None
+    game.apply(Claim(1, 2))
+    assert game.state.scores == (0, 2)
+    with pytest.raises(RuleError, match=r"Ann's two missed \(fifteen\) can no longer be taken: "
+                                        r"Ben has claimed since"):
         game.apply(Muggins(1, 2))
 
 

@@ -8,49 +8,15 @@ game ends 122-99 (the release before record version 3 dropped the hand: 122-92).
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from pegboard.errors import RuleError
-from pegboard.record import parse_line
-from pegboard.rules.events import RECORD_VERSION, Event, GameHeader
-from pegboard.rules.game import Game
+from tests.support.rulings_records import claim, entry, event, game_of, play
+from tests.support.rulings_records import header as game_line
 
 
-def header(version: int = RECORD_VERSION) -> str:
-    return json.dumps({"type": "game", "version": version, "players": ["Ann", "Ben"],
-                       "rules": {"muggins": True}})
-
-
-def entry(kind: str, **fields: object) -> str:
-    return json.dumps({"type": kind, **fields})
-
-
-def game_of(lines: list[str]) -> Game:
-    """The game a record's lines make, each line applied as the table entered it."""
-    first = parse_line(lines[0], 1)
-    assert isinstance(first, GameHeader)
-    game = Game.from_header(first)
-    for number, line in enumerate(lines[1:], start=2):
-        event = parse_line(line, number)
-        assert not isinstance(event, GameHeader)
-        game.apply(event)
-    return game
-
-
-def event(line: str) -> Event:
-    parsed = parse_line(line, 2)
-    assert not isinstance(parsed, GameHeader)
-    return parsed
-
-
-def play(seat: int, card: str) -> str:
-    return entry("play", player=seat, card=card)
-
-
-def claim(seat: int, points: int) -> str:
-    return entry("claim", player=seat, points=points)
+def header(version: int | None = None) -> str:
+    return game_line(muggins=True) if version is None else game_line(version, muggins=True)
 
 
 # Ann at 103 and Ben at 85 before the deal; Ben deals. Every play score is claimed right:

@@ -106,7 +106,12 @@ def muggins_open(state: AppState) -> bool:
     """Points were missed and the table has not yet said whether anyone calls muggins."""
     assert state.session is not None
     missed = state.session.state.pending_muggins
-    return missed is not None and missed.points > 0 and state.passed != len(state.session.events)
+    if missed is None or missed.points == 0 or state.passed == len(state.session.events):
+        return False
+    # The table is asked once, right after the under-claim; the engine keeps the window open
+    # until the next score is pegged, so a later call is still accepted.
+    last = next((e for e in reversed(state.session.events) if not isinstance(e, Option)), None)
+    return isinstance(last, Claim)
 
 
 def table_screen(state: AppState) -> ScreenState:

@@ -3,7 +3,8 @@
 In a muggins game each hand, crib and play score waits for its owner's claim: an over-claim is
 corrected to the true score (one that would have pegged out is reported as a false claim of
 game, ACC 8.4), an under-claim pegs what was claimed and leaves the rest to an opponent's
-muggins until the next entry. Heels, three for last, pegs and penalties are pegged directly.
+muggins until the next score is pegged. Heels, three for last, pegs and penalties are pegged
+directly. A hand or crib waiting for its claim is never skipped (:func:`settle_claims`).
 """
 
 from __future__ import annotations
@@ -128,32 +129,71 @@ def _false_claim_offer(t: Table, offender: int) -> int | None:
 
 
 def settle_claims(t: Table, event: Event, out: list[Award]) -> None:
-    """Before any entry other than a claim or muggins, unclaimed play scores are lost.
+    """What becomes of the scores waiting for a claim, and of the muggins window, before an
+    entry other than a muggins call is applied.
 
-    From record version 3 a hand or crib waiting for its owner's claim must be claimed (0
-    for nothing) before the game moves past it: each count is pegged before the next is made
-    (ACC 9.2). Penalties and pegs by hand leave the scores waiting as they are: a false claim
-    of game settled in the show does not skip the hands after it. Earlier records kept the
-    release's ruling: any entry dropped every score still waiting.
+    From record version 3:
+
+    - a hand or crib waiting for its owner's claim must be claimed (0 for nothing) before
+      the game moves past it: each count is pegged before the next is made (ACC 9.2).
+      Penalties and pegs by hand leave the scores waiting as they are: a false claim of game
+      settled in the show does not skip the hands after it;
+    - a play score passed over unclaimed was claimed as nothing: its points are open to
+      muggins like any under-claim;
+    - the muggins window stays open until the next score is pegged (RULES.md, "Muggins";
+      ACC 10): a claim, or points pegged directly (:meth:`Table.peg` closes it), or until the
+      next hand is dealt and the cards are gathered.
+
+    Earlier records keep the release's ruling: any entry dropped every score still waiting
+    and closed the window.
     """
     if isinstance(event, Muggins):
         return
+    if t.version < 3:
+        _settle_before_version_3(t, event)
+        return
     if isinstance(event, Claim):
-        # Scores queued before the claimant's own were not claimed: they are lost.
         owners = [c.player for c in t.pending_claims]
         if event.player in owners:
             skip = owners.index(event.player)
-            if t.version >= 3:
-                _require_counts_claimed(t, skip, f"claim for {t.name(event.player)}")
+            _require_counts_claimed(t, skip, f"claim for {t.name(event.player)}")
+            # Scores queued before the claimant's own were not claimed; this claim is the
+            # next score pegged, so nobody can take them any more.
+            _pass_over(t, skip)
+            t.close_muggins(f"{t.name(event.player)} has claimed since")
+        return
+    if isinstance(event, Penalty | Peg):
+        return
+    _require_counts_claimed(t, len(t.pending_claims), _doing(t, event))
+    if isinstance(event, Deal):
+        _pass_over(t, len(t.pending_claims))
+        t.close_muggins("the next hand was dealt")
+        return
+    _pass_over(t, len(t.pending_claims))
+
+
+def _pass_over(t: Table, upto: int) -> None:
+    """The first ``upto`` scores waiting were passed over unclaimed: claimed as nothing."""
+    if upto == 0:
+        return
+    missed = [act for act in t.claim_acts[:upto] if act.points]
+    t.pending_claims = t.pending_claims[upto:]
+    t.claim_acts = t.claim_acts[upto:]
+    if missed and t.winner is None:
+        # One window at a time: the latest points missed are the ones open to a call.
+        act = missed[-1]
+        t.open_muggins(PendingMuggins(act.player, act.points, act.parts[0].reason))
+
+
+def _settle_before_version_3(t: Table, event: Event) -> None:
+    if isinstance(event, Claim):
+        owners = [c.player for c in t.pending_claims]
+        if event.player in owners:
+            skip = owners.index(event.player)
             t.pending_claims = t.pending_claims[skip:]
             t.claim_acts = t.claim_acts[skip:]
             t.pending_muggins = None
         return
-    if t.version >= 3:
-        if isinstance(event, Penalty | Peg):
-            t.pending_muggins = None
-            return
-        _require_counts_claimed(t, len(t.pending_claims), _doing(t, event))
     t.pending_claims = ()
     t.claim_acts = ()
     t.pending_muggins = None
@@ -220,7 +260,7 @@ def apply_claim(t: Table, event: Claim, out: list[Award]) -> None:
         if t.winner is None:
             # Points missed are open to muggins only while the game goes on: a claim that
             # reached the target ended it, and nothing is scored after that.
-            t.pending_muggins = PendingMuggins(event.player, true - points, pending.reason)
+            t.open_muggins(PendingMuggins(event.player, true - points, pending.reason))
     if t.phase is Phase.SHOW and t.winner is None:
         advance_show(t, out)
 
@@ -234,23 +274,41 @@ def apply_muggins(t: Table, event: Muggins, out: list[Award]) -> None:
     points = event.points
     if isinstance(points, bool) or not isinstance(points, int) or points <= 0:
         raise RuleError(f"muggins takes 1 or more points, not {points!r}")
-    if t.pending_muggins is None and t.pending_claims:
+    missed = t.pending_muggins
+    if t.pending_claims and (missed is None or (
+        t.side(caller) == t.side(missed.owner)
+        and t.side(caller) != t.side(t.pending_claims[0].player)
+    )):
         # The owner has not claimed yet: calling muggins means they claimed nothing.
         act = t.claim_acts[0]
-        t.pending_muggins = PendingMuggins(act.player, act.points, act.parts[0].reason)
+        missed = PendingMuggins(act.player, act.points, act.parts[0].reason)
         t.pending_claims = t.pending_claims[1:]
         t.claim_acts = t.claim_acts[1:]
-    missed = t.pending_muggins
     if missed is None or missed.points == 0:
-        raise RuleError("no points were missed: muggins can be called only on an under-count")
+        raise RuleError(_nothing_open(t))
     if t.side(caller) == t.side(missed.owner):
         raise RuleError(
             f"{t.name(caller)} cannot call muggins on their own side's score "
             f"({t.name(missed.owner)})"
         )
     taken = min(points, missed.points)
-    t.pending_muggins = None
+    if missed is t.pending_muggins:
+        t.pending_muggins = None
+    t.lapsed_muggins = None
     words = f"muggins: {number(taken)} missed by {t.name(missed.owner)} ({MUGGINS_RULE})"
     t.peg(Act(caller, (Part(Reason.MUGGINS, taken, words),)), out, claimable=False)
     if t.phase is Phase.SHOW and t.winner is None:
         advance_show(t, out)
+
+
+def _nothing_open(t: Table) -> str:
+    """Why a muggins call finds nothing to take, truly: nothing missed, or the window shut."""
+    lapsed = t.lapsed_muggins
+    if lapsed is None:
+        return "no points were missed: muggins can be called only on an under-count"
+    missed, why = lapsed
+    return (
+        f"{t.name(missed.owner)}'s {number(missed.points)} missed ({missed.reason}) can no "
+        f"longer be taken: {why}; muggins is called before the next score is pegged "
+        f"({MUGGINS_RULE})"
+    )

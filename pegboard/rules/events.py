@@ -17,8 +17,9 @@ RECORD_VERSION = 3
 """The record format written now. Version 2 added the renege take-back (ACC 7.3): a renege
 penalty in a version-1 record pays the points and takes nothing back, as that release did,
 so every game written earlier replays to the same scores. Version 3 (muggins games): a hand
-or crib waiting for its owner's claim is never skipped, and a false claim of game's offer
-lapses with its deal (docs/record.md, "version")."""
+or crib waiting for its owner's claim is never skipped, a false claim of game's offer
+lapses with its deal, and missed points stay open to muggins until the next score is pegged
+(docs/record.md, "version")."""
 
 
 @dataclass(frozen=True, slots=True)

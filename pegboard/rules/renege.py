@@ -114,7 +114,7 @@ def take_back(t: Table, mark: GoMark, out: list[Award]) -> None:
     # Scores waiting for a claim were all made after the go: they are cancelled with it.
     t.pending_claims = ()
     t.claim_acts = ()
-    t.pending_muggins = None
+    t.close_muggins("the play was taken back after the renege")
     t.phase = Phase.PLAY
     t.to_act = mark.player
     lost = [0] * t.sides

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pegboard.errors import InvalidCardError, RuleError
+from pegboard.rules.awards import number
 from pegboard.rules.cards import Card, require_distinct
 from pegboard.rules.events import GameHeader
 from pegboard.rules.facts import ClaimOpened, Fact
@@ -130,6 +131,8 @@ class Table:
         self.claim_acts: tuple[Act, ...] = ()
         self.pending_muggins: PendingMuggins | None = None
         self.notes: list[Note] = []  # this entry's facts, in order; fresh on every copy
+        # The last muggins window that shut untaken, and what shut it (for a true refusal).
+        self.lapsed_muggins: tuple[PendingMuggins, str] | None = None
         self._new_deal_state()
 
     def _new_deal_state(self) -> None:
@@ -223,6 +226,19 @@ class Table:
             seats = ", ".join(f"{i} {name}" for i, name in enumerate(self.names))
             raise RuleError(f"player {player!r} is not at this table: the seats are {seats}")
 
+    # Muggins window ------------------------------------------------------------------------
+
+    def open_muggins(self, missed: PendingMuggins) -> None:
+        """Points were missed: open to an opponent's muggins until the next score is pegged."""
+        self.pending_muggins = missed
+        self.lapsed_muggins = None
+
+    def close_muggins(self, why: str) -> None:
+        """The muggins window shuts untaken (``why`` says what shut it)."""
+        if self.pending_muggins is not None:
+            self.lapsed_muggins = (self.pending_muggins, why)
+            self.pending_muggins = None
+
     # Pegging -------------------------------------------------------------------------------
 
     def peg(self, act: Act, out: list[Award], *, claimable: bool = True) -> None:
@@ -238,6 +254,10 @@ class Table:
             self.pending_claims = (*self.pending_claims, claim)
             self.note(ClaimOpened(claim))
             return
+        if act.points:
+            # A score pegged: points missed before it can no longer be taken (ACC 10).
+            pegged = number(abs(act.points))
+            self.close_muggins(f"{self.name(act.player)} has pegged {pegged} since")
         start = len(out)
         side = self.side(act.player)
         before = self.scores[side]

@@ -1,0 +1,89 @@
+"""The muggins window, from the table's side (RULES.md, "Muggins"; ACC 10).
+
+Points a player under-claims may be taken by an opponent who calls muggins *before the next
+score is pegged*: entries that peg nothing (a card that scores nothing, the next hand shown)
+leave the window open; the next claim, or points pegged directly, shut it, and so does the
+next deal. A call after that is refused with the truth: points were missed, and what shut
+the window.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from pegboard.errors import RuleError
+from tests.support.rulings_records import claim, entry, event, game_of, header, play
+
+SHOW_DEAL = [
+    header(muggins=True), entry("deal", dealer=1), entry("starter", card="5S"),
+    entry("show", player=0, cards=["5C", "5D", "JS", "4H"]),  # worth 15
+    claim(0, 12),
+]
+BEN_SHOWS = entry("show", player=1, cards=["2C", "3D", "8H", "KS"])  # worth 6
+
+
+def test_points_missed_can_be_taken_after_the_next_hand_is_shown() -> None:
+    game = game_of([*SHOW_DEAL, BEN_SHOWS])
+    assert game.state.scores == (12, 0)
+    (taken,) = game.apply(event(entry("muggins", player=1, points=3)))
+    assert (taken.player, taken.reason, taken.points) == (1, "muggins", 3)
+    game.apply(event(claim(1, 6)))  # Ben's own hand is still his to claim
+    assert game.state.scores == (12, 9)
+
+
+def test_the_next_claim_shuts_the_window_and_the_refusal_says_so() -> None:
+    game = game_of([*SHOW_DEAL, BEN_SHOWS, claim(1, 6)])
+    with pytest.raises(RuleError) as refused:
+        game.apply(event(entry("muggins", player=1, points=3)))
+    message = str(refused.value)
+    assert "no points were missed" not in message
+    assert message == (
+        "Ann's three missed (hand) can no longer be taken: Ben has claimed since; muggins is "
+        "called before the next score is pegged (ACC 10 (2020))"
+    )
+
+
+def test_a_card_that_scores_nothing_leaves_the_window_open() -> None:
+    lines = [header(muggins=True), entry("deal", dealer=0), entry("starter", card="KD"),
+             play(1, "5C"), play(0, "TH"), claim(0, 1), play(1, "2D")]
+    game = game_of(lines)
+    (taken,) = game.apply(event(entry("muggins", player=1, points=1)))
+    assert taken.points == 1 and game.state.scores == (1, 1)
+
+
+def test_a_score_passed_over_unclaimed_is_open_to_muggins() -> None:
+    # Ann never claims her fifteen; Ben plays on. She claimed nothing: Ben may take the 2.
+    lines = [header(muggins=True), entry("deal", dealer=0), entry("starter", card="KD"),
+             play(1, "5C"), play(0, "TH"), play(1, "2D")]
+    game = game_of(lines)
+    game.apply(event(entry("muggins", player=1, points=2)))
+    assert game.state.scores == (0, 2)
+
+
+def test_points_pegged_directly_shut_the_window() -> None:
+    game = game_of([*SHOW_DEAL, entry("peg", player=1, points=2)])
+    with pytest.raises(RuleError, match=r"Ann's three missed \(hand\) can no longer be taken: "
+                                        r"Ben has pegged two since"):
+        game.apply(event(entry("muggins", player=1, points=3)))
+
+
+def test_the_next_deal_shuts_the_window() -> None:
+    lines = [*SHOW_DEAL, BEN_SHOWS, claim(1, 6), entry("crib", cards=["6C", "9D", "QH", "KC"]),
+             claim(1, 4), entry("deal")]
+    game = game_of(lines)
+    with pytest.raises(RuleError, match=r"Ben's two missed \(crib\) can no longer be taken: "
+                                        r"the next hand was dealt"):
+        game.apply(event(entry("muggins", player=0, points=2)))
+
+
+def test_nothing_missed_is_still_said_so() -> None:
+    game = game_of([*SHOW_DEAL[:-1], claim(0, 15)])
+    with pytest.raises(RuleError, match="no points were missed"):
+        game.apply(event(entry("muggins", player=1, points=3)))
+
+
+def test_a_version_2_record_keeps_the_window_of_one_entry() -> None:
+    old = [header(2, muggins=True), *SHOW_DEAL[1:], BEN_SHOWS]
+    game = game_of(old)  # the show shut the window: Ben's call is taken as on his own hand
+    with pytest.raises(RuleError, match="Ben cannot call muggins on their own side's score"):
+        game.apply(event(entry("muggins", player=1, points=3)))
