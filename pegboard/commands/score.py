@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 
+from pegboard.commands import voice_options as voice_cli
 from pegboard.rules import Card, parse_cards, say_breakdown, score_hand
-from pegboard.voice import cli as voice_cli
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -5,6 +5,12 @@ first samples come out before the sentence is done; a player (``aplay`` from als
 sox's ``sox ... -t alsa``) sends them to the sound device. Text goes to espeak-ng on its
 standard input, never as an argument, so no announcement can be read as an option.
 
+No child outlives its announcement: on every path (said, stopped, a player that cannot
+start, fails, hangs or ignores SIGTERM, shutdown) both espeak-ng and the player are waited
+for, a child still running after SIGTERM is killed after :data:`GRACE_S`, and a player
+running longer than ``limit_s`` is stopped. A player that cannot start or exits with an
+error raises :class:`PlayerError` naming it, its exit status and the last line it printed.
+
 :func:`voice_problem` says, once at start, what keeps the voice from working (espeak-ng or
 a player missing, an unknown voice, no sound device); the caller shows it and carries on
 without a voice.
@@ -15,12 +21,42 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
+import tempfile
 import threading
+from collections.abc import Sequence
 from pathlib import Path
 
 from pegboard.config import VoiceConfig
 
 SOUND_CARDS = Path("/proc/asound/cards")
+
+GRACE_S = 0.3
+"""How long a child has to end after SIGTERM before it is killed."""
+
+PLAY_LIMIT_S = 60.0
+"""The longest an announcement may play (the longest, a three-handed result, takes 15 s)."""
+
+
+class PlayerError(OSError):
+    """The player could not start, failed or hung; the message names it and why."""
+
+
+def end(process: subprocess.Popen[bytes], grace: float = GRACE_S) -> int:
+    """Make sure ``process`` has ended and been waited for: SIGTERM, then SIGKILL after
+    ``grace`` seconds; its exit status."""
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(grace)
+        except subprocess.TimeoutExpired:
+            process.kill()
+    return process.wait()
+
+
+def _kill_if_running(processes: Sequence[subprocess.Popen[bytes]]) -> None:
+    for process in processes:
+        if process.poll() is None:
+            process.kill()
 
 
 def espeak_command(config: VoiceConfig, *, wav: Path | None = None) -> list[str]:
@@ -103,43 +139,94 @@ def write_wav(text: str, path: Path, config: VoiceConfig) -> None:
 
 
 class EspeakVoice:
-    """Speaks through espeak-ng into a player, one announcement at a time."""
+    """Speaks through espeak-ng into a player, one announcement at a time (see the module
+    doc for how its children are ended)."""
 
-    def __init__(self, config: VoiceConfig) -> None:
+    def __init__(self, config: VoiceConfig, *, player: Sequence[str] | None = None,
+                 limit_s: float = PLAY_LIMIT_S, grace_s: float = GRACE_S) -> None:
         self.config = config
-        player = player_command(config.device)
-        if player is None:
+        found = list(player) if player is not None else player_command(config.device)
+        if found is None:
             raise OSError("no program to play sound (aplay or sox)")
-        self.player = player
+        self.player = found
+        self.limit_s = limit_s
+        self.grace_s = grace_s
         self._running: list[subprocess.Popen[bytes]] = []
+        self._stopped = False
         self._lock = threading.Lock()
 
     def speak(self, text: str) -> None:
-        """Say ``text`` and return when it has been played (or stopped)."""
+        """Say ``text`` and return when it has been played (or stopped); PlayerError when
+        the player cannot start or fails, OSError when espeak-ng does."""
+        name = Path(self.player[0]).name
+        with self._lock:
+            self._stopped = False
         speech = subprocess.Popen(espeak_command(self.config), stdin=subprocess.PIPE,
                                   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-        play = subprocess.Popen(self.player, stdin=speech.stdout, stderr=subprocess.DEVNULL)
+        running = [speech]
         assert speech.stdin is not None and speech.stdout is not None
-        speech.stdout.close()  # the player holds it now
-        with self._lock:
-            self._running = [speech, play]
+        try:
+            with tempfile.TemporaryFile() as said:
+                try:
+                    play = subprocess.Popen(self.player, stdin=speech.stdout,
+                                            stdout=subprocess.DEVNULL, stderr=said)
+                except OSError as error:
+                    raise PlayerError(f"the player {name} cannot start: "
+                                      f"{error.strerror or error}") from None
+                running.insert(0, play)  # ended first: espeak-ng then sees its pipe close
+                speech.stdout.close()  # the player holds it now
+                with self._lock:
+                    self._running = list(running)
+                    stopped = self._stopped
+                if stopped:  # stopped while starting: end both now (below)
+                    return
+                self._say(speech, text)
+                self._wait(play, name)
+                status = play.returncode
+                with self._lock:
+                    stopped = self._stopped
+                if status != 0 and not stopped:
+                    said.seek(0)
+                    lines = said.read(2000).decode("utf-8", "replace").strip().splitlines()
+                    why = f": {lines[-1][:200]}" if lines else ""
+                    raise PlayerError(f"the player {name} failed (exit status {status}){why}")
+        finally:
+            for process in running:
+                end(process, self.grace_s)
+            speech.stdin.close()
+            speech.stdout.close()
+            with self._lock:
+                self._running = []
+
+    def _say(self, speech: subprocess.Popen[bytes], text: str) -> None:
+        assert speech.stdin is not None
         try:
             speech.stdin.write(text.encode("utf-8"))
             speech.stdin.close()
         except BrokenPipeError:
-            pass
-        play.wait()
-        speech.wait()
-        with self._lock:
-            self._running = []
+            pass  # espeak-ng already ended (stopped); its status is not the player's
+
+    def _wait(self, play: subprocess.Popen[bytes], name: str) -> None:
+        try:
+            play.wait(self.limit_s)
+        except subprocess.TimeoutExpired:
+            end(play, self.grace_s)
+            raise PlayerError(f"the player {name} was still playing after {self.limit_s:g} s "
+                              "and was stopped") from None
 
     def stop(self) -> None:
-        """Cut short what is being said."""
+        """Cut short what is being said (from another thread; returns at once): SIGTERM
+        now, SIGKILL after the grace for a child that ignores it."""
         with self._lock:
             running = list(self._running)
+            self._stopped = True
         for process in running:
             if process.poll() is None:
                 process.terminate()
+        if running:
+            timer = threading.Timer(self.grace_s, _kill_if_running, (running,))
+            timer.daemon = True
+            timer.start()
 
 
 class WavFolder:

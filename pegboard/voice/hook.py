@@ -63,8 +63,15 @@ class VoiceHook:
         """MENU, "Say it again"."""
         self.sink.again()
 
+    @property
+    def problem(self) -> str | None:
+        """What keeps the voice from being heard now (None: nothing known), for a screen to
+        show; the speaker has already said it once through its notice."""
+        problem = getattr(self.sink, "problem", None)
+        return problem if isinstance(problem, str) else None
+
     def close(self) -> None:
-        """Release the sink."""
+        """Release the sink (its children ended)."""
         self.sink.close()
 
 

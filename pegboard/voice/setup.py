@@ -1,7 +1,9 @@
 """The voice chosen by the config, made once at start (the device, ``pegboard sim --voice``).
 
 A voice that cannot work (no espeak-ng, no player, an unknown voice, no sound device) is a
-notice at start and then silence: the game never waits on it and never fails because of it.
+notice at start and then silence; one that fails later (the player cannot start or reports an
+error, for example a sound device the service may not open) is a notice the first time. The
+game never waits on it and never fails because of it.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ def open_voice(config: VoiceConfig, clock: Clock,
         if notice is not None:
             notice(f"voice: {error}; the game goes on without a voice")
         return None
-    return VoiceHook(Speaker(voice, clock), language=config.language)
+    return VoiceHook(Speaker(voice, clock, notice=notice), language=config.language)
 
 
 def speech_folder(folder: Path, config: VoiceConfig) -> tuple[VoiceHook, Transcript]:

@@ -14,13 +14,17 @@ one after another. The queue's rules:
   back what its entries brought, so the one before is repeated).
 
 Time comes from an injected clock, so the rules are tested without sleeping.
+
+A voice that fails (a player that cannot start, no sound device) is said once: one call of
+``notice`` (else one line in the log) per different problem, however many announcements fail
+the same way, and the game goes on (:attr:`Speaker.problem` keeps the latest for a screen).
 """
 
 from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
 
@@ -107,13 +111,18 @@ class Voice(Protocol):
 class Speaker:
     """A thread saying what a :class:`SpeechQueue` holds, through ``voice``."""
 
-    def __init__(self, voice: Voice, clock: Clock, *, stale_s: float = STALE_S) -> None:
+    def __init__(self, voice: Voice, clock: Clock, *, stale_s: float = STALE_S,
+                 notice: Callable[[str], None] | None = None) -> None:
         self.voice = voice
         self.queue = SpeechQueue(clock, stale_s=stale_s)
+        self.notice = notice
         self._lock = threading.Condition()
         self._current: Announcement | None = None
         self._closed = False
         self.spoken = 0
+        self.failed = 0
+        self.problem: str | None = None
+        self._told: set[str] = set()
         self._thread = threading.Thread(target=self._run, name="pegboard-voice", daemon=True)
         self._thread.start()
 
@@ -148,13 +157,28 @@ class Speaker:
                                        timeout)
 
     def close(self) -> None:
-        """Stop speaking and end the thread."""
+        """Stop speaking and end the thread (the voice ends its children within its grace:
+        this returns in well under a second)."""
         with self._lock:
             self._closed = True
             self.queue.pending.clear()
             self._lock.notify_all()
         self.voice.stop()
         self._thread.join(timeout=5)
+        if self._thread.is_alive():
+            log.warning("voice: the speaking thread did not end within 5 s")
+
+    def _failed(self, error: OSError) -> None:
+        self.failed += 1
+        message = f"voice: {error}; the game goes on"
+        self.problem = message
+        if message in self._told:
+            return
+        self._told.add(message)
+        if self.notice is not None:  # the device's notice writes the journal itself
+            self.notice(message)
+        else:
+            log.warning("%s", message)
 
     def _run(self) -> None:
         while True:
@@ -168,8 +192,8 @@ class Speaker:
                 try:
                     self.voice.speak(said.text)
                     self.spoken += 1
-                except OSError as error:  # the sound device went away: carry on silently
-                    log.warning("voice: %s", error)
+                except OSError as error:  # no player, no sound device: said once, go on
+                    self._failed(error)
             with self._lock:
                 self._current = None
                 self._lock.notify_all()
