@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from pegboard.app import machine
 from pegboard.config import Config, InputConfig
 from pegboard.device.loop import App
-from pegboard.errors import LinkError, PegboardError
+from pegboard.errors import PegboardError
 from pegboard.hw.clock import Clock
 from pegboard.hw.gestures import Timing
 from pegboard.hw.inputs import (
@@ -25,7 +25,8 @@ from pegboard.hw.inputs import (
 from pegboard.link.board import parse_colour
 from pegboard.link.layout import led_config_from
 from pegboard.link.led_board import SerialLedBoard
-from pegboard.link.serial_link import Opener, Port, SerialLink
+from pegboard.link.serial_link import SerialLink
+from pegboard.link.usb_port import Opener, Port, open_serial
 from pegboard.store import Recovery, Store, engine_check
 
 if TYPE_CHECKING:
@@ -77,14 +78,7 @@ def serial_opener(baudrate: int) -> Opener:
     ``[link] baudrate`` (the Pico's USB serial ignores the rate; a UART adapter does not)."""
 
     def open_port(path: str) -> Port:
-        import serial  # imported when a port is really opened
-
-        try:
-            port: Port = serial.Serial(path, baudrate=baudrate, timeout=0, write_timeout=0,
-                                       exclusive=True)
-        except (serial.SerialException, OSError) as error:
-            raise LinkError(f"cannot open {path}: {error}") from error
-        return port
+        return open_serial(path, baudrate)
 
     return open_port
 

@@ -25,56 +25,46 @@ acknowledged, the link sends the board again, so the board always ends on the ne
 
 from __future__ import annotations
 
-import contextlib
 import enum
 import select
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
 
 from pegboard import __version__
 from pegboard.errors import LinkError
 from pegboard.link.board import BoardState
+from pegboard.link.delivery import Deliveries, InFlight, kind
 from pegboard.link.layout import LedConfig
 from pegboard.link.protocol import (
     PROTOCOL_VERSION,
     Ack,
-    Decoder,
-    FrameError,
     Goodbye,
     Heartbeat,
     Hello,
     Message,
     Nak,
     TestPattern,
-    decode_message,
-    encode_message,
 )
+from pegboard.link.usb_port import PICO_VID, Opener, Port, find_board, open_serial
+from pegboard.link.wire import MAX_BACKLOG, Wire
 
-#: USB vendor id of the Raspberry Pi Pico (RP2040) running MicroPython.
-PICO_VID = 0x2E8A
-#: Outgoing bytes a board may leave unread before it is treated as stalled.
-MAX_BACKLOG = 4096
+__all__ = [
+    "MAX_BACKLOG",
+    "PICO_VID",
+    "SOFT_RESET",
+    "LinkState",
+    "LinkStats",
+    "Opener",
+    "Port",
+    "SerialLink",
+    "find_board",
+    "open_serial",
+]
+
 #: Sent after HELLOs go unanswered: Ctrl-B (raw REPL -> normal REPL), Ctrl-D (soft reboot).
 #: A running firmware reads both as one bad line and answers NAK.
 SOFT_RESET = b"\r\x02\x04"
-
-
-class Port(Protocol):
-    """The part of :class:`serial.Serial` the link uses."""
-
-    @property
-    def in_waiting(self) -> int: ...
-
-    def read(self, size: int = 1) -> bytes: ...
-
-    def write(self, data: bytes, /) -> int | None: ...
-
-    def close(self) -> None: ...
-
-
-Opener = Callable[[str], Port]
 
 
 class LinkState(enum.Enum):
@@ -84,37 +74,6 @@ class LinkState(enum.Enum):
     CONNECTING = "connecting"  # port open, waiting for the board's HELLO
     UP = "up"  # handshake done
     MISMATCH = "mismatch"  # the board speaks another protocol version
-
-
-def open_serial(path: str) -> Port:
-    """Open ``path`` with pyserial: exclusive, non-blocking reads and writes."""
-    import serial  # the adapter's one library, imported when a port is really opened
-
-    try:
-        return serial.Serial(path, baudrate=115200, timeout=0, write_timeout=0, exclusive=True)
-    except (serial.SerialException, OSError) as error:
-        raise LinkError(f"cannot open {path}: {error}") from error
-
-
-def find_board(serial_number: str | None = None) -> str | None:
-    """The device path of a connected Pico (matching ``serial_number`` when given), or None."""
-    from serial.tools import list_ports
-
-    for info in sorted(list_ports.comports(), key=lambda p: p.device):
-        if serial_number:
-            if info.serial_number == serial_number:
-                return str(info.device)
-        elif info.vid == PICO_VID:
-            return str(info.device)
-    return None
-
-
-@dataclass
-class _InFlight:
-    seq: int
-    message: Message
-    sent_at: float
-    tries: int
 
 
 @dataclass
@@ -173,16 +132,11 @@ class SerialLink:
         self.heartbeat: Heartbeat | None = None  # the board's latest (uptime, counters)
         self.status = "LED board: starting"
         self.summary = "LEDs: starting"  # at most 16 characters, for the OLED status line
-        self._port: Port | None = None
-        self._decoder = Decoder()
+        self._wire: Wire | None = None
         self._backoff = backoff_initial
         self._next_attempt = float("-inf")
         self._seq = 0
-        self._outbox = b""
-        self._want: dict[str, Message] = {"CFG": self.config}
-        self._acked: dict[str, Message] = {}
-        self._state_seq: int | None = None  # seq of the STATE the board last acknowledged
-        self._inflight: _InFlight | None = None
+        self._board = Deliveries(self.config)
         self._hello_seq: int | None = None
         self._hello_at = 0.0
         self._hello_tries = 0
@@ -197,11 +151,11 @@ class SerialLink:
 
     def show(self, board: BoardState) -> None:
         """Show ``board`` (sent on the next poll unless the board already shows it)."""
-        self._want["STATE"] = board
+        self._board.want["STATE"] = board
 
     def test_pattern(self, on: bool = True) -> None:
         """Switch the firmware's test pattern on or off."""
-        self._want["TEST"] = TestPattern(on)
+        self._board.want["TEST"] = TestPattern(on)
 
     @property
     def is_up(self) -> bool:
@@ -211,47 +165,42 @@ class SerialLink:
     @property
     def in_sync(self) -> bool:
         """True when the board has acknowledged everything we want shown."""
-        return self.is_up and self._inflight is None and all(
-            self._acked.get(kind) == message for kind, message in self._want.items()
-        )
+        return self.is_up and self._board.settled
 
     @property
     def shown_seq(self) -> int | None:
         """The sequence number of the STATE the firmware last acknowledged."""
-        return self._state_seq
+        return self._board.state_seq
 
     @property
     def shown(self) -> BoardState | None:
         """The board state the firmware last acknowledged."""
-        board = self._acked.get("STATE")
-        return board if isinstance(board, BoardState) else None
+        return self._board.shown
 
     def next_deadline(self, now: float) -> float:
         """When :meth:`poll` should run next: soon while a message awaits its answer, at the
         reconnect time while down, otherwise often enough to read heartbeats."""
-        if self._port is None:
+        if self._wire is None:
             return max(now, self._next_attempt) if self._next_attempt != float("inf") else now + 60
-        if self._inflight is not None or self._outbox or self.state is LinkState.CONNECTING:
-            return now + 0.01
-        if not self.in_sync:
+        if self._wire.outbox or self.state is LinkState.CONNECTING or not self.in_sync:
             return now + 0.01
         return now + min(0.1, self.config.heartbeat_ms / 2000)
 
     @property
     def port(self) -> Port | None:
         """The open port, if any (diagnostics and tests)."""
-        return self._port
+        return self._wire.port if self._wire is not None else None
 
     def fileno(self) -> int | None:
         """The port's file descriptor, for a loop that waits on I/O with select()."""
-        fileno = getattr(self._port, "fileno", None)
+        fileno = getattr(self.port, "fileno", None)
         return int(fileno()) if fileno is not None else None
 
     # -- the loop's entry point ----------------------------------------------------------------
 
     def poll(self, now: float) -> None:
         """Do whatever is due at ``now`` (seconds, monotonic): connect, read, answer, resend."""
-        if self._port is None:
+        if self._wire is None:
             if now >= self._next_attempt:
                 self._connect(now)
             return
@@ -270,20 +219,19 @@ class SerialLink:
         """Tell an up board the host is shutting down on purpose (it goes dark and shows no
         link-lost); waits at most ``timeout`` seconds for its ACK, on the port's descriptor.
         True if the board acknowledged. Never raises."""
-        if self._port is None or self.state is not LinkState.UP:
+        if self._wire is None or self.state is not LinkState.UP:
             return False
         now = clock()
-        self._inflight = None
         seq = self._send(now, Goodbye())
-        self._inflight = _InFlight(seq, Goodbye(), now, self.max_tries)
+        self._board.inflight = InFlight(seq, Goodbye(), now, self.max_tries)
         deadline = now + timeout
         try:
             while True:
                 self._flush()
                 self._read(clock())
-                if self._inflight is None:
+                if self._board.inflight is None:
                     return True
-                if clock() >= deadline or self._port is None:
+                if clock() >= deadline or self._wire is None:
                     return False
                 fileno = self.fileno()
                 if fileno is not None:
@@ -293,10 +241,9 @@ class SerialLink:
 
     def close(self) -> None:
         """Close the port (the link stays down until the next poll after this)."""
-        if self._port is not None:
-            with contextlib.suppress(OSError):
-                self._port.close()
-        self._port = None
+        if self._wire is not None:
+            self._wire.close()
+        self._wire = None
         self.state = LinkState.DOWN
 
     # -- connection ----------------------------------------------------------------------------
@@ -316,16 +263,12 @@ class SerialLink:
             return
         try:
             path = self._resolve()
-            self._port = self._opener(path)
+            self._wire = Wire(self._opener(path))
         except (LinkError, OSError) as error:
             self._fail(now, error if isinstance(error, LinkError) else LinkError(str(error)))
             return
         self.stats.opened += 1
-        self._decoder = Decoder()
-        self._outbox = b""
-        self._inflight = None
-        self._acked.clear()
-        self._state_seq = None
+        self._board.forget()
         self._last_rx = now
         self.state = LinkState.CONNECTING
         self.status = "LED board: connecting"
@@ -356,7 +299,8 @@ class SerialLink:
     def _send(self, now: float, message: Message) -> int:
         seq = self._seq
         self._seq = (self._seq + 1) & 0xFFFF
-        self._outbox += encode_message(seq, message)
+        assert self._wire is not None
+        self._wire.send(seq, message)
         self._last_tx = now
         self.stats.sent += 1
         return seq
@@ -367,41 +311,16 @@ class SerialLink:
         self._hello_tries += 1
 
     def _flush(self) -> None:
-        port = self._port
-        if port is None or not self._outbox:
-            return
-        fileno = getattr(port, "fileno", None)
-        if fileno is not None:
-            _, writable, _ = select.select([], [fileno()], [], 0)
-            if not writable:
-                self._check_backlog()
-                return
-        written = port.write(self._outbox)
-        self._outbox = self._outbox[len(self._outbox) if written is None else written :]
-        self._check_backlog()
-
-    def _check_backlog(self) -> None:
-        if len(self._outbox) > MAX_BACKLOG:
-            raise LinkError("LED board is not reading (output backed up)")
+        if self._wire is not None:
+            self._wire.flush()
 
     # -- receiving -----------------------------------------------------------------------------
 
     def _read(self, now: float) -> None:
-        port = self._port
-        assert port is not None
-        waiting = port.in_waiting
-        data = port.read(waiting if waiting > 0 else 1)
-        if not data:
-            return
-        for item in self._decoder.feed(data):
-            if isinstance(item, FrameError):
-                self.stats.bad_lines += 1
-                continue
-            try:
-                message = decode_message(item)
-            except FrameError:
-                self.stats.bad_lines += 1
-                continue
+        assert self._wire is not None
+        messages, bad = self._wire.read()
+        self.stats.bad_lines += bad
+        for message in messages:
             self._last_rx = now
             self._receive(now, message)
 
@@ -410,36 +329,16 @@ class SerialLink:
             self._hello(now, message)
         elif isinstance(message, Heartbeat):
             self.heartbeat = message
-            self._check_shown(message)
+            if self._board.stale(message):
+                self.stats.stale_boards += 1
         elif isinstance(message, Ack):
-            flight = self._inflight
-            if flight is not None and message.seq == flight.seq:
-                self._acked[_kind(flight.message)] = flight.message
-                if isinstance(flight.message, BoardState):
-                    self._state_seq = flight.seq
-                self._inflight = None
+            if self._board.ack(message):
                 self.stats.acked += 1
         elif isinstance(message, Nak):
             self.stats.naks += 1
-            flight = self._inflight
-            if flight is not None and message.seq == flight.seq and message.error == "value":
-                # The board refuses this content: sending it again cannot help.
-                self._acked[_kind(flight.message)] = flight.message
-                self._inflight = None
-                self.error = LinkError(f"LED board refused {_kind(flight.message)}: bad value")
-            elif flight is not None:
-                flight.sent_at = float("-inf")  # garbled on the way: resend at once
-
-    def _check_shown(self, beat: Heartbeat) -> None:
-        # Heartbeats come in order with ACKs, so with nothing in flight the board's "st" must
-        # be the STATE it last acknowledged; anything else (an old frame replayed to it, a
-        # restart whose HELLO was lost) means the board is not showing our board: send it again.
-        if self._inflight is not None or self._state_seq is None or "STATE" not in self._acked:
-            return
-        if beat.shown is not None and beat.shown != self._state_seq:
-            self.stats.stale_boards += 1
-            del self._acked["STATE"]
-            self._state_seq = None
+            refused = self._board.nak(message)
+            if refused is not None:
+                self.error = refused
 
     def _hello(self, now: float, hello: Hello) -> None:
         self.firmware_version = hello.firmware
@@ -456,9 +355,7 @@ class SerialLink:
         if self.state is LinkState.UP:
             # The board restarted under us (its boot HELLO): it has forgotten everything.
             self.stats.board_restarts += 1
-        self._acked.clear()
-        self._state_seq = None
-        self._inflight = None
+        self._board.forget()
         self.state = LinkState.UP
         self.up_since = now
         self.error = None
@@ -480,45 +377,22 @@ class SerialLink:
         silence = max(3 * self.config.heartbeat_ms / 1000, self.min_silence)
         if now - self._last_rx > silence:
             raise LinkError(f"LED board went quiet (nothing for {silence:g} s)")
-        flight = self._inflight
+        flight = self._board.inflight
         if flight is not None and now - flight.sent_at >= self.ack_timeout:
             if flight.tries >= self.max_tries:
-                raise LinkError(f"LED board does not acknowledge {_kind(flight.message)}")
+                raise LinkError(f"LED board does not acknowledge {kind(flight.message)}")
             flight.seq = self._send(now, flight.message)
             flight.sent_at = now
             flight.tries += 1
             self.stats.resent += 1
-        elif flight is None or (
-            isinstance(flight.message, BoardState)
-            and self._want.get("STATE") != flight.message
-        ):
-            self._send_next(now)
+        elif self._board.superseded():
+            wanted = self._board.next()
+            if wanted is not None:
+                self._board.inflight = InFlight(self._send(now, wanted), wanted, now, 1)
         if now - self._last_tx >= self.config.heartbeat_ms / 1000:
             self._send(now, Heartbeat())
 
     def _soft_reset(self) -> None:
         # Best effort, straight to the port: the link is about to be dropped anyway.
-        port = self._port
-        if port is None:
-            return
-        with contextlib.suppress(OSError, ValueError):
-            port.write(SOFT_RESET)
+        if self._wire is not None and self._wire.write_now(SOFT_RESET):
             self.stats.soft_resets += 1
-
-    def _send_next(self, now: float) -> None:
-        for kind in ("CFG", "STATE", "TEST"):
-            wanted = self._want.get(kind)
-            if wanted is not None and self._acked.get(kind) != wanted:
-                seq = self._send(now, wanted)
-                self._inflight = _InFlight(seq, wanted, now, 1)
-                return
-
-
-def _kind(message: Message) -> str:
-    if isinstance(message, LedConfig):
-        return "CFG"
-    if isinstance(message, BoardState):
-        return "STATE"
-    if isinstance(message, Goodbye):
-        return "BYE"
-    return "TEST"
