@@ -19,7 +19,7 @@ from pegboard.app.session import Session
 from pegboard.app.state import AppState, Calling, Claiming, Count, Page, Reading, Result
 from pegboard.app.view import Screen, View
 from pegboard.app.views import board, numbered
-from pegboard.app.words import count_page
+from pegboard.app.words import count_page, owed_label
 from pegboard.rules.cards import Card
 from pegboard.rules.events import Claim, Muggins
 from pegboard.rules.show import score_hand
@@ -191,7 +191,7 @@ def claiming_view(state: AppState, screen: Claiming) -> View:
     count = _claim_count(gs)
     change = resuit.next_fact(gs, count) if count is not None else None
     hint = "OK claim" + (f"  GO {resuit.fact_label(change[0])}" if change else "")
-    lines = [f"{pending.reason}: {screen.number}"]
+    lines = [f"{owed_label(pending)}: {screen.number}"]
     if count is not None:
         lines.append("cards: " + " ".join(rank_label(c.rank) for c in count.cards))
     return replace(board(gs, Screen.CLAIM, f"{gs.names[pending.player]} claims"),

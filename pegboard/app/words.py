@@ -24,7 +24,7 @@ from pegboard.rules.events import (
     Show,
     Starter,
 )
-from pegboard.rules.state import Award, GameState, PenaltyOffer, TakeBack
+from pegboard.rules.state import Award, GameState, PenaltyOffer, PendingClaim, TakeBack
 
 _PLAIN = {
     "go": "Go", "last card": "Last card", "his heels": "His heels", "penalty": "Penalty",
@@ -67,6 +67,14 @@ def _what(award: Award) -> str:
 def _short(award: Award) -> str:
     short = {"thirty-one": "31", "fifteen": "15"}.get(award.reason)
     return short or _what(award).lower()
+
+
+def owed_label(claim: PendingClaim) -> str:
+    """Every kind of score a claim is for, as the engine owes it ("thirty-one, pair", "run,
+    last card", "hand"): a player who claims for each kind named is never mugginsed for one
+    the screen did not name."""
+    reasons = claim.reasons or (claim.reason,)
+    return ", ".join(str(reason) for reason in reasons)
 
 
 def count_title(count: Count, names: tuple[str, ...]) -> str:

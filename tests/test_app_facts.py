@@ -1,0 +1,46 @@
+"""The screens render the engine's facts, from the players' side: what a claim is for, the
+play's last point before the show, the show in the engine's order."""
+
+from __future__ import annotations
+
+from pegboard.app.inputs import Turn
+from pegboard.rules.state import Reason
+from tests.support.app_driver import OK, App
+
+
+def muggins_game() -> App:
+    """A 2-player muggins game, P1 dealing."""
+    app = App.start()
+    app.feed(OK)
+    rows = list(app.view.lines)
+    app.feed(Turn(rows.index("Muggins: off")), OK)
+    app.feed(Turn(-(app.view.selected or 0)), OK, Turn(1), OK)
+    return app
+
+
+def claim_each_as_labelled(app: App) -> None:
+    """Claim every waiting score for exactly the kinds the screen names."""
+    while app.view.title.endswith(" claims"):
+        label = app.view.lines[0].rsplit(":", 1)[0]
+        owed = app.game.pending_claims[0].owed
+        named = [part.points for part in owed if str(part.reason) in label.split(", ")]
+        app.feed(Turn(sum(named)), OK)
+        app.read()
+
+
+def test_the_claim_names_every_kind_owed_so_claiming_it_is_not_mugginsed() -> None:
+    app = muggins_game()
+    app.pick("5")  # the starter
+    for label in ("4", "4", "7", "8"):
+        app.pick(label)
+        claim_each_as_labelled(app)
+    app.pick("8")  # P2's 8 makes 31 and a pair in one act
+    claim = app.game.pending_claims[0]
+    assert claim.reasons == (Reason.THIRTY_ONE, Reason.PAIR)
+    assert app.view.title == "P2 claims"
+    assert app.view.lines[0] == "thirty-one, pair: 0"
+    before = app.game.scores
+    claim_each_as_labelled(app)
+    assert app.game.scores[1] == before[1] + 4
+    assert app.game.pending_muggins is None
+    assert [a.reason for a in app.game.awards].count(Reason.MUGGINS) == 0
