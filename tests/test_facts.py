@@ -73,7 +73,7 @@ def test_each_hand_counted_at_the_end_of_the_play_is_a_show_step_in_show_order()
     last = reports[-2]
     kinds = [fact.kind for fact in last.facts]
     assert kinds == [
-        FactKind.SCORED, FactKind.SHOW_STEP, FactKind.SCORED, FactKind.SHOW_STEP,
+        FactKind.LAID, FactKind.SCORED, FactKind.SHOW_STEP, FactKind.SCORED, FactKind.SHOW_STEP,
         FactKind.SCORED,
     ]
     pone, dealer = last.show_steps

@@ -199,3 +199,45 @@ def test_the_replay_says_when_a_later_renege_is_withdrawn(
     assert main(["replay", "--json", str(path)]) == 0
     last = [json.loads(line) for line in capsys.readouterr().out.splitlines()][-2]
     assert last["taken_back"]["cards"] == [["AD", "TC", "5C", "2D"], ["QS", "KS", "9S"]]
+
+
+def test_the_replay_tells_the_engine_s_facts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Ann on 117 lays the last card: fifteen 2, a pair 2 and the last card 1, one act, to
+    122; the board shows 121 and the ACC spread is 121 - 74 = 47. Before that, Ben's go is
+    owed with his run in a muggins game, and every hand counted is told."""
+    path = _write(tmp_path, [
+        {"type": "game", "players": ["Ann", "Ben"]},
+        {"type": "deal", "dealer": 0},
+        {"type": "peg", "player": 0, "points": 117},
+        {"type": "peg", "player": 1, "points": 70},
+        {"type": "starter", "card": "9H"},
+        *({"type": "play", "player": p, "card": c} for p, c in (
+            (1, "KC"), (0, "QD"), (1, "JC"))),
+        {"type": "go", "player": 0}, {"type": "go", "player": 1},
+        *({"type": "play", "player": p, "card": c} for p, c in (
+            (0, "2H"), (1, "5S"), (0, "2D"), (1, "3S"), (0, "3D"))),
+    ])
+    assert main(["replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "  Ben plays J♣: thirty\n    Ben: Run of 3 for 3  (+3)\n" in out
+    assert "  Ann plays 3♦: fifteen\n" in out
+    assert "(+5: fifteen 2, pair 2, last card 1)\n" in out
+    assert "Ann won, a skunk: Ann 121, Ben 74 (Ann pegged 122); spread 47; game points 3" in out
+    assert "'s hand" not in out  # nothing is counted after the target
+    path = _write(tmp_path, [
+        {"type": "game", "players": ["Ann", "Ben"], "rules": {"muggins": True}},
+        {"type": "deal", "dealer": 0}, {"type": "starter", "card": "QH"},
+        *({"type": "play", "player": p, "card": c} for p, c in (
+            (1, "AC"), (0, "2D"), (1, "3H"))),
+        {"type": "claim", "player": 1, "points": 3},
+        *({"type": "play", "player": p, "card": c} for p, c in ((0, "8S"), (1, "9C"))),
+        {"type": "go", "player": 0}, {"type": "play", "player": 1, "card": "7D"},
+        {"type": "claim", "player": 1, "points": 4},
+        *({"type": "play", "player": 0, "card": c} for c in ("TS", "KD")),
+    ])
+    assert main(["replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "    (Ben to claim: run 3 + go 1)\n  Ben claims four\n" in out
+    assert "  Ben's hand A♣ 3♥ 9♣ 7♦ with Q♥: zero\n    (Ben to claim: hand 0)\n" in out

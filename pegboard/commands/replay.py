@@ -1,5 +1,10 @@
 """``pegboard replay FILE|-``: apply a game record and tell the game as players would say it.
 
+The text renders the engine's report of each entry (:mod:`pegboard.rules.facts`): each card
+and the count it made, each scoring act with its reasons, each hand and crib counted, claims
+and muggins, renege reports and penalties, and the end of the game with the score the board
+shows and the spread. Nothing is worked out here.
+
 ``--json`` prints one object per event line instead: the awards that line pegged and the scores
 after it, then a result line. A bad line (unreadable, or against the rules) stops the replay
 with exit status 2 and a message naming the line; nothing after it is applied.
@@ -17,26 +22,30 @@ from pegboard.commands import paths
 from pegboard.errors import RecordError, RuleError
 from pegboard.record import decode_lines, iter_lines
 from pegboard.rules.awards import number
-from pegboard.rules.events import (
-    Claim,
-    Crib,
-    Cut,
-    Deal,
-    Dealt,
-    Event,
-    GameHeader,
-    Go,
-    Muggins,
-    NewGame,
-    Peg,
-    Penalty,
-    Play,
-    Show,
-    Starter,
-    Undo,
+from pegboard.rules.cards import Card
+from pegboard.rules.events import Claim, Cut, Deal, Dealt, GameHeader, NewGame, Starter
+from pegboard.rules.facts import (
+    ClaimClosed,
+    ClaimOpened,
+    ClaimOutcome,
+    Counted,
+    Fact,
+    GameOver,
+    Laid,
+    MugginsOpened,
+    Offered,
+    PenaltyApplied,
+    Report,
+    SaidGo,
+    Scored,
+    ShowStep,
+    TakenBack,
+    Turn,
+    Undone,
+    Withdrawn,
 )
 from pegboard.rules.game import Game
-from pegboard.rules.state import Award, GameState, TakeBack
+from pegboard.rules.state import GameState, Skunk
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -95,45 +104,52 @@ def replay(lines: Iterable[str], out: TextIO, *, as_json: bool = False) -> int:
             continue
         if game is None:
             raise RecordError(f"line {number_}: the first line must be the \"game\" line")
-        before = game.state
+        before = game.report.next if game.report is not None else None
         try:
-            awards = game.apply(item)
+            report = game.push(item)
         except RuleError as error:
             out.flush()
             raise RecordError(f"line {number_}: {error}") from None
         if as_json:
-            obj: dict[str, object] = {
-                "line": number_,
-                "awards": [award.to_json() for award in awards],
-                "scores": list(game.state.scores),
-            }
-            taken = _new_take_back(before, game.state)
-            if taken is not None:
-                obj["taken_back"] = taken.to_json()
-            out.write(json.dumps(obj) + "\n")
+            out.write(json.dumps(_json_line(number_, report)) + "\n")
         else:
-            _tell(game, before, item, awards, out)
+            _tell(game.state, before, report, out)
     if game is None:
         raise RecordError("line 1: the record is empty: it needs a \"game\" line first")
     state = game.state
     if as_json:
-        result: dict[str, object] = {"type": "result"}
-        if state.result is not None:
-            result.update(state.result.to_json())
-        else:
-            result.update({
-                "scores": list(state.scores), "winner": None, "skunk": "none",
-                "game_points": [0] * state.sides,
-            })
-        if state.rules.match_games > 1:
-            result["match"] = {
-                "games": state.match.games, "wins": list(state.match.wins),
-                "game_points": list(state.match.game_points), "winner": state.match.winner,
-            }
-        out.write(json.dumps(result) + "\n")
+        out.write(json.dumps(_json_result(state)) + "\n")
     elif state.result is None:
-        _print_result(state, out)
+        out.write(f"\nNot finished: {_scores(state, state.scores)}\n")
     return 0
+
+
+def _json_line(number_: int, report: Report) -> dict[str, object]:
+    obj: dict[str, object] = {
+        "line": number_,
+        "awards": [award.to_json() for award in report.awards],
+        "scores": list(report.next.scores),
+    }
+    for taken in report.of(TakenBack):
+        obj["taken_back"] = taken.take_back.to_json()
+    return obj
+
+
+def _json_result(state: GameState) -> dict[str, object]:
+    result: dict[str, object] = {"type": "result"}
+    if state.result is not None:
+        result.update(state.result.to_json())
+    else:
+        result.update({
+            "scores": list(state.scores), "winner": None, "skunk": "none",
+            "game_points": [0] * state.sides,
+        })
+    if state.rules.match_games > 1:
+        result["match"] = {
+            "games": state.match.games, "wins": list(state.match.wins),
+            "game_points": list(state.match.game_points), "winner": state.match.winner,
+        }
+    return result
 
 
 # Telling the game ----------------------------------------------------------------------------
@@ -145,8 +161,12 @@ def _side(state: GameState, side: int) -> str:
     )
 
 
-def _scores(state: GameState) -> str:
-    return ", ".join(f"{_side(state, s)} {score}" for s, score in enumerate(state.scores))
+def _scores(state: GameState, scores: tuple[int, ...]) -> str:
+    return ", ".join(f"{_side(state, s)} {score}" for s, score in enumerate(scores))
+
+
+def _cards(cards: Iterable[Card]) -> str:
+    return " ".join(card.pretty for card in cards)
 
 
 def _print_header(game: Game, out: TextIO) -> None:
@@ -165,96 +185,107 @@ def _print_header(game: Game, out: TextIO) -> None:
     out.write(f"{names}: game to {rules.target}{more}\n")
 
 
-def _tell(
-    game: Game, before: GameState, event: Event, awards: tuple[Award, ...], out: TextIO
-) -> None:
-    state = game.state
-    names = state.names
-    line: str | None = None
+def _tell(state: GameState, before: Turn | None, report: Report, out: TextIO) -> None:
+    """One entry, as its report says it: the entry, then each fact in order."""
+    names, event, turn = state.names, report.event, report.next
     if isinstance(event, Cut):
         cards = ", ".join(f"{names[p]} {c.pretty}" for p, c in enumerate(event.cards))
-        line = f"Cut for deal: {cards}"
-        line += " — a tie, cut again" if state.dealer is None and state.phase.value == "cut" \
-            else ""
+        tie = " — a tie, cut again" if turn.phase.value == "cut" else ""
+        out.write(f"  Cut for deal: {cards}{tie}\n")
     elif isinstance(event, Deal):
-        assert state.dealer is not None
-        out.write(f"\nDeal {state.deal_no}: {names[state.dealer]} deals. {_scores(before)}\n")
+        assert turn.dealer is not None
+        scores = before.scores if before is not None else (0,) * len(turn.scores)
+        out.write(
+            f"\nDeal {turn.deal_no}: {names[turn.dealer]} deals. {_scores(state, scores)}\n"
+        )
     elif isinstance(event, Dealt):
-        line = f"{names[event.player]} is dealt {' '.join(c.pretty for c in event.cards)}"
+        out.write(f"  {names[event.player]} is dealt {_cards(event.cards)}\n")
     elif isinstance(event, Starter):
-        line = f"Starter {event.card.pretty}"
-    elif isinstance(event, Play):
-        count = before.count + event.card.pips
-        line = f"{names[event.player]} plays {event.card.pretty}: {number(count)}"
-    elif isinstance(event, Go):
-        line = f"{names[event.player]}: go"
-    elif isinstance(event, Show):
-        line = f"{names[event.player]} shows {' '.join(c.pretty for c in event.cards)}"
-    elif isinstance(event, Crib):
-        line = f"Crib {' '.join(c.pretty for c in event.cards)}"
+        out.write(f"  Starter {event.card.pretty}\n")
     elif isinstance(event, Claim):
-        line = f"{names[event.player]} claims {number(event.points)}"
-    elif isinstance(event, Undo):
-        line = "(last entry taken back)"
+        out.write(f"  {names[event.player]} claims {number(event.points)}\n")
     elif isinstance(event, NewGame):
-        out.write(f"\nGame {state.game_no}\n")
-    elif isinstance(event, Penalty | Muggins | Peg):
-        line = None
-    taken = _new_take_back(before, state)
-    if taken is not None:
-        line = _taken_back_line(state, taken)
-    if line:
-        out.write(f"  {line}\n")
-    for award in awards:
-        out.write(f"    {award.sentence}  ({_signed(award.points)})\n")
-    if taken is not None and state.result is None:
-        out.write(
-            f"  The play goes on at {number(taken.count)}: {names[taken.offender]} to play\n"
+        out.write(f"\nGame {turn.game_no}\n")
+    for fact in report.facts:
+        _tell_fact(state, fact, out)
+    if report.of(TakenBack) and report.game_over is None and turn.to_act is not None:
+        out.write(f"  The play goes on at {number(turn.count)}: {names[turn.to_act]} to play\n")
+
+
+def _tell_fact(state: GameState, fact: Fact, out: TextIO) -> None:
+    names = state.names
+    line: str | None = None
+    if isinstance(fact, Laid):
+        line = f"  {names[fact.player]} plays {fact.card.pretty}: {number(fact.count)}"
+    elif isinstance(fact, SaidGo):
+        line = f"  {names[fact.player]}: go"
+    elif isinstance(fact, Scored):
+        line = _act_line(fact)
+    elif isinstance(fact, ShowStep):
+        whose = "hand" if fact.counted is Counted.HAND else "crib"
+        line = (
+            f"  {names[fact.player]}'s {whose} {_cards(fact.cards)} with "
+            f"{fact.starter.pretty}: {number(fact.total)}"
         )
-    if isinstance(event, Claim):
-        pegged = sum(award.points for award in awards)
-        if pegged < event.points:
-            out.write(f"    (over-claimed: corrected to {number(pegged)})\n")
-    missed = state.pending_muggins
-    if missed is not None and missed != before.pending_muggins and state.result is None:
-        # Once the game is over nothing more is scored: no muggins to offer.
-        out.write(
+    elif isinstance(fact, ClaimOpened):
+        owed = " + ".join(f"{o.reason} {o.points}" for o in fact.claim.owed)
+        line = f"    ({names[fact.claim.player]} to claim: {owed})"
+    elif isinstance(fact, ClaimClosed):
+        line = _claim_line(state, fact)
+    elif isinstance(fact, MugginsOpened):
+        missed = fact.missed
+        line = (
             f"    ({number(missed.points)} missed by {names[missed.owner]}: "
-            "an opponent may call muggins)\n"
+            "an opponent may call muggins)"
         )
-    # Offers are only ever appended (or marked resolved in place) until a new game clears
-    # them, so the new ones are the tail; an equal report from an earlier deal is still new.
-    kept = len(before.offers) if len(state.offers) >= len(before.offers) else 0
-    for was, now in zip(before.offers[:kept], state.offers, strict=False):
-        if now.withdrawn and not was.withdrawn:
-            out.write(
-                f"  ! {names[now.player]}'s renege at {number(now.count)} is withdrawn: "
-                "that go was taken back too\n"
-            )
-    for offer in state.offers[kept:]:
-        if not offer.resolved:
-            out.write(f"  ! {names[offer.player]}: {offer.sentence}\n")
-    if state.result is not None and before.result is None:
-        _print_result(state, out)
+    elif isinstance(fact, PenaltyApplied):
+        rule = fact.infraction
+        line = f"  Penalty on {names[fact.offender]}: {rule.name} ({rule.rule})"
+    elif isinstance(fact, TakenBack):
+        line = _taken_back_line(state, fact)
+    elif isinstance(fact, Offered):
+        line = f"  ! {names[fact.offer.player]}: {fact.offer.sentence}"
+    elif isinstance(fact, Withdrawn):
+        offer = fact.offer
+        line = (
+            f"  ! {names[offer.player]}'s renege at {number(offer.count)} is withdrawn: "
+            "that go was taken back too"
+        )
+    elif isinstance(fact, GameOver):
+        _print_game_over(state, fact, out)
+    elif isinstance(fact, Undone):
+        line = "  (last entry taken back)"
+    if line is not None:
+        out.write(line + "\n")
 
 
-def _new_take_back(before: GameState, after: GameState) -> TakeBack | None:
-    """The take-back an entry made, if any (a new game clears the list, never adds one)."""
-    if len(after.take_backs) > len(before.take_backs):
-        return after.take_backs[-1]
+def _act_line(act: Scored) -> str:
+    """The act's call (the last award's sentence says the whole card), its points, and each
+    reason with its points when there are several."""
+    points = _signed(act.points)
+    if len(act.awards) > 1:
+        points += ": " + ", ".join(f"{a.reason} {a.points}" for a in act.awards)
+    return f"    {act.awards[-1].sentence}  ({points})"
+
+
+def _claim_line(state: GameState, closed: ClaimClosed) -> str | None:
+    claim = closed.claim
+    if closed.outcome is ClaimOutcome.OVER:
+        return f"    (over-claimed: corrected to {number(closed.pegged)})"
+    if closed.outcome is ClaimOutcome.LOST:
+        return f"    ({state.names[claim.player]} did not claim {number(claim.points)}: lost)"
     return None
 
 
-def _taken_back_line(state: GameState, taken: TakeBack) -> str:
+def _taken_back_line(state: GameState, fact: TakenBack) -> str:
     """What a renege's take-back returned to the hands, said in one line."""
-    names = state.names
+    names, taken = state.names, fact.take_back
     cards = [
-        f"{names[seat]} {' '.join(card.pretty for card in laid)}"
-        for seat, laid in enumerate(taken.cards) if laid
+        f"{names[seat]} {_cards(laid)}" for seat, laid in enumerate(taken.cards) if laid
     ]
     returned = ", ".join(cards) if cards else "no card had been laid since"
     return (
-        f"{names[taken.offender]}'s renege at {number(taken.count)} is taken back: "
+        f"  {names[taken.offender]}'s renege at {number(taken.count)} is taken back: "
         f"{returned}"
     )
 
@@ -263,20 +294,20 @@ def _signed(points: int) -> str:
     return f"+{points}" if points >= 0 else str(points)
 
 
-def _print_result(state: GameState, out: TextIO) -> None:
-    result = state.result
-    if result is None:
-        out.write(f"\nNot finished: {_scores(state)}\n")
-        return
-    skunk = {"none": "", "skunk": ", a skunk", "double": ", a double skunk"}[result.skunk]
+def _print_game_over(state: GameState, over: GameOver, out: TextIO) -> None:
+    skunk = {Skunk.NONE: "", Skunk.SKUNK: ", a skunk", Skunk.DOUBLE: ", a double skunk"}
+    winner = _side(state, over.winner)
+    pegged = ""
+    if over.shown[over.winner] != over.scores[over.winner]:
+        pegged = f" ({winner} pegged {over.scores[over.winner]})"
     out.write(
-        f"\n{_side(state, result.winner)} won{skunk}: {_scores(state)}; "
-        f"game points {result.game_points[result.winner]}\n"
+        f"\n{winner} won{skunk[over.skunk]}: {_scores(state, over.shown)}{pegged}; "
+        f"spread {over.spread}; game points {over.game_points[over.winner]}\n"
     )
     if state.rules.match_games > 1:
         totals = ", ".join(
             f"{_side(state, s)} {w}" for s, w in enumerate(state.match.wins)
         )
         out.write(f"Match (best of {state.match.games}): games won {totals}\n")
-        if state.match.winner is not None:
-            out.write(f"{_side(state, state.match.winner)} won the match\n")
+        if over.match_winner is not None:
+            out.write(f"{_side(state, over.match_winner)} won the match\n")

@@ -7,9 +7,11 @@ facts; none of them works out a score, a show order, a phase or a winner beside 
 An entry's report, in order, may hold:
 
 - :class:`PenaltyApplied` and :class:`TakenBack` first, for a ``penalty`` entry;
-- :class:`ClaimClosed`, :class:`MugginsClosed` and :class:`MugginsOpened` for the claim and
-  muggins windows this entry closed or opened (muggins games);
-- then, as the engine worked: :class:`ShowStep` for each hand or crib counted, followed by the
+- :class:`MugginsClosed` and :class:`ClaimClosed` for the muggins and claim windows this
+  entry closed (muggins games); a claim's :class:`Scored` act, then the
+  :class:`MugginsOpened` window for what it missed;
+- then, as the engine worked: :class:`Laid` (a card and the count it made) or
+  :class:`SaidGo`; :class:`ShowStep` for each hand or crib counted, followed by the
   :class:`Scored` act that pegs it (or the :class:`ClaimOpened` window that waits for its
   claim); :class:`Scored` for the play's points, his heels, pegs, penalties, muggins;
 - :class:`Offered` and :class:`Withdrawn` penalty offers (renege reports, false claims of
@@ -45,6 +47,8 @@ from pegboard.rules.state import (
 class FactKind(enum.Enum):
     """What kind of fact a value is (each fact class has one)."""
 
+    LAID = "laid"
+    SAID_GO = "said go"
     SCORED = "scored"
     SHOW_STEP = "show step"
     CLAIM_OPENED = "claim opened"
@@ -80,6 +84,26 @@ class ClaimOutcome(enum.Enum):
     """Another entry came before the claim: nothing is pegged for it."""
     ENDED = "ended"
     """The game ended while it waited: nothing is scored after the target is reached."""
+
+
+@dataclass(frozen=True, slots=True)
+class Laid:
+    """A card laid in the play and the count it made (up to 31; the count after the entry,
+    ``Turn.count``, is 0 once the count ends)."""
+
+    kind: ClassVar[FactKind] = FactKind.LAID
+    player: int
+    card: Card
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class SaidGo:
+    """A player said go at ``count``: they are out of this count."""
+
+    kind: ClassVar[FactKind] = FactKind.SAID_GO
+    player: int
+    count: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -259,8 +283,8 @@ class Undone:
 
 
 Fact = (
-    Scored | ShowStep | ClaimOpened | ClaimClosed | MugginsOpened | MugginsClosed | Offered
-    | Withdrawn | PenaltyApplied | TakenBack | GameOver | Undone
+    Laid | SaidGo | Scored | ShowStep | ClaimOpened | ClaimClosed | MugginsOpened
+    | MugginsClosed | Offered | Withdrawn | PenaltyApplied | TakenBack | GameOver | Undone
 )
 """Every fact an entry can report."""
 

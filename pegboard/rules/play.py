@@ -13,6 +13,7 @@ from pegboard.errors import RuleError
 from pegboard.rules.awards import number
 from pegboard.rules.cards import Card
 from pegboard.rules.events import Go, Play
+from pegboard.rules.facts import Laid, SaidGo
 from pegboard.rules.pegging import score_play
 from pegboard.rules.renege import check_reneges
 from pegboard.rules.scoring import Breakdown
@@ -61,6 +62,7 @@ def apply_play(t: Table, event: Play, out: list[Award]) -> None:
     t.played[player] = (*t.played[player], card)
     t.seen = t.seen | {card}
     t.last_player = player
+    t.note(Laid(player, card, t.count))
     breakdown = score_play(t.pile)
     # Each item is its own award; the last one's sentence is the whole call for the card.
     items = breakdown.items
@@ -102,6 +104,7 @@ def apply_go(t: Table, event: Go, out: list[Award]) -> None:
                 "must be played (a go now would be a renege, ACC 7.3)"
             )
     t.play_started = True
+    t.note(SaidGo(player, t.count))
     t.gos = (*t.gos, GoMark(player, t.count, len(t.played[player]), t.rewind_point()))
     t.moves += 1
     t.said_go = t.said_go | {player}

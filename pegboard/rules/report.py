@@ -37,10 +37,17 @@ def entry_report(before: Table, after: Table, event: Event, out: Sequence[Award]
     facts: list[Fact] = []
     if isinstance(event, Penalty):
         facts.extend(_penalty(before, after, event, out))
+    windows: list[Fact] = []
     if before.pending_claims or before.pending_muggins or after.pending_muggins:
-        facts.extend(_windows(before, after, event, out))
-    if after.notes or out:
-        facts.extend(_acts(after.notes, out))
+        windows = list(_windows(before, after, event, out))
+    acts = list(_acts(after.notes, out)) if after.notes or out else []
+    # A claim pegs first; what it missed is open to muggins after that award.
+    first = 1 if isinstance(event, Claim) and acts and isinstance(acts[0], Scored) else 0
+    opened = [fact for fact in windows if isinstance(fact, MugginsOpened)]
+    facts.extend(fact for fact in windows if not isinstance(fact, MugginsOpened))
+    facts.extend(acts[:first])
+    facts.extend(opened)
+    facts.extend(acts[first:])
     if after.offers is not before.offers:
         facts.extend(_offers(before, after))
     if after.winner is not None and before.winner is None:
