@@ -153,12 +153,21 @@ def test_an_under_claim_opens_muggins_and_the_call_closes_it() -> None:
     assert called.next.muggins is None and called.next.claim is not None
 
 
-def test_an_entry_before_the_claim_closes_the_window_with_nothing_pegged() -> None:
+def test_a_play_score_passed_over_is_open_to_muggins_until_the_next_score() -> None:
+    # Ann's fifteen (2) waits for her claim; Ben plays on: it was passed over, claimed as 0.
     game, _ = play("deal 0; starter 2C; play 1 5C 0 TH", muggins=True)
     report = game.push(parse_script("play 1 5D")[0])
-    lost = report.claims_closed
-    assert [(c.claim.player, c.outcome, c.pegged) for c in lost] == [(0, ClaimOutcome.LOST, 0)]
-    assert report.facts[0] is lost[0]
+    passed, opened = report.facts[:2]
+    assert isinstance(passed, ClaimClosed) and isinstance(opened, MugginsOpened)
+    assert (passed.claim.player, passed.outcome, passed.pegged) == (0, ClaimOutcome.PASSED, 0)
+    assert (opened.missed.owner, opened.missed.points) == (0, 2)
+    # Ann's 5H makes a pair (2) for her to claim; claiming it is the next score pegged, which
+    # shuts the window on the fifteen.
+    game.push(parse_script("play 0 5H")[0])
+    claim = game.push(parse_script("claim 0 2")[0])
+    shut = claim.of(MugginsClosed)
+    assert [(m.missed.points, m.caller, m.taken) for m in shut] == [(2, None, 0)]
+    assert "claimed since" in shut[0].why
 
 
 def test_an_over_claim_is_corrected_to_the_true_score() -> None:

@@ -272,8 +272,8 @@ def _claim_line(state: GameState, closed: ClaimClosed) -> str | None:
     claim = closed.claim
     if closed.outcome is ClaimOutcome.OVER:
         return f"    (over-claimed: corrected to {number(closed.pegged)})"
-    if closed.outcome is ClaimOutcome.LOST:
-        return f"    ({state.names[claim.player]} did not claim {number(claim.points)}: lost)"
+    if closed.outcome is ClaimOutcome.PASSED and claim.points:
+        return f"    ({state.names[claim.player]} did not claim {number(claim.points)})"
     return None
 
 

@@ -80,8 +80,10 @@ class ClaimOutcome(enum.Enum):
     claim of 0): what was claimed is pegged, the rest is open to muggins."""
     OVER = "over"
     """The owner claimed more: corrected to the true score, which is pegged."""
-    LOST = "lost"
-    """Another entry came before the claim: nothing is pegged for it."""
+    PASSED = "passed"
+    """Another entry came before the claim: it was passed over, nothing is pegged for it
+    (from record version 3 its points are open to muggins: a :class:`MugginsOpened`
+    follows)."""
     ENDED = "ended"
     """The game ended while it waited: nothing is scored after the target is reached."""
 
@@ -196,12 +198,14 @@ class MugginsOpened:
 @dataclass(frozen=True, slots=True)
 class MugginsClosed:
     """Muggins games: the muggins window closed, by ``caller`` taking ``taken`` points (the
-    :class:`Scored` muggins act follows) or, with ``caller`` ``None``, by another entry."""
+    :class:`Scored` muggins act follows) or, with ``caller`` ``None``, untaken: ``why`` says
+    what shut it (the next score pegged, the next deal)."""
 
     kind: ClassVar[FactKind] = FactKind.MUGGINS_CLOSED
     missed: PendingMuggins
     caller: int | None
     taken: int
+    why: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -126,7 +126,8 @@ def _windows(
     """The claim and muggins windows this entry closed or opened (muggins games)."""
     was, now = before.pending_muggins, after.pending_muggins
     if was is not None and now is not was and not isinstance(event, Muggins):
-        yield MugginsClosed(was, None, 0)
+        lapsed = after.lapsed_muggins
+        yield MugginsClosed(was, None, 0, lapsed[1] if lapsed and lapsed[0] is was else "")
     closed = [c for c in before.pending_claims if all(c is not d for d in after.pending_claims)]
     answered: PendingClaim | None = None
     if isinstance(event, Claim | Muggins):
@@ -140,7 +141,7 @@ def _windows(
             seen = True
             yield _answer(claim, event)
         else:
-            yield ClaimClosed(claim, ClaimOutcome.ENDED if seen else ClaimOutcome.LOST, 0, 0)
+            yield ClaimClosed(claim, ClaimOutcome.ENDED if seen else ClaimOutcome.PASSED, 0, 0)
     if isinstance(event, Muggins):
         missed = was
         if missed is None and answered is not None:
