@@ -28,7 +28,7 @@ def test_defaults_match_the_team_conventions() -> None:
     config = Config()
     assert (config.input.encoder_a, config.input.encoder_b, config.input.encoder_push) == (
         17,
-        18,
+        25,
         27,
     )
     assert (config.input.button_go, config.input.button_undo, config.input.button_menu) == (
@@ -36,8 +36,8 @@ def test_defaults_match_the_team_conventions() -> None:
         23,
         24,
     )
-    assert config.input.keypad_rows == (5, 6, 13, 19)
-    assert config.input.keypad_cols == (12, 16, 20, 21)
+    assert config.input.keypad_rows == (5, 6, 13, 26)
+    assert config.input.keypad_cols == (12, 16, 4, 7)
     assert config.display == DisplayConfig(model="ssd1306", i2c_port=1, i2c_address=0x3C)
     assert (config.idle.dim_after_s, config.idle.blank_after_s) == (180, 900)
     assert config.leds.budget_ma == 500
@@ -55,7 +55,7 @@ def test_example_config_is_every_default_and_names_every_key() -> None:
 
 def test_to_toml_round_trips_a_non_default_config() -> None:
     config = parse_config(
-        '[input]\nkit = "keypad"\nkeypad_rows = [4, 6, 13, 19]\n'
+        '[input]\nkit = "keypad"\nkeypad_rows = [9, 6, 13, 19]\n'
         '[display]\nmodel = "sh1106"\ni2c_address = 0x3D\nrotate = 2\n'
         '[link]\ndevice = "/dev/serial/by-id/usb-MicroPython_x-if00"\n'
         '[leds]\nsides = 3\ncount = 362\nserpentine = false\nbrightness = 1\n'

@@ -63,23 +63,29 @@ def _default_pins() -> dict[str, int]:
     return pins
 
 
-def test_the_i2s_pins_are_exactly_the_ones_the_default_inputs_would_lose() -> None:
-    # The Pi's PCM block puts BCLK, LRCLK and DIN on GPIO 18, 19 and 21 (no other choice on
-    # the 40-pin header); the default encoder's B line and two keypad lines sit there, so an
-    # I2S amplifier needs them moved (hardware/audio.md gives the moves).
-    clashes = {name: pin for name, pin in _default_pins().items() if pin in I2S_PINS}
-    assert I2S_PINS == (18, 19, 21)
-    assert clashes == {"encoder_b": 18, "keypad_rows[3]": 19, "keypad_cols[3]": 21}
-    # and the OLED's I2C pins and every other default input are clear of them
-    assert not {2, 3} & set(I2S_PINS)
+def test_the_default_pins_of_every_kit_leave_the_i2s_pins_free() -> None:
+    # The Pi's PCM block takes GPIO 18-21 when it is on (BCLK, LRCLK, DIN, DOUT; no other
+    # choice on the 40-pin header): every kit takes the amplifier without rewiring.
+    assert I2S_PINS == (18, 19, 20, 21)
+    assert not set(_default_pins().values()) & set(I2S_PINS)
+    assert not {2, 3} & set(I2S_PINS)  # nor does the OLED's I2C bus
+    for kit in ("encoder", "keypad"):
+        assert parse_config(f'[input]\nkit = "{kit}"\n[voice]\ni2s_amp = true\n').voice.i2s_amp
 
 
-def test_the_amplifier_on_default_pins_is_refused_naming_the_clash() -> None:
+@pytest.mark.parametrize(("moved", "named", "default"), [
+    ("encoder_b = 18", "input.encoder_b = 18", "its default 25"),
+    ('kit = "keypad"\nkeypad_cols = [12, 16, 20, 7]', "input.keypad_cols[2] = 20",
+     "its default 4"),
+])
+def test_an_input_moved_onto_an_i2s_pin_is_refused_naming_the_pin_and_the_fix(
+        moved: str, named: str, default: str) -> None:
     with pytest.raises(ConfigError) as error:
-        parse_config("[voice]\ni2s_amp = true\n")
+        parse_config(f"[input]\n{moved}\n[voice]\ni2s_amp = true\n")
     message = str(error.value)
-    assert "input.encoder_b = 18 is an I2S pin" in message
-    assert "voice.i2s_amp = true" in message
+    assert f"{named} is an I2S pin" in message and "voice.i2s_amp = true" in message
+    assert default in message and "voice.i2s_amp = false" in message
+    assert parse_config(f"[input]\n{moved}\n")  # without the amplifier the pin is free
 
 
 AUDIO_MD = Path(__file__).resolve().parent.parent / "hardware" / "audio.md"
@@ -92,8 +98,8 @@ def documented_config() -> str:
 
 
 @pytest.mark.parametrize("kit", ["encoder", "keypad"])
-def test_the_documented_moves_clear_every_i2s_pin(kit: str) -> None:
-    text = documented_config().replace("[input]\n", f'[input]\nkit = "{kit}"\n', 1)
+def test_the_documented_amplifier_config_takes_every_kit_as_it_is(kit: str) -> None:
+    text = f'[input]\nkit = "{kit}"\n' + documented_config()
     config = parse_config(text)
     assert config.voice.i2s_amp and config.voice.enabled
     used = config.input.pins_in_use()

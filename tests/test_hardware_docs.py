@@ -76,14 +76,16 @@ def test_readme_pins_are_the_config_defaults() -> None:
     rows = readme_pin_rows()
     assert {name: bcm for name, (bcm, _) in rows.items()} == expected
     # Physical pins, from the Raspberry Pi's published 40-pin header map.
-    header = {2: 3, 3: 5, 17: 11, 18: 12, 27: 13, 22: 15, 23: 16, 24: 18, 5: 29, 6: 31,
-              13: 33, 19: 35, 12: 32, 16: 36, 20: 38, 21: 40}
+    header = {2: 3, 3: 5, 4: 7, 7: 26, 17: 11, 27: 13, 22: 15, 23: 16, 24: 18, 25: 22,
+              5: 29, 6: 31, 13: 33, 26: 37, 12: 32, 16: 36}
     assert all(header[bcm] == pin for bcm, pin in rows.values())
 
 
 def test_the_team_pin_defaults_are_documented() -> None:
     rows = readme_pin_rows()
-    assert rows["input.encoder_a"] == (17, 11) and rows["input.encoder_b"] == (18, 12)
+    # GPIO 18-21 belong to the I2S amplifier: no default pin of either kit is on them.
+    assert not {bcm for bcm, _ in rows.values()} & {18, 19, 20, 21}
+    assert rows["input.encoder_a"] == (17, 11) and rows["input.encoder_b"] == (25, 22)
     assert rows["input.encoder_push"] == (27, 13) and rows["input.button_go"] == (22, 15)
     assert rows["input.button_undo"] == (23, 16) and rows["input.button_menu"] == (24, 18)
     assert "0x3C" in README and "i2cdetect -y 1" in README

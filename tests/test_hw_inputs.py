@@ -36,8 +36,8 @@ def test_encoder_detents_become_turns(factory: MockFactory) -> None:
     clock = FakeClock()
     q: queue.Queue[RawInput] = queue.Queue()
     kit = EncoderKit(q.put, clock, timing=TIMING)
-    turn_encoder(factory, 17, 18, 3)
-    turn_encoder(factory, 17, 18, -1)
+    turn_encoder(factory, 17, 25, 3)
+    turn_encoder(factory, 17, 25, -1)
     assert [q.queue[i] for i in range(q.qsize())] == [
         EncoderStep(1, clock.now()), EncoderStep(1, clock.now()), EncoderStep(1, clock.now()),
         EncoderStep(-1, clock.now())]
@@ -48,7 +48,7 @@ def test_encoder_detents_become_turns(factory: MockFactory) -> None:
 def test_half_a_detent_and_back_is_no_turn(factory: MockFactory) -> None:
     q: queue.Queue[RawInput] = queue.Queue()
     kit = EncoderKit(q.put, FakeClock(), timing=TIMING)
-    a, b = factory.pin(17), factory.pin(18)
+    a, b = factory.pin(17), factory.pin(25)
     a.drive_low()
     b.drive_low()
     b.drive_high()
@@ -99,7 +99,7 @@ def test_custom_pins_are_used(factory: MockFactory) -> None:
 
 def test_keypad_scan_reads_the_matrix(factory: MockFactory) -> None:
     clock = FakeClock()
-    matrix = MockKeypadMatrix(factory, (5, 6, 13, 19), (12, 16, 20, 21))
+    matrix = MockKeypadMatrix(factory, (5, 6, 13, 26), (12, 16, 4, 7))
     kit = KeypadKit(clock, pins=KeypadPins(), timing=TIMING)
     assert kit.scan() == set()
     matrix.press(1, 2)  # row 2 ("4 5 6 Q"), third column: the 6
@@ -117,13 +117,13 @@ def test_keypad_scan_reads_the_matrix(factory: MockFactory) -> None:
     assert kit.poll(clock.now()) == [Press(Button.GO)]
     # Between scans every row and column is an input pulled up: nothing is driven.
     assert all(factory.pin(p).function == "input" and factory.pin(p).state
-               for p in (5, 6, 13, 19, 12, 16, 20, 21))
+               for p in (5, 6, 13, 26, 12, 16, 4, 7))
     kit.close()
 
 
 def test_keypad_every_key(factory: MockFactory) -> None:
     clock = FakeClock()
-    matrix = MockKeypadMatrix(factory, (5, 6, 13, 19), (12, 16, 20, 21))
+    matrix = MockKeypadMatrix(factory, (5, 6, 13, 26), (12, 16, 4, 7))
     kit = KeypadKit(clock, timing=TIMING)
     seen: list[InputEvent] = []
     for r in range(4):
@@ -143,7 +143,7 @@ def test_keypad_every_key(factory: MockFactory) -> None:
 
 def test_keypad_held_rank_asks_for_suit_facts(factory: MockFactory) -> None:
     clock = FakeClock()
-    matrix = MockKeypadMatrix(factory, (5, 6, 13, 19), (12, 16, 20, 21))
+    matrix = MockKeypadMatrix(factory, (5, 6, 13, 26), (12, 16, 4, 7))
     kit = KeypadKit(clock, timing=TIMING)
     matrix.press(0, 3)  # J
     events: list[InputEvent] = []
@@ -159,7 +159,7 @@ def test_keypad_held_rank_asks_for_suit_facts(factory: MockFactory) -> None:
 
 def test_keypad_hold_ok_is_menu(factory: MockFactory) -> None:
     clock = FakeClock()
-    matrix = MockKeypadMatrix(factory, (5, 6, 13, 19), (12, 16, 20, 21))
+    matrix = MockKeypadMatrix(factory, (5, 6, 13, 26), (12, 16, 4, 7))
     kit = KeypadKit(clock, timing=TIMING)
     matrix.press(3, 3)
     events: list[InputEvent] = []
@@ -172,7 +172,7 @@ def test_keypad_hold_ok_is_menu(factory: MockFactory) -> None:
 
 def test_keypad_scans_at_a_fixed_rate(factory: MockFactory) -> None:
     clock = FakeClock(0.0)
-    MockKeypadMatrix(factory, (5, 6, 13, 19), (12, 16, 20, 21))
+    MockKeypadMatrix(factory, (5, 6, 13, 26), (12, 16, 4, 7))
     kit = KeypadKit(clock, timing=TIMING, scan_s=0.01)
     kit.poll(0.0)
     assert kit.next_deadline() == pytest.approx(0.01)
@@ -181,7 +181,7 @@ def test_keypad_scans_at_a_fixed_rate(factory: MockFactory) -> None:
     kit.close()
 
 
-ROWS, COLS = (5, 6, 13, 19), (12, 16, 20, 21)
+ROWS, COLS = (5, 6, 13, 26), (12, 16, 4, 7)
 
 
 def contention(factory: MockFactory, rows: list[int]) -> str | None:
@@ -273,9 +273,9 @@ def test_the_configured_keypad_kit_has_the_buttons_of_the_config(factory: MockFa
     clock = FakeClock()
     q: queue.Queue[RawInput] = queue.Queue()
     MockKeypadMatrix(factory, ROWS, COLS)
-    kit = make_kit(InputConfig(kit="keypad", button_menu=26), q.put, clock, pin_factory=factory)
-    press_pin(factory, 26)
+    kit = make_kit(InputConfig(kit="keypad", button_menu=9), q.put, clock, pin_factory=factory)
+    press_pin(factory, 9)
     clock.advance(0.1)
-    release_pin(factory, 26)
+    release_pin(factory, 9)
     assert drain(q, kit) == [Press(Button.MENU)]  # type: ignore[arg-type]
     kit.close()

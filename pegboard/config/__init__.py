@@ -21,9 +21,10 @@ Sections and their defaults (pins are BCM GPIO numbers):
 
 ``[input]``
     ``kit`` ``"encoder"`` (rotary encoder + GO/UNDO/MENU buttons) or ``"keypad"`` (4x4 matrix
-    keypad + the buttons); ``encoder_a`` 17 (CLK), ``encoder_b`` 18 (DT), ``encoder_push`` 27
+    keypad + the buttons); ``encoder_a`` 17 (CLK), ``encoder_b`` 25 (DT), ``encoder_push`` 27
     (SW); ``button_go`` 22, ``button_undo`` 23, ``button_menu`` 24; ``keypad_rows``
-    [5, 6, 13, 19], ``keypad_cols`` [12, 16, 20, 21]; ``hold_s`` 0.8 (a long press),
+    [5, 6, 13, 26], ``keypad_cols`` [12, 16, 4, 7] (both kits leave GPIO 18-21 free for an
+    I2S amplifier); ``hold_s`` 0.8 (a long press),
     ``repeat_s`` 0.15 (auto-repeat interval while held), ``debounce_ms`` 20.
 ``[display]``
     ``model`` ``"ssd1306"`` or ``"sh1106"``; ``i2c_port`` 1; ``i2c_address`` 0x3C;
@@ -55,7 +56,8 @@ Sections and their defaults (pins are BCM GPIO numbers):
     espeak-ng voice); ``language`` ``"en"`` (the language of the phrases); ``rate`` 160 (words
     a minute, 80-450); ``volume`` 100 (0-200); ``device`` ``""`` (the system's default sound
     output) or an ALSA device such as ``"plughw:CARD=MAX98357A,DEV=0"``; ``i2s_amp`` false
-    (true: a MAX98357A amplifier on GPIO 18, 19 and 21, which no input may then use).
+    (true: a MAX98357A amplifier on I2S, GPIO 18-21, which no input may then use; the default
+    pins never do).
 ``[store]``
     ``path`` ``""`` (the usual search: ``--store``, ``$PEGBOARD_STORE``,
     ``$STATE_DIRECTORY``, the user data directory) or an absolute directory for the game

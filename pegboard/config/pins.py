@@ -13,8 +13,10 @@ from pegboard.config.values import Invalid, int_in, meta, number_in, one_of
 _HEADER_GPIOS = range(0, 28)
 _I2C1_PINS = (2, 3)
 
-I2S_PINS = (18, 19, 21)
-"""The I2S pins an I2S amplifier takes (BCLK, LRCLK, DIN): fixed by the Pi's PCM block."""
+I2S_PINS = (18, 19, 20, 21)
+"""The pins the Pi's PCM (I2S) block takes when it is on: BCLK 18, LRCLK 19, DIN 20 and DOUT 21,
+fixed by the chip (a MAX98357A wires up 18, 19 and 21; 20 is claimed all the same). The
+default pins of both kits leave them free."""
 
 PIN_ALLOWED = "a BCM GPIO number 0-27 other than 2 and 3 (I2C-1, used by the OLED)"
 
@@ -55,13 +57,13 @@ class InputConfig:
     kit: str = field(default="encoder", metadata=meta(one_of("encoder", "keypad"),
                                                        '"encoder" or "keypad"'))
     encoder_a: int = _pin_field(17)
-    encoder_b: int = _pin_field(18)
+    encoder_b: int = _pin_field(25)
     encoder_push: int = _pin_field(27)
     button_go: int = _pin_field(22)
     button_undo: int = _pin_field(23)
     button_menu: int = _pin_field(24)
-    keypad_rows: tuple[int, ...] = _pins_field((5, 6, 13, 19))
-    keypad_cols: tuple[int, ...] = _pins_field((12, 16, 20, 21))
+    keypad_rows: tuple[int, ...] = _pins_field((5, 6, 13, 26))
+    keypad_cols: tuple[int, ...] = _pins_field((12, 16, 4, 7))
     hold_s: float = field(default=0.8, metadata=meta(number_in(0.2, 5.0),
                                                       "seconds from 0.2 to 5.0"))
     repeat_s: float = field(default=0.15, metadata=meta(number_in(0.03, 2.0),
@@ -100,8 +102,9 @@ class InputConfig:
                  if i2s_amp and number in I2S_PINS]
         if taken:
             name, number = taken[0]
+            default = InputConfig(kit=self.kit).pins_in_use()[name]
             return (f"input.{name} = {number} is an I2S pin, and voice.i2s_amp = true puts the "
                     f"amplifier on GPIO {', '.join(map(str, I2S_PINS))}; allowed: another pin "
-                    "for the input (hardware/audio.md lists free ones), or voice.i2s_amp = "
-                    "false with a USB speaker or the Pi's audio out")
+                    f"for the input, such as its default {default} (wire it there), or "
+                    "voice.i2s_amp = false with a USB speaker or the Pi's audio out")
         return None

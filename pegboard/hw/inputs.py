@@ -45,7 +45,7 @@ class EncoderPins:
     """BCM pin numbers of the default kit (the defaults are the documented wiring)."""
 
     a: int = 17
-    b: int = 18
+    b: int = 25
     push: int = 27
     go: int = 22
     undo: int = 23
@@ -56,8 +56,8 @@ class EncoderPins:
 class KeypadPins:
     """BCM pin numbers of the keypad's four row lines and four column lines."""
 
-    rows: tuple[int, int, int, int] = (5, 6, 13, 19)
-    cols: tuple[int, int, int, int] = (12, 16, 20, 21)
+    rows: tuple[int, int, int, int] = (5, 6, 13, 26)
+    cols: tuple[int, int, int, int] = (12, 16, 4, 7)
 
 
 def _tap_hold(button: Button) -> KeyAction:

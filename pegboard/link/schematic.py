@@ -205,7 +205,13 @@ def wiring_diagram() -> str:
         row, col = gpio[f"input.keypad_rows[{i}]"], gpio[f"input.keypad_cols[{i}]"]
         back.append(_wire(_around(header_pin(row), keys[f"R{i + 1}"], HX - 16 - 6 * i,
                                   HY + 20 * HP + 12 + 5 * i, 600 + 12 * i), "keypad"))
-        back.append(_wire(_route(header_pin(col), keys[f"C{i + 1}"], 520 + 12 * i), "keypad"))
+        if col % 2:  # a left-column pin: out to the left and round below the header, never
+            # across the pin beside it
+            back.append(_wire(_around(header_pin(col), keys[f"C{i + 1}"], HX - 16 - 6 * (4 + i),
+                                      HY + 20 * HP + 12 + 5 * (4 + i), 520 + 12 * i), "keypad"))
+        else:
+            back.append(_wire(_route(header_pin(col), keys[f"C{i + 1}"], 520 + 12 * i),
+                              "keypad"))
     # -- bottom: Pico, level shifter, resistors, fuse, capacitor, strip, supply. Crossing
     # wires never join; a junction dot joins the wire that ends on it to the wire it touches.
     px, py = 360.0, 640.0
