@@ -31,13 +31,13 @@ from PIL import Image, ImageChops
 
 from pegboard.app.view import Brightness, Screen
 from pegboard.cli import main as pegboard
-from pegboard.sim import pictures
-from pegboard.sim.pictures import KeyScript, Mark, Shot, play, read_script
+from pegboard.sim import marked_scripts
+from pegboard.sim.marked_scripts import KeyScript, Mark, Shot, play, read_script
 from pegboard.ui.render import render
 
 ROOT = Path(__file__).resolve().parent.parent
-GOLDEN = ROOT / pictures.GOLDEN_DIR
-IMG = ROOT / pictures.IMG_DIR
+GOLDEN = ROOT / marked_scripts.GOLDEN_DIR
+IMG = ROOT / marked_scripts.IMG_DIR
 REGEN = os.environ.get("PEGBOARD_REGEN_GOLDEN") == "1"
 
 SCREENS: dict[str, Screen] = {
@@ -55,7 +55,7 @@ SCREENS: dict[str, Screen] = {
 """Each golden frame and the screen its script must have reached (a script that no longer
 reaches it fails here, before any pixel is compared)."""
 
-SCRIPTS = {path: read_script(path) for path in pictures.scripts(ROOT)}
+SCRIPTS = {path: read_script(path) for path in marked_scripts.scripts(ROOT)}
 MARKS: dict[tuple[str, str], tuple[KeyScript, Mark]] = {
     (mark.kind, mark.name): (script, mark) for script in SCRIPTS.values() for mark in script.marks
 }
@@ -125,7 +125,7 @@ def test_the_sim_command_writes_the_same_frames(tmp_path: Path) -> None:
     golden frames are the files each mark names."""
     store = tmp_path / "store"
     for name in ("table.keys", "resume.keys", "muggins.keys"):
-        script = SCRIPTS[ROOT / pictures.SCRIPT_DIR / name]
+        script = SCRIPTS[ROOT / marked_scripts.SCRIPT_DIR / name]
         frames = tmp_path / name
         args = ["sim", "--kit", script.kit, "--script", str(script.path), "--frames",
                 str(frames)]
@@ -181,8 +181,8 @@ PICTURES = sorted(name for kind, name in MARKS if kind == "picture")
 @pytest.mark.parametrize("name", PICTURES)
 def test_guide_picture(name: str, tmp_path: Path) -> None:
     script, frame = shot("picture", name)
-    same(pictures.scaled(frame.image), IMG / f"{name}.png", tmp_path,
-         f"{frame.frame} of {script.command()}, scaled {pictures.SCALE}x")
+    same(marked_scripts.scaled(frame.image), IMG / f"{name}.png", tmp_path,
+         f"{frame.frame} of {script.command()}, scaled {marked_scripts.SCALE}x")
 
 
 def test_the_docs_show_only_marked_frames() -> None:
@@ -213,7 +213,7 @@ def test_race_chart_is_pegboard_stats_of_the_guide_game(tmp_path: Path) -> None:
 
     store = Store(tmp_path / "store", owner="test")
     try:
-        result = run_script(SCRIPTS[ROOT / pictures.GUIDE_KEYS].steps, Config(), store)
+        result = run_script(SCRIPTS[ROOT / marked_scripts.GUIDE_KEYS].steps, Config(), store)
     finally:
         store.close()
     record = tmp_path / "game.jsonl"
