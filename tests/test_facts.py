@@ -84,6 +84,11 @@ def test_each_hand_counted_at_the_end_of_the_play_is_a_show_step_in_show_order()
     assert [item.kind for item in dealer.items] == ["fifteen", "fifteen", "pair"]
     assert acts(last)[1:] == [[(1, Reason.HAND, 4)], [(0, Reason.HAND, 6)]]
     assert (last.next.phase, last.next.to_act) == (Phase.CRIB, 0)
+    # The board once each act was pegged: Ben had 3 for the run and 1 for the go, Ann 0.
+    # Ann's card: 5 (back peg 0); Ben's hand: 4 + 4 (back 4); Ann's hand: 5 + 6 (back 5).
+    assert [(act.scores, act.back_pegs) for act in last.scored] == [
+        ((5, 4), (0, 3)), ((5, 8), (0, 4)), ((11, 8), (5, 4)),
+    ]
 
 
 def test_the_crib_is_a_show_step_and_then_the_next_dealer_deals() -> None:

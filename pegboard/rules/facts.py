@@ -116,12 +116,18 @@ class Scored:
     One card's combinations and the go or last-card point it earns are one act (``fifteen 2,
     pair 2, last card 1``); a hand, a crib, his heels, a peg, a penalty, a muggins call or a
     renege's take-back of one award are each an act of one award.
+
+    ``scores`` and ``back_pegs`` are the board once the act was pegged (every side's front
+    and back peg), what a screen or the LEDs show for this moment; empty for a take-back's
+    retractions, which :class:`TakenBack` shows as one.
     """
 
     kind: ClassVar[FactKind] = FactKind.SCORED
     player: int
     side: int
     awards: tuple[Award, ...]
+    scores: tuple[int, ...] = ()
+    back_pegs: tuple[int, ...] = ()
 
     @property
     def points(self) -> int:

@@ -89,7 +89,8 @@ def _acts(notes: Sequence[Note], out: Sequence[Award]) -> Iterator[Fact]:
             continue
         yield from _single(out, done, note.start)
         if note.end > note.start:
-            yield Scored(note.player, out[note.start].side, tuple(out[note.start:note.end]))
+            yield Scored(note.player, out[note.start].side, tuple(out[note.start:note.end]),
+                         note.scores, note.back_pegs)
         done = max(done, note.end)
     yield from _single(out, done, len(out))
 

@@ -62,6 +62,9 @@ class Pegged:
     player: int
     start: int
     end: int
+    scores: tuple[int, ...]
+    back_pegs: tuple[int, ...]
+    """The board once the act was pegged: every side's front and back peg."""
 
 
 Note = Fact | Pegged
@@ -273,9 +276,10 @@ class Table:
             )
             self.awards = (*self.awards, award)
             out.append(award)
-        self.notes.append(Pegged(act.player, start, len(out)))
         if self.scores[side] != before:
             self.back_pegs[side] = before
+        self.notes.append(Pegged(act.player, start, len(out), tuple(self.scores),
+                                 tuple(self.back_pegs)))
         if self.scores[side] >= self.rules.target:
             self.end_game(side)
 
