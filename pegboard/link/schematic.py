@@ -10,13 +10,15 @@ from __future__ import annotations
 
 from xml.sax.saxutils import escape
 
-from pegboard.link.wiring import AHCT125_PINS, HEADER_POWER, pi_pins
+from pegboard.config import I2S_PINS
+from pegboard.link.wiring import AHCT125_PINS, BCM_TO_HEADER, HEADER_POWER, pi_pins
 
 WIDTH, HEIGHT = 1120.0, 880.0
 HX, HY, HP = 430.0, 110.0, 18.0  # header: pin 1's centre, pin pitch
 COLOURS = {"3v3": "#e67e22", "5v": "#d62728", "gnd": "#222", "i2c": "#1f77b4",
            "input": "#17becf", "keypad": "#9467bd", "data": "#2ca02c", "usb": "#7f7f7f"}
 
+I2S_RING = "#8c564b"  # the header pins the I2S amplifier takes
 Point = tuple[float, float]
 
 
@@ -138,6 +140,7 @@ def wiring_diagram() -> str:
     p.append(_terminal(usb_port, "Pi:USB"))
     p.append(_text(usb_port[0], usb_port[1] - 12, "USB", 8, fill="#fff"))
     used = set(gpio.values()) | {1, 9, 6}
+    i2s = {BCM_TO_HEADER[bcm] for bcm in I2S_PINS}
     for pin in range(1, 41):
         x, y = header_pin(pin)
         fill = ("#c9a227" if pin in used else
@@ -149,6 +152,9 @@ def wiring_diagram() -> str:
                  'stroke-width="0.8"/>')
         p.append(_text(x, y + 3, str(pin), 6, fill="#fff" if fill in ("#111", "#d62728")
                        else "#000"))
+        if pin in i2s:  # kept free for the I2S amplifier: ringed
+            p.append(f'<circle cx="{x:g}" cy="{y:g}" r="8.5" fill="none" stroke="{I2S_RING}" '
+                     'stroke-width="1.5"/>')
     # -- left: OLED, encoder, buttons (3V3 from pin 1, GND from pin 9)
     left = 200.0
     p += _part(60, 70, left - 60, 100, "OLED 128×64 (SSD1306/SH1106, I²C 0x3C)")
@@ -322,6 +328,11 @@ def wiring_diagram() -> str:
     p.append(_text(930, 84 + 16 * len(legend), "wires joined", 9, "start"))
     p.append(_text(930, 100 + 16 * len(legend), "(wires that cross without a dot", 9, "start"))
     p.append(_text(930, 112 + 16 * len(legend), "are not joined)", 9, "start"))
+    ring_y = 132 + 16 * len(legend)
+    p.append(f'<circle cx="912" cy="{ring_y:g}" r="6" fill="#9e9e9e" stroke="{I2S_RING}" '
+             'stroke-width="1.5"/>')
+    p.append(_text(930, ring_y + 4, "kept free for the I²S amplifier", 9, "start"))
+    p.append(_text(930, ring_y + 16, "(GPIO 18-21, hardware/audio.md)", 9, "start"))
     head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH:g}" height="{HEIGHT:g}" '
             f'viewBox="0 0 {WIDTH:g} {HEIGHT:g}" font-family="sans-serif">')
     background = f'<rect width="{WIDTH:g}" height="{HEIGHT:g}" fill="#fbf7ee"/>'
