@@ -290,6 +290,50 @@ def test_1100_half_sent_connections_leave_the_page_to_a_browser(store: Path,
     assert len(log.encode()) < 2000 and len(log.splitlines()) <= 6, log
 
 
+def _stream_from(port: int, source: str) -> tuple[socket.socket, bytes]:
+    """Open ``/events`` from ``source`` and read until its first ``retry:`` line."""
+    conn = socket.create_connection(("127.0.0.1", port), timeout=10,
+                                    source_address=(source, 0))
+    conn.sendall(b"GET /events HTTP/1.1\r\nHost: localhost\r\n\r\n")
+    seen = b""
+    while b"retry: " not in seen or not re.search(rb"retry: [0-9]+\n", seen):
+        chunk = conn.recv(4096)
+        assert chunk, seen
+        seen += chunk
+    return conn, seen
+
+
+def test_event_streams_are_capped_per_address_and_in_all(board: Board) -> None:
+    held: list[socket.socket] = []
+    try:
+        for n in range(32):  # 8 from each of 32 addresses: 256, every stream there is
+            for _ in range(8):
+                conn, seen = _stream_from(board.port, f"127.0.2.{n + 1}")
+                assert b"retry: 1000" in seen, seen
+                held.append(conn)
+            if n == 0:
+                conn, seen = _stream_from(board.port, "127.0.2.1")  # a ninth from one
+                assert b"retry: 5000" in seen and b": busy" in seen, seen
+                conn.close()
+        conn, seen = _stream_from(board.port, "127.0.3.1")  # a newcomer, all 256 in use
+        assert b"retry: 5000" in seen, seen
+        conn.close()
+        status, answer = get(board.port, "/api/game")  # the page and the API still answer
+        assert status == 200 and has_security_headers(answer)
+        held.pop().close()  # one browser leaves: its place is free again once it is seen
+        until = time.monotonic() + 5
+        while True:
+            conn, seen = _stream_from(board.port, "127.0.3.1")
+            if b"retry: 1000" in seen or time.monotonic() > until:
+                break
+            conn.close()
+        held.append(conn)
+        assert b"retry: 1000" in seen, seen
+    finally:
+        for conn in held:
+            conn.close()
+
+
 # -- stopping -----------------------------------------------------------------------------
 
 def test_ctrl_c_stops_quietly(board: Board) -> None:

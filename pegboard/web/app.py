@@ -18,6 +18,7 @@ import contextlib
 import json
 import logging
 import re
+from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable, Collection, MutableMapping
 from pathlib import Path
 from typing import Any
@@ -52,6 +53,16 @@ SECURITY_HEADERS = (
 MAX_QUERY = 512
 """The longest query string answered (in bytes): the page and the API take two short
 parameters, so anything longer is refused with 400 before a route sees it."""
+
+MAX_STREAMS = 256
+"""Event streams held at once (half the server's connections: the rest stay free for pages
+and the API, however many streams are open)."""
+
+STREAMS_PER_CLIENT = 8
+"""Event streams held at once for one address (a browser's tabs)."""
+
+BUSY_RETRY_MS = 5000
+"""When a stream is refused, how soon the browser's EventSource asks again."""
 
 KEEP_ALIVE = 15.0
 """Seconds between comments on an idle event stream (proxies and phones drop silent ones)."""
@@ -130,6 +141,7 @@ def create_app(directory: Path, *, period: float = 0.05, hosts: Collection[str] 
     ends with an error, so the server can stop and exit non-zero (systemd restarts it).
     """
     hub_box: list[Hub] = []
+    streams: Counter[str] = Counter()
 
     def hub() -> Hub:
         if not hub_box:  # made inside the running loop (its events belong to it)
@@ -193,9 +205,8 @@ def create_app(directory: Path, *, period: float = 0.05, hosts: Collection[str] 
                             headers={"cache-control": "no-store"})
 
     async def events(request: Request) -> Response:
-        return StreamingResponse(_stream(hub()), media_type="text/event-stream",
-                                 headers={"cache-control": "no-store",
-                                          "x-accel-buffering": "no"})
+        client = request.client.host if request.client else ""
+        return EventStream(hub(), streams, client)
 
     async def not_found(request: Request, exc: Exception) -> Response:
         status = exc.status_code if isinstance(exc, HTTPException) else 404
@@ -239,6 +250,37 @@ def create_app(directory: Path, *, period: float = 0.05, hosts: Collection[str] 
 def _short(text: str, most: int = 120) -> str:
     """``text`` cut for one log line (a path or message may be as long as a request)."""
     return text if len(text) <= most else text[:most] + f"… ({len(text)} characters)"
+
+
+class EventStream(StreamingResponse):
+    """``/events`` for one browser, counted while it lasts: over :data:`MAX_STREAMS` in all
+    or :data:`STREAMS_PER_CLIENT` for its address, the stream says only when to come back
+    (``retry``) and ends, which EventSource takes as "reconnect later"."""
+
+    def __init__(self, hub: Hub, streams: Counter[str], client: str) -> None:
+        super().__init__(_stream(hub), media_type="text/event-stream",
+                         headers={"cache-control": "no-store", "x-accel-buffering": "no"})
+        self.streams = streams
+        self.client = client
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        streams, client = self.streams, self.client
+        if streams.total() >= MAX_STREAMS or streams[client] >= STREAMS_PER_CLIENT:
+            busy = f"retry: {BUSY_RETRY_MS}\n: busy\n\n"
+            self.body_iterator = _once(busy)
+            await super().__call__(scope, receive, send)
+            return
+        streams[client] += 1
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            streams[client] -= 1
+            if streams[client] <= 0:
+                del streams[client]
+
+
+async def _once(text: str) -> AsyncIterator[str]:
+    yield text
 
 
 def _game(hub: Hub) -> dict[str, Any] | None:
