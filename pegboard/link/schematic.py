@@ -8,6 +8,7 @@ the software or the pin tables. ``pegboard leds svg`` writes it to ``hardware/wi
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from xml.sax.saxutils import escape
 
 from pegboard.config import I2S_PINS
@@ -124,15 +125,37 @@ def _capacitor(a: Point, b: Point, leg_a: str, leg_b: str) -> list[str]:
             _terminal(a, leg_a), _terminal(b, leg_b)]
 
 
+@dataclass
+class _Drawing:
+    """The diagram being drawn: the parts and labels, and the wires (drawn under the parts)."""
+
+    parts: list[str] = field(default_factory=list)
+    wires: list[str] = field(default_factory=list)
+
+
 def wiring_diagram() -> str:
     """The whole box: Pi header, OLED, encoder, buttons, keypad, Pico, 74AHCT125, resistor,
     capacitor, LED strip and supply, with every wire."""
     gpio = {p.function: p.header for p in pi_pins()}
-    p: list[str] = [_text(WIDTH / 2, 26, "Pegboard wiring: parts and wires (BCM GPIO numbers "
-                          "and header pins from the config defaults)", 14, weight="bold")]
-    back: list[str] = []  # wires, drawn under the parts
-    # -- the Raspberry Pi and its header
+    drawing = _Drawing([_text(WIDTH / 2, 26, "Pegboard wiring: parts and wires (BCM GPIO "
+                              "numbers and header pins from the config defaults)", 14,
+                              weight="bold")])
     board = _part(HX - 40, HY - 40, 2 * 40 + HP, 20 * HP + 70, "Raspberry Pi", "#2e7d32")
+    usb_port = _pi_header(drawing, gpio)
+    _left_side(drawing, gpio)
+    _keypad(drawing, gpio)
+    _led_side(drawing, usb_port)
+    _legend(drawing)
+    head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH:g}" height="{HEIGHT:g}" '
+            f'viewBox="0 0 {WIDTH:g} {HEIGHT:g}" font-family="sans-serif">')
+    background = f'<rect width="{WIDTH:g}" height="{HEIGHT:g}" fill="#fbf7ee"/>'
+    return "\n".join([head, background, *board, *drawing.wires, *drawing.parts, "</svg>"]) + "\n"
+
+
+def _pi_header(drawing: _Drawing, gpio: dict[str, int]) -> Point:
+    """The Raspberry Pi's 40-pin header (the pins in use picked out) and its USB port, where
+    the Pico's cable starts (returned)."""
+    p = drawing.parts
     p.append(_text(HX + HP / 2, HY - 20, "40-pin header", 9, fill="#fff"))
     usb_port = (HX + HP / 2, HY + 20 * HP + 30)
     p.append(f'<rect x="{usb_port[0] - 14:g}" y="{usb_port[1] - 8:g}" width="28" height="10" '
@@ -155,7 +178,12 @@ def wiring_diagram() -> str:
         if pin in i2s:  # kept free for the I2S amplifier: ringed
             p.append(f'<circle cx="{x:g}" cy="{y:g}" r="8.5" fill="none" stroke="{I2S_RING}" '
                      'stroke-width="1.5"/>')
-    # -- left: OLED, encoder, buttons (3V3 from pin 1, GND from pin 9)
+    return usb_port
+
+
+def _left_side(drawing: _Drawing, gpio: dict[str, int]) -> None:
+    """The OLED, the encoder and the buttons (3V3 from pin 1, GND from pin 9)."""
+    p, back = drawing.parts, drawing.wires
     left = 200.0
     p += _part(60, 70, left - 60, 100, "OLED 128×64 (SSD1306/SH1106, I²C 0x3C)")
     oled = {name: (left, 90 + 20 * i) for i, name in enumerate(("GND", "VCC", "SCL", "SDA"))}
@@ -199,7 +227,11 @@ def wiring_diagram() -> str:
                                       350 + 10 * i), "input"))
         else:
             back.append(_wire(_route(start, end, 350 + 10 * i), "input"))
-    # -- right: the keypad kit (instead of the encoder)
+
+
+def _keypad(drawing: _Drawing, gpio: dict[str, int]) -> None:
+    """The keypad kit (instead of the encoder), on the right."""
+    p, back = drawing.parts, drawing.wires
     kx = 700.0
     p += _part(kx, 300, 150, 190, "4×4 keypad (keypad kit)", dashed=True)
     names = [f"R{i + 1}" for i in range(4)] + [f"C{i + 1}" for i in range(4)]
@@ -218,8 +250,13 @@ def wiring_diagram() -> str:
         else:
             back.append(_wire(_route(header_pin(col), keys[f"C{i + 1}"], 520 + 12 * i),
                               "keypad"))
-    # -- bottom: Pico, level shifter, resistors, fuse, capacitor, strip, supply. Crossing
-    # wires never join; a junction dot joins the wire that ends on it to the wire it touches.
+
+
+def _led_side(drawing: _Drawing, usb_port: Point) -> None:
+    """The Pico, the level shifter, the resistors, the fuse, the capacitor, the strip and
+    the supply. Crossing wires never join; a junction dot joins the wire that ends on it to
+    the wire it touches."""
+    p, back = drawing.parts, drawing.wires
     px, py = 360.0, 640.0
     p += _part(px, py, 170, 120, "Raspberry Pi Pico")
     pico = {"USB": (px, py + 60), "GP0": (px + 170, py + 20), "VBUS": (px + 170, py + 50),
@@ -317,6 +354,11 @@ def wiring_diagram() -> str:
     p.append(_text(1000, 728, "USB power only: no supply,", 9, "start"))
     p.append(_text(1000, 742, "no fuse; Pico VBUS → strip", 9, "start"))
     p.append(_text(1000, 756, "+5V instead", 9, "start"))
+
+
+def _legend(drawing: _Drawing) -> None:
+    """What each wire colour carries, and what a dot and a ring mean."""
+    p = drawing.parts
     legend = [("3v3", "3.3 V"), ("5v", "5 V"), ("gnd", "GND (one common ground)"),
               ("i2c", "I²C"), ("input", "encoder, buttons"), ("keypad", "keypad"),
               ("data", "LED data"), ("usb", "USB")]
@@ -333,7 +375,3 @@ def wiring_diagram() -> str:
              'stroke-width="1.5"/>')
     p.append(_text(930, ring_y + 4, "kept free for the I²S amplifier", 9, "start"))
     p.append(_text(930, ring_y + 16, "(GPIO 18-21, hardware/audio.md)", 9, "start"))
-    head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH:g}" height="{HEIGHT:g}" '
-            f'viewBox="0 0 {WIDTH:g} {HEIGHT:g}" font-family="sans-serif">')
-    background = f'<rect width="{WIDTH:g}" height="{HEIGHT:g}" fill="#fbf7ee"/>'
-    return "\n".join([head, background, *board, *back, *p, "</svg>"]) + "\n"

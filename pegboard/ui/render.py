@@ -237,34 +237,18 @@ def _table(image: Image.Image, view: View) -> None:
     on the bottom line when there is one."""
     _header(image, view, 0, WIDTH)
     top = _HEADER_H + 1
-    rows: list[tuple[str, bool]] = []
-    if view.picker is not None:
-        # The cards entered so far (a crib, a hand, the cut) stay in view beside the prompt.
-        entered = "  ".join(line for line in view.lines if line)
-        rows.append((f"{view.picker.prompt}  {entered}" if entered else view.picker.prompt,
-                     False))
-    else:
-        for line in view.lines[view.first_line:]:
-            rows.extend((part, False) for part in wrap(line, COLUMNS - 1))
+    rows = _table_rows(view)
     # The bottom line: the wheel, else the last award, else (a count or a claim) what GO
     # does there, so a forgotten flush or nobs is one visible press away.
     legend = view.hint if view.screen in (Screen.SHOW, Screen.CLAIM) and not view.award else ""
     bottom = view.picker is not None or bool(view.award) or bool(legend)
     free = (HEIGHT - top) // LINE_H - (1 if view.title else 0) - (1 if bottom else 0)
-    y = top
-    if view.title:
-        title = fit(view.title, COLUMNS - 1)
-        width = min(WIDTH, text.width(title) + 2)
-        _inverted(image, 0, y, width, LINE_H, title)
-        room = (WIDTH - width - 2) // CHAR_W
-        if view.hint and not legend and view.selected is None and len(view.hint) <= room:
-            draw_text(image, WIDTH - text.width(view.hint), y, view.hint)
-        y += LINE_H + 1
+    y = _table_title(image, view, top, legend)
     selected = view.selected
     first = 0
     if selected is not None and rows:
         first = min(max(0, selected - free + 1), max(0, len(rows) - free))
-    for index, (row, _) in enumerate(rows[first:first + free], start=first):
+    for index, row in enumerate(rows[first:first + free], start=first):
         if index == selected:
             _inverted(image, 0, y, WIDTH - CHAR_W, LINE_H, "▸" + fit(row, COLUMNS - 2))
         else:
@@ -281,6 +265,29 @@ def _table(image: Image.Image, view: View) -> None:
         draw_text(image, WIDTH - CHAR_W, mark_y, "▾")
     if first > 0 or view.first_line > 0:
         draw_text(image, WIDTH - CHAR_W, top + (LINE_H + 1 if view.title else 0), "▴")
+
+
+def _table_rows(view: View) -> list[str]:
+    """The table screen's rows: the wheel's prompt, or the lines from the first in view."""
+    if view.picker is not None:
+        # The cards entered so far (a crib, a hand, the cut) stay in view beside the prompt.
+        entered = "  ".join(line for line in view.lines if line)
+        return [f"{view.picker.prompt}  {entered}" if entered else view.picker.prompt]
+    return [part for line in view.lines[view.first_line:] for part in wrap(line, COLUMNS - 1)]
+
+
+def _table_title(image: Image.Image, view: View, y: int, legend: str) -> int:
+    """The title at ``y``, inverted, with the key hint beside it when it fits (and no legend
+    takes the bottom line); returns the ``y`` of the first row."""
+    if not view.title:
+        return y
+    title = fit(view.title, COLUMNS - 1)
+    width = min(WIDTH, text.width(title) + 2)
+    _inverted(image, 0, y, width, LINE_H, title)
+    room = (WIDTH - width - 2) // CHAR_W
+    if view.hint and not legend and view.selected is None and len(view.hint) <= room:
+        draw_text(image, WIDTH - text.width(view.hint), y, view.hint)
+    return y + LINE_H + 1
 
 
 def _title_bar(image: Image.Image, title: str) -> None:
