@@ -407,6 +407,64 @@ def test_running_out_of_descriptors_is_one_line_not_a_flood() -> None:
     assert "cannot accept connections: Too many open files" in lines[0]
 
 
+def test_a_failure_inside_is_a_500_with_the_security_headers(
+        store: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from starlette.testclient import TestClient
+
+    from pegboard.web.app import create_app
+    from pegboard.web.hub import Hub
+
+    def broken(self: Hub, limit: int = 20) -> list[object]:
+        raise RuntimeError("x" * 5000)
+
+    monkeypatch.setattr(Hub, "finished", broken)
+    with TestClient(create_app(store), raise_server_exceptions=False) as client:
+        answer = client.get("/api/games")
+    assert answer.status_code == 500
+    assert answer.json() == {"error": "Something went wrong showing this page; the game "
+                                      "itself is not affected."}
+    assert answer.headers["content-security-policy"].startswith("default-src 'none'")
+    assert answer.headers["x-frame-options"] == "DENY"
+
+
+def test_each_warning_is_written_once_a_minute_with_the_count_held_back() -> None:
+    import logging
+
+    from pegboard.web.server import OncePerMinute
+
+    now = [0.0]
+    once = OncePerMinute(lambda: now[0])
+    logger = logging.getLogger("pegboard.web.test-once")
+    logger.propagate = False
+    seen: list[str] = []
+
+    class Keep(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            seen.append(record.getMessage())
+
+    logger.addHandler(Keep())
+    logger.addFilter(once)
+    try:
+        for n in range(1000):
+            now[0] = n * 0.059  # 1,000 in 59 s
+            logger.warning("refusing connections (%d so far)", n + 1)
+        try:
+            raise OSError(24, "Too many open files")
+        except OSError:
+            logger.exception("socket.accept() out of system resource")
+            logger.exception("socket.accept() out of system resource")
+        now[0] = 60.0
+        logger.warning("refusing connections (%d so far)", 1001)
+    finally:
+        logger.removeFilter(once)
+    assert seen == [
+        "refusing connections (1 so far)",
+        "cannot accept connections: Too many open files (the process's open files are "
+        "used up)",
+        "refusing connections (1001 so far) (999 more like it in the last minute)",
+    ]
+
+
 # -- the unit -----------------------------------------------------------------------------
 
 def test_the_unit_sets_the_open_files_limit_above_the_connection_cap() -> None:

@@ -1,6 +1,9 @@
 """Serving the scoreboard: uvicorn with the limits one Pi can keep under a hostile network.
 
-* every connection is held to a deadline and a share (:mod:`pegboard.web.server_conn`);
+* every connection is held to a deadline and a share (:mod:`pegboard.web.server_conn`).
+  uvicorn's ``limit_concurrency`` is not used: it answers 503 only once a request is whole,
+  so it cannot free a slot held by a half-sent one, and its ``timeout_keep_alive`` timer
+  stops at the first byte received;
 * only requests naming the board are answered (:mod:`pegboard.web.server_hosts`);
 * a request head is at most ``Limits.head_bytes`` (h11's own limit; more is a 400);
 * the log stays short: each kind of warning or error is written at most once a minute, a
