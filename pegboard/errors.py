@@ -35,3 +35,18 @@ class StoreError(PegboardError, OSError):
 
 class LinkError(PegboardError, OSError):
     """The serial link to the LED pegboard failed (used for reporting, never fatal to a game)."""
+
+
+def not_utf8(data: bytes, error: UnicodeDecodeError) -> str:
+    """Where ``data`` stops being UTF-8, for a message that names the line and the byte.
+
+    >>> try:
+    ...     b"ok\\nab\\xff".decode("utf-8")
+    ... except UnicodeDecodeError as error:
+    ...     not_utf8(b"ok\\nab\\xff", error)
+    'line 2, byte 3 is not UTF-8 (ff: invalid start byte)'
+    """
+    line = data.count(b"\n", 0, error.start) + 1
+    column = error.start - (data.rfind(b"\n", 0, error.start) + 1) + 1
+    return (f"line {line}, byte {column} is not UTF-8 "
+            f"({data[error.start:error.end].hex(' ')}: {error.reason})")

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pegboard.commands import paths
-from pegboard.errors import PegboardError
+from pegboard.errors import PegboardError, not_utf8
 
 if TYPE_CHECKING:
     from PIL import Image
@@ -157,13 +157,8 @@ def _script_text(data: bytes, source: str) -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:
-        line = data.count(b"\n", 0, error.start) + 1
-        column = error.start - (data.rfind(b"\n", 0, error.start) + 1) + 1
-        raise PegboardError(
-            f"{source}: line {line}, byte {column} is not UTF-8 "
-            f"({data[error.start:error.end].hex(' ')}: {error.reason}); a key script is UTF-8 "
-            "text"
-        ) from None
+        raise PegboardError(f"{source}: {not_utf8(data, error)}; a key script is UTF-8 text"
+                            ) from None
 
 
 # A whole number of 7 digits or more (the digits of a fraction, after ".", do not count).

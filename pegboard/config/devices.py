@@ -59,6 +59,30 @@ class DisplayConfig:
     contrast: int = field(default=255, metadata=meta(int_in(0, 255), "a whole number 0-255"))
 
 
+@dataclass(frozen=True)
+class LinkConfig:
+    """The USB serial link to the Pico that drives the LED pegboard."""
+
+    device: str = field(default="", metadata=meta(
+        _device, '"" (no LED pegboard), "auto", or a device path under /dev/ such as '
+        '/dev/serial/by-id/...'))
+    serial_number: str = field(default="", metadata=meta(
+        matching(r"[0-9A-Za-z_-]{0,64}"),
+        '"" (any) or a USB serial number (letters, digits, - and _)'))
+    baudrate: int = field(default=115200, metadata=meta(
+        int_of(9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600),
+        "one of 9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600"))
+
+
+@dataclass(frozen=True)
+class StoreConfig:
+    """Where games are kept (see :mod:`pegboard.store` for the search order)."""
+
+    path: str = field(default="", metadata=meta(
+        _store_path, '"" (the usual place) or an absolute directory path such as '
+        '"/var/lib/pegboard"'))
+
+
 _SECONDS = "whole seconds 0-86400 (0 = never)"
 
 
@@ -76,21 +100,6 @@ class IdleConfig:
                     f"idle.dim_after_s = {self.dim_after_s}; allowed: 0 (never) or at least "
                     f"{self.dim_after_s}")
         return None
-
-
-@dataclass(frozen=True)
-class LinkConfig:
-    """The USB serial link to the Pico that drives the LED pegboard."""
-
-    device: str = field(default="", metadata=meta(
-        _device, '"" (no LED pegboard), "auto", or a device path under /dev/ such as '
-        '/dev/serial/by-id/...'))
-    serial_number: str = field(default="", metadata=meta(
-        matching(r"[0-9A-Za-z_-]{0,64}"),
-        '"" (any) or a USB serial number (letters, digits, - and _)'))
-    baudrate: int = field(default=115200, metadata=meta(
-        int_of(9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600),
-        "one of 9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600"))
 
 
 @dataclass(frozen=True)
@@ -125,12 +134,3 @@ class LedsConfig:
             return (f"leds.colours has {len(self.colours)} colour(s) but leds.sides = "
                     f"{self.sides}; allowed: at least one colour per side")
         return None
-
-
-@dataclass(frozen=True)
-class StoreConfig:
-    """Where games are kept (see :mod:`pegboard.store` for the search order)."""
-
-    path: str = field(default="", metadata=meta(
-        _store_path, '"" (the usual place) or an absolute directory path such as '
-        '"/var/lib/pegboard"'))

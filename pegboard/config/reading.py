@@ -12,7 +12,7 @@ from pegboard.config import messages
 from pegboard.config.schema import SECTIONS, Config, build, section_keys, section_values
 from pegboard.config.toml_guard import check_shape
 from pegboard.config.values import Invalid
-from pegboard.errors import ConfigError
+from pegboard.errors import ConfigError, not_utf8
 
 DEFAULT_CONFIG_PATH = Path("/etc/pegboard/config.toml")
 
@@ -131,13 +131,8 @@ def _text(raw: bytes, path: Path) -> str:
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as error:
-        line = raw.count(b"\n", 0, error.start) + 1
-        column = error.start - (raw.rfind(b"\n", 0, error.start) + 1) + 1
-        raise ConfigError(
-            f"{path}: line {line}, byte {column} is not UTF-8 "
-            f"({raw[error.start:error.end].hex(' ')}: {error.reason}); the config file is "
-            "UTF-8 text"
-        ) from None
+        raise ConfigError(f"{path}: {not_utf8(raw, error)}; the config file is UTF-8 text"
+                          ) from None
 
 
 def to_toml(config: Config) -> str:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from pegboard.app.inputs import Button, InputEvent, Press, RankKey, Turn
+from pegboard.config import InputConfig
 from pegboard.hw.clock import Clock
 from pegboard.hw.gestures import KeyAction, KeyGestures, RawEdge, Timing
 from pegboard.rules.cards import Rank
@@ -40,24 +41,32 @@ Sink = Callable[[RawInput], None]
 """Where callbacks put raw items (normally ``queue.Queue.put``)."""
 
 
+_WIRED = InputConfig()
+"""The documented wiring: the ``[input]`` section's defaults, the pins' defaults here."""
+
+
 @dataclass(frozen=True, slots=True)
 class EncoderPins:
     """BCM pin numbers of the default kit (the defaults are the documented wiring)."""
 
-    a: int = 17
-    b: int = 25
-    push: int = 27
-    go: int = 22
-    undo: int = 23
-    menu: int = 24
+    a: int = _WIRED.encoder_a
+    b: int = _WIRED.encoder_b
+    push: int = _WIRED.encoder_push
+    go: int = _WIRED.button_go
+    undo: int = _WIRED.button_undo
+    menu: int = _WIRED.button_menu
+
+
+def _four(pins: tuple[int, ...]) -> tuple[int, int, int, int]:
+    return (pins[0], pins[1], pins[2], pins[3])
 
 
 @dataclass(frozen=True, slots=True)
 class KeypadPins:
     """BCM pin numbers of the keypad's four row lines and four column lines."""
 
-    rows: tuple[int, int, int, int] = (5, 6, 13, 26)
-    cols: tuple[int, int, int, int] = (12, 16, 4, 7)
+    rows: tuple[int, int, int, int] = _four(_WIRED.keypad_rows)
+    cols: tuple[int, int, int, int] = _four(_WIRED.keypad_cols)
 
 
 def _tap_hold(button: Button) -> KeyAction:
@@ -199,9 +208,9 @@ def _edge_callback(sink: Sink, clock: Clock, key: str, pressed: bool) -> Callabl
 class ButtonPins:
     """BCM pin numbers of the GO, UNDO and MENU buttons beside a keypad (wired to ground)."""
 
-    go: int = 22
-    undo: int = 23
-    menu: int = 24
+    go: int = _WIRED.button_go
+    undo: int = _WIRED.button_undo
+    menu: int = _WIRED.button_menu
 
 
 KEYPAD_BUTTONS: Mapping[str, KeyAction] = {

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pegboard.errors import LinkError
 from pegboard.link.board import BoardState
 from pegboard.link.layout import LedConfig
-from pegboard.link.protocol import Ack, Goodbye, Heartbeat, Message, Nak
+from pegboard.link.protocol import Ack, Goodbye, Heartbeat, Message, Nak, TestPattern
 
 ORDER = ("CFG", "STATE", "TEST")
 """The order in which what the board should show is sent."""
@@ -110,12 +110,10 @@ class Deliveries:
         return None
 
 
+_KINDS: dict[type, str] = {LedConfig: "CFG", BoardState: "STATE", Goodbye: "BYE",
+                           TestPattern: "TEST"}
+
+
 def kind(message: Message) -> str:
     """The wire type of a message the host sends until acknowledged."""
-    if isinstance(message, LedConfig):
-        return "CFG"
-    if isinstance(message, BoardState):
-        return "STATE"
-    if isinstance(message, Goodbye):
-        return "BYE"
-    return "TEST"
+    return _KINDS.get(type(message), "TEST")
