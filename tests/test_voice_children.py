@@ -189,6 +189,51 @@ def test_a_failing_player_is_told_once_and_the_game_goes_on(
     assert [r.getMessage() for r in caplog.records] == told
 
 
+def test_the_device_shows_a_failing_voice_once_and_plays_on(
+        tmp_path: Path, no_children_left: None) -> None:
+    import queue
+
+    from gpiozero.pins.mock import MockFactory
+
+    from pegboard.app.inputs import Button, Press, Tick
+    from pegboard.config import Config
+    from pegboard.device.build import APP, initial_state, open_store
+    from pegboard.device.loop import DeviceLoop
+    from pegboard.hw.inputs import EncoderKit
+    from pegboard.sim.fakes import RecordingDisplay
+    from pegboard.voice.hook import VoiceHook
+
+    player = script(tmp_path, "aplay", f"echo '{AUDIO_ERROR}' >&2\nexit 1\n")
+    told: list[str] = []
+    clock = FakeClock()
+    speaker = Speaker(voice_with(player), clock, notice=told.append)
+    hook = VoiceHook(speaker)
+    factory = MockFactory()
+    inbox: queue.Queue[object] = queue.Queue()
+    try:
+        with open_store(tmp_path / "store", owner="pegboard test") as store:
+            loop = DeviceLoop(APP, initial_state(Config(), store),
+                              kit=EncoderKit(inbox.put, clock, pin_factory=factory),
+                              inbox=inbox, display=RecordingDisplay(), store=store,
+                              clock=clock, speech=hook)
+            loop.start()
+            for time_ in range(3):  # the screen read aloud, three times: the player fails each
+                hook.read(loop.app.view(loop.state))
+                assert speaker.idle(timeout=10)
+                loop.feed([Tick()])
+                if time_ == 0:
+                    assert loop.shown is not None and loop.shown.title == "No sound"
+                    assert loop.shown.lines == (
+                        f"the player aplay failed (exit status 1): {AUDIO_ERROR}",
+                        "The game goes on without the voice.")
+                    loop.feed([Press(Button.UNDO)])  # any key: back to the game
+                assert loop.shown == loop.app.view(loop.state)  # the game, not the notice
+            loop.close()
+    finally:
+        factory.reset()
+    assert speaker.failed == 3 and len(told) == 1
+
+
 @pytest.mark.parametrize("path", sorted(VOICE.glob("*.py")), ids=lambda p: p.name)
 def test_the_voice_never_imports_the_command_layer(path: Path) -> None:
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):

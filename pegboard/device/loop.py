@@ -11,7 +11,8 @@ Each turn of :meth:`DeviceLoop.run`:
    and durably; if one fails, the step is dropped (the state stays as it was, so the app and
    the store still agree) and a "not saved" notice is shown. Brightness changes go to the
    panel at once. The voice, if any, is told the new state (it queues what to say for its
-   own thread, after the store has the entry: nothing unsaved is ever announced).
+   own thread, after the store has the entry: nothing unsaved is ever announced). A voice
+   that cannot be heard (its player failed) is shown once as a notice until the next key.
 4. Then, once for the whole batch: the new view is drawn if it differs from the one on the
    screen, and the LED board is updated. So the screen and the LEDs never show anything the
    store does not have.
@@ -96,6 +97,10 @@ class Speech(Protocol[S_contra]):
     def close(self) -> None:
         """Stop speaking."""
 
+    @property
+    def problem(self) -> str | None:
+        """Why the voice cannot be heard (None: no known reason)."""
+
 
 @dataclass(slots=True)
 class FrameStats:
@@ -149,6 +154,7 @@ class DeviceLoop(Generic[S]):
         self.shown: View | None = None
         self.frame: Image.Image | None = None
         self._notice: View | None = None
+        self._voice_shown: str | None = None
         self._pending_leds: UpdateLeds | None = None
         self._next_tick = clock.now() + tick_s
 
@@ -307,6 +313,7 @@ class DeviceLoop(Generic[S]):
         self.display.set_power(True)
 
     def _finish_batch(self) -> None:
+        self._voice_problem()
         self._draw()
         if self._pending_leds is not None:
             leds, self._pending_leds = self._pending_leds, None
@@ -314,6 +321,15 @@ class DeviceLoop(Generic[S]):
                 self.leds.show(leds)
             except (PegboardError, OSError) as error:  # the link reports itself down
                 log.warning("LED board: %s", error)
+
+    def _voice_problem(self) -> None:
+        problem = self.speech.problem if self.speech is not None else None
+        if problem is None or problem == self._voice_shown:
+            return
+        self._voice_shown = problem  # once: the journal has it already (the voice's notice)
+        reason = problem.removeprefix("voice: ").split("; the game goes on")[0]
+        self._notice = View(Screen.MESSAGE, title="No sound",
+                            lines=(reason, "The game goes on without the voice."))
 
     def _draw(self) -> None:
         view = self._notice or self.app.view(self.state)
