@@ -544,8 +544,10 @@ class Harness(Follower):
         name = self.names[act.player]
         self._expect(view.title == f"{name} claims", f"claim title {view.title!r}, "
                                                       f"{name}'s {act.reason} waits")
-        self._expect(bool(view.lines) and view.lines[0] == f"{act.reason}: 0",
-                     f"claim line {view.lines[:1]}, {name}'s {act.reason} waits")
+        # The claim line names every kind of score the act owes ("run, last card: 0").
+        kinds = ", ".join(dict.fromkeys(part.reason for part in act.parts)) or act.reason
+        self._expect(bool(view.lines) and view.lines[0] == f"{kinds}: 0",
+                     f"claim line {view.lines[:1]}, {name}'s {kinds} waits")
         self._expect(not self.pages, f"no page came for {self._page_name(self.pages)}")
         if self._maybe_restart(view):
             return
