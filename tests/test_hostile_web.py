@@ -41,12 +41,13 @@ os.execv(sys.executable, [sys.executable, "-m", "pegboard", *sys.argv[2:]])
 class Board:
     """``pegboard web`` on 127.0.0.1 (a port of its own), its standard error in a file."""
 
-    def __init__(self, store: Path, log: Path, *extra: str, files: int = 1024) -> None:
+    def __init__(self, store: Path, log: Path, *extra: str, files: int = 1024,
+                 host: str = "127.0.0.1") -> None:
         self.log = log
         with log.open("w") as err:
             self.process = subprocess.Popen(
                 [sys.executable, "-c", LIMIT_FILES, str(files), "web", "--store", str(store),
-                 "--host", "127.0.0.1", "--port", "0", "--poll", "0.02", *extra],
+                 "--host", host, "--port", "0", "--poll", "0.02", *extra],
                 stdout=subprocess.PIPE, stderr=err, text=True)
         assert self.process.stdout is not None
         line = self.process.stdout.readline()
@@ -81,9 +82,10 @@ def board(store: Path, tmp_path: Path) -> Iterator[Board]:
     server.stop()
 
 
-def ask(port: int, request: bytes, *, source: str = "127.0.0.1") -> bytes:
+def ask(port: int, request: bytes, *, source: str = "127.0.0.1", to: str = "127.0.0.1",
+        ) -> bytes:
     """Send ``request`` and read the whole answer (the server closes or keep-alive ends)."""
-    with socket.create_connection(("127.0.0.1", port), timeout=10,
+    with socket.create_connection((to, port), timeout=10,
                                   source_address=(source, 0)) as conn:
         conn.sendall(request)
         answer = b""
@@ -130,6 +132,16 @@ def test_only_the_boards_own_names_are_answered(board: Board, store: Path,
         assert get(named.port, "/api/game", host)[0] == 200, host
     assert get(named.port, "/api/game", "evil.example")[0] == 421
     assert named.stop()[0] == -signal.SIGTERM
+    # Listening on every address (IPv4 visitors arrive as ::ffff:a.b.c.d): the address a
+    # request came in on is still the board's own.
+    both = Board(store, tmp_path / "both.log", host="::")
+    for to in ("127.0.0.2", "127.0.0.1"):
+        answer = ask(both.port, f"GET /api/game HTTP/1.1\r\nHost: {to}:{both.port}\r\n"
+                                "Connection: close\r\n\r\n".encode(), to=to)
+        assert answer.startswith(b"HTTP/1.1 200"), (to, answer[:300])
+    answer = ask(both.port, b"GET / HTTP/1.1\r\nHost: 127.0.0.3\r\n\r\n", to="127.0.0.2")
+    assert answer.startswith(b"HTTP/1.1 421")
+    assert both.stop()[0] == -signal.SIGTERM
     for host in ("evil.example", "evil.example:8121", "127.0.0.1.evil.example",
                  f"{me}.evil.example", "scoreboard.lan.evil.example"):
         status, answer = get(board.port, "/", host)

@@ -88,9 +88,12 @@ def _local_address(scope: Scope) -> str | None:
     if not server:
         return None
     try:
-        return str(ipaddress.ip_address(str(server[0]).split("%")[0]))
+        address = ipaddress.ip_address(str(server[0]).split("%")[0])
     except ValueError:
         return None
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        return str(address.ipv4_mapped)  # an IPv4 visitor of a server listening on ::
+    return str(address)
 
 
 class HostCheck:
