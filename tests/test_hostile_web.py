@@ -477,6 +477,29 @@ def test_each_warning_is_written_once_a_minute_with_the_count_held_back() -> Non
     ]
 
 
+def test_every_pegboard_logger_in_the_server_is_held_to_once_a_minute(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    import logging
+
+    from pegboard.web.server import quiet_logs
+
+    ours = logging.getLogger("pegboard")
+    before = (list(ours.handlers), ours.propagate, ours.level)
+    now = [0.0]
+    try:
+        quiet_logs(lambda: now[0])
+        quiet_logs(lambda: now[0])  # twice: still one handler
+        for n in range(100):
+            now[0] = n * 0.1
+            logging.getLogger("pegboard.store.index").warning("the index is damaged (%d)", n)
+            logging.getLogger("pegboard.web").warning("dropping a connection")
+    finally:
+        ours.handlers[:] = before[0]
+        ours.propagate, ours.level = before[1], before[2]
+    assert capsys.readouterr().err.splitlines() == [
+        "pegboard web: the index is damaged (0)", "pegboard web: dropping a connection"]
+
+
 # -- the unit -----------------------------------------------------------------------------
 
 def test_the_unit_sets_the_open_files_limit_above_the_connection_cap() -> None:

@@ -36,8 +36,10 @@ INTERRUPTED = 130
 QUIET_S = 60.0
 """How long a message is not repeated in the log."""
 
-WATCHED_LOGGERS = ("asyncio", "uvicorn.error", "pegboard.web")
-"""The loggers whose repeats are held back: the event loop, uvicorn, the scoreboard."""
+WATCHED_LOGGERS = ("asyncio", "uvicorn.error")
+"""The loggers of the event loop and of uvicorn, whose repeats are held back where they are
+logged; the scoreboard's own (every ``pegboard.*`` logger: the web, the store, the index) are
+held back at the one handler they all reach."""
 
 
 class OncePerMinute(logging.Filter):
@@ -80,21 +82,24 @@ class OncePerMinute(logging.Filter):
 
 
 def quiet_logs(clock: Callable[[], float] = time.monotonic) -> OncePerMinute:
-    """Put one :class:`OncePerMinute` on the watched loggers (with a plain one-line format
-    on standard error for the scoreboard's own, which goes to the journal)."""
+    """Put one :class:`OncePerMinute` on the watched loggers and on a one-line handler on
+    standard error (the journal) for everything Pegboard logs in this process."""
     once = OncePerMinute(clock)
     for name in WATCHED_LOGGERS:
         logger = logging.getLogger(name)
         for old in [f for f in logger.filters if isinstance(f, OncePerMinute)]:
             logger.removeFilter(old)
         logger.addFilter(once)
-    ours = logging.getLogger("pegboard.web")
-    if not ours.handlers:
-        handler = logging.StreamHandler(sys.stderr)
-        handler.setFormatter(logging.Formatter("pegboard web: %(message)s"))
-        ours.addHandler(handler)
-        ours.setLevel(logging.WARNING)
-        ours.propagate = False
+    ours = logging.getLogger("pegboard")
+    for handler in list(ours.handlers):
+        if any(isinstance(f, OncePerMinute) for f in handler.filters):
+            ours.removeHandler(handler)
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("pegboard web: %(message)s"))
+    handler.addFilter(once)
+    ours.addHandler(handler)
+    ours.setLevel(logging.WARNING)
+    ours.propagate = False
     return once
 
 
