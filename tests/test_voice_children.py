@@ -150,6 +150,17 @@ def test_a_hanging_player_is_stopped_at_the_limit(tmp_path: Path,
     assert errors == ["the player stuck was still playing after 0.05 s and was stopped"] * 10
 
 
+def test_an_espeak_that_hangs_writing_a_file_is_stopped_and_said(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, no_children_left: None) -> None:
+    from pegboard.voice import espeak
+
+    script(tmp_path, "espeak-ng", "exec sleep 600\n")
+    monkeypatch.setenv("PATH", f"{tmp_path}:{os.environ['PATH']}")
+    monkeypatch.setattr(espeak, "ESPEAK_LIMIT_S", 0.1, raising=False)
+    with pytest.raises(OSError, match=r"espeak-ng took more than 0.1 s and was stopped"):
+        espeak.write_wav("fifteen two", tmp_path / "said.wav", VoiceConfig())
+
+
 def test_shutdown_with_a_player_ignoring_sigterm_is_quick_and_clean(
         tmp_path: Path, started: Path, no_children_left: None) -> None:
     player = script(tmp_path, "deaf", f"trap '' TERM\necho up > {started}\nexec sleep 600\n")

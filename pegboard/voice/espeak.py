@@ -33,6 +33,9 @@ SOUND_CARDS = Path("/proc/asound/cards")
 GRACE_S = 0.3
 """How long a child has to end after SIGTERM before it is killed."""
 
+ESPEAK_LIMIT_S = 60.0
+"""The longest espeak-ng may take to write an announcement into a file or memory."""
+
 PLAY_LIMIT_S = 60.0
 """The longest an announcement may play (the longest, a three-handed result, takes 15 s)."""
 
@@ -97,7 +100,12 @@ def voice_problem(config: VoiceConfig, *, cards: Path = SOUND_CARDS,
     if shutil.which("espeak-ng") is None:
         return ("voice: espeak-ng is not installed (sudo apt install espeak-ng); "
                 "the game goes on without a voice")
-    if config.voice not in installed_voices():
+    try:
+        voices = installed_voices()
+    except subprocess.TimeoutExpired:
+        return ("voice: espeak-ng did not list its voices within 10 s; the game goes on "
+                "without a voice")
+    if config.voice not in voices:
         return (f"voice: espeak-ng has no voice {config.voice!r} (espeak-ng --voices lists "
                 "them); the game goes on without a voice")
     if not playing:
@@ -121,21 +129,28 @@ def voice_problem(config: VoiceConfig, *, cards: Path = SOUND_CARDS,
     return None
 
 
-def synthesize(text: str, config: VoiceConfig) -> bytes:
-    """``text`` spoken into WAV bytes."""
-    done = subprocess.run(espeak_command(config), input=text.encode("utf-8"),
-                          capture_output=True, check=False, timeout=60)
+def _run_espeak(command: list[str], text: str) -> bytes:
+    """Run espeak-ng on ``text``; its standard output. OSError when it fails or takes more
+    than :data:`ESPEAK_LIMIT_S` (subprocess kills and waits for it then)."""
+    try:
+        done = subprocess.run(command, input=text.encode("utf-8"), capture_output=True,
+                              check=False, timeout=ESPEAK_LIMIT_S)
+    except subprocess.TimeoutExpired:
+        raise OSError(f"espeak-ng took more than {ESPEAK_LIMIT_S:g} s and was stopped"
+                      ) from None
     if done.returncode != 0:
         raise OSError(f"espeak-ng failed: {done.stderr.decode(errors='replace').strip()}")
     return done.stdout
 
 
+def synthesize(text: str, config: VoiceConfig) -> bytes:
+    """``text`` spoken into WAV bytes."""
+    return _run_espeak(espeak_command(config), text)
+
+
 def write_wav(text: str, path: Path, config: VoiceConfig) -> None:
     """``text`` spoken into the WAV file ``path``."""
-    done = subprocess.run(espeak_command(config, wav=path), input=text.encode("utf-8"),
-                          capture_output=True, check=False, timeout=60)
-    if done.returncode != 0:
-        raise OSError(f"espeak-ng failed: {done.stderr.decode(errors='replace').strip()}")
+    _run_espeak(espeak_command(config, wav=path), text)
 
 
 class EspeakVoice:
