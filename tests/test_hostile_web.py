@@ -350,7 +350,9 @@ def test_event_streams_are_capped_per_address_and_in_all(board: Board) -> None:
 
 def test_ctrl_c_stops_quietly(board: Board) -> None:
     assert get(board.port, "/api/game")[0] == 200
+    stream, _ = _stream_from(board.port, "127.0.0.1")  # a browser following the game
     status, log = board.stop(signal.SIGINT)
+    stream.close()
     assert status == 130
     assert log == ""
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import errno
 import logging
 import resource
+import signal
 import socket
 import sys
 import time
@@ -142,12 +143,23 @@ def serve(store: Path, sock: socket.socket, *, period: float, hosts: Collection[
             if hub is not None:  # end the event streams now instead of waiting for them
                 hub.stop()
             super().handle_exit(sig, frame)
+            if sig == signal.SIGINT:
+                # Ctrl-C is answered here with status 130. uvicorn would raise it again as
+                # the loop ends, and whether asyncio turns that into KeyboardInterrupt or lets
+                # the run end normally depends on timing.
+                interrupted.append(sig)
+                captured = getattr(self, "_captured_signals", [])
+                while sig in captured:
+                    captured.remove(sig)
 
+    interrupted: list[int] = []
     server = Server(config)
     server_box.append(server)
     try:
         server.run(sockets=[sock])
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # before uvicorn took the signal over
+        return INTERRUPTED
+    if interrupted:
         return INTERRUPTED
     if failures:
         print("pegboard web: stopped because the scoreboard could not follow the store; "
