@@ -31,10 +31,10 @@ from __future__ import annotations
 import io
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeGuard
 
-from pegboard.errors import PegboardError, RecordError, RuleError
-from pegboard.record import iter_lines
+from pegboard.errors import InvalidCardError, PegboardError, RecordError, RuleError
+from pegboard.record.reader import RawLine, entries
 from pegboard.rules.cards import Card
 from pegboard.rules.events import Crib, Deal, Event, GameHeader, NewGame, Play, Undo
 from pegboard.rules.game import Game
@@ -284,22 +284,16 @@ class StatsError(PegboardError, ValueError):
     """A statistics request that cannot be met (no such game, nothing to plot)."""
 
 
-def _read(lines: Iterable[str], source: str) -> tuple[GameHeader, list[tuple[int, Event]]]:
+def _read(lines: Iterable[RawLine], source: str
+          ) -> tuple[GameHeader, list[tuple[int, Event]]]:
     """The header and the numbered events of one record; errors name the source and line."""
     header: GameHeader | None = None
     events: list[tuple[int, Event]] = []
-    try:
-        for number, item in iter_lines(lines):
-            if isinstance(item, GameHeader):
-                if header is not None:
-                    raise RecordError(f"line {number}: a second \"game\" line")
-                header = item
-            elif header is None:
-                raise RecordError(f"line {number}: the first line must be the \"game\" line")
-            else:
-                events.append((number, item))
-    except RecordError as error:
-        raise RecordError(f"{source}: {error}") from None
+    for number, item in entries(lines, source):
+        if isinstance(item, GameHeader):
+            header = item
+        else:
+            events.append((number, item))
     if header is None:
         raise RecordError(f"{source}: the record is empty: it needs a \"game\" line first")
     return header, events
@@ -429,7 +423,7 @@ def _apply(game: Game, event: Event, number: int, source: str) -> tuple[Award, .
 
 
 def replay_record(
-    lines: Iterable[str], *, source: str = "record", first_number: int = 1
+    lines: Iterable[RawLine], *, source: str = "record", first_number: int = 1
 ) -> list[GameSummary]:
     """Replay one record (a game or a match) and summarise each of its games.
 
@@ -566,16 +560,50 @@ def summary_json(g: GameSummary) -> dict[str, Any]:
     }
 
 
-def summary_from_json(data: dict[str, Any], *, number: int, source: str) -> GameSummary:
-    """The summary :func:`summary_json` kept, as game ``number`` of the statistics."""
-    names = tuple(str(name) for name in data["names"])
-    race = Race(names, int(data["target"]), tuple(tuple(row) for row in data["race"]),
-                data["winner"], str(data["skunk"]))
+def summary_from_json(data: object, *, number: int, source: str) -> GameSummary:
+    """The summary :func:`summary_json` kept, as game ``number`` of the statistics.
+
+    Every value is checked (ValueError naming the first that is wrong): the index that keeps
+    them is a file anyone with access can edit.
+    """
+    d = _object(data, "a summary")
+    names = _texts(d.get("names"), "names")
+    players = _texts(d.get("players"), "players")
+    race = d.get("race")
+    if not isinstance(race, list) or not race or not all(
+            isinstance(row, list) and len(row) == len(names) and all(map(_is_whole, row))
+            for row in race):
+        raise ValueError("its race is not a list of scores for each side")
+    target, winner, first = d.get("target"), d.get("winner"), d.get("first_dealer_side")
+    if not _is_whole(target) or not (winner is None or _is_whole(winner)) or not (
+            first is None or _is_whole(first)):
+        raise ValueError("its target, winner or first dealer is not a whole number")
+    skunk, finished, tallies = d.get("skunk"), d.get("finished"), d.get("tallies")
+    if not isinstance(skunk, str) or not isinstance(finished, bool):
+        raise ValueError("its skunk or finished is not what a summary keeps")
+    if not isinstance(tallies, list) or len(tallies) != len(names):
+        raise ValueError("it has no tally for each side")
+    rows = tuple(tuple(row) for row in race)
     return GameSummary(
-        number, source, tuple(data["players"]), names, race, bool(data["finished"]),
-        data["winner"], str(data["skunk"]), data["first_dealer_side"],
-        tuple(_tally_from_json(t, number) for t in data["tallies"]),
+        number, source, players, names, Race(names, target, rows, winner, skunk), finished,
+        winner, skunk, first, tuple(_tally_from_json(t, number) for t in tallies),
     )
+
+
+def _is_whole(value: object) -> TypeGuard[int]:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _object(value: object, what: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise ValueError(f"{what} is not an object")
+    return value
+
+
+def _texts(value: object, what: str) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise ValueError(f"its {what} are not a list of names")
+    return tuple(value)
 
 
 _TALLY_FIELDS = ("deals", "hand_points", "hands", "crib_points", "cribs", "pegging_points",
@@ -591,17 +619,28 @@ def _tally_json(t: Tally) -> dict[str, Any]:
     return out
 
 
-def _tally_from_json(data: dict[str, Any], number: int) -> Tally:
+def _tally_from_json(data: object, number: int) -> Tally:
     tally = Tally()
+    d = _object(data, "a tally")
     for name in _TALLY_FIELDS:
-        setattr(tally, name, int(data[name]))
-    best = data.get("best_hand")
+        value = d.get(name)
+        if not _is_whole(value):
+            raise ValueError(f"its tally's {name} is not a whole number")
+        setattr(tally, name, value)
+    best = d.get("best_hand")
     if best is not None:
-        tally.best_hand = BestHand(
-            int(best["points"]), tuple(Card.parse(c) for c in best["cards"]),
-            Card.parse(best["starter"]) if best["starter"] else None, str(best["player"]),
-            number,
-        )
+        hand = _object(best, "a best hand")
+        points, cards, starter = hand.get("points"), hand.get("cards"), hand.get("starter")
+        if not _is_whole(points) or not isinstance(cards, list) or not all(
+                isinstance(card, str) for card in cards) or not isinstance(
+                starter, str | None) or not isinstance(hand.get("player"), str):
+            raise ValueError("its best hand is not what a summary keeps")
+        try:
+            tally.best_hand = BestHand(
+                points, tuple(Card.parse(c) for c in cards),
+                Card.parse(starter) if starter else None, hand["player"], number)
+        except InvalidCardError as error:
+            raise ValueError(f"its best hand: {error}") from None
     return tally
 
 

@@ -15,7 +15,7 @@ from pegboard.cli import main
 from pegboard.record import write
 from pegboard.stats import compute
 from pegboard.store import Store, StoreReader
-from pegboard.store import index as index_module
+from pegboard.store import index_rows as index_module
 from pegboard.store.index import INDEX_NAME, LAYOUT, GameIndex
 from tests.support.games import random_game
 

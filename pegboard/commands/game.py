@@ -32,12 +32,11 @@ from pegboard.store import (
     Store,
     StoreReader,
     check_id,
-    engine_check,
     find_store_path,
     parse_record_line,
 )
 from pegboard.store.index import GameIndex, IndexedGame
-from pegboard.store.replay import replay
+from pegboard.store.replay import EngineCheck, replay
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -127,9 +126,11 @@ def _aside_name(text: str) -> str:
 # -- the engine over the store ----------------------------------------------------------------
 
 
-def restore(current: CurrentGame) -> Game:
-    """Replay a stored game through the engine (StoreError if the engine refuses a line)."""
-    replayed = replay(current.lines)
+def restore(current: CurrentGame, check: object = None) -> Game:
+    """The stored game in the engine (StoreError if the engine refuses a line): the game the
+    store's :class:`EngineCheck` replayed when it was opened, else the record replayed now."""
+    done = check.take(current.records) if isinstance(check, EngineCheck) else None
+    replayed = done or replay(current.records)
     if replayed.problem is not None or replayed.game is None:
         raise StoreError(
             f"the game in {current.path} cannot be replayed ({replayed.problem}); the next "
@@ -181,7 +182,7 @@ class GameSession:
         current = store.current()
         if current is not None:
             try:
-                self.game = restore(current)
+                self.game = restore(current, store.check)
             except StoreError as error:
                 if not lenient:
                     raise
@@ -258,14 +259,14 @@ def _read_line(argument: str, what: str) -> str:
 
 
 def _open(args: argparse.Namespace, owner: str) -> Store:
-    store = Store(find_store_path(args.store), owner=owner, check=engine_check)
+    store = Store(find_store_path(args.store), owner=owner, check=EngineCheck())
     for notice in store.notices:
         print(f"pegboard game: {notice}", file=sys.stderr)
     return store
 
 
 def _reader(args: argparse.Namespace) -> StoreReader:
-    return StoreReader(find_store_path(args.store), check=engine_check)
+    return StoreReader(find_store_path(args.store), check=EngineCheck())
 
 
 def _recovery_of(reader: StoreReader) -> str | None:
@@ -351,7 +352,7 @@ def run_status(args: argparse.Namespace) -> int:
             for note in notes:
                 print(note)
         return 0
-    game = restore(current)
+    game = restore(current, reader.check)
     status = status_of(game, current)
     if args.json:
         status["recovery"] = recovery
@@ -388,6 +389,8 @@ def run_export(args: argparse.Namespace) -> int:
     """Print a game's record as JSON Lines."""
     reader = _reader(args)
     current = reader.current()
+    for notice in reader.notices:
+        print(f"pegboard game: {notice}", file=sys.stderr)
     if args.id:
         for game in (current, reader.leftover):
             if game is not None and game.id == args.id:
@@ -396,6 +399,9 @@ def run_export(args: argparse.Namespace) -> int:
         with _index(args, reader) as index:
             found = index.find(args.id)
             if found is None:
+                problem = index.problem(args.id)
+                if problem is not None:  # a damaged file: nothing to export, for good
+                    raise StoreError(f"game {args.id} cannot be exported: {problem}")
                 raise StoreError(f"no game {args.id!r} in the store; `pegboard game list` "
                                  "shows them")
             sys.stdout.write(index.read(found).record)

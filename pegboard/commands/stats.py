@@ -9,7 +9,6 @@ last game unless ``--game N``).
 from __future__ import annotations
 
 import argparse
-import io
 import itertools
 import json
 import sys
@@ -211,7 +210,7 @@ class _FromStore(_Report):
                 continue
             try:
                 if isinstance(game, FinishedGame):
-                    made = replay_record(io.StringIO(game.record),
+                    made = replay_record(game.records,
                                          source=f"store game {game.id}", first_number=number)
                 else:
                     made = self.index.summaries(game, number)

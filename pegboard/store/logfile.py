@@ -28,34 +28,14 @@ import contextlib
 import errno
 import os
 import stat
-import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from pegboard.errors import StoreError
+from pegboard.store.lines import checksum_ok, read_line
 from pegboard.store.lines import decode_any as decode_any  # re-exported: part of the format
 from pegboard.store.lines import encode_line as encode_line
-
-
-def _decode_line(raw: bytes, seq: int) -> dict[str, Any] | None:
-    """The entry on one line (without its newline), or None if it is damaged or out of order."""
-    entry = decode_any(raw)
-    if entry is None or entry.get("seq") != seq:
-        return None
-    return entry
-
-
-def line_ends(data: bytes, count: int) -> int:
-    """The length of the first ``count`` lines of ``data``, newlines included.
-
-    >>> line_ends(b"a\\nbb\\nccc\\n", 2)
-    5
-    """
-    position = 0
-    for _ in range(count):
-        position = data.index(b"\n", position) + 1
-    return position
 
 
 def count_lines(data: bytes) -> int:
@@ -72,6 +52,14 @@ class Scan:
     total_bytes: int
     damaged: str | None  # why the file is unreadable (damage before the tail), or None
     damaged_line: int = 0  # the line number (from 1) of that damage, 0 when there is none
+    refused: str | None = None  # why an intact line (its checksum right) cannot be used
+
+    @property
+    def line_problem(self) -> str:
+        """What is wrong with the damaged line, for a message (``line N ...``)."""
+        if self.refused is not None:
+            return f"line {self.damaged_line} cannot be read ({self.refused})"
+        return f"line {self.damaged_line} is damaged or out of place"
 
     @property
     def torn_bytes(self) -> int:
@@ -89,12 +77,15 @@ def scan(data: bytes) -> Scan:
     """
     entries: list[dict[str, Any]] = []
     position = 0
+    refused: str | None = None
     while True:
         end = data.find(b"\n", position)
         if end < 0:
             break
-        entry = _decode_line(data[position:end], len(entries))
-        if entry is None:
+        entry = read_line(data[position:end])
+        if isinstance(entry, str) or entry["seq"] != len(entries):
+            if isinstance(entry, str) and checksum_ok(data[position:end]):
+                refused = entry  # intact but unusable: damage, never a torn write
             break
         if entries and "finish" in entries[-1]:
             return Scan(entries, position, len(data), "a line follows the finish line",
@@ -110,7 +101,8 @@ def scan(data: bytes) -> Scan:
             # Even a torn first line is kept aside rather than cut: it may be a file that
             # is not a Pegboard log at all, and nothing is ever thrown away on a guess.
             damaged = "the first line is not a readable Pegboard log line"
-    return Scan(entries, good, len(data), damaged, len(entries) + 1 if damaged else 0)
+    return Scan(entries, good, len(data), damaged, len(entries) + 1 if damaged else 0,
+                refused if damaged else None)
 
 
 def _holds_a_later_line(data: bytes, start: int) -> bool:
@@ -119,15 +111,7 @@ def _holds_a_later_line(data: bytes, start: int) -> bool:
     A torn write leaves an incomplete line or one whose checksum fails; a complete line that
     passes its checksum but is out of place (wrong sequence number, bad shape) is damage.
     """
-    for raw in data[start:].split(b"\n")[:-1]:
-        if len(raw) > 9 and raw[8:9] == b" ":
-            try:
-                crc = int(raw[:8], 16)
-            except ValueError:
-                continue
-            if zlib.crc32(raw[9:]) == crc:
-                return True
-    return False
+    return any(checksum_ok(raw) for raw in data[start:].split(b"\n")[:-1])
 
 
 def fsync_directory(path: str | os.PathLike[str]) -> None:

@@ -29,13 +29,13 @@ from pegboard.store.games import (
     FinishedGame,
     game_from_entries,
     header_problem,
-    record_text,
 )
 from pegboard.store.logfile import count_lines, decode_any, scan
 
-Check = Callable[[Sequence[str]], tuple[int, str | None]]
-"""The engine's judgement of a game's record lines (header first): how many of them it
-accepts from the start, and why it stopped (None when it accepted them all)."""
+Check = Callable[[Sequence[Mapping[str, Any]]], tuple[int, str | None]]
+"""The engine's judgement of a game's record lines (header first, each the JSON object its log
+line holds): how many of them it accepts from the start, and why it stopped (None when it
+accepted them all)."""
 
 MIN_RESTORED = 2
 """A partly restored game holds its header and at least one entry; less is a new game."""
@@ -153,7 +153,7 @@ def plan(data: bytes, check: Check | None = None) -> Plan:
         return Plan([], total, 0, bad_header, None)
     problem = found.damaged
     if found.damaged_line:
-        problem = f"line {found.damaged_line} is damaged or out of place"
+        problem = found.line_problem
         if found.damaged == "a line follows the finish line":
             problem = f"line {found.damaged_line} follows the finish line"
     return _judged(entries, total, found.torn_bytes if problem is None else 0, problem,
@@ -164,8 +164,7 @@ def _judged(entries: list[dict[str, Any]], total: int, torn: int, problem: str |
             check: Check | None, dropped: tuple[tuple[int, bytes], ...]) -> Plan:
     game_id = _game_id(entries)
     if check is not None and "finish" not in entries[-1]:
-        lines = [record_text(entry["record"]) for entry in entries]
-        accepted, why = check(lines)
+        accepted, why = check([entry["record"] for entry in entries])
         if accepted < len(entries):
             entries = entries[:accepted]
             problem = why or f"line {accepted + 1} could not be replayed"

@@ -163,6 +163,11 @@ class StoreReader:
         self.recoveries.append(recovery)
         self.notices.append(recovery.message())
 
+    @property
+    def check(self) -> Check | None:
+        """The engine's judgement this store was opened with (None: none)."""
+        return self._check
+
     def current(self) -> CurrentGame | None:
         """The unfinished game, or None."""
         return self._current

@@ -1,0 +1,115 @@
+"""Writing the record: the engine's values as record lines, and a game's result as the
+history keeps it."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any, TextIO
+
+from pegboard.record.parse import Line
+from pegboard.rules.events import (
+    Claim,
+    Crib,
+    Cut,
+    Deal,
+    Dealt,
+    Event,
+    GameHeader,
+    Go,
+    Muggins,
+    NewGame,
+    Option,
+    Peg,
+    Penalty,
+    Play,
+    Show,
+    Starter,
+)
+from pegboard.rules.state import GameState
+
+
+def dump(item: Line, players: int = 2) -> dict[str, object]:
+    """The JSON object for a header or event (``players`` shortens the rules object)."""
+    if isinstance(item, GameHeader):
+        header: dict[str, object] = {
+            "type": "game", "version": item.version, "players": list(item.players),
+            "rules": item.rules.to_json(len(item.players)),
+        }
+        table = {
+            key: True for key in ("teaching", "points_only") if getattr(item.table, key)
+        }
+        if table:
+            header["table"] = table
+        return header
+    out: dict[str, object] = {"type": item.TYPE}
+    if isinstance(item, Cut | Crib):
+        out["cards"] = [str(card) for card in item.cards]
+    elif isinstance(item, Deal | NewGame):
+        if item.dealer is not None:
+            out["dealer"] = item.dealer
+    elif isinstance(item, Dealt | Show):
+        out["player"] = item.player
+        out["cards"] = [str(card) for card in item.cards]
+    elif isinstance(item, Starter):
+        out["card"] = str(item.card)
+    elif isinstance(item, Play):
+        out["player"] = item.player
+        out["card"] = str(item.card)
+    elif isinstance(item, Go):
+        out["player"] = item.player
+    elif isinstance(item, Option):
+        for key in ("teaching", "points_only"):
+            value = getattr(item, key)
+            if value is not None:
+                out[key] = value
+    elif isinstance(item, Peg | Claim | Muggins):
+        out["player"] = item.player
+        out["points"] = item.points
+    elif isinstance(item, Penalty):
+        out["player"] = item.player
+        out["infraction"] = item.infraction
+        for key in ("points", "to", "back"):
+            value = getattr(item, key)
+            if value is not None:
+                out[key] = value
+    return out
+
+
+def dump_line(item: Line, players: int = 2) -> str:
+    """One record line (no newline)."""
+    return json.dumps(dump(item, players), ensure_ascii=False)
+
+
+def write(stream: TextIO, header: GameHeader, events: Iterable[Event]) -> None:
+    """Write a whole record, one line per entry."""
+    players = len(header.players)
+    stream.write(dump_line(header, players) + "\n")
+    for event in events:
+        stream.write(dump_line(event, players) + "\n")
+
+
+
+
+def result_json(state: GameState) -> dict[str, Any]:
+    """What the history keeps as the result of a game or match: the ``pegboard replay
+    --json`` result line (``type``, ``scores``, ``winner``, ``skunk``, ``game_points``) of the
+    last game, plus ``abandoned`` (the game or match was not over) and the ``match`` totals."""
+    match = state.match
+    over = match.winner is not None or (state.result is not None and match.games <= 1)
+    last = state.result
+    return {
+        "type": "result",
+        "scores": list(state.scores),
+        "winner": state.winner,
+        "skunk": last.skunk if last is not None else "none",
+        "game_points": list(last.game_points) if last is not None else [0] * len(state.scores),
+        "abandoned": not over,
+        "match": {
+            "games": match.games,
+            "played": [played.to_json() for played in match.played],
+            "wins": list(match.wins),
+            "game_points": list(match.game_points),
+            "winner": match.winner,
+        },
+    }
