@@ -21,8 +21,8 @@ from pegboard.cli import main
 from pegboard.record import dump_line
 from pegboard.store import Store, StoreReader, engine_check
 from pegboard.store.index import INDEX_NAME, GameIndex
-from pegboard.testing_games import random_game
 from pegboard.web.follow import Follower
+from tests.support.games import random_game
 
 DEEP = "[" * 985 + "]" * 985
 
@@ -99,23 +99,29 @@ def test_pegboard_run_starts_on_a_line_nested_985_deep(tmp_path: Path) -> None:
     assert f"line {len(texts) + 1} cannot be read (arrays and objects nested" in out
 
 
-@pytest.mark.parametrize("kind", sorted(HOSTILE))
+@pytest.mark.parametrize("line", [3, 1])
 def test_a_hostile_line_in_the_history_leaves_the_other_games_listed(
-        tmp_path: Path, kind: str, capsys: pytest.CaptureFixture[str]) -> None:
+        tmp_path: Path, line: int, capsys: pytest.CaptureFixture[str]) -> None:
+    """Nested 985 deep in a record line, or a start time of 1e400 in the header."""
     texts = game_lines()
     write_game(tmp_path, texts)
     with Store(tmp_path) as store:
         store.finish({"abandoned": True})
     [path] = (tmp_path / "history").iterdir()
     data = path.read_bytes().splitlines(keepends=True)
-    data.insert(3, crafted(HOSTILE[kind] % 3))
+    if line == 1:
+        entry = data[0][9:].decode().replace('"at": ', '"at": 1e400, "was": ', 1)
+        data[0] = crafted(entry.rstrip("\n"))
+    else:
+        data.insert(line - 1, crafted(HOSTILE["deep"] % (line - 1)))
     bad = path.with_name("20260101T000000Z-bad.log")
     bad.write_bytes(b"".join(data))
     assert main(["game", "list", "--store", str(tmp_path)]) == 0
     out, err = capsys.readouterr()
     assert path.stem in out and bad.stem not in out
-    assert f"{bad} cannot be read" in err
+    assert f"{bad} cannot be read: line {line} cannot be read" in err
     assert main(["stats", "--store", str(tmp_path)]) == 0
+    assert f"{bad} cannot be read" in capsys.readouterr().out
 
 
 def follow(tmp_path: Path, texts: list[str]) -> tuple[Follower, Callable[[bytes], None]]:
@@ -183,20 +189,18 @@ def test_an_unterminated_tail_is_read_once_however_often_it_grows(
     append(b"\n" + crafted(json.dumps({"seq": 13, "at": 2.0, "record": {"type": "undo"}})))
     follower.poll()
     assert follower.lines == len(texts) + 1
-
-
-def test_a_damaged_last_line_waits_for_the_writer_to_cut_it(tmp_path: Path) -> None:
-    texts = game_lines()
-    follower, append = follow(tmp_path, texts)
-    torn = crafted(json.dumps({"seq": 12, "at": 2.0, "record": {"type": "undo"}}))
-    append(b"0" + torn[1:])  # its checksum is wrong: a torn write
-    assert not follower.poll()
-    assert follower.problem is None
+    # A damaged last line may be a torn write: it waits for the writer to cut it.
+    torn = crafted(json.dumps({"seq": 14, "at": 3.0, "record": {"type": "undo"}}))
+    problems = list(follower.problems)
+    append(b"0" + torn[1:])  # its checksum is wrong
+    assert not follower.poll() and follower.problems == problems
     with open(tmp_path / "current.log", "r+b") as log:  # the writer takes it back
         log.truncate(os.path.getsize(tmp_path / "current.log") - len(torn))
-    append(torn)
+    append(torn)  # and writes the next entry in its place, before the next poll
     assert follower.poll()
-    assert follower.problem is None and follower.lines == len(texts) + 1
+    assert follower.problems == problems and follower.lines == len(texts) + 2
+
+
 def test_an_index_with_crafted_rows_is_rebuilt_with_one_message(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     for seed in range(3):
@@ -233,8 +237,12 @@ def test_a_damaged_index_file_is_rebuilt_while_a_writer_holds_the_store(
     with Store(tmp_path) as store:
         store.finish({"abandoned": True})
     GameIndex(tmp_path).close()
+    with sqlite3.connect(tmp_path / INDEX_NAME) as db:
+        (size,) = db.execute("PRAGMA page_size").fetchone()
+        (page,) = db.execute("SELECT rootpage FROM sqlite_schema WHERE name = 'games'"
+                             ).fetchone()
     data = bytearray((tmp_path / INDEX_NAME).read_bytes())
-    data[100:4000] = os.urandom(3900)  # bit rot over the schema and the first pages
+    data[(page - 1) * size:page * size] = os.urandom(size)  # bit rot in the games table
     (tmp_path / INDEX_NAME).write_bytes(bytes(data))
     with Store(tmp_path):  # the device keeps running
         assert main(["game", "list", "--store", str(tmp_path)]) == 0

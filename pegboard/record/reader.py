@@ -34,8 +34,8 @@ from typing import TextIO
 from pegboard.errors import PegboardError, RecordError
 from pegboard.record.parse import Line, parse_line, parse_object
 from pegboard.rules.events import Event, GameHeader
+from pegboard.rules.facts import Report
 from pegboard.rules.game import Game
-from pegboard.rules.state import Award
 
 RawLine = str | Mapping[str, object]
 """A record line as text, or as the JSON object the store decoded from its log line."""
@@ -122,20 +122,20 @@ class Replayer(Reader):
         self.applied = 0
 
     def apply(self, raw: RawLine, number: int | None = None
-              ) -> tuple[Line, tuple[Award, ...]] | None:
-        """Read the next line and apply it; its value and the awards it pegged (None for a
-        blank line). A line the engine refuses raises RecordError ``line N: why`` and
-        leaves the game as it was."""
+              ) -> tuple[Line, Report | None] | None:
+        """Read the next line and apply it; its value and the engine's report of it (None
+        for the header; None instead of both for a blank line). A line the engine refuses
+        raises RecordError ``line N: why`` and leaves the game as it was."""
         item = self.take(raw, number)
         if item is None:
             return None
         try:
             if isinstance(item, GameHeader):
                 self.game = Game.from_header(item)
-                return item, ()
+                return item, None
             assert self.game is not None  # take() refuses an entry before the header
             self.applied += 1
-            return item, self.game.apply(item)
+            return item, self.game.push(item)
         except RecordError:
             raise
         except PegboardError as error:

@@ -95,7 +95,9 @@ def scan(data: bytes) -> Scan:
     good = position
     damaged = None
     if good < len(data):
-        if _holds_a_later_line(data, good):
+        if refused is not None:
+            damaged = f"line {len(entries) + 1} cannot be read ({refused})"
+        elif _holds_a_later_line(data, good):
             damaged = f"line {len(entries) + 1} is damaged or out of place, and intact lines follow"
         elif not entries and data[good:].strip(b"\0 \n"):
             # Even a torn first line is kept aside rather than cut: it may be a file that

@@ -31,6 +31,7 @@ from typing import Any
 from pegboard.errors import PegboardError
 from pegboard.record.reader import Replayer, reason
 from pegboard.rules.events import Event, GameHeader, Undo
+from pegboard.rules.facts import Report
 from pegboard.rules.game import Game
 from pegboard.rules.state import Award
 from pegboard.store.lines import MAX_LOG_LINE, checksum_ok, read_line
@@ -45,11 +46,12 @@ MAX_PROBLEMS = 20
 
 @dataclass(frozen=True, slots=True)
 class Entry:
-    """One applied record line: the entry and the awards it pegged."""
+    """One applied record line: the entry, the awards it pegged and the engine's report."""
 
     line: int
     event: Event
     awards: tuple[Award, ...]
+    report: Report
 
 
 class Follower:
@@ -265,8 +267,8 @@ class Follower:
             return
         if taken is None:
             return
-        item, awards = taken
-        if isinstance(item, GameHeader):
+        item, report = taken
+        if isinstance(item, GameHeader) or report is None:
             self.header = record
             game_id = entry.get("id")
             self.game_id = game_id if isinstance(game_id, str) else None
@@ -276,5 +278,5 @@ class Follower:
             if self.entries:
                 self.entries.pop()
         else:
-            self.entries.append(Entry(number, item, awards))
+            self.entries.append(Entry(number, item, report.awards, report))
 
