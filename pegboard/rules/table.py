@@ -15,6 +15,7 @@ from pegboard.rules.awards import number
 from pegboard.rules.cards import Card, require_distinct
 from pegboard.rules.events import GameHeader
 from pegboard.rules.facts import ClaimOpened, Fact
+from pegboard.rules.result import game_result
 from pegboard.rules.scoring import ScoreItem
 from pegboard.rules.state import (
     Award,
@@ -27,7 +28,6 @@ from pegboard.rules.state import (
     PendingMuggins,
     Phase,
     Reason,
-    Skunk,
     TakeBack,
 )
 
@@ -290,21 +290,7 @@ class Table:
         self.pending_claims = ()
         self.claim_acts = ()
         self.pending_muggins = None
-        # The loser is the lowest score (with three players, the one in last place).
-        loser = min(score for s, score in enumerate(self.scores) if s != side)
-        skunk_line, double_line = self.rules.skunk_lines()
-        if double_line is not None and loser <= double_line:
-            skunk = Skunk.DOUBLE
-        elif loser <= skunk_line:
-            skunk = Skunk.SKUNK
-        else:
-            skunk = Skunk.NONE
-        if self.rules.game_points == "acc":
-            won = 2 if skunk is Skunk.NONE else 3
-        else:
-            won = {Skunk.NONE: 1, Skunk.SKUNK: 2, Skunk.DOUBLE: 4}[skunk]
-        points = tuple(won if s == side else 0 for s in range(self.sides))
-        self.result = GameResult(side, tuple(self.scores), skunk, points)
+        self.result = game_result(self.rules, tuple(self.scores), side)
         self.results = (*self.results, self.result)
         wins = [sum(1 for r in self.results if r.winner == s) for s in range(self.sides)]
         if wins[side] * 2 > self.rules.match_games:

@@ -1,0 +1,32 @@
+"""How a game ends: the skunk and the game points (docs/rules.md, "Winning"; ACC 2.1)."""
+
+from __future__ import annotations
+
+from pegboard.rules.state import GameResult, Skunk
+from pegboard.rules.variants import GamePoints, Rules
+
+
+def game_result(rules: Rules, scores: tuple[int, ...], winner: int) -> GameResult:
+    """The result of a game ``winner`` won with the board at ``scores``.
+
+    The loser is the lowest other score (with three players, the one in last place): at or
+    below the skunk line it is a skunk, at or below the double line a double skunk. ACC game
+    points: 2 for a win, 3 for any skunk; classic: 1, 2 for a skunk, 4 for a double.
+
+    >>> game_result(Rules(), (121, 85), 0).skunk, game_result(Rules(), (121, 85), 0).game_points
+    (<Skunk.SKUNK: 'skunk'>, (3, 0))
+    """
+    loser = min(score for side, score in enumerate(scores) if side != winner)
+    skunk_line, double_line = rules.skunk_lines()
+    if double_line is not None and loser <= double_line:
+        skunk = Skunk.DOUBLE
+    elif loser <= skunk_line:
+        skunk = Skunk.SKUNK
+    else:
+        skunk = Skunk.NONE
+    if rules.game_points is GamePoints.ACC:
+        won = 2 if skunk is Skunk.NONE else 3
+    else:
+        won = {Skunk.NONE: 1, Skunk.SKUNK: 2, Skunk.DOUBLE: 4}[skunk]
+    points = tuple(won if side == winner else 0 for side in range(len(scores)))
+    return GameResult(winner, scores, skunk, points)
