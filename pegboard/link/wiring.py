@@ -63,7 +63,7 @@ def pi_pin_table(pins: list[PiPin] | None = None) -> str:
     |---|---|---|
     | display.sda | 2 | 3 |
     | display.scl | 3 | 5 |
-    | input.encoder_a | 17 | 11 |
+    | input.keypad_cols[2] | 4 | 7 |
     """
     rows = ["| function | BCM GPIO | header pin |", "|---|---|---|"]
     rows += [f"| {p.function} | {p.bcm} | {p.header} |" for p in (pins or pi_pins())]
