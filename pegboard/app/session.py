@@ -13,8 +13,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TypeVar, cast
 
-from pegboard.errors import RecordError
-from pegboard.record import dump_line, parse_line
+from pegboard.record import dump_line
+from pegboard.record.reader import RawLine, read_game
 from pegboard.rules.events import Event, GameHeader, Option, TableOptions, Undo
 from pegboard.rules.facts import Report
 from pegboard.rules.game import Game
@@ -39,27 +39,14 @@ class Session:
         return cls(Game.from_header(header), header.table)
 
     @classmethod
-    def resume(cls, lines: Iterable[str]) -> Session:
-        """Rebuild a game from its record lines (header first; ``undo`` lines honoured).
+    def resume(cls, lines: Iterable[RawLine] | Game) -> Session:
+        """Rebuild a game from its record lines (header first; ``undo`` lines honoured), read
+        by the one record reader, or continue the game the store already replayed.
 
-        A line the engine refuses raises the engine's error: a record written by the device
-        always replays, so this means the record was damaged or edited by hand.
+        A line the engine refuses raises RecordError naming the line: a record written by
+        the device always replays, so this means the record was damaged or edited by hand.
         """
-        game: Game | None = None
-        for number, text in enumerate(lines, start=1):
-            if not text.strip():
-                continue
-            item = parse_line(text, number)
-            if isinstance(item, GameHeader):
-                if game is not None:
-                    raise RecordError(f"line {number}: a second \"game\" line")
-                game = Game.from_header(item)
-            elif game is None:
-                raise RecordError(f"line {number}: the first line must be the \"game\" line")
-            else:
-                game.push(item)
-        if game is None:
-            raise RecordError("the record is empty: it needs a \"game\" line first")
+        game = lines if isinstance(lines, Game) else read_game(lines)
         return cls(game, _options(game))
 
     @property

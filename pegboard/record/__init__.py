@@ -44,6 +44,7 @@ if TYPE_CHECKING:
         entries,
         iter_lines,
         read,
+        read_game,
         replay,
     )
 
@@ -54,7 +55,8 @@ _HOME = {
     "MAX_NAME": "parse", "Line": "parse", "parse_line": "parse", "parse_object": "parse",
     "printable_error": "parse",
     "RawLine": "reader", "Reader": "reader", "Replay": "reader", "Replayer": "reader",
-    "entries": "reader", "iter_lines": "reader", "read": "reader", "replay": "reader",
+    "entries": "reader", "iter_lines": "reader", "read": "reader",
+    "read_game": "reader", "replay": "reader",
 }
 
 
@@ -88,6 +90,7 @@ __all__ = [
     "parse_object",
     "printable_error",
     "read",
+    "read_game",
     "replay",
     "result_json",
     "write",

@@ -134,12 +134,24 @@ class Replayer(Reader):
                 self.game = Game.from_header(item)
                 return item, None
             assert self.game is not None  # take() refuses an entry before the header
+            report = self.game.push(item)
             self.applied += 1
-            return item, self.game.push(item)
+            return item, report
         except RecordError:
             raise
         except PegboardError as error:
             raise self.fail(str(error)) from None
+
+
+def read_game(lines: Iterable[RawLine], source: str | None = None) -> Game:
+    """A whole record replayed into the engine's game (undo lines honoured); RecordError
+    ``[SOURCE: ]line N: why`` at the first line the reader or the engine refuses."""
+    replayer = Replayer(source)
+    for raw in lines:
+        replayer.apply(raw)
+    if replayer.game is None:
+        raise replayer.empty()
+    return replayer.game
 
 
 @dataclass(frozen=True)
