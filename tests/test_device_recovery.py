@@ -113,7 +113,8 @@ def test_a_game_the_app_cannot_resume_is_set_aside_rather_than_stopping_the_star
         assert store.current() is None
     assert isinstance(state.screen, Reading)
     assert state.screen.pages[0].title == "Game not restored"
-    assert "it could not be resumed: cannot play 5C now" in state.screen.pages[0].lines[0]
+    assert ("it could not be resumed: line 2: cannot play 5C now"
+            in state.screen.pages[0].lines[0])
     assert len(list((tmp_path / "aside").iterdir())) == 1
 
 

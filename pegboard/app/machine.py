@@ -18,6 +18,7 @@ never enters a card by accident.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 from pegboard.app import flow
@@ -29,13 +30,16 @@ from pegboard.app.transitions import dispatch, view_of
 from pegboard.app.view import Brightness, View
 from pegboard.app.words import score_line
 from pegboard.config import Config
+from pegboard.record.reader import RawLine
+from pegboard.rules.game import Game
 
 __all__ = ["AppState", "initial_state", "step", "view"]
 
 
-def initial_state(config: Config, *, resume: tuple[str, ...] | list[str] | None = None,
+def initial_state(config: Config, *, resume: Sequence[RawLine] | Game | None = None,
                   notice: tuple[str, ...] = ()) -> AppState:
-    """The state at power-on; ``resume`` is an unfinished game's record lines to continue.
+    """The state at power-on; ``resume`` is an unfinished game to continue: its record lines,
+    or the game the store already replayed.
 
     A resumed game continues exactly where it stopped (its table options with it), with a
     notice saying so. ``notice`` (a title, then lines) is a page shown first: what the store
@@ -44,7 +48,7 @@ def initial_state(config: Config, *, resume: tuple[str, ...] | list[str] | None 
     setup = Setup(players=config.players, rules=config.rules)
     state = AppState(config=config, setup=setup)
     first = (Page(notice[0], notice[1:]),) if notice else ()
-    if not resume:
+    if resume is None or (not isinstance(resume, Game) and not resume):
         return replace(state, screen=Reading(first, then=Home())) if first else state
     session = Session.resume(resume)
     gs = session.state

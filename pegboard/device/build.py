@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pegboard.app import machine
 from pegboard.config import Config, InputConfig
@@ -27,7 +27,9 @@ from pegboard.link.layout import led_config_from
 from pegboard.link.led_board import SerialLedBoard
 from pegboard.link.serial_link import SerialLink
 from pegboard.link.usb_port import Opener, Port, open_serial
-from pegboard.store import Recovery, Store, engine_check
+from pegboard.rules.game import Game
+from pegboard.store import Recovery, Store
+from pegboard.store.replay import EngineCheck
 
 if TYPE_CHECKING:
     from gpiozero import Factory
@@ -97,10 +99,16 @@ def make_leds(config: Config) -> SerialLedBoard | None:
     return SerialLedBoard(link, [parse_colour(c) for c in config.leds.colours])
 
 
-def resume_lines(store: Store) -> tuple[str, ...] | None:
-    """The unfinished game's record lines, to continue where the players left off."""
-    game = store.current()
-    return None if game is None else game.lines
+def resume_game(store: Store) -> Game | tuple[Mapping[str, Any], ...] | None:
+    """The unfinished game to continue where the players left off: the game the store's
+    :class:`~pegboard.store.replay.EngineCheck` replayed while opening (so start-up replays
+    the record once), else its record lines to replay; None when there is none."""
+    current = store.current()
+    if current is None:
+        return None
+    check = store.check
+    done = check.take(current.records) if isinstance(check, EngineCheck) else None
+    return done.game if done is not None and done.game is not None else current.records
 
 
 def initial_state(config: Config, store: Store,
@@ -115,7 +123,7 @@ def initial_state(config: Config, store: Store,
     for text in store.notices:
         if notice is not None:
             notice(text)
-    lines = resume_lines(store)
+    lines = resume_game(store)
     try:
         return machine.initial_state(config, resume=lines,
                                      notice=_screen(getattr(store, "recoveries", [])))
@@ -142,7 +150,7 @@ def _screen(recoveries: list[Recovery]) -> tuple[str, ...]:
 def open_store(path: Path, owner: str) -> Store:
     """Open (and lock) the durable store at ``path``, with the engine judging what of the
     unfinished game can be replayed."""
-    return Store(path, owner=owner, check=engine_check)
+    return Store(path, owner=owner, check=EngineCheck())
 
 
 def describe_kit(config: InputConfig) -> str:
