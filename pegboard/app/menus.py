@@ -8,6 +8,7 @@ returns to that very screen; holding MENU asks to shut down.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import replace
 
 from pegboard.app import flow
@@ -88,6 +89,18 @@ def menu_rows(state: AppState, under: ScreenState) -> list[tuple[str, str]]:
     return rows
 
 
+_OPENS: dict[str, Callable[[AppState, ScreenState], ScreenState]] = {
+    "new": lambda state, under: SetupScreen(),
+    "hint": lambda state, under: CardEntry("hint", under, _to_act(state)),
+    "advice": lambda state, under: CardEntry("advice", under),
+    "peg": lambda state, under: QuickPeg(under=under),
+    "penalty": lambda state, under: PenaltyScreen(under),
+    "scores": lambda state, under: Scores(under),
+    "help": lambda state, under: HelpScreen(under),
+}
+"""The menu rows that open a screen over the one the menu was opened on."""
+
+
 def menu_move(state: AppState, screen: Menu, event: InputEvent) -> Result:
     rows = menu_rows(state, screen.under)
     index, row = list_move(screen.index, event, len(rows))
@@ -96,26 +109,14 @@ def menu_move(state: AppState, screen: Menu, event: InputEvent) -> Result:
     key = rows[row][0]
     under = screen.under
     back = replace(state, screen=under)
+    if key in _OPENS:
+        return replace(state, screen=_OPENS[key](state, under)), ()
     if key == "back":
         return back, ()
     if key == "again":
         return back, (SayAgain(),)
-    if key == "new":
-        return replace(state, screen=SetupScreen()), ()
     if key == "undo":
         return flow.undo(back)
-    if key == "hint":
-        return replace(state, screen=CardEntry("hint", under, _to_act(state))), ()
-    if key == "advice":
-        return replace(state, screen=CardEntry("advice", under)), ()
-    if key == "peg":
-        return replace(state, screen=QuickPeg(under=under)), ()
-    if key == "penalty":
-        return replace(state, screen=PenaltyScreen(under)), ()
-    if key == "scores":
-        return replace(state, screen=Scores(under)), ()
-    if key == "help":
-        return replace(state, screen=HelpScreen(under)), ()
     if key == "teaching":
         new, effects = set_option(state, Option(teaching=not state.teaching))
         return replace(new, screen=Menu(under, index)), effects

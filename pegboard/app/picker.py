@@ -88,12 +88,7 @@ def suit_options(
         # Known cards: name them exactly.
         return [Option(card.pretty, card, plain=False) for card in available]
     starter_suit = starter.suit if starter is not None else None
-    common: Suit | None = None
-    if crib:
-        if starter_suit is not None and all(c.suit is starter_suit for c in group):
-            common = starter_suit
-    elif group and len({c.suit for c in group}) == 1:
-        common = group[0].suit
+    common = _flush_suit(group, starter_suit, crib=crib)
 
     def fact(card: Card) -> tuple[bool, bool]:
         flush = common is not None and card.suit is common
@@ -120,21 +115,40 @@ def suit_options(
         if target not in seen and all(new not in seen for _, new in moved):
             key = (True, rank is Rank.JACK)
             by_fact[(key[0], key[1]) if key[1] else (True, True)] = Option("", target, swaps=moved)
-    base = rank_label(rank)
     options: list[Option] = []
     for key in ((False, False), (True, False), (False, True), (True, True)):
         option = by_fact.get(key)
-        if option is None:
-            continue
-        words = []
-        if key[1] and rank is Rank.JACK:
-            words.append("nobs")
-        if key[0] and not (crib and key[1]):  # in the crib the starter's suit is the flush
-            five = option.card.suit is starter_suit
-            words.append("flush 5" if last and five else "flush 4" if last else "flush")
-        label = " ".join([base, *words])
-        options.append(Option(label, option.card, plain=not options, swaps=option.swaps))
+        if option is not None:
+            label = " ".join([rank_label(rank), *_fact_words(
+                option.card, key, crib=crib, last=last, starter_suit=starter_suit)])
+            options.append(Option(label, option.card, plain=not options, swaps=option.swaps))
     return options
+
+
+def _flush_suit(group: Sequence[Card], starter_suit: Suit | None, *, crib: bool) -> Suit | None:
+    """The suit a card must have to keep a flush going: the crib's is the starter's (a crib
+    flushes only with it), a hand's the one suit of its cards so far; None when none can."""
+    if crib:
+        if starter_suit is not None and all(c.suit is starter_suit for c in group):
+            return starter_suit
+        return None
+    if group and len({c.suit for c in group}) == 1:
+        return group[0].suit
+    return None
+
+
+def _fact_words(card: Card, key: tuple[bool, bool], *, crib: bool, last: bool,
+                starter_suit: Suit | None) -> list[str]:
+    """What a suit fact says: "nobs", "flush" (what a last card's flush is worth: 4, or 5
+    with the starter)."""
+    flush, nobs = key
+    words = []
+    if nobs and card.rank is Rank.JACK:
+        words.append("nobs")
+    if flush and not (crib and nobs):  # in the crib the starter's suit is the flush
+        five = card.suit is starter_suit
+        words.append("flush 5" if last and five else "flush 4" if last else "flush")
+    return words
 
 
 Slot = list[Option]
