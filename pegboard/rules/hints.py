@@ -16,7 +16,7 @@ nothing reaches across a reset.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -174,35 +174,48 @@ def explain_no_score(pile: Sequence[Card], previous: Sequence[Card] = ()) -> str
     pile = tuple(pile)
     if not pile or score_play(pile).total:
         return None
+    checks: tuple[Callable[[], str | None], ...] = (
+        lambda: _across_reset(pile, tuple(previous)), lambda: _tens(pile),
+        lambda: _spoilt_run(pile), lambda: _late_pair(pile), lambda: _near_count(pile),
+    )
+    return next((why for check in checks if (why := check()) is not None), None)
+
+
+def _across_reset(pile: tuple[Card, ...], before: tuple[Card, ...]) -> str | None:
+    """A pair or a run that would reach back over a go or 31."""
+    if not before or len(pile) > 3:
+        return None
     last = pile[-1]
-    count = sum(card.pips for card in pile)
+    reset = "31" if sum(c.pips for c in before) == 31 else "a go"
+    if len(pile) == 1 and before[-1].rank == last.rank:
+        return (
+            f"no pair: the count was reset after {reset}, so the "
+            f"{before[-1].rank.spoken} before it no longer counts"
+        )
+    joined = [int(c.rank) for c in (*before, *pile)]
+    for size in range(len(joined), len(pile), -1):
+        if size >= 3 and _is_run(joined[-size:]):
+            return f"no run: the count was reset after {reset}; runs never reach across a reset"
+    return None
+
+
+def _tens(pile: tuple[Card, ...]) -> str | None:
+    """Two ten-cards of different ranks are no pair."""
+    if len(pile) < 2:
+        return None
+    prior, last = pile[-2], pile[-1]
+    if prior.rank != last.rank and prior.pips == last.pips == 10:
+        return (
+            f"no pair: {_a(prior.rank.spoken)} and {_a(last.rank.spoken)} both count 10, "
+            "but a pair must be the same rank"
+        )
+    return None
+
+
+def _spoilt_run(pile: tuple[Card, ...]) -> str | None:
+    """The longest window ending here that one stray card, or one missing rank, spoils; or
+    Q-K-A, which the low ace is not."""
     ranks = [int(card.rank) for card in pile]
-
-    if previous and len(pile) <= 3:
-        before = tuple(previous)
-        reset = "31" if sum(c.pips for c in before) == 31 else "a go"
-        if len(pile) == 1 and before[-1].rank == last.rank:
-            return (
-                f"no pair: the count was reset after {reset}, so the "
-                f"{before[-1].rank.spoken} before it no longer counts"
-            )
-        joined = [int(c.rank) for c in (*before, *pile)]
-        for size in range(len(joined), len(pile), -1):
-            if size >= 3 and _is_run(joined[-size:]):
-                return (
-                    f"no run: the count was reset after {reset}; runs never reach across a "
-                    "reset"
-                )
-
-    if len(pile) >= 2:
-        prior = pile[-2]
-        if prior.rank != last.rank and prior.pips == last.pips == 10:
-            return (
-                f"no pair: {_a(prior.rank.spoken)} and {_a(last.rank.spoken)} both count 10, "
-                "but a pair must be the same rank"
-            )
-
-    # Runs: the longest window ending here that one stray card, or one missing rank, spoils.
     for size in range(len(pile), 3, -1):
         window = ranks[-size:]
         for skip in range(size - 1):
@@ -220,12 +233,23 @@ def explain_no_score(pile: Sequence[Card], previous: Sequence[Card] = ()) -> str
             return f"no run: {_run_text(window)} needs {_a(Rank(missing).spoken)} to be a run"
     if len(pile) >= 3 and set(ranks[-3:]) == {1, 12, 13}:
         return "no run: the ace is low, so Q-K-A is not a run"
+    return None
 
+
+def _late_pair(pile: tuple[Card, ...]) -> str | None:
+    """A rank matching an older card, not the one just before it."""
+    last = pile[-1]
     if len(pile) >= 3 and last.rank in (c.rank for c in pile[:-2]) and pile[-2].rank != last.rank:
         return (
             "no pair: a pair must match the card just before it, and that was "
             f"{_a(pile[-2].rank.spoken)}"
         )
+    return None
+
+
+def _near_count(pile: tuple[Card, ...]) -> str | None:
+    """A count one off fifteen or thirty-one."""
+    count = sum(card.pips for card in pile)
     if count in (14, 16):
         return f"no fifteen: the count is {count}"
     if count in (29, 30):
