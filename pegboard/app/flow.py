@@ -93,6 +93,8 @@ def settle(state: AppState, effects: list[Effect] | None = None) -> Result:
     screen = table_screen(state)
     if isinstance(screen, GameOver) and not state.race:
         state = replace(state, race=race(state))
+    elif not isinstance(screen, GameOver) and state.race:
+        state = replace(state, race=())  # a win withdrawn (a renege claimed after it)
     return replace(state, screen=screen), tuple(done)
 
 

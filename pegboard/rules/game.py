@@ -70,6 +70,7 @@ from pegboard.rules.events import (
 from pegboard.rules.facts import Report, Undone
 from pegboard.rules.history import Entries, Node, same_entries
 from pegboard.rules.play import apply_go, apply_play
+from pegboard.rules.renege import claimable_after_win
 from pegboard.rules.report import entry_report, turn
 from pegboard.rules.show_order import apply_crib, apply_show
 from pegboard.rules.state import Award, GameState, Phase
@@ -218,7 +219,9 @@ def _step(node: Node, event: Event) -> tuple[Node, Report]:
 def _apply(t: Table, event: Event, out: list[Award]) -> None:
     if isinstance(event, Option):
         return  # a table option: nothing at the table changes
-    if t.phase is Phase.GAME_OVER and not isinstance(event, NewGame):
+    if t.phase is Phase.GAME_OVER and not (
+        isinstance(event, NewGame) or claimable_after_win(t, event)
+    ):
         raise RuleError(_game_over_message(t))
     settle_claims(t, event, out)
     if isinstance(event, Play):

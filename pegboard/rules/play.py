@@ -191,6 +191,10 @@ def _peg_acts(t: Table, acts: list[Act], out: list[Award]) -> None:
         acts = merged
     for act in acts:
         t.peg(act, out)
-    if t.phase is Phase.SHOW and t.winner is None:
+    if t.winner is not None:
+        # A card that won the game may have been the last of a hand that reneged: that hand
+        # is known now, so its gos are checked (and the renege can still be claimed).
+        check_reneges(t)
+    elif t.phase is Phase.SHOW:
         check_reneges(t)
         advance_show(t, out)

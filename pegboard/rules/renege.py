@@ -20,15 +20,19 @@ before that deal's crib is counted:
 - then the opponent pegs 2 for each card that could have been played.
 
 A renege penalty with no report of this deal (the table saw it, or the deal is over) only
-pays the points.
+pays the points. A game won in the play or show of the deal stays open to the claim until the
+crib would have been counted (:func:`claimable_after_win`): a take-back that cancels the
+points that won cancels the win too.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 
+from pegboard.errors import RuleError
+from pegboard.rules.events import Event, Penalty
 from pegboard.rules.state import RETRACTABLE, Award, PenaltyOffer, Phase, Reason, TakeBack
-from pegboard.rules.table import GoMark, Table
+from pegboard.rules.table import GoMark, Table, side_name
 
 RENEGE_RULE = "ACC 7.3 (2020)"
 TAKE_BACK = Reason.RENEGE_TAKE_BACK
@@ -77,9 +81,22 @@ def can_take_back(t: Table, report: int) -> GoMark | None:
     version-1 record: that release paid a renege without taking anything back)."""
     if t.version < 2:
         return None
-    if t.phase not in (Phase.PLAY, Phase.SHOW, Phase.CRIB):
-        return None  # the deal is over (or the game): the cards are gathered
+    if t.phase is Phase.GAME_OVER:
+        if t.crib is not None:
+            return None  # won on the crib: the deal was over
+    elif t.phase not in (Phase.PLAY, Phase.SHOW, Phase.CRIB):
+        return None  # the deal is over: the cards are gathered
     return next((mark for i, mark in t.renege_marks if i == report), None)
+
+
+def claimable_after_win(t: Table, event: Event) -> bool:
+    """A game won in the play or show of a deal with a renege reported in it stays open to
+    that renege's claim until the deal's crib would have been counted (ACC 7.3; docs/rules.md,
+    "Renege"): the win holds only if the points that made it were rightly pegged."""
+    if not isinstance(event, Penalty) or event.infraction != "renege":
+        return False
+    report = choose_report(t, event.player) if 0 <= event.player < t.n else None
+    return report is not None and can_take_back(t, report) is not None
 
 
 def take_back(t: Table, mark: GoMark, out: list[Award]) -> None:
@@ -115,12 +132,29 @@ def take_back(t: Table, mark: GoMark, out: list[Award]) -> None:
     t.pending_claims = ()
     t.claim_acts = ()
     t.close_muggins("the play was taken back after the renege")
+    if t.winner is not None:
+        _reopen(t)
     t.phase = Phase.PLAY
     t.to_act = mark.player
     lost = [0] * t.sides
     for award in retractions:
         lost[award.side] -= award.points
     t.take_backs = (*t.take_backs, TakeBack(mark.player, mark.count, taken, tuple(lost)))
+
+
+def _reopen(t: Table) -> None:
+    """The game was won on points the take-back cancels: it goes on, unless points that
+    stand (a penalty, a peg by hand) keep a side at the target."""
+    reached = [side for side in range(t.sides) if t.scores[side] >= t.rules.target]
+    if reached:
+        raise RuleError(
+            f"{side_name(t, reached[0])} reached {t.rules.target} on points the renege does "
+            f"not take back: the game is over ({RENEGE_RULE})"
+        )
+    t.winner = None
+    t.result = None
+    t.results = t.results[:-1]
+    t.match_winner = None  # the match was not decided before this game
 
 
 def _retract(

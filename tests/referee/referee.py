@@ -18,7 +18,10 @@ Rulings implemented (see the rules page):
   go, every point the play and the show scored since is cancelled ("renege take-back"), and
   the hands seen by then are known: they are counted again, without a new show line (the
   referee does not check that the cards laid again come from them);
-- the game stops the instant a side reaches the target; later events are illegal.
+- the game stops the instant a side reaches the target; later events are illegal, except
+  the claim of a renege reported in the deal that was won in its play or show (the hands laid
+  whole by the winning card are checked too): the take-back cancels the win when the points
+  that made it are among those cancelled, and is refused otherwise.
 """
 
 from __future__ import annotations
@@ -190,7 +193,7 @@ class Referee:
                 raise Illegal("the first line must be the game")
             self._game(event)
             return []
-        if self.over:
+        if self.over and not self._open_after_win(kind, event):
             raise Illegal("the game is over")
         handler = {
             "cut": self._cut, "deal": self._deal, "starter": self._starter,
@@ -202,7 +205,18 @@ class Referee:
         awards: list[Award] = []
         handler(event, awards)
         self.deal_log.append((self.line, kind, awards))
+        if self.over and kind in ("play", "go") and self.deal is not None:
+            self._find_reneges(self.deal)  # the hands laid whole by the winning card
         return awards
+
+    def _open_after_win(self, kind: str, event: Mapping[str, Any]) -> bool:
+        """A game won in the play or show of a deal stays open to the claim of a renege
+        reported in that deal until its crib would have been counted."""
+        if kind != "penalty" or event.get("infraction") != "renege" or self.deal is None:
+            return False
+        player = event.get("player")
+        return any(who == player and line not in self.settled and line in self.before_go
+                   for line, who, _ in self.reneges)
 
     def _game(self, event: Mapping[str, Any]) -> None:
         players = event.get("players")
@@ -387,8 +401,6 @@ class Referee:
 
     def _find_reneges(self, deal: _Deal) -> None:
         """Check the goes of every player whose whole hand was laid in the play."""
-        if self.over:  # nobody can claim a penalty any more
-            return
         for player, cards in deal.played.items():
             if player in deal.known:
                 self._check_goes(deal, player, deal.known[player])
@@ -513,6 +525,10 @@ class Referee:
             self.settled.add(chosen[0])
             if chosen in here and self.deal is not None:
                 self._take_back(chosen[0], player, awards)
+                if self.winner is not None:
+                    if any(score >= self.target for score in self.scores):
+                        raise Illegal("the game was won on points the renege does not cancel")
+                    self.winner = None  # the win came from points the renege cancelled
         to = event.get("to")
         if to is None:
             to = next(seat for step in range(1, self.players + 1)

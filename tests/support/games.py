@@ -303,6 +303,9 @@ def _play(table: _Table, dealer: int, held: list[list[Card]]) -> list[int]:
                 turn = nxt  # type: ignore[assignment]
             everyone_out = False
         if table.winner is not None:
+            # A hand laid completely is known when the game ends in the play: its gos are
+            # checked then (a renege that decided the game can still be claimed).
+            table.reneges.extend(r for r in pending if not held[r[0]])
             return []
         if ended:
             assert last is not None
