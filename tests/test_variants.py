@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from pegboard import config as config_package
 from pegboard.app.machine import initial_state
 from pegboard.app.start import setup_rows
 from pegboard.app.state import Setup
@@ -149,3 +150,10 @@ def test_the_record_docs_list_every_variant() -> None:
     text = (ROOT / "docs" / "record.md").read_text(encoding="utf-8")
     listed = re.findall(r"^\| `(\w+)` \|", text.split("Rules keys:")[1].split("\n\n")[1], re.M)
     assert listed == [v.key for v in VARIANTS]
+
+
+def test_the_config_docs_name_every_variant_the_config_takes() -> None:
+    doc = config_package.__doc__ or ""
+    rules = doc.split("``[rules]``")[1].split("``[voice]``")[0]
+    named = re.findall(r"``(\w+)``", rules)
+    assert [key for key in named if key in section_keys("rules")] == list(section_keys("rules"))
