@@ -173,8 +173,12 @@ def test_api_game_is_the_engines_state_in_the_record_names_and_the_apps_words(
             assert data["pile"] == [str(card) for card in gs.pile]
             assert data["sides"] == [side_name(gs, s) for s in range(gs.sides)]
         pegged, names = awards_of(60)
-        assert data["last_award"] == {"line": 60, "text": awards_text(list(pegged), names),
-                                      "awards": [a.to_json() for a in pegged]}
+        acts = data["last_award"]["acts"]
+        assert data["last_award"]["line"] == 60
+        assert [award for act in acts for award in act["awards"]] == [
+            a.to_json() for a in pegged]
+        assert [act["text"] for act in acts] == [awards_text(list(pegged[:2]), names),
+                                                 awards_text(list(pegged[2:]), names)]
         assert [count["title"] for count in data["show"]] == ["Ben's hand: 0", "Ann's hand: 10"]
         assert data["show"][0]["lines"][0] == "nineteen: nothing"
         game.close()

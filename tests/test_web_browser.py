@@ -89,10 +89,35 @@ def test_the_award_line_is_live_text_in_the_apps_words(browser: Browser, tmp_pat
             if len(game.state.awards) > before:
                 break
         shown_lines(page, line)
-        pegged = list(game.state.awards[before:])
+        report = game.game.report
+        assert report is not None
+        acts = [awards_text(list(act.awards), game.state.names) for act in report.scored]
         assert page.get_attribute("#award", "aria-live") == "polite"
-        assert page.text_content("#award") == awards_text(pegged, game.state.names)
+        assert page.locator("#award li").all_text_contents() == acts
         assert page.get_attribute("html", "class") == "tv"
+    game.close()
+
+
+def test_the_heading_says_whose_claim_is_awaited_and_who_deals_next(
+        browser: Browser, tmp_path: Path) -> None:
+    muggins = (EXAMPLES / "muggins.jsonl").read_text(encoding="utf-8").splitlines()
+    store = tmp_path / "store"
+    game = ScriptedGame(store, muggins)
+    with WebServer(store, poll=0.02) as server:
+        page = browser.new_page(viewport={"width": 390, "height": 844})
+        page.goto(server.url)
+        game.play_to(19)  # the hands are being claimed: Ben's is awaited, the crib after
+        shown_lines(page, 19)
+        assert page.text_content("#doing") == "Waiting for Ben's claim: hand — deal 1"
+        assert page.is_hidden("#show-box")  # no count shown before it is claimed
+        game.play_to(21)  # Ann claims 5 of her 12: the 7 are open to muggins
+        shown_lines(page, 21)
+        assert page.locator("#show h3").all_text_contents() == [
+            "Ben's hand: 7", "Ann's hand: said 5"]
+        game.play_to(23)  # the crib counted: Ben deals the next hand
+        shown_lines(page, 23)
+        assert page.text_content("#doing") == "Ben to deal"
+        assert page.locator("#award li").all_text_contents() == ["Ann: Crib for 1"]
     game.close()
 
 

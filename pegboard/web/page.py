@@ -3,7 +3,8 @@
 The page holds no inline script or style (the content security policy forbids both): its
 behaviour is ``/static/web.js`` and its look ``/static/web.css``. The board is inline SVG
 (drawn by :mod:`pegboard.web.board`) so the script can move the pegs. Everything a player
-reads is text in the page, and the award line and the result are live regions a screen
+reads is text in the page, and the last score (one line for each scoring act) and the result
+are live regions a screen
 reader announces as they change.
 """
 
@@ -53,8 +54,8 @@ _PAGE = """<!doctype html>
         <div id="starter-box"><dt>Starter</dt><dd id="starter"></dd></div>
         <div><dt>Crib</dt><dd id="crib"></dd></div>
       </dl>
-      <p class="award"><span class="visually-hidden">Last score: </span><span id="award"
-        aria-live="polite"></span></p>
+      <div class="award"><span class="visually-hidden">Last score: </span><ul id="award"
+        aria-live="polite"></ul></div>
       <p id="game-problem" class="note" hidden></p>
     </section>
     <section id="show-box" class="show" aria-labelledby="show-title" hidden>

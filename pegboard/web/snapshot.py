@@ -1,8 +1,13 @@
 """The game in progress as the scoreboard shows it: one JSON object, in the record's names.
 
-The state comes from the rules engine (the record replayed by :class:`~pegboard.web.follow
-.Follower`); the words are the device's own (:mod:`pegboard.app.words`): award lines, show
-counts read aloud, the result. docs/web.md describes every field.
+Everything the page says comes from the engine: the table's state, and the report of each
+entry the follower read (:class:`~pegboard.rules.facts.Report`). What the table does next is
+the last entry's :class:`~pegboard.rules.facts.Turn`; the last score is that entry's
+:class:`~pegboard.rules.facts.Scored` acts, one line each; the show is the deal's
+:class:`~pegboard.rules.facts.ShowStep` facts in the order the engine counted them; the race
+is the :class:`Turn` scores at the end of each deal. Nothing here works out a phase, an order,
+a race or a score again. The words are the device's own (:mod:`pegboard.app.words`).
+docs/web.md describes every field.
 """
 
 from __future__ import annotations
@@ -15,24 +20,38 @@ from pegboard.app.words import (
     awards_text,
     count_lines,
     count_title,
+    owed_label,
     result_lines,
     side_name,
 )
 from pegboard.rules.events import Deal, NewGame
-from pegboard.rules.state import Award, GameState, Phase
-from pegboard.stats import replay_events, skunk_lines
+from pegboard.rules.facts import (
+    ClaimClosed,
+    ClaimOpened,
+    Counted,
+    GameOver,
+    ShowStep,
+    Turn,
+)
+from pegboard.rules.state import PendingClaim, Phase, Reason
+from pegboard.stats import Race, skunk_lines
 from pegboard.ui.race import race_svg
 from pegboard.web.follow import Entry, Follower
 
 _DOING = {
     Phase.CUT: "Cutting for the first deal",
-    Phase.DEAL: "{dealer} to deal",
+    Phase.DEAL: "{next_dealer} to deal",
     Phase.STARTER: "{dealer} turns the starter",
     Phase.PLAY: "{to_act} to play",
     Phase.SHOW: "{to_act} shows",
-    Phase.CRIB: "{dealer}'s crib",
+    Phase.CRIB: "{to_act} counts the crib",
     Phase.GAME_OVER: "Game over",
 }
+"""What the table does next, by the engine's phase (``Turn``): the seat named is the one the
+engine says acts (``next_dealer`` deals the next hand, not this hand's dealer)."""
+
+_IN_DEAL = (Phase.STARTER, Phase.PLAY, Phase.SHOW, Phase.CRIB)
+"""Phases said with the deal they belong to ("Ben to play — deal 5")."""
 
 
 def game_json(follower: Follower) -> dict[str, Any] | None:
@@ -45,6 +64,9 @@ def game_json(follower: Follower) -> dict[str, Any] | None:
     sides = [side_name(gs, s) for s in range(gs.sides)]
     target = gs.rules.target
     skunk, double = skunk_lines(target)
+    entries = follower.entries
+    turn = entries[-1].report.next if entries else None
+    deal = _this_deal(entries)
     data: dict[str, Any] = {
         "id": follower.game_id,
         "header": follower.header,
@@ -58,10 +80,12 @@ def game_json(follower: Follower) -> dict[str, Any] | None:
         "scores": list(gs.scores),
         "back_pegs": list(gs.back_pegs),
         "phase": gs.phase.value,
-        "doing": _doing(gs),
+        "doing": doing(turn, names),
+        "claim": claim_json(turn, names),
         "game_no": gs.game_no,
         "deal_no": gs.deal_no,
         "dealer": gs.dealer,
+        "next_dealer": turn.next_dealer if turn is not None else None,
         "to_act": gs.to_act,
         "count": gs.count,
         "pile": [str(card) for card in gs.pile],
@@ -69,8 +93,8 @@ def game_json(follower: Follower) -> dict[str, Any] | None:
         "starter": str(gs.starter) if gs.starter is not None else None,
         "starter_text": rank_label(gs.starter.rank) if gs.starter is not None else None,
         "crib": [str(card) for card in gs.crib] if gs.crib is not None else None,
-        "last_award": _last_award(follower.entries, names),
-        "show": _show(gs, follower.entries),
+        "last_award": last_scores(deal, names),
+        "show": show_json(deal, turn, names),
         "winner": gs.winner,
         "result": None,
         "result_text": None,
@@ -83,63 +107,149 @@ def game_json(follower: Follower) -> dict[str, Any] | None:
         title, lines = result_lines(gs)
         data["result"] = gs.result.to_json()
         data["result_text"] = {"title": title, "lines": list(lines)}
-        race = replay_events(game.header, game.events)[-1].race
+        race = race_of(entries, sides, target)
         data["race"] = race.to_json()
         data["race_svg"] = race_svg(race)
     return data
 
 
-def _doing(gs: GameState) -> str:
-    """What the table is doing now, with the name of whoever must act."""
+def _this_deal(entries: list[Entry]) -> list[Entry]:
+    """The entries since the latest deal (or new game) began, that entry left out: a new
+    deal starts with a clean slate."""
+    for index in range(len(entries) - 1, -1, -1):
+        if isinstance(entries[index].event, Deal | NewGame):
+            return entries[index + 1:]
+    return entries
+
+
+def doing(turn: Turn | None, names: tuple[str, ...]) -> str:
+    """What the table does next, with the name of whoever acts: the engine's turn after the
+    last entry ("Ben shows — deal 1", "Ben to deal"); a score waiting for its owner's claim
+    comes first ("Waiting for Ben's claim: hand — deal 1")."""
+    if turn is None:
+        return _DOING[Phase.CUT]
+
     def name(seat: int | None) -> str:
-        return gs.names[seat] if seat is not None else ""
-    return _DOING[gs.phase].format(dealer=name(gs.dealer), to_act=name(gs.to_act))
+        return names[seat] if seat is not None else ""
+
+    if turn.claim is not None:
+        text = _claim_text(turn.claim, names)
+    else:
+        text = _DOING[turn.phase].format(
+            dealer=name(turn.dealer), to_act=name(turn.to_act),
+            next_dealer=name(turn.next_dealer))
+    if (turn.phase in _IN_DEAL or turn.claim is not None) and turn.deal_no:
+        text += f" — deal {turn.deal_no}"
+    return text
 
 
-def _last_award(entries: list[Entry], names: tuple[str, ...]) -> dict[str, Any] | None:
-    """The latest entry in force that pegged points, said as the device says it."""
-    for entry in reversed(entries):
-        if entry.awards:
+def _claim_text(claim: PendingClaim, names: tuple[str, ...]) -> str:
+    return f"Waiting for {names[claim.player]}'s claim: {owed_label(claim)}"
+
+
+def claim_json(turn: Turn | None, names: tuple[str, ...]) -> dict[str, Any] | None:
+    """The score waiting for its owner's claim (muggins games): whose and for what, never how
+    many points (the count stays hidden until it is claimed, ACC 10)."""
+    if turn is None or turn.claim is None:
+        return None
+    claim = turn.claim
+    return {
+        "player": claim.player,
+        "for": [str(reason) for reason in (claim.reasons or (claim.reason,))],
+        "text": _claim_text(claim, names),
+    }
+
+
+def last_scores(deal: list[Entry], names: tuple[str, ...]) -> dict[str, Any] | None:
+    """The latest entry of this deal that pegged points: each scoring act (one
+    :class:`Scored` fact) a line of its own, said as the device says it."""
+    for entry in reversed(deal):
+        acts = entry.report.scored
+        if acts:
             return {
                 "line": entry.line,
-                "text": awards_text(list(entry.awards), names),
-                "awards": [award.to_json() for award in entry.awards],
+                "acts": [{
+                    "player": act.player,
+                    "side": act.side,
+                    "points": act.points,
+                    "text": awards_text(list(act.awards), names),
+                    "awards": [award.to_json() for award in act.awards],
+                } for act in acts],
             }
-        if isinstance(entry.event, Deal | NewGame):
-            return None  # a new deal starts with a clean slate
     return None
 
 
-def _show(gs: GameState, entries: list[Entry]) -> list[dict[str, Any]]:
-    """The hands and crib counted so far this deal, in show order (left of the dealer first,
-    the dealer last, then the crib), each read aloud line by line as the device reads it; a
-    hand that scored nothing is read too ("nineteen: nothing")."""
-    counted: dict[tuple[int, bool], Award] = {}
-    for entry in reversed(entries):
-        if isinstance(entry.event, Deal | NewGame):
+def show_json(deal: list[Entry], turn: Turn | None,
+              names: tuple[str, ...]) -> list[dict[str, Any]]:
+    """The hands and crib this deal's entries counted, in the order the engine counted them
+    (its :class:`ShowStep` facts), each read line by line as the device reads it.
+
+    In a muggins game a count waiting for its owner's claim is not shown at all, and one
+    whose under-claim is open to muggins shows only what was said: the true count stays
+    hidden until nobody can call muggins on it.
+    """
+    steps: list[ShowStep] = []
+    hidden: list[tuple[PendingClaim, ShowStep]] = []
+    said: dict[int, int] = {}  # id of a step -> what its owner claimed
+    for entry in deal:
+        facts = entry.report.facts
+        for index, fact in enumerate(facts):
+            if isinstance(fact, ShowStep):
+                after = facts[index + 1] if index + 1 < len(facts) else None
+                if isinstance(after, ClaimOpened):
+                    hidden.append((after.claim, fact))
+                else:
+                    steps.append(fact)
+            elif isinstance(fact, ClaimClosed):
+                for claim, step in hidden:
+                    if claim == fact.claim:
+                        hidden.remove((claim, step))
+                        steps.append(step)
+                        said[id(step)] = fact.claimed
+                        break
+    muggins = turn.muggins if turn is not None else None
+    out: list[dict[str, Any]] = []
+    for step in steps:
+        crib = step.counted is Counted.CRIB
+        claimed = said.get(id(step))
+        open_to_muggins = muggins is not None and muggins.owner == step.player and (
+            muggins.reason is (Reason.CRIB if crib else Reason.HAND))
+        if open_to_muggins and claimed is not None:
+            what = "crib" if crib else "hand"
+            out.append({"player": step.player, "crib": crib, "points": None,
+                        "title": f"{names[step.player]}'s {what}: said {claimed}",
+                        "lines": []})
+            continue
+        count = Count(step.player, crib, step.cards, step.items, claimed)
+        out.append({
+            "player": count.player,
+            "crib": count.crib,
+            "points": count.points,
+            "title": count_title(count, names),
+            "lines": list(count_lines(count)),
+        })
+    return out
+
+
+def race_of(entries: list[Entry], sides: list[str], target: int) -> Race:
+    """The score race of the game in view: the engine's scores (each entry's ``Turn``) at
+    the end of every deal of this game, then the last entry's, with the winner and skunk of
+    its :class:`GameOver`."""
+    start = 0
+    for index in range(len(entries) - 1, -1, -1):
+        if isinstance(entries[index].event, NewGame):
+            start = index + 1
             break
-        for award in entry.awards:
-            if award.reason in ("hand", "crib"):
-                counted.setdefault((award.player, award.reason == "crib"), award)
-    if gs.dealer is None or gs.phase in (Phase.CUT, Phase.STARTER, Phase.PLAY):
-        return []
-    order = [(gs.dealer + k) % gs.players for k in range(1, gs.players + 1)]
-    counts = [Count(p, False, gs.hands[p] or (), counted[p, False].items if (p, False) in counted
-                    else ()) for p in order if gs.hands[p] is not None]
-    if gs.rules.muggins or gs.phase is Phase.GAME_OVER:
-        # Only what was pegged: a muggins hand waits for its claim, and nothing is counted
-        # after the hand that won (a hand of nothing before it was read all the same).
-        last = max((i for i, c in enumerate(counts) if (c.player, False) in counted),
-                   default=-1)
-        counts = [c for i, c in enumerate(counts)
-                  if i <= last and (not gs.rules.muggins or (c.player, False) in counted)]
-    crib = counted.get((gs.dealer, True))
-    if gs.crib is not None and (crib is not None or not gs.rules.muggins):
-        counts.append(Count(gs.dealer, True, gs.crib, crib.items if crib else ()))
-    return [{
-        "player": count.player,
-        "crib": count.crib,
-        "points": count.points,
-        "title": count_title(count, gs.names),
-        "lines": list(count_lines(count)),
-    } for count in counts]
+    rows: list[tuple[int, ...]] = [tuple(0 for _ in sides)]
+    last: tuple[int, ...] | None = None
+    over: GameOver | None = None
+    for entry in entries[start:]:
+        if isinstance(entry.event, Deal) and last is not None:
+            rows.append(last)
+        if isinstance(entry.event, Deal) or last is not None:
+            last = entry.report.next.scores
+        over = entry.report.game_over or over
+    if last is not None:
+        rows.append(last)
+    return Race(tuple(sides), target, tuple(rows), over.winner if over else None,
+                str(over.skunk) if over else "none")

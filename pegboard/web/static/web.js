@@ -91,7 +91,7 @@
       placePeg(side, "back", game.back_pegs[side]);
       placePeg(side, "front", game.scores[side]);
     });
-    setText("doing", game.doing + (game.deal_no ? " — deal " + game.deal_no : ""));
+    setText("doing", game.doing);
     const playing = game.phase === "play";
     show("count-box", playing);
     show("pile-box", playing);
@@ -100,7 +100,18 @@
     show("starter-box", game.starter_text !== null);
     setText("starter", game.starter_text || "");
     setText("crib", game.dealer === null ? "—" : game.players[game.dealer] + "'s");
-    setText("award", game.last_award ? game.last_award.text : "");
+    const acts = game.last_award ? game.last_award.acts.map((act) => act.text) : [];
+    const award = $("award");
+    const awardKey = (game.last_award ? game.last_award.line : "") + "\u0000" + acts.join("\u0000");
+    if (award.dataset.key !== awardKey) {
+      award.dataset.key = awardKey;
+      award.replaceChildren();
+      acts.forEach((text) => {
+        const li = document.createElement("li");
+        li.textContent = text;
+        award.appendChild(li);
+      });
+    }
     show("game-problem", Boolean(game.problem));
     setText("game-problem", game.problem
       ? "Shown as far as the record can be read: " + game.problem + "." : "");
