@@ -270,16 +270,12 @@ def race_svg(race: Race) -> str:
     ]
     for score in chart.y_ticks():
         y = _num(chart.y(score))
-        out.append(f'<line x1="{chart.left}" y1="{y}" x2="{chart.right}" y2="{y}" '
-                   f'stroke="{_GRID}"/>')
-        out.append(f'<text x="{chart.left - 6}" y="{_num(chart.y(score) + 4)}" '
-                   f'text-anchor="end" fill="{_INK}">{score}</text>')
+        out += [_svg_line(chart.left, y, chart.right, y, _GRID),
+                _svg_label(chart.left - 6, _num(chart.y(score) + 4), "end", score)]
     for deal in chart.x_ticks():
         x = _num(chart.x(deal))
-        out.append(f'<line x1="{x}" y1="{chart.bottom}" x2="{x}" y2="{chart.bottom + 4}" '
-                   f'stroke="{_INK}"/>')
-        out.append(f'<text x="{x}" y="{chart.bottom + 16}" text-anchor="middle" '
-                   f'fill="{_INK}">{deal}</text>')
+        out += [_svg_line(x, chart.bottom, x, chart.bottom + 4, _INK),
+                _svg_label(x, chart.bottom + 16, "middle", deal)]
     out.append(f'<text x="{chart.left}" y="{chart.bottom + 32}" fill="{_INK}">deal</text>')
     for level, label, colour in chart.skunk_marks():
         row_y = _num(chart.y(level))
@@ -306,6 +302,14 @@ def race_svg(race: Race) -> str:
                    f"{escape(text)}</text>")
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+def _svg_line(x1: object, y1: object, x2: object, y2: object, stroke: str) -> str:
+    return f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="{stroke}"/>'
+
+
+def _svg_label(x: object, y: object, anchor: str, text: object) -> str:
+    return f'<text x="{x}" y="{y}" text-anchor="{anchor}" fill="{_INK}">{text}</text>'
 
 
 def _svg_marker(shape: str, x: float, y: float, colour: str) -> str:
