@@ -1,70 +1,39 @@
 """``pegboard web`` under a hostile local network, as a real process on loopback.
 
-Half-sent requests (1,100 of them, from 41 loopback addresses, against a process allowed
-1,024 open files) while Debian's Chromium loads the page; a request dripped byte by byte;
-foreign ``Host`` names (DNS rebinding); bodies and heads h11 refuses; query parameters of
-thousands of digits; Ctrl-C; the store-following task failing; running out of descriptors
-under asyncio. Waiting is on sockets and pipes (with time-outs), never a sleep.
+A half-sent request and one dripped byte by byte; foreign ``Host`` names (DNS rebinding);
+bodies and heads h11 refuses; query parameters of thousands of digits; event streams by the
+hundred; Ctrl-C; the store-following task failing; a failure inside. The load tests (1,100
+connections, running out of descriptors, the log) are in ``test_hostile_web_load.py``.
+Waiting is on sockets and pipes (with time-outs), never a sleep.
 """
 
 from __future__ import annotations
 
 import contextlib
 import re
-import resource
 import selectors
 import signal
 import socket
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import sync_playwright
 
-from tests.support.web import EXAMPLES, ScriptedGame, chromium
+from tests.support.hostile import (
+    LINES,
+    REQUEST_S,
+    Board,
+    ask,
+    get,
+    has_security_headers,
+    stream_from,
+)
+from tests.support.web import ScriptedGame
 
 ROOT = Path(__file__).resolve().parent.parent
-REQUEST_S = 5.0
-"""The deadline for a whole request (``pegboard.web.server_conn.Limits.request_s``)."""
-LINES = (EXAMPLES / "two-player.jsonl").read_text(encoding="utf-8").splitlines()
-LIMIT_FILES = """
-import os, resource, sys
-files = int(sys.argv[1])
-resource.setrlimit(resource.RLIMIT_NOFILE, (files, files))
-os.execv(sys.executable, [sys.executable, "-m", "pegboard", *sys.argv[2:]])
-"""
-
-
-class Board:
-    """``pegboard web`` on 127.0.0.1 (a port of its own), its standard error in a file."""
-
-    def __init__(self, store: Path, log: Path, *extra: str, files: int = 1024,
-                 host: str = "127.0.0.1") -> None:
-        self.log = log
-        with log.open("w") as err:
-            self.process = subprocess.Popen(
-                [sys.executable, "-c", LIMIT_FILES, str(files), "web", "--store", str(store),
-                 "--host", host, "--port", "0", "--poll", "0.02", *extra],
-                stdout=subprocess.PIPE, stderr=err, text=True)
-        assert self.process.stdout is not None
-        line = self.process.stdout.readline()
-        assert "http://" in line, line + log.read_text()
-        self.url = line.split()[3]
-        self.port = int(self.url.rsplit(":", 1)[1].strip("/"))
-
-    def stop(self, sig: int = signal.SIGTERM) -> tuple[int, str]:
-        if self.process.poll() is None:
-            self.process.send_signal(sig)
-        try:
-            self.process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-        return self.process.returncode, self.log.read_text(errors="replace")
 
 
 @pytest.fixture
@@ -81,41 +50,6 @@ def board(store: Path, tmp_path: Path) -> Iterator[Board]:
     server = Board(store, tmp_path / "web.log")
     yield server
     server.stop()
-
-
-def ask(port: int, request: bytes, *, source: str = "127.0.0.1", to: str = "127.0.0.1",
-        ) -> bytes:
-    """Send ``request`` and read the whole answer (the server closes or keep-alive ends)."""
-    with socket.create_connection((to, port), timeout=10,
-                                  source_address=(source, 0)) as conn:
-        conn.sendall(request)
-        answer = b""
-        while b"\r\n\r\n" not in answer or not _complete(answer):
-            chunk = conn.recv(65536)
-            if not chunk:
-                break
-            answer += chunk
-        return answer
-
-
-def _complete(answer: bytes) -> bool:
-    head, _, body = answer.partition(b"\r\n\r\n")
-    length = re.search(rb"(?i)\r\ncontent-length: *([0-9]+)", head)
-    return length is not None and len(body) >= int(length.group(1))
-
-
-def get(port: int, path: str, host: str = "localhost", extra: str = "") -> tuple[int, bytes]:
-    answer = ask(port, f"GET {path} HTTP/1.1\r\nHost: {host}\r\n{extra}"
-                       "Connection: close\r\n\r\n".encode())
-    status = int(answer.split(b" ", 2)[1])
-    return status, answer
-
-
-def has_security_headers(answer: bytes) -> bool:
-    head = answer.partition(b"\r\n\r\n")[0].lower()
-    return all(name in head for name in (b"content-security-policy: default-src 'none'",
-                                         b"x-content-type-options: nosniff",
-                                         b"x-frame-options: deny", b"referrer-policy"))
 
 
 # -- Host names (DNS rebinding) -----------------------------------------------------------
@@ -244,137 +178,19 @@ def test_a_request_not_whole_within_the_deadline_is_closed(board: Board) -> None
         assert deadline - 0.5 <= when <= deadline + 2, when
 
 
-def _attack(port: int, sources: list[tuple[str, int]]) -> list[socket.socket]:
-    """Open the connections (without waiting for each) and send half a request on each."""
-    opened: list[socket.socket] = []
-    for source, count in sources:
-        for _ in range(count):
-            conn = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-            conn.bind((source, 0))
-            conn.setblocking(False)
-            conn.connect_ex(("127.0.0.1", port))
-            opened.append(conn)
-    with selectors.DefaultSelector() as watch:
-        for conn in opened:
-            watch.register(conn, selectors.EVENT_WRITE)
-        waiting = len(opened)
-        until = time.monotonic() + 10
-        while waiting and time.monotonic() < until:
-            for key, _ in watch.select(timeout=1):
-                conn = key.fileobj
-                assert isinstance(conn, socket.socket)
-                watch.unregister(conn)
-                waiting -= 1
-                with contextlib.suppress(OSError):  # refused at once: as it should be
-                    conn.send(b"GET / HTTP/1.1\r\nHost: localhost\r\nUser-Agent: half")
-    return opened
-
-
-class Churn:
-    """While it runs, every attacking connection the server closes is opened again from the
-    same address with half a request: the attack keeps its 1,100 going."""
-
-    def __init__(self, port: int, opened: list[socket.socket]) -> None:
-        self.port = port
-        self.watch = selectors.DefaultSelector()
-        self.sources = {}
-        for conn in opened:
-            self.sources[conn] = conn.getsockname()[0]
-            self.watch.register(conn, selectors.EVENT_READ)
-        self.reopened = 0
-        self.done = threading.Event()
-        self.thread = threading.Thread(target=self._run, daemon=True)
-        self.thread.start()
-
-    def _run(self) -> None:
-        while not self.done.is_set():
-            for key, _ in self.watch.select(timeout=0.05):
-                conn = key.fileobj
-                assert isinstance(conn, socket.socket)
-                source = self.sources.pop(conn)
-                self.watch.unregister(conn)
-                conn.close()
-                new = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-                new.bind((source, 0))
-                new.settimeout(1)
-                with contextlib.suppress(OSError):
-                    new.connect(("127.0.0.1", self.port))
-                    new.send(b"GET / HTTP/1.1\r\nHost: localhost\r\nUser-Agent: again")
-                self.sources[new] = source
-                self.watch.register(new, selectors.EVENT_READ)
-                self.reopened += 1
-
-    def stop(self) -> None:
-        self.done.set()
-        self.thread.join(timeout=10)
-        for conn in self.sources:
-            conn.close()
-        self.watch.close()
-
-
-@pytest.mark.skipif(chromium() is None, reason="needs chromium (`make test` installs it)")
-def test_1100_half_sent_connections_leave_the_page_to_a_browser(store: Path,
-                                                               tmp_path: Path) -> None:
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 4096)), hard))
-    board = Board(store, tmp_path / "web.log", files=1024)
-    attack: list[socket.socket] = []
-    try:
-        with sync_playwright() as driver:
-            browser = driver.chromium.launch(executable_path=chromium())
-            page = browser.new_page()
-            # One host with 100, forty more with 25 each: 1,100 half-sent requests.
-            sources = [("127.0.0.2", 100), *((f"127.0.1.{n}", 25) for n in range(1, 41))]
-            attack = _attack(board.port, sources)
-            assert len(attack) == 1100
-            churn = Churn(board.port, attack)
-            try:
-                started = time.monotonic()
-                page.goto(board.url, timeout=2000)
-                page.wait_for_selector('body[data-lines="3"]', state="attached",
-                                       timeout=2000)
-                took = time.monotonic() - started
-                assert page.text_content("#score0") == "0"
-            finally:
-                churn.stop()
-            browser.close()
-        assert took < 2.0, took
-        print(f"page under 1,100 half-sent connections: {took:.2f} s "
-              f"({churn.reopened} reopened meanwhile)")
-        assert board.process.poll() is None
-    finally:
-        status, log = board.stop()
-    assert status == -signal.SIGTERM
-    assert "Traceback" not in log
-    assert len(log.encode()) < 2000 and len(log.splitlines()) <= 6, log
-
-
-def _stream_from(port: int, source: str) -> tuple[socket.socket, bytes]:
-    """Open ``/events`` from ``source`` and read until its first ``retry:`` line."""
-    conn = socket.create_connection(("127.0.0.1", port), timeout=10,
-                                    source_address=(source, 0))
-    conn.sendall(b"GET /events HTTP/1.1\r\nHost: localhost\r\n\r\n")
-    seen = b""
-    while b"retry: " not in seen or not re.search(rb"retry: [0-9]+\n", seen):
-        chunk = conn.recv(4096)
-        assert chunk, seen
-        seen += chunk
-    return conn, seen
-
-
 def test_event_streams_are_capped_per_address_and_in_all(board: Board) -> None:
     held: list[socket.socket] = []
     try:
         for n in range(32):  # 8 from each of 32 addresses: 256, every stream there is
             for _ in range(8):
-                conn, seen = _stream_from(board.port, f"127.0.2.{n + 1}")
+                conn, seen = stream_from(board.port, f"127.0.2.{n + 1}")
                 assert b"retry: 1000" in seen, seen
                 held.append(conn)
             if n == 0:
-                conn, seen = _stream_from(board.port, "127.0.2.1")  # a ninth from one
+                conn, seen = stream_from(board.port, "127.0.2.1")  # a ninth from one
                 assert b"retry: 5000" in seen and b": busy" in seen, seen
                 conn.close()
-        conn, seen = _stream_from(board.port, "127.0.3.1")  # a newcomer, all 256 in use
+        conn, seen = stream_from(board.port, "127.0.3.1")  # a newcomer, all 256 in use
         assert b"retry: 5000" in seen, seen
         conn.close()
         status, answer = get(board.port, "/api/game")  # the page and the API still answer
@@ -382,7 +198,7 @@ def test_event_streams_are_capped_per_address_and_in_all(board: Board) -> None:
         held.pop().close()  # one browser leaves: its place is free again once it is seen
         until = time.monotonic() + 5
         while True:
-            conn, seen = _stream_from(board.port, "127.0.3.1")
+            conn, seen = stream_from(board.port, "127.0.3.1")
             if b"retry: 1000" in seen or time.monotonic() > until:
                 break
             conn.close()
@@ -397,7 +213,7 @@ def test_event_streams_are_capped_per_address_and_in_all(board: Board) -> None:
 
 def test_ctrl_c_stops_quietly(board: Board) -> None:
     assert get(board.port, "/api/game")[0] == 200
-    stream, _ = _stream_from(board.port, "127.0.0.1")  # a browser following the game
+    stream, _ = stream_from(board.port, "127.0.0.1")  # a browser following the game
     status, log = board.stop(signal.SIGINT)
     stream.close()
     assert status == 130
@@ -427,47 +243,6 @@ def test_a_failed_polling_task_stops_the_process_with_status_1(store: Path) -> N
 
 # -- out of descriptors -------------------------------------------------------------------
 
-NO_FILES_LEFT = """
-import asyncio, logging, resource, socket, sys
-from pegboard.web.server import quiet_logs
-logging.basicConfig(stream=sys.stderr, format="%(name)s: %(message)s")
-resource.setrlimit(resource.RLIMIT_NOFILE, (48, 48))
-quiet_logs()
-
-class Hold(asyncio.Protocol):
-    pass
-
-async def main():
-    loop = asyncio.get_running_loop()
-    server = await loop.create_server(Hold, "127.0.0.1", 0, backlog=128)
-    print(server.sockets[0].getsockname()[1], flush=True)
-    await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
-
-asyncio.run(main())
-"""
-
-
-def test_running_out_of_descriptors_is_one_line_not_a_flood() -> None:
-    process = subprocess.Popen([sys.executable, "-c", NO_FILES_LEFT], stdin=subprocess.PIPE,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    assert process.stdout is not None and process.stdin is not None
-    port = int(process.stdout.readline())
-    held = [socket.create_connection(("127.0.0.1", port)) for _ in range(100)]
-    # Wait until the loop has met the limit at least twice (its retry is one second).
-    t0 = time.monotonic()
-    with socket.create_connection(("127.0.0.1", port)) as probe:
-        probe.settimeout(2.5)
-        with pytest.raises(TimeoutError):
-            probe.recv(1)  # the server never answers: this is only a bounded wait
-    assert time.monotonic() - t0 >= 2.4
-    _, err = process.communicate("\n", timeout=20)
-    for conn in held:
-        conn.close()
-    lines = err.splitlines()
-    assert len(lines) == 1, err[:2000]
-    assert "cannot accept connections: Too many open files" in lines[0]
-
-
 def test_a_failure_inside_is_a_500_with_the_security_headers(
         store: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from starlette.testclient import TestClient
@@ -486,67 +261,6 @@ def test_a_failure_inside_is_a_500_with_the_security_headers(
                                       "itself is not affected."}
     assert answer.headers["content-security-policy"].startswith("default-src 'none'")
     assert answer.headers["x-frame-options"] == "DENY"
-
-
-def test_each_warning_is_written_once_a_minute_with_the_count_held_back() -> None:
-    import logging
-
-    from pegboard.web.server import OncePerMinute
-
-    now = [0.0]
-    once = OncePerMinute(lambda: now[0])
-    logger = logging.getLogger("pegboard.web.test-once")
-    logger.propagate = False
-    seen: list[str] = []
-
-    class Keep(logging.Handler):
-        def emit(self, record: logging.LogRecord) -> None:
-            seen.append(record.getMessage())
-
-    logger.addHandler(Keep())
-    logger.addFilter(once)
-    try:
-        for n in range(1000):
-            now[0] = n * 0.059  # 1,000 in 59 s
-            logger.warning("refusing connections (%d so far)", n + 1)
-        try:
-            raise OSError(24, "Too many open files")
-        except OSError:
-            logger.exception("socket.accept() out of system resource")
-            logger.exception("socket.accept() out of system resource")
-        now[0] = 60.0
-        logger.warning("refusing connections (%d so far)", 1001)
-    finally:
-        logger.removeFilter(once)
-    assert seen == [
-        "refusing connections (1 so far)",
-        "cannot accept connections: Too many open files (the process's open files are "
-        "used up)",
-        "refusing connections (1001 so far) (999 more like it in the last minute)",
-    ]
-
-
-def test_every_pegboard_logger_in_the_server_is_held_to_once_a_minute(
-        capsys: pytest.CaptureFixture[str]) -> None:
-    import logging
-
-    from pegboard.web.server import quiet_logs
-
-    ours = logging.getLogger("pegboard")
-    before = (list(ours.handlers), ours.propagate, ours.level)
-    now = [0.0]
-    try:
-        quiet_logs(lambda: now[0])
-        quiet_logs(lambda: now[0])  # twice: still one handler
-        for n in range(100):
-            now[0] = n * 0.1
-            logging.getLogger("pegboard.store.index").warning("the index is damaged (%d)", n)
-            logging.getLogger("pegboard.web").warning("dropping a connection")
-    finally:
-        ours.handlers[:] = before[0]
-        ours.propagate, ours.level = before[1], before[2]
-    assert capsys.readouterr().err.splitlines() == [
-        "pegboard web: the index is damaged (0)", "pegboard web: dropping a connection"]
 
 
 # -- the unit -----------------------------------------------------------------------------

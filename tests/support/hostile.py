@@ -1,0 +1,172 @@
+"""``pegboard web`` as a real process on loopback, and raw HTTP against it: what the
+hostile-network tests share (``tests/test_hostile_web*.py``)."""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import selectors
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+from tests.support.web import EXAMPLES
+
+LINES = (EXAMPLES / "two-player.jsonl").read_text(encoding="utf-8").splitlines()
+REQUEST_S = 5.0
+"""The deadline for a whole request (``pegboard.web.server_conn.Limits.request_s``)."""
+
+LIMIT_FILES = """
+import os, resource, sys
+files = int(sys.argv[1])
+resource.setrlimit(resource.RLIMIT_NOFILE, (files, files))
+os.execv(sys.executable, [sys.executable, "-m", "pegboard", *sys.argv[2:]])
+"""
+
+
+class Board:
+    """``pegboard web`` on 127.0.0.1 (a port of its own), its standard error in a file."""
+
+    def __init__(self, store: Path, log: Path, *extra: str, files: int = 1024,
+                 host: str = "127.0.0.1") -> None:
+        self.log = log
+        with log.open("w") as err:
+            self.process = subprocess.Popen(
+                [sys.executable, "-c", LIMIT_FILES, str(files), "web", "--store", str(store),
+                 "--host", host, "--port", "0", "--poll", "0.02", *extra],
+                stdout=subprocess.PIPE, stderr=err, text=True)
+        assert self.process.stdout is not None
+        line = self.process.stdout.readline()
+        assert "http://" in line, line + log.read_text()
+        self.url = line.split()[3]
+        self.port = int(self.url.rsplit(":", 1)[1].strip("/"))
+
+    def stop(self, sig: int = signal.SIGTERM) -> tuple[int, str]:
+        if self.process.poll() is None:
+            self.process.send_signal(sig)
+        try:
+            self.process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        return self.process.returncode, self.log.read_text(errors="replace")
+
+
+def ask(port: int, request: bytes, *, source: str = "127.0.0.1", to: str = "127.0.0.1",
+        ) -> bytes:
+    """Send ``request`` and read the whole answer (the server closes or keep-alive ends)."""
+    with socket.create_connection((to, port), timeout=10,
+                                  source_address=(source, 0)) as conn:
+        conn.sendall(request)
+        answer = b""
+        while b"\r\n\r\n" not in answer or not _complete(answer):
+            chunk = conn.recv(65536)
+            if not chunk:
+                break
+            answer += chunk
+        return answer
+
+
+def _complete(answer: bytes) -> bool:
+    head, _, body = answer.partition(b"\r\n\r\n")
+    length = re.search(rb"(?i)\r\ncontent-length: *([0-9]+)", head)
+    return length is not None and len(body) >= int(length.group(1))
+
+
+def get(port: int, path: str, host: str = "localhost", extra: str = "") -> tuple[int, bytes]:
+    answer = ask(port, f"GET {path} HTTP/1.1\r\nHost: {host}\r\n{extra}"
+                       "Connection: close\r\n\r\n".encode())
+    status = int(answer.split(b" ", 2)[1])
+    return status, answer
+
+
+def has_security_headers(answer: bytes) -> bool:
+    head = answer.partition(b"\r\n\r\n")[0].lower()
+    return all(name in head for name in (b"content-security-policy: default-src 'none'",
+                                         b"x-content-type-options: nosniff",
+                                         b"x-frame-options: deny", b"referrer-policy"))
+
+
+def stream_from(port: int, source: str) -> tuple[socket.socket, bytes]:
+    """Open ``/events`` from ``source`` and read until its first ``retry:`` line."""
+    conn = socket.create_connection(("127.0.0.1", port), timeout=10,
+                                    source_address=(source, 0))
+    conn.sendall(b"GET /events HTTP/1.1\r\nHost: localhost\r\n\r\n")
+    seen = b""
+    while b"retry: " not in seen or not re.search(rb"retry: [0-9]+\n", seen):
+        chunk = conn.recv(4096)
+        assert chunk, seen
+        seen += chunk
+    return conn, seen
+
+
+def attack(port: int, sources: list[tuple[str, int]]) -> list[socket.socket]:
+    """Open the connections (without waiting for each) and send half a request on each."""
+    opened: list[socket.socket] = []
+    for source, count in sources:
+        for _ in range(count):
+            conn = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            conn.bind((source, 0))
+            conn.setblocking(False)
+            conn.connect_ex(("127.0.0.1", port))
+            opened.append(conn)
+    with selectors.DefaultSelector() as watch:
+        for conn in opened:
+            watch.register(conn, selectors.EVENT_WRITE)
+        waiting = len(opened)
+        until = time.monotonic() + 10
+        while waiting and time.monotonic() < until:
+            for key, _ in watch.select(timeout=1):
+                conn = key.fileobj
+                assert isinstance(conn, socket.socket)
+                watch.unregister(conn)
+                waiting -= 1
+                with contextlib.suppress(OSError):  # refused at once: as it should be
+                    conn.send(b"GET / HTTP/1.1\r\nHost: localhost\r\nUser-Agent: half")
+    return opened
+
+
+class Churn:
+    """While it runs, every attacking connection the server closes is opened again from the
+    same address with half a request: the attack keeps its 1,100 going."""
+
+    def __init__(self, port: int, opened: list[socket.socket]) -> None:
+        self.port = port
+        self.watch = selectors.DefaultSelector()
+        self.sources = {}
+        for conn in opened:
+            self.sources[conn] = conn.getsockname()[0]
+            self.watch.register(conn, selectors.EVENT_READ)
+        self.reopened = 0
+        self.done = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        while not self.done.is_set():
+            for key, _ in self.watch.select(timeout=0.05):
+                conn = key.fileobj
+                assert isinstance(conn, socket.socket)
+                source = self.sources.pop(conn)
+                self.watch.unregister(conn)
+                conn.close()
+                new = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+                new.bind((source, 0))
+                new.settimeout(1)
+                with contextlib.suppress(OSError):
+                    new.connect(("127.0.0.1", self.port))
+                    new.send(b"GET / HTTP/1.1\r\nHost: localhost\r\nUser-Agent: again")
+                self.sources[new] = source
+                self.watch.register(new, selectors.EVENT_READ)
+                self.reopened += 1
+
+    def stop(self) -> None:
+        self.done.set()
+        self.thread.join(timeout=10)
+        for conn in self.sources:
+            conn.close()
+        self.watch.close()
