@@ -10,6 +10,7 @@ Waiting is on sockets and pipes (with time-outs), never a sleep.
 from __future__ import annotations
 
 import contextlib
+import json
 import re
 import selectors
 import signal
@@ -21,17 +22,19 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import sync_playwright
 
 from tests.support.hostile import (
     LINES,
     REQUEST_S,
     Board,
     ask,
+    crafted,
     get,
     has_security_headers,
     stream_from,
 )
-from tests.support.web import ScriptedGame
+from tests.support.web import ScriptedGame, chromium
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -207,6 +210,30 @@ def test_event_streams_are_capped_per_address_and_in_all(board: Board) -> None:
     finally:
         for conn in held:
             conn.close()
+
+
+@pytest.mark.skipif(chromium() is None, reason="needs chromium (`make test` installs it)")
+def test_a_line_no_reader_can_use_is_a_problem_on_the_page_and_the_game_goes_on(
+        board: Board, store: Path) -> None:
+    with sync_playwright() as driver:
+        browser = driver.chromium.launch(executable_path=chromium())
+        page = browser.new_page()
+        page.goto(board.url)
+        page.wait_for_selector('body[data-lines="3"]', state="attached", timeout=2000)
+        with open(store / "current.log", "ab") as log:  # after the three lines written
+            log.write(crafted('{"seq": 3, "at": 1e400, "record": {"type": "undo"}}'))
+            log.write(crafted(json.dumps({"seq": 4, "at": 2.0,
+                                          "record": json.loads(LINES[3])})))
+        page.wait_for_selector('body[data-lines="4"]', state="attached", timeout=2000)
+        page.wait_for_selector("#game-problem:not([hidden])", timeout=2000)
+        shown = page.text_content("#game-problem")
+        browser.close()
+    assert shown is not None and "line 4" in shown
+    status, answer = get(board.port, "/api/game")
+    game = json.loads(answer.partition(b"\r\n\r\n")[2])["game"]
+    assert status == 200 and game["lines"] == 4
+    assert "line 4" in game["problem"]
+    assert board.process.poll() is None
 
 
 # -- stopping -----------------------------------------------------------------------------

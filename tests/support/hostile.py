@@ -12,11 +12,19 @@ import subprocess
 import sys
 import threading
 import time
+import zlib
 from pathlib import Path
 
 from tests.support.web import EXAMPLES
 
 LINES = (EXAMPLES / "two-player.jsonl").read_text(encoding="utf-8").splitlines()
+def crafted(text: str) -> bytes:
+    """A store log line carrying ``text`` with the right checksum (as no Pegboard writes it:
+    the store refuses such content; only a reader's defences are tested with it)."""
+    data = text.encode("utf-8", "surrogatepass")
+    return b"%08x %s\n" % (zlib.crc32(data), data)
+
+
 REQUEST_S = 5.0
 """The deadline for a whole request (``pegboard.web.server_conn.Limits.request_s``)."""
 
