@@ -25,16 +25,15 @@ acknowledged, the link sends the board again, so the board always ends on the ne
 
 from __future__ import annotations
 
-import enum
 import select
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from pegboard import __version__
 from pegboard.errors import LinkError
 from pegboard.link.board import BoardState
 from pegboard.link.delivery import Deliveries, InFlight, kind
+from pegboard.link.health import LinkState, LinkStats, LinkTiming
 from pegboard.link.layout import LedConfig
 from pegboard.link.protocol import (
     PROTOCOL_VERSION,
@@ -55,6 +54,7 @@ __all__ = [
     "SOFT_RESET",
     "LinkState",
     "LinkStats",
+    "LinkTiming",
     "Opener",
     "Port",
     "SerialLink",
@@ -65,31 +65,6 @@ __all__ = [
 #: Sent after HELLOs go unanswered: Ctrl-B (raw REPL -> normal REPL), Ctrl-D (soft reboot).
 #: A running firmware reads both as one bad line and answers NAK.
 SOFT_RESET = b"\r\x02\x04"
-
-
-class LinkState(enum.Enum):
-    """Where the link is."""
-
-    DOWN = "down"  # no port open; waiting to retry
-    CONNECTING = "connecting"  # port open, waiting for the board's HELLO
-    UP = "up"  # handshake done
-    MISMATCH = "mismatch"  # the board speaks another protocol version
-
-
-@dataclass
-class LinkStats:
-    """Counters for diagnostics and the soak test."""
-
-    opened: int = 0
-    dropped: int = 0
-    sent: int = 0
-    resent: int = 0
-    acked: int = 0
-    naks: int = 0
-    bad_lines: int = 0
-    board_restarts: int = 0
-    soft_resets: int = 0
-    stale_boards: int = 0  # heartbeats showing a board other than the one acknowledged
 
 
 class SerialLink:
@@ -118,12 +93,8 @@ class SerialLink:
         self.serial_number = serial_number
         self.config = config or LedConfig()
         self._opener = opener
-        self.ack_timeout = ack_timeout
-        self.hello_timeout = hello_timeout
-        self.max_tries = max_tries
-        self.min_silence = min_silence
-        self.backoff_initial = backoff_initial
-        self.backoff_max = backoff_max
+        self.timing = LinkTiming(ack_timeout, hello_timeout, max_tries, min_silence,
+                                 backoff_initial, backoff_max)
         self.stats = LinkStats()
         self.state = LinkState.DOWN
         self.firmware_version: str | None = None
@@ -223,7 +194,7 @@ class SerialLink:
             return False
         now = clock()
         seq = self._send(now, Goodbye())
-        self._board.inflight = InFlight(seq, Goodbye(), now, self.max_tries)
+        self._board.inflight = InFlight(seq, Goodbye(), now, self.timing.max_tries)
         deadline = now + timeout
         try:
             while True:
@@ -286,7 +257,7 @@ class SerialLink:
         self.status = str(error)
         self.summary = summary
         self._next_attempt = now + self._backoff
-        self._backoff = min(self._backoff * 2, self.backoff_max)
+        self._backoff = min(self._backoff * 2, self.timing.backoff_max)
 
     def _drop(self, now: float, error: LinkError) -> None:
         self.stats.dropped += 1
@@ -359,7 +330,7 @@ class SerialLink:
         self.state = LinkState.UP
         self.up_since = now
         self.error = None
-        self._backoff = self.backoff_initial
+        self._backoff = self.timing.backoff_initial
         self.status = f"LED board: connected (firmware {hello.firmware or '?'})"
         self.summary = "LEDs: on"
 
@@ -367,19 +338,20 @@ class SerialLink:
 
     def _timers(self, now: float) -> None:
         if self.state is LinkState.CONNECTING or self.state is LinkState.MISMATCH:
-            wait = self.hello_timeout if self.state is LinkState.CONNECTING else 5.0
+            wait = self.timing.hello_timeout if self.state is LinkState.CONNECTING else 5.0
             if now - self._hello_at >= wait:
-                if self.state is LinkState.CONNECTING and self._hello_tries >= self.max_tries:
+                tries = self._hello_tries
+                if self.state is LinkState.CONNECTING and tries >= self.timing.max_tries:
                     self._soft_reset()
                     raise LinkError("LED board does not answer (no HELLO)")
                 self._send_hello(now)
             return
-        silence = max(3 * self.config.heartbeat_ms / 1000, self.min_silence)
+        silence = max(3 * self.config.heartbeat_ms / 1000, self.timing.min_silence)
         if now - self._last_rx > silence:
             raise LinkError(f"LED board went quiet (nothing for {silence:g} s)")
         flight = self._board.inflight
-        if flight is not None and now - flight.sent_at >= self.ack_timeout:
-            if flight.tries >= self.max_tries:
+        if flight is not None and now - flight.sent_at >= self.timing.ack_timeout:
+            if flight.tries >= self.timing.max_tries:
                 raise LinkError(f"LED board does not acknowledge {kind(flight.message)}")
             flight.seq = self._send(now, flight.message)
             flight.sent_at = now
