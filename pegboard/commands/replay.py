@@ -19,11 +19,12 @@ from collections.abc import Iterable
 from typing import TextIO
 
 from pegboard.commands import paths
-from pegboard.errors import RecordError, RuleError
-from pegboard.record import decode_lines, iter_lines
+from pegboard.errors import RecordError
+from pegboard.record import decode_lines
+from pegboard.record.reader import Replayer
 from pegboard.rules.awards import number
 from pegboard.rules.cards import Card
-from pegboard.rules.events import Claim, Cut, Deal, Dealt, GameHeader, NewGame, Starter
+from pegboard.rules.events import Claim, Cut, Deal, Dealt, NewGame, Starter
 from pegboard.rules.facts import (
     ClaimClosed,
     ClaimOpened,
@@ -88,34 +89,28 @@ def run(args: argparse.Namespace) -> int:
 
 def replay(lines: Iterable[str], out: TextIO, *, as_json: bool = False) -> int:
     """Apply every line and print as we go; raises RecordError naming the first bad line."""
-    game: Game | None = None
-    for number_, item in iter_lines(lines):
-        if isinstance(item, GameHeader):
-            if game is not None:
-                raise RecordError(
-                    f"line {number_}: a second \"game\" line; a match continues with new_game"
-                )
-            try:
-                game = Game.from_header(item)
-            except RuleError as error:
-                raise RecordError(f"line {number_}: {error}") from None
-            if not as_json:
-                _print_header(game, out)
-            continue
-        if game is None:
-            raise RecordError(f"line {number_}: the first line must be the \"game\" line")
-        before = game.report.next if game.report is not None else None
+    replayer = Replayer()  # the one record reader, applying each line as it is read
+    for text in lines:
+        game = replayer.game
+        before = game.report.next if game is not None and game.report is not None else None
         try:
-            report = game.push(item)
-        except RuleError as error:
+            taken = replayer.apply(text)
+        except RecordError:
             out.flush()
-            raise RecordError(f"line {number_}: {error}") from None
-        if as_json:
-            out.write(json.dumps(_json_line(number_, report)) + "\n")
+            raise
+        if taken is None or replayer.game is None:
+            continue  # a blank line
+        _, report = taken
+        if report is None:  # the header
+            if not as_json:
+                _print_header(replayer.game, out)
+        elif as_json:
+            out.write(json.dumps(_json_line(replayer.number, report)) + "\n")
         else:
-            _tell(game.state, before, report, out)
+            _tell(replayer.game.state, before, report, out)
+    game = replayer.game
     if game is None:
-        raise RecordError("line 1: the record is empty: it needs a \"game\" line first")
+        raise replayer.empty()
     state = game.state
     if as_json:
         out.write(json.dumps(_json_result(state)) + "\n")
