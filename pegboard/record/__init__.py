@@ -42,7 +42,6 @@ if TYPE_CHECKING:
         Replay,
         Replayer,
         entries,
-        iter_lines,
         read,
         read_game,
         replay,
@@ -55,7 +54,7 @@ _HOME = {
     "MAX_NAME": "parse", "Line": "parse", "parse_line": "parse", "parse_object": "parse",
     "printable_error": "parse",
     "RawLine": "reader", "Reader": "reader", "Replay": "reader", "Replayer": "reader",
-    "entries": "reader", "iter_lines": "reader", "read": "reader",
+    "entries": "reader", "read": "reader",
     "read_game": "reader", "replay": "reader",
 }
 
@@ -84,7 +83,6 @@ __all__ = [
     "dump",
     "dump_line",
     "entries",
-    "iter_lines",
     "load_json",
     "parse_line",
     "parse_object",

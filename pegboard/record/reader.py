@@ -200,10 +200,3 @@ def reason(error: PegboardError, number: int) -> str:
     at = text.find(marker)
     return text[at + len(marker):] if at >= 0 else text
 
-
-def iter_lines(lines: Iterable[str]) -> Iterator[tuple[int, Line]]:
-    """Every line parsed as (line number, header or event), blank lines skipped, without
-    the header-first rule (for ``pegboard replay``, which says itself what is missing)."""
-    for number, text in enumerate(lines, start=1):
-        if text.strip():
-            yield number, parse_line(text, number)

@@ -17,7 +17,6 @@ scan (see :func:`quicker_copper`).
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +27,7 @@ from pegboard.app.view import View
 from pegboard.config import Config
 from pegboard.device.build import encoder_pins
 from pegboard.device.loop import App
-from pegboard.record import parse_line
+from pegboard.record import parse_object
 from pegboard.rules.events import Event, GameHeader
 from pegboard.sim.fakes import FakeClock, turn_encoder
 from pegboard.sim.keys import KeyStep
@@ -193,5 +192,5 @@ def read_back(directory: Path) -> tuple[str, dict[str, Any] | None]:
 
 
 def parse_record(record: dict[str, Any]) -> Event | GameHeader:
-    """One stored record line as the engine's value."""
-    return parse_line(json.dumps(record))
+    """One stored record line as the engine's value (read as the store decoded it)."""
+    return parse_object(record)
