@@ -317,7 +317,12 @@ def test_unanswered_hellos_end_in_a_soft_reset_never_a_ctrl_c(tmp_path: Path) ->
         link = SerialLink(os.ttyname(slave), hello_timeout=0.5, max_tries=4)
         for now in (0.0, 0.5, 1.0, 1.5, 2.0):
             link.poll(now)
-        written = os.read(master, 4096)
+        # The pty hands the bytes over on its own schedule: read until the reset arrives.
+        written = b""
+        while not written.endswith(SOFT_RESET):
+            ready, _, _ = select.select([master], [], [], 10)
+            assert ready, f"only {written!r} arrived"
+            written += os.read(master, 4096)
         assert written.count(b" HELLO ") == 4
         assert written.endswith(SOFT_RESET) and b"\x03" not in written
         assert link.stats.soft_resets == 1 and not link.is_up
