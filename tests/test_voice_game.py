@@ -11,17 +11,20 @@ from pathlib import Path
 
 import pytest
 
+from pegboard.app.session import Session
+from pegboard.app.state import AppState
 from pegboard.cli import main
 from pegboard.config import Config
 from pegboard.device.build import open_store
 from pegboard.record import parse_line
 from pegboard.rules.awards import number
-from pegboard.rules.events import GameHeader
+from pegboard.rules.events import Event, GameHeader
+from pegboard.rules.facts import Counted, GameOver, Scored, ShowStep
 from pegboard.rules.game import Game
-from pegboard.rules.state import PLAY_REASONS, Award
+from pegboard.rules.state import PLAY_REASONS, Reason
 from pegboard.sim.keys import parse_script
 from pegboard.sim.script import run_script
-from pegboard.voice.announce import Announcement, Importance
+from pegboard.voice.announce import Announcement, Announcer, Importance
 from pegboard.voice.hook import VoiceHook
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -29,8 +32,9 @@ GUIDE = ROOT / "docs" / "guide.keys"
 
 
 def expected_from_record(record: str) -> list[tuple[str, int, str]]:
-    """(who, points, reason) for each announcement the record's awards call for, in order:
-    a card's play points together, each other award alone, then the winner."""
+    """(who, points, what) for each announcement the engine's facts call for, in order: each
+    hand and crib counted (a hand of nothing too), each other scoring act (a card's play
+    points and its go or last card together), then the winner as the board shows it."""
     game: Game | None = None
     out: list[tuple[str, int, str]] = []
     for number_, text in enumerate(record.splitlines(), start=1):
@@ -38,25 +42,20 @@ def expected_from_record(record: str) -> list[tuple[str, int, str]]:
         if isinstance(item, GameHeader):
             game = Game.from_header(item)
             continue
-        assert game is not None
-        awards: Sequence[Award] = game.apply(item)  # type: ignore[arg-type]
-        group: list[Award] = []
-        for award in [*awards, None]:
-            if award is not None and award.reason in PLAY_REASONS and (
-                    not group or group[0].player == award.player):
-                group.append(award)
-                continue
-            if group:
-                out.append((game.state.names[group[0].player], sum(a.points for a in group),
-                            "play"))
-                group = []
-            if award is not None and award.reason in PLAY_REASONS:
-                group.append(award)
-            elif award is not None:
-                out.append((game.state.names[award.player], award.points, award.reason))
-    assert game is not None and game.state.result is not None
-    result = game.state.result
-    out.append((game.state.names[result.winner], result.scores[result.winner], "result"))
+        assert game is not None and isinstance(item, Event)
+        names = game.names
+        counted: list[tuple[int, Reason]] = []
+        for fact in game.push(item).facts:
+            if isinstance(fact, ShowStep):
+                reason = Reason.CRIB if fact.counted is Counted.CRIB else Reason.HAND
+                counted.append((fact.player, reason))
+                out.append((names[fact.player], fact.total, reason))
+            elif isinstance(fact, Scored) and (fact.player, fact.reasons[0]) not in counted:
+                play = all(reason in PLAY_REASONS for reason in fact.reasons)
+                out.append((names[fact.player], fact.points,
+                            "play" if play else fact.reasons[0]))
+            elif isinstance(fact, GameOver):
+                out.append((names[fact.winner], fact.shown[fact.winner], "result"))
     return out
 
 
@@ -147,3 +146,85 @@ def test_with_the_voice_off_the_menu_has_no_say_again_and_go_held_reads_nothing(
     sink = _run(_play_keys() + "\nhold-go", Config(), tmp_path)
     assert sink.repeats == 0
     assert all(a.kind != "screen" for a in sink.said)
+
+
+# --- the words of whole games, from the engine's facts ------------------------------------
+
+GOLDEN = ROOT / "tests" / "golden_text"
+EXAMPLES = ROOT / "examples"
+
+
+def spoken(name: str, *, together: tuple[int, ...] = ()) -> list[str]:
+    """Every announcement of an example record entered a line a step (the lines in
+    ``together`` entered in the same step as the line before them), as ``line N: words``."""
+    lines = (EXAMPLES / name).read_text(encoding="utf-8").splitlines()
+    header = parse_line(lines[0], 1)
+    assert isinstance(header, GameHeader)
+    session = Session.new(header)
+    state = AppState(Config(), session=session)
+    announcer = Announcer()
+    announcer.begin(state)
+    out: list[str] = []
+    for number_, text in enumerate(lines[1:], start=2):
+        item = parse_line(text, number_)
+        assert isinstance(item, Event)
+        session, _ = session.apply(item)
+        if number_ + 1 in together:
+            continue
+        heard = announcer.heard(replace(state, session=session))
+        out.extend(f"line {number_}: {said.text}" for said in heard.said)
+    return out
+
+
+@pytest.mark.parametrize("name", ["two-player", "muggins"])
+def test_a_whole_game_is_said_from_the_engines_facts(name: str) -> None:
+    golden = GOLDEN / f"voice_{name}.txt"
+    assert spoken(f"{name}.jsonl") == golden.read_text(encoding="utf-8").splitlines()
+
+
+def test_the_last_card_is_said_before_the_first_hand_and_a_hand_of_nothing_is_said() -> None:
+    said = spoken("two-player.jsonl")
+    # line 60: Ann's last card makes fifteen; then Ben's hand (nothing), then Ann's
+    assert [text for text in said if text.startswith("line 60: ")] == [
+        "line 60: Ann: fifteen for two, and one for last card",
+        "line 60: Ben: nineteen",
+        "line 60: Ann: fifteen two, fifteen four, fifteen six, fifteen eight, and a pair is "
+        "ten",
+    ]
+
+
+def test_a_muggins_count_is_said_only_when_claimed() -> None:
+    said = spoken("muggins.jsonl")
+    # line 18: the last card laid; the last card and both hands wait for their claims
+    assert [text for text in said if text.startswith("line 18: ")] == []
+    assert [text for text in said if text.startswith(("line 19: ", "line 20: "))] == [
+        "line 19: Ann claims one",
+        "line 20: Ben: fifteen two, a pair is four, and a run of three is seven",
+    ]
+
+
+def test_two_entries_in_one_step_are_both_said() -> None:
+    # the crib (line 13) and the next deal (line 14) come in one step of the app
+    together = spoken("two-player.jsonl", together=(14,))
+    alone = spoken("two-player.jsonl")
+    assert len(together) == len(alone)
+    assert [text.split(": ", 1)[1] for text in together] == [
+        text.split(": ", 1)[1] for text in alone]
+    assert "line 13: Ann's crib: a pair is two" not in together
+    assert "line 14: Ann's crib: a pair is two" in together
+
+
+def test_the_game_gives_the_reports_an_output_has_not_told_yet() -> None:
+    lines = (EXAMPLES / "two-player.jsonl").read_text(encoding="utf-8").splitlines()[:30]
+    header = parse_line(lines[0], 1)
+    assert isinstance(header, GameHeader)
+    game = Game.from_header(header)
+    pushed = []
+    for number_, text in enumerate(lines[1:], start=2):
+        item = parse_line(text, number_)
+        assert isinstance(item, Event)
+        pushed.append(game.push(item))
+    for start in (0, 1, 12, 28, 29):
+        assert game.reports(start) == tuple(pushed[start:])
+    game.pop()
+    assert game.reports(27) == (pushed[27],)

@@ -6,7 +6,8 @@ import pytest
 
 from pegboard.app.view import PickerView, Screen, SideView, View
 from pegboard.rules import Card, parse_cards, score_hand
-from pegboard.rules.state import Award, GameResult
+from pegboard.rules.facts import GameOver
+from pegboard.rules.state import Award, Skunk
 from pegboard.voice.phrases import (
     PHRASES,
     award_phrase,
@@ -116,16 +117,25 @@ def test_a_renege_take_back() -> None:
     assert award_phrase(back, "Ann", NAMES) == "Ann loses seven, taken back after the renege"
 
 
+def over(winner: int, shown: tuple[int, int], skunk: Skunk, points: tuple[int, int],
+         scores: tuple[int, int] | None = None) -> GameOver:
+    spread = shown[winner] - shown[1 - winner]
+    return GameOver(1, winner, scores or shown, shown, spread, skunk, points)
+
+
 @pytest.mark.parametrize(("result", "said"), [
-    (GameResult(0, (121, 85), "skunk", (3, 0)),
+    (over(0, (121, 85), Skunk.SKUNK, (3, 0)),
      "Ann wins, one hundred and twenty-one to eighty-five. A skunk: three game points."),
-    (GameResult(1, (59, 121), "double", (0, 4)),
+    (over(1, (59, 121), Skunk.DOUBLE, (0, 4)),
      "Ben wins, one hundred and twenty-one to fifty-nine. A double skunk: four game points."),
-    (GameResult(0, (121, 110), "none", (2, 0)),
+    (over(0, (121, 110), Skunk.NONE, (2, 0)),
      "Ann wins, one hundred and twenty-one to one hundred and ten. Two game points."),
-    (GameResult(1, (40, 61), "none", (0, 1)), "Ben wins, sixty-one to forty. One game point."),
+    (over(1, (40, 61), Skunk.NONE, (0, 1)), "Ben wins, sixty-one to forty. One game point."),
+    # pegged out past the target: said as the board shows it, at the target
+    (over(0, (121, 100), Skunk.NONE, (2, 0), scores=(127, 100)),
+     "Ann wins, one hundred and twenty-one to one hundred. Two game points."),
 ])
-def test_the_winner_with_skunk_and_game_points(result: GameResult, said: str) -> None:
+def test_the_winner_with_skunk_and_game_points(result: GameOver, said: str) -> None:
     assert result_phrase(result, NAMES) == said
 
 

@@ -156,6 +156,19 @@ class Game:
         """The report of the last entry in force (``None`` before the first)."""
         return self._node.report
 
+    def reports(self, start: int = 0) -> tuple[Report, ...]:
+        """The reports of the entries in force after the first ``start``, oldest first: what
+        an output that last saw ``start`` entries has still to tell (one step of the app can
+        add two entries, the crib and the next deal)."""
+        found: list[Report] = []
+        for node in self._node.lineage():
+            if node.depth <= start:
+                break  # the older entries are not walked: the cost is the new ones'
+            if node.report is not None:
+                found.append(node.report)
+        found.reverse()
+        return tuple(found)
+
     def __eq__(self, other: object) -> bool:
         """Games are equal when they have the same header and the same entries in force."""
         if not isinstance(other, Game):

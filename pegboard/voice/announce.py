@@ -1,11 +1,18 @@
-"""What to say after a step: the announcements an app state brings, worked out from the game.
+"""What to say after a step: the announcements the engine's facts of each new entry call for.
 
-The loop hands every new app state to an :class:`Announcer`; it compares the game with the
-one it saw last and returns what happened, in players' words (:mod:`pegboard.voice.phrases`):
+The loop hands every new app state to an :class:`Announcer`; it reads the engine's report of
+each entry added since the last state it saw (:meth:`pegboard.rules.game.Game.reports`) and
+says its facts in order, in players' words (:mod:`pegboard.voice.phrases`):
 
-* new entries: their awards, in order — a card's play points together with the count it
-  made, each other award on its own (his heels, a show count, a peg, three for last, a
-  penalty, muggins, a take-back), then the winner when the game ended;
+* each scoring act (a :class:`~pegboard.rules.facts.Scored` fact) once: a card's play points
+  with the count it made and its go or last card ("Ann: fifteen for two, and one for last
+  card"), each other act on its own (his heels, a peg, three for last, a penalty, muggins);
+  a renege's take-backs as one sum per player, first;
+* each hand and crib the engine counts (a :class:`~pegboard.rules.facts.ShowStep`), a hand of
+  nothing included ("Ben: nineteen"); its :class:`Scored` act is that same count, not said
+  twice. In a muggins game a count waiting for its claim is not said (it stays hidden until
+  claimed); the claim is said when it is pegged;
+* the end of the game (:class:`~pegboard.rules.facts.GameOver`), as the board shows it;
 * an entry taken back: nothing to say, but :attr:`Heard.undone` tells the speaker to drop
   what it still had to say for the undone entries;
 * with teaching on, a card that nearly scored: the one-line reason on its "No score" page.
@@ -16,21 +23,33 @@ Pure: it only reads values, so the same states always give the same words.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field, replace
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 from pegboard.app.state import AppState, Reading
 from pegboard.app.words import side_name
-from pegboard.rules.events import Claim, Play
-from pegboard.rules.state import Award, GameState, Reason
+from pegboard.rules.events import Claim
+from pegboard.rules.facts import (
+    ClaimClosed,
+    ClaimOpened,
+    Counted,
+    GameOver,
+    Laid,
+    Report,
+    Scored,
+    ShowStep,
+)
+from pegboard.rules.state import Award, Reason
 from pegboard.voice.phrases import (
     Phrases,
+    act_phrase,
     award_phrase,
     claim_phrase,
-    is_play,
+    is_play_act,
     no_score_phrase,
     phrases_for,
-    play_phrase,
     result_phrase,
+    step_phrase,
 )
 
 
@@ -48,10 +67,10 @@ class Importance(enum.IntEnum):
 
 
 _IMPORTANCE = {
-    "his heels": Importance.SHOW, "hand": Importance.SHOW, "crib": Importance.SHOW,
-    "peg": Importance.SHOW, "three for last": Importance.SHOW,
-    "penalty": Importance.PENALTY, "muggins": Importance.PENALTY,
-    "renege take-back": Importance.PENALTY,
+    Reason.HIS_HEELS: Importance.SHOW, Reason.HAND: Importance.SHOW,
+    Reason.CRIB: Importance.SHOW, Reason.PEG: Importance.SHOW,
+    Reason.THREE_FOR_LAST: Importance.SHOW, Reason.PENALTY: Importance.PENALTY,
+    Reason.MUGGINS: Importance.PENALTY, Reason.RENEGE_TAKE_BACK: Importance.PENALTY,
 }
 
 
@@ -82,9 +101,6 @@ class Announcer:
     language: str = "en"
     _header: object = None
     _entries: int = 0
-    _awards: int = 0
-    _count: int = 0
-    _ended: bool = False
     _pages: tuple[object, ...] = ()
     _phrases: Phrases = field(init=False)
 
@@ -109,71 +125,13 @@ class Announcer:
             self._pages = ()
             return Heard()
         gs = session.state
-        said = list(self._awards_said(gs, state, entries))
+        sides = [side_name(gs, s) for s in range(gs.sides)]
+        said: list[Announcement] = []
+        for report in session.game.reports(self._entries):
+            said.extend(told(report, gs.names, sides, self._phrases, entries))
         said.extend(self._teaching(state, entries))
-        if gs.result is not None and not self._ended:
-            sides = [side_name(gs, s) for s in range(gs.sides)]
-            said.append(Announcement(result_phrase(gs.result, sides, self._phrases), "result",
-                                     Importance.RESULT, entries))
         self._remember(state)
         return Heard(tuple(said))
-
-    def _awards_said(self, gs: GameState, state: AppState, entries: int,
-                     ) -> list[Announcement]:
-        new = gs.awards[self._awards:] if len(gs.awards) >= self._awards else gs.awards
-        out: list[Announcement] = []
-        played: list[Award] = []
-        assert state.session is not None
-        last = state.session.events[-1] if state.session.events else None
-        count = self._count + last.card.pips if isinstance(last, Play) else gs.count
-        if count > 31:  # the count was reset after a go the state had not shown yet
-            count = last.card.pips if isinstance(last, Play) else gs.count
-        claim = isinstance(last, Claim)
-
-        def flush() -> None:
-            if played:
-                text = play_phrase(played, count, gs.names[played[0].player], self._phrases)
-                kind = "play" if any(a.reason not in ("go", "last card") for a in played) else (
-                    played[-1].reason)
-                out.append(Announcement(text, kind, Importance.PLAY, entries))
-                played.clear()
-
-        taken: dict[int, int] = {}
-        claimed: list[Award] = []
-        for award in new:
-            if award.reason == "renege take-back":  # one sum per player, not one per award
-                taken[award.player] = taken.get(award.player, 0) + award.points
-                continue
-            if claim and out and out[-1].kind == "claim" and award.reason not in (
-                    "hand", "crib") and claimed[-1].player == award.player:
-                claimed[-1] = replace(award, points=claimed[-1].points + award.points)
-                out[-1] = replace(out[-1], text=claim_phrase(claimed[-1], gs.names[award.player],
-                                                             self._phrases))
-                continue
-            if claim:
-                claimed.append(award)
-                kind = award.reason if award.reason in ("hand", "crib") else "claim"
-                importance = Importance.PLAY if is_play(award) else _IMPORTANCE.get(
-                    award.reason, Importance.SHOW)
-                out.append(Announcement(claim_phrase(award, gs.names[award.player],
-                                                     self._phrases), kind, importance, entries))
-                continue
-            if is_play(award) and award.points > 0:
-                if played and played[0].player != award.player:
-                    flush()
-                played.append(award)
-                continue
-            flush()
-            text = award_phrase(award, gs.names[award.player], gs.names, self._phrases)
-            out.append(Announcement(text, award.reason, _IMPORTANCE.get(award.reason,
-                                                                     Importance.SHOW), entries))
-        flush()
-        for player, points in taken.items():
-            back = Award(player, gs.side_of(player), points, Reason.RENEGE_TAKE_BACK, "")
-            out.insert(0, Announcement(award_phrase(back, gs.names[player], gs.names,
-                                                    self._phrases),
-                                       back.reason, Importance.PENALTY, entries))
-        return out
 
     def _teaching(self, state: AppState, entries: int) -> list[Announcement]:
         screen = state.screen
@@ -191,12 +149,80 @@ class Announcer:
         screen = state.screen
         self._pages = screen.pages if isinstance(screen, Reading) else ()
         if session is None:
-            self._header, self._entries, self._awards, self._count = None, 0, 0, 0
-            self._ended = False
+            self._header, self._entries = None, 0
             return
-        gs = session.state
         self._header = session.header
         self._entries = len(session.events)
-        self._awards = len(gs.awards)
-        self._count = gs.count
-        self._ended = gs.result is not None
+
+
+def told(report: Report, names: Sequence[str], sides: Sequence[str],
+         p: Phrases, entry: int = 0) -> list[Announcement]:
+    """The announcements one entry's report calls for, in the order of its facts (see the
+    module's docstring); ``entry`` is what each belongs to."""
+    out: list[Announcement] = []
+    taken: dict[int, int] = {}
+    count = report.next.count
+    step: ShowStep | None = None
+    claimed = False
+    facts = report.facts
+    for index, fact in enumerate(facts):
+        if isinstance(fact, Laid):
+            count = fact.count
+        elif isinstance(fact, ClaimClosed):
+            # the claim's own act comes next (other windows it closed peg nothing)
+            claimed = claimed or (isinstance(report.event, Claim) and fact.pegged > 0)
+        elif isinstance(fact, ShowStep):
+            after = facts[index + 1] if index + 1 < len(facts) else None
+            if not isinstance(after, ClaimOpened):  # a muggins count stays hidden
+                step = fact
+                out.append(Announcement(step_phrase(fact, names, p), fact.counted.value,
+                                        Importance.SHOW, entry))
+        elif isinstance(fact, GameOver):
+            out.append(Announcement(result_phrase(fact, sides, p), "result",
+                                    Importance.RESULT, entry))
+        elif isinstance(fact, Scored):
+            if step is not None and _counts(fact, step):
+                step = None  # the count just said, pegged
+                continue
+            if all(reason is Reason.RENEGE_TAKE_BACK for reason in fact.reasons):
+                taken[fact.player] = taken.get(fact.player, 0) + fact.points
+                continue
+            out.append(_claimed(fact, names, p, entry) if claimed else _act(
+                fact, count, names, p, entry))
+            claimed = False
+    for player, points in taken.items():  # one sum per player, before the rest
+        back = Award(player, 0, points, Reason.RENEGE_TAKE_BACK, "")
+        out.insert(0, Announcement(award_phrase(back, names[player], names, p),
+                                   back.reason, Importance.PENALTY, entry))
+    return out
+
+
+def _counts(act: Scored, step: ShowStep) -> bool:
+    """Whether ``act`` pegs the count ``step`` (the engine reports the count, then its act)."""
+    reason = Reason.CRIB if step.counted is Counted.CRIB else Reason.HAND
+    return act.reasons == (reason,) and act.player == step.player
+
+
+def _act(act: Scored, count: int, names: Sequence[str], p: Phrases,
+         entry: int) -> Announcement:
+    if is_play_act(act):
+        reasons = act.reasons
+        kind = "play" if any(r not in (Reason.GO, Reason.LAST_CARD) for r in reasons) else (
+            str(reasons[-1]))
+        return Announcement(act_phrase(act, count, names, p), kind, Importance.PLAY, entry)
+    reason = act.reasons[0]
+    return Announcement(act_phrase(act, count, names, p), str(reason),
+                        _IMPORTANCE.get(reason, Importance.SHOW), entry)
+
+
+def _claimed(act: Scored, names: Sequence[str], p: Phrases, entry: int) -> Announcement:
+    """Points pegged as their owner claimed them (muggins games): one announcement for the
+    claim, "Ann claims five", or a hand or crib said like any count."""
+    reason = act.reasons[0]
+    if reason in (Reason.HAND, Reason.CRIB):
+        return Announcement(claim_phrase(act.awards[0], names[act.player], p), str(reason),
+                            Importance.SHOW, entry)
+    whole = Award(act.player, act.side, act.points, reason, "")
+    importance = Importance.PLAY if is_play_act(act) else _IMPORTANCE.get(reason,
+                                                                         Importance.SHOW)
+    return Announcement(claim_phrase(whole, names[act.player], p), "claim", importance, entry)

@@ -1,8 +1,9 @@
 """What Pegboard says aloud, in players' words: pure text, no I/O.
 
-Every announcement is built here from the engine's values (an :class:`Award`, a
-:class:`GameResult`, a near-miss reason, a :class:`View`), so the words can be pinned in tests
-and translated in one table. The words follow the table talk of ``docs/rules.md``:
+Every announcement is built here from the engine's facts (a :class:`Scored` act, a
+:class:`ShowStep`, a :class:`GameOver`), a near-miss reason or a :class:`View`, so the words
+can be pinned in tests and translated in one table. The words follow the table talk of
+``docs/rules.md``:
 
 * a card that scores in the play: the count, then the points, then what made them —
   "twenty-four for three, a run"; "fifteen for two"; "thirty-one for two"; "twelve for six,
@@ -28,8 +29,9 @@ from dataclasses import dataclass
 
 from pegboard.app.view import Screen, View
 from pegboard.rules.awards import number as english_number
+from pegboard.rules.facts import Counted, GameOver, Scored, ShowStep
 from pegboard.rules.scoring import ScoreItem
-from pegboard.rules.state import PLAY_REASONS, Award, GameResult
+from pegboard.rules.state import PLAY_REASONS, Award
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,6 +244,27 @@ def award_phrase(award: Award, name: str, names: Sequence[str], p: Phrases = ENG
     return f"{name}: {reason}, {points}"
 
 
+def step_phrase(step: ShowStep, names: Sequence[str], p: Phrases = ENGLISH) -> str:
+    """A hand or the crib as the engine counted it (a :class:`ShowStep`), said aloud:
+    "Ben: fifteen two, and a pair is four"; a hand of nothing: "Ben: nineteen"."""
+    return show_phrase(step.items, names[step.player], crib=step.counted is Counted.CRIB, p=p)
+
+
+def act_phrase(act: Scored, count: int, names: Sequence[str], p: Phrases = ENGLISH) -> str:
+    """One scoring act (a :class:`Scored` fact) said aloud: a card's points with the count it
+    made and its go or last card ("Ann: fifteen for two, and one for last card"); any other
+    act as :func:`award_phrase` says its award."""
+    name = names[act.player]
+    if is_play_act(act):
+        return play_phrase(act.awards, count, name, p)
+    return "; ".join(award_phrase(award, name, names, p) for award in act.awards)
+
+
+def is_play_act(act: Scored) -> bool:
+    """An act of the play (said with the count): every reason a play reason."""
+    return all(reason in PLAY_REASONS for reason in act.reasons) and act.points > 0
+
+
 def claim_phrase(award: Award, name: str, p: Phrases = ENGLISH) -> str:
     """Points pegged as their owner claimed them (muggins games): "Ann claims five"; a
     show count claimed in full is said like any count."""
@@ -250,24 +273,22 @@ def claim_phrase(award: Award, name: str, p: Phrases = ENGLISH) -> str:
     return p.claims.format(name=name, points=p.number(award.points))
 
 
-def is_play(award: Award) -> bool:
-    """An award for a card laid in the play (said with the count)."""
-    return award.reason in PLAY_REASONS
+def result_phrase(over: GameOver, sides: Sequence[str], p: Phrases = ENGLISH) -> str:
+    """The winner, the scores as the board shows them (winner first, at the target), the
+    skunk and the game points won: the engine's :class:`GameOver`.
 
-
-def result_phrase(result: GameResult, sides: Sequence[str], p: Phrases = ENGLISH) -> str:
-    """The winner, the scores (winner first), the skunk and the game points won.
-
-    >>> from pegboard.rules.state import GameResult
-    >>> result_phrase(GameResult(0, (121, 85), "skunk", (3, 0)), ["Ann", "Ben"])
+    >>> from pegboard.rules.state import Skunk
+    >>> over = GameOver(1, 0, (124, 85), (121, 85), 36, Skunk.SKUNK, (3, 0))
+    >>> result_phrase(over, ["Ann", "Ben"])
     'Ann wins, one hundred and twenty-one to eighty-five. A skunk: three game points.'
     """
-    order = [result.winner, *(s for s in range(len(result.scores)) if s != result.winner)]
-    scores = " to ".join(p.number(result.scores[s]) for s in order)
-    won = result.game_points[result.winner]
-    text = p.winner.format(name=sides[result.winner], scores=scores)
+    shown = over.shown
+    order = [over.winner, *(s for s in range(len(shown)) if s != over.winner)]
+    scores = " to ".join(p.number(shown[s]) for s in order)
+    won = over.game_points[over.winner]
+    text = p.winner.format(name=sides[over.winner], scores=scores)
     points = p.game_points.format(points=p.number(won), s="" if won == 1 else "s")
-    skunk = p.skunk.get(result.skunk, "")
+    skunk = p.skunk.get(over.skunk, "")
     return f"{text} {skunk}{points if skunk else _cap(points)}"
 
 
