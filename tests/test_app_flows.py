@@ -63,6 +63,8 @@ def test_a_whole_deal_is_recorded_and_counted() -> None:
     assert gs.scores == app.replayed().scores
     # P1: pair 2, last card 1; P2: fifteen 2, thirty-one with a pair 4; then the hands.
     titles = [page.title for page in app.pages]
+    assert titles[0] == "End of the play" and app.pages[0].lines == ("P1: Last card for 1",)
+    titles = titles[1:]
     assert titles[0].startswith("P2's hand") and titles[1].startswith("P1's hand")
     hands = [a for a in gs.awards if a.reason == "hand"]
     assert [int(t.rsplit(" ", 1)[1]) for t in titles] == [a.points for a in hands]

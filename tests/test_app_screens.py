@@ -100,15 +100,26 @@ def test_an_under_claimed_hand_is_offered_for_muggins_before_the_next_claim() ->
     assert app.view.title == "P1 claims"
 
 
-def test_the_last_cards_point_stays_in_view_on_the_first_count() -> None:
+def past_the_play(app: App) -> App:
+    """Read the end-of-the-play page, when the last card brought one up."""
+    if app.pages and app.pages[0].title == "End of the play":
+        app.feed(OK)
+    return app
+
+
+def test_the_last_cards_point_has_its_own_page_before_the_show() -> None:
     app = play_out(new_game(), ("5", "4", "4", "7", "8", "8", "K", "Q", "9"))
     first = app.pages[0]
-    assert first.award == "P1: Last card for 1"
-    assert app.view.award == "P1: Last card for 1"
+    assert app.view.title == "End of the play" and app.view.screen is Screen.SHOW
+    assert first.lines == ("P1: Last card for 1",)
+    # The board moved for the last card alone: P1 2 -> 3, P2 still at 6.
+    assert [(s.score, s.back) for s in app.view.sides] == [(3, 2), (6, 2)]
+    app.feed(OK)
+    assert app.view.title == "P2's hand: 4" and not app.view.award
 
 
 def test_the_dealers_hand_is_not_on_the_board_while_the_pones_count_is_read() -> None:
-    app = play_out(new_game(), ("5", "4", "4", "7", "8", "8", "K", "Q", "9"))
+    app = past_the_play(play_out(new_game(), ("5", "4", "4", "7", "8", "8", "K", "Q", "9")))
     pone, dealer = app.pages[0], app.pages[1]
     assert pone.title == "P2's hand: 4" and dealer.title == "P1's hand: 2"
     assert [s.score for s in app.view.sides] == [3, 10]  # P1 has not counted yet
@@ -120,7 +131,7 @@ def test_the_dealers_hand_is_not_on_the_board_while_the_pones_count_is_read() ->
 def test_a_hand_of_nothing_gets_its_page() -> None:
     app = new_game()
     # P2 holds A 3 7 9 and the starter is a king: nothing at all.
-    play_out(app, ("K", "A", "4", "3", "6", "7", "8", "go", "2", "9"))
+    past_the_play(play_out(app, ("K", "A", "4", "3", "6", "7", "8", "go", "2", "9")))
     titles = [p.title for p in app.pages]
     assert titles == ["P2's hand: 0", "P1's hand: 0"], titles
     zero = app.pages[0]
@@ -137,7 +148,7 @@ def forgotten_flush(kit: str) -> App:
     app = new_game(kit) if kit == "encoder" else keypad_game()
     play_out(app, ("K",))
     play_out(app, ("2", "A", "4", "A", "6", "A", "8", "3"))
-    return app
+    return past_the_play(app)
 
 
 def keypad_game() -> App:
@@ -190,7 +201,7 @@ def test_a_forgotten_flush_can_be_added_before_claiming() -> None:
 
 
 def test_turning_past_the_end_of_a_page_stays_on_the_page() -> None:
-    app = play_out(new_game(), ("5", "4", "4", "7", "8", "8", "K", "Q", "9"))
+    app = past_the_play(play_out(new_game(), ("5", "4", "4", "7", "8", "8", "K", "Q", "9")))
     app.feed(OK)  # the dealer's count: the last page before the crib
     assert app.pages and app.pages[0].title.startswith("P1's hand")
     app.feed(Turn(5), Turn(5), Turn(-1))
@@ -323,6 +334,9 @@ def test_the_led_board_follows_the_count_being_read() -> None:
 
     app = play_out(new_game(), ("5", "4", "4", "7", "8", "8", "K", "Q"))
     app.pick("9")  # the last card: both hands are counted
+    leds = [e for e in app.effects if isinstance(e, UpdateLeds)]
+    assert [side.front for side in leds[-1].sides] == [3, 6]  # the last card's point alone
+    app.feed(OK)
     leds = [e for e in app.effects if isinstance(e, UpdateLeds)]
     assert [side.front for side in leds[-1].sides] == [3, 10]  # P1's hand not yet read
     app.feed(OK)

@@ -43,7 +43,8 @@ REGEN = os.environ.get("PEGBOARD_REGEN_GOLDEN") == "1"
 SCREENS: dict[str, Screen] = {
     "home": Screen.HOME, "setup": Screen.SETUP, "dealer": Screen.DEALER, "cut": Screen.CUT,
     "starter": Screen.STARTER, "play": Screen.PLAY, "play_three": Screen.PLAY,
-    "play_pairs_go": Screen.PLAY, "show": Screen.SHOW, "crib": Screen.CRIB,
+    "play_pairs_go": Screen.PLAY, "show": Screen.SHOW, "end_of_play": Screen.SHOW,
+    "crib": Screen.CRIB,
     "hand": Screen.HAND, "claim": Screen.CLAIM, "muggins": Screen.CONFIRM,
     "scores": Screen.SCORES, "penalties": Screen.PENALTIES, "peg": Screen.PEG,
     "confirm": Screen.CONFIRM, "menu": Screen.MENU, "help": Screen.HELP,

@@ -17,13 +17,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from pegboard.app import views
 from pegboard.app.effects import Effect, Persist, PersistUndo
+from pegboard.app.pages import entry_pages, said
 from pegboard.app.state import (
     AppState,
     Calling,
     Claiming,
-    Count,
     Cutting,
     Dealer,
     GameOver,
@@ -38,15 +37,14 @@ from pegboard.app.state import (
 from pegboard.app.teach import lessons
 from pegboard.app.words import (
     awards_text,
-    count_page,
     describe,
     offer_page,
-    take_back_page,
     wrap,
 )
 from pegboard.errors import PegboardError
-from pegboard.rules.events import Claim, Crib, Cut, Deal, Event, Go, Option, Play, Show
-from pegboard.rules.state import Award, GameState, Phase
+from pegboard.rules.events import Claim, Cut, Deal, Event, Go, Option, Play
+from pegboard.rules.facts import Report
+from pegboard.rules.state import GameState, Phase
 
 
 def enter(state: AppState, event: Event) -> Result:
@@ -59,7 +57,7 @@ def enter(state: AppState, event: Event) -> Result:
         session, report = session.apply(event)
     except PegboardError as error:
         return refuse(state, str(error)), ()
-    state, pages = notices(replace(state, session=session), before, event, report.awards)
+    state, pages = notices(replace(state, session=session), before, report)
     return go_on(state, pages, [Persist(session.line(event))])
 
 
@@ -166,24 +164,19 @@ def undo(state: AppState) -> Result:
 # -- what an entry shows -----------------------------------------------------------------------
 
 
-def notices(state: AppState, before: GameState, event: Event, awards: tuple[Award, ...],
-            ) -> tuple[AppState, list[Page]]:
-    """What an accepted entry brings up, in the order it happened: the counts of the show
-    (the play's last award kept in view on the first), penalties the engine found, then
+def notices(state: AppState, before: GameState, report: Report) -> tuple[AppState, list[Page]]:
+    """What an accepted entry brings up, in the order it happened (:mod:`pegboard.app.pages`:
+    the end of the play, the counts, a take-back), penalties the engine found, then
     (teaching) the lessons; and the play screen's award line."""
     assert state.session is not None
-    after = state.session.state
-    pegged = [a for a in awards if a.reason not in ("hand", "crib", "renege take-back")]
+    after, event = state.session.state, report.event
+    pegged = [award for act in said(report) for award in act.awards]
     spoken = awards_text(pegged, after.names) if pegged else ""
-    pages = count_pages(before, after, event, awards)
-    if any(a.reason == "renege take-back" for a in awards) and after.take_backs:
-        pages.append(take_back_page(after, after.take_backs[-1]))
-    if pages and spoken:
-        pages[0] = replace(pages[0], award=spoken)
+    pages = entry_pages(before, after, report, spoken)
     for offer in after.offers[state.offers_shown:]:
         if not offer.resolved:
             pages.append(offer_page(after, offer))
-    taught, helped = lessons(state, before, event, awards)
+    taught, helped = lessons(state, before, event, report.awards)
     if spoken:
         award = spoken
     elif isinstance(event, Play | Go):
@@ -193,72 +186,6 @@ def notices(state: AppState, before: GameState, event: Event, awards: tuple[Awar
     state = replace(state, award=award, offers_shown=len(after.offers),
                     helped=state.helped | helped)
     return state, [*pages, *taught]
-
-
-def count_pages(before: GameState, after: GameState, event: Event, awards: tuple[Award, ...],
-                ) -> list[Page]:
-    """A page for every hand and crib this entry counted, a hand of nothing included, with
-    the board as it stood once that count was pegged."""
-    counts = _counts(before, after, event, awards)
-    if not counts:
-        return []
-    running = list(before.scores)
-    backs = list(before.back_pegs)
-
-    def peg(award: Award) -> None:
-        backs[award.side] = running[award.side]
-        running[award.side] += award.points
-
-    for award in awards:
-        if award.reason not in ("hand", "crib"):
-            peg(award)
-    pages = []
-    for count in counts:
-        counted = next((a for a in awards if a.reason == ("crib" if count.crib else "hand")
-                        and a.player == count.player), None)
-        if counted is not None:
-            peg(counted)
-        sides = views.sides(after, scores=tuple(running), backs=tuple(backs))
-        pages.append(replace(count_page(after, count), sides=sides))
-    return pages
-
-
-def _counts(before: GameState, after: GameState, event: Event, awards: tuple[Award, ...],
-            ) -> list[Count]:
-    if isinstance(event, Claim) and before.pending_claims:
-        pending = before.pending_claims[0]
-        if pending.reason not in ("hand", "crib"):
-            return []
-        crib = pending.reason == "crib"
-        cards = after.crib if crib else after.hands[pending.player]
-        return [Count(pending.player, crib, cards or (), pending.items, event.points)]
-    if after.rules.muggins:
-        return []  # counts wait for their owners' claims
-    if isinstance(event, Crib) and before.dealer is not None:
-        award = next((a for a in awards if a.reason == "crib"), None)
-        return [Count(before.dealer, True, event.cards, award.items if award else ())]
-    if before.phase not in (Phase.PLAY, Phase.SHOW) or after.dealer is None:
-        return []
-    if before.phase is Phase.PLAY and after.phase is Phase.PLAY:
-        return []
-    order = [(after.dealer + k) % after.players for k in range(1, after.players + 1)]
-    first = order.index(before.to_act) if isinstance(event, Show) and before.to_act is not None \
-        else 0
-    target = after.rules.target
-    running = list(before.scores)
-    for award in awards:
-        if award.reason not in ("hand", "crib"):
-            running[award.side] += award.points
-    counts: list[Count] = []
-    for player in order[first:]:
-        hand = after.hands[player]
-        if max(running) >= target or hand is None:
-            break
-        award = next((a for a in awards if a.reason == "hand" and a.player == player), None)
-        if award is not None:
-            running[award.side] += award.points
-        counts.append(Count(player, False, hand, award.items if award else ()))
-    return counts
 
 
 def race(state: AppState) -> tuple[tuple[int, ...], ...]:

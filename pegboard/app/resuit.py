@@ -22,7 +22,8 @@ from pegboard.app.state import AppState, Count
 from pegboard.errors import PegboardError
 from pegboard.rules.cards import DECK, Card, Rank, Suit
 from pegboard.rules.events import Crib, Event, Play, Show
-from pegboard.rules.state import Award, GameState
+from pegboard.rules.facts import Report
+from pegboard.rules.state import GameState
 
 SUITS = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
 _CARD = {(card.rank, card.suit): card for card in DECK}
@@ -31,8 +32,8 @@ _CARD = {(card.rank, card.suit): card for card in DECK}
 Fact = tuple[int, bool]
 """What the suits of a hand make: the flush's length (0 for none) and his nobs."""
 
-Replayed = list[tuple[GameState, Event, tuple[Award, ...], GameState]]
-"""Each re-entered entry with the table before it, its awards, and the table after it."""
+Replayed = list[tuple[GameState, Report, GameState]]
+"""Each re-entered entry with the table before it, its report, and the table after it."""
 
 
 def fact_of(cards: tuple[Card, ...], starter: Card, *, crib: bool) -> Fact:
@@ -151,7 +152,7 @@ def rebuild(session: Session, change: dict[Card, Card],
             before = rebuilt.state
             rebuilt, report = rebuilt.apply(event)
             effects.append(Persist(rebuilt.line(event)))
-            replayed.append((before, event, report.awards, rebuilt.state))
+            replayed.append((before, report, rebuilt.state))
     except PegboardError:
         return None
     return rebuilt, effects, replayed

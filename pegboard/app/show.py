@@ -14,6 +14,7 @@ from dataclasses import replace
 from pegboard.app import flow, resuit
 from pegboard.app.inputs import InputEvent
 from pegboard.app.keys import list_move, number_edit, steps
+from pegboard.app.pages import count_pages
 from pegboard.app.picker import rank_label
 from pegboard.app.session import Session
 from pegboard.app.state import AppState, Calling, Claiming, Count, Page, Reading, Result
@@ -101,8 +102,8 @@ def _resuit_page(state: AppState, screen: Reading, count: Count, change: dict[Ca
     session, effects, replayed = done
     state = replace(state, session=session)
     counts: list[Page] = []
-    for before, event, awards, after in replayed:
-        counts.extend(flow.count_pages(before, after, event, awards))
+    for before, report, after in replayed:
+        counts.extend(count_pages(before, after, report))
     at = next((i for i, p in enumerate(counts) if p.count is not None
                and (p.count.player, p.count.crib) == (count.player, count.crib)), None)
     if at is None:  # not counted again (the game ended before it): show it as it stands

@@ -159,6 +159,9 @@ class Follower:
         self.raw = 0
         self.truth: DealTruth | None = None
         self.pages: list[PageWant] = []
+        self.ended: Spoken | None = None
+        """The awards the end-of-the-play page must name (a card or go that ended the play
+        and pegged), before any count page."""
         self.award: AwardWant = ()
         self.intent: Card | None = None
         self.pending_fallback: Key | None = None
@@ -221,6 +224,7 @@ class Follower:
         del self.places[count + 1:]
         del self.shapes[count:]
         self.pages.clear()
+        self.ended = None
         deal = self.place.deal
         self.truth = None
         if deal is not None:
@@ -355,8 +359,14 @@ class Follower:
             ledger = ledger.score(act)
             if page is not None and not self.rules.muggins and before.winner is None:
                 self.pages.append(page)
+        spoken = self._spoken(ledger)
+        truth = self.truth
+        if isinstance(event, Play | Go) and spoken and ledger.winner is None and (
+                truth is not None and truth.state.phase is not Phase.PLAY):
+            self.ended = spoken  # its own page says it; the first count has no award line
+            spoken = ()
         if len(self.pages) > first_page:
-            self.pages[first_page].award = self._spoken(ledger)
+            self.pages[first_page].award = spoken
         return ledger
 
     def _plan(self, player: int, crib: bool, real: int) -> tuple[int | None, int, str | None]:

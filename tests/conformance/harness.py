@@ -386,6 +386,7 @@ class Harness(Follower):
         self._expect(scores == self.place.ledger.scores,
                      f"the board says {scores}, the truth {self.place.ledger.scores}")
         self._expect(not self.pages, f"no page came for {self._page_name(self.pages)}")
+        self._expect(self.ended is None, "no page came for the end of the play")
         winner = self.place.ledger.winner
         self._expect(winner is None, f"{view.screen.value} screen after "
                                      f"{self._side_name(winner or 0)} won")
@@ -592,6 +593,15 @@ class Harness(Follower):
         self.place = replace(self.place, ledger=self.place.ledger.decline())
 
     def _show(self, view: View) -> None:
+        if self.ended is not None:
+            self._expect(view.title == "End of the play" and names_awards(
+                "; ".join(view.lines), list(self.ended)),
+                f"page {view.title!r} {view.lines}, expected the end of the play: "
+                f"{self._said(self.ended)}")
+            self.ended = None
+            self.press("ok")
+            self.sync()
+            return
         if not self.pages:
             raise Mismatch(f"a count page nobody expected: {view.title!r}")
         page = self.pages[0]
