@@ -1,108 +1,43 @@
-"""The rule help topics: each dispute's title, its answer in full and in screen pages, and the
-rule that settles it.
+"""The rule help topics: the basics a first-time player needs, then the disputes that come up
+at cribbage tables.
 
-Each :class:`Topic` has an ``id`` (used by ``pegboard rules ID`` and the device menu), a
-``title``, the ``text`` the command line prints, the ``pages`` the 128x64 screen shows, and the
-``reference`` that settles the point: an ACC rule number with its edition where the rules
-page gives one (for example ``ACC 7.3 (2020)``), otherwise the section of the project's rules
-page, ``docs/rules.md``.
-
-Screen pages are at most :data:`PAGE_LINES` lines of at most :data:`LINE_WIDTH` characters:
-the device's built-in bitmap font is 6 pixels wide, so 21 characters fill the 128-pixel line,
-and four 11-pixel lines leave the top line of the screen for the title. Paragraphs never split
-across pages when they fit on one.
+The shape of a topic (its text, screen pages and reference) is :mod:`pegboard.rules.help_shape`;
+the basics are written in :mod:`pegboard.rules.help_basics`.
 """
 
 from __future__ import annotations
 
-import textwrap
-from collections.abc import Iterable
-from dataclasses import dataclass
+from pegboard.rules.help_basics import BASICS
+from pegboard.rules.help_shape import (
+    ACC_EDITION,
+    LINE_WIDTH,
+    PAGE_LINES,
+    RULES_PAGE,
+    Topic,
+    UnknownTopicError,
+    acc,
+    paginate,
+    rules_page,
+)
 
-from pegboard.errors import PegboardError
-
-LINE_WIDTH = 21
-"""Characters per screen line (128 pixels / 6-pixel glyphs)."""
-
-PAGE_LINES = 4
-"""Body lines per screen page (the title takes the first line)."""
-
-ACC_EDITION = "2020"
-"""Edition of the ACC tournament rules docs/rules.md cites."""
-
-RULES_PAGE = "docs/rules.md"
-"""The project's rules page, which the topics without an ACC number cite by section."""
-
-
-class UnknownTopicError(PegboardError, KeyError):
-    """A rule help topic id that does not exist."""
-
-    def __str__(self) -> str:  # KeyError would quote the whole message again
-        return str(self.args[0]) if self.args else ""
-
-
-@dataclass(frozen=True, slots=True)
-class Topic:
-    """One rule help topic."""
-
-    id: str
-    title: str
-    reference: str
-    text: str
-    screen: tuple[str, ...]
-
-    @property
-    def pages(self) -> tuple[tuple[str, ...], ...]:
-        """The screen paragraphs wrapped and packed into pages for the OLED."""
-        return paginate(self.screen)
-
-    def full_text(self) -> str:
-        """The CLI form: title, the rule in full, and the reference."""
-        body = "\n\n".join(textwrap.fill(p, 78) for p in self.text.split("\n\n"))
-        return f"{self.title}\n{'=' * len(self.title)}\n\n{body}\n\nRule: {self.reference}\n"
-
-
-def paginate(
-    paragraphs: Iterable[str], *, width: int = LINE_WIDTH, lines: int = PAGE_LINES
-) -> tuple[tuple[str, ...], ...]:
-    """Wrap paragraphs to ``width`` and pack them into pages of ``lines`` lines.
-
-    A paragraph starts a new page when it would not fit on the current one (unless it is
-    longer than a page by itself, in which case it simply flows on).
-
-    >>> paginate(["one two three", "four"], width=8, lines=2)
-    (('one two', 'three'), ('four',))
-    """
-    pages: list[list[str]] = []
-    current: list[str] = []
-    for paragraph in paragraphs:
-        wrapped = textwrap.wrap(paragraph, width, break_on_hyphens=False)
-        if current and len(current) + len(wrapped) > lines:
-            pages.append(current)
-            current = []
-        for line in wrapped:
-            if len(current) == lines:
-                pages.append(current)
-                current = []
-            current.append(line)
-    if current:
-        pages.append(current)
-    return tuple(tuple(page) for page in pages)
-
-
-def _acc(number: str) -> str:
-    return f"ACC {number} ({ACC_EDITION})"
-
-
-def _page(*sections: str) -> str:
-    return f"{RULES_PAGE}, {', '.join(sections)}"
-
+__all__ = [
+    "ACC_EDITION",
+    "LINE_WIDTH",
+    "PAGE_LINES",
+    "RULES_PAGE",
+    "TOPICS",
+    "Topic",
+    "UnknownTopicError",
+    "paginate",
+    "topic",
+]
 
 TOPICS: tuple[Topic, ...] = (
+    *BASICS,
     Topic(
         id="crib-flush",
         title="Flush in the crib",
-        reference=_page("The show"),
+        reference=rules_page("The show"),
         text=(
             "The crib scores a flush only when all five cards are the same suit: its four "
             "cards and the starter. That flush is worth 5. Four cards of one suit in the crib "
@@ -120,7 +55,7 @@ TOPICS: tuple[Topic, ...] = (
     Topic(
         id="go-and-31",
         title="Go and 31",
-        reference=_page("The play"),
+        reference=rules_page("The play"),
         text=(
             "A player who cannot lay a card without passing 31 says \"go\". The others keep "
             "playing while they can. When nobody can play, whoever laid the last card pegs 1 "
@@ -139,7 +74,7 @@ TOPICS: tuple[Topic, ...] = (
     Topic(
         id="play-runs",
         title="Runs in the play",
-        reference=_page("The play"),
+        reference=rules_page("The play"),
         text=(
             "In the play, the last three or more cards laid form a run when their ranks are "
             "consecutive in any order: 5-7-6 is a run of three, and a 4 or an 8 laid next makes "
@@ -158,7 +93,7 @@ TOPICS: tuple[Topic, ...] = (
     Topic(
         id="lead-after-go",
         title="Who leads after a go",
-        reference=_page("The play"),
+        reference=rules_page("The play"),
         text=(
             "After a go or 31 the count starts again at 0. The new count is led by the player "
             "to the left of the one who laid the last card, skipping anyone with no cards left. "
@@ -175,7 +110,7 @@ TOPICS: tuple[Topic, ...] = (
     Topic(
         id="heels-nobs",
         title="His heels, his nobs",
-        reference=f"{_acc('6.3b')}; {_page('The show')}",
+        reference=f"{acc('6.3b')}; {rules_page('The show')}",
         text=(
             "His heels: when the starter turned up is a jack, the dealer pegs 2 at once. It "
             "counts even at the end of the game and can win it.\n\n"
@@ -192,7 +127,7 @@ TOPICS: tuple[Topic, ...] = (
     Topic(
         id="show-order",
         title="Counting out in order",
-        reference=_page("The show", "Winning"),
+        reference=rules_page("The show", "Winning"),
         text=(
             "Hands are counted in order: the player left of the dealer first, then clockwise, "
             "the dealer's hand, and the crib last. Each score is pegged before the next is "
@@ -210,7 +145,7 @@ TOPICS: tuple[Topic, ...] = (
     Topic(
         id="renege",
         title="Renege",
-        reference=_acc("7.3"),
+        reference=acc("7.3"),
         text=(
             "A player who says go while holding a card that could be played without passing "
             "31 has reneged. The opponent may claim 2 points for each card that could have "
@@ -231,7 +166,7 @@ TOPICS: tuple[Topic, ...] = (
     Topic(
         id="muggins",
         title="Muggins",
-        reference=_acc("10"),
+        reference=acc("10"),
         text=(
             "Muggins is an option, off unless the table turns it on. Each player counts and "
             "claims their own hand, crib and pegging points. Points a player under-claims can "
@@ -251,7 +186,7 @@ TOPICS: tuple[Topic, ...] = (
     Topic(
         id="skunk",
         title="Skunks",
-        reference=_page("Winning"),
+        reference=rules_page("Winning"),
         text=(
             "A player who loses with 90 points or less is skunked; with 60 or less, double "
             "skunked. In a 61-hole game the skunk line is 30 and there is no double skunk. "
@@ -267,7 +202,7 @@ TOPICS: tuple[Topic, ...] = (
     Topic(
         id="three-for-last",
         title="Five-card: 3 for last",
-        reference=_page("The deal"),
+        reference=rules_page("The deal"),
         text=(
             "Five-card cribbage is played to 61 by two players. Each is dealt 5 cards, puts 2 "
             "in the crib and keeps 3. At the first deal of the game the pone (the player who "
@@ -285,7 +220,7 @@ TOPICS: tuple[Topic, ...] = (
     Topic(
         id="three-four-players",
         title="3 and 4 players",
-        reference=_page("The deal"),
+        reference=rules_page("The deal"),
         text=(
             "Three players: each is dealt 5 cards and one more goes from the pack straight to "
             "the crib; each player puts 1 card in the crib and keeps 4. Each plays for "
@@ -304,7 +239,7 @@ TOPICS: tuple[Topic, ...] = (
     Topic(
         id="cut-for-deal",
         title="Cutting for the deal",
-        reference=_page("The deal"),
+        reference=rules_page("The deal"),
         text=(
             "Each player cuts; the lowest card deals (ace is low). A tie for the lowest cuts "
             "again. The deal then passes to the left every hand. In a match the loser of a "
@@ -320,7 +255,7 @@ TOPICS: tuple[Topic, ...] = (
     Topic(
         id="pairs",
         title="Pairs go by rank",
-        reference=_page("Card values and combinations"),
+        reference=rules_page("Card values and combinations"),
         text=(
             "Pairs are cards of the same rank. A jack and a queen are both worth 10 for "
             "counting fifteens, but they are no pair. A pair scores 2, three of a kind (a "

@@ -1,0 +1,100 @@
+"""The shape of a rule help topic: its id, title, answer in full and in screen pages, and the
+rule that settles it.
+
+Each :class:`Topic` has an ``id`` (used by ``pegboard rules ID`` and the device menu), a
+``title``, the ``text`` the command line prints, the ``pages`` the 128x64 screen shows, and the
+``reference`` that settles the point: an ACC rule number with its edition where the rules
+page gives one (for example ``ACC 7.3 (2020)``), otherwise the section of the project's rules
+page, ``docs/rules.md``.
+
+Screen pages are at most :data:`PAGE_LINES` lines of at most :data:`LINE_WIDTH` characters:
+the device's built-in bitmap font is 6 pixels wide, so 21 characters fill the 128-pixel line,
+and four 11-pixel lines leave the top line of the screen for the title. Paragraphs never split
+across pages when they fit on one.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from pegboard.errors import PegboardError
+
+LINE_WIDTH = 21
+"""Characters per screen line (128 pixels / 6-pixel glyphs)."""
+
+PAGE_LINES = 4
+"""Body lines per screen page (the title takes the first line)."""
+
+ACC_EDITION = "2020"
+"""Edition of the ACC tournament rules docs/rules.md cites."""
+
+RULES_PAGE = "docs/rules.md"
+"""The project's rules page, which the topics without an ACC number cite by section."""
+
+
+class UnknownTopicError(PegboardError, KeyError):
+    """A rule help topic id that does not exist."""
+
+    def __str__(self) -> str:  # KeyError would quote the whole message again
+        return str(self.args[0]) if self.args else ""
+
+
+@dataclass(frozen=True, slots=True)
+class Topic:
+    """One rule help topic."""
+
+    id: str
+    title: str
+    reference: str
+    text: str
+    screen: tuple[str, ...]
+
+    @property
+    def pages(self) -> tuple[tuple[str, ...], ...]:
+        """The screen paragraphs wrapped and packed into pages for the OLED."""
+        return paginate(self.screen)
+
+    def full_text(self) -> str:
+        """The CLI form: title, the rule in full, and the reference."""
+        body = "\n\n".join(textwrap.fill(p, 78) for p in self.text.split("\n\n"))
+        return f"{self.title}\n{'=' * len(self.title)}\n\n{body}\n\nRule: {self.reference}\n"
+
+
+def paginate(
+    paragraphs: Iterable[str], *, width: int = LINE_WIDTH, lines: int = PAGE_LINES
+) -> tuple[tuple[str, ...], ...]:
+    """Wrap paragraphs to ``width`` and pack them into pages of ``lines`` lines.
+
+    A paragraph starts a new page when it would not fit on the current one (unless it is
+    longer than a page by itself, in which case it simply flows on).
+
+    >>> paginate(["one two three", "four"], width=8, lines=2)
+    (('one two', 'three'), ('four',))
+    """
+    pages: list[list[str]] = []
+    current: list[str] = []
+    for paragraph in paragraphs:
+        wrapped = textwrap.wrap(paragraph, width, break_on_hyphens=False)
+        if current and len(current) + len(wrapped) > lines:
+            pages.append(current)
+            current = []
+        for line in wrapped:
+            if len(current) == lines:
+                pages.append(current)
+                current = []
+            current.append(line)
+    if current:
+        pages.append(current)
+    return tuple(tuple(page) for page in pages)
+
+
+def acc(number: str) -> str:
+    """An ACC rule number with the edition docs/rules.md cites."""
+    return f"ACC {number} ({ACC_EDITION})"
+
+
+def rules_page(*sections: str) -> str:
+    """Sections of the project's rules page, as a reference."""
+    return f"{RULES_PAGE}, {', '.join(sections)}"
