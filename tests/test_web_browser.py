@@ -118,6 +118,9 @@ def test_the_heading_says_whose_claim_is_awaited_and_who_deals_next(
         shown_lines(page, 23)
         assert page.text_content("#doing") == "Ben to deal"
         assert page.locator("#award li").all_text_contents() == ["Ann: Crib for 1"]
+        game.play_to(len(muggins))  # Ann's crib takes her past the target: shown at it
+        shown_lines(page, len(muggins))
+        assert page.text_content("#score0") == "121"
     game.close()
 
 

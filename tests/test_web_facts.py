@@ -114,3 +114,12 @@ def test_the_race_is_read_from_the_facts_not_a_second_replay(
     monkeypatch.setattr("pegboard.stats.replay_events", replayed)
     monkeypatch.setattr("pegboard.web.snapshot.replay_events", replayed, raising=False)
     assert at("two-player.jsonl", len(lines))["race"]["winner"] == 1
+
+
+def test_a_winner_past_the_target_is_shown_at_it(at: Any) -> None:
+    lines = record("muggins.jsonl")
+    before = at("muggins.jsonl", len(lines) - 1)
+    assert before["shown"] == before["scores"] == [115, 120]
+    data = at("muggins.jsonl", len(lines))  # Ann's crib takes her from 115 to 125
+    assert data["scores"] == [125, 120]  # what the record keeps
+    assert data["shown"] == [121, 120]  # what the board shows (the engine's GameOver)

@@ -78,6 +78,7 @@ def game_json(follower: Follower) -> dict[str, Any] | None:
         "target": target,
         "skunk_lines": [line for line in (skunk, double) if line is not None],
         "scores": list(gs.scores),
+        "shown": list(gs.scores),
         "back_pegs": list(gs.back_pegs),
         "phase": gs.phase.value,
         "doing": doing(turn, names),
@@ -107,10 +108,22 @@ def game_json(follower: Follower) -> dict[str, Any] | None:
         title, lines = result_lines(gs)
         data["result"] = gs.result.to_json()
         data["result_text"] = {"title": title, "lines": list(lines)}
+        over = _game_over(entries)
+        if over is not None:
+            data["shown"] = list(over.shown)  # the winner at the target (ACC)
         race = race_of(entries, sides, target)
         data["race"] = race.to_json()
         data["race_svg"] = race_svg(race)
     return data
+
+
+def _game_over(entries: list[Entry]) -> GameOver | None:
+    """The engine's report of the end of the game in view (the latest: undoing the entry
+    that ended it takes the entry, and its report, away)."""
+    for entry in reversed(entries):
+        if entry.report.game_over is not None:
+            return entry.report.game_over
+    return None
 
 
 def _this_deal(entries: list[Entry]) -> list[Entry]:

@@ -78,7 +78,7 @@
     const dealerSide = sideOf(game, game.dealer);
     const actingSide = game.phase === "play" ? sideOf(game, game.to_act) : null;
     game.sides.forEach((name, side) => {
-      setText("score" + side, String(game.scores[side]));
+      setText("score" + side, String(game.shown[side]));
       const tags = [];
       if (game.winner === side) tags.push("winner");
       if (side === dealerSide) tags.push("dealer, crib");
