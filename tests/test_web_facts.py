@@ -1,19 +1,28 @@
-"""The scoreboard renders the engine's facts: what the table does next is the last entry's
-``Turn``, the last score is that entry's scoring acts one by one, the show is the engine's
-show steps, a muggins claim is shown as awaited without its count, and the race is the
-``Turn`` scores at each deal's end. Each case is a moment of an example record."""
+"""The scoreboard's JSON against the engine, which it renders: what the table does next is the
+last entry's ``Turn``, the last score is that entry's scoring acts one by one, the show is the
+engine's show steps, a muggins claim is shown as awaited without its count, and the race is
+the ``Turn`` scores at each deal's end. Most cases are a moment of an example record."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from starlette.testclient import TestClient
 
+from pegboard.app.words import awards_text, result_lines, side_name
+from pegboard.record import parse_line
+from pegboard.rules.events import Deal, GameHeader
+from pegboard.rules.game import Game
+from pegboard.rules.state import Award
+from pegboard.stats import replay_record
+from pegboard.web.app import create_app
 from pegboard.web.follow import Follower
 from pegboard.web.snapshot import game_json
-from tests.support.web import EXAMPLES, ScriptedGame
+from tests.support.web import EXAMPLES, ScriptedGame, random_record, record_game
 
 
 def record(name: str) -> list[str]:
@@ -123,3 +132,105 @@ def test_a_winner_past_the_target_is_shown_at_it(at: Any) -> None:
     data = at("muggins.jsonl", len(lines))  # Ann's crib takes her from 115 to 125
     assert data["scores"] == [125, 120]  # what the record keeps
     assert data["shown"] == [121, 120]  # what the board shows (the engine's GameOver)
+
+
+LINES = record("two-player.jsonl")
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Path:
+    return tmp_path / "store"
+
+
+def awards_of(line: int) -> tuple[tuple[Award, ...], tuple[str, ...]]:
+    """What record line ``line`` of LINES pegged, replayed here on a game of its own."""
+    header = parse_line(LINES[0], 1)
+    assert isinstance(header, GameHeader)
+    game = Game.from_header(header)
+    for number in range(2, line):
+        game.apply(parse_line(LINES[number - 1], number))  # type: ignore[arg-type]
+    return game.apply(parse_line(LINES[line - 1], line)), game.names  # type: ignore[arg-type]
+
+
+def api_game(client: TestClient) -> dict[str, Any]:
+    answer = client.get("/api/game")
+    assert answer.status_code == 200, answer.text
+    game = answer.json()["game"]
+    assert isinstance(game, dict)
+    return game
+
+
+# --- the JSON against the engine -----------------------------------------------------------
+
+
+def test_api_game_is_the_engines_state_in_the_record_names_and_the_apps_words(
+        store: Path) -> None:
+    game = ScriptedGame(store, LINES)
+    with TestClient(create_app(store)) as client:
+        for line in (2, 12, 40, 53, 60):
+            game.play_to(line)
+            client.app.state.hub.refresh()
+            data = api_game(client)
+            gs = game.state
+            assert data["lines"] == line
+            assert data["header"] == json.loads(LINES[0])
+            assert data["scores"] == list(gs.scores)
+            assert data["back_pegs"] == list(gs.back_pegs)
+            assert data["phase"] == gs.phase.value
+            assert (data["dealer"], data["to_act"], data["count"]) == (gs.dealer, gs.to_act,
+                                                                      gs.count)
+            assert data["pile"] == [str(card) for card in gs.pile]
+            assert data["sides"] == [side_name(gs, s) for s in range(gs.sides)]
+        pegged, names = awards_of(60)
+        acts = data["last_award"]["acts"]
+        assert data["last_award"]["line"] == 60
+        assert [award for act in acts for award in act["awards"]] == [
+            a.to_json() for a in pegged]
+        assert [act["text"] for act in acts] == [awards_text(list(pegged[:2]), names),
+                                                 awards_text(list(pegged[2:]), names)]
+        assert [count["title"] for count in data["show"]] == ["Ben's hand: 0", "Ann's hand: 10"]
+        assert data["show"][0]["lines"][0] == "nineteen: nothing"
+        game.close()
+
+
+def test_the_end_of_the_game_carries_the_result_race_and_words(store: Path) -> None:
+    game = ScriptedGame(store, LINES)
+    game.play_to(len(LINES))
+    with TestClient(create_app(store)) as client:
+        data = api_game(client)
+    gs = game.state
+    title, lines = result_lines(gs)
+    assert data["winner"] == gs.winner == 1
+    assert data["result"] == gs.result.to_json() if gs.result else False
+    assert data["result_text"] == {"title": title, "lines": list(lines)}
+    assert data["race"] == replay_record(LINES)[-1].race.to_json()
+    assert data["race_svg"].startswith("<svg")
+    game.close()
+
+
+def test_api_games_lists_the_finished_games_newest_first_with_their_races(store: Path) -> None:
+    records = [random_record(seed) for seed in (1, 2, 3)]
+    for record in records:
+        record_game(store, record)
+    with TestClient(create_app(store)) as client:
+        games = client.get("/api/games").json()["games"]
+        two = client.get("/api/games?limit=2").json()["games"]
+        refused = client.get("/api/games?limit=-1")
+    assert [g["race"] for g in games] == [replay_record(r)[-1].race.to_json()
+                                          for r in reversed(records)]
+    assert [g["players"] for g in games] == [["Ann", "Ben"]] * 3
+    assert all(g["result"]["winner"] == g["race"]["winner"] for g in games)
+    assert two == games[:2]
+    assert refused.status_code == 400
+    assert "limit must be a whole number from 0 to 200" in refused.json()["error"]
+
+
+def test_a_deal_starts_with_no_award_in_view(store: Path) -> None:
+    game = ScriptedGame(store, LINES)
+    with TestClient(create_app(store)) as client:
+        while not (game.game.events and isinstance(game.game.events[-1], Deal)
+                   and game.state.deal_no == 2):
+            game.step()
+        client.app.state.hub.refresh()
+        assert api_game(client)["last_award"] is None
+    game.close()
