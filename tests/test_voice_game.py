@@ -176,7 +176,7 @@ def spoken(name: str, *, together: tuple[int, ...] = ()) -> list[str]:
     return out
 
 
-@pytest.mark.parametrize("name", ["two-player", "muggins"])
+@pytest.mark.parametrize("name", ["two-player", "muggins", "renege-and-undo"])
 def test_a_whole_game_is_said_from_the_engines_facts(name: str) -> None:
     golden = GOLDEN / f"voice_{name}.txt"
     assert spoken(f"{name}.jsonl") == golden.read_text(encoding="utf-8").splitlines()

@@ -160,7 +160,7 @@ def told(report: Report, names: Sequence[str], sides: Sequence[str],
     """The announcements one entry's report calls for, in the order of its facts (see the
     module's docstring); ``entry`` is what each belongs to."""
     out: list[Announcement] = []
-    taken: dict[int, int] = {}
+    taken: dict[int, tuple[int, int]] = {}  # player -> side, points taken back
     count = report.next.count
     step: ShowStep | None = None
     claimed = False
@@ -185,13 +185,13 @@ def told(report: Report, names: Sequence[str], sides: Sequence[str],
                 step = None  # the count just said, pegged
                 continue
             if all(reason is Reason.RENEGE_TAKE_BACK for reason in fact.reasons):
-                taken[fact.player] = taken.get(fact.player, 0) + fact.points
+                taken[fact.player] = (fact.side, taken.get(fact.player, (0, 0))[1] + fact.points)
                 continue
             out.append(_claimed(fact, names, p, entry) if claimed else _act(
                 fact, count, names, p, entry))
             claimed = False
-    for player, points in taken.items():  # one sum per player, before the rest
-        back = Award(player, 0, points, Reason.RENEGE_TAKE_BACK, "")
+    for player, (side, points) in taken.items():  # one sum per player, before the rest
+        back = Award(player, side, points, Reason.RENEGE_TAKE_BACK, "")
         out.insert(0, Announcement(award_phrase(back, names[player], names, p),
                                    back.reason, Importance.PENALTY, entry))
     return out
