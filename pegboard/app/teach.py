@@ -1,8 +1,8 @@
 """Teaching mode: the lessons an entry brings up.
 
-What a hand could have been (when the dealt cards were entered), what a low claim missed,
-why a card scored nothing when it nearly did (once per kind of near miss a game, so the
-lesson does not become a chore), and rule help the first time a dispute is likely.
+A shown hand's discard reviewed by expected value (when the dealt cards were entered), what a
+low claim missed, why a card scored nothing when it nearly did (once per kind of near miss a
+game, so the lesson does not become a chore), and rule help the first time a dispute is likely.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from pegboard.app.state import AppState, Page
 from pegboard.app.view import Screen
 from pegboard.app.words import no_suits
 from pegboard.errors import PegboardError
-from pegboard.rules import advice, hints, rulehelp, teaching
+from pegboard.rules import hints, review, rulehelp, teaching
 from pegboard.rules.events import Claim, Event, Play
 from pegboard.rules.scoring import Breakdown
 from pegboard.rules.state import Award, GameState
@@ -23,7 +23,7 @@ def lessons(state: AppState, before: GameState, event: Event, awards: tuple[Awar
     if not state.teaching or state.session is None:
         return [], frozenset()
     after = state.session.state
-    pages = [*_could_have_been(after, awards), *_missed(before, event)]
+    pages = [*_discard_reviews(after, awards), *_missed(before, event)]
     given: set[str] = set()
     if isinstance(event, Play) and not any(a.player == event.player for a in awards):
         why = hints.explain_no_score((*before.pile, event.card))
@@ -37,21 +37,21 @@ def lessons(state: AppState, before: GameState, event: Event, awards: tuple[Awar
     return pages, frozenset(given | {t.id for t in topics})
 
 
-def _could_have_been(after: GameState, awards: tuple[Award, ...]) -> list[Page]:
-    pages = []
+def _discard_reviews(after: GameState, awards: tuple[Award, ...]) -> list[Page]:
+    """Each shown hand whose dealt cards were entered: its discard reviewed by expected value."""
+    pages: list[Page] = []
     for award in awards:
         dealt = after.dealt[award.player]
-        if award.reason != "hand" or dealt is None or after.starter is None:
+        if award.reason != "hand" or dealt is None or after.dealer is None:
             continue
+        own_crib = after.side_of(award.player) == after.side_of(after.dealer)
         try:
-            kept = advice.best_keep(dealt, after.starter, players=after.players,
-                                    five_card=after.rules.five_card)
+            found = review.review_discard(dealt, award.cards, dealer=own_crib,
+                                          starter=after.starter, players=after.players,
+                                          five_card=after.rules.five_card)
         except PegboardError:
             continue
-        if kept.breakdown.total > award.points:
-            cards = " ".join(c.pretty for c in kept.keep)
-            pages.append(Page(f"Could have been {kept.breakdown.total}",
-                              (f"keeping {cards}", f"(kept {award.points})")))
+        pages.extend(Page(title, lines) for title, lines in review.screen_pages(found))
     return pages
 
 
