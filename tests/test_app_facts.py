@@ -3,9 +3,10 @@ play's last point before the show, the show in the engine's order."""
 
 from __future__ import annotations
 
+from pegboard.app.effects import UpdateLeds
 from pegboard.app.inputs import Turn
 from pegboard.rules.state import Reason
-from tests.support.app_driver import OK, App
+from tests.support.app_driver import OK, App, new_game
 
 
 def muggins_game() -> App:
@@ -44,3 +45,17 @@ def test_the_claim_names_every_kind_owed_so_claiming_it_is_not_mugginsed() -> No
     assert app.game.scores[1] == before[1] + 4
     assert app.game.pending_muggins is None
     assert [a.reason for a in app.game.awards].count(Reason.MUGGINS) == 0
+
+
+def test_the_leds_move_the_side_the_engine_says_scored_page_by_page() -> None:
+    app = new_game()
+    app.pick("5")  # the starter
+    for label in ("4", "4", "7", "8", "8", "K", "Q"):
+        app.pick(label)
+    app.pick("9")  # P1's last card: then P2's hand (4) and P1's hand (2) are counted
+    seen = []
+    for _ in range(3):
+        leds = [e for e in app.effects if isinstance(e, UpdateLeds)][-1]
+        seen.append(([side.front for side in leds.sides], leds.last))
+        app.feed(OK)
+    assert seen == [([3, 6], 0), ([3, 10], 1), ([5, 10], 0)]

@@ -48,7 +48,7 @@ def test_pegs_from_the_app_reach_the_strip(tmp_path: Path) -> None:
         assert first == [LinkStatus(False, "LEDs: connecting")]
         events = run_until(board, lambda: board.link.is_up)
         assert events == [LinkStatus(True, "")]
-        board.show(UpdateLeds((LedSide(10, 4), LedSide(0, 0)), 121))
+        board.show(UpdateLeds((LedSide(10, 4), LedSide(0, 0)), 121, last=0))
         assert board.board is not None and board.board.last == 0
         cfg = led_config_from(config.leds)
         front, back = led_index(cfg, 0, 10), led_index(cfg, 0, 4)

@@ -24,6 +24,7 @@ from pegboard.app.inputs import Button, InputEvent, Press, Tick, Turn
 from pegboard.app.view import Screen, SideView, View
 from pegboard.config import Config, IdleConfig
 from pegboard.device.loop import STOP, App, DeviceLoop
+from pegboard.device.observers import Leds
 from pegboard.errors import StoreError
 from pegboard.hw.gestures import RawEdge
 from pegboard.hw.inputs import EncoderKit, EncoderStep
@@ -129,7 +130,7 @@ def make_loop(factory: MockFactory, clock: FakeClock, journal: Journal | None = 
     store, display, leds = JournalStore(journal), JournalDisplay(journal), JournalLeds(journal)
     dog = CountingWatchdog()
     loop = DeviceLoop(TALLY, Tally(), kit=kit, inbox=inbox, display=display, store=store,
-                      clock=clock, leds=leds, watchdog=dog)
+                      clock=clock, observers=[Leds(leds)], watchdog=dog)
     store.new_game('{"type": "game"}')
     return loop, store, display, leds, dog
 

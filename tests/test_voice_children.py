@@ -210,6 +210,7 @@ def test_the_device_shows_a_failing_voice_once_and_plays_on(
     from pegboard.config import Config
     from pegboard.device.build import APP, initial_state, open_store
     from pegboard.device.loop import DeviceLoop
+    from pegboard.device.observers import Voice
     from pegboard.hw.inputs import EncoderKit
     from pegboard.sim.fakes import RecordingDisplay
     from pegboard.voice.hook import VoiceHook
@@ -226,7 +227,7 @@ def test_the_device_shows_a_failing_voice_once_and_plays_on(
             loop = DeviceLoop(APP, initial_state(Config(), store),
                               kit=EncoderKit(inbox.put, clock, pin_factory=factory),
                               inbox=inbox, display=RecordingDisplay(), store=store,
-                              clock=clock, speech=hook)
+                              clock=clock, observers=[Voice(hook)])
             loop.start()
             for time_ in range(3):  # the screen read aloud, three times: the player fails each
                 hook.read(loop.app.view(loop.state))

@@ -11,9 +11,10 @@ Record lines are the game record's JSON Lines (one object, no newline), exactly 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from pegboard.app.view import Brightness
+from pegboard.rules.facts import Report
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,9 +29,11 @@ class PersistNewGame:
 
 @dataclass(frozen=True, slots=True)
 class Persist:
-    """Append one accepted event line to the current game's record."""
+    """Append one accepted event line to the current game's record; ``report`` is the
+    engine's report of the entry, for the loop's observers once the line is saved."""
 
     line: str
+    report: Report | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,10 +67,13 @@ class LedSide:
 
 @dataclass(frozen=True, slots=True)
 class UpdateLeds:
-    """Show these pegs on the LED board (only emitted when they change)."""
+    """Show these pegs on the LED board (only emitted when they change). ``last`` is the side
+    whose scoring act the pegs show (the engine's report says whose it was; None: the board
+    keeps the one it had)."""
 
     sides: tuple[LedSide, ...]
     target: int = 121
+    last: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -58,7 +58,7 @@ def enter(state: AppState, event: Event) -> Result:
     except PegboardError as error:
         return refuse(state, str(error)), ()
     state, pages = notices(replace(state, session=session), before, report)
-    return go_on(state, pages, [Persist(session.line(event))])
+    return go_on(state, pages, [Persist(session.line(event), session.report)])
 
 
 def refuse(state: AppState, reason: str) -> AppState:
@@ -84,7 +84,7 @@ def settle(state: AppState, effects: list[Effect] | None = None) -> Result:
     if gs.phase is Phase.DEAL and not waiting(state):
         session, report = session.apply(Deal())
         awards = report.awards
-        done.append(Persist(session.line(Deal())))
+        done.append(Persist(session.line(Deal()), session.report))
         # Five-card cribbage: the pone's three for last comes with the deal; say it.
         said = awards_text(list(awards), session.state.names) if awards else state.award
         state = replace(state, session=session, award=said)
@@ -153,7 +153,7 @@ def undo(state: AppState) -> Result:
             break
     for option in kept:
         session, _ = session.apply(option)
-        effects.append(Persist(session.line(option)))
+        effects.append(Persist(session.line(option), session.report))
     state = replace(
         state, session=session, award=f"Undone: {describe(last, session.state.names)}",
         passed=-1, race=(), offers_shown=min(state.offers_shown, len(session.state.offers)),

@@ -24,6 +24,7 @@ from dataclasses import replace
 from pegboard.app import flow
 from pegboard.app.effects import LedSide, SetBrightness, UpdateLeds
 from pegboard.app.inputs import InputEvent, LinkStatus, Tick
+from pegboard.app.pages import last_scored
 from pegboard.app.session import Session
 from pegboard.app.state import AppState, Home, Page, Reading, Result, Setup
 from pegboard.app.transitions import dispatch, view_of
@@ -103,16 +104,17 @@ def _idle(state: AppState, now: float) -> Result:
 
 def _leds(state: AppState) -> UpdateLeds | None:
     """The pegs on the LED board: the board on screen (a count being read shows the pegs as
-    they stood when it was pegged, like the OLED's header), else the game's."""
+    they stood when it was pegged, like the OLED's header), else the game's; the side that
+    scored is the one whose act the engine reported (for a page, the act it shows)."""
     if state.session is None:
         return None
     gs = state.session.state
     screen = state.screen
-    shown = screen.pages[0].sides if isinstance(screen, Reading) else None
-    if shown is not None:
-        return UpdateLeds(tuple(LedSide(s.score, s.back, s.winner) for s in shown),
-                          gs.rules.target)
+    page = screen.pages[0] if isinstance(screen, Reading) and screen.pages else None
+    if page is not None and page.sides is not None:
+        return UpdateLeds(tuple(LedSide(s.score, s.back, s.winner) for s in page.sides),
+                          gs.rules.target, page.scored)
     sides = tuple(
         LedSide(gs.scores[s], gs.back_pegs[s], gs.winner == s) for s in range(gs.sides)
     )
-    return UpdateLeds(sides, gs.rules.target)
+    return UpdateLeds(sides, gs.rules.target, last_scored(state.session.report))

@@ -146,7 +146,7 @@ def set_option(state: AppState, option: Option) -> Result:
             setup = replace(setup, teaching=option.teaching)
         return replace(state, setup=setup), ()
     session, _ = state.session.apply(option)
-    effects: tuple[Effect, ...] = (Persist(session.line(option)),)
+    effects: tuple[Effect, ...] = (Persist(session.line(option), session.report),)
     return replace(state, session=session), effects
 
 

@@ -45,6 +45,12 @@ ANSWERED = (ClaimOutcome.EXACT, ClaimOutcome.UNDER, ClaimOutcome.OVER)
 END_OF_PLAY = "End of the play"
 
 
+def last_scored(report: Report | None) -> int | None:
+    """The side whose scoring act ``report`` pegged last (None: it pegged nothing)."""
+    acts = [act for act in report.scored if act.points] if report is not None else []
+    return acts[-1].side if acts else None
+
+
 def said(report: Report) -> list[Scored]:
     """The scoring acts the play screen's award line says (not a count, not a take-back)."""
     return [act for act in report.scored
@@ -81,7 +87,8 @@ def count_pages(before: GameState, after: GameState, report: Report) -> list[Pag
         if pegs is not None:
             board = (pegs.scores, pegs.back_pegs)
         sides = views.sides(after, scores=board[0], backs=board[1])
-        pages.append(replace(count_page(after, count), sides=sides))
+        pages.append(replace(count_page(after, count), sides=sides,
+                             scored=pegs.side if pegs is not None else None))
     return pages
 
 
@@ -127,4 +134,4 @@ def _end_of_play(after: GameState, report: Report) -> list[Page]:
     awards = [award for act in acts for award in act.awards]
     lines = awards_text(awards, after.names).split("; ")
     sides = views.sides(after, scores=last.scores, backs=last.back_pegs)
-    return [Page(END_OF_PLAY, tuple(lines), Screen.SHOW, sides=sides)]
+    return [Page(END_OF_PLAY, tuple(lines), Screen.SHOW, sides=sides, scored=last.side)]

@@ -151,7 +151,7 @@ def rebuild(session: Session, change: dict[Card, Card],
         for event in redo:
             before = rebuilt.state
             rebuilt, report = rebuilt.apply(event)
-            effects.append(Persist(rebuilt.line(event)))
+            effects.append(Persist(rebuilt.line(event), rebuilt.report))
             replayed.append((before, report, rebuilt.state))
     except PegboardError:
         return None

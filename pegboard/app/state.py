@@ -78,7 +78,8 @@ class Page:
 
     ``offer`` is an entry OK applies (a penalty the table may take; GO skips it); ``count``
     marks a show count (GO may add a forgotten flush or nobs to it); ``sides`` is the board
-    as it stood when this count was pegged; ``award`` a pegging award to keep in view."""
+    as it stood when this count was pegged and ``scored`` the side whose act pegged it;
+    ``award`` a pegging award to keep in view."""
 
     title: str
     lines: tuple[str, ...]
@@ -87,6 +88,7 @@ class Page:
     count: Count | None = None
     sides: tuple[SideView, ...] | None = None
     award: str = ""
+    scored: int | None = None
 
 
 # -- one state per screen ---------------------------------------------------------------------

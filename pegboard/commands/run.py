@@ -118,7 +118,14 @@ def _play(args: argparse.Namespace, config: Config, store: Any,
     """Play until told to stop; whether "Shut down" asked for the power to go off."""
     import queue
 
-    from pegboard.device.build import APP, describe_kit, initial_state, make_kit, make_leds
+    from pegboard.device.build import (
+        APP,
+        describe_kit,
+        initial_state,
+        make_kit,
+        make_leds,
+        outputs,
+    )
     from pegboard.device.loop import STOP, DeviceLoop
     from pegboard.hw.clock import MonotonicClock
     from pegboard.service.notify import Watchdog, ready, stopping
@@ -137,8 +144,8 @@ def _play(args: argparse.Namespace, config: Config, store: Any,
     # A missing espeak-ng or sound card is logged and the game goes on silently.
     speech = open_voice(config.voice, clock, log.warning)
     loop = DeviceLoop(APP, state, kit=kit, inbox=inbox, display=display, store=store,
-                      clock=clock, leds=leds, contrast=config.display.contrast,
-                      watchdog=Watchdog.from_environ(), speech=speech)
+                      clock=clock, observers=outputs(speech, leds),
+                      contrast=config.display.contrast, watchdog=Watchdog.from_environ())
 
     def stop(signum: int, frame: FrameType | None) -> None:
         inbox.put(STOP)

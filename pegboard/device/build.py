@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING, Any
 from pegboard.app import machine
 from pegboard.config import Config, InputConfig
 from pegboard.device.loop import App
+from pegboard.device.observers import Leds, Observer, Speech, Voice
+from pegboard.device.ports import LedBoard
 from pegboard.errors import PegboardError
 from pegboard.hw.clock import Clock
 from pegboard.hw.gestures import Timing
@@ -38,6 +40,18 @@ log = logging.getLogger(__name__)
 
 APP: App[machine.AppState] = App(machine.step, machine.view, machine.scores)
 """The real app, as the loop runs it."""
+
+
+def outputs(speech: Speech[machine.AppState] | None, leds: LedBoard | None,
+            ) -> list[Observer[machine.AppState]]:
+    """The loop's observers after the OLED, in order: the voice, then the LED board (each
+    only when there is one)."""
+    found: list[Observer[machine.AppState]] = []
+    if speech is not None:
+        found.append(Voice(speech))
+    if leds is not None:
+        found.append(Leds(leds))
+    return found
 
 
 def timing(config: InputConfig) -> Timing:

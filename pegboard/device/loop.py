@@ -3,19 +3,21 @@
 Each turn of :meth:`DeviceLoop.run`:
 
 1. Wait on the queue until an item arrives or the next deadline (a hold or repeat, a keypad
-   scan, the link's heartbeat, the idle tick, the watchdog) comes.
+   scan, an observer's timed work such as the LED link's heartbeat, the idle tick, the
+   watchdog) comes.
 2. Take that item and everything else already queued; the kit turns raw items into gestures
-   (neighbouring encoder detents are merged into one ``Turn``), then the kit's and the link's
-   timed work adds theirs, and an idle ``Tick`` is added once per ``tick_s``.
+   (neighbouring encoder detents are merged into one ``Turn``), then the kit's and the
+   observers' timed work adds theirs, and an idle ``Tick`` is added once per ``tick_s``.
 3. For each event: ``state, effects = step(state, event, now)``; the store effects run first
    and durably; if one fails, the step is dropped (the state stays as it was, so the app and
-   the store still agree) and a "not saved" notice is shown. Brightness changes go to the
-   panel at once. The voice, if any, is told the new state (it queues what to say for its
-   own thread, after the store has the entry: nothing unsaved is ever announced). A voice
-   that cannot be heard (its player failed) is shown once as a notice until the next key.
-4. Then, once for the whole batch: the new view is drawn if it differs from the one on the
-   screen, and the LED board is updated. So the screen and the LEDs never show anything the
-   store does not have.
+   the store still agree) and a "not saved" notice is shown. The engine's report of each
+   entry saved is kept for the observers.
+4. Then, once for the whole batch, every observer is told what it did
+   (:class:`~pegboard.device.observers.Seen`: the state, the reports, the effects asked of
+   the outputs, the view): the OLED first, then the voice and the LED board, in the order of
+   the one observer list (:mod:`pegboard.device.observers`). So no output ever shows or says
+   anything the store does not have. A voice that cannot be heard is shown once as a notice
+   until the next key.
 5. The watchdog is pinged from here, so a stuck loop is restarted by systemd.
 
 :meth:`DeviceLoop.pump` runs steps 2 to 5 without waiting, which is how the tests and the
@@ -29,7 +31,7 @@ import logging
 import queue
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, TypeVar
 
 from PIL import Image
 
@@ -47,13 +49,17 @@ from pegboard.app.effects import (
     UpdateLeds,
 )
 from pegboard.app.inputs import InputEvent, Tick, Turn
-from pegboard.app.view import Brightness, Screen, View
-from pegboard.device.ports import GameStore, LedBoard, NoLeds, NoWatchdog, Watchdog
+from pegboard.app.view import Screen, View
+from pegboard.device.observers import Closing, Observer, Oled, Polled, Seen, Speech, Voice
+from pegboard.device.ports import GameStore, NoWatchdog, Watchdog
 from pegboard.errors import PegboardError
 from pegboard.hw.clock import Clock
 from pegboard.hw.inputs import InputKit, RawInput
 from pegboard.hw.oled import Display
+from pegboard.rules.facts import Report
 from pegboard.ui.render import render
+
+__all__ = ["STOP", "App", "DeviceLoop", "FrameStats", "Speech"]
 
 log = logging.getLogger(__name__)
 
@@ -63,7 +69,6 @@ S_contra = TypeVar("S_contra", contravariant=True)
 STOP = object()
 """Put this on the queue to make :meth:`DeviceLoop.run` return after the current turn."""
 
-DIM_CONTRAST = 16
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,31 +80,6 @@ class App(Generic[S]):
     scores: Callable[[S], Sequence[int] | None] | None = None
     """The scores a state shows, kept with each saved entry for the next start-up's first
     frame (None: the store keeps none)."""
-
-
-class Speech(Protocol[S_contra]):
-    """The voice as the loop drives it (:class:`pegboard.voice.hook.VoiceHook`): told every
-    new state, asked to repeat or to read a view. Each call only queues work for the voice's
-    own thread, so speaking never holds up a key."""
-
-    def begin(self, state: S_contra) -> None:
-        """The state at start: nothing in it is new."""
-
-    def stepped(self, state: S_contra) -> None:
-        """A step made ``state`` (and it is saved)."""
-
-    def read(self, view: View) -> None:
-        """Read ``view`` aloud."""
-
-    def again(self) -> None:
-        """Say the last announcement again."""
-
-    def close(self) -> None:
-        """Stop speaking."""
-
-    @property
-    def problem(self) -> str | None:
-        """Why the voice cannot be heard (None: no known reason)."""
 
 
 @dataclass(slots=True)
@@ -114,7 +94,9 @@ class FrameStats:
 
 
 class DeviceLoop(Generic[S]):
-    """Wires a kit, the app, the store, the display and the LED board (see module doc)."""
+    """Wires a kit, the app, the store and the observers (see module doc). The OLED panel
+    ``display`` is the first observer (the loop also leaves the "game saved" frame on it at
+    shutdown); ``observers`` follow it in order (the voice, the LED board)."""
 
     def __init__(
         self,
@@ -126,46 +108,50 @@ class DeviceLoop(Generic[S]):
         display: Display,
         store: GameStore,
         clock: Clock,
-        leds: LedBoard | None = None,
+        observers: Sequence[Observer[S]] = (),
         watchdog: Watchdog | None = None,
         contrast: int = 255,
         tick_s: float = 1.0,
         on_power_off: Callable[[], None] | None = None,
         on_frame: Callable[[View, Image.Image], None] | None = None,
-        speech: Speech[S] | None = None,
     ) -> None:
         self.app = app
         self.state = state
         self.kit = kit
         self.inbox = inbox
-        self.display = display
         self.store = store
         self.clock = clock
-        self.leds = leds or NoLeds()
+        self.oled: Oled[S] = Oled(display, contrast, on_frame)
+        self.observers: tuple[Observer[S], ...] = (self.oled, *observers)
         self.watchdog = watchdog or NoWatchdog()
-        self.contrast = contrast
         self.tick_s = tick_s
         self.on_power_off = on_power_off
-        self.on_frame = on_frame
-        self.speech = speech
         self.stats = FrameStats()
         self.running = True
         self.powering_off = False
-        self.shown: View | None = None
-        self.frame: Image.Image | None = None
         self._notice: View | None = None
         self._voice_shown: str | None = None
-        self._pending_leds: UpdateLeds | None = None
+        self._reports: list[Report] = []
+        self._asked: list[Effect] = []
+        self._stepped = False
         self._next_tick = clock.now() + tick_s
 
     # -- driving ----------------------------------------------------------------------------
 
+    @property
+    def shown(self) -> View | None:
+        """The view on the panel."""
+        return self.oled.shown
+
+    @property
+    def frame(self) -> Image.Image | None:
+        """The image on the panel."""
+        return self.oled.frame
+
     def start(self) -> None:
-        """Draw the first frame (call once the hardware is set up)."""
-        self.display.set_contrast(self.contrast)
-        if self.speech is not None:
-            self.speech.begin(self.state)
-        self._draw()
+        """Draw the first frame (call once the hardware is set up): every observer sees the
+        state at start, in which nothing is new."""
+        self._tell(first=True)
 
     def run(self) -> None:
         """Serve until a ``Quit``/``PowerOff`` effect or :data:`STOP` on the queue."""
@@ -194,13 +180,11 @@ class DeviceLoop(Generic[S]):
 
     def close(self) -> None:
         """Leave the "game saved" frame on the screen and release the hardware."""
-        final = render(self.saved_view())
-        self.display.close(final)
-        self.frame = final
+        self.oled.leave(render(self.saved_view()))
         self.kit.close()
-        self.leds.close()
-        if self.speech is not None:
-            self.speech.close()
+        for observer in self.observers:
+            if isinstance(observer, Closing):
+                observer.close()
 
     def saved_view(self) -> View:
         """The frame left on screen at shutdown: the scores as they were saved."""
@@ -212,11 +196,9 @@ class DeviceLoop(Generic[S]):
 
     def next_deadline(self) -> float:
         """The next time something is due without input (tick, hold, scan, link)."""
-        deadlines = [self._next_tick]
-        for deadline in (self.kit.next_deadline(), self.leds.next_deadline()):
-            if deadline is not None:
-                deadlines.append(deadline)
-        return min(deadlines)
+        deadlines = [self._next_tick, self.kit.next_deadline()]
+        deadlines.extend(o.next_deadline() for o in self.observers if isinstance(o, Polled))
+        return min(deadline for deadline in deadlines if deadline is not None)
 
     def _timeout(self) -> float:
         return min(max(0.0, self.next_deadline() - self.clock.now()), self.tick_s)
@@ -235,7 +217,9 @@ class DeviceLoop(Generic[S]):
         for item in items:
             events.extend(self._translate(item))
         events.extend(self.kit.poll(now))
-        events.extend(self.leds.poll(now))
+        for observer in self.observers:
+            if isinstance(observer, Polled):
+                events.extend(observer.poll(now))
         if now >= self._next_tick:
             events.append(Tick())
             self._next_tick = max(self._next_tick + self.tick_s, now)
@@ -272,8 +256,7 @@ class DeviceLoop(Generic[S]):
         self.state = state
         if not isinstance(event, Tick):
             self._notice = None
-            if self.speech is not None:
-                self.speech.stepped(state)
+            self._stepped = True
         for effect in effects:
             self._apply(effect)
 
@@ -282,6 +265,8 @@ class DeviceLoop(Generic[S]):
             self.store.new_game(effect.header)
         elif isinstance(effect, Persist):
             self.store.append(effect.line, scores=scores)
+            if effect.report is not None:
+                self._reports.append(effect.report)
         elif isinstance(effect, PersistUndo):
             self.store.undo(scores=scores)
         elif isinstance(effect, FinishGame):
@@ -291,58 +276,37 @@ class DeviceLoop(Generic[S]):
         self.stats.persisted += 1
 
     def _apply(self, effect: Effect) -> None:
-        if isinstance(effect, SetBrightness):
-            self._brightness(effect.level)
-        elif isinstance(effect, UpdateLeds):
-            self._pending_leds = effect
-        elif isinstance(effect, PowerOff):
+        if isinstance(effect, PowerOff):
             self.running = False
             self.powering_off = True
         elif isinstance(effect, Quit):
             self.running = False
-        elif self.speech is not None and isinstance(effect, SayAgain):
-            self.speech.again()
-        elif self.speech is not None and isinstance(effect, ReadScreen):
-            self.speech.read(self.app.view(self.state))
-
-    def _brightness(self, level: Brightness) -> None:
-        if level is Brightness.BLANK:
-            self.display.set_power(False)
-            return
-        self.display.set_contrast(DIM_CONTRAST if level is Brightness.DIM else self.contrast)
-        self.display.set_power(True)
+        elif isinstance(effect, SetBrightness | UpdateLeds | SayAgain | ReadScreen):
+            self._asked.append(effect)
 
     def _finish_batch(self) -> None:
         self._voice_problem()
-        self._draw()
-        if self._pending_leds is not None:
-            leds, self._pending_leds = self._pending_leds, None
-            try:
-                self.leds.show(leds)
-            except (PegboardError, OSError) as error:  # the link reports itself down
-                log.warning("LED board: %s", error)
+        self._tell()
+
+    def _tell(self, *, first: bool = False) -> None:
+        """Tell every observer what this batch did (the store has all of it)."""
+        seen = Seen(self.state, self._notice or self.app.view(self.state),
+                    tuple(self._reports), tuple(self._asked), first=first,
+                    stepped=self._stepped)
+        self._reports, self._asked, self._stepped = [], [], False
+        before = self.oled.frames
+        for observer in self.observers:
+            observer.saw(seen)
+        self.stats.frames += self.oled.frames - before
 
     def _voice_problem(self) -> None:
-        problem = self.speech.problem if self.speech is not None else None
+        problem = next((o.problem for o in self.observers if isinstance(o, Voice)), None)
         if problem is None or problem == self._voice_shown:
             return
         self._voice_shown = problem  # once: the journal has it already (the voice's notice)
         reason = problem.removeprefix("voice: ").split("; the game goes on")[0]
         self._notice = View(Screen.MESSAGE, title="No sound",
                             lines=(reason, "The game goes on without the voice."))
-
-    def _draw(self) -> None:
-        view = self._notice or self.app.view(self.state)
-        if view == self.shown:
-            return
-        image = render(view)
-        if view.brightness is not Brightness.BLANK:
-            self.display.show(image)
-        self.shown = view
-        self.frame = image
-        self.stats.frames += 1
-        if self.on_frame is not None:
-            self.on_frame(view, image)
 
 
 def _merge_turns(events: list[InputEvent]) -> list[InputEvent]:

@@ -1,8 +1,9 @@
 """The LED board as the device loop sees it: the ``LedBoard`` port of ``pegboard.device``.
 
 :class:`SerialLedBoard` turns the app's ``UpdateLeds`` effects into full boards for
-:class:`~pegboard.link.serial_link.SerialLink` (working out who just scored, so the firmware
-can animate it) and reports the link going up or down as ``LinkStatus`` events for the screen.
+:class:`~pegboard.link.serial_link.SerialLink` (with the side that just scored as the engine
+reported it, so the firmware can animate it; nothing is worked out here) and reports the
+link going up or down as ``LinkStatus`` events for the screen.
 """
 
 from __future__ import annotations
@@ -44,13 +45,13 @@ class SerialLedBoard:
         sides = leds.sides
         colours = [*self.colours, *DEFAULT_COLOURS][: len(sides)]
         winner = next((i for i, side in enumerate(sides) if side.winner), None)
-        self.board = BoardState.following(
-            self.board,
-            front=[side.front for side in sides],
-            back=[side.back for side in sides],
-            winner=winner,
-            target=leds.target,
-            colours=colours,
+        previous = self.board
+        last = leds.last
+        if last is None and previous is not None and previous.sides == len(sides):
+            last = previous.last  # this entry pegged nothing: the board keeps its mover
+        self.board = BoardState.from_scores(
+            [side.front for side in sides], [side.back for side in sides],
+            last=last, winner=winner, target=leds.target, colours=colours,
         )
         self.link.show(self.board)
 

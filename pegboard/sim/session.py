@@ -19,7 +19,14 @@ from PIL import Image
 from pegboard.app.state import AppState
 from pegboard.app.view import View
 from pegboard.config import Config
-from pegboard.device.build import APP, encoder_pins, initial_state, keypad_pins, make_kit
+from pegboard.device.build import (
+    APP,
+    encoder_pins,
+    initial_state,
+    keypad_pins,
+    make_kit,
+    outputs,
+)
 from pegboard.device.loop import DeviceLoop, Speech
 from pegboard.device.ports import LedBoard
 from pegboard.hw.clock import Clock
@@ -63,7 +70,8 @@ class Simulator:
         state = initial_state(config, store, notice)
         self.loop = DeviceLoop(
             APP, state, kit=kit, inbox=self.inbox, display=display, store=store, clock=clock,
-            leds=leds, contrast=config.display.contrast, on_frame=on_frame, speech=speech,
+            observers=outputs(speech, leds), contrast=config.display.contrast,
+            on_frame=on_frame,
         )
         wait = self._fake_wait if isinstance(clock, FakeClock) else time.sleep
         self.hands = MockHands(self.factory, config.input.kit, wait, hold_s=config.input.hold_s,

@@ -1,0 +1,205 @@
+"""The loop's outputs: observers of what each batch of steps did.
+
+Every in-loop output (the OLED, the voice, the LED board) is an :class:`Observer` with one
+method, ``saw(seen)``, told once per batch, after the store has every entry of it. ``seen``
+holds the state, the engine's :class:`~pegboard.rules.facts.Report` of every entry the batch
+saved (in order), the effects asked of the outputs and the view now on screen. Observers
+*render* these: none of them works out a score, a show order, a phase or a winner.
+
+An observer that holds a resource also has ``close()`` (:class:`Closing`); one that needs
+time of its own (the LED link's heartbeat and retries) also has ``poll(now)`` and
+``next_deadline()`` (:class:`Polled`): the loop polls it and its events come in as inputs.
+Outputs beside the loop (the LAN page, the club publisher) are separate processes that
+follow the store, never the loop.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Generic, Protocol, TypeVar, runtime_checkable
+
+from PIL import Image
+
+from pegboard.app.effects import Effect, ReadScreen, SayAgain, SetBrightness, UpdateLeds
+from pegboard.app.inputs import InputEvent
+from pegboard.app.view import Brightness, View
+from pegboard.device.ports import LedBoard
+from pegboard.errors import PegboardError
+from pegboard.hw.oled import Display
+from pegboard.rules.facts import Report
+from pegboard.ui.render import render
+
+log = logging.getLogger(__name__)
+
+S = TypeVar("S")
+S_contra = TypeVar("S_contra", contravariant=True)
+
+DIM_CONTRAST = 16
+
+
+@dataclass(frozen=True, slots=True)
+class Seen(Generic[S]):
+    """What one batch of steps did, as the outputs are told it.
+
+    ``reports`` are the engine's reports of the entries saved, in order; ``asked`` the
+    effects for the outputs (brightness, LEDs, "say it again", read the screen); ``view``
+    what the screen shows now (a notice, or the state's view); ``first`` at start-up, when
+    nothing in ``state`` is new; ``stepped`` when a player's input was taken (not just time
+    passing).
+    """
+
+    state: S
+    view: View
+    reports: tuple[Report, ...] = ()
+    asked: tuple[Effect, ...] = ()
+    first: bool = False
+    stepped: bool = False
+
+
+class Observer(Protocol[S]):
+    """An in-loop output."""
+
+    def saw(self, seen: Seen[S]) -> None:
+        """Render what a batch did (queue slow work; never block the loop)."""
+
+
+@runtime_checkable
+class Closing(Protocol):
+    """An observer holding a resource, released when the loop closes."""
+
+    def close(self) -> None:
+        """Let go of it."""
+
+
+@runtime_checkable
+class Polled(Protocol):
+    """An observer with timed work of its own, whose events are inputs to the loop."""
+
+    def poll(self, now: float) -> Sequence[InputEvent]:
+        """Do the timed work; the events it brings (a link going up or down)."""
+
+    def next_deadline(self) -> float | None:
+        """When :meth:`poll` must next run."""
+
+
+class Speech(Protocol[S_contra]):
+    """The voice as the loop drives it (:class:`pegboard.voice.hook.VoiceHook`): told every
+    new state, asked to repeat or to read a view. Each call only queues work for the voice's
+    own thread, so speaking never holds up a key."""
+
+    def begin(self, state: S_contra) -> None:
+        """The state at start: nothing in it is new."""
+
+    def stepped(self, state: S_contra) -> None:
+        """A step made ``state`` (and it is saved)."""
+
+    def read(self, view: View) -> None:
+        """Read ``view`` aloud."""
+
+    def again(self) -> None:
+        """Say the last announcement again."""
+
+    def close(self) -> None:
+        """Stop speaking."""
+
+    @property
+    def problem(self) -> str | None:
+        """Why the voice cannot be heard (None: no known reason)."""
+
+
+class Oled(Generic[S]):
+    """The OLED panel: the brightness asked, then the view, drawn only when it changed."""
+
+    def __init__(self, display: Display, contrast: int = 255,
+                 on_frame: Callable[[View, Image.Image], None] | None = None) -> None:
+        self.display = display
+        self.contrast = contrast
+        self.on_frame = on_frame
+        self.shown: View | None = None
+        self.frame: Image.Image | None = None
+        self.frames = 0
+
+    def saw(self, seen: Seen[S]) -> None:
+        """Set the brightness asked, then draw ``seen.view`` if it is new."""
+        if seen.first:
+            self.display.set_contrast(self.contrast)
+        for effect in seen.asked:
+            if isinstance(effect, SetBrightness):
+                self._brightness(effect.level)
+        view = seen.view
+        if view == self.shown:
+            return
+        image = render(view)
+        if view.brightness is not Brightness.BLANK:
+            self.display.show(image)
+        self.shown, self.frame = view, image
+        self.frames += 1
+        if self.on_frame is not None:
+            self.on_frame(view, image)
+
+    def _brightness(self, level: Brightness) -> None:
+        if level is Brightness.BLANK:
+            self.display.set_power(False)
+            return
+        self.display.set_contrast(DIM_CONTRAST if level is Brightness.DIM else self.contrast)
+        self.display.set_power(True)
+
+    def leave(self, final: Image.Image) -> None:
+        """Leave ``final`` on the panel and release it."""
+        self.display.close(final)
+        self.frame = final
+
+
+class Voice(Generic[S]):
+    """The voice: what each batch's states bring is said; "say it again" and "read the
+    screen" as asked."""
+
+    def __init__(self, speech: Speech[S]) -> None:
+        self.speech = speech
+
+    def saw(self, seen: Seen[S]) -> None:
+        if seen.first:
+            self.speech.begin(seen.state)
+        elif seen.stepped:
+            self.speech.stepped(seen.state)
+        for effect in seen.asked:
+            if isinstance(effect, SayAgain):
+                self.speech.again()
+            elif isinstance(effect, ReadScreen):
+                self.speech.read(seen.view)
+
+    @property
+    def problem(self) -> str | None:
+        """Why the voice cannot be heard (None: no known reason)."""
+        return self.speech.problem
+
+    def close(self) -> None:
+        self.speech.close()
+
+
+class Leds(Generic[S]):
+    """The LED board: the pegs the app asked for; the side that scored is the one whose act
+    the engine reported last (kept as it was when a batch pegged nothing)."""
+
+    def __init__(self, board: LedBoard) -> None:
+        self.board = board
+
+    def saw(self, seen: Seen[S]) -> None:
+        asked = [effect for effect in seen.asked if isinstance(effect, UpdateLeds)]
+        if not asked:
+            return
+        try:
+            self.board.show(asked[-1])
+        except (PegboardError, OSError) as error:  # the link reports itself down
+            log.warning("LED board: %s", error)
+
+    def poll(self, now: float) -> Sequence[InputEvent]:
+        return self.board.poll(now)
+
+    def next_deadline(self) -> float | None:
+        return self.board.next_deadline()
+
+    def close(self) -> None:
+        self.board.close()

@@ -1,0 +1,123 @@
+"""The loop's outputs are one list of observers, each told once a batch what the store has:
+the engine's report of every entry saved, the effects asked of the outputs, the view."""
+
+from __future__ import annotations
+
+import inspect
+import queue
+from dataclasses import dataclass, field
+from typing import Any
+
+from gpiozero.pins.mock import MockFactory
+
+from pegboard.app.effects import UpdateLeds
+from pegboard.app.inputs import Button, Press, Turn
+from pegboard.app.machine import AppState, initial_state
+from pegboard.config import Config
+from pegboard.device.build import APP, outputs
+from pegboard.device.loop import DeviceLoop
+from pegboard.device.observers import Leds, Oled, Seen, Voice
+from pegboard.device.ports import NoLeds
+from pegboard.errors import StoreError
+from pegboard.hw.inputs import EncoderKit
+from pegboard.rules.events import Deal, Starter
+from pegboard.rules.facts import Scored
+from pegboard.sim.fakes import FakeClock, RecordingDisplay
+from tests.support.memory_store import MemoryStore
+
+OK = Press(Button.OK)
+
+
+@dataclass
+class Recorder:
+    """An observer that keeps what it saw and the store's lines at that moment."""
+
+    name: str
+    told: list[str]
+    store: MemoryStore
+    seen: list[Seen[AppState]] = field(default_factory=list)
+    saved: list[list[str]] = field(default_factory=list)
+
+    def saw(self, seen: Seen[AppState]) -> None:
+        self.told.append(self.name)
+        self.seen.append(seen)
+        self.saved.append(list(self.store.games[-1]) if self.store.games else [])
+
+
+def make_loop(factory: MockFactory) -> tuple[DeviceLoop[AppState], MemoryStore, list[str],
+                                             Recorder, Recorder]:
+    clock = FakeClock()
+    store, told = MemoryStore(), list[str]()
+    first, second = Recorder("first", told, store), Recorder("second", told, store)
+    inbox: queue.Queue[Any] = queue.Queue()
+    loop = DeviceLoop(APP, fresh_state(), kit=EncoderKit(inbox.put, clock, pin_factory=factory),
+                      inbox=inbox, display=RecordingDisplay(), store=store, clock=clock,
+                      observers=[first, second])
+    return loop, store, told, first, second
+
+
+def fresh_state() -> AppState:
+    return initial_state(Config())
+
+
+def test_the_loop_takes_one_observer_list_and_each_observer_has_one_method() -> None:
+    params = inspect.signature(DeviceLoop.__init__).parameters
+    assert "observers" in params
+    assert not {"leds", "speech", "voice"} & set(params)
+    for kind in (Oled, Voice, Leds):
+        assert callable(kind.saw)
+
+
+def test_observers_are_told_in_order_once_a_batch_after_the_store(factory: MockFactory,
+                                                                  ) -> None:
+    loop, store, told, first, second = make_loop(factory)
+    loop.start()
+    assert told == ["first", "second"] and first.seen[0].first
+    assert loop.observers[0] is loop.oled  # the panel is told first
+    loop.feed([OK, OK, Turn(1), OK])  # new game, start, P1 deals
+    told.clear()
+    loop.feed([Turn(1)])  # the starter wheel moves: nothing saved
+    assert told == ["first", "second"] and first.seen[-1].reports == ()
+    loop.feed([OK])  # the starter
+    reports = first.seen[-1].reports
+    assert len(reports) == 1 and isinstance(reports[0].event, Starter)
+    assert first.saved[-1] == store.games[-1]  # the store had it before anyone was told
+    assert second.seen[-1] is first.seen[-1]  # one value for every observer
+    assert first.seen[-1].view == loop.shown
+
+
+def test_every_entry_of_a_batch_is_reported_in_order(factory: MockFactory) -> None:
+    loop, _store, _told, first, _ = make_loop(factory)
+    loop.start()
+    loop.feed([OK, OK, Turn(1), OK])  # the deal is entered with the choice of dealer
+    events = [type(report.event) for seen in first.seen for report in seen.reports]
+    assert Deal in events
+    loop.feed([OK, *[OK] * 8])  # the starter, then eight cards as the wheel offers them
+    reports = [report for report in first.seen[-1].reports]
+    assert len(reports) == 9
+    assert [type(r.event).__name__ for r in reports][:2] == ["Starter", "Play"]
+    scored = [act for r in reports for act in r.of(Scored)]
+    assert all(act.scores for act in scored)
+
+
+def test_a_failed_save_tells_the_observers_nothing_new(factory: MockFactory) -> None:
+    loop, store, _told, first, _ = make_loop(factory)
+    loop.start()
+    loop.feed([OK, OK, Turn(1), OK])
+    store.fail_next = StoreError("disk full")
+    loop.feed([OK])
+    assert first.seen[-1].reports == () and first.seen[-1].view.title == "Not saved"
+
+
+def test_the_led_board_is_an_observer_of_the_pegs_asked(factory: MockFactory) -> None:
+    board = NoLeds()
+    assert [type(o).__name__ for o in outputs(None, board)] == ["Leds"]
+    clock = FakeClock()
+    inbox: queue.Queue[Any] = queue.Queue()
+    loop = DeviceLoop(APP, fresh_state(), kit=EncoderKit(inbox.put, clock, pin_factory=factory),
+                      inbox=inbox, display=RecordingDisplay(), store=MemoryStore(),
+                      clock=clock, observers=outputs(None, board))
+    loop.start()
+    loop.feed([OK, OK, Turn(1), OK])
+    assert board.shown and isinstance(board.shown[-1], UpdateLeds)
+    assert [side.front for side in board.shown[-1].sides] == [0, 0]
