@@ -22,14 +22,11 @@ one core of a current desktop; the ratios carry over, the milliseconds do not):
 
 from __future__ import annotations
 
-import io
-import json
 import os
 import pty
 import random
 import select
 import shutil
-import sqlite3
 import statistics
 import subprocess
 import sys
@@ -47,10 +44,7 @@ from pegboard.sim.fakes import FakeClock, RecordingDisplay
 from pegboard.sim.keys import expand, parse_script
 from pegboard.sim.script import run_script
 from pegboard.sim.session import Simulator
-from pegboard.store import FinishedGame, Store
-from pegboard.store.games import game_from_entries
-from pegboard.store.index import INDEX_NAME, GameIndex, add_finished
-from pegboard.store.logfile import encode_line, scan
+from pegboard.store import Store
 from tests.support.games import random_game
 
 RUNS = 7
@@ -159,76 +153,6 @@ def first_frame() -> None:
     print(f"pegboard sim: start -> first frame {took * 1000:.0f} ms (median of {RUNS}; "
           f"target <= 120 ms) = {took / bare:.1f}x python -c pass ({bare * 1000:.0f} ms) "
           f"on {_cores()}")
-
-
-# --- a long history -----------------------------------------------------------------------
-
-
-def _history(store: Path, count: int) -> None:
-    """A store of ``count`` finished games as the device leaves it: each a history file in
-    the store's log format, indexed as it was finished. Fifty distinct games are played and
-    repeated under new ids (a game's summary depends only on its record, so each copy is
-    given its original's)."""
-    Store(store, owner="bench").close()
-    history = store / "history"
-    distinct = []
-    for seed in range(50):
-        game = random_game(seed)
-        text = io.StringIO()
-        write(text, game.header, game.events)
-        records = [json.loads(line) for line in text.getvalue().splitlines()]
-        distinct.append((records, {"type": "result", "scores": list(game.scores),
-                                   "winner": game.winner, "abandoned": False}))
-    for number in range(count):
-        records, result = distinct[number % len(distinct)]
-        at = 1_790_000_000.0 + number * 3600
-        game_id = f"{time.strftime('%Y%m%dT%H%M%SZ', time.gmtime(at))}-{number:06x}"
-        entries = [{"at": at, "id": game_id, "pegboard": "bench", "record": records[0]}]
-        entries += [{"at": at + k, "record": record} for k, record in enumerate(records[1:], 1)]
-        entries.append({"at": at + len(records), "finish": result})
-        path = history / f"{game_id}.log"
-        path.write_bytes(b"".join(encode_line({"seq": seq, **entry})
-                                  for seq, entry in enumerate(entries)))
-        if number < len(distinct):  # what Store.finish does as each game ends
-            game = game_from_entries(scan(path.read_bytes()).entries, path)
-            assert isinstance(game, FinishedGame)
-            add_finished(store, game)
-    GameIndex(store).close()  # the copies indexed, then given their originals' summaries
-    with sqlite3.connect(store / INDEX_NAME) as db:
-        made = {int(name[-10:-4], 16): text for name, text in db.execute(
-            "SELECT file, summaries FROM games WHERE summaries IS NOT NULL")}
-        copies = db.execute("SELECT file FROM games WHERE summaries IS NULL").fetchall()
-        db.executemany("UPDATE games SET summaries = ? WHERE file = ?", [
-            (made[int(name[-10:-4], 16) % len(distinct)], name) for (name,) in copies])
-
-
-def history() -> None:
-    """``game list`` and ``stats`` at growing history sizes."""
-    python = sys.executable
-    _, bare_mb = _median_run([python, "-c", "pass"], runs=3)
-    print(f"reference: python -c pass peaks at {bare_mb:.0f} MB on {_cores()}")
-    with tempfile.TemporaryDirectory(dir=Path.home()) as scratch:
-        for count in SIZES:
-            store = Path(scratch) / f"store-{count}"
-            made = time.perf_counter()
-            _history(store, count)
-            made = time.perf_counter() - made
-            env = {**os.environ, "PEGBOARD_STORE": str(store)}
-            runs = 3 if count >= 10_000 else 5
-            listing, list_mb = _median_run([python, "-m", "pegboard", "game", "list"], env, runs)
-            stats, stats_mb = _median_run([python, "-m", "pegboard", "stats"], env, runs)
-            export_id = sorted(os.listdir(store / "history"))[count // 2][:-4]
-            export, _ = _median_run([python, "-m", "pegboard", "game", "export", "--id",
-                                     export_id], env, runs)
-            (store / INDEX_NAME).unlink()
-            cold, cold_mb = _run([python, "-m", "pegboard", "game", "list"], env)
-            print(f"{count:>6} games (made in {made:.1f} s): game list {listing * 1000:5.0f} ms "
-                  f"{list_mb:3.0f} MB | stats {stats * 1000:5.0f} ms {stats_mb:3.0f} MB | "
-                  f"export --id {export * 1000:4.0f} ms | list with the index lost "
-                  f"{cold * 1000:5.0f} ms {cold_mb:3.0f} MB")
-            shutil.rmtree(store)
-    print("targets at 10,000 games: game list <= 1 s and <= 60 MB; stats <= 60 MB at any "
-          "size")
 
 
 # --- itemised scoring ---------------------------------------------------------------------
@@ -345,6 +269,8 @@ def main() -> None:
     first_frame()
     scoring()
     per_key()
+    from bench.bench_history import history  # beside the rest: python -m bench history
+
     history()
 
 

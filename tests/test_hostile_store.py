@@ -19,9 +19,10 @@ import pytest
 
 from pegboard.cli import main
 from pegboard.record import dump_line
-from pegboard.store import Store, StoreReader, engine_check
+from pegboard.store import Store, StoreReader, engine_check, index_rows
 from pegboard.store.index import INDEX_NAME, GameIndex
 from pegboard.web.follow import Follower
+from pegboard.web.games import Games
 from tests.support.games import random_game
 
 DEEP = "[" * 985 + "]" * 985
@@ -272,3 +273,30 @@ def test_bit_rot_in_a_history_file_gets_a_final_answer_from_export(
         assert f"{path.name} cannot be read: line" in err
     reader = StoreReader(tmp_path)
     assert reader.history() == [] and reader.notices
+
+
+def test_the_scoreboard_reads_a_history_without_its_index_once(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    for lines in (14, 16, 18):
+        write_game(tmp_path, game_lines(lines))
+        with Store(tmp_path) as store:
+            store.finish({"abandoned": True})
+    (tmp_path / INDEX_NAME).unlink()  # lost, and the scoreboard may not write one
+    newest = [game.id for game in StoreReader(tmp_path).history()][:0:-1]
+    read: list[str] = []
+    real = index_rows.read_regular
+
+    def counting(path: str | os.PathLike[str]) -> bytes | None:
+        read.append(Path(path).name)
+        return real(path)
+
+    monkeypatch.setattr(index_rows, "read_regular", counting)
+    games = Games(tmp_path)
+    assert [game["id"] for game in games.newest(2)] == newest
+    assert len(read) == 3
+    write_game(tmp_path, game_lines(20))
+    with Store(tmp_path) as store:
+        store.finish({"abandoned": True})
+    (tmp_path / INDEX_NAME).unlink()
+    assert len(games.newest(2)) == 2 and len(read) == 4  # only the new game's file
+    assert not (tmp_path / INDEX_NAME).exists()

@@ -13,7 +13,7 @@ import pytest
 from pegboard.config import Config
 from pegboard.device.build import initial_state, open_store
 from pegboard.errors import RecordError
-from pegboard.record import dump_line, entries, read_game, replay
+from pegboard.record import bounded, dump_line, entries, read_game, replay
 from pegboard.rules import game as game_module
 from pegboard.store import Store
 from tests.support.games import random_game
@@ -49,7 +49,8 @@ def test_start_up_replays_the_stored_game_once_and_decodes_each_line_once(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     texts = stored_game(tmp_path)
     steps = counting(monkeypatch, game_module, "_step")
-    decodes = counting(monkeypatch, json, "loads")
+    decodes = counting(monkeypatch, bounded._DECODER, "decode")
+    plain = counting(monkeypatch, json, "loads")
     store = open_store(tmp_path, owner="pegboard test")  # as pegboard run and sim do
     try:
         state = initial_state(Config(), store)
@@ -57,7 +58,7 @@ def test_start_up_replays_the_stored_game_once_and_decodes_each_line_once(
         store.close()
     assert state.session is not None and len(state.session.events) > 0
     assert len(steps) == len(texts) - 1  # one engine step per entry
-    assert len(decodes) == len(texts)  # one JSON decode per line
+    assert len(decodes) == len(texts) and not plain  # one JSON decode per line
 
 
 def test_a_line_as_text_or_as_the_stores_object_reads_the_same() -> None:

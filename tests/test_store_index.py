@@ -17,6 +17,7 @@ from pegboard.stats import compute
 from pegboard.store import Store, StoreReader
 from pegboard.store import index_rows as index_module
 from pegboard.store.index import INDEX_NAME, LAYOUT, GameIndex
+from pegboard.store.logfile import encode_line, scan
 from tests.support.games import random_game
 
 
@@ -147,9 +148,31 @@ def test_stats_from_the_index_equal_stats_replayed_from_every_record(
         f"  game {n}" for n in range(1, 6)]
 
 
+def test_a_rebuilt_index_takes_the_summaries_the_finish_lines_keep(
+    store: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert main(["stats", "--store", str(store), "--json"]) == 0
+    before = json.loads(capsys.readouterr().out)
+    (store / INDEX_NAME).unlink()
+    replayed: list[object] = []
+    monkeypatch.setattr(index_module, "replay_record", replayed.append)
+    assert main(["stats", "--store", str(store), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == before
+    assert replayed == []
+
+
+def _without_kept_summaries(store: Path) -> None:
+    """The history as a release that kept no summaries on the finish line left it."""
+    for path in (store / "history").iterdir():
+        entries = scan(path.read_bytes()).entries
+        del entries[-1]["summaries"]
+        path.write_bytes(b"".join(encode_line(entry) for entry in entries))
+
+
 def test_summaries_missing_from_a_rebuilt_index_are_made_once_and_kept(
     store: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    _without_kept_summaries(store)
     (store / INDEX_NAME).unlink()
     GameIndex(store).close()  # a listing rebuilds without replaying
     with sqlite3.connect(store / INDEX_NAME) as db:

@@ -245,10 +245,10 @@ def test_an_error_inside_is_a_short_message_never_a_traceback(
         store: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     record_game(store, random_record(1))
 
-    def broken(self: object) -> list[object]:
+    def broken(self: object, limit: int) -> list[object]:
         raise RuntimeError("secret detail")
 
-    monkeypatch.setattr("pegboard.store.index.GameIndex.games", broken)
+    monkeypatch.setattr("pegboard.store.index.GameIndex.newest", broken)
     with TestClient(create_app(store), raise_server_exceptions=False) as client:
         answer = client.get("/api/games")
     assert answer.status_code == 500

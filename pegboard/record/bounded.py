@@ -80,6 +80,11 @@ def _no_constant(literal: str) -> object:
     raise _Refused(f"{literal} is not a JSON number; numbers are written in digits")
 
 
+_DECODER = json.JSONDecoder(parse_int=_whole_number, parse_float=_finite_number,
+                            parse_constant=_no_constant)
+"""One decoder for every line (``json.loads`` with hooks would make one a call)."""
+
+
 def _depth_error(text: str, deepest: int) -> str | None:
     if text.count("[") + text.count("{") <= deepest:  # the usual line: nothing to scan
         return None
@@ -151,8 +156,7 @@ def load_json(text: str, line: int = 1, *, longest: int = MAX_LINE,
     if problem is not None:
         raise RecordError(f"line {line}: {problem}")
     try:
-        data = json.loads(text, parse_int=_whole_number, parse_float=_finite_number,
-                          parse_constant=_no_constant)
+        data = _DECODER.decode(text)
     except _Refused as refused:
         raise RecordError(f"line {line}: {refused}") from None
     except json.JSONDecodeError as error:

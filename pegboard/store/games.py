@@ -106,6 +106,10 @@ class FinishedGame(_Game):
 
     result: dict[str, Any] = field(default_factory=dict)
     finished_at: float = 0.0
+    summaries: Any = None
+    """The statistics summaries the writer kept beside the result on the finish line
+    (``{"layout": ..., "games": [...]}``, see :mod:`pegboard.store.index_rows`), so that an
+    index made again from the history need not replay the record; None when there are none."""
 
     @property
     def abandoned(self) -> bool:
@@ -155,5 +159,6 @@ def game_from_entries(
             recovered=recovered,
             result=dict(entries[-1]["finish"]),
             finished_at=float(entries[-1]["at"]),
+            summaries=entries[-1].get("summaries"),
         )
     return CurrentGame(game_id, path, records, times, recovered=recovered)

@@ -300,6 +300,13 @@ class GameIndex:
                     yield game
             after = (page[-1][4], page[-1][3])
 
+    def newest(self, limit: int) -> list[IndexedGame]:
+        """The ``limit`` games started last, newest first (read without the rest)."""
+        rows = self._db.execute(
+            f"SELECT {COLUMNS} FROM ({self._all()}) WHERE id IS NOT NULL "
+            "ORDER BY started_at DESC, id DESC LIMIT ?", (max(0, limit),)).fetchall()
+        return [game for game in map(self._game, rows) if game is not None]
+
     def find(self, game_id: str) -> IndexedGame | None:
         """The game with this id (the first started, should two files hold one id)."""
         row = self._db.execute(

@@ -22,7 +22,7 @@ from typing import Any
 from pegboard.errors import RecordError
 from pegboard.record.bounded import load_json
 from pegboard.stats import GameSummary, replay_record, summary_from_json, summary_json
-from pegboard.store.games import FinishedGame, game_from_entries
+from pegboard.store.games import CurrentGame, FinishedGame, game_from_entries
 from pegboard.store.ids import is_valid_id
 from pegboard.store.lines import LATEST
 from pegboard.store.logfile import read_regular, scan
@@ -152,13 +152,32 @@ def summaries_from(text: str, first_number: int, source: str) -> list[GameSummar
             for k, data in enumerate(kept)]
 
 
-def summaries_of(game: FinishedGame) -> tuple[str | None, str | None]:
+def summaries_of(game: CurrentGame | FinishedGame) -> tuple[str | None, str | None]:
     """A game's summaries as index text, or why its record cannot be replayed."""
     try:
         made = replay_record(game.records, source=f"store game {game.id}")
     except RecordError as error:
         return None, str(error)
     return dumps([summary_json(summary) for summary in made]), None
+
+
+def summaries_note(game: CurrentGame | FinishedGame) -> dict[str, Any] | None:
+    """What the writer keeps of a game's summaries on its finish line (None when its record
+    cannot be replayed: the index then says why, as for any such record)."""
+    try:
+        made = replay_record(game.records, source=f"store game {game.id}")
+    except Exception:  # an engine bug must not keep a game from being finished
+        return None
+    return {"layout": LAYOUT, "games": [summary_json(summary) for summary in made]}
+
+
+def kept_summaries(game: FinishedGame) -> str | None:
+    """The summaries the finish line keeps, as index text, when they are of this layout."""
+    note = game.summaries
+    if type(note) is not dict or note.get("layout") != LAYOUT:
+        return None
+    games = note.get("games")
+    return dumps(games) if type(games) is list else None
 
 
 def dumps(value: Any) -> str:
@@ -168,7 +187,9 @@ def dumps(value: Any) -> str:
 
 def game_row(game: FinishedGame, size: int, mtime_ns: int, *, summarise: bool) -> Row:
     """The row of a finished game (with its summaries made now when ``summarise``)."""
-    summaries, problem = summaries_of(game) if summarise else (None, None)
+    summaries, problem = kept_summaries(game), None
+    if summaries is None and summarise:
+        summaries, problem = summaries_of(game)
     return Row(
         game.path.name, size, mtime_ns, game.id, game.started_at, game.finished_at,
         dumps(game.players), dumps(game.rules), game.events, dumps(game.result),

@@ -74,14 +74,17 @@ def read_line(raw: bytes) -> dict[str, Any] | str:
 
 
 def _shape_problem(entry: object) -> str | None:
-    if not isinstance(entry, dict):
+    # type() rather than isinstance(): a bool is not a sequence number or a time, and this
+    # runs for every line of every history file when the index is rebuilt.
+    if type(entry) is not dict:
         return "it is not a JSON object"
-    if not _is_whole(entry.get("seq")) or entry["seq"] < 0:
+    seq = entry.get("seq")
+    if type(seq) is not int or seq < 0:
         return "it has no sequence number"
     at = entry.get("at")
-    if isinstance(at, bool) or not isinstance(at, int | float) or not 0 <= at <= LATEST:
+    if (type(at) is not float and type(at) is not int) or not 0 <= at <= LATEST:
         return "its time is not a time"
-    if isinstance(entry.get("record"), dict) == isinstance(entry.get("finish"), dict):
+    if (type(entry.get("record")) is dict) == (type(entry.get("finish")) is dict):
         return "it holds neither one record line nor one result"  # exactly one of the two
     return None
 
@@ -90,8 +93,4 @@ def decode_any(raw: bytes) -> dict[str, Any] | None:
     """The entry on one line whatever its sequence number, or None if the line is damaged."""
     entry = read_line(raw)
     return entry if isinstance(entry, dict) else None
-
-
-def _is_whole(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 

@@ -440,7 +440,7 @@ class Store(StoreReader):
         fsync_directory(self.directory)
         archived = FinishedGame(
             game.id, target, game.records, game.times, recovered=game.recovered,
-            result=game.result, finished_at=game.finished_at,
+            result=game.result, finished_at=game.finished_at, summaries=game.summaries,
         )
         # Imported here: the index (SQLite, the statistics) is needed when a game ends, not
         # at start-up.
@@ -525,15 +525,25 @@ class Store(StoreReader):
             record_text(payload)
         except (TypeError, ValueError) as error:
             raise StoreError(f"cannot save the result as JSON: {error}") from None
+        # Imported here: the statistics (the engine) are needed when a game ends, not at
+        # start-up. They are kept on the finish line, so that the index can be made again
+        # from the history without replaying every record.
+        from pegboard.store.index_rows import summaries_note
+
+        note = summaries_note(game)
         now = self._clock()
-        writer.append({"at": now, "finish": payload}, guard=lock.check)
+        entry: dict[str, Any] = {"at": now, "finish": payload}
+        if note is not None:
+            entry["summaries"] = note
+        writer.append(entry, guard=lock.check)
         writer.close()
         self._writer = None
         self._current = None
         try:
             archived = self._archive(
                 FinishedGame(game.id, game.path, game.records, game.times,
-                             recovered=game.recovered, result=payload, finished_at=now)
+                             recovered=game.recovered, result=payload, finished_at=now,
+                             summaries=note)
             )
         except OSError as error:
             raise StoreError(
