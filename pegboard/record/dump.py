@@ -10,6 +10,7 @@ from typing import Any, TextIO
 from pegboard.record.parse import Line
 from pegboard.rules.events import (
     Claim,
+    Confirm,
     Crib,
     Cut,
     Deal,
@@ -20,6 +21,7 @@ from pegboard.rules.events import (
     Muggins,
     NewGame,
     Option,
+    Override,
     Peg,
     Penalty,
     Play,
@@ -41,6 +43,11 @@ def dump(item: Line, players: int = 2) -> dict[str, object]:
         }
         if table:
             header["table"] = table
+        if item.club is not None:
+            header["club"] = {
+                "night": item.club.night, "round": item.club.round, "table": item.club.table,
+                "members": list(item.club.members),
+            }
         return header
     out: dict[str, object] = {"type": item.TYPE}
     if isinstance(item, Cut | Crib):
@@ -56,8 +63,11 @@ def dump(item: Line, players: int = 2) -> dict[str, object]:
     elif isinstance(item, Play):
         out["player"] = item.player
         out["card"] = str(item.card)
-    elif isinstance(item, Go):
+    elif isinstance(item, Go | Confirm):
         out["player"] = item.player
+    elif isinstance(item, Override):
+        out["director"] = item.director
+        out["note"] = item.note
     elif isinstance(item, Option):
         for key in ("teaching", "points_only"):
             value = getattr(item, key)

@@ -24,6 +24,8 @@ from pegboard.rules.events import (
     EVENT_TYPES,
     RECORD_VERSION,
     Claim,
+    ClubSeat,
+    Confirm,
     Crib,
     Cut,
     Deal,
@@ -34,6 +36,7 @@ from pegboard.rules.events import (
     Muggins,
     NewGame,
     Option,
+    Override,
     Peg,
     Penalty,
     Play,
@@ -51,6 +54,15 @@ _TYPES = ", ".join([GameHeader.TYPE, *(cls.TYPE for cls in EVENT_TYPES)])
 
 MAX_NAME = 20
 """The longest player name, in characters (the device offers names of up to 7)."""
+
+MAX_MEMBER = 20
+"""The longest club member number (text: clubs number their members their own way)."""
+
+MAX_NOTE = 200
+"""The longest note on a director's override."""
+
+MOST_CLUB = 9999
+"""The highest night, round or table number of a club game."""
 
 MAX_INFRACTION = 40
 """The longest ``infraction`` id (the catalogue's longest has 21 characters)."""
@@ -243,6 +255,10 @@ def parse_object(data: object, line: int = 1) -> Line:
         return Undo()
     if kind == NewGame.TYPE:
         return NewGame(f.opt_seat("dealer"))
+    if kind == Confirm.TYPE:
+        return Confirm(f.seat("player"))
+    if kind == Override.TYPE:
+        return Override(f.text("director", MAX_NAME), f.text("note", MAX_NOTE))
     if kind == Option.TYPE:
         option = Option(f.opt_bool("teaching"), f.opt_bool("points_only"))
         if option == Option():
@@ -286,6 +302,28 @@ def _header(f: _Fields) -> GameHeader:
     options = TableOptions(
         bool(table.opt_bool("teaching")), bool(table.opt_bool("points_only")),
     )
-    return GameHeader(tuple(players), rules, version, options)
+    return GameHeader(tuple(players), rules, version, options, _club(f, len(players)))
+
+
+def _club(f: _Fields, seats: int) -> ClubSeat | None:
+    """The header's optional ``club`` object: night, round, table and a member per seat."""
+    data = f.data.get("club")
+    if data is None:
+        return None
+    if not isinstance(data, dict):
+        raise f.fail(f"'club' must be an object, got {shown(data)}")
+    club = _Fields(data, f.line)
+    numbers = [club.whole(key, 1, MOST_CLUB, "a club number") for key in
+               ("night", "round", "table")]
+    members = club._get("members")
+    if not isinstance(members, list) or len(members) != seats:
+        raise f.fail(f"'members' must list one member number per player ({seats}), got "
+                     f"{shown(members)}")
+    for seat, member in enumerate(members):
+        problem = printable_error(member, MAX_MEMBER) if isinstance(member, str) else (
+            f"must be text, got {shown(member)}")
+        if problem is not None:
+            raise f.fail(f"the member number of seat {seat} {problem}")
+    return ClubSeat(numbers[0], numbers[1], numbers[2], tuple(members))
 
 

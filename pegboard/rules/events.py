@@ -42,15 +42,27 @@ class TableOptions:
 
 
 @dataclass(frozen=True, slots=True)
+class ClubSeat:
+    """Where a club game is played: the night, its round and table, and each seat's member
+    number (in seat order). It never changes a score; the club publisher reports it."""
+
+    night: int
+    round: int
+    table: int
+    members: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class GameHeader:
     """The first line of a record: who plays (in seat order, clockwise), with which rules and
-    table options."""
+    table options, and where in a club night, if it is a club game."""
 
     TYPE: ClassVar[str] = "game"
     players: tuple[str, ...]
     rules: Rules = field(default_factory=Rules)
     version: int = RECORD_VERSION
     table: TableOptions = field(default_factory=TableOptions)
+    club: ClubSeat | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,13 +205,33 @@ class Option:
     points_only: bool | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class Confirm:
+    """After the game: ``player`` confirms the result on the board (one press each). Scores
+    never change; a scoring entry after it (a claim still allowed) asks for it again."""
+
+    TYPE: ClassVar[str] = "confirm"
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class Override:
+    """After the game: the club's director confirms the result for the table (a player who
+    left, a dispute settled); ``director`` names them and ``note`` says why (the audit line).
+    Scores never change."""
+
+    TYPE: ClassVar[str] = "override"
+    director: str
+    note: str
+
+
 Event = (
     Cut | Deal | Dealt | Starter | Play | Go | Show | Crib | Peg | Penalty | Claim | Muggins
-    | Undo | NewGame | Option
+    | Undo | NewGame | Option | Confirm | Override
 )
 """Every entry that can follow the header."""
 
 EVENT_TYPES: tuple[type[Event], ...] = (
     Cut, Deal, Dealt, Starter, Play, Go, Show, Crib, Peg, Penalty, Claim, Muggins, Undo, NewGame,
-    Option,
+    Option, Confirm, Override,
 )

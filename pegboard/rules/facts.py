@@ -60,6 +60,7 @@ class FactKind(enum.Enum):
     PENALTY_APPLIED = "penalty applied"
     TAKEN_BACK = "taken back"
     GAME_OVER = "game over"
+    CONFIRMED = "confirmed"
     UNDONE = "undone"
 
 
@@ -285,6 +286,19 @@ class GameOver:
 
 
 @dataclass(frozen=True, slots=True)
+class Confirmed:
+    """The result was confirmed: by ``player`` (a press on the board) or, with ``director``
+    set, by the club's director for the table. ``confirmed`` is every seat that has confirmed
+    so far; ``complete`` when every seat has, or the director has (the result may go out)."""
+
+    kind: ClassVar[FactKind] = FactKind.CONFIRMED
+    player: int | None
+    director: str | None
+    confirmed: tuple[int, ...]
+    complete: bool
+
+
+@dataclass(frozen=True, slots=True)
 class Undone:
     """An ``undo`` entry took ``event`` back."""
 
@@ -294,7 +308,8 @@ class Undone:
 
 Fact = (
     Laid | SaidGo | Scored | ShowStep | ClaimOpened | ClaimClosed | MugginsOpened
-    | MugginsClosed | Offered | Withdrawn | PenaltyApplied | TakenBack | GameOver | Undone
+    | MugginsClosed | Offered | Withdrawn | PenaltyApplied | TakenBack | GameOver | Confirmed
+    | Undone
 )
 """Every fact an entry can report."""
 
@@ -375,6 +390,12 @@ class Report:
     def penalty(self) -> PenaltyApplied | None:
         """The penalty applied, for a ``penalty`` entry."""
         found = self.of(PenaltyApplied)
+        return found[0] if found else None
+
+    @property
+    def confirmed(self) -> Confirmed | None:
+        """The confirmation of the result, for a ``confirm`` or ``override`` entry."""
+        found = self.of(Confirmed)
         return found[0] if found else None
 
     @property

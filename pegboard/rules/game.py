@@ -41,6 +41,7 @@ from pegboard.rules.claims import (
     apply_penalty,
     settle_claims,
 )
+from pegboard.rules.confirm import apply_confirm
 from pegboard.rules.deal import (
     apply_cut,
     apply_deal,
@@ -50,6 +51,7 @@ from pegboard.rules.deal import (
 )
 from pegboard.rules.events import (
     Claim,
+    Confirm,
     Crib,
     Cut,
     Deal,
@@ -60,6 +62,7 @@ from pegboard.rules.events import (
     Muggins,
     NewGame,
     Option,
+    Override,
     Peg,
     Penalty,
     Play,
@@ -232,10 +235,15 @@ def _step(node: Node, event: Event) -> tuple[Node, Report]:
 def _apply(t: Table, event: Event, out: list[Award]) -> None:
     if isinstance(event, Option):
         return  # a table option: nothing at the table changes
+    if isinstance(event, Confirm | Override):
+        apply_confirm(t, event)
+        return
     if t.phase is Phase.GAME_OVER and not (
         isinstance(event, NewGame) or claimable_after_win(t, event)
     ):
         raise RuleError(_game_over_message(t))
+    # A result confirmed and then changed (a claim still allowed) must be confirmed again.
+    t.confirmed, t.override = frozenset(), None
     settle_claims(t, event, out)
     if isinstance(event, Play):
         apply_play(t, event, out)

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from pegboard.rules.events import Claim, Event, Muggins, Penalty
+from pegboard.rules.events import Claim, Confirm, Event, Muggins, Override, Penalty
 from pegboard.rules.facts import (
     ClaimClosed,
     ClaimOutcome,
+    Confirmed,
     Fact,
     GameOver,
     MugginsClosed,
@@ -52,6 +53,13 @@ def entry_report(before: Table, after: Table, event: Event, out: Sequence[Award]
         facts.extend(_offers(before, after))
     if after.winner is not None and before.winner is None:
         facts.append(game_over(after))
+    if isinstance(event, Confirm | Override):
+        facts.append(Confirmed(
+            event.player if isinstance(event, Confirm) else None,
+            event.director if isinstance(event, Override) else None,
+            tuple(sorted(after.confirmed)),
+            after.override is not None or len(after.confirmed) == after.n,
+        ))
     return Report(event, tuple(facts), turn(after))
 
 

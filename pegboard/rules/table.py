@@ -127,6 +127,9 @@ class Table:
         self.result: GameResult | None = None
         self.results: tuple[GameResult, ...] = ()
         self.match_winner: int | None = None
+        # Seats that confirmed the result, and the director who confirmed it for the table.
+        self.confirmed: frozenset[int] = frozenset()
+        self.override: str | None = None
         self.offers: tuple[PenaltyOffer, ...] = ()
         self.take_backs: tuple[TakeBack, ...] = ()
         self.retracted: frozenset[int] = frozenset()  # indices into awards taken back
