@@ -1,4 +1,6 @@
-"""The rules layer stays pure: its imports are read from the source and checked."""
+"""Imports point downward only: every package under ``pegboard/`` is held to an allow-list of
+the packages it may import (read from the source with ``ast``), the rules and the app stay pure,
+and nothing below the command layer imports it. The table is DEVELOPERS.md's "Layers"."""
 
 from __future__ import annotations
 
@@ -102,3 +104,137 @@ def test_the_app_allow_list_catches_time_and_the_store(tmp_path: Path) -> None:
     assert {m for m in found if m.split(".")[0] not in APP_ALLOWED_STDLIB
             and not (m.startswith("pegboard.") and m.split(".")[1] in APP_ALLOWED_PEGBOARD)
             } == {"time", "pegboard.store"}
+
+
+# -- every package: an allow-list ------------------------------------------------------------
+
+PACKAGE = RULES.parent
+BASE = {"errors", "__version__", "__init__"}
+"""What every part may import: the errors and the package's version."""
+LAYERS: dict[str, set[str]] = {
+    # 0 and 1: the errors, the rules core
+    "errors": set(),
+    "rules": set(),
+    # 2: records, the configuration, statistics
+    "record": {"rules"},
+    "config": {"rules"},
+    "stats": {"rules", "record"},
+    # 3: the app, pure
+    "app": {"rules", "record", "config", "stats"},
+    # 4: drawing views
+    "ui": {"rules", "record", "config", "stats", "app"},
+    # 5: adapters, each with its one library
+    "hw": {"rules", "config", "app", "ui"},
+    "link": {"rules", "config", "app"},
+    "store": {"rules", "record", "stats"},
+    "service": set(),
+    "voice": {"rules", "config", "app", "hw"},
+    "web": {"rules", "record", "stats", "app", "ui", "link", "store"},
+    # 6: the loop, the simulator, the commands, the composition root
+    "device": {"rules", "record", "config", "stats", "app", "ui", "hw", "link", "store",
+               "service", "voice"},
+    "sim": {"rules", "record", "config", "stats", "app", "ui", "hw", "link", "store",
+            "service", "voice", "device"},
+    "commands": {"rules", "record", "config", "stats", "app", "ui", "hw", "link", "store",
+                 "service", "voice", "web", "device", "sim"},
+    "cli": {"commands"},
+    "__main__": {"cli"},
+}
+"""Each package (or top-level module) and the pegboard parts it may import."""
+MODULE_EXTRA: dict[str, set[str]] = {
+    "voice/samples.py": {"device", "sim"},
+}
+"""Modules allowed more than their package: the voice's sample maker plays a scripted game on
+the simulated device (a program of layer 6 kept beside the voice it records)."""
+COMMAND_LAYER = ("pegboard.commands", "pegboard.cli")
+COMMAND_USERS = {"cli.py", "__main__.py"}
+"""The only modules outside ``commands/`` that may import the command layer."""
+
+
+def unit_of(path: Path) -> str:
+    """The package a source file belongs to (a top-level module is its own unit)."""
+    rel = path.relative_to(PACKAGE)
+    return rel.parts[0] if len(rel.parts) > 1 else rel.stem
+
+
+def pegboard_parts(path: Path) -> dict[str, str]:
+    """Every pegboard part ``path`` imports (statically, or by name with importlib), each
+    with the module named."""
+    return parts_in(path.read_text(encoding="utf-8"), path.relative_to(PACKAGE))
+
+
+def parts_in(text: str, rel: Path) -> dict[str, str]:
+    """:func:`pegboard_parts` of source ``text`` at ``rel`` in the package."""
+    found: dict[str, str] = {}
+    for node in ast.walk(ast.parse(text)):
+        names: list[str] = []
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = ["pegboard", *rel.parts[:-1]][: len(rel.parts) - node.level + 1]
+                names = [".".join([*base, *([node.module] if node.module else [])])]
+            elif node.module == "pegboard":
+                names = [f"pegboard.{alias.name}" for alias in node.names]
+            elif node.module is not None:
+                names = [node.module]
+        elif isinstance(node, ast.Call) and _import_by_name(node) and node.args:
+            names = [_constant_prefix(node.args[0])]
+        for name in names:
+            parts = name.split(".")
+            if parts[0] == "pegboard" and len(parts) > 1 and parts[1]:
+                found.setdefault(parts[1], name)
+    return found
+
+
+def _import_by_name(node: ast.Call) -> bool:
+    func = node.func
+    return (isinstance(func, ast.Attribute) and func.attr in ("import_module", "__import__")
+            ) or (isinstance(func, ast.Name) and func.id in ("import_module", "__import__"))
+
+
+def _constant_prefix(arg: ast.expr) -> str:
+    """The constant start of a module name given as text ("pegboard.commands." of an
+    f-string)."""
+    if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+        return arg.value
+    if isinstance(arg, ast.JoinedStr) and arg.values and isinstance(arg.values[0], ast.Constant):
+        return str(arg.values[0].value)
+    return ""
+
+
+SOURCES = sorted(PACKAGE.rglob("*.py"))
+
+
+def test_every_package_has_a_row() -> None:
+    units = {unit_of(path) for path in SOURCES} - {"__init__"}
+    assert units <= set(LAYERS), f"no allow-list for {sorted(units - set(LAYERS))}"
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_each_module_imports_only_what_its_layer_allows(path: Path) -> None:
+    rel = str(path.relative_to(PACKAGE))
+    unit = unit_of(path)
+    allowed = LAYERS.get(unit, set()) | BASE | {unit} | MODULE_EXTRA.get(rel, set())
+    if unit == "__init__":
+        allowed = BASE
+    for part, name in pegboard_parts(path).items():
+        assert part in allowed, (
+            f"{rel} imports {name}: {unit} may import only {sorted(allowed - {unit})}")
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_nothing_below_the_command_layer_imports_it(path: Path) -> None:
+    rel = path.relative_to(PACKAGE)
+    if rel.parts[0] == "commands" or str(rel) in COMMAND_USERS:
+        return
+    for name in pegboard_parts(path).values():
+        assert not name.startswith(COMMAND_LAYER), f"{rel} imports {name}"
+
+
+def test_the_package_checker_sees_relative_and_by_name_imports() -> None:
+    text = ("from ..commands import run\nimport importlib\n"
+            "importlib.import_module(f\"pegboard.cli.{x}\")\nfrom . import hook\n")
+    assert parts_in(text, Path("voice") / "phrases.py") == {
+        "commands": "pegboard.commands", "cli": "pegboard.cli.", "voice": "pegboard.voice"}
+    assert unit_of(PACKAGE / "voice" / "phrases.py") == "voice"
