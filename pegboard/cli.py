@@ -29,6 +29,8 @@ COMMANDS: dict[str, str] = {
     "rules": "explain a rule players often dispute (list the topics without an argument)",
     "stats": "statistics of finished games (wins, skunks, averages, score race)",
     "advise": "rank every discard by expected hand and crib points",
+    "review": "the biggest mistakes of a game record by expected points lost, and counting",
+    "quiz": "practise counting, discarding and pegging on random deals",
     "sim": "play on the simulated device in this terminal",
     "run": "run the device (buttons, OLED, LED board) from the config file",
     "replay": "replay a game record (JSON Lines) and tell the game deal by deal",

@@ -1,0 +1,142 @@
+"""Practice drills on random deals: count a hand, lay away to the crib, pick the card to peg.
+
+Each drill is a question made from a seeded random deal (the same seed gives the same
+questions) and a check of the answer against the scorer or the advice engine:
+
+* **count**: four cards and a starter (now and then a crib); the answer is a total, checked
+  against :func:`pegboard.rules.show.score_hand`, with the count said the way the box says it.
+* **discard**: six cards dealt, as dealer or pone; the answer is the cards laid away, reviewed
+  by :func:`pegboard.rules.review.review_discard` (right when nothing is given up on average).
+* **peg**: a count in the play and a hand; the answer is a card, judged by
+  :func:`pegboard.rules.hints.play_options` (right when no card is worth more).
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+from dataclasses import dataclass
+
+from pegboard.errors import InvalidCardError
+from pegboard.rules.cards import DECK, Card, parse_cards
+from pegboard.rules.hints import peg_hint, play_options
+from pegboard.rules.pegging import score_play
+from pegboard.rules.review import points_text, review_discard
+from pegboard.rules.show import score_hand
+from pegboard.rules.speech import say_breakdown, say_play
+
+__all__ = ["Drill", "Marked", "Question", "ask", "mark"]
+
+
+class Drill(enum.StrEnum):
+    """The kinds of drill ``pegboard quiz`` runs."""
+
+    COUNT = "count"
+    DISCARD = "discard"
+    PEG = "peg"
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """One question: the cards it shows and the prompt that asks it."""
+
+    drill: Drill
+    cards: tuple[Card, ...]
+    starter: Card | None = None
+    crib: bool = False
+    dealer: bool = False
+    pile: tuple[Card, ...] = ()
+
+    def prompt(self) -> str:
+        """The question as it is asked."""
+        cards = " ".join(c.pretty for c in self.cards)
+        if self.drill is Drill.COUNT:
+            what = "the crib" if self.crib else "the hand"
+            starter = self.starter.pretty if self.starter else ""
+            return f"Count {what} {cards} with the starter {starter}: "
+        if self.drill is Drill.DISCARD:
+            whose = "you deal: your own crib" if self.dealer else "they deal: their crib"
+            return f"Dealt {cards} ({whose}). Lay away two: "
+        count = sum(c.pips for c in self.pile)
+        pile = " ".join(c.pretty for c in self.pile) or "nothing yet, you lead"
+        return f"The count is {count} ({pile}). You hold {cards}. Lay which card? "
+
+
+@dataclass(frozen=True, slots=True)
+class Marked:
+    """An answer checked: right or not, and what to say about it."""
+
+    right: bool
+    lines: tuple[str, ...]
+
+
+def ask(drill: Drill, rng: random.Random) -> Question:
+    """A question of ``drill`` from the random source (seed it for the same questions)."""
+    deck = list(DECK)
+    rng.shuffle(deck)
+    if drill is Drill.COUNT:
+        return Question(drill, tuple(deck[:4]), deck[4], crib=rng.random() < 0.25)
+    if drill is Drill.DISCARD:
+        return Question(drill, tuple(deck[:6]), dealer=rng.random() < 0.5)
+    while True:  # a pile that leaves the hand at least two cards that fit
+        pile: list[Card] = []
+        for card in deck[4:4 + rng.randint(0, 3)]:
+            if sum(c.pips for c in pile) + card.pips > 31:
+                break
+            pile.append(card)
+        hand = tuple(deck[:rng.randint(2, 4)])
+        if len(play_options(pile, hand)) >= 2:
+            return Question(drill, hand, pile=tuple(pile))
+        rng.shuffle(deck)
+
+
+def _whole_number(answer: str) -> int:
+    text = answer.strip()
+    if not text.isdigit() or len(text) > 2:
+        raise InvalidCardError(f"{text[:20]!r} is not a count: answer with the points, 0 to 29")
+    return int(text)
+
+
+def _cards_of(answer: str, question: Question, number: int) -> tuple[Card, ...]:
+    cards = tuple(parse_cards(answer))
+    if len(cards) != number or len(set(cards)) != number:
+        raise InvalidCardError(f"{answer.strip()[:40]!r}: name {number} different card(s) "
+                               f"of {' '.join(str(c) for c in question.cards)}")
+    for card in cards:
+        if card not in question.cards:
+            raise InvalidCardError(f"{card} is not one of your cards: "
+                                   f"{' '.join(str(c) for c in question.cards)}")
+    return cards
+
+
+def mark(question: Question, answer: str) -> Marked:
+    """Check ``answer`` (a total, two cards, or one card); an answer that is not one raises
+    :class:`~pegboard.errors.InvalidCardError` naming what would do."""
+    if question.drill is Drill.COUNT:
+        points = _whole_number(answer)
+        assert question.starter is not None
+        count = score_hand(question.cards, question.starter, crib=question.crib)
+        said = f"{say_breakdown(count)}."
+        if points == count.total:
+            return Marked(True, (f"Right: {count.total}.", said))
+        return Marked(False, (f"It is {count.total}, not {points}.", said))
+    if question.drill is Drill.DISCARD:
+        away = _cards_of(answer, question, 2)
+        kept = tuple(c for c in question.cards if c not in away)
+        found = review_discard(question.cards, kept, dealer=question.dealer)
+        head = "Right." if found.followed else f"Given up: {points_text(found.loss)}."
+        return Marked(found.followed, (head, *found.lines()))
+    (card,) = _cards_of(answer, question, 1)
+    options = play_options(question.pile, question.cards)
+    chosen = next((o for o in options if o.card == card), None)
+    if chosen is None:
+        total = sum(c.pips for c in question.pile)
+        raise InvalidCardError(f"{card} would take the count past 31 (it is {total})")
+    hint = peg_hint(question.pile, question.cards)
+    made = score_play((*question.pile, card))
+    said = say_play(made, chosen.count)
+    lost = options[0].value - chosen.value
+    if lost == 0:
+        return Marked(True, (f"Right: {said}.", f"{hint.reason}."))
+    return Marked(False, (f"{card.pretty}: {said}; {points_text(lost)} given up on average.",
+                          f"Better: {hint.reason}."))

@@ -1,0 +1,204 @@
+"""What a finished game teaches: the biggest mistakes by expected points lost, and how well each
+player counted.
+
+Read off the engine's facts for every entry (:class:`pegboard.rules.facts.Report`):
+
+* **Discards**: each hand counted in the show (a ``ShowStep`` of a hand) whose owner's dealt
+  cards are in the record is reviewed by :func:`pegboard.rules.review.review_discard`: the
+  points given up on average against the advice engine's best discard.
+* **Pegging**: each card laid (``Laid``) by a player whose hand becomes known in that deal's
+  show is valued as :func:`pegboard.rules.hints.play_options` values it (points now less the
+  next player's expected answer, every card the player had not seen equally likely theirs);
+  the loss is the best card's value less the laid card's.
+* **Counting** (muggins games): each claim closed (``ClaimClosed``) is exact, under (the
+  points left unclaimed are missed) or over.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from pegboard.errors import PegboardError
+from pegboard.rules.cards import Card
+from pegboard.rules.facts import ClaimClosed, ClaimOutcome, Counted, Laid, ShowStep
+from pegboard.rules.game import Game
+from pegboard.rules.hints import play_options
+from pegboard.rules.review import points_text, review_discard
+
+__all__ = ["Counting", "GameLessons", "Mistake", "MistakeKind", "PlayerLessons", "lessons"]
+
+
+class MistakeKind(enum.StrEnum):
+    """What the mistake was made with."""
+
+    DISCARD = "discard"
+    PEGGING = "pegging"
+
+
+@dataclass(frozen=True, slots=True)
+class Mistake:
+    """One choice that gave points away on average: ``did`` what was done, ``better`` the
+    choice worth most, ``lost`` the expected points between them."""
+
+    kind: MistakeKind
+    game_no: int
+    deal_no: int
+    player: int
+    lost: Fraction
+    did: str
+    better: str
+
+    def line(self, names: tuple[str, ...]) -> str:
+        """``-3.6  game 1 deal 2  Ann  discard: kept ...; best ...``."""
+        return (f"-{points_text(self.lost):>4}  game {self.game_no} deal {self.deal_no}  "
+                f"{names[self.player]}  {self.kind}: {self.did}; {self.better}")
+
+
+@dataclass(slots=True)
+class Counting:
+    """A player's claims in muggins games: how many, how many exact, under and over, and the
+    points missed (left unclaimed) and over-claimed."""
+
+    claims: int = 0
+    exact: int = 0
+    under: int = 0
+    over: int = 0
+    missed: int = 0
+    over_points: int = 0
+
+
+@dataclass(slots=True)
+class PlayerLessons:
+    """One player's totals over the record."""
+
+    player: int
+    discards: int = 0
+    discard_loss: Fraction = Fraction(0)
+    plays: int = 0
+    pegging_loss: Fraction = Fraction(0)
+    counting: Counting = field(default_factory=Counting)
+
+    @property
+    def average_discard_loss(self) -> Fraction | None:
+        """Points given up per discard reviewed (None when no dealt cards were entered)."""
+        return self.discard_loss / self.discards if self.discards else None
+
+
+@dataclass(frozen=True, slots=True)
+class GameLessons:
+    """Everything a record teaches: ``mistakes`` biggest first, ``players`` by seat."""
+
+    names: tuple[str, ...]
+    games: int
+    mistakes: tuple[Mistake, ...]
+    players: tuple[PlayerLessons, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class _Laid:
+    player: int
+    pile: tuple[Card, ...]
+    card: Card
+    played: tuple[Card, ...]
+    """Every card laid this deal before this one."""
+
+
+def _cards(cards: tuple[Card, ...] | list[Card]) -> str:
+    return " ".join(c.pretty for c in cards)
+
+
+def _pegging(laid: list[_Laid], player: int, hand: tuple[Card, ...], starter: Card | None,
+             away: tuple[Card, ...]) -> Iterator[tuple[_Laid, Fraction, str]]:
+    """Each card ``player`` laid this deal with the expected points it gave up (``away``: the
+    cards they laid away to the crib, which they know are nobody's hand)."""
+    for play in laid:
+        if play.player != player:
+            continue
+        own = set(c for c in play.played if c in hand)
+        holding = [c for c in hand if c not in own]
+        if play.card not in holding:
+            continue  # a hand that does not match the play (a take-back): nothing to judge
+        seen = [c for c in (*play.played, *away) if c not in play.pile and c not in holding]
+        if starter is not None and starter not in holding and starter not in play.pile:
+            seen.append(starter)
+        try:
+            options = play_options(play.pile, holding, seen)
+        except PegboardError:
+            continue
+        chosen = next((o for o in options if o.card == play.card), None)
+        if chosen is None or not options:
+            continue
+        yield play, options[0].value - chosen.value, options[0].card.pretty
+
+
+def lessons(game: Game) -> GameLessons:
+    """Replay ``game``'s entries through the engine and gather what they teach."""
+    walk = Game.from_header(game.header)
+    players = tuple(PlayerLessons(seat) for seat in range(len(walk.names)))
+    mistakes: list[Mistake] = []
+    laid: list[_Laid] = []
+    deal_key: tuple[int, int] | None = None
+    games = 1
+    for event in game.events:
+        before = walk.state
+        report = walk.push(event)
+        key = (report.next.game_no, report.next.deal_no)
+        games = max(games, report.next.game_no)
+        if key != deal_key and report.of(Laid):
+            laid, deal_key = [], key
+        for fact in report.facts:
+            if isinstance(fact, Laid):
+                played = tuple(c for seat in before.played for c in seat)
+                laid.append(_Laid(fact.player, before.pile, fact.card, played))
+            elif isinstance(fact, ShowStep) and fact.counted is Counted.HAND:
+                mistakes.extend(_show(walk, players, fact, laid, key))
+            elif isinstance(fact, ClaimClosed):
+                _claim(players[fact.claim.player].counting, fact)
+    mistakes.sort(key=lambda m: (-m.lost, m.game_no, m.deal_no, m.player))
+    return GameLessons(walk.names, games, tuple(mistakes), players)
+
+
+def _show(walk: Game, players: tuple[PlayerLessons, ...], step: ShowStep, laid: list[_Laid],
+          key: tuple[int, int]) -> Iterator[Mistake]:
+    state = walk.state
+    who = players[step.player]
+    dealt = state.dealt[step.player]
+    away = tuple(c for c in dealt or () if c not in step.cards)
+    for play, lost, better in _pegging(laid, step.player, step.cards, step.starter, away):
+        who.plays += 1
+        who.pegging_loss += lost
+        if lost > 0:
+            yield Mistake(MistakeKind.PEGGING, *key, step.player, lost,
+                          f"laid {play.card} on {_cards(play.pile) or 'a new count'}",
+                          f"best {better}")
+    if dealt is None or state.dealer is None:
+        return
+    own = walk.side_of(step.player) == walk.side_of(state.dealer)
+    try:
+        found = review_discard(dealt, step.cards, dealer=own, starter=step.starter,
+                               players=state.players, five_card=state.rules.five_card)
+    except PegboardError:
+        return
+    who.discards += 1
+    who.discard_loss += found.loss
+    if found.loss > 0:
+        yield Mistake(MistakeKind.DISCARD, *key, step.player, found.loss,
+                      f"laid away {_cards(away)}",
+                      f"best lay away {_cards(found.best.discard)}")
+
+
+def _claim(counting: Counting, closed: ClaimClosed) -> None:
+    if closed.outcome not in (ClaimOutcome.EXACT, ClaimOutcome.UNDER, ClaimOutcome.OVER):
+        return
+    counting.claims += 1
+    if closed.outcome is ClaimOutcome.EXACT:
+        counting.exact += 1
+    elif closed.outcome is ClaimOutcome.UNDER:
+        counting.under += 1
+        counting.missed += closed.claim.points - closed.claimed
+    else:
+        counting.over += 1
+        counting.over_points += closed.claimed - closed.claim.points
