@@ -49,7 +49,7 @@ def wheel_key(state: AppState, screen: Table, event: InputEvent) -> Result:
                                                for c in screen.pending))
         new, effects = _card(replace(state, screen=screen), screen, chosen.card)
         return new, swapped + effects
-    return _card(replace(state, screen=screen), screen, chosen.card)
+    return _card(replace(state, screen=screen), screen, chosen.card, named=not chosen.plain)
 
 
 def go(state: AppState, screen: Table, event: InputEvent) -> Result:
@@ -68,10 +68,12 @@ def back(state: AppState, screen: Table, event: InputEvent) -> Result:
     return flow.undo(state)
 
 
-def _card(state: AppState, screen: Table, card: Card) -> Result:
+def _card(state: AppState, screen: Table, card: Card, *, named: bool = False) -> Result:
     gs = _gs(state)
     if gs.phase is Phase.STARTER:
-        return flow.enter(replace(state, screen=Table(anchor=card.rank)), Starter(card))
+        # The rank alone is entered with a stand-in suit, which scores nothing.
+        return flow.enter(replace(state, screen=Table(anchor=card.rank)),
+                          Starter(card, suit_known=named))
     if gs.phase is Phase.PLAY:
         assert gs.to_act is not None
         return flow.enter(state, Play(gs.to_act, card))

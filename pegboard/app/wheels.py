@@ -16,7 +16,7 @@ from pegboard.app.inputs import Button, InputEvent, Press, RankKey, Turn
 from pegboard.app.picker import Option, Slot
 from pegboard.app.state import Wheel
 from pegboard.app.view import PickerView
-from pegboard.rules.cards import Card, Rank, Suit
+from pegboard.rules.cards import DECK, Card, Rank, Suit
 from pegboard.rules.events import Go, Play, Starter
 from pegboard.rules.state import GameState, Phase
 
@@ -95,9 +95,11 @@ def picker_view(prompt: str, slots: list[Slot], wheel: Wheel, start: int) -> Pic
 # -- the wheels --------------------------------------------------------------------------------
 
 
-def plain_wheel(blocked: set[Card], anchor: Rank | None) -> tuple[list[Slot], int]:
-    """Every rank with an unseen card, A..K, starting at ``anchor`` (else the 6)."""
-    opts = once(lambda r: picker.suit_options(r, blocked, starter=None))
+def plain_wheel(blocked: set[Card], anchor: Rank | None, avoid: set[Suit] | None = None,
+                ) -> tuple[list[Slot], int]:
+    """Every rank with an unseen card, A..K, starting at ``anchor`` (else the 6); stand-ins
+    take the suits in ``avoid`` last."""
+    opts = once(lambda r: picker.suit_options(r, blocked, starter=None, avoid=avoid or ()))
     ranks = [r for r in picker.RANKS if opts(r)]
     order, start = picker.natural_order(ranks, anchor)
     return flatten(order, opts), start
@@ -107,7 +109,16 @@ def table_wheel(gs: GameState, events: Sequence[object], pending: tuple[Card, ..
                 anchor: Rank | None) -> Found | None:
     """The card wheel of the table screen in the engine's phase (None: no card to enter)."""
     if gs.phase is Phase.STARTER:
-        slots, start = plain_wheel(_dealt_to_others(gs, None), anchor)
+        blocked = _dealt_to_others(gs, None)
+        risky = scoring_suits(gs)
+        slots, start = plain_wheel(blocked, anchor, risky)
+        if risky:
+            # A card named with its suit could score with the starter's: holding OK (or the
+            # rank key) names the suit; the rank alone stays a suit that scores nothing.
+            slots = [[slot[0], *(Option(f"{picker.rank_label(card.rank)} {card.suit.symbol}",
+                                        card, plain=False) for card in DECK
+                                 if card.rank is slot[0].rank and card not in blocked)]
+                     for slot in slots]
         return "Starter", slots, start
     if gs.phase is Phase.PLAY and gs.to_act is not None:
         return _play_wheel(gs, events, gs.to_act)
@@ -177,6 +188,30 @@ def _crib_wheel(gs: GameState, pending: tuple[Card, ...], anchor: Rank | None) -
     order, start = picker.natural_order(ranks, anchor)
     prompt = f"Crib card {len(pending) + 1}/4"
     return prompt, flatten(order, opts), first_of(order, opts, start)
+
+
+def scoring_suits(gs: GameState) -> set[Suit]:
+    """The starter's suits that could score with cards named with their suits (dealt hands
+    entered for advice): a named jack's (his nobs), one a player holds enough of for a hand's
+    flush, or one every player could lay away for a crib flush. When there are any, the
+    starter's suit may be named; entered by rank alone, its stand-in suit avoids them and
+    scores nothing with named cards (docs/rules.md, "The starter")."""
+    named = [dealt for dealt in gs.dealt if dealt is not None]
+    suits = {card.suit for dealt in named for card in dealt if card.rank is Rank.JACK}
+    keep = gs.rules.hand_size()
+    away = gs.rules.dealt_size(gs.players) - keep
+
+    def most(cards: tuple[Card, ...], suit: Suit) -> int:
+        return sum(card.suit is suit for card in cards)
+
+    # A crib flush needs every crib card named (the pack's card at three is a stand-in).
+    every = bool(named) and len(named) == gs.players and gs.players != 3
+    for suit in Suit:
+        if any(most(dealt, suit) >= keep for dealt in named) or (
+            every and all(most(dealt, suit) >= away for dealt in named)
+        ):
+            suits.add(suit)
+    return suits
 
 
 def _dealt_to_others(gs: GameState, player: int | None) -> set[Card]:

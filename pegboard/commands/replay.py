@@ -90,6 +90,7 @@ def run(args: argparse.Namespace) -> int:
 def replay(lines: Iterable[str], out: TextIO, *, as_json: bool = False) -> int:
     """Apply every line and print as we go; raises RecordError naming the first bad line."""
     replayer = Replayer()  # the one record reader, applying each line as it is read
+    starter_known = True  # False while the deal's starter is a stand-in suit
     for text in lines:
         game = replayer.game
         before = game.report.next if game is not None and game.report is not None else None
@@ -107,7 +108,9 @@ def replay(lines: Iterable[str], out: TextIO, *, as_json: bool = False) -> int:
         elif as_json:
             out.write(json.dumps(_json_line(replayer.number, report)) + "\n")
         else:
-            _tell(replayer.game.state, before, report, out)
+            if isinstance(report.event, Starter):
+                starter_known = report.event.suit_known
+            _tell(replayer.game.state, before, report, out, starter_known)
     game = replayer.game
     if game is None:
         raise replayer.empty()
@@ -180,7 +183,16 @@ def _print_header(game: Game, out: TextIO) -> None:
     out.write(f"{names}: game to {rules.target}{more}\n")
 
 
-def _tell(state: GameState, before: Turn | None, report: Report, out: TextIO) -> None:
+def _starter(card: Card, known: bool) -> str:
+    """The starter as the replay shows it: a stand-in suit is not shown as if it were real."""
+    if known:
+        return card.pretty
+    return f"{card.pretty[:-1]} (suit not entered)"  # the rank alone
+
+
+def _tell(
+    state: GameState, before: Turn | None, report: Report, out: TextIO, starter_known: bool,
+) -> None:
     """One entry, as its report says it: the entry, then each fact in order."""
     names, event, turn = state.names, report.event, report.next
     if isinstance(event, Cut):
@@ -196,18 +208,18 @@ def _tell(state: GameState, before: Turn | None, report: Report, out: TextIO) ->
     elif isinstance(event, Dealt):
         out.write(f"  {names[event.player]} is dealt {_cards(event.cards)}\n")
     elif isinstance(event, Starter):
-        out.write(f"  Starter {event.card.pretty}\n")
+        out.write(f"  Starter {_starter(event.card, event.suit_known)}\n")
     elif isinstance(event, Claim):
         out.write(f"  {names[event.player]} claims {number(event.points)}\n")
     elif isinstance(event, NewGame):
         out.write(f"\nGame {turn.game_no}\n")
     for fact in report.facts:
-        _tell_fact(state, fact, out)
+        _tell_fact(state, fact, out, starter_known)
     if report.of(TakenBack) and report.game_over is None and turn.to_act is not None:
         out.write(f"  The play goes on at {number(turn.count)}: {names[turn.to_act]} to play\n")
 
 
-def _tell_fact(state: GameState, fact: Fact, out: TextIO) -> None:
+def _tell_fact(state: GameState, fact: Fact, out: TextIO, starter_known: bool) -> None:
     names = state.names
     line: str | None = None
     if isinstance(fact, Laid):
@@ -220,7 +232,7 @@ def _tell_fact(state: GameState, fact: Fact, out: TextIO) -> None:
         whose = "hand" if fact.counted is Counted.HAND else "crib"
         line = (
             f"  {names[fact.player]}'s {whose} {_cards(fact.cards)} with "
-            f"{fact.starter.pretty}: {number(fact.total)}"
+            f"{_starter(fact.starter, starter_known)}: {number(fact.total)}"
         )
     elif isinstance(fact, ClaimOpened):
         owed = " + ".join(f"{o.reason} {o.points}" for o in fact.claim.owed)

@@ -60,6 +60,8 @@ def dump(item: Line, players: int = 2) -> dict[str, object]:
         out["cards"] = [str(card) for card in item.cards]
     elif isinstance(item, Starter):
         out["card"] = str(item.card)
+        if not item.suit_known:
+            out["suit_known"] = False  # a stand-in suit: only the rank was entered
     elif isinstance(item, Play):
         out["player"] = item.player
         out["card"] = str(item.card)

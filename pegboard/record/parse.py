@@ -230,7 +230,8 @@ def parse_object(data: object, line: int = 1) -> Line:
     if kind == Dealt.TYPE:
         return Dealt(f.seat("player"), f.cards("cards"))
     if kind == Starter.TYPE:
-        return Starter(f.card("card"))
+        known = f.opt_bool("suit_known")
+        return Starter(f.card("card"), known is not False)
     if kind == Play.TYPE:
         return Play(f.seat("player"), f.card("card"))
     if kind == Go.TYPE:

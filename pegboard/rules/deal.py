@@ -114,6 +114,7 @@ def apply_starter(t: Table, event: Starter, out: list[Award]) -> None:
         if known is not None and card in known:
             raise RuleError(f"{card} was dealt to {t.name(p)}: it cannot be the starter")
     t.starter = card
+    t.starter_suit_known = event.suit_known
     t.seen = frozenset({card})
     t.phase = Phase.PLAY
     assert t.dealer is not None
@@ -124,7 +125,8 @@ def apply_starter(t: Table, event: Starter, out: list[Award]) -> None:
             t.scores[dealer_side] > t.rules.target - t.rules.no_heels_last
         )
         if not blocked:
-            part = Part(Reason.HIS_HEELS, 2, f"Two for his heels ({card.pretty})", cards=(card,))
+            shown = card.pretty if event.suit_known else "J, suit not entered"
+            part = Part(Reason.HIS_HEELS, 2, f"Two for his heels ({shown})", cards=(card,))
             t.peg(Act(t.dealer, (part,)), out, claimable=False)
 
 

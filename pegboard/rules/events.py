@@ -96,10 +96,15 @@ class Dealt:
 
 @dataclass(frozen=True, slots=True)
 class Starter:
-    """The card turned up after the cut. A jack is "his heels": 2 for the dealer."""
+    """The card turned up after the cut. A jack is "his heels": 2 for the dealer.
+
+    ``suit_known`` is False when only the rank was entered: the suit is a stand-in, which
+    never makes a nobs or a flush with cards named with their suits (docs/rules.md).
+    """
 
     TYPE: ClassVar[str] = "starter"
     card: Card
+    suit_known: bool = True
 
 
 @dataclass(frozen=True, slots=True)

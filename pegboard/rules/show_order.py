@@ -13,6 +13,7 @@ from pegboard.rules.cards import Card
 from pegboard.rules.events import Crib, Show
 from pegboard.rules.facts import Counted, ShowStep
 from pegboard.rules.renege import check_reneges
+from pegboard.rules.scoring import Breakdown, ScoreItem
 from pegboard.rules.show import score_hand
 from pegboard.rules.speech import cards_text, say_breakdown
 from pegboard.rules.state import Award, Phase, Reason
@@ -35,14 +36,44 @@ def advance_show(t: Table, out: list[Award]) -> None:
         t.to_act = t.dealer
 
 
+def stand_in_scores_nothing(
+    t: Table, cards: tuple[Card, ...], breakdown: Breakdown, *, crib: bool
+) -> Breakdown:
+    """A starter entered by rank alone has a stand-in suit, which never scores with cards
+    named with their suits (the dealt cards entered): no nobs for such a jack, and a flush of
+    such cards is a hand's flush without the starter (none in the crib). Cards whose suits
+    are stand-ins too follow the suit facts the players chose, the starter's included."""
+    if t.starter_suit_known:
+        return breakdown
+    named = {card for dealt in t.dealt if dealt is not None for card in dealt}
+    items: list[ScoreItem] = []
+    for item in breakdown.items:
+        if item.kind == "nobs" and item.cards[0] in named:
+            continue
+        if item.kind == "flush" and all(card in named for card in cards):
+            if crib:
+                continue
+            item = ScoreItem("flush", cards, len(cards))
+        items.append(item)
+    return Breakdown(tuple(items))
+
+
+def _said(t: Table, breakdown: Breakdown) -> str:
+    """A count in words; a starter's stand-in suit is not shown as if it were real."""
+    said = say_breakdown(breakdown)
+    if t.starter_suit_known or t.starter is None:
+        return said
+    return said.replace(t.starter.pretty, f"{t.starter.pretty[:-1]}?")  # the rank alone
+
+
 def _count_hand(t: Table, player: int, hand: tuple[Card, ...], out: list[Award]) -> None:
     assert t.starter is not None
-    breakdown = score_hand(hand, t.starter)
+    breakdown = stand_in_scores_nothing(t, hand, score_hand(hand, t.starter), crib=False)
     laid = t.shown[player] is None
     t.note(ShowStep(player, Counted.HAND, hand, t.starter, breakdown, laid=laid))
     part = Part(
         Reason.HAND, breakdown.total,
-        f"hand {cards_text(hand)}: {say_breakdown(breakdown)}", breakdown.items, hand,
+        f"hand {cards_text(hand)}: {_said(t, breakdown)}", breakdown.items, hand,
     )
     act = Act(player, (part,))
     if t.rules.muggins or breakdown.total:
@@ -115,11 +146,13 @@ def apply_crib(t: Table, event: Crib, out: list[Award]) -> None:
     assert t.starter is not None and t.dealer is not None
     t.crib = cards
     t.seen = t.seen | set(cards)
-    breakdown = score_hand(cards, t.starter, crib=True)
+    breakdown = stand_in_scores_nothing(
+        t, cards, score_hand(cards, t.starter, crib=True), crib=True
+    )
     t.note(ShowStep(t.dealer, Counted.CRIB, cards, t.starter, breakdown))
     part = Part(
         Reason.CRIB, breakdown.total,
-        f"crib {cards_text(cards)}: {say_breakdown(breakdown)}", breakdown.items, cards,
+        f"crib {cards_text(cards)}: {_said(t, breakdown)}", breakdown.items, cards,
     )
     dealer = t.dealer
     if t.rules.muggins or breakdown.total:

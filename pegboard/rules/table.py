@@ -143,6 +143,7 @@ class Table:
 
     def _new_deal_state(self) -> None:
         self.starter: Card | None = None
+        self.starter_suit_known = True  # False: a stand-in suit (only the rank was entered)
         self.count = 0
         self.pile: tuple[Card, ...] = ()
         self.played: list[tuple[Card, ...]] = [()] * self.n
