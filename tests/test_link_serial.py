@@ -196,6 +196,28 @@ def test_board_restart_gets_everything_again(board: ScriptedBoard) -> None:
     assert link.in_sync and link.stats.board_restarts == 1
 
 
+def test_a_late_answer_to_an_earlier_hello_is_not_a_restart(board: ScriptedBoard) -> None:
+    # A board slow to boot answers both HELLOs the host sent while waiting; the second answer
+    # comes once the link is up. Only a HELLO without an answer number says the board booted.
+    link = SerialLink(board.path, config=CONFIG, hello_timeout=0.5)
+    state = BoardState.from_scores([30, 12])
+    link.show(state)
+    link.poll(0.0)
+    [(first, hello)] = board.received(1)
+    link.poll(0.5)
+    [(second, again)] = board.received(1)
+    assert isinstance(hello, Hello) and again == hello and second != first
+    board.send(link, Hello(1, firmware="1.0.0", ack=first))
+    link.poll(0.6)
+    assert link.is_up
+    assert ack_next(board, link) == CONFIG
+    board.send(link, Hello(1, firmware="1.0.0", ack=second))
+    link.poll(0.7)
+    assert ack_next(board, link) == state  # carries on: the layout is not sent again
+    link.poll(0.8)
+    assert link.in_sync and link.stats.board_restarts == 0
+
+
 def test_heartbeat_when_idle_and_silence_drops(board: ScriptedBoard) -> None:
     link = SerialLink(board.path, config=CONFIG, min_silence=1.5)
     handshake(board, link)

@@ -323,6 +323,10 @@ class SerialLink:
             self.status = str(self.error)
             self.summary = "LEDs: reflash"
             return
+        if self.state is LinkState.UP and hello.ack is not None:
+            # The board's answer to a HELLO sent before the link came up (a retry, or one that
+            # crossed the board's boot HELLO): the board took it before anything sent since.
+            return
         if self.state is LinkState.UP:
             # The board restarted under us (its boot HELLO): it has forgotten everything.
             self.stats.board_restarts += 1
