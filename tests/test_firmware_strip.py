@@ -20,8 +20,11 @@ from tests.test_firmware_ws2812 import PROGRAM, SETTINGS
 DRIVER = FIRMWARE_DIR / "tests" / "strip_cost.py"
 
 
-def run(leds: int, ms: int, mode: str) -> dict[str, list[str]]:
-    result = subprocess.run([tool("micropython"), str(DRIVER), str(leds), str(ms), mode],
+def run(leds: int, mode: str, *, frames: int, heartbeats: int) -> dict[str, list[str]]:
+    """What the driver printed after the strip sent ``frames`` frames and the firmware wrote
+    ``heartbeats`` heartbeats (one every 200 ms)."""
+    result = subprocess.run([tool("micropython"), str(DRIVER), str(leds), str(frames),
+                             str(heartbeats), mode],
                             capture_output=True, text=True, timeout=60, check=False)
     assert result.returncode == 0, result.stdout + result.stderr
     out: dict[str, list[str]] = {}
@@ -43,7 +46,7 @@ def beats(out: dict[str, list[str]]) -> list[Heartbeat]:
 
 @pytest.mark.parametrize("mode", ["DMA", "PUT"])
 def test_the_strip_gets_the_program_and_whole_grb_frames(mode: str) -> None:
-    out = run(241, 500, mode)
+    out = run(241, mode, frames=20, heartbeats=2)
     # The program asm_pio built is the one the waveform test checks, instruction for instruction.
     built = ".program ws2812\n.side_set 1\n" + out["PROGRAM"][0].replace("|", "\n")
     assert adafruit_pioasm.assemble(built) == adafruit_pioasm.assemble(PROGRAM)
@@ -62,7 +65,7 @@ def test_the_strip_gets_the_program_and_whole_grb_frames(mode: str) -> None:
 def test_frame_cost_and_memory_from_the_firmware_report() -> None:
     report = []
     for leds in (241, 361, 1000):
-        found = beats(run(leds, 700, "DMA"))
+        found = beats(run(leds, "DMA", frames=10, heartbeats=3))
         assert len(found) >= 3
         frame = max(b.frame_us or 0 for b in found)
         loop = max(b.loop_us or 0 for b in found[1:])  # after the start-up pass

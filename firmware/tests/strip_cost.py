@@ -1,10 +1,13 @@
 # Runs the firmware's own loop (main.run) with the real PicoStrip on stand-in rp2/machine
 # modules, under the MicroPython unix port, and prints what the firmware reported.
-#   micropython firmware/tests/strip_cost.py LEDS MS DMA|PUT
+#   micropython firmware/tests/strip_cost.py LEDS FRAMES BEATS DMA|PUT
 # The host side is scripted: HELLO, CFG with LEDS, a still board, then a winner (an animation
-# redrawn every 20 ms) for MS milliseconds. Prints one line per firmware heartbeat
-# ("HB <fields>"), then "SENT <count> <gap_us_min>", "LAST <G R B hex of the last transfer>",
-# "PROGRAM <the PIO program text asm_pio saw, | for newlines>", "TAMPERED <count>".
+# redrawn every 20 ms); it hangs up once the strip has sent FRAMES frames and the firmware has
+# written BEATS heartbeats (or after HANGUP_MS, so a board that stops animating ends the run),
+# so what the run shows does not depend on how fast the machine is. Prints one line per
+# firmware heartbeat ("HB <fields>"), then "SENT <count> <gap_us_min>", "LAST <G R B hex of
+# the last transfer>", "PROGRAM <the PIO program text asm_pio saw, | for newlines>",
+# "TAMPERED <count>".
 
 import sys
 
@@ -17,7 +20,7 @@ import time  # noqa: E402
 
 import rp2  # noqa: E402
 
-if sys.argv[3] == "PUT":
+if sys.argv[4] == "PUT":
     del rp2.DMA  # a port without rp2.DMA: PicoStrip falls back to StateMachine.put
 
 import main  # noqa: E402
@@ -25,7 +28,9 @@ import pb_hw  # noqa: E402
 import pb_proto  # noqa: E402
 
 LEDS = int(sys.argv[1])
-RUN_MS = int(sys.argv[2])
+FRAMES = int(sys.argv[2])
+BEATS = int(sys.argv[3])
+HANGUP_MS = 30000
 TRACKS = 3 if LEDS >= 361 else 2
 
 
@@ -61,7 +66,8 @@ class ScriptedSerial:
         data = b""
         while self.script and self.script[0][0] <= at:
             data += self.script.pop(0)[1]
-        if at >= RUN_MS:
+        beats = self.out.count(b" HB ")
+        if (len(rp2.SENT) >= FRAMES and beats >= BEATS) or at >= HANGUP_MS:
             self.hangup = True
         return data
 
