@@ -1,12 +1,95 @@
-"""Fixtures shared by the test modules."""
+"""Fixtures and scheduling shared by the test modules.
+
+``make test`` runs the suite on every core (pytest-xdist, ``--dist loadgroup``). Two things
+keep that quick and fair:
+
+- The tests of a module that share a module-scoped fixture (a browser, eighty conformance
+  games, a recorded game) run on one worker, so the fixture is made once.
+- The slowest modules start first, so no worker is left alone with a long test at the end.
+
+The tests' temporary directories are made in RAM (``/dev/shm``) when the machine has it: the
+store syncs every entry to disk (``fdatasync``), which costs milliseconds on a disk and nothing
+in RAM, and is not what the tests check (a process killed mid-write is, and that is the same
+on either).
+"""
 
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
+
+SLOWEST_FIRST = (
+    "test_table_conformance.py",
+    "test_app_fuzz.py",
+    "test_firmware_soak.py",
+    "test_crash.py",
+    "test_fuzz_inputs.py",
+    "test_web_browser.py",
+    "test_e2e_game.py",
+    "test_referee_diff.py",
+    "test_game_random.py",
+)
+"""Modules of a second or more a test, longest first (``pytest --durations=40`` shows them)."""
+
+RAM = Path("/dev/shm")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_configure(config: pytest.Config) -> None:
+    """Temporary directories in RAM, unless a ``--basetemp`` was given (the controller picks
+    the folder; xdist hands each worker a folder inside it)."""
+    if config.option.basetemp or hasattr(config, "workerinput"):
+        return
+    if RAM.is_dir() and os.access(RAM, os.W_OK):
+        folder = tempfile.mkdtemp(prefix="pegboard-tests-", dir=RAM)
+        config.option.basetemp = folder
+        config.stash[_RAM_FOLDER] = folder
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """RAM is given back: the folder made in :func:`pytest_configure` goes."""
+    folder = config.stash.get(_RAM_FOLDER, None)
+    if folder is not None:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+_RAM_FOLDER = pytest.StashKey[str]()
+
+
+def shares_a_module_fixture(item: pytest.Item) -> bool:
+    """Whether ``item`` uses a module- or class-scoped fixture written in its own module."""
+    info = getattr(item, "_fixtureinfo", None)
+    module = getattr(item, "module", None)
+    if info is None or module is None:
+        return False
+    return any(
+        definition.scope in ("module", "class")
+        and getattr(definition.func, "__module__", None) == module.__name__
+        for definitions in info.name2fixturedefs.values()
+        for definition in definitions
+    )
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Group the tests that share a module fixture (one worker each group) and put the
+    slowest modules first; the order inside a module stays as written."""
+    for item in items:
+        if shares_a_module_fixture(item):
+            item.add_marker(pytest.mark.xdist_group(item.path.stem))
+
+    def rank(item: pytest.Item) -> int:
+        name = item.path.name
+        return SLOWEST_FIRST.index(name) if name in SLOWEST_FIRST else len(SLOWEST_FIRST)
+
+    items.sort(key=rank)
 
 
 @pytest.fixture

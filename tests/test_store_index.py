@@ -51,10 +51,19 @@ def _truth(path: Path) -> list[tuple[str, float, dict[str, object], int]]:
     return [(g.id, g.started_at, g.result, g.events) for g in StoreReader(path).history()]
 
 
-@pytest.fixture
-def store(tmp_path: Path) -> Path:
-    path = tmp_path / "store"
+@pytest.fixture(scope="module")
+def filled(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Six games (one abandoned) played into a store once for the module."""
+    path = tmp_path_factory.mktemp("filled") / "store"
     _fill(path, range(6), abandon=3)
+    return path
+
+
+@pytest.fixture
+def store(filled: Path, tmp_path: Path) -> Path:
+    """A copy of the six-game store of its own (files, times and index as written)."""
+    path = tmp_path / "store"
+    shutil.copytree(filled, path)
     return path
 
 
