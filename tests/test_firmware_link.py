@@ -130,10 +130,9 @@ def test_replug_mid_game_reconnects_and_resends(board: FirmwareProcess) -> None:
     for _ in range(5):
         link.poll(time.monotonic())
     board.plug()
-    started = time.monotonic()
+    # How soon it is back is the soak's figure (``pytest -m soak``); here, that it comes back.
     assert pump(link, lambda: link.in_sync)
     assert link.shown == later
-    assert time.monotonic() - started < 5  # generous here; the soak measures it properly
     assert pump(link, lambda: frame_shows(board, pegs(BoardState.from_scores([75, 65], [70, 60]))))
 
 

@@ -24,8 +24,10 @@ pytestmark = pytest.mark.skipif(CHROMIUM is None,
                                 reason="needs chromium (`make test` installs it)")
 
 LINES = (EXAMPLES / "two-player.jsonl").read_text(encoding="utf-8").splitlines()
-UPDATE_MS = 1000
-"""How soon after an entry is written the page must show it."""
+SHOWN_WITHIN_MS = 15_000
+"""The longest the test waits for the page to show an entry: a page that stops following the
+game fails, a busy machine does not (how soon it shows one is ``make bench``'s figure:
+``bench/bench_web.py``, median and 99th percentile within 250 ms)."""
 
 
 @pytest.fixture(scope="module")
@@ -37,8 +39,8 @@ def browser() -> Iterator[Browser]:
 
 
 def shown_lines(page: Page, lines: int) -> None:
-    """Wait (at most UPDATE_MS) until the page shows the game as of record line ``lines``."""
-    page.wait_for_selector(f'body[data-lines="{lines}"]', state="attached", timeout=UPDATE_MS)
+    """Wait until the page shows the game as of record line ``lines``."""
+    page.wait_for_selector(f'body[data-lines="{lines}"]', state="attached", timeout=SHOWN_WITHIN_MS)
 
 
 def test_the_page_follows_a_whole_game_entry_by_entry(browser: Browser, tmp_path: Path) -> None:
@@ -65,12 +67,12 @@ def test_the_page_follows_a_whole_game_entry_by_entry(browser: Browser, tmp_path
             if gs.phase.value == "play":
                 assert page.text_content("#count") == str(gs.count)
         title, result = result_lines(game.state)
-        page.wait_for_selector("#result-box:not([hidden])", timeout=UPDATE_MS)
+        page.wait_for_selector("#result-box:not([hidden])", timeout=SHOWN_WITHIN_MS)
         assert page.text_content("#result-title") == title == "Ben wins"
         assert page.locator("#result-lines li").all_text_contents() == list(result)
         assert page.locator("#race svg polyline").count() == 2
         game.finish()
-        page.wait_for_selector("#finished li .race svg", timeout=5000)
+        page.wait_for_selector("#finished li .race svg", timeout=SHOWN_WITHIN_MS)
         assert page.text_content("#finished li p") == "Ann v Ben: 116–121, Ben won"
         assert page.text_content("#status") == "Live"
     game.close()
@@ -133,7 +135,7 @@ def test_a_missing_store_is_a_friendly_page_in_the_browser(browser: Browser,
         page.goto(server.url)
         shown_lines(page, 1)
         shutil.rmtree(store)
-        page.wait_for_selector("#problem:not([hidden])", timeout=UPDATE_MS)
+        page.wait_for_selector("#problem:not([hidden])", timeout=SHOWN_WITHIN_MS)
         assert page.text_content("#problem-text") == (
             f"The game store {store} is not there. Start a game on the Pegboard, or check the "
             "store folder.")

@@ -37,10 +37,14 @@ SHOW_LINE = 60
 """The hands of that deal just counted."""
 
 
+SETTLE_MS = 15_000
+"""The longest to wait for the page to show a line (a hang guard, generous for a busy machine)."""
+
+
 def _settle(page: Page, lines: int) -> None:
     # Selectors, not script: the page's content security policy refuses evaluated strings.
-    page.wait_for_selector(f'body[data-lines="{lines}"]', state="attached", timeout=5000)
-    page.wait_for_selector("#finished li", timeout=5000)
+    page.wait_for_selector(f'body[data-lines="{lines}"]', state="attached", timeout=SETTLE_MS)
+    page.wait_for_selector("#finished li", timeout=SETTLE_MS)
 
 
 def take(folder: Path, browser: Browser | None = None) -> list[Path]:
