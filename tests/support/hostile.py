@@ -129,12 +129,12 @@ def attack(port: int, sources: list[tuple[str, int]]) -> list[socket.socket]:
         until = time.monotonic() + 10
         while waiting and time.monotonic() < until:
             for key, _ in watch.select(timeout=1):
-                conn = key.fileobj
-                assert isinstance(conn, socket.socket)
-                watch.unregister(conn)
+                ready = key.fileobj
+                assert isinstance(ready, socket.socket)
+                watch.unregister(ready)
                 waiting -= 1
                 with contextlib.suppress(OSError):  # refused at once: as it should be
-                    conn.send(b"GET / HTTP/1.1\r\nHost: localhost\r\nUser-Agent: half")
+                    ready.send(b"GET / HTTP/1.1\r\nHost: localhost\r\nUser-Agent: half")
     return opened
 
 
