@@ -147,16 +147,19 @@ def _hand_reasons(keep: tuple[Card, ...], dealt: tuple[Card, ...]) -> tuple[Why,
                  for i in items if neutral not in i.cards)
 
 
-def _crib_reasons(discard: tuple[Card, ...]) -> tuple[Why, ...]:
-    """What the cards laid away score in the crib already, and with one card of a value."""
+def _crib_reasons(discard: tuple[Card, ...], dealt: tuple[Card, ...]) -> tuple[Why, ...]:
+    """What the cards laid away score in the crib already, and with one card of a value (only
+    values and ranks of which some card is still unseen: with every 5 in hand, 4-6 waits for
+    nothing)."""
+    out = set(DECK) - set(dealt)
+    values = {c.pips for c in out}
+    ranks_out = {int(c.rank) for c in out}
     reasons: list[Why] = []
     if len(discard) == 2:
         for item in score_play(discard).items:
             reasons.append(Why(Where.CRIB, item.kind, discard, item.points))
     pips = sum(c.pips for c in discard)
-    if pips < 15 and 15 - pips <= _TEN_CARD and not any(
-        r.kind == "fifteen" for r in reasons
-    ):
+    if pips < 15 and 15 - pips in values and not any(r.kind == "fifteen" for r in reasons):
         reasons.append(Why(Where.CRIB_WITH, "fifteen", discard, 2, (15 - pips,)))
     elif len(discard) == 2:
         for card in discard:
@@ -166,9 +169,10 @@ def _crib_reasons(discard: tuple[Card, ...]) -> tuple[Why, ...]:
     ranks = sorted(int(c.rank) for c in discard)
     if len(discard) == 2 and ranks[1] - ranks[0] in (1, 2):
         low, high = ranks
-        needs = (low + 1,) if high - low == 2 else tuple(
-            r for r in (low - 1, high + 1) if 1 <= r <= 13)
-        reasons.append(Why(Where.CRIB_WITH, "run", discard, 3, needs))
+        needs = tuple(r for r in ((low + 1,) if high - low == 2 else (low - 1, high + 1))
+                      if r in ranks_out)
+        if needs:
+            reasons.append(Why(Where.CRIB_WITH, "run", discard, 3, needs))
     return tuple(reasons)
 
 
@@ -203,11 +207,13 @@ class DiscardReview:
 
     def why_best(self) -> tuple[Why, ...]:
         """Why the best discard is best: its hand before the cut, then its crib."""
-        return (*_hand_reasons(self.best.keep, self.dealt), *_crib_reasons(self.best.discard))
+        return (*_hand_reasons(self.best.keep, self.dealt),
+                *_crib_reasons(self.best.discard, self.dealt))
 
     def why_kept(self) -> tuple[Why, ...]:
         """What the cards the player kept and laid away do, in the same words."""
-        return (*_hand_reasons(self.kept.keep, self.dealt), *_crib_reasons(self.kept.discard))
+        return (*_hand_reasons(self.kept.keep, self.dealt),
+                *_crib_reasons(self.kept.discard, self.dealt))
 
     def value_text(self, option: Option) -> str:
         """``16.4 (hand 12.3, crib -4.1)``: the pone's crib is a cost."""
