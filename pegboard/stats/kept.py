@@ -1,0 +1,107 @@
+"""A game summary as the store keeps it (on the finish line and in the index), and read back
+with every value checked: those are files anyone with access can edit."""
+
+from __future__ import annotations
+
+from typing import Any, TypeGuard
+
+from pegboard.errors import InvalidCardError
+from pegboard.rules.cards import Card
+from pegboard.stats.values import BestHand, GameSummary, Race, Tally
+
+# --- a game summary kept in the store's index ----------------------------------------------
+
+
+def summary_json(g: GameSummary) -> dict[str, Any]:
+    """What the store's index keeps of a game summary (its number and source are given again
+    when it is read: they depend on where the game stands in the history)."""
+    return {
+        "players": list(g.players), "names": list(g.names), "target": g.race.target,
+        "race": [list(row) for row in g.race.scores], "finished": g.finished,
+        "winner": g.winner, "skunk": g.skunk, "first_dealer_side": g.first_dealer_side,
+        "tallies": [_tally_json(t) for t in g.tallies],
+    }
+
+
+def summary_from_json(data: object, *, number: int, source: str) -> GameSummary:
+    """The summary :func:`summary_json` kept, as game ``number`` of the statistics.
+
+    Every value is checked (ValueError naming the first that is wrong): the index that keeps
+    them is a file anyone with access can edit.
+    """
+    d = _object(data, "a summary")
+    names = _texts(d.get("names"), "names")
+    players = _texts(d.get("players"), "players")
+    race = d.get("race")
+    if not isinstance(race, list) or not race or not all(
+            isinstance(row, list) and len(row) == len(names) and all(map(_is_whole, row))
+            for row in race):
+        raise ValueError("its race is not a list of scores for each side")
+    target, winner, first = d.get("target"), d.get("winner"), d.get("first_dealer_side")
+    if not _is_whole(target) or not (winner is None or _is_whole(winner)) or not (
+            first is None or _is_whole(first)):
+        raise ValueError("its target, winner or first dealer is not a whole number")
+    skunk, finished, tallies = d.get("skunk"), d.get("finished"), d.get("tallies")
+    if not isinstance(skunk, str) or not isinstance(finished, bool):
+        raise ValueError("its skunk or finished is not what a summary keeps")
+    if not isinstance(tallies, list) or len(tallies) != len(names):
+        raise ValueError("it has no tally for each side")
+    rows = tuple(tuple(row) for row in race)
+    return GameSummary(
+        number, source, players, names, Race(names, target, rows, winner, skunk), finished,
+        winner, skunk, first, tuple(_tally_from_json(t, number) for t in tallies),
+    )
+
+
+def _is_whole(value: object) -> TypeGuard[int]:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _object(value: object, what: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise ValueError(f"{what} is not an object")
+    return value
+
+
+def _texts(value: object, what: str) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise ValueError(f"its {what} are not a list of names")
+    return tuple(value)
+
+
+_TALLY_FIELDS = ("deals", "hand_points", "hands", "crib_points", "cribs", "pegging_points",
+                 "pegging_deals")
+
+
+def _tally_json(t: Tally) -> dict[str, Any]:
+    out: dict[str, Any] = {name: getattr(t, name) for name in _TALLY_FIELDS}
+    if t.best_hand is not None:
+        best = t.best_hand.to_json()
+        del best["game"]
+        out["best_hand"] = best
+    return out
+
+
+def _tally_from_json(data: object, number: int) -> Tally:
+    tally = Tally()
+    d = _object(data, "a tally")
+    for name in _TALLY_FIELDS:
+        value = d.get(name)
+        if not _is_whole(value):
+            raise ValueError(f"its tally's {name} is not a whole number")
+        setattr(tally, name, value)
+    best = d.get("best_hand")
+    if best is not None:
+        hand = _object(best, "a best hand")
+        points, cards, starter = hand.get("points"), hand.get("cards"), hand.get("starter")
+        if not _is_whole(points) or not isinstance(cards, list) or not all(
+                isinstance(card, str) for card in cards) or not isinstance(
+                starter, str | None) or not isinstance(hand.get("player"), str):
+            raise ValueError("its best hand is not what a summary keeps")
+        try:
+            tally.best_hand = BestHand(
+                points, tuple(Card.parse(c) for c in cards),
+                Card.parse(starter) if starter else None, hand["player"], number)
+        except InvalidCardError as error:
+            raise ValueError(f"its best hand: {error}") from None
+    return tally

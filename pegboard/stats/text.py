@@ -1,0 +1,71 @@
+"""The statistics as ``pegboard stats`` prints them."""
+
+from __future__ import annotations
+
+from pegboard.stats.values import GameSummary, Statistics
+
+
+def _number(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f}"
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def format_text(stats: Statistics, *, game: int | None = None) -> str:
+    """The statistics as ``pegboard stats`` prints them (with ``game``, only its race)."""
+    out = head_lines(stats)
+    if stats.games:
+        out.append("")
+        out.append(RACE_TITLE)
+        out.extend(race_line(g) for g in stats.games if game is None or g.number == game)
+    out.extend(f"note: {note}" for note in stats.notes)
+    return "\n".join(out) + "\n"
+
+
+RACE_TITLE = "Score race (end of each deal):"
+
+
+def race_line(g: GameSummary) -> str:
+    """One game's line of the score race, ``  game 3: Ann 0 7 19 ... | Ben 0 12 ...``."""
+    state = "" if g.finished else " (unfinished)"
+    return f"  game {g.number}{state}: " + " | ".join(
+        f"{name} " + " ".join(str(v) for v in g.race.series(side))
+        for side, name in enumerate(g.names)
+    )
+
+
+def head_lines(stats: Statistics) -> list[str]:
+    """The lines of ``pegboard stats`` before the score race: games, first dealer, sides."""
+    out: list[str] = []
+    finished = stats.finished
+    if finished is None:
+        finished = sum(1 for g in stats.games if g.finished)
+    out.append(f"Games: {finished} finished")
+    rate = stats.first_dealer_win_rate
+    if rate is not None:
+        out.append(
+            f"First dealer won {stats.first_dealer_wins} of {stats.first_dealer_games} "
+            f"({rate:.0%})"
+        )
+    for s in stats.sides:
+        t = s.tally
+        out.append("")
+        out.append(s.name)
+        out.append(f"  games {s.games}, wins {s.wins}")
+        out.append(
+            f"  skunks given {s.skunks_given} (double {s.double_skunks_given}), "
+            f"taken {s.skunks_taken} (double {s.double_skunks_taken})"
+        )
+        out.append(
+            f"  average hand {_number(s.average_hand)} ({_plural(t.hands, 'hand')}), "
+            f"crib {_number(s.average_crib)} ({_plural(t.cribs, 'crib')}), "
+            f"pegging {_number(s.average_pegging)} ({_plural(t.pegging_deals, 'deal')})"
+        )
+        if t.best_hand is not None:
+            b = t.best_hand
+            cards = " ".join(c.pretty for c in b.cards)
+            starter = f" with {b.starter.pretty}" if b.starter else ""
+            out.append(f"  best hand {b.points}: {cards}{starter} (game {b.game})")
+    return out

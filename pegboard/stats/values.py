@@ -1,0 +1,241 @@
+"""The values ``pegboard stats`` reports: the score race, a side's tally, a game's summary,
+each side's statistics and the whole report (see :mod:`pegboard.stats`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pegboard.errors import PegboardError
+from pegboard.rules.cards import Card
+
+PLAY_REASONS = frozenset({
+    "fifteen", "thirty-one", "pair", "pair royal", "double pair royal", "run", "go",
+    "last card",
+})
+"""Award reasons that come from the play (pegging)."""
+
+
+def skunk_lines(target: int) -> tuple[int, int | None]:
+    """The highest losing scores that are a skunk and a double skunk for a game to ``target``.
+
+    RULES.md, Winning: a loser on 90 or less is skunked, on 60 or less double skunked; in a
+    61-hole game the skunk line is 30 (and there is no double skunk).
+
+    >>> skunk_lines(121), skunk_lines(61)
+    ((90, 60), (30, None))
+    """
+    if target <= 61:
+        return target - 31, None
+    return target - 31, target - 61
+
+
+@dataclass(frozen=True, slots=True)
+class Race:
+    """The score race of one game: each side's score after every deal.
+
+    ``scores[0]`` is the start (every side on 0) and ``scores[k]`` the scores at the end of
+    deal ``k`` (the last entry is the final score, even when the game ended mid-deal).
+    ``names`` has one entry per side (partners joined with " & ").
+    """
+
+    names: tuple[str, ...]
+    target: int
+    scores: tuple[tuple[int, ...], ...]
+    winner: int | None = None
+    skunk: str = "none"
+
+    @property
+    def deals(self) -> int:
+        """Number of deals shown."""
+        return len(self.scores) - 1
+
+    @property
+    def final(self) -> tuple[int, ...]:
+        """Each side's last score."""
+        return self.scores[-1] if self.scores else tuple(0 for _ in self.names)
+
+    def series(self, side: int) -> tuple[int, ...]:
+        """One side's score after each deal, starting from 0."""
+        return tuple(row[side] for row in self.scores)
+
+    def to_json(self) -> dict[str, object]:
+        """``{"names": [...], "target": 121, "scores": [[0, 0], ...], "winner": 0, ...}``."""
+        return {
+            "names": list(self.names),
+            "target": self.target,
+            "scores": [list(row) for row in self.scores],
+            "winner": self.winner,
+            "skunk": self.skunk,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class BestHand:
+    """A hand as it was counted: its points, its cards and the starter."""
+
+    points: int
+    cards: tuple[Card, ...]
+    starter: Card | None
+    player: str
+    game: int
+
+    def to_json(self) -> dict[str, object]:
+        """``{"points": 24, "cards": [...], "starter": "5D", "player": "Ann", "game": 1}``."""
+        return {
+            "points": self.points,
+            "cards": [str(c) for c in self.cards],
+            "starter": str(self.starter) if self.starter else None,
+            "player": self.player,
+            "game": self.game,
+        }
+
+
+@dataclass(slots=True)
+class Tally:
+    """What one side did in one game (or, summed, over many)."""
+
+    deals: int = 0
+    hand_points: int = 0
+    hands: int = 0
+    crib_points: int = 0
+    cribs: int = 0
+    pegging_points: int = 0
+    pegging_deals: int = 0
+    best_hand: BestHand | None = None
+
+    def add(self, other: Tally) -> None:
+        """Add another tally into this one."""
+        self.deals += other.deals
+        self.hand_points += other.hand_points
+        self.hands += other.hands
+        self.crib_points += other.crib_points
+        self.cribs += other.cribs
+        self.pegging_points += other.pegging_points
+        self.pegging_deals += other.pegging_deals
+        if other.best_hand is not None and (
+            self.best_hand is None or other.best_hand.points > self.best_hand.points
+        ):
+            self.best_hand = other.best_hand
+
+
+@dataclass(frozen=True, slots=True)
+class GameSummary:
+    """One game replayed: sides, race, result and each side's tally."""
+
+    number: int
+    source: str
+    players: tuple[str, ...]
+    names: tuple[str, ...]
+    race: Race
+    finished: bool
+    winner: int | None
+    skunk: str
+    first_dealer_side: int | None
+    tallies: tuple[Tally, ...]
+
+    def to_json(self) -> dict[str, object]:
+        """The per-game part of ``pegboard stats --json``."""
+        return {
+            "game": self.number,
+            "source": self.source,
+            "sides": list(self.names),
+            "finished": self.finished,
+            "winner": self.winner,
+            "skunk": self.skunk,
+            "first_dealer_side": self.first_dealer_side,
+            "race": [list(row) for row in self.race.scores],
+        }
+
+
+def _ratio(points: int, count: int) -> float | None:
+    return round(points / count, 4) if count else None
+
+
+@dataclass(slots=True)
+class SideStats:
+    """One player's (or partnership's) statistics over the finished games."""
+
+    name: str
+    games: int = 0
+    wins: int = 0
+    skunks_given: int = 0
+    double_skunks_given: int = 0
+    skunks_taken: int = 0
+    double_skunks_taken: int = 0
+    tally: Tally = field(default_factory=Tally)
+
+    @property
+    def average_hand(self) -> float | None:
+        """Hand points per hand counted (None before any hand)."""
+        return _ratio(self.tally.hand_points, self.tally.hands)
+
+    @property
+    def average_crib(self) -> float | None:
+        """Crib points per crib counted."""
+        return _ratio(self.tally.crib_points, self.tally.cribs)
+
+    @property
+    def average_pegging(self) -> float | None:
+        """Play points per deal played card by card."""
+        return _ratio(self.tally.pegging_points, self.tally.pegging_deals)
+
+    def to_json(self) -> dict[str, object]:
+        """The per-side part of ``pegboard stats --json``."""
+        t = self.tally
+        return {
+            "name": self.name,
+            "games": self.games,
+            "wins": self.wins,
+            "skunks_given": self.skunks_given,
+            "double_skunks_given": self.double_skunks_given,
+            "skunks_taken": self.skunks_taken,
+            "double_skunks_taken": self.double_skunks_taken,
+            "deals": t.deals,
+            "hands": t.hands,
+            "hand_points": t.hand_points,
+            "average_hand": self.average_hand,
+            "cribs": t.cribs,
+            "crib_points": t.crib_points,
+            "average_crib": self.average_crib,
+            "pegging_deals": t.pegging_deals,
+            "pegging_points": t.pegging_points,
+            "average_pegging": self.average_pegging,
+            "best_hand": t.best_hand.to_json() if t.best_hand else None,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Statistics:
+    """Everything ``pegboard stats`` reports."""
+
+    sides: tuple[SideStats, ...]
+    games: tuple[GameSummary, ...]
+    first_dealer_games: int
+    first_dealer_wins: int
+    notes: tuple[str, ...] = ()
+    finished: int | None = None
+    """Finished games counted (None: count those in ``games``)."""
+
+    @property
+    def first_dealer_win_rate(self) -> float | None:
+        """Share of finished games won by the side that dealt first."""
+        return _ratio(self.first_dealer_wins, self.first_dealer_games)
+
+    def to_json(self, *, game: int | None = None) -> dict[str, object]:
+        """``pegboard stats --json`` (with ``game``, only that game's race)."""
+        games = [g for g in self.games if game is None or g.number == game]
+        return {
+            "players": [s.to_json() for s in self.sides],
+            "first_dealer": {
+                "games": self.first_dealer_games,
+                "wins": self.first_dealer_wins,
+                "rate": self.first_dealer_win_rate,
+            },
+            "games": [g.to_json() for g in games],
+            "notes": list(self.notes),
+        }
+
+
+
+class StatsError(PegboardError, ValueError):
+    """A statistics request that cannot be met (no such game, nothing to plot)."""
