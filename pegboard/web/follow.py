@@ -36,7 +36,7 @@ from pegboard.rules.game import Game
 from pegboard.rules.state import Award
 from pegboard.store.lines import MAX_LOG_LINE, checksum_ok, read_line
 from pegboard.store.logfile import open_regular
-from pegboard.store.store import CURRENT_NAME
+from pegboard.store.reader import CURRENT_NAME
 
 _CHUNK = 1 << 16
 _HEAD = 32  # bytes of an unconfirmed line checked again (its checksum, seq and time)

@@ -1,0 +1,138 @@
+"""Reading a store without changing it: no lock is needed, a writer may be running (the
+store's layout is described in :mod:`pegboard.store.store`)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+from pegboard.errors import StoreError
+from pegboard.store.aside import ASIDE_NAME, AsideGame
+from pegboard.store.games import CurrentGame, FinishedGame, game_from_entries
+from pegboard.store.ids import is_valid_id
+from pegboard.store.logfile import OddFileError, decode_any, read_regular, scan
+from pegboard.store.recovery import Check, Recovery, plan, plan_skipping_damage
+
+CURRENT_NAME = "current.log"
+HISTORY_NAME = "history"
+
+
+class StoreReader:
+    """Read a store without changing it (no lock needed: a writer may be running).
+
+    A torn tail is ignored, not cut. A damaged unfinished game is shown as the game a writer
+    would restore of it, with a :class:`Recovery` (``kept_as`` None) saying so in
+    :attr:`notices` and :attr:`recoveries`; nothing is moved.
+    """
+
+    def __init__(self, directory: str | os.PathLike[str], *, check: Check | None = None
+                 ) -> None:
+        self.directory = Path(directory)
+        self.notices: list[str] = []
+        self.recoveries: list[Recovery] = []
+        self._check = check
+        self._current: CurrentGame | None = None
+        self._leftover: FinishedGame | None = None
+        if not self.directory.exists():
+            return
+        if not self.directory.is_dir():
+            raise StoreError(f"the store {self.directory} is not a directory")
+        path = self.directory / CURRENT_NAME
+        try:
+            data = read_regular(path)
+        except OddFileError as error:
+            self.notices.append(str(error))
+            return
+        except OSError as error:
+            raise StoreError(f"cannot read {path}: {error.strerror or error}") from None
+        if data is None:
+            return
+        kept = plan(data, check)
+        if kept.problem is not None:
+            self._recovered(kept.recovery(None))
+        game = kept.game_at(path)
+        if isinstance(game, CurrentGame):
+            self._current = game
+        elif isinstance(game, FinishedGame):  # finished but not yet moved (a crash between)
+            self._leftover = game
+
+    def _recovered(self, recovery: Recovery) -> None:
+        self.recoveries.append(recovery)
+        self.notices.append(recovery.message())
+
+    @property
+    def check(self) -> Check | None:
+        """The engine's judgement this store was opened with (None: none)."""
+        return self._check
+
+    def current(self) -> CurrentGame | None:
+        """The unfinished game, or None."""
+        return self._current
+
+    @property
+    def leftover(self) -> FinishedGame | None:
+        """A game finished but not yet moved into ``history/`` (a crash came between; the
+        next writer moves it), which :meth:`history` lists last."""
+        return self._leftover
+
+    def history(self) -> list[FinishedGame]:
+        """Every finished or abandoned game, oldest first, with full records and results."""
+        games: list[FinishedGame] = []
+        for path in self._logs(self.directory / HISTORY_NAME):
+            try:
+                data = read_regular(path)
+            except OSError as error:  # OddFileError included
+                self.notices.append(f"{path} cannot be read: {error}; it was not counted")
+                continue
+            found = scan(data or b"")
+            game = game_from_entries(found.entries, path) if not found.damaged else None
+            if isinstance(game, FinishedGame):
+                games.append(game)
+            elif found.damaged:
+                self.notices.append(f"{path} cannot be read: {found.damaged}; it was not "
+                                    "counted")
+            else:
+                self.notices.append(f"{path} has no finish line; it was not counted")
+        if self._leftover is not None:
+            games.append(self._leftover)
+        games.sort(key=lambda game: (game.started_at, game.id))
+        return games
+
+    def set_aside(self) -> list[AsideGame]:
+        """Every game kept in ``aside/``, with what ``restore`` could bring back of it."""
+        games: list[AsideGame] = []
+        for path in self._logs(self.directory / ASIDE_NAME):
+            name = path.stem
+            try:
+                data = read_regular(path) or b""
+            except OSError as error:
+                games.append(AsideGame(name, path, error=str(error)))
+                continue
+            kept, skipping = plan(data, self._check), plan_skipping_damage(data, self._check)
+            first = decode_any(data.split(b"\n", 1)[0]) or {}
+            header = first.get("record") if isinstance(first.get("record"), dict) else None
+            at = first.get("at")
+            game_id = first.get("id") if is_valid_id(first.get("id")) else None
+            games.append(AsideGame(
+                name, path, game_id, kept.total, len(kept.entries), len(skipping.entries),
+                kept.problem or skipping.problem, skipping.dropped, header,
+                float(at) if isinstance(at, int | float) else None,
+                str(first["pegboard"]) if "pegboard" in first else None,
+            ))
+        return games
+
+    def _logs(self, folder: Path) -> Iterator[Path]:
+        """The ``*.log`` files of a folder whose names are valid ids, in name order.
+
+        A name found on disk becomes a game id (``export --id``) or a restore handle, so
+        one outside the id alphabet is reported and left alone.
+        """
+        if not folder.is_dir():
+            return
+        for path in sorted(folder.glob("*.log")):
+            if is_valid_id(path.stem):
+                yield path
+            else:
+                self.notices.append(f"{path!s:.200} has a name that is not a game id; "
+                                    "Pegboard leaves it alone")
