@@ -12,6 +12,7 @@ from __future__ import annotations
 import pytest
 
 from pegboard.errors import RuleError
+from pegboard.rules.facts import MugginsClosed
 from tests.support.rulings_records import claim, entry, event, game_of, header, play
 
 SHOW_DEAL = [
@@ -87,3 +88,19 @@ def test_a_version_2_record_keeps_the_window_of_one_entry() -> None:
     game = game_of(old)  # the show shut the window: Ben's call is taken as on his own hand
     with pytest.raises(RuleError, match="Ben cannot call muggins on their own side's score"):
         game.apply(event(entry("muggins", player=1, points=3)))
+
+
+def test_a_call_on_a_score_not_yet_claimed_while_the_callers_own_miss_is_open() -> None:
+    # Ann under-claims her fifteen by 1 (open to Ben); Ben pairs her ten and has not claimed
+    # it when Ann calls muggins: Ben claimed nothing, Ann takes his 2, and that score pegged
+    # shuts the window on Ann's own missed point.
+    lines = [header(muggins=True), entry("deal", dealer=0), entry("starter", card="KD"),
+             play(1, "5C"), play(0, "TH"), claim(0, 1), play(1, "TD")]
+    game = game_of(lines)
+    report = game.push(event(entry("muggins", player=0, points=2)))
+    assert game.state.scores == (3, 0)
+    closed = [(f.missed.owner, f.missed.points, f.caller, f.taken, f.why)
+              for f in report.of(MugginsClosed)]
+    assert closed == [(0, 1, None, 0, "Ann has pegged two since"), (1, 2, 0, 2, "")]
+    with pytest.raises(RuleError, match=r"Ann's one missed \(fifteen\) can no longer be taken"):
+        game.apply(event(entry("muggins", player=1, points=1)))

@@ -134,16 +134,20 @@ def _windows(
 ) -> Iterator[Fact]:
     """The claim and muggins windows this entry closed or opened (muggins games)."""
     was, now = before.pending_muggins, after.pending_muggins
-    if was is not None and now is not was and not isinstance(event, Muggins):
+    closed = [c for c in before.pending_claims if all(c is not d for d in after.pending_claims)]
+    # Muggins called before the owner claimed (a claim of 0): with no points open, or with
+    # only the caller's own side's open, it is called on the score waiting for its claim.
+    on_claim = isinstance(event, Muggins) and bool(closed) and (
+        was is None or before.side(event.player) == before.side(was.owner)
+    )
+    if was is not None and now is not was and (not isinstance(event, Muggins) or on_claim):
         lapsed = after.lapsed_muggins
         yield MugginsClosed(was, None, 0, lapsed[1] if lapsed and lapsed[0] is was else "")
-    closed = [c for c in before.pending_claims if all(c is not d for d in after.pending_claims)]
     answered: PendingClaim | None = None
-    if isinstance(event, Claim | Muggins):
-        if isinstance(event, Muggins) and was is None and closed:
-            answered = closed[0]  # muggins called before the owner claimed: a claim of 0
-        elif isinstance(event, Claim):
-            answered = next((c for c in closed if c.player == event.player), None)
+    if on_claim:
+        answered = closed[0]
+    elif isinstance(event, Claim):
+        answered = next((c for c in closed if c.player == event.player), None)
     seen = False
     for claim in closed:
         if claim is answered:
@@ -152,8 +156,8 @@ def _windows(
         else:
             yield ClaimClosed(claim, ClaimOutcome.ENDED if seen else ClaimOutcome.PASSED, 0, 0)
     if isinstance(event, Muggins):
-        missed = was
-        if missed is None and answered is not None:
+        missed = None if on_claim else was
+        if answered is not None:
             missed = PendingMuggins(answered.player, answered.points, answered.reason)
         if missed is not None:
             taken = sum(a.points for a in out if a.reason is Reason.MUGGINS)
