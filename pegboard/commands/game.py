@@ -15,28 +15,23 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
-from collections.abc import Iterable, Iterator
-from typing import Any
+from collections.abc import Iterable
 
-from pegboard.errors import RecordError, StoreError
-from pegboard.record import decode_text, parse_line, result_json
-from pegboard.rules.events import Event, GameHeader
-from pegboard.rules.game import Game
-from pegboard.rules.state import Award, GameState
-from pegboard.store import (
-    AsideGame,
-    CurrentGame,
-    FinishedGame,
-    Recovery,
-    Store,
-    StoreReader,
-    check_id,
-    find_store_path,
-    parse_record_line,
+from pegboard.commands.game_kept import run_export, run_list, run_repair, run_restore
+from pegboard.commands.game_session import (
+    GameSession,
+    open_reader,
+    open_store,
+    restore,
+    result_of,
+    status_of,
 )
-from pegboard.store.index import GameIndex, IndexedGame
-from pegboard.store.replay import EngineCheck, replay
+from pegboard.errors import RecordError, StoreError
+from pegboard.record import decode_text
+from pegboard.rules.state import Award
+from pegboard.store import AsideGame, Recovery, StoreReader, check_id
+
+__all__ = ["GameSession", "register", "restore", "result_of", "status_of"]
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -123,127 +118,6 @@ def _aside_name(text: str) -> str:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
-# -- the engine over the store ----------------------------------------------------------------
-
-
-def restore(current: CurrentGame, check: object = None) -> Game:
-    """The stored game in the engine (StoreError if the engine refuses a line): the game the
-    store's :class:`EngineCheck` replayed when it was opened, else the record replayed now."""
-    done = check.take(current.records) if isinstance(check, EngineCheck) else None
-    replayed = done or replay(current.records)
-    if replayed.problem is not None or replayed.game is None:
-        raise StoreError(
-            f"the game in {current.path} cannot be replayed ({replayed.problem}); the next "
-            "`pegboard run` or `pegboard game` change restores what it can and keeps the "
-            "whole game aside"
-        )
-    return replayed.game
-
-
-def result_of(game: Game) -> dict[str, Any]:
-    """What the history keeps as the result of a game or match (see
-    :func:`pegboard.record.result_json`)."""
-    return result_json(game.state)
-
-
-def status_of(game: Game, current: CurrentGame) -> dict[str, Any]:
-    """The ``status --json`` object."""
-    state: GameState = game.state
-    return {
-        "id": current.id,
-        "players": list(state.names),
-        "scores": list(state.scores),
-        "events": len(game.events),
-        "recorded": current.events,
-        "winner": state.winner,
-        "to_act": state.to_act,
-        "phase": state.phase.value,
-        "game": state.game_no,
-        "deal": state.deal_no,
-        "dealer": state.dealer,
-        "count": state.count,
-        "result": state.result.to_json() if state.result is not None else None,
-    }
-
-
-class GameSession:
-    """A writable store with its current game replayed by the engine, kept in step with it.
-
-    Every change is checked by the engine first and then written durably; when the write
-    fails the engine's game is rebuilt from the store, so the two never disagree.
-    """
-
-    def __init__(self, store: Store, *, lenient: bool = False) -> None:
-        """Replay the store's current game; ``lenient`` tolerates one that cannot be replayed
-        (for starting a new game over it: it is then kept in the history as unreadable)."""
-        self.store = store
-        self.game: Game | None = None
-        self.problem: str | None = None
-        current = store.current()
-        if current is not None:
-            try:
-                self.game = restore(current, store.check)
-            except StoreError as error:
-                if not lenient:
-                    raise
-                self.problem = str(error)
-
-    def new(self, header_text: str) -> FinishedGame | None:
-        """Check a header with the engine and start its game; the old one goes to history."""
-        header = parse_line(header_text, 1)
-        if not isinstance(header, GameHeader):
-            raise RecordError(
-                'line 1: a new game starts with its header, {"type": "game", "players": [...]}'
-            )
-        game = Game.from_header(header)
-        record = parse_record_line(header_text)
-        previous = self.store.current()
-        kept: FinishedGame | None = None
-        if previous is not None:
-            if self.game is not None:
-                result = result_of(self.game)
-            else:
-                result = {"abandoned": True, "unreadable": self.problem}
-            kept = self.store.finish(result)
-            self.game = None
-        self.store.new_game(record)
-        self.game = game
-        return kept
-
-    def add(self, line_text: str) -> tuple[Award, ...]:
-        """Check one event with the engine, then record it durably; the awards it pegged.
-
-        An illegal or unreadable event raises before anything is written.
-        """
-        current = self.store.current()
-        if current is None:
-            raise StoreError("no game in progress: start one with `pegboard game new`")
-        if self.game is None:
-            self.game = restore(current)  # raises if the stored game cannot be replayed
-        number = len(current.lines) + 1
-        item = parse_line(line_text, number)
-        if isinstance(item, GameHeader):
-            raise RecordError(
-                f"line {number}: a game line starts a new game: use `pegboard game new`"
-            )
-        record = parse_record_line(line_text)
-        event: Event = item
-        awards = self.game.apply(event)
-        try:
-            self.store.append(record)
-        except BaseException:
-            self.game = restore(current)
-            raise
-        return awards
-
-    def status(self) -> dict[str, Any] | None:
-        """The ``status --json`` object of the current game, or None."""
-        current = self.store.current()
-        if current is None or self.game is None:
-            return None
-        return status_of(self.game, current)
-
-
 # -- the commands -----------------------------------------------------------------------------
 
 
@@ -256,17 +130,6 @@ def _read_line(argument: str, what: str) -> str:
     if len(lines) != 1:
         raise RecordError(f"expected exactly one {what} line on stdin, got {len(lines)}")
     return lines[0]
-
-
-def _open(args: argparse.Namespace, owner: str) -> Store:
-    store = Store(find_store_path(args.store), owner=owner, check=EngineCheck())
-    for notice in store.notices:
-        print(f"pegboard game: {notice}", file=sys.stderr)
-    return store
-
-
-def _reader(args: argparse.Namespace) -> StoreReader:
-    return StoreReader(find_store_path(args.store), check=EngineCheck())
 
 
 def _recovery_of(reader: StoreReader) -> str | None:
@@ -300,7 +163,7 @@ def _print_awards(awards: Iterable[Award]) -> None:
 def run_new(args: argparse.Namespace) -> int:
     """Start a game from its header line."""
     text = _read_line(args.line, "header")
-    with _open(args, "pegboard game new") as store:
+    with open_store(args, "pegboard game new") as store:
         session = GameSession(store, lenient=True)
         kept = session.new(text)
         game = session.game
@@ -317,7 +180,7 @@ def run_new(args: argparse.Namespace) -> int:
 def run_add(args: argparse.Namespace) -> int:
     """Record one event; exit 0 only once it is on disk."""
     text = _read_line(args.line, "event")
-    with _open(args, "pegboard game add") as store:
+    with open_store(args, "pegboard game add") as store:
         awards = GameSession(store).add(text)
     _print_awards(awards)
     return 0
@@ -325,14 +188,14 @@ def run_add(args: argparse.Namespace) -> int:
 
 def run_undo(args: argparse.Namespace) -> int:
     """Take back the last event (recorded as an undo line; nothing is erased)."""
-    with _open(args, "pegboard game undo") as store:
+    with open_store(args, "pegboard game undo") as store:
         GameSession(store).add('{"type": "undo"}')
     return 0
 
 
 def run_status(args: argparse.Namespace) -> int:
     """Print the scores, whose turn it is and how many events are in force."""
-    reader = _reader(args)
+    reader = open_reader(args)
     current = reader.current()
     recovery = _recovery_of(reader)
     said = {recovery.message() for recovery in reader.recoveries}
@@ -374,174 +237,4 @@ def run_status(args: argparse.Namespace) -> int:
     print(f"{status['events']} events in force ({status['recorded']} lines recorded).")
     if recovery:
         print(recovery)
-    return 0
-
-
-def _index(args: argparse.Namespace, reader: StoreReader) -> GameIndex:
-    """The store's index of finished games, caught up with its history."""
-    index = GameIndex(reader.directory)
-    for notice in index.notices:
-        print(f"pegboard game: {notice}", file=sys.stderr)
-    return index
-
-
-def run_export(args: argparse.Namespace) -> int:
-    """Print a game's record as JSON Lines."""
-    reader = _reader(args)
-    current = reader.current()
-    for notice in reader.notices:
-        print(f"pegboard game: {notice}", file=sys.stderr)
-    if args.id:
-        for game in (current, reader.leftover):
-            if game is not None and game.id == args.id:
-                sys.stdout.write(game.record)
-                return 0
-        with _index(args, reader) as index:
-            found = index.find(args.id)
-            if found is None:
-                problem = index.problem(args.id)
-                if problem is not None:  # a damaged file: nothing to export, for good
-                    raise StoreError(f"game {args.id} cannot be exported: {problem}")
-                raise StoreError(f"no game {args.id!r} in the store; `pegboard game list` "
-                                 "shows them")
-            sys.stdout.write(index.read(found).record)
-        return 0
-    if current is None:
-        raise StoreError("no game in progress; export a finished one with --id "
-                         "(see `pegboard game list`)")
-    sys.stdout.write(current.record)
-    return 0
-
-
-def _when(seconds: float) -> str:
-    return time.strftime("%Y-%m-%d %H:%M", time.localtime(seconds))
-
-
-def _finished(index: GameIndex, reader: StoreReader) -> Iterator[IndexedGame | FinishedGame]:
-    """Every finished game, oldest first: the index's, then one not yet moved into history."""
-    yield from index.games()
-    if reader.leftover is not None:
-        yield reader.leftover
-
-
-def run_list(args: argparse.Namespace) -> int:
-    """List finished games (oldest first) and the game in progress, one line at a time."""
-    reader = _reader(args)
-    current = reader.current()
-    for notice in reader.notices:
-        print(f"pegboard game: {notice}", file=sys.stderr)
-    with _index(args, reader) as index:
-        if args.json:
-            _list_json(_finished(index, reader), current)
-        else:
-            _list_text(_finished(index, reader), current)
-    return 0
-
-
-def _list_json(history: Iterable[IndexedGame | FinishedGame], current: CurrentGame | None
-               ) -> None:
-    """A JSON list written row by row (the history is never held whole)."""
-    out = sys.stdout
-    out.write("[")
-    first = True
-    for game in history:
-        row = {"id": game.id, "players": game.players, "rules": game.rules,
-               "started_at": game.started_at, "finished_at": game.finished_at,
-               "events": game.events, "result": game.result}
-        out.write(("" if first else ", ") + json.dumps(row, ensure_ascii=False))
-        first = False
-    if current is not None:
-        row = {"id": current.id, "players": current.players, "rules": current.rules,
-               "started_at": current.started_at, "finished_at": None,
-               "events": current.events, "result": None}
-        out.write(("" if first else ", ") + json.dumps(row, ensure_ascii=False))
-    out.write("]\n")
-
-
-def _list_text(history: Iterable[IndexedGame | FinishedGame], current: CurrentGame | None
-               ) -> None:
-    listed = False
-    for game in history:
-        listed = True
-        scores = "-".join(str(score) for score in game.result.get("scores", []))
-        outcome = "abandoned" if game.abandoned else "finished"
-        print(f"{game.id}  {_when(game.started_at)}  {' v '.join(map(str, game.players))}  "
-              f"{scores}  {outcome}")
-    if current is not None:
-        print(f"{current.id}  {_when(current.started_at)}  "
-              f"{' v '.join(map(str, current.players))}  in progress ({current.events} lines)")
-    elif not listed:
-        print("No games yet.")
-
-
-def run_repair(args: argparse.Namespace) -> int:
-    """List the set-aside games: what is wrong with each and what ``restore`` brings back."""
-    reader = _reader(args)
-    games = reader.set_aside()
-    for notice in reader.notices:
-        print(f"pegboard game: {notice}", file=sys.stderr)
-    if args.json:
-        print(json.dumps([_aside_json(game) for game in games], ensure_ascii=False))
-        return 0
-    if not games:
-        print("No games set aside.")
-    for game in games:
-        for line in _aside_lines(game):
-            print(line)
-    return 0
-
-
-def _aside_json(game: AsideGame) -> dict[str, Any]:
-    return {"name": game.name, "id": game.game_id, "players": game.players,
-            "started_at": game.started_at, "written_by": game.written_by,
-            "lines": game.total, "restorable": game.restorable,
-            "skipping_damaged": game.skipping, "problem": game.problem,
-            "damaged": [{"line": number, "text": raw.decode("utf-8", "replace")}
-                        for number, raw in game.dropped],
-            "error": game.error}
-
-
-def _aside_lines(game: AsideGame) -> list[str]:
-    if game.error is not None:
-        return [f"{game.name}  cannot be read: {game.error}"]
-    when = _when(game.started_at) if game.started_at is not None else "?"
-    players = " v ".join(map(str, game.players)) or "?"
-    writer = f"  (written by pegboard {game.written_by})" if game.written_by else ""
-    lines = [f"{game.name}  {when}  {players}{writer}",
-             f"  {game.total} lines" + (f"; {game.problem}" if game.problem else "")]
-    if game.restorable == game.total and not game.problem:
-        lines.append(f"  `pegboard game restore {game.name}` brings it back whole")
-    elif game.restorable:
-        lines.append(f"  `pegboard game restore {game.name}` brings back lines 1-"
-                     f"{game.restorable}")
-    else:
-        lines.append("  nothing can be restored up to the first problem")
-    if game.dropped and game.skipping > game.restorable:
-        numbers = ", ".join(str(number) for number, _ in game.dropped)
-        lines.append(f"  with --skip-damaged: {game.skipping} lines, leaving out line "
-                     f"{numbers}")
-    for number, raw in game.dropped[:5]:
-        lines.append(f"  line {number}: {raw[:160].decode('utf-8', 'replace')!r}")
-    return lines
-
-
-def run_restore(args: argparse.Namespace) -> int:
-    """Bring a set-aside game back as the game in progress."""
-    with _open(args, "pegboard game restore") as store:
-        done = store.restore(args.name, skip_damaged=args.skip_damaged,
-                             set_aside_current=args.set_aside_current)
-    if done.moved is not None:
-        print(f"pegboard game: the game that was in progress is kept as aside/"
-              f"{done.moved.name}; `pegboard game restore {done.moved.stem}` brings it back",
-              file=sys.stderr)
-    game = done.game
-    players = " v ".join(map(str, game.players))
-    if done.recovery is None:
-        print(f"Restored {args.name} ({players}), all {len(game.records)} lines.")
-    else:
-        print(f"Restored {args.name} ({players}) to line {done.recovery.restored} of "
-              f"{done.recovery.total}: {done.recovery.reason}. The whole file stays in "
-              f"{done.recovery.kept_as}.")
-    if isinstance(game, FinishedGame):
-        print("It was finished, so it is in the history now (`pegboard game list`).")
     return 0
