@@ -140,7 +140,7 @@ def settle_claims(t: Table, event: Event, out: list[Award]) -> None:
       settled in the show does not skip the hands after it;
     - a play score passed over unclaimed was claimed as nothing: its points are open to
       muggins like any under-claim;
-    - the muggins window stays open until the next score is pegged (RULES.md, "Muggins";
+    - the muggins window stays open until the next score is pegged (docs/rules.md, "Muggins";
       ACC 10): a claim, or points pegged directly (:meth:`Table.peg` closes it), or until the
       next hand is dealt and the cards are gathered.
 
