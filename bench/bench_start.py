@@ -1,0 +1,131 @@
+"""CPU time from starting ``pegboard sim`` and ``pegboard run`` to the first screen that takes
+a key, against a bare interpreter start (``python -c pass``), with bytecode compiled.
+
+What a Pi Zero 2 W player waits for is mostly CPU: it runs Python about 15 times slower than
+one core here, so the ratio to a bare start carries over where the milliseconds do not
+(target: at most 4 times). CPU time (user + system) is taken rather than wall time because
+it does not grow when other processes share the machine.
+
+* ``pegboard sim`` on a real pseudo-terminal, restoring a game in progress: until the
+  simulator's own frame with the key legend is drawn (after the splash, the app, the
+  engine's replay and gpiozero's mock pins are loaded; the next thing it does is read keys).
+* ``pegboard run`` on gpiozero's mock pins (``GPIOZERO_PIN_FACTORY=mock``, as the tests run
+  it on a machine without pins) and luma's dummy display, restoring the same game: until it
+  logs "ready", which it does once its loop has drawn the first screen and before it waits
+  for the first key.
+
+Each process is killed there and its CPU time read from the kernel's account of the child
+(``wait4``), so nothing it would do afterwards counts.
+"""
+
+from __future__ import annotations
+
+import os
+import pty
+import select
+import signal
+import statistics
+import sys
+import tempfile
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+
+RUNS = 7
+ROOT = Path(__file__).resolve().parent.parent
+GUIDE = ROOT / "docs" / "guide.keys"
+TARGET = 4.0
+
+
+def _reaped(pid: int) -> float:
+    """CPU seconds (user + system) of the child ``pid``, once it has ended."""
+    _, _, usage = os.wait4(pid, 0)
+    return usage.ru_utime + usage.ru_stime
+
+
+def bare() -> float:
+    """CPU seconds of ``python -c pass``."""
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child
+        os.execv(sys.executable, [sys.executable, "-c", "pass"])
+    return _reaped(pid)
+
+
+def sim(store: Path) -> float:
+    """CPU seconds of ``pegboard sim`` on an 80x24 terminal until its keyed frame is drawn."""
+    pid, fd = pty.fork()
+    if pid == 0:  # pragma: no cover - the child
+        os.environ.update(COLUMNS="80", LINES="24", TERM="xterm-256color")
+        os.execv(sys.executable, [sys.executable, "-m", "pegboard", "sim", "--store",
+                                  str(store)])
+    seen = b""
+    try:
+        while b"Keys:" not in seen:
+            ready, _, _ = select.select([fd], [], [], 60)
+            if not ready:
+                raise RuntimeError(f"pegboard sim drew no keyed frame in 60 s: {seen[-300:]!r}")
+            seen += os.read(fd, 1 << 16)
+        os.kill(pid, signal.SIGKILL)
+        return _reaped(pid)
+    finally:
+        os.close(fd)
+
+
+def run(store: Path) -> float:
+    """CPU seconds of ``pegboard run`` on mock pins until it logs that it is ready."""
+    env = {**os.environ, "GPIOZERO_PIN_FACTORY": "mock", "PEGBOARD_STORE": str(store)}
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child, its output and log into the pipe
+        os.dup2(write, 1)
+        os.dup2(write, 2)
+        os.execve(sys.executable, [sys.executable, "-m", "pegboard", "run", "--display",
+                                   "dummy"], env)
+    os.close(write)
+    with os.fdopen(read, "rb") as logged:
+        for line in logged:  # blocks until the process logs: no sleeping
+            if line.rstrip().endswith(b"ready"):
+                break
+        else:
+            raise RuntimeError(f"pegboard run exited before it was ready (CPU "
+                               f"{_reaped(pid):.3f} s)")
+        os.kill(pid, signal.SIGKILL)
+        return _reaped(pid)
+
+
+def median_ms(measure: Callable[[], float]) -> float:
+    """The median of ``RUNS`` measurements, in milliseconds."""
+    return statistics.median(measure() for _ in range(RUNS)) * 1000
+
+
+def _game_in_progress(store: Path) -> None:
+    """The first 20 lines of the guide's game played into ``store`` (as the splash bench)."""
+    from pegboard.config import Config
+    from pegboard.sim.keys import parse_script
+    from pegboard.sim.script import run_script
+    from pegboard.store import Store
+
+    script = "\n".join(GUIDE.read_text(encoding="utf-8").splitlines()[:20])
+    with Store(store, owner="bench") as opened:
+        run_script(parse_script(script), Config(), opened)
+
+
+def main() -> None:
+    """Print each command's CPU to its first keyed screen and its ratio to a bare start."""
+    import compileall
+
+    compileall.compile_dir(str(ROOT / "pegboard"), quiet=1)  # as pip does on install
+    with tempfile.TemporaryDirectory() as scratch:
+        store = Path(scratch) / "store"
+        _game_in_progress(store)
+        reference = median_ms(bare)
+        print(f"reference: python -c pass {reference:.0f} ms CPU (median of {RUNS}) on "
+              f"{os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}")
+        for name, measure in (("sim", sim), ("run", run)):
+            took = median_ms(partial(measure, store))
+            print(f"pegboard {name}: start -> first screen that takes a key {took:.0f} ms CPU "
+                  f"= {took / reference:.1f}x python -c pass (target <= {TARGET:g}x)")
+
+
+if __name__ == "__main__":
+    main()
