@@ -14,6 +14,7 @@ from pegboard.device.observers import Leds, Observer, Speech, Voice
 from pegboard.device.ports import LedBoard
 from pegboard.errors import PegboardError
 from pegboard.hw.clock import Clock
+from pegboard.hw.factory import ensure_pin_factory
 from pegboard.hw.gestures import Timing
 from pegboard.hw.inputs import (
     ButtonPins,
@@ -81,7 +82,10 @@ def button_pins(config: InputConfig) -> ButtonPins:
 
 def make_kit(config: InputConfig, sink: Sink, clock: Clock, *,
              pin_factory: Factory | None = None) -> InputKit:
-    """The input kit the config names, on gpiozero (``pin_factory`` None: the default)."""
+    """The input kit the config names, on gpiozero (``pin_factory`` None: the default,
+    made as :func:`~pegboard.hw.factory.ensure_pin_factory` makes it)."""
+    if pin_factory is None:
+        ensure_pin_factory()
     if config.kit == "keypad":
         return KeypadKit(clock, pins=keypad_pins(config), timing=timing(config),
                          buttons=button_pins(config), sink=sink, pin_factory=pin_factory)
