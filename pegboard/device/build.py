@@ -25,17 +25,17 @@ from pegboard.hw.inputs import (
     KeypadPins,
     Sink,
 )
-from pegboard.link.board import parse_colour
-from pegboard.link.layout import led_config_from
-from pegboard.link.led_board import SerialLedBoard
-from pegboard.link.serial_link import SerialLink
-from pegboard.link.usb_port import Opener, Port, open_serial
-from pegboard.rules.game import Game
 from pegboard.store import Recovery, Store
 from pegboard.store.replay import EngineCheck
 
 if TYPE_CHECKING:
     from gpiozero import Factory
+
+    from pegboard.link.led_board import SerialLedBoard
+    from pegboard.link.usb_port import Opener, Port
+    from pegboard.rules.game import Game
+
+# The LED link is imported when the config names a board: without one it is not loaded.
 
 log = logging.getLogger(__name__)
 
@@ -97,6 +97,8 @@ def serial_opener(baudrate: int) -> Opener:
     """Open the LED board's port as the link needs it (exclusive, never blocking) at the
     ``[link] baudrate`` (the Pico's USB serial ignores the rate; a UART adapter does not)."""
 
+    from pegboard.link.usb_port import open_serial
+
     def open_port(path: str) -> Port:
         return open_serial(path, baudrate)
 
@@ -110,6 +112,11 @@ def make_leds(config: Config) -> SerialLedBoard | None:
     link_config = config.link
     if not link_config.device and not link_config.serial_number:
         return None
+    from pegboard.link.board import parse_colour
+    from pegboard.link.layout import led_config_from
+    from pegboard.link.led_board import SerialLedBoard
+    from pegboard.link.serial_link import SerialLink
+
     link = SerialLink(link_config.device or "auto",
                       serial_number=link_config.serial_number or None,
                       config=led_config_from(config.leds),
