@@ -10,12 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from pegboard.config import VoiceConfig
-from pegboard.hw.clock import Clock
-from pegboard.voice.espeak import EspeakVoice, voice_problem
-from pegboard.voice.hook import Transcript, VoiceHook, wav_transcript
-from pegboard.voice.speaker import Speaker
+if TYPE_CHECKING:
+    from pegboard.config import VoiceConfig
+    from pegboard.hw.clock import Clock
+    from pegboard.voice.hook import Transcript, VoiceHook
+
+# The voice itself is imported when it is turned on: a silent device does not load it.
 
 
 def open_voice(config: VoiceConfig, clock: Clock,
@@ -24,6 +26,10 @@ def open_voice(config: VoiceConfig, clock: Clock,
     told why)."""
     if not config.enabled:
         return None
+    from pegboard.voice.espeak import EspeakVoice, voice_problem
+    from pegboard.voice.hook import VoiceHook
+    from pegboard.voice.speaker import Speaker
+
     problem = voice_problem(config)
     if problem is not None:
         if notice is not None:
@@ -41,6 +47,8 @@ def open_voice(config: VoiceConfig, clock: Clock,
 def speech_folder(folder: Path, config: VoiceConfig) -> tuple[VoiceHook, Transcript]:
     """A voice that writes every announcement, in order, as ``folder/0001.wav`` with
     ``0001.txt`` beside it (the folder is made if missing)."""
+    from pegboard.voice.hook import VoiceHook, wav_transcript
+
     folder.mkdir(parents=True, exist_ok=True)
     transcript = wav_transcript(folder, config)
     return VoiceHook(transcript, language=config.language), transcript
