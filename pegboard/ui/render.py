@@ -23,9 +23,7 @@ from __future__ import annotations
 from PIL import Image, ImageDraw
 
 from pegboard.app.view import Brightness, PickerView, Screen, SideView, View
-from pegboard.stats import Race
 from pegboard.ui import text
-from pegboard.ui.race import race_image
 from pegboard.ui.text import CHAR_W, LINE_H, draw_text, fit, wrap
 
 WIDTH, HEIGHT = 128, 64
@@ -336,6 +334,9 @@ def _text_screen(image: Image.Image, view: View) -> None:
 
 def _race(image: Image.Image, view: View) -> None:
     """The score race of the game just ended (``view.race``), drawn by the race picture."""
+    from pegboard.stats import Race  # (with the race picture: only at a game's end)
+    from pegboard.ui.race import race_image
+
     winner = next((i for i, side in enumerate(view.sides) if side.winner), None)
     race = Race(tuple(side.name for side in view.sides), view.target, view.race, winner)
     image.paste(race_image(race))
