@@ -17,10 +17,12 @@ from pegboard.app.state import AppState, CardEntry, HelpScreen, Page, Reading, R
 from pegboard.app.view import Screen, View
 from pegboard.app.views import board, numbered
 from pegboard.app.words import wrap
-from pegboard.rules import advice, hints, rulehelp
 from pegboard.rules.cards import Card
 from pegboard.rules.events import Dealt
 from pegboard.rules.state import GameState
+
+# The rule help, the hints and the advice are imported when a player first asks for them:
+# the first screen does without them.
 
 # -- rule help ---------------------------------------------------------------------------------
 
@@ -28,6 +30,8 @@ from pegboard.rules.state import GameState
 def help_forward(state: AppState, screen: HelpScreen, event: InputEvent) -> Result:
     """Topic list: choose. A topic: OK or GO the next page (after the last, back to the
     list); turning moves between its pages."""
+    from pegboard.rules import rulehelp
+
     if screen.topic is None:
         index, row = list_move(screen.index, event, len(rulehelp.TOPICS))
         return replace(state, screen=replace(screen, index=index, topic=row, page=0)), ()
@@ -47,6 +51,8 @@ def help_back(state: AppState, screen: HelpScreen, event: InputEvent) -> Result:
 
 
 def help_view(state: AppState, screen: HelpScreen) -> View:
+    from pegboard.rules import rulehelp
+
     if screen.topic is None:
         rows = [t.title for t in rulehelp.TOPICS]
         return View(Screen.MENU, "Rule help", numbered(state.keypad, rows),
@@ -125,6 +131,8 @@ def entry_back(state: AppState, screen: CardEntry, event: InputEvent) -> Result:
 
 def _done(state: AppState, screen: CardEntry) -> Result:
     """The hint, or the dealt cards recorded and the discard advice."""
+    from pegboard.rules import advice, hints
+
     gs = _gs(state)
     assert screen.player is not None
     back = replace(state, screen=screen.under)

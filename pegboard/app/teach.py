@@ -7,14 +7,21 @@ game, so the lesson does not become a chore), and rule help the first time a dis
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from pegboard.app.state import AppState, Page
 from pegboard.app.view import Screen
 from pegboard.app.words import no_suits
 from pegboard.errors import PegboardError
-from pegboard.rules import hints, review, rulehelp, teaching
 from pegboard.rules.events import Claim, Event, Play
 from pegboard.rules.scoring import Breakdown
 from pegboard.rules.state import Award, GameState
+
+if TYPE_CHECKING:
+    from pegboard.rules.rulehelp import Topic
+
+# The hints, the discard review, rule help and teaching are imported with the first lesson:
+# the first screen does without them.
 
 
 def lessons(state: AppState, before: GameState, event: Event, awards: tuple[Award, ...],
@@ -22,6 +29,8 @@ def lessons(state: AppState, before: GameState, event: Event, awards: tuple[Awar
     """The teaching pages for an entry, and the lessons they give (not to be repeated)."""
     if not state.teaching or state.session is None:
         return [], frozenset()
+    from pegboard.rules import hints, rulehelp
+
     after = state.session.state
     pages = [*_discard_reviews(after, awards), *_missed(before, event)]
     given: set[str] = set()
@@ -39,6 +48,8 @@ def lessons(state: AppState, before: GameState, event: Event, awards: tuple[Awar
 
 def _discard_reviews(after: GameState, awards: tuple[Award, ...]) -> list[Page]:
     """Each shown hand whose dealt cards were entered: its discard reviewed by expected value."""
+    from pegboard.rules import review
+
     pages: list[Page] = []
     for award in awards:
         dealt = after.dealt[award.player]
@@ -65,13 +76,15 @@ def _missed(before: GameState, event: Event) -> list[Page]:
     title = f"Missed {pending.points - event.points}"
     if not pending.items:
         return [Page(title, (f"{pending.reason}: {pending.points}", f"claimed {event.points}"))]
+    from pegboard.rules import teaching
+
     report = teaching.missed_combinations(Breakdown(pending.items), event.points)
     lines = tuple(no_suits(line) for line in report.lines()) or (
         f"{pending.reason}: {pending.points}", f"claimed {event.points}")
     return [Page(title, lines)]
 
 
-def help_pages(topics: tuple[rulehelp.Topic, ...]) -> list[Page]:
+def help_pages(topics: tuple[Topic, ...]) -> list[Page]:
     """Rule help shown on its own when a dispute is likely."""
     pages = []
     for topic in topics:
