@@ -1,0 +1,106 @@
+"""``pegboard sim`` and ``pegboard run`` reach the first screen that takes a key without
+loading what that screen does not use (each module costs start-up CPU, seconds on a Pi).
+
+The processes are the real commands, restoring a game in progress; their loop, instead of
+waiting for the first key, writes the modules loaded so far and ends (``bench/bench_start.py``
+times the same start-up)."""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import select
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pegboard.config import Config
+from pegboard.sim.keys import parse_script
+from pegboard.sim.script import run_script
+from pegboard.store import Store
+
+ROOT = Path(__file__).resolve().parent.parent
+GUIDE = (ROOT / "docs" / "guide.keys").read_text(encoding="utf-8")
+
+NOT_BEFORE_A_KEY = (
+    "pegboard.link",  # no LED board in the config
+    "pegboard.voice.espeak", "pegboard.voice.hook", "pegboard.voice.speaker",  # voice off
+    "pegboard.voice.announce", "pegboard.voice.phrases",
+    "pegboard.stats", "pegboard.ui.race",  # the race picture of a game's end
+    "pegboard.rules.advice", "pegboard.rules.hints", "pegboard.rules.rulehelp",
+    "pegboard.rules.help_topics", "pegboard.rules.teaching",  # asked for from the menu
+    "pegboard.rules.review",
+    "pegboard.web", "pegboard.store.index", "pegboard.store.replay_text",
+    "serial", "sqlite3",
+)
+"""Modules (and their submodules) neither command loads before its first screen takes a key."""
+
+SERVE = """
+import json, sys
+from pegboard.device.loop import DeviceLoop
+
+def serve(loop):  # the first screen is drawn: write what is loaded instead of serving keys
+    with open({out!r}, "w") as out:
+        json.dump(sorted(sys.modules), out)
+
+DeviceLoop.run = serve
+from pegboard.cli import main
+sys.exit(main({argv!r}))
+"""
+
+
+def _game_in_progress(store: Path) -> None:
+    with Store(store, owner="test") as opened:
+        run_script(parse_script("\n".join(GUIDE.splitlines()[:20])), Config(), opened)
+
+
+def _run_loads(store: Path, out: Path) -> set[str]:
+    code = SERVE.format(out=str(out), argv=["run", "--display", "dummy", "--store", str(store)])
+    subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True,
+                   env={**os.environ, "GPIOZERO_PIN_FACTORY": "mock"})
+    return set(json.loads(out.read_text(encoding="utf-8")))
+
+
+def _sim_loads(store: Path, out: Path) -> set[str]:
+    """The interactive simulator on a pseudo-terminal (it draws its frames only there)."""
+    code = SERVE.format(out=str(out), argv=["sim", "--store", str(store)])
+    pid, fd = pty.fork()
+    if pid == 0:  # the simulator, on a terminal of 80x24
+        os.environ.update(COLUMNS="80", LINES="24", TERM="xterm")
+        os.execv(sys.executable, [sys.executable, "-c", code])
+    seen = b""
+    try:
+        while True:  # until the simulator ends and its terminal closes with it
+            ready, _, _ = select.select([fd], [], [], 60)
+            assert ready, f"the simulator hangs; its terminal shows {seen[-400:]!r}"
+            try:
+                chunk = os.read(fd, 1 << 16)
+            except OSError:
+                break
+            if not chunk:
+                break
+            seen += chunk
+    finally:
+        _, status = os.waitpid(pid, 0)
+        os.close(fd)
+    assert os.waitstatus_to_exitcode(status) == 0, seen[-400:]
+    assert b"Keys:" in seen  # the simulator's own frame, after the splash
+    return set(json.loads(out.read_text(encoding="utf-8")))
+
+
+@pytest.mark.parametrize("command", ["sim", "run"])
+def test_the_first_screen_that_takes_a_key_loads_only_what_it_uses(
+    command: str, tmp_path: Path,
+) -> None:
+    store = tmp_path / "store"
+    _game_in_progress(store)
+    loads = _sim_loads if command == "sim" else _run_loads
+    loaded = loads(store, tmp_path / "modules.json")
+    assert {"pegboard.app.machine", "pegboard.rules.game", "gpiozero"} <= loaded  # it ran
+    assert sorted(name for name in loaded for heavy in NOT_BEFORE_A_KEY
+                  if name == heavy or name.startswith(heavy + ".")) == []
+    commands = {name for name in loaded if name.startswith("pegboard.commands.")}
+    assert commands - {"pegboard.commands.paths"} == {f"pegboard.commands.{command}"}
