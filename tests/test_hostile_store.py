@@ -24,6 +24,7 @@ from pegboard.store.index import INDEX_NAME, GameIndex
 from pegboard.web.follow import Follower
 from pegboard.web.games import Games
 from tests.support.games import random_game
+from tests.test_device_recovery import run_device
 
 DEEP = "[" * 985 + "]" * 985
 
@@ -92,12 +93,16 @@ def test_a_hostile_line_in_the_game_is_set_aside_by_every_command(
 
 def test_pegboard_run_starts_on_a_line_nested_985_deep(tmp_path: Path) -> None:
     texts = game_lines()
-    write_game(tmp_path, texts)
+    game_id = write_game(tmp_path, texts)
     with open(tmp_path / "current.log", "ab") as log:
         log.write(crafted(HOSTILE["deep"] % len(texts)))
+    code, logged = run_device(tmp_path)
+    assert code == 0 and "Traceback" not in logged, logged
+    assert (f"Game {game_id}: restored to line {len(texts)} of {len(texts) + 1}: line "
+            f"{len(texts) + 1} cannot be read (arrays and objects nested") in logged
     code, out, err = run(["game", "status", "--store", str(tmp_path)])
     assert (code, "Traceback" in err) == (0, False), err
-    assert f"line {len(texts) + 1} cannot be read (arrays and objects nested" in out
+    assert f"restored to line {len(texts)} of {len(texts) + 1}" in out
 
 
 @pytest.mark.parametrize("line", [3, 1])
