@@ -5,29 +5,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
+from dataclasses import MISSING, fields
 from typing import Any, TextIO
 
 from pegboard.record.parse import Line
-from pegboard.rules.events import (
-    Claim,
-    Confirm,
-    Crib,
-    Cut,
-    Deal,
-    Dealt,
-    Event,
-    GameHeader,
-    Go,
-    Muggins,
-    NewGame,
-    Option,
-    Override,
-    Peg,
-    Penalty,
-    Play,
-    Show,
-    Starter,
-)
+from pegboard.rules.cards import Card
+from pegboard.rules.events import Event, GameHeader
 from pegboard.rules.state import GameState
 
 
@@ -50,41 +33,17 @@ def dump(item: Line, players: int = 2) -> dict[str, object]:
             }
         return header
     out: dict[str, object] = {"type": item.TYPE}
-    if isinstance(item, Cut | Crib):
-        out["cards"] = [str(card) for card in item.cards]
-    elif isinstance(item, Deal | NewGame):
-        if item.dealer is not None:
-            out["dealer"] = item.dealer
-    elif isinstance(item, Dealt | Show):
-        out["player"] = item.player
-        out["cards"] = [str(card) for card in item.cards]
-    elif isinstance(item, Starter):
-        out["card"] = str(item.card)
-        if not item.suit_known:
-            out["suit_known"] = False  # a stand-in suit: only the rank was entered
-    elif isinstance(item, Play):
-        out["player"] = item.player
-        out["card"] = str(item.card)
-    elif isinstance(item, Go | Confirm):
-        out["player"] = item.player
-    elif isinstance(item, Override):
-        out["director"] = item.director
-        out["note"] = item.note
-    elif isinstance(item, Option):
-        for key in ("teaching", "points_only"):
-            value = getattr(item, key)
-            if value is not None:
-                out[key] = value
-    elif isinstance(item, Peg | Claim | Muggins):
-        out["player"] = item.player
-        out["points"] = item.points
-    elif isinstance(item, Penalty):
-        out["player"] = item.player
-        out["infraction"] = item.infraction
-        for key in ("points", "to", "back"):
-            value = getattr(item, key)
-            if value is not None:
-                out[key] = value
+    for each in fields(item):
+        value = getattr(item, each.name)
+        # A field left at its default is not written (a deal without a dealer, a penalty
+        # without a target, a starter whose suit was entered), as readers take the default.
+        if each.default is not MISSING and value == each.default:
+            continue
+        if isinstance(value, Card):
+            value = str(value)
+        elif isinstance(value, tuple):
+            value = [str(card) for card in value]
+        out[each.name] = value
     return out
 
 

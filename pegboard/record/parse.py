@@ -15,7 +15,7 @@ engine sees the entry.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from pegboard.errors import InvalidCardError, RecordError, RuleError
 from pegboard.record.bounded import load_json, shown
@@ -221,51 +221,17 @@ def parse_object(data: object, line: int = 1) -> Line:
     kind = data.get("type")
     if not isinstance(kind, str):
         raise f.fail(f"every line needs a \"type\" (one of {_TYPES})")
-    if kind == GameHeader.TYPE:
-        return _header(f)
-    if kind == Cut.TYPE:
-        return Cut(f.cards("cards"))
-    if kind == Deal.TYPE:
-        return Deal(f.opt_seat("dealer"))
-    if kind == Dealt.TYPE:
-        return Dealt(f.seat("player"), f.cards("cards"))
-    if kind == Starter.TYPE:
-        known = f.opt_bool("suit_known")
-        return Starter(f.card("card"), known is not False)
-    if kind == Play.TYPE:
-        return Play(f.seat("player"), f.card("card"))
-    if kind == Go.TYPE:
-        return Go(f.seat("player"))
-    if kind == Show.TYPE:
-        return Show(f.seat("player"), f.cards("cards"))
-    if kind == Crib.TYPE:
-        return Crib(f.cards("cards"))
-    if kind == Peg.TYPE:
-        return Peg(f.seat("player"), f.whole("points", -BOARD, BOARD, _BOARD_WHY))
-    if kind == Penalty.TYPE:
-        return Penalty(
-            f.seat("player"), f.text("infraction", MAX_INFRACTION),
-            f.opt_whole("points", 0, BOARD, _BOARD_WHY), f.opt_seat("to"),
-            f.opt_whole("back", 0, BOARD, _BOARD_WHY),
-        )
-    if kind == Claim.TYPE:
-        return Claim(f.seat("player"), f.whole("points", 0, MOST_ONE_SCORE, _SCORE_WHY))
-    if kind == Muggins.TYPE:
-        return Muggins(f.seat("player"), f.whole("points", 0, MOST_ONE_SCORE, _SCORE_WHY))
-    if kind == Undo.TYPE:
-        return Undo()
-    if kind == NewGame.TYPE:
-        return NewGame(f.opt_seat("dealer"))
-    if kind == Confirm.TYPE:
-        return Confirm(f.seat("player"))
-    if kind == Override.TYPE:
-        return Override(f.text("director", MAX_NAME), f.text("note", MAX_NOTE))
-    if kind == Option.TYPE:
-        option = Option(f.opt_bool("teaching"), f.opt_bool("points_only"))
-        if option == Option():
-            raise f.fail("an option line names teaching or points_only (true or false)")
-        return option
+    read = _READERS.get(kind)
+    if read is not None:
+        return read(f)
     raise f.fail(f"unknown type {shown(kind)}: expected one of {_TYPES}")
+
+
+def _option(f: _Fields) -> Option:
+    option = Option(f.opt_bool("teaching"), f.opt_bool("points_only"))
+    if option == Option():
+        raise f.fail("an option line names teaching or points_only (true or false)")
+    return option
 
 
 def _header(f: _Fields) -> GameHeader:
@@ -328,3 +294,29 @@ def _club(f: _Fields, seats: int) -> ClubSeat | None:
     return ClubSeat(numbers[0], numbers[1], numbers[2], tuple(members))
 
 
+_READERS: dict[str, Callable[[_Fields], Line]] = {
+    GameHeader.TYPE: lambda f: _header(f),
+    Cut.TYPE: lambda f: Cut(f.cards("cards")),
+    Deal.TYPE: lambda f: Deal(f.opt_seat("dealer")),
+    Dealt.TYPE: lambda f: Dealt(f.seat("player"), f.cards("cards")),
+    Starter.TYPE: lambda f: Starter(f.card("card"), f.opt_bool("suit_known") is not False),
+    Play.TYPE: lambda f: Play(f.seat("player"), f.card("card")),
+    Go.TYPE: lambda f: Go(f.seat("player")),
+    Show.TYPE: lambda f: Show(f.seat("player"), f.cards("cards")),
+    Crib.TYPE: lambda f: Crib(f.cards("cards")),
+    Peg.TYPE: lambda f: Peg(f.seat("player"), f.whole("points", -BOARD, BOARD, _BOARD_WHY)),
+    Penalty.TYPE: lambda f: Penalty(
+        f.seat("player"), f.text("infraction", MAX_INFRACTION),
+        f.opt_whole("points", 0, BOARD, _BOARD_WHY), f.opt_seat("to"),
+        f.opt_whole("back", 0, BOARD, _BOARD_WHY)),
+    Claim.TYPE: lambda f: Claim(f.seat("player"),
+                                f.whole("points", 0, MOST_ONE_SCORE, _SCORE_WHY)),
+    Muggins.TYPE: lambda f: Muggins(f.seat("player"),
+                                    f.whole("points", 0, MOST_ONE_SCORE, _SCORE_WHY)),
+    Undo.TYPE: lambda f: Undo(),
+    NewGame.TYPE: lambda f: NewGame(f.opt_seat("dealer")),
+    Confirm.TYPE: lambda f: Confirm(f.seat("player")),
+    Override.TYPE: lambda f: Override(f.text("director", MAX_NAME), f.text("note", MAX_NOTE)),
+    Option.TYPE: _option,
+}
+"""How each type of line is read (its fields checked as the engine needs them)."""
