@@ -63,9 +63,11 @@ def __getattr__(name: str) -> Any:
     home = _HOME.get(name)
     if home is None:
         raise AttributeError(f"module 'pegboard.record' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"pegboard.record.{home}"), name)
-    globals()[name] = value
-    return value
+    module = importlib.import_module(f"pegboard.record.{home}")
+    # Every name of that part at once: importing ``pegboard.record.dump`` set the package's
+    # ``dump`` to the submodule, and the function of that name must replace it.
+    globals().update({key: getattr(module, key) for key, part in _HOME.items() if part == home})
+    return globals()[name]
 
 
 __all__ = [
