@@ -8,13 +8,15 @@ import sys
 import pytest
 
 
-@pytest.mark.parametrize("first", ["write", "dump_line", "result_json", "parse_line"])
+@pytest.mark.parametrize("first", ["write", "dump_line", "result_json", "parse_line",
+                                   "import pegboard.record.writer"])
 def test_dump_is_the_function_whichever_name_is_used_first(first: str) -> None:
     code = (
         "import pegboard.record\n"
-        f"getattr(pegboard.record, {first!r})\n"
-        "from pegboard.record import dump\n"
-        "from pegboard.record.dump import dump as function\n"
+        + (f"{first}\n" if first.startswith("import") else
+           f"getattr(pegboard.record, {first!r})\n")
+        + "from pegboard.record import dump\n"
+        "from pegboard.record.writer import dump as function\n"
         "print(dump is function)\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

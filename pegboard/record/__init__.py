@@ -8,7 +8,7 @@ every later line is one event (``docs/record.md`` describes every type and field
 - :mod:`~pegboard.record.parse`: one line into the engine's value (a header or an event);
 - :mod:`~pegboard.record.reader`: the one reader of whole records, header first, each line
   decoded once, and :func:`~pegboard.record.reader.replay` through the engine;
-- :mod:`~pegboard.record.dump`: the engine's values as record lines, and a game's result.
+- :mod:`~pegboard.record.writer`: the engine's values as record lines, and a game's result.
 
 The names are imported from their modules when first asked for, so that reading the store's
 lines does not load the rules engine.
@@ -28,7 +28,6 @@ if TYPE_CHECKING:
         decode_text,
         load_json,
     )
-    from pegboard.record.dump import dump, dump_line, result_json, write
     from pegboard.record.parse import (
         MAX_NAME,
         Line,
@@ -46,11 +45,12 @@ if TYPE_CHECKING:
         read_game,
         replay,
     )
+    from pegboard.record.writer import dump, dump_line, result_json, write
 
 _HOME = {
     "MAX_DEPTH": "bounded", "MAX_DIGITS": "bounded", "MAX_LINE": "bounded",
     "decode_lines": "bounded", "decode_text": "bounded", "load_json": "bounded",
-    "dump": "dump", "dump_line": "dump", "result_json": "dump", "write": "dump",
+    "dump": "writer", "dump_line": "writer", "result_json": "writer", "write": "writer",
     "MAX_NAME": "parse", "Line": "parse", "parse_line": "parse", "parse_object": "parse",
     "printable_error": "parse",
     "RawLine": "reader", "Reader": "reader", "Replay": "reader", "Replayer": "reader",
@@ -64,8 +64,8 @@ def __getattr__(name: str) -> Any:
     if home is None:
         raise AttributeError(f"module 'pegboard.record' has no attribute {name!r}")
     module = importlib.import_module(f"pegboard.record.{home}")
-    # Every name of that part at once: importing ``pegboard.record.dump`` set the package's
-    # ``dump`` to the submodule, and the function of that name must replace it.
+    # Every name of that part at once (one import of the part, however many names it has;
+    # no part is named after one of its names, so none is shadowed by a submodule).
     globals().update({key: getattr(module, key) for key, part in _HOME.items() if part == home})
     return globals()[name]
 
