@@ -19,31 +19,15 @@ from collections.abc import Callable, Mapping
 
 from pegboard.errors import InvalidCardError, RecordError, RuleError
 from pegboard.record.bounded import load_json, shown
+from pegboard.rules import events as ev
 from pegboard.rules.cards import Card
 from pegboard.rules.events import (
     EVENT_TYPES,
     RECORD_VERSION,
-    Claim,
     ClubSeat,
-    Confirm,
-    Crib,
-    Cut,
-    Deal,
-    Dealt,
     Event,
     GameHeader,
-    Go,
-    Muggins,
-    NewGame,
-    Option,
-    Override,
-    Peg,
-    Penalty,
-    Play,
-    Show,
-    Starter,
     TableOptions,
-    Undo,
 )
 from pegboard.rules.variants import Rules
 
@@ -227,9 +211,9 @@ def parse_object(data: object, line: int = 1) -> Line:
     raise f.fail(f"unknown type {shown(kind)}: expected one of {_TYPES}")
 
 
-def _option(f: _Fields) -> Option:
-    option = Option(f.opt_bool("teaching"), f.opt_bool("points_only"))
-    if option == Option():
+def _option(f: _Fields) -> ev.Option:
+    option = ev.Option(f.opt_bool("teaching"), f.opt_bool("points_only"))
+    if option == ev.Option():
         raise f.fail("an option line names teaching or points_only (true or false)")
     return option
 
@@ -296,27 +280,30 @@ def _club(f: _Fields, seats: int) -> ClubSeat | None:
 
 _READERS: dict[str, Callable[[_Fields], Line]] = {
     GameHeader.TYPE: lambda f: _header(f),
-    Cut.TYPE: lambda f: Cut(f.cards("cards")),
-    Deal.TYPE: lambda f: Deal(f.opt_seat("dealer")),
-    Dealt.TYPE: lambda f: Dealt(f.seat("player"), f.cards("cards")),
-    Starter.TYPE: lambda f: Starter(f.card("card"), f.opt_bool("suit_known") is not False),
-    Play.TYPE: lambda f: Play(f.seat("player"), f.card("card")),
-    Go.TYPE: lambda f: Go(f.seat("player")),
-    Show.TYPE: lambda f: Show(f.seat("player"), f.cards("cards")),
-    Crib.TYPE: lambda f: Crib(f.cards("cards")),
-    Peg.TYPE: lambda f: Peg(f.seat("player"), f.whole("points", -BOARD, BOARD, _BOARD_WHY)),
-    Penalty.TYPE: lambda f: Penalty(
+    ev.Cut.TYPE: lambda f: ev.Cut(f.cards("cards")),
+    ev.Deal.TYPE: lambda f: ev.Deal(f.opt_seat("dealer")),
+    ev.Dealt.TYPE: lambda f: ev.Dealt(f.seat("player"), f.cards("cards")),
+    ev.Starter.TYPE: lambda f: ev.Starter(f.card("card"),
+                                          f.opt_bool("suit_known") is not False),
+    ev.Play.TYPE: lambda f: ev.Play(f.seat("player"), f.card("card")),
+    ev.Go.TYPE: lambda f: ev.Go(f.seat("player")),
+    ev.Show.TYPE: lambda f: ev.Show(f.seat("player"), f.cards("cards")),
+    ev.Crib.TYPE: lambda f: ev.Crib(f.cards("cards")),
+    ev.Peg.TYPE: lambda f: ev.Peg(f.seat("player"),
+                                  f.whole("points", -BOARD, BOARD, _BOARD_WHY)),
+    ev.Penalty.TYPE: lambda f: ev.Penalty(
         f.seat("player"), f.text("infraction", MAX_INFRACTION),
         f.opt_whole("points", 0, BOARD, _BOARD_WHY), f.opt_seat("to"),
         f.opt_whole("back", 0, BOARD, _BOARD_WHY)),
-    Claim.TYPE: lambda f: Claim(f.seat("player"),
+    ev.Claim.TYPE: lambda f: ev.Claim(f.seat("player"),
                                 f.whole("points", 0, MOST_ONE_SCORE, _SCORE_WHY)),
-    Muggins.TYPE: lambda f: Muggins(f.seat("player"),
+    ev.Muggins.TYPE: lambda f: ev.Muggins(f.seat("player"),
                                     f.whole("points", 0, MOST_ONE_SCORE, _SCORE_WHY)),
-    Undo.TYPE: lambda f: Undo(),
-    NewGame.TYPE: lambda f: NewGame(f.opt_seat("dealer")),
-    Confirm.TYPE: lambda f: Confirm(f.seat("player")),
-    Override.TYPE: lambda f: Override(f.text("director", MAX_NAME), f.text("note", MAX_NOTE)),
-    Option.TYPE: _option,
+    ev.Undo.TYPE: lambda f: ev.Undo(),
+    ev.NewGame.TYPE: lambda f: ev.NewGame(f.opt_seat("dealer")),
+    ev.Confirm.TYPE: lambda f: ev.Confirm(f.seat("player")),
+    ev.Override.TYPE: lambda f: ev.Override(f.text("director", MAX_NAME),
+                                            f.text("note", MAX_NOTE)),
+    ev.Option.TYPE: _option,
 }
 """How each type of line is read (its fields checked as the engine needs them)."""
