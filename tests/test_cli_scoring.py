@@ -21,7 +21,7 @@ def test_score_says_the_count_and_the_total(capsys: pytest.CaptureFixture[str]) 
     lines = out.splitlines()
     assert lines[0] == "Hand 5♥ 5♠ 5♣ J♦, starter 5♦"
     assert lines[1].startswith("Fifteen 2 (5♥ J♦), fifteen 4 (5♠ J♦), ")
-    assert lines[1].endswith("double pair royal is 28 — and his nob is 29")
+    assert lines[1].endswith("double pair royal is 28, and his nob is 29")
     assert lines[2] == "Total: 29"
 
 
@@ -75,13 +75,15 @@ def test_peg_card_by_card(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run(capsys, "peg", "4S", "2H", "6D", "5C", "3S")
     assert status == 0
     assert out.splitlines() == [
-        "4S: 4", "2H: 6", "6D: 12", "5C: 17", "3S: 20, run of 5 for 5", "Total: 5",
+        "4S: 4", "2H: 6", "6D: 12", "5C: 17", "3S: 20, run of 5 for 5",
+        "Pegged, taking turns: the leader 5 (cards 1, 3, 5), the other player 0 (cards 2, 4)",
     ]
     run(capsys, "peg", "7C", "8D", "6H", "4S", "5C")
     status, out, _ = run(capsys, "peg", "7C", "8D", "6H", "4S", "5C")
     assert out.splitlines() == [
         "7C: 7", "8D: 15, fifteen for 2", "6H: 21, run of 3 for 3", "4S: 25",
-        "5C: 30, run of 5 for 5", "Total: 10",
+        "5C: 30, run of 5 for 5",
+        "Pegged, taking turns: the leader 8 (cards 1, 3, 5), the other player 2 (cards 2, 4)",
     ]
 
 
@@ -171,5 +173,6 @@ def test_advise_needs_dealer_or_pone(capsys: pytest.CaptureFixture[str]) -> None
 def test_peg_explains_near_misses(capsys: pytest.CaptureFixture[str]) -> None:
     _, out, _ = run(capsys, "peg", "5C", "6D", "9H", "7S", "--explain")
     assert out.splitlines() == [
-        "5C: 5", "6D: 11", "9H: 20", "7S: 27 — no run: the 9 breaks 5-6-?-7", "Total: 0",
+        "5C: 5", "6D: 11", "9H: 20", "7S: 27 — no run: the 9 breaks the run 5, 6 and 7",
+        "Pegged, taking turns: the leader 0 (cards 1, 3), the other player 0 (cards 2, 4)",
     ]

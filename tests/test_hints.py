@@ -76,11 +76,11 @@ def test_bad_input() -> None:
 @pytest.mark.parametrize(
     ("pile", "previous", "expected"),
     [
-        ("5C 6D 9H 7S", "", "no run: the 9 breaks 5-6-?-7"),
-        ("5C 6D 6H 7S", "", "no run: the 6 (a repeated rank) breaks 5-?-6-7"),
-        ("8C 7D 7H 6C", "", "no run: the 7 (a repeated rank) breaks 8-?-7-6"),
-        ("5C 7D 8H", "", "no run: 5-7-8 needs a six to be a run"),
-        ("QC KD AH", "", "no run: the ace is low, so Q-K-A is not a run"),
+        ("5C 6D 9H 7S", "", "no run: the 9 breaks the run 5, 6 and 7"),
+        ("5C 6D 6H 7S", "", "no run: the 6 (a repeated rank) breaks the run 5, 6 and 7"),
+        ("8C 7D 7H 6C", "", "no run: the 7 (a repeated rank) breaks the run 8, 7 and 6"),
+        ("5C 7D 8H", "", "no run: 5, 7 and 8 need a six to be a run"),
+        ("QC KD AH", "", "no run: the ace is low, so queen, king, ace is not a run"),
         ("JC QD", "",
          "no pair: a jack and a queen both count 10, but a pair must be the same rank"),
         ("9C 4D 9H", "", "no pair: a pair must match the card just before it, and that was a four"),

@@ -18,20 +18,21 @@ SHOW = [
     ("5H 5S 5C JD", "5D", False,
      "Fifteen 2 (5♥ J♦), fifteen 4 (5♠ J♦), fifteen 6 (5♣ J♦), fifteen 8 (5♦ J♦), "
      "fifteen 10 (5♣ 5♥ 5♠), fifteen 12 (5♦ 5♥ 5♠), fifteen 14 (5♣ 5♦ 5♥), "
-     "fifteen 16 (5♣ 5♦ 5♠), double pair royal is 28 — and his nob is 29"),
+     "fifteen 16 (5♣ 5♦ 5♠), double pair royal is 28, and his nob is 29"),
     ("7H 8C 8D JS", "9S", False,
-     "Fifteen 2 (7♥ 8♣), fifteen 4 (7♥ 8♦), a pair is 6, a double run of three is 12"
-     " — and his nob is 13"),
+     "Fifteen 2 (7♥ 8♣), fifteen 4 (7♥ 8♦), a double run is 12, and his nob is 13"),
+    ("7H 8C 8D KS", "9S", False, "Fifteen 2 (7♥ 8♣), fifteen 4 (7♥ 8♦), and a double run is 12"),
     ("2C 4D 6H 8S", "KC", False, "Nineteen — no score"),
     ("4C 4D 4H 5S", "6C", False,
-     "Fifteen 2 (4♣ 5♠ 6♣), fifteen 4 (4♦ 5♠ 6♣), fifteen 6 (4♥ 5♠ 6♣), pair royal is 12, "
-     "a triple run of three is 21"),
-    ("2C 2D 3H 4S", "3C", False, "A pair is 2, another pair is 4, a quadruple run of three is 16"),
-    ("2C 2D 3H 4S", "5C", False, "A pair is 2, a double run of four is 10"),
+     "Fifteen 2 (4♣ 5♠ 6♣), fifteen 4 (4♦ 5♠ 6♣), fifteen 6 (4♥ 5♠ 6♣), and a triple run is 21"),
+    ("2C 2D 3H 4S", "3C", False, "A double double run is 16"),
+    ("2C 2D 3H 4S", "5C", False, "A double run of four is 10"),
+    ("9C 9D JH QS", "KC", False, "A pair is 2, and a run of three is 5"),
+    ("9C 9D JH JS", "2C", False, "A pair is 2, and another pair is 4"),
     ("2H 4H 6H 8H", "KH", False, "A flush of 5 is 5"),
     ("2H 4H 6H 8H", "KC", False, "A flush of 4 is 4"),
     ("2H 4H 6H 8H", "KC", True, "Nineteen — no score"),
-    ("JH 2C 4D 9S", "KH", False, "Fifteen 2 (2♣ 4♦ 9♠) — and his nob is 3"),
+    ("JH 2C 4D 9S", "KH", False, "Fifteen 2 (2♣ 4♦ 9♠), and his nob is 3"),
     ("AC 3D 8H JS", "KS", False, "His nob is 1"),
 ]
 

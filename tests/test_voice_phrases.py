@@ -71,7 +71,7 @@ def test_his_heels() -> None:
      "twelve, fifteen fourteen, fifteen sixteen, double pair royal is twenty-eight, and his "
      "nob is twenty-nine"),
     ("7H 8C 8D 9S", "KC", False,
-     "Ann: fifteen two, fifteen four, a pair is six, and a double run of three is twelve"),
+     "Ann: fifteen two, fifteen four, and a double run is twelve"),
     ("2H 4H 6H 8H", "KC", False, "Ann: a flush of four is four"),
     ("2C 4D 6H 8S", "KC", True, "Ann's crib: nineteen"),
     ("5H TC 9D 6S", "2C", False, "Ann: fifteen two, fifteen four"),

@@ -7,10 +7,12 @@ enters unasked suits as stand-ins, and a stand-in's suit means nothing at the ta
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 from pegboard.app.picker import rank_label
 from pegboard.app.state import Count, Page
 from pegboard.app.view import Screen
+from pegboard.rules.cards import Card
 from pegboard.rules.events import (
     Crib,
     Cut,
@@ -24,6 +26,9 @@ from pegboard.rules.events import (
     Show,
     Starter,
 )
+from pegboard.rules.help_shape import LINE_WIDTH
+from pegboard.rules.scoring import Breakdown
+from pegboard.rules.speech import Said, count_phrases, phrase_words
 from pegboard.rules.state import Award, GameState, PenaltyOffer, PendingClaim, TakeBack
 
 _PLAIN = {
@@ -86,25 +91,33 @@ def count_title(count: Count, names: tuple[str, ...]) -> str:
 
 
 def count_lines(count: Count) -> tuple[str, ...]:
-    """A hand or crib counted aloud, one phrase a line ending in the running total: "fifteen
-    2 (7 8)", "a pair is 4 (7 7)", "a run of 3 is 7 (6 7 8)", "flush of 4 is 11", "his nob is
-    12"; a hand of nothing is "nineteen" (there is no way to score 19)."""
+    """A hand or crib counted aloud, one phrase a line ending in the running total, in the
+    engine's one wording of a count (:func:`pegboard.rules.speech.count_phrases`): "fifteen
+    2 (7 8)", "a pair is 4 (7 7)", "run of 3 is 7 (6 7 8)", "double run is 12 (7 8♣ 8♦ 9)",
+    "flush of 4 is 11", "his nob is 12"; a card shows its suit when another card of its rank
+    is in the count; a hand of nothing is "nineteen" (there is no way to score 19)."""
+    everything = {c for item in count.items for c in item.cards} | set(count.cards)
+    ranks = Counter(c.rank for c in everything)
+
+    def label(card: Card) -> str:
+        return card.pretty if ranks[card.rank] > 1 else rank_label(card.rank)
+
     lines = []
-    total = 0
-    for item in count.items:
-        total += item.points
-        cards = " ".join(rank_label(c.rank) for c in sorted(item.cards))
-        if item.kind == "fifteen":
-            lines.append(f"fifteen {total} ({cards})")
-        elif item.kind == "nobs":
-            lines.append(f"his nob is {total}")
-        elif item.kind == "flush":
-            lines.append(f"flush of {len(item.cards)} is {total}")
-        elif item.kind == "run":
-            lines.append(f"run of {len(item.cards)} is {total} ({cards})")
-        else:
-            kind = "a pair" if item.kind == "pair" else item.kind
-            lines.append(f"{kind} is {total} ({cards})")
+    for phrase in count_phrases(Breakdown(count.items)):
+        cards = " ".join(label(c) for c in phrase.cards)
+        words = phrase_words(phrase).removeprefix("a ")
+        if phrase.said is Said.RUN:
+            lines.append(f"run of {phrase.length} is {phrase.total} ({cards})")
+        elif phrase.said is Said.FLUSH:
+            lines.append(f"flush of {phrase.length} is {phrase.total}")
+        elif phrase.said is Said.NOBS:
+            lines.append(words)
+        elif phrase.said in (Said.PAIR, Said.ANOTHER_PAIR):
+            lines.append(f"{phrase_words(phrase)} ({cards})")
+        elif len(f"{words} ({cards})") < LINE_WIDTH:  # the last column holds the scroll mark
+            lines.append(f"{words} ({cards})")
+        else:  # the cards on a line of their own, not cut off at the edge
+            lines.extend((words, f"  ({cards})"))
     if not lines:
         lines.append("nineteen: nothing")
     held = " ".join(rank_label(c.rank) for c in count.cards)

@@ -75,5 +75,25 @@ def run(args: argparse.Namespace) -> int:
             if why:
                 line += f" — {why}"
         print(line)
-    print(f"Total: {sum(breakdown.total for _, _, breakdown in plays)}")
+    print(turns_line([breakdown.total for _, _, breakdown in plays]))
     return voice_cli.deliver(spoken, args)
+
+
+def turns_line(points: list[int]) -> str:
+    """What each player pegged, taking turns from the leader: the points of a count belong to
+    whoever laid each card, never to one total.
+
+    >>> turns_line([0, 2, 3, 0, 5])
+    'Pegged, taking turns: the leader 8 (cards 1, 3, 5), the other player 2 (cards 2, 4)'
+    >>> turns_line([0])
+    'Pegged: the leader 0 (card 1)'
+    """
+    parts = []
+    for start, who in ((0, "the leader"), (1, "the other player")):
+        cards = list(range(start + 1, len(points) + 1, 2))
+        if cards:
+            numbers = ", ".join(str(n) for n in cards)
+            parts.append(f"{who} {sum(points[start::2])} "
+                         f"({'cards' if len(cards) > 1 else 'card'} {numbers})")
+    head = "Pegged, taking turns" if len(parts) > 1 else "Pegged"
+    return f"{head}: {', '.join(parts)}"

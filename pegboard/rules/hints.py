@@ -151,7 +151,9 @@ def peg_hint(pile: Sequence[Card], hand: Sequence[Card], seen: Sequence[Card] = 
 
 
 def _run_text(ranks: Sequence[int]) -> str:
-    return "-".join(Rank(rank).symbol.replace("T", "10") for rank in ranks)
+    """Ranks as a list the voice reads cleanly: ``5, 6 and 7`` (never "5-6-?-7")."""
+    shown = [Rank(rank).symbol.replace("T", "10") for rank in ranks]
+    return shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} and {shown[-1]}"
 
 
 def _is_run(ranks: Sequence[int]) -> bool:
@@ -167,7 +169,7 @@ def explain_no_score(pile: Sequence[Card], previous: Sequence[Card] = ()) -> str
 
     >>> from pegboard.rules.cards import parse_cards
     >>> explain_no_score(parse_cards("5C 6D 9H 7S"))
-    'no run: the 9 breaks 5-6-?-7'
+    'no run: the 9 breaks the run 5, 6 and 7'
     >>> explain_no_score(parse_cards("JC QD"))
     'no pair: a jack and a queen both count 10, but a pair must be the same rank'
     """
@@ -221,18 +223,16 @@ def _spoilt_run(pile: tuple[Card, ...]) -> str | None:
         for skip in range(size - 1):
             rest = window[:skip] + window[skip + 1:]
             if _is_run(rest):
-                shown = [str(Rank(r).symbol).replace("T", "10") for r in window]
-                stray = shown[skip]
-                shown[skip] = "?"
+                stray = Rank(window[skip]).symbol.replace("T", "10")
                 repeat = " (a repeated rank)" if window[skip] in rest else ""
-                return f"no run: the {stray}{repeat} breaks {'-'.join(shown)}"
+                return f"no run: the {stray}{repeat} breaks the run {_run_text(rest)}"
     for size in range(min(len(pile), 4), 2, -1):
         window = sorted(ranks[-size:])
         if len(set(window)) == size and window[-1] - window[0] == size:
             missing = next(r for r in range(window[0], window[-1]) if r not in window)
-            return f"no run: {_run_text(window)} needs {_a(Rank(missing).spoken)} to be a run"
+            return f"no run: {_run_text(window)} need {_a(Rank(missing).spoken)} to be a run"
     if len(pile) >= 3 and set(ranks[-3:]) == {1, 12, 13}:
-        return "no run: the ace is low, so Q-K-A is not a run"
+        return "no run: the ace is low, so queen, king, ace is not a run"
     return None
 
 

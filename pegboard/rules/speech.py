@@ -2,27 +2,110 @@
 
 The show is counted in a fixed order, each phrase ending in the running total: fifteens one by
 one with their cards, then pairs (three of a kind is a *pair royal*, four a *double pair
-royal*), then runs (two runs over the same ranks are a *double run*, three a *triple run*, four a
-*quadruple run*), the flush, and last of all his nob::
+royal*), then runs, the flush, and last of all his nob. A run made twice over by a pair is said
+with its pair as one phrase, the way players count it: a *double run* (8 for three cards, 10
+for four), a *triple run* (15) and a *double double run* (16)::
 
-    Fifteen 2 (7♥ 8♣), fifteen 4 (7♥ 8♦), a pair is 6, a double run of three is 12 — and his
-    nob is 13
+    Fifteen 2 (7♥ 8♣), fifteen 4 (7♥ 8♦), a double run is 12, and his nob is 13
 
-A hand that scores nothing is a "nineteen" (a total no hand can make). One card in the play is
-said with its points: "Fifteen for 2", "Pair royal for 6", "Run of 4 for 4".
-"""
+:func:`count_phrases` is that count as values, the one wording the command line, the screen
+and the voice each render. A hand that scores nothing is a "nineteen" (a total no hand can
+make). One card in the play is said with its points: "Fifteen for 2", "Pair royal for 6",
+"Run of 4 for 4"."""
 
 from __future__ import annotations
 
-from collections import Counter
+import enum
+from dataclasses import dataclass
 
-from pegboard.rules.cards import Card
+from pegboard.rules.cards import Card, Rank
 from pegboard.rules.scoring import Breakdown, ScoreItem
 
 _NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven")
-_MULTIPLE = {1: "a run", 2: "a double run", 3: "a triple run", 4: "a quadruple run"}
-_PAIRS_OF_A_KIND = {1: "a pair", 3: "pair royal", 6: "double pair royal"}
 _COUNT_WORDS = {15: "Fifteen", 31: "Thirty-one"}
+
+
+class Said(enum.StrEnum):
+    """What a phrase of a count names, in the words players use."""
+
+    FIFTEEN = "fifteen"
+    PAIR = "a pair"
+    ANOTHER_PAIR = "another pair"
+    PAIR_ROYAL = "pair royal"
+    DOUBLE_PAIR_ROYAL = "double pair royal"
+    RUN = "a run"
+    DOUBLE_RUN = "a double run"
+    TRIPLE_RUN = "a triple run"
+    DOUBLE_DOUBLE_RUN = "a double double run"
+    FLUSH = "a flush"
+    NOBS = "his nob"
+
+
+_MULTIPLE_RUN = {2: Said.DOUBLE_RUN, 3: Said.TRIPLE_RUN, 4: Said.DOUBLE_DOUBLE_RUN}
+_OF_A_KIND = {1: Said.PAIR, 3: Said.PAIR_ROYAL, 6: Said.DOUBLE_PAIR_ROYAL}
+
+
+@dataclass(frozen=True, slots=True)
+class Phrase:
+    """One phrase of a count said aloud: what it names, its points, the running ``total`` it
+    ends on, its cards, and ``length`` (the cards of a run or a flush)."""
+
+    said: Said
+    points: int
+    total: int
+    cards: tuple[Card, ...]
+    length: int = 0
+
+
+def count_phrases(breakdown: Breakdown) -> tuple[Phrase, ...]:
+    """A show breakdown as players count it: fifteens one by one, then pairs, then runs, the
+    flush, his nob. A run made more than once by a pair is said with its pairs, as one phrase:
+    a double run (of three: 8, of four: 10), a triple run (15), a double double run (16).
+
+    >>> from pegboard.rules import Card, parse_cards, score_hand
+    >>> [(p.said.value, p.total) for p in count_phrases(
+    ...     score_hand(parse_cards("7H 8C 8D KS"), Card.parse("9S")))]
+    [('fifteen', 2), ('fifteen', 4), ('a double run', 12)]
+    """
+    by_kind: dict[str, list[ScoreItem]] = {}
+    for item in breakdown.items:
+        by_kind.setdefault(item.kind, []).append(item)
+    runs: dict[frozenset[int], list[ScoreItem]] = {}
+    for item in by_kind.get("run", []):
+        runs.setdefault(frozenset(int(c.rank) for c in item.cards), []).append(item)
+    multiple = {ranks for ranks, same in runs.items() if len(same) > 1}
+    in_multiple = set().union(*multiple) if multiple else set()
+    phrases: list[Phrase] = []
+    total = 0
+
+    def say(said: Said, items: list[ScoreItem], length: int = 0) -> None:
+        nonlocal total
+        points = sum(i.points for i in items)
+        total += points
+        cards = tuple(sorted({c for i in items for c in i.cards}, key=lambda c: (c.rank, c.index)))
+        phrases.append(Phrase(said, points, total, cards, length))
+
+    for item in by_kind.get("fifteen", []):
+        say(Said.FIFTEEN, [item])
+    pairs: dict[Rank, list[ScoreItem]] = {}
+    for item in by_kind.get("pair", []):
+        pairs.setdefault(item.cards[0].rank, []).append(item)
+    first = True
+    for rank in sorted(pairs):
+        if int(rank) in in_multiple:
+            continue  # said with its run
+        said = _OF_A_KIND.get(len(pairs[rank]), Said.PAIR)
+        say(Said.ANOTHER_PAIR if said is Said.PAIR and not first else said, pairs[rank])
+        first = False
+    for ranks, same in sorted(runs.items(), key=lambda kv: -len(kv[0])):
+        inside = [i for rank, group in pairs.items() if int(rank) in ranks for i in group]
+        said = _MULTIPLE_RUN.get(len(same), Said.RUN) if len(same) > 1 else Said.RUN
+        say(said, [*same, *inside], len(ranks))
+    for item in by_kind.get("flush", []):
+        say(Said.FLUSH, [item], len(item.cards))
+    for item in by_kind.get("nobs", []):
+        say(Said.NOBS, [item])
+    return tuple(phrases)
 
 
 def cards_text(cards: tuple[Card, ...]) -> str:
@@ -30,56 +113,44 @@ def cards_text(cards: tuple[Card, ...]) -> str:
     return " ".join(card.pretty for card in sorted(cards, key=lambda c: (c.rank, c.index)))
 
 
+def phrase_words(phrase: Phrase) -> str:
+    """One phrase in English, without its cards: ``fifteen 4``, ``a double run is 12``,
+    ``a run of four is 9``, ``a flush of 4 is 13``, ``his nob is 14``."""
+    if phrase.said is Said.FIFTEEN:
+        return f"fifteen {phrase.total}"
+    name = phrase.said.value
+    if phrase.said is Said.RUN or (phrase.said is Said.DOUBLE_RUN and phrase.length > 3):
+        name += f" of {_NUMBER_WORDS[phrase.length]}"
+    elif phrase.said is Said.FLUSH:
+        name += f" of {phrase.length}"
+    return f"{name} is {phrase.total}"
+
+
+def join_phrases(phrases: list[str]) -> str:
+    """Phrases as one count: commas, and "and" before the last unless all are fifteens."""
+    if len(phrases) > 1 and not all(p.startswith("fifteen ") for p in phrases):
+        phrases = [*phrases[:-1], f"and {phrases[-1]}"]
+    return ", ".join(phrases)
+
+
 def say_breakdown(breakdown: Breakdown) -> str:
-    """The spoken count of a show breakdown, each phrase with the running total.
+    """The spoken count of a show breakdown, each phrase with the running total; a fifteen
+    names its cards.
 
     >>> from pegboard.rules import Card, parse_cards, score_hand
     >>> print(say_breakdown(score_hand(parse_cards("7H 8C 8D JS"), Card.parse("9S"))))
-    Fifteen 2 (7♥ 8♣), fifteen 4 (7♥ 8♦), a pair is 6, a double run of three is 12
-    — and his nob is 13
+    Fifteen 2 (7♥ 8♣), fifteen 4 (7♥ 8♦), a double run is 12, and his nob is 13
     >>> say_breakdown(score_hand(parse_cards("2C 4D 6H 8S"), Card.parse("KC")))
     'Nineteen — no score'
     """
-    phrases: list[str] = []
-    running = 0
-    by_kind: dict[str, list[ScoreItem]] = {}
-    for item in breakdown.items:
-        by_kind.setdefault(item.kind, []).append(item)
-
-    for item in by_kind.get("fifteen", []):
-        running += item.points
-        phrases.append(f"fifteen {running} ({cards_text(item.cards)})")
-
-    pairs_by_rank = Counter(item.cards[0].rank for item in by_kind.get("pair", []))
-    first_pair = True
-    for rank in sorted(pairs_by_rank):
-        number = pairs_by_rank[rank]
-        running += 2 * number
-        name = _PAIRS_OF_A_KIND.get(number, f"{number} pairs")
-        if number == 1 and not first_pair:
-            name = "another pair"
-        phrases.append(f"{name} is {running}")
-        first_pair = False
-
-    runs_by_length = Counter(len(item.cards) for item in by_kind.get("run", []))
-    for length in sorted(runs_by_length, reverse=True):
-        number = runs_by_length[length]
-        running += length * number
-        name = _MULTIPLE.get(number, f"{number} runs")
-        phrases.append(f"{name} of {_NUMBER_WORDS[length]} is {running}")
-
-    for item in by_kind.get("flush", []):
-        running += item.points
-        phrases.append(f"a flush of {len(item.cards)} is {running}")
-
-    nobs = by_kind.get("nobs", [])
-    for item in nobs:
-        running += item.points
-    if not phrases and not nobs:
+    words = [
+        f"{phrase_words(p)} ({cards_text(p.cards)})" if p.said is Said.FIFTEEN
+        else phrase_words(p)
+        for p in count_phrases(breakdown)
+    ]
+    if not words:
         return "Nineteen — no score"
-    text = ", ".join(phrases)
-    if nobs:
-        text = f"{text} — and his nob is {running}" if text else f"his nob is {running}"
+    text = join_phrases(words)
     return text[0].upper() + text[1:]
 
 

@@ -23,14 +23,14 @@ language code is what ``[voice] language`` accepts).
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from pegboard.app.view import Screen, View
 from pegboard.rules.awards import number as english_number
 from pegboard.rules.facts import Counted, GameOver, Scored, ShowStep
-from pegboard.rules.scoring import ScoreItem
+from pegboard.rules.scoring import Breakdown, ScoreItem
+from pegboard.rules.speech import Said, count_phrases
 from pegboard.rules.state import PLAY_REASONS, Award
 
 
@@ -52,7 +52,8 @@ class Phrases:
     """Pairs of one rank by how many pairs they make: ``{total}``."""
     another_pair: str
     runs: dict[int, str]
-    """Runs of one length by how many: ``{length}`` and ``{total}``."""
+    """Runs over the same ranks by how many (2 a double run, said with its pair): ``{length}``,
+    ``{of}`` (empty for three cards, else "of" and the length) and ``{total}``."""
     flush: str
     nob: str
     last_joiner: str
@@ -89,8 +90,8 @@ ENGLISH = Phrases(
     fifteen="fifteen {total}",
     pairs={1: "a pair is {total}", 3: "pair royal is {total}", 6: "double pair royal is {total}"},
     another_pair="another pair is {total}",
-    runs={1: "a run of {length} is {total}", 2: "a double run of {length} is {total}",
-          3: "a triple run of {length} is {total}", 4: "a quadruple run of {length} is {total}"},
+    runs={1: "a run of {length} is {total}", 2: "a double run{of} is {total}",
+          3: "a triple run is {total}", 4: "a double double run is {total}"},
     flush="a flush of {length} is {total}",
     nob="his nob is {total}",
     last_joiner="and ",
@@ -168,40 +169,38 @@ def show_phrase(items: Sequence[ScoreItem], owner: str, *, crib: bool = False,
 
 
 def count_words(items: Sequence[ScoreItem], p: Phrases = ENGLISH) -> str:
-    """A show breakdown said aloud, without the owner: "fifteen two, fifteen four, and a pair
-    is six" (see :func:`show_phrase`)."""
+    """A show breakdown said aloud, without the owner: "fifteen two, fifteen four, and a double
+    run is twelve" (see :func:`show_phrase`); the phrases are the engine's one wording of a
+    count (:func:`pegboard.rules.speech.count_phrases`), only the words are this language's."""
     phrases: list[str] = []
-    running = 0
-    by_kind: dict[str, list[ScoreItem]] = {}
-    for item in items:
-        by_kind.setdefault(item.kind, []).append(item)
-    for item in by_kind.get("fifteen", []):
-        running += item.points
-        phrases.append(p.fifteen.format(total=p.number(running)))
-    pairs = Counter(item.cards[0].rank for item in by_kind.get("pair", []))
-    for index, rank in enumerate(sorted(pairs)):
-        running += 2 * pairs[rank]
-        template = p.pairs.get(pairs[rank], p.pairs[1])
-        if pairs[rank] == 1 and index:
-            template = p.another_pair
-        phrases.append(template.format(total=p.number(running)))
-    runs = Counter(len(item.cards) for item in by_kind.get("run", []))
-    for length in sorted(runs, reverse=True):
-        running += length * runs[length]
-        template = p.runs.get(runs[length], p.runs[1])
-        phrases.append(template.format(length=p.number(length), total=p.number(running)))
-    for item in by_kind.get("flush", []):
-        running += item.points
-        phrases.append(p.flush.format(length=p.number(len(item.cards)), total=p.number(running)))
-    for item in by_kind.get("nobs", []):
-        running += item.points
-        phrases.append(p.nob.format(total=p.number(running)))
+    said = count_phrases(Breakdown(tuple(items)))
+    for phrase in said:
+        total = p.number(phrase.total)
+        length = p.number(phrase.length)
+        if phrase.said is Said.FIFTEEN:
+            phrases.append(p.fifteen.format(total=total))
+        elif phrase.said is Said.ANOTHER_PAIR:
+            phrases.append(p.another_pair.format(total=total))
+        elif phrase.said in _PAIRS:
+            phrases.append(p.pairs[_PAIRS[phrase.said]].format(total=total))
+        elif phrase.said in _RUNS:
+            of = "" if phrase.length == 3 else f" of {length}"
+            template = p.runs[_RUNS[phrase.said]]
+            phrases.append(template.format(length=length, of=of, total=total))
+        elif phrase.said is Said.FLUSH:
+            phrases.append(p.flush.format(length=length, total=total))
+        else:
+            phrases.append(p.nob.format(total=total))
     if not phrases:
         phrases.append(p.nineteen)
-    elif len(phrases) > 1 and len(phrases) > len(by_kind.get("fifteen", ())):
+    elif len(phrases) > 1 and any(phrase.said is not Said.FIFTEEN for phrase in said):
         # "and" before the last phrase, unless it is all fifteens: "fifteen two, fifteen four"
         phrases[-1] = p.last_joiner + phrases[-1]
     return ", ".join(phrases)
+
+
+_PAIRS = {Said.PAIR: 1, Said.PAIR_ROYAL: 3, Said.DOUBLE_PAIR_ROYAL: 6}
+_RUNS = {Said.RUN: 1, Said.DOUBLE_RUN: 2, Said.TRIPLE_RUN: 3, Said.DOUBLE_DOUBLE_RUN: 4}
 
 
 def _without_rule(text: str) -> str:
