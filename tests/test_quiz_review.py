@@ -18,6 +18,7 @@ from pegboard.rules.drills import Drill, ask
 from pegboard.rules.events import Claim, Dealt
 from pegboard.rules.game import Game
 from pegboard.rules.hints import play_options
+from pegboard.rules.lessons import lessons
 from pegboard.rules.review import points_text, review_discard
 from pegboard.rules.show import score_hand
 from tests.support.games import random_game
@@ -178,6 +179,25 @@ def test_review_of_a_missing_or_broken_record_exits_2(
     bad.write_text("not json\n", encoding="utf-8")
     assert main(["review", str(bad)]) == 2
     assert "line 1" in capsys.readouterr().err
+
+
+def test_stats_adds_discard_loss_and_missed_points_a_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path, game = write_record(tmp_path, 3)
+    found = lessons(game)
+    assert main(["stats", "--record", str(path)]) == 0
+    out = capsys.readouterr().out.split("\nLearning (discards by expected value, counting, "
+                                        "pegging):\n")
+    assert len(out) == 2
+    wanted = []
+    for who in found.players:
+        assert who.discards > 0
+        loss = points_text(who.discard_loss / who.discards)
+        wanted.append(f"  {found.names[who.player]}: discards {loss} given up on average "
+                      f"({who.discards} reviewed); a game: {who.counting.missed}.0 missed "
+                      f"counting, {points_text(who.pegging_loss)} given up pegging")
+    assert out[1].splitlines() == wanted
 
 
 @pytest.mark.parametrize("argv", [["quiz", "count", "--rounds", "1"], ["review"]])

@@ -124,9 +124,11 @@ def run(args: argparse.Namespace) -> int:
         paths.folder(args.store)
     if args.plot:
         _check_plot(args.plot)
+    records: list[tuple[str, str]] = []
     if args.record:
         # A record named on the command line must be right (few files, read whole).
-        report: _Report = _Listed(compute(_from_records(args.record)))
+        records = _from_records(args.record)
+        report: _Report = _Listed(compute(records))
     else:
         report = _FromStore(find_store_path(args.store))
     with report:
@@ -139,6 +141,10 @@ def run(args: argparse.Namespace) -> int:
             _write_json(stats, report.games(args.game))
         else:
             _write_text(stats, report.games(args.game), report.count)
+            if records and args.game is None:
+                from pegboard.commands.review import learning_lines
+
+                print("\n".join(["", *learning_lines(records)]))
     return 0
 
 
