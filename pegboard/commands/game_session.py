@@ -7,10 +7,10 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, cast
 
 from pegboard.errors import RecordError, StoreError
-from pegboard.record import parse_line, result_json
+from pegboard.record import load_json, parse_object, result_json
 from pegboard.rules.events import Event, GameHeader
 from pegboard.rules.game import Game
 from pegboard.rules.state import Award, GameState
@@ -89,13 +89,14 @@ class GameSession:
 
     def new(self, header_text: str) -> FinishedGame | None:
         """Check a header with the engine and start its game; the old one goes to history."""
-        header = parse_line(header_text, 1)
+        data = load_json(header_text, 1)  # decoded once: read, then stored as it came
+        header = parse_object(data, 1)
         if not isinstance(header, GameHeader):
             raise RecordError(
                 'line 1: a new game starts with its header, {"type": "game", "players": [...]}'
             )
         game = Game.from_header(header)
-        record = parse_record_line(header_text)
+        record = parse_record_line(cast(dict[str, Any], data))
         previous = self.store.current()
         kept: FinishedGame | None = None
         if previous is not None:
@@ -119,13 +120,14 @@ class GameSession:
             raise StoreError("no game in progress: start one with `pegboard game new`")
         if self.game is None:
             self.game = restore(current)  # raises if the stored game cannot be replayed
-        number = len(current.lines) + 1
-        item = parse_line(line_text, number)
+        number = len(current.records) + 1
+        data = load_json(line_text, number)  # decoded once: read, then stored as it came
+        item = parse_object(data, number)
         if isinstance(item, GameHeader):
             raise RecordError(
                 f"line {number}: a game line starts a new game: use `pegboard game new`"
             )
-        record = parse_record_line(line_text)
+        record = parse_record_line(cast(dict[str, Any], data))
         event: Event = item
         awards = self.game.apply(event)
         try:

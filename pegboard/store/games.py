@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pegboard.errors import StoreError
+from pegboard.errors import RecordError, StoreError
+from pegboard.record.bounded import load_json, shown
 from pegboard.store.ids import is_valid_id
 
 
@@ -23,17 +24,19 @@ def record_text(record: Mapping[str, Any]) -> str:
 
 def parse_record_line(line: str | Mapping[str, Any]) -> dict[str, Any]:
     """A record line as a JSON object with a string ``type``, or a clear StoreError."""
+    record: object
     if isinstance(line, Mapping):
         record = dict(line)
     else:
         try:
-            record = json.loads(line)
-        except ValueError as error:
-            raise StoreError(f"not a JSON record line ({error}): {line!r}") from None
+            record = load_json(line)
+        except RecordError as error:
+            why = str(error).removeprefix("line 1: ")
+            raise StoreError(f"not a JSON record line ({why}): {shown(line)}") from None
     if not isinstance(record, dict) or not isinstance(record.get("type"), str):
         raise StoreError(
             f'a record line must be a JSON object with a "type", like {{"type": "undo"}}: '
-            f"{line!r}"
+            f"{shown(line)}"
         )
     try:
         record_text(record)
