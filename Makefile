@@ -31,7 +31,8 @@ test: lint test-tools
 # System tools the tests use that pip cannot provide: systemd-analyze (from Debian's systemd
 # package), tmux (the simulator's terminal test), espeak-ng and sox (the voice: speech into WAV
 # files, and a player the tests can point at a file) and chromium (the scoreboard's browser
-# tests, driven by Playwright), installed only when missing and only when running as root.
+# tests, driven by Playwright) and mosquitto (the club's broker: the club tests start a real one
+# on a free loopback port), installed only when missing and only when running as root.
 test-tools:
 	@command -v systemd-analyze >/dev/null 2>&1 || [ "$$(id -u)" != 0 ] || \
 		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq systemd; }
@@ -43,6 +44,8 @@ test-tools:
 		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq sox; }
 	@command -v chromium >/dev/null 2>&1 || [ "$$(id -u)" != 0 ] || \
 		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }
+	@command -v mosquitto >/dev/null 2>&1 || [ -x /usr/sbin/mosquitto ] || [ "$$(id -u)" != 0 ] || \
+		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq mosquitto; }
 
 # systemd/install.sh run for real in a clean Debian bookworm root made with debootstrap (root
 # only, a few minutes, the Debian mirror apt uses; not part of `make test`): systemd/README.md.

@@ -37,6 +37,7 @@ COMMANDS: dict[str, str] = {
     "game": "start, record, undo and inspect games in the durable store",
     "leds": "the LED pegboard: demo, flash, sim, svg",
     "web": "serve the live scoreboard to browsers on the local network (read-only)",
+    "club": "publish a club night's results over MQTT and serve the standings",
 }
 """Every subcommand (the module ``pegboard.commands.<name>``) and its summary."""
 

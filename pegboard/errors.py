@@ -37,6 +37,10 @@ class LinkError(PegboardError, OSError):
     """The serial link to the LED pegboard failed (used for reporting, never fatal to a game)."""
 
 
+class ClubError(PegboardError, ValueError):
+    """A club name, board id, broker address or club message that cannot be used."""
+
+
 def not_utf8(data: bytes, error: UnicodeDecodeError) -> str:
     """Where ``data`` stops being UTF-8, for a message that names the line and the byte.
 

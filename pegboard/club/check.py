@@ -1,0 +1,62 @@
+"""Checking a result that arrives on the broker before it is counted.
+
+A message is taken only when all of this holds: its topic is a board's ``result`` topic;
+its payload is at most :data:`MAX_PAYLOAD` bytes of JSON in the scorecard's format; its
+``club`` and ``board`` are the topic's (a board publishes only under its own topic) and its
+``id`` is ``<board>:<game>``; and the card is exactly the scorecard its own record makes,
+read again through the one record reader and the engine. A card whose numbers do not follow
+from its record (a forged or edited result) is refused with the first difference named.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pegboard.club.scorecard import FORMAT, VERSION, judge
+from pegboard.club.topics import RESULT, parse_topic
+from pegboard.errors import ClubError
+
+MAX_PAYLOAD = 1 << 20
+"""The largest result taken (a long game's record is some tens of kilobytes)."""
+
+
+def check_result(topic: str, payload: bytes) -> dict[str, Any]:
+    """The scorecard a message carries; ClubError saying why it is refused."""
+    parts = parse_topic(topic)
+    if parts is None or parts[2] != RESULT:
+        raise ClubError(f"{topic[:80]!r} is not a board's result topic")
+    club, board, _ = parts
+    if len(payload) > MAX_PAYLOAD:
+        raise ClubError(f"the result on {topic} is {len(payload):,} bytes; at most "
+                        f"{MAX_PAYLOAD:,} are taken")
+    try:
+        card = json.loads(payload.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError) as error:
+        raise ClubError(f"the result on {topic} is not JSON ({error})") from None
+    if not isinstance(card, dict) or card.get("format") != FORMAT:
+        raise ClubError(f"the message on {topic} is not a {FORMAT!r}")
+    if card.get("version") != VERSION:
+        raise ClubError(f"the result on {topic} has version {card.get('version')!r}; this "
+                        f"service reads version {VERSION}")
+    if card.get("club") != club or card.get("board") != board:
+        raise ClubError(f"the result on {topic} names club {card.get('club')!r} and board "
+                        f"{card.get('board')!r}: a board publishes only its own results")
+    game = card.get("game")
+    if not isinstance(game, str) or card.get("id") != f"{board}:{game}":
+        raise ClubError(f"the result on {topic} has the id {card.get('id')!r}, not "
+                        f"'{board}:<game>'")
+    record = card.get("record")
+    if not isinstance(record, list) or not all(isinstance(line, dict) for line in record):
+        raise ClubError(f"the result {card['id']} carries no record (a list of its lines)")
+    try:
+        again = judge(record, club=club, board=board, game_id=game).card
+    except Exception as error:  # whatever the engine makes of a hostile record
+        raise ClubError(f"the record of {card['id']} cannot be read: {error}") from None
+    if again is None:
+        raise ClubError(f"the record of {card['id']} is not a confirmed club game")
+    for key, value in again.items():
+        if card.get(key) != value:
+            raise ClubError(f"the result {card['id']} does not follow from its record: "
+                            f"{key!r} differs")
+    return again

@@ -1,0 +1,186 @@
+"""The standings service's web application (Starlette): the page, the JSON and the exports.
+
+Built on the scoreboard's hardened pieces (:mod:`pegboard.web.app`: the security headers and
+content security policy, the ``Host`` check, the bounded query) and served by
+:mod:`pegboard.club.server`. Every route answers GET and HEAD only. Routes (docs/club.md):
+
+- ``/`` the page (``?big=1`` the big-screen view for the room, ``?night=N`` another night);
+- ``/api/standings?night=N&club=C`` the players in ACC order (the season without ``night``);
+- ``/api/specials?night=N`` the pots' hands and the 9–0 nights; ``/api/status`` the counts;
+- ``/export/scorecards.csv?night=N`` one row per player per game;
+  ``/export/night.csv?night=N`` the night summary per player;
+- ``/events`` Server-Sent Events: ``standings`` whenever a new result is stored.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import sqlite3
+from collections.abc import AsyncIterator, Callable, Collection, Iterator
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from pegboard.club import standings as table
+from pegboard.club.results import connect, counters
+from pegboard.club.topics import check_id
+from pegboard.errors import ClubError
+from pegboard.web.app import Scoreboard
+
+STATIC = Path(__file__).resolve().parent / "static"
+KEEP_ALIVE = 15.0
+PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Club standings</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="stylesheet" href="/static/club.css"></head>
+<body><h1>Club standings · <span id="night"></span></h1>
+<section><h2>Tonight</h2><table id="tonight"></table></section>
+<section><h2>Season</h2><table id="season"></table></section>
+<section><h2>Pots</h2><table id="hands"></table></section>
+<p id="counts"></p>
+<script src="/static/club.js"></script></body></html>
+"""
+
+
+class Notes:
+    """Tells the event streams that the standings changed (called from paho's thread)."""
+
+    def __init__(self) -> None:
+        self.version = 0
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self._event: asyncio.Event | None = None
+        self.closing = False
+
+    def bind(self) -> None:
+        self.loop = asyncio.get_running_loop()
+        self._event = asyncio.Event()
+
+    def changed(self) -> None:
+        if self.loop is not None:
+            self.loop.call_soon_threadsafe(self._bump)
+
+    def _bump(self) -> None:
+        self.version += 1
+        if self._event is not None:
+            self._event.set()
+            self._event = asyncio.Event()
+
+    async def wait(self, timeout: float) -> None:
+        event = self._event
+        if event is not None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(event.wait(), timeout)
+
+
+class QueryError(ClubError):
+    """A query parameter that cannot be used (answered with 400)."""
+
+
+def _night(request: Request) -> int | None:
+    text = request.query_params.get("night")
+    if text is None or text == "":
+        return None
+    if not text.isdigit() or not 1 <= int(text) <= 9999:
+        raise QueryError(f"night={text[:20]!r}: give a night number from 1 to 9999")
+    return int(text)
+
+
+def _club(request: Request) -> str | None:
+    text = request.query_params.get("club")
+    return None if not text else check_id(text, "club")
+
+
+def create_app(db_path: Path, notes: Notes, *, hosts: Collection[str] | None,
+               start: Callable[[], None], stop: Callable[[], None]) -> Starlette:
+    """The application; ``start`` and ``stop`` run the subscriber with the server."""
+
+    @contextlib.contextmanager
+    def reading() -> Iterator[sqlite3.Connection]:
+        db = connect(db_path)
+        try:
+            yield db
+        finally:
+            db.close()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        notes.bind()
+        start()
+        try:
+            yield
+        finally:
+            notes.closing = True
+            stop()
+
+    def answer(work: Callable[[sqlite3.Connection, Request], Any]) -> Callable[
+            [Request], Any]:
+        async def route(request: Request) -> Response:
+            try:
+                with reading() as db:
+                    result = work(db, request)
+            except ClubError as error:
+                return JSONResponse({"error": str(error)}, status_code=400)
+            if isinstance(result, Response):
+                return result
+            return JSONResponse(result, headers={"cache-control": "no-store"})
+        return route
+
+    def api_standings(db: sqlite3.Connection, request: Request) -> dict[str, Any]:
+        night = _night(request)
+        return {"night": night, "club": _club(request),
+                "players": table.standings(db, night, _club(request))}
+
+    def api_specials(db: sqlite3.Connection, request: Request) -> dict[str, Any]:
+        return table.specials(db, _night(request), _club(request))
+
+    def api_status(db: sqlite3.Connection, request: Request) -> dict[str, Any]:
+        return {**counters(db), "nights": table.nights(db)}
+
+    def csv_answer(text: str, name: str) -> Response:
+        return Response(text, media_type="text/csv; charset=utf-8", headers={
+            "content-disposition": f'attachment; filename="{name}"'})
+
+    def scorecards(db: sqlite3.Connection, request: Request) -> Response:
+        return csv_answer(table.scorecards_csv(db, _night(request)), "scorecards.csv")
+
+    def night(db: sqlite3.Connection, request: Request) -> Response:
+        return csv_answer(table.night_csv(db, _night(request)), "night.csv")
+
+    async def index(request: Request) -> Response:
+        return HTMLResponse(PAGE, headers={"cache-control": "no-store"})
+
+    async def events(request: Request) -> Response:
+        return StreamingResponse(_stream(notes), media_type="text/event-stream",
+                                 headers={"cache-control": "no-store"})
+
+    app = Scoreboard(routes=[
+        Route("/", index, methods=["GET", "HEAD"]),
+        Route("/api/standings", answer(api_standings), methods=["GET", "HEAD"]),
+        Route("/api/specials", answer(api_specials), methods=["GET", "HEAD"]),
+        Route("/api/status", answer(api_status), methods=["GET", "HEAD"]),
+        Route("/export/scorecards.csv", answer(scorecards), methods=["GET", "HEAD"]),
+        Route("/export/night.csv", answer(night), methods=["GET", "HEAD"]),
+        Route("/events", events, methods=["GET"]),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ], lifespan=lifespan)
+    app.hosts = hosts
+    return app
+
+
+async def _stream(notes: Notes) -> AsyncIterator[str]:
+    yield "retry: 1000\n\n"
+    seen = -1
+    while not notes.closing:
+        if notes.version != seen:
+            seen = notes.version
+            yield f'event: standings\ndata: {{"version":{seen}}}\n\n'
+        else:
+            await notes.wait(KEEP_ALIVE)
+            if notes.version == seen and not notes.closing:
+                yield ": still here\n\n"

@@ -1,0 +1,156 @@
+"""A stored game rendered as the club's scorecard line (ACC), from the engine's facts.
+
+A game makes a scorecard once its header names a club seat, the game is over and its result
+is confirmed (every seat pressed confirm, or the director's override), with nothing scored
+after the confirmation. Everything on the card is the engine's: the winner, the scores shown
+(a winner past the target at it), the spread, the skunk and the game points from its
+:class:`~pegboard.rules.facts.GameOver`, the special hands from its
+:class:`~pegboard.rules.facts.ShowStep` facts (24, 28 and 29 counts, four of a kind) and the
+confirmations from its :class:`~pegboard.rules.facts.Confirmed`. The record is read through
+the one record reader; the card carries the stored lines as they are.
+
+The card's ``id`` is ``<board>:<game id>``: a game is one result however often it is sent.
+docs/club.md describes every field.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pegboard.record.reader import replay
+from pegboard.rules.events import GameHeader, NewGame, Option, Override
+from pegboard.rules.facts import GameOver, Report, ShowStep
+from pegboard.rules.game import Game
+from pegboard.rules.scoring import Breakdown
+
+FORMAT = "pegboard-club-result"
+VERSION = 1
+SPECIAL_COUNTS = (24, 28, 29)
+"""Show counts the club's side pots pay for."""
+FOUR_OF_A_KIND = "four of a kind"
+
+
+@dataclass(frozen=True, slots=True)
+class Judged:
+    """What a stored game is to the club: its scorecard, or why it has none yet."""
+
+    card: dict[str, Any] | None
+    why: str
+    live: dict[str, Any] | None = None
+    """The table's state for the retained ``state`` message (None: no header read)."""
+
+
+def four_of_a_kind(breakdown: Breakdown) -> bool:
+    """Whether a counted hand holds four cards of one rank (its six pairs, ACC 4.3)."""
+    pairs = Counter(item.cards[0].rank for item in breakdown.items if item.kind == "pair")
+    return any(count >= 6 for count in pairs.values())
+
+
+def special_hands(step: ShowStep) -> list[str]:
+    """The pots one counted hand or crib is in: its count (24, 28, 29), four of a kind."""
+    found = [str(step.breakdown.total)] if step.breakdown.total in SPECIAL_COUNTS else []
+    if four_of_a_kind(step.breakdown):
+        found.append(FOUR_OF_A_KIND)
+    return found
+
+
+def judge(records: Sequence[Mapping[str, Any]], *, club: str, board: str, game_id: str
+          ) -> Judged:
+    """The scorecard of a stored game (its record lines, header first), or why none."""
+    played = replay(records)
+    if played.game is None:
+        return Judged(None, played.problem or "no header")
+    return judge_game(played.game, records, club=club, board=board, game_id=game_id)
+
+
+def confirmed(game: Game) -> bool:
+    """Whether a club game's result is confirmed, with nothing scored since."""
+    if game.header.club is None:
+        return False
+    last = next((r for r in reversed(game.reports()) if not isinstance(r.event, Option)),
+                None)
+    return last is not None and last.confirmed is not None and last.confirmed.complete
+
+
+def live_state(game: Game, *, club: str, board: str, game_id: str) -> dict[str, Any]:
+    """The table's live state (the retained ``state`` message)."""
+    return _live(game.header, game.reports(), board, game_id, club)
+
+
+def judge_game(game: Game, records: Sequence[Mapping[str, Any]], *, club: str, board: str,
+               game_id: str) -> Judged:
+    """The scorecard of ``game``, replayed from ``records``, or why none."""
+    header = game.header
+    reports = game.reports()
+    live = _live(header, reports, board, game_id, club)
+    if header.club is None:
+        return Judged(None, "not a club game", live)
+    if not confirmed(game):
+        return Judged(None, "not confirmed", live)
+    start = max((i for i, r in enumerate(reports) if isinstance(r.event, NewGame)), default=-1)
+    this_game = reports[start + 1:]
+    over = next(fact for r in reversed(this_game) for fact in r.of(GameOver))
+    return Judged(_card(header, this_game, over, records, club, board, game_id), "", live)
+
+
+def _card(header: GameHeader, reports: Sequence[Report], over: GameOver,
+          records: Sequence[Mapping[str, Any]], club: str, board: str, game_id: str
+          ) -> dict[str, Any]:
+    assert header.club is not None
+    seat = header.club
+    n = len(header.players)
+    rules = header.rules
+    players = [
+        {"seat": s, "member": seat.members[s], "name": header.players[s],
+         "side": rules.side_of(s, n), "won": rules.side_of(s, n) == over.winner,
+         "game_points": over.game_points[rules.side_of(s, n)],
+         "score": over.shown[rules.side_of(s, n)],
+         "spread": over.spread if rules.side_of(s, n) == over.winner else -over.spread}
+        for s in range(n)
+    ]
+    special = [
+        {"seat": step.player, "member": seat.members[step.player],
+         "name": header.players[step.player], "hand": hand, "points": step.breakdown.total,
+         "counted": step.counted.value, "cards": [str(c) for c in step.cards],
+         "starter": str(step.starter)}
+        for report in reports for step in report.show_steps for hand in special_hands(step)
+    ]
+    last = reports[-1]
+    assert last.confirmed is not None
+    director = next((r.event for r in reversed(reports) if isinstance(r.event, Override)), None)
+    return {
+        "format": FORMAT, "version": VERSION, "id": f"{board}:{game_id}",
+        "club": club, "night": seat.night, "round": seat.round, "table": seat.table,
+        "board": board, "game": game_id, "rules": rules.to_json(n),
+        "players": players, "winner": over.winner,
+        "scores": list(over.scores), "shown": list(over.shown),
+        "game_points": list(over.game_points), "spread": over.spread,
+        "skunk": over.skunk.value, "special": special,
+        "confirmed": {
+            "seats": list(last.confirmed.confirmed),
+            "director": director.director if director is not None else None,
+            "note": director.note if director is not None else None,
+        },
+        "record": [dict(record) for record in records],
+    }
+
+
+def _live(header: GameHeader, reports: Sequence[Report], board: str, game_id: str,
+          club: str) -> dict[str, Any]:
+    """The table's live state: who plays, the scores and what the table does next."""
+    turn = reports[-1].next if reports else None
+    seat = header.club
+    return {
+        "club": club, "board": board, "game": game_id, "players": list(header.players),
+        "members": list(seat.members) if seat is not None else None,
+        "night": seat.night if seat is not None else None,
+        "round": seat.round if seat is not None else None,
+        "table": seat.table if seat is not None else None,
+        "scores": list(turn.scores) if turn is not None else [0] * header.rules.sides(
+            len(header.players)),
+        "phase": turn.phase.value if turn is not None else "cut",
+        "to_act": turn.to_act if turn is not None else None,
+    }

@@ -1,0 +1,64 @@
+"""Running the standings service: the subscriber and the page, on the scoreboard's server.
+
+uvicorn with the scoreboard's limits (:mod:`pegboard.web.server`: each connection held to a
+deadline and a share, the short log); the subscriber runs on paho's thread beside it. If the
+subscriber cannot store a result the server stops with status 1 (systemd starts it again and
+the broker delivers the result again); SIGTERM and Ctrl-C stop it as the scoreboard does.
+"""
+
+from __future__ import annotations
+
+import socket
+import sys
+from collections.abc import Collection
+from pathlib import Path
+
+from pegboard.club.page import Notes, create_app
+from pegboard.club.service import Subscriber
+from pegboard.web.server import FAILED, open_files, quiet_logs
+from pegboard.web.server_conn import Limits, guarded_protocol
+
+
+def serve(db: Path, sock: socket.socket, broker: tuple[str, int], *, club: str = "+",
+          name: str = "standings", username: str | None = None, password: str | None = None,
+          hosts: Collection[str] | None = None) -> int:
+    """Serve the standings on the listening ``sock`` until stopped; the exit status."""
+    import uvicorn
+
+    fitted = Limits().fitted(open_files())
+    protocol, _ = guarded_protocol(fitted)
+    notes = Notes()
+    failures: list[BaseException] = []
+    servers: list[uvicorn.Server] = []
+
+    def failed(error: BaseException) -> None:
+        failures.append(error)
+        if servers:
+            servers[0].should_exit = True
+
+    subscriber = Subscriber(db, broker, club=club, name=name, username=username,
+                            password=password, changed=notes.changed, failed=failed)
+
+    def stop() -> None:
+        notes.closing = True
+        notes.changed()
+        subscriber.stop()
+
+    app = create_app(db, notes, hosts=hosts, start=subscriber.start, stop=stop)
+    config = uvicorn.Config(
+        app, http=protocol, ws="none", lifespan="on", log_level="warning", access_log=False,
+        server_header=False, date_header=False, proxy_headers=False,
+        timeout_keep_alive=max(1, int(fitted.request_s)), timeout_graceful_shutdown=2,
+        h11_max_incomplete_event_size=fitted.head_bytes, backlog=128,
+    )
+    quiet_logs()
+    server = uvicorn.Server(config)
+    servers.append(server)
+    try:
+        server.run(sockets=[sock])
+    except KeyboardInterrupt:
+        return 130
+    if failures:
+        print(f"pegboard club serve: stopped: {failures[0]}", file=sys.stderr, flush=True)
+        return FAILED
+    return 0

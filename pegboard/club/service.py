@@ -1,0 +1,113 @@
+"""The standings service's subscriber: every board's results, stored once.
+
+It subscribes to ``pegboard/<club>/board/+/result`` (``+`` for every club: a league) with QoS 1
+and a persistent session (a fixed client id, ``clean_session`` off), so the broker keeps the
+results that arrive while the service is down and delivers them when it is back. A message
+is acknowledged (paho's ``manual_ack``) only once its result is stored in SQLite or refused:
+a result the broker has handed over is on disk, and one that could not be stored is
+delivered again. A malformed or
+forged message is logged, kept in ``refused`` and never counted; a duplicate is counted once.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+import threading
+from collections.abc import Callable
+from pathlib import Path
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
+from paho.mqtt.properties import Properties
+from paho.mqtt.reasoncodes import ReasonCode
+
+from pegboard.club.check import check_result
+from pegboard.club.results import connect, refuse, store_result
+from pegboard.club.topics import results_filter
+from pegboard.errors import ClubError
+
+log = logging.getLogger(__name__)
+
+
+class Subscriber:
+    """Results from the broker into the database at ``db_path``; ``changed`` is called (on
+    paho's thread) after each new result."""
+
+    def __init__(self, db_path: Path, broker: tuple[str, int], *, club: str = "+",
+                 name: str = "standings", username: str | None = None,
+                 password: str | None = None,
+                 changed: Callable[[], None] = lambda: None,
+                 failed: Callable[[BaseException], None] = lambda error: None) -> None:
+        self.db_path = db_path
+        self.broker = broker
+        self.filter = results_filter(club)
+        self.changed = changed
+        self.failed = failed
+        self._db: sqlite3.Connection | None = None
+        self.connected = threading.Event()
+        self.client = mqtt.Client(CallbackAPIVersion.VERSION2,
+                                  client_id=f"pegboard-{name}", clean_session=False,
+                                  manual_ack=True)
+        if username is not None:
+            self.client.username_pw_set(username, password)
+        self.client.reconnect_delay_set(1, 4)
+        self.client.on_connect = self._on_connect
+        self.client.on_message = self._on_message
+        self.client.on_disconnect = self._on_disconnect
+
+    def start(self) -> None:
+        """Connect in the background (and again after every loss)."""
+        self.client.connect_async(self.broker[0], self.broker[1], keepalive=10)
+        self.client.loop_start()
+
+    def stop(self) -> None:
+        """Disconnect (the session stays on the broker) and let go of the database."""
+        self.client.disconnect()
+        self.client.loop_stop()
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+
+    def _on_connect(self, client: mqtt.Client, userdata: object, flags: mqtt.ConnectFlags,
+                    reason: ReasonCode, properties: Properties | None) -> None:
+        if reason.is_failure:
+            log.warning("the broker %s:%d refused the standings service: %s",
+                        *self.broker, reason)
+            return
+        client.subscribe(self.filter, qos=1)
+        self.connected.set()
+        log.info("subscribed to %s on %s:%d", self.filter, *self.broker)
+
+    def _on_disconnect(self, client: mqtt.Client, userdata: object,
+                       flags: mqtt.DisconnectFlags, reason: ReasonCode,
+                       properties: Properties | None) -> None:
+        self.connected.clear()
+        log.warning("disconnected from %s:%d (%s)", *self.broker, reason)
+
+    def _on_message(self, client: mqtt.Client, userdata: object,
+                    message: mqtt.MQTTMessage) -> None:
+        try:
+            self._take(message)
+        except (sqlite3.Error, ClubError) as error:
+            # Not acknowledged: the service stops (systemd starts it again) and the broker
+            # delivers it again to the session.
+            log.error("result on %s not stored: %s", message.topic, error)
+            self.failed(error)
+            return
+        client.ack(message.mid, message.qos)
+
+    def _take(self, message: mqtt.MQTTMessage) -> None:
+        if self._db is None:  # made on paho's thread, the only one that writes
+            self._db = connect(self.db_path)
+        try:
+            card = check_result(message.topic, bytes(message.payload))
+        except ClubError as error:
+            log.warning("refused: %s", error)
+            refuse(self._db, message.topic, str(error))
+            return
+        if store_result(self._db, card):
+            log.info("result %s stored", card["id"])
+            self.changed()
+        else:
+            log.info("result %s again: counted once", card["id"])

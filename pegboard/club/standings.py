@@ -1,0 +1,125 @@
+"""The standings in ACC order, the pots' special hands, and the CSV exports.
+
+ACC order: game points, then games won, then spread (all highest first); the member number
+breaks a tie so the order is stable. A night's standings count that night's games, the
+season's every night's. A player is flagged ``unknown`` when a roster is loaded and their
+member number is not on it, and ``guest`` when the roster says so. A 9–0 night is a player
+who won nine games and lost none that night.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import sqlite3
+from typing import Any
+
+NINE_OH = 9
+"""Games won without a loss that make the 9–0 night's pot."""
+
+
+def _where(night: int | None, club: str | None) -> tuple[str, list[object]]:
+    clauses: list[str] = []
+    values: list[object] = []
+    if night is not None:
+        clauses.append("l.night = ?")
+        values.append(night)
+    if club is not None:
+        clauses.append("l.club = ?")
+        values.append(club)
+    return (" WHERE " + " AND ".join(clauses)) if clauses else "", values
+
+
+def standings(db: sqlite3.Connection, night: int | None = None, club: str | None = None
+              ) -> list[dict[str, Any]]:
+    """Every player's totals in ACC order (one night, or the season when ``night`` is None;
+    one club, or every club of a league when ``club`` is None)."""
+    where, values = _where(night, club)
+    roster = db.execute("SELECT COUNT(*) FROM member").fetchone()[0] > 0
+    rows = db.execute(
+        "SELECT l.member, MAX(l.name) AS name, SUM(l.game_points) AS game_points, "
+        "SUM(l.won) AS wins, SUM(1 - l.won) AS losses, SUM(l.spread) AS spread, "
+        "COUNT(*) AS games, SUM(l.skunks_given) AS skunks_given, "
+        "SUM(l.skunks_taken) AS skunks_taken, m.name AS roster_name, m.guest AS guest "
+        f"FROM line l LEFT JOIN member m ON m.member = l.member{where} "
+        "GROUP BY l.member ORDER BY game_points DESC, wins DESC, spread DESC, l.member",
+        values).fetchall()
+    special = _special_counts(db, night, club)
+    return [
+        {"rank": place, "member": row["member"], "name": row["roster_name"] or row["name"],
+         "game_points": row["game_points"], "wins": row["wins"], "losses": row["losses"],
+         "spread": row["spread"], "games": row["games"], "skunks_given": row["skunks_given"],
+         "skunks_taken": row["skunks_taken"], "special_hands": special.get(row["member"], 0),
+         "guest": bool(row["guest"]), "unknown": roster and row["roster_name"] is None}
+        for place, row in enumerate(rows, start=1)
+    ]
+
+
+def _special_counts(db: sqlite3.Connection, night: int | None, club: str | None
+                    ) -> dict[str, int]:
+    where, values = _where(night, club)
+    return {row[0]: row[1] for row in db.execute(
+        f"SELECT l.member, COUNT(*) FROM special l{where} GROUP BY l.member", values)}
+
+
+def specials(db: sqlite3.Connection, night: int | None = None, club: str | None = None
+             ) -> dict[str, Any]:
+    """The pots: every special hand seen (24, 28, 29, four of a kind) and the 9–0 nights."""
+    where, values = _where(night, club)
+    hands = [dict(row) for row in db.execute(
+        "SELECT l.night, l.member, l.name, l.hand, l.points, l.counted, l.cards, l.result "
+        f"FROM special l{where} ORDER BY l.night, l.result, l.seat", values)]
+    perfect = [dict(row) for row in db.execute(
+        "SELECT l.club, l.night, l.member, MAX(l.name) AS name, SUM(l.won) AS wins "
+        f"FROM line l{where} GROUP BY l.club, l.night, l.member "
+        "HAVING SUM(l.won) >= ? AND SUM(1 - l.won) = 0 ORDER BY l.night, l.member",
+        [*values, NINE_OH])]
+    return {"hands": hands, "nine_oh": perfect}
+
+
+def nights(db: sqlite3.Connection) -> list[int]:
+    """The nights with results, in order."""
+    return [row[0] for row in db.execute("SELECT DISTINCT night FROM result ORDER BY night")]
+
+
+SCORECARD_COLUMNS = (
+    "result", "club", "night", "round", "table", "board", "game", "seat", "member", "name",
+    "won", "game_points", "spread", "score", "skunk", "special_hands",
+)
+
+
+def scorecards_csv(db: sqlite3.Connection, night: int | None = None) -> str:
+    """One row per player per game (the ACC scorecard, as a spreadsheet takes it)."""
+    where, values = _where(night, None)
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(SCORECARD_COLUMNS)
+    for row in db.execute(
+            "SELECT l.*, r.board, r.game, r.payload FROM line l JOIN result r ON r.id = "
+            f"l.result{where} ORDER BY l.night, l.round, l.tbl, l.result, l.seat", values):
+        card = json.loads(row["payload"])
+        hands = [h["hand"] for h in card["special"] if h["seat"] == row["seat"]]
+        writer.writerow([
+            row["result"], row["club"], row["night"], row["round"], row["tbl"], row["board"],
+            row["game"], row["seat"], row["member"], row["name"], row["won"],
+            row["game_points"], row["spread"], row["score"], card["skunk"], " ".join(hands),
+        ])
+    return out.getvalue()
+
+
+NIGHT_COLUMNS = (
+    "rank", "member", "name", "game_points", "wins", "losses", "spread", "skunks_given",
+    "skunks_taken", "special_hands", "guest", "unknown",
+)
+
+
+def night_csv(db: sqlite3.Connection, night: int | None) -> str:
+    """The night summary: one row per player in ACC order."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(NIGHT_COLUMNS)
+    for player in standings(db, night):
+        writer.writerow([int(v) if isinstance(v, bool) else v
+                         for v in (player[key] for key in NIGHT_COLUMNS)])
+    return out.getvalue()

@@ -1,0 +1,53 @@
+// The club standings page: the standings, the pots and the tables, redrawn on each SSE note.
+"use strict";
+(function () {
+  const body = document.body;
+  const nightBox = document.getElementById("night");
+  const params = new URLSearchParams(location.search);
+  function text(tag, value, cls) {
+    const el = document.createElement(tag);
+    el.textContent = value === null || value === undefined ? "" : String(value);
+    if (cls) { el.className = cls; }
+    return el;
+  }
+  function row(cells, tag) {
+    const tr = document.createElement("tr");
+    for (const cell of cells) { tr.appendChild(text(tag || "td", cell)); }
+    return tr;
+  }
+  async function getJSON(url) {
+    const answer = await fetch(url, { cache: "no-store" });
+    return answer.json();
+  }
+  async function draw() {
+    const status = await getJSON("/api/status");
+    const night = params.get("night") || (status.nights.length ? status.nights[status.nights.length - 1] : null);
+    nightBox.textContent = night === null ? "no results yet" : "Night " + night;
+    const query = night === null ? "" : "?night=" + encodeURIComponent(night);
+    const [tonight, season, pots] = await Promise.all([
+      getJSON("/api/standings" + query), getJSON("/api/standings"), getJSON("/api/specials" + query)]);
+    fill("tonight", tonight.players);
+    fill("season", season.players);
+    const hands = document.getElementById("hands");
+    hands.replaceChildren(row(["Night", "Member", "Name", "Hand", "Cards"], "th"));
+    for (const h of pots.hands) { hands.appendChild(row([h.night, h.member, h.name, h.hand, h.cards])); }
+    for (const p of pots.nine_oh) { hands.appendChild(row([p.night, p.member, p.name, "9–0 night", ""])); }
+    document.getElementById("counts").textContent =
+      status.results + " results · " + status.duplicates + " sent twice, counted once · " +
+      status.refused + " refused";
+  }
+  function fill(id, players) {
+    const table = document.getElementById(id);
+    table.replaceChildren(row(["#", "Member", "Name", "GP", "W", "L", "Spread"], "th"));
+    for (const p of players) {
+      const tr = row([p.rank, p.member, p.name, p.game_points, p.wins, p.losses, p.spread]);
+      if (p.unknown) { tr.className = "unknown"; tr.title = "not on the roster: for the director"; }
+      if (p.guest) { tr.className = "guest"; }
+      table.appendChild(tr);
+    }
+  }
+  if (params.get("big")) { body.classList.add("big"); }
+  const events = new EventSource("/events");
+  events.addEventListener("standings", function () { draw(); });
+  draw();
+})();

@@ -1,0 +1,68 @@
+"""The club's MQTT topics and the names in them.
+
+Every topic starts ``pegboard/<club>/board/<board>/``; a board publishes only under its own
+(the broker's ACL keeps it there, see :mod:`pegboard.club.setup`):
+
+- ``.../result``: each confirmed scorecard (QoS 1, not retained);
+- ``.../state``: the table's live state (QoS 1, retained: a page joining late sees it);
+- ``.../online``: ``online`` or, as the board's Last Will, ``offline`` (retained).
+
+A club or board id is 1 to 32 letters, digits, ``-`` or ``_``: nothing MQTT gives a meaning
+(``/``, ``+``, ``#``) can be in one.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pegboard.errors import ClubError
+
+ROOT = "pegboard"
+RESULT, STATE, ONLINE = "result", "state", "online"
+_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
+
+
+def check_id(text: str, what: str) -> str:
+    """``text`` as a club or board id; ClubError naming ``what`` when it cannot be one.
+
+    >>> check_id("table-7", "board id")
+    'table-7'
+    >>> check_id("a/b", "board id")
+    Traceback (most recent call last):
+    ...
+    pegboard.errors.ClubError: the board id 'a/b' must be 1 to 32 letters, digits, - or _
+    """
+    if not _ID.fullmatch(text):
+        raise ClubError(f"the {what} {text[:40]!r} must be 1 to 32 letters, digits, - or _")
+    return text
+
+
+def topic(club: str, board: str, leaf: str) -> str:
+    """The topic of one board's ``result``, ``state`` or ``online`` messages."""
+    return f"{ROOT}/{club}/board/{board}/{leaf}"
+
+
+def results_filter(club: str = "+") -> str:
+    """The subscription to every board's results (of one club, or of every club: ``+``)."""
+    return f"{ROOT}/{club}/board/+/{RESULT}"
+
+
+def parse_topic(name: str) -> tuple[str, str, str] | None:
+    """(club, board, leaf) of a board's topic, or None for any other topic."""
+    parts = name.split("/")
+    if len(parts) != 5 or parts[0] != ROOT or parts[2] != "board":
+        return None
+    if not (_ID.fullmatch(parts[1]) and _ID.fullmatch(parts[3])):
+        return None
+    return parts[1], parts[3], parts[4]
+
+
+def broker_address(text: str) -> tuple[str, int]:
+    """``HOST:PORT`` (the port defaults to MQTT's 1883); ClubError when it is not one."""
+    host, sep, port = text.rpartition(":")
+    if not sep:
+        host, port = text, "1883"
+    host = host.strip("[]")
+    if not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ClubError(f"the broker {text[:60]!r} must be HOST:PORT, e.g. 127.0.0.1:1883")
+    return host, int(port)

@@ -1,0 +1,193 @@
+"""``pegboard club``: a club night's results over MQTT (docs/club.md).
+
+- ``club publish --store DIR --broker HOST:PORT --board ID [--club NAME]``: follow one
+  board's store and publish its confirmed results (the device runs the same publisher);
+- ``club serve --broker HOST:PORT --db FILE --port P``: the standings service and its page
+  (the URL is printed once the socket is bound; ``--port 0`` picks a free one);
+- ``club setup --out DIR --boards N``: a mosquitto configuration with a password per board
+  and an ACL.
+
+Credentials come from ``--user`` and ``--password-file`` (a file holding the password, so it
+is never on a command line); without them the broker is used without authentication.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+import sys
+import threading
+from pathlib import Path
+from types import FrameType
+
+from pegboard.commands import paths
+from pegboard.commands.web import bind, port_number
+from pegboard.errors import ClubError
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``club`` subcommand and its actions."""
+    parser = subparsers.add_parser(
+        "club", help="publish a club night's results over MQTT and serve the standings",
+        description="Club night: boards publish confirmed results to an MQTT broker "
+        "(mosquitto); the standings service ranks them live (docs/club.md).")
+    sub = parser.add_subparsers(dest="club_command", metavar="ACTION", required=True)
+
+    publish = sub.add_parser("publish", help="follow one board's store and publish its results")
+    publish.add_argument("--store", required=True, type=paths.path_name, metavar="DIR",
+                         help="the board's store folder")
+    _broker(publish)
+    publish.add_argument("--board", required=True, type=board_id, metavar="ID",
+                         help="this board's id (1 to 32 letters, digits, - or _)")
+    publish.add_argument("--acked", type=paths.path_name, metavar="FILE",
+                         help="where acknowledged results are written down (default: "
+                         "club-acked.txt in the store folder)")
+    publish.add_argument("--poll", default=0.1, type=paths.seconds(5), metavar="SECONDS",
+                         help="how often the store is looked at (default 0.1)")
+    publish.set_defaults(func=run_publish)
+
+    serve = sub.add_parser("serve", help="the standings service and its live page")
+    _broker(serve, every=True)
+    serve.add_argument("--db", required=True, type=paths.path_name, metavar="FILE",
+                       help="the results database (SQLite; made when missing)")
+    serve.add_argument("--host", default="127.0.0.1", help="the address to listen on "
+                       "(default 127.0.0.1; 0.0.0.0 for the room's network)")
+    serve.add_argument("--port", default=8122, type=port_number,
+                       help="the TCP port (default 8122; 0 picks a free one)")
+    serve.add_argument("--members", type=paths.path_name, metavar="CSV",
+                       help="the roster: member,name[,guest] per line")
+    serve.add_argument("--name", default="standings", type=board_id,
+                       help="the service's MQTT session name (default standings)")
+    serve.set_defaults(func=run_serve)
+
+    setup = sub.add_parser("setup", help="write a mosquitto configuration with a password "
+                           "per board and an ACL")
+    setup.add_argument("--out", required=True, type=paths.path_name, metavar="DIR",
+                       help="the folder to write mosquitto.conf, passwords and acl into")
+    setup.add_argument("--boards", required=True, type=int, metavar="N",
+                       help="how many boards (board-1 ... board-N)")
+    setup.add_argument("--club", default="club", type=club_name)
+    setup.add_argument("--port", default=1883, type=port_number)
+    setup.set_defaults(func=run_setup)
+
+
+def _broker(parser: argparse.ArgumentParser, *, every: bool = False) -> None:
+    parser.add_argument("--broker", required=True, type=broker, metavar="HOST:PORT",
+                        help="the club's MQTT broker")
+    if every:
+        parser.add_argument("--club", default="+", type=club_or_every,
+                            help="the club whose results count (default +: every club on "
+                            "the broker, as a league's service)")
+    else:
+        parser.add_argument("--club", default="club", type=club_name,
+                            help="the club's id in the topics (default club)")
+    parser.add_argument("--user", help="the MQTT user name (default: none)")
+    parser.add_argument("--password-file", type=paths.path_name, metavar="FILE",
+                        help="a file holding the MQTT password")
+
+
+def board_id(text: str) -> str:
+    """A board id (1 to 32 letters, digits, - or _)."""
+    from pegboard.club.topics import check_id
+
+    try:
+        return check_id(text, "board id")
+    except ClubError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def club_name(text: str) -> str:
+    """A club id (1 to 32 letters, digits, - or _)."""
+    from pegboard.club.topics import check_id
+
+    try:
+        return check_id(text, "club id")
+    except ClubError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def club_or_every(text: str) -> str:
+    """A club id, or ``+`` for every club."""
+    return text if text == "+" else club_name(text)
+
+
+def broker(text: str) -> tuple[str, int]:
+    """``HOST:PORT`` of the broker."""
+    from pegboard.club.topics import broker_address
+
+    try:
+        return broker_address(text)
+    except ClubError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def _password(args: argparse.Namespace) -> str | None:
+    if args.password_file is None:
+        return None
+    try:
+        return Path(args.password_file).read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError) as error:
+        raise ClubError(f"cannot read the password file {args.password_file}: {error}"
+                        ) from None
+
+
+def _stop_on_signals(stop: threading.Event) -> None:
+    def handle(sig: int, frame: FrameType | None) -> None:
+        stop.set()
+    signal.signal(signal.SIGTERM, handle)
+    signal.signal(signal.SIGINT, handle)
+
+
+def run_publish(args: argparse.Namespace) -> int:
+    """Publish until SIGTERM or Ctrl-C."""
+    from pegboard.club.outbox import ACKED_NAME
+    from pegboard.club.publisher import Publisher
+
+    store = Path(args.store)
+    if not store.is_dir():
+        raise ClubError(f"no store folder at {store}: give the board's store with --store")
+    logging.basicConfig(level=logging.INFO, format="pegboard club publish: %(message)s",
+                        stream=sys.stderr)
+    acked = Path(args.acked) if args.acked else store / ACKED_NAME
+    publisher = Publisher(store, args.broker, club=args.club, board=args.board, acked=acked,
+                          username=args.user, password=_password(args))
+    stop = threading.Event()
+    _stop_on_signals(stop)
+    print(f"Publishing board {args.board} of {args.club} to {args.broker[0]}:"
+          f"{args.broker[1]} (store {store})", flush=True)
+    publisher.run(stop, args.poll)
+    return 0
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    """Serve until stopped; 1 if a result could not be stored (systemd starts it again)."""
+    from pegboard.club.results import connect, load_members
+    from pegboard.club.server import serve
+    from pegboard.web.server_hosts import board_names
+
+    db_path = Path(args.db)
+    db = connect(db_path)
+    try:
+        if args.members:
+            load_members(db, Path(args.members))
+    finally:
+        db.close()
+    sock = bind(args.host, args.port)
+    host, port = sock.getsockname()[:2]
+    print(f"Club standings on http://{host}:{port}/ (results {db_path})", flush=True)
+    try:
+        return serve(db_path, sock, args.broker, club=args.club, name=args.name,
+                     username=args.user, password=_password(args), hosts=board_names())
+    finally:
+        sock.close()
+
+
+def run_setup(args: argparse.Namespace) -> int:
+    """Write the broker's configuration."""
+    from pegboard.club.setup import write_setup
+
+    for line in write_setup(Path(args.out), club=args.club, boards=args.boards,
+                            port=args.port):
+        print(line)
+    return 0

@@ -1,0 +1,207 @@
+"""A club night for the tests and the benchmark: games written into boards' stores as the
+device writes them (confirmations included), ``pegboard club publish`` and ``pegboard club
+serve`` as processes, and the standings computed independently of the engine.
+
+The independent standings come from the virtual table of :mod:`tests.support.games`, which
+keeps its own scores: ACC game points (2 a win, 3 when the loser has 90 or less), spread
+(the winner's score, at most 121, minus the loser's), never the engine's report.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+from collections import defaultdict
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx2 as httpx
+
+from pegboard.record import dump, result_json
+from pegboard.rules.events import ClubSeat, Confirm, GameHeader
+from pegboard.rules.game import Game
+from pegboard.store import Store
+from tests.support.games import random_game
+
+MEMBERS = [f"{100 + n}" for n in range(1, 41)]
+
+
+@dataclass(frozen=True)
+class Played:
+    """One game of the night as the virtual table played it."""
+
+    night: int
+    round: int
+    table: int
+    members: tuple[str, str]
+    names: tuple[str, str]
+    scores: tuple[int, int]
+    winner: int
+
+
+def write_club_game(store: Store, seed: int, *, night: int, round_: int, table: int,
+                    members: tuple[str, str], confirm: bool = True, finish: bool = True
+                    ) -> Played:
+    """Play a seeded random game into ``store`` with its club seat; every seat confirms
+    (each confirm its own synced line) unless ``confirm`` is False, and the game goes into
+    the history (as the device does when the next game starts) unless ``finish`` is
+    False."""
+    played = random_game(seed)
+    names = (f"P{members[0]}", f"P{members[1]}")
+    header = GameHeader(names, played.header.rules,
+                        club=ClubSeat(night, round_, table, members))
+    game = Game.from_header(header)
+    store.new_game(dump(header))
+    for event in [*played.events, *([Confirm(1), Confirm(0)] if confirm else [])]:
+        game.push(event)
+        store.append(dump(event))
+    if finish:
+        store.finish(result_json(game.state))
+    assert played.winner is not None
+    return Played(night, round_, table, members, names,
+                  (played.scores[0], played.scores[1]), played.winner)
+
+
+def expected_standings(games: list[Played], night: int | None = None
+                       ) -> list[tuple[str, int, int, int]]:
+    """(member, game points, wins, spread) in ACC order, from the virtual tables' scores."""
+    totals: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
+    for game in games:
+        if night is not None and game.night != night:
+            continue
+        winner, loser = game.winner, 1 - game.winner
+        spread = min(game.scores[winner], 121) - game.scores[loser]
+        points = 3 if game.scores[loser] <= 90 else 2
+        totals[game.members[winner]][0] += points
+        totals[game.members[winner]][1] += 1
+        totals[game.members[winner]][2] += spread
+        totals[game.members[loser]][2] -= spread
+    ranked = sorted(totals.items(), key=lambda kv: (-kv[1][0], -kv[1][1], -kv[1][2], kv[0]))
+    return [(member, t[0], t[1], t[2]) for member, t in ranked]
+
+
+def fast_folder(fallback: Path) -> Path:
+    """A folder in memory (tmpfs: a store's fsync per line costs nothing there) when the
+    machine has one, else ``fallback``."""
+    shm = Path("/dev/shm")
+    if shm.is_dir() and os.access(shm, os.W_OK):
+        return Path(tempfile.mkdtemp(prefix="pegboard-club-", dir=shm))
+    return fallback
+
+
+def _env() -> dict[str, str]:
+    root = str(Path(__file__).resolve().parents[2])
+    return dict(os.environ, PYTHONUNBUFFERED="1",
+                PYTHONPATH=os.pathsep.join([root, os.environ.get("PYTHONPATH", "")]))
+
+
+class Publisher:
+    """``pegboard club publish`` for one board, as a process."""
+
+    def __init__(self, store: Path, broker: str, board: str, *, club: str = "club",
+                 log: Path | None = None) -> None:
+        self.args = [sys.executable, "-m", "pegboard", "club", "publish", "--store",
+                     str(store), "--broker", broker, "--board", board, "--club", club,
+                     "--poll", "0.05"]
+        self.log = log or store.parent / f"{board}.log"
+        self.process = self._start()
+
+    def _start(self) -> subprocess.Popen[bytes]:
+        with open(self.log, "ab") as out:
+            return subprocess.Popen(self.args, stdout=out, stderr=out, env=_env())
+
+    def kill(self) -> None:
+        """SIGKILL, as a board losing its power."""
+        self.process.kill()
+        self.process.wait()
+
+    def restart(self) -> None:
+        """Start the publisher again (after a kill)."""
+        self.process = self._start()
+
+    def stop(self) -> int:
+        """SIGTERM and wait; the exit status."""
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+        return self.process.wait(timeout=20)
+
+
+class Standings:
+    """``pegboard club serve --port 0`` as a process; ``url`` is what it printed."""
+
+    def __init__(self, db: Path, broker: str, *, club: str = "+",
+                 members: Path | None = None) -> None:
+        self.args = [sys.executable, "-m", "pegboard", "club", "serve", "--db", str(db),
+                     "--broker", broker, "--port", "0", "--club", club]
+        if members is not None:
+            self.args += ["--members", str(members)]
+        self.log = db.parent / f"{db.stem}-serve.log"
+        self.url = ""
+        self.process = self._start()
+
+    def _start(self) -> subprocess.Popen[str]:
+        err = open(self.log, "a", encoding="utf-8")  # noqa: SIM115 - the process holds it
+        process = subprocess.Popen(self.args, stdout=subprocess.PIPE, stderr=err, text=True,
+                                   env=_env())
+        err.close()
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        if "http://" not in line:
+            process.kill()
+            raise RuntimeError(f"club serve did not start: {line!r} "
+                               f"{self.log.read_text(encoding='utf-8')}")
+        self.url = line.split()[3]
+        return process
+
+    def restart(self) -> None:
+        """Stop (SIGTERM) and start again on a new port."""
+        self.stop()
+        self.process = self._start()
+
+    def stop(self) -> int:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+        return self.process.wait(timeout=20)
+
+    def get(self, path: str) -> Any:
+        answer = httpx.get(self.url.rstrip("/") + path, timeout=10)
+        assert answer.status_code == 200, answer.text
+        return answer.json() if "json" in answer.headers["content-type"] else answer.text
+
+    def notes(self) -> Iterator[None]:
+        """Yields once at first and then at every ``standings`` event of ``/events``."""
+        with httpx.stream("GET", self.url.rstrip("/") + "/events", timeout=60) as stream:
+            for line in stream.iter_lines():
+                if line.startswith("event: standings"):
+                    yield None
+
+    def wait_for(self, results: int) -> dict[str, Any]:
+        """Wait (on the event stream, never a sleep) until ``results`` results are stored."""
+        status: dict[str, Any] = {}
+        for _ in self.notes():
+            status = self.get("/api/status")
+            if status["results"] >= results:
+                return status
+        raise AssertionError(f"the stream ended at {status}")
+
+
+def table_of(standings: dict[str, Any]) -> list[tuple[str, int, int, int]]:
+    """(member, game points, wins, spread) of ``/api/standings``' players."""
+    return [(p["member"], p["game_points"], p["wins"], p["spread"])
+            for p in standings["players"]]
+
+
+def results_of(store: Path) -> list[str]:
+    """The acknowledged result ids of a board."""
+    path = store / "club-acked.txt"
+    return path.read_text(encoding="utf-8").split() if path.exists() else []
+
+
+def dumps(value: object) -> str:
+    return json.dumps(value, sort_keys=True)

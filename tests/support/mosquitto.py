@@ -1,0 +1,99 @@
+"""A real mosquitto broker on a free loopback port, for the club's tests and benchmark.
+
+The configuration is written into a folder of the test's own; the broker is started as a
+process and is ready when it says so on its log (read line by line, never a sleep) and a
+connection to its port is accepted. :meth:`Broker.restart` stops it (SIGTERM: it saves its
+persistent sessions and queued messages) and starts it again on the same port.
+"""
+
+from __future__ import annotations
+
+import shutil
+import signal
+import socket
+import subprocess
+import threading
+from pathlib import Path
+from types import TracebackType
+
+MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 nothing listens on now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+class Broker:
+    """mosquitto on 127.0.0.1 (see the module)."""
+
+    def __init__(self, folder: Path, *, port: int | None = None, extra: str = "") -> None:
+        self.folder = folder
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.port = port or free_port()
+        self.config = folder / "mosquitto.conf"
+        self.config.write_text(
+            f"listener {self.port} 127.0.0.1\n"
+            "allow_anonymous true\n"
+            "persistence true\n"
+            f"persistence_location {folder}/\n"
+            "max_queued_messages 100000\n"
+            "log_dest stderr\n"
+            "log_type error\nlog_type warning\nlog_type notice\nlog_type information\n"
+            + extra,
+            encoding="utf-8",
+        )
+        self.process: subprocess.Popen[str] | None = None
+        self.log: list[str] = []
+
+    @property
+    def address(self) -> str:
+        """``HOST:PORT`` as the club commands take it."""
+        return f"127.0.0.1:{self.port}"
+
+    def start(self) -> Broker:
+        """Start the broker and return once it accepts connections."""
+        process = subprocess.Popen(
+            [MOSQUITTO, "-c", str(self.config)], stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE, text=True,
+        )
+        self.process = process
+        assert process.stderr is not None
+        for line in process.stderr:
+            self.log.append(line)
+            if "running" in line or "Error" in line:
+                break
+        if process.poll() is not None or not any("running" in line for line in self.log):
+            raise RuntimeError(f"mosquitto did not start: {''.join(self.log[-5:])}")
+        with socket.create_connection(("127.0.0.1", self.port), timeout=5):
+            pass
+        # Keep reading its log so that the pipe never fills.
+        threading.Thread(target=self._drain, args=(process,), daemon=True).start()
+        return self
+
+    def _drain(self, process: subprocess.Popen[str]) -> None:
+        assert process.stderr is not None
+        for line in process.stderr:
+            self.log.append(line)
+
+    def stop(self) -> None:
+        """Stop the broker (it saves what it holds) and wait for it to end."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            self.process.wait(timeout=20)
+        self.process = None
+
+    def restart(self) -> None:
+        """Stop the broker and start it again on the same port."""
+        self.stop()
+        self.start()
+
+    def __enter__(self) -> Broker:
+        return self.start()
+
+    def __exit__(self, kind: type[BaseException] | None, value: BaseException | None,
+                 traceback: TracebackType | None) -> None:
+        self.stop()
