@@ -130,13 +130,15 @@ LAYERS: dict[str, set[str]] = {
     "service": set(),
     "voice": {"rules", "config", "app", "hw"},
     "web": {"rules", "record", "stats", "app", "ui", "link", "store"},
+    # the club's publisher follows the store as the web page does, and serves on its server
+    "club": {"rules", "record", "store", "web"},
     # 6: the loop, the simulator, the commands, the composition root
     "device": {"rules", "record", "config", "stats", "app", "ui", "hw", "link", "store",
                "service", "voice"},
     "sim": {"rules", "record", "config", "stats", "app", "ui", "hw", "link", "store",
             "service", "voice", "device"},
     "commands": {"rules", "record", "config", "stats", "app", "ui", "hw", "link", "store",
-                 "service", "voice", "web", "device", "sim"},
+                 "service", "voice", "web", "club", "device", "sim"},
     "cli": {"commands"},
     "__main__": {"cli"},
 }
