@@ -24,7 +24,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from pegboard.app import show, wheels
+from pegboard.app import show, table, wheels
 from pegboard.app.inputs import Button, InputEvent, Press, RankKey, Turn
 from pegboard.app.machine import AppState, initial_state, step, view
 from pegboard.app.picker import Slot, rank_label
@@ -97,7 +97,8 @@ def table_slots(state: AppState) -> list[Slot] | None:
     screen, session = state.screen, state.session
     if not isinstance(screen, Table) or session is None:
         return None
-    found = wheels.table_wheel(session.state, session.events, screen.pending, screen.anchor)
+    found = wheels.table_wheel(session.state, table.goes_this_deal(session), screen.pending,
+                               screen.anchor)
     return found[1] if found is not None else None
 
 

@@ -189,16 +189,17 @@ def notices(state: AppState, before: GameState, report: Report) -> tuple[AppStat
 
 
 def race(state: AppState) -> tuple[tuple[int, ...], ...]:
-    """Each side's score after every deal of the game just ended (for the race picture)."""
+    """Each side's score after every deal of the game just ended (for the race picture),
+    read off the engine's reports: the scores its turn gave at the end of each deal, from
+    all zeros to the final score."""
     session = state.session
     assert session is not None
-    try:
-        from pegboard import stats  # at the end of a game only: spared at start-up
-
-        summaries = stats.replay_events(session.header, session.events)
-    except PegboardError:
-        return ()
-    rows = summaries[-1].race.scores if summaries else ()
-    final = session.state.scores
+    gs = session.state
+    turns = [report.next for report in session.game.reports()
+             if report.next.game_no == gs.game_no]
+    rows: list[tuple[int, ...]] = [(0,) * gs.sides]
+    for turn, later in zip(turns, [*turns[1:], None], strict=True):
+        if turn.deal_no and (later is None or later.deal_no != turn.deal_no):
+            rows.append(turn.scores)
     # Points pegged outside any deal (by points) still end the picture at the final score.
-    return rows if rows and rows[-1] == final else (*rows, final)
+    return tuple(rows) if rows[-1] == gs.scores else (*rows, gs.scores)

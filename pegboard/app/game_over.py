@@ -7,11 +7,13 @@ from dataclasses import replace
 
 from pegboard.app import flow, menus
 from pegboard.app.inputs import InputEvent
+from pegboard.app.session import Session
 from pegboard.app.state import AppState, GameOver, Result
 from pegboard.app.view import Screen, View
 from pegboard.app.views import board
 from pegboard.app.words import result_lines
 from pegboard.rules.events import NewGame
+from pegboard.rules.facts import GameOver as Over
 
 
 def race(state: AppState, screen: GameOver, event: InputEvent) -> Result:
@@ -45,4 +47,19 @@ def view(state: AppState, screen: GameOver) -> View:
     kind = Screen.MATCH if gs.match.winner is not None and gs.rules.match_games > 1 \
         else Screen.GAME_OVER
     hint = "OK next  GO race" if state.race else "OK next"
-    return replace(board(gs, kind, title), lines=lines, race=state.race, hint=hint)
+    base = board(gs, kind, title)
+    over = ended(state.session)
+    if over is not None:  # the board as the engine shows the end: the winner at the target
+        base = replace(base, sides=tuple(replace(side, score=over.shown[s])
+                                         for s, side in enumerate(base.sides)))
+    return replace(base, lines=lines, race=state.race, hint=hint)
+
+
+def ended(session: Session) -> Over | None:
+    """The engine's report of how the game in play ended (None while it goes on)."""
+    gs = session.state
+    if gs.winner is None:
+        return None
+    return session.memo("game over", lambda: next(
+        (report.game_over for report in reversed(session.game.reports())
+         if report.game_over is not None and report.game_over.game_no == gs.game_no), None))

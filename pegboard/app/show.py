@@ -24,7 +24,7 @@ from pegboard.app.words import count_page, owed_label
 from pegboard.rules.cards import Card
 from pegboard.rules.events import Claim, Muggins
 from pegboard.rules.show import score_hand
-from pegboard.rules.state import GameState
+from pegboard.rules.state import GameState, Reason
 
 MAX_CLAIM = 29
 """The most a claim can be (the best hand)."""
@@ -146,10 +146,10 @@ def reading_view(state: AppState, screen: Reading) -> View:
 def _claim_count(gs: GameState) -> Count | None:
     """The hand or crib waiting for its owner's claim, as a count (None for a play score)."""
     pending = gs.pending_claims[0]
-    if pending.reason == "crib" and gs.crib is not None:
+    if pending.reason == Reason.CRIB and gs.crib is not None:
         return Count(pending.player, True, gs.crib, pending.items)
     hand = gs.hands[pending.player]
-    if pending.reason == "hand" and hand is not None:
+    if pending.reason == Reason.HAND and hand is not None:
         return Count(pending.player, False, hand, pending.items)
     return None
 

@@ -13,11 +13,13 @@ from dataclasses import replace
 from pegboard.app import flow, resuit, wheels
 from pegboard.app.inputs import InputEvent
 from pegboard.app.picker import rank_label
+from pegboard.app.session import Session
 from pegboard.app.state import AppState, Result, Table
 from pegboard.app.view import Screen, View
 from pegboard.app.views import board
 from pegboard.rules.cards import Card
 from pegboard.rules.events import Crib, Go, Play, Show, Starter
+from pegboard.rules.facts import SaidGo
 from pegboard.rules.state import GameState, Phase
 
 
@@ -30,7 +32,15 @@ def _wheel(state: AppState, screen: Table) -> wheels.Found | None:
     session = state.session
     assert session is not None
     return session.memo(("table wheel", screen.pending, screen.anchor), lambda: wheels.table_wheel(
-        session.state, session.events, screen.pending, screen.anchor))
+        session.state, goes_this_deal(session), screen.pending, screen.anchor))
+
+
+def goes_this_deal(session: Session) -> tuple[SaidGo, ...]:
+    """Every go the engine reported since this deal's starter."""
+    start = wheels.last_starter(session.events)
+    if start < 0:
+        return ()
+    return tuple(go for report in session.game.reports(start + 1) for go in report.of(SaidGo))
 
 
 def wheel_key(state: AppState, screen: Table, event: InputEvent) -> Result:

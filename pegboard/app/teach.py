@@ -15,7 +15,7 @@ from pegboard.app.words import no_suits
 from pegboard.errors import PegboardError
 from pegboard.rules.events import Claim, Event, Play
 from pegboard.rules.scoring import Breakdown
-from pegboard.rules.state import Award, GameState
+from pegboard.rules.state import Award, GameState, Reason
 
 if TYPE_CHECKING:
     from pegboard.rules.rulehelp import Topic
@@ -53,7 +53,7 @@ def _discard_reviews(after: GameState, awards: tuple[Award, ...]) -> list[Page]:
     pages: list[Page] = []
     for award in awards:
         dealt = after.dealt[award.player]
-        if award.reason != "hand" or dealt is None or after.dealer is None:
+        if award.reason != Reason.HAND or dealt is None or after.dealer is None:
             continue
         own_crib = after.side_of(award.player) == after.side_of(after.dealer)
         try:

@@ -17,7 +17,8 @@ from pegboard.app.picker import Option, Slot
 from pegboard.app.state import Wheel
 from pegboard.app.view import PickerView
 from pegboard.rules.cards import DECK, Card, Rank, Suit
-from pegboard.rules.events import Go, Play, Starter
+from pegboard.rules.events import Starter
+from pegboard.rules.facts import SaidGo
 from pegboard.rules.state import GameState, Phase
 
 Found = tuple[str, list[Slot], int]
@@ -105,7 +106,7 @@ def plain_wheel(blocked: set[Card], anchor: Rank | None, avoid: set[Suit] | None
     return flatten(order, opts), start
 
 
-def table_wheel(gs: GameState, events: Sequence[object], pending: tuple[Card, ...],
+def table_wheel(gs: GameState, goes: Sequence[SaidGo], pending: tuple[Card, ...],
                 anchor: Rank | None) -> Found | None:
     """The card wheel of the table screen in the engine's phase (None: no card to enter)."""
     if gs.phase is Phase.STARTER:
@@ -121,7 +122,7 @@ def table_wheel(gs: GameState, events: Sequence[object], pending: tuple[Card, ..
                      for slot in slots]
         return "Starter", slots, start
     if gs.phase is Phase.PLAY and gs.to_act is not None:
-        return _play_wheel(gs, events, gs.to_act)
+        return _play_wheel(gs, goes, gs.to_act)
     if gs.phase is Phase.SHOW and gs.to_act is not None:
         return _hand_wheel(gs, gs.to_act, pending, anchor)
     if gs.phase is Phase.CRIB:
@@ -129,7 +130,7 @@ def table_wheel(gs: GameState, events: Sequence[object], pending: tuple[Card, ..
     return None
 
 
-def _play_wheel(gs: GameState, events: Sequence[object], p: int) -> Found:
+def _play_wheel(gs: GameState, goes: Sequence[SaidGo], p: int) -> Found:
     room = 31 - gs.count
     # Cards known to be the player's: their dealt cards, or after a renege's take-back the
     # hand the engine already knows (they must lay those very cards again).
@@ -147,7 +148,7 @@ def _play_wheel(gs: GameState, events: Sequence[object], p: int) -> Found:
         )
 
     ranks = [r for r in picker.RANKS if r.pips <= room and opts(r)]
-    order, start = picker.play_order(gs.pile, ranks, _play_weights(gs, events, p),
+    order, start = picker.play_order(gs.pile, ranks, _play_weights(gs, goes, p),
                                      held=gs.cards_left[p])
     return f"{gs.names[p]} plays", flatten(order, opts), first_of(order, opts, start)
 
@@ -229,11 +230,11 @@ def _flush_suits(gs: GameState, player: int) -> set[Suit]:
     }
 
 
-def _play_weights(gs: GameState, events: Sequence[object], player: int) -> dict[Rank, float]:
+def _play_weights(gs: GameState, goes: Sequence[SaidGo], player: int) -> dict[Rank, float]:
     """How likely each rank is to be ``player``'s card: by the copies not yet seen, and
     nearly never a rank that fitted when the player said go earlier this deal (they held
     none; only a renege would show one)."""
-    room = _go_room(gs, events, player)
+    room = _go_room(goes, player)
     seen: dict[Rank, int] = {}
     for card in gs.seen:
         seen[card.rank] = seen.get(card.rank, 0) + 1
@@ -250,31 +251,9 @@ def last_starter(events: Sequence[object]) -> int:
                 -1)
 
 
-def _go_room(gs: GameState, events: Sequence[object], player: int) -> int | None:
-    """The smallest room under 31 at which ``player`` said go this deal, if they did."""
-    start = last_starter(events)
-    if start < 0:
-        return None
-    count, out = 0, set()
-    left = [gs.rules.hand_size()] * gs.players
-    room: int | None = None
-    for event in events[start + 1:]:
-        if isinstance(event, Play):
-            count += event.card.pips
-            left[event.player] -= 1
-            mover, include = event.player, True
-        elif isinstance(event, Go):
-            if event.player == player:
-                room = min(room, 31 - count) if room is not None else 31 - count
-            out.add(event.player)
-            mover, include = event.player, False
-        else:
-            continue
-        still = [
-            (mover + k) % gs.players for k in range(1, gs.players + 1)
-            if ((mover + k) % gs.players != mover or include)
-            and (mover + k) % gs.players not in out and left[(mover + k) % gs.players] > 0
-        ]
-        if count == 31 or not still:
-            count, out = 0, set()
-    return room
+def _go_room(goes: Sequence[SaidGo], player: int) -> int | None:
+    """The smallest room under 31 at which ``player`` said go this deal, if they did (the
+    engine reports each go with the count it was said at)."""
+    rooms = [31 - go.count for go in goes if go.player == player]
+    return min(rooms) if rooms else None
+

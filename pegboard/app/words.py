@@ -29,11 +29,20 @@ from pegboard.rules.events import (
 from pegboard.rules.help_shape import LINE_WIDTH
 from pegboard.rules.scoring import Breakdown
 from pegboard.rules.speech import Said, count_phrases, phrase_words
-from pegboard.rules.state import Award, GameState, PenaltyOffer, PendingClaim, TakeBack
+from pegboard.rules.state import (
+    Award,
+    GameState,
+    PenaltyOffer,
+    PendingClaim,
+    Reason,
+    Skunk,
+    TakeBack,
+)
 
 _PLAIN = {
-    "go": "Go", "last card": "Last card", "his heels": "His heels", "penalty": "Penalty",
-    "muggins": "Muggins", "three for last": "Three for last", "peg": "Peg",
+    Reason.GO: "Go", Reason.LAST_CARD: "Last card", Reason.HIS_HEELS: "His heels",
+    Reason.PENALTY: "Penalty", Reason.MUGGINS: "Muggins",
+    Reason.THREE_FOR_LAST: "Three for last", Reason.PEG: "Peg",
 }
 
 
@@ -44,7 +53,7 @@ def award_text(award: Award, names: tuple[str, ...]) -> str:
     what = _what(award)
     if award.points < 0:
         return f"{name}: {what}, {-award.points} back"
-    if award.reason == "three for last":
+    if award.reason == Reason.THREE_FOR_LAST:
         return f"{name}: {what}"
     return f"{name}: {what} for {award.points}"
 
@@ -64,13 +73,13 @@ def awards_text(awards: list[Award], names: tuple[str, ...]) -> str:
 
 
 def _what(award: Award) -> str:
-    if award.reason == "run" and award.cards:  # a claimed part of a run has no cards
+    if award.reason == Reason.RUN and award.cards:  # a claimed part of a run has no cards
         return f"Run of {len(award.cards)}"
     return _PLAIN.get(award.reason, award.reason.capitalize())
 
 
 def _short(award: Award) -> str:
-    short = {"thirty-one": "31", "fifteen": "15"}.get(award.reason)
+    short = {Reason.THIRTY_ONE: "31", Reason.FIFTEEN: "15"}.get(award.reason)
     return short or _what(award).lower()
 
 
@@ -213,7 +222,8 @@ def result_lines(gs: GameState) -> tuple[str, tuple[str, ...]]:
     result = gs.result
     if result is None:
         return "Game over", (score_line(gs),)
-    skunk = {"none": "No skunk", "skunk": "Skunk", "double": "Double skunk"}[result.skunk]
+    skunk = {Skunk.NONE: "No skunk", Skunk.SKUNK: "Skunk", Skunk.DOUBLE: "Double skunk"}[
+        result.skunk]
     points = result.game_points[result.winner]
     lines = [f"{skunk}: {points} game pt{'s' if points != 1 else ''}"]
     if gs.rules.match_games > 1:
