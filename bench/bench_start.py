@@ -103,11 +103,6 @@ def run(store: Path) -> float:
         return _reaped(pid)
 
 
-def median_ms(measure: Callable[[], float]) -> float:
-    """The median of ``RUNS`` measurements, in milliseconds."""
-    return statistics.median(measure() for _ in range(RUNS)) * 1000
-
-
 def _game_in_progress(store: Path) -> None:
     """The first 20 lines of the guide's game played into ``store`` (as the splash bench)."""
     from pegboard.config import Config
@@ -121,22 +116,35 @@ def _game_in_progress(store: Path) -> None:
 
 
 def main() -> None:
-    """Print each command's CPU to its first keyed screen and its ratio to a bare start."""
+    """Print each command's CPU to its first keyed screen and its ratio to a bare start.
+
+    The measurements take turns (a bare start, each command, its libraries, then again), so
+    a busy spell on the machine weighs on the reference as much as on what it is compared
+    with; each figure is the median of its ``RUNS``."""
     import compileall
 
     compileall.compile_dir(str(ROOT / "pegboard"), quiet=1)  # as pip does on install
     with tempfile.TemporaryDirectory() as scratch:
         store = Path(scratch) / "store"
         _game_in_progress(store)
-        reference = median_ms(bare)
-        print(f"reference: python -c pass {reference:.0f} ms CPU (median of {RUNS}) on "
-              f"{os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}")
-        for name, measure in (("sim", sim), ("run", run)):
-            took = median_ms(partial(measure, store))
-            least = median_ms(partial(bare, LIBRARIES[name]))
-            print(f"pegboard {name}: start -> first screen that takes a key {took:.0f} ms CPU "
-                  f"= {took / reference:.1f}x python -c pass (target <= {TARGET:g}x); its "
-                  f"libraries alone {least:.0f} ms = {least / reference:.1f}x")
+        measures: dict[str, Callable[[], float]] = {
+            "bare": bare,
+            "sim": partial(sim, store), "sim libraries": partial(bare, LIBRARIES["sim"]),
+            "run": partial(run, store), "run libraries": partial(bare, LIBRARIES["run"]),
+        }
+        taken: dict[str, list[float]] = {name: [] for name in measures}
+        for _ in range(RUNS):
+            for name, measure in measures.items():
+                taken[name].append(measure())
+        ms = {name: statistics.median(cpu) * 1000 for name, cpu in taken.items()}
+    reference = ms["bare"]
+    print(f"reference: python -c pass {reference:.0f} ms CPU (median of {RUNS}) on "
+          f"{os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}")
+    for name in ("sim", "run"):
+        took, least = ms[name], ms[f"{name} libraries"]
+        print(f"pegboard {name}: start -> first screen that takes a key {took:.0f} ms CPU "
+              f"= {took / reference:.1f}x python -c pass (target <= {TARGET:g}x); its "
+              f"libraries alone {least:.0f} ms = {least / reference:.1f}x")
 
 
 if __name__ == "__main__":
