@@ -10,18 +10,11 @@ from pegboard.link.board import BoardError, BoardState, parse_colour
 from pegboard.link.layout import led_config_from
 
 
-def test_following_finds_who_scored() -> None:
-    start = BoardState.start(3)
-    one = BoardState.following(start, front=[0, 6, 0], back=[0, 0, 0])
-    assert one.last == 1
-    two = BoardState.following(one, front=[4, 6, 0], back=[0, 0, 0])
-    assert two.last == 0
-    same = BoardState.following(two, front=[4, 6, 0], back=[0, 0, 0])
-    assert same == two  # nothing moved: still side 0's award on show
-    undo = BoardState.following(two, front=[0, 6, 0], back=[0, 0, 0])
-    assert undo.last == 0 and undo.front == (0, 6, 0)  # an undo moves a peg back
-    fresh = BoardState.following(None, front=[10, 0], back=[4, 0])
-    assert fresh.last == 0
+def test_the_side_that_scored_is_given_not_guessed() -> None:
+    # Side 0 moved further, but the engine said side 1 scored last (a take-back moved 0).
+    board = BoardState.from_scores([4, 6, 0], previous=[10, 0, 0], last=1)
+    assert board.last == 1
+    assert BoardState.from_scores([4, 6], previous=[0, 6]).last is None
 
 
 def test_from_scores_puts_overshoots_in_the_game_hole() -> None:

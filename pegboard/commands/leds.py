@@ -144,7 +144,7 @@ def demo_steps(tracks: int) -> list[tuple[str, BoardState]]:
         back[side] = front[side]
         front[side] = min(121, front[side] + points)
         winner = side if front[side] >= 121 else None
-        board = BoardState.following(board, front=front, back=back, winner=winner)
+        board = BoardState.from_scores(front, back, last=side, winner=winner)
         steps.append((f"side {side + 1} pegs {points} to {front[side]}", board))
     return steps
 

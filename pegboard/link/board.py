@@ -5,8 +5,8 @@ the colours), never a change, so resending the current board is always harmless 
 that was reset or replugged catches up with a single message.
 
 Like the two pegs of a wooden board, each side has a *front* peg (its current score) and a
-*back* peg (its score before the last award). The device loop builds the value from the game's
-plain integers:
+*back* peg (its score before the last award). The value is built from the pegs and the side the
+engine reported scoring (nothing here works out who scored):
 
 >>> board = BoardState.from_scores([17, 9], previous=[12, 9], last=0)
 >>> board.front, board.back, board.last, board.sides
@@ -144,39 +144,6 @@ class BoardState:
             target=target,
             colours=tuple(colours),
         )
-
-    @classmethod
-    def following(
-        cls,
-        previous: BoardState | None,
-        *,
-        front: Sequence[int],
-        back: Sequence[int],
-        winner: int | None = None,
-        target: int = 121,
-        colours: Sequence[Colour] = (),
-    ) -> BoardState:
-        """The next board after ``previous``, working out who scored: the side whose pegs
-        moved (the one that moved most if several did; ``previous.last`` if none did).
-
-        >>> a = BoardState.from_scores([10, 4])
-        >>> BoardState.following(a, front=[10, 9], back=[10, 4]).last
-        1
-        """
-        board = cls.from_scores(front, back, winner=winner, target=target, colours=colours)
-        last = previous.last if previous is not None and previous.sides == board.sides else None
-        if previous is not None and previous.sides == board.sides:
-            moved = [
-                (abs(board.front[s] - previous.front[s]), s)
-                for s in range(board.sides)
-                if (board.front[s], board.back[s]) != (previous.front[s], previous.back[s])
-            ]
-            if moved:
-                last = max(moved)[1]
-        elif previous is None:
-            changed = [s for s in range(board.sides) if board.front[s] != board.back[s]]
-            last = changed[0] if len(changed) == 1 else None
-        return cls(board.front, board.back, last, board.winner, board.target, board.colours)
 
     @classmethod
     def start(cls, sides: int = 2, *, target: int = 121) -> BoardState:
