@@ -52,9 +52,10 @@ def test_teaching_shows_rule_help_once_when_it_arises() -> None:
     app = teaching_game()
     assert app.state.teaching
     app.pick("5")
+    app.read()  # the coach: the starter
     for label in ("K", "Q", "J"):
         app.pick(label)
-        app.read()  # "no pair: a king and a queen both count 10 ..." the first time
+        app.read()  # the coach's lead; "no pair: a king and a queen both count 10 ..."
     app.feed(GO)
     app.pick("A")  # 31
     titles = [p.title for p in app.pages]
@@ -151,8 +152,14 @@ def test_muggins_missed_combinations_in_teaching_mode() -> None:
     rows = list(app.view.lines)
     app.feed(Turn(rows.index("Teaching: off") - (app.view.selected or 0)), OK)
     app.feed(Turn(-(app.view.selected or 0)), OK, Turn(1), OK)
+    assert app.view.title == "Coach: the deal"  # teaching was on from setup
+    assert " ".join(app.view.lines) == "6 cards each. Lay 2 away, face down, to P1's crib. " \
+        "Keep what scores."
+    app.read()
     app.pick("5")
+    app.read()  # the coach: the starter
     app.pick("10")
+    app.read()  # the coach: the lead
     app.pick("5")  # fifteen for P1: 2
     assert app.view.title == "P1 claims"
     app.feed(OK)  # claims nothing
@@ -167,6 +174,7 @@ def test_teaching_says_why_a_card_scored_nothing() -> None:
     app = teaching_game()
     app.pick("K")  # the starter
     for label in ("5", "6", "9", "7"):
+        app.read()  # the coach's pages: the starter, the lead
         app.pick(label)
     pages = [p for p in app.pages if p.title == "No score"]
     assert pages and "no run" in " ".join(pages[-1].lines), app.pages
@@ -178,3 +186,64 @@ def test_no_why_pages_without_teaching() -> None:
     for label in ("5", "6", "9", "7"):
         app.pick(label)
     assert not [p for p in app.pages if p.title == "No score"]
+
+
+def test_the_coach_teaches_each_step_of_a_deal_once() -> None:
+    """A first game with the coach: one page at each step the first time it happens."""
+    app = teaching_game()
+    coached: list[tuple[str, tuple[str, ...]]] = []
+
+    def note() -> None:
+        coached.extend((p.title, p.lines) for p in app.pages if p.title.startswith("Coach: "))
+        app.read()
+
+    app.pick("5")  # the starter: P2 (the pone) cut, P1 (the dealer) turned it
+    note()
+    for label in ("K", "Q", "J"):
+        app.pick(label)
+        note()
+    app.feed(GO)
+    note()
+    app.pick("A")  # 31
+    note()
+    titles = [title for title, _ in coached]
+    assert titles == ["Coach: the starter", "Coach: the lead", "Coach: the go"]
+    starter = app.game.starter
+    assert starter is not None
+    assert " ".join(coached[0][1]) == (f"P2 cut, P1 turned the starter: {starter.pretty}. It "
+                                       "counts in every hand.")
+    assert " ".join(coached[1][1]).startswith("P2 leads.")
+    assert {"coach the starter", "coach the lead", "coach the go"} <= app.state.helped
+
+
+def test_the_coach_is_silent_without_teaching() -> None:
+    app = new_game()
+    app.pick("5")
+    app.pick("K")
+    assert not [p for p in app.pages if p.title.startswith("Coach: ")]
+
+
+def test_a_coach_page_is_said_aloud_once() -> None:
+    from dataclasses import replace
+
+    from pegboard.app.session import Session
+    from pegboard.app.state import AppState, Reading
+    from pegboard.config import Config
+    from pegboard.rules.events import GameHeader
+    from pegboard.rules.variants import Rules
+    from pegboard.voice.announce import Announcer, Importance
+    from tests.support.games import parse_script
+
+    app = teaching_game()
+    app.pick("5")
+    page = next(p for p in app.pages if p.title == "Coach: the starter")
+    session = Session.new(GameHeader(("P1", "P2"), Rules()))
+    state = AppState(Config(), session=session)
+    announcer = Announcer()
+    announcer.begin(state)
+    for event in parse_script("deal 0; starter 5C"):
+        session, _ = session.apply(event)
+    state = replace(state, session=session, screen=Reading((page,)))
+    said = [(a.text, a.importance) for a in announcer.heard(state).said]
+    assert (" ".join(page.lines), Importance.TEACHING) in said
+    assert announcer.heard(state).said == ()

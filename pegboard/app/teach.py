@@ -1,14 +1,16 @@
 """Teaching mode: the lessons an entry brings up.
 
-A shown hand's discard reviewed by expected value (when the dealt cards were entered), what a
-low claim missed, why a card scored nothing when it nearly did (once per kind of near miss a
-game, so the lesson does not become a chore), and rule help the first time a dispute is likely.
-"""
+The first-game coach's page at each step of a deal the first time it happens
+(:mod:`pegboard.app.coach`); a shown hand's discard reviewed by expected value (when the dealt
+cards were entered); what a low claim missed; why a card scored nothing when it nearly did
+(once per kind of near miss a game, so the lesson does not become a chore); and rule help the
+first time a dispute is likely."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from pegboard.app.coach import coach_pages
 from pegboard.app.state import AppState, Page
 from pegboard.app.view import Screen
 from pegboard.app.words import no_suits
@@ -32,8 +34,9 @@ def lessons(state: AppState, before: GameState, event: Event, awards: tuple[Awar
     from pegboard.rules import hints, rulehelp
 
     after = state.session.state
-    pages = [*_discard_reviews(after, awards), *_missed(before, event)]
-    given: set[str] = set()
+    coached, steps = coach_pages(before, after, event, awards, state.helped)
+    pages = [*coached, *_discard_reviews(after, awards), *_missed(before, event)]
+    given: set[str] = set(steps)
     if isinstance(event, Play) and not any(a.player == event.player for a in awards):
         why = hints.explain_no_score((*before.pile, event.card))
         kind = f"why {why.split(':')[0]}" if why else ""

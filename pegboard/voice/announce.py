@@ -26,6 +26,7 @@ import enum
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from pegboard.app.coach import COACH
 from pegboard.app.state import AppState, Reading
 from pegboard.app.words import side_name
 from pegboard.rules.events import Claim
@@ -142,6 +143,9 @@ class Announcer:
             if page.title == "No score" and page not in self._pages and page.lines:
                 out.append(Announcement(no_score_phrase(page.lines[0], self._phrases),
                                         "no score", Importance.TEACHING, entries))
+            elif page.title.startswith(COACH) and page not in self._pages:
+                out.append(Announcement(" ".join(page.lines), "coach", Importance.TEACHING,
+                                        entries))
         return out
 
     def _remember(self, state: AppState) -> None:
