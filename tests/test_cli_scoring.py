@@ -49,6 +49,8 @@ def test_score_crib_drops_the_four_card_flush(capsys: pytest.CaptureFixture[str]
         (["score", "5H", "5H", "5C", "JD", "--starter", "5D"], "5H appears twice"),
         (["score", "5H", "5S", "5C", "JD", "--starter", "5H"], "5H appears twice"),
         (["score", "5H", "5S", "--starter", "5D"], "a hand has 4 cards"),
+        (["score", "5H", "5C", "JD", "--starter", "5S"], "add --five-card"),
+        (["score", "5H", "5C", "JD", "4D", "--starter", "5S", "--five-card"], "has 3 cards"),
         (["peg", "KS", "QH", "JD", "5C"], "would make the count 35"),
         (["peg", "KS", "KS"], "KS appears twice"),
         (["peg", "1S"], "'1S' is not a card"),
@@ -62,6 +64,12 @@ def test_bad_input_exits_2_with_a_message(
     assert out == ""
     assert message in err
     assert err.startswith(f"pegboard {argv[0]}: ")
+
+
+def test_score_five_card_hand_of_three(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "score", "5H", "5C", "JD", "--starter", "5S", "--five-card")
+    assert status == 0
+    assert out.splitlines()[-1] == "Total: 14"
 
 
 def test_score_needs_a_starter(capsys: pytest.CaptureFixture[str]) -> None:

@@ -22,5 +22,5 @@ def test_pegboard_score_refuses_a_three_card_crib(capsys: pytest.CaptureFixture[
     assert main(["score", "5H", "5S", "5C", "--starter", "JD", "--crib"]) == 2
     captured = capsys.readouterr()
     assert "a crib has 4 cards, got 3" in captured.err and captured.out == ""
-    assert main(["score", "5H", "5S", "5C", "--starter", "JD"]) == 0
+    assert main(["score", "5H", "5S", "5C", "--starter", "JD", "--five-card"]) == 0
     assert "Total: 14" in capsys.readouterr().out

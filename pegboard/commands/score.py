@@ -6,6 +6,7 @@ import argparse
 import json
 
 from pegboard.commands import voice_options as voice_cli
+from pegboard.errors import InvalidCardError
 from pegboard.rules import Card, parse_cards, say_breakdown, score_hand
 
 
@@ -14,13 +15,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser = subparsers.add_parser(
         "score",
         help="count a hand or crib the way players say it aloud",
-        description="Score a show hand (4 cards, or 3 in five-card cribbage) with its starter. "
+        description="Score a show hand (4 cards, or 3 with --five-card) with its starter. "
         "Cards are rank then suit: 5H, TH or 10H, QC, A♠.",
     )
     parser.add_argument("cards", nargs="+", metavar="CARD", help="the hand, e.g. 5H 5S 5C JD")
     parser.add_argument("--starter", required=True, metavar="CARD", help="the turned-up card")
     parser.add_argument(
         "--crib", action="store_true", help="score as the crib (a flush needs the starter too)"
+    )
+    parser.add_argument(
+        "--five-card", action="store_true", help="five-card cribbage: a hand of 3 cards"
     )
     parser.add_argument("--json", action="store_true", help="print the itemised score as JSON")
     voice_cli.add_arguments(parser)
@@ -32,6 +36,7 @@ def run(args: argparse.Namespace) -> int:
     aloud, ``--wav FILE`` writes it spoken."""
     hand = parse_cards(args.cards)
     starter = Card.parse(args.starter)
+    _check_size(hand, five_card=args.five_card, crib=args.crib)
     breakdown = score_hand(hand, starter, crib=args.crib)
 
     def spoken() -> str:
@@ -47,3 +52,19 @@ def run(args: argparse.Namespace) -> int:
     print(say_breakdown(breakdown))
     print(f"Total: {breakdown.total}")
     return voice_cli.deliver(spoken, args)
+
+
+def _check_size(hand: list[Card], *, five_card: bool, crib: bool) -> None:
+    """A hand has 4 cards, or 3 in five-card cribbage; a crib has 4 in both games. Three cards
+    without ``--five-card`` are most often a card left out, so they are refused, not scored."""
+    listed = " ".join(str(card) for card in hand)
+    if len(hand) == 3 and not five_card and not crib:
+        raise InvalidCardError(
+            f"a hand has 4 cards, got 3: {listed!r} (a 3-card hand is five-card cribbage: "
+            "add --five-card)"
+        )
+    if len(hand) == 4 and five_card and not crib:
+        raise InvalidCardError(
+            f"a five-card cribbage hand has 3 cards, got 4: {listed!r} "
+            "(leave out --five-card, or add --crib for a crib)"
+        )
