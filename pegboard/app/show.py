@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from pegboard.app import flow, resuit
-from pegboard.app.inputs import InputEvent
+from pegboard.app.inputs import InputEvent, Turn
 from pegboard.app.keys import list_move, number_edit, steps
 from pegboard.app.pages import count_pages
 from pegboard.app.picker import rank_label
@@ -154,9 +154,23 @@ def _claim_count(gs: GameState) -> Count | None:
     return None
 
 
+FAST_TURN = 0.15
+"""Seconds: a detent this soon after the one before on the claim dial is part of a fast turn."""
+FAST_STEP = 5
+"""Points a detent moves the claim dial during a fast turn (one otherwise)."""
+
+
 def claim_number(state: AppState, screen: Claiming, event: InputEvent) -> Result:
-    """Turning or digit keys set the points claimed."""
-    return replace(state, screen=Claiming(number_edit(screen.number, event, MAX_CLAIM))), ()
+    """Turning or digit keys set the points claimed. A detent within :data:`FAST_TURN` of the
+    dial's last one is part of a fast turn and moves by fives, a slow one by ones, so a 17
+    hand is five detents (1, then 5, 5, 5 fast, then 1), not seventeen."""
+    if not isinstance(event, Turn):
+        return replace(state, screen=Claiming(number_edit(screen.number, event, MAX_CLAIM))), ()
+    now = state.last_input  # step stamps the event's time before a handler runs
+    fast = now is not None and screen.turned_at is not None and now - screen.turned_at <= FAST_TURN
+    moved = Turn(event.steps * FAST_STEP) if fast else event
+    number = number_edit(screen.number, moved, MAX_CLAIM)
+    return replace(state, screen=Claiming(number, turned_at=now)), ()
 
 
 def claim_ok(state: AppState, screen: Claiming, event: InputEvent) -> Result:

@@ -136,9 +136,13 @@ class Table:
 
 @dataclass(frozen=True, slots=True)
 class Claiming:
-    """Muggins games: the owner of the waiting score turns in the points they claim."""
+    """Muggins games: the owner of the waiting score turns in the points they claim.
+
+    ``turned_at`` is when the dial last moved (None before it has), so that a fast turn can
+    move it by fives."""
 
     number: int = 0
+    turned_at: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
