@@ -22,11 +22,11 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy --strict pegboard tests/support tests/conformance tools
 
-# The suite on every core (pytest-xdist); tests/conftest.py keeps the tests that share a module
-# fixture on one worker and starts the slowest first. `make test WORKERS=0` runs it in one process.
+# The suite on every core (pytest-xdist), a module's tests on one worker (its module fixtures made
+# once), the slowest modules first (tests/conftest.py). `make test WORKERS=0` runs it in one process.
 WORKERS ?= auto
 test: lint test-tools
-	$(BIN)/pytest -n $(WORKERS) --dist loadgroup --no-loadscope-reorder
+	$(BIN)/pytest -n $(WORKERS) --dist loadfile --no-loadscope-reorder
 
 # System tools the tests use that pip cannot provide: systemd-analyze (from Debian's systemd
 # package), tmux (the simulator's terminal test), espeak-ng and sox (the voice: speech into WAV

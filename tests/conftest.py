@@ -1,11 +1,9 @@
 """Fixtures and scheduling shared by the test modules.
 
-``make test`` runs the suite on every core (pytest-xdist, ``--dist loadgroup``). Two things
-keep that quick and fair:
-
-- The tests of a module that share a module-scoped fixture (a browser, eighty conformance
-  games, a recorded game) run on one worker, so the fixture is made once.
-- The slowest modules start first, so no worker is left alone with a long test at the end.
+``make test`` runs the suite on every core (pytest-xdist, ``--dist loadfile``): a module's tests
+run on one worker, so a module-scoped fixture (a browser, eighty conformance games, a recorded
+game) is made once, and the slowest modules start first, so no worker is left alone with a
+long module at the end.
 
 The tests' temporary directories are made in RAM (``/dev/shm``) when the machine has it: the
 store syncs every entry to disk (``fdatasync``), which costs milliseconds on a disk and nothing
@@ -28,13 +26,16 @@ from gpiozero.pins.mock import MockFactory
 SLOWEST_FIRST = (
     "test_table_conformance.py",
     "test_app_fuzz.py",
-    "test_firmware_soak.py",
     "test_crash.py",
     "test_fuzz_inputs.py",
+    "test_firmware_soak.py",
     "test_web_browser.py",
     "test_e2e_game.py",
-    "test_referee_diff.py",
     "test_game_random.py",
+    "test_referee_diff.py",
+    "test_app_input_cost.py",
+    "test_hostile_web_load.py",
+    "test_review.py",
 )
 """Modules of a second or more a test, longest first (``pytest --durations=40`` shows them)."""
 
@@ -63,27 +64,8 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 _RAM_FOLDER = pytest.StashKey[str]()
 
 
-def shares_a_module_fixture(item: pytest.Item) -> bool:
-    """Whether ``item`` uses a module- or class-scoped fixture written in its own module."""
-    info = getattr(item, "_fixtureinfo", None)
-    module = getattr(item, "module", None)
-    if info is None or module is None:
-        return False
-    return any(
-        definition.scope in ("module", "class")
-        and getattr(definition.func, "__module__", None) == module.__name__
-        for definitions in info.name2fixturedefs.values()
-        for definition in definitions
-    )
-
-
-@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Group the tests that share a module fixture (one worker each group) and put the
-    slowest modules first; the order inside a module stays as written."""
-    for item in items:
-        if shares_a_module_fixture(item):
-            item.add_marker(pytest.mark.xdist_group(item.path.stem))
+    """The slowest modules first; the order inside a module stays as written."""
 
     def rank(item: pytest.Item) -> int:
         name = item.path.name
