@@ -165,7 +165,8 @@ def check_store(
 
 def crash_many_times(tmp_path: Path, kills: int, seed: int) -> None:
     rng = random.Random(seed)
-    plan = make_plan(seed, games=max(2, kills // 40))
+    # Room to spare: how many lines slip in before a kill lands depends on the machine.
+    plan = make_plan(seed, games=max(3, kills // 20))
     store_path = tmp_path / "store"
     acked: dict[int, int] = {}
     checked = [-1]
