@@ -23,7 +23,7 @@ from pegboard.rules.game import Game
 from pegboard.rules.show import score_hand
 from tests.support.games import random_game
 
-TOPIC = "pegboard/club/board/b1/result"
+TOPIC = "pegboard/club/board/b1/result/g11"
 
 
 def club_records(seed: int, members: tuple[str, str] = ("101", "102"), *, night: int = 1,
@@ -92,7 +92,9 @@ def test_a_genuine_result_is_taken_and_a_forged_one_names_what_differs() -> None
     with pytest.raises(ClubError, match="'game_points' differs"):
         check_result(TOPIC, json.dumps(forged).encode())
     with pytest.raises(ClubError, match="a board publishes only its own results"):
-        check_result("pegboard/club/board/b2/result", json.dumps(card).encode())
+        check_result("pegboard/club/board/b2/result/g11", json.dumps(card).encode())
+    with pytest.raises(ClubError, match="not 'b1:g12'"):
+        check_result("pegboard/club/board/b1/result/g12", json.dumps(card).encode())
     with pytest.raises(ClubError, match="is not JSON"):
         check_result(TOPIC, b"{nope")
     with pytest.raises(ClubError, match="not a 'pegboard-club-result'"):
@@ -150,14 +152,15 @@ def test_acknowledgements_survive_a_restart_and_a_torn_line_is_not_one(tmp_path:
                                                                       ) -> None:
     path = tmp_path / "acked"
     box = Outbox(path)
-    assert box.add("b1:g1", b"1") and box.add("b1:g2", b"2") and not box.add("b1:g1", b"1")
+    assert box.add("b1:g1", "g1", b"1") and box.add("b1:g2", "g2", b"2")
+    assert not box.add("b1:g1", "g1", b"1")
     box.acknowledge("b1:g1")
     box.close()
     with open(path, "ab") as out:
         out.write(b"b1:g2")  # torn: no newline
     again = Outbox(path)
     assert again.acked == {"b1:g1"}
-    assert not again.add("b1:g1", b"1") and again.add("b1:g2", b"2")
+    assert not again.add("b1:g1", "g1", b"1") and again.add("b1:g2", "g2", b"2")
     again.acknowledge("b1:g2")
     again.close()
     assert path.read_bytes() == b"b1:g1\nb1:g2\n"

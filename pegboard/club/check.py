@@ -1,11 +1,12 @@
 """Checking a result that arrives on the broker before it is counted.
 
-A message is taken only when all of this holds: its topic is a board's ``result`` topic;
+A message is taken only when all of this holds: its topic is a board's ``result/<game>``;
 its payload is at most :data:`MAX_PAYLOAD` bytes of JSON in the scorecard's format; its
-``club`` and ``board`` are the topic's (a board publishes only under its own topic) and its
-``id`` is ``<board>:<game>``; and the card is exactly the scorecard its own record makes,
-read again through the one record reader and the engine. A card whose numbers do not follow
-from its record (a forged or edited result) is refused with the first difference named.
+``club``, ``board`` and ``game`` are the topic's (a board publishes only under its own
+topic) and its ``id`` is ``<board>:<game>``; and the card is exactly the scorecard its own
+record makes, read again through the one record reader and the engine. A card whose numbers
+do not follow from its record (a forged or edited result) is refused, the first difference
+named.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import json
 from typing import Any
 
 from pegboard.club.scorecard import FORMAT, VERSION, judge
-from pegboard.club.topics import RESULT, parse_topic
+from pegboard.club.topics import parse_result_topic
 from pegboard.errors import ClubError
 
 MAX_PAYLOAD = 1 << 20
@@ -23,10 +24,10 @@ MAX_PAYLOAD = 1 << 20
 
 def check_result(topic: str, payload: bytes) -> dict[str, Any]:
     """The scorecard a message carries; ClubError saying why it is refused."""
-    parts = parse_topic(topic)
-    if parts is None or parts[2] != RESULT:
+    parts = parse_result_topic(topic)
+    if parts is None:
         raise ClubError(f"{topic[:80]!r} is not a board's result topic")
-    club, board, _ = parts
+    club, board, topic_game = parts
     if len(payload) > MAX_PAYLOAD:
         raise ClubError(f"the result on {topic} is {len(payload):,} bytes; at most "
                         f"{MAX_PAYLOAD:,} are taken")
@@ -43,9 +44,9 @@ def check_result(topic: str, payload: bytes) -> dict[str, Any]:
         raise ClubError(f"the result on {topic} names club {card.get('club')!r} and board "
                         f"{card.get('board')!r}: a board publishes only its own results")
     game = card.get("game")
-    if not isinstance(game, str) or card.get("id") != f"{board}:{game}":
+    if game != topic_game or card.get("id") != f"{board}:{game}":
         raise ClubError(f"the result on {topic} has the id {card.get('id')!r}, not "
-                        f"'{board}:<game>'")
+                        f"'{board}:{topic_game}'")
     record = card.get("record")
     if not isinstance(record, list) or not all(isinstance(line, dict) for line in record):
         raise ClubError(f"the result {card['id']} carries no record (a list of its lines)")

@@ -26,7 +26,7 @@ class Outbox:
         self.path = path
         self._lock = threading.Lock()
         self.acked: set[str] = set()
-        self.pending: dict[str, bytes] = {}
+        self.pending: dict[str, tuple[str, bytes]] = {}
         try:
             data = path.read_bytes()
         except FileNotFoundError:
@@ -37,18 +37,19 @@ class Outbox:
         if len(whole) != len(data):  # a torn line: cut so the next id starts a line
             os.ftruncate(self._fd, len(whole))
 
-    def add(self, result_id: str, payload: bytes) -> bool:
-        """Queue a result unless it was acknowledged or is queued; True when queued now."""
+    def add(self, result_id: str, game: str, payload: bytes) -> bool:
+        """Queue a game's result unless it was acknowledged or is queued; True when queued
+        now."""
         with self._lock:
             if result_id in self.acked or result_id in self.pending:
                 return False
-            self.pending[result_id] = payload
+            self.pending[result_id] = (game, payload)
             return True
 
-    def waiting(self) -> list[tuple[str, bytes]]:
-        """The results not yet acknowledged, oldest first."""
+    def waiting(self) -> list[tuple[str, str, bytes]]:
+        """The results not yet acknowledged (id, game, payload), oldest first."""
         with self._lock:
-            return list(self.pending.items())
+            return [(key, game, payload) for key, (game, payload) in self.pending.items()]
 
     def acknowledge(self, result_id: str) -> None:
         """The broker has the result: write its id durably, then stop sending it."""

@@ -2,7 +2,8 @@
 
 It follows the store (:class:`~pegboard.club.watch.BoardWatch`) and runs beside the device's
 loop as a process of its own. Each scorecard goes into the :class:`~pegboard.club.outbox.Outbox`
-and is published with QoS 1 on ``pegboard/<club>/board/<board>/result`` until the broker's
+and is published with QoS 1, retained, on ``pegboard/<club>/board/<board>/result/<game>``
+until the broker's
 PUBACK, which is written down durably; after a broker outage, a lost network or a restart of
 the board every result not acknowledged is sent again (the standings service counts a result
 once, by its id). The table's live state is a retained message on ``.../state``; the board's
@@ -27,7 +28,7 @@ from paho.mqtt.properties import Properties
 from paho.mqtt.reasoncodes import ReasonCode
 
 from pegboard.club.outbox import Outbox, describe
-from pegboard.club.topics import ONLINE, RESULT, STATE, topic
+from pegboard.club.topics import ONLINE, STATE, result_topic, topic
 from pegboard.club.watch import BoardWatch
 
 log = logging.getLogger(__name__)
@@ -124,7 +125,7 @@ class Publisher:
         how many results wait unacknowledged."""
         seen = self.watch.poll()
         for card in seen.cards:
-            if self.outbox.add(card["id"], encode(card)):
+            if self.outbox.add(card["id"], card["game"], encode(card)):
                 log.info("result %s to publish", describe(card))
         if seen.live is not None:
             self._live = encode(seen.live)
@@ -140,9 +141,10 @@ class Publisher:
             self.client.publish(self._topic(STATE), self._live, qos=QOS, retain=True)
             self._live_sent = self._live
         sending = set(self._in_flight.values())
-        for result_id, payload in waiting:
+        for result_id, game, payload in waiting:
             if result_id not in sending:
-                info = self.client.publish(self._topic(RESULT), payload, qos=QOS)
+                info = self.client.publish(result_topic(self.club, self.board, game), payload,
+                                           qos=QOS, retain=True)
                 self._in_flight[info.mid] = result_id
         return len(waiting)
 

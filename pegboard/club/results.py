@@ -42,10 +42,12 @@ CREATE TABLE IF NOT EXISTS counter (name TEXT PRIMARY KEY, value INTEGER NOT NUL
 """
 
 
-def connect(path: Path) -> sqlite3.Connection:
-    """A connection to the results database (made, in WAL mode, when it is new)."""
+def connect(path: Path, *, any_thread: bool = False) -> sqlite3.Connection:
+    """A connection to the results database (made, in WAL mode, when it is new);
+    ``any_thread``: it may be closed by another thread than the one that used it."""
     try:
-        db = sqlite3.connect(path, timeout=30, isolation_level=None)
+        db = sqlite3.connect(path, timeout=30, isolation_level=None,
+                             check_same_thread=not any_thread)
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=FULL")  # a result acknowledged is on disk
         db.executescript(SCHEMA)

@@ -99,7 +99,7 @@ class Subscriber:
 
     def _take(self, message: mqtt.MQTTMessage) -> None:
         if self._db is None:  # made on paho's thread, the only one that writes
-            self._db = connect(self.db_path)
+            self._db = connect(self.db_path, any_thread=True)  # closed after paho's thread
         try:
             card = check_result(message.topic, bytes(message.payload))
         except ClubError as error:

@@ -43,7 +43,7 @@ def acl(club: str, boards: list[str]) -> str:
     lines = [f"# pegboard club {club}: who may publish and read what (docs/club.md)", ""]
     for board in boards:
         lines += [f"user {board}", f"topic write {ROOT}/{club}/board/{board}/#", ""]
-    lines += ["user standings", f"topic read {ROOT}/{club}/board/+/{RESULT}", "",
+    lines += ["user standings", f"topic read {ROOT}/{club}/board/+/{RESULT}/+", "",
               "user viewer", f"topic read {ROOT}/{club}/board/+/{STATE}",
               f"topic read {ROOT}/{club}/board/+/{ONLINE}", ""]
     return "\n".join(lines)
@@ -81,6 +81,7 @@ def write_setup(out: Path, *, club: str, boards: int, port: int) -> list[str]:
         f"acl_file {out / 'acl'}\n"
         "persistence true\n"
         f"persistence_location {out}/\n"
+        "autosave_interval 1\nautosave_on_changes true\n"
         "max_queued_messages 100000\n"
     ), 0o644)
     return [f"wrote {out / 'mosquitto.conf'}, passwords and acl for {boards} boards of {club}",

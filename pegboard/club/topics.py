@@ -3,12 +3,14 @@
 Every topic starts ``pegboard/<club>/board/<board>/``; a board publishes only under its own
 (the broker's ACL keeps it there, see :mod:`pegboard.club.setup`):
 
-- ``.../result``: each confirmed scorecard (QoS 1, not retained);
+- ``.../result/<game>``: each confirmed scorecard (QoS 1, retained: a topic per game, so the
+  broker keeps every result, through its restarts, for any standings service that subscribes
+  later, and a league's service sees a club's whole night);
 - ``.../state``: the table's live state (QoS 1, retained: a page joining late sees it);
 - ``.../online``: ``online`` or, as the board's Last Will, ``offline`` (retained).
 
-A club or board id is 1 to 32 letters, digits, ``-`` or ``_``: nothing MQTT gives a meaning
-(``/``, ``+``, ``#``) can be in one.
+A club or board id is 1 to 32 letters, digits, ``-`` or ``_`` (a game id up to 64): nothing
+MQTT gives a meaning (``/``, ``+``, ``#``) can be in one.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from pegboard.errors import ClubError
 ROOT = "pegboard"
 RESULT, STATE, ONLINE = "result", "state", "online"
 _ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
+_GAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
 def check_id(text: str, what: str) -> str:
@@ -38,23 +41,30 @@ def check_id(text: str, what: str) -> str:
 
 
 def topic(club: str, board: str, leaf: str) -> str:
-    """The topic of one board's ``result``, ``state`` or ``online`` messages."""
+    """The topic of one board's ``state`` or ``online`` messages."""
     return f"{ROOT}/{club}/board/{board}/{leaf}"
+
+
+def result_topic(club: str, board: str, game: str) -> str:
+    """The topic of one game's result."""
+    if not _GAME.fullmatch(game):
+        raise ClubError(f"the game id {game[:80]!r} cannot be a topic level")
+    return f"{ROOT}/{club}/board/{board}/{RESULT}/{game}"
 
 
 def results_filter(club: str = "+") -> str:
     """The subscription to every board's results (of one club, or of every club: ``+``)."""
-    return f"{ROOT}/{club}/board/+/{RESULT}"
+    return f"{ROOT}/{club}/board/+/{RESULT}/+"
 
 
-def parse_topic(name: str) -> tuple[str, str, str] | None:
-    """(club, board, leaf) of a board's topic, or None for any other topic."""
+def parse_result_topic(name: str) -> tuple[str, str, str] | None:
+    """(club, board, game) of a result's topic, or None for any other topic."""
     parts = name.split("/")
-    if len(parts) != 5 or parts[0] != ROOT or parts[2] != "board":
+    if len(parts) != 6 or parts[0] != ROOT or parts[2] != "board" or parts[4] != RESULT:
         return None
-    if not (_ID.fullmatch(parts[1]) and _ID.fullmatch(parts[3])):
+    if not (_ID.fullmatch(parts[1]) and _ID.fullmatch(parts[3]) and _GAME.fullmatch(parts[5])):
         return None
-    return parts[1], parts[3], parts[4]
+    return parts[1], parts[3], parts[5]
 
 
 def broker_address(text: str) -> tuple[str, int]:

@@ -15,6 +15,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import time
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -175,20 +176,26 @@ class Standings:
         return answer.json() if "json" in answer.headers["content-type"] else answer.text
 
     def notes(self) -> Iterator[None]:
-        """Yields once at first and then at every ``standings`` event of ``/events``."""
+        """Yields once at first, then at every ``standings`` event of ``/events`` and every
+        keep-alive comment."""
         with httpx.stream("GET", self.url.rstrip("/") + "/events", timeout=60) as stream:
             for line in stream.iter_lines():
-                if line.startswith("event: standings"):
+                if line.startswith(("event: standings", ":")):
                     yield None
 
-    def wait_for(self, results: int) -> dict[str, Any]:
-        """Wait (on the event stream, never a sleep) until ``results`` results are stored."""
+    def wait_for(self, results: int, within: float = 120.0) -> dict[str, Any]:
+        """Wait (on the event stream, never a sleep) until ``results`` results are stored;
+        AssertionError when they are not within ``within`` seconds (the stream says it is
+        still there every 15 s, so the deadline is looked at while nothing arrives)."""
         status: dict[str, Any] = {}
+        deadline = time.monotonic() + within
         for _ in self.notes():
             status = self.get("/api/status")
             if status["results"] >= results:
                 return status
-        raise AssertionError(f"the stream ended at {status}")
+            if time.monotonic() > deadline:
+                break
+        raise AssertionError(f"{results} results were not stored: {status}")
 
 
 def table_of(standings: dict[str, Any]) -> list[tuple[str, int, int, int]]:

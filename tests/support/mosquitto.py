@@ -39,6 +39,7 @@ class Broker:
             f"listener {self.port} 127.0.0.1\n"
             "allow_anonymous true\n"
             "persistence true\n"
+            "autosave_interval 1\nautosave_on_changes true\n"
             f"persistence_location {folder}/\n"
             "max_queued_messages 100000\n"
             "log_dest stderr\n"
