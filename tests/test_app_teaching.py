@@ -247,3 +247,21 @@ def test_a_coach_page_is_said_aloud_once() -> None:
     said = [(a.text, a.importance) for a in announcer.heard(state).said]
     assert (" ".join(page.lines), Importance.TEACHING) in said
     assert announcer.heard(state).said == ()
+
+
+def test_the_first_screen_offers_learning_and_setup_says_what_teaching_does() -> None:
+    from pegboard.app.start import TEACHING_HINT
+
+    app = App.start()
+    assert list(app.view.lines) == ["New game", "Learn to play", "Shut down"]
+    app.feed(Turn(1), OK)
+    assert app.view.screen is Screen.SETUP
+    rows = list(app.view.lines)
+    assert "Teaching: on" in rows
+    assert app.view.hint != TEACHING_HINT  # on Start
+    app.feed(Turn(rows.index("Teaching: on")))
+    assert app.view.hint == TEACHING_HINT == "teaches a first game"
+    app.feed(Turn(-rows.index("Teaching: on")), OK)  # Start
+    assert app.state.teaching and app.view.title == "Who deals first?"
+    app.feed(Turn(1), OK)  # P1 deals
+    assert app.view.title == "Coach: the deal"

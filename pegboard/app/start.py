@@ -30,7 +30,11 @@ from pegboard.rules.variants import VARIANT_BY_KEY, VARIANTS
 NAMES = ("Ann", "Ben", "Cy", "Dee", "Eve", "Fred", "Gran", "Grandad", "Mum", "Dad")
 """The short list of names offered at setup (after the default "P1".."P4")."""
 
-HOME_ROWS = ("New game", "Shut down")
+HOME_ROWS = ("New game", "Learn to play", "Shut down")
+"""The first screen: "Learn to play" is a new game with teaching on (the first-game coach)."""
+
+TEACHING_HINT = "teaches a first game"
+"""Setup's one line on what teaching does, shown while its row is chosen."""
 
 
 # -- home --------------------------------------------------------------------------------------
@@ -42,7 +46,10 @@ def home_move(state: AppState, screen: Home, event: InputEvent) -> Result:
     if row == 0:
         return replace(state, screen=SetupScreen()), ()
     if row == 1:
-        return replace(state, screen=Confirm("shutdown", Home())), ()
+        return replace(state, setup=replace(state.setup, teaching=True),
+                       screen=SetupScreen()), ()
+    if row == 2:
+        return replace(state, screen=Confirm("shutdown", Home(index))), ()
     return replace(state, screen=Home(index)), ()
 
 
@@ -124,9 +131,11 @@ def start_game(state: AppState) -> Result:
 
 
 def setup_view(state: AppState, screen: SetupScreen) -> View:
-    rows = [label for _, label in setup_rows(state.setup)]
+    keys = setup_rows(state.setup)
+    rows = [label for _, label in keys]
+    teaching = keys[min(screen.index, len(keys) - 1)][0] == "teaching"
     return View(Screen.SETUP, "New game", numbered(state.keypad, rows), screen.index,
-                hint="OK change  UNDO back")
+                hint=TEACHING_HINT if teaching else "OK change  UNDO back")
 
 
 # -- who deals ---------------------------------------------------------------------------------

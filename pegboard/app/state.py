@@ -96,7 +96,7 @@ class Page:
 
 @dataclass(frozen=True, slots=True)
 class Home:
-    """Power-on with no game: New game, Shut down."""
+    """Power-on with no game: New game, Learn to play (teaching on), Shut down."""
 
     index: int = 0
 
