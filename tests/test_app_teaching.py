@@ -123,6 +123,10 @@ def test_teaching_reviews_the_discard_by_expected_value() -> None:
                        ("K", "K♠")):
         app.pick(rank)
         app.pick(suit)
+    advice = app.pages[0]
+    assert advice.title == "Advice for P2"
+    # The pone's crib is a cost: the dealer's crib figure carries a minus sign.
+    assert advice.lines[:2] == ("lay J♣ K♠: +12.0", " hand 16.0 crib -3.9")
     app.read()
     app.pick("5")  # starter
     # P2 keeps J K 6 4 (a poor keep) and plays them out.

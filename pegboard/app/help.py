@@ -144,13 +144,16 @@ def _done(state: AppState, screen: CardEntry) -> Result:
         for card in (*screen.cards, *gs.pile):
             text = text.replace(card.pretty, picker.rank_label(card.rank))
         return replace(state, screen=Reading((Page("Hint", wrap(text)),), then=screen.under)), ()
-    options = advice.advise(screen.cards, dealer=screen.player == gs.dealer, players=gs.players,
+    # The crib counts for the dealer's side and against the others: the pone's is a cost.
+    own = gs.dealer is not None and gs.side_of(screen.player) == gs.side_of(gs.dealer)
+    options = advice.advise(screen.cards, dealer=own, players=gs.players,
                             five_card=gs.rules.five_card)
+    sign = "+" if own else "-"
     lines = []
     for option in options[:3]:
         throw = " ".join(c.pretty for c in option.discard)
         lines.append(f"lay {throw}: {float(option.net):+.1f}")
-        lines.append(f" hand {float(option.hand):.1f} crib {float(option.crib):.1f}")
+        lines.append(f" hand {float(option.hand):.1f} crib {sign}{float(option.crib):.1f}")
     page = Page(f"Advice for {gs.names[screen.player]}", tuple(lines))
     new, effects = flow.enter(back, Dealt(screen.player, screen.cards))
     if isinstance(new.screen, Reading):
