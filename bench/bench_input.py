@@ -129,6 +129,8 @@ def card_inputs(
     if state.keypad:
         if fact == 0:
             return [RankKey(card.rank)]
+        if fact == 1 and len(slots[target]) == 2 and len(of_rank) == 1:
+            return [RankKey(card.rank, long=True)]  # the rank's one fact: the hold enters it
         return [*[RankKey(card.rank, long=True)] * fact, OK]
     moves = wheel_path(shown, pv.index, target)
     return [*moves, *[HOLD_OK] * fact, OK]

@@ -63,16 +63,33 @@ def pick(wheel: Wheel, event: InputEvent, slots: list[Slot], start: int,
         of_rank = [i for i, slot in enumerate(slots) if slot[0].rank is event.rank]
         if not of_rank:
             return wheel, None
+        shown = index in of_rank and wheel.cursor is not None and (fact > 0 or len(of_rank) > 1)
         if not event.long:
-            return Wheel(), slots[of_rank[0]][0]
-        if index in of_rank:
-            # Held again: the next suit fact, then the rank's next known card.
-            if fact + 1 < len(slots[index]):
-                return Wheel(index, fact + 1), None
-            return Wheel(of_rank[(of_rank.index(index) + 1) % len(of_rank)]), None
-        target = of_rank[0]
-        return Wheel(target, 1 if len(slots[target]) > 1 else 0), None
+            # A tap of the key a hold is showing enters what it shows.
+            return Wheel(), slots[index][fact] if shown else slots[of_rank[0]][0]
+        return _hold_rank(slots, of_rank, index, fact, shown)
     return wheel, None
+
+
+def _hold_rank(slots: list[Slot], of_rank: list[int], index: int, fact: int, shown: bool,
+               ) -> tuple[Wheel, Option | None]:
+    """A held rank key enters the card with its suit fact ("J nobs") as a tap enters the plain
+    card. Where the rank has several facts (a jack that is both nobs and a flush, a last card's
+    flush of 4 or 5) the hold shows the first, each further hold the next, and a tap of the
+    same key (or OK) enters the one shown: a hold never leaves a card half entered that a
+    later key would silently replace."""
+    if shown:
+        # Held again: the next suit fact, then the rank's next known card.
+        if fact + 1 < len(slots[index]):
+            return Wheel(index, fact + 1), None
+        return Wheel(of_rank[(of_rank.index(index) + 1) % len(of_rank)]), None
+    target = of_rank[0]
+    facts = len(slots[target]) - 1
+    if facts == 1 and len(of_rank) == 1:
+        return Wheel(), slots[target][1]
+    if facts == 0 and len(of_rank) == 1:
+        return Wheel(), slots[target][0]  # nothing to choose: the card itself
+    return Wheel(target, 1 if facts else 0), None
 
 
 def jump(wheel: Wheel, slots: list[Slot], start: int) -> Wheel:
