@@ -236,6 +236,7 @@ def test_a_coach_page_is_said_aloud_once() -> None:
     from pegboard.rules.events import GameHeader
     from pegboard.rules.variants import Rules
     from pegboard.voice.announce import Announcer, Importance
+    from pegboard.voice.phrases import coach_phrase
     from tests.support.games import parse_script
 
     app = teaching_game()
@@ -249,7 +250,8 @@ def test_a_coach_page_is_said_aloud_once() -> None:
         session, _ = session.apply(event)
     state = replace(state, session=session, screen=Reading((page,)))
     said = [(a.text, a.importance) for a in announcer.heard(state).said]
-    assert (" ".join(page.lines), Importance.TEACHING) in said
+    assert (coach_phrase(page.lines), Importance.TEACHING) in said
+    assert " of " in coach_phrase(page.lines) and not set("♣♦♥♠") & set(coach_phrase(page.lines))
     assert announcer.heard(state).said == ()
 
 

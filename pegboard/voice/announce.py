@@ -46,6 +46,7 @@ from pegboard.voice.phrases import (
     act_phrase,
     award_phrase,
     claim_phrase,
+    coach_phrase,
     is_play_act,
     no_score_phrase,
     phrases_for,
@@ -144,8 +145,8 @@ class Announcer:
                 out.append(Announcement(no_score_phrase(page.lines[0], self._phrases),
                                         "no score", Importance.TEACHING, entries))
             elif page.title.startswith(COACH) and page not in self._pages:
-                out.append(Announcement(" ".join(page.lines), "coach", Importance.TEACHING,
-                                        entries))
+                out.append(Announcement(coach_phrase(page.lines), "coach",
+                                        Importance.TEACHING, entries))
         return out
 
     def _remember(self, state: AppState) -> None:

@@ -300,6 +300,11 @@ _SPOKEN_CARDS = {"A": "ace", "J": "jack", "Q": "queen", "K": "king"}
 _SUITS = {"♠": " of spades", "♥": " of hearts", "♦": " of diamonds", "♣": " of clubs"}
 
 
+def coach_phrase(lines: Sequence[str]) -> str:
+    """A coach page said aloud: its lines as one sentence, suits and face cards in words."""
+    return _speakable(" ".join(lines))
+
+
 def _speakable(line: str) -> str:
     """Screen text as a speech engine can read it: suit symbols and face cards in words,
     the key legend's arrows dropped."""
