@@ -7,6 +7,7 @@ content security policy, the ``Host`` check, the bounded query) and served by
 - ``/`` the page (``?big=1`` the big-screen view for the room, ``?night=N`` another night);
 - ``/api/standings?night=N&club=C`` the players in ACC order (the season without ``night``);
 - ``/api/specials?night=N`` the pots' hands and the 9–0 nights; ``/api/status`` the counts;
+  ``/api/refused`` the newest 200 messages refused, with why (for the director);
 - ``/export/scorecards.csv?night=N`` one row per player per game;
   ``/export/night.csv?night=N`` the night summary per player;
 - ``/events`` Server-Sent Events: ``standings`` whenever a new result is stored.
@@ -142,6 +143,10 @@ def create_app(db_path: Path, notes: Notes, *, hosts: Collection[str] | None,
     def api_status(db: sqlite3.Connection, request: Request) -> dict[str, Any]:
         return {**counters(db), "nights": table.nights(db)}
 
+    def api_refused(db: sqlite3.Connection, request: Request) -> dict[str, Any]:
+        return {"refused": [dict(row) for row in db.execute(
+            "SELECT at, topic, why FROM refused ORDER BY rowid DESC LIMIT 200")]}
+
     def csv_answer(text: str, name: str) -> Response:
         return Response(text, media_type="text/csv; charset=utf-8", headers={
             "content-disposition": f'attachment; filename="{name}"'})
@@ -164,6 +169,7 @@ def create_app(db_path: Path, notes: Notes, *, hosts: Collection[str] | None,
         Route("/api/standings", answer(api_standings), methods=["GET", "HEAD"]),
         Route("/api/specials", answer(api_specials), methods=["GET", "HEAD"]),
         Route("/api/status", answer(api_status), methods=["GET", "HEAD"]),
+        Route("/api/refused", answer(api_refused), methods=["GET", "HEAD"]),
         Route("/export/scorecards.csv", answer(scorecards), methods=["GET", "HEAD"]),
         Route("/export/night.csv", answer(night), methods=["GET", "HEAD"]),
         Route("/events", events, methods=["GET"]),

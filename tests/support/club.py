@@ -137,9 +137,9 @@ class Standings:
     """``pegboard club serve --port 0`` as a process; ``url`` is what it printed."""
 
     def __init__(self, db: Path, broker: str, *, club: str = "+",
-                 members: Path | None = None) -> None:
+                 members: Path | None = None, extra: tuple[str, ...] = ()) -> None:
         self.args = [sys.executable, "-m", "pegboard", "club", "serve", "--db", str(db),
-                     "--broker", broker, "--port", "0", "--club", club]
+                     "--broker", broker, "--port", "0", "--club", club, *extra]
         if members is not None:
             self.args += ["--members", str(members)]
         self.log = db.parent / f"{db.stem}-serve.log"

@@ -30,11 +30,18 @@ def free_port() -> int:
 class Broker:
     """mosquitto on 127.0.0.1 (see the module)."""
 
-    def __init__(self, folder: Path, *, port: int | None = None, extra: str = "") -> None:
+    def __init__(self, folder: Path, *, port: int | None = None, extra: str = "",
+                 config: Path | None = None) -> None:
+        """``config``: run the broker with this configuration (it must listen on ``port``)
+        instead of the test's own."""
         self.folder = folder
         self.folder.mkdir(parents=True, exist_ok=True)
         self.port = port or free_port()
-        self.config = folder / "mosquitto.conf"
+        self.config = config or folder / "mosquitto.conf"
+        self.process: subprocess.Popen[str] | None = None
+        self.log: list[str] = []
+        if config is not None:
+            return
         self.config.write_text(
             f"listener {self.port} 127.0.0.1\n"
             "allow_anonymous true\n"
@@ -47,8 +54,6 @@ class Broker:
             + extra,
             encoding="utf-8",
         )
-        self.process: subprocess.Popen[str] | None = None
-        self.log: list[str] = []
 
     @property
     def address(self) -> str:

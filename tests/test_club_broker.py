@@ -1,0 +1,133 @@
+"""The club's broker as a club runs it: ``pegboard club setup``'s passwords and ACL on a real
+mosquitto, and forged, malformed and repeated messages on the broker."""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import paho.mqtt.client as mqtt
+import pytest
+from paho.mqtt.enums import CallbackAPIVersion
+
+from pegboard.cli import main
+from pegboard.club.scorecard import judge
+from pegboard.club.topics import result_topic
+from tests.support.club import Standings
+from tests.support.mosquitto import Broker, free_port
+from tests.test_club_scorecard import club_records
+
+
+def card(seed: int, board: str, club: str = "c1") -> dict[str, object]:
+    records, _ = club_records(seed)
+    found = judge(records, club=club, board=board, game_id=f"g{seed}").card
+    assert found is not None
+    return found
+
+
+class Client:
+    """A paho client, connected (or refused) before the constructor returns."""
+
+    def __init__(self, port: int, user: str | None = None, password: str | None = None
+                 ) -> None:
+        self.client = mqtt.Client(CallbackAPIVersion.VERSION2)
+        if user is not None:
+            self.client.username_pw_set(user, password)
+        self.answered = threading.Event()
+        self.refused = False
+
+        def connected(client: mqtt.Client, userdata: object, flags: object, reason: mqtt.
+                      ReasonCode, properties: object) -> None:
+            self.refused = reason.is_failure
+            self.answered.set()
+
+        self.client.on_connect = connected
+        self.client.connect("127.0.0.1", port)
+        self.client.loop_start()
+        assert self.answered.wait(10)
+
+    def send(self, topic: str, payload: bytes) -> None:
+        self.client.publish(topic, payload, qos=1, retain=True).wait_for_publish(10)
+
+    def close(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()
+
+
+@pytest.fixture
+def broker(tmp_path: Path) -> Iterator[Broker]:
+    with Broker(tmp_path / "broker") as running:
+        yield running
+
+
+def test_forged_malformed_and_repeated_results_on_the_broker(tmp_path: Path, broker: Broker
+                                                            ) -> None:
+    service = Standings(tmp_path / "r.db", broker.address)
+    board = Client(broker.port)
+    try:
+        genuine = card(11, "b1")
+        forged = dict(genuine, spread=genuine["spread"] + 40)  # type: ignore[operator]
+        board.send(result_topic("c1", "b1", "g11"), json.dumps(forged).encode())
+        board.send(result_topic("c1", "b1", "g12"), b"\xff not json")
+        board.send(result_topic("c1", "b1", "g11"), json.dumps(genuine).encode())
+        status = service.wait_for(1)
+        assert (status["results"], status["refused"]) == (1, 2)
+        board.send(result_topic("c1", "b2", "g11"), json.dumps(genuine).encode())
+        again = card(12, "b1")
+        board.send(result_topic("c1", "b1", "g11"), json.dumps(genuine).encode())
+        board.send(result_topic("c1", "b1", "g12"), json.dumps(again).encode())
+        status = service.wait_for(2)
+        assert (status["results"], status["duplicates"], status["refused"]) == (2, 1, 3)
+        assert [p["games"] for p in service.get("/api/standings")["players"]] == [2, 2]
+        why = " ".join(row["why"] for row in service.get("/api/refused")["refused"])
+        assert "'spread' differs" in why and "a board publishes only its own results" in why
+        assert "is not JSON" in why
+        assert "'spread' differs" in service.log.read_text(encoding="utf-8")
+    finally:
+        board.close()
+        service.stop()
+
+
+def test_setup_gives_each_board_its_own_topic_and_the_service_read_only(tmp_path: Path
+                                                                       ) -> None:
+    port = free_port()
+    out = tmp_path / "club"
+    assert main(["club", "setup", "--out", str(out), "--boards", "2", "--club", "c1",
+                 "--port", str(port)]) == 0
+    assert main(["club", "setup", "--out", str(out), "--boards", "2"]) == 2  # never over
+    config = out / "mosquitto.conf"
+    # Loopback only; and as root mosquitto would become the user "mosquitto", which cannot
+    # read the test's folder (docs/club.md: the files are the mosquitto user's on a club host).
+    config.write_text(config.read_text(encoding="utf-8").replace(
+        f"listener {port}", f"listener {port} 127.0.0.1") + (
+        "user root\n" if os.geteuid() == 0 else ""), encoding="utf-8")
+    secret = {user: (out / f"{user}.password").read_text(encoding="utf-8").strip()
+              for user in ("board-1", "board-2", "standings")}
+    with Broker(tmp_path / "broker", port=port, config=config):
+        assert Client(port).refused  # no anonymous clients
+        assert Client(port, "board-1", "wrong").refused
+        service = Standings(tmp_path / "r.db", f"127.0.0.1:{port}", club="c1", extra=(
+            "--user", "standings", "--password-file", str(out / "standings.password")))
+        board = Client(port, "board-1", secret["board-1"])
+        try:
+            # board-1 writing under board-2's topic: the broker drops it (the ACL)
+            board.send(result_topic("c1", "board-2", "g11"),
+                       json.dumps(card(11, "board-2")).encode())
+            board.send(result_topic("c1", "board-1", "g12"),
+                       json.dumps(card(12, "board-1")).encode())
+            status = service.wait_for(1)
+            assert (status["results"], status["refused"]) == (1, 0)
+            standings = Client(port, "standings", secret["standings"])
+            standings.send(result_topic("c1", "board-1", "g13"),
+                           json.dumps(card(13, "board-1")).encode())
+            standings.close()
+            board.send(result_topic("c1", "board-1", "g14"),
+                       json.dumps(card(14, "board-1")).encode())
+            status = service.wait_for(2)
+            assert status["results"] == 2  # the service's own user cannot write results
+        finally:
+            board.close()
+            service.stop()
