@@ -12,7 +12,9 @@ Writes into one folder:
   the standings service may only read results, a viewer may only read the live table states
   and availabilities;
 - ``<user>.password``: each user's password in a file of its own (mode 600) for
-  ``--password-file``: copy each board's to its board.
+  ``--password-file``: copy each board's to its board;
+- with ``--league HOST:PORT``, a bridge forwarding the club's topics to the league's broker
+  (:func:`bridge`), where a league's standings service (``--club +``) ranks every club.
 
 Nothing is written over: the folder must not hold these files already.
 """
@@ -49,7 +51,30 @@ def acl(club: str, boards: list[str]) -> str:
     return "\n".join(lines)
 
 
-def write_setup(out: Path, *, club: str, boards: int, port: int) -> list[str]:
+def bridge(club: str, league: tuple[str, int], *, user: str | None = None,
+           password: str | None = None) -> str:
+    """The mosquitto bridge that forwards a club's results and live states to the league's
+    broker (mosquitto's own bridge: QoS 1, retained flags kept, a persistent session so a
+    result is not lost while the link is down)."""
+    lines = [
+        f"connection pegboard-{club}-league",
+        f"address {league[0]}:{league[1]}",
+        f"topic {ROOT}/{club}/board/# out 1",
+        "cleansession false",
+        f"remote_clientid pegboard-{club}-bridge",
+        "bridge_protocol_version mqttv311",
+        "try_private true",
+        "restart_timeout 1 4",
+    ]
+    if user is not None:
+        lines.append(f"remote_username {user}")
+        if password is not None:
+            lines.append(f"remote_password {password}")
+    return "\n".join(lines) + "\n"
+
+
+def write_setup(out: Path, *, club: str, boards: int, port: int,
+                league: tuple[str, int] | None = None) -> list[str]:
     """Write the broker's files into ``out``; lines saying what was written."""
     if not 1 <= boards <= MOST_BOARDS:
         raise ClubError(f"--boards {boards}: give 1 to {MOST_BOARDS} boards")
@@ -83,6 +108,7 @@ def write_setup(out: Path, *, club: str, boards: int, port: int) -> list[str]:
         f"persistence_location {out}/\n"
         "autosave_interval 1\nautosave_on_changes true\n"
         "max_queued_messages 100000\n"
+        + ("" if league is None else "\n# the league's broker\n" + bridge(club, league))
     ), 0o644)
     return [f"wrote {out / 'mosquitto.conf'}, passwords and acl for {boards} boards of {club}",
             f"each user's password is in {out}/<user>.password (board-1 ... board-{boards}, "

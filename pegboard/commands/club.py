@@ -69,6 +69,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                        help="how many boards (board-1 ... board-N)")
     setup.add_argument("--club", default="club", type=club_name)
     setup.add_argument("--port", default=1883, type=port_number)
+    setup.add_argument("--league", type=broker, metavar="HOST:PORT",
+                       help="bridge the club's results to this league broker")
     setup.set_defaults(func=run_setup)
 
 
@@ -188,6 +190,6 @@ def run_setup(args: argparse.Namespace) -> int:
     from pegboard.club.setup import write_setup
 
     for line in write_setup(Path(args.out), club=args.club, boards=args.boards,
-                            port=args.port):
+                            port=args.port, league=args.league):
         print(line)
     return 0

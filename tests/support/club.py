@@ -139,7 +139,8 @@ class Standings:
     def __init__(self, db: Path, broker: str, *, club: str = "+",
                  members: Path | None = None, extra: tuple[str, ...] = ()) -> None:
         self.args = [sys.executable, "-m", "pegboard", "club", "serve", "--db", str(db),
-                     "--broker", broker, "--port", "0", "--club", club, *extra]
+                     "--broker", broker, "--port", "0", "--club", club,
+                     "--name", f"standings-{db.stem}", *extra]
         if members is not None:
             self.args += ["--members", str(members)]
         self.log = db.parent / f"{db.stem}-serve.log"
