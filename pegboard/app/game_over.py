@@ -1,5 +1,9 @@
 """The end of a game: who won, the skunk and the game points, all on one screen; GO shows
-the score race; OK starts the match's next game or leaves the game for the history."""
+the score race; OK starts the match's next game or leaves the game for the history.
+
+A club game (its header names a club seat) is confirmed first: OK is each player's press, in
+seat order, entered as a ``confirm`` for the seat named on the screen; once every seat has
+confirmed, OK goes on as in any game. UNDO takes back the last press."""
 
 from __future__ import annotations
 
@@ -12,7 +16,7 @@ from pegboard.app.state import AppState, GameOver, Result
 from pegboard.app.view import Screen, View
 from pegboard.app.views import board
 from pegboard.app.words import result_lines
-from pegboard.rules.events import NewGame
+from pegboard.rules.events import Confirm, NewGame
 from pegboard.rules.facts import GameOver as Over
 
 
@@ -24,8 +28,12 @@ def race(state: AppState, screen: GameOver, event: InputEvent) -> Result:
 
 
 def next_game(state: AppState, screen: GameOver, event: InputEvent) -> Result:
-    """OK: the match's next game, or home with the game kept in the history."""
+    """OK: a club game's next confirmation; then the match's next game, or home with the
+    game kept in the history."""
     assert state.session is not None
+    seat = awaiting(state.session)
+    if seat is not None:
+        return flow.enter(state, Confirm(seat))
     gs = state.session.state
     if gs.match.winner is None and gs.rules.match_games > 1:
         return flow.enter(replace(state, race=()), NewGame())
@@ -47,6 +55,9 @@ def view(state: AppState, screen: GameOver) -> View:
     kind = Screen.MATCH if gs.match.winner is not None and gs.rules.match_games > 1 \
         else Screen.GAME_OVER
     hint = "OK next  GO race" if state.race else "OK next"
+    seat = awaiting(state.session)
+    if seat is not None:  # a club game: each player confirms the result with one press
+        hint = f"OK {gs.names[seat][:7]} confirms"
     base = board(gs, kind, title)
     over = ended(state.session)
     if over is not None:  # the board as the engine shows the end: the winner at the target
@@ -63,3 +74,16 @@ def ended(session: Session) -> Over | None:
     return session.memo("game over", lambda: next(
         (report.game_over for report in reversed(session.game.reports())
          if report.game_over is not None and report.game_over.game_no == gs.game_no), None))
+
+
+def awaiting(session: Session) -> int | None:
+    """The seat whose confirmation a club game waits for, from the engine's last
+    :class:`~pegboard.rules.facts.Confirmed` (None: not a club game, or confirmed)."""
+    if session.header.club is None or session.state.winner is None:
+        return None
+    report = session.report
+    confirmed = report.confirmed if report is not None else None
+    if confirmed is not None and confirmed.complete:
+        return None
+    done = set(confirmed.confirmed) if confirmed is not None else set()
+    return next(seat for seat in range(len(session.state.names)) if seat not in done)

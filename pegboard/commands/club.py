@@ -143,6 +143,8 @@ def _stop_on_signals(stop: threading.Event) -> None:
 
 def run_publish(args: argparse.Namespace) -> int:
     """Publish until SIGTERM or Ctrl-C."""
+    stop = threading.Event()
+    _stop_on_signals(stop)  # first: a stop while starting up is a clean stop too
     from pegboard.club.outbox import ACKED_NAME
     from pegboard.club.publisher import Publisher
 
@@ -154,8 +156,6 @@ def run_publish(args: argparse.Namespace) -> int:
     acked = Path(args.acked) if args.acked else store / ACKED_NAME
     publisher = Publisher(store, args.broker, club=args.club, board=args.board, acked=acked,
                           username=args.user, password=_password(args))
-    stop = threading.Event()
-    _stop_on_signals(stop)
     print(f"Publishing board {args.board} of {args.club} to {args.broker[0]}:"
           f"{args.broker[1]} (store {store})", flush=True)
     publisher.run(stop, args.poll)
