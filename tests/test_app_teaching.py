@@ -211,7 +211,10 @@ def test_the_coach_teaches_each_step_of_a_deal_once() -> None:
     app.pick("A")  # 31
     note()
     titles = [title for title, _ in coached]
-    assert titles == ["Coach: the starter", "Coach: the lead", "Coach: the go"]
+    # P1's Q on P2's K let P2's J make a run (K-Q-J): a note for P1, who laid the Q.
+    assert titles == ["Coach: the starter", "Coach: the lead", "Coach: points given",
+                      "Coach: the go"]
+    assert " ".join(coached[2][1]).startswith("P1's Q")
     starter = app.game.starter
     assert starter is not None
     assert " ".join(coached[0][1]) == (f"P2 cut, P1 turned the starter: {starter.pretty}. It "
@@ -271,3 +274,25 @@ def test_the_first_screen_offers_learning_and_setup_says_what_teaching_does() ->
     assert app.state.teaching and app.view.title == "Who deals first?"
     app.feed(Turn(1), OK)  # P1 deals
     assert app.view.title == "Coach: the deal"
+
+
+def test_the_coach_notes_points_given_away_to_the_player_who_laid_the_card() -> None:
+    from pegboard.rules.cards import Card
+    from pegboard.rules.pegging import score_play
+
+    app = teaching_game()
+    app.pick("K")  # the starter
+    app.read()
+    app.pick("5")  # P2 leads a 5
+    app.read()
+    app.pick("10")  # P1: fifteen
+    notes = [p for p in app.pages if p.title == "Coach: points given"]
+    assert len(notes) == 1
+    text = " ".join(notes[0].lines)
+    assert text.startswith("P2's 5") and "left the count at 5: any ten-card made fifteen for P1" \
+        in text
+    # The scorer agrees: any ten-card on that 5 makes fifteen.
+    for ten in ("TH", "JH", "QH", "KH"):
+        assert score_play((Card.parse("5S"), Card.parse(ten))).items[0].kind == "fifteen"
+    app.read()
+    assert "coach given fifteen" in app.state.helped

@@ -65,4 +65,44 @@ def coach_pages(before: GameState, after: GameState, event: Event, awards: tuple
     if Reason.CRIB in reasons and after.dealer is not None:
         teach("the crib", f"{names[after.dealer]}'s crib: the cards laid away, counted "
               "last. Its flush needs all 5.")
+    given_away = _given_away(before, event, awards)
+    if given_away is not None:
+        kind, text = given_away
+        if f"coach {kind}" not in given and kind not in taught:
+            taught.add(kind)
+            pages.extend(_page("points given", text))
     return pages, frozenset(f"coach {step}" for step in taught)
+
+
+def _given_away(before: GameState, event: Event, awards: tuple[Award, ...],
+                ) -> tuple[str, str] | None:
+    """A card that let the next player score at once: which kind (once a game) and a note for
+    the player who laid it (docs/rules.md, "The play")."""
+    if not isinstance(event, Play) or not before.pile or before.last_player is None:
+        return None
+    laid_by = before.last_player
+    if laid_by == event.player:
+        return None
+    scored = {a.reason for a in awards if a.player == event.player}
+    names = before.names
+    count = before.count
+    last = before.pile[-1]
+    who = f"{names[laid_by]}'s {last.pretty}"
+    if Reason.FIFTEEN in scored:
+        need = 15 - count
+        return ("given fifteen", f"{who} left the count at {count}: any {_value(need)} made "
+                f"fifteen for {names[event.player]}.")
+    if Reason.THIRTY_ONE in scored:
+        return ("given 31", f"{who} left the count at {count}: any {_value(31 - count)} made "
+                f"31 for {names[event.player]}.")
+    if scored & {Reason.PAIR, Reason.PAIR_ROYAL, Reason.DOUBLE_PAIR_ROYAL}:
+        return ("given a pair", f"{names[event.player]} paired {who}. A rank still out can "
+                "be paired.")
+    if Reason.RUN in scored:
+        return ("given a run", f"{who} let {names[event.player]} make a run: cards a rank "
+                "or two apart invite one.")
+    return None
+
+
+def _value(pips: int) -> str:
+    return "ten-card" if pips == 10 else ("ace" if pips == 1 else str(pips))
