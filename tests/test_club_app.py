@@ -46,3 +46,19 @@ def test_a_game_that_is_not_a_clubs_is_left_with_one_press() -> None:
     assert app.view.hint.startswith("OK next")
     app.feed(OK)
     assert not app.record and len(app.finished) == 1
+
+
+def test_the_tournament_lock_takes_help_off_the_menu() -> None:
+    from pegboard.app.menus import menu_rows
+    from pegboard.app.state import Home
+
+    app = over(club=True)
+    assert ("teaching", "Teaching: off") in menu_rows(app.state, Home())
+    session = app.state.session
+    assert session is not None and session.header.club is not None
+    locked = Game.from_header(replace(session.header, club=replace(session.header.club,
+                                                                    lock=True)))
+    app.state = replace(app.state, session=Session.resume(locked))
+    rows = menu_rows(app.state, Home())
+    assert ("back", "Tournament: no help") in rows
+    assert not {"teaching", "hint", "advice"} & {key for key, _ in rows}

@@ -9,7 +9,7 @@ import pytest
 
 from pegboard.errors import RecordError, RuleError
 from pegboard.record import dump, parse_line, read_game
-from pegboard.rules.events import ClubSeat, Confirm, Deal, GameHeader, Override, Peg
+from pegboard.rules.events import ClubSeat, Confirm, Deal, GameHeader, Option, Override, Peg
 from pegboard.rules.game import Game
 from tests.support.games import random_game
 
@@ -93,3 +93,16 @@ def test_a_confirmed_game_still_refuses_scores_and_the_reader_names_the_line() -
     lines = [CLUB_HEADER, '{"type": "confirm", "player": 0}']
     with pytest.raises(RecordError, match="line 2: a result is confirmed"):
         read_game(lines)
+
+
+def test_the_tournament_lock_is_in_the_record_and_refuses_teaching() -> None:
+    text = CLUB_HEADER.replace('"members"', '"lock": true, "members"')
+    header = parse_line(text)
+    assert isinstance(header, GameHeader) and header.club is not None and header.club.lock
+    assert parse_line(json.dumps(dump(header))) == header
+    game = Game.from_header(header)
+    with pytest.raises(RuleError, match="tournament lock is on"):
+        game.push(Option(teaching=True))
+    game.push(Option(points_only=True))  # not help: allowed
+    with pytest.raises(RecordError, match="cannot have teaching on"):
+        parse_line(text.replace('"club"', '"table": {"teaching": true}, "club"'))

@@ -64,8 +64,12 @@ def ask_shutdown(state: AppState, screen: ScreenState, event: InputEvent) -> Res
 
 
 def menu_rows(state: AppState, under: ScreenState) -> list[tuple[str, str]]:
-    """The menu's rows for where the player is."""
+    """The menu's rows for where the player is (under a club night's tournament lock no
+    hint, advice or teaching is offered, and the menu says so)."""
     teach = ("teaching", f"Teaching: {'on' if state.teaching else 'off'}")
+    club = state.session.header.club if state.session is not None else None
+    if club is not None and club.lock:
+        teach = ("back", "Tournament: no help")
     if state.session is None:
         return [("back", "Back"), ("new", "New game"), ("help", "Rule help"), teach,
                 ("shutdown", "Shut down")]
@@ -75,9 +79,11 @@ def menu_rows(state: AppState, under: ScreenState) -> list[tuple[str, str]]:
         rows.append(("again", "Say it again"))
     if any(not isinstance(e, Option) for e in state.session.events):
         rows.append(("undo", "Undo last entry"))
-    if isinstance(under, Table) and gs.phase is Phase.PLAY and gs.to_act is not None:
+    locked = club is not None and club.lock
+    if isinstance(under, Table) and gs.phase is Phase.PLAY and gs.to_act is not None \
+            and not locked:
         rows.append(("hint", "Pegging hint"))
-    if isinstance(under, Table) and gs.phase is Phase.STARTER:
+    if isinstance(under, Table) and gs.phase is Phase.STARTER and not locked:
         rows.append(("advice", "Discard advice"))
     if gs.phase is not Phase.GAME_OVER:
         rows.append(("peg", "Peg points"))

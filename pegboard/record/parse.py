@@ -275,7 +275,11 @@ def _club(f: _Fields, seats: int) -> ClubSeat | None:
             f"must be text, got {shown(member)}")
         if problem is not None:
             raise f.fail(f"the member number of seat {seat} {problem}")
-    return ClubSeat(numbers[0], numbers[1], numbers[2], tuple(members))
+    lock = bool(club.opt_bool("lock"))
+    table = f.data.get("table")
+    if lock and isinstance(table, dict) and table.get("teaching") is True:
+        raise f.fail("a game under the tournament lock ('club' 'lock') cannot have teaching on")
+    return ClubSeat(numbers[0], numbers[1], numbers[2], tuple(members), lock)
 
 
 _READERS: dict[str, Callable[[_Fields], Line]] = {

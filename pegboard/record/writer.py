@@ -27,10 +27,13 @@ def dump(item: Line, players: int = 2) -> dict[str, object]:
         if table:
             header["table"] = table
         if item.club is not None:
-            header["club"] = {
+            club: dict[str, object] = {
                 "night": item.club.night, "round": item.club.round, "table": item.club.table,
                 "members": list(item.club.members),
             }
+            if item.club.lock:
+                club["lock"] = True
+            header["club"] = club
         return header
     out: dict[str, object] = {"type": item.TYPE}
     for each in fields(item):

@@ -44,12 +44,15 @@ class TableOptions:
 @dataclass(frozen=True, slots=True)
 class ClubSeat:
     """Where a club game is played: the night, its round and table, and each seat's member
-    number (in seat order). It never changes a score; the club publisher reports it."""
+    number (in seat order). It never changes a score; the club publisher reports it.
+    ``lock``: the tournament lock, under which the table gives no help (no advice, hints or
+    teaching)."""
 
     night: int
     round: int
     table: int
     members: tuple[str, ...]
+    lock: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -234,6 +234,8 @@ def _step(node: Node, event: Event) -> tuple[Node, Report]:
 
 def _apply(t: Table, event: Event, out: list[Award]) -> None:
     if isinstance(event, Option):
+        if event.teaching and t.locked:
+            raise RuleError("the tournament lock is on: no teaching at this table tonight")
         return  # a table option: nothing at the table changes
     if isinstance(event, Confirm | Override):
         apply_confirm(t, event)

@@ -129,6 +129,7 @@ class Table:
         self.match_winner: int | None = None
         # Seats that confirmed the result, and the director who confirmed it for the table.
         self.confirmed: frozenset[int] = frozenset()
+        self.locked = header.club is not None and header.club.lock  # the tournament lock
         self.override: str | None = None
         self.offers: tuple[PenaltyOffer, ...] = ()
         self.take_backs: tuple[TakeBack, ...] = ()
