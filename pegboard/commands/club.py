@@ -61,6 +61,18 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                        help="the service's MQTT session name (default standings)")
     serve.set_defaults(func=run_serve)
 
+    seat = sub.add_parser("seat", help="check players in and seat the night's rounds")
+    seat.add_argument("--members", type=paths.path_name, metavar="CSV",
+                      help="the roster: member,name[,guest] per line")
+    seat.add_argument("--present", required=True, metavar="NUMBERS",
+                      help="the member numbers checked in, comma-separated")
+    seat.add_argument("--rounds", default=9, type=int, help="rounds in the night (default 9)")
+    seat.add_argument("--seating", default="moves", choices=("moves", "random"),
+                      help="one side moves a table each round, or a random draw each round")
+    seat.add_argument("--seed", default=0, type=int, help="the random draw's seed")
+    seat.add_argument("--json", action="store_true", help="print the rounds as JSON")
+    seat.set_defaults(func=run_seat)
+
     setup = sub.add_parser("setup", help="write a mosquitto configuration with a password "
                            "per board and an ACL")
     setup.add_argument("--out", required=True, type=paths.path_name, metavar="DIR",
@@ -193,3 +205,46 @@ def run_setup(args: argparse.Namespace) -> int:
                             port=args.port, league=args.league):
         print(line)
     return 0
+
+
+def run_seat(args: argparse.Namespace) -> int:
+    """Check in (each member's name shown to verify; guests and unknown numbers flagged) and
+    print the night's seating."""
+    import json
+
+    from pegboard.club.seating import seat
+
+    roster: dict[str, tuple[str, bool]] = {}
+    if args.members:
+        roster = _roster(Path(args.members))
+    present = [number.strip() for number in args.present.split(",") if number.strip()]
+    night = seat(present, args.rounds, args.seating, args.seed)
+    for number in present:
+        name, guest = roster.get(number, ("", False))
+        flag = "(guest)" if guest else "" if name or not roster else "(not on the roster)"
+        print(" ".join(word for word in ("checked in", number, name, flag) if word))
+    if args.json:
+        print(json.dumps([{"round": r.number, "bye": r.bye, "tables": [
+            {"table": t.number, "members": list(t.players)} for t in r.tables]}
+            for r in night]))
+        return 0
+    for r in night:
+        tables = "; ".join(f"table {t.number}: {t.players[0]} v {t.players[1]}"
+                           for t in r.tables)
+        print(f"round {r.number}: {tables}" + (f"; bye: {r.bye}" if r.bye else ""))
+    return 0
+
+
+def _roster(path: Path) -> dict[str, tuple[str, bool]]:
+    import sqlite3
+
+    from pegboard.club.results import connect, load_members
+
+    db = connect(Path(":memory:"))
+    try:
+        load_members(db, path)
+        return {row[0]: (row[1], bool(row[2])) for row in db.execute("SELECT * FROM member")}
+    except sqlite3.Error as error:
+        raise ClubError(f"cannot read the roster {path}: {error}") from None
+    finally:
+        db.close()

@@ -47,12 +47,12 @@ class Played:
 
 
 def write_club_game(store: Store, seed: int, *, night: int, round_: int, table: int,
-                    members: tuple[str, str], confirm: bool = True, finish: bool = True
-                    ) -> Played:
+                    members: tuple[str, str], confirm: bool = True, finish: bool = True,
+                    confirmed_at: list[float] | None = None) -> Played:
     """Play a seeded random game into ``store`` with its club seat; every seat confirms
     (each confirm its own synced line) unless ``confirm`` is False, and the game goes into
     the history (as the device does when the next game starts) unless ``finish`` is
-    False."""
+    False. ``confirmed_at`` gets the ``perf_counter`` time the last confirm was on disk."""
     played = random_game(seed)
     names = (f"P{members[0]}", f"P{members[1]}")
     header = GameHeader(names, played.header.rules,
@@ -62,6 +62,8 @@ def write_club_game(store: Store, seed: int, *, night: int, round_: int, table: 
     for event in [*played.events, *([Confirm(1), Confirm(0)] if confirm else [])]:
         game.push(event)
         store.append(dump(event))
+    if confirmed_at is not None:
+        confirmed_at.append(time.perf_counter())
     if finish:
         store.finish(result_json(game.state))
     assert played.winner is not None

@@ -1,0 +1,114 @@
+"""Seating a club night: who plays whom at which table, round by round, and the byes.
+
+Two ways, as clubs do it:
+
+- ``moves`` ("one side moves"): the players checked in are split into a side that stays at
+  its table and a side that moves one table on each round, so nobody meets the same
+  opponent twice until every table has been visited;
+- ``random``: each round is drawn afresh (from ``seed``: the same seed seats the night the
+  same way), taking the draw with the fewest repeated pairings of a few tried.
+
+With an odd number of players, one sits out each round (a bye), each player at most once
+until everyone has had one.
+
+>>> [t.players for t in seat(["101", "102", "103", "104"], 2, "moves")[1].tables]
+[('101', '104'), ('103', '102')]
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+from dataclasses import dataclass
+
+from pegboard.errors import ClubError
+
+TRIES = 50
+"""Random draws tried for one round (the fewest repeats kept)."""
+
+
+class Method(enum.StrEnum):
+    """How a night is seated."""
+
+    MOVES = "moves"
+    RANDOM = "random"
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """One table of a round: its number and its two players (member numbers)."""
+
+    number: int
+    players: tuple[str, str]
+
+
+@dataclass(frozen=True, slots=True)
+class Round:
+    """One round's tables and the player sitting out (None: nobody)."""
+
+    number: int
+    tables: tuple[Table, ...]
+    bye: str | None
+
+
+def seat(members: list[str], rounds: int, method: str, seed: int = 0) -> list[Round]:
+    """The night's rounds for the players checked in (member numbers, in check-in order)."""
+    if len(set(members)) != len(members):
+        raise ClubError("a member is checked in twice: each member number once")
+    if len(members) < 2:
+        raise ClubError(f"{len(members)} players checked in: a night needs at least 2")
+    if not 1 <= rounds <= 99:
+        raise ClubError(f"{rounds} rounds: give 1 to 99")
+    try:
+        how = Method(method)
+    except ValueError:
+        raise ClubError(f"seating {method!r}: give moves or random") from None
+    byes = _byes(members, rounds)
+    met: set[frozenset[str]] = set()
+    night = []
+    for number in range(1, rounds + 1):
+        bye = byes[number - 1]
+        playing = [m for m in members if m != bye]
+        if how is Method.MOVES:
+            pairs = _moves(playing, number)
+        else:
+            pairs = _drawn(playing, met, random.Random(seed * 1009 + number))
+        met.update(frozenset(pair) for pair in pairs)
+        night.append(Round(number, tuple(Table(t, pair) for t, pair in
+                                         enumerate(pairs, start=1)), bye))
+    return night
+
+
+def _byes(members: list[str], rounds: int) -> list[str | None]:
+    if len(members) % 2 == 0:
+        return [None] * rounds
+    order = list(reversed(members))  # the last to check in sits out first
+    return [order[(r) % len(order)] for r in range(rounds)]
+
+
+def _moves(playing: list[str], number: int) -> list[tuple[str, str]]:
+    stay, move = playing[0::2], playing[1::2]
+    shift = (number - 1) % len(move)
+    moved = move[len(move) - shift:] + move[: len(move) - shift]
+    return list(zip(stay, moved, strict=True))
+
+
+def _drawn(playing: list[str], met: set[frozenset[str]], rng: random.Random
+           ) -> list[tuple[str, str]]:
+    best: list[tuple[str, str]] = []
+    fewest = len(playing)
+    for _ in range(TRIES):
+        order = list(playing)
+        rng.shuffle(order)
+        pairs = []
+        while order:  # each player, in the drawn order, meets the first one not met yet
+            first = order.pop(0)
+            other = next((m for m in order if frozenset((first, m)) not in met), order[0])
+            order.remove(other)
+            pairs.append((first, other))
+        repeats = sum(frozenset(pair) in met for pair in pairs)
+        if repeats < fewest:
+            best, fewest = pairs, repeats
+        if repeats == 0:
+            break
+    return best

@@ -1,0 +1,67 @@
+"""Seating a club night: one side moves, or a random draw; byes; check-in from the shell."""
+
+from __future__ import annotations
+
+import pytest
+
+from pegboard.cli import main
+from pegboard.club.seating import seat
+from pegboard.errors import ClubError
+
+PLAYERS = [str(100 + n) for n in range(1, 21)]
+
+
+def pairings(rounds: list) -> list[frozenset[str]]:  # type: ignore[type-arg]
+    return [frozenset(t.players) for r in rounds for t in r.tables]
+
+
+def test_one_side_moving_meets_nobody_twice_until_every_table_is_visited() -> None:
+    night = seat(PLAYERS, 9, "moves")
+    met = pairings(night)
+    assert len(met) == len(set(met)) == 9 * 10
+    for r in night:
+        seated = [m for t in r.tables for m in t.players]
+        assert sorted(seated) == sorted(PLAYERS) and r.bye is None
+    assert [t.players[0] for t in night[4].tables] == PLAYERS[0::2]  # that side stays
+
+
+def test_a_random_draw_is_the_seeds_and_avoids_repeats() -> None:
+    night = seat(PLAYERS, 9, "random", seed=3)
+    assert night == seat(PLAYERS, 9, "random", seed=3)
+    assert night != seat(PLAYERS, 9, "random", seed=4)
+    met = pairings(night)
+    assert len(met) - len(set(met)) <= 2
+
+
+def test_an_odd_night_gives_each_player_a_bye_in_turn() -> None:
+    night = seat(PLAYERS[:5], 5, "random", seed=1)
+    assert sorted(r.bye for r in night if r.bye) == sorted(PLAYERS[:5])
+    for r in night:
+        assert r.bye not in {m for t in r.tables for m in t.players}
+
+
+@pytest.mark.parametrize(("members", "rounds", "how", "why"), [
+    (["101", "101"], 3, "moves", "checked in twice"),
+    (["101"], 3, "moves", "at least 2"),
+    (["101", "102"], 0, "moves", "give 1 to 99"),
+    (["101", "102"], 3, "swiss", "give moves or random"),
+])
+def test_a_night_that_cannot_be_seated_says_why(members: list[str], rounds: int, how: str,
+                                               why: str) -> None:
+    with pytest.raises(ClubError, match=why):
+        seat(members, rounds, how)
+
+
+def test_check_in_shows_the_rosters_names_and_flags(tmp_path: object, capsys: pytest.
+                                                    CaptureFixture[str]) -> None:
+    from pathlib import Path
+
+    roster = Path(str(tmp_path)) / "members.csv"
+    roster.write_text("member,name,guest\n101,Ann Lee\n102,Ben Cho,guest\n", encoding="utf-8")
+    assert main(["club", "seat", "--members", str(roster), "--present", "101,102,999",
+                 "--rounds", "2"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[:3] == ["checked in 101 Ann Lee", "checked in 102 Ben Cho (guest)",
+                       "checked in 999 (not on the roster)"]
+    assert out[3] == "round 1: table 1: 101 v 102; bye: 999"
+    assert main(["club", "seat", "--present", "101,101"]) == 2
