@@ -31,7 +31,8 @@ The rules applied, in brief:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from pegboard.errors import RuleError
 from pegboard.rules.claims import (
@@ -247,34 +248,40 @@ def _apply(t: Table, event: Event, out: list[Award]) -> None:
     # A result confirmed and then changed (a claim still allowed) must be confirmed again.
     t.confirmed, t.override = frozenset(), None
     settle_claims(t, event, out)
-    if isinstance(event, Play):
-        apply_play(t, event, out)
-    elif isinstance(event, Go):
-        apply_go(t, event, out)
-    elif isinstance(event, Starter):
-        apply_starter(t, event, out)
-    elif isinstance(event, Deal):
-        apply_deal(t, event, out)
-    elif isinstance(event, Show):
-        apply_show(t, event, out)
-    elif isinstance(event, Crib):
-        apply_crib(t, event, out)
-    elif isinstance(event, Peg):
-        apply_peg(t, event, out)
-    elif isinstance(event, Cut):
-        apply_cut(t, event)
-    elif isinstance(event, Dealt):
-        apply_dealt(t, event)
-    elif isinstance(event, Penalty):
-        apply_penalty(t, event, out)
-    elif isinstance(event, Claim):
-        apply_claim(t, event, out)
-    elif isinstance(event, Muggins):
-        apply_muggins(t, event, out)
-    elif isinstance(event, NewGame):
-        apply_new_game(t, event)
-    else:  # pragma: no cover - every Event type is handled above
+    apply = _APPLY.get(type(event))
+    if apply is None:  # pragma: no cover - every Event type is in the table
         raise RuleError(f"unknown entry {event!r}")
+    apply(t, event, out)
+
+
+_Apply = Callable[[Table, Any, list[Award]], None]
+
+
+def _pegs_nothing(apply: Callable[[Table, Any], None]) -> _Apply:
+    """An entry's rule that pegs no points, in the shape of one that may."""
+
+    def apply_entry(t: Table, event: Any, out: list[Award]) -> None:
+        apply(t, event)
+
+    return apply_entry
+
+
+# One rule per kind of entry (Option, Confirm and Override are settled before the claims).
+_APPLY: dict[type[Event], _Apply] = {
+    Play: apply_play,
+    Go: apply_go,
+    Starter: apply_starter,
+    Deal: apply_deal,
+    Show: apply_show,
+    Crib: apply_crib,
+    Peg: apply_peg,
+    Cut: _pegs_nothing(apply_cut),
+    Dealt: _pegs_nothing(apply_dealt),
+    Penalty: apply_penalty,
+    Claim: apply_claim,
+    Muggins: apply_muggins,
+    NewGame: _pegs_nothing(apply_new_game),
+}
 
 
 def _game_over_message(t: Table) -> str:
