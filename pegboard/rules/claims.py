@@ -14,7 +14,7 @@ from dataclasses import replace
 from pegboard.errors import RuleError
 from pegboard.rules.awards import number
 from pegboard.rules.events import Claim, Crib, Deal, Event, Muggins, Peg, Penalty, Show, Starter
-from pegboard.rules.penalties import infraction
+from pegboard.rules.penalties import Infraction, infraction
 from pegboard.rules.renege import can_take_back, choose_report, take_back
 from pegboard.rules.show_order import advance_show
 from pegboard.rules.state import Award, PenaltyOffer, PendingMuggins, Phase, Reason
@@ -52,21 +52,8 @@ def apply_penalty(t: Table, event: Penalty, out: list[Award]) -> None:
     offender = event.player
     t.check_player(offender)
     rule = infraction(event.infraction)
-    to = event.to if event.to is not None else None
-    if to is not None:
-        t.check_player(to)
-        if t.side(to) == t.side(offender):
-            raise RuleError(
-                f"penalty points go to an opponent of {t.name(offender)}, not {t.name(to)}"
-            )
-    points = event.points
-    if isinstance(points, bool) or (points is not None and (
-        not isinstance(points, int) or points < 0
-    )):
-        raise RuleError(f"penalty points must be 0 or more, not {points!r}")
-    back = rule.extra_back if event.back is None else event.back
-    if isinstance(back, bool) or not isinstance(back, int) or back < 0:
-        raise RuleError(f"penalty back points must be 0 or more, not {back!r}")
+    back = _checked_penalty(t, event, rule)
+    points, to = event.points, event.to
     report: int | None = None
     if rule.id == "renege":
         report = choose_report(t, offender)
@@ -84,10 +71,41 @@ def apply_penalty(t: Table, event: Penalty, out: list[Award]) -> None:
         t.offers = tuple(
             replace(r, resolved=True) if i == report else r for i, r in enumerate(t.offers)
         )
-    if points is None:
-        points = rule.points
-    if to is None:
-        to = t.opponent_of(offender)
+    _peg_penalty(
+        t, rule, offender,
+        rule.points if points is None else points,
+        t.opponent_of(offender) if to is None else to,
+        back, out,
+    )
+
+
+def _checked_penalty(t: Table, event: Penalty, rule: Infraction) -> int:
+    """The points ``event``'s offender loses on top; a receiving seat that is not at the
+    table or is on the offender's own side, and points below 0, are refused."""
+    to = event.to
+    if to is not None:
+        t.check_player(to)
+        if t.side(to) == t.side(event.player):
+            raise RuleError(
+                f"penalty points go to an opponent of {t.name(event.player)}, not {t.name(to)}"
+            )
+    points = event.points
+    if isinstance(points, bool) or (points is not None and (
+        not isinstance(points, int) or points < 0
+    )):
+        raise RuleError(f"penalty points must be 0 or more, not {points!r}")
+    back = rule.extra_back if event.back is None else event.back
+    if isinstance(back, bool) or not isinstance(back, int) or back < 0:
+        raise RuleError(f"penalty back points must be 0 or more, not {back!r}")
+    return back
+
+
+def _peg_penalty(
+    t: Table, rule: Infraction, offender: int, points: int, to: int, back: int,
+    out: list[Award],
+) -> None:
+    """Peg a penalty: ``points`` back for a "back" infraction, else ``points`` to ``to`` and
+    ``back`` from the offender; a redeal infraction deals the hand again."""
     label = f"{rule.name} ({rule.rule})"
     if rule.back:
         act = Act(offender, (Part(Reason.PENALTY, -points, f"{label}: {number(points)} back"),))
