@@ -96,6 +96,19 @@ def apply_show(t: Table, event: Show, out: list[Award]) -> None:
             raise RuleError(f"{t.name(player)}'s hand was already counted")
         raise RuleError(_show_turn_message(t, expected, player))
     cards = tuple(event.cards)
+    _check_shown(t, player, cards)
+    t.shown[player] = cards
+    t.seen = t.seen | set(cards)
+    t.show_index += 1
+    check_reneges(t)
+    _count_hand(t, player, cards, out)
+    if t.winner is None:
+        advance_show(t, out)
+
+
+def _check_shown(t: Table, player: int, cards: tuple[Card, ...]) -> None:
+    """A hand shown is whole, holds no card twice, holds every card its player laid in the
+    play, no card seen elsewhere this deal, and only cards dealt to the player (when known)."""
     if len(cards) != t.hand_size:
         raise RuleError(
             f"a hand has {t.hand_size} cards, got {len(cards)} for {t.name(player)}"
@@ -114,13 +127,6 @@ def apply_show(t: Table, event: Show, out: list[Award]) -> None:
         for card in cards:
             if card not in known:
                 raise RuleError(f"{card} was not dealt to {t.name(player)}")
-    t.shown[player] = cards
-    t.seen = t.seen | set(cards)
-    t.show_index += 1
-    check_reneges(t)
-    _count_hand(t, player, cards, out)
-    if t.winner is None:
-        advance_show(t, out)
 
 
 def _show_turn_message(t: Table, expected: int, player: int) -> str:
