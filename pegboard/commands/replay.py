@@ -220,50 +220,64 @@ def _tell(
 
 
 def _tell_fact(state: GameState, fact: Fact, out: TextIO, starter_known: bool) -> None:
+    if isinstance(fact, GameOver):
+        _print_game_over(state, fact, out)
+        return
+    line = _card_line(state, fact, starter_known)
+    if line is None:
+        line = _window_line(state, fact)
+    if line is not None:
+        out.write(line + "\n")
+
+
+def _card_line(state: GameState, fact: Fact, starter_known: bool) -> str | None:
+    """The line of a card laid, a go, a score pegged or a hand counted (else ``None``)."""
     names = state.names
-    line: str | None = None
     if isinstance(fact, Laid):
-        line = f"  {names[fact.player]} plays {fact.card.pretty}: {number(fact.count)}"
-    elif isinstance(fact, SaidGo):
-        line = f"  {names[fact.player]}: go"
-    elif isinstance(fact, Scored):
-        line = _act_line(fact)
-    elif isinstance(fact, ShowStep):
+        return f"  {names[fact.player]} plays {fact.card.pretty}: {number(fact.count)}"
+    if isinstance(fact, SaidGo):
+        return f"  {names[fact.player]}: go"
+    if isinstance(fact, Scored):
+        return _act_line(fact)
+    if isinstance(fact, ShowStep):
         whose = "hand" if fact.counted is Counted.HAND else "crib"
-        line = (
+        return (
             f"  {names[fact.player]}'s {whose} {_cards(fact.cards)} with "
             f"{_starter(fact.starter, starter_known)}: {number(fact.total)}"
         )
-    elif isinstance(fact, ClaimOpened):
+    return None
+
+
+def _window_line(state: GameState, fact: Fact) -> str | None:
+    """The line of a claim or muggins window, a penalty, an offer or an undo (else ``None``)."""
+    names = state.names
+    if isinstance(fact, ClaimOpened):
         owed = " + ".join(f"{o.reason} {o.points}" for o in fact.claim.owed)
-        line = f"    ({names[fact.claim.player]} to claim: {owed})"
-    elif isinstance(fact, ClaimClosed):
-        line = _claim_line(state, fact)
-    elif isinstance(fact, MugginsOpened):
+        return f"    ({names[fact.claim.player]} to claim: {owed})"
+    if isinstance(fact, ClaimClosed):
+        return _claim_line(state, fact)
+    if isinstance(fact, MugginsOpened):
         missed = fact.missed
-        line = (
+        return (
             f"    ({number(missed.points)} missed by {names[missed.owner]}: "
             "an opponent may call muggins)"
         )
-    elif isinstance(fact, PenaltyApplied):
+    if isinstance(fact, PenaltyApplied):
         rule = fact.infraction
-        line = f"  Penalty on {names[fact.offender]}: {rule.name} ({rule.rule})"
-    elif isinstance(fact, TakenBack):
-        line = _taken_back_line(state, fact)
-    elif isinstance(fact, Offered):
-        line = f"  ! {names[fact.offer.player]}: {fact.offer.sentence}"
-    elif isinstance(fact, Withdrawn):
+        return f"  Penalty on {names[fact.offender]}: {rule.name} ({rule.rule})"
+    if isinstance(fact, TakenBack):
+        return _taken_back_line(state, fact)
+    if isinstance(fact, Offered):
+        return f"  ! {names[fact.offer.player]}: {fact.offer.sentence}"
+    if isinstance(fact, Withdrawn):
         offer = fact.offer
-        line = (
+        return (
             f"  ! {names[offer.player]}'s renege at {number(offer.count)} is withdrawn: "
             "that go was taken back too"
         )
-    elif isinstance(fact, GameOver):
-        _print_game_over(state, fact, out)
-    elif isinstance(fact, Undone):
-        line = "  (last entry taken back)"
-    if line is not None:
-        out.write(line + "\n")
+    if isinstance(fact, Undone):
+        return "  (last entry taken back)"
+    return None
 
 
 def _act_line(act: Scored) -> str:
