@@ -161,29 +161,10 @@ def create_app(directory: Path, *, period: float = 0.05, hosts: Collection[str] 
             await asyncio.gather(task, return_exceptions=True)  # its error was told already
 
     def ended(task: asyncio.Task[None]) -> None:
-        if task.cancelled() or task.exception() is None:
-            return
-        error = task.exception()
-        assert error is not None
-        log.error("the scoreboard stopped following the store: %s: %s",
-                  type(error).__name__, _short(str(error)))
-        if failed is not None:
-            failed(error)
+        _polling_ended(task, failed)
 
     async def index(request: Request) -> Response:
-        game = _game(hub())
-        sides = len(game["scores"]) if game else 2
-        target = game["target"] if game else 121
-        tv = request.query_params.get("tv", "") not in ("", "0")
-        return HTMLResponse(page(sides=sides, target=target, tv=tv),
-                            headers={"cache-control": "no-store"})
-
-    async def board(request: Request) -> Response:
-        found = re.fullmatch(r"([23])-(61|121)", request.path_params["name"])
-        if found is None:
-            raise HTTPException(404, "a board has 2 or 3 sides and a target of 61 or 121")
-        return Response(board_for(int(found.group(1)), int(found.group(2))),
-                        media_type="image/svg+xml")
+        return _index(hub(), request)
 
     async def api_game(request: Request) -> Response:
         current = hub()
@@ -208,31 +189,10 @@ def create_app(directory: Path, *, period: float = 0.05, hosts: Collection[str] 
         client = request.client.host if request.client else ""
         return EventStream(hub(), streams, client)
 
-    async def not_found(request: Request, exc: Exception) -> Response:
-        status = exc.status_code if isinstance(exc, HTTPException) else 404
-        detail = exc.detail if isinstance(exc, HTTPException) else "Not found"
-        if status == 405:
-            detail = "The scoreboard only shows the game: it takes GET and HEAD requests."
-            headers = {"allow": "GET, HEAD"}
-        else:
-            headers = {}
-        if request.url.path.startswith("/api/"):
-            return JSONResponse({"error": detail}, status_code=status, headers=headers)
-        title = {404: "Not found", 405: "Read-only"}.get(status, "Cannot show this")
-        return HTMLResponse(error_page(title, detail), status_code=status, headers=headers)
-
-    async def server_error(request: Request, exc: Exception) -> Response:
-        log.error("error answering %s: %s: %s", _short(request.url.path),
-                  type(exc).__name__, _short(str(exc)))
-        message = "Something went wrong showing this page; the game itself is not affected."
-        if request.url.path.startswith("/api/"):
-            return JSONResponse({"error": message}, status_code=500)
-        return HTMLResponse(error_page("Something went wrong", message), status_code=500)
-
     read = ["GET", "HEAD"]
     routes = [
         Route("/", index, methods=read),
-        Route("/board/{name}.svg", board, methods=read),
+        Route("/board/{name}.svg", _board, methods=read),
         Route("/api/game", api_game, methods=read),
         Route("/api/games", api_games, methods=read),
         Route("/events", events, methods=read),
@@ -241,10 +201,67 @@ def create_app(directory: Path, *, period: float = 0.05, hosts: Collection[str] 
     app = Scoreboard(
         routes=routes,
         lifespan=lifespan,
-        exception_handlers={HTTPException: not_found, 500: server_error},
+        exception_handlers={HTTPException: _not_found, 500: _server_error},
     )
     app.hosts = hosts
     return app
+
+
+def _polling_ended(task: asyncio.Task[None], failed: Failed | None) -> None:
+    """The polling task ended: an error is logged and told to ``failed`` (a cancel is not)."""
+    if task.cancelled() or task.exception() is None:
+        return
+    error = task.exception()
+    assert error is not None
+    log.error("the scoreboard stopped following the store: %s: %s",
+              type(error).__name__, _short(str(error)))
+    if failed is not None:
+        failed(error)
+
+
+def _index(current: Hub, request: Request) -> Response:
+    """The page, drawn for the game followed now (two sides to 121 before any game);
+    ``?tv=1`` lays it out for a television across the room."""
+    game = _game(current)
+    sides = len(game["scores"]) if game else 2
+    target = game["target"] if game else 121
+    tv = request.query_params.get("tv", "") not in ("", "0")
+    return HTMLResponse(page(sides=sides, target=target, tv=tv),
+                        headers={"cache-control": "no-store"})
+
+
+async def _board(request: Request) -> Response:
+    """A board's picture, by its sides and target: ``/board/2-121.svg``."""
+    found = re.fullmatch(r"([23])-(61|121)", request.path_params["name"])
+    if found is None:
+        raise HTTPException(404, "a board has 2 or 3 sides and a target of 61 or 121")
+    return Response(board_for(int(found.group(1)), int(found.group(2))),
+                    media_type="image/svg+xml")
+
+
+async def _not_found(request: Request, exc: Exception) -> Response:
+    """A refused request's answer, as JSON under ``/api/`` and as a page elsewhere (a 405
+    says the scoreboard is read-only)."""
+    status = exc.status_code if isinstance(exc, HTTPException) else 404
+    detail = exc.detail if isinstance(exc, HTTPException) else "Not found"
+    if status == 405:
+        detail = "The scoreboard only shows the game: it takes GET and HEAD requests."
+        headers = {"allow": "GET, HEAD"}
+    else:
+        headers = {}
+    if request.url.path.startswith("/api/"):
+        return JSONResponse({"error": detail}, status_code=status, headers=headers)
+    title = {404: "Not found", 405: "Read-only"}.get(status, "Cannot show this")
+    return HTMLResponse(error_page(title, detail), status_code=status, headers=headers)
+
+async def _server_error(request: Request, exc: Exception) -> Response:
+    """A failure's answer: logged in short, and told without its details."""
+    log.error("error answering %s: %s: %s", _short(request.url.path),
+              type(exc).__name__, _short(str(exc)))
+    message = "Something went wrong showing this page; the game itself is not affected."
+    if request.url.path.startswith("/api/"):
+        return JSONResponse({"error": message}, status_code=500)
+    return HTMLResponse(error_page("Something went wrong", message), status_code=500)
 
 
 def _short(text: str, most: int = 120) -> str:
