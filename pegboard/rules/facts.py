@@ -18,8 +18,8 @@ An entry's report, in order, may hold:
   game);
 - :class:`GameOver` when a side reached the target; :class:`Undone` for an ``undo``.
 
-``Report.next`` (a :class:`Turn`) then says what the table does next. ``Report.awards`` is every
-award pegged, in order (what ``Game.apply`` returns).
+``Report.next`` (a :class:`Turn`, :mod:`pegboard.rules.turn`) then says what the table does
+next. ``Report.awards`` is every award pegged, in order (what ``Game.apply`` returns).
 """
 
 from __future__ import annotations
@@ -37,11 +37,11 @@ from pegboard.rules.state import (
     PenaltyOffer,
     PendingClaim,
     PendingMuggins,
-    Phase,
     Reason,
     Skunk,
     TakeBack,
 )
+from pegboard.rules.turn import Turn as Turn  # a report's last word, read with its facts
 
 
 class FactKind(enum.Enum):
@@ -314,29 +314,6 @@ Fact = (
 """Every fact an entry can report."""
 
 
-@dataclass(frozen=True, slots=True)
-class Turn:
-    """What the table does next, after an entry.
-
-    ``phase`` and ``to_act`` (the seat that must act: plays or says go, shows, counts the
-    crib, deals; ``None`` while cutting and once the game is over). ``dealer`` of this hand
-    and ``next_dealer``, who deals the next one (once the crib is counted, ``to_act`` too).
-    ``count`` in the play. In a muggins game ``claim`` is the score waiting for its owner's
-    claim now (its owner acts first) and ``muggins`` the points open to a muggins call.
-    """
-
-    phase: Phase
-    to_act: int | None
-    dealer: int | None
-    next_dealer: int | None
-    game_no: int
-    deal_no: int
-    count: int
-    scores: tuple[int, ...]
-    claim: PendingClaim | None = None
-    muggins: PendingMuggins | None = None
-
-
 F = TypeVar("F", bound=Fact)
 
 
@@ -351,6 +328,10 @@ class Report:
     def of(self, kind: type[F]) -> tuple[F, ...]:
         """The facts of one class, in order: ``report.of(ShowStep)``."""
         return tuple(fact for fact in self.facts if isinstance(fact, kind))
+
+    def first(self, kind: type[F]) -> F | None:
+        """The first fact of one class, or ``None`` when the entry reported none."""
+        return next((fact for fact in self.facts if isinstance(fact, kind)), None)
 
     @property
     def awards(self) -> tuple[Award, ...]:
@@ -389,17 +370,14 @@ class Report:
     @property
     def penalty(self) -> PenaltyApplied | None:
         """The penalty applied, for a ``penalty`` entry."""
-        found = self.of(PenaltyApplied)
-        return found[0] if found else None
+        return self.first(PenaltyApplied)
 
     @property
     def confirmed(self) -> Confirmed | None:
         """The confirmation of the result, for a ``confirm`` or ``override`` entry."""
-        found = self.of(Confirmed)
-        return found[0] if found else None
+        return self.first(Confirmed)
 
     @property
     def game_over(self) -> GameOver | None:
         """The end of the game, when this entry reached the target."""
-        found = self.of(GameOver)
-        return found[0] if found else None
+        return self.first(GameOver)

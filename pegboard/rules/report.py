@@ -25,12 +25,12 @@ from pegboard.rules.facts import (
     Report,
     Scored,
     TakenBack,
-    Turn,
     Withdrawn,
 )
 from pegboard.rules.penalties import infraction
 from pegboard.rules.state import Award, PendingClaim, PendingMuggins, Reason
 from pegboard.rules.table import Note, Pegged, Table
+from pegboard.rules.turn import Turn
 
 
 def entry_report(before: Table, after: Table, event: Event, out: Sequence[Award]) -> Report:

@@ -1,0 +1,31 @@
+"""What the table does next, after an entry: the part of a :class:`~pegboard.rules.facts.Report`
+that looks forward (the facts look back at what the entry did)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pegboard.rules.state import PendingClaim, PendingMuggins, Phase
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """What the table does next, after an entry.
+
+    ``phase`` and ``to_act`` (the seat that must act: plays or says go, shows, counts the
+    crib, deals; ``None`` while cutting and once the game is over). ``dealer`` of this hand
+    and ``next_dealer``, who deals the next one (once the crib is counted, ``to_act`` too).
+    ``count`` in the play. In a muggins game ``claim`` is the score waiting for its owner's
+    claim now (its owner acts first) and ``muggins`` the points open to a muggins call.
+    """
+
+    phase: Phase
+    to_act: int | None
+    dealer: int | None
+    next_dealer: int | None
+    game_no: int
+    deal_no: int
+    count: int
+    scores: tuple[int, ...]
+    claim: PendingClaim | None = None
+    muggins: PendingMuggins | None = None
