@@ -19,8 +19,8 @@ from functools import cache
 from itertools import combinations_with_replacement
 from math import comb
 
-from pegboard.errors import InvalidCardError
-from pegboard.rules.cards import Card, require_distinct
+from pegboard.rules.cards import Card
+from pegboard.rules.show import require_show
 
 JACK = 11
 RANKS = range(1, 14)
@@ -102,17 +102,7 @@ def hand_total(hand: Sequence[Card], starter: Card, crib: bool = False) -> int:
     >>> hand_total(parse_cards("5H 5S 5C JD"), Card.parse("5D"))
     29
     """
-    if crib and len(hand) != 4:
-        raise InvalidCardError(
-            f"a crib has 4 cards, got {len(hand)}: {' '.join(str(c) for c in hand)!r} "
-            "(3-card hands are only for five-card cribbage, and its crib has 4 too)"
-        )
-    if len(hand) not in (3, 4):
-        raise InvalidCardError(
-            f"a hand has 4 cards (3 in five-card cribbage), got {len(hand)}: "
-            f"{' '.join(str(c) for c in hand)!r}"
-        )
-    require_distinct((*hand, starter), "the hand and starter")
+    require_show(hand, starter, crib)
     return hand_total_idx([card.index for card in hand], starter.index, crib)
 
 

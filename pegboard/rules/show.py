@@ -17,6 +17,22 @@ from pegboard.rules.cards import Card, Rank, require_distinct
 from pegboard.rules.scoring import Breakdown, ScoreItem
 
 
+def require_show(hand: Sequence[Card], starter: Card, crib: bool) -> None:
+    """A hand shown has 4 cards (3 in five-card cribbage), a crib 4, and no card is there
+    twice, the starter included; anything else raises InvalidCardError saying which."""
+    if crib and len(hand) != 4:
+        raise InvalidCardError(
+            f"a crib has 4 cards, got {len(hand)}: {' '.join(str(c) for c in hand)!r} "
+            "(3-card hands are only for five-card cribbage, and its crib has 4 too)"
+        )
+    if len(hand) not in (3, 4):
+        raise InvalidCardError(
+            f"a hand has 4 cards (3 in five-card cribbage), got {len(hand)}: "
+            f"{' '.join(str(c) for c in hand)!r}"
+        )
+    require_distinct((*hand, starter), "the hand and starter")
+
+
 def score_hand(hand: Sequence[Card], starter: Card, *, crib: bool = False) -> Breakdown:
     """Score ``hand`` (3 or 4 cards) with ``starter``; ``crib=True`` applies the crib flush rule.
 
@@ -28,18 +44,8 @@ def score_hand(hand: Sequence[Card], starter: Card, *, crib: bool = False) -> Br
     29
     """
     hand = tuple(hand)
-    if crib and len(hand) != 4:
-        raise InvalidCardError(
-            f"a crib has 4 cards, got {len(hand)}: {' '.join(str(c) for c in hand)!r} "
-            "(3-card hands are only for five-card cribbage, and its crib has 4 too)"
-        )
-    if len(hand) not in (3, 4):
-        raise InvalidCardError(
-            f"a hand has 4 cards (3 in five-card cribbage), got {len(hand)}: "
-            f"{' '.join(str(c) for c in hand)!r}"
-        )
+    require_show(hand, starter, crib)
     everything = (*hand, starter)
-    require_distinct(everything, "the hand and starter")
     items: list[ScoreItem] = []
     items.extend(_fifteens(everything))
     items.extend(_pairs(everything))
