@@ -8,7 +8,7 @@ ones :func:`pegboard.rules.speech.say_breakdown` says, so the topic counts the w
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from pegboard.rules.cards import Card, parse_cards
 from pegboard.rules.help_shape import Topic, rules_page
@@ -95,6 +95,17 @@ PLAYED: dict[str, tuple[PlayedCards, ...]] = {
 }
 """The counts each basic topic plays as an example, by topic id."""
 
+def _with_worked(topic: Topic) -> Topic:
+    """The topic with the hands it counts as examples (:data:`WORKED`) at the end of its text
+    and of its screens."""
+    hands = WORKED[topic.id]
+    return replace(
+        topic,
+        text=topic.text + "\n\n".join(w.words() for w in hands),
+        screen=(*topic.screen, *(w.screen() for w in hands)),
+    )
+
+
 BASICS: tuple[Topic, ...] = (
     Topic(
         id="how-to-play",
@@ -126,7 +137,7 @@ BASICS: tuple[Topic, ...] = (
             "Show: pone's hand, dealer's hand, then the crib. First to 121 wins.",
         ),
     ),
-    Topic(
+    _with_worked(Topic(
         id="counting",
         title="Counting a hand",
         reference=rules_page("Card values and combinations", "The show"),
@@ -143,7 +154,6 @@ BASICS: tuple[Topic, ...] = (
             "two pairs in a run of three is a double double run, 16.\n\n"
             "Flush: four hand cards of one suit score 4, and 5 with the starter too. His "
             "nobs: the jack of the starter's suit in your hand scores 1.\n\n"
-            + "\n\n".join(w.words() for w in WORKED["counting"])
         ),
         screen=(
             "Count your 4 cards with the starter.",
@@ -151,10 +161,9 @@ BASICS: tuple[Topic, ...] = (
             "Pairs 2 each (3 of a kind 6, 4 of a kind 12).",
             "Runs of 3+: 1 a card. Double run of 3 with its pair: 8.",
             "Flush of 4 in hand: 4 (5 with starter). Jack of starter suit: 1.",
-            *(w.screen() for w in WORKED["counting"]),
         ),
-    ),
-    Topic(
+    )),
+    _with_worked(Topic(
         id="crib",
         title="The crib",
         reference=rules_page("The deal", "The show"),
@@ -166,15 +175,13 @@ BASICS: tuple[Topic, ...] = (
             "opponent may lay: a 5, a pair, two cards adding to 5 (any ten-card makes them "
             "fifteen). When your opponent deals, the crib scores against you: lay away cards "
             "far apart, and keep 5s out of it.\n\n"
-            + "\n\n".join(w.words() for w in WORKED["crib"])
         ),
         screen=(
             "The 4 laid-away cards are the dealer's crib, counted last with the starter.",
             "A crib flush needs all 5 cards of one suit.",
             "Your crib: lay away 5s, pairs, 2+3. Theirs: lay away far-apart cards.",
-            *(w.screen() for w in WORKED["crib"]),
         ),
-    ),
+    )),
     Topic(
         id="the-play",
         title="The play",
