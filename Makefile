@@ -5,7 +5,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench lint clean test-tools install-check
+.PHONY: run test bench lint clean test-tools install-check club-demo
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -53,6 +53,11 @@ install-check:
 	@command -v debootstrap >/dev/null 2>&1 || [ "$$(id -u)" != 0 ] || \
 		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap; }
 	bash systemd/install-check.sh
+
+# A whole demo club night on this machine (mosquitto on loopback, four boards, the standings
+# page): docs/club.md.
+club-demo: $(STAMP) test-tools
+	$(BIN)/python -m tools.club_demo
 
 bench: $(STAMP)
 	$(BIN)/python -m bench

@@ -98,6 +98,14 @@ def fast_folder(fallback: Path) -> Path:
     return fallback
 
 
+def _die_with_parent() -> None:
+    """In the child before it runs: SIGTERM when the test's process dies (a killed test
+    run must not leave boards and services polling a broker that is gone)."""
+    import ctypes
+
+    ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+
+
 def _env() -> dict[str, str]:
     root = str(Path(__file__).resolve().parents[2])
     return dict(os.environ, PYTHONUNBUFFERED="1",
@@ -117,7 +125,8 @@ class Publisher:
 
     def _start(self) -> subprocess.Popen[bytes]:
         with open(self.log, "ab") as out:
-            return subprocess.Popen(self.args, stdout=out, stderr=out, env=_env())
+            return subprocess.Popen(self.args, stdout=out, stderr=out, env=_env(),
+                                    preexec_fn=_die_with_parent)
 
     def kill(self) -> None:
         """SIGKILL, as a board losing its power."""
@@ -152,7 +161,7 @@ class Standings:
     def _start(self) -> subprocess.Popen[str]:
         err = open(self.log, "a", encoding="utf-8")  # noqa: SIM115 - the process holds it
         process = subprocess.Popen(self.args, stdout=subprocess.PIPE, stderr=err, text=True,
-                                   env=_env())
+                                   env=_env(), preexec_fn=_die_with_parent)
         err.close()
         assert process.stdout is not None
         line = process.stdout.readline()

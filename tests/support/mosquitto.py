@@ -19,6 +19,13 @@ from types import TracebackType
 MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
 
 
+def _die_with_parent() -> None:
+    """In the child: SIGTERM when the test's process dies (no broker left behind)."""
+    import ctypes
+
+    ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+
+
 def free_port() -> int:
     """A TCP port on 127.0.0.1 nothing listens on now."""
     with socket.socket() as sock:
@@ -64,7 +71,7 @@ class Broker:
         """Start the broker and return once it accepts connections."""
         process = subprocess.Popen(
             [MOSQUITTO, "-c", str(self.config)], stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE, text=True,
+            stderr=subprocess.PIPE, text=True, preexec_fn=_die_with_parent,
         )
         self.process = process
         assert process.stderr is not None
