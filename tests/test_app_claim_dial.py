@@ -7,16 +7,12 @@ from __future__ import annotations
 from pegboard.app.inputs import Turn
 from pegboard.app.machine import step
 from pegboard.app.view import Screen
-from tests.support.app_driver import OK, App
+from tests.support.app_driver import App, muggins_game
 
 
 def claiming_app() -> App:
     """A muggins game with P1's fifteen waiting for its claim."""
-    app = App.start()
-    app.feed(OK)
-    rows = list(app.view.lines)
-    app.feed(Turn(rows.index("Muggins: off")), OK)
-    app.feed(Turn(-(app.view.selected or 0)), OK, Turn(1), OK)
+    app = muggins_game()
     app.pick("5")
     app.pick("10")
     app.pick("5")

@@ -7,17 +7,7 @@ from pegboard.app.effects import UpdateLeds
 from pegboard.app.inputs import Turn
 from pegboard.app.view import Screen
 from pegboard.rules.state import Reason
-from tests.support.app_driver import GO, OK, App, new_game
-
-
-def muggins_game() -> App:
-    """A 2-player muggins game, P1 dealing."""
-    app = App.start()
-    app.feed(OK)
-    rows = list(app.view.lines)
-    app.feed(Turn(rows.index("Muggins: off")), OK)
-    app.feed(Turn(-(app.view.selected or 0)), OK, Turn(1), OK)
-    return app
+from tests.support.app_driver import GO, OK, App, muggins_game, new_game, started
 
 
 def claim_each_as_labelled(app: App) -> None:
@@ -63,11 +53,7 @@ def test_the_leds_move_the_side_the_engine_says_scored_page_by_page() -> None:
 
 
 def test_a_pegged_out_winner_is_shown_at_the_target() -> None:
-    app = App.start()
-    app.feed(OK)
-    rows = list(app.view.lines)
-    app.feed(Turn(rows.index("Enter: cards")), OK)
-    app.feed(Turn(-(app.view.selected or 0)), OK)  # Start, pegging by points
+    app = started("Enter: cards")  # Start, pegging by points
     app.feed(Turn(118), OK, GO, Turn(40), OK, GO, Turn(7), OK)  # P1 118 + 7 = 125
     assert app.game.scores == (125, 40) and app.view.screen is Screen.GAME_OVER
     assert [side.score for side in app.view.sides] == [121, 40]

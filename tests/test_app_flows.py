@@ -12,7 +12,17 @@ from pegboard.app.view import Screen
 from pegboard.rules.cards import Rank
 from pegboard.rules.events import Deal, GameHeader, Play
 from pegboard.rules.state import Phase
-from tests.support.app_driver import GO, HOLD_OK, MENU, OK, UNDO, App, new_game
+from tests.support.app_driver import (
+    GO,
+    HOLD_OK,
+    MENU,
+    OK,
+    UNDO,
+    App,
+    muggins_game,
+    new_game,
+    started,
+)
 
 
 def play_first_deal(app: App) -> App:
@@ -232,11 +242,7 @@ def test_five_card_flush_re_suits_the_hand() -> None:
 
 
 def test_quick_mode_pegs_points() -> None:
-    app = App.start()
-    app.feed(OK)
-    rows = list(app.view.lines)
-    app.feed(Turn(rows.index("Enter: cards")), OK)
-    app.feed(Turn(-(app.view.selected or 0)), OK)
+    app = started("Enter: cards")
     assert app.view.screen is Screen.PEG
     app.feed(Turn(5), OK)
     assert app.game.scores == (5, 0)
@@ -300,11 +306,7 @@ def test_a_renege_is_shown_and_offered() -> None:
 
 
 def test_muggins_claim_and_call() -> None:
-    app = App.start()
-    app.feed(OK)
-    rows = list(app.view.lines)
-    app.feed(Turn(rows.index("Muggins: off")), OK)
-    app.feed(Turn(-(app.view.selected or 0)), OK, Turn(1), OK)
+    app = muggins_game()
     app.pick("5")
     app.pick("10")
     app.pick("5")  # P1 makes fifteen: claim it
@@ -317,11 +319,7 @@ def test_muggins_claim_and_call() -> None:
 
 
 def test_game_over_and_finish() -> None:
-    app = App.start()
-    app.feed(OK)
-    rows = list(app.view.lines)
-    app.feed(Turn(rows.index("Enter: cards")), OK)
-    app.feed(Turn(-(app.view.selected or 0)), OK)
+    app = started("Enter: cards")
     app.feed(Turn(100), OK, Turn(21), OK)
     assert app.game.winner == 0
     app.read()
@@ -340,13 +338,7 @@ def test_game_over_and_finish() -> None:
 
 
 def test_match_plays_the_next_game() -> None:
-    app = App.start()
-    app.feed(OK)
-    rows = list(app.view.lines)
-    app.feed(Turn(rows.index("Enter: cards")), OK)
-    rows = list(app.view.lines)
-    app.feed(Turn(rows.index("Match: 1 game") - (app.view.selected or 0)), OK)
-    app.feed(Turn(-(app.view.selected or 0)), OK)
+    app = started("Enter: cards", "Match: 1 game")
     app.feed(Turn(121), OK)
     app.read()
     assert app.view.screen is Screen.GAME_OVER

@@ -11,7 +11,7 @@ from pegboard.rules import rulehelp
 from pegboard.rules.cards import parse_cards
 from pegboard.rules.review import points_text, review_discard
 from pegboard.rules.state import Phase
-from tests.support.app_driver import GO, MENU, OK, UNDO, App, new_game
+from tests.support.app_driver import GO, MENU, OK, UNDO, App, muggins_game, new_game
 
 
 def menu(app: App, label: str) -> App:
@@ -149,13 +149,7 @@ def test_teaching_reviews_the_discard_by_expected_value() -> None:
 
 
 def test_muggins_missed_combinations_in_teaching_mode() -> None:
-    app = App.start()
-    app.feed(OK)
-    rows = list(app.view.lines)
-    app.feed(Turn(rows.index("Muggins: off")), OK)
-    rows = list(app.view.lines)
-    app.feed(Turn(rows.index("Teaching: off") - (app.view.selected or 0)), OK)
-    app.feed(Turn(-(app.view.selected or 0)), OK, Turn(1), OK)
+    app = muggins_game("Teaching: off")
     assert app.view.title == "Coach: the deal"  # teaching was on from setup
     assert " ".join(app.view.lines) == "6 cards each. Lay 2 away, face down, to P1's crib. " \
         "Keep what scores."

@@ -117,3 +117,20 @@ def new_game(kit: str = "encoder", *, dealer: int = 0, setup: tuple[InputEvent, 
     app.feed(OK)  # Start
     app.feed(Turn(dealer + 1), OK)
     return app
+
+
+def started(*options: str) -> App:
+    """A 2-player game set up with each option row named in ``options`` changed once (by its
+    label as the setup screen shows it, e.g. ``"Muggins: off"``), then Start pressed."""
+    app = App.start()
+    app.feed(OK)  # New game
+    for option in options:
+        rows = list(app.view.lines)
+        app.feed(Turn(rows.index(option) - (app.view.selected or 0)), OK)
+    app.feed(Turn(-(app.view.selected or 0)), OK)  # Start
+    return app
+
+
+def muggins_game(*options: str) -> App:
+    """A 2-player muggins game (with any other ``options`` changed too), P1 dealing."""
+    return started("Muggins: off", *options).feed(Turn(1), OK)
