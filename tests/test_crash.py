@@ -27,6 +27,7 @@ from pegboard.rules.game import Game
 from pegboard.store import Store, StoreReader, engine_check, record_text
 from pegboard.store.logfile import scan
 from tests.support.games import random_game
+from tests.support.stores import enter_game
 
 UNDO = '{"type": "undo"}'
 
@@ -249,16 +250,8 @@ def killed_at(step: int, work: Callable[[], None]) -> bool:
 
 def recorded(store_path: Path, lines: int, seed: int) -> list[str]:
     """Record a real game of ``lines`` lines as the store's game in progress."""
-    made = random_game(seed)
-    players = len(made.header.players)
-    texts = [dump_line(made.header, players)]
-    texts += [dump_line(event, players) for event in made.events][: lines - 1]
     with Store(store_path) as store:
-        session = GameSession(store)
-        session.new(texts[0])
-        for text in texts[1:]:
-            session.add(text)
-    return texts
+        return enter_game(store, lines, seed)[1]
 
 
 def games_in(store_path: Path) -> list[tuple[str, ...]]:

@@ -23,31 +23,20 @@ from pegboard.app.inputs import Button, InputEvent, Press
 from pegboard.app.state import Home, Reading
 from pegboard.app.view import Screen, View
 from pegboard.cli import main
-from pegboard.commands.game import GameSession
 from pegboard.config import Config
 from pegboard.device.build import initial_state, open_store
 from pegboard.device.loop import App, DeviceLoop
 from pegboard.hw.inputs import EncoderKit
-from pegboard.record import dump_line
 from pegboard.sim.fakes import FakeClock, RecordingDisplay
 from pegboard.store import Store
-from tests.support.games import random_game
+from tests.support.stores import enter_game
 
 HEADER = {"type": "game", "players": ["Ann", "Ben"], "rules": {"target": 121}}
 
 
 def record_game(path: Path, lines: int = 81) -> tuple[str, list[str]]:
-    made = random_game(3)
-    players = len(made.header.players)
-    texts = [dump_line(made.header, players)]
-    texts += [dump_line(event, players) for event in made.events][: lines - 1]
     with Store(path) as store:
-        session = GameSession(store)
-        session.new(texts[0])
-        for text in texts[1:]:
-            session.add(text)
-        game_id = store.current().id  # type: ignore[union-attr]
-    return game_id, texts
+        return enter_game(store, lines, seed=3)
 
 
 def flip_bit_in_line(path: Path, line: int) -> None:

@@ -15,6 +15,7 @@ from pegboard.errors import PegboardError, StoreError
 from pegboard.store import Store, StoreReader, find_store_path
 from pegboard.store import logfile as logfile_module
 from pegboard.store.logfile import encode_line, scan
+from tests.support.stores import Clock
 
 HEADER = {"type": "game", "players": ["Ann", "Ben"], "rules": {"target": 121}}
 EVENTS = [
@@ -23,17 +24,6 @@ EVENTS = [
     {"type": "play", "player": 1, "card": "5C"},
     {"type": "peg", "player": 0, "points": 3},
 ]
-
-
-class Clock:
-    """A clock that moves one second per reading."""
-
-    def __init__(self, start: float = 1_790_000_000.0) -> None:
-        self.now = start
-
-    def __call__(self) -> float:
-        self.now += 1.0
-        return self.now
 
 
 def open_store(path: Path) -> Store:

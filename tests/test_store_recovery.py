@@ -12,25 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from pegboard.commands.game import GameSession, restore
+from pegboard.commands.game import restore
 from pegboard.errors import StoreError
-from pegboard.record import dump_line
 from pegboard.store import FinishedGame, Store, StoreReader, engine_check
 from pegboard.store.logfile import encode_line, scan
-from tests.support.games import random_game
+from tests.support.stores import Clock, enter_game
 
 HEADER = {"type": "game", "players": ["Ann", "Ben"], "rules": {"target": 121}}
-
-
-class Clock:
-    """A clock that moves one second per reading."""
-
-    def __init__(self, start: float = 1_790_000_000.0) -> None:
-        self.now = start
-
-    def __call__(self) -> float:
-        self.now += 1.0
-        return self.now
 
 
 def open_store(path: Path, check: object = engine_check) -> Store:
@@ -39,19 +27,8 @@ def open_store(path: Path, check: object = engine_check) -> Store:
 
 def record_game(path: Path, lines: int = 81, seed: int = 3) -> tuple[str, list[str]]:
     """A real game of ``lines`` record lines (header included) in the store; its id and lines."""
-    made = random_game(seed)
-    players = len(made.header.players)
-    texts = [dump_line(made.header, players)]
-    texts += [dump_line(event, players) for event in made.events][: lines - 1]
-    assert len(texts) == lines
     with open_store(path) as store:
-        session = GameSession(store)
-        session.new(texts[0])
-        for text in texts[1:]:
-            session.add(text)
-        current = store.current()
-        assert current is not None
-        return current.id, texts
+        return enter_game(store, lines, seed)
 
 
 def flip_bit(path: Path, line: int, offset: int = 30) -> bytes:

@@ -1,0 +1,37 @@
+"""Store set-up shared by the store, crash and recovery tests: a clock that moves on each
+reading, and a real game entered into a store as its game in progress."""
+
+from __future__ import annotations
+
+from pegboard.commands.game import GameSession
+from pegboard.record import dump_line
+from pegboard.store import Store
+from tests.support.games import random_game
+
+
+class Clock:
+    """A clock that moves one second per reading."""
+
+    def __init__(self, start: float = 1_790_000_000.0) -> None:
+        self.now = start
+
+    def __call__(self) -> float:
+        self.now += 1.0
+        return self.now
+
+
+def enter_game(store: Store, lines: int, seed: int) -> tuple[str, list[str]]:
+    """The first ``lines`` record lines (header included) of random game ``seed``, entered into
+    ``store`` as its game in progress: the game's id and the lines."""
+    made = random_game(seed)
+    players = len(made.header.players)
+    texts = [dump_line(made.header, players)]
+    texts += [dump_line(event, players) for event in made.events][: lines - 1]
+    assert len(texts) == lines
+    session = GameSession(store)
+    session.new(texts[0])
+    for text in texts[1:]:
+        session.add(text)
+    current = store.current()
+    assert current is not None
+    return current.id, texts
