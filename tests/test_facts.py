@@ -205,7 +205,7 @@ def test_a_pegged_out_game_is_shown_at_the_target_with_the_full_total_kept() -> 
 
 
 def test_a_renege_is_offered_then_the_penalty_takes_the_play_back() -> None:
-    # Ann says go at 25 holding 4S (see tests/test_game_renege.py's RENEGE_DEAL).
+    # Ann says go at 25 holding 4S (see RENEGE_DEAL in tests/support/games.py).
     game, reports = play("""
         deal 0; starter 2C
         play 1 5C 0 TH 1 KD; go 0 1

@@ -10,17 +10,11 @@ from pegboard.rules.events import Claim, Deal, Muggins, Penalty, Play, Undo
 from pegboard.rules.game import Game
 from pegboard.rules.penalties import CATALOGUE, infraction
 from pegboard.rules.state import Phase
-from tests.support.games import parse_script
+from tests.support.games import RENEGE_DEAL, parse_script
 from tests.support.games import scripted_game as new
 
 C = Card.parse
 
-RENEGE_DEAL = """
-    deal 0; starter 2C
-    play 1 5C 0 TH 1 KD; go 0 1
-    play 0 4S 1 QS 0 9C; go 1; play 0 8D
-    play 1 JH
-"""
 
 
 

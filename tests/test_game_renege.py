@@ -14,22 +14,11 @@ from pegboard.rules.cards import Card, parse_cards
 from pegboard.rules.events import Go, Penalty, Play
 from pegboard.rules.game import Game
 from pegboard.rules.state import Award, Phase, Reason, TakeBack
-from tests.support.games import parse_script
+from tests.support.games import RENEGE_DEAL, parse_script
 from tests.support.games import scripted_game as new
 
 C = Card.parse
 
-# Ann (0) deals, starter 2C. Ben 5C, Ann TH (fifteen, Ann 2), Ben KD: 25. Ann says go holding
-# 4S: the renege. Ben says go too and pegs 1. Then Ann 4S, Ben QS, Ann 9C (23), Ben go, Ann
-# 8D makes 31 (2), Ben JH is the last card (1). The hands are counted at once: Ben 5C JH QS KD
-# with 2C is 9 (three fifteens and a run of three), Ann TH 4S 9C 8D with 2C is 5 (2C 4S 9C
-# and 8-9-10).
-RENEGE_DEAL = """
-    deal 0; starter 2C
-    play 1 5C 0 TH 1 KD; go 0 1
-    play 0 4S 1 QS 0 9C; go 1; play 0 8D
-    play 1 JH
-"""
 
 
 def awarded(awards: tuple[Award, ...] | list[Award]) -> list[tuple[int, int, str]]:

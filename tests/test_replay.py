@@ -154,32 +154,30 @@ def _write(tmp_path: Path, lines: list[dict[str, object]]) -> Path:
     return path
 
 
+def _claim_six_of_fifteen(pegged: int) -> list[dict[str, object]]:
+    """A muggins game in which Ben, on ``pegged``, shows a 15-point hand and claims 6."""
+    return [
+        {"type": "game", "players": ["Ann", "Ben"], "rules": {"muggins": True}},
+        {"type": "deal", "dealer": 0},
+        {"type": "peg", "player": 1, "points": pegged},
+        {"type": "starter", "card": "5S"},
+        {"type": "show", "player": 1, "cards": ["5C", "5D", "JS", "4H"]},
+        {"type": "claim", "player": 1, "points": 6},
+    ]
+
+
 def test_no_muggins_is_offered_once_a_claim_ended_the_game(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Ben on 116 claims 6 of his 15-point hand: 122, the game. The 9 he missed are not open
     to muggins: nothing is scored after the game is won."""
-    path = _write(tmp_path, [
-        {"type": "game", "players": ["Ann", "Ben"], "rules": {"muggins": True}},
-        {"type": "deal", "dealer": 0},
-        {"type": "peg", "player": 1, "points": 116},
-        {"type": "starter", "card": "5S"},
-        {"type": "show", "player": 1, "cards": ["5C", "5D", "JS", "4H"]},
-        {"type": "claim", "player": 1, "points": 6},
-    ])
+    path = _write(tmp_path, _claim_six_of_fifteen(116))
     assert main(["replay", str(path)]) == 0
     out = capsys.readouterr().out
     assert "Ben claims six" in out and "Ben won" in out
     assert "may call muggins" not in out
     # One point short of the game, the same under-claim is open to muggins.
-    path = _write(tmp_path, [
-        {"type": "game", "players": ["Ann", "Ben"], "rules": {"muggins": True}},
-        {"type": "deal", "dealer": 0},
-        {"type": "peg", "player": 1, "points": 114},
-        {"type": "starter", "card": "5S"},
-        {"type": "show", "player": 1, "cards": ["5C", "5D", "JS", "4H"]},
-        {"type": "claim", "player": 1, "points": 6},
-    ])
+    path = _write(tmp_path, _claim_six_of_fifteen(114))
     assert main(["replay", str(path)]) == 0
     assert "(nine missed by Ben: an opponent may call muggins)" in capsys.readouterr().out
 

@@ -319,6 +319,20 @@ def _play(table: _Table, dealer: int, held: list[list[Card]]) -> list[int]:
             last = None
 
 
+# Ann (0) deals, starter 2C. Ben 5C, Ann TH (fifteen, Ann 2), Ben KD: 25. Ann says go holding
+# 4S: the renege. Ben says go too and pegs 1. Then Ann 4S, Ben QS, Ann 9C (23), Ben go, Ann
+# 8D makes 31 (2), Ben JH is the last card (1). The hands are counted at once: Ben 5C JH QS KD
+# with 2C is 9 (three fifteens and a run of three), Ann TH 4S 9C 8D with 2C is 5 (2C 4S 9C
+# and 8-9-10).
+RENEGE_DEAL = """
+    deal 0; starter 2C
+    play 1 5C 0 TH 1 KD; go 0 1
+    play 0 4S 1 QS 0 9C; go 1; play 0 8D
+    play 1 JH
+"""
+"""A deal in which Ann reneges (ACC 7.3): a script for :func:`scripted_game`."""
+
+
 def parse_script(text: str) -> list[Event]:
     """Events from a compact script, one entry per line or ``;``-separated.
 
