@@ -3,12 +3,14 @@ processes, the standings equal to an independent computation from the virtual ta
 
 from __future__ import annotations
 
+import json
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from pegboard.club.seating import seat, to_json
 from pegboard.store import Store
 from tests.support.club import (
     MEMBERS,
@@ -68,7 +70,12 @@ def run_night(tmp_path: Path, boards: Path, broker: Broker, tables: int, rounds:
     """A night with faults: ``kills`` publishers SIGKILLed each round just after their games
     were confirmed (and started again), the broker restarted after the first round and the
     standings service after the second; the standings equal the virtual tables'."""
-    service = Standings(tmp_path / "results.db", broker.address)
+    seating = tmp_path / "seating.json"
+    seating.write_text(json.dumps(to_json(seat(MEMBERS[: tables * 2], rounds + 1, "moves"))),
+                       encoding="utf-8")
+    service = Standings(tmp_path / "results.db", broker.address,
+                        extra=("--seating", str(seating)))
+    assert service.get("/api/seating")["round"] == 1
     publishers = start_publishers(boards, broker, tables)
     stores = [boards / f"board-{t}" for t in range(1, tables + 1)]
     played: list[Played] = []
@@ -87,6 +94,8 @@ def run_night(tmp_path: Path, boards: Path, broker: Broker, tables: int, rounds:
         assert status["results"] == tables * rounds  # none lost, none counted twice
         night = service.get("/api/standings?night=1")
         assert table_of(night) == expected_standings(played)
+        upcoming = service.get("/api/seating")  # the seating's extra round is next
+        assert upcoming["round"] == rounds + 1 and len(upcoming["tables"]) == tables
         assert sum(p["games"] for p in night["players"]) == 2 * tables * rounds
         for publisher in publishers:
             assert publisher.stop() == 0

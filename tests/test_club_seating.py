@@ -65,3 +65,25 @@ def test_check_in_shows_the_rosters_names_and_flags(tmp_path: object, capsys: py
                        "checked in 999 (not on the roster)"]
     assert out[3] == "round 1: table 1: 101 v 102; bye: 999"
     assert main(["club", "seat", "--present", "101,101"]) == 2
+
+
+def test_the_next_round_follows_the_results_stored(tmp_path: object) -> None:
+    from pathlib import Path
+
+    from pegboard.club.results import connect, store_result
+    from pegboard.club.seating import from_json, to_json
+    from pegboard.club.standings import next_round
+    from tests.test_club_scorecard import card_of
+
+    night = seat(["101", "102", "103", "104", "105"], 3, "moves")
+    assert from_json(to_json(night)) == night
+    db = connect(Path(str(tmp_path)) / "r.db")
+    first = next_round(db, night)
+    assert first["round"] == 1 and first["bye"] == night[0].bye
+    assert first["tables"][0]["members"] == list(night[0].tables[0].players)
+    store_result(db, card_of(5, members=("101", "102")))  # a round-2 game of night 1
+    after = next_round(db, night)
+    assert after["round"] == 3
+    assert next_round(db, night[:2]) == {"round": None, "tables": [], "bye": None}
+    with pytest.raises(ClubError, match="a seating round must be"):
+        from_json([{"round": 1}])

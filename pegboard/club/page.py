@@ -8,6 +8,7 @@ content security policy, the ``Host`` check, the bounded query) and served by
 - ``/api/standings?night=N&club=C`` the players in ACC order (the season without ``night``);
 - ``/api/specials?night=N`` the pots' hands and the 9–0 nights; ``/api/status`` the counts;
   ``/api/refused`` the newest 200 messages refused, with why (for the director);
+  ``/api/seating`` the next round's tables and bye (from ``--seating``), with names;
 - ``/export/scorecards.csv?night=N`` one row per player per game;
   ``/export/night.csv?night=N`` the night summary per player;
 - ``/events`` Server-Sent Events: ``standings`` whenever a new result is stored.
@@ -30,6 +31,7 @@ from starlette.staticfiles import StaticFiles
 
 from pegboard.club import standings as table
 from pegboard.club.results import connect, counters
+from pegboard.club.seating import Round
 from pegboard.club.topics import check_id
 from pegboard.errors import ClubError
 from pegboard.web.app import Scoreboard
@@ -44,6 +46,7 @@ PAGE = """<!doctype html>
 <section><h2>Tonight</h2><table id="tonight"></table></section>
 <section><h2>Season</h2><table id="season"></table></section>
 <section><h2>Pots</h2><table id="hands"></table></section>
+<section><h2 id="next">Next round</h2><table id="seats"></table></section>
 <p id="counts"></p>
 <script src="/static/club.js"></script></body></html>
 """
@@ -98,7 +101,8 @@ def _club(request: Request) -> str | None:
 
 
 def create_app(db_path: Path, notes: Notes, *, hosts: Collection[str] | None,
-               start: Callable[[], None], stop: Callable[[], None]) -> Starlette:
+               start: Callable[[], None], stop: Callable[[], None],
+               seating: list[Round] | None = None) -> Starlette:
     """The application; ``start`` and ``stop`` run the subscriber with the server."""
 
     @contextlib.contextmanager
@@ -143,6 +147,9 @@ def create_app(db_path: Path, notes: Notes, *, hosts: Collection[str] | None,
     def api_status(db: sqlite3.Connection, request: Request) -> dict[str, Any]:
         return {**counters(db), "nights": table.nights(db)}
 
+    def api_seating(db: sqlite3.Connection, request: Request) -> dict[str, Any]:
+        return table.next_round(db, seating or [])
+
     def api_refused(db: sqlite3.Connection, request: Request) -> dict[str, Any]:
         return {"refused": [dict(row) for row in db.execute(
             "SELECT at, topic, why FROM refused ORDER BY rowid DESC LIMIT 200")]}
@@ -170,6 +177,7 @@ def create_app(db_path: Path, notes: Notes, *, hosts: Collection[str] | None,
         Route("/api/specials", answer(api_specials), methods=["GET", "HEAD"]),
         Route("/api/status", answer(api_status), methods=["GET", "HEAD"]),
         Route("/api/refused", answer(api_refused), methods=["GET", "HEAD"]),
+        Route("/api/seating", answer(api_seating), methods=["GET", "HEAD"]),
         Route("/export/scorecards.csv", answer(scorecards), methods=["GET", "HEAD"]),
         Route("/export/night.csv", answer(night), methods=["GET", "HEAD"]),
         Route("/events", events, methods=["GET"]),

@@ -112,3 +112,26 @@ def _drawn(playing: list[str], met: set[frozenset[str]], rng: random.Random
         if repeats == 0:
             break
     return best
+
+
+def to_json(night: list[Round]) -> list[dict[str, object]]:
+    """The rounds as ``club seat --json`` prints them and ``club serve --seating`` reads."""
+    return [{"round": r.number, "bye": r.bye, "tables": [
+        {"table": t.number, "members": list(t.players)} for t in r.tables]} for r in night]
+
+
+def from_json(data: object) -> list[Round]:
+    """The rounds of a seating file; ClubError naming what is wrong."""
+    if not isinstance(data, list):
+        raise ClubError("a seating file is a list of rounds, as club seat --json prints")
+    night = []
+    for item in data:
+        try:
+            tables = tuple(Table(int(t["table"]), (str(t["members"][0]), str(t["members"][1])))
+                           for t in item["tables"])
+            bye = item.get("bye")
+            night.append(Round(int(item["round"]), tables, None if bye is None else str(bye)))
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError):
+            raise ClubError(f"a seating round must be {{\"round\", \"bye\", \"tables\": "
+                            f"[{{\"table\", \"members\"}}]}}, got {str(item)[:80]}") from None
+    return night

@@ -14,6 +14,7 @@ from collections.abc import Collection
 from pathlib import Path
 
 from pegboard.club.page import Notes, create_app
+from pegboard.club.seating import Round
 from pegboard.club.service import Subscriber
 from pegboard.web.server import FAILED, open_files, quiet_logs
 from pegboard.web.server_conn import Limits, guarded_protocol
@@ -21,7 +22,7 @@ from pegboard.web.server_conn import Limits, guarded_protocol
 
 def serve(db: Path, sock: socket.socket, broker: tuple[str, int], *, club: str = "+",
           name: str = "standings", username: str | None = None, password: str | None = None,
-          hosts: Collection[str] | None = None) -> int:
+          hosts: Collection[str] | None = None, seating: list[Round] | None = None) -> int:
     """Serve the standings on the listening ``sock`` until stopped; the exit status."""
     import uvicorn
 
@@ -44,7 +45,8 @@ def serve(db: Path, sock: socket.socket, broker: tuple[str, int], *, club: str =
         notes.changed()
         subscriber.stop()
 
-    app = create_app(db, notes, hosts=hosts, start=subscriber.start, stop=stop)
+    app = create_app(db, notes, hosts=hosts, start=subscriber.start, stop=stop,
+                     seating=seating)
     config = uvicorn.Config(
         app, http=protocol, ws="none", lifespan="on", log_level="warning", access_log=False,
         server_header=False, date_header=False, proxy_headers=False,

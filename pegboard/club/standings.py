@@ -15,6 +15,8 @@ import json
 import sqlite3
 from typing import Any
 
+from pegboard.club.seating import Round
+
 NINE_OH = 9
 """Games won without a loss that make the 9–0 night's pot."""
 
@@ -123,3 +125,25 @@ def night_csv(db: sqlite3.Connection, night: int | None) -> str:
         writer.writerow([int(v) if isinstance(v, bool) else v
                          for v in (player[key] for key in NIGHT_COLUMNS)])
     return out.getvalue()
+
+
+def next_round(db: sqlite3.Connection, seating: list[Round]) -> dict[str, Any]:
+    """The next round to play tonight (one after the highest with a result on the newest
+    night): its tables with each player's name (the roster's, else as last played), and
+    the bye. ``round`` is None when the seating has no more rounds."""
+    newest = db.execute("SELECT MAX(night) FROM result").fetchone()[0]
+    played = db.execute("SELECT MAX(round) FROM result WHERE night = ?",
+                        (newest,)).fetchone()[0] if newest is not None else None
+    number = (played or 0) + 1
+    found = next((r for r in seating if r.number == number), None)
+    if found is None:
+        return {"round": None, "tables": [], "bye": None}
+
+    def name(member: str) -> str | None:
+        row = db.execute("SELECT name FROM member WHERE member = ? UNION ALL SELECT name FROM "
+                         "line WHERE member = ? LIMIT 1", (member, member)).fetchone()
+        return None if row is None else str(row[0])
+
+    return {"round": number, "bye": found.bye, "tables": [
+        {"table": t.number, "members": list(t.players), "names": [name(m) for m in t.players]}
+        for t in found.tables]}

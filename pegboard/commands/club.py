@@ -20,6 +20,7 @@ import sys
 import threading
 from pathlib import Path
 from types import FrameType
+from typing import Any
 
 from pegboard.commands import paths
 from pegboard.commands.web import bind, port_number
@@ -57,6 +58,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                        help="the TCP port (default 8122; 0 picks a free one)")
     serve.add_argument("--members", type=paths.path_name, metavar="CSV",
                        help="the roster: member,name[,guest] per line")
+    serve.add_argument("--seating", type=paths.path_name, metavar="JSON",
+                       help="tonight's seating (club seat --json): the page shows each "
+                       "player's next table and opponent")
     serve.add_argument("--name", default="standings", type=board_id,
                        help="the service's MQTT session name (default standings)")
     serve.set_defaults(func=run_serve)
@@ -181,6 +185,7 @@ def run_serve(args: argparse.Namespace) -> int:
     from pegboard.web.server_hosts import board_names
 
     db_path = Path(args.db)
+    seating = _seating(Path(args.seating)) if args.seating else None
     db = connect(db_path)
     try:
         if args.members:
@@ -192,9 +197,21 @@ def run_serve(args: argparse.Namespace) -> int:
     print(f"Club standings on http://{host}:{port}/ (results {db_path})", flush=True)
     try:
         return serve(db_path, sock, args.broker, club=args.club, name=args.name,
-                     username=args.user, password=_password(args), hosts=board_names())
+                     username=args.user, password=_password(args), hosts=board_names(),
+                     seating=seating)
     finally:
         sock.close()
+
+
+def _seating(path: Path) -> list[Any]:
+    import json
+
+    from pegboard.club.seating import from_json
+
+    try:
+        return from_json(json.loads(path.read_text(encoding="utf-8")))
+    except (OSError, UnicodeDecodeError, ValueError) as error:
+        raise ClubError(f"cannot read the seating {path}: {error}") from None
 
 
 def run_setup(args: argparse.Namespace) -> int:
@@ -212,7 +229,7 @@ def run_seat(args: argparse.Namespace) -> int:
     print the night's seating."""
     import json
 
-    from pegboard.club.seating import seat
+    from pegboard.club.seating import seat, to_json
 
     roster: dict[str, tuple[str, bool]] = {}
     if args.members:
@@ -224,9 +241,7 @@ def run_seat(args: argparse.Namespace) -> int:
         flag = "(guest)" if guest else "" if name or not roster else "(not on the roster)"
         print(" ".join(word for word in ("checked in", number, name, flag) if word))
     if args.json:
-        print(json.dumps([{"round": r.number, "bye": r.bye, "tables": [
-            {"table": t.number, "members": list(t.players)} for t in r.tables]}
-            for r in night]))
+        print(json.dumps(to_json(night)))
         return 0
     for r in night:
         tables = "; ".join(f"table {t.number}: {t.players[0]} v {t.players[1]}"

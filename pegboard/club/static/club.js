@@ -32,6 +32,15 @@
     hands.replaceChildren(row(["Night", "Member", "Name", "Hand", "Cards"], "th"));
     for (const h of pots.hands) { hands.appendChild(row([h.night, h.member, h.name, h.hand, h.cards])); }
     for (const p of pots.nine_oh) { hands.appendChild(row([p.night, p.member, p.name, "9–0 night", ""])); }
+    const next = await getJSON("/api/seating");
+    const seats = document.getElementById("seats");
+    document.getElementById("next").textContent = next.round === null ? "Next round" : "Round " + next.round;
+    seats.replaceChildren(row(["Table", "Players"], "th"));
+    for (const t of next.tables) {
+      const who = t.members.map(function (m, i) { return m + (t.names[i] ? " " + t.names[i] : ""); });
+      seats.appendChild(row([t.table, who.join(" v ")]));
+    }
+    if (next.bye) { seats.appendChild(row(["bye", next.bye])); }
     document.getElementById("counts").textContent =
       status.results + " results · " + status.duplicates + " sent twice, counted once · " +
       status.refused + " refused";
