@@ -65,6 +65,8 @@ def check_reason(why: Why, dealt: tuple[Card, ...], keep: tuple[Card, ...]) -> N
 @given(deals, st.booleans(), st.integers(0, 14), st.integers(0, 51))
 # Every 5 in hand: 4-6 laid away waits for no 5 (no reason may say it does).
 @example(list(parse_cards("5C 5D 5H 5S 6C 4C")), False, 0, 0)
+# Four jacks kept: no starter can miss every jack's suit, and nobs is never a reason.
+@example(list(parse_cards("JC JD JH JS 6C 4C")), True, 0, 0)
 def test_review_agrees_with_the_advice_and_its_reasons_with_the_scorer(
     dealt_list: list[Card], dealer: bool, which: int, starter_pick: int
 ) -> None:

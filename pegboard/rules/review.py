@@ -134,17 +134,18 @@ def hand_words(reasons: Sequence[Why]) -> str:
 
 
 def _hand_reasons(keep: tuple[Card, ...], dealt: tuple[Card, ...]) -> tuple[Why, ...]:
-    """What the kept cards score before the cut: the scorer's items without the starter."""
+    """What the kept cards score before the cut: the scorer's items without the starter.
+
+    His nobs is never one of them: it waits for the starter's suit (ACC 6.4)."""
     suits = {c.suit for c in keep}
-    jack_suits = {c.suit for c in keep if c.rank is Rank.JACK}
+    # A starter of another suit than a one-suit hand, so a four-card flush stays the hand's.
     neutral = next(
         c for c in DECK
-        if c not in dealt and c.rank is not Rank.JACK and c.suit not in jack_suits
-        and (len(suits) > 1 or c.suit not in suits)
+        if c not in dealt and c.rank is not Rank.JACK and (len(suits) > 1 or c.suit not in suits)
     )
     items = score_hand(keep, neutral).items
     return tuple(Why(Where.HAND, i.kind, i.cards, i.points)
-                 for i in items if neutral not in i.cards)
+                 for i in items if neutral not in i.cards and i.kind != "nobs")
 
 
 def _crib_reasons(discard: tuple[Card, ...], dealt: tuple[Card, ...]) -> tuple[Why, ...]:
