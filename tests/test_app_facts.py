@@ -17,6 +17,8 @@ def claim_each_as_labelled(app: App) -> None:
         owed = app.game.pending_claims[0].owed
         named = [part.points for part in owed if str(part.reason) in label.split(", ")]
         app.feed(Turn(sum(named)), OK)
+        assert app.view.screen is Screen.CONFIRM and app.view.lines[0] == "No muggins"
+        app.feed(OK)  # nobody calls
         app.read()
 
 

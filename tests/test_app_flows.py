@@ -313,8 +313,8 @@ def test_muggins_claim_and_call() -> None:
     assert app.view.title == "P1 claims"
     app.feed(Turn(1), OK)  # claims 1 of 2
     assert app.game.scores == (1, 0)
-    assert app.view.title == "P1 missed 1"
-    app.feed(OK)  # P2 calls muggins
+    assert app.view.title == "P1 claims 1 (fifteen)"  # the miss is P2's to spot
+    app.feed(Turn(1), OK)  # P2 calls muggins
     assert app.game.scores == (1, 1)
 
 

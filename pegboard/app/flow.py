@@ -6,7 +6,8 @@ The rules of the device, kept here in one place:
   award the engine makes reaches the screen: pegging awards on the play screen's award line,
   every hand and crib count on a page of its own (a hand of nothing too), every penalty the
   engine finds as an offer to the table. In a muggins game every score waits for its owner's
-  claim and every under-claim is offered for muggins before anything else is entered.
+  claim and the table is asked about muggins before anything else is entered (after every
+  claim; with teaching on, after an under-claim: :mod:`pegboard.app.calls`).
 * **The next deal starts only when the last count has been read**: the deal is entered when
   the player leaves the crib's page (or, after a cut, at once), never while a score waits.
 * **Undo takes back the last entry a player made**, with the automatic deal that followed
@@ -39,17 +40,20 @@ from pegboard.app.words import (
     awards_text,
     describe,
     offer_page,
+    owed_label,
     wrap,
 )
 from pegboard.errors import PegboardError
 from pegboard.rules.events import Claim, Cut, Deal, Event, Go, Option, Play
-from pegboard.rules.facts import Report
+from pegboard.rules.facts import ClaimClosed, MugginsOpened, Report
 from pegboard.rules.state import GameState, Phase
 
 
-def enter(state: AppState, event: Event) -> Result:
+def enter(state: AppState, event: Event, first: tuple[Page, ...] = ()) -> Result:
     """Apply a player's entry; a refused entry shows the engine's reason and changes nothing
-    (the player is back on the same screen after reading it)."""
+    (the player is back on the same screen after reading it). ``first`` are pages still to
+    read from before (a count held back until the muggins question was answered): they come
+    before the entry's own, and the next deal waits for them."""
     session = state.session
     assert session is not None
     before = session.state
@@ -58,7 +62,7 @@ def enter(state: AppState, event: Event) -> Result:
     except PegboardError as error:
         return refuse(state, str(error)), ()
     state, pages = notices(replace(state, session=session), before, report)
-    return go_on(state, pages, [Persist(session.line(event), session.report)])
+    return go_on(state, [*first, *pages], [Persist(session.line(event), session.report)])
 
 
 def refuse(state: AppState, reason: str) -> AppState:
@@ -103,15 +107,39 @@ def waiting(state: AppState) -> bool:
 
 
 def muggins_open(state: AppState) -> bool:
-    """Points were missed and the table has not yet said whether anyone calls muggins."""
+    """The table has yet to say whether anyone calls muggins on the claim just made: on any
+    claim (the question gives nothing away), or with teaching on only when points were
+    missed (the lesson names them)."""
     assert state.session is not None
-    missed = state.session.state.pending_muggins
-    if missed is None or missed.points == 0 or state.passed == len(state.session.events):
+    if state.passed == len(state.session.events) or (
+            state.session.state.phase is Phase.GAME_OVER):
         return False
-    # The table is asked once, right after the under-claim; the engine keeps the window open
+    # The table is asked once, right after the claim; the engine keeps the window open
     # until the next score is pegged, so a later call is still accepted.
     last = next((e for e in reversed(state.session.events) if not isinstance(e, Option)), None)
-    return isinstance(last, Claim)
+    if not isinstance(last, Claim):
+        return False
+    if not state.teaching:
+        return True
+    missed = state.session.state.pending_muggins
+    return missed is not None and missed.points > 0
+
+
+def question(state: AppState, then: tuple[Page, ...] = ()) -> Calling:
+    """Muggins without teaching: who calls, asked after the claim just made, saying only
+    what was claimed; ``then`` the pages that show what was right, once answered."""
+    session = state.session
+    assert session is not None
+    last = next(e for e in reversed(session.events) if not isinstance(e, Option))
+    assert isinstance(last, Claim)
+    report = session.report
+    closed = report.of(ClaimClosed) if report is not None else ()
+    missed = 0
+    for fact in report.of(MugginsOpened) if report is not None else ():
+        missed += fact.missed.points
+    what = f" ({owed_label(closed[0].claim)})" if closed else ""
+    title = f"{session.state.names[last.player]} claims {last.points}{what}"
+    return Calling(blind=True, title=title, owner=last.player, missed=missed, then=then)
 
 
 def table_screen(state: AppState) -> ScreenState:
@@ -122,7 +150,7 @@ def table_screen(state: AppState) -> ScreenState:
     if gs.phase is Phase.GAME_OVER:
         return GameOver()
     if muggins_open(state):
-        return Calling()
+        return Calling() if state.teaching else question(state)
     if gs.pending_claims:
         return Claiming()
     if state.table.points_only:

@@ -1,5 +1,5 @@
-"""The show and its claims: pages to read, a count's forgotten flush or nobs, claims and
-muggins calls in a muggins game.
+"""The show and its claims: pages to read, a count's forgotten flush or nobs, claims in a
+muggins game (the calls that follow them: :mod:`pegboard.app.calls`).
 
 Pages: OK goes on (OK on an offered penalty applies it, GO skips it); turning scrolls the
 page and never leaves it, so a knob still turning never reaches the next screen; UNDO takes
@@ -11,18 +11,17 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from pegboard.app import flow, resuit
+from pegboard.app import calls, flow, resuit
 from pegboard.app.inputs import InputEvent, Turn
-from pegboard.app.keys import list_move, number_edit, steps
+from pegboard.app.keys import number_edit, steps
 from pegboard.app.pages import count_pages
 from pegboard.app.picker import rank_label
 from pegboard.app.session import Session
-from pegboard.app.state import AppState, Calling, Claiming, Count, Page, Reading, Result
+from pegboard.app.state import AppState, Claiming, Count, Page, Reading, Result
 from pegboard.app.view import Screen, View
-from pegboard.app.views import board, numbered
+from pegboard.app.views import board
 from pegboard.app.words import count_page, owed_label
 from pegboard.rules.cards import Card
-from pegboard.rules.events import Claim, Muggins
 from pegboard.rules.show import score_hand
 from pegboard.rules.state import GameState, Reason
 
@@ -176,7 +175,7 @@ def claim_number(state: AppState, screen: Claiming, event: InputEvent) -> Result
 def claim_ok(state: AppState, screen: Claiming, event: InputEvent) -> Result:
     """OK claims the points on screen for the score's owner."""
     pending = _gs(state).pending_claims[0]
-    return flow.enter(state, Claim(pending.player, screen.number))
+    return calls.claim(state, pending.player, screen.number)
 
 
 def claim_go(state: AppState, screen: Claiming, event: InputEvent) -> Result:
@@ -211,42 +210,3 @@ def claiming_view(state: AppState, screen: Claiming) -> View:
         lines.append("cards: " + " ".join(rank_label(c.rank) for c in count.cards))
     return replace(board(gs, Screen.CLAIM, f"{gs.names[pending.player]} claims"),
                    lines=tuple(lines), hint=hint)
-
-
-# -- muggins calls ------------------------------------------------------------------------------
-
-
-def _calls(gs: GameState) -> list[tuple[int, str]]:
-    missed = gs.pending_muggins
-    assert missed is not None
-    owner = gs.side_of(missed.owner)
-    rows = [(p, f"{gs.names[p]}: muggins {missed.points}")
-            for p in range(gs.players) if gs.side_of(p) != owner]
-    return [*rows, (-1, "No muggins")]
-
-
-def call_move(state: AppState, screen: Calling, event: InputEvent) -> Result:
-    """Choose who calls muggins (and takes the missed points), or nobody."""
-    gs = _gs(state)
-    rows = _calls(gs)
-    index, row = list_move(screen.index, event, len(rows))
-    if row is None:
-        return replace(state, screen=Calling(index)), ()
-    caller = rows[row][0]
-    if caller < 0:
-        assert state.session is not None
-        return flow.settle(replace(state, passed=len(state.session.events)))
-    missed = gs.pending_muggins
-    assert missed is not None
-    return flow.enter(state, Muggins(caller, missed.points))
-
-
-def calling_view(state: AppState, screen: Calling) -> View:
-    gs = _gs(state)
-    missed = gs.pending_muggins
-    assert missed is not None
-    rows = [label for _, label in _calls(gs)]
-    return replace(board(gs, Screen.CONFIRM, f"{gs.names[missed.owner]} missed {missed.points}"),
-                   lines=numbered(state.keypad, rows), selected=screen.index % len(rows),
-                   hint="OK choose")
-

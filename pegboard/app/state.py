@@ -147,9 +147,20 @@ class Claiming:
 
 @dataclass(frozen=True, slots=True)
 class Calling:
-    """Muggins games: points were missed; an opponent may call muggins (or nobody does)."""
+    """Muggins games: an opponent may call muggins (or nobody does).
+
+    With teaching on, the table is asked only when points were missed, naming them. Without
+    it, muggins is the opponents' skill: after every claim (``blind``) the table is asked
+    whether anyone calls, ``title`` saying only what ``owner`` claimed; ``missed`` is what the
+    claim really left open (kept from the screen) and ``then`` the pages that show what was
+    right, read once the table has answered."""
 
     index: int = 0
+    blind: bool = False
+    title: str = ""
+    owner: int = 0
+    missed: int = 0
+    then: tuple[Page, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

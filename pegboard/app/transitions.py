@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from pegboard.app import flow, game_over, help, menus, pegging, show, start, table
+from pegboard.app import calls, flow, game_over, help, menus, pegging, show, start, table
 from pegboard.app.inputs import InputEvent
 from pegboard.app.keys import Key, key_of
 from pegboard.app.state import (
@@ -83,7 +83,7 @@ TRANSITIONS: dict[type, dict[Key, Handler]] = {
               K.UNDO: show.page_undo, K.RANK: _page_rank, K.HOLD_RANK: _page_rank},
     Claiming: {K.TURN: show.claim_number, K.RANK: show.claim_number, K.OK: show.claim_ok,
                K.GO: show.claim_go, K.UNDO: show.claim_undo},
-    Calling: {**_keys(LIST, show.call_move), K.UNDO: _undo},
+    Calling: {**_keys(LIST, calls.call_move), K.UNDO: _undo},
     QuickPeg: {K.TURN: pegging.peg_number, K.RANK: pegging.peg_number, K.GO: pegging.peg_side,
                K.OK: pegging.peg_ok, K.UNDO: pegging.peg_back},
     GameOver: {K.OK: game_over.next_game, K.GO: game_over.race, K.UNDO: game_over.take_back},
@@ -114,7 +114,7 @@ VIEWS: dict[type, Viewer] = {
     Table: table.view,
     Reading: show.reading_view,
     Claiming: show.claiming_view,
-    Calling: show.calling_view,
+    Calling: calls.calling_view,
     QuickPeg: pegging.peg_view,
     GameOver: game_over.view,
     Menu: menus.menu_view,

@@ -167,6 +167,7 @@ class Follower:
         self.pending_fallback: Key | None = None
         self.missed_now = 0
         self.declined: tuple[int, int, int] | None = None
+        self.answered: int | None = None  # entries when the table last said no muggins
         self.undo_next: int | None = None
         self.redo: tuple[int, Shape] | None = None
         self.done: set[tuple[str, int]] = set()

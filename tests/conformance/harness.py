@@ -352,7 +352,12 @@ class Harness(Follower):
         self.award = ()
         again = self.device.view
         asked = re.fullmatch(r"(\w+) missed (\d+)", again.title)
-        if again.screen is Screen.CONFIRM and asked and self.declined is not None and \
+        if again.screen is Screen.CONFIRM and not self.spec.teaching and self.answered == at:
+            # The answer "no muggins" is not an entry: the question comes back after a restart.
+            self._note(ASKED_AGAIN, f"{again.title!r} after the table said no muggins")
+            self.choose(again, "No muggins")
+            again = self.device.view
+        elif again.screen is Screen.CONFIRM and asked and self.declined is not None and \
                 self.declined == (at, self.names.index(asked[1]), int(asked[2])):
             self._note(ASKED_AGAIN, f"{again.title!r} after the table said no muggins")
             self.choose(again, "No muggins")
@@ -603,6 +608,9 @@ class Harness(Follower):
         self.sync()
 
     def _confirm(self, view: View) -> None:
+        if not self.spec.teaching:
+            self._blind_call(view)
+            return
         match = re.fullmatch(r"(\w+) missed (\d+)", view.title)
         missed = self.place.ledger.missed
         if match is None or missed is None:
@@ -611,15 +619,39 @@ class Harness(Follower):
         self._expect(not self.pages, f"no page came for {self._page_name(self.pages)}")
         self._expect((match.group(1), int(match.group(2))) == (self.names[owner], points),
                      f"{view.title!r}, but {self.names[owner]} missed {points}")
+        self._call_or_decline(view, owner, points, f": muggins {points}")
+
+    def _blind_call(self, view: View) -> None:
+        """Without teaching the box asks after every claim and gives nothing away: the title
+        says the claim alone, "No muggins" comes first and is where the list starts; the
+        table calls on what it knows the count to be."""
+        match = re.fullmatch(r"(\w+) claims (\d+)( \(.+\))?", view.title)
+        if match is None or "missed" in " ".join(view.lines):
+            raise Mismatch(f"unexpected question {view.title!r}: {view.lines}")
+        rows = [_strip(line) for line in view.lines]
+        self._expect(rows[0] == "No muggins" and (view.selected or 0) == 0,
+                     f"the question starts on {rows[(view.selected or 0)]!r}: {rows}")
+        missed = self.place.ledger.missed
+        if missed is None:
+            self.answered = len(self.shapes)
+            self.choose(view, "No muggins")
+            return
+        owner, points = missed
+        self._expect(match.group(1) == self.names[owner],
+                     f"{view.title!r}, but {self.names[owner]} missed {points}")
+        self._call_or_decline(view, owner, points, ": muggins")
+
+    def _call_or_decline(self, view: View, owner: int, points: int, row: str) -> None:
         rng = rng_at(self.spec.seed, len(self.shapes), 10)
         if rng.random() < RATES["call"]:
             caller = rng.choice([p for p in range(self.spec.players)
                                  if self.rules.side_of(p, self.spec.players)
                                  != self.rules.side_of(owner, self.spec.players)])
-            self.choose(view, f"{self.names[caller]}: muggins {points}")
+            self.choose(view, f"{self.names[caller]}{row}")
             return
         self._mistake("muggins declined", len(self.shapes))
         self.declined = (len(self.shapes), owner, points)
+        self.answered = len(self.shapes)
         self.choose(view, "No muggins")
         self.place = replace(self.place, ledger=self.place.ledger.decline())
 
