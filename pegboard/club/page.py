@@ -9,6 +9,7 @@ content security policy, the ``Host`` check, the bounded query) and served by
 - ``/api/specials?night=N`` the pots' hands and the 9–0 nights; ``/api/status`` the counts;
   ``/api/refused`` the newest 200 messages refused, with why (for the director);
   ``/api/seating`` the next round's tables and bye (from ``--seating``), with names;
+  ``/api/tables`` each board's live state and availability (its retained messages);
 - ``/export/scorecards.csv?night=N`` one row per player per game;
   ``/export/night.csv?night=N`` the night summary per player;
 - ``/events`` Server-Sent Events: ``standings`` whenever a new result is stored.
@@ -47,6 +48,7 @@ PAGE = """<!doctype html>
 <section><h2>Season</h2><table id="season"></table></section>
 <section><h2>Pots</h2><table id="hands"></table></section>
 <section><h2 id="next">Next round</h2><table id="seats"></table></section>
+<section><h2>Tables</h2><table id="live"></table></section>
 <p id="counts"></p>
 <script src="/static/club.js"></script></body></html>
 """
@@ -102,7 +104,8 @@ def _club(request: Request) -> str | None:
 
 def create_app(db_path: Path, notes: Notes, *, hosts: Collection[str] | None,
                start: Callable[[], None], stop: Callable[[], None],
-               seating: list[Round] | None = None) -> Starlette:
+               seating: list[Round] | None = None,
+               tables: Callable[[], list[dict[str, Any]]] = list) -> Starlette:
     """The application; ``start`` and ``stop`` run the subscriber with the server."""
 
     @contextlib.contextmanager
@@ -150,6 +153,9 @@ def create_app(db_path: Path, notes: Notes, *, hosts: Collection[str] | None,
     def api_seating(db: sqlite3.Connection, request: Request) -> dict[str, Any]:
         return table.next_round(db, seating or [])
 
+    async def api_tables(request: Request) -> Response:
+        return JSONResponse({"tables": tables()}, headers={"cache-control": "no-store"})
+
     def api_refused(db: sqlite3.Connection, request: Request) -> dict[str, Any]:
         return {"refused": [dict(row) for row in db.execute(
             "SELECT at, topic, why FROM refused ORDER BY rowid DESC LIMIT 200")]}
@@ -178,6 +184,7 @@ def create_app(db_path: Path, notes: Notes, *, hosts: Collection[str] | None,
         Route("/api/status", answer(api_status), methods=["GET", "HEAD"]),
         Route("/api/refused", answer(api_refused), methods=["GET", "HEAD"]),
         Route("/api/seating", answer(api_seating), methods=["GET", "HEAD"]),
+        Route("/api/tables", api_tables, methods=["GET", "HEAD"]),
         Route("/export/scorecards.csv", answer(scorecards), methods=["GET", "HEAD"]),
         Route("/export/night.csv", answer(night), methods=["GET", "HEAD"]),
         Route("/events", events, methods=["GET"]),

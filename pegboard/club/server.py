@@ -46,7 +46,7 @@ def serve(db: Path, sock: socket.socket, broker: tuple[str, int], *, club: str =
         subscriber.stop()
 
     app = create_app(db, notes, hosts=hosts, start=subscriber.start, stop=stop,
-                     seating=seating)
+                     seating=seating, tables=subscriber.snapshot)
     config = uvicorn.Config(
         app, http=protocol, ws="none", lifespan="on", log_level="warning", access_log=False,
         server_header=False, date_header=False, proxy_headers=False,

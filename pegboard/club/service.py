@@ -11,11 +11,13 @@ forged message is logged, kept in ``refused`` and never counted; a duplicate is 
 
 from __future__ import annotations
 
+import json
 import logging
 import sqlite3
 import threading
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
@@ -24,7 +26,13 @@ from paho.mqtt.reasoncodes import ReasonCode
 
 from pegboard.club.check import check_result
 from pegboard.club.results import connect, refuse, store_result
-from pegboard.club.topics import results_filter
+from pegboard.club.topics import (
+    ONLINE,
+    STATE,
+    board_filter,
+    parse_board_topic,
+    results_filter,
+)
 from pegboard.errors import ClubError
 
 log = logging.getLogger(__name__)
@@ -42,6 +50,11 @@ class Subscriber:
         self.db_path = db_path
         self.broker = broker
         self.filter = results_filter(club)
+        self.club = club
+        self.tables: dict[str, dict[str, Any]] = {}
+        """Each board's live state and availability (``club/board`` -> the newest), kept in
+        memory only: the broker retains them."""
+        self._tables_lock = threading.Lock()
         self.changed = changed
         self.failed = failed
         self._db: sqlite3.Connection | None = None
@@ -69,13 +82,19 @@ class Subscriber:
             self._db.close()
             self._db = None
 
+    def snapshot(self) -> list[dict[str, Any]]:
+        """Every board's live state and availability now, by club and board."""
+        with self._tables_lock:
+            return [dict(self.tables[key]) for key in sorted(self.tables)]
+
     def _on_connect(self, client: mqtt.Client, userdata: object, flags: mqtt.ConnectFlags,
                     reason: ReasonCode, properties: Properties | None) -> None:
         if reason.is_failure:
             log.warning("the broker %s:%d refused the standings service: %s",
                         *self.broker, reason)
             return
-        client.subscribe(self.filter, qos=1)
+        client.subscribe([(self.filter, 1), (board_filter(self.club, STATE), 0),
+                          (board_filter(self.club, ONLINE), 0)])
         self.connected.set()
         log.info("subscribed to %s on %s:%d", self.filter, *self.broker)
 
@@ -97,7 +116,27 @@ class Subscriber:
             return
         client.ack(message.mid, message.qos)
 
+    def _live(self, message: mqtt.MQTTMessage) -> bool:
+        """A board's live state or availability (True), kept if it reads; else False."""
+        parts = parse_board_topic(message.topic)
+        if parts is None:
+            return False
+        club, board, leaf = parts
+        try:
+            text = bytes(message.payload[:65536]).decode("utf-8")
+            value = json.loads(text) if leaf == STATE else text
+        except (UnicodeDecodeError, ValueError, RecursionError):
+            log.warning("the %s of board %s is not readable; ignored", leaf, board)
+            return True
+        with self._tables_lock:
+            entry = self.tables.setdefault(f"{club}/{board}", {"club": club, "board": board})
+            entry[leaf] = value
+        self.changed()
+        return True
+
     def _take(self, message: mqtt.MQTTMessage) -> None:
+        if self._live(message):
+            return
         if self._db is None:  # made on paho's thread, the only one that writes
             self._db = connect(self.db_path, any_thread=True)  # closed after paho's thread
         try:

@@ -45,7 +45,9 @@ def acl(club: str, boards: list[str]) -> str:
     lines = [f"# pegboard club {club}: who may publish and read what (docs/club.md)", ""]
     for board in boards:
         lines += [f"user {board}", f"topic write {ROOT}/{club}/board/{board}/#", ""]
-    lines += ["user standings", f"topic read {ROOT}/{club}/board/+/{RESULT}/+", "",
+    lines += ["user standings", f"topic read {ROOT}/{club}/board/+/{RESULT}/+",
+              f"topic read {ROOT}/{club}/board/+/{STATE}",
+              f"topic read {ROOT}/{club}/board/+/{ONLINE}", "",
               "user viewer", f"topic read {ROOT}/{club}/board/+/{STATE}",
               f"topic read {ROOT}/{club}/board/+/{ONLINE}", ""]
     return "\n".join(lines)

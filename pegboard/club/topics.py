@@ -57,6 +57,22 @@ def results_filter(club: str = "+") -> str:
     return f"{ROOT}/{club}/board/+/{RESULT}/+"
 
 
+def board_filter(club: str, leaf: str) -> str:
+    """The subscription to every board's ``state`` or ``online`` messages."""
+    return f"{ROOT}/{club}/board/+/{leaf}"
+
+
+def parse_board_topic(name: str) -> tuple[str, str, str] | None:
+    """(club, board, leaf) of a board's ``state`` or ``online`` topic, or None."""
+    parts = name.split("/")
+    if len(parts) != 5 or parts[0] != ROOT or parts[2] != "board" or parts[4] not in (
+            STATE, ONLINE):
+        return None
+    if not (_ID.fullmatch(parts[1]) and _ID.fullmatch(parts[3])):
+        return None
+    return parts[1], parts[3], parts[4]
+
+
 def parse_result_topic(name: str) -> tuple[str, str, str] | None:
     """(club, board, game) of a result's topic, or None for any other topic."""
     parts = name.split("/")

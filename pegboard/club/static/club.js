@@ -41,6 +41,14 @@
       seats.appendChild(row([t.table, who.join(" v ")]));
     }
     if (next.bye) { seats.appendChild(row(["bye", next.bye])); }
+    const boards = (await getJSON("/api/tables")).tables;
+    const live = document.getElementById("live");
+    live.replaceChildren(row(["Board", "Players", "Scores", ""], "th"));
+    for (const b of boards) {
+      const s = b.state || {};
+      live.appendChild(row([b.board, (s.players || []).join(" v "), (s.scores || []).join(" – "),
+        b.online === "offline" ? "offline" : (s.phase || "")]));
+    }
     document.getElementById("counts").textContent =
       status.results + " results · " + status.duplicates + " sent twice, counted once · " +
       status.refused + " refused";
