@@ -32,20 +32,17 @@ from tests.support.hostile import (
     crafted,
     get,
     has_security_headers,
+    scoreboard_store,
     stream_from,
 )
-from tests.support.web import ScriptedGame, chromium
+from tests.support.web import chromium
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> Iterator[Path]:
-    folder = tmp_path / "store"
-    game = ScriptedGame(folder, LINES)
-    game.play_to(3)
-    game.close()
-    yield folder
+def store(tmp_path: Path) -> Path:
+    return scoreboard_store(tmp_path)
 
 
 @pytest.fixture

@@ -13,23 +13,18 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import sync_playwright
 
-from tests.support.hostile import LINES, Board, Churn, attack
-from tests.support.web import ScriptedGame, chromium
+from tests.support.hostile import Board, Churn, attack, scoreboard_store
+from tests.support.web import chromium
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> Iterator[Path]:
-    folder = tmp_path / "store"
-    game = ScriptedGame(folder, LINES)
-    game.play_to(3)
-    game.close()
-    yield folder
+def store(tmp_path: Path) -> Path:
+    return scoreboard_store(tmp_path)
 
 
 @pytest.mark.skipif(chromium() is None, reason="needs chromium (`make test` installs it)")

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import re
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
 from pegboard.voice.espeak import player_command
-from tests.support.systemd_units import SYSTEM_UNITS, analyze, exposure, unit_settings
+from tests.support.systemd_units import analyze, exposure, unit_settings
+from tests.support.systemd_units import make_root as make_units_root
 
 ROOT = Path(__file__).resolve().parent.parent
 UNIT = ROOT / "systemd" / "pegboard.service"
@@ -26,21 +26,8 @@ def one(key: str) -> str:
 
 
 def make_root(tmp_path: Path, unit_text: str) -> Path:
-    """A root holding this system's units, ours at its installed path and its ExecStart.
-
-    ``systemd-analyze verify`` checks that the program ExecStart names exists and is
-    executable; in the temporary root it does, as a stub, at the exact installed path.
-    """
-    root = tmp_path / "root"
-    shutil.copytree(SYSTEM_UNITS, root / "usr/lib/systemd/system", symlinks=True)
-    program = root / one("Service.ExecStart").split()[0].lstrip("/")
-    program.parent.mkdir(parents=True)
-    program.write_text("#!/bin/sh\nexit 0\n")
-    program.chmod(0o755)
-    installed = root / "etc/systemd/system/pegboard.service"
-    installed.parent.mkdir(parents=True)
-    installed.write_text(unit_text, encoding="utf-8")
-    return root
+    """A root holding this system's units, ours at its installed path and its ExecStart."""
+    return make_units_root(tmp_path, "pegboard.service", unit_text, one("Service.ExecStart"))
 
 
 def verify(tmp_path: Path, unit_text: str) -> subprocess.CompletedProcess[str]:

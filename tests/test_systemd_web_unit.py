@@ -3,12 +3,11 @@ limited to this machine and the local ranges, read-only, off until enabled."""
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 from pathlib import Path
 
 from pegboard.commands.web import DEFAULT_PORT
-from tests.support.systemd_units import SYSTEM_UNITS, analyze, exposure, unit_settings
+from tests.support.systemd_units import analyze, exposure, make_root, unit_settings
 
 ROOT = Path(__file__).resolve().parent.parent
 UNIT = ROOT / "systemd" / "pegboard-web.service"
@@ -18,15 +17,7 @@ SETTINGS = unit_settings(UNIT.read_text(encoding="utf-8"))
 
 
 def verify(tmp_path: Path, text: str) -> str:
-    root = tmp_path / "root"
-    shutil.copytree(SYSTEM_UNITS, root / "usr/lib/systemd/system", symlinks=True)
-    program = root / SETTINGS["Service.ExecStart"][0].split()[0].lstrip("/")
-    program.parent.mkdir(parents=True)
-    program.write_text("#!/bin/sh\nexit 0\n")
-    program.chmod(0o755)
-    installed = root / "etc/systemd/system/pegboard-web.service"
-    installed.parent.mkdir(parents=True)
-    installed.write_text(text, encoding="utf-8")
+    root = make_root(tmp_path, "pegboard-web.service", text, SETTINGS["Service.ExecStart"][0])
     done = subprocess.run(
         [analyze(), "verify", "--man=no", f"--root={root}",
          "/etc/systemd/system/pegboard-web.service"],

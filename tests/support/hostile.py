@@ -15,7 +15,7 @@ import time
 import zlib
 from pathlib import Path
 
-from tests.support.web import EXAMPLES
+from tests.support.web import EXAMPLES, ScriptedGame
 
 LINES = (EXAMPLES / "two-player.jsonl").read_text(encoding="utf-8").splitlines()
 def crafted(text: str) -> bytes:
@@ -178,3 +178,13 @@ class Churn:
         for conn in self.sources:
             conn.close()
         self.watch.close()
+
+
+def scoreboard_store(tmp_path: Path) -> Path:
+    """A store (``tmp_path/store``) holding the example two-player game three entries in,
+    closed: the game the hostile tests' scoreboard follows."""
+    folder = tmp_path / "store"
+    game = ScriptedGame(folder, LINES)
+    game.play_to(3)
+    game.close()
+    return folder

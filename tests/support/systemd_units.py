@@ -42,3 +42,22 @@ def exposure(path: Path) -> float:
     match = re.search(r"Overall exposure level for \S+: (\d+\.\d+)", done.stdout + done.stderr)
     assert match, done.stdout + done.stderr
     return float(match.group(1))
+
+
+def make_root(tmp_path: Path, name: str, unit_text: str, exec_start: str) -> Path:
+    """A root holding this system's units, ``unit_text`` installed as unit ``name`` and its
+    program (the first word of ``exec_start``).
+
+    ``systemd-analyze verify`` checks that the program ExecStart names exists and is
+    executable; in the temporary root it does, as a stub, at the exact installed path.
+    """
+    root = tmp_path / "root"
+    shutil.copytree(SYSTEM_UNITS, root / "usr/lib/systemd/system", symlinks=True)
+    program = root / exec_start.split()[0].lstrip("/")
+    program.parent.mkdir(parents=True)
+    program.write_text("#!/bin/sh\nexit 0\n")
+    program.chmod(0o755)
+    installed = root / "etc/systemd/system" / name
+    installed.parent.mkdir(parents=True)
+    installed.write_text(unit_text, encoding="utf-8")
+    return root
