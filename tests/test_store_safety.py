@@ -142,23 +142,26 @@ def test_after_the_directory_is_deleted_only_the_new_writer_writes(
 # -- links, pipes and files of other users -----------------------------------------------------
 
 
-def test_the_lock_file_is_never_followed_through_a_link(tmp_path: Path) -> None:
+def linked_to_victim(tmp_path: Path, name: str) -> tuple[Path, Path]:
+    """A store folder whose file ``name`` is a symbolic link to a file of precious bytes
+    outside it: the folder and the file."""
     victim = tmp_path / "victim"
     victim.write_bytes(b"precious\n")
     store = tmp_path / "store"
     store.mkdir()
-    (store / "lock").symlink_to(victim)
+    (store / name).symlink_to(victim)
+    return store, victim
+
+
+def test_the_lock_file_is_never_followed_through_a_link(tmp_path: Path) -> None:
+    store, victim = linked_to_victim(tmp_path, "lock")
     with pytest.raises(StoreError, match=r"the lock file .* is a symbolic link: if no Pegboard"):
         open_store(store)
     assert victim.read_bytes() == b"precious\n"
 
 
 def test_a_current_log_that_is_a_link_is_set_aside_unfollowed(tmp_path: Path) -> None:
-    victim = tmp_path / "victim"
-    victim.write_bytes(b"precious\n")
-    store = tmp_path / "store"
-    store.mkdir()
-    (store / "current.log").symlink_to(victim)
+    store, victim = linked_to_victim(tmp_path, "current.log")
     with open_store(store) as opened:
         assert opened.current() is None
         assert "current.log is a symbolic link" in opened.notices[0]
