@@ -87,13 +87,20 @@ def test_ordinary_traffic_and_stray_control_bytes_never_stop_it(
     assert board.running and "stopped by" not in board.log()
 
 
+def stand_in_bootsel(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *, pressed: bool) -> Path:
+    """The firmware started next runs on the stand-in modules, its BOOTSEL button the file
+    returned, saying "1" (pressed) or "0" (released)."""
+    button = tmp_path / "bootsel"
+    button.write_text("1" if pressed else "0")
+    monkeypatch.setenv("MICROPYPATH", f"{STANDINS}:.frozen")
+    monkeypatch.setenv("PEGBOARD_BOOTSEL", str(button))
+    return button
+
+
 def test_bootsel_pressed_at_start_up_skips_the_loop(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    button = tmp_path / "bootsel"
-    button.write_text("1")
-    monkeypatch.setenv("MICROPYPATH", f"{STANDINS}:.frozen")
-    monkeypatch.setenv("PEGBOARD_BOOTSEL", str(button))
+    stand_in_bootsel(tmp_path, monkeypatch, pressed=True)
     with FirmwareProcess(tmp_path) as firmware:
         assert firmware.process is not None
         assert firmware.process.wait(timeout=30) == 0
@@ -107,10 +114,7 @@ def test_with_bootsel_released_the_stand_in_board_runs(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The same start with the button file saying "released": the board answers and draws."""
-    button = tmp_path / "bootsel"
-    button.write_text("0")
-    monkeypatch.setenv("MICROPYPATH", f"{STANDINS}:.frozen")
-    monkeypatch.setenv("PEGBOARD_BOOTSEL", str(button))
+    button = stand_in_bootsel(tmp_path, monkeypatch, pressed=False)
     with FirmwareProcess(tmp_path) as firmware:
         link = connect(firmware)
         state = BoardState.from_scores([5, 9])
