@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from pegboard.config import Config
+from tests.support.pins import input_pins
 
 README = Path(__file__).resolve().parent.parent / "hardware" / "README.md"
 
@@ -75,16 +76,7 @@ def config_key(function: str) -> str | None:
 
 
 def config_pins() -> dict[str, int]:
-    pins = Config().input
-    expected = {
-        "encoder_a": pins.encoder_a, "encoder_b": pins.encoder_b,
-        "encoder_push": pins.encoder_push, "button_go": pins.button_go,
-        "button_undo": pins.button_undo, "button_menu": pins.button_menu,
-        "oled_sda": 2, "oled_scl": 3,
-    }
-    expected |= {f"keypad_rows[{i}]": pin for i, pin in enumerate(pins.keypad_rows)}
-    expected |= {f"keypad_cols[{i}]": pin for i, pin in enumerate(pins.keypad_cols)}
-    return expected
+    return input_pins(Config().input) | {"oled_sda": 2, "oled_scl": 3}
 
 
 def test_the_wiring_table_matches_the_config_defaults() -> None:

@@ -28,6 +28,7 @@ from pegboard.link.wiring import (
     pico_pin_table,
     power_budget_table,
 )
+from tests.support.pins import input_pins
 
 HARDWARE = Path(__file__).resolve().parent.parent / "hardware"
 README = (HARDWARE / "README.md").read_text()
@@ -65,14 +66,8 @@ def readme_pin_rows() -> dict[str, tuple[int, int]]:
 
 def test_readme_pins_are_the_config_defaults() -> None:
     inputs, _ = InputConfig(), DisplayConfig()
-    expected = {
-        "input.encoder_a": inputs.encoder_a, "input.encoder_b": inputs.encoder_b,
-        "input.encoder_push": inputs.encoder_push, "input.button_go": inputs.button_go,
-        "input.button_undo": inputs.button_undo, "input.button_menu": inputs.button_menu,
-        "display.sda": 2, "display.scl": 3,
-    }
-    expected |= {f"input.keypad_rows[{i}]": p for i, p in enumerate(inputs.keypad_rows)}
-    expected |= {f"input.keypad_cols[{i}]": p for i, p in enumerate(inputs.keypad_cols)}
+    expected = {f"input.{name}": pin for name, pin in input_pins(inputs).items()}
+    expected |= {"display.sda": 2, "display.scl": 3}
     rows = readme_pin_rows()
     assert {name: bcm for name, (bcm, _) in rows.items()} == expected
     # Physical pins, from the Raspberry Pi's published 40-pin header map.
