@@ -87,3 +87,24 @@ def test_the_next_round_follows_the_results_stored(tmp_path: object) -> None:
     assert next_round(db, night[:2]) == {"round": None, "tables": [], "bye": None}
     with pytest.raises(ClubError, match="a seating round must be"):
         from_json([{"round": 1}])
+
+
+def test_bad_club_options_are_named_and_exit_2(tmp_path: object,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    from pathlib import Path
+
+    folder = Path(str(tmp_path))
+    with pytest.raises(SystemExit) as usage:  # argparse's own exit
+        main(["club", "serve", "--broker", "no:port", "--db", str(folder / "r.db")])
+    assert usage.value.code == 2 and "must be HOST:PORT" in capsys.readouterr().err
+    (folder / "dir.db").mkdir()
+    assert main(["club", "serve", "--broker", "127.0.0.1:1", "--db",
+                 str(folder / "dir.db")]) == 2
+    assert "cannot use the results database" in capsys.readouterr().err
+    assert main(["club", "publish", "--store", str(folder / "none"), "--broker",
+                 "127.0.0.1:1", "--board", "b1"]) == 2
+    assert "no store folder" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as usage:
+        main(["club", "publish", "--store", str(folder), "--broker", "127.0.0.1:1",
+              "--board", "a/b"])
+    assert usage.value.code == 2 and "must be 1 to 32 letters" in capsys.readouterr().err

@@ -159,14 +159,14 @@ def _stop_on_signals(stop: threading.Event) -> None:
 
 def run_publish(args: argparse.Namespace) -> int:
     """Publish until SIGTERM or Ctrl-C."""
-    stop = threading.Event()
-    _stop_on_signals(stop)  # first: a stop while starting up is a clean stop too
-    from pegboard.club.outbox import ACKED_NAME
-    from pegboard.club.publisher import Publisher
-
     store = Path(args.store)
     if not store.is_dir():
         raise ClubError(f"no store folder at {store}: give the board's store with --store")
+    stop = threading.Event()
+    _stop_on_signals(stop)  # before the imports: a stop while starting up is a clean stop
+    from pegboard.club.outbox import ACKED_NAME
+    from pegboard.club.publisher import Publisher
+
     logging.basicConfig(level=logging.INFO, format="pegboard club publish: %(message)s",
                         stream=sys.stderr)
     acked = Path(args.acked) if args.acked else store / ACKED_NAME
