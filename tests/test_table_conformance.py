@@ -1,5 +1,5 @@
 """Table conformance: seeded deals played by keys on the real device, checked against the
-truth (``pegboard/conformance``).
+truth (``tests/conformance``).
 
 The pretend table shuffles a real deck every deal and plays whole games on the simulator
 (gpiozero mock pins, the input kit, the loop, the app, the store), on both kits, for every
