@@ -12,11 +12,9 @@ and review the diff: each file lists the lit LEDs with their side and hole.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -25,26 +23,15 @@ import pytest
 
 from pegboard.link.fwsim import FIRMWARE_DIR, tool
 from pegboard.link.layout import LedConfig, layout_table
+from tests.support.firmware import load_firmware
 
 GOLDEN = Path(__file__).parent / "golden_leds"
 REGEN = os.environ.get("PEGBOARD_REGEN_GOLDEN") == "1"
 DRIVER = FIRMWARE_DIR / "tests" / "render_cases.py"
 
 
-def load(name: str, path: Path) -> ModuleType:
-    sys.path.insert(0, str(FIRMWARE_DIR))
-    try:
-        spec = importlib.util.spec_from_file_location(name, path)
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        return module
-    finally:
-        sys.path.remove(str(FIRMWARE_DIR))
-
-
-render = load("pb_render", FIRMWARE_DIR / "pb_render.py")
-driver = load("render_cases", DRIVER)
+render = load_firmware("pb_render")
+driver = load_firmware("render_cases", DRIVER)
 
 
 def wire(cfg: LedConfig) -> dict[str, Any]:
@@ -192,8 +179,8 @@ def test_travel_moves_from_back_to_front_then_stays() -> None:
 
 
 def test_firmware_app_heartbeat_and_lost_detection() -> None:
-    app_module = load("pb_app", FIRMWARE_DIR / "pb_app.py")
-    proto = load("pb_proto", FIRMWARE_DIR / "pb_proto.py")
+    app_module = load_firmware("pb_app")
+    proto = load_firmware("pb_proto")
     app = app_module.App(0)
     assert app.take_output().startswith(b"0 HELLO v=1 fw=")
     assert app.lost(0)  # nobody has spoken yet
@@ -207,8 +194,8 @@ def test_firmware_app_heartbeat_and_lost_detection() -> None:
 
 
 def test_firmware_renders_on_change_or_at_the_frame_rate() -> None:
-    app_module = load("pb_app", FIRMWARE_DIR / "pb_app.py")
-    proto = load("pb_proto", FIRMWARE_DIR / "pb_proto.py")
+    app_module = load_firmware("pb_app")
+    proto = load_firmware("pb_proto")
     app = app_module.App(0)
     app.feed(proto.encode(1, "HELLO", [("v", "1")]), 0)
     assert app.tick(0) is not None  # first frame
@@ -238,9 +225,20 @@ def state_line(proto: ModuleType, seq: int, front: str) -> bytes:
     return line
 
 
+def greeted_app() -> tuple[Any, ModuleType]:
+    """A firmware app (its modules loaded afresh) greeted by the host (seq 1) and shown a
+    board at 5 to 0 (seq 2), with its protocol module."""
+    app_module = load_firmware("pb_app")
+    proto = load_firmware("pb_proto")
+    app = app_module.App(0)
+    app.feed(proto.encode(1, "HELLO", [("v", "1")]), 0)
+    app.feed(state_line(proto, 2, "5,0"), 0)
+    return app, proto
+
+
 def test_an_old_frame_replayed_is_refused_and_the_newer_board_stays() -> None:
-    app_module = load("pb_app", FIRMWARE_DIR / "pb_app.py")
-    proto = load("pb_proto", FIRMWARE_DIR / "pb_proto.py")
+    app_module = load_firmware("pb_app")
+    proto = load_firmware("pb_proto")
     app = app_module.App(0)
     app.feed(proto.encode(1, "HELLO", [("v", "1")]), 0)
     old = state_line(proto, 2, "5,0")
@@ -260,11 +258,7 @@ def test_an_old_frame_replayed_is_refused_and_the_newer_board_stays() -> None:
 
 
 def test_a_still_board_is_not_redrawn_but_animations_and_the_blink_are() -> None:
-    app_module = load("pb_app", FIRMWARE_DIR / "pb_app.py")
-    proto = load("pb_proto", FIRMWARE_DIR / "pb_proto.py")
-    app = app_module.App(0)
-    app.feed(proto.encode(1, "HELLO", [("v", "1")]), 0)
-    app.feed(state_line(proto, 2, "5,0"), 0)
+    app, proto = greeted_app()
     frames = [t for t in range(0, 900, 5) if app.tick(t) is not None or app.feed(
         proto.encode(3 + t, "HB"), t)]
     assert frames == [0]  # one frame, then nothing while the host keeps talking
@@ -279,11 +273,7 @@ def test_a_still_board_is_not_redrawn_but_animations_and_the_blink_are() -> None
 
 
 def test_goodbye_darkens_the_board_and_never_shows_link_lost() -> None:
-    app_module = load("pb_app", FIRMWARE_DIR / "pb_app.py")
-    proto = load("pb_proto", FIRMWARE_DIR / "pb_proto.py")
-    app = app_module.App(0)
-    app.feed(proto.encode(1, "HELLO", [("v", "1")]), 0)
-    app.feed(state_line(proto, 2, "5,0"), 0)
+    app, proto = greeted_app()
     assert app.tick(0) is not None
     app.feed(proto.encode(3, "BYE"), 10)
     assert b"ACK a=3" in app.take_output()
@@ -303,6 +293,6 @@ def test_goodbye_darkens_the_board_and_never_shows_link_lost() -> None:
     ([b"\x03\x03", b"x\x03"], False),
 ])
 def test_escape_to_the_repl_needs_the_whole_sequence(stream: list[bytes], stops: bool) -> None:
-    app_module = load("pb_app", FIRMWARE_DIR / "pb_app.py")
+    app_module = load_firmware("pb_app")
     escape = app_module.Escape()
     assert any([escape.feed(chunk) for chunk in stream]) is stops

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import importlib.util
 import itertools
 import json
 import subprocess
-import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -15,6 +13,7 @@ import pytest
 from pegboard.errors import ConfigError
 from pegboard.link.fwsim import FIRMWARE_DIR, tool
 from pegboard.link.layout import LedConfig, hole_position, layout_table, led_index
+from tests.support.firmware import load_firmware
 
 ALL_CONFIGS = [
     LedConfig(tracks=t, order=o, serpentine=s, hole1_end=e, skip=k)
@@ -26,15 +25,7 @@ ALL_CONFIGS = [
 
 def firmware_module(name: str) -> ModuleType:
     """Load a firmware module in CPython (they are written to run on both)."""
-    sys.path.insert(0, str(FIRMWARE_DIR))
-    try:
-        spec = importlib.util.spec_from_file_location(name, FIRMWARE_DIR / f"{name}.py")
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        return module
-    finally:
-        sys.path.remove(str(FIRMWARE_DIR))
+    return load_firmware(name)
 
 
 def wire(cfg: LedConfig) -> dict[str, object]:
