@@ -3,11 +3,9 @@ store read-only, what the broker acknowledged kept in its own state directory.""
 
 from __future__ import annotations
 
-import shutil
-import subprocess
 from pathlib import Path
 
-from tests.support.systemd_units import SYSTEM_UNITS, analyze, exposure, unit_settings
+from tests.support.systemd_units import exposure, unit_settings, verify_unit
 
 ROOT = Path(__file__).resolve().parent.parent
 UNIT = ROOT / "systemd" / "pegboard-club.service"
@@ -15,21 +13,7 @@ SETTINGS = unit_settings(UNIT.read_text(encoding="utf-8"))
 
 
 def verify(tmp_path: Path, text: str) -> str:
-    root = tmp_path / "root"
-    shutil.copytree(SYSTEM_UNITS, root / "usr/lib/systemd/system", symlinks=True)
-    program = root / SETTINGS["Service.ExecStart"][0].split()[0].lstrip("/")
-    program.parent.mkdir(parents=True)
-    program.write_text("#!/bin/sh\nexit 0\n")
-    program.chmod(0o755)
-    installed = root / "etc/systemd/system/pegboard-club.service"
-    installed.parent.mkdir(parents=True)
-    installed.write_text(text, encoding="utf-8")
-    done = subprocess.run(
-        [analyze(), "verify", "--man=no", f"--root={root}",
-         "/etc/systemd/system/pegboard-club.service"],
-        capture_output=True, text=True, check=False,
-    )
-    return f"{done.returncode} {done.stdout}{done.stderr}".strip()
+    return verify_unit(tmp_path, "pegboard-club.service", text, SETTINGS["Service.ExecStart"][0])
 
 
 def test_systemd_analyze_verify_prints_nothing(tmp_path: Path) -> None:

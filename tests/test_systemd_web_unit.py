@@ -3,11 +3,10 @@ limited to this machine and the local ranges, read-only, off until enabled."""
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 from pegboard.commands.web import DEFAULT_PORT
-from tests.support.systemd_units import analyze, exposure, make_root, unit_settings
+from tests.support.systemd_units import exposure, unit_settings, verify_unit
 
 ROOT = Path(__file__).resolve().parent.parent
 UNIT = ROOT / "systemd" / "pegboard-web.service"
@@ -17,13 +16,7 @@ SETTINGS = unit_settings(UNIT.read_text(encoding="utf-8"))
 
 
 def verify(tmp_path: Path, text: str) -> str:
-    root = make_root(tmp_path, "pegboard-web.service", text, SETTINGS["Service.ExecStart"][0])
-    done = subprocess.run(
-        [analyze(), "verify", "--man=no", f"--root={root}",
-         "/etc/systemd/system/pegboard-web.service"],
-        capture_output=True, text=True, check=False,
-    )
-    return f"{done.returncode} {done.stdout}{done.stderr}".strip()
+    return verify_unit(tmp_path, "pegboard-web.service", text, SETTINGS["Service.ExecStart"][0])
 
 
 def test_systemd_analyze_verify_prints_nothing(tmp_path: Path) -> None:

@@ -61,3 +61,14 @@ def make_root(tmp_path: Path, name: str, unit_text: str, exec_start: str) -> Pat
     installed.parent.mkdir(parents=True)
     installed.write_text(unit_text, encoding="utf-8")
     return root
+
+
+def verify_unit(tmp_path: Path, name: str, unit_text: str, exec_start: str) -> str:
+    """What ``systemd-analyze verify`` says of ``unit_text`` installed as unit ``name``: its
+    exit status, then anything it printed ("0" alone when it found nothing)."""
+    root = make_root(tmp_path, name, unit_text, exec_start)
+    done = subprocess.run(
+        [analyze(), "verify", "--man=no", f"--root={root}", f"/etc/systemd/system/{name}"],
+        capture_output=True, text=True, check=False,
+    )
+    return f"{done.returncode} {done.stdout}{done.stderr}".strip()
