@@ -17,7 +17,7 @@ import pytest
 from pegboard.link.board import BoardState
 from pegboard.link.fwsim import FIRMWARE_DIR, FirmwareProcess, RecordedFrame, pump
 from pegboard.link.layout import LedConfig, led_index
-from pegboard.link.serial_link import LinkState, SerialLink
+from pegboard.link.serial_link import LinkState, Port, SerialLink
 
 CONFIG = LedConfig(heartbeat_ms=100, brightness=255, budget_ma=20000)
 RED, BLUE = (255, 0, 0), (0, 64, 255)
@@ -34,6 +34,14 @@ def connect(firmware: FirmwareProcess, config: LedConfig = CONFIG,
     link = SerialLink(str(firmware.port), config=config, min_silence=min_silence)
     assert pump(link, lambda: link.in_sync), link.status + firmware.log()
     return link
+
+
+def connect_raw(firmware: FirmwareProcess) -> tuple[SerialLink, Port]:
+    """A link in sync with ``firmware`` and its open port, to write raw bytes to the board."""
+    link = connect(firmware)
+    port = link.port
+    assert port is not None
+    return link, port
 
 
 def frame_shows(firmware: FirmwareProcess, expected: dict[int, tuple[int, int, int]]) -> bool:
@@ -91,9 +99,7 @@ def test_the_last_score_travels_from_back_to_front(board: FirmwareProcess) -> No
 
 
 def test_garbage_and_crc_errors_are_refused_and_survived(board: FirmwareProcess) -> None:
-    link = connect(board)
-    port = link.port
-    assert port is not None
+    link, port = connect_raw(board)
     port.write(b"\x00\x03\xffnoise without structure\n")
     port.write(b"1 STATE sides=2*0000\n")
     port.write(b"x" * 700 + b"\n")
@@ -200,9 +206,7 @@ def test_a_stalled_board_is_dropped_and_found_again(board: FirmwareProcess) -> N
 
 
 def test_a_stray_ctrl_c_is_a_bad_byte_not_a_stop(board: FirmwareProcess) -> None:
-    link = connect(board)
-    port = link.port
-    assert port is not None
+    link, port = connect_raw(board)
     port.write(b"\x03")
     port.write(b"\x04\r\x04")
     state = BoardState.from_scores([12, 3])
