@@ -19,11 +19,12 @@ import pytest
 
 from pegboard.cli import main
 from pegboard.record import dump_line
-from pegboard.store import Store, StoreReader, engine_check, index_rows
+from pegboard.store import Store, StoreReader, engine_check
 from pegboard.store.index import INDEX_NAME, GameIndex
 from pegboard.web.follow import Follower
 from pegboard.web.games import Games
 from tests.support.games import random_game
+from tests.support.stores import reads_from_now
 from tests.test_device_recovery import run_device
 
 DEEP = "[" * 985 + "]" * 985
@@ -288,14 +289,7 @@ def test_the_scoreboard_reads_a_history_without_its_index_once(
             store.finish({"abandoned": True})
     (tmp_path / INDEX_NAME).unlink()  # lost, and the scoreboard may not write one
     newest = [game.id for game in StoreReader(tmp_path).history()][:0:-1]
-    read: list[str] = []
-    real = index_rows.read_regular
-
-    def counting(path: str | os.PathLike[str]) -> bytes | None:
-        read.append(Path(path).name)
-        return real(path)
-
-    monkeypatch.setattr(index_rows, "read_regular", counting)
+    read = reads_from_now(monkeypatch)
     games = Games(tmp_path)
     assert [game["id"] for game in games.newest(2)] == newest
     assert len(read) == 3

@@ -15,6 +15,13 @@ from PIL import Image
 from pegboard.cli import main
 
 
+def key_script(tmp_path: Path, text: str) -> Path:
+    """A key script file (``tmp_path/keys.txt``) holding ``text``."""
+    script = tmp_path / "keys.txt"
+    script.write_text(text, encoding="utf-8")
+    return script
+
+
 def test_run_bad_config_names_key_and_exits_2(tmp_path: Path,
                                               capsys: pytest.CaptureFixture[str]) -> None:
     config = tmp_path / "config.toml"
@@ -39,25 +46,20 @@ def test_run_missing_named_config_exits_2(tmp_path: Path,
 
 
 def test_sim_bad_script_word_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    script = tmp_path / "keys.txt"
-    script.write_text("ok\nright*2 jump\n", encoding="utf-8")
-    assert main(["sim", "--script", str(script)]) == 2
+    assert main(["sim", "--script", str(key_script(tmp_path, "ok\nright*2 jump\n"))]) == 2
     err = capsys.readouterr().err
     assert "line 2" in err and "'jump'" in err
 
 
 def test_sim_keypad_word_on_encoder_kit_exits_2(tmp_path: Path,
                                                  capsys: pytest.CaptureFixture[str]) -> None:
-    script = tmp_path / "keys.txt"
-    script.write_text("ok 7\n", encoding="utf-8")
-    assert main(["sim", "--script", str(script)]) == 2
+    assert main(["sim", "--script", str(key_script(tmp_path, "ok 7\n"))]) == 2
     assert "--kit keypad" in capsys.readouterr().err
 
 
 def test_sim_script_writes_frames_and_record(tmp_path: Path,
                                              capsys: pytest.CaptureFixture[str]) -> None:
-    script = tmp_path / "keys.txt"
-    script.write_text("right ok wait:1 left\n", encoding="utf-8")
+    script = key_script(tmp_path, "right ok wait:1 left\n")
     frames = tmp_path / "frames"
     assert main(["sim", "--script", str(script), "--frames", str(frames)]) == 0
     pngs = sorted(frames.glob("frame-*.png"))

@@ -19,6 +19,7 @@ from pegboard.store import index_rows as index_module
 from pegboard.store.index import INDEX_NAME, LAYOUT, GameIndex
 from pegboard.store.logfile import encode_line, scan
 from tests.support.games import random_game
+from tests.support.stores import reads_from_now
 
 
 def _record_lines(seed: int, players: int = 2) -> list[str]:
@@ -199,14 +200,7 @@ def test_export_by_id_reads_only_that_games_file(
 ) -> None:
     wanted = StoreReader(store).history()[2]
     GameIndex(store).close()
-    read: list[str] = []
-    real = index_module.read_regular
-
-    def counting(path: str | os.PathLike[str]) -> bytes | None:
-        read.append(Path(path).name)
-        return real(path)
-
-    monkeypatch.setattr(index_module, "read_regular", counting)
+    read = reads_from_now(monkeypatch)
     assert main(["game", "export", "--store", str(store), "--id", wanted.id]) == 0
     assert capsys.readouterr().out == wanted.record
     assert read == [wanted.path.name]

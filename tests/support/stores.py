@@ -1,11 +1,17 @@
 """Store set-up shared by the store, crash and recovery tests: a clock that moves on each
-reading, and a real game entered into a store as its game in progress."""
+reading, a real game entered into a store as its game in progress, and a count of the files
+the game index reads."""
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
+import pytest
+
 from pegboard.commands.game import GameSession
 from pegboard.record import dump_line
-from pegboard.store import Store
+from pegboard.store import Store, index_rows, logfile
 from tests.support.games import random_game
 
 
@@ -35,3 +41,17 @@ def enter_game(store: Store, lines: int, seed: int) -> tuple[str, list[str]]:
     current = store.current()
     assert current is not None
     return current.id, texts
+
+
+def reads_from_now(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The names of the store files the game index reads (``index_rows.read_regular``) from
+    now on, in order, filled in as they are read."""
+    read: list[str] = []
+    real = logfile.read_regular  # the function index_rows took from the log module
+
+    def counting(path: str | os.PathLike[str]) -> bytes | None:
+        read.append(Path(path).name)
+        return real(path)
+
+    monkeypatch.setattr(index_rows, "read_regular", counting)
+    return read
