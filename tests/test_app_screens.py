@@ -138,7 +138,7 @@ def test_a_hand_of_nothing_gets_its_page() -> None:
     titles = [p.title for p in app.pages]
     assert titles == ["P2's hand: 0", "P1's hand: 0"], titles
     zero = app.pages[0]
-    assert zero.lines == ("nineteen: nothing", "cards: A 3 7 9")
+    assert zero.lines == ("nineteen", "cards: A 3 7 9")
     assert zero.screen is Screen.SHOW
     assert app.view.screen is Screen.SHOW and app.view.title == "P2's hand: 0"
 

@@ -189,7 +189,7 @@ def test_api_game_is_the_engines_state_in_the_record_names_and_the_apps_words(
         assert [act["text"] for act in acts] == [awards_text(list(pegged[:2]), names),
                                                  awards_text(list(pegged[2:]), names)]
         assert [count["title"] for count in data["show"]] == ["Ben's hand: 0", "Ann's hand: 10"]
-        assert data["show"][0]["lines"][0] == "nineteen: nothing"
+        assert data["show"][0]["lines"][0] == "nineteen"
         game.close()
 
 

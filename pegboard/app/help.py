@@ -52,6 +52,7 @@ def help_back(state: AppState, screen: HelpScreen, event: InputEvent) -> Result:
 
 def help_view(state: AppState, screen: HelpScreen) -> View:
     from pegboard.rules import rulehelp
+    from pegboard.rules.help_shape import in_words
 
     if screen.topic is None:
         rows = [t.title for t in rulehelp.TOPICS]
@@ -60,7 +61,7 @@ def help_view(state: AppState, screen: HelpScreen) -> View:
     topic = rulehelp.TOPICS[screen.topic]
     lines = topic.pages[screen.page]
     if screen.page == len(topic.pages) - 1:
-        lines = (*lines, topic.reference)
+        lines = (*lines, in_words(topic.reference))
     return View(Screen.HELP, f"{topic.title} {screen.page + 1}/{len(topic.pages)}", lines,
                 hint="OK next  UNDO back")
 

@@ -89,11 +89,13 @@ def _missed(before: GameState, event: Event) -> list[Page]:
 
 def help_pages(topics: tuple[Topic, ...]) -> list[Page]:
     """Rule help shown on its own when a dispute is likely."""
+    from pegboard.rules.help_shape import in_words
+
     pages = []
     for topic in topics:
         body = topic.pages
         for number, lines in enumerate(body, start=1):
             title = topic.title if len(body) == 1 else f"{topic.title} {number}/{len(body)}"
-            extra = (topic.reference,) if number == len(body) else ()
+            extra = (in_words(topic.reference),) if number == len(body) else ()
             pages.append(Page(title, (*lines, *extra), screen=Screen.HELP))
     return pages

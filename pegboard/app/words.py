@@ -128,7 +128,7 @@ def count_lines(count: Count) -> tuple[str, ...]:
         else:  # the cards on a line of their own, not cut off at the edge
             lines.extend((words, f"  ({cards})"))
     if not lines:
-        lines.append("nineteen: nothing")
+        lines.append("nineteen")  # the players' word for a count of nothing, as the voice says
     held = " ".join(rank_label(c.rank) for c in count.cards)
     return (*lines, f"cards: {held}")
 

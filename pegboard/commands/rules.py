@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
+from pegboard.rules.help_shape import in_words
 from pegboard.rules.rulehelp import TOPICS, Topic, topic
 
 
@@ -39,7 +40,7 @@ def screen_text(t: Topic) -> str:
     for number, page in enumerate(t.pages, start=1):
         lines.append(f"--- page {number}/{len(t.pages)} ---")
         lines.extend(page)
-    lines.append(f"--- {t.reference}")
+    lines.append(f"--- {in_words(t.reference)}")
     return "\n".join(lines) + "\n"
 
 

@@ -95,6 +95,12 @@ def acc(number: str) -> str:
     return f"ACC {number} ({ACC_EDITION})"
 
 
+def in_words(reference: str) -> str:
+    """A reference as a player reads it on the device: the rules page's sections by name
+    ("rules: The play"), never the file they are kept in."""
+    return reference.replace(f"{RULES_PAGE}, ", "rules: ")
+
+
 def rules_page(*sections: str) -> str:
     """Sections of the project's rules page, as a reference."""
     return f"{RULES_PAGE}, {', '.join(sections)}"

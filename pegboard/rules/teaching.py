@@ -91,16 +91,15 @@ class MissedReport:
             return (f"Claimed {self.claimed}, worth {self.worth}.", f"Over by {self.over_claimed}.")
         if not self.missed_points:
             return (f"Claimed {self.claimed}: right.",)
-        out = [f"Claimed {self.claimed}, worth {self.worth}.", f"Missed {self.missed_points}:"]
         if self.exact:
-            out.extend(
-                f"{item.kind} {item.points} {' '.join(str(c) for c in item.cards)}".rstrip()
-                for item in self.missed
-            )
+            what = [f"{item.kind} {item.points} {' '.join(str(c) for c in item.cards)}".rstrip()
+                    for item in self.missed]
         else:
-            out.extend(f"or {e.describe()}" if i else e.describe()
-                       for i, e in enumerate(self.explanations))
-        return tuple(out)
+            what = [f"or {e.describe()}" if i else e.describe()
+                    for i, e in enumerate(self.explanations)]
+        # A colon only where a list follows: no one combination may come to the miss.
+        missed = f"Missed {self.missed_points}:" if what else f"Missed {self.missed_points} in all."
+        return (f"Claimed {self.claimed}, worth {self.worth}.", missed, *what)
 
 
 def missed_combinations(

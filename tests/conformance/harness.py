@@ -11,7 +11,7 @@ exactly.
 Checks at every step (RULES.md; the screens of ``pegboard/app``): during the play the count,
 the pile and the player to act are the truth's and the board is the ledger's; after every
 entry the award line names exactly what was pegged; every hand and crib counted has a page
-whose title gives its true count (a hand of nothing too, "nineteen: nothing"); claim screens
+whose title gives its true count (a hand of nothing too, "nineteen"); claim screens
 name the act waiting and muggins calls the points missed; the game-over screen names the
 winner and the skunk. After the game the written record is replayed and compared (see
 :mod:`~tests.conformance.record_check`).
@@ -689,7 +689,7 @@ class Harness(Follower):
         self._expect(view.title.endswith(f": {page.final}{said}"),
                      f"page {view.title!r}, claimed {page.said}")
         if page.final == 0:
-            self._expect(view.lines[:1] == ("nineteen: nothing",),
+            self._expect(view.lines[:1] == ("nineteen",),
                          f"a hand of nothing reads {view.lines[:1]}")
         self.pages.pop(0)
         self.press("ok")
