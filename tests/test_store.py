@@ -15,7 +15,7 @@ from pegboard.errors import PegboardError, StoreError
 from pegboard.store import Store, StoreReader, find_store_path
 from pegboard.store import logfile as logfile_module
 from pegboard.store.logfile import encode_line, scan
-from tests.support.stores import Clock
+from tests.support.stores import Clock, fail_next_sync
 
 HEADER = {"type": "game", "players": ["Ann", "Ben"], "rules": {"target": 121}}
 EVENTS = [
@@ -409,15 +409,7 @@ def test_a_failed_sync_takes_the_unconfirmed_line_back_out(
     with open_store(tmp_path) as store:
         store.new_game(HEADER)
         before = current_log(tmp_path).read_bytes()
-        real_sync = logfile_module._sync
-        failures = [OSError(errno.EIO, "Input/output error")]
-
-        def sync_fails_once(fd: int) -> None:
-            if failures:
-                raise failures.pop()
-            real_sync(fd)
-
-        monkeypatch.setattr(logfile_module, "_sync", sync_fails_once)
+        fail_next_sync(monkeypatch)
         with pytest.raises(StoreError, match="Input/output error"):
             store.append(EVENTS[0])  # written whole, but never confirmed on disk
         assert current_log(tmp_path).read_bytes() == before

@@ -23,6 +23,7 @@ from pegboard.store import Store, StoreReader, engine_check
 from pegboard.store import lock as lock_module
 from pegboard.store import logfile as logfile_module
 from pegboard.store.logfile import encode_line
+from tests.support.stores import fail_next_sync
 
 HEADER = {"type": "game", "players": ["Ann", "Ben"], "rules": {"target": 121}}
 DEAL = {"type": "deal", "dealer": 0}
@@ -360,15 +361,7 @@ def test_a_failed_sync_with_a_working_cut_back_leaves_nothing(
     with open_store(tmp_path) as store:
         store.new_game(HEADER)
         before = (tmp_path / "current.log").read_bytes()
-        failures = [OSError(errno.EIO, "Input/output error")]
-        real = logfile_module._sync
-
-        def once(fd: int) -> None:
-            if failures:
-                raise failures.pop()
-            real(fd)
-
-        monkeypatch.setattr(logfile_module, "_sync", once)
+        fail_next_sync(monkeypatch)
         with pytest.raises(StoreError, match="the entry was not saved"):
             store.append(DEAL)
         assert (tmp_path / "current.log").read_bytes() == before

@@ -1,9 +1,10 @@
 """Store set-up shared by the store, crash and recovery tests: a clock that moves on each
-reading, a real game entered into a store as its game in progress, and a count of the files
-the game index reads."""
+reading, a real game entered into a store as its game in progress, a count of the files the game
+index reads, and a failing fsync."""
 
 from __future__ import annotations
 
+import errno
 import os
 from pathlib import Path
 
@@ -55,3 +56,16 @@ def reads_from_now(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
     monkeypatch.setattr(index_rows, "read_regular", counting)
     return read
+
+
+def fail_next_sync(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The log's next fsync fails with an input/output error; those after it work."""
+    failures = [OSError(errno.EIO, "Input/output error")]
+    real = logfile._sync
+
+    def sync_fails_once(fd: int) -> None:
+        if failures:
+            raise failures.pop()
+        real(fd)
+
+    monkeypatch.setattr(logfile, "_sync", sync_fails_once)
