@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import json
 import subprocess
 import sys
 
 import pytest
 
 from pegboard.cli import COMMANDS, build_parser
+from tests.support.fresh import printed_json
 
 HEAVY = ("PIL", "gpiozero", "luma", "serial", "sqlite3")
 """Libraries a scoring command has no use for (each costs tens of milliseconds on a Pi)."""
@@ -23,10 +23,8 @@ def _loaded_after(argv: list[str]) -> set[str]:
         f"    status = main({argv!r})\n"
         "print(json.dumps([status, sorted(sys.modules)]))\n"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          check=True)
-    status, modules = json.loads(done.stdout.splitlines()[-1])
-    assert status == 0, done.stderr
+    (status, modules), stderr = printed_json(code)
+    assert status == 0, stderr
     return set(modules)
 
 

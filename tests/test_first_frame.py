@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import pty
 import select
@@ -20,6 +19,7 @@ from pegboard.sim.script import run_script
 from pegboard.store import Store, StoreReader
 from pegboard.store.peek import glance
 from pegboard.ui.splash import side_names, splash
+from tests.support.fresh import printed_json
 
 ROOT = Path(__file__).resolve().parent.parent
 GUIDE = (ROOT / "docs" / "guide.keys").read_text(encoding="utf-8")
@@ -82,9 +82,8 @@ def test_the_splash_is_drawn_without_the_engine_the_app_or_the_pins(tmp_path: Pa
         f"draw_splash(io.StringIO(), {str(tmp_path)!r})\n"
         "print(json.dumps(sorted(sys.modules)))\n"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          check=True)
-    loaded = set(json.loads(done.stdout))
+    modules, _ = printed_json(code)
+    loaded = set(modules)
     for heavy in ("pegboard.rules", "pegboard.app", "pegboard.device.loop", "gpiozero",
                   "luma", "PIL.ImageFont", "pegboard.store.store", "dataclasses"):
         assert heavy not in loaded, heavy
