@@ -10,12 +10,13 @@ replay to the state ``status`` reports.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import random
 import shutil
 import signal
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -248,6 +249,23 @@ def killed_at(step: int, work: Callable[[], None]) -> bool:
     return False
 
 
+def each_kill(
+    tmp_path: Path, template: Path, work: Callable[[Path], None]
+) -> Iterator[tuple[int, Path, bool]]:
+    """Run ``work`` on a fresh copy of the store ``template``, killed at its first file system
+    call, then at its second, and so on until a run finishes: each step's number, its copy and
+    whether it was killed."""
+    step = 0
+    while True:
+        step += 1
+        copy = tmp_path / f"step-{step}"
+        shutil.copytree(template, copy)
+        killed = killed_at(step, functools.partial(work, copy))
+        yield step, copy, killed
+        if not killed:
+            return
+
+
 def recorded(store_path: Path, lines: int, seed: int) -> list[str]:
     """Record a real game of ``lines`` lines as the store's game in progress."""
     with Store(store_path) as store:
@@ -276,16 +294,12 @@ def test_a_recovery_killed_at_any_step_loses_nothing_and_completes_on_the_next_s
                        + 1) + 1
     data[fifth + 30] ^= 0x04  # line 5 damaged, intact lines after it
     (template / "current.log").write_bytes(bytes(data))
+
+    def reopen(work: Path) -> None:
+        Store(work, check=engine_check).close()
+
     step = 0
-    while True:
-        step += 1
-        work = tmp_path / f"step-{step}"
-        shutil.copytree(template, work)
-
-        def reopen(work: Path = work) -> None:
-            Store(work, check=engine_check).close()
-
-        killed = killed_at(step, reopen)
+    for step, work, _ in each_kill(tmp_path, template, reopen):
         with Store(work, check=engine_check) as store:  # the next start
             current = store.current()
             assert current is not None and current.lines == tuple(texts[:4]), step
@@ -294,8 +308,6 @@ def test_a_recovery_killed_at_any_step_loses_nothing_and_completes_on_the_next_s
         assert copy.read_bytes() == bytes(data), step
         assert not (work / "current.log.new").exists()
         shutil.rmtree(work)
-        if not killed:
-            break
     assert step > 8  # the kills really landed between the steps of the recovery
 
 
@@ -307,17 +319,13 @@ def test_a_restore_killed_at_any_step_loses_neither_game(tmp_path: Path) -> None
         assert kept is not None
         store.set_aside_current("kept for the test")
     second = recorded(template, 9, seed=6)
+
+    def swap(work: Path) -> None:
+        with Store(work, check=engine_check) as store:
+            store.restore(kept.id, set_aside_current=True)
+
     step = 0
-    while True:
-        step += 1
-        work = tmp_path / f"step-{step}"
-        shutil.copytree(template, work)
-
-        def swap(work: Path = work) -> None:
-            with Store(work, check=engine_check) as store:
-                store.restore(kept.id, set_aside_current=True)
-
-        killed = killed_at(step, swap)
+    for step, work, killed in each_kill(tmp_path, template, swap):
         with Store(work, check=engine_check):  # the next start recovers whatever was left
             pass
         games = games_in(work)
