@@ -290,3 +290,19 @@ def test_the_coach_notes_points_given_away_to_the_player_who_laid_the_card() -> 
         assert score_play((Card.parse("5S"), Card.parse(ten))).items[0].kind == "fifteen"
     app.read()
     assert "coach given fifteen" in app.state.helped
+
+
+def test_the_coach_says_the_show_order_before_the_counts() -> None:
+    """The show-order page comes after the end of the play and before the first count."""
+    app = teaching_game()
+    for label in ("5", "K", "Q", "J"):
+        app.pick(label)
+        app.read()
+    app.feed(GO)
+    for label in ("A", "2", "3", "4"):
+        app.read()
+        app.pick(label)
+    app.read()
+    app.pick("6")  # the last card: the play ends and the hands are counted
+    titles = [p.title for p in app.pages]
+    assert titles[:4] == ["End of the play", "Coach: the show", "P2's hand: 4", "P1's hand: 7"]

@@ -16,6 +16,8 @@ from pegboard.rules.state import Award, GameState, Reason
 
 COACH = "Coach: "
 """The start of every coach page's title."""
+SHOW_ORDER = f"{COACH}the show"
+"""The title of the show-order page, which comes before the counts it explains."""
 
 _ENDS = (Reason.GO, Reason.THIRTY_ONE, Reason.LAST_CARD)
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from pegboard.app.coach import SHOW_ORDER
 from pegboard.app.effects import Effect, Persist, PersistUndo
 from pegboard.app.pages import entry_pages, said
 from pegboard.app.state import (
@@ -200,11 +201,14 @@ def notices(state: AppState, before: GameState, report: Report) -> tuple[AppStat
     after, event = state.session.state, report.event
     pegged = [award for act in said(report) for award in act.awards]
     spoken = awards_text(pegged, after.names) if pegged else ""
-    pages = entry_pages(before, after, report, spoken)
+    taught, helped = lessons(state, before, event, report.awards)
+    # The show order is said before the counts it explains; the other lessons follow them.
+    opening = [page for page in taught if page.title.startswith(SHOW_ORDER)]
+    taught = [page for page in taught if not page.title.startswith(SHOW_ORDER)]
+    pages = entry_pages(before, after, report, spoken, opening)
     for offer in after.offers[state.offers_shown:]:
         if not offer.resolved:
             pages.append(offer_page(after, offer))
-    taught, helped = lessons(state, before, event, report.awards)
     if spoken:
         award = spoken
     elif isinstance(event, Play | Go):

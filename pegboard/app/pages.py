@@ -58,16 +58,17 @@ def said(report: Report) -> list[Scored]:
 
 
 def entry_pages(before: GameState, after: GameState, report: Report, spoken: str = "",
-                ) -> list[Page]:
+                opening: Sequence[Page] = ()) -> list[Page]:
     """Every page ``report`` brings up, in the order it happened (see the module doc).
     ``spoken`` (the award line) stays in view on the first page, unless that page is the
-    end of the play, which says it."""
+    end of the play, which says it. ``opening`` (the coach's show order) comes after the end
+    of the play and before the counts it explains."""
     ended = _end_of_play(after, report)
     pages = [*count_pages(before, after, report)]
     pages.extend(take_back_page(after, fact.take_back) for fact in report.of(TakenBack))
     if pages and spoken and not ended:
         pages[0] = replace(pages[0], award=spoken)
-    return [*ended, *pages]
+    return [*ended, *opening, *pages]
 
 
 def count_pages(before: GameState, after: GameState, report: Report) -> list[Page]:

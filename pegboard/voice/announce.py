@@ -26,7 +26,7 @@ import enum
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from pegboard.app.coach import COACH
+from pegboard.app.coach import COACH, SHOW_ORDER
 from pegboard.app.state import AppState, Reading
 from pegboard.app.words import side_name
 from pegboard.rules.events import Claim
@@ -131,7 +131,7 @@ class Announcer:
         said: list[Announcement] = []
         for report in session.game.reports(self._entries):
             said.extend(told(report, gs.names, sides, self._phrases, entries))
-        said.extend(self._teaching(state, entries))
+        said = _show_order_first([*said, *self._teaching(state, entries)])
         self._remember(state)
         return Heard(tuple(said))
 
@@ -144,6 +144,9 @@ class Announcer:
             if page.title == "No score" and page not in self._pages and page.lines:
                 out.append(Announcement(no_score_phrase(page.lines[0], self._phrases),
                                         "no score", Importance.TEACHING, entries))
+            elif page.title.startswith(SHOW_ORDER) and page not in self._pages:
+                out.append(Announcement(coach_phrase(page.lines), SHOW_ORDER,
+                                        Importance.SHOW, entries))
             elif page.title.startswith(COACH) and page not in self._pages:
                 out.append(Announcement(coach_phrase(page.lines), "coach",
                                         Importance.TEACHING, entries))
@@ -158,6 +161,16 @@ class Announcer:
             return
         self._header = session.header
         self._entries = len(session.events)
+
+
+def _show_order_first(said: list[Announcement]) -> list[Announcement]:
+    """The coach's show order said before the first count it explains, as the screen shows
+    it; it matters as much as a count, so the counts after it do not drop it unsaid."""
+    order = [a for a in said if a.kind == SHOW_ORDER]
+    rest = [a for a in said if a.kind != SHOW_ORDER]
+    counts = {kind.value for kind in Counted}
+    at = next((i for i, a in enumerate(rest) if a.kind in counts), len(rest))
+    return [*rest[:at], *order, *rest[at:]]
 
 
 def told(report: Report, names: Sequence[str], sides: Sequence[str],
