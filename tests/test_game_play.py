@@ -6,7 +6,7 @@ import pytest
 
 from pegboard.errors import RuleError
 from pegboard.rules.cards import Card
-from pegboard.rules.events import Go, Play
+from pegboard.rules.events import Event, Go, Play
 from pegboard.rules.game import Game
 from pegboard.rules.state import Award, Phase
 from tests.support.games import parse_script
@@ -131,23 +131,17 @@ def test_a_card_already_seen_is_rejected() -> None:
         game.apply(Play(0, C("2C")))
 
 
-def test_a_fifth_card_from_one_player_is_rejected() -> None:
-    game, _ = new(script="deal 0; starter 2C; play 1 AC 0 AD 1 2H 0 2D 1 3H 0 3D 1 4H")
+@pytest.mark.parametrize("script, event, message", [
     # Ann has one card left, Ben none: it is Ann's turn; Ben may not play a fifth card.
-    with pytest.raises(RuleError, match="Ben has played all 4 cards"):
-        game.apply(Play(1, C("5H")))
-
-
-def test_go_at_count_zero_is_rejected() -> None:
-    game, _ = new(script="deal 0; starter 2C")
-    with pytest.raises(RuleError, match="must lead"):
-        game.apply(Go(1))
-
-
-def test_play_before_the_starter_is_rejected() -> None:
-    game, _ = new(script="deal 0")
-    with pytest.raises(RuleError, match="turn the starter first"):
-        game.apply(Play(1, C("5H")))
+    ("deal 0; starter 2C; play 1 AC 0 AD 1 2H 0 2D 1 3H 0 3D 1 4H", Play(1, C("5H")),
+     "Ben has played all 4 cards"),
+    ("deal 0; starter 2C", Go(1), "must lead"),  # a go at count 0
+    ("deal 0", Play(1, C("5H")), "turn the starter first"),
+], ids=["a fifth card from one player", "go at count 0", "play before the starter"])
+def test_an_entry_out_of_turn_is_rejected(script: str, event: Event, message: str) -> None:
+    game, _ = new(script=script)
+    with pytest.raises(RuleError, match=message):
+        game.apply(event)
 
 
 def test_legal_cards_for_the_picker() -> None:
