@@ -28,7 +28,7 @@ from pegboard.app import show, table, wheels
 from pegboard.app.inputs import Button, InputEvent, Press, RankKey, Turn
 from pegboard.app.machine import AppState, initial_state, step, view
 from pegboard.app.picker import Slot, rank_label
-from pegboard.app.state import Reading, Table, Wheel
+from pegboard.app.state import Calling, Claiming, Reading, Table, Wheel
 from pegboard.config import Config, InputConfig
 from pegboard.rules.cards import DECK, Card, Rank
 from pegboard.rules.events import Crib, Deal, Go, Play, Starter
@@ -66,8 +66,8 @@ class Driver:
     tally: Tally = field(default_factory=Tally)
     fixes: list[int] = field(default_factory=list)
 
-    def feed(self, event: InputEvent) -> None:
-        self.now += 0.5
+    def feed(self, event: InputEvent, gap: float = 0.5) -> None:
+        self.now += gap
         self.state, _ = step(self.state, event, self.now)
         if isinstance(event, Turn):
             self.tally.turns += abs(event.steps)
@@ -189,7 +189,10 @@ def passes_through(state: AppState) -> bool:
     screen = state.screen
     if not isinstance(screen, Reading) or len(screen.pages) != 1:
         return False
-    return state.keypad and screen.pages[0].offer is None
+    if not state.keypad or screen.pages[0].offer is not None:
+        return False
+    # Only onto a card wheel: a claim that comes next takes the key as a digit.
+    return isinstance(show.close(state, screen)[0].screen, Table)
 
 
 def read_pages(driver: Driver, card_follows: bool, truth: Game | None = None) -> None:
@@ -197,12 +200,43 @@ def read_pages(driver: Driver, card_follows: bool, truth: Game | None = None) ->
     it. With ``truth`` (players who never named a suit fact on the wheel), each count whose
     total is short of the true count is put right with GO first; the presses are counted
     in ``driver.fixes``."""
-    while isinstance(driver.state.screen, Reading):
+    while isinstance(driver.state.screen, Reading | Claiming | Calling):
+        if isinstance(driver.state.screen, Claiming):
+            claim(driver)
+            continue
+        if isinstance(driver.state.screen, Calling):
+            driver.feed(OK)  # "No muggins": the claims are right, and the list starts there
+            continue
         if truth is not None:
             _fix_count(driver, truth)
         if card_follows and passes_through(driver.state):
             return
         driver.feed(OK)
+
+
+FAST = 0.05
+"""Seconds between the detents of a quick turn of the knob (a slow one is 0.5 s)."""
+
+
+def claim(driver: Driver) -> None:
+    """Claim the waiting score in full, the fewest actions: its digits on the keypad; on the
+    knob one slow click, then quick ones by fives, then slow ones (or past and back)."""
+    session = driver.state.session
+    assert session is not None
+    points = session.state.pending_claims[0].points
+    if driver.state.keypad:
+        for digit in str(points) if points else "":
+            driver.feed(RankKey(Rank.TEN if digit == "0" else Rank(int(digit))))
+        driver.feed(OK)
+        return
+    fives, ones = divmod(max(points - 1, 0), 5)
+    plans = [[(1, 0.5)] * points]
+    if points:
+        plans.append([(1, 0.5), *[(1, FAST)] * fives, *[(1, 0.5)] * ones])
+        plans.append([(1, 0.5), *[(1, FAST)] * (fives + 1), *[(-1, 0.5)] * (5 - ones)])
+    for steps, gap in min(plans, key=len):
+        driver.feed(Turn(steps), gap)
+    driver.feed(OK)
 
 
 def _fix_count(driver: Driver, truth: Game) -> None:
@@ -308,8 +342,7 @@ def play_deal(
     checker = truth if forget else None
     if truth.state.phase is Phase.GAME_OVER:
         complete = False
-        if forget:
-            read_pages(driver, True, checker)
+        read_pages(driver, True, checker)  # the winning score's claim, in a muggins game
     if complete:
         read_pages(driver, True, checker)
         mark("pages")
@@ -366,10 +399,17 @@ def _enter_crib(driver: Driver, crib: list[Card], starter: Card, *, forget: bool
     driver.tally.keys += chosen.tally.keys
 
 
-def new_game(kit: str, dealer: int) -> tuple[Driver, Game]:
-    """A fresh 2-player game in the app (setup actions are not counted) and its true twin."""
+def new_game(kit: str, dealer: int, *, muggins: bool = False) -> tuple[Driver, Game]:
+    """A fresh 2-player game in the app (setup actions are not counted) and its true twin
+    (the claims are made in full, so a muggins game scores as one without)."""
     driver = Driver(initial_state(Config(input=InputConfig(kit=kit))))
     driver.feed(OK)  # New game
+    if muggins:
+        rows = list(view(driver.state).lines)
+        row = next(i for i, line in enumerate(rows) if line.endswith("Muggins: off"))
+        driver.feed(Turn(row))
+        driver.feed(OK)
+        driver.feed(Turn(-row))
     driver.feed(OK)  # Start
     if kit == "keypad":
         driver.feed(RankKey(Rank(dealer + 2)))
@@ -398,7 +438,7 @@ class Summary:
 
 
 def run(kit: str, deals: int, seed: int, *, greedy: bool = True, forget: bool = False,
-        ) -> Summary:
+        muggins: bool = False) -> Summary:
     """Record ``deals`` complete deals with the fewest actions; return the figures. With
     ``forget`` the players never name a flush or nobs on the wheel and put each count right
     at the show with GO instead (``Summary.fixes``: the presses each count took)."""
@@ -408,11 +448,11 @@ def run(kit: str, deals: int, seed: int, *, greedy: bool = True, forget: bool = 
     mismatches = 0
     fixes: list[int] = []
     started = time.perf_counter()
-    driver, truth = new_game(kit, rng.randrange(2))
+    driver, truth = new_game(kit, rng.randrange(2), muggins=muggins)
     while len(totals) < deals:
         if truth.state.phase is not Phase.STARTER:
             fixes.extend(driver.fixes)
-            driver, truth = new_game(kit, rng.randrange(2))
+            driver, truth = new_game(kit, rng.randrange(2), muggins=muggins)
         driver.tally = Tally()
         result = play_deal(driver, truth, rng, greedy=greedy, forget=forget)
         if not result.scores_match:
@@ -427,11 +467,19 @@ def run(kit: str, deals: int, seed: int, *, greedy: bool = True, forget: bool = 
 
 
 def main() -> None:
-    """Print the mean actions per deal for each kit (targets: encoder 45, keypad 20)."""
+    """Print the mean actions per deal for each kit (targets: encoder 40 and keypad 18, with
+    muggins encoder 45 and keypad 25)."""
     deals = int(os.environ.get("PEGBOARD_BENCH_DEALS", "300"))
     print(f"input actions per fully recorded 2-player deal ({deals} seeded deals each, "
           f"{os.cpu_count()} cores)")
-    for kit, target in (("encoder", 45), ("keypad", 20)):
+    for kit, target in (("encoder", 45), ("keypad", 25)):
+        s = run(kit, deals, seed=2026, muggins=True)
+        mean = statistics.fmean(s.totals)
+        verdict = "ok" if mean <= target else "OVER TARGET"
+        print(f"  {kit:8} muggins, every claim right and nobody calling: mean {mean:5.1f} "
+              f"(target <= {target}: {verdict}); median {statistics.median(s.totals):.0f}, "
+              f"max {max(s.totals)}; score mismatches {s.mismatches}; {s.seconds:.1f} s")
+    for kit, target in (("encoder", 40), ("keypad", 18)):
         for greedy in (True, False):
             s = run(kit, deals, seed=2026, greedy=greedy)
             mean = statistics.fmean(s.totals)

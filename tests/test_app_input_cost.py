@@ -25,3 +25,13 @@ def test_forgotten_suit_facts_are_put_right_at_the_show() -> None:
     assert fixed, "some hands of these deals have a flush or nobs"
     assert forgetful.mismatches == 0
     assert max(fixed) <= 2 and statistics.fmean(fixed) < 1.5
+
+
+def test_a_muggins_deal_claimed_in_full_scores_as_the_real_cards() -> None:
+    """Every score claimed in full and nobody calling: the app's board is the true one, and
+    a fast turn of the claim dial keeps a claim to a few detents."""
+    for kit in ("keypad", "encoder"):
+        muggins = run(kit, 8, seed=14, muggins=True)
+        assert muggins.mismatches == 0
+        plain = run(kit, 8, seed=14)
+        assert statistics.fmean(muggins.totals) > statistics.fmean(plain.totals)
