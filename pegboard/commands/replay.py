@@ -270,11 +270,7 @@ def _window_line(state: GameState, fact: Fact) -> str | None:
     if isinstance(fact, Offered):
         return f"  ! {names[fact.offer.player]}: {fact.offer.sentence}"
     if isinstance(fact, Withdrawn):
-        offer = fact.offer
-        return (
-            f"  ! {names[offer.player]}'s renege at {number(offer.count)} is withdrawn: "
-            "that go was taken back too"
-        )
+        return _withdrawn_line(state, fact)
     if isinstance(fact, Undone):
         return "  (last entry taken back)"
     return None
@@ -296,6 +292,15 @@ def _claim_line(state: GameState, closed: ClaimClosed) -> str | None:
     if closed.outcome is ClaimOutcome.PASSED and claim.points:
         return f"    ({state.names[claim.player]} did not claim {number(claim.points)})"
     return None
+
+
+def _withdrawn_line(state: GameState, fact: Withdrawn) -> str:
+    """A renege report withdrawn because its go was taken back with another renege."""
+    offer = fact.offer
+    return (
+        f"  ! {state.names[offer.player]}'s renege at {number(offer.count)} is withdrawn: "
+        "that go was taken back too"
+    )
 
 
 def _taken_back_line(state: GameState, fact: TakenBack) -> str:
