@@ -33,7 +33,8 @@ from pegboard.sim.keys import parse_script
 from pegboard.sim.script import run_script
 from pegboard.voice.announce import Announcement, Importance
 from pegboard.voice.espeak import EspeakVoice, espeak_command
-from pegboard.voice.hook import Transcript, VoiceHook
+from pegboard.voice.hook import VoiceHook
+from pegboard.voice.samples import guide_announcements
 from pegboard.voice.speaker import Speaker
 
 GUIDE = Path(__file__).resolve().parent.parent / "docs" / "guide.keys"
@@ -72,15 +73,7 @@ class FirstSample:
 
 def _announcements() -> list[str]:
     """The words of every announcement of the guide's game."""
-    transcript = Transcript()
-    with tempfile.TemporaryDirectory() as folder:
-        store = open_store(Path(folder) / "store", owner="bench")
-        try:
-            run_script(parse_script(GUIDE.read_text(encoding="utf-8")), Config(), store,
-                       speech=VoiceHook(transcript))
-        finally:
-            store.close()
-    return transcript.texts()
+    return guide_announcements(owner="bench")
 
 
 def award_to_first_sample() -> None:

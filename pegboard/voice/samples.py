@@ -29,19 +29,25 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 GUIDE = ROOT / "docs" / "guide.keys"
 
 
-def sample_texts() -> dict[str, str]:
-    """The words of each sample, by file stem."""
-    hand = score_hand(parse_cards("5C 5D 5H JS"), Card.parse("5S"))
+def guide_announcements(owner: str = "pegboard samples") -> list[str]:
+    """The words of every announcement of the guide's game (docs/guide.keys), in order, played
+    in a store of its own that ``owner`` holds while it lasts."""
     transcript = Transcript()
     with tempfile.TemporaryDirectory() as folder:
-        store = open_store(Path(folder) / "store", owner="pegboard samples")
+        store = open_store(Path(folder) / "store", owner=owner)
         try:
             run_script(parse_script(GUIDE.read_text(encoding="utf-8")), Config(), store,
                        speech=VoiceHook(transcript))
         finally:
             store.close()
+    return transcript.texts()
+
+
+def sample_texts() -> dict[str, str]:
+    """The words of each sample, by file stem."""
+    hand = score_hand(parse_cards("5C 5D 5H JS"), Card.parse("5S"))
     return {"hand-29": show_phrase(hand.items, "Ann"),
-            "skunk": " ".join(f"{text.rstrip('.')}." for text in transcript.texts()[-3:])}
+            "skunk": " ".join(f"{text.rstrip('.')}." for text in guide_announcements()[-3:])}
 
 
 def write_samples(folder: Path, config: VoiceConfig | None = None) -> list[Path]:
