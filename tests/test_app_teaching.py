@@ -13,6 +13,16 @@ from pegboard.rules.review import points_text, review_discard
 from pegboard.rules.state import Phase
 from tests.support.app_driver import GO, MENU, OK, UNDO, App, muggins_game, new_game
 
+DEALT = ("5♥", "5♠", "6♦", "J♣", "4♣", "K♠")
+"""The six cards the discard-advice tests enter, in order."""
+
+
+def enter_dealt(app: App) -> None:
+    """Enter :data:`DEALT` on the picker, each card by its rank and then its suit."""
+    for card in DEALT:
+        app.pick(card[:-1])
+        app.pick(card)
+
 
 def menu(app: App, label: str) -> App:
     app.feed(MENU)
@@ -97,10 +107,7 @@ def test_discard_advice_records_the_dealt_cards() -> None:
     menu(app, "Discard advice")
     assert app.view.title == "Whose cards?"
     app.feed(OK)  # P1, the dealer
-    for rank, suit in (("5", "5♥"), ("5", "5♠"), ("6", "6♦"), ("J", "J♣"), ("4", "4♣"),
-                       ("K", "K♠")):
-        app.pick(rank)
-        app.pick(suit)
+    enter_dealt(app)
     page = app.pages[0]
     assert page.title == "Advice for P1"
     assert page.lines[0] == "lay J♣ K♠: +19.9"
@@ -119,10 +126,7 @@ def test_teaching_reviews_the_discard_by_expected_value() -> None:
     app = teaching_game()
     menu(app, "Discard advice")
     app.feed(Turn(1), OK)  # P2, the pone
-    for rank, suit in (("5", "5♥"), ("5", "5♠"), ("6", "6♦"), ("J", "J♣"), ("4", "4♣"),
-                       ("K", "K♠")):
-        app.pick(rank)
-        app.pick(suit)
+    enter_dealt(app)
     advice = app.pages[0]
     assert advice.title == "Advice for P2"
     # The pone's crib is a cost: the dealer's crib figure carries a minus sign.
