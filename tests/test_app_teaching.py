@@ -231,25 +231,16 @@ def test_the_coach_is_silent_without_teaching() -> None:
 def test_a_coach_page_is_said_aloud_once() -> None:
     from dataclasses import replace
 
-    from pegboard.app.session import Session
-    from pegboard.app.state import AppState, Reading
-    from pegboard.config import Config
-    from pegboard.rules.events import GameHeader
-    from pegboard.rules.variants import Rules
-    from pegboard.voice.announce import Announcer, Importance
+    from pegboard.app.state import Reading
+    from pegboard.voice.announce import Importance
     from pegboard.voice.phrases import coach_phrase
-    from tests.support.games import parse_script
+    from tests.support.announcing import announcer_after
 
     app = teaching_game()
     app.pick("5")
     page = next(p for p in app.pages if p.title == "Coach: the starter")
-    session = Session.new(GameHeader(("P1", "P2"), Rules()))
-    state = AppState(Config(), session=session)
-    announcer = Announcer()
-    announcer.begin(state)
-    for event in parse_script("deal 0; starter 5C"):
-        session, _ = session.apply(event)
-    state = replace(state, session=session, screen=Reading((page,)))
+    announcer, state = announcer_after(("P1", "P2"), "deal 0; starter 5C")
+    state = replace(state, screen=Reading((page,)))
     said = [(a.text, a.importance) for a in announcer.heard(state).said]
     assert (coach_phrase(page.lines), Importance.TEACHING) in said
     assert " of " in coach_phrase(page.lines) and not set("♣♦♥♠") & set(coach_phrase(page.lines))

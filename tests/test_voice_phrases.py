@@ -163,22 +163,15 @@ def test_the_phrase_table_names_its_languages() -> None:
 def test_the_announcer_says_a_near_miss_once_and_a_hand_with_its_entry() -> None:
     from dataclasses import replace
 
-    from pegboard.app.session import Session
-    from pegboard.app.state import AppState, Page, Reading
-    from pegboard.config import Config
-    from pegboard.rules.events import GameHeader
-    from pegboard.rules.variants import Rules
-    from pegboard.voice.announce import Announcer, Importance
+    from pegboard.app.state import Page, Reading
+    from pegboard.voice.announce import Importance
+    from tests.support.announcing import announcer_after
     from tests.support.games import parse_script
 
-    session = Session.new(GameHeader(("Ann", "Ben"), Rules()))
-    state = AppState(Config(), session=session)
-    announcer = Announcer()
-    announcer.begin(state)
-    for event in parse_script("deal 0; starter KS; play 1 4C"):
-        session, _ = session.apply(event)
+    announcer, state = announcer_after(("Ann", "Ben"), "deal 0; starter KS; play 1 4C")
+    session = state.session
     near = Page("No score", ("no run: 4-5-7 needs a six to be a run",))
-    state = replace(state, session=session, screen=Reading((near,)))
+    state = replace(state, screen=Reading((near,)))
     heard = announcer.heard(state)
     assert [(a.text, a.importance, a.entry) for a in heard.said] == [
         ("No score: no run: 4-5-7 needs a six to be a run", Importance.TEACHING, 3)]
