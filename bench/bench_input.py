@@ -351,6 +351,7 @@ def play_deal(
         mark("crib")
         if truth.state.phase is Phase.GAME_OVER:
             complete = False
+            read_pages(driver, True, checker)  # the crib's winning claim, in a muggins game
         else:
             read_pages(driver, True, checker)
             truth.apply(Deal())

@@ -325,7 +325,7 @@ def test_game_over_and_finish() -> None:
     app.read()
     assert app.view.screen is Screen.GAME_OVER
     assert app.view.title == "P1 wins"
-    assert app.view.lines == ("Double skunk: 3 game pts",)
+    assert app.view.lines == ("Double skunk: 3 game pts", "Spread 121 (from 121)")
     assert app.view.race[0] == (0, 0) and app.view.race[-1] == (121, 0)
     app.feed(Press(Button.GO))  # the score race of the game, as a small chart
     assert app.view.screen is Screen.RACE and app.view.race[-1] == (121, 0)

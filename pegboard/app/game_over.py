@@ -63,6 +63,7 @@ def view(state: AppState, screen: GameOver) -> View:
     if over is not None:  # the board as the engine shows the end: the winner at the target
         base = replace(base, sides=tuple(replace(side, score=over.shown[s])
                                          for s, side in enumerate(base.sides)))
+        lines = (*lines, f"Spread {over.spread} (from {gs.rules.target})")
     return replace(base, lines=lines, race=state.race, hint=hint)
 
 
