@@ -232,7 +232,7 @@ def test_game_over_says_winner_skunk_and_game_points_at_once() -> None:
     app.read()
     v = app.view
     assert v.screen is Screen.GAME_OVER
-    assert v.title == "P1 wins" and v.lines == ("Double skunk: 3 game pts",)
+    assert v.title == "P1 wins" and v.lines == ("Double skunk: 3 game pts", "Spread 121 (from 121)")
     assert v.sides[0].winner and v.sides[0].score == 121
 
 
