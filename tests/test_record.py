@@ -45,6 +45,13 @@ ISSUE_LINES = [
 ]
 
 
+def refusal(text: str, number: int) -> str:
+    """Why record line ``number``, ``text``, is refused (it must be)."""
+    with pytest.raises(RecordError) as error:
+        parse_line(text, number)
+    return str(error.value)
+
+
 def test_every_line_of_the_documented_format_is_read() -> None:
     items = [parse_line(text, n) for n, text in enumerate(ISSUE_LINES, 1)]
     assert items == [
@@ -115,9 +122,7 @@ def test_a_whole_record_round_trips() -> None:
     ],
 )
 def test_bad_lines_name_the_line_and_the_reason(text: str, reason: str) -> None:
-    with pytest.raises(RecordError) as error:
-        parse_line(text, 7)
-    assert str(error.value).startswith(reason)
+    assert refusal(text, 7).startswith(reason)
 
 
 def test_a_record_must_start_with_the_game_line() -> None:
@@ -144,9 +149,7 @@ def test_unknown_extra_fields_are_ignored_and_version_defaults_to_one() -> None:
     ],
 )
 def test_bad_game_lines(text: str, reason: str) -> None:
-    with pytest.raises(RecordError) as error:
-        parse_line(text, 3)
-    assert str(error.value).startswith(reason)
+    assert refusal(text, 3).startswith(reason)
 
 
 # -- the bounded reader -----------------------------------------------------------------------
@@ -183,10 +186,9 @@ def test_nesting_is_refused_past_the_bound_before_json_parses_it() -> None:
     ],
 )
 def test_numbers_and_text_out_of_bounds_are_refused(text: str, reason: str) -> None:
-    with pytest.raises(RecordError) as error:
-        parse_line(text, 3)
-    assert str(error.value).startswith(reason)
-    assert "\n" not in str(error.value)
+    message = refusal(text, 3)
+    assert message.startswith(reason)
+    assert "\n" not in message
 
 
 def test_a_pair_of_surrogates_is_one_character_and_accepted() -> None:
@@ -228,9 +230,7 @@ def test_a_pair_of_surrogates_is_one_character_and_accepted() -> None:
     ],
 )
 def test_values_are_range_checked_with_what_is_accepted(text: str, reason: str) -> None:
-    with pytest.raises(RecordError) as error:
-        parse_line(text, 2)
-    assert str(error.value).startswith(reason)
+    assert refusal(text, 2).startswith(reason)
 
 
 def test_the_bounds_admit_every_value_the_rules_can_produce() -> None:
