@@ -69,19 +69,17 @@ class Figures:
         """Count one game in."""
         spec = report.spec
         self.games[(spec.kit, spec.table, spec.mode, spec.target)] += 1
-        self.mistakes.update(report.mistakes)
-        self.notes.update(report.notes)
-        for kind, example in report.examples.items():
-            self.examples.setdefault(kind, example)
-        self.mismatches.extend(report.mismatches)
-        self.checks += report.checks
-        self.deals += report.deals
-        self.keys += report.keys
-        self.entries += report.entries
+        self._add_counts(report)
 
     def merge(self, other: Figures) -> None:
         """Add another run's figures (run alongside: the longer time counts)."""
         self.games.update(other.games)
+        self._add_counts(other)
+        self.seconds = max(self.seconds, other.seconds)
+
+    def _add_counts(self, other: GameReport | Figures) -> None:
+        """Add what a game's report and a run's figures both count (the first example of
+        each kind is kept)."""
         self.mistakes.update(other.mistakes)
         self.notes.update(other.notes)
         for kind, example in other.examples.items():
@@ -91,7 +89,6 @@ class Figures:
         self.deals += other.deals
         self.keys += other.keys
         self.entries += other.entries
-        self.seconds = max(self.seconds, other.seconds)
 
     @property
     def played(self) -> int:
