@@ -117,9 +117,19 @@ def test_discard_advice_records_the_dealt_cards() -> None:
     assert app.view.screen is Screen.STARTER
     app.pick("2")
     app.pick("3")  # P2
-    # P1's wheel now offers exactly the cards P1 was dealt.
+    # The advice is used: P1's wheel shows ranks, as for any player, never P1's hand.
     assert app.view.picker is not None
-    assert set(app.view.picker.options) == {"5♥", "5♠", "6♦", "J♣", "4♣", "K♠"}
+    shown = app.view.picker.options
+    assert not set("♣♦♥♠") & set("".join(shown)), shown
+    assert {"7", "9", "Q"} <= set(shown)  # ranks P1 was not dealt are on the wheel too
+    app.pick("5")  # on P2's 3: P1's 5 enters the very card dealt
+    assert app.game.played[0] == (parse_cards("5H")[0],)
+    app.pick("5")  # P2
+    app.pick("9")  # P1 was not dealt a 9: refused, without listing the hand
+    page = app.pages[0]
+    assert page.title == "Not allowed"
+    assert " ".join(page.lines) == "P1 holds no 9: not one of the cards dealt"
+    assert app.game.played[0] == (parse_cards("5H")[0],)
 
 
 def test_teaching_reviews_the_discard_by_expected_value() -> None:
@@ -134,7 +144,7 @@ def test_teaching_reviews_the_discard_by_expected_value() -> None:
     app.read()
     app.pick("5")  # starter
     # P2 keeps J K 6 4 (a poor keep) and plays them out.
-    for label in ("J♣", "A", "K♠", "K", "6♦", "A", "4♣", "2"):
+    for label in ("J", "A", "K", "K", "6", "A", "4", "2"):
         app.read()  # rule help pages on the way
         app.pick(label)
     assert app.game.phase is Phase.CRIB

@@ -86,6 +86,9 @@ def _card(state: AppState, screen: Table, card: Card, *, named: bool = False) ->
                           Starter(card, suit_known=named))
     if gs.phase is Phase.PLAY:
         assert gs.to_act is not None
+        lacking = wheels.held_elsewhere(gs, card)
+        if lacking is not None:
+            return flow.refuse(state, lacking), ()
         return flow.enter(state, Play(gs.to_act, card))
     if gs.phase is Phase.SHOW:
         assert gs.to_act is not None

@@ -9,7 +9,7 @@ enters that rank's plain card at once; held, it highlights the rank with its nex
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 
 from pegboard.app import picker
 from pegboard.app.inputs import Button, InputEvent, Press, RankKey, Turn
@@ -157,8 +157,12 @@ def _play_wheel(gs: GameState, goes: Sequence[SaidGo], p: int) -> Found:
     unavailable = gs.seen | _dealt_to_others(gs, p)
     last = len(gs.played[p]) == gs.rules.hand_size() - 1
 
+    hidden = gs.dealt[p] if held is None else None
+
     @once
     def opts(rank: Rank) -> list[Option]:
+        if hidden is not None:
+            return _hidden_options(rank, hidden, gs.played[p], unavailable, gs.starter)
         return picker.suit_options(
             rank, unavailable, starter=gs.starter, group=gs.played[p], allowed=allowed,
             avoid=avoid, last=last,
@@ -168,6 +172,31 @@ def _play_wheel(gs: GameState, goes: Sequence[SaidGo], p: int) -> Found:
     order, start = picker.play_order(gs.pile, ranks, _play_weights(gs, goes, p),
                                      held=gs.cards_left[p])
     return f"{gs.names[p]} plays", flatten(order, opts), first_of(order, opts, start)
+
+
+def _hidden_options(rank: Rank, dealt: Sequence[Card], played: Sequence[Card],
+                    unavailable: Collection[Card], starter: Card | None) -> list[Option]:
+    """A rank on the wheel of a player whose dealt cards were entered (to ask for advice): the
+    rank alone, as for any player, so the shared screen never lists their hand. It enters
+    their very card of that rank; a rank they do not hold enters a stand-in, which the table
+    refuses (:func:`held_elsewhere`)."""
+    plain = picker.suit_options(rank, unavailable, starter=starter)
+    if not plain:
+        return []
+    mine = [card for card in dealt if card.rank is rank and card not in played]
+    return [Option(picker.rank_label(rank), mine[0] if mine else plain[0].card)]
+
+
+def held_elsewhere(gs: GameState, card: Card) -> str | None:
+    """Why the player to act cannot lay ``card`` when their dealt cards are known and it is
+    not one of them, worded without listing the hand (it is on the shared screen)."""
+    p = gs.to_act
+    if p is None or gs.hands[p] is not None:
+        return None
+    dealt = gs.dealt[p]
+    if dealt is None or card in dealt:
+        return None
+    return f"{gs.names[p]} holds no {picker.rank_label(card.rank)}: not one of the cards dealt"
 
 
 def _hand_wheel(gs: GameState, p: int, pending: tuple[Card, ...], anchor: Rank | None) -> Found:
