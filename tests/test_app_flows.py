@@ -169,6 +169,10 @@ def test_cut_for_deal_with_a_tie() -> None:
     app.pick("9")
     app.pick("2")
     assert app.game.dealer == 1 and app.game.phase is Phase.STARTER
+    assert app.view.title == "The cut"  # shown as it fell before the deal goes on
+    assert app.view.lines == ("P1 cut 9", "P2 cut 2", "P2 deals: low card")
+    app.feed(OK)
+    assert app.view.screen is Screen.STARTER
     assert app.replayed().dealer == 1
 
 

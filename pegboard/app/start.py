@@ -184,6 +184,11 @@ def cut_key(state: AppState, screen: Cutting, event: InputEvent) -> Result:
     if new.session is not None and new.session.state.phase is Phase.CUT and effects:
         tie = Page("A tie", ("Lowest cards tie:", "cut again."))
         new = replace(new, screen=Reading((tie,), then=Cutting()))
+    elif new.session is not None and new.session.state.dealer is not None and effects:
+        names, dealer = new.session.state.names, new.session.state.dealer
+        lines = tuple(f"{names[i]} cut {picker.rank_label(c.rank)}" for i, c in enumerate(cards))
+        page = Page("The cut", (*lines, f"{names[dealer]} deals: low card"))
+        new = replace(new, screen=Reading((page,)))
     return new, effects
 
 
