@@ -38,8 +38,10 @@ CONFIG = LedConfig(heartbeat_ms=100)
 FRAMES = 2000
 #: Longest the host waits for the firmware to take more input before calling it a stall.
 STALL_S = 2.0
-#: Longest loop pass the firmware may report (its loop waits 20 ms for input between passes).
-LOOP_LIMIT_US = 100_000
+#: Longest loop pass the firmware may report while the host is not reading: a pass that waited
+#: for the host would last as long as the host waits before calling it a stall. (A pass of the
+#: unix port is under a millisecond of work, but a busy machine can hold it for hundreds.)
+LOOP_LIMIT_US = int(STALL_S * 1_000_000)
 
 
 @dataclass
