@@ -22,13 +22,12 @@ import random
 import statistics
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
-from pegboard.app import show, table, wheels
-from pegboard.app.inputs import Button, InputEvent, Press, RankKey, Turn
+from bench.input_plan import GO, OK, card_inputs, passes_through
+from pegboard.app.inputs import InputEvent, RankKey, Turn
 from pegboard.app.machine import AppState, initial_state, step, view
-from pegboard.app.picker import Slot, rank_label
-from pegboard.app.state import Calling, Claiming, Reading, Table, Wheel
+from pegboard.app.state import Calling, Claiming, Reading, Table
 from pegboard.config import Config, InputConfig
 from pegboard.rules.cards import DECK, Card, Rank
 from pegboard.rules.events import Crib, Deal, Go, Play, Starter
@@ -36,11 +35,6 @@ from pegboard.rules.game import Game
 from pegboard.rules.pegging import score_play
 from pegboard.rules.show import score_hand
 from pegboard.rules.state import Phase
-
-OK = Press(Button.OK)
-HOLD_OK = Press(Button.OK, long=True)
-GO = Press(Button.GO)
-HOLD_GO = Press(Button.GO, long=True)
 
 
 @dataclass
@@ -75,124 +69,6 @@ class Driver:
             self.tally.keys += 1
         else:
             self.tally.presses += 1
-
-
-def _label_rank(label: str) -> str:
-    return label.split()[0]
-
-
-def wanted_label(card: Card, flush: bool, nobs: bool, last: bool = False,
-                 five: bool = False) -> str:
-    """The picker label that names ``card`` with its true suit facts."""
-    words = [rank_label(card.rank)]
-    if nobs:
-        words.append("nobs")
-    if flush:
-        words.append("flush 5" if last and five else "flush 4" if last else "flush")
-    return " ".join(words)
-
-
-def table_slots(state: AppState) -> list[Slot] | None:
-    """The places of the card wheel on screen (None when no wheel is up)."""
-    screen, session = state.screen, state.session
-    if not isinstance(screen, Table) or session is None:
-        return None
-    found = wheels.table_wheel(session.state, table.goes_this_deal(session), screen.pending,
-                               screen.anchor)
-    return found[1] if found is not None else None
-
-
-def card_inputs(
-    state: AppState, card: Card, flush: bool, nobs: bool, *, last: bool = False,
-    five: bool = False,
-) -> list[InputEvent]:
-    """The fewest inputs that enter ``card`` (with these suit facts) on the current picker.
-
-    The plan reads the wheel the screen shows (and, for the suit facts a hold reveals, the
-    picker's own list of them); it is then fed through ``step`` like any other input."""
-    # On the keypad a rank key passes straight through the last notice to the wheel.
-    through = passes_through(state)
-    shown = show.close(state, state.screen)[0] if through else state  # type: ignore[arg-type]
-    pv = view(shown).picker
-    slots = table_slots(shown)
-    assert pv is not None and slots is not None, view(state)
-    want = wanted_label(card, flush, nobs, last, five)
-    base = rank_label(card.rank)
-    of_rank = [i for i, slot in enumerate(slots) if _label_rank(slot[0].label) == base]
-    assert of_rank, (card, pv.options)
-    target, fact = of_rank[0], 0
-    for i in of_rank:
-        labels = [o.label for o in slots[i]]
-        if want in labels:
-            target, fact = i, labels.index(want)
-            break
-    if state.keypad:
-        if fact == 0:
-            return [RankKey(card.rank)]
-        if fact == 1 and len(slots[target]) == 2 and len(of_rank) == 1:
-            return [RankKey(card.rank, long=True)]  # the rank's one fact: the hold enters it
-        return [*[RankKey(card.rank, long=True)] * fact, OK]
-    moves = wheel_path(shown, pv.index, target)
-    return [*moves, *[HOLD_OK] * fact, OK]
-
-
-_JUMPS: dict[tuple[object, ...], int | None] = {}
-
-
-def go_jump(state: AppState, wheel: tuple[object, ...], index: int,
-            key: InputEvent = GO) -> int | None:
-    """Where GO moves the cursor of the wheel on screen (``wheel``: what the screen shows)
-    from ``index``, found by feeding GO to the real ``step``; None when GO does something
-    else there, such as saying go in the play. Remembered by what the screen shows, since the
-    same wheel always jumps the same way."""
-    memo = (*wheel, index, key)
-    if memo not in _JUMPS:
-        assert isinstance(state.screen, Table)
-        at = replace(state, screen=replace(state.screen, wheel=Wheel(index)))
-        after, _ = step(at, key, 0.0)
-        moved = view(after).picker
-        same = after.session is at.session and moved is not None
-        same = same and moved.options == wheel[-1]  # type: ignore[union-attr]
-        _JUMPS[memo] = moved.index if same and moved is not None else None
-    return _JUMPS[memo]
-
-
-def wheel_path(state: AppState, start: int, target: int) -> list[InputEvent]:
-    """The fewest wheel moves (a detent either way, or GO where it jumps) from ``start`` to
-    ``target``."""
-    assert isinstance(state.screen, Table)
-    shown = view(replace(state, screen=replace(state.screen, wheel=Wheel(start))))
-    pv = shown.picker
-    assert pv is not None
-    wheel = (shown.screen, shown.title, pv.prompt, pv.options)
-    n = len(pv.options)
-    paths: dict[int, list[InputEvent]] = {start: []}
-    queue = [start]
-    for index in queue:
-        if index == target:
-            break
-        steps: list[tuple[int | None, InputEvent]] = [
-            ((index + 1) % n, Turn(1)), ((index - 1) % n, Turn(-1)),
-            (go_jump(state, wheel, index), GO),
-            (go_jump(state, wheel, index, HOLD_GO), HOLD_GO),
-        ]
-        for nxt, move in steps:
-            if nxt is not None and nxt not in paths:
-                paths[nxt] = [*paths[index], move]
-                queue.append(nxt)
-    return paths[target]
-
-
-def passes_through(state: AppState) -> bool:
-    """True on the keypad when only one plain notice is left: the next rank key goes
-    through it (a turn of the knob never leaves a page)."""
-    screen = state.screen
-    if not isinstance(screen, Reading) or len(screen.pages) != 1:
-        return False
-    if not state.keypad or screen.pages[0].offer is not None:
-        return False
-    # Only onto a card wheel: a claim that comes next takes the key as a digit.
-    return isinstance(show.close(state, screen)[0].screen, Table)
 
 
 def read_pages(driver: Driver, card_follows: bool, truth: Game | None = None) -> None:
