@@ -104,6 +104,24 @@ def _card(state: AppState, screen: Table, card: Card, *, named: bool = False) ->
     return state, ()
 
 
+def _coach(state: AppState) -> str:
+    """The pegging coach's line (teaching, the dealt cards of the player to act entered): the
+    card to lay looking two cards ahead (:mod:`pegboard.rules.lookahead`), from the dealt
+    cards not yet laid (the box does not know which two were laid away)."""
+    gs = _gs(state)
+    p = gs.to_act
+    if not state.teaching or p is None or gs.hands[p] is not None:
+        return ""
+    dealt = gs.dealt[p]
+    if dealt is None:
+        return ""
+    from pegboard.rules.lookahead import coach_line
+
+    held = [card for card in dealt if card not in gs.played[p]]
+    seen = [card for card in gs.seen if card not in gs.pile and card not in held]
+    return coach_line(gs.pile, held, seen) or ""
+
+
 def view(state: AppState, screen: Table) -> View:
     gs = _gs(state)
     found = _wheel(state, screen)
@@ -118,7 +136,7 @@ def view(state: AppState, screen: Table) -> View:
             board(gs, Screen.PLAY, f"Deal {gs.deal_no}"), count=gs.count,
             pile=tuple(rank_label(c.rank) for c in gs.pile), award=state.award,
             turn=gs.names[gs.to_act] if gs.to_act is not None else "", picker=pv,
-            hint="OK play  GO go",
+            hint="OK play  GO go", coach=_coach(state),
         )
     shown = screen.pending
     if gs.phase is Phase.SHOW:

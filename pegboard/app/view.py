@@ -122,6 +122,7 @@ class View:
     award: str = ""
     picker: PickerView | None = None
     hint: str = ""
+    coach: str = ""
     race: tuple[tuple[int, ...], ...] = ()
     link: str = ""
     brightness: Brightness = Brightness.NORMAL

@@ -111,6 +111,8 @@ def board_lines(view: View | None, sides: tuple[SideView, ...], target: int) -> 
             lines.append(f"Count {view.count}" + (f" - {view.turn} to play" if view.turn else ""))
         if view.award:
             lines.append(view.award)
+        if view.coach:
+            lines.append(view.coach)
         if view.title:
             lines.append(view.title)
     return lines

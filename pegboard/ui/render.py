@@ -223,6 +223,8 @@ def _play(image: Image.Image, view: View) -> None:
         _picker_line(image, x, top + LINE_H + 1, view.picker, chars)
     if view.award:
         _bottom_line(image, view, view.award, invert=True)
+    elif view.coach:  # the pegging coach's line (teaching): the count is on screen above
+        _bottom_line(image, view, view.coach)
     elif view.pile:
         _bottom_line(image, view, " ".join(view.pile))
     else:

@@ -1,0 +1,81 @@
+"""The pegging coach on the device (teaching mode): on each turn of a player whose dealt cards
+were entered, one line on the play screen naming the card to lay, looking two cards ahead; each
+statement it makes is checked by the scorer."""
+
+from __future__ import annotations
+
+import random
+
+from pegboard.rules.cards import DECK, Card, parse_cards
+from pegboard.rules.lookahead import coach_line, look_ahead
+from pegboard.rules.pegging import score_play
+from pegboard.rules.speech import say_play
+from pegboard.ui.render import render
+from tests.support.app_driver import OK, App, new_game
+from tests.test_app_teaching import menu, teaching_game
+
+DEALT = (("7", "7♥"), ("7", "7♠"), ("8", "8♦"), ("J", "J♣"), ("4", "4♣"), ("K", "K♠"))
+
+
+def _dealt_for_p1(app: App) -> App:
+    menu(app, "Discard advice")
+    app.feed(OK)  # P1, the dealer
+    for rank, suit in DEALT:
+        app.pick(rank)
+        app.pick(suit)
+    app.read()
+    app.pick("2")  # the starter
+    while app.pages:
+        app.read()
+    app.pick("3")  # P2 leads a 3
+    while app.pages:
+        app.read()
+    return app
+
+
+def test_the_coach_gives_one_line_on_each_turn_of_a_known_hand() -> None:
+    app = _dealt_for_p1(teaching_game())
+    held = parse_cards("7H 7S 8D JC 4C KS")
+    assert app.view.turn == "P1"
+    assert app.view.coach == coach_line(app.game.pile, held, [app.game.starter or DECK[0]])
+    assert app.view.coach.startswith("Lay ")
+    before = render(app.view)
+    app.pick("7")
+    while app.pages:
+        app.read()
+    assert app.view.turn == "P2" and app.view.coach == ""  # P2's hand is not known
+    app.pick("7")  # P2 pairs: P1's other 7 makes a pair royal
+    while app.pages:
+        app.read()
+    assert app.view.coach == "Lay 7: pair royal for 6"
+    assert render(app.view).tobytes() != before.tobytes()
+
+
+def test_no_coach_line_without_teaching() -> None:
+    app = _dealt_for_p1(new_game())
+    assert app.view.turn == "P1" and app.view.coach == ""
+
+
+def test_every_trap_the_coach_names_is_what_the_scorer_says() -> None:
+    """Over random deals: the trap named (their answer, then your card) scores exactly what
+    the line says, and the card advised fits under 31."""
+    rng = random.Random(25)
+    for _ in range(200):
+        cards = rng.sample(DECK, 8)
+        pile: list[Card] = []
+        for card in cards[:3]:
+            if sum(c.pips for c in pile) + card.pips <= 31:
+                pile.append(card)
+        hand = cards[3:7]
+        for ahead in look_ahead(pile, hand):
+            count = sum(c.pips for c in pile) + ahead.card.pips
+            assert count <= 31
+            if ahead.trap is None:
+                continue
+            answer, mine, said = ahead.trap
+            reply = next(c for c in DECK if c.rank is answer and c not in (*pile, *hand))
+            laid = (*pile, ahead.card, reply, mine)
+            made = sum(c.pips for c in laid)
+            assert made <= 31
+            assert said == say_play(score_play(laid), made).lower()
+            assert score_play(laid).total > 0
