@@ -141,9 +141,22 @@ def test_80x24_shows_the_whole_frame_the_scores_and_the_legend() -> None:
     assert lines[1:17] == ["\u2502" + row + "\u2502" for row in rows]
     assert lines[17] == "\u2514" + "\u2500" * 64 + "\u2518"
     below = lines[18:-2]
-    assert any("Ann (D)" in line and " 45 [" in line for line in below)
-    assert any("> Ben" in line and " 38 [" in line for line in below)
+    # Under the frame its words, which its dots are too small to read: the scores on one
+    # line, then what the screen says.
+    assert below[0] == "Ann (D) 45   >Ben 38   to 121"
+    assert below[1] == "Count 23, Ben to play  Fifteen for 2"
     assert lines[-2:] == list(LEGENDS["encoder"])
+
+
+def test_80x24_gives_the_highlighted_option_and_the_pages_words() -> None:
+    menu = View(Screen.MENU, "Menu", ("Scores", "Penalty", "Rule help"), 1,
+                sides=VIEW.sides, hint="OK choose")
+    below = screen_lines(render(menu), menu, menu.sides, 121, "encoder", (80, 24))[18:-2]
+    assert below[:4] == ["Ann (D) 45   >Ben 38   to 121", "Menu", "> Penalty", "OK choose"]
+    page = View(Screen.MESSAGE, "The cut", ("Ann cut 4", "Ben cut 9", "Ann deals: low card"),
+                sides=VIEW.sides, hint="OK next")
+    below = screen_lines(render(page), page, page.sides, 121, "encoder", (80, 24))[18:-2]
+    assert below[1:4] == ["The cut", "Ann cut 4", "Ben cut 9"]
 
 
 def test_keypad_legend_at_80x24() -> None:

@@ -125,10 +125,51 @@ def screen_lines(image: Image.Image | None, view: View | None, sides: tuple[Side
     frame (dark when the panel is off), the text pegboard with any ``extra`` lines, and the
     kit's legend, laid out by :func:`pegboard.sim.screen.compose`."""
     frame = image if (image is not None and lit) else Image.new("1", (FRAME_W, FRAME_H))
-    board = board_lines(view, sides, target)
+    layout = choose_layout(*size)
+    below = layout is not None and not layout.beside
+    board = words_below(view, sides, target) if below and view is not None else (
+        board_lines(view, sides, target))
     if extra:
         board = [*board, "", *extra]
     return compose(frame, board, LEGENDS.get(kit, LEGENDS["encoder"]), *size)
+
+
+def words_below(view: View, sides: tuple[SideView, ...], target: int) -> list[str]:
+    """Under the frame (80x24 leaves four rows) the frame's words, which its dots are too
+    small to read: the scores on one line, the title with the count, the card the wheel is
+    on or the page's lines with the chosen row marked, and what the keys do.
+
+    >>> from pegboard.app.view import Screen
+    >>> words_below(View(Screen.MENU, "Menu", ("Scores", "Undo"), 1, hint="OK choose"),
+    ...             (SideView("Ann", 45, dealer=True), SideView("Ben", 38, to_act=True)), 121)
+    ['Ann (D) 45   >Ben 38   to 121', 'Menu', '> Undo', 'OK choose']
+    """
+    scores = "   ".join(f"{'>' if side.to_act else '*' if side.winner else ''}{side.name}"
+                        f"{' (D)' if side.dealer else ''} {side.score}" for side in sides)
+    lines = [f"{scores}   to {target}"] if sides else []
+    title = view.title
+    if view.count is not None:
+        title += f"{'  ' if title else ''}Count {view.count}" + (
+            f", {view.turn} to play" if view.turn else "")
+    if view.award:
+        title += f"{'  ' if title else ''}{view.award}"
+    lines.append(title)
+    if view.picker is not None:
+        lines.append(f"{view.picker.prompt}: > {view.picker.candidate} <")
+    elif view.selected is not None and view.lines:
+        chosen = view.selected % len(view.lines)
+        lines.append(f"> {view.lines[chosen]}")  # the chosen row first, the rest after it
+        lines.extend(f"  {line}" for i, line in enumerate(view.lines) if i > chosen)
+    else:
+        lines.extend(view.lines[view.first_line:])
+    if view.hint:  # on a list or a wheel what the keys do is kept in view; a page's words first
+        chooser = view.picker is not None or view.selected is not None
+        lines.insert(3 if chooser and len(lines) > 3 else len(lines), view.hint)
+    return [*lines, *[""] * (WORDS_ROWS - len(lines))]  # the legend stays on the last rows
+
+
+WORDS_ROWS = 4
+"""The rows under the frame at 80x24 (the frame's 18, the legend's 2)."""
 
 
 class TerminalDisplay:
