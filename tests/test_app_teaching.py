@@ -311,3 +311,54 @@ def test_the_coach_says_the_show_order_before_the_counts() -> None:
     app.pick("6")  # the last card: the play ends and the hands are counted
     titles = [p.title for p in app.pages]
     assert titles[:4] == ["End of the play", "Coach: the show", "P2's hand: 4", "P1's hand: 7"]
+
+
+def test_count_it_yourself_asks_the_owner_first_then_shows_the_whole_count() -> None:
+    """A teaching option with no penalty: the owner turns in a count, then one page shows
+    the whole count, what was said and what was missed; the option is in the record."""
+    app = teaching_game()
+    menu(app, "Count it yourself")
+    assert app.view.lines[app.view.selected or 0] == "Count it yourself: on"
+    app.feed(UNDO)
+    assert json.loads(app.record[-1]) == {"type": "option", "count_yourself": True}
+    for label in ("5", "K", "Q", "J"):
+        app.pick(label)
+        app.read()
+    app.feed(GO)
+    for label in ("A", "2", "3", "4"):
+        app.read()
+        app.pick(label)
+    app.read()
+    app.pick("6")  # the last card: the play ends
+    scores = app.game.scores
+    titles = []
+    while app.pages and not app.view.title.endswith("count your hand"):
+        titles.append(app.view.title)
+        app.feed(OK)
+    assert titles == ["End of the play", "Coach: the show"]
+    assert app.view.title == "P2, count your hand"
+    app.feed(Turn(2), OK)  # P2 says 2 of the 4 there are
+    page = app.pages[0]
+    assert page.title == "P2's hand: 4 (said 2)"
+    assert page.lines[0].startswith("fifteen 2")
+    assert page.lines[-2:] == ("Missed 2:", "fifteen (2)")
+    app.read()
+    assert app.view.title == "P1, count your hand"
+    app.feed(Turn(7), OK)  # all found
+    assert app.pages[0].title == "P1's hand: 7" and app.pages[0].lines[-1] == "all found"
+    assert app.game.scores == scores  # no penalty: the engine's count stands
+
+
+def test_count_it_yourself_in_the_record_and_old_records_read_the_same() -> None:
+    from pegboard.record.parse import parse_line
+    from pegboard.record.writer import dump
+    from pegboard.rules.events import GameHeader, TableOptions
+
+    old = parse_line('{"type": "game", "players": ["A", "B"], "table": {"teaching": true}}')
+    assert isinstance(old, GameHeader)
+    assert old.table == TableOptions(teaching=True)  # count it yourself stays off
+    new = parse_line('{"type": "game", "players": ["A", "B"], '
+                     '"table": {"teaching": true, "count_yourself": true}}')
+    assert isinstance(new, GameHeader) and new.table.count_yourself
+    assert dump(new)["table"] == {"teaching": True, "count_yourself": True}
+    assert "count_yourself" not in str(dump(old))

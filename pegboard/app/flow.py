@@ -75,7 +75,9 @@ def refuse(state: AppState, reason: str) -> AppState:
 def go_on(state: AppState, pages: list[Page], effects: list[Effect]) -> Result:
     """Show ``pages`` (if any), else go on to what the table needs next."""
     if pages:
-        return replace(state, screen=Reading(tuple(pages))), tuple(effects)
+        from pegboard.app.own_count import reading
+
+        return replace(state, screen=reading(state, tuple(pages))), tuple(effects)
     return settle(state, effects)
 
 

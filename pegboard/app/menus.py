@@ -91,7 +91,10 @@ def menu_rows(state: AppState, under: ScreenState) -> list[tuple[str, str]]:
     if gs.phase is not Phase.GAME_OVER:
         entry = "Enter cards" if state.table.points_only else "Enter points only"
         rows.append(("entry", entry))
-    rows += [("help", "Rule help"), teach, ("end", "End game"), ("shutdown", "Shut down")]
+    rows += [("help", "Rule help"), teach]
+    if state.teaching:
+        rows.append(("own", f"Count it yourself: {'on' if state.table.count_yourself else 'off'}"))
+    rows += [("end", "End game"), ("shutdown", "Shut down")]
     return rows
 
 
@@ -125,6 +128,9 @@ def menu_move(state: AppState, screen: Menu, event: InputEvent) -> Result:
         return flow.undo(back)
     if key == "teaching":
         new, effects = set_option(state, Option(teaching=not state.teaching))
+        return replace(new, screen=Menu(under, index)), effects
+    if key == "own":
+        new, effects = set_option(state, Option(count_yourself=not state.table.count_yourself))
         return replace(new, screen=Menu(under, index)), effects
     if key == "entry":
         new, effects = set_option(state, Option(points_only=not state.table.points_only))

@@ -146,6 +146,15 @@ class Claiming:
 
 
 @dataclass(frozen=True, slots=True)
+class OwnCount:
+    """Count it yourself (teaching): the owner of the count on ``pages[0]`` turns in what they
+    make it before the box shows it; ``pages`` are the notices still to read from there."""
+
+    pages: tuple[Page, ...]
+    number: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class Calling:
     """Muggins games: an opponent may call muggins (or nobody does).
 
@@ -257,7 +266,8 @@ class CardEntry:
 
 
 ScreenState = (
-    Home | SetupScreen | Dealer | Cutting | Table | Claiming | Calling | Reading | QuickPeg
+    Home | SetupScreen | Dealer | Cutting | Table | Claiming | OwnCount | Calling | Reading
+    | QuickPeg
     | GameOver | Saved | Menu | Confirm | Scores | PenaltyScreen | HelpScreen | CardEntry
 )
 """Every screen the app can be on."""

@@ -17,7 +17,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from pegboard.app import calls, flow, game_over, help, menus, pegging, show, start, table
+from pegboard.app import (
+    calls,
+    flow,
+    game_over,
+    help,
+    menus,
+    own_count,
+    pegging,
+    show,
+    start,
+    table,
+)
 from pegboard.app.inputs import InputEvent
 from pegboard.app.keys import Key, key_of
 from pegboard.app.state import (
@@ -32,6 +43,7 @@ from pegboard.app.state import (
     HelpScreen,
     Home,
     Menu,
+    OwnCount,
     PenaltyScreen,
     QuickPeg,
     Reading,
@@ -83,6 +95,8 @@ TRANSITIONS: dict[type, dict[Key, Handler]] = {
               K.UNDO: show.page_undo, K.RANK: _page_rank, K.HOLD_RANK: _page_rank},
     Claiming: {K.TURN: show.claim_number, K.RANK: show.claim_number, K.OK: show.claim_ok,
                K.GO: show.claim_go, K.UNDO: show.claim_undo},
+    OwnCount: {K.TURN: own_count.own_number, K.RANK: own_count.own_number,
+               K.OK: own_count.own_ok, K.UNDO: own_count.own_undo},
     Calling: {**_keys(LIST, calls.call_move), K.UNDO: _undo},
     QuickPeg: {K.TURN: pegging.peg_number, K.RANK: pegging.peg_number, K.GO: pegging.peg_side,
                K.OK: pegging.peg_ok, K.UNDO: pegging.peg_back},
@@ -114,6 +128,7 @@ VIEWS: dict[type, Viewer] = {
     Table: table.view,
     Reading: show.reading_view,
     Claiming: show.claiming_view,
+    OwnCount: own_count.own_view,
     Calling: calls.calling_view,
     QuickPeg: pegging.peg_view,
     GameOver: game_over.view,

@@ -212,9 +212,11 @@ def parse_object(data: object, line: int = 1) -> Line:
 
 
 def _option(f: _Fields) -> ev.Option:
-    option = ev.Option(f.opt_bool("teaching"), f.opt_bool("points_only"))
+    option = ev.Option(f.opt_bool("teaching"), f.opt_bool("points_only"),
+                       f.opt_bool("count_yourself"))
     if option == ev.Option():
-        raise f.fail("an option line names teaching or points_only (true or false)")
+        raise f.fail("an option line names teaching, points_only or count_yourself (true or "
+                     "false)")
     return option
 
 
@@ -244,14 +246,16 @@ def _header(f: _Fields) -> GameHeader:
     table_data = f.data.get("table", {})
     if not isinstance(table_data, dict):
         raise f.fail(f"'table' must be an object, got {shown(table_data)}")
-    unknown = sorted(set(table_data) - {"teaching", "points_only"})
+    unknown = sorted(set(table_data) - {"teaching", "points_only", "count_yourself"})
     if unknown:
         raise f.fail(
-            f"unknown table option {shown(unknown[0])}: accepted are points_only, teaching"
+            f"unknown table option {shown(unknown[0])}: accepted are count_yourself, "
+            "points_only, teaching"
         )
     table = _Fields(table_data, f.line)
     options = TableOptions(
         bool(table.opt_bool("teaching")), bool(table.opt_bool("points_only")),
+        bool(table.opt_bool("count_yourself")),
     )
     return GameHeader(tuple(players), rules, version, options, _club(f, len(players)))
 

@@ -22,7 +22,8 @@ def dump(item: Line, players: int = 2) -> dict[str, object]:
             "rules": item.rules.to_json(len(item.players)),
         }
         table = {
-            key: True for key in ("teaching", "points_only") if getattr(item.table, key)
+            key: True for key in ("teaching", "points_only", "count_yourself")
+            if getattr(item.table, key)
         }
         if table:
             header["table"] = table

@@ -27,17 +27,20 @@ class TableOptions:
     """How the table keeps the game, beside the rules (they never change a score).
 
     ``teaching``: explain each point and near miss, offer rule help. ``points_only``: the
-    players peg points by hand instead of entering every card.
+    players peg points by hand instead of entering every card. ``count_yourself`` (with
+    teaching): at the show the owner says a count before the box shows it, with no penalty.
     """
 
     teaching: bool = False
     points_only: bool = False
+    count_yourself: bool = False
 
     def with_option(self, option: Option) -> TableOptions:
         """These options changed by an ``option`` entry."""
         return TableOptions(
             self.teaching if option.teaching is None else option.teaching,
             self.points_only if option.points_only is None else option.points_only,
+            self.count_yourself if option.count_yourself is None else option.count_yourself,
         )
 
 
@@ -211,6 +214,7 @@ class Option:
     TYPE: ClassVar[str] = "option"
     teaching: bool | None = None
     points_only: bool | None = None
+    count_yourself: bool | None = None
 
 
 @dataclass(frozen=True, slots=True)
