@@ -363,6 +363,8 @@ def test_three_for_last_is_said_when_the_deal_follows_a_cut() -> None:
     app.pick("A")
     app.pick("9")  # P1 cuts low and deals: P2, the pone, pegs three for last
     assert app.game.scores == (0, 3)
+    assert app.view.title == "The cut" and "P1 deals: low card" in app.view.lines
+    app.feed(OK)  # the cut seen: the deal's first screen says the pone's three
     assert app.view.screen is Screen.STARTER and app.view.award == "P2: Three for last"
 
 
