@@ -210,6 +210,21 @@ class Standings:
         raise AssertionError(f"{results} results were not stored: {status}")
 
 
+    def wait_for_tables(self, boards: set[str], within: float = 60.0) -> list[dict[str, Any]]:
+        """Wait (on the event stream) until ``/api/tables`` holds a live state for every one
+        of ``boards``: the retained states come on their own topic, so they may follow the
+        results the service has already counted."""
+        tables: list[dict[str, Any]] = []
+        deadline = time.monotonic() + within
+        for _ in self.notes():
+            tables = self.get("/api/tables")["tables"]
+            if boards <= {b["board"] for b in tables if "state" in b}:
+                return tables
+            if time.monotonic() > deadline:
+                break
+        raise AssertionError(f"no live state from every board of {sorted(boards)}: {tables}")
+
+
 def table_of(standings: dict[str, Any]) -> list[tuple[str, int, int, int]]:
     """(member, game points, wins, spread) of ``/api/standings``' players."""
     return [(p["member"], p["game_points"], p["wins"], p["spread"])
