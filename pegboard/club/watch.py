@@ -49,7 +49,11 @@ class BoardWatch:
         """Read what changed since the last poll."""
         cards: list[dict[str, Any]] = []
         live = self._current(cards)
-        self._history(cards)
+        finished = self._history(cards)
+        if finished is not None and self._follower.game is None:
+            # Between games the table shows the last one's end: a publisher that starts
+            # with no game in progress (after a reboot) still has a state to retain.
+            live = finished
         return Seen(cards, live)
 
     def _judge(self, records: tuple[dict[str, Any], ...], game_id: str) -> Judged:
@@ -81,13 +85,15 @@ class BoardWatch:
                     cards.append(judged.card)
         return live_state(game, club=self.club, board=self.board, game_id=game_id)
 
-    def _history(self, cards: list[dict[str, Any]]) -> None:
+    def _history(self, cards: list[dict[str, Any]]) -> dict[str, Any] | None:
+        """Read the finished games not read before; the newest one's live state, if any."""
+        newest: dict[str, Any] | None = None
         folder = self.store / HISTORY_NAME
         try:
             names = sorted(entry.name for entry in os.scandir(folder)
                            if entry.name.endswith(".log"))
         except FileNotFoundError:
-            return
+            return None
         for name in names:
             if name in self._done:
                 continue
@@ -104,3 +110,6 @@ class BoardWatch:
             judged = self._judge(game.records, game.id)
             if judged.card is not None:
                 cards.append(judged.card)
+            if judged.live is not None:
+                newest = judged.live  # names sort oldest first
+        return newest
