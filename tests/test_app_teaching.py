@@ -297,9 +297,8 @@ def test_the_coach_notes_points_given_away_to_the_player_who_laid_the_card() -> 
     assert "coach given fifteen" in app.state.helped
 
 
-def test_the_coach_says_the_show_order_before_the_counts() -> None:
-    """The show-order page comes after the end of the play and before the first count."""
-    app = teaching_game()
+def play_to_the_last_card(app: App) -> None:
+    """The teaching game's play, card by card with each page read, to its last card (a 6)."""
     for label in ("5", "K", "Q", "J"):
         app.pick(label)
         app.read()
@@ -308,7 +307,13 @@ def test_the_coach_says_the_show_order_before_the_counts() -> None:
         app.read()
         app.pick(label)
     app.read()
-    app.pick("6")  # the last card: the play ends and the hands are counted
+    app.pick("6")
+
+
+def test_the_coach_says_the_show_order_before_the_counts() -> None:
+    """The show-order page comes after the end of the play and before the first count."""
+    app = teaching_game()
+    play_to_the_last_card(app)  # the play ends and the hands are counted
     titles = [p.title for p in app.pages]
     assert titles[:4] == ["End of the play", "Coach: the show", "P2's hand: 4", "P1's hand: 7"]
 
@@ -321,15 +326,7 @@ def test_count_it_yourself_asks_the_owner_first_then_shows_the_whole_count() -> 
     assert app.view.lines[app.view.selected or 0] == "Count it yourself: on"
     app.feed(UNDO)
     assert json.loads(app.record[-1]) == {"type": "option", "count_yourself": True}
-    for label in ("5", "K", "Q", "J"):
-        app.pick(label)
-        app.read()
-    app.feed(GO)
-    for label in ("A", "2", "3", "4"):
-        app.read()
-        app.pick(label)
-    app.read()
-    app.pick("6")  # the last card: the play ends
+    play_to_the_last_card(app)  # the play ends
     scores = app.game.scores
     titles = []
     while app.pages and not app.view.title.endswith("count your hand"):
