@@ -16,8 +16,9 @@ lines does not load the rules engine.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from pegboard.lazy import exports
 
 if TYPE_CHECKING:
     from pegboard.record.bounded import (
@@ -47,27 +48,14 @@ if TYPE_CHECKING:
     )
     from pegboard.record.writer import dump, dump_line, result_json, write
 
-_HOME = {
-    "MAX_DEPTH": "bounded", "MAX_DIGITS": "bounded", "MAX_LINE": "bounded",
-    "decode_lines": "bounded", "decode_text": "bounded", "load_json": "bounded",
-    "dump": "writer", "dump_line": "writer", "result_json": "writer", "write": "writer",
-    "MAX_NAME": "parse", "Line": "parse", "parse_line": "parse", "parse_object": "parse",
-    "printable_error": "parse",
-    "RawLine": "reader", "Reader": "reader", "Replay": "reader", "Replayer": "reader",
-    "entries": "reader", "read": "reader",
-    "read_game": "reader", "replay": "reader",
-}
-
-
-def __getattr__(name: str) -> Any:
-    home = _HOME.get(name)
-    if home is None:
-        raise AttributeError(f"module 'pegboard.record' has no attribute {name!r}")
-    module = importlib.import_module(f"pegboard.record.{home}")
-    # Every name of that part at once (one import of the part, however many names it has;
-    # no part is named after one of its names, so none is shadowed by a submodule).
-    globals().update({key: getattr(module, key) for key, part in _HOME.items() if part == home})
-    return globals()[name]
+__getattr__ = exports(__name__, globals(), {
+    "bounded": ("MAX_DEPTH", "MAX_DIGITS", "MAX_LINE", "decode_lines", "decode_text",
+                "load_json"),
+    "parse": ("MAX_NAME", "Line", "parse_line", "parse_object", "printable_error"),
+    "reader": ("RawLine", "Reader", "Replay", "Replayer", "entries", "read", "read_game",
+               "replay"),
+    "writer": ("dump", "dump_line", "result_json", "write"),
+})
 
 
 __all__ = [

@@ -20,8 +20,9 @@ Typical use by the device loop::
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from pegboard.lazy import exports
 
 if TYPE_CHECKING:
     from pegboard.store.ids import check_id, is_valid_id
@@ -39,25 +40,17 @@ if TYPE_CHECKING:
         record_text,
     )
 
-_HOME = {
-    "check_id": "ids", "is_valid_id": "ids", "find_store_path": "location",
-    "Check": "recovery", "Recovery": "recovery", "engine_check": "replay",
-    "AsideGame": "store", "CurrentGame": "store", "FinishedGame": "store",
-    "Restored": "store", "Store": "store", "StoreReader": "store",
-    "parse_record_line": "store", "record_text": "store",
-}
+__getattr__ = exports(__name__, globals(), {
+    "ids": ("check_id", "is_valid_id"),
+    "location": ("find_store_path",),
+    "recovery": ("Check", "Recovery"),
+    "replay": ("engine_check",),
+    "store": ("AsideGame", "CurrentGame", "FinishedGame", "Restored", "Store", "StoreReader",
+              "parse_record_line", "record_text"),
+})
 """The module each name comes from. They are imported when first asked for: the device's
 first frame reads the store through :mod:`pegboard.store.peek` before the rules engine (which
 ``engine_check`` needs) is loaded."""
-
-
-def __getattr__(name: str) -> Any:
-    home = _HOME.get(name)
-    if home is None:
-        raise AttributeError(f"module 'pegboard.store' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"pegboard.store.{home}"), name)
-    globals()[name] = value
-    return value
 
 
 __all__ = [
