@@ -27,13 +27,17 @@ MAX_COUNT = 29
 
 def reading(state: AppState, pages: tuple[Page, ...]) -> ScreenState:
     """The screen for ``pages``: read in turn, except that with count it yourself on, the
-    owner of the first count not yet said turns in theirs before its page."""
+    owner of the first count not yet said turns in theirs before its page. Nothing shows
+    that count before then: the pages read first show the board as it stood before it."""
     if state.teaching and state.table.count_yourself:
         at = next((i for i, page in enumerate(pages)
                    if page.count is not None and page.count.claimed is None), None)
         if at is not None:
             own = OwnCount(pages[at:])
-            return Reading(pages[:at], then=own) if at else own
+            before = pages[at].before
+            first = tuple(page if page.sides is not None else replace(page, sides=before)
+                          for page in pages[:at])
+            return Reading(first, then=own) if at else own
     return Reading(pages)
 
 
@@ -77,7 +81,9 @@ def own_view(state: AppState, screen: OwnCount) -> View:
     count = screen.pages[0].count
     assert count is not None
     what = "crib" if count.crib else "hand"
-    return replace(board(gs, Screen.CLAIM, f"{gs.names[count.player]}, count your {what}"),
+    base = board(gs, Screen.CLAIM, f"{gs.names[count.player]}, count your {what}")
+    before = screen.pages[0].before  # the board before this count was pegged: not a hint
+    return replace(base, sides=before if before is not None else base.sides,
                    lines=(f"count: {screen.number}",
                           "cards: " + " ".join(rank_label(c.rank) for c in count.cards)),
                    hint="OK say it")

@@ -85,10 +85,11 @@ def count_pages(before: GameState, after: GameState, report: Report) -> list[Pag
         if count is None:
             continue
         pegs = _pegged(count.player, facts[at + 1:])
+        earlier = views.sides(after, scores=board[0], backs=board[1])
         if pegs is not None:
             board = (pegs.scores, pegs.back_pegs)
         sides = views.sides(after, scores=board[0], backs=board[1])
-        pages.append(replace(count_page(after, count), sides=sides,
+        pages.append(replace(count_page(after, count), sides=sides, before=earlier,
                              scored=pegs.side if pegs is not None else None))
     return pages
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 
 from pegboard.app import flow, picker, wheels
 from pegboard.app.effects import PersistNewGame
@@ -35,6 +36,43 @@ HOME_ROWS = ("New game", "Learn to play", "Shut down")
 
 TEACHING_HINT = "teaches a first game"
 """Setup's one line on what teaching does, shown while its row is chosen."""
+
+OWN_COUNT_HINT = "you count, box checks"
+"""Setup's one line on count it yourself: at the show the owner says a count before the box
+shows its own (no penalty)."""
+
+SETUP_HINT = "OK change  UNDO back"
+
+
+@dataclass(frozen=True, slots=True)
+class OptionRow:
+    """A table option's row at setup: its label, what OK does to it, its one line of help
+    (shown while the row is chosen) and whether the row is offered for these choices."""
+
+    key: str
+    label: Callable[[Setup], str]
+    change: Callable[[Setup], Setup]
+    hint: str = SETUP_HINT
+    offered: Callable[[Setup], bool] = lambda setup: True
+
+
+def _on(value: bool) -> str:
+    return "on" if value else "off"
+
+
+OPTION_ROWS = (
+    OptionRow("entry", lambda s: f"Enter: {'points only' if s.points_only else 'cards'}",
+              lambda s: replace(s, points_only=not s.points_only)),
+    OptionRow("teaching", lambda s: f"Teaching: {_on(s.teaching)}",
+              lambda s: replace(s, teaching=not s.teaching), TEACHING_HINT),
+    OptionRow("own", lambda s: f"Count it yourself: {_on(s.count_yourself)}",
+              lambda s: replace(s, count_yourself=not s.count_yourself), OWN_COUNT_HINT,
+              offered=lambda s: s.teaching),
+)
+"""The table options at setup, in order, after the seats and the rule variants: the one
+table setup's rows, changes and hints come from (count it yourself is a teaching option,
+offered while teaching is on)."""
+OPTION_BY_KEY = {row.key: row for row in OPTION_ROWS}
 
 
 # -- home --------------------------------------------------------------------------------------
@@ -70,8 +108,7 @@ def setup_rows(setup: Setup) -> list[tuple[str, str]]:
         rows.append((f"name{seat}", f"Seat {seat + 1}: {setup.names[seat]}"))
     rows += [(variant.key, variant.row(setup.rules)) for variant in VARIANTS
              if variant.choices and setup.players in variant.seats]
-    rows.append(("entry", f"Enter: {'points only' if setup.points_only else 'cards'}"))
-    rows.append(("teaching", f"Teaching: {'on' if setup.teaching else 'off'}"))
+    rows += [(row.key, row.label(setup)) for row in OPTION_ROWS if row.offered(setup)]
     return rows
 
 
@@ -99,9 +136,7 @@ def _change(s: Setup, key: str) -> Setup:
         return replace(s, players=s.players % 4 + 1 if s.players < 4 else 2)
     if key.startswith("name"):
         return replace(s, names=_next_name(s, int(key[4:])))
-    if key == "entry":
-        return replace(s, points_only=not s.points_only)
-    return replace(s, teaching=not s.teaching)
+    return OPTION_BY_KEY[key].change(s)
 
 
 def _next_name(s: Setup, seat: int) -> tuple[str, ...]:
@@ -133,9 +168,9 @@ def start_game(state: AppState) -> Result:
 def setup_view(state: AppState, screen: SetupScreen) -> View:
     keys = setup_rows(state.setup)
     rows = [label for _, label in keys]
-    teaching = keys[min(screen.index, len(keys) - 1)][0] == "teaching"
+    chosen = OPTION_BY_KEY.get(keys[min(screen.index, len(keys) - 1)][0])
     return View(Screen.SETUP, "New game", numbered(state.keypad, rows), screen.index,
-                hint=TEACHING_HINT if teaching else "OK change  UNDO back")
+                hint=chosen.hint if chosen is not None else SETUP_HINT)
 
 
 # -- who deals ---------------------------------------------------------------------------------

@@ -34,6 +34,7 @@ class Setup:
     rules: Rules = field(default_factory=Rules)
     points_only: bool = False
     teaching: bool = False
+    count_yourself: bool = False
 
     def game_rules(self) -> Rules:
         """The engine rules for this table: five-card only when two play."""
@@ -41,7 +42,8 @@ class Setup:
 
     def table(self) -> TableOptions:
         """The table options these choices make (kept in the game record)."""
-        return TableOptions(teaching=self.teaching, points_only=self.points_only)
+        return TableOptions(teaching=self.teaching, points_only=self.points_only,
+                            count_yourself=self.teaching and self.count_yourself)
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +80,8 @@ class Page:
 
     ``offer`` is an entry OK applies (a penalty the table may take; GO skips it); ``count``
     marks a show count (GO may add a forgotten flush or nobs to it); ``sides`` is the board
-    as it stood when this count was pegged and ``scored`` the side whose act pegged it;
+    as it stood when this count was pegged, ``before`` as it stood just before (what count it
+    yourself shows while the owner counts) and ``scored`` the side whose act pegged it;
     ``award`` a pegging award to keep in view."""
 
     title: str
@@ -89,6 +92,7 @@ class Page:
     sides: tuple[SideView, ...] | None = None
     award: str = ""
     scored: int | None = None
+    before: tuple[SideView, ...] | None = None
 
 
 # -- one state per screen ---------------------------------------------------------------------

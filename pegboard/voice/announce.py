@@ -17,6 +17,10 @@ says its facts in order, in players' words (:mod:`pegboard.voice.phrases`):
   what it still had to say for the undone entries;
 * with teaching on, a card that nearly scored: the one-line reason on its "No score" page.
 
+With count it yourself on (teaching), a count is not said before its owner has turned in
+theirs: while the screen waits for an owner's count, that count and everything after it are
+held, and said once the owner's count is in (as the screen then shows the whole count).
+
 Pure: it only reads values, so the same states always give the same words.
 """
 
@@ -27,7 +31,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from pegboard.app.coach import COACH, SHOW_ORDER
-from pegboard.app.state import AppState, Reading
+from pegboard.app.state import AppState, OwnCount, Reading, ScreenState
 from pegboard.app.words import side_name
 from pegboard.rules.events import Claim
 from pegboard.rules.facts import (
@@ -104,6 +108,7 @@ class Announcer:
     _header: object = None
     _entries: int = 0
     _pages: tuple[object, ...] = ()
+    _held: tuple[Announcement, ...] = ()
     _phrases: Phrases = field(init=False)
 
     def __post_init__(self) -> None:
@@ -118,14 +123,16 @@ class Announcer:
         session = state.session
         if session is None or session.header is not self._header:
             self._remember(state)
+            self._held = ()
             return Heard()
         entries = len(session.events)
         if entries < self._entries:
             self._remember(state)
+            self._held = ()
             return Heard(undone=entries)
         if entries == self._entries and not isinstance(state.screen, Reading):
             self._pages = ()
-            return Heard()
+            return Heard(self._release(state.screen, []))
         gs = session.state
         sides = [side_name(gs, s) for s in range(gs.sides)]
         said: list[Announcement] = []
@@ -133,7 +140,20 @@ class Announcer:
             said.extend(told(report, gs.names, sides, self._phrases, entries))
         said = _show_order_first([*said, *self._teaching(state, entries)])
         self._remember(state)
-        return Heard(tuple(said))
+        return Heard(self._release(state.screen, said))
+
+    def _release(self, screen: ScreenState, said: list[Announcement]
+                 ) -> tuple[Announcement, ...]:
+        """What may be said now of what was held and ``said``: all but the counts whose
+        owners have not yet turned in theirs (count it yourself) and what follows them."""
+        waiting = _waiting(screen)
+        queue = [*self._held, *said]
+        counts = [i for i, a in enumerate(queue) if a.kind in _COUNTS]
+        hold_from = len(queue)
+        if 0 < waiting <= len(counts):
+            hold_from = counts[len(counts) - waiting]
+        self._held = tuple(queue[hold_from:])
+        return tuple(queue[:hold_from])
 
     def _teaching(self, state: AppState, entries: int) -> list[Announcement]:
         screen = state.screen
@@ -161,6 +181,19 @@ class Announcer:
             return
         self._header = session.header
         self._entries = len(session.events)
+
+
+_COUNTS = frozenset(kind.value for kind in Counted)
+
+
+def _waiting(screen: ScreenState) -> int:
+    """How many counts wait for their owners to turn in theirs (count it yourself)."""
+    if isinstance(screen, Reading) and isinstance(screen.then, OwnCount):
+        screen = screen.then
+    if not isinstance(screen, OwnCount):
+        return 0
+    return sum(1 for page in screen.pages
+               if page.count is not None and page.count.claimed is None)
 
 
 def _show_order_first(said: list[Announcement]) -> list[Announcement]:
