@@ -215,21 +215,15 @@ def _frames_folder(name: str) -> Path:
 
 def _check_arguments(args: argparse.Namespace) -> None:
     """Every file and folder named on the command line, before anything is read or run."""
-    if args.config:
-        paths.path_name(args.config)
-    if args.script:
-        paths.input_name(args.script)
-    if args.store:
-        paths.folder(args.store)
-    if args.frames:
-        paths.folder(args.frames)
-    if args.record:
-        paths.output_file(args.record)
-    if args.speech:
-        paths.folder(args.speech)
-        if not (args.script or args.demo):
-            raise paths.ArgumentError("--speech writes the announcements of a headless run: "
-                                      "give --script FILE (or --demo) with it")
+    named = ((args.config, paths.path_name), (args.script, paths.input_name),
+             (args.store, paths.folder), (args.frames, paths.folder),
+             (args.record, paths.output_file), (args.speech, paths.folder))
+    for name, check in named:
+        if name:
+            check(name)
+    if args.speech and not (args.script or args.demo):
+        raise paths.ArgumentError("--speech writes the announcements of a headless run: "
+                                  "give --script FILE (or --demo) with it")
 
 
 def _headless(args: argparse.Namespace, config: Config) -> int:

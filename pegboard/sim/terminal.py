@@ -109,12 +109,7 @@ def board_lines(view: View | None, sides: tuple[SideView, ...], target: int) -> 
         lines.append("")
         if view.count is not None:
             lines.append(f"Count {view.count}" + (f" - {view.turn} to play" if view.turn else ""))
-        if view.award:
-            lines.append(view.award)
-        if view.coach:
-            lines.append(view.coach)
-        if view.title:
-            lines.append(view.title)
+        lines.extend(line for line in (view.award, view.coach, view.title) if line)
     return lines
 
 
