@@ -18,6 +18,7 @@ UNINSTALL=0
 
 SERVICE=pegboard.service
 WEB_SERVICE=pegboard-web.service  # the LAN scoreboard: installed, never enabled here
+CLUB_SERVICE=pegboard-club.service  # the club publisher ([club] in the config): the same
 USER_NAME=pegboard
 GROUPS_NEEDED=(gpio i2c spi dialout audio)
 # espeak-ng speaks and aplay (alsa-utils) plays: the voice.
@@ -62,6 +63,7 @@ fi
 CHANGED=0       # something the running service uses changed: restart it
 UNIT_CHANGED=0  # the unit file changed: reload systemd
 WEB_CHANGED=0  # the scoreboard's unit changed: restart it if it runs
+CLUB_CHANGED=0  # the club publisher's unit changed: restart it if it runs
 REBOOT=0        # a boot setting changed
 
 # A path inside the target root.
@@ -281,6 +283,8 @@ install_files() {
         && UNIT_CHANGED=1 && CHANGED=1
     put_file "$SRC/systemd/$WEB_SERVICE" "$(at /etc/systemd/system/$WEB_SERVICE)" 0644 \
         && UNIT_CHANGED=1 && WEB_CHANGED=1
+    put_file "$SRC/systemd/$CLUB_SERVICE" "$(at /etc/systemd/system/$CLUB_SERVICE)" 0644 \
+        && UNIT_CHANGED=1 && CLUB_CHANGED=1
     put_file "$SRC/systemd/50-pegboard-power.rules" \
         "$(at /etc/polkit-1/rules.d/50-pegboard-power.rules)" 0644 || true
     local config
@@ -315,6 +319,9 @@ start_service() {
     if [ "$UNIT_CHANGED" = 1 ]; then run systemctl daemon-reload; fi
     if [ "$WEB_CHANGED" = 1 ] && systemctl is-active --quiet "$WEB_SERVICE" 2>/dev/null; then
         run systemctl restart "$WEB_SERVICE"
+    fi
+    if [ "$CLUB_CHANGED" = 1 ] && systemctl is-active --quiet "$CLUB_SERVICE" 2>/dev/null; then
+        run systemctl restart "$CLUB_SERVICE"
     fi
     if systemctl is-enabled --quiet "$SERVICE" 2>/dev/null; then
         ok "$SERVICE is enabled"
@@ -353,18 +360,22 @@ uninstall() {
     else
         ok "$SERVICE is not installed"
     fi
-    if [ -n "$ROOT" ]; then
-        if [ -L "$(at /etc/systemd/system/multi-user.target.wants/$WEB_SERVICE)" ]; then
-            run systemctl --root="$ROOT" disable "$WEB_SERVICE"
+    local unit
+    for unit in "$WEB_SERVICE" "$CLUB_SERVICE"; do
+        if [ -n "$ROOT" ]; then
+            if [ -L "$(at /etc/systemd/system/multi-user.target.wants/$unit)" ]; then
+                run systemctl --root="$ROOT" disable "$unit"
+            fi
+        elif [ -f "/etc/systemd/system/$unit" ] && ! systemd_running; then
+            run systemctl disable "$unit"
+        elif [ -f "/etc/systemd/system/$unit" ]; then
+            run systemctl disable --now "$unit"
         fi
-    elif [ -f "/etc/systemd/system/$WEB_SERVICE" ] && ! systemd_running; then
-        run systemctl disable "$WEB_SERVICE"
-    elif [ -f "/etc/systemd/system/$WEB_SERVICE" ]; then
-        run systemctl disable --now "$WEB_SERVICE"
-    fi
+    done
     step "Remove the program, the units and the polkit rule"
     remove_path "$(at /etc/systemd/system/$SERVICE)"
     remove_path "$(at /etc/systemd/system/$WEB_SERVICE)"
+    remove_path "$(at /etc/systemd/system/$CLUB_SERVICE)"
     remove_path "$(at /etc/polkit-1/rules.d/50-pegboard-power.rules)"
     remove_path "$(at /etc/modules-load.d/pegboard.conf)"
     remove_link "$(at /usr/local/bin/pegboard)"
@@ -397,3 +408,5 @@ fi
 printf '\nDone. Status: systemctl status pegboard   Logs: journalctl -u pegboard -f\n'
 printf 'The LAN scoreboard is installed but off: sudo systemctl enable --now %s\n' \
     "$WEB_SERVICE"
+printf 'The club publisher too ([club] in %s first, docs/club.md): sudo systemctl enable --now %s\n' \
+    /etc/pegboard/config.toml "$CLUB_SERVICE"

@@ -18,6 +18,15 @@ def test_it_publishes_the_store_read_only_with_the_clubs_settings() -> None:
     assert command[command.index("--acked") + 1].startswith("/var/lib/pegboard-club/")
     assert SETTINGS["Service.ReadOnlyPaths"] == ["-/var/lib/pegboard"]
     assert SETTINGS["Service.StateDirectory"] == ["pegboard-club"]
-    assert SETTINGS["Service.EnvironmentFile"] == ["/etc/pegboard/club.env"]
     assert SETTINGS["Service.User"] == ["pegboard"]
-    assert "--password-file" in command  # never the password on the command line
+
+
+def test_its_club_settings_come_from_the_devices_config_file() -> None:
+    """Broker, board and credentials are the config's [club] keys (pegboard/config/club.py),
+    the file the device reads; no environment file, no password on the command line."""
+    command = SETTINGS["Service.ExecStart"][0].split()
+    assert command[command.index("--config") + 1] == "/etc/pegboard/config.toml"
+    assert SETTINGS["Unit.ConditionPathExists"] == ["/etc/pegboard/config.toml"]
+    assert "Service.EnvironmentFile" not in SETTINGS
+    assert not {"--board", "--broker", "--user", "--password-file"} & set(command)
+    assert SETTINGS["Service.RestartPreventExitStatus"] == ["2"]  # a config error stays down

@@ -221,6 +221,12 @@ def test_a_real_run_installs_everything_and_a_second_run_changes_nothing(
     assert not (root / "etc/systemd/system/multi-user.target.wants/pegboard-web.service"
                 ).exists()
     assert "sudo systemctl enable --now pegboard-web.service" in first.stdout
+    # So is the club publisher's, which reads [club] from that same config file.
+    assert (root / "etc/systemd/system/pegboard-club.service").read_bytes() == (
+        ROOT / "systemd/pegboard-club.service").read_bytes()
+    assert not (root / "etc/systemd/system/multi-user.target.wants/pegboard-club.service"
+                ).exists()
+    assert "sudo systemctl enable --now pegboard-club.service" in first.stdout
     assert (root / "etc/modules-load.d/pegboard.conf").read_text() == "i2c-dev\n"
     boot = (root / "boot/firmware/config.txt").read_text().splitlines()
     assert boot.count(I2C_LINE) == 1
@@ -298,6 +304,7 @@ def test_uninstall_removes_the_program_and_keeps_games_and_config(
         "opt/pegboard",
         "etc/systemd/system/pegboard.service",
         "etc/systemd/system/pegboard-web.service",
+        "etc/systemd/system/pegboard-club.service",
         "etc/systemd/system/multi-user.target.wants/pegboard.service",
         "etc/polkit-1/rules.d/50-pegboard-power.rules",
         "usr/local/bin/pegboard",

@@ -7,8 +7,10 @@
 - ``club setup --out DIR --boards N``: a mosquitto configuration with a password per board
   and an ACL.
 
-Credentials come from ``--user`` and ``--password-file`` (a file holding the password, so it
-is never on a command line); without them the broker is used without authentication.
+The broker, the board and the credentials come from the options, else from the config file's
+``[club]`` (``--config``; :mod:`pegboard.commands.club_settings`). The password is always in
+a file (``--password-file``, ``club.password_file``), never on a command line; without a user
+the broker is used without authentication.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from types import FrameType
 from typing import Any
 
 from pegboard.commands import paths
+from pegboard.commands.club_settings import settings
 from pegboard.commands.web import bind, port_number
 from pegboard.errors import ClubError
 
@@ -39,8 +42,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     publish.add_argument("--store", required=True, type=paths.path_name, metavar="DIR",
                          help="the board's store folder")
     _broker(publish)
-    publish.add_argument("--board", required=True, type=board_id, metavar="ID",
-                         help="this board's id (1 to 32 letters, digits, - or _)")
+    publish.add_argument("--board", type=board_id, metavar="ID",
+                         help="this board's id (1 to 32 letters, digits, - or _; default: "
+                         "club.board in the config)")
     publish.add_argument("--acked", type=paths.path_name, metavar="FILE",
                          help="where acknowledged results are written down (default: "
                          "club-acked.txt in the store folder)")
@@ -91,18 +95,22 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def _broker(parser: argparse.ArgumentParser, *, every: bool = False) -> None:
-    parser.add_argument("--broker", required=True, type=broker, metavar="HOST:PORT",
-                        help="the club's MQTT broker")
+    parser.add_argument("--config", type=paths.path_name, metavar="FILE",
+                        help="the config file whose [club] gives what no option gives "
+                        "(default /etc/pegboard/config.toml, if it exists)")
+    parser.add_argument("--broker", type=broker, metavar="HOST:PORT",
+                        help="the club's MQTT broker (default: club.broker)")
     if every:
-        parser.add_argument("--club", default="+", type=club_or_every,
+        parser.add_argument("--club", type=club_or_every,
                             help="the club whose results count (default +: every club on "
                             "the broker, as a league's service)")
     else:
-        parser.add_argument("--club", default="club", type=club_name,
-                            help="the club's id in the topics (default club)")
-    parser.add_argument("--user", help="the MQTT user name (default: none)")
+        parser.add_argument("--club", type=club_name,
+                            help="the club's id in the topics (default: club.club, club)")
+    parser.add_argument("--user", help="the MQTT user name (default: club.user, else none)")
     parser.add_argument("--password-file", type=paths.path_name, metavar="FILE",
-                        help="a file holding the MQTT password")
+                        help="a file holding the MQTT password (default: "
+                        "club.password_file)")
 
 
 def board_id(text: str) -> str:
@@ -140,16 +148,6 @@ def broker(text: str) -> tuple[str, int]:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
-def _password(args: argparse.Namespace) -> str | None:
-    if args.password_file is None:
-        return None
-    try:
-        return Path(args.password_file).read_text(encoding="utf-8").strip()
-    except (OSError, UnicodeDecodeError) as error:
-        raise ClubError(f"cannot read the password file {args.password_file}: {error}"
-                        ) from None
-
-
 def _stop_on_signals(stop: threading.Event) -> None:
     def handle(sig: int, frame: FrameType | None) -> None:
         stop.set()
@@ -162,6 +160,7 @@ def run_publish(args: argparse.Namespace) -> int:
     store = Path(args.store)
     if not store.is_dir():
         raise ClubError(f"no store folder at {store}: give the board's store with --store")
+    given = settings(args, publish=True)
     stop = threading.Event()
     _stop_on_signals(stop)  # before the imports: a stop while starting up is a clean stop
     from pegboard.club.outbox import ACKED_NAME
@@ -170,10 +169,10 @@ def run_publish(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="pegboard club publish: %(message)s",
                         stream=sys.stderr)
     acked = Path(args.acked) if args.acked else store / ACKED_NAME
-    publisher = Publisher(store, args.broker, club=args.club, board=args.board, acked=acked,
-                          username=args.user, password=_password(args))
-    print(f"Publishing board {args.board} of {args.club} to {args.broker[0]}:"
-          f"{args.broker[1]} (store {store})", flush=True)
+    publisher = Publisher(store, given.broker, club=given.club, board=given.board,
+                          acked=acked, username=given.username, password=given.password)
+    print(f"Publishing board {given.board} of {given.club} to {given.broker[0]}:"
+          f"{given.broker[1]} (store {store})", flush=True)
     publisher.run(stop, args.poll)
     return 0
 
@@ -184,6 +183,7 @@ def run_serve(args: argparse.Namespace) -> int:
     from pegboard.club.server import serve
     from pegboard.web.server_hosts import board_names
 
+    given = settings(args, publish=False)
     db_path = Path(args.db)
     seating = _seating(Path(args.seating)) if args.seating else None
     db = connect(db_path)
@@ -196,8 +196,8 @@ def run_serve(args: argparse.Namespace) -> int:
     host, port = sock.getsockname()[:2]
     print(f"Club standings on http://{host}:{port}/ (results {db_path})", flush=True)
     try:
-        return serve(db_path, sock, args.broker, club=args.club, name=args.name,
-                     username=args.user, password=_password(args), hosts=board_names(),
+        return serve(db_path, sock, given.broker, club=given.club, name=args.name,
+                     username=given.username, password=given.password, hosts=board_names(),
                      seating=seating)
     finally:
         sock.close()

@@ -63,6 +63,12 @@ Sections and their defaults (pins are BCM GPIO numbers):
     ``$STATE_DIRECTORY``, the user data directory) or an absolute directory for the game
     store (a relative one would depend on the working directory: under systemd that is
     ``/run/pegboard``, emptied when the service stops).
+``[club]`` (a club night, docs/club.md; :mod:`~pegboard.config.club`)
+    ``enabled`` false; ``club`` ``"club"`` (the club's id); ``board`` ``""`` (this board's
+    id); ``broker`` ``""`` (``HOST:PORT``); ``user`` ``""`` and ``password_file`` ``""`` (the
+    MQTT credentials; none: a broker without authentication); ``night`` 1 and ``table`` 1;
+    ``lock`` false (the night's tournament lock); ``seating`` ``""`` (the night's seating,
+    ``pegboard club seat --json``: the members at this table each round).
 
 >>> config = parse_config('[display]\\nmodel = "sh1106"\\n')
 >>> config.display.model, config.display.i2c_address
@@ -75,6 +81,7 @@ pegboard.errors.ConfigError: <string>: unknown key display.modle (did you mean d
 
 from __future__ import annotations
 
+from pegboard.config.club import ClubConfig
 from pegboard.config.devices import (
     DisplayConfig,
     IdleConfig,
@@ -104,6 +111,7 @@ __all__ = [
     "MAX_DIGITS",
     "MAX_NESTING",
     "MAX_PATH",
+    "ClubConfig",
     "Config",
     "ConfigError",
     "DisplayConfig",

@@ -45,7 +45,7 @@ def _section(section: str, table: Any, source: str) -> dict[str, Any]:
 def _check_whole(config: Config, source: str) -> None:
     """Rules that involve more than one key."""
     for problem in (config.input.problem(i2s_amp=config.voice.i2s_amp),
-                    config.idle.problem(), config.leds.problem()):
+                    config.idle.problem(), config.leds.problem(), config.club.problem()):
         if problem is not None:
             raise ConfigError(f"{source}: {problem}")
 

@@ -13,6 +13,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
+from pegboard.config.club import ClubConfig
 from pegboard.config.devices import (
     DisplayConfig,
     IdleConfig,
@@ -44,6 +45,7 @@ class Config:
     rules: Rules = field(default_factory=Rules)
     store: StoreConfig = field(default_factory=StoreConfig)
     voice: VoiceConfig = field(default_factory=VoiceConfig)
+    club: ClubConfig = field(default_factory=ClubConfig)
 
 
 SECTIONS: dict[str, type[Any] | None] = {
@@ -55,6 +57,7 @@ SECTIONS: dict[str, type[Any] | None] = {
     "rules": None,
     "store": StoreConfig,
     "voice": VoiceConfig,
+    "club": ClubConfig,
 }
 """Every section in the order a written config has them (``rules`` is not a dataclass)."""
 

@@ -116,10 +116,12 @@ class Publisher:
     """``pegboard club publish`` for one board, as a process."""
 
     def __init__(self, store: Path, broker: str, board: str, *, club: str = "club",
-                 log: Path | None = None) -> None:
+                 log: Path | None = None, config: Path | None = None) -> None:
+        """With ``config``, the broker, board, club and credentials are its ``[club]``'s."""
         self.args = [sys.executable, "-m", "pegboard", "club", "publish", "--store",
-                     str(store), "--broker", broker, "--board", board, "--club", club,
-                     "--poll", "0.05"]
+                     str(store), "--poll", "0.05"]
+        self.args += ["--config", str(config)] if config is not None else [
+            "--broker", broker, "--board", board, "--club", club]
         self.log = log or store.parent / f"{board}.log"
         self.process = self._start()
 
@@ -147,11 +149,12 @@ class Publisher:
 class Standings:
     """``pegboard club serve --port 0`` as a process; ``url`` is what it printed."""
 
-    def __init__(self, db: Path, broker: str, *, club: str = "+",
+    def __init__(self, db: Path, broker: str | None, *, club: str = "+",
                  members: Path | None = None, extra: tuple[str, ...] = ()) -> None:
+        """``broker`` None: the one in the config named in ``extra``."""
         self.args = [sys.executable, "-m", "pegboard", "club", "serve", "--db", str(db),
-                     "--broker", broker, "--port", "0", "--club", club,
-                     "--name", f"standings-{db.stem}", *extra]
+                     *(("--broker", broker) if broker is not None else ()), "--port", "0",
+                     "--club", club, "--name", f"standings-{db.stem}", *extra]
         if members is not None:
             self.args += ["--members", str(members)]
         self.log = db.parent / f"{db.stem}-serve.log"

@@ -1,0 +1,80 @@
+"""Where ``pegboard club publish`` and ``club serve`` take their broker, board and
+credentials from: each from its option when given, else from the config file's ``[club]``
+(``--config FILE``, by default the device's ``/etc/pegboard/config.toml`` when it exists),
+else the default (docs/club.md, "Settings").
+
+``club publish`` run from the config alone (no ``--board`` or ``--broker``) needs
+``club.enabled = true``: a board that is not a club board publishes nothing. ``club serve``
+takes the broker and the credentials from the file, never the club (its ``--club`` is ``+``,
+every club, unless given).
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from pegboard.errors import ClubError
+
+if TYPE_CHECKING:
+    from pegboard.config import ClubConfig
+
+DEFAULT_CONFIG = "/etc/pegboard/config.toml"
+
+
+@dataclass(frozen=True)
+class ClubSettings:
+    """What a club command connects with."""
+
+    broker: tuple[str, int]
+    club: str
+    board: str
+    username: str | None
+    password: str | None
+
+
+def _source(args: argparse.Namespace) -> str:
+    return str(args.config) if args.config else DEFAULT_CONFIG
+
+
+def settings(args: argparse.Namespace, *, publish: bool) -> ClubSettings:
+    """The settings of ``club publish`` (``publish``) or ``club serve``: options first,
+    then ``[club]``; ClubError naming the option and the key when one is missing."""
+    from pegboard.club.topics import broker_address
+    from pegboard.config import load_config
+
+    club = load_config(args.config).club
+    where = _source(args)
+    if publish and (args.board is None or args.broker is None) and not club.enabled:
+        raise ClubError(f"{where}: club.enabled is false and no --board and --broker given; "
+                        "set club.enabled = true with club.board and club.broker, or give "
+                        "the options")
+    broker = args.broker
+    if broker is None:
+        if not club.broker:
+            raise ClubError(f"no broker: give --broker HOST:PORT or club.broker in {where}")
+        broker = broker_address(club.broker)
+    board = ""
+    if publish:
+        board = args.board or club.board
+        if not board:
+            raise ClubError(f"no board id: give --board ID or club.board in {where}")
+    name = args.club if args.club is not None else club.club if publish else "+"
+    username = args.user if args.user is not None else club.user or None
+    return ClubSettings(broker, name, board, username, _password(args, club, where))
+
+
+def _password(args: argparse.Namespace, club: ClubConfig, where: str) -> str | None:
+    """The password from ``--password-file``, else ``club.password_file``; None for none."""
+    if args.password_file is not None:
+        path, named = Path(args.password_file), "the password file"
+    elif club.password_file:
+        path, named = Path(club.password_file), f"club.password_file in {where}"
+    else:
+        return None
+    try:
+        return path.read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError) as error:
+        raise ClubError(f"cannot read {named} {path}: {error}") from None

@@ -1,0 +1,84 @@
+"""``[club]``: the board's place in a club night and its club's broker (docs/club.md).
+
+The device writes a club game's header from it (night, table, the tournament lock; the round
+and the members chosen at setup), and ``pegboard club publish --config`` publishes the
+board's results with its broker, board id and credentials. ``pegboard club serve --config``
+reads the broker and the credentials from the same keys on the standings host. A command's
+own options win over the file.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from pegboard.config.values import Invalid, boolean, int_in, matching, meta, path_text
+
+_ID = r"[A-Za-z0-9_-]{1,32}"
+_club_id = matching(_ID)
+_HOST_PORT = re.compile(r"(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]{1,253})(:[0-9]{1,5})?")
+
+
+def _optional_id(value: Any) -> str:
+    """``""`` (not set) or an id of 1 to 32 letters, digits, ``-`` or ``_``."""
+    return "" if value == "" else _club_id(value)
+
+
+def _broker(value: Any) -> str:
+    """``""`` (not set), ``HOST`` or ``HOST:PORT`` (a port from 1 to 65535)."""
+    if value == "":
+        return ""
+    if not isinstance(value, str) or not _HOST_PORT.fullmatch(value):
+        raise Invalid
+    port = value.rpartition(":")[2] if not value.endswith("]") else ""
+    if port.isdigit() and not 0 < int(port) < 65536:
+        raise Invalid
+    return value
+
+
+def _absolute(value: Any) -> str:
+    """``""`` or an absolute path (a service's working directory is not the admin's)."""
+    if value == "":
+        return ""
+    path = path_text(value)
+    if not path.startswith("/"):
+        raise Invalid
+    return path
+
+
+@dataclass(frozen=True)
+class ClubConfig:
+    """The board's club: off by default (``enabled``)."""
+
+    enabled: bool = field(default=False, metadata=meta(boolean, "true or false"))
+    club: str = field(default="club", metadata=meta(
+        _club_id, "the club's id: 1 to 32 letters, digits, - or _"))
+    board: str = field(default="", metadata=meta(
+        _optional_id, '"" or this board\'s id: 1 to 32 letters, digits, - or _'))
+    broker: str = field(default="", metadata=meta(
+        _broker, '"" or the broker as HOST or HOST:PORT, e.g. "192.168.1.10:1883"'))
+    user: str = field(default="", metadata=meta(
+        _optional_id, '"" (no authentication) or the MQTT user: 1 to 32 letters, digits, '
+        "- or _"))
+    password_file: str = field(default="", metadata=meta(
+        _absolute, '"" or the absolute path of a file holding the MQTT password'))
+    night: int = field(default=1, metadata=meta(int_in(1, 9999), "a whole number 1-9999"))
+    table: int = field(default=1, metadata=meta(int_in(1, 9999), "a whole number 1-9999"))
+    lock: bool = field(default=False, metadata=meta(boolean, "true or false"))
+    seating: str = field(default="", metadata=meta(
+        _absolute, '"" or the absolute path of the night\'s seating (pegboard club seat '
+        "--json)"))
+
+    def problem(self) -> str | None:
+        """A club board needs its id and its broker; a password needs a user."""
+        if self.enabled and not self.board:
+            return ('club.enabled = true but club.board = ""; allowed: this board\'s id, '
+                    'e.g. board = "board-7"')
+        if self.enabled and not self.broker:
+            return ('club.enabled = true but club.broker = ""; allowed: the club\'s broker, '
+                    'e.g. broker = "192.168.1.10:1883"')
+        if self.password_file and not self.user:
+            return ('club.password_file is set but club.user = ""; allowed: the MQTT user '
+                    "the password belongs to")
+        return None

@@ -1,0 +1,96 @@
+"""Where ``club publish`` and ``club serve`` take the broker, the board and the credentials
+from: the config file's ``[club]`` (as the device's unit runs it), the options winning."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from pegboard.cli import build_parser, main
+from pegboard.commands.club_settings import settings
+from pegboard.store import Store
+from tests.support.club import Publisher, Standings, write_club_game
+from tests.support.mosquitto import Broker, free_port
+
+
+def club_toml(path: Path, **keys: object) -> Path:
+    lines = ["[club]"]
+    for key, value in keys.items():
+        shown = ("true" if value else "false") if isinstance(value, bool) else (
+            f'"{value}"' if isinstance(value, str) else str(value))
+        lines.append(f"{key} = {shown}")
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def test_publish_and_serve_take_their_credentials_from_the_config(tmp_path: Path) -> None:
+    """A broker that lets nobody in without a password (club setup's ACL): the board and
+    the standings service connect with the user and password file their config names."""
+    port = free_port()
+    out = tmp_path / "club"
+    assert main(["club", "setup", "--out", str(out), "--boards", "1", "--club", "c1",
+                 "--port", str(port)]) == 0
+    conf = out / "mosquitto.conf"
+    conf.write_text(conf.read_text(encoding="utf-8").replace(
+        f"listener {port}", f"listener {port} 127.0.0.1") + (
+        "user root\n" if os.geteuid() == 0 else ""), encoding="utf-8")
+    broker = f"127.0.0.1:{port}"
+    board = club_toml(tmp_path / "board.toml", enabled=True, club="c1", board="board-1",
+                      broker=broker, user="board-1",
+                      password_file=str(out / "board-1.password"))
+    host = club_toml(tmp_path / "host.toml", broker=broker, user="standings",
+                     password_file=str(out / "standings.password"))
+    store = tmp_path / "store"
+    with Store(store, owner="board") as opened:
+        write_club_game(opened, 5, night=1, round_=1, table=1, members=("101", "102"))
+    with Broker(tmp_path / "broker", port=port, config=conf):
+        service = Standings(tmp_path / "r.db", None, club="c1", extra=("--config", str(host)))
+        publisher = Publisher(store, "", "board-1", config=board)
+        try:
+            assert service.wait_for(1)["results"] == 1
+            assert publisher.stop() == 0
+            assert "Publishing board board-1 of c1 to 127.0.0.1" in publisher.log.read_text(
+                encoding="utf-8")
+        finally:
+            publisher.stop()
+            service.stop()
+
+
+def test_an_option_wins_over_the_config_key(tmp_path: Path) -> None:
+    (tmp_path / "board.password").write_text("from the file\n", encoding="utf-8")
+    (tmp_path / "other.password").write_text("from the option\n", encoding="utf-8")
+    config = club_toml(tmp_path / "c.toml", enabled=True, club="c1", board="board-1",
+                       broker="10.0.0.5:1884", user="board-1",
+                       password_file=str(tmp_path / "board.password"))
+    parser = build_parser()
+    publish = ["club", "publish", "--store", str(tmp_path), "--config", str(config)]
+    got = settings(parser.parse_args(publish), publish=True)
+    assert (got.broker, got.club, got.board, got.username, got.password) == (
+        ("10.0.0.5", 1884), "c1", "board-1", "board-1", "from the file")
+    got = settings(parser.parse_args([*publish, "--broker", "h:1", "--board", "b2", "--club",
+                                      "c2", "--user", "u", "--password-file",
+                                      str(tmp_path / "other.password")]), publish=True)
+    assert (got.broker, got.club, got.board, got.username, got.password) == (
+        ("h", 1), "c2", "b2", "u", "from the option")
+    served = settings(parser.parse_args(["club", "serve", "--db", "x.db", "--config",
+                                         str(config)]), publish=False)
+    assert (served.broker, served.club, served.username) == (("10.0.0.5", 1884), "+",
+                                                             "board-1")
+
+
+@pytest.mark.parametrize(("keys", "expected"), [
+    ({"board": "b1", "broker": "h:1"}, "club.enabled is false and no --board and --broker"),
+    ({"enabled": True, "board": "b/1", "broker": "h:1"}, 'club.board = "b/1" is not'),
+    ({"enabled": True, "board": "b1"}, 'club.enabled = true but club.broker = ""'),
+    ({"enabled": True, "board": "b1", "broker": "h:1", "user": "u",
+      "password_file": "/nonexistent/p"}, "cannot read club.password_file in"),
+])
+def test_a_bad_club_config_stops_publish_naming_the_key(
+        tmp_path: Path, keys: dict[str, object], expected: str,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    config = club_toml(tmp_path / "c.toml", **keys)
+    assert main(["club", "publish", "--store", str(tmp_path), "--config", str(config)]) == 2
+    err = capsys.readouterr().err
+    assert expected in err and len(err.strip().splitlines()) == 1

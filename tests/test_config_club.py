@@ -1,0 +1,45 @@
+"""``[club]`` in the config file: the board's club settings, each bad value named by its key."""
+
+from __future__ import annotations
+
+import pytest
+
+from pegboard.config import ClubConfig, parse_config, to_toml
+from pegboard.errors import ConfigError
+
+BOARD = ('[club]\nenabled = true\nclub = "oakville"\nboard = "board-7"\n'
+         'broker = "192.168.1.10:1883"\nuser = "board-7"\n'
+         'password_file = "/etc/pegboard/club.password"\nnight = 12\ntable = 7\nlock = true\n')
+
+
+def test_a_club_board_reads_every_setting_and_writes_them_back() -> None:
+    config = parse_config(BOARD)
+    assert config.club == ClubConfig(
+        enabled=True, club="oakville", board="board-7", broker="192.168.1.10:1883",
+        user="board-7", password_file="/etc/pegboard/club.password", night=12, table=7,
+        lock=True)
+    assert parse_config(to_toml(config)) == config
+    assert parse_config("").club.enabled is False
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ('board = "a/b"', 'club.board = "a/b" is not accepted; allowed: "" or this board\'s id'),
+    ('club = ""', 'club.club = "" is not accepted; allowed: the club\'s id'),
+    ('broker = "host:99999"', 'club.broker = "host:99999" is not accepted; allowed: "" or '
+     "the broker as HOST or HOST:PORT"),
+    ('broker = "mqtt://host"', "club.broker"),
+    ("night = 0", "club.night = 0 is not accepted; allowed: a whole number 1-9999"),
+    ('table = "7"', 'club.table = "7" is not accepted'),
+    ('lock = "yes"', 'club.lock = "yes" is not accepted; allowed: true or false'),
+    ('password_file = "club.password"', "club.password_file = \"club.password\" is not "
+     "accepted; allowed: \"\" or the absolute path"),
+    ("nite = 3", "unknown key club.nite (did you mean club.night?)"),
+    ('enabled = true\nbroker = "h:1883"', 'club.enabled = true but club.board = ""'),
+    ('enabled = true\nboard = "b1"', 'club.enabled = true but club.broker = ""'),
+    ('password_file = "/etc/p"', 'club.password_file is set but club.user = ""'),
+])
+def test_a_bad_club_setting_is_named_by_its_key(text: str, expected: str) -> None:
+    with pytest.raises(ConfigError) as caught:
+        parse_config("[club]\n" + text, "board.toml")
+    assert str(caught.value).startswith("board.toml: ")
+    assert expected in str(caught.value)
