@@ -1,13 +1,14 @@
 """The ``pegboard`` command: one subcommand per module in :mod:`pegboard.commands`.
 
-Each command module defines ``register(subparsers)``, which adds its parser and sets
-``func`` to a callable taking the parsed arguments and returning an exit status. Errors the
-project raises on purpose are printed as one clear line and give exit status 2, like argparse's
-own usage errors.
+Each command's words (its summary and description) are its row of
+:data:`pegboard.commands.COMMANDS`; its module's ``register(parser)`` adds the arguments to the
+parser made from that row and sets ``func`` to a callable taking the parsed arguments and
+returning an exit status. Errors the project raises on purpose are printed as one clear line
+and give exit status 2, like argparse's own usage errors.
 
 Only the module of the command being run is imported: ``pegboard score`` never loads the
-device, the store or the simulator. The one-line summaries for ``pegboard --help`` therefore
-live here, in :data:`COMMANDS`, and a test holds each module's own help to the same words.
+device, the store or the simulator, and ``pegboard --help`` lists the summaries from the table
+without importing any command.
 """
 
 from __future__ import annotations
@@ -20,26 +21,8 @@ from collections.abc import Callable, Sequence
 from typing import NoReturn
 
 from pegboard import __version__
+from pegboard.commands import COMMANDS
 from pegboard.errors import PegboardError
-
-COMMANDS: dict[str, str] = {
-    "demo": "score a sample hand and show its count",
-    "score": "count a hand or crib the way players say it aloud",
-    "peg": "score a count in the play card by card",
-    "rules": "explain a rule players often dispute (list the topics without an argument)",
-    "stats": "statistics of finished games (wins, skunks, averages, score race)",
-    "advise": "rank every discard by expected hand and crib points",
-    "review": "the biggest mistakes of a game record by expected points lost, and counting",
-    "quiz": "practise counting, discarding and pegging on random deals",
-    "sim": "play on the simulated device in this terminal",
-    "run": "run the device (buttons, OLED, LED board) from the config file",
-    "replay": "replay a game record (JSON Lines) and tell the game deal by deal",
-    "game": "start, record, undo and inspect games in the durable store",
-    "leds": "the LED pegboard: demo, flash, sim, svg",
-    "web": "serve the live scoreboard to browsers on the local network (read-only)",
-    "club": "publish a club night's results over MQTT and serve the standings",
-}
-"""Every subcommand (the module ``pegboard.commands.<name>``) and its summary."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -71,11 +54,11 @@ def command_parser(name: str | None) -> argparse.ArgumentParser:
     would otherwise rebuild it each time; ``parse_args`` never changes a parser.
     """
     parser, subparsers = _top()
-    for command, summary in COMMANDS.items():
+    for command, words in COMMANDS.items():
         if command == name:
-            importlib.import_module(f"pegboard.commands.{command}").register(subparsers)
+            _register(subparsers, command)
         else:
-            subparsers.add_parser(command, help=summary)
+            subparsers.add_parser(command, help=words.summary)
     return parser
 
 
@@ -83,8 +66,17 @@ def build_parser() -> argparse.ArgumentParser:
     """The full argument parser with every subcommand registered (imports every command)."""
     parser, subparsers = _top()
     for name in COMMANDS:
-        importlib.import_module(f"pegboard.commands.{name}").register(subparsers)
+        _register(subparsers, name)
     return parser
+
+
+def _register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], name: str,
+              ) -> None:
+    """Command ``name``'s parser, made from its row of :data:`COMMANDS`, with the arguments
+    its module's ``register`` adds (the module is imported here)."""
+    words = COMMANDS[name]
+    parser = subparsers.add_parser(name, help=words.summary, description=words.description)
+    importlib.import_module(f"pegboard.commands.{name}").register(parser)
 
 
 def _command_named(argv: Sequence[str]) -> str | None:

@@ -8,7 +8,8 @@ import sys
 
 import pytest
 
-from pegboard.cli import COMMANDS, build_parser
+from pegboard.cli import build_parser
+from pegboard.commands import COMMANDS
 from tests.support.fresh import printed_json
 
 HEAVY = ("PIL", "gpiozero", "luma", "serial", "sqlite3")
@@ -59,8 +60,8 @@ def test_the_command_list_loads_no_command() -> None:
     *help_lines, loaded = done.stdout.strip().splitlines()
     assert loaded == "[]"
     text = "\n".join(help_lines)
-    for name, summary in COMMANDS.items():
-        assert f"{name}" in text and summary[:30] in text.replace("\n", " ")
+    for name, words in COMMANDS.items():
+        assert f"{name}" in text and words.summary[:30] in text.replace("\n", " ")
 
 
 def _summaries(parser: argparse.ArgumentParser) -> dict[str, str]:
@@ -71,4 +72,4 @@ def _summaries(parser: argparse.ArgumentParser) -> dict[str, str]:
 
 
 def test_each_commands_own_help_is_the_summary_listed() -> None:
-    assert _summaries(build_parser()) == COMMANDS
+    assert _summaries(build_parser()) == {name: words.summary for name, words in COMMANDS.items()}

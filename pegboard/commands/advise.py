@@ -10,16 +10,8 @@ from pegboard.rules.advice import Option, advise, deal_shape
 from pegboard.rules.cards import Card
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``advise`` subcommand."""
-    parser = subparsers.add_parser(
-        "advise",
-        help="rank every discard by expected hand and crib points",
-        description="Give the cards you were dealt (6 for two players, 5 for three or four "
-        "players or five-card cribbage) and whether the crib is yours. Each discard is "
-        "ranked by its exact expected points: the hand over every starter, the crib over "
-        "every starter and every card the others could lay away.",
-    )
+def register(parser: argparse.ArgumentParser) -> None:
+    """The ``advise`` command\'s arguments."""
     parser.add_argument("cards", nargs="+", metavar="CARD", help="the dealt cards, e.g. 5H 5S")
     whose = parser.add_mutually_exclusive_group(required=True)
     whose.add_argument("--dealer", action="store_true", help="you deal: the crib is yours")

@@ -30,12 +30,8 @@ from pegboard.commands.web import bind, port_number
 from pegboard.errors import ClubError
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``club`` subcommand and its actions."""
-    parser = subparsers.add_parser(
-        "club", help="publish a club night's results over MQTT and serve the standings",
-        description="Club night: boards publish confirmed results to an MQTT broker "
-        "(mosquitto); the standings service ranks them live (docs/club.md).")
+def register(parser: argparse.ArgumentParser) -> None:
+    """The ``club`` command\'s actions and their arguments."""
     sub = parser.add_subparsers(dest="club_command", metavar="ACTION", required=True)
 
     publish = sub.add_parser("publish", help="follow one board's store and publish its results")

@@ -8,9 +8,8 @@ import textwrap
 from pegboard.rules import Card, parse_cards, say_breakdown, score_hand
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``demo`` subcommand."""
-    parser = subparsers.add_parser("demo", help="score a sample hand and show its count")
+def register(parser: argparse.ArgumentParser) -> None:
+    """The ``demo`` command\'s arguments."""
     parser.set_defaults(func=run)
 
 

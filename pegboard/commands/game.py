@@ -34,18 +34,15 @@ from pegboard.store import AsideGame, Recovery, StoreReader, check_id
 __all__ = ["GameSession", "register", "restore", "result_of", "status_of"]
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``game`` subcommand and its actions."""
+def register(parser: argparse.ArgumentParser) -> None:
+    """The ``game`` command\'s actions and their arguments."""
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument(
         "--store", metavar="PATH",
         help="the store directory (default: $PEGBOARD_STORE, the service's state directory, "
         "else ~/.local/share/pegboard)",
     )
-    parser = subparsers.add_parser(
-        "game", help="start, record, undo and inspect games in the durable store",
-        description=__doc__.split("\n\n")[1] if __doc__ else None,
-    )
+    parser.description = __doc__.split("\n\n")[1] if __doc__ else None
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     new = actions.add_parser(
         "new", parents=[common], help="start a game from its record header line",

@@ -63,9 +63,8 @@ FIRMWARE_FILES = ("pb_proto.py", "pb_layout.py", "pb_render.py", "pb_app.py", "p
                   "main.py")
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``leds`` command and its subcommands."""
-    parser = subparsers.add_parser("leds", help="the LED pegboard: demo, flash, sim, svg")
+def register(parser: argparse.ArgumentParser) -> None:
+    """The ``leds`` command's actions and their arguments."""
     sub = parser.add_subparsers(dest="leds_command", metavar="ACTION", required=True)
 
     demo = sub.add_parser("demo", help="light a test pattern and a short game on the board")

@@ -11,14 +11,8 @@ from pegboard.rules import Breakdown, Card, parse_cards, require_distinct, say_p
 from pegboard.rules.hints import explain_no_score
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``peg`` subcommand."""
-    parser = subparsers.add_parser(
-        "peg",
-        help="score a count in the play card by card",
-        description="Lay the cards of one count (since the last reset) in order; each card's "
-        "running count and score is printed. The count may not pass 31.",
-    )
+def register(parser: argparse.ArgumentParser) -> None:
+    """The ``peg`` command\'s arguments."""
     parser.add_argument("cards", nargs="+", metavar="CARD", help="cards in play order")
     parser.add_argument(
         "--explain", action="store_true",

@@ -15,14 +15,8 @@ from pegboard.errors import PegboardError
 from pegboard.rules.drills import Drill, ask, mark
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``quiz`` subcommand."""
-    parser = subparsers.add_parser(
-        "quiz",
-        help="practise counting, discarding and pegging on random deals",
-        description=("Drills on random deals: count a hand (answer the points), lay away to "
-                     "the crib (answer two cards, e.g. 5H KS), or peg (answer one card)."),
-    )
+def register(parser: argparse.ArgumentParser) -> None:
+    """The ``quiz`` command\'s arguments."""
     parser.add_argument("drill", choices=[d.value for d in Drill], help="what to practise")
     parser.add_argument("--seed", type=int, default=None, help="the same seed, the same deals")
     parser.add_argument("--rounds", type=int, default=5, help="questions to ask (default 5)")

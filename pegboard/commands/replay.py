@@ -49,12 +49,8 @@ from pegboard.rules.game import Game
 from pegboard.rules.state import GameState, Skunk
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``replay`` subcommand."""
-    parser = subparsers.add_parser(
-        "replay", help="replay a game record (JSON Lines) and tell the game deal by deal",
-        description="Replay a game record and print the game as players would say it.",
-    )
+def register(parser: argparse.ArgumentParser) -> None:
+    """The ``replay`` command\'s arguments."""
     parser.add_argument("record", metavar="FILE", help="the record file, or - for stdin")
     parser.add_argument(
         "--json", action="store_true",

@@ -23,14 +23,8 @@ MAX_RECORD_BYTES = 16 << 20
 """The largest record read (a long match is a few MiB)."""
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``review`` subcommand."""
-    parser = subparsers.add_parser(
-        "review",
-        help="the biggest mistakes of a game record by expected points lost, and counting",
-        description=("List a game record's biggest mistakes by expected points lost "
-                     "(discards and pegging) and each player's counting accuracy."),
-    )
+def register(parser: argparse.ArgumentParser) -> None:
+    """The ``review`` command\'s arguments."""
     parser.add_argument("record", metavar="RECORD", help="a game record (JSON Lines)")
     parser.add_argument("--top", metavar="N", type=_count, default=10,
                         help="how many mistakes to list (default 10)")

@@ -9,13 +9,8 @@ from pegboard.rules.help_shape import in_words
 from pegboard.rules.rulehelp import TOPICS, Topic, topic
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``rules`` subcommand."""
-    parser = subparsers.add_parser(
-        "rules",
-        help="explain a rule players often dispute (list the topics without an argument)",
-        description="Rule help. Without TOPIC, list the topics; with it, print that rule.",
-    )
+def register(parser: argparse.ArgumentParser) -> None:
+    """The ``rules`` command\'s arguments."""
     parser.add_argument("topic", nargs="?", metavar="TOPIC", help="a topic id from the list")
     parser.add_argument(
         "--screen", action="store_true", help="print the topic as the device pages it"

@@ -37,13 +37,8 @@ if TYPE_CHECKING:
 log = logging.getLogger("pegboard.run")
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``run`` subcommand."""
-    parser = subparsers.add_parser(
-        "run", help="run the device (buttons, OLED, LED board) from the config file",
-        description="Run Pegboard on the device: the input kit, the OLED and the LED board "
-                    "named in the config file.",
-    )
+def register(parser: argparse.ArgumentParser) -> None:
+    """The ``run`` command\'s arguments."""
     parser.add_argument("--config", metavar="PATH",
                         help="config file (default /etc/pegboard/config.toml; missing = "
                              "all defaults)")

@@ -10,14 +10,8 @@ from pegboard.errors import InvalidCardError
 from pegboard.rules import Card, parse_cards, say_breakdown, score_hand
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``score`` subcommand."""
-    parser = subparsers.add_parser(
-        "score",
-        help="count a hand or crib the way players say it aloud",
-        description="Score a show hand (4 cards, or 3 with --five-card) with its starter. "
-        "Cards are rank then suit: 5H, TH or 10H, QC, A♠.",
-    )
+def register(parser: argparse.ArgumentParser) -> None:
+    """The ``score`` command\'s arguments."""
     parser.add_argument("cards", nargs="+", metavar="CARD", help="the hand, e.g. 5H 5S 5C JD")
     parser.add_argument("--starter", required=True, metavar="CARD", help="the turned-up card")
     parser.add_argument(

@@ -57,13 +57,8 @@ MAX_WAITING_S = 86_400.0
 """The most waiting a script may add up to (the fake clock still runs every idle deadline)."""
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``sim`` subcommand."""
-    parser = subparsers.add_parser(
-        "sim", help="play on the simulated device in this terminal",
-        description="The Pegboard device simulated in a terminal: the real app and gpiozero "
-                    "input code on mock pins, the OLED drawn to fit the terminal.",
-    )
+def register(parser: argparse.ArgumentParser) -> None:
+    """The ``sim`` command\'s arguments."""
     parser.add_argument("--kit", choices=("encoder", "keypad"),
                         help="input kit to simulate (default: the config's, else encoder)")
     parser.add_argument("--config", metavar="PATH",

@@ -37,16 +37,8 @@ MAX_RECORD_BYTES = 16 << 20
 """The largest record file read (a best-of-99 match would be a few MiB)."""
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``stats`` subcommand."""
-    parser = subparsers.add_parser(
-        "stats",
-        help="statistics of finished games (wins, skunks, averages, score race)",
-        description=(
-            "Statistics per player or partnership from the store's finished games, or from "
-            "record files with --record."
-        ),
-    )
+def register(parser: argparse.ArgumentParser) -> None:
+    """The ``stats`` command\'s arguments."""
     parser.add_argument("--store", metavar="PATH", help="the game store directory")
     parser.add_argument(
         "--record", metavar="FILE", nargs="+",

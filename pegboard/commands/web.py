@@ -27,16 +27,8 @@ class WebError(PegboardError, ValueError):
     """The scoreboard cannot start: a missing store, a bad address, a port in use."""
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``web`` subcommand."""
-    parser = subparsers.add_parser(
-        "web",
-        help="serve the live scoreboard to browsers on the local network (read-only)",
-        description=(
-            "Serve the game in progress and the finished games as a live web page (and "
-            "JSON under /api/). Read-only: nothing served can change a game."
-        ),
-    )
+def register(parser: argparse.ArgumentParser) -> None:
+    """The ``web`` command\'s arguments."""
     parser.add_argument(
         "--store", metavar="PATH", type=paths.path_name,
         help="the store directory (default: $PEGBOARD_STORE, the service's state directory, "
