@@ -59,16 +59,26 @@ class Driver:
     now: float = 0.0
     tally: Tally = field(default_factory=Tally)
     fixes: list[int] = field(default_factory=list)
+    part: str = "starter"
+    kinds: dict[str, int] = field(default_factory=dict)
+    """Actions by the kind of entry they made (``part`` names the one being made)."""
 
     def feed(self, event: InputEvent, gap: float = 0.5) -> None:
         self.now += gap
         self.state, _ = step(self.state, event, self.now)
+        actions = abs(event.steps) if isinstance(event, Turn) else 1
+        self.kinds[self.part] = self.kinds.get(self.part, 0) + actions
         if isinstance(event, Turn):
-            self.tally.turns += abs(event.steps)
+            self.tally.turns += actions
         elif isinstance(event, RankKey):
             self.tally.keys += 1
         else:
             self.tally.presses += 1
+
+    def doing(self, part: str) -> Driver:
+        """Count the next actions as ``part``."""
+        self.part = part
+        return self
 
 
 def read_pages(driver: Driver, card_follows: bool, truth: Game | None = None) -> None:
@@ -76,18 +86,22 @@ def read_pages(driver: Driver, card_follows: bool, truth: Game | None = None) ->
     it. With ``truth`` (players who never named a suit fact on the wheel), each count whose
     total is short of the true count is put right with GO first; the presses are counted
     in ``driver.fixes``."""
+    resume = driver.part
     while isinstance(driver.state.screen, Reading | Claiming | Calling):
         if isinstance(driver.state.screen, Claiming):
-            claim(driver)
+            claim(driver.doing("claims"))
             continue
         if isinstance(driver.state.screen, Calling):
-            driver.feed(OK)  # "No muggins": the claims are right, and the list starts there
+            # "No muggins": the claims are right, and the list starts there
+            driver.doing("calls").feed(OK)
             continue
+        driver.doing("pages")
         if truth is not None:
             _fix_count(driver, truth)
         if card_follows and passes_through(driver.state):
-            return
+            break
         driver.feed(OK)
+    driver.doing(resume)
 
 
 FAST = 0.05
@@ -173,32 +187,22 @@ def play_deal(
         hands.append(cards[:4])
         crib.extend(cards[4:])
     starter = deck[12]
-    start = driver.tally.total
-    parts: dict[str, int] = {}
-    before = driver.tally.total
-
-    def mark(part: str) -> None:
-        nonlocal before
-        parts[part] = parts.get(part, 0) + driver.tally.total - before
-        before = driver.tally.total
-
+    driver.kinds = {}
     complete = True
+    driver.doing("starter")
     for event in card_inputs(driver.state, starter, False, False):
         driver.feed(event)
     truth.apply(Starter(starter))
-    mark("starter")
     played: list[list[Card]] = [[], []]
     while truth.state.phase is Phase.PLAY:
         read_pages(driver, False)
-        mark("pages")
         ts = truth.state
         p = ts.to_act
         assert p is not None
         card = _choose_play(rng, hands[p], ts.pile, ts.count, greedy)
         if card is None:
-            driver.feed(GO)
+            driver.doing("goes").feed(GO)
             truth.apply(Go(p))
-            mark("goes")
             continue
         group = played[p]
         # The player knows their hand: a flush is only worth saying when the hand is one.
@@ -209,36 +213,29 @@ def play_deal(
         five = card.suit is starter.suit
         if forget:
             flush = nobs = False
+        driver.doing("plays")
         for event in card_inputs(driver.state, card, flush, nobs, last=last, five=five):
             driver.feed(event)
         truth.apply(Play(p, card))
         hands[p].remove(card)
         played[p].append(card)
-        mark("plays")
     checker = truth if forget else None
     if truth.state.phase is Phase.GAME_OVER:
         complete = False
         read_pages(driver, True, checker)  # the winning score's claim, in a muggins game
     if complete:
         read_pages(driver, True, checker)
-        mark("pages")
         _enter_crib(driver, crib, starter, forget=forget)
         truth.apply(Crib(tuple(crib)))
-        mark("crib")
+        read_pages(driver, True, checker)
         if truth.state.phase is Phase.GAME_OVER:
-            complete = False
-            read_pages(driver, True, checker)  # the crib's winning claim, in a muggins game
+            complete = False  # the crib's winning claim, in a muggins game
         else:
-            read_pages(driver, True, checker)
             truth.apply(Deal())
-            mark("pages")
     app = driver.state.session
     assert app is not None
     match = app.state.scores == truth.state.scores
-    tally = Tally()
-    tally.turns = driver.tally.turns
-    del start
-    return DealResult(driver.tally, parts, complete, match)
+    return DealResult(driver.tally, dict(driver.kinds), complete, match)
 
 
 def _enter_crib(driver: Driver, crib: list[Card], starter: Card, *, forget: bool = False,
@@ -255,7 +252,7 @@ def _enter_crib(driver: Driver, crib: list[Card], starter: Card, *, forget: bool
         orders = {tuple(crib)}
     best: tuple[int, Driver] | None = None
     for order in sorted(orders, key=lambda o: [c.index for c in o]):
-        trial = Driver(driver.state, driver.now, Tally())
+        trial = Driver(driver.state, driver.now, Tally(), part="crib")
         entered: list[Card] = []
         # The crib is turned over before it is entered: a flush is said only when it is one.
         crib_flush = all(c.suit is starter.suit for c in crib) and not forget
@@ -274,6 +271,8 @@ def _enter_crib(driver: Driver, crib: list[Card], starter: Card, *, forget: bool
     driver.tally.turns += chosen.tally.turns
     driver.tally.presses += chosen.tally.presses
     driver.tally.keys += chosen.tally.keys
+    for kind, actions in chosen.kinds.items():
+        driver.kinds[kind] = driver.kinds.get(kind, 0) + actions
 
 
 def new_game(kit: str, dealer: int, *, muggins: bool = False) -> tuple[Driver, Game]:
@@ -343,6 +342,12 @@ def run(kit: str, deals: int, seed: int, *, greedy: bool = True, forget: bool = 
                    fixes)
 
 
+def breakdown(s: Summary) -> str:
+    """The mean actions a deal by the kind of entry they made ("plays 23.4, ...")."""
+    return ", ".join(f"{part} {sum(values) / len(s.totals):.1f}"
+                     for part, values in sorted(s.parts.items()))
+
+
 def main() -> None:
     """Print the mean actions per deal for each kit (targets: encoder 40 and keypad 18, with
     muggins encoder 45 and keypad 25)."""
@@ -355,15 +360,13 @@ def main() -> None:
         verdict = "ok" if mean <= target else "OVER TARGET"
         print(f"  {kit:8} muggins, every claim right and nobody calling: mean {mean:5.1f} "
               f"(target <= {target}: {verdict}); median {statistics.median(s.totals):.0f}, "
-              f"max {max(s.totals)}; score mismatches {s.mismatches}; {s.seconds:.1f} s")
+              f"max {max(s.totals)}; {breakdown(s)}; score mismatches {s.mismatches}; "
+              f"{s.seconds:.1f} s")
     for kit, target in (("encoder", 40), ("keypad", 18)):
         for greedy in (True, False):
             s = run(kit, deals, seed=2026, greedy=greedy)
             mean = statistics.fmean(s.totals)
-            detail = ", ".join(
-                f"{part} {statistics.fmean(values) * len(values) / len(s.totals):.1f}"
-                for part, values in sorted(s.parts.items())
-            )
+            detail = breakdown(s)
             play = "greedy pegging" if greedy else "random play"
             verdict = "ok" if mean <= target else "OVER TARGET"
             print(f"  {kit:8} {play:15} mean {mean:5.1f} (target <= {target}: {verdict}); "
