@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from pegboard.config.values import Invalid, boolean, int_in, matching, meta, path_text
+from pegboard.config.values import Invalid, absolute_path, boolean, int_in, matching, meta
 
 _ID = r"[A-Za-z0-9_-]{1,32}"
 _club_id = matching(_ID)
@@ -37,16 +37,6 @@ def _broker(value: Any) -> str:
     return value
 
 
-def _absolute(value: Any) -> str:
-    """``""`` or an absolute path (a service's working directory is not the admin's)."""
-    if value == "":
-        return ""
-    path = path_text(value)
-    if not path.startswith("/"):
-        raise Invalid
-    return path
-
-
 @dataclass(frozen=True)
 class ClubConfig:
     """The board's club: off by default (``enabled``)."""
@@ -62,12 +52,12 @@ class ClubConfig:
         _optional_id, '"" (no authentication) or the MQTT user: 1 to 32 letters, digits, '
         "- or _"))
     password_file: str = field(default="", metadata=meta(
-        _absolute, '"" or the absolute path of a file holding the MQTT password'))
+        absolute_path, '"" or the absolute path of a file holding the MQTT password'))
     night: int = field(default=1, metadata=meta(int_in(1, 9999), "a whole number 1-9999"))
     table: int = field(default=1, metadata=meta(int_in(1, 9999), "a whole number 1-9999"))
     lock: bool = field(default=False, metadata=meta(boolean, "true or false"))
     seating: str = field(default="", metadata=meta(
-        _absolute, '"" or the absolute path of the night\'s seating (pegboard club seat '
+        absolute_path, '"" or the absolute path of the night\'s seating (pegboard club seat '
         "--json)"))
 
     def problem(self) -> str | None:

@@ -9,6 +9,7 @@ from typing import Any
 
 from pegboard.config.values import (
     Invalid,
+    absolute_path,
     boolean,
     colours,
     int_in,
@@ -30,17 +31,6 @@ def _device(value: Any) -> str:
         return str(value)
     path = path_text(value)
     if not path.startswith("/dev/") or not posixpath.normpath(path).startswith("/dev/"):
-        raise Invalid
-    return path
-
-
-def _store_path(value: Any) -> str:
-    """``""`` or an absolute path: a relative one would be resolved from the service's working
-    directory (``/run/pegboard`` under systemd), which is emptied when the service stops."""
-    if value == "":
-        return ""
-    path = path_text(value)
-    if not path.startswith("/"):
         raise Invalid
     return path
 
@@ -79,7 +69,7 @@ class StoreConfig:
     """Where games are kept (see :mod:`pegboard.store` for the search order)."""
 
     path: str = field(default="", metadata=meta(
-        _store_path, '"" (the usual place) or an absolute directory path such as '
+        absolute_path, '"" (the usual place) or an absolute directory path such as '
         '"/var/lib/pegboard"'))
 
 

@@ -87,6 +87,18 @@ def path_text(value: Any) -> str:
     return value
 
 
+def absolute_path(value: Any) -> str:
+    """``""`` (the usual place) or an absolute path: a relative one would be resolved from a
+    service's working directory (``/run/pegboard`` under systemd, emptied when the service
+    stops), not the admin's."""
+    if value == "":
+        return ""
+    path = path_text(value)
+    if not path.startswith("/"):
+        raise Invalid
+    return path
+
+
 def matching(pattern: str) -> Callable[[Any], str]:
     """Text that matches ``pattern`` whole."""
     compiled = re.compile(pattern)
