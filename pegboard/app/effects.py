@@ -11,6 +11,7 @@ Record lines are the game record's JSON Lines (one object, no newline), exactly 
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass, field
 
 from pegboard.app.view import Brightness
@@ -97,8 +98,39 @@ class ReadScreen:
     """Read the screen now on display aloud (GO held, with the voice on)."""
 
 
+@dataclass(frozen=True, slots=True)
+class SayScore:
+    """Say the standing now: each side's score, the count in the play and who is to act
+    (audio mode: MENU held)."""
+
+
+class Sound(enum.Enum):
+    """The short sounds of audio mode, where words would be too slow."""
+
+    CLICK = "click"
+    """The knob moved a detent, or a list or number moved (the word follows)."""
+    OK = "ok"
+    """A key was taken: an entry, a card chosen, a row changed."""
+    REFUSED = "refused"
+    """A key that does nothing here, or an entry the rules refuse."""
+
+
+@dataclass(frozen=True, slots=True)
+class Earcon:
+    """Play one of audio mode's short sounds (only in audio mode)."""
+
+    sound: Sound
+
+
+@dataclass(frozen=True, slots=True)
+class AudioMode:
+    """Audio mode was turned on or off (the voice says so, and opens if it was closed)."""
+
+    on: bool
+
+
 Effect = (
     PersistNewGame | Persist | PersistUndo | FinishGame | SetBrightness | UpdateLeds
-    | PowerOff | Quit | SayAgain | ReadScreen
+    | PowerOff | Quit | SayAgain | ReadScreen | SayScore | Earcon | AudioMode
 )
 """Anything ``step`` can ask the loop to do."""

@@ -66,9 +66,13 @@ def enter(state: AppState, event: Event, first: tuple[Page, ...] = ()) -> Result
     return go_on(state, [*first, *pages], [Persist(session.line(event), session.report)])
 
 
+NOT_ALLOWED = "Not allowed"
+"""The title of the notice of a refused entry."""
+
+
 def refuse(state: AppState, reason: str) -> AppState:
     """A notice saying why an entry is not allowed, then back to this very screen."""
-    return replace(state, screen=Reading((Page("Not allowed", wrap(reason)),),
+    return replace(state, screen=Reading((Page(NOT_ALLOWED, wrap(reason)),),
                                          then=state.screen))
 
 

@@ -13,7 +13,12 @@ entry is :mod:`pegboard.app.flow`.
 Idle: after ``idle.dim_after_s`` seconds without input the screen dims, after
 ``idle.blank_after_s`` it blanks (``Tick`` events let the app notice time passing). Any input
 wakes the screen, and the waking input does nothing else, so a player who nudges a dark box
-never enters a card by accident.
+never enters a card by accident (in audio mode the key still does what it does: the player
+who listens cannot see that the screen was dark).
+
+Audio mode (docs/accessibility.md): holding GO as the first key after power-on turns it on or
+off; while it is on, each key also asks for its short sound (:class:`Earcon`): a click for a
+move, a tone for a key taken, another for a key refused.
 """
 
 from __future__ import annotations
@@ -22,8 +27,21 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from pegboard.app import flow
-from pegboard.app.effects import LedSide, SetBrightness, UpdateLeds
+from pegboard.app.effects import (
+    AudioMode,
+    Earcon,
+    Effect,
+    LedSide,
+    ReadScreen,
+    SayAgain,
+    SayScore,
+    SetBrightness,
+    Sound,
+    UpdateLeds,
+)
+from pegboard.app.flow import NOT_ALLOWED
 from pegboard.app.inputs import InputEvent, LinkStatus, Tick
+from pegboard.app.keys import Key, key_of
 from pegboard.app.pages import last_scored
 from pegboard.app.session import Session
 from pegboard.app.state import AppState, Home, Page, Reading, Result, Setup
@@ -46,7 +64,7 @@ def initial_state(config: Config, *, resume: Sequence[RawLine] | Game | None = N
     notice saying so. ``notice`` (a title, then lines) is a page shown first: what the store
     had to do at start (a damaged game restored in part, or set aside).
     """
-    setup = Setup(players=config.players, rules=config.rules)
+    setup = Setup(players=config.players, rules=config.rules, audio=config.voice.audio)
     state = AppState(config=config, setup=setup)
     first = (Page(notice[0], notice[1:]),) if notice else ()
     if resume is None or (not isinstance(resume, Game) and not resume):
@@ -65,16 +83,44 @@ def step(state: AppState, event: InputEvent, now: float) -> Result:
         return replace(state, link="" if event.up else (event.detail or "LEDs off")), ()
     if isinstance(event, Tick):
         return _idle(state, now)
+    waking: tuple[Effect, ...] = ()
     if state.brightness is not Brightness.NORMAL:
         awake = replace(state, brightness=Brightness.NORMAL, last_input=now)
-        return awake, (SetBrightness(Brightness.NORMAL),)
-    state = replace(state, last_input=now)
+        if not state.audio:
+            return awake, (SetBrightness(Brightness.NORMAL),)
+        state, waking = awake, (SetBrightness(Brightness.NORMAL),)
+    key = key_of(event)
+    if state.fresh and key is Key.HOLD_GO:
+        on = not state.audio
+        return replace(state, setup=replace(state.setup, audio=on), fresh=False,
+                       last_input=now), (*waking, AudioMode(on))
+    state = replace(state, last_input=now, fresh=False)
     before = _leds(state)
     new, effects = dispatch(state, event)
     after = _leds(new)
     if after is not None and after != before:
         effects = (*effects, after)
-    return new, effects
+    if state.audio and new.audio and key is not None:
+        effects = (*_earcon(state, new, key, effects), *effects)
+    return new, (*waking, *effects)
+
+
+_ASKED = (SayAgain, SayScore, ReadScreen)
+
+
+def _earcon(state: AppState, new: AppState, key: Key, effects: tuple[Effect, ...],
+            ) -> tuple[Earcon, ...]:
+    """Audio mode's sound for a key: refused when it changed nothing (or brought up "Not
+    allowed"), a click when it moved something, else the tone of a key taken; none when the
+    key asked the voice for something."""
+    if any(isinstance(effect, _ASKED) for effect in effects):
+        return ()
+    screen = new.screen
+    if (new == state and not effects) or (
+            isinstance(screen, Reading) and screen.pages and screen.pages[0].title == NOT_ALLOWED
+            and screen is not state.screen):
+        return (Earcon(Sound.REFUSED),)
+    return (Earcon(Sound.CLICK if key is Key.TURN else Sound.OK),)
 
 
 def view(state: AppState) -> View:

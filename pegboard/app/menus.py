@@ -12,7 +12,15 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from pegboard.app import flow
-from pegboard.app.effects import Effect, FinishGame, Persist, PowerOff, ReadScreen, SayAgain
+from pegboard.app.effects import (
+    Effect,
+    FinishGame,
+    Persist,
+    PowerOff,
+    ReadScreen,
+    SayAgain,
+    SayScore,
+)
 from pegboard.app.inputs import InputEvent
 from pegboard.app.keys import list_move
 from pegboard.app.state import (
@@ -52,7 +60,17 @@ def open_menu(state: AppState, screen: ScreenState, event: InputEvent) -> Result
 
 def read_aloud(state: AppState, screen: ScreenState, event: InputEvent) -> Result:
     """Holding GO with the voice on: the screen read aloud (for weak eyes); else nothing."""
-    return state, ((ReadScreen(),) if state.config.voice.enabled else ())
+    return state, ((ReadScreen(),) if state.speaking else ())
+
+
+def say_again(state: AppState, screen: ScreenState, event: InputEvent) -> Result:
+    """Audio mode, GO held: the last thing said, said again (a refusal too)."""
+    return state, (SayAgain(),)
+
+
+def say_score(state: AppState, screen: ScreenState, event: InputEvent) -> Result:
+    """Audio mode, MENU held: the standing said (each side's score, the count, who acts)."""
+    return state, (SayScore(),)
 
 
 def ask_shutdown(state: AppState, screen: ScreenState, event: InputEvent) -> Result:
@@ -75,7 +93,7 @@ def menu_rows(state: AppState, under: ScreenState) -> list[tuple[str, str]]:
                 ("shutdown", "Shut down")]
     gs = state.session.state
     rows = [("back", "Back")]
-    if state.config.voice.enabled:
+    if state.speaking:
         rows.append(("again", "Say it again"))
     if any(not isinstance(e, Option) for e in state.session.events):
         rows.append(("undo", "Undo last entry"))

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from pegboard.app import flow, picker, wheels
-from pegboard.app.effects import PersistNewGame
+from pegboard.app.effects import AudioMode, PersistNewGame
 from pegboard.app.inputs import InputEvent
 from pegboard.app.keys import list_move
 from pegboard.app.session import Session
@@ -43,6 +43,9 @@ shows its own (no penalty)."""
 
 SETUP_HINT = "OK change  UNDO back"
 
+AUDIO_HINT = "says every card and row"
+"""Setup's one line on what audio mode does, shown while its row is chosen."""
+
 
 @dataclass(frozen=True, slots=True)
 class OptionRow:
@@ -68,10 +71,12 @@ OPTION_ROWS = (
     OptionRow("own", lambda s: f"Count it yourself: {_on(s.count_yourself)}",
               lambda s: replace(s, count_yourself=not s.count_yourself), OWN_COUNT_HINT,
               offered=lambda s: s.teaching),
+    OptionRow("audio", lambda s: f"Audio: {_on(s.audio)}",
+              lambda s: replace(s, audio=not s.audio), AUDIO_HINT),
 )
 """The table options at setup, in order, after the seats and the rule variants: the one
 table setup's rows, changes and hints come from (count it yourself is a teaching option,
-offered while teaching is on)."""
+offered while teaching is on; audio mode, last, is the device's and not the game's)."""
 OPTION_BY_KEY = {row.key: row for row in OPTION_ROWS}
 
 
@@ -122,7 +127,9 @@ def setup_move(state: AppState, screen: SetupScreen, event: InputEvent) -> Resul
     key = rows[row][0]
     if key == "start":
         return start_game(state)
-    return replace(state, setup=_change(state.setup, key)), ()
+    setup = _change(state.setup, key)
+    turned = (AudioMode(setup.audio),) if setup.audio != state.setup.audio else ()
+    return replace(state, setup=setup), turned
 
 
 def setup_back(state: AppState, screen: SetupScreen, event: InputEvent) -> Result:

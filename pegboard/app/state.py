@@ -27,7 +27,8 @@ from pegboard.rules.variants import Rules
 class Setup:
     """The new-game options being chosen (remembered between games): the seats, their names,
     the rules (five-card stays chosen while the table has more than two players, for when it
-    has two again) and the table options."""
+    has two again) and the table options; and audio mode, the device's own setting (not the
+    game's: it is in no record), from ``[voice] audio`` at power-on."""
 
     players: int = 2
     names: tuple[str, ...] = ("P1", "P2", "P3", "P4")
@@ -35,6 +36,7 @@ class Setup:
     points_only: bool = False
     teaching: bool = False
     count_yourself: bool = False
+    audio: bool = False
 
     def game_rules(self) -> Rules:
         """The engine rules for this table: five-card only when two play."""
@@ -287,7 +289,8 @@ class AppState:
     ``award`` is the last pegging award said on the play screen; ``passed`` the number of
     entries at which the table declined a muggins call (so it is not offered again);
     ``helped`` the teaching lessons already given this game; ``offers_shown`` how many of the
-    engine's penalty offers have been put to the table.
+    engine's penalty offers have been put to the table. ``fresh`` until the first key after
+    power-on is taken (holding GO then turns audio mode on or off).
     """
 
     config: Config
@@ -302,6 +305,17 @@ class AppState:
     brightness: Brightness = Brightness.NORMAL
     last_input: float | None = None
     link: str = ""
+    fresh: bool = True
+
+    @property
+    def audio(self) -> bool:
+        """Audio mode is on: the screen is said as it changes (docs/accessibility.md)."""
+        return self.setup.audio
+
+    @property
+    def speaking(self) -> bool:
+        """The voice is heard: ``[voice] enabled``, or audio mode."""
+        return self.config.voice.enabled or self.setup.audio
 
     @property
     def keypad(self) -> bool:

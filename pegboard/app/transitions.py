@@ -4,7 +4,9 @@ Read a row as "on this screen, this key runs this handler". A key a screen does 
 falls back to the keys every screen shares (:data:`EVERYWHERE`): MENU opens the menu, holding
 MENU asks to shut down, holding OK opens the menu where OK has no hold of its own (always on
 the keypad kit, whose held rank keys choose suit facts instead); with the voice on, holding
-GO reads the screen aloud on every screen. Anything else does nothing.
+GO reads the screen aloud on every screen; in audio mode (docs/accessibility.md) holding GO
+says the last thing said again and holding MENU says the score, on every screen. Anything
+else does nothing.
 Handlers live in the screen modules; each takes the state, the screen's own state and the
 input event, and returns the new state with the effects to run.
 
@@ -120,6 +122,12 @@ EVERYWHERE: dict[Key, Handler] = {
 }
 """The keys every screen shares unless its own row says otherwise."""
 
+AUDIO_KEYS: dict[Key, Handler] = {
+    K.HOLD_GO: menus.say_again,
+    K.HOLD_MENU: menus.say_score,
+}
+"""Audio mode's keys of their own, on every screen (shutting down stays on the menu)."""
+
 VIEWS: dict[type, Viewer] = {
     Home: start.home_view,
     SetupScreen: start.setup_view,
@@ -145,9 +153,12 @@ VIEWS: dict[type, Viewer] = {
 
 def handler_for(state: AppState, key: Key) -> Handler | None:
     """The handler of ``key`` on the current screen (the keypad's held OK is always MENU;
-    with the voice on, a held GO always reads the screen aloud)."""
+    with the voice on, a held GO always reads the screen aloud; in audio mode held GO and
+    MENU are "say again" and "say the score" everywhere)."""
     if key is Key.HOLD_OK and state.keypad and not isinstance(state.screen, Saved):
         return EVERYWHERE[key]
+    if state.audio and key in AUDIO_KEYS and not isinstance(state.screen, Saved):
+        return AUDIO_KEYS[key]
     if key is Key.HOLD_GO and state.config.voice.enabled:
         return menus.read_aloud
     own = TRANSITIONS[type(state.screen)]

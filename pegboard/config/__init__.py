@@ -57,7 +57,8 @@ Sections and their defaults (pins are BCM GPIO numbers):
     a minute, 80-450); ``volume`` 100 (0-200); ``device`` ``""`` (the system's default sound
     output) or an ALSA device such as ``"plughw:CARD=MAX98357A,DEV=0"``; ``i2s_amp`` false
     (true: a MAX98357A amplifier on I2S, GPIO 18-21, which no input may then use; the default
-    pins never do).
+    pins never do); ``audio`` false (audio mode at power-on, for a player who cannot see the
+    screen: docs/accessibility.md).
 ``[store]``
     ``path`` ``""`` (the usual search: ``--store``, ``$PEGBOARD_STORE``,
     ``$STATE_DIRECTORY``, the user data directory) or an absolute directory for the game

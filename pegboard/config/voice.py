@@ -33,3 +33,8 @@ class VoiceConfig:
         _alsa_device, '"" (the default sound output) or an ALSA device name such as '
         '"plughw:CARD=MAX98357A,DEV=0" or "hw:1,0"'))
     i2s_amp: bool = field(default=False, metadata=meta(boolean, "true or false"))
+    audio: bool = field(default=False, metadata=meta(boolean, "true or false"))
+    """Audio mode at power-on, for a player who cannot see the screen (docs/accessibility.md):
+    every card laid, turn, score with the standing, wheel move, menu row and page is said.
+    It speaks whether or not ``enabled`` is set; holding GO on the first screen, or the
+    setup row "Audio", turns it on or off without the config."""

@@ -36,6 +36,8 @@ from typing import Any, Generic, TypeVar
 from PIL import Image
 
 from pegboard.app.effects import (
+    AudioMode,
+    Earcon,
     Effect,
     FinishGame,
     Persist,
@@ -45,6 +47,7 @@ from pegboard.app.effects import (
     Quit,
     ReadScreen,
     SayAgain,
+    SayScore,
     SetBrightness,
     UpdateLeds,
 )
@@ -281,7 +284,7 @@ class DeviceLoop(Generic[S]):
             self.powering_off = True
         elif isinstance(effect, Quit):
             self.running = False
-        elif isinstance(effect, SetBrightness | UpdateLeds | SayAgain | ReadScreen):
+        elif isinstance(effect, _FOR_OUTPUTS):
             self._asked.append(effect)
 
     def _finish_batch(self) -> None:
@@ -307,6 +310,10 @@ class DeviceLoop(Generic[S]):
         reason = problem.removeprefix("voice: ").split("; the game goes on")[0]
         self._notice = View(Screen.MESSAGE, title="No sound",
                             lines=(reason, "The game goes on without the voice."))
+
+
+_FOR_OUTPUTS = (SetBrightness, UpdateLeds, SayAgain, ReadScreen, SayScore, Earcon, AudioMode)
+"""The effects the loop hands to its observers."""
 
 
 def _merge_turns(events: list[InputEvent]) -> list[InputEvent]:

@@ -1,0 +1,101 @@
+"""Audio mode in the app: the setting, the first key's toggle, its keys and its sounds
+(docs/accessibility.md). With audio mode off every key does what it always did."""
+
+from __future__ import annotations
+
+from pegboard.app.effects import AudioMode, Earcon, SayAgain, SayScore, Sound
+from pegboard.app.inputs import Button, Press, Tick, Turn
+from pegboard.app.machine import initial_state, step
+from pegboard.app.start import setup_rows
+from pegboard.app.state import Confirm, Home, SetupScreen
+from pegboard.config import Config, parse_config
+from tests.support.app_driver import GO, MENU, OK, UNDO, App
+
+HOLD_GO = Press(Button.GO, long=True)
+HOLD_MENU = Press(Button.MENU, long=True)
+
+
+def audio_app(kit: str = "encoder") -> App:
+    app = App.start(kit)
+    app.feed(HOLD_GO)
+    assert app.state.audio
+    return app
+
+
+def test_the_config_sets_audio_mode_at_power_on() -> None:
+    assert not Config().voice.audio
+    config = parse_config("[voice]\naudio = true\n")
+    state = initial_state(config)
+    assert state.audio and state.speaking and not config.voice.enabled
+
+
+def test_holding_go_as_the_first_key_turns_audio_mode_on_and_then_off() -> None:
+    app = App.start()
+    app.feed(HOLD_GO)
+    assert app.state.audio and app.effects == [AudioMode(True)]
+    assert isinstance(app.state.screen, Home)
+    off = App(initial_state(parse_config("[voice]\naudio = true\n")))
+    off.feed(HOLD_GO)
+    assert not off.state.audio and off.effects == [AudioMode(False)]
+
+
+def test_go_held_after_another_key_does_not_toggle() -> None:
+    app = App.start()
+    app.feed(Turn(1), HOLD_GO)
+    assert not app.state.audio and app.effects == []
+
+
+def test_the_setup_row_turns_audio_mode_on_and_off() -> None:
+    app = App.start()
+    app.feed(OK)  # New game
+    rows = [label for _, label in setup_rows(app.state.setup)]
+    assert rows[-1] == "Audio: off"
+    app.feed(Turn(len(rows) - 1))
+    assert app.view.hint == "says every card and row"
+    app.feed(OK)
+    assert app.state.audio and AudioMode(True) in app.effects
+    assert app.view.lines[-1].endswith("Audio: on")
+    app.feed(OK)
+    assert not app.state.audio and app.effects == [AudioMode(False)]
+
+
+def test_in_audio_mode_go_held_says_again_and_menu_held_says_the_score() -> None:
+    for kit in ("encoder", "keypad"):
+        app = audio_app(kit)
+        app.feed(HOLD_GO)
+        assert app.effects == [SayAgain()]
+        app.feed(HOLD_MENU)
+        assert app.effects == [SayScore()]
+        assert isinstance(app.state.screen, Home)  # not "Shut down?"
+
+
+def test_without_audio_mode_menu_held_still_asks_to_shut_down() -> None:
+    app = App.start()
+    app.feed(Turn(1), HOLD_MENU)
+    assert isinstance(app.state.screen, Confirm)
+
+
+def test_each_key_brings_its_sound_in_audio_mode_only() -> None:
+    app = audio_app()
+    app.feed(Turn(1))
+    assert app.effects == [Earcon(Sound.CLICK)]
+    app.feed(Turn(-1), OK)
+    assert isinstance(app.state.screen, SetupScreen)
+    assert app.effects == [Earcon(Sound.OK)]
+    app.feed(UNDO, UNDO)  # back home, then UNDO does nothing there
+    assert app.effects == [Earcon(Sound.REFUSED)]
+    plain = App.start()
+    plain.feed(Turn(1), OK, UNDO, UNDO, GO, MENU)
+    assert not any(isinstance(effect, Earcon) for effect in plain.effects)
+
+
+def test_in_audio_mode_a_key_on_a_dark_screen_still_acts() -> None:
+    config = Config()
+    state = initial_state(config)
+    state, _ = step(state, HOLD_GO, 0.0)
+    state, _ = step(state, Turn(1), 1.0)
+    dark = config.idle.blank_after_s + 10.0
+    state, _ = step(state, Tick(), dark)
+    state, effects = step(state, Turn(1), dark + 1)
+    assert isinstance(state.screen, Home) and state.screen.index == 2
+    assert Earcon(Sound.CLICK) in effects
