@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import json
-from fractions import Fraction
 from pathlib import Path
 
 from pegboard.commands import paths
@@ -54,29 +53,6 @@ def read_lessons(name: str) -> GameLessons:
                             "a game record of even a long match is a few MiB")
     text = decode_text(data, name)
     return lessons(read_game(text.splitlines(), name))
-
-
-def learning_lines(records: list[tuple[str, str]]) -> list[str]:
-    """Per player over these records (``(source, text)``): the points given up on average per
-    discard reviewed, and the points missed (counting) and given up (pegging) per game, so a
-    learner sees progress from one evening to the next."""
-    totals: dict[str, list[Fraction]] = {}  # name: games, discards, loss, missed, pegging
-    for source, text in records:
-        found = lessons(read_game(text.splitlines(), source))
-        for who in found.players:
-            row = totals.setdefault(found.names[who.player], [Fraction(0)] * 5)
-            row[0] += found.games
-            row[1] += who.discards
-            row[2] += who.discard_loss
-            row[3] += who.counting.missed
-            row[4] += who.pegging_loss
-    lines = []
-    for name, (games, discards, loss, missed, pegging) in totals.items():
-        average = (f"{points_text(loss / discards)} given up on average ({discards} reviewed)"
-                   if discards else "no dealt cards entered")
-        lines.append(f"  {name}: discards {average}; a game: {points_text(missed / games)} "
-                     f"missed counting, {points_text(pegging / games)} given up pegging")
-    return ["Learning (discards by expected value, counting, pegging):", *lines] if lines else []
 
 
 def shown_mistakes(found: GameLessons, top: int) -> list[Mistake]:

@@ -26,6 +26,7 @@ from pegboard.stats import (
     StatsError,
     compute,
     head_lines,
+    learning_lines,
     race_line,
     replay_record,
 )
@@ -116,7 +117,6 @@ def run(args: argparse.Namespace) -> int:
         paths.folder(args.store)
     if args.plot:
         _check_plot(args.plot)
-    records: list[tuple[str, str]] = []
     if args.record:
         # A record named on the command line must be right (few files, read whole).
         records = _from_records(args.record)
@@ -133,10 +133,9 @@ def run(args: argparse.Namespace) -> int:
             _write_json(stats, report.games(args.game))
         else:
             _write_text(stats, report.games(args.game), report.count)
-            if records and args.game is None:
-                from pegboard.commands.review import learning_lines
-
-                print("\n".join(["", *learning_lines(records)]))
+            learned = learning_lines(stats) if args.game is None else []
+            if learned:
+                print("\n".join(["", *learned]))
     return 0
 
 

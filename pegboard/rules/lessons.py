@@ -86,15 +86,31 @@ class PlayerLessons:
         """Points given up per discard reviewed (None when no dealt cards were entered)."""
         return self.discard_loss / self.discards if self.discards else None
 
+    def add(self, other: PlayerLessons) -> None:
+        """Count ``other``'s figures in too (the same player in another game)."""
+        self.discards += other.discards
+        self.discard_loss += other.discard_loss
+        self.plays += other.plays
+        self.pegging_loss += other.pegging_loss
+        mine, theirs = self.counting, other.counting
+        mine.claims += theirs.claims
+        mine.exact += theirs.exact
+        mine.under += theirs.under
+        mine.over += theirs.over
+        mine.missed += theirs.missed
+        mine.over_points += theirs.over_points
+
 
 @dataclass(frozen=True, slots=True)
 class GameLessons:
-    """Everything a record teaches: ``mistakes`` biggest first, ``players`` by seat."""
+    """Everything a record teaches: ``mistakes`` biggest first, ``players`` by seat over the
+    whole record and ``per_game`` each game's own (game 1 first), which add up to them."""
 
     names: tuple[str, ...]
     games: int
     mistakes: tuple[Mistake, ...]
     players: tuple[PlayerLessons, ...]
+    per_game: tuple[tuple[PlayerLessons, ...], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,7 +153,8 @@ def _pegging(laid: list[_Laid], player: int, hand: tuple[Card, ...], starter: Ca
 def lessons(game: Game) -> GameLessons:
     """Replay ``game``'s entries through the engine and gather what they teach."""
     walk = Game.from_header(game.header)
-    players = tuple(PlayerLessons(seat) for seat in range(len(walk.names)))
+    seats = range(len(walk.names))
+    per_game = [tuple(PlayerLessons(seat) for seat in seats)]
     mistakes: list[Mistake] = []
     laid: list[_Laid] = []
     deal_key: tuple[int, int] | None = None
@@ -146,6 +163,11 @@ def lessons(game: Game) -> GameLessons:
         before = walk.state
         report = walk.push(event)
         key = (report.next.game_no, report.next.deal_no)
+        # A hand counted or a claim closed belongs to the game it was made in.
+        at = max(before.game_no, 1)
+        while len(per_game) < max(at, report.next.game_no):
+            per_game.append(tuple(PlayerLessons(seat) for seat in seats))
+        players = per_game[at - 1]
         games = max(games, report.next.game_no)
         if key != deal_key and report.of(Laid):
             laid, deal_key = [], key
@@ -158,7 +180,11 @@ def lessons(game: Game) -> GameLessons:
             elif isinstance(fact, ClaimClosed):
                 _claim(players[fact.claim.player].counting, fact)
     mistakes.sort(key=lambda m: (-m.lost, m.game_no, m.deal_no, m.player))
-    return GameLessons(walk.names, games, tuple(mistakes), players)
+    whole = tuple(PlayerLessons(seat) for seat in seats)
+    for game_players in per_game:
+        for total, one in zip(whole, game_players, strict=True):
+            total.add(one)
+    return GameLessons(walk.names, games, tuple(mistakes), whole, tuple(per_game[:games]))
 
 
 def _show(walk: Game, players: tuple[PlayerLessons, ...], step: ShowStep, laid: list[_Laid],

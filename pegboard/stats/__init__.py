@@ -30,7 +30,13 @@ from __future__ import annotations
 
 from pegboard.stats.kept import summary_from_json, summary_json
 from pegboard.stats.replay import Fold, compute, replay_events, replay_record, summarise
-from pegboard.stats.text import RACE_TITLE, format_text, head_lines, race_line
+from pegboard.stats.text import (
+    RACE_TITLE,
+    format_text,
+    head_lines,
+    learning_lines,
+    race_line,
+)
 from pegboard.stats.values import (
     PLAY_REASONS,
     BestHand,
@@ -57,6 +63,7 @@ __all__ = [
     "compute",
     "format_text",
     "head_lines",
+    "learning_lines",
     "race_line",
     "replay_events",
     "replay_record",

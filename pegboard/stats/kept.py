@@ -71,10 +71,13 @@ def _texts(value: object, what: str) -> tuple[str, ...]:
 
 _TALLY_FIELDS = ("deals", "hand_points", "hands", "crib_points", "cribs", "pegging_points",
                  "pegging_deals")
+_LEARNING_FIELDS = ("discards", "discard_loss", "missed", "pegging_loss")
+"""What a game teaches (kept from index layout 2; a summary without them taught nothing)."""
 
 
 def _tally_json(t: Tally) -> dict[str, Any]:
     out: dict[str, Any] = {name: getattr(t, name) for name in _TALLY_FIELDS}
+    out.update({name: getattr(t, name) for name in _LEARNING_FIELDS if getattr(t, name)})
     if t.best_hand is not None:
         best = t.best_hand.to_json()
         del best["game"]
@@ -89,6 +92,11 @@ def _tally_from_json(data: object, number: int) -> Tally:
         value = d.get(name)
         if not _is_whole(value):
             raise ValueError(f"its tally's {name} is not a whole number")
+        setattr(tally, name, value)
+    for name in _LEARNING_FIELDS:
+        value = d.get(name, 0)
+        if not _is_whole(value) or value < 0:
+            raise ValueError(f"its tally's {name} is not a whole number of 0 or more")
         setattr(tally, name, value)
     best = d.get("best_hand")
     if best is not None:

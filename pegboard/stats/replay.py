@@ -180,7 +180,7 @@ def replay_record(
     ``source`` names the record in error messages; games are numbered from ``first_number``.
     """
     header, events = _read(lines, source)
-    return _replay(header, events, source, first_number)
+    return _replay(header, events, source, first_number, learning=True)
 
 
 def replay_events(
@@ -193,7 +193,8 @@ def replay_events(
 
 
 def _replay(
-    header: GameHeader, events: Sequence[tuple[int, Event]], source: str, first_number: int
+    header: GameHeader, events: Sequence[tuple[int, Event]], source: str, first_number: int,
+    *, learning: bool = False,
 ) -> list[GameSummary]:
     numbered = events
     if any(isinstance(event, Undo) for _, event in events):
@@ -216,7 +217,25 @@ def _replay(
         awards = _apply(game, event, number, source)
         tracker.after(event, awards)
     summaries.append(tracker.summary())
+    if learning:
+        _learned(game, summaries)
     return summaries
+
+
+def _learned(game: Game, summaries: list[GameSummary]) -> None:
+    """Add what each game teaches (:func:`pegboard.rules.lessons.lessons`, the one place it
+    is worked out) to its sides' tallies: discards reviewed and the points given up on them,
+    points missed counting and given up pegging."""
+    from pegboard.rules.lessons import lessons  # the advice engine: only when summarising
+
+    found = lessons(game)
+    for summary, players in zip(summaries, found.per_game, strict=False):
+        for who in players:
+            tally = summary.tallies[game.side_of(who.player)]
+            tally.discards += who.discards
+            tally.discard_loss += round(1000 * who.discard_loss)
+            tally.missed += who.counting.missed
+            tally.pegging_loss += round(1000 * who.pegging_loss)
 
 
 # --- many records --------------------------------------------------------------------------

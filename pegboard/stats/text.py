@@ -69,3 +69,24 @@ def head_lines(stats: Statistics) -> list[str]:
             starter = f" with {b.starter.pretty}" if b.starter else ""
             out.append(f"  best hand {b.points}: {cards}{starter} (game {b.game})")
     return out
+
+
+LEARNING_TITLE = "Learning (discards by expected value, counting, pegging):"
+
+
+def learning_lines(stats: Statistics) -> list[str]:
+    """What the games taught, per player or partnership: the points given up on average per
+    discard reviewed (where the dealt cards were entered), and per game the points missed
+    counting (muggins claims) and given up pegging, so a learner sees progress. None when
+    the games taught nothing (no discard reviewed, no count missed, no play judged)."""
+    lines = []
+    for s in stats.sides:
+        t = s.tally
+        if not (t.discards or t.missed or t.pegging_loss):
+            continue
+        loss = s.average_discard_loss
+        average = (f"{loss:.1f} given up on average ({t.discards} reviewed)"
+                   if loss is not None else "no dealt cards entered")
+        lines.append(f"  {s.name}: discards {average}; a game: {s.missed_a_game or 0:.1f} "
+                     f"missed counting, {s.pegging_loss_a_game or 0:.1f} given up pegging")
+    return [LEARNING_TITLE, *lines] if lines else []

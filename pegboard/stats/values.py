@@ -102,9 +102,21 @@ class Tally:
     pegging_points: int = 0
     pegging_deals: int = 0
     best_hand: BestHand | None = None
+    discards: int = 0
+    """Discards reviewed by expected value (hands whose dealt cards were entered)."""
+    discard_loss: int = 0
+    """Thousandths of a point given up on average over those discards, summed."""
+    missed: int = 0
+    """Points missed counting (left unclaimed in a muggins game)."""
+    pegging_loss: int = 0
+    """Thousandths of a point given up on average in the pegging (plays judged), summed."""
 
     def add(self, other: Tally) -> None:
         """Add another tally into this one."""
+        self.discards += other.discards
+        self.discard_loss += other.discard_loss
+        self.missed += other.missed
+        self.pegging_loss += other.pegging_loss
         self.deals += other.deals
         self.hand_points += other.hand_points
         self.hands += other.hands
@@ -179,6 +191,21 @@ class SideStats:
         """Play points per deal played card by card."""
         return _ratio(self.tally.pegging_points, self.tally.pegging_deals)
 
+    @property
+    def average_discard_loss(self) -> float | None:
+        """Points given up on average per discard reviewed (None: no dealt cards entered)."""
+        return _ratio(self.tally.discard_loss, 1000 * self.tally.discards)
+
+    @property
+    def missed_a_game(self) -> float | None:
+        """Points missed counting per game."""
+        return _ratio(self.tally.missed, self.games)
+
+    @property
+    def pegging_loss_a_game(self) -> float | None:
+        """Points given up on average in the pegging per game."""
+        return _ratio(self.tally.pegging_loss, 1000 * self.games)
+
     def to_json(self) -> dict[str, object]:
         """The per-side part of ``pegboard stats --json``."""
         t = self.tally
@@ -201,6 +228,10 @@ class SideStats:
             "pegging_points": t.pegging_points,
             "average_pegging": self.average_pegging,
             "best_hand": t.best_hand.to_json() if t.best_hand else None,
+            "discards_reviewed": t.discards,
+            "average_discard_loss": self.average_discard_loss,
+            "missed_a_game": self.missed_a_game,
+            "pegging_loss_a_game": self.pegging_loss_a_game,
         }
 
 

@@ -27,9 +27,12 @@ from pegboard.store.ids import is_valid_id
 from pegboard.store.lines import LATEST
 from pegboard.store.logfile import read_regular, scan
 
-LAYOUT = "1"
+LAYOUT = "2"
 """The index's layout; an index of another layout is rebuilt. Raise it when the columns or
-the meaning of a summary change (a summary is what :mod:`pegboard.stats` makes of a record)."""
+the meaning of a summary change (a summary is what :mod:`pegboard.stats` makes of a record).
+Layout 2 added what a game teaches to each tally (discards reviewed and the points given up
+on them, points missed counting and given up pegging): an older index, and an older finish
+line's summaries, are made again from the records, so the games of an old store count too."""
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
