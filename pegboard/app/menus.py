@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from pegboard.app import flow
+from pegboard.app.club_setup import LOCK_ROW
 from pegboard.app.effects import (
     Effect,
     FinishGame,
@@ -81,13 +82,20 @@ def ask_shutdown(state: AppState, screen: ScreenState, event: InputEvent) -> Res
     return replace(state, screen=Confirm("shutdown", under)), ()
 
 
+def night_locked(state: AppState) -> bool:
+    """The board's club night is under the tournament lock (``[club]`` in the config): every
+    club game started tonight is."""
+    return state.config.club.enabled and state.config.club.lock
+
+
 def menu_rows(state: AppState, under: ScreenState) -> list[tuple[str, str]]:
     """The menu's rows for where the player is (under a club night's tournament lock no
-    hint, advice or teaching is offered, and the menu says so)."""
+    hint, advice, teaching or count it yourself is offered, and the menu says so; a guest
+    may still ask for a hint on their own turn and advice on their own cards)."""
     teach = ("teaching", f"Teaching: {'on' if state.teaching else 'off'}")
     club = state.session.header.club if state.session is not None else None
-    if club is not None and club.lock:
-        teach = ("back", "Tournament: no help")
+    if (club is not None and club.lock) or (state.session is None and night_locked(state)):
+        teach = ("back", LOCK_ROW)
     if state.session is None:
         return [("back", "Back"), ("new", "New game"), ("help", "Rule help"), teach,
                 ("shutdown", "Shut down")]
@@ -97,12 +105,14 @@ def menu_rows(state: AppState, under: ScreenState) -> list[tuple[str, str]]:
         rows.append(("again", "Say it again"))
     if any(not isinstance(e, Option) for e in state.session.events):
         rows.append(("undo", "Undo last entry"))
-    locked = club is not None and club.lock
     if isinstance(under, Table) and gs.phase is Phase.PLAY and gs.to_act is not None \
-            and not locked:
+            and (club is None or club.helps(gs.to_act)):
         rows.append(("hint", "Pegging hint"))
-    if isinstance(under, Table) and gs.phase is Phase.STARTER and not locked:
-        rows.append(("advice", "Discard advice"))
+    if isinstance(under, Table) and gs.phase is Phase.STARTER:
+        if club is None or not club.lock:
+            rows.append(("advice", "Discard advice"))
+        elif club.guests:
+            rows.append(("advice", f"Advice for {gs.names[club.guests[0]]} (guest)"))
     if gs.phase is not Phase.GAME_OVER:
         rows.append(("peg", "Peg points"))
     rows += [("penalty", "Penalty"), ("scores", "Scores")]
@@ -119,7 +129,7 @@ def menu_rows(state: AppState, under: ScreenState) -> list[tuple[str, str]]:
 _OPENS: dict[str, Callable[[AppState, ScreenState], ScreenState]] = {
     "new": lambda state, under: SetupScreen(),
     "hint": lambda state, under: CardEntry("hint", under, _to_act(state)),
-    "advice": lambda state, under: CardEntry("advice", under),
+    "advice": lambda state, under: CardEntry("advice", under, _guest(state)),
     "peg": lambda state, under: QuickPeg(under=under),
     "penalty": lambda state, under: PenaltyScreen(under),
     "scores": lambda state, under: Scores(under),
@@ -159,6 +169,13 @@ def menu_move(state: AppState, screen: Menu, event: InputEvent) -> Result:
 
 def menu_back(state: AppState, screen: Menu, event: InputEvent) -> Result:
     return replace(state, screen=screen.under), ()
+
+
+def _guest(state: AppState) -> int | None:
+    """Whose advice: under the tournament lock the guest's (the only one it may help), else
+    chosen on the next screen."""
+    club = state.session.header.club if state.session is not None else None
+    return club.guests[0] if club is not None and club.lock and club.guests else None
 
 
 def _to_act(state: AppState) -> int:

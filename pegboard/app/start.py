@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from pegboard.app import flow, picker, wheels
+from pegboard.app import club_setup, flow, picker, wheels
 from pegboard.app.effects import AudioMode, PersistNewGame
 from pegboard.app.inputs import InputEvent
 from pegboard.app.keys import list_move
@@ -24,6 +24,7 @@ from pegboard.app.state import (
 )
 from pegboard.app.view import Screen, View
 from pegboard.app.views import board, numbered
+from pegboard.config import ClubConfig
 from pegboard.rules.events import Cut, Deal, GameHeader
 from pegboard.rules.state import Phase
 from pegboard.rules.variants import VARIANT_BY_KEY, VARIANTS
@@ -104,22 +105,30 @@ def home_view(state: AppState, screen: Home) -> View:
 # -- setup -------------------------------------------------------------------------------------
 
 
-def setup_rows(setup: Setup) -> list[tuple[str, str]]:
+def setup_rows(setup: Setup, club: ClubConfig | None = None) -> list[tuple[str, str]]:
     """The options, "Start" first (one press starts the usual game): the seats, then a row for
     each rule variant the table can choose (:data:`~pegboard.rules.variants.VARIANTS`), then
-    the table options."""
+    the table options. On a club board (``club`` enabled) the club's rows follow the seats,
+    and under the night's lock one row says so in place of the help options."""
     rows = [("start", "Start"), ("players", f"Players: {setup.players}")]
     for seat in range(setup.players):
         rows.append((f"name{seat}", f"Seat {seat + 1}: {setup.names[seat]}"))
+    on_club = club is not None and club.enabled
+    if club is not None and club.enabled:
+        rows += club_setup.rows(setup, club)
     rows += [(variant.key, variant.row(setup.rules)) for variant in VARIANTS
              if variant.choices and setup.players in variant.seats]
-    rows += [(row.key, row.label(setup)) for row in OPTION_ROWS if row.offered(setup)]
+    locked = on_club and club is not None and club.lock
+    rows += [(row.key, row.label(setup)) for row in OPTION_ROWS if row.offered(setup)
+             and not (locked and row.key in club_setup.HELP_ROWS)]
+    if locked:
+        rows.append(("club", club_setup.LOCK_ROW))
     return rows
 
 
 def setup_move(state: AppState, screen: SetupScreen, event: InputEvent) -> Result:
     """OK on a row changes that option (round its choices); OK on Start starts the game."""
-    rows = setup_rows(state.setup)
+    rows = setup_rows(state.setup, state.config.club)
     index, row = list_move(screen.index, event, len(rows))
     state = replace(state, screen=SetupScreen(index))
     if row is None:
@@ -143,6 +152,8 @@ def _change(s: Setup, key: str) -> Setup:
         return replace(s, players=s.players % 4 + 1 if s.players < 4 else 2)
     if key.startswith("name"):
         return replace(s, names=_next_name(s, int(key[4:])))
+    if key in ("club", "round", "guest"):
+        return club_setup.change(s, key)
     return OPTION_BY_KEY[key].change(s)
 
 
@@ -165,6 +176,11 @@ def start_game(state: AppState) -> Result:
     """A new game with the chosen options, recorded in its header."""
     s = state.setup
     header = GameHeader(tuple(s.names[: s.players]), s.game_rules(), table=s.table())
+    club = state.config.club
+    if club.enabled:  # a club board: every game is the night's (app/club_setup)
+        header = replace(header, table=club_setup.options(header.table, club),
+                         club=club_setup.seat(s, club))
+        state = replace(state, setup=club_setup.after(s))
     session = Session.new(header)
     state = replace(state, session=session, award="", passed=-1, helped=frozenset(),
                     offers_shown=0, race=())
@@ -173,7 +189,7 @@ def start_game(state: AppState) -> Result:
 
 
 def setup_view(state: AppState, screen: SetupScreen) -> View:
-    keys = setup_rows(state.setup)
+    keys = setup_rows(state.setup, state.config.club)
     rows = [label for _, label in keys]
     chosen = OPTION_BY_KEY.get(keys[min(screen.index, len(keys) - 1)][0])
     return View(Screen.SETUP, "New game", numbered(state.keypad, rows), screen.index,

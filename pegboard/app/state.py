@@ -37,6 +37,8 @@ class Setup:
     teaching: bool = False
     count_yourself: bool = False
     audio: bool = False
+    club_round: int = 1
+    guest: int = -1  # a club game's guest seat (-1: none)
 
     def game_rules(self) -> Rules:
         """The engine rules for this table: five-card only when two play."""
@@ -332,8 +334,10 @@ class AppState:
 
     @property
     def teaching(self) -> bool:
-        """Teaching mode is on."""
-        return self.table.teaching
+        """Teaching mode is on (never under a club night's tournament lock: the engine
+        refuses it, and nothing that teaches reads the option itself)."""
+        club = self.session.header.club if self.session is not None else None
+        return self.table.teaching and not (club is not None and club.lock)
 
 
 Result = tuple[AppState, tuple[Effect, ...]]

@@ -105,7 +105,8 @@ def _card(header: GameHeader, reports: Sequence[Report], over: GameOver,
     rules = header.rules
     players = [
         {"seat": s, "member": seat.members[s], "name": header.players[s],
-         "side": rules.side_of(s, n), "won": rules.side_of(s, n) == over.winner,
+         "guest": s in seat.guests, "side": rules.side_of(s, n),
+         "won": rules.side_of(s, n) == over.winner,
          "game_points": over.game_points[rules.side_of(s, n)],
          "score": over.shown[rules.side_of(s, n)],
          "spread": over.spread if rules.side_of(s, n) == over.winner else -over.spread}
@@ -124,7 +125,7 @@ def _card(header: GameHeader, reports: Sequence[Report], over: GameOver,
     return {
         "format": FORMAT, "version": VERSION, "id": f"{board}:{game_id}",
         "club": club, "night": seat.night, "round": seat.round, "table": seat.table,
-        "board": board, "game": game_id, "rules": rules.to_json(n),
+        "board": board, "game": game_id, "rules": rules.to_json(n), "lock": seat.lock,
         "players": players, "winner": over.winner,
         "scores": list(over.scores), "shown": list(over.shown),
         "game_points": list(over.game_points), "spread": over.spread,
@@ -149,6 +150,7 @@ def _live(header: GameHeader, reports: Sequence[Report], board: str, game_id: st
         "night": seat.night if seat is not None else None,
         "round": seat.round if seat is not None else None,
         "table": seat.table if seat is not None else None,
+        "lock": seat.lock if seat is not None else None,
         "scores": list(turn.scores) if turn is not None else [0] * header.rules.sides(
             len(header.players)),
         "phase": turn.phase.value if turn is not None else "cut",

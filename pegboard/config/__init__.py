@@ -68,8 +68,7 @@ Sections and their defaults (pins are BCM GPIO numbers):
     ``enabled`` false; ``club`` ``"club"`` (the club's id); ``board`` ``""`` (this board's
     id); ``broker`` ``""`` (``HOST:PORT``); ``user`` ``""`` and ``password_file`` ``""`` (the
     MQTT credentials; none: a broker without authentication); ``night`` 1 and ``table`` 1;
-    ``lock`` false (the night's tournament lock); ``seating`` ``""`` (the night's seating,
-    ``pegboard club seat --json``: the members at this table each round).
+    ``lock`` false (the night's tournament lock).
 
 >>> config = parse_config('[display]\\nmodel = "sh1106"\\n')
 >>> config.display.model, config.display.i2c_address

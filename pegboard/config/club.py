@@ -1,10 +1,10 @@
 """``[club]``: the board's place in a club night and its club's broker (docs/club.md).
 
-The device writes a club game's header from it (night, table, the tournament lock; the round
-and the members chosen at setup), and ``pegboard club publish --config`` publishes the
-board's results with its broker, board id and credentials. ``pegboard club serve --config``
-reads the broker and the credentials from the same keys on the standings host. A command's
-own options win over the file.
+The device writes a club game's header from it (night, table, the tournament lock; the round,
+the guest seat and the members chosen at setup: :mod:`pegboard.app.club_setup`), and
+``pegboard club publish --config`` publishes the board's results with its broker, board id
+and credentials. ``pegboard club serve --config`` reads the broker and the credentials from
+the same keys on the standings host. A command's own options win over the file.
 """
 
 from __future__ import annotations
@@ -56,9 +56,6 @@ class ClubConfig:
     night: int = field(default=1, metadata=meta(int_in(1, 9999), "a whole number 1-9999"))
     table: int = field(default=1, metadata=meta(int_in(1, 9999), "a whole number 1-9999"))
     lock: bool = field(default=False, metadata=meta(boolean, "true or false"))
-    seating: str = field(default="", metadata=meta(
-        absolute_path, '"" or the absolute path of the night\'s seating (pegboard club seat '
-        "--json)"))
 
     def problem(self) -> str | None:
         """A club board needs its id and its broker; a password needs a user."""

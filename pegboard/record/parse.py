@@ -281,9 +281,22 @@ def _club(f: _Fields, seats: int) -> ClubSeat | None:
             raise f.fail(f"the member number of seat {seat} {problem}")
     lock = bool(club.opt_bool("lock"))
     table = f.data.get("table")
-    if lock and isinstance(table, dict) and table.get("teaching") is True:
-        raise f.fail("a game under the tournament lock ('club' 'lock') cannot have teaching on")
-    return ClubSeat(numbers[0], numbers[1], numbers[2], tuple(members), lock)
+    for helper in ("teaching", "count_yourself"):
+        if lock and isinstance(table, dict) and table.get(helper) is True:
+            raise f.fail(f"a game under the tournament lock ('club' 'lock') cannot have "
+                         f"{helper} on")
+    return ClubSeat(numbers[0], numbers[1], numbers[2], tuple(members), lock,
+                    _guests(f, club.data.get("guests", []), seats))
+
+
+def _guests(f: _Fields, guests: object, seats: int) -> tuple[int, ...]:
+    """The club object's ``guests``: the seats (0 first) whose players are guests."""
+    if not isinstance(guests, list) or not all(
+            isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < seats
+            for seat in guests) or len(set(guests)) != len(guests):
+        raise f.fail(f"'guests' must list the seats of guests, each once, from 0 to "
+                     f"{seats - 1}, got {shown(guests)}")
+    return tuple(sorted(guests))
 
 
 _READERS: dict[str, Callable[[_Fields], Line]] = {

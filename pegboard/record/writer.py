@@ -34,6 +34,8 @@ def dump(item: Line, players: int = 2) -> dict[str, object]:
             }
             if item.club.lock:
                 club["lock"] = True
+            if item.club.guests:
+                club["guests"] = list(item.club.guests)
             header["club"] = club
         return header
     out: dict[str, object] = {"type": item.TYPE}

@@ -48,14 +48,21 @@ class TableOptions:
 class ClubSeat:
     """Where a club game is played: the night, its round and table, and each seat's member
     number (in seat order). It never changes a score; the club publisher reports it.
-    ``lock``: the tournament lock, under which the table gives no help (no advice, hints or
-    teaching)."""
+    ``lock``: the night's tournament lock, under which the table gives no help (no advice,
+    hints, teaching or count it yourself); ``guests``: the seats of guests, the only players
+    a locked table may still give a pegging hint or discard advice (docs/club.md)."""
 
     night: int
     round: int
     table: int
     members: tuple[str, ...]
     lock: bool = False
+    guests: tuple[int, ...] = ()
+
+    def helps(self, seat: int | None) -> bool:
+        """Whether the table may help ``seat`` (None: the whole table) with a hint or
+        advice: always on a casual night; under the lock only a guest's own seat."""
+        return not self.lock or (seat is not None and seat in self.guests)
 
 
 @dataclass(frozen=True, slots=True)

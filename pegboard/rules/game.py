@@ -235,8 +235,9 @@ def _step(node: Node, event: Event) -> tuple[Node, Report]:
 
 def _apply(t: Table, event: Event, out: list[Award]) -> None:
     if isinstance(event, Option):
-        if event.teaching and t.locked:
-            raise RuleError("the tournament lock is on: no teaching at this table tonight")
+        if (event.teaching or event.count_yourself) and t.locked:
+            raise RuleError("the tournament lock is on: no teaching or count it yourself at "
+                            "this table tonight")
         return  # a table option: nothing at the table changes
     if isinstance(event, Confirm | Override):
         apply_confirm(t, event)
