@@ -52,6 +52,9 @@ SCREENS: dict[str, Screen] = {
     "match": Screen.MATCH,
     "race": Screen.RACE, "saved": Screen.SAVED, "dim": Screen.CRIB, "blank": Screen.CRIB,
     "resume": Screen.MESSAGE,
+    "large_setup": Screen.SETUP, "large_dealer": Screen.DEALER, "large_cut": Screen.CUT,
+    "large_message": Screen.MESSAGE, "large_starter": Screen.STARTER, "large_play": Screen.PLAY,
+    "large_show": Screen.SHOW, "large_crib": Screen.CRIB,
 }
 """Each golden frame and the screen its script must have reached (a script that no longer
 reaches it fails here, before any pixel is compared)."""

@@ -30,6 +30,7 @@ NOT_BEFORE_A_KEY = (
     "pegboard.voice.espeak", "pegboard.voice.hook", "pegboard.voice.speaker",  # voice off
     "pegboard.voice.announce", "pegboard.voice.phrases",
     "pegboard.stats", "pegboard.ui.race",  # the race picture of a game's end
+    "pegboard.ui.large",  # large print is off
     "pegboard.rules.advice", "pegboard.rules.hints", "pegboard.rules.rulehelp",
     "pegboard.rules.help_topics", "pegboard.rules.teaching",  # asked for from the menu
     "pegboard.rules.review",

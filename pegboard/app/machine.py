@@ -64,7 +64,8 @@ def initial_state(config: Config, *, resume: Sequence[RawLine] | Game | None = N
     notice saying so. ``notice`` (a title, then lines) is a page shown first: what the store
     had to do at start (a damaged game restored in part, or set aside).
     """
-    setup = Setup(players=config.players, rules=config.rules, audio=config.voice.audio)
+    setup = Setup(players=config.players, rules=config.rules, audio=config.voice.audio,
+                  large_print=config.display.large_print)
     state = AppState(config=config, setup=setup)
     first = (Page(notice[0], notice[1:]),) if notice else ()
     if resume is None or (not isinstance(resume, Game) and not resume):
@@ -125,7 +126,8 @@ def _earcon(state: AppState, new: AppState, key: Key, effects: tuple[Effect, ...
 
 def view(state: AppState) -> View:
     """What the screen shows in ``state``."""
-    return replace(view_of(state), link=state.link, brightness=state.brightness)
+    return replace(view_of(state), link=state.link, brightness=state.brightness,
+                   large_print=state.setup.large_print)
 
 
 def scores(state: AppState) -> tuple[int, ...] | None:

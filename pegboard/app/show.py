@@ -59,8 +59,10 @@ def page_go(state: AppState, screen: Reading, event: InputEvent) -> Result:
 
 
 def page_turn(state: AppState, screen: Reading, event: InputEvent) -> Result:
-    """Turning scrolls the page; it never goes past the page's ends."""
-    bottom = max(0, len(screen.pages[0].lines) - PAGE_ROWS)
+    """Turning scrolls the page; it never goes past the page's ends (in large print, where
+    a few lines fill the screen, until the last line is at the top)."""
+    rows = 1 if state.setup.large_print else PAGE_ROWS
+    bottom = max(0, len(screen.pages[0].lines) - rows)
     scroll = max(0, min(bottom, screen.scroll + steps(event)))
     return replace(state, screen=replace(screen, scroll=scroll)), ()
 

@@ -47,6 +47,9 @@ SETUP_HINT = "OK change  UNDO back"
 AUDIO_HINT = "says every card and row"
 """Setup's one line on what audio mode does, shown while its row is chosen."""
 
+LARGE_PRINT_HINT = "big digits and cards"
+"""Setup's one line on large print: the scores, the count and the card being chosen big."""
+
 
 @dataclass(frozen=True, slots=True)
 class OptionRow:
@@ -72,12 +75,15 @@ OPTION_ROWS = (
     OptionRow("own", lambda s: f"Count it yourself: {_on(s.count_yourself)}",
               lambda s: replace(s, count_yourself=not s.count_yourself), OWN_COUNT_HINT,
               offered=lambda s: s.teaching),
+    OptionRow("print", lambda s: f"Large print: {_on(s.large_print)}",
+              lambda s: replace(s, large_print=not s.large_print), LARGE_PRINT_HINT),
     OptionRow("audio", lambda s: f"Audio: {_on(s.audio)}",
               lambda s: replace(s, audio=not s.audio), AUDIO_HINT),
 )
 """The table options at setup, in order, after the seats and the rule variants: the one
 table setup's rows, changes and hints come from (count it yourself is a teaching option,
-offered while teaching is on; audio mode, last, is the device's and not the game's)."""
+offered while teaching is on; large print and audio mode, last, are the device's and not the
+game's: each is a turn or two back from Start, and takes effect as soon as it is chosen)."""
 OPTION_BY_KEY = {row.key: row for row in OPTION_ROWS}
 
 

@@ -27,8 +27,9 @@ from pegboard.rules.variants import Rules
 class Setup:
     """The new-game options being chosen (remembered between games): the seats, their names,
     the rules (five-card stays chosen while the table has more than two players, for when it
-    has two again) and the table options; and audio mode, the device's own setting (not the
-    game's: it is in no record), from ``[voice] audio`` at power-on."""
+    has two again) and the table options; and the device's own settings (not the game's: they
+    are in no record): audio mode, from ``[voice] audio`` at power-on, and large print (how
+    the screen draws), from ``[display] large_print``."""
 
     players: int = 2
     names: tuple[str, ...] = ("P1", "P2", "P3", "P4")
@@ -39,6 +40,7 @@ class Setup:
     audio: bool = False
     club_round: int = 1
     guest: int = -1  # a club game's guest seat (-1: none)
+    large_print: bool = False
 
     def game_rules(self) -> Rules:
         """The engine rules for this table: five-card only when two play."""

@@ -26,6 +26,9 @@ One screen kind per :class:`Screen`. The fields a renderer uses for each kind:
   picture (:func:`pegboard.ui.race.race_image` draws it from a ``Race`` of these rows).
 
 ``hint`` is a one-line key legend for the bottom of the screen ("OK play  GO go").
+
+``large_print`` asks for the large-print layouts (:mod:`pegboard.ui.large`): the same view,
+drawn for a player with low vision.
 """
 
 from __future__ import annotations
@@ -126,6 +129,7 @@ class View:
     race: tuple[tuple[int, ...], ...] = ()
     link: str = ""
     brightness: Brightness = Brightness.NORMAL
+    large_print: bool = False
 
     @property
     def skunk_line(self) -> int:

@@ -28,7 +28,9 @@ Sections and their defaults (pins are BCM GPIO numbers):
     ``repeat_s`` 0.15 (auto-repeat interval while held), ``debounce_ms`` 20.
 ``[display]``
     ``model`` ``"ssd1306"`` or ``"sh1106"``; ``i2c_port`` 1; ``i2c_address`` 0x3C;
-    ``rotate`` 0 (0-3, quarter turns); ``contrast`` 255 (0-255).
+    ``rotate`` 0 (0-3, quarter turns); ``contrast`` 255 (0-255); ``large_print`` false (true:
+    the scores and the count in digits at least 24 pixels high, the card being chosen filling
+    the screen; docs/accessibility.md).
 ``[idle]``
     ``dim_after_s`` 180, ``blank_after_s`` 900 (0 disables either).
 ``[link]``

@@ -37,7 +37,11 @@ def _device(value: Any) -> str:
 
 @dataclass(frozen=True)
 class DisplayConfig:
-    """The OLED: controller model and where it sits on the I2C bus."""
+    """The OLED: controller model, where it sits on the I2C bus, and how it draws.
+
+    ``large_print`` draws every screen for a player with low vision: the scores and the count
+    in digits at least 24 pixels high, and the card being chosen filling the screen (the
+    setup screen's "Large print" row changes it for the session)."""
 
     model: str = field(default="ssd1306", metadata=meta(one_of("ssd1306", "sh1106"),
                                                          '"ssd1306" or "sh1106"'))
@@ -47,6 +51,7 @@ class DisplayConfig:
     rotate: int = field(default=0, metadata=meta(int_of(0, 1, 2, 3),
                                                   "0, 1, 2 or 3 (quarter turns)"))
     contrast: int = field(default=255, metadata=meta(int_in(0, 255), "a whole number 0-255"))
+    large_print: bool = field(default=False, metadata=meta(boolean, "true or false"))
 
 
 @dataclass(frozen=True)

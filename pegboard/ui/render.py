@@ -16,6 +16,10 @@ layouts, by screen kind:
 
 A link-down mark (a boxed, struck-out ``LED``) sits in the bottom right corner whenever the
 LED board is not connected.
+
+With ``view.large_print`` every screen but the race and the frame left at shutdown is drawn
+by :func:`pegboard.ui.large.render_large` instead (digits at least 24 pixels high, the card
+being chosen filling the screen).
 """
 
 from __future__ import annotations
@@ -45,7 +49,12 @@ def render(view: View) -> Image.Image:
     image = Image.new("1", (WIDTH, HEIGHT), 0)
     if view.brightness is Brightness.BLANK:
         return image
-    if view.screen is Screen.SAVED:
+    if view.large_print and view.screen not in (Screen.SAVED, Screen.RACE):
+        # Imported here: the large-print layouts cost start-up only where they are used.
+        from pegboard.ui.large import render_large
+
+        render_large(image, view)
+    elif view.screen is Screen.SAVED:
         _saved(image, view)
     elif view.screen is Screen.RACE:
         _race(image, view)
