@@ -33,6 +33,7 @@ from pegboard.app.state import (
     Menu,
     PenaltyScreen,
     QuickPeg,
+    Reading,
     Result,
     Saved,
     Scores,
@@ -101,6 +102,8 @@ def menu_rows(state: AppState, under: ScreenState) -> list[tuple[str, str]]:
                 ("shutdown", "Shut down")]
     gs = state.session.state
     rows = [("back", "Back")]
+    if gs.phase is Phase.GAME_OVER:
+        rows.append(("review", "Review the game"))
     if state.speaking:
         rows.append(("again", "Say it again"))
     if any(not isinstance(e, Option) for e in state.session.events):
@@ -134,8 +137,17 @@ _OPENS: dict[str, Callable[[AppState, ScreenState], ScreenState]] = {
     "penalty": lambda state, under: PenaltyScreen(under),
     "scores": lambda state, under: Scores(under),
     "help": lambda state, under: HelpScreen(under),
+    "review": lambda state, under: _review(state, under),
 }
 """The menu rows that open a screen over the one the menu was opened on."""
+
+
+def _review(state: AppState, under: ScreenState) -> ScreenState:
+    """The game's review, page by page, then back to the game-over screen."""
+    from pegboard.app.review_pages import review_pages
+
+    assert state.session is not None
+    return Reading(review_pages(state.session), then=under)
 
 
 def menu_move(state: AppState, screen: Menu, event: InputEvent) -> Result:

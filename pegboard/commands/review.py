@@ -15,8 +15,7 @@ from pegboard.commands import paths
 from pegboard.errors import PegboardError
 from pegboard.record import decode_text
 from pegboard.record.reader import read_game
-from pegboard.rules.lessons import GameLessons, Mistake, PlayerLessons, lessons
-from pegboard.rules.review import points_text
+from pegboard.rules.lessons import GameLessons, lessons, player_parts, worth_showing
 
 MAX_RECORD_BYTES = 16 << 20
 """The largest record read (a long match is a few MiB)."""
@@ -55,32 +54,10 @@ def read_lessons(name: str) -> GameLessons:
     return lessons(read_game(text.splitlines(), name))
 
 
-def shown_mistakes(found: GameLessons, top: int) -> list[Mistake]:
-    """The mistakes worth showing (at least 0.1 point lost on average), biggest first."""
-    return [m for m in found.mistakes if points_text(m.lost) != "0.0"][:top]
-
-
-def player_line(found: GameLessons, who: PlayerLessons) -> str:
-    """One player's totals: discards, pegging, counting."""
-    name = found.names[who.player]
-    parts = []
-    average = who.average_discard_loss
-    if average is None:
-        parts.append("no dealt cards entered")
-    else:
-        parts.append(f"{who.discards} discard(s), {points_text(average)} given up on average")
-    parts.append(f"{who.plays} play(s) judged, {points_text(who.pegging_loss)} given up")
-    c = who.counting
-    if c.claims:
-        parts.append(f"counting: {c.exact} of {c.claims} claims right, {c.under} under "
-                     f"({c.missed} missed), {c.over} over")
-    return f"  {name}: " + "; ".join(parts)
-
-
 def run(args: argparse.Namespace) -> int:
     """Print the review of one record."""
     found = read_lessons(args.record)
-    mistakes = shown_mistakes(found, args.top)
+    mistakes = worth_showing(found, args.top)
     if args.json:
         print(json.dumps({
             "players": list(found.names),
@@ -107,5 +84,5 @@ def run(args: argparse.Namespace) -> int:
         print("No mistake worth a tenth of a point on average.")
     print("Per player:")
     for who in found.players:
-        print(player_line(found, who))
+        print(f"  {found.names[who.player]}: " + "; ".join(player_parts(who)))
     return 0

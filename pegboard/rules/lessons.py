@@ -28,7 +28,8 @@ from pegboard.rules.game import Game
 from pegboard.rules.hints import play_options
 from pegboard.rules.review import points_text, review_discard
 
-__all__ = ["Counting", "GameLessons", "Mistake", "MistakeKind", "PlayerLessons", "lessons"]
+__all__ = ["Counting", "GameLessons", "Mistake", "MistakeKind", "PlayerLessons", "lessons",
+           "player_parts", "worth_showing"]
 
 
 class MistakeKind(enum.StrEnum):
@@ -111,6 +112,26 @@ class GameLessons:
     mistakes: tuple[Mistake, ...]
     players: tuple[PlayerLessons, ...]
     per_game: tuple[tuple[PlayerLessons, ...], ...] = ()
+
+
+def worth_showing(found: GameLessons, top: int) -> list[Mistake]:
+    """The mistakes worth showing (at least a tenth of a point given up on average), biggest
+    first, at most ``top``: what every review lists (``pegboard review``, the device's review
+    pages, the scoreboard's review)."""
+    return [m for m in found.mistakes if points_text(m.lost) != "0.0"][:top]
+
+
+def player_parts(who: PlayerLessons) -> tuple[str, ...]:
+    """One player's totals in words, each review's same: discards, pegging, counting."""
+    average = who.average_discard_loss
+    parts = ["no dealt cards entered" if average is None else
+             f"{who.discards} discard(s), {points_text(average)} given up on average",
+             f"{who.plays} play(s) judged, {points_text(who.pegging_loss)} given up"]
+    c = who.counting
+    if c.claims:
+        parts.append(f"counting: {c.exact} of {c.claims} claims right, {c.under} under "
+                     f"({c.missed} missed), {c.over} over")
+    return tuple(parts)
 
 
 @dataclass(frozen=True, slots=True)

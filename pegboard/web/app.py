@@ -30,10 +30,12 @@ from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingR
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from pegboard.errors import PegboardError
 from pegboard.web.board import board_for
 from pegboard.web.games import QueryError, parse_limit
 from pegboard.web.hub import Hub
 from pegboard.web.page import error_page, page
+from pegboard.web.review import ReviewMissing, Reviews
 from pegboard.web.server_hosts import HostCheck
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -189,9 +191,19 @@ def create_app(directory: Path, *, period: float = 0.05, hosts: Collection[str] 
         client = request.client.host if request.client else ""
         return EventStream(hub(), streams, client)
 
+    reviews: list[Reviews] = []
+
+    def review(request: Request) -> Response:
+        # A plain function: reading a record and reviewing it runs on a worker thread.
+        if not reviews:
+            reviews.append(Reviews(directory))
+        return review_response(reviews[0], request.path_params.get("id"))
+
     read = ["GET", "HEAD"]
     routes = [
         Route("/", index, methods=read),
+        Route("/review", review, methods=read),
+        Route("/review/{id}", review, methods=read),
         Route("/board/{name}.svg", _board, methods=read),
         Route("/api/game", api_game, methods=read),
         Route("/api/games", api_games, methods=read),
@@ -205,6 +217,18 @@ def create_app(directory: Path, *, period: float = 0.05, hosts: Collection[str] 
     )
     app.hosts = hosts
     return app
+
+
+def review_response(reviews: Reviews, game_id: str | None) -> Response:
+    """A finished game's review page, or a friendly page saying why there is none."""
+    try:
+        text = reviews.page(game_id)
+    except ReviewMissing as error:
+        return HTMLResponse(error_page("No review", str(error)), status_code=404)
+    except PegboardError as error:
+        log.warning("a review cannot be made: %s", _short(str(error)))
+        return HTMLResponse(error_page("No review", _short(str(error))), status_code=503)
+    return HTMLResponse(text, headers={"cache-control": "no-store"})
 
 
 def _polling_ended(task: asyncio.Task[None], failed: Failed | None) -> None:

@@ -79,6 +79,11 @@ _PAGE = """<!doctype html>
     <h2 id="finished-title">Finished games</h2>
     <ol id="finished" class="finished-list"></ol>
   </section>
+  <section class="review-link" aria-labelledby="review-title">
+    <h2 id="review-title">Review</h2>
+    <p><a href="/review">The last game reviewed</a>: its biggest mistakes by the points
+      they gave up on average, and how each player counted.</p>
+  </section>
  </div>
 </main>
 <noscript><p class="problem">This scoreboard needs JavaScript to follow the game;

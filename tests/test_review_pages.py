@@ -1,0 +1,93 @@
+"""The review after the game from the players' side: on the device (the game-over screen's
+menu) and on the scoreboard (``/review``), both showing the facts ``pegboard review`` lists,
+worked out once by :func:`pegboard.rules.lessons.lessons`."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from html import unescape
+from pathlib import Path
+
+from starlette.testclient import TestClient
+
+from pegboard import record
+from pegboard.app.inputs import Turn
+from pegboard.app.session import Session
+from pegboard.app.state import GameOver
+from pegboard.rules.game import Game
+from pegboard.rules.lessons import GameLessons, lessons, player_parts, worth_showing
+from pegboard.rules.review import points_text
+from pegboard.web.app import create_app
+from tests.support.app_driver import MENU, OK, App
+from tests.support.games import random_game
+from tests.support.web import record_game
+
+SEED = 3
+"""A random game with the dealt cards entered and muggins on: discards, plays and claims."""
+
+
+def played() -> tuple[Game, list[str]]:
+    made = random_game(SEED, dealt=True, muggins=True)
+    game = Game.from_header(made.header)
+    for event in made.events:
+        game.push(event)
+    return game, [record.dump_line(made.header), *(record.dump_line(e) for e in made.events)]
+
+
+def facts(found: GameLessons, top: int) -> list[str]:
+    """What every review says: each mistake's loss, who, what was done and what was better,
+    then each player's totals."""
+    said = [f"-{points_text(m.lost)} {found.names[m.player]} {m.kind} {m.did} {m.better}"
+            for m in worth_showing(found, top)]
+    return said + ["; ".join(player_parts(who)) for who in found.players]
+
+
+def test_the_device_reviews_the_game_from_the_game_over_menu() -> None:
+    game, _ = played()
+    app = App.start()
+    app.state = replace(app.state, session=Session.resume(game), screen=GameOver())
+    app.feed(MENU)
+    assert app.view.lines[1] == "Review the game"
+    app.feed(Turn(1), OK)
+    titles, pages = [], []
+    while app.pages:
+        titles.append(app.view.title)
+        pages.append(" ".join(app.view.lines))
+        app.feed(OK)
+    assert isinstance(app.state.screen, GameOver)  # back where the review was asked for
+    found = lessons(game)
+    mistakes = worth_showing(found, 5)
+    assert mistakes
+    assert titles == [*(f"Review {n}/{len(mistakes)}: -{points_text(m.lost)}"
+                        for n, m in enumerate(mistakes, start=1)),
+                      *(f"Review: {name}" for name in found.names)]
+    for mistake, text in zip(mistakes, pages, strict=False):
+        assert text == (f"{found.names[mistake.player]}, deal {mistake.deal_no}, "
+                        f"{mistake.kind}: {mistake.did} {mistake.better}")
+    assert pages[len(mistakes):] == [" ".join(player_parts(who)) for who in found.players]
+
+
+def test_the_scoreboard_reviews_the_last_game_like_the_command(tmp_path: Path) -> None:
+    game, lines = played()
+    store = tmp_path / "store"
+    record_game(store, lines)
+    with TestClient(create_app(store)) as client:
+        assert 'href="/review"' in client.get("/").text
+        page = client.get("/review")
+        assert page.status_code == 200
+        rows = re.findall(r"<tr><td>(.*?)</td><td>\d+</td><td>\d+</td><td>(.*?)</td>"
+                          r"<td>(.*?)</td><td>(.*?)</td><td>(.*?)</td></tr>", page.text)
+        items = re.findall(r"<li><strong>.*?</strong>: (.*?)</li>", page.text)
+        shown = [unescape(" ".join(row)) for row in rows] + [unescape(i) for i in items]
+        assert shown == facts(lessons(game), 10)
+        assert client.get("/review/no-such-game").status_code == 404
+        assert client.get("/review/..%2Fetc").status_code == 404
+
+
+def test_the_scoreboard_says_when_there_is_no_game_to_review(tmp_path: Path) -> None:
+    store = tmp_path / "store"
+    store.mkdir()
+    with TestClient(create_app(store)) as client:
+        page = client.get("/review")
+        assert page.status_code == 404 and "no game has been finished yet" in page.text
