@@ -14,28 +14,21 @@ from pegboard.device.observers import Leds, Observer, Speech, Voice
 from pegboard.device.ports import LedBoard
 from pegboard.errors import PegboardError
 from pegboard.hw.clock import Clock
-from pegboard.hw.factory import ensure_pin_factory
-from pegboard.hw.gestures import Timing
-from pegboard.hw.inputs import (
-    ButtonPins,
-    EncoderKit,
-    EncoderPins,
-    InputKit,
-    KeypadKit,
-    KeypadPins,
-    Sink,
-)
 from pegboard.store import Recovery, Store
 from pegboard.store.replay import EngineCheck
 
 if TYPE_CHECKING:
     from gpiozero import Factory
 
+    from pegboard.hw.gestures import Timing
+    from pegboard.hw.inputs import ButtonPins, EncoderPins, InputKit, KeypadPins, Sink
     from pegboard.link.led_board import SerialLedBoard
     from pegboard.link.usb_port import Opener, Port
     from pegboard.rules.game import Game
 
 # The LED link is imported when the config names a board: without one it is not loaded.
+# The input kits (and gpiozero under them) are imported when a kit is made: the simulator
+# makes its kit on the first key.
 
 log = logging.getLogger(__name__)
 
@@ -57,18 +50,24 @@ def outputs(speech: Speech[machine.AppState] | None, leds: LedBoard | None,
 
 def timing(config: InputConfig) -> Timing:
     """Debounce, hold and repeat times from the ``[input]`` section."""
+    from pegboard.hw.gestures import Timing
+
     return Timing(debounce_s=config.debounce_ms / 1000, hold_s=config.hold_s,
                   repeat_s=config.repeat_s)
 
 
 def encoder_pins(config: InputConfig) -> EncoderPins:
     """The encoder kit's pins from the ``[input]`` section."""
+    from pegboard.hw.inputs import EncoderPins
+
     return EncoderPins(a=config.encoder_a, b=config.encoder_b, push=config.encoder_push,
                        go=config.button_go, undo=config.button_undo, menu=config.button_menu)
 
 
 def keypad_pins(config: InputConfig) -> KeypadPins:
     """The keypad's row and column pins from the ``[input]`` section."""
+    from pegboard.hw.inputs import KeypadPins
+
     rows, cols = tuple(config.keypad_rows), tuple(config.keypad_cols)
     assert len(rows) == 4 and len(cols) == 4  # the config checks this
     return KeypadPins(rows=(rows[0], rows[1], rows[2], rows[3]),
@@ -77,6 +76,8 @@ def keypad_pins(config: InputConfig) -> KeypadPins:
 
 def button_pins(config: InputConfig) -> ButtonPins:
     """The GO, UNDO and MENU buttons' pins from the ``[input]`` section (both kits)."""
+    from pegboard.hw.inputs import ButtonPins
+
     return ButtonPins(go=config.button_go, undo=config.button_undo, menu=config.button_menu)
 
 
@@ -84,6 +85,9 @@ def make_kit(config: InputConfig, sink: Sink, clock: Clock, *,
              pin_factory: Factory | None = None) -> InputKit:
     """The input kit the config names, on gpiozero (``pin_factory`` None: the default,
     made as :func:`~pegboard.hw.factory.ensure_pin_factory` makes it)."""
+    from pegboard.hw.factory import ensure_pin_factory
+    from pegboard.hw.inputs import EncoderKit, KeypadKit
+
     if pin_factory is None:
         ensure_pin_factory()
     if config.kit == "keypad":

@@ -3,40 +3,92 @@
 Keys reach the app the same way as on a Pi: :class:`~pegboard.sim.hands.MockHands` drives the
 mock pins, gpiozero's devices see the edges and call back, the callbacks put raw items on the
 loop's queue, and the one loop does the rest. Only the pin factory and the display differ.
+
+The simulator's keys come from the terminal (or a script), never from the pins themselves,
+so the mock pins and the kit on them are made when the first key is pressed rather than
+before the first screen: until then no pin can change, so the kit would have nothing to
+report. The hands that press a key make them first, on their own thread, before driving any
+pin, so the first key goes through the same gpiozero code as every other and nothing is lost
+or reordered (keys typed meanwhile wait in the terminal).
 """
 
 from __future__ import annotations
 
 import queue
+import threading
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from gpiozero import Device
-from gpiozero.pins.mock import MockFactory
 from PIL import Image
 
 from pegboard.app.state import AppState
 from pegboard.app.view import View
 from pegboard.config import Config
-from pegboard.device.build import (
-    APP,
-    encoder_pins,
-    initial_state,
-    keypad_pins,
-    make_kit,
-    outputs,
-)
+from pegboard.device.build import APP, initial_state, outputs
 from pegboard.device.loop import DeviceLoop, Speech
 from pegboard.device.ports import LedBoard
 from pegboard.hw.clock import Clock
 from pegboard.hw.oled import Display
-from pegboard.sim.fakes import FakeClock, MockKeypadMatrix
-from pegboard.sim.hands import MockHands
+from pegboard.sim.fakes import FakeClock
 from pegboard.sim.keys import KeyStep
 from pegboard.store import Store
 
+if TYPE_CHECKING:
+    from gpiozero.pins.mock import MockFactory
+
+    from pegboard.app.inputs import InputEvent
+    from pegboard.hw.inputs import InputKit, RawInput
+    from pegboard.sim.hands import MockHands
+
 FrameHook = Callable[[View, Image.Image], None]
+
+
+class MockPins(NamedTuple):
+    """The simulator's pins once made: gpiozero's mock factory (with the default factory it
+    replaced, put back at the end), the kit on it and the hands that press its keys."""
+
+    factory: MockFactory
+    previous: Any
+    kit: InputKit
+    hands: MockHands
+
+
+PINS_MADE = object()
+"""Put on the loop's queue once the pins are made, so that a loop waiting out its idle tick
+works out its next deadline again at once: the keypad is scanned from then on, before the
+hands hold its first key down."""
+
+
+class KitOnFirstKey:
+    """The loop's input kit: none until the first key makes one (``made``).
+
+    Before that no pin exists, so there is nothing to translate, poll or release; afterwards
+    every call goes to the kit made.
+    """
+
+    def __init__(self) -> None:
+        self.made: InputKit | None = None
+
+    def translate(self, item: RawInput) -> list[InputEvent]:
+        """Gestures completed by one raw item (only the made kit's pins put any)."""
+        if item is PINS_MADE:
+            return []
+        assert self.made is not None, f"{item!r} before the pins were made"
+        return self.made.translate(item)
+
+    def poll(self, now: float) -> list[InputEvent]:
+        """The made kit's due gestures; none before the first key."""
+        return self.made.poll(now) if self.made is not None else []
+
+    def next_deadline(self) -> float | None:
+        """The made kit's next deadline; none before the first key."""
+        return self.made.next_deadline() if self.made is not None else None
+
+    def close(self) -> None:
+        """Release the made kit's pins, if any were made."""
+        if self.made is not None:
+            self.made.close()
 
 
 class Simulator:
@@ -58,31 +110,67 @@ class Simulator:
         self.config = config
         self.clock = clock
         self.store = store
-        self.factory = MockFactory()
-        self._previous_factory = Device.pin_factory
-        Device.pin_factory = self.factory
         self.inbox: queue.Queue[Any] = queue.Queue()
-        matrix = None
-        if config.input.kit == "keypad":
-            pins = keypad_pins(config.input)
-            matrix = MockKeypadMatrix(self.factory, pins.rows, pins.cols)
-        kit = make_kit(config.input, self.inbox.put, clock, pin_factory=self.factory)
+        self._kit = KitOnFirstKey()
+        self._pins: MockPins | None = None
+        self._making = threading.Lock()
         state = initial_state(config, store, notice)
         self.loop = DeviceLoop(
-            APP, state, kit=kit, inbox=self.inbox, display=display, store=store, clock=clock,
-            observers=outputs(speech, leds), contrast=config.display.contrast,
+            APP, state, kit=self._kit, inbox=self.inbox, display=display, store=store,
+            clock=clock, observers=outputs(speech, leds), contrast=config.display.contrast,
             on_frame=on_frame,
         )
-        wait = self._fake_wait if isinstance(clock, FakeClock) else time.sleep
-        self.hands = MockHands(self.factory, config.input.kit, wait, hold_s=config.input.hold_s,
-                               encoder_pins=encoder_pins(config.input), keypad=matrix)
+
+    @property
+    def factory(self) -> MockFactory:
+        """gpiozero's mock pin factory the keys are pressed on (made with the kit)."""
+        return self.mock_pins().factory
+
+    @property
+    def hands(self) -> MockHands:
+        """The hands that press keys on the mock pins (made with the kit)."""
+        return self.mock_pins().hands
+
+    def mock_pins(self) -> MockPins:
+        """The mock pins, the kit on them and the hands, made now if not yet: gpiozero's
+        factory becomes the default, the keypad's wiring is laid before its devices (as
+        :class:`~pegboard.sim.fakes.MockKeypadMatrix` needs) and the loop's kit is the
+        one made here from then on."""
+        with self._making:
+            if self._pins is None:
+                self._pins = self._make_pins()
+                self._kit.made = self._pins.kit
+                self.inbox.put(PINS_MADE)
+            return self._pins
+
+    def _make_pins(self) -> MockPins:
+        from gpiozero import Device
+        from gpiozero.pins.mock import MockFactory
+
+        from pegboard.device.build import encoder_pins, keypad_pins, make_kit
+        from pegboard.sim.fakes import MockKeypadMatrix
+        from pegboard.sim.hands import MockHands
+
+        config = self.config.input
+        factory = MockFactory()
+        previous = Device.pin_factory
+        Device.pin_factory = factory
+        matrix = None
+        if config.kit == "keypad":
+            pins = keypad_pins(config)
+            matrix = MockKeypadMatrix(factory, pins.rows, pins.cols)
+        kit = make_kit(config, self.inbox.put, self.clock, pin_factory=factory)
+        wait = self._fake_wait if isinstance(self.clock, FakeClock) else time.sleep
+        hands = MockHands(factory, config.kit, wait, hold_s=config.hold_s,
+                          encoder_pins=encoder_pins(config), keypad=matrix)
+        return MockPins(factory, previous, kit, hands)
 
     def start(self) -> None:
         """Draw the first frame."""
         self.loop.start()
 
     def press(self, step: KeyStep) -> None:
-        """Perform one key step on the mock pins."""
+        """Perform one key step on the mock pins (made first, on the first key)."""
         self.hands.do(step)
 
     def _fake_wait(self, seconds: float) -> None:
@@ -102,13 +190,19 @@ class Simulator:
     def power_cut(self) -> None:
         """Stop dead, as when the plug is pulled: nothing more is drawn or saved."""
         self.loop.running = False
-        self.factory.reset()
-        Device.pin_factory = self._previous_factory
+        self._release_pins()
 
     def close(self) -> None:
         """Leave the "game saved" frame, release the pins and restore the pin factory."""
         try:
             self.loop.close()
         finally:
-            self.factory.reset()
-            Device.pin_factory = self._previous_factory
+            self._release_pins()
+
+    def _release_pins(self) -> None:
+        with self._making:
+            if self._pins is not None:
+                from gpiozero import Device
+
+                self._pins.factory.reset()
+                Device.pin_factory = self._pins.previous
