@@ -67,9 +67,15 @@ def test_the_guide_game_spoken_has_one_announcement_per_award_in_order(
                  "--record", str(record)]) == 0
     assert "announcements in" in capsys.readouterr().out
     expected = expected_from_record(record.read_text(encoding="utf-8"))
-    texts = [path.read_text(encoding="utf-8").strip() for path in sorted(speech.glob("*.txt"))]
+    texts = [path.read_text(encoding="utf-8").strip()
+             for path in sorted(speech.glob("[0-9]*.txt"))]
     wavs = sorted(speech.glob("*.wav"))
     assert [p.stem for p in wavs] == [f"{n:04d}" for n in range(1, len(texts) + 1)]
+    # transcript.txt: each announcement after the key step that brought it
+    lines = (speech / "transcript.txt").read_text(encoding="utf-8").splitlines()
+    assert [line.split("\t", 1)[1] for line in lines] == texts
+    steps = [int(line.split(" ", 1)[0]) for line in lines]
+    assert steps == sorted(steps) and steps[0] > 1
     assert len(texts) == len(expected) > 50
     for text, (who, points, reason) in zip(texts, expected, strict=True):
         assert text.startswith(who), (text, who)

@@ -124,7 +124,7 @@ def _play(args: argparse.Namespace, config: Config, store: Any,
     from pegboard.device.loop import STOP, DeviceLoop
     from pegboard.hw.clock import MonotonicClock
     from pegboard.service.notify import Watchdog, ready, stopping
-    from pegboard.voice.setup import open_voice
+    from pegboard.voice.setup import voice_for
 
     clock = MonotonicClock()
     if display is None:
@@ -136,8 +136,9 @@ def _play(args: argparse.Namespace, config: Config, store: Any,
     log.info("input: %s; display: %s", describe_kit(config.input), args.display)
     leds = make_leds(config)
     state = initial_state(config, store)  # the store has logged its notices itself
-    # A missing espeak-ng or sound card is logged and the game goes on silently.
-    speech = open_voice(config.voice, clock, log.warning)
+    # A missing espeak-ng or sound card is logged and the game goes on silently; with the
+    # voice off it is loaded only if a player turns audio mode on.
+    speech = voice_for(config.voice, clock, log.warning)
     loop = DeviceLoop(APP, state, kit=kit, inbox=inbox, display=display, store=store,
                       clock=clock, observers=outputs(speech, leds),
                       contrast=config.display.contrast, watchdog=Watchdog.from_environ())

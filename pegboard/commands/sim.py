@@ -16,7 +16,9 @@ wait of at most an hour, a day of waiting in all), ``--frames`` is a folder (mad
 ``--record`` a file in an existing folder, and each can be written.
 
 ``--voice`` says awards and counts aloud (see docs/voice.md); in a headless run ``--speech
-DIR`` writes each announcement as ``DIR/0001.wav`` with its words in ``DIR/0001.txt``.
+DIR`` writes each announcement as ``DIR/0001.wav`` with its words in ``DIR/0001.txt``, and
+``DIR/transcript.txt``: one announcement a line, after the key step that caused it (``12
+right``, a tab, the words; audio mode's sounds as ``[click]``, ``[ok]``, ``[refused]``).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ import argparse
 import os
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -269,9 +272,14 @@ def _headless(args: argparse.Namespace, config: Config) -> int:
                            owner="pegboard sim")
         try:
             result = run_script(steps, config, store, frames_dir=frames_dir,
-                                record_path=record, on_frame=printed, speech=speech)
+                                record_path=record, on_frame=printed, speech=speech,
+                                before_step=_naming(transcript))
         finally:
             store.close()
+    if transcript is not None:
+        lines = transcript.lines()
+        (Path(args.speech) / "transcript.txt").write_text(
+            "".join(f"{line}\n" for line in lines), encoding="utf-8")
     last = result.views[-1] if result.views else None
     sides = next((v.sides for v in reversed(result.views) if v.sides), ())
     print("\n".join(board_lines(last, sides, last.target if last else 121)))
@@ -280,6 +288,20 @@ def _headless(args: argparse.Namespace, config: Config) -> int:
           + (f", record in {record}" if record else "")
           + (f", {len(transcript.said)} announcements in {args.speech}" if transcript else ""))
     return 0
+
+
+def _naming(transcript: Transcript | None) -> Callable[[int, KeyStep], None] | None:
+    """What tells the transcript which key step is being pressed (None: no transcript)."""
+    if transcript is None:
+        return None
+    kept = transcript
+
+    def name(number: int, step: KeyStep) -> None:
+        word = "wait" if step.key == "wait" else ("hold-" if step.hold else "") + step.key
+        kept.cause = f"{number} {word}:{step.seconds:g}" if step.key == "wait" else (
+            f"{number} {word}")
+
+    return name
 
 
 def _check_kit(steps: list[KeyStep], kit: str, source: str) -> None:
@@ -302,7 +324,7 @@ def _interactive(args: argparse.Namespace, config: Config) -> int:
         from pegboard.hw.clock import MonotonicClock
         from pegboard.sim.session import Simulator
         from pegboard.sim.terminal import TerminalDisplay, run_interactive
-        from pegboard.voice.setup import open_voice
+        from pegboard.voice.setup import voice_for
 
         clock = MonotonicClock()
         store = open_store(directory, owner="pegboard sim")
@@ -315,7 +337,7 @@ def _interactive(args: argparse.Namespace, config: Config) -> int:
             mirror = _window() if args.window else None
             display = TerminalDisplay(config.input.kit, extra=leds.status if leds else None,
                                       mirror=mirror)
-            speech = open_voice(config.voice, clock, notices.append) if args.voice else None
+            speech = voice_for(config.voice, clock, notices.append)
             sim = Simulator(config, store, display, clock=clock, on_frame=display.frame,
                             notice=notices.append, leds=leds.board if leds else None,
                             speech=speech)

@@ -109,6 +109,17 @@ class Speech(Protocol[S_contra]):
         """Why the voice cannot be heard (None: no known reason)."""
 
 
+@runtime_checkable
+class Audible(Protocol[S_contra]):
+    """A voice with audio mode (:class:`pegboard.voice.hook.VoiceHook`): told each batch of
+    keys whole (its state, view and the effects asked), for the keys' sounds and the
+    screen's words besides the facts."""
+
+    def heard(self, state: S_contra, view: View, asked: Sequence[Effect], *,
+              first: bool = False, saved: bool = False) -> None:
+        """One batch of keys (``first``: the state at start; ``saved``: an entry saved)."""
+
+
 class Oled(Generic[S]):
     """The OLED panel: the brightness asked, then the view, drawn only when it changed."""
 
@@ -153,17 +164,22 @@ class Oled(Generic[S]):
 
 
 class Voice(Generic[S]):
-    """The voice: what each batch's states bring is said; "say it again" and "read the
-    screen" as asked."""
+    """The voice: what each batch's states bring is said (in audio mode with the keys'
+    sounds and the screen's words); "say it again" and "read the screen" as asked."""
 
     def __init__(self, speech: Speech[S]) -> None:
         self.speech = speech
 
     def saw(self, seen: Seen[S]) -> None:
-        if seen.first:
-            self.speech.begin(seen.state)
+        speech = self.speech
+        if isinstance(speech, Audible):
+            if seen.first or seen.stepped:
+                speech.heard(seen.state, seen.view, seen.asked, first=seen.first,
+                             saved=bool(seen.reports))
+        elif seen.first:
+            speech.begin(seen.state)
         elif seen.stepped:
-            self.speech.stepped(seen.state)
+            speech.stepped(seen.state)
         for effect in seen.asked:
             if isinstance(effect, SayAgain):
                 self.speech.again()

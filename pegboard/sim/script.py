@@ -52,8 +52,10 @@ def run_script(
     on_frame: Callable[[View, Image.Image], None] | None = None,
     clock: FakeClock | None = None,
     speech: Speech[AppState] | None = None,
+    before_step: Callable[[int, KeyStep], None] | None = None,
 ) -> ScriptResult:
-    """Press every step on the mock pins; keep each new frame (and write it as PNG)."""
+    """Press every step on the mock pins; keep each new frame (and write it as PNG).
+    ``before_step`` is told each step (numbered from 1) before it is pressed."""
     result = ScriptResult()
     if frames_dir is not None:
         frames_dir.mkdir(parents=True, exist_ok=True)
@@ -74,6 +76,8 @@ def run_script(
         for step in expand(steps):
             if not sim.loop.running:
                 break
+            if before_step is not None:
+                before_step(result.steps_done + 1, step)
             sim.press(step)
             result.steps_done += 1
     finally:

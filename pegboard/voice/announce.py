@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from pegboard.app.coach import COACH, SHOW_ORDER
 from pegboard.app.state import AppState, OwnCount, Reading, ScreenState
@@ -41,10 +41,11 @@ from pegboard.rules.facts import (
     GameOver,
     Laid,
     Report,
+    SaidGo,
     Scored,
     ShowStep,
 )
-from pegboard.rules.state import Award, Reason
+from pegboard.rules.state import Award, Phase, Reason
 from pegboard.voice.phrases import (
     Phrases,
     act_phrase,
@@ -52,17 +53,26 @@ from pegboard.voice.phrases import (
     claim_phrase,
     coach_phrase,
     is_play_act,
+    laid_phrase,
     no_score_phrase,
     phrases_for,
     result_phrase,
+    standing,
     step_phrase,
 )
 
 
 class Importance(enum.IntEnum):
     """How much an announcement matters: a newer one replaces an unsaid older one of lower
-    importance (a hand's count is worth more than the last card's "fifteen for two")."""
+    importance (a hand's count is worth more than the last card's "fifteen for two"); audio
+    mode's sounds (``CUE``) are never replaced, and a wheel word only by the next."""
 
+    CUE = -3
+    """Audio mode: a short sound (a click, the tone of a key taken or refused)."""
+    WHEEL = -2
+    """Audio mode: the card, row or number the knob or a key moved to."""
+    SCREEN = -1
+    """Audio mode: a screen or page reached, a row changed, "Entered"."""
     TEACHING = 0
     PLAY = 1
     SHOW = 2
@@ -105,6 +115,9 @@ class Announcer:
     """Remembers the game it last saw, to tell what each new state adds."""
 
     language: str = "en"
+    audio: bool = False
+    """Audio mode: each card laid named, the standing after each score, who plays after a
+    go or a reset, an undo said (:func:`told`)."""
     _header: object = None
     _entries: int = 0
     _pages: tuple[object, ...] = ()
@@ -129,7 +142,7 @@ class Announcer:
         if entries < self._entries:
             self._remember(state)
             self._held = ()
-            return Heard(undone=entries)
+            return Heard(self._taken_back(state.award, entries), undone=entries)
         if entries == self._entries and not isinstance(state.screen, Reading):
             self._pages = ()
             return Heard(self._release(state.screen, []))
@@ -137,7 +150,8 @@ class Announcer:
         sides = [side_name(gs, s) for s in range(gs.sides)]
         said: list[Announcement] = []
         for report in session.game.reports(self._entries):
-            said.extend(told(report, gs.names, sides, self._phrases, entries))
+            said.extend(told(report, gs.names, sides, self._phrases, entries,
+                             audio=self.audio))
         said = _show_order_first([*said, *self._teaching(state, entries)])
         self._remember(state)
         return Heard(self._release(state.screen, said))
@@ -171,6 +185,14 @@ class Announcer:
                 out.append(Announcement(coach_phrase(page.lines), "coach",
                                         Importance.TEACHING, entries))
         return out
+
+    def _taken_back(self, award: str, entries: int) -> tuple[Announcement, ...]:
+        """Audio mode: an undo said, with what it took back ("Taken back: the starter")."""
+        if not self.audio:
+            return ()
+        what = award.removeprefix("Undone: ") if award.startswith("Undone: ") else ""
+        return (Announcement(f"Taken back: {what}" if what else "Taken back", "undo",
+                             Importance.PENALTY, entries),)
 
     def _remember(self, state: AppState) -> None:
         session = state.session
@@ -207,18 +229,47 @@ def _show_order_first(said: list[Announcement]) -> list[Announcement]:
 
 
 def told(report: Report, names: Sequence[str], sides: Sequence[str],
-         p: Phrases, entry: int = 0) -> list[Announcement]:
+         p: Phrases, entry: int = 0, *, audio: bool = False) -> list[Announcement]:
     """The announcements one entry's report calls for, in the order of its facts (see the
-    module's docstring); ``entry`` is what each belongs to."""
+    module's docstring); ``entry`` is what each belongs to.
+
+    In audio mode also: every card laid, named with the count it made or with what it
+    scored ("Ann, seven: twenty-two"), a go ("Ben: go"), the board after every score ("Ann
+    46, Ben 39", from the act's own board) and, after a go or a count's reset, who plays.
+    """
+    out = _told(report, names, sides, p, entry, audio)
+    turn = report.next
+    restarted = report.first(SaidGo) is not None or (
+        report.first(Laid) is not None and turn.count == 0)
+    if audio and restarted and turn.phase is Phase.PLAY and turn.to_act is not None:
+        out.append(Announcement(f"{names[turn.to_act]} to play", "turn", Importance.PLAY,
+                                entry))
+    return out
+
+
+def _told(report: Report, names: Sequence[str], sides: Sequence[str],
+          p: Phrases, entry: int, audio: bool) -> list[Announcement]:
     out: list[Announcement] = []
     taken: dict[int, tuple[int, int]] = {}  # player -> side, points taken back
     count = report.next.count
     step: ShowStep | None = None
     claimed = False
     facts = report.facts
+    shown: int | None = None  # where the count just said is, for its standing
     for index, fact in enumerate(facts):
         if isinstance(fact, Laid):
             count = fact.count
+            after = facts[index + 1] if index + 1 < len(facts) else None
+            scores = isinstance(after, Scored) and is_play_act(after) and (
+                after.player == fact.player)
+            if audio and not scores:
+                out.append(Announcement(laid_phrase(names[fact.player], fact.card.rank, (),
+                                                    fact.count, p),
+                                        "laid", Importance.PLAY, entry))
+        elif isinstance(fact, SaidGo):
+            if audio:
+                out.append(Announcement(f"{names[fact.player]}: go", "go", Importance.PLAY,
+                                        entry))
         elif isinstance(fact, ClaimClosed):
             # the claim's own act comes next (other windows it closed peg nothing)
             claimed = claimed or (isinstance(report.event, Claim) and fact.pegged > 0)
@@ -226,6 +277,7 @@ def told(report: Report, names: Sequence[str], sides: Sequence[str],
             after = facts[index + 1] if index + 1 < len(facts) else None
             if not isinstance(after, ClaimOpened):  # a muggins count stays hidden
                 step = fact
+                shown = len(out)
                 out.append(Announcement(step_phrase(fact, names, p), fact.counted.value,
                                         Importance.SHOW, entry))
         elif isinstance(fact, GameOver):
@@ -234,18 +286,31 @@ def told(report: Report, names: Sequence[str], sides: Sequence[str],
         elif isinstance(fact, Scored):
             if step is not None and _counts(fact, step):
                 step = None  # the count just said, pegged
+                if audio and shown is not None and fact.scores:
+                    out[shown] = _standing(out[shown], fact, sides)
                 continue
             if all(reason is Reason.RENEGE_TAKE_BACK for reason in fact.reasons):
                 taken[fact.player] = (fact.side, taken.get(fact.player, (0, 0))[1] + fact.points)
                 continue
-            out.append(_claimed(fact, names, p, entry) if claimed else _act(
-                fact, count, names, p, entry))
+            said = _claimed(fact, names, p, entry) if claimed else _act(
+                fact, count, names, p, entry)
+            before = facts[index - 1] if index else None
+            if audio and isinstance(before, Laid) and is_play_act(fact) and not claimed:
+                scored = [(a.reason, a.points) for a in fact.awards]
+                said = replace(said, text=laid_phrase(names[fact.player], before.card.rank,
+                                                      scored, count, p))
+            out.append(_standing(said, fact, sides) if audio and fact.scores else said)
             claimed = False
     for player, (side, points) in taken.items():  # one sum per player, before the rest
         back = Award(player, side, points, Reason.RENEGE_TAKE_BACK, "")
         out.insert(0, Announcement(award_phrase(back, names[player], names, p),
                                    back.reason, Importance.PENALTY, entry))
     return out
+
+
+def _standing(said: Announcement, act: Scored, sides: Sequence[str]) -> Announcement:
+    """Audio mode: an award with the board it left: "Ann: fifteen for two; Ann 46, Ben 39"."""
+    return replace(said, text=f"{said.text}; {standing(act.scores, sides)}")
 
 
 def _counts(act: Scored, step: ShowStep) -> bool:

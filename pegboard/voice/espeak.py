@@ -26,6 +26,7 @@ import threading
 from collections.abc import Sequence
 from pathlib import Path
 
+from pegboard.app.effects import Sound
 from pegboard.config import VoiceConfig
 
 SOUND_CARDS = Path("/proc/asound/cards")
@@ -213,6 +214,35 @@ class EspeakVoice:
             with self._lock:
                 self._running = []
 
+    def play(self, sound: Sound) -> None:
+        """Play one of audio mode's short sounds (:mod:`pegboard.voice.earcons`) through the
+        player, returning when it has been played; PlayerError when the player fails."""
+        from pegboard.voice.earcons import earcon_wav
+
+        name = Path(self.player[0]).name
+        with self._lock:
+            self._stopped = False
+        try:
+            play = subprocess.Popen(self.player, stdin=subprocess.PIPE,
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        except OSError as error:
+            raise PlayerError(f"the player {name} cannot start: {error.strerror or error}"
+                              ) from None
+        with self._lock:
+            self._running = [play]
+        try:
+            assert play.stdin is not None
+            try:
+                play.stdin.write(earcon_wav(sound))
+                play.stdin.close()
+            except BrokenPipeError:
+                pass  # stopped, or failed: its status says which
+            self._wait(play, name)
+        finally:
+            end(play, self.grace_s)
+            with self._lock:
+                self._running = []
+
     def _say(self, speech: subprocess.Popen[bytes], text: str) -> None:
         assert speech.stdin is not None
         try:
@@ -259,6 +289,15 @@ class WavFolder:
         stem = self.folder / f"{self.written:04d}"
         stem.with_suffix(".txt").write_text(text + "\n", encoding="utf-8")
         write_wav(text, stem.with_suffix(".wav"), self.config)
+
+    def play(self, sound: Sound) -> None:
+        """Write the next numbered WAV as the sound, its name in the text file."""
+        from pegboard.voice.earcons import earcon_wav
+
+        self.written += 1
+        stem = self.folder / f"{self.written:04d}"
+        stem.with_suffix(".txt").write_text(f"[{sound.value}]\n", encoding="utf-8")
+        stem.with_suffix(".wav").write_bytes(earcon_wav(sound))
 
     def stop(self) -> None:
         """Files are written whole: nothing to stop."""

@@ -12,10 +12,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Protocol
 
+from pegboard.app.effects import AudioMode, Earcon, Effect, SayScore, Sound
 from pegboard.app.state import AppState
 from pegboard.app.view import View
 from pegboard.config import VoiceConfig
 from pegboard.voice.announce import Announcement, Announcer, Importance
+from pegboard.voice.audio import EARCON, AudioScreen, earcon, score_words, sound_of
 from pegboard.voice.espeak import WavFolder
 from pegboard.voice.phrases import read_view
 
@@ -42,10 +44,49 @@ class VoiceHook:
     def __init__(self, sink: Sink, *, language: str = "en") -> None:
         self.sink = sink
         self.announcer = Announcer(language)
+        self.screen = AudioScreen()
 
     def begin(self, state: AppState) -> None:
         """What ``state`` already shows counts as said (power-on, a resumed game)."""
         self.announcer.begin(state)
+
+    def heard(self, state: AppState, view: View, asked: Sequence[Effect], *,
+              first: bool = False, saved: bool = False) -> None:
+        """One batch of keys (``saved``: it saved an entry), with audio mode's part: the
+        keys' sounds, the facts, then the screen's words (:mod:`pegboard.voice.audio`);
+        audio mode turned on or off is said, and "say the score" answered. Without audio
+        mode this is :meth:`stepped`."""
+        self.announcer.audio = state.audio
+        if first:
+            self.begin(state)
+            self.screen.begin(view)
+            if state.audio:
+                self.sink.say((self.screen.screen(view),))
+            return
+        out = [earcon(effect.sound) for effect in asked if isinstance(effect, Earcon)]
+        heard = self.announcer.heard(state)
+        if heard.undone is not None:
+            self.sink.cancel(heard.undone)
+        out.extend(heard.said)
+        turned = next((effect for effect in asked if isinstance(effect, AudioMode)), None)
+        if turned is not None:
+            out.append(Announcement(f"Audio {'on' if turned.on else 'off'}", "audio",
+                                    Importance.ASKED))
+            if turned.on:
+                out.append(self.screen.screen(view))
+        elif state.audio:
+            sounds = [effect.sound for effect in asked if isinstance(effect, Earcon)]
+            out.extend(self.screen.heard(view, sounds, facts=bool(heard.said), saved=saved,
+                                         entry=self._entries(state)))
+        self.screen.begin(view)
+        if any(isinstance(effect, SayScore) for effect in asked):
+            out.append(Announcement(score_words(state), "score", Importance.ASKED))
+        if out:
+            self.sink.say(out)
+
+    @staticmethod
+    def _entries(state: AppState) -> int:
+        return 0 if state.session is None else len(state.session.events)
 
     def stepped(self, state: AppState) -> None:
         """A step made ``state``: say what it brought, or drop what an undo took back."""
@@ -81,16 +122,26 @@ class Transcript:
 
     def __init__(self, voice: _Speaks | None = None) -> None:
         self.said: list[Announcement] = []
+        self.causes: list[str] = []
+        """For each announcement, the key step that brought it (:attr:`cause` then)."""
+        self.cause = "start"
+        """What is being done now: the simulator names each key step before pressing it."""
         self.voice = voice
         self._standing: list[Announcement] = []  # what "say it again" may repeat
 
     def say(self, announcements: Sequence[Announcement]) -> None:
         for said in announcements:
             self.said.append(said)
-            if said.importance is not Importance.ASKED:
+            self.causes.append(self.cause)
+            if said.importance is not Importance.ASKED and said.kind != EARCON:
                 self._standing.append(said)
-            if self.voice is not None:
+            if self.voice is None:
+                continue
+            sound = sound_of(said)
+            if sound is None:
                 self.voice.speak(said.text)
+            else:
+                self.voice.play(sound)
 
     def cancel(self, entries: int) -> None:
         # Said is said: the transcript keeps it, but it is no longer the one to repeat.
@@ -108,9 +159,16 @@ class Transcript:
         """The words of every announcement, in order."""
         return [said.text for said in self.said]
 
+    def lines(self) -> list[str]:
+        """``transcript.txt``: one announcement a line, after the key step that caused it."""
+        return [f"{cause}\t{said.text}" for cause, said in zip(self.causes, self.said,
+                                                                strict=True)]
+
 
 class _Speaks(Protocol):
     def speak(self, text: str) -> None: ...
+
+    def play(self, sound: Sound) -> None: ...
 
 
 def wav_transcript(folder: Path, config: VoiceConfig) -> Transcript:

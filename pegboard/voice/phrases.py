@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 from pegboard.app.view import Screen, View
 from pegboard.rules.awards import number as english_number
+from pegboard.rules.cards import Rank
 from pegboard.rules.facts import Counted, GameOver, Scored, ShowStep
 from pegboard.rules.scoring import Breakdown, ScoreItem
 from pegboard.rules.speech import Said, count_phrases
@@ -305,9 +306,35 @@ def coach_phrase(lines: Sequence[str]) -> str:
     return _speakable(" ".join(lines))
 
 
-def _speakable(line: str) -> str:
+def card_word(rank: Rank, p: Phrases = ENGLISH) -> str:
+    """A card laid, said by its rank: "seven", "ten", "jack", "ace"."""
+    face = _SPOKEN_CARDS.get(rank.symbol)
+    return face if face is not None else p.number(int(rank))
+
+
+def laid_phrase(name: str, rank: Rank, scored: Sequence[tuple[str, int]], count: int,
+                p: Phrases = ENGLISH) -> str:
+    """Audio mode: a card laid, named, with what it made: "Ann, seven: twenty-two";
+    "Ben, eight: fifteen for two"; a go or last card with the count: "Ben, ten: eighteen,
+    and one for last card"."""
+    words = play_words(scored, count, p)
+    if scored and not any(reason in p.play for reason, _ in scored):
+        words = f"{p.number(count)}, {p.last_joiner}{words}"
+    return f"{name}, {card_word(rank, p)}: {words}"
+
+
+def standing(scores: Sequence[int], sides: Sequence[str]) -> str:
+    """Audio mode: the board after a score, every side: "Ann 46, Ben 39"."""
+    return ", ".join(f"{side} {score}" for side, score in zip(sides, scores, strict=False))
+
+
+def speakable(line: str) -> str:
     """Screen text as a speech engine can read it: suit symbols and face cards in words,
     the key legend's arrows dropped."""
+    return _speakable(line)
+
+
+def _speakable(line: str) -> str:
     for symbol, words in _SUITS.items():
         line = line.replace(symbol, words)
     line = re.sub(r"\b([AJQK])\b", lambda m: _SPOKEN_CARDS[m.group(1)], line)

@@ -5,7 +5,9 @@ The loop must never wait for a voice, so it only puts announcements on a
 one after another. The queue's rules:
 
 * **replace**: a newer announcement drops every unsaid older one of lower importance (the
-  hand's count goes before a pegging award nobody had time to hear);
+  hand's count goes before a pegging award nobody had time to hear); audio mode's sounds
+  are never dropped so, and a wheel word is dropped only by the next wheel word, which also
+  cuts it short if it is being said (the knob's words never queue up behind it);
 * **cancel**: an entry taken back drops what is queued for it and for any later entry, and
   stops it if it is being said;
 * **stale**: an announcement still unsaid ``stale_s`` seconds after it was made is dropped
@@ -28,8 +30,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
 
+from pegboard.app.effects import Sound
 from pegboard.hw.clock import Clock
 from pegboard.voice.announce import Announcement, Importance
+from pegboard.voice.audio import sound_of
 
 log = logging.getLogger(__name__)
 
@@ -66,9 +70,13 @@ class SpeechQueue:
 
     def put(self, said: Announcement) -> None:
         """Queue ``said``, dropping unsaid older announcements of lower importance."""
-        self.pending = [q for q in self.pending if q.said.importance >= said.importance]
+        if said.importance is Importance.WHEEL:
+            self.pending = [q for q in self.pending if q.said.importance is not Importance.WHEEL]
+        else:
+            self.pending = [q for q in self.pending if q.said.importance >= said.importance
+                            or q.said.importance is Importance.CUE]
         self.pending.append(Queued(said, self.clock.now()))
-        if said.importance is not Importance.ASKED:
+        if said.importance not in (Importance.ASKED, Importance.CUE):
             self._made = [*self._made[-(KEPT - 1):], said]
 
     def cancel(self, entries: int) -> None:
@@ -104,6 +112,9 @@ class Voice(Protocol):
     def speak(self, text: str) -> None:
         """Say ``text``, returning when it has been said (or stopped)."""
 
+    def play(self, sound: Sound) -> None:
+        """Play one of audio mode's short sounds, returning when it has been played."""
+
     def stop(self) -> None:
         """Cut short what is being said now (from another thread)."""
 
@@ -133,7 +144,11 @@ class Speaker:
         with self._lock:
             for said in announcements:
                 self.queue.put(said)
+            current = self._current
             self._lock.notify()
+        if current is not None and current.importance is Importance.WHEEL and any(
+                said.importance is Importance.WHEEL for said in announcements):
+            self.voice.stop()  # the next detent's word cuts this one short
 
     def cancel(self, entries: int) -> None:
         """Entries past the first ``entries`` were taken back (stops them mid-word too)."""
@@ -190,7 +205,11 @@ class Speaker:
                 self._current = said
             if said is not None:
                 try:
-                    self.voice.speak(said.text)
+                    sound = sound_of(said)
+                    if sound is None:
+                        self.voice.speak(said.text)
+                    else:
+                        self.voice.play(sound)
                     self.spoken += 1
                 except OSError as error:  # no player, no sound device: said once, go on
                     self._failed(error)

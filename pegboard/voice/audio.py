@@ -1,0 +1,164 @@
+"""Audio mode's words for the screen (docs/accessibility.md): what a player who cannot see
+the screen hears as it changes, on top of the engine's facts (:mod:`pegboard.voice.announce`).
+
+Each batch of keys brings, in order: the sound of each key (:class:`~pegboard.app.effects.Sound`
+as the app asked for it: a click for a move, a tone for a key taken, another for a refusal),
+then the facts of the entries saved, then one of:
+
+* **a screen reached** (another kind of screen, another title, another wheel, a page): its
+  title and what is chosen on it ("Menu: Back"; "Crib card 2 of 4: 7"); a page is read
+  whole ("Not allowed. ..."), except a page that shows a count or the end of the play, whose
+  points the facts just said (its title only, so each score is said once);
+* **a move** (a click): what the cursor is on now, in short words: the card on the wheel,
+  the row, the number ("7", "J nobs", "Teaching: on");
+* **a key taken** that changed what is chosen: the row as it is now;
+* "Entered" when an entry was saved and none of its facts had anything to say.
+
+Pure: it reads views (what the screen shows), never the game; the same views give the same
+words.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from pegboard.app.effects import Sound
+from pegboard.app.state import AppState
+from pegboard.app.view import Screen, View
+from pegboard.app.words import side_name
+from pegboard.rules.state import Phase
+from pegboard.voice.announce import Announcement, Importance
+from pegboard.voice.phrases import speakable
+
+EARCON = "earcon"
+"""The kind of an announcement that is one of audio mode's sounds (its text names it)."""
+
+SOUND_TEXT = {Sound.CLICK: "[click]", Sound.OK: "[ok]", Sound.REFUSED: "[refused]"}
+"""How a sound is written in a transcript."""
+
+_WORDLESS = (Screen.SHOW, Screen.GAME_OVER)
+"""Pages whose points or result the engine's facts have just said: only their title."""
+
+
+def earcon(sound: Sound) -> Announcement:
+    """A sound as an announcement (its text as a transcript writes it)."""
+    return Announcement(SOUND_TEXT[sound], EARCON, Importance.CUE)
+
+
+def sound_of(said: Announcement) -> Sound | None:
+    """The sound an announcement plays (None: it is words)."""
+    if said.kind != EARCON:
+        return None
+    return next(sound for sound, text in SOUND_TEXT.items() if text == said.text)
+
+
+def reached(before: View, after: View) -> bool:
+    """Whether ``after`` is another screen than ``before`` for a listener: another kind,
+    title, page or wheel. The play's own wheel passing to the next player is not (whose
+    turn it is is said after a go or a reset, as the facts report it)."""
+    if (before.screen, before.title) != (after.screen, after.title):
+        return True
+    if after.picker is None or before.picker is None:
+        if (after.picker is None) != (before.picker is None):
+            return True
+        text = after.selected is None and after.screen not in (Screen.PEG, Screen.CLAIM)
+        return text and before.lines != after.lines
+    return after.screen is not Screen.PLAY and before.picker.prompt != after.picker.prompt
+
+
+def cursor_words(view: View) -> str:
+    """What the cursor is on: the card on the wheel, the row, the number being turned."""
+    if view.picker is not None:
+        return speakable(view.picker.candidate)
+    if view.screen is Screen.PEG:
+        row = view.lines[view.selected] if view.selected is not None else ""
+        return speakable(f"{view.title}, {row}")
+    if view.selected is not None and view.lines:
+        return speakable(view.lines[view.selected % len(view.lines)])
+    if view.lines:
+        return speakable(view.lines[min(view.first_line, len(view.lines) - 1)])
+    return speakable(view.title)
+
+
+def sentences(parts: Sequence[str]) -> str:
+    """Parts said one after another: "Who deals first? Cut for deal"."""
+    out = ""
+    for part in (speakable(part) for part in parts):
+        if part:
+            out += (" " if out.endswith(("?", ".", "!")) else ". " if out else "") + part
+    return out
+
+
+def screen_words(view: View) -> str:
+    """A screen as it is reached: its title and what is chosen; a page read whole (a count's
+    page or the result by its title alone, without the points the facts said)."""
+    parts = [view.title] if view.title else []
+    if view.picker is not None:
+        return sentences([*parts, f"{view.picker.prompt}: {view.picker.candidate}"])
+    if view.screen in _WORDLESS:
+        return sentences([view.title.split(":")[0]])
+    if view.selected is not None or view.screen is Screen.CLAIM:
+        return sentences([*parts, cursor_words(view)])
+    return sentences([*parts, *_rejoined(view.lines)])
+
+
+def _rejoined(lines: Sequence[str]) -> list[str]:
+    """A page's lines as sentences again: a line the screen wrapped (the next goes on in
+    lower case) joined to the next with a space."""
+    out: list[str] = []
+    for line in lines:
+        if out and line[:1].islower() and not out[-1].endswith((".", "?", "!", ":")):
+            out[-1] += " " + line
+        else:
+            out.append(line)
+    return out
+
+
+def score_words(state: AppState) -> str:
+    """"Say the score": each side's score, in the play the count and who is to act
+    ("Ann 46, Ben 39. Count 22, Ben to play"); with no game, that there is none."""
+    if state.session is None:
+        return "No game"
+    gs = state.session.state
+    words = ", ".join(f"{side_name(gs, s)} {gs.scores[s]}" for s in range(gs.sides))
+    if gs.phase is Phase.PLAY and gs.to_act is not None:
+        words += f". Count {gs.count}, {gs.names[gs.to_act]} to play"
+    return words
+
+
+@dataclass(slots=True)
+class AudioScreen:
+    """Remembers the view last heard, to tell what each new one brings (see the module)."""
+
+    _view: View | None = None
+
+    def begin(self, view: View) -> None:
+        """Take ``view`` as heard (nothing said for it)."""
+        self._view = view
+
+    def heard(self, view: View, sounds: Sequence[Sound], *, facts: bool, saved: bool,
+              entry: int = 0) -> list[Announcement]:
+        """The words ``view`` brings after a batch whose keys made ``sounds``; ``facts``
+        when the engine's facts already said something, ``saved`` when an entry was saved."""
+        before, self._view = self._view, view
+        said: list[str] = []
+        if saved and not facts:
+            said.append("Entered")
+        if before is None or reached(before, view):
+            said.append(screen_words(view))
+            kind, importance = "screen", Importance.SCREEN
+        elif Sound.CLICK in sounds:
+            return [Announcement(cursor_words(view), "wheel", Importance.WHEEL, entry)]
+        elif Sound.OK in sounds and view != before and view.selected is not None:
+            said.append(cursor_words(view))
+            kind, importance = "row", Importance.SCREEN
+        else:
+            kind, importance = "entered", Importance.SCREEN
+        text = sentences(said)
+        return [Announcement(text, kind, importance, entry)] if text else []
+
+    def screen(self, view: View) -> Announcement:
+        """The whole screen said now (audio mode turned on, or the device started in it)."""
+        self._view = view
+        return Announcement(screen_words(view), "screen", Importance.SCREEN)

@@ -1,0 +1,173 @@
+"""Audio mode's words and sounds (docs/accessibility.md): the cards laid named with the
+count, the standing after each score, whose turn after a go or a reset, the wheel's words
+replacing each other, the sounds as WAV, and "say again" answered within a second."""
+
+from __future__ import annotations
+
+import io
+import threading
+import wave
+from pathlib import Path
+
+from pegboard.app.effects import Sound
+from pegboard.config import Config, parse_config
+from pegboard.sim.fakes import FakeClock, RecordingDisplay
+from pegboard.sim.keys import KeyStep, parse_script
+from pegboard.sim.script import run_script
+from pegboard.sim.session import Simulator
+from pegboard.store import Store
+from pegboard.voice.announce import Announcement, Importance
+from pegboard.voice.audio import earcon
+from pegboard.voice.earcons import earcon_wav
+from pegboard.voice.hook import Transcript, VoiceHook
+from pegboard.voice.speaker import Speaker, SpeechQueue
+from tests.support.announcing import announcer_after
+
+AUDIO = parse_config("[voice]\naudio = true\n")
+START = "ok ok right ok ok"
+"""Keys from the home screen to the play: new game, start, P1 deals, the wheel's starter."""
+
+
+def transcript_of(keys: str, tmp_path: Path, config: Config = AUDIO) -> Transcript:
+    transcript = Transcript()
+    store = Store(tmp_path / "store", owner="test")
+    try:
+        run_script(parse_script(keys), config, store, speech=VoiceHook(transcript))
+    finally:
+        store.close()
+    return transcript
+
+
+def test_a_laid_card_a_score_a_go_and_the_turn_said_from_the_facts() -> None:
+    announcer, state = announcer_after(
+        ("Ann", "Ben"), "deal 0; starter 2C; play 1 7D 0 8C 1 9S 0 6D; go 1; go 0")
+    announcer.audio = True
+    assert [said.text for said in announcer.heard(state).said] == [
+        "Ben, seven: seven", "Ann, eight: fifteen for two; Ann 2, Ben 0",
+        "Ben, nine: twenty-four for three, a run; Ann 2, Ben 3",
+        "Ann, six: thirty for four, a run; Ann 6, Ben 3",
+        "Ben: go", "Ann to play", "Ann: go", "Ann: one for the go; Ann 7, Ben 3",
+        "Ben to play",
+    ]
+
+
+def test_a_thirty_one_says_who_plays_next() -> None:
+    announcer, state = announcer_after(
+        ("Ann", "Ben"), "deal 0; starter 2C; play 1 KD 0 QD 1 AS 0 KS")
+    announcer.audio = True
+    assert [said.text for said in announcer.heard(state).said][-2:] == [
+        "Ann, king: thirty-one for two; Ann 2, Ben 0", "Ben to play"]
+
+
+def test_without_audio_mode_the_facts_are_said_as_before() -> None:
+    announcer, state = announcer_after(
+        ("Ann", "Ben"), "deal 0; starter 2C; play 1 7D 0 8C 1 9S")
+    assert [said.text for said in announcer.heard(state).said] == [
+        "Ann: fifteen for two", "Ben: twenty-four for three, a run"]
+
+
+def test_the_screen_is_said_as_it_is_reached_and_the_wheel_as_it_moves(
+        tmp_path: Path) -> None:
+    transcript = transcript_of("ok right ok left", tmp_path)
+    assert transcript.texts() == [
+        "Pegboard. New game", "[ok]", "New game. Start", "[click]", "Players: 2",
+        "[ok]", "Players: 3", "[click]", "Start"]
+
+
+def test_go_held_first_turns_audio_mode_on_and_the_voice_says_so(tmp_path: Path) -> None:
+    transcript = transcript_of("hold-go right", tmp_path, Config())
+    assert transcript.texts() == ["Audio on", "Pegboard. New game", "[click]",
+                                  "Learn to play"]
+    assert transcript.causes == ["start", "start", "start", "start"]
+
+
+def test_with_audio_mode_off_no_sound_or_screen_word_is_made(tmp_path: Path) -> None:
+    voice = parse_config("[voice]\nenabled = true\n")
+    assert transcript_of(START + " right ok", tmp_path, voice).texts() == []
+
+
+def test_a_refusal_is_said_and_say_again_repeats_it(tmp_path: Path) -> None:
+    transcript = transcript_of(START + " go hold-go", tmp_path)
+    texts = transcript.texts()
+    assert "[refused]" in texts
+    refusal = texts[texts.index("[refused]") + 1]
+    assert refusal.startswith("Not allowed")
+    assert texts[-1] == refusal
+
+
+def test_say_the_score_says_each_side_the_count_and_who_plays(tmp_path: Path) -> None:
+    texts = transcript_of(START + " ok hold-menu", tmp_path).texts()
+    assert texts[-1].startswith("P1 0, P2 0. Count "), texts[-1]
+    assert texts[-1].endswith(" to play")
+
+
+def test_a_newer_wheel_word_replaces_an_unsaid_one_but_no_sound_or_fact() -> None:
+    q = SpeechQueue(FakeClock())
+    q.put(earcon(Sound.CLICK))
+    q.put(Announcement("7", "wheel", Importance.WHEEL))
+    q.put(earcon(Sound.CLICK))
+    q.put(Announcement("8", "wheel", Importance.WHEEL))
+    assert q.texts() == ["[click]", "[click]", "8"]
+    q.put(earcon(Sound.OK))
+    q.put(Announcement("Ann, eight: fifteen for two", "play", Importance.PLAY))
+    assert q.texts() == ["[click]", "[click]", "[ok]", "Ann, eight: fifteen for two"]
+    assert q.last is not None and q.last.text == "Ann, eight: fifteen for two"
+
+
+def test_each_sound_is_a_short_wav_of_its_own() -> None:
+    lengths = {}
+    for sound in Sound:
+        with wave.open(io.BytesIO(earcon_wav(sound))) as wav:
+            assert (wav.getnchannels(), wav.getsampwidth(), wav.getframerate()) == (
+                1, 2, 22_050)
+            lengths[sound] = wav.getnframes() / wav.getframerate()
+    assert lengths[Sound.CLICK] < lengths[Sound.OK] < lengths[Sound.REFUSED] <= 0.15
+    assert len({earcon_wav(sound) for sound in Sound}) == 3
+
+
+class Heard:
+    """A speech engine that notes the fake time each thing is said or played."""
+
+    def __init__(self, clock: FakeClock) -> None:
+        self.clock = clock
+        self.said: list[tuple[float, str]] = []
+        self.done = threading.Event()
+
+    def speak(self, text: str) -> None:
+        self.said.append((self.clock.now(), text))
+
+    def play(self, sound: Sound) -> None:
+        self.said.append((self.clock.now(), f"[{sound.value}]"))
+
+    def stop(self) -> None:
+        pass
+
+
+def _answer_time(step: KeyStep, tmp_path: Path, expect: str) -> float:
+    clock = FakeClock()
+    heard = Heard(clock)
+    speaker = Speaker(heard, clock)
+    store = Store(tmp_path / "store", owner="test")
+    sim = Simulator(AUDIO, store, RecordingDisplay(), clock=clock, speech=VoiceHook(speaker))
+    try:
+        sim.start()
+        for word in parse_script(START):
+            for _ in range(word.count):
+                sim.press(KeyStep(word.key, 1, word.hold))
+        assert speaker.idle(5)
+        pressed = clock.now()
+        sim.press(step)
+        assert speaker.idle(5)
+    finally:
+        sim.close()
+        store.close()
+        speaker.close()
+    answers = [(at, text) for at, text in heard.said if at >= pressed and expect in text]
+    assert answers, heard.said[-3:]
+    return answers[0][0] - pressed
+
+
+def test_say_again_and_say_the_score_are_answered_within_a_second(tmp_path: Path) -> None:
+    again = _answer_time(KeyStep("go", hold=True), tmp_path / "again", "P2 plays")
+    score = _answer_time(KeyStep("menu", hold=True), tmp_path / "score", "P1 0, P2 0")
+    assert again <= 1.0 and score <= 1.0, (again, score)
