@@ -7,8 +7,9 @@ one core here, so the ratio to a bare start carries over where the milliseconds 
 it does not grow when other processes share the machine.
 
 * ``pegboard sim`` on a real pseudo-terminal, restoring a game in progress: until the
-  simulator's own frame with the key legend is drawn (after the splash, the app, the
-  engine's replay and gpiozero's mock pins are loaded; the next thing it does is read keys).
+  simulator's own frame with the key legend is drawn (after the splash, the app and the
+  engine's replay; the next thing it does is read keys, and the first key makes gpiozero's
+  mock pins, which nothing can press before it).
 * ``pegboard run`` on gpiozero's mock pins (``GPIOZERO_PIN_FACTORY=mock``, as the tests run
   it on a machine without pins) and luma's dummy display, restoring the same game: until it
   logs "ready", which it does once its loop has drawn the first screen and before it waits
@@ -52,13 +53,14 @@ def bare(code: str = "pass") -> float:
 
 
 LIBRARIES = {
-    "sim": "import gpiozero, PIL.ImageFont; PIL.ImageFont.load_default_imagefont()",
+    "sim": "import PIL.ImageFont; PIL.ImageFont.load_default_imagefont()",
     "run": "import gpiozero, luma.core.device, PIL.ImageFont; "
            "PIL.ImageFont.load_default_imagefont()",
 }
-"""What each command's first screen cannot do without, from other projects: gpiozero for the
-keys, Pillow and its font for the frame, luma for the panel. Their start-up alone is the
-least the command can cost, printed beside it."""
+"""What each command's first screen cannot do without, from other projects: Pillow and its
+font for the frame; for ``run``, gpiozero for the buttons (they must exist before it is
+ready, or a key pressed on the board would be lost) and luma for the panel. Their start-up
+alone is the least the command can cost, printed beside it."""
 
 
 def sim(store: Path) -> float:

@@ -6,7 +6,6 @@ digits), and every message must still fit on one line and be read safely.
 
 from __future__ import annotations
 
-import difflib
 import json
 import re
 import reprlib
@@ -25,6 +24,8 @@ def name(text: str) -> str:
 
 def unknown(kind: str, prefix: str, written: str, valid: list[str], source: str) -> ConfigError:
     """An unknown section or key, with the closest valid name (compared without the prefix)."""
+    import difflib  # only a config with a mistake needs it
+
     shape = "[{}]" if kind == "section" else prefix + "{}"
     # difflib is quadratic in the name's length; no valid name is longer than 16.
     close = difflib.get_close_matches(written[:40], valid, n=1, cutoff=0.6)

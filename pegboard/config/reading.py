@@ -3,7 +3,6 @@ and writing a :class:`~pegboard.config.schema.Config` back as TOML."""
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -80,6 +79,8 @@ def parse_config(text: str, source: str = "<string>") -> Config:
     pegboard.errors.ConfigError: <string>: line 2: leds.count = a number of 30 digits
     (999999999999…); allowed: numbers of at most 24 digits
     """
+    import tomllib  # a config file to read: the simulator's defaults need no parser
+
     check_shape(text, source)
     try:
         data = tomllib.loads(text)
