@@ -28,12 +28,15 @@ GUIDE = (ROOT / "docs" / "guide.keys").read_text(encoding="utf-8")
 NOT_BEFORE_A_KEY = (
     "pegboard.link",  # no LED board in the config
     "pegboard.voice.espeak", "pegboard.voice.hook", "pegboard.voice.speaker",  # voice off
-    "pegboard.voice.announce", "pegboard.voice.phrases",
+    "pegboard.voice.announce", "pegboard.voice.phrases", "pegboard.voice.audio",
+    "pegboard.voice.earcons",
     "pegboard.stats", "pegboard.ui.race",  # the race picture of a game's end
     "pegboard.ui.large",  # large print is off
     "pegboard.rules.advice", "pegboard.rules.hints", "pegboard.rules.rulehelp",
     "pegboard.rules.help_topics", "pegboard.rules.teaching",  # asked for from the menu
-    "pegboard.rules.review",
+    "pegboard.rules.review", "pegboard.rules.lessons", "pegboard.app.review_pages",  # game over
+    "pegboard.rules.lookahead", "pegboard.rules.drills", "pegboard.rules.help_basics",
+    "pegboard.club",  # not a club night's board
     "pegboard.web", "pegboard.store.index", "pegboard.store.replay_text",
     "serial", "sqlite3",
     "difflib",  # a mistake in the config file (the closest valid name)

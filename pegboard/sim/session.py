@@ -7,9 +7,9 @@ loop's queue, and the one loop does the rest. Only the pin factory and the displ
 The simulator's keys come from the terminal (or a script), never from the pins themselves,
 so the mock pins and the kit on them are made when the first key is pressed rather than
 before the first screen: until then no pin can change, so the kit would have nothing to
-report. The hands that press a key make them first, on their own thread, before driving any
-pin, so the first key goes through the same gpiozero code as every other and nothing is lost
-or reordered (keys typed meanwhile wait in the terminal).
+report. The first key makes them on the thread that presses it, before any pin is driven, so
+it goes through the same gpiozero code as every other key and nothing is lost or reordered
+(keys typed meanwhile wait in the terminal).
 """
 
 from __future__ import annotations
