@@ -79,3 +79,27 @@ def test_every_trap_the_coach_names_is_what_the_scorer_says() -> None:
             assert made <= 31
             assert said == say_play(score_play(laid), made).lower()
             assert score_play(laid).total > 0
+
+
+def test_a_card_that_gave_points_away_gets_one_line_from_the_coach() -> None:
+    """P2 led a 3; P1's 4 lets a 2 make a run of three: the coach says so after the play, on
+    a page of its own (which the voice says as it says every coach page)."""
+    from pegboard.app.teach import PLAY_NOTE
+    from pegboard.rules.lookahead import known_for, play_note
+
+    app = _dealt_for_p1(teaching_game())
+    known = known_for(app.game)
+    assert known is not None and known.holds == 4 and known.next_left == 3
+    note = play_note(known, parse_cards("4C")[0])
+    assert note == "Gave away: a 2 back made run of 3 for 3; 8 was safer"
+    app.pick("4")
+    pages = [page for page in app.pages if page.title == PLAY_NOTE]
+    assert [" ".join(page.lines) for page in pages] == [note]
+
+
+def test_a_card_as_good_as_the_coach_s_gets_no_note() -> None:
+    from pegboard.app.teach import PLAY_NOTE
+
+    app = _dealt_for_p1(teaching_game())
+    app.pick("8")  # the coach's own card
+    assert not [page for page in app.pages if page.title == PLAY_NOTE]

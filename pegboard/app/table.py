@@ -105,21 +105,20 @@ def _card(state: AppState, screen: Table, card: Card, *, named: bool = False) ->
 
 
 def _coach(state: AppState) -> str:
-    """The pegging coach's line (teaching, the dealt cards of the player to act entered): the
-    card to lay looking two cards ahead (:mod:`pegboard.rules.lookahead`), from the dealt
-    cards not yet laid (the box does not know which two were laid away)."""
-    gs = _gs(state)
-    p = gs.to_act
-    if not state.teaching or p is None or gs.hands[p] is not None:
+    """The pegging coach's line (teaching, the cards of the player to act known: their dealt
+    cards entered, or their hand): the card to lay looking two cards ahead with what the box
+    knows (:mod:`pegboard.rules.lookahead`); worked out once an entry, not once a frame."""
+    session = state.session
+    if not state.teaching or session is None:
         return ""
-    dealt = gs.dealt[p]
-    if dealt is None:
-        return ""
-    from pegboard.rules.lookahead import coach_line
 
-    held = [card for card in dealt if card not in gs.played[p]]
-    seen = [card for card in gs.seen if card not in gs.pile and card not in held]
-    return coach_line(gs.pile, held, seen) or ""
+    def line() -> str:
+        from pegboard.rules.lookahead import known_for, known_line
+
+        known = known_for(session.state)
+        return (known_line(known) or "") if known is not None else ""
+
+    return session.memo("coach line", line)
 
 
 def view(state: AppState, screen: Table) -> View:

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pegboard.app.coach import coach_pages
+from pegboard.app.coach import COACH, coach_pages
 from pegboard.app.state import AppState, Page
 from pegboard.app.view import Screen
-from pegboard.app.words import no_suits
+from pegboard.app.words import no_suits, wrap
 from pegboard.errors import PegboardError
 from pegboard.rules.events import Claim, Event, Play
 from pegboard.rules.scoring import Breakdown
@@ -35,7 +35,8 @@ def lessons(state: AppState, before: GameState, event: Event, awards: tuple[Awar
 
     after = state.session.state
     coached, steps = coach_pages(before, after, event, awards, state.helped)
-    pages = [*coached, *_discard_reviews(after, awards), *_missed(before, event)]
+    pages = [*coached, *_play_note(before, event), *_discard_reviews(after, awards),
+             *_missed(before, event)]
     given: set[str] = set(steps)
     if isinstance(event, Play) and not any(a.player == event.player for a in awards):
         why = hints.explain_no_score((*before.pile, event.card))
@@ -47,6 +48,22 @@ def lessons(state: AppState, before: GameState, event: Event, awards: tuple[Awar
     topics = tuple(t for t in rulehelp.topics_for(situation) if t.id not in state.helped)
     pages.extend(help_pages(topics))
     return pages, frozenset(given | {t.id for t in topics})
+
+
+PLAY_NOTE = f"{COACH}that card"
+"""The title of the pegging coach's note after a card that gave points away or missed one."""
+
+
+def _play_note(before: GameState, event: Event) -> list[Page]:
+    """The pegging coach's one-line note on the card just laid by a player whose cards the
+    box knew: what it gave away or missed, by the look-ahead the coach line uses."""
+    if not isinstance(event, Play) or before.to_act != event.player:
+        return []
+    from pegboard.rules.lookahead import known_for, play_note
+
+    known = known_for(before)
+    note = play_note(known, event.card) if known is not None else None
+    return [Page(PLAY_NOTE, wrap(no_suits(note)))] if note is not None else []
 
 
 def _discard_reviews(after: GameState, awards: tuple[Award, ...]) -> list[Page]:

@@ -1,0 +1,145 @@
+"""The pegging coach with what the box knows: the player's own discards and the cards seen are
+nobody else's, the next player's cards left decide the go and the last card, and the note
+after a play says what it gave away or missed. Every statement is checked by the scorer over
+random deals played through the engine."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from pegboard.rules.cards import DECK, Card, Rank, parse_cards
+from pegboard.rules.events import Play
+from pegboard.rules.game import Game
+from pegboard.rules.lookahead import Known, known_for, known_line, look_ahead_known, play_note
+from pegboard.rules.pegging import score_play
+from pegboard.rules.speech import say_play
+from pegboard.rules.state import GameState, Phase
+from tests.support.games import random_game
+
+SEEDS = range(4)
+
+
+def turns() -> Iterator[tuple[GameState, Card]]:
+    """Every turn in the play of random games with the dealt cards entered, two and three
+    players: the state before the card, and the card laid."""
+    for seed in SEEDS:
+        made = random_game(seed, 2 + seed % 2, dealt=True)
+        game = Game.from_header(made.header)
+        for event in made.events:
+            before = game.state
+            if isinstance(event, Play) and before.phase is Phase.PLAY:
+                yield before, event.card
+            game.push(event)
+
+
+def _label(rank: Rank) -> str:
+    return "10" if rank is Rank.TEN else rank.symbol
+
+
+def _card(rank_text: str, known: Known) -> Card:
+    """The first card of that rank the player may hold."""
+    return next(c for c in known.cards if _label(c.rank) == rank_text)
+
+
+def test_the_box_knows_the_hand_and_nothing_seen_is_an_answer() -> None:
+    checked = 0
+    for before, card in turns():
+        known = known_for(before)
+        assert known is not None  # every player's dealt cards were entered
+        player = before.to_act
+        assert player is not None
+        dealt = set(before.dealt[player] or ())
+        assert card in known.cards and set(known.cards) <= dealt
+        assert known.holds == before.cards_left[player]
+        unseen = set(known.unseen())
+        assert not unseen & dealt  # the player's own discards are nobody's answer
+        assert not unseen & set(before.seen)  # nor any card seen this deal
+        checked += 1
+    assert checked > 200
+
+
+def test_every_line_and_note_is_what_the_scorer_says() -> None:
+    lines = notes = 0
+    for before, played in turns():
+        known = known_for(before)
+        assert known is not None
+        line = known_line(known)
+        found = look_ahead_known(known)
+        assert (line is None) == (not found)
+        if line is not None:
+            lines += 1
+            lay = re.match(r"Lay (\w+): (.*)$", line)
+            assert lay is not None, line
+            card = found[0].card  # the line names its rank
+            assert _card(lay.group(1), known).rank is card.rank
+            assert known.count + card.pips <= 31
+            rest = lay.group(2)
+            laid = (*known.pile, card)
+            now = score_play(laid)
+            count = sum(c.pips for c in laid)
+            if now.total:
+                assert rest == say_play(now, count).lower()
+            elif rest.endswith(("the go is yours", "last card is yours")):
+                fits = [c for c in known.unseen() if count + c.pips <= 31]
+                assert known.next_left == 0 or not fits
+                assert rest.endswith("last card is yours") == (known.next_left == 0)
+            elif " back, your " in rest:
+                trap = found[0].trap
+                assert trap is not None
+                answer, own, said = trap
+                assert rest.endswith(f" back, your {_label(own.rank)} makes {said}")
+                assert own in known.cards and own != card
+                reply = next(c for c in known.unseen() if c.rank is answer)
+                after = (*laid, reply, own)
+                assert said == say_play(score_play(after), sum(c.pips for c in after)).lower()
+                assert score_play(after).total > 0
+        note = play_note(known, played)
+        if note is None:
+            continue
+        notes += 1
+        chosen = next(a for a in found if a.card == played)
+        assert found[0].value - chosen.value >= 1  # a note only for a point or more
+        if note.startswith("Missed: "):
+            better, kept, said = re.fullmatch(r"Missed: your (\w+)( \(if you kept it\))? "
+                                              r"made (.*)", note).groups()  # type: ignore[union-attr]
+            assert (kept is not None) == (known.holds is not None
+                                          and known.holds < len(known.cards))
+            laid = (*known.pile, _card(better, known))
+            assert said == say_play(score_play(laid), sum(c.pips for c in laid)).lower()
+            assert score_play(laid).total > score_play((*known.pile, played)).total
+        elif note.startswith("Gave away: "):
+            answer, said = re.match(r"Gave away: an? (\w+) back made (.*);", note).groups()  # type: ignore[union-attr]
+            reply = next(c for c in known.unseen() if _label(c.rank) == answer)
+            after = (*known.pile, played, reply)
+            assert said == say_play(score_play(after), sum(c.pips for c in after)).lower()
+    assert lines > 200 and notes > 10
+
+
+def test_with_the_next_player_out_of_cards_the_last_card_is_the_players() -> None:
+    """20 on the pile, the player holds an ace and a 9, the next player has no cards left:
+    whatever is laid, the player lays on and takes the last card (laying the ace first keeps
+    the 9 for later, the lower card on a tie); with cards left, the ace invites a 10 for 31."""
+    pile = tuple(parse_cards("KC QD"))
+    cards = tuple(parse_cards("AS 9H"))
+    dead = tuple(c for c in DECK[:0])
+    out = Known(pile, cards, dead, holds=2, next_left=0)
+    assert known_line(out) == "Lay A: at 21 nobody can answer, last card is yours"
+    assert [a.value for a in look_ahead_known(out)] == [1, 1]  # 30 and the last card
+    still = Known(pile, cards, dead, holds=2, next_left=4)
+    assert known_line(still) != known_line(out)
+    assert min(a.value for a in look_ahead_known(still)) < 1
+
+
+def test_an_unknown_discard_counts_only_as_often_as_it_may_be_held() -> None:
+    """Six dealt cards known, four held: the pair royal a 7 would make counts only for the
+    holdings that keep the other 7, so the coach weighs it below a hand that surely has it."""
+    pile = ()
+    sure = Known(pile, tuple(parse_cards("7H 7S 2C 3D")), holds=4, next_left=4)
+    maybe = Known(pile, tuple(parse_cards("7H 7S 2C 3D KH QS")), holds=4, next_left=4)
+    seven = parse_cards("7H")[0]
+
+    def value(known: Known) -> object:
+        return next(a.value for a in look_ahead_known(known) if a.card == seven)
+
+    assert value(maybe) < value(sure)
