@@ -40,7 +40,7 @@ def test_a_first_deal_with_the_coach_through_the_simulator(tmp_path: Path) -> No
     )
     assert done.returncode == 0, done.stderr
     said = [path.read_text(encoding="utf-8").strip()
-            for path in sorted(speech.glob("*.txt"))]
+            for path in sorted(speech.glob("[0-9]*.txt"))]  # not transcript.txt
     screen = done.stdout.rstrip("\n").splitlines()[:-1]  # the last line counts key steps
     text = "voice:\n" + "\n".join(said) + "\n\nscreen at the end:\n" + "\n".join(screen) + "\n"
     golden = GOLDEN / "first_game_coach.txt"
