@@ -99,6 +99,8 @@ def test_setup_gives_each_board_its_own_topic_and_the_service_read_only(tmp_path
                  "--port", str(port)]) == 0
     assert main(["club", "setup", "--out", str(out), "--boards", "2"]) == 2  # never over
     config = out / "mosquitto.conf"
+    assert "autosave_interval 100\nautosave_on_changes true\n" in config.read_text(
+        encoding="utf-8")  # a snapshot after 100 changes, not after each one
     # Loopback only; and as root mosquitto would become the user "mosquitto", which cannot
     # read the test's folder (docs/club.md: the files are the mosquitto user's on a club host).
     config.write_text(config.read_text(encoding="utf-8").replace(

@@ -164,6 +164,10 @@ def test_acknowledgements_survive_a_restart_and_a_torn_line_is_not_one(tmp_path:
     again.acknowledge("b1:g2")
     again.close()
     assert path.read_bytes() == b"b1:g1\nb1:g2\n"
+    # club publish --again (a broker that lost its database): everything is sent again
+    resend = Outbox(path, again=True)
+    assert resend.add("b1:g1", "g1", b"1") and resend.add("b1:g2", "g2", b"2")
+    resend.close()
 
 
 def test_a_database_that_cannot_be_used_is_named(tmp_path: Path) -> None:

@@ -22,7 +22,9 @@ ACKED_NAME = "club-acked.txt"
 class Outbox:
     """The results waiting for the broker's acknowledgement, oldest first."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, *, again: bool = False) -> None:
+        """``again``: what was acknowledged before is sent again (a broker that lost its
+        database); new acknowledgements are written as ever."""
         self.path = path
         self._lock = threading.Lock()
         self.acked: set[str] = set()
@@ -33,6 +35,8 @@ class Outbox:
             data = b""
         whole = data[: data.rfind(b"\n") + 1]
         self.acked = {line.decode("utf-8", "replace") for line in whole.split(b"\n") if line}
+        if again:
+            self.acked = set()
         self._fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
         if len(whole) != len(data):  # a torn line: cut so the next id starts a line
             os.ftruncate(self._fd, len(whole))

@@ -3,11 +3,11 @@
 It follows the store (:class:`~pegboard.club.watch.BoardWatch`) and runs beside the device's
 loop as a process of its own. Each scorecard goes into the :class:`~pegboard.club.outbox.Outbox`
 and is published with QoS 1, retained, on ``pegboard/<club>/board/<board>/result/<game>``
-until the broker's
-PUBACK, which is written down durably; after a broker outage, a lost network or a restart of
-the board every result not acknowledged is sent again (the standings service counts a result
-once, by its id). The table's live state is a retained message on ``.../state``; the board's
-availability is ``online`` on ``.../online`` and, as its Last Will, ``offline``.
+until the broker's PUBACK, which is written down durably; after a broker outage or a lost
+network paho sends every result not acknowledged again, and after a restart of the board
+the publisher does (the standings service counts a result once, by its id). The table's
+live state is a retained message on ``.../state``; the board's availability is ``online``
+on ``.../online`` and, as its Last Will, ``offline``.
 
 paho-mqtt runs the connection on its own thread (connecting again after a loss); the loop
 here only polls the store and hands messages to it.
@@ -47,17 +47,21 @@ class Publisher:
     """One board's store published to the club's broker (see the module)."""
 
     def __init__(self, store: Path, broker: tuple[str, int], *, club: str, board: str,
-                 acked: Path, username: str | None = None, password: str | None = None
-                 ) -> None:
+                 acked: Path, username: str | None = None, password: str | None = None,
+                 again: bool = False) -> None:
+        """``again``: send every confirmed result again, acknowledged before or not."""
         self.watch = BoardWatch(store, club=club, board=board)
-        self.outbox = Outbox(acked)
+        self.outbox = Outbox(acked, again=again)
         self.broker = broker
         self.club, self.board = club, board
         # Only the loop's thread touches these: paho's thread hands PUBACKs over in a queue,
         # so a PUBACK is matched after publish() has named its message id, never before.
+        # A result is handed to paho once per process: paho keeps every QoS 1 message until
+        # its PUBACK and sends it again itself on each new connection (handing it over
+        # again there would send every waiting result twice after each outage).
         self._in_flight: dict[int, str] = {}  # paho's message id -> result id
         self._acks: queue.SimpleQueue[int] = queue.SimpleQueue()
-        self._fresh = threading.Event()  # connected again: send everything waiting again
+        self._fresh = threading.Event()  # connected again: the live state is sent again
         self._connected = threading.Event()
         self._live: bytes | None = None
         self._live_sent: bytes | None = None
@@ -132,8 +136,7 @@ class Publisher:
         self._take_acks()
         if self._fresh.is_set():
             self._fresh.clear()
-            self._in_flight.clear()  # everything not acknowledged is sent again
-            self._live_sent = None
+            self._live_sent = None  # the broker may have lost it (a crash): retain it again
         waiting = self.outbox.waiting()
         if not self._connected.is_set():
             return len(waiting)

@@ -30,6 +30,22 @@ from pathlib import Path
 from pegboard.club.topics import ONLINE, RESULT, ROOT, STATE
 from pegboard.errors import ClubError
 
+SAVE_AFTER_CHANGES = 100
+"""The broker writes its database (every retained result of the season, every session)
+after this many changes, and when it stops. Its persistence is a whole snapshot written and
+fsync-ed each time, not a journal: saved after every change, a night's few thousand live
+states and results would each rewrite a database that grows all season, and a loaded host
+(or a Pi's SD card) would hold every PUBACK behind those writes."""
+
+
+def persistence(folder: Path) -> str:
+    """The broker's persistence settings: its database in ``folder``, saved after
+    :data:`SAVE_AFTER_CHANGES` changes and when it stops."""
+    return (f"persistence true\npersistence_location {folder}/\n"
+            f"autosave_interval {SAVE_AFTER_CHANGES}\nautosave_on_changes true\n"
+            "max_queued_messages 100000\n")
+
+
 MOST_BOARDS = 200
 
 
@@ -106,10 +122,7 @@ def write_setup(out: Path, *, club: str, boards: int, port: int,
         "allow_anonymous false\n"
         f"password_file {out / 'passwords'}\n"
         f"acl_file {out / 'acl'}\n"
-        "persistence true\n"
-        f"persistence_location {out}/\n"
-        "autosave_interval 1\nautosave_on_changes true\n"
-        "max_queued_messages 100000\n"
+        + persistence(out)
         + ("" if league is None else "\n# the league's broker\n" + bridge(club, league))
     ), 0o644)
     return [f"wrote {out / 'mosquitto.conf'}, passwords and acl for {boards} boards of {club}",

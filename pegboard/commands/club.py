@@ -44,6 +44,9 @@ def register(parser: argparse.ArgumentParser) -> None:
     publish.add_argument("--acked", type=paths.path_name, metavar="FILE",
                          help="where acknowledged results are written down (default: "
                          "club-acked.txt in the store folder)")
+    publish.add_argument("--again", action="store_true",
+                         help="send every confirmed result in the store again, acknowledged "
+                         "or not (a broker that lost its database; each is counted once)")
     publish.add_argument("--poll", default=0.1, type=paths.seconds(5), metavar="SECONDS",
                          help="how often the store is looked at (default 0.1)")
     publish.set_defaults(func=run_publish)
@@ -166,7 +169,8 @@ def run_publish(args: argparse.Namespace) -> int:
                         stream=sys.stderr)
     acked = Path(args.acked) if args.acked else store / ACKED_NAME
     publisher = Publisher(store, given.broker, club=given.club, board=given.board,
-                          acked=acked, username=given.username, password=given.password)
+                          acked=acked, username=given.username, password=given.password,
+                          again=args.again)
     print(f"Publishing board {given.board} of {given.club} to {given.broker[0]}:"
           f"{given.broker[1]} (store {store})", flush=True)
     publisher.run(stop, args.poll)

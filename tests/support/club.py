@@ -192,11 +192,23 @@ class Standings:
 
     def notes(self) -> Iterator[None]:
         """Yields once at first, then at every ``standings`` event of ``/events`` and every
-        keep-alive comment."""
-        with httpx.stream("GET", self.url.rstrip("/") + "/events", timeout=60) as stream:
-            for line in stream.iter_lines():
-                if line.startswith(("event: standings", ":")):
-                    yield None
+        keep-alive comment. A stream that ends is opened again while the service runs (an
+        ended stream is not the standings' last word); AssertionError, with the service's
+        log, when the service has stopped."""
+        while True:
+            try:
+                with httpx.stream("GET", self.url.rstrip("/") + "/events",
+                                  timeout=60) as stream:
+                    for line in stream.iter_lines():
+                        if line.startswith(("event: standings", ":")):
+                            yield None
+            except httpx.TransportError:
+                pass
+            if self.process.poll() is not None:
+                raise AssertionError(
+                    f"club serve stopped with status {self.process.returncode}: "
+                    f"{self.log.read_text(encoding='utf-8')[-2000:]}")
+            yield None  # the caller looks at its deadline before the stream is opened again
 
     def wait_for(self, results: int, within: float = 120.0) -> dict[str, Any]:
         """Wait (on the event stream, never a sleep) until ``results`` results are stored;

@@ -16,6 +16,8 @@ import threading
 from pathlib import Path
 from types import TracebackType
 
+from pegboard.club.setup import persistence
+
 MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
 
 
@@ -52,11 +54,8 @@ class Broker:
         self.config.write_text(
             f"listener {self.port} 127.0.0.1\n"
             "allow_anonymous true\n"
-            "persistence true\n"
-            "autosave_interval 1\nautosave_on_changes true\n"
-            f"persistence_location {folder}/\n"
-            "max_queued_messages 100000\n"
-            "log_dest stderr\n"
+            + persistence(folder)
+            + "log_dest stderr\n"
             "log_type error\nlog_type warning\nlog_type notice\nlog_type information\n"
             + extra,
             encoding="utf-8",
