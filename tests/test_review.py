@@ -154,3 +154,28 @@ def test_kept_cards_not_from_the_deal_are_refused() -> None:
     dealt = tuple(parse_cards("5H 5S 6D JC 4C KS"))
     with pytest.raises(InvalidCardError, match=r"the kept cards '5H 5S 6D 9C' are not 4"):
         review_discard(dealt, parse_cards("5H 5S 6D 9C"), dealer=True)
+
+
+@settings(max_examples=60, deadline=None)
+@given(deals, st.booleans(), st.integers(0, 14), st.integers(0, 45))
+def test_the_device_pages_never_say_could_have_and_name_a_loss_only_when_there_is_one(
+    dealt_list: list[Card], dealer: bool, which: int, starter_pick: int
+) -> None:
+    """The review's pages on the device: a zero loss is "Right discard" (never a page of what
+    could have been); a loss is named on the first page with the advice's first keep."""
+    from pegboard.rules.review import points_text, screen_pages
+
+    dealt = tuple(dealt_list)
+    kept = list(combinations(dealt, 4))[which]
+    starter = unseen(dealt)[starter_pick]
+    review = review_discard(dealt, kept, dealer=dealer, starter=starter)
+    pages = screen_pages(review)
+    text = " ".join(" ".join((title, *lines)) for title, lines in pages).lower()
+    assert "could have" not in text
+    assert all(len(line) <= 21 for _, lines in pages for line in lines)
+    if review.loss == 0:
+        assert pages[0][0] == "Right discard" and " lost" not in text
+    else:
+        first = advise(dealt, dealer=dealer)[0]
+        assert pages[0][0] == f"Discard: {points_text(review.loss)} lost"
+        assert pages[0][1][2] == "best " + " ".join(c.pretty for c in first.keep)
