@@ -94,7 +94,7 @@ def test_the_award_line_is_live_text_in_the_apps_words(browser: Browser, tmp_pat
         report = game.game.report
         assert report is not None
         acts = [awards_text(list(act.awards), game.state.names) for act in report.scored]
-        assert page.get_attribute("#award", "aria-live") == "polite"
+        assert page.get_attribute("#announce", "role") == "log"  # the live region (a11y)
         assert page.locator("#award li").all_text_contents() == acts
         assert page.get_attribute("html", "class") == "tv"
     game.close()

@@ -3,9 +3,13 @@
 The page holds no inline script or style (the content security policy forbids both): its
 behaviour is ``/static/web.js`` and its look ``/static/web.css``. The board is inline SVG
 (drawn by :mod:`pegboard.web.board`) so the script can move the pegs. Everything a player
-reads is text in the page, and the last score (one line for each scoring act) and the result
-are live regions a screen
-reader announces as they change.
+reads is text in the page, in headings in order (the page's name, then one for each part,
+then one for each count of the show).
+
+A screen reader hears the game as it goes from one live region, ``#announce`` (a log, out of
+sight): each award as it arrives, with the standing after it ("Ben: Fifteen for 2. Ann 0,
+Ben 2"), and the result. Its words are the ones the page shows, from the facts of the
+``game`` event; what the page showed when it was opened is read as the page, not announced.
 """
 
 from __future__ import annotations
@@ -54,15 +58,15 @@ _PAGE = """<!doctype html>
         <div id="starter-box"><dt>Starter</dt><dd id="starter"></dd></div>
         <div><dt>Crib</dt><dd id="crib"></dd></div>
       </dl>
-      <div class="award"><span class="visually-hidden">Last score: </span><ul id="award"
-        aria-live="polite"></ul></div>
+      <div class="award"><span class="visually-hidden">Last score: </span><ul
+        id="award"></ul></div>
       <p id="game-problem" class="note" hidden></p>
     </section>
     <section id="show-box" class="show" aria-labelledby="show-title" hidden>
       <h2 id="show-title">The show</h2>
       <div id="show"></div>
     </section>
-    <section id="result-box" class="result" hidden aria-live="polite">
+    <section id="result-box" class="result" aria-labelledby="result-title" hidden>
       <h2 id="result-title"></h2>
       <ul id="result-lines"></ul>
       <figure class="race"><div id="race"></div>
@@ -88,6 +92,8 @@ _PAGE = """<!doctype html>
 </main>
 <noscript><p class="problem">This scoreboard needs JavaScript to follow the game;
 the same figures are at <a href="/api/game">/api/game</a>.</p></noscript>
+<div id="announce" class="visually-hidden" role="log" aria-live="polite"
+  aria-label="Announcements"></div>
 </body>
 </html>
 """

@@ -157,6 +157,39 @@
     }
   }
 
+  // What the announcer has said of the game in view: null until the page first shows one
+  // (what it showed when it was opened is read as the page, not announced).
+  let heard = null;
+
+  function announce(text) {
+    const log = $("announce");
+    const said = document.createElement("p");
+    said.textContent = text;
+    log.appendChild(said);
+    while (log.childElementCount > 5) log.removeChild(log.firstElementChild);
+  }
+
+  // Each award as it arrives (its record line is later than the last one said: a take-back
+  // is not announced again), with the standing after it, then the result: the same words
+  // the page shows.
+  function announceNews(game) {
+    const award = game.last_award;
+    const line = award ? award.line : 0;
+    const over = game.result_text !== null;
+    if (heard === null || heard.game !== game.id) {
+      heard = { game: game.id, line: line, over: over };
+      return;
+    }
+    if (award && line > heard.line) {
+      const standing = game.sides.map((name, side) => name + " " + game.shown[side]);
+      announce(award.acts.map((act) => act.text).join(". ") + ". " + standing.join(", "));
+    }
+    if (over && !heard.over) {
+      announce([game.result_text.title, ...game.result_text.lines].join(". "));
+    }
+    heard = { game: game.id, line: Math.max(line, heard.line), over: over };
+  }
+
   function render(state) {
     show("problem", Boolean(state.error));
     setText("problem-text", state.error || "");
@@ -167,6 +200,7 @@
     if (game) {
       ensureBoard(game).then(() => renderGame(game));
       renderGame(game);
+      announceNews(game);
     }
     document.body.dataset.lines = game ? String(game.lines) : "0";
     document.body.dataset.game = game && game.id ? game.id : "";
