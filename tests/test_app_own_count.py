@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
+from pegboard.app.effects import UpdateLeds
 from pegboard.app.inputs import InputEvent, Turn
 from pegboard.app.start import OWN_COUNT_HINT
 from pegboard.app.state import OwnCount
@@ -35,9 +36,16 @@ def test_setup_offers_count_it_yourself_with_a_line_on_what_it_does() -> None:
     assert header["table"] == {"teaching": True, "count_yourself": True}
 
 
+def pegs(app: App) -> tuple[int, ...] | None:
+    """The front pegs the last step asked the LED board to show (None: no change asked)."""
+    asked = [effect for effect in app.effects if isinstance(effect, UpdateLeds)]
+    return tuple(side.front for side in asked[-1].sides) if asked else None
+
+
 def test_the_screen_shows_no_count_before_the_owner_has_said_theirs() -> None:
     """The pages before the first count and the owner's count screen show the board as it
-    stood before the count was pegged; the count's own page shows it pegged."""
+    stood before the count was pegged, and so do the LED board's pegs; the count's own page
+    shows it pegged."""
     app = own_count_game()
     play_to_the_last_card(app)
     scores = app.game.scores  # the engine has pegged every count already
@@ -46,8 +54,10 @@ def test_the_screen_shows_no_count_before_the_owner_has_said_theirs() -> None:
         if before is None:
             before = tuple(side.score for side in app.view.sides)
         assert tuple(side.score for side in app.view.sides) == before, app.view.title
+        assert pegs(app) in (None, before)
         app.feed(OK)
     assert isinstance(app.state.screen, OwnCount)
+    assert pegs(app) in (None, before)
     assert app.view.title == "P2, count your hand"
     assert tuple(side.score for side in app.view.sides) == before != scores
     assert not [line for line in app.view.lines if "4" in line.split(": ")[0]]

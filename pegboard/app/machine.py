@@ -44,7 +44,7 @@ from pegboard.app.inputs import InputEvent, LinkStatus, Tick
 from pegboard.app.keys import Key, key_of
 from pegboard.app.pages import last_scored
 from pegboard.app.session import Session
-from pegboard.app.state import AppState, Home, Page, Reading, Result, Setup
+from pegboard.app.state import AppState, Home, OwnCount, Page, Reading, Result, Setup
 from pegboard.app.transitions import dispatch, view_of
 from pegboard.app.view import Brightness, View
 from pegboard.app.words import score_line
@@ -162,6 +162,11 @@ def _leds(state: AppState) -> UpdateLeds | None:
     if page is not None and page.sides is not None:
         return UpdateLeds(tuple(LedSide(s.score, s.back, s.winner) for s in page.sides),
                           gs.rules.target, page.scored)
+    if isinstance(screen, OwnCount) and screen.pages[0].before is not None:
+        # Count it yourself: the pegs give no count away before its owner has said one.
+        before = screen.pages[0].before
+        return UpdateLeds(tuple(LedSide(s.score, s.back, s.winner) for s in before),
+                          gs.rules.target, None)
     sides = tuple(
         LedSide(gs.scores[s], gs.back_pegs[s], gs.winner == s) for s in range(gs.sides)
     )
