@@ -103,3 +103,14 @@ def test_a_card_as_good_as_the_coach_s_gets_no_note() -> None:
     app = _dealt_for_p1(teaching_game())
     app.pick("8")  # the coach's own card
     assert not [page for page in app.pages if page.title == PLAY_NOTE]
+
+
+def test_the_coach_s_note_is_said_aloud() -> None:
+    from pegboard.voice.announce import Announcer
+
+    app = _dealt_for_p1(teaching_game())
+    announcer = Announcer()
+    announcer.begin(app.state)
+    app.pick("4")
+    said = [a.text for a in announcer.heard(app.state).said if a.kind == "coach"]
+    assert said == ["Gave away: a 2 back made run of 3 for 3; 8 was safer"]
