@@ -18,10 +18,11 @@ from pegboard.club.scorecard import judge
 from pegboard.config import ClubConfig
 from pegboard.errors import RecordError, RuleError
 from pegboard.record import dump, parse_line
+from pegboard.rules.cards import Rank
 from pegboard.rules.events import ClubSeat, Confirm, Dealt, GameHeader, Option, TableOptions
 from pegboard.rules.game import Game
 from pegboard.rules.state import Phase
-from tests.support.app_driver import OK, App
+from tests.support.app_driver import OK, UNDO, App
 from tests.support.games import random_game
 
 LOCKED = ClubConfig(enabled=True, club="c1", board="b7", broker="h:1883", night=12, table=7,
@@ -41,9 +42,10 @@ def test_a_locked_nights_setup_offers_no_help_and_each_game_records_the_lock() -
     assert "Club night 12 table 7" in lines and "Round: 1" in lines
     assert "Tournament: no help" in lines
     assert not any(line.startswith(("Teaching", "Count it yourself")) for line in lines)
-    app.feed(OK)  # Start
+    app.feed(OK)  # Start: asks for the member numbers first
+    app.feed(Turn(101), OK, OK, Turn(102), OK, OK)  # seat 1's, Start, seat 2's, Start
     header = json.loads(app.record[0])
-    assert header["club"] == {"night": 12, "round": 1, "table": 7, "members": ["P1", "P2"],
+    assert header["club"] == {"night": 12, "round": 1, "table": 7, "members": ["101", "102"],
                               "lock": True}
     assert "table" not in header  # teaching is not on, whatever was asked
     assert not app.state.teaching
@@ -55,8 +57,27 @@ def test_a_casual_night_keeps_every_helper_and_writes_no_lock() -> None:
     app = App.start(club=replace(LOCKED, lock=False))
     lines = setup_lines(app)
     assert "Teaching: off" in lines and "Tournament: no help" not in lines
-    app.feed(OK)
+    app.feed(OK, Turn(101), OK, OK, Turn(102), OK, OK)
     assert "lock" not in json.loads(app.record[0])["club"]
+
+
+def test_each_seats_member_number_is_entered_at_setup() -> None:
+    app = App.start("keypad", club=replace(LOCKED, lock=False))
+    app.feed(OK)  # New game
+    app.feed(OK)  # Start: no member numbers yet, so seat 1's is asked for
+    assert app.view.lines[app.view.selected or 0].endswith("Member 1: _")
+    assert app.view.hint == "number: turn  OK set"
+    app.rank(Rank.ACE).rank(Rank.TEN).rank(Rank.SEVEN)  # typed: 1, 0, 7
+    assert app.view.lines[app.view.selected or 0].endswith("Member 1: 107_")
+    app.feed(OK)
+    assert "Member 1: 107" in " ".join(app.view.lines) and not app.record
+    app.feed(OK)  # Start again: seat 2's
+    app.rank(Rank.FIVE).feed(UNDO)  # left as it was
+    assert "Member 2: ?" in " ".join(app.view.lines) and not app.record
+    app.feed(Turn(-(app.view.selected or 0)), OK, Turn(230), OK)  # Start; seat 2's by turning
+    app.feed(OK)  # Start
+    club = json.loads(app.record[0])["club"]
+    assert (club["members"], club["round"]) == (["107", "230"], 1)
 
 
 def at(phase: Phase, to_act: int | None, club: ClubSeat, *, table: TableOptions | None = None

@@ -111,7 +111,8 @@ def home_view(state: AppState, screen: Home) -> View:
 # -- setup -------------------------------------------------------------------------------------
 
 
-def setup_rows(setup: Setup, club: ClubConfig | None = None) -> list[tuple[str, str]]:
+def setup_rows(setup: Setup, club: ClubConfig | None = None,
+               screen: SetupScreen | None = None) -> list[tuple[str, str]]:
     """The options, "Start" first (one press starts the usual game): the seats, then a row for
     each rule variant the table can choose (:data:`~pegboard.rules.variants.VARIANTS`), then
     the table options. On a club board (``club`` enabled) the club's rows follow the seats,
@@ -121,7 +122,7 @@ def setup_rows(setup: Setup, club: ClubConfig | None = None) -> list[tuple[str, 
         rows.append((f"name{seat}", f"Seat {seat + 1}: {setup.names[seat]}"))
     on_club = club is not None and club.enabled
     if club is not None and club.enabled:
-        rows += club_setup.rows(setup, club)
+        rows += club_setup.rows(setup, club, screen)
     rows += [(variant.key, variant.row(setup.rules)) for variant in VARIANTS
              if variant.choices and setup.players in variant.seats]
     locked = on_club and club is not None and club.lock
@@ -133,13 +134,23 @@ def setup_rows(setup: Setup, club: ClubConfig | None = None) -> list[tuple[str, 
 
 
 def setup_move(state: AppState, screen: SetupScreen, event: InputEvent) -> Result:
-    """OK on a row changes that option (round its choices); OK on Start starts the game."""
+    """OK on a row changes that option (round its choices); OK on Start starts the game
+    (on a club board once every seat has its member number: app/club_setup)."""
+    if screen.editing >= 0:
+        return club_setup.edit(state, screen, event)
     rows = setup_rows(state.setup, state.config.club)
     index, row = list_move(screen.index, event, len(rows))
     state = replace(state, screen=SetupScreen(index))
     if row is None:
         return state, ()
     key = rows[row][0]
+    seat = club_setup.missing(state.setup) if state.config.club.enabled else None
+    if key == "start" and seat is not None:
+        key = f"member{seat}"
+        row = [k for k, _ in rows].index(key)
+    if key.startswith("member"):
+        return replace(state, screen=club_setup.start_editing(
+            SetupScreen(), int(key[6:]), row)), ()
     if key == "start":
         return start_game(state)
     setup = _change(state.setup, key)
@@ -148,6 +159,9 @@ def setup_move(state: AppState, screen: SetupScreen, event: InputEvent) -> Resul
 
 
 def setup_back(state: AppState, screen: SetupScreen, event: InputEvent) -> Result:
+    """UNDO: a member number being entered is left as it was; else back home."""
+    if screen.editing >= 0:
+        return replace(state, screen=replace(screen, editing=-1, number=0)), ()
     return replace(state, screen=Home()), ()
 
 
@@ -195,11 +209,14 @@ def start_game(state: AppState) -> Result:
 
 
 def setup_view(state: AppState, screen: SetupScreen) -> View:
-    keys = setup_rows(state.setup, state.config.club)
+    keys = setup_rows(state.setup, state.config.club, screen)
     rows = [label for _, label in keys]
     chosen = OPTION_BY_KEY.get(keys[min(screen.index, len(keys) - 1)][0])
+    hint = chosen.hint if chosen is not None else SETUP_HINT
+    if screen.editing >= 0:
+        hint = club_setup.EDIT_HINT
     return View(Screen.SETUP, "New game", numbered(state.keypad, rows), screen.index,
-                hint=chosen.hint if chosen is not None else SETUP_HINT)
+                hint=hint)
 
 
 # -- who deals ---------------------------------------------------------------------------------

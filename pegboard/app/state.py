@@ -40,6 +40,7 @@ class Setup:
     audio: bool = False
     club_round: int = 1
     guest: int = -1  # a club game's guest seat (-1: none)
+    members: tuple[str, ...] = ("", "", "", "")  # a club game's member numbers ("": none)
     large_print: bool = False
 
     def game_rules(self) -> Rules:
@@ -113,9 +114,12 @@ class Home:
 
 @dataclass(frozen=True, slots=True)
 class SetupScreen:
-    """Choosing the new game's options (the values are ``AppState.setup``)."""
+    """Choosing the new game's options (the values are ``AppState.setup``); on a club
+    board, ``editing`` is the seat whose member number is being entered (``number``)."""
 
     index: int = 0
+    editing: int = -1
+    number: int = 0
 
 
 @dataclass(frozen=True, slots=True)
