@@ -112,24 +112,20 @@ def _broker(parser: argparse.ArgumentParser, *, every: bool = False) -> None:
                         "club.password_file)")
 
 
+@paths.argument_type
 def board_id(text: str) -> str:
     """A board id (1 to 32 letters, digits, - or _)."""
     from pegboard.club.topics import check_id
 
-    try:
-        return check_id(text, "board id")
-    except ClubError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
+    return check_id(text, "board id")
 
 
+@paths.argument_type
 def club_name(text: str) -> str:
     """A club id (1 to 32 letters, digits, - or _)."""
     from pegboard.club.topics import check_id
 
-    try:
-        return check_id(text, "club id")
-    except ClubError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
+    return check_id(text, "club id")
 
 
 def club_or_every(text: str) -> str:
@@ -137,14 +133,12 @@ def club_or_every(text: str) -> str:
     return text if text == "+" else club_name(text)
 
 
+@paths.argument_type
 def broker(text: str) -> tuple[str, int]:
     """``HOST:PORT`` of the broker."""
     from pegboard.club.topics import broker_address
 
-    try:
-        return broker_address(text)
-    except ClubError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
+    return broker_address(text)
 
 
 def _stop_on_signals(stop: threading.Event) -> None:

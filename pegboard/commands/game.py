@@ -17,6 +17,7 @@ import json
 import sys
 from collections.abc import Iterable
 
+from pegboard.commands import paths
 from pegboard.commands.game_kept import run_export, run_list, run_repair, run_restore
 from pegboard.commands.game_session import (
     GameSession,
@@ -26,7 +27,7 @@ from pegboard.commands.game_session import (
     result_of,
     status_of,
 )
-from pegboard.errors import RecordError, StoreError
+from pegboard.errors import RecordError
 from pegboard.record import decode_text
 from pegboard.rules.state import Award
 from pegboard.store import AsideGame, Recovery, StoreReader, check_id
@@ -101,18 +102,12 @@ def register(parser: argparse.ArgumentParser) -> None:
     restore_parser.set_defaults(func=run_restore)
 
 
-def _game_id(text: str) -> str:
-    try:
-        return check_id(text)
-    except StoreError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
+_game_id = paths.argument_type(check_id)
 
 
+@paths.argument_type
 def _aside_name(text: str) -> str:
-    try:
-        return check_id(text, "set-aside game name")
-    except StoreError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
+    return check_id(text, "set-aside game name")
 
 
 # -- the commands -----------------------------------------------------------------------------

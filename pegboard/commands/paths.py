@@ -11,11 +11,13 @@ quoting the name and saying what is accepted; the commands call them before they
 from __future__ import annotations
 
 import argparse
+import functools
 import math
 import os
 import re
 from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 from pegboard.errors import PegboardError
 
@@ -31,6 +33,25 @@ _CONTROL = re.compile(r"[\x01-\x1f\x7f-\x9f]")
 
 class ArgumentError(PegboardError, ValueError):
     """A file name, folder or number on the command line that cannot be used."""
+
+
+T = TypeVar("T")
+
+
+def argument_type(check: Callable[[str], T]) -> Callable[[str], T]:
+    """``check`` as an argparse ``type``: the words of the error it raises on bad text (a
+    :class:`~pegboard.errors.PegboardError`, or a library's ``ValueError``) become argparse's
+    usage error, which names the option (a bare ``ValueError`` would say only "invalid
+    value")."""
+
+    @functools.wraps(check)
+    def convert(text: str) -> T:
+        try:
+            return check(text)
+        except (PegboardError, ValueError) as error:
+            raise argparse.ArgumentTypeError(str(error)) from None
+
+    return convert
 
 
 def shown(text: str, limit: int = 200) -> str:

@@ -28,15 +28,5 @@ def deliver(words: Callable[[], str], args: argparse.Namespace) -> int:
     return voice_cli.deliver(words, say=bool(args.say), wav=args.wav, config=args.config)
 
 
-def _wav_file(text: str) -> str:
-    try:
-        return paths.output_file(text)
-    except paths.ArgumentError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
-
-
-def _config_file(text: str) -> str:
-    try:
-        return paths.path_name(text)
-    except paths.ArgumentError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
+_wav_file = paths.argument_type(paths.output_file)
+_config_file = paths.argument_type(paths.path_name)

@@ -64,14 +64,12 @@ def host_address(text: str) -> str:
         ) from None
 
 
+@paths.argument_type
 def allowed_name(text: str) -> str:
     """A DNS name or IP address a browser may use to reach the board."""
-    from pegboard.web.server_hosts import HostNameError, host_name
+    from pegboard.web.server_hosts import host_name
 
-    try:
-        return host_name(text)
-    except HostNameError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
+    return host_name(text)
 
 
 def port_number(text: str) -> int:
