@@ -20,7 +20,7 @@ import os
 from pathlib import Path
 
 from pegboard.errors import StoreError
-from pegboard.store.logfile import OddFileError, open_regular
+from pegboard.store.logfile import OddFileError, moved, open_regular
 
 LOCK_NAME = "lock"
 
@@ -82,16 +82,9 @@ class StoreLock:
         """
         if self._fd < 0:
             raise StoreError(f"the store at {self.directory} is closed")
-        try:
-            status = os.stat(self.path, follow_symlinks=False)
-        except FileNotFoundError:
-            what = "was deleted"
-        except OSError as error:
-            what = f"cannot be checked ({error.strerror or error})"
-        else:
-            if (status.st_dev, status.st_ino) == self._identity:
-                return
-            what = "was replaced"
+        what = moved(self.path, self._identity)
+        if what is None:
+            return
         raise StoreError(
             f"the store at {self.directory} {what} while Pegboard was using it (its lock file "
             f"{self.path} is not the one this process holds); nothing more is saved. "

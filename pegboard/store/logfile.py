@@ -162,6 +162,20 @@ def file_problem(status: os.stat_result) -> str | None:
     return None
 
 
+def moved(path: str | os.PathLike[str], identity: tuple[int, int], *,
+          deleted: str = "was deleted", replaced: str = "was replaced") -> str | None:
+    """What became of the file ``identity`` (its device and inode) that ``path`` named, in
+    words: ``deleted``, ``replaced`` or why it cannot be checked; None while ``path`` (not
+    followed if a link) still names it."""
+    try:
+        status = os.stat(path, follow_symlinks=False)
+    except FileNotFoundError:
+        return deleted
+    except OSError as error:
+        return f"cannot be checked ({error.strerror or error})"
+    return None if (status.st_dev, status.st_ino) == identity else replaced
+
+
 def open_regular(path: str | os.PathLike[str], flags: int, mode: int = 0o640) -> int:
     """Open a file in the store without following a link; OddFileError if it is not one
     this process may use. Loosened permissions (writable by group or others) are tightened."""
@@ -299,16 +313,11 @@ class LogWriter:
 
     def _still_here(self) -> None:
         """StoreError unless the path still names the file this writer writes to."""
-        try:
-            status = os.stat(self.path, follow_symlinks=False)
-        except FileNotFoundError:
-            what = "was deleted (was the store directory removed or moved?)"
-        except OSError as error:
-            what = f"cannot be checked ({error.strerror or error})"
-        else:
-            if (status.st_dev, status.st_ino) == self._identity:
-                return
-            what = "was replaced by another file"
+        what = moved(self.path, self._identity,
+                     deleted="was deleted (was the store directory removed or moved?)",
+                     replaced="was replaced by another file")
+        if what is None:
+            return
         raise StoreError(
             f"{self.path} {what} while Pegboard was writing to it; the entry was not saved. "
             "Restart Pegboard to open the store again"
