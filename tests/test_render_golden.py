@@ -190,16 +190,17 @@ def test_guide_picture(name: str, tmp_path: Path) -> None:
 
 
 def test_the_docs_show_only_marked_frames() -> None:
-    """The guide and the README show frames the scripts make, and the score-race chart that
-    ``pegboard stats --plot`` draws of the guide's game."""
+    """The guide, docs/accessibility.md and the README show frames the scripts make, and the
+    score-race chart that ``pegboard stats --plot`` draws of the guide's game."""
     import re
 
     from tools import web_shots
 
-    guide = (ROOT / "docs" / "guide.md").read_text(encoding="utf-8")
-    shown = set(re.findall(r"\]\(img/([\w-]+)\.png\)", guide))
+    docs = [(ROOT / "docs" / name).read_text(encoding="utf-8")
+            for name in ("guide.md", "accessibility.md")]  # (large print's pictures)
+    shown = set(re.findall(r"\]\(img/([\w-]+)\.png\)", "\n".join(docs)))
     assert shown and shown <= set(PICTURES)
-    assert set(PICTURES) <= shown, "a picture is made that the guide does not show"
+    assert set(PICTURES) <= shown, "a picture is made that no page of the docs shows"
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     for path in re.findall(r"(?:src=\"|\]\()((?:tests/golden|docs/img)/[\w-]+\.png)", readme):
         name = Path(path).stem

@@ -151,7 +151,7 @@ def _play(image: Image.Image, view: View) -> None:
     x0 = _CARD_W + 2
     if view.count is not None:
         count = ink(str(view.count), DIGIT_SCALE, DIGIT_SCALE)
-        _stamp(image, WIDTH - count.width - 2, 0, count)
+        _stamp(image, WIDTH - count.width, 0, count)  # flush right: clear of the label
         draw_text(image, x0, 0, "count")
     scores(image, view.sides, x0, WIDTH, HEIGHT - 7 * DIGIT_SCALE - 2)
 
