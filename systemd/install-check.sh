@@ -116,7 +116,9 @@ cmp -s "$TARGET/etc/systemd/system/pegboard.service" "$SRC/systemd/pegboard.serv
     fail "pegboard.service is not enabled"
 [ "$(in_root systemctl is-enabled pegboard-web.service || true)" = disabled ] ||
     fail "pegboard-web.service should be installed and disabled"
-printf '    ok: pegboard.service enabled, pegboard-web.service installed and off\n'
+[ "$(in_root systemctl is-enabled pegboard-club.service || true)" = disabled ] ||
+    fail "pegboard-club.service should be installed and disabled"
+printf '    ok: pegboard.service enabled, pegboard-web.service and pegboard-club.service installed and off\n'
 verify=$(in_root systemd-analyze verify --man=no /etc/systemd/system/pegboard.service 2>&1) ||
     true
 [ -z "$verify" ] || fail "systemd-analyze verify on the installed unit: $verify"

@@ -3,7 +3,8 @@
 ACC order: game points, then games won, then spread (all highest first); the member number
 breaks a tie so the order is stable. A night's standings count that night's games, the
 season's every night's. A player is flagged ``unknown`` when a roster is loaded and their
-member number is not on it, and ``guest`` when the roster says so. A 9–0 night is a player
+member number is not on it, and ``guest`` when the roster says so or a scorecard of theirs
+does. A 9–0 night is a player
 who won nine games and lost none that night.
 """
 
@@ -43,8 +44,11 @@ def standings(db: sqlite3.Connection, night: int | None = None, club: str | None
         "SELECT l.member, MAX(l.name) AS name, SUM(l.game_points) AS game_points, "
         "SUM(l.won) AS wins, SUM(1 - l.won) AS losses, SUM(l.spread) AS spread, "
         "COUNT(*) AS games, SUM(l.skunks_given) AS skunks_given, "
-        "SUM(l.skunks_taken) AS skunks_taken, m.name AS roster_name, m.guest AS guest "
-        f"FROM line l LEFT JOIN member m ON m.member = l.member{where} "
+        "SUM(l.skunks_taken) AS skunks_taken, m.name AS roster_name, m.guest AS guest, "
+        # a guest on any of their scorecards (the header's guests) is one here too
+        "MAX(COALESCE(json_extract(r.payload, '$.players[' || l.seat || '].guest'), 0)) "
+        "AS carded_guest FROM line l JOIN result r ON r.id = l.result "
+        f"LEFT JOIN member m ON m.member = l.member{where} "
         "GROUP BY l.member ORDER BY game_points DESC, wins DESC, spread DESC, l.member",
         values).fetchall()
     special = _special_counts(db, night, club)
@@ -53,7 +57,8 @@ def standings(db: sqlite3.Connection, night: int | None = None, club: str | None
          "game_points": row["game_points"], "wins": row["wins"], "losses": row["losses"],
          "spread": row["spread"], "games": row["games"], "skunks_given": row["skunks_given"],
          "skunks_taken": row["skunks_taken"], "special_hands": special.get(row["member"], 0),
-         "guest": bool(row["guest"]), "unknown": roster and row["roster_name"] is None}
+         "guest": bool(row["guest"] or row["carded_guest"]),
+         "unknown": roster and row["roster_name"] is None}
         for place, row in enumerate(rows, start=1)
     ]
 
@@ -87,7 +92,7 @@ def nights(db: sqlite3.Connection) -> list[int]:
 
 SCORECARD_COLUMNS = (
     "result", "club", "night", "round", "table", "board", "game", "seat", "member", "name",
-    "won", "game_points", "spread", "score", "skunk", "special_hands",
+    "won", "game_points", "spread", "score", "skunk", "special_hands", "guest", "lock",
 )
 
 
@@ -106,6 +111,7 @@ def scorecards_csv(db: sqlite3.Connection, night: int | None = None) -> str:
             row["result"], row["club"], row["night"], row["round"], row["tbl"], row["board"],
             row["game"], row["seat"], row["member"], row["name"], row["won"],
             row["game_points"], row["spread"], row["score"], card["skunk"], " ".join(hands),
+            int(bool(card["players"][row["seat"]].get("guest"))), int(bool(card.get("lock"))),
         ])
     return out.getvalue()
 
