@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from pegboard.commands import paths
 from pegboard.commands.game_kept import run_export, run_list, run_repair, run_restore
@@ -45,46 +45,45 @@ def register(parser: argparse.ArgumentParser) -> None:
     )
     parser.description = __doc__.split("\n\n")[1] if __doc__ else None
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
-    new = actions.add_parser(
-        "new", parents=[common], help="start a game from its record header line",
-        description='Start a game from its header, e.g. \'{"type": "game", "players": '
+
+    def action(name: str, run: Callable[[argparse.Namespace], int], summary: str,
+               description: str | None = None) -> argparse.ArgumentParser:
+        """An action's parser: the store option, its words and what it runs."""
+        sub = actions.add_parser(name, parents=[common], help=summary, description=description)
+        sub.set_defaults(func=run)
+        return sub
+
+    new = action(
+        "new", run_new, "start a game from its record header line",
+        'Start a game from its header, e.g. \'{"type": "game", "players": '
         '["Ann", "Ben"], "rules": {"target": 121}}\'. A game in progress is kept in the '
         "history (as finished, or abandoned if it was not over).",
     )
     new.add_argument("line", nargs="?", default="-", help="the header line, or - for stdin")
-    new.set_defaults(func=run_new)
-    add = actions.add_parser(
-        "add", parents=[common], help="record one event line (exit 0 once it is on disk)",
-        description='Record one event, e.g. \'{"type": "play", "player": 1, "card": "5C"}\'.',
+    add = action(
+        "add", run_add, "record one event line (exit 0 once it is on disk)",
+        'Record one event, e.g. \'{"type": "play", "player": 1, "card": "5C"}\'.',
     )
     add.add_argument("line", nargs="?", default="-", help="the event line, or - for stdin")
-    add.set_defaults(func=run_add)
-    undo = actions.add_parser("undo", parents=[common], help="take back the last event")
-    undo.set_defaults(func=run_undo)
-    status = actions.add_parser("status", parents=[common], help="scores and whose turn it is")
+    action("undo", run_undo, "take back the last event")
+    status = action("status", run_status, "scores and whose turn it is")
     status.add_argument("--json", action="store_true", help="print a JSON object")
-    status.set_defaults(func=run_status)
-    export = actions.add_parser(
-        "export", parents=[common], help="print a game's record (for pegboard replay)",
-    )
+    export = action("export", run_export, "print a game's record (for pegboard replay)")
     export.add_argument("--id", type=_game_id,
                         help="a finished game from `pegboard game list` (default: the "
                         "game in progress)")
-    export.set_defaults(func=run_export)
-    listing = actions.add_parser("list", parents=[common], help="list the games in the store")
+    listing = action("list", run_list, "list the games in the store")
     listing.add_argument("--json", action="store_true", help="print a JSON list")
-    listing.set_defaults(func=run_list)
-    repair = actions.add_parser(
-        "repair", parents=[common], help="list the games set aside and what can be restored",
-        description="List the games kept in the store's aside/ folder because they could not "
+    repair = action(
+        "repair", run_repair, "list the games set aside and what can be restored",
+        "List the games kept in the store's aside/ folder because they could not "
         "be read whole (a damaged line, or a record this release cannot replay): what is wrong "
         "with each, how much `restore` brings back, and the damaged lines themselves.",
     )
     repair.add_argument("--json", action="store_true", help="print a JSON list")
-    repair.set_defaults(func=run_repair)
-    restore_parser = actions.add_parser(
-        "restore", parents=[common], help="bring a set-aside game back as the game in progress",
-        description="Bring a game from `pegboard game repair` back as the game in progress: "
+    restore_parser = action(
+        "restore", run_restore, "bring a set-aside game back as the game in progress",
+        "Bring a game from `pegboard game repair` back as the game in progress: "
         "every line up to the first damaged or refused one. When all of it comes back it "
         "leaves aside/; otherwise the whole file stays there. A game in progress is never "
         "overwritten: the restore is refused unless --set-aside-current moves it to aside/.",
@@ -99,7 +98,6 @@ def register(parser: argparse.ArgumentParser) -> None:
         "--set-aside-current", action="store_true",
         help="move the game in progress to aside/ first (it can be restored in turn)",
     )
-    restore_parser.set_defaults(func=run_restore)
 
 
 _game_id = paths.argument_type(check_id)
