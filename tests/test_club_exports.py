@@ -11,7 +11,7 @@ from typing import Any
 
 from pegboard.club.results import connect, store_result
 from pegboard.club.scorecard import judge
-from pegboard.club.standings import night_csv, scorecards_csv, specials, standings
+from pegboard.club.standings import locks, night_csv, scorecards_csv, specials, standings
 from pegboard.record import dump
 from pegboard.rules.events import ClubSeat, Confirm, GameHeader
 from pegboard.rules.game import Game
@@ -84,3 +84,13 @@ def test_exports_and_fields_are_the_documented_ones_and_carry_guests_and_the_loc
         db.execute("INSERT INTO line VALUES (?, 0, 'c1', 2, ?, 1, '777', 'Max', 1, 2, 10, "
                    "121, 0, 0)", (f"b1:n{round_}", round_))
     assert [list(p) for p in specials(db)["nine_oh"]] == [nine_fields]
+
+
+def test_a_night_not_locked_on_every_board_is_named_for_the_director(tmp_path: Path) -> None:
+    db = connect(tmp_path / "r.db")
+    store_result(db, card(1, ("101", "102"), lock=True))
+    assert locks(db) == [{"night": 1, "lock": "on", "unlocked": []}]
+    store_result(db, card(2, ("103", "104")))
+    assert locks(db) == [{"night": 1, "lock": "mixed", "unlocked": ["b1:g2"]}]
+    assert re.findall(r"`(\w+)`", documented("/api/status"))[:5] == [
+        "results", "duplicates", "refused", "nights", "locks"]

@@ -148,7 +148,7 @@ def create_app(db_path: Path, notes: Notes, *, hosts: Collection[str] | None,
         return table.specials(db, _night(request), _club(request))
 
     def api_status(db: sqlite3.Connection, request: Request) -> dict[str, Any]:
-        return {**counters(db), "nights": table.nights(db)}
+        return {**counters(db), "nights": table.nights(db), "locks": table.locks(db)}
 
     def api_seating(db: sqlite3.Connection, request: Request) -> dict[str, Any]:
         return table.next_round(db, seating or [])

@@ -85,6 +85,23 @@ def specials(db: sqlite3.Connection, night: int | None = None, club: str | None 
     return {"hands": hands, "nine_oh": perfect}
 
 
+def locks(db: sqlite3.Connection) -> list[dict[str, Any]]:
+    """Each night's tournament lock as its scorecards carry it: ``lock`` is ``"on"`` (every
+    result under it), ``"off"`` or ``"mixed"``, with the results ``unlocked`` on a mixed
+    night (a board whose config missed the night's lock: for the director)."""
+    found: dict[int, list[tuple[str, bool]]] = {}
+    for row in db.execute("SELECT night, id, COALESCE(json_extract(payload, '$.lock'), 0) "
+                          "FROM result ORDER BY night, id"):
+        found.setdefault(row[0], []).append((row[1], bool(row[2])))
+    out = []
+    for night, results in found.items():
+        unlocked = [result for result, locked in results if not locked]
+        lock = "off" if len(unlocked) == len(results) else "on" if not unlocked else "mixed"
+        out.append({"night": night, "lock": lock,
+                    "unlocked": unlocked if lock == "mixed" else []})
+    return out
+
+
 def nights(db: sqlite3.Connection) -> list[int]:
     """The nights with results, in order."""
     return [row[0] for row in db.execute("SELECT DISTINCT night FROM result ORDER BY night")]

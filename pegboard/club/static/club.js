@@ -22,7 +22,10 @@
   async function draw() {
     const status = await getJSON("/api/status");
     const night = params.get("night") || (status.nights.length ? status.nights[status.nights.length - 1] : null);
-    nightBox.textContent = night === null ? "no results yet" : "Night " + night;
+    const lock = status.locks.find(function (l) { return String(l.night) === String(night); });
+    const locked = !lock || lock.lock === "off" ? "" : lock.lock === "on" ? " · tournament lock"
+      : " · tournament lock not on every board (" + lock.unlocked.join(", ") + ")";
+    nightBox.textContent = night === null ? "no results yet" : "Night " + night + locked;
     const query = night === null ? "" : "?night=" + encodeURIComponent(night);
     const [tonight, season, pots] = await Promise.all([
       getJSON("/api/standings" + query), getJSON("/api/standings"), getJSON("/api/specials" + query)]);
