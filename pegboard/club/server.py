@@ -16,8 +16,8 @@ from pathlib import Path
 from pegboard.club.page import Notes, create_app
 from pegboard.club.seating import Round
 from pegboard.club.service import Subscriber
-from pegboard.web.server import FAILED, open_files, quiet_logs
-from pegboard.web.server_conn import Limits, guarded_protocol
+from pegboard.web.server import FAILED, Failures, guarded_config
+from pegboard.web.server_conn import Limits
 
 
 def serve(db: Path, sock: socket.socket, broker: tuple[str, int], *, club: str = "+",
@@ -26,19 +26,10 @@ def serve(db: Path, sock: socket.socket, broker: tuple[str, int], *, club: str =
     """Serve the standings on the listening ``sock`` until stopped; the exit status."""
     import uvicorn
 
-    fitted = Limits().fitted(open_files())
-    protocol, _ = guarded_protocol(fitted)
     notes = Notes()
-    failures: list[BaseException] = []
-    servers: list[uvicorn.Server] = []
-
-    def failed(error: BaseException) -> None:
-        failures.append(error)
-        if servers:
-            servers[0].should_exit = True
-
+    failures = Failures()
     subscriber = Subscriber(db, broker, club=club, name=name, username=username,
-                            password=password, changed=notes.changed, failed=failed)
+                            password=password, changed=notes.changed, failed=failures.failed)
 
     def stop() -> None:
         notes.closing = True
@@ -47,20 +38,13 @@ def serve(db: Path, sock: socket.socket, broker: tuple[str, int], *, club: str =
 
     app = create_app(db, notes, hosts=hosts, start=subscriber.start, stop=stop,
                      seating=seating, tables=subscriber.snapshot)
-    config = uvicorn.Config(
-        app, http=protocol, ws="none", lifespan="on", log_level="warning", access_log=False,
-        server_header=False, date_header=False, proxy_headers=False,
-        timeout_keep_alive=max(1, int(fitted.request_s)), timeout_graceful_shutdown=2,
-        h11_max_incomplete_event_size=fitted.head_bytes, backlog=128,
-    )
-    quiet_logs()
-    server = uvicorn.Server(config)
-    servers.append(server)
+    server = failures.server = uvicorn.Server(guarded_config(app, Limits()))
     try:
         server.run(sockets=[sock])
     except KeyboardInterrupt:
         return 130
-    if failures:
-        print(f"pegboard club serve: stopped: {failures[0]}", file=sys.stderr, flush=True)
+    if failures.errors:
+        print(f"pegboard club serve: stopped: {failures.errors[0]}", file=sys.stderr,
+              flush=True)
         return FAILED
     return 0

@@ -25,8 +25,12 @@ import time
 from collections.abc import Callable, Collection
 from pathlib import Path
 from types import FrameType
+from typing import TYPE_CHECKING, Any
 
 from pegboard.web.server_conn import Limits, guarded_protocol
+
+if TYPE_CHECKING:
+    import uvicorn
 
 FAILED = 1
 """The exit status when the scoreboard stopped following the store."""
@@ -110,6 +114,40 @@ def open_files() -> int:
     return soft if soft != resource.RLIM_INFINITY else 1 << 20
 
 
+class Failures:
+    """What stops a server from within: :meth:`failed` keeps the error and asks the server
+    (once :attr:`server` is set) to exit."""
+
+    def __init__(self) -> None:
+        self.errors: list[BaseException] = []
+        self.server: uvicorn.Server | None = None
+
+    def failed(self, error: BaseException) -> None:
+        """Keep ``error`` and stop the server."""
+        self.errors.append(error)
+        if self.server is not None:
+            self.server.should_exit = True
+
+
+def guarded_config(app: Any, limits: Limits) -> uvicorn.Config:
+    """uvicorn's settings for ``app`` under ``limits`` (fitted to the open-file limit): the
+    guarded protocol, no websockets, no access log or identifying headers, keep-alive and a
+    request head held to the limits, a graceful stop of 2 s; and the short log, set after
+    the Config has set up uvicorn's loggers."""
+    import uvicorn
+
+    fitted = limits.fitted(open_files())
+    protocol, _ = guarded_protocol(fitted)
+    config = uvicorn.Config(
+        app, http=protocol, ws="none", lifespan="on", log_level="warning", access_log=False,
+        server_header=False, date_header=False, proxy_headers=False,
+        timeout_keep_alive=max(1, int(fitted.request_s)), timeout_graceful_shutdown=2,
+        h11_max_incomplete_event_size=fitted.head_bytes, backlog=128,
+    )
+    quiet_logs()
+    return config
+
+
 def serve(store: Path, sock: socket.socket, *, period: float, hosts: Collection[str],
           limits: Limits | None = None) -> int:
     """Serve the store's scoreboard on the listening ``sock`` until stopped; the exit
@@ -118,24 +156,9 @@ def serve(store: Path, sock: socket.socket, *, period: float, hosts: Collection[
 
     from pegboard.web.app import create_app
 
-    fitted = (limits or Limits()).fitted(open_files())
-    protocol, _ = guarded_protocol(fitted)
-    failures: list[BaseException] = []
-    server_box: list[uvicorn.Server] = []
-
-    def failed(error: BaseException) -> None:
-        failures.append(error)
-        if server_box:
-            server_box[0].should_exit = True
-
-    app = create_app(store, period=period, hosts=hosts, failed=failed)
-    config = uvicorn.Config(
-        app, http=protocol, ws="none", lifespan="on", log_level="warning", access_log=False,
-        server_header=False, date_header=False, proxy_headers=False,
-        timeout_keep_alive=max(1, int(fitted.request_s)), timeout_graceful_shutdown=2,
-        h11_max_incomplete_event_size=fitted.head_bytes, backlog=128,
-    )
-    quiet_logs()  # after uvicorn's Config, which sets up its loggers
+    failures = Failures()
+    app = create_app(store, period=period, hosts=hosts, failed=failures.failed)
+    config = guarded_config(app, limits or Limits())
 
     class Server(uvicorn.Server):
         def handle_exit(self, sig: int, frame: FrameType | None) -> None:
@@ -153,15 +176,14 @@ def serve(store: Path, sock: socket.socket, *, period: float, hosts: Collection[
                     captured.remove(sig)
 
     interrupted: list[int] = []
-    server = Server(config)
-    server_box.append(server)
+    server = failures.server = Server(config)
     try:
         server.run(sockets=[sock])
     except KeyboardInterrupt:  # before uvicorn took the signal over
         return INTERRUPTED
     if interrupted:
         return INTERRUPTED
-    if failures:
+    if failures.errors:
         print("pegboard web: stopped because the scoreboard could not follow the store; "
               "systemd starts it again", file=sys.stderr, flush=True)
         return FAILED
