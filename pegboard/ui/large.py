@@ -172,19 +172,21 @@ def _table(image: Image.Image, view: View) -> None:
 
 
 def _list(image: Image.Image, view: View) -> None:
-    """The title small and inverted, the chosen row at twice the size (up to two lines, with
-    marks when rows lie above or below), the key legend small at the bottom."""
+    """The title small and inverted with the chosen row's place ("5/10") at its right, the
+    chosen row at twice the size (up to two lines), the key legend small at the bottom."""
     draw = ImageDraw.Draw(image)
     draw.rectangle((0, 0, WIDTH - 1, LINE_H), fill=1)
-    draw_text(image, 1, 0, fit(view.title, WIDTH // CHAR_W - 1), fill=0)
+    place = ""
     if view.lines:
         selected = (view.selected or 0) % len(view.lines)
-        draw_text(image, WIDTH - text.width(f"{selected + 1}/{len(view.lines)}") - 1, 0,
-                  f"{selected + 1}/{len(view.lines)}", fill=0)
+        place = f"{selected + 1}/{len(view.lines)}"
+        draw_text(image, WIDTH - text.width(place) - 1, 0, place, fill=0)
         y = LINE_H + 3
         for row in wrap(view.lines[selected], WORD_CHARS)[:2]:
             _words(image, 0, y, row)
             y += _WORD_H
+    room = (WIDTH - text.width(place) - 4) // CHAR_W
+    draw_text(image, 1, 0, fit(view.title, room), fill=0)
     if view.hint:
         draw_text(image, 0, _BOTTOM_Y, fit(view.hint, WIDTH // CHAR_W))
 
