@@ -13,7 +13,6 @@ from pegboard.app.effects import Sound
 from pegboard.config import Config, parse_config
 from pegboard.sim.fakes import FakeClock, RecordingDisplay
 from pegboard.sim.keys import KeyStep, parse_script
-from pegboard.sim.script import run_script
 from pegboard.sim.session import Simulator
 from pegboard.store import Store
 from pegboard.voice.announce import Announcement, Importance
@@ -21,7 +20,7 @@ from pegboard.voice.audio import earcon
 from pegboard.voice.earcons import earcon_wav
 from pegboard.voice.hook import Transcript, VoiceHook
 from pegboard.voice.speaker import Speaker, SpeechQueue
-from tests.support.announcing import announcer_after
+from tests.support.announcing import announcer_after, said_over_keys
 
 AUDIO = parse_config("[voice]\naudio = true\n")
 START = "ok ok right ok ok"
@@ -29,13 +28,7 @@ START = "ok ok right ok ok"
 
 
 def transcript_of(keys: str, tmp_path: Path, config: Config = AUDIO) -> Transcript:
-    transcript = Transcript()
-    store = Store(tmp_path / "store", owner="test")
-    try:
-        run_script(parse_script(keys), config, store, speech=VoiceHook(transcript))
-    finally:
-        store.close()
-    return transcript
+    return said_over_keys(keys, config, tmp_path, Transcript())
 
 
 def test_a_laid_card_a_score_a_go_and_the_turn_said_from_the_facts() -> None:

@@ -15,17 +15,14 @@ from pegboard.app.session import Session
 from pegboard.app.state import AppState
 from pegboard.cli import main
 from pegboard.config import Config
-from pegboard.device.build import open_store
 from pegboard.record import parse_line
 from pegboard.rules.awards import number
 from pegboard.rules.events import Event, GameHeader
 from pegboard.rules.facts import Counted, GameOver, Scored, ShowStep
 from pegboard.rules.game import Game
 from pegboard.rules.state import PLAY_REASONS, Reason
-from pegboard.sim.keys import parse_script
-from pegboard.sim.script import run_script
 from pegboard.voice.announce import Announcement, Announcer, Importance
-from pegboard.voice.hook import VoiceHook
+from tests.support.announcing import said_over_keys
 
 ROOT = Path(__file__).resolve().parent.parent
 GUIDE = ROOT / "docs" / "guide.keys"
@@ -122,13 +119,7 @@ def _play_keys() -> str:
 
 
 def _run(keys: str, config: Config, tmp_path: Path) -> Sink:
-    sink = Sink()
-    store = open_store(tmp_path / "store", owner="test")
-    try:
-        run_script(parse_script(keys), config, store, speech=VoiceHook(sink))
-    finally:
-        store.close()
-    return sink
+    return said_over_keys(keys, config, tmp_path, Sink())
 
 
 VOICE_ON = replace(Config(), voice=replace(Config().voice, enabled=True))
