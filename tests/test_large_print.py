@@ -217,6 +217,17 @@ def test_the_usual_screens_fail_the_same_reading(
     assert max(read(image), key=lambda r: r.height).height < CARD_MIN_H
 
 
+def test_the_link_down_mark_covers_no_digit(
+        large_game: list[tuple[View, Image.Image]]) -> None:
+    """With the LED board down, its mark takes the count's label in the play: the count and
+    the scores read as before, as high and as wide."""
+    view, image = next((v, i) for v, i in reversed(large_game) if v.screen is Screen.PLAY)
+    down = render(replace(view, link="LEDs off"))
+    assert ImageChops.logical_xor(down, image).getbbox() is not None
+    big = {(r.text, r.height, r.width) for r in read(image) if r.height >= DIGIT_MIN_H}
+    assert {(r.text, r.height, r.width) for r in read(down) if r.height >= DIGIT_MIN_H} == big
+
+
 def test_large_print_is_a_config_key_and_a_setup_row() -> None:
     config = parse_config("[display]\nlarge_print = true\n")
     assert config.display.large_print and not Config().display.large_print

@@ -28,6 +28,7 @@ from PIL import Image, ImageDraw
 
 from pegboard.app.view import PickerView, Screen, SideView, View
 from pegboard.ui import text
+from pegboard.ui.render import link_mark
 from pegboard.ui.text import CHAR_W, LINE_H, draw_text, fit, wrap
 
 WIDTH, HEIGHT = 128, 64
@@ -37,6 +38,7 @@ WORD_CHARS = WIDTH // (CHAR_W * 2)  # 10 characters of double-size text per line
 _WORD_H = 17  # rows from one line of double-size text to the next (a descender's tail shared)
 _CARD_W = 48  # the play's card column, left of the count and the scores
 _BOTTOM_Y = HEIGHT - LINE_H
+_LINK_ROOM = 23  # the link-down mark's corner, bottom right
 
 LIST_SCREENS = frozenset({Screen.HOME, Screen.MENU, Screen.SETUP, Screen.DEALER,
                           Screen.PENALTIES, Screen.CONFIRM, Screen.PEG})
@@ -45,10 +47,16 @@ TEXT_SCREENS = frozenset({Screen.MESSAGE, Screen.HELP})  # their lines are what 
 
 
 def render_large(image: Image.Image, view: View) -> None:
-    """Draw ``view`` in large print onto the blank 128x64 ``image``."""
+    """Draw ``view`` in large print onto the blank 128x64 ``image``, with the link-down mark
+    when the LED board is not connected (in the play in place of the count's label, where
+    it covers no digit; elsewhere in the bottom right corner, which the layouts keep clear
+    then)."""
     if view.screen is Screen.PLAY:
         _play(image, view)
-    elif view.screen in CARD_SCREENS and view.picker is not None:
+        if view.link:
+            link_mark(image, _CARD_W + 3, 0)
+        return
+    if view.screen in CARD_SCREENS and view.picker is not None:
         _card(image, view.picker, 0, 0, WIDTH, HEIGHT, prompt=True)
     elif view.screen in LIST_SCREENS:
         _list(image, view)
@@ -56,6 +64,8 @@ def render_large(image: Image.Image, view: View) -> None:
         _table(image, view)
     else:
         _text(image, view)
+    if view.link:
+        link_mark(image)
 
 
 # -- big ink ------------------------------------------------------------------------------------
@@ -111,8 +121,21 @@ def scores(image: Image.Image, sides: tuple[SideView, ...], x0: int, x1: int, y:
         _number(image, x, y, mask, invert=side.to_act or side.winner)
 
 
-def _words(image: Image.Image, x: int, y: int, line: str, *, fill: int = 1) -> None:
-    draw_text(image, x, y, fit(line, (WIDTH - x) // (CHAR_W * 2)), fill=fill, scale=2)
+def _edge(view: View, y: int, height: int) -> int:
+    """Where what is drawn from ``y`` down ``height`` rows must end on the right: short of
+    the link-down mark's corner when the mark is shown and the rows reach it."""
+    return WIDTH - _LINK_ROOM if view.link and y + height > _BOTTOM_Y else WIDTH
+
+
+def _words(image: Image.Image, x: int, y: int, line: str, *, right: int = WIDTH) -> None:
+    draw_text(image, x, y, fit(line, (right - x) // (CHAR_W * 2)), scale=2)
+
+
+def _legend(image: Image.Image, view: View) -> None:
+    """The key legend, small, on the bottom line."""
+    if view.hint:
+        chars = _edge(view, _BOTTOM_Y, LINE_H) // CHAR_W
+        draw_text(image, 0, _BOTTOM_Y, fit(view.hint, chars))
 
 
 # -- screens ------------------------------------------------------------------------------------
@@ -122,7 +145,7 @@ def _card(image: Image.Image, picker: PickerView, x0: int, y0: int, w: int, h: i
           prompt: bool) -> None:
     """The wheel's highlighted card as big as the box allows: the card itself (``7``, ``10``,
     ``7♥``) scaled to the box's height and as wide as fits; a suit fact after it (``J nobs``,
-    ``7 flush``) at twice the size beside it, and the prompt small above that."""
+    ``7 flush``) at twice the size beside it, under the prompt (small)."""
     label = picker.candidate or "-"
     card, _, fact = label.partition(" ")
     beside = text.width(fact, 2) + 4 if fact else 0
@@ -138,7 +161,7 @@ def _card(image: Image.Image, picker: PickerView, x0: int, y0: int, w: int, h: i
     if prompt:
         draw_text(image, right, y0 + 1, fit(picker.prompt, (x0 + w - right) // CHAR_W))
     if fact:
-        draw_text(image, right, y0 + h - 2 * LINE_H - 2, fact, scale=2)
+        draw_text(image, right, y0 + LINE_H + 4, fact, scale=2)
 
 
 def _play(image: Image.Image, view: View) -> None:
@@ -152,7 +175,8 @@ def _play(image: Image.Image, view: View) -> None:
     if view.count is not None:
         count = ink(str(view.count), DIGIT_SCALE, DIGIT_SCALE)
         _stamp(image, WIDTH - count.width, 0, count)  # flush right: clear of the label
-        draw_text(image, x0, 0, "count")
+        if not view.link:
+            draw_text(image, x0, 0, "count")
     scores(image, view.sides, x0, WIDTH, HEIGHT - 7 * DIGIT_SCALE - 2)
 
 
@@ -167,7 +191,7 @@ def _table(image: Image.Image, view: View) -> None:
         rows += wrap(more.strip(), WORD_CHARS)[:1] if more else []
     y = 1 + 7 * DIGIT_SCALE + 1
     for row in rows[:2]:
-        _words(image, 0, y, row)
+        _words(image, 0, y, row, right=_edge(view, y, _WORD_H))
         y += _WORD_H
 
 
@@ -187,8 +211,7 @@ def _list(image: Image.Image, view: View) -> None:
             y += _WORD_H
     room = (WIDTH - text.width(place) - 4) // CHAR_W
     draw_text(image, 1, 0, fit(view.title, room), fill=0)
-    if view.hint:
-        draw_text(image, 0, _BOTTOM_Y, fit(view.hint, WIDTH // CHAR_W))
+    _legend(image, view)
 
 
 def _text(image: Image.Image, view: View) -> None:
@@ -201,9 +224,8 @@ def _text(image: Image.Image, view: View) -> None:
     room = 2 if view.hint else 3
     y = LINE_H + 2
     for row in rows[:room]:
-        _words(image, 0, y, row)
+        _words(image, 0, y, row, right=_edge(view, y, _WORD_H))
         y += _WORD_H
     if len(rows) > room:
         draw_text(image, WIDTH - CHAR_W, LINE_H + 2, "▾")
-    if view.hint:
-        draw_text(image, 0, _BOTTOM_Y, fit(view.hint, WIDTH // CHAR_W))
+    _legend(image, view)

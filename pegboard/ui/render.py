@@ -53,8 +53,9 @@ def render(view: View) -> Image.Image:
         # Imported here: the large-print layouts cost start-up only where they are used.
         from pegboard.ui.large import render_large
 
-        render_large(image, view)
-    elif view.screen is Screen.SAVED:
+        render_large(image, view)  # (with its own place for the link-down mark)
+        return image
+    if view.screen is Screen.SAVED:
         _saved(image, view)
     elif view.screen is Screen.RACE:
         _race(image, view)
@@ -67,7 +68,7 @@ def render(view: View) -> Image.Image:
     else:
         _text_screen(image, view)
     if view.link:
-        _link_mark(image)
+        link_mark(image)
     return image
 
 
@@ -87,13 +88,15 @@ def _bottom_line(image: Image.Image, view: View, line: str, *, invert: bool = Fa
         draw_text(image, 0, _BOTTOM_Y, fit(line, chars))
 
 
-def _link_mark(image: Image.Image) -> None:
+def link_mark(image: Image.Image, x0: int = WIDTH - _LINK_W, y0: int = _BOTTOM_Y) -> None:
+    """The link-down mark, a boxed, struck-out ``LED`` with its corner at (x0, y0): the
+    bottom right corner unless a layout has a better place for it."""
     draw = ImageDraw.Draw(image)
-    x0, y0 = WIDTH - _LINK_W, _BOTTOM_Y
-    draw.rectangle((x0 - 1, y0, WIDTH - 1, HEIGHT - 1), fill=0)
-    draw.rectangle((x0, y0, WIDTH - 1, HEIGHT - 1), fill=1)
+    x1, y1 = x0 + _LINK_W - 1, y0 + LINE_H - 1
+    draw.rectangle((x0 - 1, y0, x1, y1), fill=0)
+    draw.rectangle((x0, y0, x1, y1), fill=1)
     draw_text(image, x0 + 1, y0 + 1, "LED", fill=0)
-    draw.line((x0 + 1, HEIGHT - 2, WIDTH - 2, y0 + 1), fill=0)
+    draw.line((x0 + 1, y1 - 1, x1 - 1, y0 + 1), fill=0)
 
 
 def _dealer_mark(image: Image.Image, x: int, y: int) -> None:
