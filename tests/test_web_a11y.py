@@ -93,8 +93,10 @@ def states(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Seen]
         while not game.done:
             before = len(game.state.awards)
             line = game.step()
-            shown_lines(page, line)  # the page sees every entry, as at a real table's pace
             if len(game.state.awards) > before:
+                # The page sees every award, as at a table's pace (entries written faster
+                # than it polls would reach it together, and it says the latest award).
+                shown_lines(page, line)
                 said.append(award_words(game))
             phase = game.state.phase
             if "play" not in seen and phase is Phase.PLAY and said and game.state.count:
