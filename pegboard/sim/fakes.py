@@ -120,6 +120,7 @@ class MockKeypadMatrix:
         self.pressed: set[tuple[int, int]] = set()
         self._row_pins = [factory.pin(pin, pin_class=_matrix_row_pin_class(), matrix=self)
                           for pin in self.rows]
+        self._col_pins: list[Any] | None = None
 
     def press(self, row: int, col: int) -> None:
         """Hold down the key at (row, col), counted from 0."""
@@ -132,10 +133,15 @@ class MockKeypadMatrix:
         self.update()
 
     def update(self) -> None:
-        """Set each column pin from the rows being driven and the keys held."""
+        """Set each column pin from the rows being driven and the keys held.
+
+        The column pins are looked up once, at the first change: the factory hands out the
+        same pin for a number until it is reset, and a scan changes a row hundreds of times a
+        second."""
+        if self._col_pins is None:
+            self._col_pins = [self.factory.pin(col) for col in self.cols]
         driven = {r for r, pin in enumerate(self._row_pins) if _drives_low(pin)}
-        for c, col_pin in enumerate(self.cols):
-            pin = self.factory.pin(col_pin)
+        for c, pin in enumerate(self._col_pins):
             if pin.function != "input":
                 continue
             if any((r, c) in self.pressed for r in driven):

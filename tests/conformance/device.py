@@ -9,10 +9,8 @@ together and merges them into one turn, as it does for a player's quick flick of
 One device plays many games in a row, like a box at a club: each finished game goes into the
 store's history and the next starts from the home screen.
 
-Two costs of the desktop stand-ins are cut without changing what happens: the view (a pure
-function of the immutable state) is computed once per state, not on every turn of the loop;
-and the keypad's mock copper looks its column pins up once, not on every row change of every
-scan (see :func:`quicker_copper`).
+One cost of the desktop stand-ins is cut without changing what happens: the view (a pure
+function of the immutable state) is computed once per state, not on every turn of the loop.
 """
 
 from __future__ import annotations
@@ -96,7 +94,6 @@ class Device:
         self.display = LastFrame()
         self.sim = Simulator(self.config, self.store, self.display, clock=self.clock)
         self.sim.loop.app = App(machine.step, memo_view())
-        quicker_copper(self.sim)
         self.sim.start()
 
     @property
@@ -149,33 +146,6 @@ class Device:
             self.sim.close()
         finally:
             self.store.close()
-
-
-def quicker_copper(sim: Simulator) -> None:
-    """The keypad matrix of :class:`~pegboard.sim.fakes.MockKeypadMatrix`, with its column pins
-    looked up once.
-
-    The matrix re-reads every column pin through the pin factory whenever a row changes
-    (four rows a scan, a hundred scans a second); the factory hands out the same pin object
-    for a number until it is reset, so keeping the objects gives exactly the same levels."""
-    matrix = sim.hands.keypad
-    if matrix is None:
-        return
-    columns = [sim.factory.pin(number) for number in matrix.cols]
-    rows = [sim.factory.pin(number) for number in matrix.rows]
-
-    def update() -> None:
-        driven = [r for r, pin in enumerate(rows)
-                  if pin.function == "output" and not pin.state]
-        for c, pin in enumerate(columns):
-            if pin.function != "input":
-                continue
-            if any((r, c) in matrix.pressed for r in driven):
-                pin.drive_low()
-            else:
-                pin.drive_high()
-
-    matrix.update = update  # type: ignore[method-assign]
 
 
 def read_back(directory: Path) -> tuple[str, dict[str, Any] | None]:
