@@ -161,27 +161,25 @@ def take_back_page(gs: GameState, back: TakeBack) -> Page:
     return Page("Taken back", tuple(lines))
 
 
+_ENTRY_NAMES: dict[type[Event], str] = {
+    Starter: "the starter", Crib: "the crib", Penalty: "the penalty", Deal: "the deal",
+    Cut: "the deal", Option: "the option",
+}
+"""What "Undone: ..." calls an entry that is no one player's."""
+
+
 def describe(event: Event, names: tuple[str, ...]) -> str:
     """An entry as "Undone: ..." names it."""
-    if isinstance(event, Play):
-        return f"{names[event.player]}'s {rank_label(event.card.rank)}"
-    if isinstance(event, Go):
-        return f"{names[event.player]}'s go"
-    if isinstance(event, Starter):
-        return "the starter"
-    if isinstance(event, Crib):
-        return "the crib"
-    if isinstance(event, Show):
-        return f"{names[event.player]}'s hand"
-    if isinstance(event, Peg):
-        return f"{names[event.player]}'s {event.points}"
-    if isinstance(event, Penalty):
-        return "the penalty"
-    if isinstance(event, Deal | Cut):
-        return "the deal"
-    if isinstance(event, Option):
-        return "the option"
-    return event.TYPE
+    match event:
+        case Play(player=player, card=card):
+            return f"{names[player]}'s {rank_label(card.rank)}"
+        case Go(player=player):
+            return f"{names[player]}'s go"
+        case Show(player=player):
+            return f"{names[player]}'s hand"
+        case Peg(player=player, points=points):
+            return f"{names[player]}'s {points}"
+    return _ENTRY_NAMES.get(type(event), event.TYPE)
 
 
 def wrap(text: str, width: int = 21) -> tuple[str, ...]:
