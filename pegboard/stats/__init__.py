@@ -28,6 +28,7 @@ each side's score at the end of every deal.
 
 from __future__ import annotations
 
+from pegboard.rules.state import PLAY_REASONS
 from pegboard.stats.kept import summary_from_json, summary_json
 from pegboard.stats.replay import Fold, compute, replay_events, replay_record, summarise
 from pegboard.stats.text import (
@@ -38,7 +39,6 @@ from pegboard.stats.text import (
     race_line,
 )
 from pegboard.stats.values import (
-    PLAY_REASONS,
     BestHand,
     GameSummary,
     Race,

@@ -10,9 +10,8 @@ from pegboard.errors import RecordError, RuleError
 from pegboard.record.reader import RawLine, entries
 from pegboard.rules.events import Crib, Deal, Event, GameHeader, NewGame, Play, Undo
 from pegboard.rules.game import Game
-from pegboard.rules.state import Award, Phase
+from pegboard.rules.state import PLAY_REASONS, Award, Phase
 from pegboard.stats.values import (
-    PLAY_REASONS,
     BestHand,
     GameSummary,
     Race,

@@ -8,12 +8,6 @@ from dataclasses import dataclass, field
 from pegboard.errors import PegboardError
 from pegboard.rules.cards import Card
 
-PLAY_REASONS = frozenset({
-    "fifteen", "thirty-one", "pair", "pair royal", "double pair royal", "run", "go",
-    "last card",
-})
-"""Award reasons that come from the play (pegging)."""
-
 
 def skunk_lines(target: int) -> tuple[int, int | None]:
     """The highest losing scores that are a skunk and a double skunk for a game to ``target``.
