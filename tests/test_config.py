@@ -19,6 +19,7 @@ from pegboard.config import (
 from pegboard.config import reading as config_reading
 from pegboard.config.schema import SECTIONS, section_keys
 from pegboard.errors import PegboardError
+from tests.support.configs import refusal
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "systemd" / "config.example.toml"
@@ -101,10 +102,7 @@ def test_to_toml_round_trips_a_non_default_config() -> None:
     ],
 )
 def test_bad_values_name_the_key_the_value_and_what_is_allowed(text: str, expected: str) -> None:
-    with pytest.raises(ConfigError) as caught:
-        parse_config(text, "my.toml")
-    assert str(caught.value).startswith("my.toml: ")
-    assert expected in str(caught.value)
+    assert expected in refusal(text)
 
 
 @pytest.mark.parametrize(
@@ -220,11 +218,8 @@ def test_config_error_is_a_value_error_and_config_is_frozen() -> None:
 def test_values_that_would_break_the_parser_or_the_device_are_errors(
     text: str, expected: str
 ) -> None:
-    with pytest.raises(ConfigError) as caught:
-        parse_config(text, "my.toml")
-    message = str(caught.value)
-    assert expected in message
-    assert "\n" not in message and len(message) < 400
+    message = refusal(text)
+    assert expected in message and len(message) < 400
 
 
 def test_accepted_paths_and_devices() -> None:
