@@ -44,7 +44,22 @@ from pegboard.app.inputs import InputEvent, LinkStatus, Tick
 from pegboard.app.keys import Key, key_of
 from pegboard.app.pages import last_scored
 from pegboard.app.session import Session
-from pegboard.app.state import AppState, Home, OwnCount, Page, Reading, Result, Setup
+from pegboard.app.state import (
+    AppState,
+    Calling,
+    Confirm,
+    Dealer,
+    HelpScreen,
+    Home,
+    Menu,
+    OwnCount,
+    Page,
+    PenaltyScreen,
+    Reading,
+    Result,
+    Setup,
+    SetupScreen,
+)
 from pegboard.app.transitions import dispatch, view_of
 from pegboard.app.view import Brightness, View
 from pegboard.app.words import score_line
@@ -121,7 +136,13 @@ def _earcon(state: AppState, new: AppState, key: Key, effects: tuple[Effect, ...
             isinstance(screen, Reading) and screen.pages and screen.pages[0].title == NOT_ALLOWED
             and screen is not state.screen):
         return (Earcon(Sound.REFUSED),)
-    return (Earcon(Sound.CLICK if key is Key.TURN else Sound.OK),)
+    moved = key is Key.TURN or (key is Key.GO and not effects and isinstance(screen, _LISTS)
+                                and type(screen) is type(state.screen))
+    return (Earcon(Sound.CLICK if moved else Sound.OK),)
+
+
+_LISTS = (Home, SetupScreen, Dealer, Menu, Confirm, Calling, HelpScreen, PenaltyScreen)
+"""Screens whose GO moves down a list (a click, like a turn of the knob)."""
 
 
 def view(state: AppState) -> View:
