@@ -187,6 +187,9 @@ def accepted(mention: Mention) -> str | None:
                 # Keys checked alone; a long strip so that a count or skip fits any layout.
                 if section == "leds" and mention.key != "count":
                     data["leds"].setdefault("count", 1024)
+                if section == "club":  # what a club board and a password need beside them
+                    for key, value in (("board", "b1"), ("broker", "h"), ("user", "u")):
+                        data["club"].setdefault(key, value)
                 config_from_dict(data, mention.where)
             return None
         except (ConfigError, tomllib.TOMLDecodeError) as error:
