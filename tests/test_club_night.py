@@ -15,11 +15,12 @@ from pegboard.store import Store
 from tests.support.club import (
     MEMBERS,
     Played,
-    Publisher,
     Standings,
     expected_standings,
     fast_folder,
     results_of,
+    seating,
+    start_publishers,
     table_of,
     write_club_game,
 )
@@ -37,22 +38,6 @@ def boards(tmp_path: Path) -> Iterator[Path]:
     folder = fast_folder(tmp_path / "boards")
     yield folder
     shutil.rmtree(folder, ignore_errors=True)
-
-
-def seating(tables: int, round_: int) -> list[tuple[str, str]]:
-    """Round-robin pairs: the second of each pair moves one table a round."""
-    players = MEMBERS[: tables * 2]
-    fixed, moving = players[::2], players[1::2]
-    moving = moving[round_ % tables:] + moving[: round_ % tables]
-    return list(zip(fixed, moving, strict=True))
-
-
-def start_publishers(boards: Path, broker: Broker, tables: int) -> list[Publisher]:
-    publishers = []
-    for t in range(1, tables + 1):
-        Store(boards / f"board-{t}", owner="board").close()  # the board's store exists
-        publishers.append(Publisher(boards / f"board-{t}", broker.address, f"board-{t}"))
-    return publishers
 
 
 def play_round(stores: list[Path], round_: int, night: int = 1) -> list[Played]:
@@ -76,7 +61,7 @@ def run_night(tmp_path: Path, boards: Path, broker: Broker, tables: int, rounds:
     service = Standings(tmp_path / "results.db", broker.address,
                         extra=("--seating", str(seating)))
     assert service.get("/api/seating")["round"] == 1
-    publishers = start_publishers(boards, broker, tables)
+    publishers = start_publishers(boards, broker.address, tables)
     stores = [boards / f"board-{t}" for t in range(1, tables + 1)]
     played: list[Played] = []
     try:

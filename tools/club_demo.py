@@ -16,8 +16,7 @@ from pathlib import Path
 from types import FrameType
 
 from pegboard.store import Store
-from tests.support.club import MEMBERS, Publisher, Standings, write_club_game
-from tests.support.mosquitto import Broker
+from tests.support.club import club_night, seating, write_club_game
 
 TABLES, ROUNDS = 4, 3
 
@@ -29,35 +28,24 @@ def _interrupt(sig: int, frame: FrameType | None) -> None:
 def main() -> None:
     signal.signal(signal.SIGTERM, _interrupt)
     home = Path(tempfile.mkdtemp(prefix="pegboard-club-demo-"))
-    broker = Broker(home / "broker").start()
-    service = Standings(home / "results.db", broker.address)
-    print(f"Club standings on {service.url} (big screen: {service.url}?big=1); Ctrl-C ends "
-          "the night", flush=True)
-    publishers = []
     pause = threading.Event()
     try:
-        for t in range(1, TABLES + 1):
-            Store(home / f"board-{t}", owner="demo").close()
-            publishers.append(Publisher(home / f"board-{t}", broker.address, f"board-{t}"))
-        for round_ in range(1, ROUNDS + 1):
-            fixed, moving = MEMBERS[: TABLES * 2: 2], MEMBERS[1: TABLES * 2: 2]
-            moving = moving[round_ % TABLES:] + moving[: round_ % TABLES]
-            for t, pair in enumerate(zip(fixed, moving, strict=True), start=1):
-                with Store(home / f"board-{t}", owner="demo") as store:
-                    write_club_game(store, round_ * 50 + t, night=1, round_=round_,
-                                    table=t, members=pair)
-                print(f"round {round_}, table {t}: {pair[0]} v {pair[1]} confirmed",
-                      flush=True)
-                pause.wait(1.0)  # a demo: one game a second, to watch the page change
-        print("the night is played; the page stays up until Ctrl-C", flush=True)
-        pause.wait()
+        with club_night(home, home, TABLES) as service:
+            print(f"Club standings on {service.url} (big screen: {service.url}?big=1); Ctrl-C "
+                  "ends the night", flush=True)
+            for round_ in range(1, ROUNDS + 1):
+                for t, pair in enumerate(seating(TABLES, round_), start=1):
+                    with Store(home / f"board-{t}", owner="demo") as store:
+                        write_club_game(store, round_ * 50 + t, night=1, round_=round_,
+                                        table=t, members=pair)
+                    print(f"round {round_}, table {t}: {pair[0]} v {pair[1]} confirmed",
+                          flush=True)
+                    pause.wait(1.0)  # a demo: one game a second, to watch the page change
+            print("the night is played; the page stays up until Ctrl-C", flush=True)
+            pause.wait()
     except KeyboardInterrupt:
         pass
     finally:
-        for publisher in publishers:
-            publisher.stop()
-        service.stop()
-        broker.stop()
         shutil.rmtree(home, ignore_errors=True)
 
 

@@ -9,6 +9,7 @@ keeps its own scores: ACC game points (2 a win, 3 when the loser has 90 or less)
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -29,8 +30,18 @@ from pegboard.rules.events import ClubSeat, Confirm, GameHeader
 from pegboard.rules.game import Game
 from pegboard.store import Store
 from tests.support.games import random_game
+from tests.support.mosquitto import Broker
 
 MEMBERS = [f"{100 + n}" for n in range(1, 41)]
+
+
+def seating(tables: int, round_: int) -> list[tuple[str, str]]:
+    """Round-robin pairs of the first ``tables * 2`` members: the second of each pair moves
+    one table a round."""
+    players = MEMBERS[: tables * 2]
+    fixed, moving = players[::2], players[1::2]
+    moving = moving[round_ % tables:] + moving[: round_ % tables]
+    return list(zip(fixed, moving, strict=True))
 
 
 @dataclass(frozen=True)
@@ -144,6 +155,39 @@ class Publisher:
         if self.process.poll() is None:
             self.process.send_signal(signal.SIGTERM)
         return self.process.wait(timeout=20)
+
+
+def start_publishers(boards: Path, broker: str, tables: int) -> list[Publisher]:
+    """A publisher for each of ``tables`` boards (``board-1`` ...), each board's store made
+    first under ``boards`` (those started are stopped if one cannot start)."""
+    publishers: list[Publisher] = []
+    try:
+        for t in range(1, tables + 1):
+            Store(boards / f"board-{t}", owner="board").close()  # the board's store exists
+            publishers.append(Publisher(boards / f"board-{t}", broker, f"board-{t}"))
+    except BaseException:
+        for publisher in publishers:
+            publisher.stop()
+        raise
+    return publishers
+
+
+@contextlib.contextmanager
+def club_night(home: Path, boards: Path, tables: int) -> Iterator[Standings]:
+    """A club night on this machine: a mosquitto broker (in ``home``), the standings service
+    (its database ``home/results.db``) and a publisher for each of ``tables`` boards under
+    ``boards``; the standings while it runs, everything stopped on leaving."""
+    with Broker(home / "broker") as broker:
+        service = Standings(home / "results.db", broker.address)
+        try:
+            publishers = start_publishers(boards, broker.address, tables)
+            try:
+                yield service
+            finally:
+                for publisher in publishers:
+                    publisher.stop()
+        finally:
+            service.stop()
 
 
 class Standings:
