@@ -12,7 +12,9 @@ then the facts of the entries saved, then one of:
 * **a move** (a click): what the cursor is on now, in short words: the card on the wheel,
   the row, the number ("7", "J nobs", "Teaching: on");
 * **a key taken** that changed what is chosen: the row as it is now;
-* "Entered" when an entry was saved and none of its facts had anything to say.
+* "Entered" when an entry was saved and none of its facts had anything to say; a count's
+  page changed by an entry whose facts said nothing (GO adding a forgotten flush or his
+  nobs: the deal's entries entered again with suits) is read whole, with the board.
 
 Pure: it reads views (what the screen shows), never the game; the same views give the same
 words.
@@ -90,12 +92,17 @@ def sentences(parts: Sequence[str]) -> str:
     return out
 
 
-def screen_words(view: View) -> str:
+def screen_words(view: View, *, counted: bool = True) -> str:
     """A screen as it is reached: its title and what is chosen; a page read whole (a count's
-    page or the result by its title alone, without the points the facts said)."""
+    page or the result by its title alone, without the points the facts said; ``counted``
+    False: a count's page the facts did not say, as when GO added a forgotten flush or his
+    nobs, read whole with the board it left)."""
     parts = [view.title] if view.title else []
     if view.picker is not None:
         return sentences([*parts, f"{view.picker.prompt}: {view.picker.candidate}"])
+    if view.screen in _WORDLESS and not counted:
+        board = ", ".join(f"{side.name} {side.score}" for side in view.sides)
+        return sentences([*parts, *view.lines]) + (f"; {board}" if board else "")
     if view.screen in _WORDLESS:
         return sentences([view.title.split(":")[0]])
     if view.selected is not None or view.screen is Screen.CLAIM:
@@ -143,10 +150,11 @@ class AudioScreen:
         when the engine's facts already said something, ``saved`` when an entry was saved."""
         before, self._view = self._view, view
         said: list[str] = []
-        if saved and not facts:
+        recounted = saved and not facts and view.screen in _WORDLESS
+        if saved and not facts and not recounted:
             said.append("Entered")
         if before is None or reached(before, view):
-            said.append(screen_words(view))
+            said.append(screen_words(view, counted=not recounted))
             kind, importance = "screen", Importance.SCREEN
         elif Sound.CLICK in sounds:
             return [Announcement(cursor_words(view), "wheel", Importance.WHEEL, entry)]

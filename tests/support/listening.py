@@ -4,9 +4,11 @@ step function in audio mode, every key decided from what was said (docs/accessib
 The pretend table (:mod:`tests.conformance.deal`) deals each hand from the game's seed; the
 true game is those cards played through the engine (:func:`true_game`), and its record in
 real cards is what the referee judges. The listener knows only its cards and what to do
-with them (the starter, the cards it lays or a go, the crib's four cards), as players do;
-where it is, it learns from the transcript alone: the screen or page last reached, the card
-under the wheel as the voice named it, the game's end.
+with them (the starter, the cards it lays or a go, the crib's four cards) and what each of
+its hands is worth, as players do; where it is, it learns from the transcript alone: the
+screen or page last reached, the card under the wheel as the voice named it, each count as
+it was said, the game's end. The wheel enters ranks only, so a count said short of the
+owner's own (a flush or his nobs) is put right on its page with GO, as a player would ask.
 """
 
 from __future__ import annotations
@@ -18,8 +20,10 @@ from dataclasses import dataclass, field
 from pegboard.app.effects import Persist
 from pegboard.app.inputs import Button, InputEvent, Press, RankKey, Turn
 from pegboard.app.machine import AppState, initial_state, step, view
+from pegboard.app.picker import rank_label
 from pegboard.app.session import Session
 from pegboard.config import Config, InputConfig, VoiceConfig
+from pegboard.rules.awards import number
 from pegboard.rules.cards import Card, Rank
 from pegboard.rules.events import Crib, Deal, Event, GameHeader, Go, Play, Starter
 from pegboard.rules.state import Phase
@@ -30,6 +34,9 @@ from tests.conformance.deal import GameSpec, choose_play, deal_cards, fact_point
 NAMES = ("P1", "P2")
 """The seats as the setup names them (the listener keeps them)."""
 
+SPOKEN = {number(n): n for n in range(30)}
+"""A count's last word back to its number ("twenty-nine")."""
+
 WORD = {Rank.ACE: "ace", Rank.JACK: "jack", Rank.QUEEN: "queen", Rank.KING: "king"}
 
 
@@ -38,24 +45,22 @@ def rank_word(rank: Rank) -> str:
     return WORD.get(rank, str(int(rank)))
 
 
-RULES = Rules(target=61)
-"""A whole game to 61 holes (a few deals: a test of seconds)."""
-
-
-def true_game(seed: int) -> tuple[list[Event], list[Event], list[int]] | None:
+def true_game(seed: int, target: int = 121, *, suits: bool = True,
+              ) -> tuple[list[Event], list[Event], list[int]] | None:
     """The seed's whole game in real cards: every entry in order, the listener's plan (the
     entries it makes itself: starters, plays, goes, cribs) and each hand's and crib's true
-    count in show order. None when a hand or crib holds a flush or his nobs, which need
-    suits the rank wheel does not enter."""
+    count in show order. None when a penalty would come up (a game with no mistakes is
+    wanted), or without ``suits`` when a hand or crib holds a flush or his nobs."""
     try:
-        return _true_game(seed)
+        return _true_game(seed, Rules(target=target), suits)
     except LookupError:
         return None
 
 
-def _true_game(seed: int) -> tuple[list[Event], list[Event], list[int]] | None:
-    spec = GameSpec(seed, players=2, short=True)
-    session = Session.new(GameHeader(NAMES, RULES))
+def _true_game(seed: int, rules: Rules, suits: bool,
+               ) -> tuple[list[Event], list[Event], list[int]] | None:
+    spec = GameSpec(seed, players=2, short=rules.target == 61)
+    session = Session.new(GameHeader(NAMES, rules))
     record: list[Event] = []
     plan: list[Event] = []
     counts: list[int] = []
@@ -76,8 +81,9 @@ def _true_game(seed: int) -> tuple[list[Event], list[Event], list[int]] | None:
         gs = session.state
         assert gs.dealer is not None
         deal = deal_cards(spec, number, gs.dealer)
-        if any(fact_points(deal.kept[p], deal.starter, crib=False) for p in range(2)) or (
-                fact_points(deal.crib, deal.starter, crib=True)):
+        if not suits and (any(fact_points(deal.kept[p], deal.starter, crib=False)
+                                  for p in range(2))
+                              or fact_points(deal.crib, deal.starter, crib=True)):
             return None
         apply(Starter(deal.starter))
         held = [list(hand) for hand in deal.kept]
@@ -101,9 +107,9 @@ def _true_game(seed: int) -> tuple[list[Event], list[Event], list[int]] | None:
     return record, plan, counts
 
 
-def record_lines(events: list[Event]) -> list[dict[str, object]]:
+def record_lines(events: list[Event], target: int = 121) -> list[dict[str, object]]:
     """The true game as the record's lines (the referee's input)."""
-    session = Session.new(GameHeader(NAMES, RULES))
+    session = Session.new(GameHeader(NAMES, Rules(target=target)))
     lines: list[dict[str, object]] = [json.loads(session.header_line())]
     for event in events:
         session, _ = session.apply(event)
@@ -127,10 +133,15 @@ class Listener:
     heard_to: int = 0
     wheel: str = ""
     screen: str = ""
+    target: int = 121
+    """The game's target (setup is changed to 61 by ear when it is that)."""
     pending: list[str] = field(default_factory=list)
-    short: int = 0
-    """What the count last said is short of its owner's own (none: the game is chosen with
-    no flush or his nobs, which the rank wheel cannot enter)."""
+    own: dict[str, int] = field(default_factory=dict)
+    """Each count of this deal by its page's title ("P2's hand"): its owner's own count."""
+    said: dict[str, int] = field(default_factory=dict)
+    """... and as the box last said it."""
+    asked: int = 0
+    """GO pressed on the page now read (a fact the box did not count)."""
 
     def __post_init__(self) -> None:
         config = Config(input=InputConfig(kit=self.kit), voice=VoiceConfig(audio=True))
@@ -163,12 +174,23 @@ class Listener:
                 over = True
             if text.startswith(("Entered. ", "Taken back")):
                 text = text.split(". ", 1)[1] if ". " in text else ""
+            counted = _count(text)
+            if counted is not None:
+                title, total, again = counted
+                if not again:  # the engine's count, as it counts: the owner's comes next
+                    self.own[title] = self.counts.pop(0)
+                self.said[title] = total
+                if not again:
+                    continue
+                text = title  # a page read again: the same page, its count put right
             if text.startswith(("Deal ", "The crib. Crib card", "Who deals", "New game")) or (
                     text.startswith(("P1's", "P2's", "End of the play", "The cut"))
                     and ":" not in text):
+                if text != self.screen:
+                    self.asked = 0
                 self.screen = text
                 self.wheel = text.rsplit(": ", 1)[-1] if ": " in text else ""
-            elif " " not in text or text.startswith(("P1 deals", "P2 deals")):
+            elif " " not in text or text.endswith(("P1 deals", "P2 deals")):
                 self.wheel = text  # a wheel word: the card or row now chosen
         return not over
 
@@ -177,9 +199,10 @@ class Listener:
         self.listen()
         self.press(Press(Button.OK), "ok")  # "Pegboard. New game": choose it
         self.listen()
-        self._row("Target: 121", 1)  # "New game. Start": a game to 61
-        self.press(Press(Button.OK), "ok")
-        self._row("Start", -1)
+        if self.target != 121:
+            self._row("Target: 121", 1)  # "New game. Start": a game to 61
+            self.press(Press(Button.OK), "ok")
+            self._row("Start", -1)
         self.press(Press(Button.OK), "ok")
         self.listen()
         self._row("P1 deals", 1)  # "Who deals first? Cut for deal"
@@ -202,6 +225,11 @@ class Listener:
         screen = self.screen
         on_wheel = screen.startswith(("Deal ", "The crib."))
         if not on_wheel or not self.plan:
+            short = self.own.get(screen, 0) - self.said.get(screen, 0)
+            if short > 0 and self.asked < 6:  # "you missed my flush": GO adds the next fact
+                self.asked += 1
+                self.press(Press(Button.GO), "go")
+                return
             self.press(Press(Button.OK), "ok")  # a page: read, go on
             return
         entry = self.plan[0]
@@ -213,7 +241,7 @@ class Listener:
         want = rank_word(card.rank)
         if self.kit == "keypad":
             self._entered(entry)
-            self.press(RankKey(card.rank), rank_word(card.rank))
+            self.press(RankKey(card.rank), rank_label(card.rank))  # named as scripts do
             return
         if self.wheel.split(" of ")[0] == want:
             self._entered(entry)
@@ -239,3 +267,26 @@ def _card_of(entry: Event, index: int) -> Card:
     assert isinstance(entry, Crib)
     return entry.cards[index]
 
+
+
+_OWNERS = ("P1: ", "P2: ", "P1's crib: ", "P2's crib: ", "P1's hand: ", "P2's hand: ")
+
+
+def _count(text: str) -> tuple[str, int, bool] | None:
+    """A hand or crib counted, as said: its page's title, its total, and whether it is the
+    page read again after GO (``"P2's hand: 8. ..."``) rather than the engine's count as it
+    came (``"P2: fifteen two, and a pair is four; P1 6, P2 3"``); None for anything else."""
+    head = text.split("; ", 1)[0]
+    if not head.startswith(_OWNERS):
+        return None
+    who, words = head.split(": ", 1)
+    title = who if "'s " in who else f"{who}'s hand"
+    first = words.split(".", 1)[0]
+    if first.isdigit():
+        return title, int(first), True
+    if " for " in words or words in ("go",):
+        return None  # a card or an award of the play, his heels
+    last = words.rsplit(" ", 1)[-1]
+    if words == "nineteen":
+        return title, 0, False
+    return (title, SPOKEN[last], False) if last in SPOKEN else None
