@@ -12,6 +12,7 @@ from pathlib import Path
 from starlette.testclient import TestClient
 
 from pegboard import record
+from pegboard.app.game_over import REVIEW_LINE
 from pegboard.app.inputs import Turn
 from pegboard.app.session import Session
 from pegboard.app.state import GameOver
@@ -47,6 +48,12 @@ def test_the_device_reviews_the_game_from_the_game_over_menu() -> None:
     game, _ = played()
     app = App.start()
     app.state = replace(app.state, session=Session.resume(game), screen=GameOver())
+    assert REVIEW_LINE not in app.view.lines  # said only to a learner (teaching on)
+    session = app.state.session
+    assert session is not None
+    app.state = replace(app.state, session=replace(
+        session, table=replace(session.table, teaching=True)))
+    assert app.view.lines[-1] == REVIEW_LINE
     app.feed(MENU)
     assert app.view.lines[1] == "Review the game"
     app.feed(Turn(1), OK)

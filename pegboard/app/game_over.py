@@ -64,7 +64,13 @@ def view(state: AppState, screen: GameOver) -> View:
         base = replace(base, sides=tuple(replace(side, score=over.shown[s])
                                          for s, side in enumerate(base.sides)))
         lines = (*lines, f"Spread {over.spread} (from {gs.rules.target})")
+    if state.teaching and seat is None:
+        lines = (*lines, REVIEW_LINE)  # a learner finds the review where the game ends
     return replace(base, lines=lines, race=state.race, hint=hint)
+
+
+REVIEW_LINE = "MENU: the review"
+"""The game-over screen's line, with teaching on, saying where the game's review is."""
 
 
 def ended(session: Session) -> Over | None:
