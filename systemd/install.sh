@@ -345,32 +345,28 @@ remove_path() {
     fi
 }
 
-uninstall() {
-    step "Stop and disable $SERVICE"
+# Stop and disable one unit if it is installed (under --root, only its boot link goes).
+disable_unit() {
     if [ -n "$ROOT" ]; then
-        if [ -L "$(at /etc/systemd/system/multi-user.target.wants/$SERVICE)" ]; then
-            run systemctl --root="$ROOT" disable "$SERVICE"
+        if [ -L "$(at "/etc/systemd/system/multi-user.target.wants/$1")" ]; then
+            run systemctl --root="$ROOT" disable "$1"
         else
-            ok "$SERVICE is not enabled"
+            ok "$1 is not enabled"
         fi
-    elif [ -f "/etc/systemd/system/$SERVICE" ] && ! systemd_running; then
-        run systemctl disable "$SERVICE"
-    elif [ -f "/etc/systemd/system/$SERVICE" ]; then
-        run systemctl disable --now "$SERVICE"
+    elif [ ! -f "/etc/systemd/system/$1" ]; then
+        ok "$1 is not installed"
+    elif systemd_running; then
+        run systemctl disable --now "$1"
     else
-        ok "$SERVICE is not installed"
+        run systemctl disable "$1"
     fi
+}
+
+uninstall() {
+    step "Stop and disable $SERVICE, $WEB_SERVICE and $CLUB_SERVICE"
     local unit
-    for unit in "$WEB_SERVICE" "$CLUB_SERVICE"; do
-        if [ -n "$ROOT" ]; then
-            if [ -L "$(at /etc/systemd/system/multi-user.target.wants/$unit)" ]; then
-                run systemctl --root="$ROOT" disable "$unit"
-            fi
-        elif [ -f "/etc/systemd/system/$unit" ] && ! systemd_running; then
-            run systemctl disable "$unit"
-        elif [ -f "/etc/systemd/system/$unit" ]; then
-            run systemctl disable --now "$unit"
-        fi
+    for unit in "$SERVICE" "$WEB_SERVICE" "$CLUB_SERVICE"; do
+        disable_unit "$unit"
     done
     step "Remove the program, the units and the polkit rule"
     remove_path "$(at /etc/systemd/system/$SERVICE)"
