@@ -114,3 +114,18 @@ def test_the_coach_s_note_is_said_aloud() -> None:
     app.pick("4")
     said = [a.text for a in announcer.heard(app.state).said if a.kind == "coach"]
     assert said == ["Gave away: a 2 back made run of 3 for 3; 8 was safer"]
+
+
+def test_the_pegging_hint_of_a_known_hand_is_the_coach_s_line_in_full() -> None:
+    """The play screen's one line is cut to the screen's 21 columns; the menu's pegging hint
+    shows it whole at once, without asking for the cards again."""
+    from pegboard.app.menus import HINT_TITLE
+
+    app = _dealt_for_p1(teaching_game())
+    line = app.view.coach
+    assert len(line) > 21
+    menu(app, "Pegging hint")
+    assert app.view.title == HINT_TITLE
+    assert " ".join(app.view.lines) == line
+    app.feed(OK)
+    assert app.view.turn == "P1" and app.view.coach == line  # back at the play

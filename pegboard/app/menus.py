@@ -31,6 +31,7 @@ from pegboard.app.state import (
     HelpScreen,
     Home,
     Menu,
+    Page,
     PenaltyScreen,
     QuickPeg,
     Reading,
@@ -43,7 +44,7 @@ from pegboard.app.state import (
 )
 from pegboard.app.view import Screen, View
 from pegboard.app.views import board, numbered
-from pegboard.app.words import scores_lines
+from pegboard.app.words import no_suits, scores_lines, wrap
 from pegboard.record import result_json
 from pegboard.rules.events import Option
 from pegboard.rules.state import Phase
@@ -131,7 +132,7 @@ def menu_rows(state: AppState, under: ScreenState) -> list[tuple[str, str]]:
 
 _OPENS: dict[str, Callable[[AppState, ScreenState], ScreenState]] = {
     "new": lambda state, under: SetupScreen(),
-    "hint": lambda state, under: CardEntry("hint", under, _to_act(state)),
+    "hint": lambda state, under: _hint(state, under),
     "advice": lambda state, under: CardEntry("advice", under, _guest(state)),
     "peg": lambda state, under: QuickPeg(under=under),
     "penalty": lambda state, under: PenaltyScreen(under),
@@ -188,6 +189,25 @@ def _guest(state: AppState) -> int | None:
     chosen on the next screen."""
     club = state.session.header.club if state.session is not None else None
     return club.guests[0] if club is not None and club.lock and club.guests else None
+
+
+HINT_TITLE = "Coach: your card"
+"""The pegging hint's page when the box knows the player's cards."""
+
+
+def _hint(state: AppState, under: ScreenState) -> ScreenState:
+    """A pegging hint: when the box knows the player's cards (their dealt cards entered), the
+    coach's card two cards ahead and why, in full, at once (the cards are not asked for
+    again; the play screen's line is cut to the screen's width); else the cards in hand are
+    asked for."""
+    from pegboard.rules.lookahead import known_for, known_line
+
+    assert state.session is not None
+    known = known_for(state.session.state)
+    if known is None:
+        return CardEntry("hint", under, _to_act(state))
+    line = known_line(known) or "No card fits under 31: say go."
+    return Reading((Page(HINT_TITLE, wrap(no_suits(line))),), then=under)
 
 
 def _to_act(state: AppState) -> int:
