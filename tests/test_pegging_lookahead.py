@@ -101,15 +101,18 @@ def test_every_line_and_note_is_what_the_scorer_says() -> None:
         chosen = next(a for a in found if a.card == played)
         assert found[0].value - chosen.value >= 1  # a note only for a point or more
         if note.startswith("Missed: "):
-            better, kept, said = re.fullmatch(r"Missed: your (\w+)( \(if you kept it\))? "
-                                              r"made (.*)", note).groups()  # type: ignore[union-attr]
+            missed = re.fullmatch(r"Missed: your (\w+)( \(if you kept it\))? made (.*)", note)
+            assert missed is not None, note
+            better, kept, said = missed.groups()
             assert (kept is not None) == (known.holds is not None
                                           and known.holds < len(known.cards))
             laid = (*known.pile, _card(better, known))
             assert said == say_play(score_play(laid), sum(c.pips for c in laid)).lower()
             assert score_play(laid).total > score_play((*known.pile, played)).total
         elif note.startswith("Gave away: "):
-            answer, said = re.match(r"Gave away: an? (\w+) back made (.*);", note).groups()  # type: ignore[union-attr]
+            gave = re.match(r"Gave away: an? (\w+) back made (.*);", note)
+            assert gave is not None, note
+            answer, said = gave.groups()
             reply = next(c for c in known.unseen() if _label(c.rank) == answer)
             after = (*known.pile, played, reply)
             assert said == say_play(score_play(after), sum(c.pips for c in after)).lower()

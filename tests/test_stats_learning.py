@@ -79,3 +79,22 @@ def test_an_earlier_release_s_store_counts_what_its_games_taught(
              if game.result.get("abandoned") is not True]
     assert games
     assert learned(capsys, store) == expected(games)
+
+
+def test_each_game_of_a_match_keeps_its_own_lessons() -> None:
+    """A match's record: each game's figures are its own, and they add up to the whole."""
+    from pegboard.stats import replay_record
+
+    path = Path(__file__).resolve().parent / "data" / "stats_match.jsonl"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    found = lessons(read_game(lines, "match"))
+    assert found.games == len(found.per_game) == 2
+    for seat, whole in enumerate(found.players):
+        games = [per[seat] for per in found.per_game]
+        assert whole.plays == sum(g.plays for g in games) > 0
+        assert whole.pegging_loss == sum(g.pegging_loss for g in games)
+        assert all(g.plays for g in games)  # both games were played card by card
+    summaries = replay_record(lines, source="match")
+    for summary, per in zip(summaries, found.per_game, strict=True):
+        assert [t.pegging_loss for t in summary.tallies] == [
+            round(1000 * who.pegging_loss) for who in per]
