@@ -14,14 +14,19 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from pathlib import Path
+from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape
 
 from pegboard.errors import PegboardError
 from pegboard.record.reader import read_game
-from pegboard.rules.lessons import GameLessons, lessons, player_parts, worth_showing
-from pegboard.rules.review import points_text
 from pegboard.store.ids import is_valid_id
 from pegboard.store.index import GameIndex
+
+if TYPE_CHECKING:
+    from pegboard.rules.lessons import GameLessons
+
+# The review (the advice engine, the hints) is imported when a review is first asked for:
+# the scoreboard starts without it.
 
 TOP = 10
 """The most mistakes listed."""
@@ -65,6 +70,9 @@ class ReviewMissing(PegboardError, LookupError):
 
 def review_html(found: GameLessons, title: str) -> str:
     """The review page of ``found``."""
+    from pegboard.rules.lessons import player_parts, worth_showing
+    from pegboard.rules.review import points_text
+
     names = found.names
     mistakes = worth_showing(found, TOP)
     if mistakes:
@@ -113,6 +121,8 @@ class Reviews:
             with self._lock:
                 made = self._made.get(game.id)
             if made is None:
+                from pegboard.rules.lessons import lessons
+
                 finished = index.read(game)
                 found = lessons(read_game(finished.records, f"store game {finished.id}"))
                 made = review_html(found, f"Review: {' v '.join(found.names)}")
