@@ -23,9 +23,7 @@ one core of a current desktop; the ratios carry over, the milliseconds do not):
 from __future__ import annotations
 
 import os
-import pty
 import random
-import select
 import shutil
 import statistics
 import subprocess
@@ -46,6 +44,7 @@ from pegboard.sim.script import run_script
 from pegboard.sim.session import Simulator
 from pegboard.store import Store
 from tests.support.games import random_game
+from tests.support.terminal import Terminal
 
 RUNS = 7
 SIZES = (10, 1_000, 10_000)
@@ -120,24 +119,20 @@ def commands() -> None:
 def _first_frame(store: Path) -> float:
     """Seconds from starting ``pegboard sim`` on a pseudo-terminal to its first frame."""
     start = time.perf_counter()
-    pid, fd = pty.fork()
-    if pid == 0:  # the child: the simulator on an 80x24 terminal
-        os.environ.update(COLUMNS="80", LINES="24", TERM="xterm-256color")
-        os.execv(sys.executable, [sys.executable, "-m", "pegboard", "sim", "--store",
-                                  str(store)])
+    sim = Terminal(["-m", "pegboard", "sim", "--store", str(store)], term="xterm-256color")
     seen = b""
     try:
         while True:
-            ready, _, _ = select.select([fd], [], [], 30)
-            if not ready:
-                raise RuntimeError("the simulator drew nothing in 30 s")
-            seen += os.read(fd, 1 << 16)
+            chunk = sim.more(30, seen)
+            if not chunk:
+                raise RuntimeError(f"the simulator ended before its first frame: {seen!r}")
+            seen += chunk
             if "⠀".encode() in seen or "⣿".encode() in seen or b"\xe2\xa0" in seen:
                 return time.perf_counter() - start  # braille cells: the OLED's pixels
     finally:
-        os.kill(pid, 9)
-        os.waitpid(pid, 0)
-        os.close(fd)
+        os.kill(sim.pid, 9)
+        os.waitpid(sim.pid, 0)
+        os.close(sim.fd)
 
 
 def first_frame() -> None:

@@ -22,8 +22,6 @@ Each process is killed there and its CPU time read from the kernel's account of 
 from __future__ import annotations
 
 import os
-import pty
-import select
 import signal
 import statistics
 import sys
@@ -31,6 +29,8 @@ import tempfile
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
+
+from tests.support.terminal import Terminal
 
 RUNS = 7
 ROOT = Path(__file__).resolve().parent.parent
@@ -65,22 +65,13 @@ alone is the least the command can cost, printed beside it."""
 
 def sim(store: Path) -> float:
     """CPU seconds of ``pegboard sim`` on an 80x24 terminal until its keyed frame is drawn."""
-    pid, fd = pty.fork()
-    if pid == 0:  # pragma: no cover - the child
-        os.environ.update(COLUMNS="80", LINES="24", TERM="xterm-256color")
-        os.execv(sys.executable, [sys.executable, "-m", "pegboard", "sim", "--store",
-                                  str(store)])
-    seen = b""
+    sim = Terminal(["-m", "pegboard", "sim", "--store", str(store)], term="xterm-256color")
     try:
-        while b"Keys:" not in seen:
-            ready, _, _ = select.select([fd], [], [], 60)
-            if not ready:
-                raise RuntimeError(f"pegboard sim drew no keyed frame in 60 s: {seen[-300:]!r}")
-            seen += os.read(fd, 1 << 16)
-        os.kill(pid, signal.SIGKILL)
-        return _reaped(pid)
+        sim.read_until(b"Keys:", 60)
+        os.kill(sim.pid, signal.SIGKILL)
+        return _reaped(sim.pid)
     finally:
-        os.close(fd)
+        os.close(sim.fd)
 
 
 def run(store: Path) -> float:

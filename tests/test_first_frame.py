@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import os
-import pty
-import select
 import subprocess
 import sys
 from pathlib import Path
@@ -20,6 +18,7 @@ from pegboard.store import Store, StoreReader
 from pegboard.store.peek import glance
 from pegboard.ui.splash import side_names, splash
 from tests.support.fresh import printed_json
+from tests.support.terminal import Terminal
 
 ROOT = Path(__file__).resolve().parent.parent
 GUIDE = (ROOT / "docs" / "guide.keys").read_text(encoding="utf-8")
@@ -95,37 +94,15 @@ def test_the_simulators_first_frame_is_the_splash_with_the_restored_scores(
     _play_part_of_the_guide(tmp_path)
     expected = compose(splash(("Ann", "Ben"), _true_scores(tmp_path)),
                        ["PEGBOARD simulator", "", "Starting..."], ("", ""), 80, 24)
-    pid, fd = pty.fork()
-    if pid == 0:  # the simulator, on a terminal of 80x24
-        os.environ.update(COLUMNS="80", LINES="24", TERM="xterm")
-        os.execv(sys.executable, [sys.executable, "-m", "pegboard", "sim", "--store",
-                                  str(tmp_path)])
-    seen = b""
-    try:
+    with Terminal(["-m", "pegboard", "sim", "--store", str(tmp_path)]) as sim:
         # The splash, then the simulator's own frame with the key legend.
-        while b"Keys:" not in seen:
-            ready, _, _ = select.select([fd], [], [], 30)
-            assert ready, f"no frame in 30 s; the terminal shows {seen[-400:]!r}"
-            seen += os.read(fd, 1 << 16)
-        os.write(fd, b"x")  # quit: the game is saved
-        while True:
-            ready, _, _ = select.select([fd], [], [], 30)
-            try:
-                chunk = os.read(fd, 1 << 16) if ready else b""
-            except OSError:  # the simulator has gone and the terminal with it
-                chunk = b""
-            if not chunk:
-                break
-            seen += chunk
-    finally:
-        if not ready:
-            os.kill(pid, 9)
-        _, status = os.waitpid(pid, 0)
-        os.close(fd)
+        seen = sim.read_until(b"Keys:", 30)
+        os.write(sim.fd, b"x")  # quit: the game is saved
+        seen = sim.read_to_end(30, seen)
     first = seen.split(b"\x1b[?1049h", 1)[1].split(b"Keys:", 1)[0].decode()
     for row, line in enumerate(expected, start=1):
         assert f"\x1b[{row};1H\x1b[2K{line}" in first, (row, line)
-    assert os.waitstatus_to_exitcode(status) == 0
+    assert sim.status == 0
     assert _true_scores(tmp_path) == glance(tmp_path).scores  # type: ignore[union-attr]
 
 

@@ -10,10 +10,6 @@ on."""
 from __future__ import annotations
 
 import os
-import pty
-import select
-import signal
-import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -24,6 +20,7 @@ from pegboard.sim.keys import parse_script
 from pegboard.sim.script import run_script
 from pegboard.store import Store
 from pegboard.ui.term import frame_to_braille
+from tests.support.terminal import Terminal
 
 TYPED = {
     # kit: (what the player types, the same keys as a script)
@@ -41,45 +38,23 @@ def _frame_rows(kit: str, script: str, directory: Path) -> list[str]:
     return frame_to_braille(result.frames[-1])
 
 
-def _read(fd: int, seen: bytes) -> bytes:
-    ready, _, _ = select.select([fd], [], [], 30)
-    assert ready, f"the simulator is silent; its terminal shows {seen[-400:]!r}"
-    return os.read(fd, 1 << 16)
-
-
 @pytest.mark.parametrize("kit", sorted(TYPED))
 def test_the_keys_typed_at_the_first_frame_all_count(kit: str, tmp_path: Path) -> None:
     typed, script = TYPED[kit]
     rows = _frame_rows(kit, script, tmp_path / "headless")
     start = _frame_rows(kit, "", tmp_path / "first")
     assert rows != start  # the keys change the screen
-    pid, fd = pty.fork()
-    if pid == 0:  # the simulator, on a terminal of 80x24
-        os.environ.update(COLUMNS="80", LINES="24", TERM="xterm")
-        os.execv(sys.executable, [sys.executable, "-m", "pegboard", "sim", "--kit", kit,
-                                  "--store", str(tmp_path / "store")])
-    seen = b""
-    try:
-        while b"Keys:" not in seen:  # the first frame that takes a key: no pins yet
-            seen += _read(fd, seen)
-        os.write(fd, typed.encode())
+    with Terminal(["-m", "pegboard", "sim", "--kit", kit,
+                   "--store", str(tmp_path / "store")]) as sim:
+        # the first frame that takes a key: no pins yet
+        seen = sim.read_until(b"Keys:", 30)
+        os.write(sim.fd, typed.encode())
         after = ""
         while not all(f"\u2502{row}\u2502" in after for row in rows):
-            seen += _read(fd, seen)
-            after = seen.decode("utf-8", errors="replace").rsplit("\x1b[H", 1)[-1]
-        os.write(fd, b"x")
-        while True:  # until the simulator ends and its terminal closes with it
-            try:
-                chunk = _read(fd, seen)
-            except OSError:
-                break
-            if not chunk:
-                break
+            chunk = sim.more(30, seen)
+            assert chunk, f"the simulator ended; its terminal shows {seen[-400:]!r}"
             seen += chunk
-    except BaseException:
-        os.kill(pid, signal.SIGKILL)  # a failed wait leaves no simulator behind
-        raise
-    finally:
-        _, status = os.waitpid(pid, 0)
-        os.close(fd)
-    assert os.waitstatus_to_exitcode(status) == 0
+            after = seen.decode("utf-8", errors="replace").rsplit("\x1b[H", 1)[-1]
+        os.write(sim.fd, b"x")
+        sim.read_to_end(30, seen)  # until the simulator ends and its terminal closes with it
+    assert sim.status == 0

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import pty
-import select
 import subprocess
 import sys
 from pathlib import Path
@@ -21,6 +19,7 @@ from pegboard.config import Config
 from pegboard.sim.keys import parse_script
 from pegboard.sim.script import run_script
 from pegboard.store import Store
+from tests.support.terminal import Terminal
 
 ROOT = Path(__file__).resolve().parent.parent
 GUIDE = (ROOT / "docs" / "guide.keys").read_text(encoding="utf-8")
@@ -79,26 +78,9 @@ def _run_loads(store: Path, out: Path) -> set[str]:
 def _sim_loads(store: Path, out: Path) -> set[str]:
     """The interactive simulator on a pseudo-terminal (it draws its frames only there)."""
     code = SERVE.format(out=str(out), argv=["sim", "--store", str(store)])
-    pid, fd = pty.fork()
-    if pid == 0:  # the simulator, on a terminal of 80x24
-        os.environ.update(COLUMNS="80", LINES="24", TERM="xterm")
-        os.execv(sys.executable, [sys.executable, "-c", code])
-    seen = b""
-    try:
-        while True:  # until the simulator ends and its terminal closes with it
-            ready, _, _ = select.select([fd], [], [], 60)
-            assert ready, f"the simulator hangs; its terminal shows {seen[-400:]!r}"
-            try:
-                chunk = os.read(fd, 1 << 16)
-            except OSError:
-                break
-            if not chunk:
-                break
-            seen += chunk
-    finally:
-        _, status = os.waitpid(pid, 0)
-        os.close(fd)
-    assert os.waitstatus_to_exitcode(status) == 0, seen[-400:]
+    with Terminal(["-c", code]) as sim:
+        seen = sim.read_to_end(60)  # until the simulator ends and its terminal closes with it
+    assert sim.status == 0, seen[-400:]
     assert b"Keys:" in seen  # the simulator's own frame, after the splash
     return set(json.loads(out.read_text(encoding="utf-8")))
 
