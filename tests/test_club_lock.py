@@ -27,7 +27,7 @@ from tests.support.games import random_game
 
 LOCKED = ClubConfig(enabled=True, club="c1", board="b7", broker="h:1883", night=12, table=7,
                     lock=True)
-HELP = {"hint", "advice", "teaching", "own"}
+HELP = {"hint", "advice", "teaching", "own", "review"}
 
 
 def setup_lines(app: App) -> list[str]:
@@ -110,7 +110,10 @@ def test_the_lock_takes_every_helper_off_the_menu() -> None:
         rows = menu_rows(at(phase, seat, MEMBERS).state, Table())
         assert not HELP & {key for key, _ in rows}, (phase, rows)
         assert ("back", "Tournament: no help") in rows
+    over = at(Phase.GAME_OVER, None, MEMBERS)
+    assert "review" not in keys(over)  # the game's review teaches too
     unlocked = replace(MEMBERS, lock=False)
+    assert "review" in keys(at(Phase.GAME_OVER, None, unlocked))
     assert "hint" in keys(at(Phase.PLAY, 0, unlocked))
     assert "advice" in keys(at(Phase.STARTER, None, unlocked))
 

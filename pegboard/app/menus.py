@@ -92,8 +92,8 @@ def night_locked(state: AppState) -> bool:
 
 def menu_rows(state: AppState, under: ScreenState) -> list[tuple[str, str]]:
     """The menu's rows for where the player is (under a club night's tournament lock no
-    hint, advice, teaching or count it yourself is offered, and the menu says so; a guest
-    may still ask for a hint on their own turn and advice on their own cards)."""
+    hint, advice, teaching, count it yourself or game review is offered, and the menu says
+    so; a guest may still ask for a hint on their own turn and advice on their own cards)."""
     teach = ("teaching", f"Teaching: {'on' if state.teaching else 'off'}")
     club = state.session.header.club if state.session is not None else None
     if (club is not None and club.lock) or (state.session is None and night_locked(state)):
@@ -103,8 +103,8 @@ def menu_rows(state: AppState, under: ScreenState) -> list[tuple[str, str]]:
                 ("shutdown", "Shut down")]
     gs = state.session.state
     rows = [("back", "Back")]
-    if gs.phase is Phase.GAME_OVER:
-        rows.append(("review", "Review the game"))
+    if gs.phase is Phase.GAME_OVER and not (club is not None and club.lock):
+        rows.append(("review", "Review the game"))  # teaching too: not on a locked night
     if state.speaking:
         rows.append(("again", "Say it again"))
     if any(not isinstance(e, Option) for e in state.session.events):
