@@ -99,3 +99,17 @@ def test_in_audio_mode_a_key_on_a_dark_screen_still_acts() -> None:
     state, effects = step(state, Turn(1), dark + 1)
     assert isinstance(state.screen, Home) and state.screen.index == 2
     assert Earcon(Sound.CLICK) in effects
+
+
+def test_a_fast_spin_clicks_once_a_detent() -> None:
+    app = audio_app()
+    app.feed(Turn(2))  # three rows on the home screen: two detents on
+    assert app.effects == [Earcon(Sound.CLICK)] * 2
+    app.feed(Turn(-40))
+    assert app.effects == [Earcon(Sound.CLICK)] * 12
+
+
+def test_go_down_a_list_clicks_on_the_keypad_kit() -> None:
+    app = audio_app("keypad")
+    app.feed(GO)
+    assert app.effects == [Earcon(Sound.CLICK)]

@@ -10,6 +10,7 @@ import wave
 from pathlib import Path
 
 from pegboard.app.effects import Sound
+from pegboard.app.inputs import Button, Press, Turn
 from pegboard.config import Config, parse_config
 from pegboard.sim.fakes import FakeClock, RecordingDisplay
 from pegboard.sim.keys import KeyStep, parse_script
@@ -23,6 +24,7 @@ from pegboard.voice.speaker import Speaker, SpeechQueue
 from tests.support.announcing import announcer_after, said_over_keys
 
 AUDIO = parse_config("[voice]\naudio = true\n")
+HOLD_GO = Press(Button.GO, long=True)
 START = "ok ok right ok ok"
 """Keys from the home screen to the play: new game, start, P1 deals, the wheel's starter."""
 
@@ -164,3 +166,36 @@ def test_say_again_and_say_the_score_are_answered_within_a_second(tmp_path: Path
     again = _answer_time(KeyStep("go", hold=True), tmp_path / "again", "P2 plays")
     score = _answer_time(KeyStep("menu", hold=True), tmp_path / "score", "P1 0, P2 0")
     assert again <= 1.0 and score <= 1.0, (again, score)
+
+
+def test_a_device_with_the_voice_off_opens_it_when_audio_mode_is_turned_on() -> None:
+    from pegboard.app.machine import initial_state, step, view
+    from pegboard.device.observers import Seen, Voice
+    from pegboard.voice.setup import OnDemand, voice_for
+
+    assert isinstance(voice_for(Config().voice, FakeClock()), OnDemand)
+    transcript = Transcript()
+    opened: list[VoiceHook] = []
+
+    def opener() -> VoiceHook:
+        opened.append(VoiceHook(transcript))
+        return opened[-1]
+
+    voice = Voice(OnDemand(opener))
+    state = initial_state(Config())
+    voice.saw(Seen(state, view(state), first=True))
+    state, effects = step(state, Turn(1), 1.0)
+    voice.saw(Seen(state, view(state), asked=effects, stepped=True))
+    assert not opened and transcript.texts() == []
+    state, effects = step(state, HOLD_GO, 2.0)
+    assert not state.audio  # not the first key: nothing changes
+    state = initial_state(Config())
+    voice = Voice(OnDemand(opener))
+    voice.saw(Seen(state, view(state), first=True))
+    state, effects = step(state, HOLD_GO, 1.0)
+    voice.saw(Seen(state, view(state), asked=effects, stepped=True))
+    assert len(opened) == 1
+    assert transcript.texts() == ["Audio on", "Pegboard. New game"]
+    state, effects = step(state, Turn(1), 2.0)
+    voice.saw(Seen(state, view(state), asked=effects, stepped=True))
+    assert transcript.texts()[-2:] == ["[click]", "Learn to play"]

@@ -40,7 +40,7 @@ from pegboard.app.effects import (
     UpdateLeds,
 )
 from pegboard.app.flow import NOT_ALLOWED
-from pegboard.app.inputs import InputEvent, LinkStatus, Tick
+from pegboard.app.inputs import InputEvent, LinkStatus, Tick, Turn
 from pegboard.app.keys import Key, key_of
 from pegboard.app.pages import last_scored
 from pegboard.app.session import Session
@@ -117,18 +117,19 @@ def step(state: AppState, event: InputEvent, now: float) -> Result:
     if after is not None and after != before:
         effects = (*effects, after)
     if state.audio and new.audio and key is not None:
-        effects = (*_earcon(state, new, key, effects), *effects)
+        effects = (*_earcon(state, new, event, effects), *effects)
     return new, (*waking, *effects)
 
 
 _ASKED = (SayAgain, SayScore, ReadScreen)
 
 
-def _earcon(state: AppState, new: AppState, key: Key, effects: tuple[Effect, ...],
+def _earcon(state: AppState, new: AppState, event: InputEvent, effects: tuple[Effect, ...],
             ) -> tuple[Earcon, ...]:
     """Audio mode's sound for a key: refused when it changed nothing (or brought up "Not
-    allowed"), a click when it moved something, else the tone of a key taken; none when the
-    key asked the voice for something."""
+    allowed"), a click for each detent or list step it moved, else the tone of a key taken;
+    none when the key asked the voice for something."""
+    key = key_of(event)
     if any(isinstance(effect, _ASKED) for effect in effects):
         return ()
     screen = new.screen
@@ -138,8 +139,14 @@ def _earcon(state: AppState, new: AppState, key: Key, effects: tuple[Effect, ...
         return (Earcon(Sound.REFUSED),)
     moved = key is Key.TURN or (key is Key.GO and not effects and isinstance(screen, _LISTS)
                                 and type(screen) is type(state.screen))
-    return (Earcon(Sound.CLICK if moved else Sound.OK),)
+    if not moved:
+        return (Earcon(Sound.OK),)
+    detents = abs(event.steps) if isinstance(event, Turn) else 1
+    return (Earcon(Sound.CLICK),) * min(detents, MAX_CLICKS)
 
+
+MAX_CLICKS = 12
+"""The most clicks one step asks for (a fast spin's detents come as one turn)."""
 
 _LISTS = (Home, SetupScreen, Dealer, Menu, Confirm, Calling, HelpScreen, PenaltyScreen)
 """Screens whose GO moves down a list (a click, like a turn of the knob)."""
