@@ -29,14 +29,14 @@ def test_the_config_sets_audio_mode_at_power_on() -> None:
     assert state.audio and state.speaking and not config.voice.enabled
 
 
-def test_holding_go_as_the_first_key_turns_audio_mode_on_and_then_off() -> None:
+def test_holding_go_as_the_first_key_turns_audio_mode_on_never_off() -> None:
     app = App.start()
     app.feed(HOLD_GO)
     assert app.state.audio and app.effects == [AudioMode(True)]
     assert isinstance(app.state.screen, Home)
-    off = App(initial_state(parse_config("[voice]\naudio = true\n")))
-    off.feed(HOLD_GO)
-    assert not off.state.audio and off.effects == [AudioMode(False)]
+    on = App(initial_state(parse_config("[voice]\naudio = true\n")))
+    on.feed(HOLD_GO)  # already on: "say again", as everywhere
+    assert on.state.audio and on.effects == [SayAgain()]
 
 
 def test_go_held_after_another_key_does_not_toggle() -> None:

@@ -16,9 +16,11 @@ wakes the screen, and the waking input does nothing else, so a player who nudges
 never enters a card by accident (in audio mode the key still does what it does: the player
 who listens cannot see that the screen was dark).
 
-Audio mode (docs/accessibility.md): holding GO as the first key after power-on turns it on or
-off; while it is on, each key also asks for its short sound (:class:`Earcon`): a click for a
-move, a tone for a key taken, another for a key refused.
+Audio mode (docs/accessibility.md): holding GO as the first key after power-on turns it on
+(never off: a player who cannot see, holding GO to hear the screen again, must not silence
+the box; the setup row turns it off); while it is on, each key also asks for its short
+sound (:class:`Earcon`): a click for a move, a tone for a key taken, another for a key
+refused.
 """
 
 from __future__ import annotations
@@ -106,10 +108,9 @@ def step(state: AppState, event: InputEvent, now: float) -> Result:
             return awake, (SetBrightness(Brightness.NORMAL),)
         state, waking = awake, (SetBrightness(Brightness.NORMAL),)
     key = key_of(event)
-    if state.fresh and key is Key.HOLD_GO:
-        on = not state.audio
-        return replace(state, setup=replace(state.setup, audio=on), fresh=False,
-                       last_input=now), (*waking, AudioMode(on))
+    if state.fresh and key is Key.HOLD_GO and not state.audio:
+        return replace(state, setup=replace(state.setup, audio=True), fresh=False,
+                       last_input=now), (*waking, AudioMode(True))
     state = replace(state, last_input=now, fresh=False)
     before = _leds(state)
     new, effects = dispatch(state, event)

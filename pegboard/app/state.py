@@ -298,7 +298,7 @@ class AppState:
     entries at which the table declined a muggins call (so it is not offered again);
     ``helped`` the teaching lessons already given this game; ``offers_shown`` how many of the
     engine's penalty offers have been put to the table. ``fresh`` until the first key after
-    power-on is taken (holding GO then turns audio mode on or off).
+    power-on is taken (holding GO then turns audio mode on).
     """
 
     config: Config

@@ -36,5 +36,5 @@ class VoiceConfig:
     audio: bool = field(default=False, metadata=meta(boolean, "true or false"))
     """Audio mode at power-on, for a player who cannot see the screen (docs/accessibility.md):
     every card laid, turn, score with the standing, wheel move, menu row and page is said.
-    It speaks whether or not ``enabled`` is set; holding GO on the first screen, or the
-    setup row "Audio", turns it on or off without the config."""
+    It speaks whether or not ``enabled`` is set; holding GO as the first key after power-on
+    turns it on without the config, the setup row "Audio" on or off."""
