@@ -5,13 +5,16 @@ replacing each other, the sounds as WAV, and "say again" answered within a secon
 from __future__ import annotations
 
 import io
+import shutil
 import threading
 import wave
 from pathlib import Path
 
+import pytest
+
 from pegboard.app.effects import Sound
 from pegboard.app.inputs import Button, Press, Turn
-from pegboard.config import Config, parse_config
+from pegboard.config import Config, VoiceConfig, parse_config
 from pegboard.sim.fakes import FakeClock, RecordingDisplay
 from pegboard.sim.keys import KeyStep, parse_script
 from pegboard.sim.session import Simulator
@@ -19,6 +22,7 @@ from pegboard.store import Store
 from pegboard.voice.announce import Announcement, Importance
 from pegboard.voice.audio import earcon
 from pegboard.voice.earcons import earcon_wav
+from pegboard.voice.espeak import EspeakVoice
 from pegboard.voice.hook import Transcript, VoiceHook
 from pegboard.voice.speaker import Speaker, SpeechQueue
 from tests.support.announcing import announcer_after, said_over_keys
@@ -199,3 +203,85 @@ def test_a_device_with_the_voice_off_opens_it_when_audio_mode_is_turned_on() -> 
     state, effects = step(state, Turn(1), 2.0)
     voice.saw(Seen(state, view(state), asked=effects, stepped=True))
     assert transcript.texts()[-2:] == ["[click]", "Learn to play"]
+
+
+class Blocking:
+    """A speech engine whose words last until stopped (a long word the next detent cuts)."""
+
+    def __init__(self) -> None:
+        self.started = threading.Event()
+        self.stopped = threading.Event()
+        self.said: list[str] = []
+
+    def speak(self, text: str) -> None:
+        self.said.append(text)
+        if text == "jack nobs":
+            self.started.set()
+            self.stopped.wait(5)
+
+    def play(self, sound: Sound) -> None:
+        self.said.append(f"[{sound.value}]")
+
+    def stop(self) -> None:
+        self.stopped.set()
+
+
+def test_the_next_wheel_word_cuts_the_one_being_said_short() -> None:
+    voice = Blocking()
+    speaker = Speaker(voice, FakeClock())
+    try:
+        speaker.say((Announcement("jack nobs", "wheel", Importance.WHEEL),))
+        assert voice.started.wait(5)
+        speaker.say((earcon(Sound.CLICK), Announcement("queen", "wheel", Importance.WHEEL)))
+        assert voice.stopped.wait(5) and speaker.idle(5)
+    finally:
+        speaker.close()
+    assert voice.said == ["jack nobs", "[click]", "queen"]
+
+
+def test_a_fact_does_not_cut_a_wheel_word_short() -> None:
+    voice = Blocking()
+    speaker = Speaker(voice, FakeClock())
+    try:
+        speaker.say((Announcement("jack nobs", "wheel", Importance.WHEEL),))
+        assert voice.started.wait(5)
+        speaker.say((Announcement("Ann: his heels for two", "his heels", Importance.SHOW),))
+        assert not voice.stopped.is_set()
+        voice.stopped.set()  # the word ends by itself
+        assert speaker.idle(5)
+    finally:
+        speaker.close()
+    assert voice.said == ["jack nobs", "Ann: his heels for two"]
+
+
+@pytest.mark.skipif(shutil.which("sox") is None, reason="needs sox")
+def test_the_speaking_voice_plays_each_sound_through_its_player(tmp_path: Path) -> None:
+    # sox stands in for the sound device, as for the words: the same pipe, into a file
+    out = tmp_path / "played.wav"
+    voice = EspeakVoice(VoiceConfig(), player=["sox", "-q", "-t", "wav", "-", str(out)])
+    voice.play(Sound.REFUSED)
+    with wave.open(str(out)) as played, wave.open(io.BytesIO(earcon_wav(Sound.REFUSED))) as made:
+        assert played.getnframes() == made.getnframes() > 3000
+        assert played.readframes(made.getnframes()) == made.readframes(made.getnframes())
+
+
+@pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="needs espeak-ng")
+def test_sim_speech_writes_the_sounds_and_the_transcript(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from pegboard.cli import main
+
+    script = tmp_path / "keys.txt"
+    script.write_text("hold-go right*2 wait:1 ok\n", encoding="utf-8")
+    speech = tmp_path / "speech"
+    assert main(["sim", "--script", str(script), "--speech", str(speech)]) == 0
+    assert "announcements in" in capsys.readouterr().out
+    lines = (speech / "transcript.txt").read_text(encoding="utf-8").splitlines()
+    assert lines == [
+        "1 hold-go\tAudio on", "1 hold-go\tPegboard. New game",
+        "2 right\t[click]", "2 right\tLearn to play",
+        "3 right\t[click]", "3 right\tShut down",
+        "5 ok\t[ok]", "5 ok\tShut down? No"]
+    assert (speech / "0003.txt").read_text(encoding="utf-8") == "[click]\n"
+    assert (speech / "0003.wav").read_bytes() == earcon_wav(Sound.CLICK)
+    with wave.open(str(speech / "0004.wav")) as word:
+        assert word.getnframes() > word.getframerate() // 4  # "Learn to play", spoken
