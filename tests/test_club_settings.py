@@ -40,8 +40,11 @@ def test_publish_and_serve_take_their_credentials_from_the_config(tmp_path: Path
     board = club_toml(tmp_path / "board.toml", enabled=True, club="c1", board="board-1",
                       broker=broker, user="board-1",
                       password_file=str(out / "board-1.password"))
-    host = club_toml(tmp_path / "host.toml", broker=broker, user="standings",
-                     password_file=str(out / "standings.password"))
+    # The standings host is also board 1: its config has the board's identity beside the
+    # service's own, and the service must connect as "standings" (a board may not read).
+    host = club_toml(tmp_path / "host.toml", broker=broker, user="board-1",
+                     password_file=str(out / "board-1.password"), serve_user="standings",
+                     serve_password_file=str(out / "standings.password"))
     store = tmp_path / "store"
     with Store(store, owner="board") as opened:
         write_club_game(opened, 5, night=1, round_=1, table=1, members=("101", "102"))
@@ -76,8 +79,29 @@ def test_an_option_wins_over_the_config_key(tmp_path: Path) -> None:
         ("h", 1), "c2", "b2", "u", "from the option")
     served = settings(parser.parse_args(["club", "serve", "--db", "x.db", "--config",
                                          str(config)]), publish=False)
-    assert (served.broker, served.club, served.username) == (("10.0.0.5", 1884), "+",
-                                                             "board-1")
+    assert (served.broker, served.club, served.username, served.password) == (
+        ("10.0.0.5", 1884), "+", None, None)  # the board's identity is the board's alone
+
+
+def test_serve_connects_with_its_own_identity_never_the_boards(tmp_path: Path) -> None:
+    """On a host that is also a board, the standings service reads the same config but
+    connects as ``serve_user`` with ``serve_password_file``; its options still win."""
+    (tmp_path / "board.password").write_text("board's\n", encoding="utf-8")
+    (tmp_path / "standings.password").write_text("service's\n", encoding="utf-8")
+    config = club_toml(tmp_path / "c.toml", enabled=True, club="c1", board="board-1",
+                       broker="10.0.0.5:1884", user="board-1",
+                       password_file=str(tmp_path / "board.password"),
+                       serve_user="standings",
+                       serve_password_file=str(tmp_path / "standings.password"))
+    parser = build_parser()
+    serve = ["club", "serve", "--db", "x.db", "--config", str(config)]
+    served = settings(parser.parse_args(serve), publish=False)
+    assert (served.username, served.password) == ("standings", "service's")
+    published = settings(parser.parse_args(["club", "publish", "--store", str(tmp_path),
+                                            "--config", str(config)]), publish=True)
+    assert (published.username, published.password) == ("board-1", "board's")
+    given = settings(parser.parse_args([*serve, "--user", "viewer"]), publish=False)
+    assert given.username == "viewer"
 
 
 @pytest.mark.parametrize(("keys", "expected"), [

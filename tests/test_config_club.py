@@ -9,7 +9,8 @@ from tests.support.configs import refusal
 
 BOARD = ('[club]\nenabled = true\nclub = "oakville"\nboard = "board-7"\n'
          'broker = "192.168.1.10:1883"\nuser = "board-7"\n'
-         'password_file = "/etc/pegboard/club.password"\nnight = 12\ntable = 7\nlock = true\n')
+         'password_file = "/etc/pegboard/club.password"\nnight = 12\ntable = 7\nlock = true\n'
+         'serve_user = "standings"\nserve_password_file = "/etc/pegboard/standings.password"\n')
 
 
 def test_a_club_board_reads_every_setting_and_writes_them_back() -> None:
@@ -17,7 +18,8 @@ def test_a_club_board_reads_every_setting_and_writes_them_back() -> None:
     assert config.club == ClubConfig(
         enabled=True, club="oakville", board="board-7", broker="192.168.1.10:1883",
         user="board-7", password_file="/etc/pegboard/club.password", night=12, table=7,
-        lock=True)
+        lock=True, serve_user="standings",
+        serve_password_file="/etc/pegboard/standings.password")
     assert parse_config(to_toml(config)) == config
     assert parse_config("").club.enabled is False
 
@@ -37,6 +39,9 @@ def test_a_club_board_reads_every_setting_and_writes_them_back() -> None:
     ('enabled = true\nbroker = "h:1883"', 'club.enabled = true but club.board = ""'),
     ('enabled = true\nboard = "b1"', 'club.enabled = true but club.broker = ""'),
     ('password_file = "/etc/p"', 'club.password_file is set but club.user = ""'),
+    ('serve_password_file = "/etc/p"', 'club.serve_password_file is set but '
+     'club.serve_user = ""'),
+    ('serve_user = "a b"', 'club.serve_user = "a b" is not accepted'),
 ])
 def test_a_bad_club_setting_is_named_by_its_key(text: str, expected: str) -> None:
     assert expected in refusal("[club]\n" + text, "board.toml")

@@ -9,8 +9,8 @@
 
 The broker, the board and the credentials come from the options, else from the config file's
 ``[club]`` (``--config``; :mod:`pegboard.commands.club_settings`). The password is always in
-a file (``--password-file``, ``club.password_file``), never on a command line; without a user
-the broker is used without authentication.
+a file (``--password-file``, ``club.password_file``; serve's own ``club.serve_password_file``),
+never on a command line; without a user the broker is used without authentication.
 """
 
 from __future__ import annotations
@@ -106,10 +106,11 @@ def _broker(parser: argparse.ArgumentParser, *, every: bool = False) -> None:
     else:
         parser.add_argument("--club", type=club_name,
                             help="the club's id in the topics (default: club.club, club)")
-    parser.add_argument("--user", help="the MQTT user name (default: club.user, else none)")
+    user, password = ("club.serve_user", "club.serve_password_file") if every else (
+        "club.user", "club.password_file")
+    parser.add_argument("--user", help=f"the MQTT user name (default: {user}, else none)")
     parser.add_argument("--password-file", type=paths.path_name, metavar="FILE",
-                        help="a file holding the MQTT password (default: "
-                        "club.password_file)")
+                        help=f"a file holding the MQTT password (default: {password})")
 
 
 @paths.argument_type

@@ -5,8 +5,10 @@ else the default (docs/club.md, "Settings").
 
 ``club publish`` run from the config alone (no ``--board`` or ``--broker``) needs
 ``club.enabled = true``: a board that is not a club board publishes nothing. ``club serve``
-takes the broker and the credentials from the file, never the club (its ``--club`` is ``+``,
-every club, unless given).
+takes the broker from the file and its own credentials (``club.serve_user``,
+``club.serve_password_file``), never the board's (``club.user``, ``club.password_file``: a
+host that is also a board must not run its standings service as the board), nor the club
+(its ``--club`` is ``+``, every club, unless given).
 """
 
 from __future__ import annotations
@@ -62,16 +64,22 @@ def settings(args: argparse.Namespace, *, publish: bool) -> ClubSettings:
         if not board:
             raise ClubError(f"no board id: give --board ID or club.board in {where}")
     name = args.club if args.club is not None else club.club if publish else "+"
-    username = args.user if args.user is not None else club.user or None
-    return ClubSettings(broker, name, board, username, _password(args, club, where))
+    user = club.user if publish else club.serve_user
+    username = args.user if args.user is not None else user or None
+    return ClubSettings(broker, name, board, username, _password(args, club, where,
+                                                                 publish=publish))
 
 
-def _password(args: argparse.Namespace, club: ClubConfig, where: str) -> str | None:
-    """The password from ``--password-file``, else ``club.password_file``; None for none."""
+def _password(args: argparse.Namespace, club: ClubConfig, where: str, *,
+              publish: bool) -> str | None:
+    """The password from ``--password-file``, else ``club.password_file`` (publish) or
+    ``club.serve_password_file`` (serve); None for none."""
+    key, file = ("password_file", club.password_file) if publish else (
+        "serve_password_file", club.serve_password_file)
     if args.password_file is not None:
         path, named = Path(args.password_file), "the password file"
-    elif club.password_file:
-        path, named = Path(club.password_file), f"club.password_file in {where}"
+    elif file:
+        path, named = Path(file), f"club.{key} in {where}"
     else:
         return None
     try:

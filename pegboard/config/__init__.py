@@ -69,7 +69,9 @@ Sections and their defaults (pins are BCM GPIO numbers):
 ``[club]`` (a club night, docs/club.md; :mod:`~pegboard.config.club`)
     ``enabled`` false; ``club`` ``"club"`` (the club's id); ``board`` ``""`` (this board's
     id); ``broker`` ``""`` (``HOST:PORT``); ``user`` ``""`` and ``password_file`` ``""`` (the
-    MQTT credentials; none: a broker without authentication); ``night`` 1 and ``table`` 1;
+    board's MQTT credentials; none: a broker without authentication); ``serve_user`` ``""``
+    and ``serve_password_file`` ``""`` (the standings service's, ``club serve`` on this host:
+    never the board's); ``night`` 1 and ``table`` 1;
     ``lock`` false (the night's tournament lock).
 
 >>> config = parse_config('[display]\\nmodel = "sh1106"\\n')

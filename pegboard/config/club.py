@@ -3,8 +3,11 @@
 The device writes a club game's header from it (night, table, the tournament lock; the round,
 the guest seat and the members chosen at setup: :mod:`pegboard.app.club_setup`), and
 ``pegboard club publish --config`` publishes the board's results with its broker, board id
-and credentials. ``pegboard club serve --config`` reads the broker and the credentials from
-the same keys on the standings host. A command's own options win over the file.
+and credentials (``user``, ``password_file``). ``pegboard club serve --config`` reads the
+broker from the same file but its own identity from ``serve_user`` and ``serve_password_file``,
+never the board's: on a host that is also a board the standings service does not connect as
+the board (the broker's ACL lets a board publish and the service only read). A command's own
+options win over the file.
 """
 
 from __future__ import annotations
@@ -53,6 +56,12 @@ class ClubConfig:
         "- or _"))
     password_file: str = field(default="", metadata=meta(
         absolute_path, '"" or the absolute path of a file holding the MQTT password'))
+    serve_user: str = field(default="", metadata=meta(
+        _optional_id, '"" (no authentication) or the standings service\'s MQTT user: 1 to 32 '
+        "letters, digits, - or _"))
+    serve_password_file: str = field(default="", metadata=meta(
+        absolute_path, '"" or the absolute path of a file holding the standings service\'s '
+        "MQTT password"))
     night: int = field(default=1, metadata=meta(int_in(1, 9999), "a whole number 1-9999"))
     table: int = field(default=1, metadata=meta(int_in(1, 9999), "a whole number 1-9999"))
     lock: bool = field(default=False, metadata=meta(boolean, "true or false"))
@@ -68,4 +77,7 @@ class ClubConfig:
         if self.password_file and not self.user:
             return ('club.password_file is set but club.user = ""; allowed: the MQTT user '
                     "the password belongs to")
+        if self.serve_password_file and not self.serve_user:
+            return ('club.serve_password_file is set but club.serve_user = ""; allowed: the '
+                    "standings service's MQTT user the password belongs to")
         return None
