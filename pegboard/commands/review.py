@@ -15,6 +15,7 @@ from pegboard.commands import paths
 from pegboard.errors import PegboardError
 from pegboard.record import decode_text
 from pegboard.record.reader import read_game
+from pegboard.rules.facts import ClaimOutcome
 from pegboard.rules.lessons import GameLessons, lessons, player_parts, worth_showing
 
 MAX_RECORD_BYTES = 16 << 20
@@ -69,9 +70,9 @@ def run(args: argparse.Namespace) -> int:
                 "player": p.player, "discards": p.discards,
                 "discard_loss": round(float(p.discard_loss), 3), "plays": p.plays,
                 "pegging_loss": round(float(p.pegging_loss), 3),
-                "claims": p.counting.claims, "exact": p.counting.exact,
-                "under": p.counting.under, "missed": p.counting.missed,
-                "over": p.counting.over,
+                "claims": p.counting.claims, "exact": p.counting.closed[ClaimOutcome.EXACT],
+                "under": p.counting.closed[ClaimOutcome.UNDER], "missed": p.counting.missed,
+                "over": p.counting.closed[ClaimOutcome.OVER],
             } for p in found.players],
         }, indent=2))
         return 0

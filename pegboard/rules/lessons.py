@@ -17,6 +17,7 @@ Read off the engine's facts for every entry (:class:`pegboard.rules.facts.Report
 from __future__ import annotations
 
 import enum
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -60,15 +61,34 @@ class Mistake:
 
 @dataclass(slots=True)
 class Counting:
-    """A player's claims in muggins games: how many, how many exact, under and over, and the
-    points missed (left unclaimed) and over-claimed."""
+    """A player's claims in muggins games: how many closed each way (exact, under or over; a
+    claim passed over was never made), the points missed (left unclaimed) and over-claimed."""
 
-    claims: int = 0
-    exact: int = 0
-    under: int = 0
-    over: int = 0
+    closed: Counter[ClaimOutcome] = field(default_factory=Counter)
     missed: int = 0
     over_points: int = 0
+
+    @property
+    def claims(self) -> int:
+        """Claims made."""
+        return self.closed.total()
+
+    def count(self, closed: ClaimClosed) -> None:
+        """Count one claim window closed (one passed over, or left when the game ended, is
+        no claim)."""
+        if closed.outcome in (ClaimOutcome.PASSED, ClaimOutcome.ENDED):
+            return
+        self.closed[closed.outcome] += 1
+        if closed.outcome is ClaimOutcome.UNDER:
+            self.missed += closed.claim.points - closed.claimed
+        elif closed.outcome is ClaimOutcome.OVER:
+            self.over_points += closed.claimed - closed.claim.points
+
+    def add(self, other: Counting) -> None:
+        """Count ``other``'s claims in too."""
+        self.closed.update(other.closed)
+        self.missed += other.missed
+        self.over_points += other.over_points
 
 
 @dataclass(slots=True)
@@ -93,13 +113,7 @@ class PlayerLessons:
         self.discard_loss += other.discard_loss
         self.plays += other.plays
         self.pegging_loss += other.pegging_loss
-        mine, theirs = self.counting, other.counting
-        mine.claims += theirs.claims
-        mine.exact += theirs.exact
-        mine.under += theirs.under
-        mine.over += theirs.over
-        mine.missed += theirs.missed
-        mine.over_points += theirs.over_points
+        self.counting.add(other.counting)
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,8 +143,10 @@ def player_parts(who: PlayerLessons) -> tuple[str, ...]:
              f"{who.plays} play(s) judged, {points_text(who.pegging_loss)} given up"]
     c = who.counting
     if c.claims:
-        parts.append(f"counting: {c.exact} of {c.claims} claims right, {c.under} under "
-                     f"({c.missed} missed), {c.over} over")
+        closed = c.closed
+        parts.append(f"counting: {closed[ClaimOutcome.EXACT]} of {c.claims} claims right, "
+                     f"{closed[ClaimOutcome.UNDER]} under ({c.missed} missed), "
+                     f"{closed[ClaimOutcome.OVER]} over")
     return tuple(parts)
 
 
@@ -199,7 +215,7 @@ def lessons(game: Game) -> GameLessons:
             elif isinstance(fact, ShowStep) and fact.counted is Counted.HAND:
                 mistakes.extend(_show(walk, players, fact, laid, key))
             elif isinstance(fact, ClaimClosed):
-                _claim(players[fact.claim.player].counting, fact)
+                players[fact.claim.player].counting.count(fact)
     mistakes.sort(key=lambda m: (-m.lost, m.game_no, m.deal_no, m.player))
     whole = tuple(PlayerLessons(seat) for seat in seats)
     for game_players in per_game:
@@ -235,17 +251,3 @@ def _show(walk: Game, players: tuple[PlayerLessons, ...], step: ShowStep, laid: 
         yield Mistake(MistakeKind.DISCARD, *key, step.player, found.loss,
                       f"laid away {_cards(away)}",
                       f"best lay away {_cards(found.best.discard)}")
-
-
-def _claim(counting: Counting, closed: ClaimClosed) -> None:
-    if closed.outcome not in (ClaimOutcome.EXACT, ClaimOutcome.UNDER, ClaimOutcome.OVER):
-        return
-    counting.claims += 1
-    if closed.outcome is ClaimOutcome.EXACT:
-        counting.exact += 1
-    elif closed.outcome is ClaimOutcome.UNDER:
-        counting.under += 1
-        counting.missed += closed.claim.points - closed.claimed
-    else:
-        counting.over += 1
-        counting.over_points += closed.claimed - closed.claim.points
