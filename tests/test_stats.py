@@ -335,11 +335,11 @@ def test_random_games_add_up(players: int, mode: str) -> None:
                 expected_points[side_] += score_hand(cards, starter).total
             played = {}
         for side_, tally in enumerate(summary.tallies):
-            last_deal_hands = tally.hands - expected_hands[side_]
+            last_deal_hands = tally.hands.times - expected_hands[side_]
             assert 0 <= last_deal_hands <= (2 if players == 4 else 1)
             if last_deal_hands == 0:
-                assert tally.hand_points == expected_points[side_]
-            assert tally.pegging_deals == deals
+                assert tally.hands.points == expected_points[side_]
+            assert tally.pegging.times == deals
 
 
 def test_three_players_each_loser_judged_on_their_own_score() -> None:
@@ -438,5 +438,5 @@ def test_a_renege_take_back_is_taken_off_where_it_was_counted() -> None:
         other = sum(a.points for a in awards if a.side == side and (
             a.cancels if a.reason == "renege take-back" else a.reason)
             not in ("hand", "crib", *PLAY_REASONS))
-        assert tally.hand_points + tally.crib_points + tally.pegging_points + other == \
+        assert tally.hands.points + tally.cribs.points + tally.pegging.points + other == \
             game.state.scores[side]

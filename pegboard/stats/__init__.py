@@ -42,11 +42,14 @@ from pegboard.stats.values import (
     BestHand,
     GameSummary,
     Race,
+    Scored,
     SideStats,
+    Skunks,
     Statistics,
     StatsError,
     Tally,
     skunk_lines,
+    skunk_of,
 )
 
 __all__ = [
@@ -56,7 +59,9 @@ __all__ = [
     "Fold",
     "GameSummary",
     "Race",
+    "Scored",
     "SideStats",
+    "Skunks",
     "Statistics",
     "StatsError",
     "Tally",
@@ -68,6 +73,7 @@ __all__ = [
     "replay_events",
     "replay_record",
     "skunk_lines",
+    "skunk_of",
     "summarise",
     "summary_from_json",
     "summary_json",

@@ -7,7 +7,7 @@ from typing import Any, TypeGuard
 
 from pegboard.errors import InvalidCardError
 from pegboard.rules.cards import Card
-from pegboard.stats.values import BestHand, GameSummary, Race, Tally
+from pegboard.stats.values import BestHand, GameSummary, Race, Scored, Tally
 
 # --- a game summary kept in the store's index ----------------------------------------------
 
@@ -57,6 +57,13 @@ def _is_whole(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def _whole(tally: dict[str, Any], name: str) -> int:
+    value = tally.get(name)
+    if not _is_whole(value):
+        raise ValueError(f"its tally's {name} is not a whole number")
+    return value
+
+
 def _object(value: object, what: str) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise ValueError(f"{what} is not an object")
@@ -69,14 +76,21 @@ def _texts(value: object, what: str) -> tuple[str, ...]:
     return tuple(value)
 
 
-_TALLY_FIELDS = ("deals", "hand_points", "hands", "crib_points", "cribs", "pegging_points",
-                 "pegging_deals")
+def _scored(t: Tally) -> dict[tuple[str, str], Scored]:
+    """Each part of the deal a tally scores, by the names its points and times are kept
+    under."""
+    return {("hand_points", "hands"): t.hands, ("crib_points", "cribs"): t.cribs,
+            ("pegging_points", "pegging_deals"): t.pegging}
+
+
 _LEARNING_FIELDS = ("discards", "discard_loss", "missed", "pegging_loss")
 """What a game teaches (kept from index layout 2; a summary without them taught nothing)."""
 
 
 def _tally_json(t: Tally) -> dict[str, Any]:
-    out: dict[str, Any] = {name: getattr(t, name) for name in _TALLY_FIELDS}
+    out: dict[str, Any] = {"deals": t.deals}
+    for (points, times), scored in _scored(t).items():
+        out.update({points: scored.points, times: scored.times})
     out.update({name: getattr(t, name) for name in _LEARNING_FIELDS if getattr(t, name)})
     if t.best_hand is not None:
         best = t.best_hand.to_json()
@@ -86,13 +100,10 @@ def _tally_json(t: Tally) -> dict[str, Any]:
 
 
 def _tally_from_json(data: object, number: int) -> Tally:
-    tally = Tally()
     d = _object(data, "a tally")
-    for name in _TALLY_FIELDS:
-        value = d.get(name)
-        if not _is_whole(value):
-            raise ValueError(f"its tally's {name} is not a whole number")
-        setattr(tally, name, value)
+    tally = Tally(_whole(d, "deals"))
+    for (points_key, times_key), scored in _scored(tally).items():
+        scored.points, scored.times = _whole(d, points_key), _whole(d, times_key)
     for name in _LEARNING_FIELDS:
         value = d.get(name, 0)
         if not _is_whole(value) or value < 0:

@@ -18,7 +18,7 @@ from pegboard.stats.values import (
     SideStats,
     Statistics,
     Tally,
-    skunk_lines,
+    skunk_of,
 )
 
 # --- replaying one record ------------------------------------------------------------------
@@ -106,11 +106,11 @@ class _GameTracker:
             taken_back = award.reason == "renege take-back"
             reason = award.cancels if taken_back else award.reason
             if reason == "hand" and taken_back:
-                tally.hand_points += award.points
+                tally.hands.points += award.points
                 if award.player in self.deal_hand_awards:
                     self.deal_hand_awards.remove(award.player)
             elif reason == "hand":
-                tally.hand_points += award.points
+                tally.hands.points += award.points
                 self.deal_hand_awards.append(award.player)
                 best = tally.best_hand
                 if best is None or award.points > best.points:
@@ -119,9 +119,9 @@ class _GameTracker:
                         self.header.players[award.player], self.number,
                     )
             elif reason == "crib":
-                tally.crib_points += award.points
+                tally.cribs.points += award.points
             elif reason in PLAY_REASONS:
-                tally.pegging_points += award.points
+                tally.pegging.points += award.points
 
     def close_deal(self) -> None:
         """Book the deal that just ended: race point, deals, hands and cribs counted."""
@@ -131,7 +131,7 @@ class _GameTracker:
         for tally in self.tallies:
             tally.deals += 1
             if self.deal_played:
-                tally.pegging_deals += 1
+                tally.pegging.times += 1
         dealer = self.deal_dealer
         if dealer is not None:
             order = [(dealer + k) % n for k in range(1, n + 1)]  # pone first, dealer last
@@ -143,9 +143,9 @@ class _GameTracker:
             else:
                 counted = []  # ended before the show, or entered by points only
             for player in counted:
-                self.tallies[self.game.side_of(player)].hands += 1
+                self.tallies[self.game.side_of(player)].hands.times += 1
             if self.deal_crib:
-                self.tallies[self.game.side_of(dealer)].cribs += 1
+                self.tallies[self.game.side_of(dealer)].cribs.times += 1
         self.in_deal = False
 
     def summary(self) -> GameSummary:
@@ -281,20 +281,16 @@ class Fold:
             self.notes.append(f"game {g.number} ({g.source}) is not finished: not counted")
             return
         self.finished += 1
-        line, double_line = skunk_lines(g.race.target)
         for side, name in enumerate(g.names):
             stats = self.sides.setdefault(name, SideStats(name))
             stats.games += 1
             stats.tally.add(g.tallies[side])
             if g.winner == side:
                 stats.wins += 1
-                stats.skunks_given += g.skunk in ("skunk", "double")
-                stats.double_skunks_given += g.skunk == "double"
+                stats.given.count(g.skunk)
             else:
                 # With three players each loser is judged on their own score.
-                score = g.race.final[side]
-                stats.skunks_taken += score <= line
-                stats.double_skunks_taken += double_line is not None and score <= double_line
+                stats.taken.count(skunk_of(g.race.final[side], g.race.target))
         if g.first_dealer_side is not None:
             self.first_games += 1
             self.first_wins += g.winner == g.first_dealer_side

@@ -55,13 +55,13 @@ def head_lines(stats: Statistics) -> list[str]:
         out.append(s.name)
         out.append(f"  games {s.games}, wins {s.wins}")
         out.append(
-            f"  skunks given {s.skunks_given} (double {s.double_skunks_given}), "
-            f"taken {s.skunks_taken} (double {s.double_skunks_taken})"
+            f"  skunks given {s.given.every} (double {s.given.double}), "
+            f"taken {s.taken.every} (double {s.taken.double})"
         )
         out.append(
-            f"  average hand {_number(s.average_hand)} ({_plural(t.hands, 'hand')}), "
-            f"crib {_number(s.average_crib)} ({_plural(t.cribs, 'crib')}), "
-            f"pegging {_number(s.average_pegging)} ({_plural(t.pegging_deals, 'deal')})"
+            f"  average hand {_number(t.hands.average)} ({_plural(t.hands.times, 'hand')}), "
+            f"crib {_number(t.cribs.average)} ({_plural(t.cribs.times, 'crib')}), "
+            f"pegging {_number(t.pegging.average)} ({_plural(t.pegging.times, 'deal')})"
         )
         if t.best_hand is not None:
             b = t.best_hand

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from pegboard.errors import PegboardError
 from pegboard.rules.cards import Card
+from pegboard.rules.state import Skunk
 
 
 def skunk_lines(target: int) -> tuple[int, int | None]:
@@ -21,6 +22,19 @@ def skunk_lines(target: int) -> tuple[int, int | None]:
     if target <= 61:
         return target - 31, None
     return target - 31, target - 61
+
+
+def skunk_of(score: int, target: int) -> Skunk:
+    """How badly a loser on ``score`` lost a game to ``target`` (the lines of
+    :func:`skunk_lines`).
+
+    >>> [str(skunk_of(score, 121)) for score in (91, 90, 60)], str(skunk_of(30, 61))
+    (['none', 'skunk', 'double'], 'skunk')
+    """
+    line, double_line = skunk_lines(target)
+    if double_line is not None and score <= double_line:
+        return Skunk.DOUBLE
+    return Skunk.SKUNK if score <= line else Skunk.NONE
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,17 +98,38 @@ class BestHand:
         }
 
 
+def _ratio(points: int, count: int) -> float | None:
+    return round(points / count, 4) if count else None
+
+
+@dataclass(slots=True)
+class Scored:
+    """The points one part of the deal scored and how many times it was scored (hands counted,
+    cribs counted or deals played card by card): an average's two halves."""
+
+    points: int = 0
+    times: int = 0
+
+    @property
+    def average(self) -> float | None:
+        """Points a time (None before the first)."""
+        return _ratio(self.points, self.times)
+
+    def add(self, other: Scored) -> None:
+        """Add another's points and times into these."""
+        self.points += other.points
+        self.times += other.times
+
+
 @dataclass(slots=True)
 class Tally:
     """What one side did in one game (or, summed, over many)."""
 
     deals: int = 0
-    hand_points: int = 0
-    hands: int = 0
-    crib_points: int = 0
-    cribs: int = 0
-    pegging_points: int = 0
-    pegging_deals: int = 0
+    hands: Scored = field(default_factory=Scored)
+    cribs: Scored = field(default_factory=Scored)
+    pegging: Scored = field(default_factory=Scored)
+    """The play's points over the deals played card by card."""
     best_hand: BestHand | None = None
     discards: int = 0
     """Discards reviewed by expected value (hands whose dealt cards were entered)."""
@@ -107,17 +142,14 @@ class Tally:
 
     def add(self, other: Tally) -> None:
         """Add another tally into this one."""
+        self.deals += other.deals
+        self.hands.add(other.hands)
+        self.cribs.add(other.cribs)
+        self.pegging.add(other.pegging)
         self.discards += other.discards
         self.discard_loss += other.discard_loss
         self.missed += other.missed
         self.pegging_loss += other.pegging_loss
-        self.deals += other.deals
-        self.hand_points += other.hand_points
-        self.hands += other.hands
-        self.crib_points += other.crib_points
-        self.cribs += other.cribs
-        self.pegging_points += other.pegging_points
-        self.pegging_deals += other.pegging_deals
         if other.best_hand is not None and (
             self.best_hand is None or other.best_hand.points > self.best_hand.points
         ):
@@ -153,37 +185,32 @@ class GameSummary:
         }
 
 
-def _ratio(points: int, count: int) -> float | None:
-    return round(points / count, 4) if count else None
+@dataclass(slots=True)
+class Skunks:
+    """Skunks counted (ACC 2.1): ``every`` one, double skunks included, and the ``double``
+    ones alone."""
+
+    every: int = 0
+    double: int = 0
+
+    def count(self, skunk: str) -> None:
+        """Count one game's :class:`~pegboard.rules.state.Skunk` (``"none"`` counts none)."""
+        self.every += skunk in (Skunk.SKUNK, Skunk.DOUBLE)
+        self.double += skunk == Skunk.DOUBLE
 
 
 @dataclass(slots=True)
 class SideStats:
-    """One player's (or partnership's) statistics over the finished games."""
+    """One player's (or partnership's) statistics over the finished games: the skunks
+    ``given`` winning (judged on the last loser's score) and ``taken`` losing (each loser's
+    own)."""
 
     name: str
     games: int = 0
     wins: int = 0
-    skunks_given: int = 0
-    double_skunks_given: int = 0
-    skunks_taken: int = 0
-    double_skunks_taken: int = 0
+    given: Skunks = field(default_factory=Skunks)
+    taken: Skunks = field(default_factory=Skunks)
     tally: Tally = field(default_factory=Tally)
-
-    @property
-    def average_hand(self) -> float | None:
-        """Hand points per hand counted (None before any hand)."""
-        return _ratio(self.tally.hand_points, self.tally.hands)
-
-    @property
-    def average_crib(self) -> float | None:
-        """Crib points per crib counted."""
-        return _ratio(self.tally.crib_points, self.tally.cribs)
-
-    @property
-    def average_pegging(self) -> float | None:
-        """Play points per deal played card by card."""
-        return _ratio(self.tally.pegging_points, self.tally.pegging_deals)
 
     @property
     def average_discard_loss(self) -> float | None:
@@ -207,20 +234,20 @@ class SideStats:
             "name": self.name,
             "games": self.games,
             "wins": self.wins,
-            "skunks_given": self.skunks_given,
-            "double_skunks_given": self.double_skunks_given,
-            "skunks_taken": self.skunks_taken,
-            "double_skunks_taken": self.double_skunks_taken,
+            "skunks_given": self.given.every,
+            "double_skunks_given": self.given.double,
+            "skunks_taken": self.taken.every,
+            "double_skunks_taken": self.taken.double,
             "deals": t.deals,
-            "hands": t.hands,
-            "hand_points": t.hand_points,
-            "average_hand": self.average_hand,
-            "cribs": t.cribs,
-            "crib_points": t.crib_points,
-            "average_crib": self.average_crib,
-            "pegging_deals": t.pegging_deals,
-            "pegging_points": t.pegging_points,
-            "average_pegging": self.average_pegging,
+            "hands": t.hands.times,
+            "hand_points": t.hands.points,
+            "average_hand": t.hands.average,
+            "cribs": t.cribs.times,
+            "crib_points": t.cribs.points,
+            "average_crib": t.cribs.average,
+            "pegging_deals": t.pegging.times,
+            "pegging_points": t.pegging.points,
+            "average_pegging": t.pegging.average,
             "best_hand": t.best_hand.to_json() if t.best_hand else None,
             "discards_reviewed": t.discards,
             "average_discard_loss": self.average_discard_loss,
