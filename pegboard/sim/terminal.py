@@ -53,6 +53,7 @@ KEYPAD_KEYS: dict[str, KeyStep] = {
     "\r": KeyStep("ok"), "\n": KeyStep("ok"), " ": KeyStep("ok"), "g": KeyStep("go"),
     "u": KeyStep("undo"), "\x7f": KeyStep("undo"), "m": KeyStep("menu"),
     "G": KeyStep("go", hold=True), "U": KeyStep("undo", hold=True),
+    "M": KeyStep("menu", hold=True),
     # Shift holds a rank key (a suit fact such as "J nobs" or "7 flush" on the card wheel).
     "A": KeyStep("A", hold=True), "T": KeyStep("10", hold=True), ")": KeyStep("10", hold=True),
     "J": KeyStep("J", hold=True), "Q": KeyStep("Q", hold=True), "K": KeyStep("K", hold=True),
