@@ -16,8 +16,9 @@ from pegboard.rules.advice import advise
 from pegboard.rules.cards import DECK, Card, parse_cards
 from pegboard.rules.review import DiscardReview, Where, Why, review_discard
 from pegboard.rules.show import score_hand
+from tests.support.strategies import different_cards
 
-deals = st.lists(st.sampled_from(DECK), min_size=6, max_size=6, unique=True)
+deals = different_cards(6)
 
 
 def unseen(dealt: tuple[Card, ...], *also: Card) -> list[Card]:

@@ -12,12 +12,12 @@ from hypothesis import strategies as st
 from pegboard.errors import InvalidCardError
 from pegboard.rules import DECK, Card, hand_total, hand_total_idx, score_hand, score_play
 from pegboard.rules.fast import rank_key, rank_points
+from tests.support.strategies import HAND_AND_STARTER, different_cards
 
-deals = st.lists(st.sampled_from(DECK), min_size=5, max_size=5, unique=True)
-three_card_deals = st.lists(st.sampled_from(DECK), min_size=4, max_size=4, unique=True)
+three_card_deals = different_cards(4)
 
 
-@given(deals, st.booleans(), st.randoms(use_true_random=False))
+@given(HAND_AND_STARTER, st.booleans(), st.randoms(use_true_random=False))
 def test_order_of_the_hand_does_not_matter(
     cards: list[Card], crib: bool, rnd: random.Random
 ) -> None:
@@ -29,7 +29,7 @@ def test_order_of_the_hand_does_not_matter(
     ).total
 
 
-@given(deals, st.booleans())
+@given(HAND_AND_STARTER, st.booleans())
 def test_totals_are_possible_and_items_sum(cards: list[Card], crib: bool) -> None:
     breakdown = score_hand(cards[:4], cards[4], crib=crib)
     assert 0 <= breakdown.total <= 29
@@ -39,7 +39,7 @@ def test_totals_are_possible_and_items_sum(cards: list[Card], crib: bool) -> Non
 
 
 @settings(max_examples=300)
-@given(deals, st.booleans())
+@given(HAND_AND_STARTER, st.booleans())
 def test_fast_path_agrees_with_the_reference(cards: list[Card], crib: bool) -> None:
     assert hand_total(cards[:4], cards[4], crib) == score_hand(cards[:4], cards[4], crib=crib).total
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pegboard.rules.cards import DECK, Card, parse_cards
+from pegboard.rules.cards import Card, parse_cards
 from pegboard.rules.scoring import Breakdown, ScoreItem
 from pegboard.rules.show import score_hand
 from pegboard.rules.teaching import Shortfall, missed_combinations
+from tests.support.strategies import HAND_AND_STARTER
 
 
 def hand(text: str, starter: str, *, crib: bool = False) -> Breakdown:
@@ -107,16 +108,19 @@ def test_itemised_claim_names_missed_items_and_bogus_claims() -> None:
     assert report.missed_points == 4
 
 
+COUNTED = HAND_AND_STARTER.map(lambda five: score_hand(five[:4], five[4]))
+"""A hand counted with its starter."""
+
+
 def test_shortfall_points() -> None:
     assert Shortfall((("fifteen", 3, 2), ("nobs", 1, 1))).points == 7
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.lists(st.sampled_from(DECK), min_size=5, max_size=5, unique=True), st.data())
+@given(COUNTED, st.data())
 def test_every_explanation_adds_up_and_fits_in_the_breakdown(
-    five: list[Card], data: st.DataObject
+    count: Breakdown, data: st.DataObject
 ) -> None:
-    count = score_hand(five[:4], five[4])
     claimed = data.draw(st.integers(0, count.total))
     report = missed_combinations(count, claimed)
     assert report.missed_points == count.total - claimed
@@ -137,11 +141,10 @@ def test_every_explanation_adds_up_and_fits_in_the_breakdown(
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.lists(st.sampled_from(DECK), min_size=5, max_size=5, unique=True), st.data())
+@given(COUNTED, st.data())
 def test_itemised_claim_of_a_subset_misses_exactly_the_rest(
-    five: list[Card], data: st.DataObject
+    count: Breakdown, data: st.DataObject
 ) -> None:
-    count = score_hand(five[:4], five[4])
     keep = data.draw(st.lists(st.booleans(), min_size=len(count.items),
                               max_size=len(count.items)))
     claimed = [i for i, k in zip(count.items, keep, strict=True) if k]
