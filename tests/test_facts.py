@@ -13,6 +13,7 @@ from pegboard.rules.cards import Card, parse_cards
 from pegboard.rules.events import Penalty, Undo
 from pegboard.rules.facts import (
     ClaimClosed,
+    ClaimOpened,
     ClaimOutcome,
     Counted,
     FactKind,
@@ -122,7 +123,7 @@ MUGGINS = """
 
 def test_a_claim_window_lists_every_kind_owed_in_the_entry() -> None:
     game, reports = play(MUGGINS, muggins=True)
-    (opened,) = reports[-1].claims_opened
+    (opened,) = reports[-1].of(ClaimOpened)
     claim = opened.claim
     assert (claim.player, claim.points) == (1, 4)
     assert [(o.reason, o.points) for o in claim.owed] == [(Reason.RUN, 3), (Reason.GO, 1)]
@@ -135,7 +136,7 @@ def test_a_claim_window_lists_every_kind_owed_in_the_entry() -> None:
 def test_a_claim_closes_its_window_and_pegs_every_reason() -> None:
     game, _ = play(MUGGINS, muggins=True)
     report = game.push(parse_script("claim 1 4")[0])
-    (closed,) = report.claims_closed
+    (closed,) = report.of(ClaimClosed)
     assert (closed.outcome, closed.claimed, closed.pegged) == (ClaimOutcome.EXACT, 4, 4)
     assert acts(report) == [[(1, Reason.RUN, 3), (1, Reason.GO, 1)]]
     assert report.next.claim is None
@@ -178,7 +179,7 @@ def test_a_play_score_passed_over_is_open_to_muggins_until_the_next_score() -> N
 def test_an_over_claim_is_corrected_to_the_true_score() -> None:
     game, _ = play("deal 0; starter 2C; play 1 5C 0 TH", muggins=True)
     report = game.push(parse_script("claim 0 5")[0])
-    (closed,) = report.claims_closed
+    (closed,) = report.of(ClaimClosed)
     assert (closed.outcome, closed.claimed, closed.pegged) == (ClaimOutcome.OVER, 5, 2)
     assert report.awards[0].points == 2
 

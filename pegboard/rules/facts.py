@@ -353,16 +353,6 @@ class Report:
         return self.of(ShowStep)
 
     @property
-    def claims_opened(self) -> tuple[ClaimOpened, ...]:
-        """The claim windows opened (muggins games)."""
-        return self.of(ClaimOpened)
-
-    @property
-    def claims_closed(self) -> tuple[ClaimClosed, ...]:
-        """The claim windows closed (muggins games)."""
-        return self.of(ClaimClosed)
-
-    @property
     def offers(self) -> tuple[PenaltyOffer, ...]:
         """The penalties newly offered (renege reports, false claims of game)."""
         return tuple(fact.offer for fact in self.of(Offered))
