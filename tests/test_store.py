@@ -7,6 +7,8 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -32,6 +34,15 @@ def open_store(path: Path) -> Store:
 
 def current_log(path: Path) -> Path:
     return path / "current.log"
+
+
+@contextmanager
+def begun(path: Path) -> Iterator[tuple[Store, bytes]]:
+    """The store open with a game begun (its header saved), and its log's bytes then: what a
+    refused entry must leave."""
+    with open_store(path) as store:
+        store.new_game(HEADER)
+        yield store, current_log(path).read_bytes()
 
 
 def test_a_game_is_restored_exactly_after_reopening(tmp_path: Path) -> None:
@@ -203,9 +214,7 @@ def test_a_finish_interrupted_before_the_move_is_completed(tmp_path: Path) -> No
 
 
 def test_a_second_writer_gets_a_clear_error_and_changes_nothing(tmp_path: Path) -> None:
-    with open_store(tmp_path) as store:
-        store.new_game(HEADER)
-        before = current_log(tmp_path).read_bytes()
+    with begun(tmp_path) as (store, before):
         with pytest.raises(StoreError) as caught:
             Store(tmp_path, owner="pegboard game add")
         assert str(caught.value) == (
@@ -280,9 +289,7 @@ def test_a_reader_of_a_missing_store_sees_nothing(tmp_path: Path) -> None:
 def test_bad_lines_are_refused_and_leave_the_store_unchanged(
     tmp_path: Path, line: str, message: str
 ) -> None:
-    with open_store(tmp_path) as store:
-        store.new_game(HEADER)
-        before = current_log(tmp_path).read_bytes()
+    with begun(tmp_path) as (store, before):
         with pytest.raises(StoreError, match=message):
             store.append(line)
         assert current_log(tmp_path).read_bytes() == before
@@ -304,9 +311,7 @@ def test_a_game_needs_a_header_and_events_need_a_game(tmp_path: Path) -> None:
 def test_a_failed_write_is_reported_and_leaves_no_partial_line(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    with open_store(tmp_path) as store:
-        store.new_game(HEADER)
-        before = current_log(tmp_path).read_bytes()
+    with begun(tmp_path) as (store, before):
         real_write = os.write
 
         def half_then_full(fd: int, data: bytes | memoryview) -> int:
@@ -406,9 +411,7 @@ def test_the_log_lines_shown_in_the_docs_are_real() -> None:
 def test_a_failed_sync_takes_the_unconfirmed_line_back_out(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    with open_store(tmp_path) as store:
-        store.new_game(HEADER)
-        before = current_log(tmp_path).read_bytes()
+    with begun(tmp_path) as (store, before):
         fail_next_sync(monkeypatch)
         with pytest.raises(StoreError, match="Input/output error"):
             store.append(EVENTS[0])  # written whole, but never confirmed on disk
