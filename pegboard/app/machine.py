@@ -155,8 +155,9 @@ _LISTS = (Home, SetupScreen, Dealer, Menu, Confirm, Calling, HelpScreen, Penalty
 
 def view(state: AppState) -> View:
     """What the screen shows in ``state``."""
+    club = state.session.header.club if state.session is not None else None
     return replace(view_of(state), link=state.link, brightness=state.brightness,
-                   large_print=state.setup.large_print)
+                   large_print=state.setup.large_print, locked=club is not None and club.lock)
 
 
 def scores(state: AppState) -> tuple[int, ...] | None:

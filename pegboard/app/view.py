@@ -29,6 +29,10 @@ One screen kind per :class:`Screen`. The fields a renderer uses for each kind:
 
 ``large_print`` asks for the large-print layouts (:mod:`pegboard.ui.large`): the same view,
 drawn for a player with low vision.
+
+``locked``: the game on the board is under a club night's tournament lock, as its record's
+header says (docs/club.md); the table screens show a lock mark, so everyone at the table (and
+the director walking past) sees that no help is given.
 """
 
 from __future__ import annotations
@@ -130,6 +134,7 @@ class View:
     link: str = ""
     brightness: Brightness = Brightness.NORMAL
     large_print: bool = False
+    locked: bool = False
 
     @property
     def skunk_line(self) -> int:

@@ -15,6 +15,9 @@ drawn big:
   twice as big (10 characters a line), the small print kept only for key legends a sighted
   helper reads.
 
+A game under the tournament lock shows the padlock at twice its size: in the play under the
+count's label, elsewhere at the right end of the words under the scores.
+
 Only what a screen needs most is shown; the rest (a hand's breakdown line by line, the pegboard
 bars) is said by the voice and shown on the LAN page. Pure like :func:`~pegboard.ui.render.render`,
 which draws through here when ``view.large_print`` is set; imported only then.
@@ -28,7 +31,7 @@ from PIL import Image, ImageDraw
 
 from pegboard.app.view import PickerView, Screen, SideView, View
 from pegboard.ui import text
-from pegboard.ui.render import link_mark
+from pegboard.ui.render import link_mark, lock_mark
 from pegboard.ui.text import CHAR_W, LINE_H, draw_text, fit, wrap
 
 WIDTH, HEIGHT = 128, 64
@@ -39,6 +42,7 @@ _WORD_H = 17  # rows from one line of double-size text to the next (a descender'
 _CARD_W = 48  # the play's card column, left of the count and the scores
 _BOTTOM_Y = HEIGHT - LINE_H
 _LINK_ROOM = 23  # the link-down mark's corner, bottom right
+_LOCK_ROOM = 12  # the padlock at twice its size, right of the words under the scores
 
 LIST_SCREENS = frozenset({Screen.HOME, Screen.MENU, Screen.SETUP, Screen.DEALER,
                           Screen.PENALTIES, Screen.CONFIRM, Screen.PEG})
@@ -177,6 +181,8 @@ def _play(image: Image.Image, view: View) -> None:
         _stamp(image, WIDTH - count.width, 0, count)  # flush right: clear of the label
         if not view.link:
             draw_text(image, x0, 0, "count")
+    if view.locked:  # under the label, clear of the count (flush right) and the scores
+        lock_mark(image, x0 + 1, LINE_H + 2, scale=2)
     scores(image, view.sides, x0, WIDTH, HEIGHT - 7 * DIGIT_SCALE - 2)
 
 
@@ -185,13 +191,17 @@ def _table(image: Image.Image, view: View) -> None:
     to two lines (a second line, when the title needs only one, is the last award or the
     first line of the page)."""
     scores(image, view.sides, 0, WIDTH, 1)
-    rows = wrap(view.title, WORD_CHARS) if view.title else []
+    chars = WORD_CHARS - 1 if view.locked else WORD_CHARS  # (a column for the padlock)
+    rows = wrap(view.title, chars) if view.title else []
     if len(rows) < 2:
         more = view.award or next((line for line in view.lines[view.first_line:] if line), "")
-        rows += wrap(more.strip(), WORD_CHARS)[:1] if more else []
+        rows += wrap(more.strip(), chars)[:1] if more else []
     y = 1 + 7 * DIGIT_SCALE + 1
+    if view.locked:
+        lock_mark(image, WIDTH - _LOCK_ROOM + 2, y + 1, scale=2)
     for row in rows[:2]:
-        _words(image, 0, y, row, right=_edge(view, y, _WORD_H))
+        right = min(_edge(view, y, _WORD_H), WIDTH - _LOCK_ROOM if view.locked else WIDTH)
+        _words(image, 0, y, row, right=right)
         y += _WORD_H
 
 

@@ -15,7 +15,9 @@ layouts, by screen kind:
 * **Text screens** show the title and the text wrapped to the width, from ``first_line``.
 
 A link-down mark (a boxed, struck-out ``LED``) sits in the bottom right corner whenever the
-LED board is not connected.
+LED board is not connected. A game under a club night's tournament lock has a padlock at the
+right end of the first line under the board header (the play's prompt, the table screen's
+title), where no score is drawn.
 
 With ``view.large_print`` every screen but the race and the frame left at shutdown is drawn
 by :func:`pegboard.ui.large.render_large` instead (digits at least 24 pixels high, the card
@@ -42,6 +44,8 @@ TABLE_SCREENS = frozenset({Screen.CUT, Screen.STARTER, Screen.PLAY, Screen.CRIB,
 _HEADER_H = 30  # board header: names, big scores, bars
 _BOTTOM_Y = HEIGHT - LINE_H  # the last line of small text
 _LINK_W = 21  # the link-down mark at the bottom right
+_LOCK = (".###.", "#...#", "#...#", "#####", "##.##", "##.##", "#####")  # the padlock's ink
+LOCK_X = WIDTH - len(_LOCK[0])  # the padlock's place: the right end of the line under the header
 
 
 def render(view: View) -> Image.Image:
@@ -97,6 +101,18 @@ def link_mark(image: Image.Image, x0: int = WIDTH - _LINK_W, y0: int = _BOTTOM_Y
     draw.rectangle((x0, y0, x1, y1), fill=1)
     draw_text(image, x0 + 1, y0 + 1, "LED", fill=0)
     draw.line((x0 + 1, y1 - 1, x1 - 1, y0 + 1), fill=0)
+
+
+def lock_mark(image: Image.Image, x0: int = LOCK_X, y0: int = _HEADER_H + 2,
+              scale: int = 1) -> None:
+    """The tournament lock's padlock (5 by 7 pixels, each ``scale`` times as big) with its
+    corner at (x0, y0)."""
+    draw = ImageDraw.Draw(image)
+    for y, row in enumerate(_LOCK):
+        for x, ink in enumerate(row):
+            if ink == "#":
+                draw.rectangle((x0 + x * scale, y0 + y * scale, x0 + (x + 1) * scale - 1,
+                                y0 + (y + 1) * scale - 1), fill=1)
 
 
 def _dealer_mark(image: Image.Image, x: int, y: int) -> None:
@@ -230,7 +246,9 @@ def _play(image: Image.Image, view: View) -> None:
     x = 3 * 2 * CHAR_W + 4
     chars = (WIDTH - x) // CHAR_W
     prompt = view.picker.prompt if view.picker else (f"{view.turn} to play" if view.turn else "")
-    draw_text(image, x, top, fit(prompt, chars))
+    draw_text(image, x, top, fit(prompt, (LOCK_X - 1 - x) // CHAR_W if view.locked else chars))
+    if view.locked:
+        lock_mark(image)
     if view.picker is not None:
         _picker_line(image, x, top + LINE_H + 1, view.picker, chars)
     if view.award:
@@ -256,6 +274,8 @@ def _table(image: Image.Image, view: View) -> None:
     bottom = view.picker is not None or bool(view.award) or bool(legend)
     free = (HEIGHT - top) // LINE_H - (1 if view.title else 0) - (1 if bottom else 0)
     y = _table_title(image, view, top, legend)
+    if view.locked:
+        lock_mark(image)
     selected = view.selected
     first = 0
     if selected is not None and rows:
@@ -263,8 +283,9 @@ def _table(image: Image.Image, view: View) -> None:
     for index, row in enumerate(rows[first:first + free], start=first):
         if index == selected:
             _inverted(image, 0, y, WIDTH - CHAR_W, LINE_H, "▸" + fit(row, COLUMNS - 2))
-        else:
-            draw_text(image, 0 if selected is None else CHAR_W + 1, y, fit(row, COLUMNS))
+        else:  # (a row on the padlock's line stops short of it)
+            chars = COLUMNS - (1 if view.locked and y == top else 0)
+            draw_text(image, 0 if selected is None else CHAR_W + 1, y, fit(row, chars))
         y += LINE_H + 1
     if view.picker is not None:
         _picker_line(image, 0, _BOTTOM_Y, view.picker, COLUMNS - (4 if view.link else 0))
@@ -296,9 +317,10 @@ def _table_title(image: Image.Image, view: View, y: int, legend: str) -> int:
     title = fit(view.title, COLUMNS - 1)
     width = min(WIDTH, text.width(title) + 2)
     _inverted(image, 0, y, width, LINE_H, title)
-    room = (WIDTH - width - 2) // CHAR_W
+    right = LOCK_X - 2 if view.locked else WIDTH  # the hint stops short of the padlock
+    room = (right - width - 2) // CHAR_W
     if view.hint and not legend and view.selected is None and len(view.hint) <= room:
-        draw_text(image, WIDTH - text.width(view.hint), y, view.hint)
+        draw_text(image, right - text.width(view.hint), y, view.hint)
     return y + LINE_H + 1
 
 

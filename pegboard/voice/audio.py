@@ -12,6 +12,8 @@ then the facts of the entries saved, then one of:
 * **a move** (a click): what the cursor is on now, in short words: the card on the wheel,
   the row, the number ("7", "J nobs", "Teaching: on");
 * **a key taken** that changed what is chosen: the row as it is now;
+* a game started under a club night's tournament lock: "Tournament lock: no help" once, before
+  its first screen (the screens show the lock for the whole game);
 * "Entered" when an entry was saved and none of its facts had anything to say; a count's
   page changed by an entry whose facts said nothing (GO adding a forgotten flush or his
   nobs: the deal's entries entered again with suits) is read whole, with the board.
@@ -38,6 +40,9 @@ EARCON = "earcon"
 
 SOUND_TEXT = {Sound.CLICK: "[click]", Sound.OK: "[ok]", Sound.REFUSED: "[refused]"}
 """How a sound is written in a transcript."""
+
+LOCKED = "Tournament lock: no help"
+"""Said once as a game under the tournament lock begins (the view's ``locked`` turning on)."""
 
 _WORDLESS = (Screen.SHOW, Screen.GAME_OVER)
 """Pages whose points or result the engine's facts have just said: only their title."""
@@ -153,6 +158,8 @@ class AudioScreen:
         recounted = saved and not facts and view.screen in _WORDLESS
         if saved and not facts and not recounted:
             said.append("Entered")
+        if view.locked and before is not None and not before.locked:
+            said.append(LOCKED)
         if before is None or reached(before, view):
             said.append(screen_words(view, counted=not recounted))
             kind, importance = "screen", Importance.SCREEN
