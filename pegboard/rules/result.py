@@ -6,6 +6,19 @@ from pegboard.rules.state import GameResult, Skunk
 from pegboard.rules.variants import GamePoints, Rules
 
 
+def skunk_of(score: int, lines: tuple[int, int | None]) -> Skunk:
+    """How badly a loser on ``score`` lost, given the (skunk, double skunk) ``lines``: at or
+    below a line is that skunk.
+
+    >>> [str(skunk_of(score, (90, 60))) for score in (91, 90, 60)], str(skunk_of(30, (30, None)))
+    (['none', 'skunk', 'double'], 'skunk')
+    """
+    skunk_line, double_line = lines
+    if double_line is not None and score <= double_line:
+        return Skunk.DOUBLE
+    return Skunk.SKUNK if score <= skunk_line else Skunk.NONE
+
+
 def game_result(rules: Rules, scores: tuple[int, ...], winner: int) -> GameResult:
     """The result of a game ``winner`` won with the board at ``scores``.
 
@@ -17,13 +30,7 @@ def game_result(rules: Rules, scores: tuple[int, ...], winner: int) -> GameResul
     (<Skunk.SKUNK: 'skunk'>, (3, 0))
     """
     loser = min(score for side, score in enumerate(scores) if side != winner)
-    skunk_line, double_line = rules.skunk_lines()
-    if double_line is not None and loser <= double_line:
-        skunk = Skunk.DOUBLE
-    elif loser <= skunk_line:
-        skunk = Skunk.SKUNK
-    else:
-        skunk = Skunk.NONE
+    skunk = skunk_of(loser, rules.skunk_lines())
     if rules.game_points is GamePoints.ACC:
         won = 2 if skunk is Skunk.NONE else 3
     else:

@@ -49,7 +49,6 @@ from pegboard.stats.values import (
     StatsError,
     Tally,
     skunk_lines,
-    skunk_of,
 )
 
 __all__ = [
@@ -73,7 +72,6 @@ __all__ = [
     "replay_events",
     "replay_record",
     "skunk_lines",
-    "skunk_of",
     "summarise",
     "summary_from_json",
     "summary_json",

@@ -10,6 +10,7 @@ from pegboard.errors import RecordError, RuleError
 from pegboard.record.reader import RawLine, entries
 from pegboard.rules.events import Crib, Deal, Event, GameHeader, NewGame, Play, Undo
 from pegboard.rules.game import Game
+from pegboard.rules.result import skunk_of
 from pegboard.rules.state import PLAY_REASONS, Award, Phase
 from pegboard.stats.values import (
     BestHand,
@@ -18,7 +19,7 @@ from pegboard.stats.values import (
     SideStats,
     Statistics,
     Tally,
-    skunk_of,
+    skunk_lines,
 )
 
 # --- replaying one record ------------------------------------------------------------------
@@ -290,7 +291,7 @@ class Fold:
                 stats.given.count(g.skunk)
             else:
                 # With three players each loser is judged on their own score.
-                stats.taken.count(skunk_of(g.race.final[side], g.race.target))
+                stats.taken.count(skunk_of(g.race.final[side], skunk_lines(g.race.target)))
         if g.first_dealer_side is not None:
             self.first_games += 1
             self.first_wins += g.winner == g.first_dealer_side

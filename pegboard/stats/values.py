@@ -24,19 +24,6 @@ def skunk_lines(target: int) -> tuple[int, int | None]:
     return target - 31, target - 61
 
 
-def skunk_of(score: int, target: int) -> Skunk:
-    """How badly a loser on ``score`` lost a game to ``target`` (the lines of
-    :func:`skunk_lines`).
-
-    >>> [str(skunk_of(score, 121)) for score in (91, 90, 60)], str(skunk_of(30, 61))
-    (['none', 'skunk', 'double'], 'skunk')
-    """
-    line, double_line = skunk_lines(target)
-    if double_line is not None and score <= double_line:
-        return Skunk.DOUBLE
-    return Skunk.SKUNK if score <= line else Skunk.NONE
-
-
 @dataclass(frozen=True, slots=True)
 class Race:
     """The score race of one game: each side's score after every deal.
