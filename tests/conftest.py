@@ -30,6 +30,7 @@ SLOWEST_FIRST = (
     "test_fuzz_inputs.py",
     "test_firmware_soak.py",
     "test_web_browser.py",
+    "test_club_browser.py",
     "test_e2e_game.py",
     "test_game_random.py",
     "test_referee_diff.py",

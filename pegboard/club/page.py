@@ -45,7 +45,7 @@ PAGE = """<!doctype html>
 <link rel="stylesheet" href="/static/club.css"></head>
 <body><h1>Club standings · <span id="night"></span></h1>
 <section><h2>Tonight</h2><table id="tonight"></table></section>
-<section><h2>Season</h2><table id="season"></table></section>
+<section class="season"><h2>Season</h2><table id="season"></table></section>
 <section><h2>Pots</h2><table id="hands"></table></section>
 <section><h2 id="next">Next round</h2><table id="seats"></table></section>
 <section><h2>Tables</h2><table id="live"></table></section>
