@@ -34,9 +34,9 @@ stream, page): a page that stops following fails, a busy machine does not (how s
 one is the club bench's figure, docs/club.md)."""
 BLOCKING = ("serious", "critical")
 NIGHT = 4
-GAMES = ((11, ("101", "102")), (12, ("103", "104")), (13, ("101", "199")))
-"""Each game the board plays tonight: its seed and its seats' member numbers (199 is not on
-the roster: the page flags it for the director)."""
+GAMES = ((11, ("101", "102"), ()), (12, ("103", "104"), ()), (13, ("101", "199"), (1,)))
+"""Each game the board plays tonight: its seed, its seats' member numbers and its guests' seats
+(199, a guest, is not on the roster: the page flags it for the director)."""
 ROSTER = "member,name,guest\n101,Ann Lee\n102,Ben Cho\n103,Cy Diaz\n104,Di Eng,guest\n"
 
 
@@ -95,10 +95,10 @@ def tonight(page: Page) -> list[tuple[str, int, int, int]]:
 
 def confirm_next(night: Night) -> int:
     """The board's next game of :data:`GAMES` played and confirmed; how many are."""
-    seed, members = GAMES[len(night.played)]
+    seed, members, guests = GAMES[len(night.played)]
     round_ = len(night.played) + 1
     night.played.append(write_club_game(night.store, seed, night=NIGHT, round_=round_,
-                                        table=1, members=members))
+                                        table=1, members=members, guests=guests))
     return len(night.played)
 
 
@@ -114,7 +114,10 @@ def test_each_confirmed_game_reaches_the_open_page_in_acc_order(night: Night) ->
     assert page.locator("#night").text_content() == f"Night {NIGHT}"
     names = page.locator("#tonight td:nth-child(3)").all_text_contents()
     assert set(names) == {"Ann Lee", "Ben Cho", "Cy Diaz", "Di Eng", "P199"}  # the roster's
-    assert page.locator("#tonight tr.unknown td:nth-child(2)").all_text_contents() == ["199"]
+    flagged = page.locator("#tonight tr.unknown td:nth-child(2)").all_text_contents()
+    assert flagged == ["199"]  # a guest too, and still flagged
+    guests = page.locator("#tonight tr.guest td:nth-child(2)").all_text_contents()
+    assert sorted(guests) == ["104", "199"]  # the roster's guest, and the scorecard's
 
 
 @pytest.mark.parametrize("query", ["", "?big=1"], ids=["page", "big-screen"])

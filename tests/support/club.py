@@ -59,15 +59,17 @@ class Played:
 
 def write_club_game(store: Store, seed: int, *, night: int, round_: int, table: int,
                     members: tuple[str, str], confirm: bool = True, finish: bool = True,
-                    confirmed_at: list[float] | None = None) -> Played:
+                    confirmed_at: list[float] | None = None, guests: tuple[int, ...] = ()
+                    ) -> Played:
     """Play a seeded random game into ``store`` with its club seat; every seat confirms
     (each confirm its own synced line) unless ``confirm`` is False, and the game goes into
     the history (as the device does when the next game starts) unless ``finish`` is
-    False. ``confirmed_at`` gets the ``perf_counter`` time the last confirm was on disk."""
+    False. ``confirmed_at`` gets the ``perf_counter`` time the last confirm was on disk;
+    ``guests``: the seats of guests, as the header's club object has them."""
     played = random_game(seed)
     names = (f"P{members[0]}", f"P{members[1]}")
     header = GameHeader(names, played.header.rules,
-                        club=ClubSeat(night, round_, table, members))
+                        club=ClubSeat(night, round_, table, members, guests=guests))
     game = Game.from_header(header)
     store.new_game(dump(header))
     for event in [*played.events, *([Confirm(1), Confirm(0)] if confirm else [])]:

@@ -61,8 +61,8 @@
     table.replaceChildren(row(["#", "Member", "Name", "GP", "W", "L", "Spread"], "th"));
     for (const p of players) {
       const tr = row([p.rank, p.member, p.name, p.game_points, p.wins, p.losses, p.spread]);
-      if (p.unknown) { tr.className = "unknown"; tr.title = "not on the roster: for the director"; }
-      if (p.guest) { tr.className = "guest"; }
+      if (p.unknown) { tr.classList.add("unknown"); tr.title = "not on the roster: for the director"; }
+      if (p.guest) { tr.classList.add("guest"); }
       table.appendChild(tr);
     }
   }
