@@ -1,25 +1,36 @@
 """Proof of audio mode: seeded whole 2-player games played through the real step function
 by a listener that decides every key from what was said (tests/support/listening.py) end
-with the referee's scores, say every scoring act once, and say what the golden transcript of
-their kit says (``PEGBOARD_REGEN_GOLDEN=1`` writes them again)."""
+with the referee's scores, say every scoring act once with the board it left (counts put
+right with GO included), and say what the golden transcript of their kit says
+(``PEGBOARD_REGEN_GOLDEN=1`` writes them again). A voice without audio mode, told the same
+steps, says each count put right once."""
 
 from __future__ import annotations
 
 import os
 import re
+from functools import cache
 from pathlib import Path
 
 import pytest
 
-from pegboard.rules.facts import Scored
+from pegboard.app.words import side_name
+from pegboard.rules.facts import Counted, Scored, ShowStep
+from pegboard.voice.announce import Announcement, told
+from pegboard.voice.phrases import ENGLISH, step_phrase
 from tests.referee.referee import judge
-from tests.support.listening import Listener, record_lines, true_game
+from tests.support.listening import RECOUNTED, Listener, record_lines, true_game
 
 GOLDEN = Path(__file__).parent / "golden_text"
-STANDING = re.compile(r"; P1 (\d+), P2 (\d+)$")
+STANDING = re.compile(r"^(?:Recounted\. )?(P\d).*; P1 (\d+), P2 (\d+)$")
 KITS = ["encoder", "keypad"]
+COUNTS = frozenset(kind.value for kind in Counted)
+
+Act = tuple[str, tuple[int, ...]]
+"""A scoring act as a listener hears it: who, and the board after it."""
 
 
+@cache
 def played(seed: int, kit: str, target: int, *, suits: bool) -> tuple[Listener, list[int]]:
     """The listener after playing the seed's game by ear, and the referee's scores."""
     game = true_game(seed, target, suits=suits)
@@ -32,10 +43,21 @@ def played(seed: int, kit: str, target: int, *, suits: bool) -> tuple[Listener, 
     return listener, truth.scores
 
 
-def standings(listener: Listener) -> list[tuple[int, ...]]:
-    """The board said after each score, in order."""
-    return [tuple(map(int, m.groups())) for text in listener.transcript.texts()
-            if (m := STANDING.search(text))]
+def standings(listener: Listener) -> list[Act]:
+    """Each score said, in order: who, and the board said after it."""
+    return [(m[1], (int(m[2]), int(m[3]))) for text in listener.transcript.texts()
+            if (m := STANDING.match(text))]
+
+
+def acts(listener: Listener, *, in_force: bool) -> list[Act]:
+    """The scoring acts the engine reported: those of the entries in force at the end, or
+    every one it reported on the way (entries taken back and entered again included)."""
+    session = listener.state.session
+    assert session is not None
+    reports = session.game.reports() if in_force else listener.reports
+    names = session.state.names
+    return [(names[act.player], act.scores) for report in reports
+            for act in report.of(Scored) if act.points and act.scores]
 
 
 @pytest.mark.parametrize("kit", KITS)
@@ -43,9 +65,22 @@ def test_every_scoring_act_is_said_once_with_the_board_it_left(kit: str) -> None
     listener, truth = played(1, kit, 61, suits=False)  # to 61, no suit to put right
     session = listener.state.session
     assert session is not None and list(session.state.scores) == truth
-    acts = [act.scores for report in session.game.reports() for act in report.of(Scored)
-            if act.points and act.scores]
-    assert standings(listener) == acts
+    assert standings(listener) == acts(listener, in_force=True)
+
+
+@pytest.mark.parametrize("kit", KITS)
+def test_a_whole_game_with_counts_put_right_says_each_act_once_with_its_board(
+        kit: str) -> None:
+    listener, truth = played(1, kit, 121, suits=True)
+    said = standings(listener)
+    final = acts(listener, in_force=True)
+    # every act in force at the end said once, in order, with the board the engine gave it
+    assert [act for act in said if act in final] == final
+    assert len(set(said)) == len(said)
+    # and anything else said was an act the engine reported, then taken back by GO
+    stale = [act for act in said if act not in final]
+    assert stale and set(stale) <= set(acts(listener, in_force=False)) - set(final)
+    assert said[-1] == ("P1" if truth[0] > truth[1] else "P2", tuple(truth))
 
 
 @pytest.mark.parametrize("kit", KITS)
@@ -53,13 +88,51 @@ def test_a_whole_game_to_121_played_by_ear_ends_with_the_referees_scores(kit: st
     listener, truth = played(1, kit, 121, suits=True)
     session = listener.state.session
     assert session is not None and list(session.state.scores) == truth
-    assert max(truth) >= 121 and list(standings(listener)[-1]) == truth
+    assert max(truth) >= 121
     # the flushes and nobs the rank wheel left out were asked for by ear, on their pages
     asked = [line for line in listener.transcript.lines()
-             if re.match(r"\d+ go\tP\d's (hand|crib): \d+\. ", line)]
+             if re.match(rf"\d+ go\t{RECOUNTED}P\d: ", line)]
     assert len(asked) >= 2, asked
     golden = GOLDEN / f"audio_{kit}.txt"
     lines = "".join(f"{line}\n" for line in listener.transcript.lines())
     if os.environ.get("PEGBOARD_REGEN_GOLDEN"):
         golden.write_text(lines, encoding="utf-8")
     assert lines == golden.read_text(encoding="utf-8")
+
+
+def counts_at_last(said: list[Announcement]) -> list[str]:
+    """The counts said, each as it stood at last: a recount takes the place of its owner's
+    count said before it."""
+    out: list[str] = []
+    for announcement in said:
+        if announcement.kind not in COUNTS:
+            continue
+        text = announcement.text
+        if text.startswith(RECOUNTED):
+            text = text.removeprefix(RECOUNTED)
+            owner = text.split(": ", 1)[0] + ": "
+            at = max(i for i, old in enumerate(out) if old.startswith(owner))
+            del out[at]
+            out.insert(at, text)
+        else:
+            out.append(text)
+    return out
+
+
+def test_without_audio_mode_a_count_put_right_is_said_once() -> None:
+    listener, _ = played(1, "encoder", 121, suits=True)
+    session = listener.state.session
+    assert session is not None
+    names = session.state.names
+    final = [step_phrase(step, names) for report in session.game.reports()
+             for step in report.of(ShowStep)]
+    plain = listener.plain.said
+    assert counts_at_last(plain) == final
+    recounts = [said.text for said in plain if said.text.startswith(RECOUNTED)]
+    assert len(recounts) >= 2 and len(set(recounts)) == len(recounts)
+    # nothing else is said again: the play of the entries entered again is not repeated
+    sides = [side_name(session.state, s) for s in range(session.state.sides)]
+    straight = [said for report in session.game.reports()
+                for said in told(report, names, sides, ENGLISH)]
+    assert [said.text for said in plain if said.kind not in COUNTS] == [
+        said.text for said in straight if said.kind not in COUNTS]

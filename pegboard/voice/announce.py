@@ -15,6 +15,9 @@ says its facts in order, in players' words (:mod:`pegboard.voice.phrases`):
 * the end of the game (:class:`~pegboard.rules.facts.GameOver`), as the board shows it;
 * an entry taken back: nothing to say, but :attr:`Heard.undone` tells the speaker to drop
   what it still had to say for the undone entries;
+* entries taken back and entered again in one step (GO adds a forgotten flush or his nobs):
+  only what their new reports call for that differs from what was said, each once ("Recounted.
+  Ben: ... twelve"; in audio mode a later count's new board). The reports tell entries apart;
 * with teaching on, a card that nearly scored: the one-line reason on its "No score" page.
 
 With count it yourself on (teaching), a count is not said before its owner has turned in
@@ -27,6 +30,7 @@ Pure: it only reads values, so the same states always give the same words.
 from __future__ import annotations
 
 import enum
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
@@ -45,6 +49,7 @@ from pegboard.rules.facts import (
     Scored,
     ShowStep,
 )
+from pegboard.rules.game import Game
 from pegboard.rules.state import Award, Phase, Reason
 from pegboard.voice.phrases import (
     Phrases,
@@ -119,6 +124,7 @@ class Announcer:
     """Audio mode: each card laid named, the standing after each score, who plays after a
     go or a reset, an undo said (:func:`told`)."""
     _header: object = None
+    _game: Game | None = None
     _entries: int = 0
     _pages: tuple[object, ...] = ()
     _held: tuple[Announcement, ...] = ()
@@ -134,27 +140,60 @@ class Announcer:
     def heard(self, state: AppState) -> Heard:
         """The announcements ``state`` brings since the last state seen."""
         session = state.session
-        if session is None or session.header is not self._header:
+        if session is None or session.header is not self._header or self._game is None:
             self._remember(state)
             self._held = ()
             return Heard()
+        game = session.game
         entries = len(session.events)
-        if entries < self._entries:
+        fork = _shared(self._game, game, self._entries)
+        taken = self._game.reports(fork) if fork < self._entries else ()
+        if taken and fork == entries:
             self._remember(state)
             self._held = ()
             return Heard(self._taken_back(state.award, entries), undone=entries)
-        if entries == self._entries and not isinstance(state.screen, Reading):
+        if not taken and entries == self._entries and not isinstance(state.screen, Reading):
             self._pages = ()
             return Heard(self._release(state.screen, []))
-        gs = session.state
-        sides = [side_name(gs, s) for s in range(gs.sides)]
-        said: list[Announcement] = []
-        for report in session.game.reports(self._entries):
-            said.extend(told(report, gs.names, sides, self._phrases, entries,
-                             audio=self.audio))
+        said = self._told(state, game.reports(fork), entries)
+        if taken:
+            said = self._corrected(said, self._told(state, taken, entries))
         said = _show_order_first([*said, *self._teaching(state, entries)])
         self._remember(state)
         return Heard(self._release(state.screen, said))
+
+    def _told(self, state: AppState, reports: Sequence[Report], entries: int,
+              ) -> list[Announcement]:
+        assert state.session is not None
+        gs = state.session.state
+        sides = [side_name(gs, s) for s in range(gs.sides)]
+        said: list[Announcement] = []
+        for report in reports:
+            said.extend(told(report, gs.names, sides, self._phrases, entries,
+                             audio=self.audio))
+        return said
+
+    def _corrected(self, said: list[Announcement], before: list[Announcement],
+                   ) -> list[Announcement]:
+        """Entries taken back and entered again in one step (GO putting a count right): of
+        what their reports call for now, only what differs from what was said for the
+        entries they replace (the count put right, a later count's new standing); a count
+        so said again is said as recounted. What was held unsaid for the replaced entries
+        (count it yourself) is dropped: the new reports bring it again."""
+        unsaid = Counter(a.text for a in self._held)
+        replaced = Counter(a.text for a in before)
+        self._held = tuple(a for a in self._held if a.text not in replaced)
+        owed = replaced - unsaid  # said already, to be said again only if changed
+        out: list[Announcement] = []
+        for announcement in said:
+            if owed[announcement.text] > 0:
+                owed[announcement.text] -= 1
+                continue
+            if announcement.kind in _COUNTS:
+                text = self._phrases.recounted.format(said=announcement.text)
+                announcement = replace(announcement, text=text)
+            out.append(announcement)
+        return out
 
     def _release(self, screen: ScreenState, said: list[Announcement]
                  ) -> tuple[Announcement, ...]:
@@ -199,13 +238,29 @@ class Announcer:
         screen = state.screen
         self._pages = screen.pages if isinstance(screen, Reading) else ()
         if session is None:
-            self._header, self._entries = None, 0
+            self._header, self._game, self._entries = None, None, 0
             return
         self._header = session.header
+        self._game = session.game
         self._entries = len(session.events)
 
 
 _COUNTS = frozenset(kind.value for kind in Counted)
+
+
+def _shared(old: Game, new: Game, entries: int) -> int:
+    """How many entries ``new`` shares with ``old`` (which had ``entries``): a shared entry
+    has the very report the engine made for it; one entered again has a new one."""
+    shared = min(entries, len(new.events))
+    window = 4
+    while True:
+        start = max(0, shared - window)
+        mine, theirs = old.reports(start), new.reports(start)
+        same = next((i for i in range(shared - start) if mine[i] is not theirs[i]),
+                    shared - start)
+        if same or start == 0:
+            return start + same
+        window *= 2
 
 
 def _waiting(screen: ScreenState) -> int:

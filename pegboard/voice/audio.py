@@ -14,9 +14,9 @@ then the facts of the entries saved, then one of:
 * **a key taken** that changed what is chosen: the row as it is now;
 * a game started under a club night's tournament lock: "Tournament lock: no help" once, before
   its first screen (the screens show the lock for the whole game);
-* "Entered" when an entry was saved and none of its facts had anything to say; a count's
-  page changed by an entry whose facts said nothing (GO adding a forgotten flush or his
-  nobs: the deal's entries entered again with suits) is read whole, with the board.
+* "Entered" when an entry was saved and none of its facts had anything to say. A count's
+  page put right (GO adding a forgotten flush or his nobs) is said by its title again: the
+  facts have just said the count, recounted, with the board it leaves.
 
 Pure: it reads views (what the screen shows), never the game; the same views give the same
 words.
@@ -97,17 +97,12 @@ def sentences(parts: Sequence[str]) -> str:
     return out
 
 
-def screen_words(view: View, *, counted: bool = True) -> str:
+def screen_words(view: View) -> str:
     """A screen as it is reached: its title and what is chosen; a page read whole (a count's
-    page or the result by its title alone, without the points the facts said; ``counted``
-    False: a count's page the facts did not say, as when GO added a forgotten flush or his
-    nobs, read whole with the board it left)."""
+    page or the result by its title alone, without the points the facts said)."""
     parts = [view.title] if view.title else []
     if view.picker is not None:
         return sentences([*parts, f"{view.picker.prompt}: {view.picker.candidate}"])
-    if view.screen in _WORDLESS and not counted:
-        board = ", ".join(f"{side.name} {side.score}" for side in view.sides)
-        return sentences([*parts, *view.lines]) + (f"; {board}" if board else "")
     if view.screen in _WORDLESS:
         return sentences([view.title.split(":")[0]])
     if view.selected is not None or view.screen is Screen.CLAIM:
@@ -155,13 +150,12 @@ class AudioScreen:
         when the engine's facts already said something, ``saved`` when an entry was saved."""
         before, self._view = self._view, view
         said: list[str] = []
-        recounted = saved and not facts and view.screen in _WORDLESS
-        if saved and not facts and not recounted:
+        if saved and not facts:
             said.append("Entered")
         if view.locked and before is not None and not before.locked:
             said.append(LOCKED)
         if before is None or reached(before, view):
-            said.append(screen_words(view, counted=not recounted))
+            said.append(screen_words(view))
             kind, importance = "screen", Importance.SCREEN
         elif Sound.CLICK in sounds:
             return [Announcement(cursor_words(view), "wheel", Importance.WHEEL, entry)]

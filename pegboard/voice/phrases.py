@@ -78,6 +78,9 @@ class Phrases:
     game_points: str
     no_score: str
     """A teaching near miss: ``{why}`` (the engine's one-line reason)."""
+    recounted: str
+    """A count said again because the entries before it were put right (a forgotten flush
+    or his nobs added with GO): ``{said}``, the count as the engine now counts it."""
 
 
 ENGLISH = Phrases(
@@ -111,6 +114,7 @@ ENGLISH = Phrases(
     skunk={"none": "", "skunk": "A skunk: ", "double": "A double skunk: "},
     game_points="{points} game point{s}.",
     no_score="No score: {why}",
+    recounted="Recounted. {said}",
 )
 
 PHRASES: dict[str, Phrases] = {"en": ENGLISH}

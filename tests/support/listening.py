@@ -8,7 +8,8 @@ with them (the starter, the cards it lays or a go, the crib's four cards) and wh
 its hands is worth, as players do; where it is, it learns from the transcript alone: the
 screen or page last reached, the card under the wheel as the voice named it, each count as
 it was said, the game's end. The wheel enters ranks only, so a count said short of the
-owner's own (a flush or his nobs) is put right on its page with GO, as a player would ask.
+owner's own (a flush or his nobs) is put right on its page with GO, as a player would ask,
+and heard again as recounted.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from pegboard.config import Config, InputConfig, VoiceConfig
 from pegboard.rules.awards import number
 from pegboard.rules.cards import Card, Rank
 from pegboard.rules.events import Crib, Deal, Event, GameHeader, Go, Play, Starter
+from pegboard.rules.facts import Report
 from pegboard.rules.state import Phase
 from pegboard.rules.variants import Rules
 from pegboard.voice.hook import Transcript, VoiceHook
@@ -36,6 +38,9 @@ NAMES = ("P1", "P2")
 
 SPOKEN = {number(n): n for n in range(30)}
 """A count's last word back to its number ("twenty-nine")."""
+
+RECOUNTED = "Recounted. "
+"""How a count put right is said again (GO on its page): not a new count."""
 
 WORD = {Rank.ACE: "ace", Rank.JACK: "jack", Rank.QUEEN: "queen", Rank.KING: "king"}
 
@@ -142,12 +147,20 @@ class Listener:
     """... and as the box last said it."""
     asked: int = 0
     """GO pressed on the page now read (a fact the box did not count)."""
+    reports: list[Report] = field(default_factory=list)
+    """Every report the engine made, as the app passed it on to the outputs (in ``Persist``),
+    entries taken back and entered again included: for the tests, never heard."""
+    plain: Transcript = field(default_factory=Transcript)
+    """What a voice without audio mode says of the same steps: for the tests, never heard."""
+    plain_hook: VoiceHook = field(init=False)
 
     def __post_init__(self) -> None:
         config = Config(input=InputConfig(kit=self.kit), voice=VoiceConfig(audio=True))
         self.state = initial_state(config)
         self.hook = VoiceHook(self.transcript)
         self.hook.heard(self.state, view(self.state), (), first=True)
+        self.plain_hook = VoiceHook(self.plain)
+        self.plain_hook.begin(self.state)
 
     def press(self, event: InputEvent, name: str) -> None:
         """One key through the real step function, the voice told as the loop tells it."""
@@ -155,8 +168,11 @@ class Listener:
         self.now += 1.0
         self.transcript.cause = f"{self.keys} {name}"
         self.state, effects = step(self.state, event, self.now)
-        saved = any(isinstance(effect, Persist) for effect in effects)
-        self.hook.heard(self.state, view(self.state), effects, saved=saved)
+        reports = [effect.report for effect in effects
+                   if isinstance(effect, Persist) and effect.report is not None]
+        self.reports.extend(reports)
+        self.hook.heard(self.state, view(self.state), effects, saved=bool(reports))
+        self.plain_hook.stepped(self.state)
 
     def heard(self) -> Iterator[str]:
         """What was said since the last time (sounds left out)."""
@@ -174,15 +190,14 @@ class Listener:
                 over = True
             if text.startswith(("Entered. ", "Taken back")):
                 text = text.split(". ", 1)[1] if ". " in text else ""
-            counted = _count(text)
+            again = text.startswith(RECOUNTED)
+            counted = _count(text.removeprefix(RECOUNTED))
             if counted is not None:
-                title, total, again = counted
+                title, total = counted
                 if not again:  # the engine's count, as it counts: the owner's comes next
                     self.own[title] = self.counts.pop(0)
                 self.said[title] = total
-                if not again:
-                    continue
-                text = title  # a page read again: the same page, its count put right
+                continue
             if text.startswith(("Deal ", "The crib. Crib card", "Who deals", "New game")) or (
                     text.startswith(("P1's", "P2's", "End of the play", "The cut"))
                     and ":" not in text):
@@ -272,21 +287,17 @@ def _card_of(entry: Event, index: int) -> Card:
 _OWNERS = ("P1: ", "P2: ", "P1's crib: ", "P2's crib: ", "P1's hand: ", "P2's hand: ")
 
 
-def _count(text: str) -> tuple[str, int, bool] | None:
-    """A hand or crib counted, as said: its page's title, its total, and whether it is the
-    page read again after GO (``"P2's hand: 8. ..."``) rather than the engine's count as it
-    came (``"P2: fifteen two, and a pair is four; P1 6, P2 3"``); None for anything else."""
+def _count(text: str) -> tuple[str, int] | None:
+    """A hand or crib counted, as said (``"P2: fifteen two, and a pair is four; P1 6, P2
+    3"``): its page's title and its total; None for anything else."""
     head = text.split("; ", 1)[0]
     if not head.startswith(_OWNERS):
         return None
     who, words = head.split(": ", 1)
     title = who if "'s " in who else f"{who}'s hand"
-    first = words.split(".", 1)[0]
-    if first.isdigit():
-        return title, int(first), True
     if " for " in words or words in ("go",):
         return None  # a card or an award of the play, his heels
     last = words.rsplit(" ", 1)[-1]
     if words == "nineteen":
-        return title, 0, False
-    return (title, SPOKEN[last], False) if last in SPOKEN else None
+        return title, 0
+    return (title, SPOKEN[last]) if last in SPOKEN else None
