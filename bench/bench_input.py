@@ -109,24 +109,35 @@ FAST = 0.05
 
 
 def claim(driver: Driver) -> None:
-    """Claim the waiting score in full, the fewest actions: its digits on the keypad; on the
-    knob one slow click, then quick ones by fives, then slow ones (or past and back)."""
-    session = driver.state.session
-    assert session is not None
+    """Claim the waiting score in full, the fewest actions from where the dial starts (the
+    number on screen): its digits on the keypad; on the knob one slow click, then quick
+    ones by fives, then slow ones (or past and back), either way."""
+    session, screen = driver.state.session, driver.state.screen
+    assert session is not None and isinstance(screen, Claiming)
     points = session.state.pending_claims[0].points
     if driver.state.keypad:
-        for digit in str(points) if points else "":
-            driver.feed(RankKey(Rank.TEN if digit == "0" else Rank(int(digit))))
+        if points != screen.number:
+            for digit in str(points):
+                driver.feed(RankKey(Rank.TEN if digit == "0" else Rank(int(digit))))
         driver.feed(OK)
         return
-    fives, ones = divmod(max(points - 1, 0), 5)
-    plans = [[(1, 0.5)] * points]
-    if points:
-        plans.append([(1, 0.5), *[(1, FAST)] * fives, *[(1, 0.5)] * ones])
-        plans.append([(1, 0.5), *[(1, FAST)] * (fives + 1), *[(-1, 0.5)] * (5 - ones)])
-    for steps, gap in min(plans, key=len):
+    for steps, gap in dial_path(screen.number, points):
         driver.feed(Turn(steps), gap)
     driver.feed(OK)
+
+
+def dial_path(start: int, points: int) -> list[tuple[int, float]]:
+    """The fewest detents (with the gap before each) that turn the claim dial from ``start``
+    to ``points``: slow ones, or a slow one then quick ones by fives and slow ones to finish
+    (or past and back)."""
+    way = 1 if points >= start else -1
+    distance = abs(points - start)
+    fives, ones = divmod(max(distance - 1, 0), 5)
+    plans = [[(way, 0.5)] * distance]
+    if distance:
+        plans.append([(way, 0.5), *[(way, FAST)] * fives, *[(way, 0.5)] * ones])
+        plans.append([(way, 0.5), *[(way, FAST)] * (fives + 1), *[(-way, 0.5)] * (5 - ones)])
+    return min(plans, key=len)
 
 
 def _fix_count(driver: Driver, truth: Game) -> None:

@@ -314,11 +314,11 @@ def test_muggins_claim_and_call() -> None:
     app.pick("5")
     app.pick("10")
     app.pick("5")  # P1 makes fifteen: claim it
-    assert app.view.title == "P1 claims"
-    app.feed(Turn(1), OK)  # claims 1 of 2
+    assert app.view.title == "P1 claims" and app.view.lines[0] == "fifteen: 2"
+    app.feed(Turn(-1), OK)  # claims 1 of 2
     assert app.game.scores == (1, 0)
-    assert app.view.title == "P1 claims 1 (fifteen)"  # the miss is P2's to spot
-    app.feed(Turn(1), OK)  # P2 calls muggins
+    assert app.view.screen is Screen.PLAY  # the miss is P2's to spot
+    app.feed(MENU, Turn(1), OK)  # P2 calls muggins from the menu
     assert app.game.scores == (1, 1)
 
 

@@ -1,9 +1,11 @@
 """Muggins is the opponents' skill, from the players' side, through the real ``step``.
 
-In a muggins game the box keeps the true count to itself until the table has said whether
-anyone calls muggins: after every claim (right or short) it asks, "No muggins" listed first and
-where the list starts, nothing said about a miss; then it shows what was right. With teaching
-on it keeps the open way as a lesson: "Ann missed 2", the opponent first."""
+In a muggins game the box asks nothing after a claim and keeps the true count to itself: an
+opponent who spots a miss calls from the menu ("P2: muggins", the row right under Back),
+there after every claim, right or short, until the next score is pegged (RULES.md, "Muggins").
+With teaching on it keeps the open way as a lesson: "P1 missed 2", the opponent first; "No
+muggins" is an entry of the record, so a table resumed after a power cut is not asked again.
+"""
 
 from __future__ import annotations
 
@@ -11,13 +13,15 @@ import json
 import re
 
 from pegboard.app.inputs import Turn
+from pegboard.app.machine import initial_state
 from pegboard.app.view import Screen
+from pegboard.config import Config
 from pegboard.rules.state import Reason
-from tests.support.app_driver import OK, App
+from tests.support.app_driver import MENU, OK, App
 
 
 def muggins_game(*, teaching: bool = False) -> App:
-    """A 2-player muggins game (Ann and Ben), Ann dealing; teaching as asked."""
+    """A 2-player muggins game (P1 and P2), P1 dealing; teaching as asked."""
     app = App.start()
     app.feed(OK)
     rows = list(app.view.lines)
@@ -32,7 +36,7 @@ def muggins_game(*, teaching: bool = False) -> App:
 
 
 def to_the_fifteen(app: App) -> App:
-    """Starter 5; Ben leads 10, Ann's 5 makes fifteen: her claim is asked for."""
+    """Starter 5; P2 leads 10, P1's 5 makes fifteen: her claim is asked for."""
     for label in ("5", "10", "5"):
         app.read()  # the coach's pages, with teaching on
         app.pick(label)
@@ -45,84 +49,105 @@ def everything_said(app: App) -> str:
     return " | ".join([view.title, *view.lines, view.award, view.hint])
 
 
-def test_a_short_claim_is_not_announced_and_no_side_is_chosen_for_the_table() -> None:
+def menu_rows(app: App) -> list[str]:
+    app.feed(MENU)
+    rows = list(app.view.lines)
+    app.feed(OK)  # Back
+    return rows
+
+
+def claim(app: App, points: int) -> App:
+    """Turn the dial from where it starts to ``points`` and claim them."""
+    shown = int(app.view.lines[0].rsplit(":", 1)[1])
+    return app.feed(Turn(points - shown), OK)
+
+
+def test_a_short_claim_asks_nothing_and_says_nothing() -> None:
     app = to_the_fifteen(muggins_game())
-    app.feed(Turn(1), OK)  # P1 claims 1 of her 2
-    view = app.view
-    assert view.screen is Screen.CONFIRM
-    assert view.title == "P1 claims 1 (fifteen)"
-    assert view.lines == ("No muggins", "P2: muggins")
-    assert view.selected == 0  # on "No muggins": two idle presses give nothing away
+    claim(app, 1)  # P1 claims 1 of her 2
+    assert app.view.screen is Screen.PLAY  # straight on: no question for the table
     said = everything_said(app)
-    assert "missed" not in said and not re.search(r"\b2\b", said)  # nor the true count
-    app.feed(OK)  # nobody spotted it
+    assert "missed" not in said and "muggins" not in said.lower()
     assert app.game.scores == (1, 0)
-    assert [a.reason for a in app.game.awards].count(Reason.MUGGINS) == 0
+    assert menu_rows(app)[:2] == ["Back", "P2: muggins"]
 
 
-def test_a_right_claim_is_asked_about_all_the_same() -> None:
+def test_a_right_claim_can_be_called_all_the_same_and_the_call_takes_nothing() -> None:
     app = to_the_fifteen(muggins_game())
-    app.feed(Turn(2), OK)  # the right claim: the question must look the same
-    assert app.view.screen is Screen.CONFIRM
-    assert app.view.title == "P1 claims 2 (fifteen)"
-    assert app.view.lines == ("No muggins", "P2: muggins")
-    app.feed(Turn(1), OK)  # P2 calls anyway: nothing was missed, nothing is taken
+    claim(app, 2)
+    assert menu_rows(app)[:2] == ["Back", "P2: muggins"]  # the row gives nothing away
+    lines = len(app.record)
+    app.feed(MENU, Turn(1), OK)
     assert app.view.title == "Muggins"
     assert "P1 missed nothing" in " ".join(app.view.lines)
-    assert app.view.screen is Screen.MESSAGE
     app.feed(OK)
-    assert app.game.scores == (2, 0)
-    assert app.view.picker is not None  # on with the play
+    assert app.game.scores == (2, 0) and len(app.record) == lines
+    assert app.view.picker is not None  # back on the play
 
 
-def test_the_call_takes_the_miss_and_then_the_hand_shows_what_was_right() -> None:
-    app = muggins_game()
-    for label in ("5", "4", "4", "7", "8"):
-        app.pick(label)
-        while app.view.screen in (Screen.CLAIM, Screen.CONFIRM):
-            if app.view.screen is Screen.CLAIM:
-                app.feed(Turn(app.game.pending_claims[0].points), OK)
-            else:
-                app.feed(OK)
-            app.read()
-    app.pick("8")  # 31 and a pair for P2: 4
-    app.feed(Turn(2), OK)  # P2 claims 2 of 4
-    assert app.view.title == "P2 claims 2 (thirty-one, pair)"
-    assert "4" not in everything_said(app)
-    app.feed(Turn(1), OK)  # P1 spots it
+def test_the_call_takes_the_miss_and_says_what_was_right() -> None:
+    app = to_the_fifteen(muggins_game())
+    claim(app, 1)
+    app.feed(MENU, Turn(1), OK)
+    assert app.view.title == "Muggins"
+    assert app.view.lines == ("P2 takes 1:", "P1 missed 1", "(fifteen)")
     muggins = [a for a in app.game.awards if a.reason == Reason.MUGGINS]
-    assert [(a.player, a.points) for a in muggins] == [(0, 2)]
-    assert json.loads(app.record[-1])["type"] == "muggins"
+    assert [(a.player, a.points) for a in muggins] == [(1, 1)]
+    assert json.loads(app.record[-1]) == {"type": "muggins", "player": 1, "points": 1}
+    app.feed(OK)
+    assert menu_rows(app)[1] != "P2: muggins"  # taken: nothing more to call
 
 
-def test_teaching_keeps_the_open_way() -> None:
+def test_the_window_stays_open_until_the_next_score_is_pegged() -> None:
+    app = to_the_fifteen(muggins_game())
+    claim(app, 1)
+    app.pick("9")  # P2's 9 makes 24: nothing pegged, the call is still open
+    assert menu_rows(app)[1] == "P2: muggins"
+    app.pick("7")  # P1's 7 makes 31: a score, waiting for its claim
+    assert menu_rows(app)[1] == "P2: muggins"
+    claim(app, 2)  # pegged: the fifteen's miss can no longer be taken
+    assert "P2: muggins" not in menu_rows(app)[2:]
+    assert menu_rows(app)[1] == "P2: muggins"  # the new claim's own window
+
+
+def test_a_hand_claimed_short_shows_no_count_and_the_crib_waits_for_a_call() -> None:
+    app = muggins_game()
+    for label in ("5", "4", "4", "7", "8", "8", "K", "Q", "9"):
+        app.pick(label)
+        while app.view.screen is Screen.CLAIM and \
+                app.game.pending_claims[0].reason not in (Reason.HAND, Reason.CRIB):
+            claim(app, app.game.pending_claims[0].points)
+    pending = app.game.pending_claims[0]
+    assert pending.reason is Reason.HAND and pending.points > 1
+    who = app.game.names[pending.player]
+    claim(app, pending.points - 1)
+    said = everything_said(app)
+    assert app.view.screen is Screen.CLAIM and f"{who}'s hand" not in said
+    assert not re.search(rf"\b{pending.points}\b", " ".join(app.view.lines[:1]))
+    claim(app, app.game.pending_claims[0].points)  # the dealer's hand
+    for label in ("2", "3", "6", "J"):
+        app.pick(label)
+    crib = app.game.pending_claims[0]
+    assert crib.reason is Reason.CRIB
+    claim(app, 0)
+    assert app.view.title == "P1's crib" and app.view.lines == ("claimed 0",)
+    assert json.loads(app.record[-1])["type"] == "claim"  # the next deal waits for the page
+    if crib.points:
+        assert menu_rows(app)[1] == "P2: muggins"
+
+
+def test_teaching_keeps_the_open_way_and_records_no_muggins() -> None:
     app = to_the_fifteen(muggins_game(teaching=True))
-    app.feed(Turn(1), OK)
+    claim(app, 1)
     app.read()
     assert app.view.screen is Screen.CONFIRM
     assert app.view.title == "P1 missed 1"
     assert app.view.lines == ("P2: muggins 1", "No muggins")
-
-
-def test_after_the_answer_the_hand_shows_what_was_right() -> None:
-    app = muggins_game()
-    claimed_short = False
-    for label in ("5", "4", "4", "7", "8", "8", "K", "Q", "9"):
-        app.pick(label)
-        while app.view.screen in (Screen.CLAIM, Screen.CONFIRM) and not claimed_short:
-            if app.view.screen is Screen.CLAIM:
-                pending = app.game.pending_claims[0]
-                if pending.reason is Reason.HAND:
-                    break
-                app.feed(Turn(pending.points), OK)
-            else:
-                app.feed(OK)
-            app.read()
-    pending = app.game.pending_claims[0]
-    assert pending.reason is Reason.HAND and pending.points > 1
-    who = app.game.names[pending.player]
-    app.feed(Turn(pending.points - 1), OK)
-    assert app.view.title == f"{who} claims {pending.points - 1} (hand)"
-    assert not any(line.startswith(f"{who}'s hand") for line in app.view.lines)
-    app.feed(OK)  # no muggins: now the count is shown, with what was said
-    assert app.view.title == f"{who}'s hand: {pending.points} (said {pending.points - 1})"
+    app.feed(Turn(1), OK)
+    assert json.loads(app.record[-1]) == {"type": "muggins", "player": 1, "points": 0}
+    assert app.game.pending_muggins is None
+    # A power cut now: the game resumed from its record goes on, not asked again.
+    resumed = App(initial_state(Config(), resume=app.record))
+    resumed.read()
+    assert resumed.view.screen is Screen.PLAY
+    assert resumed.game.scores == app.game.scores == (1, 0)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from pegboard.app.inputs import Button, Press, RankKey, Turn
 from pegboard.app.machine import initial_state
-from pegboard.app.state import Calling, Claiming, Reading
+from pegboard.app.state import Claiming, Reading
 from pegboard.app.view import Screen
 from pegboard.config import Config, InputConfig
 from pegboard.rules.cards import Rank
@@ -57,9 +57,8 @@ def claim_plays(app: App) -> App:
     """Claim every waiting play score in full (stopping at a hand or crib claim)."""
     while isinstance(app.state.screen, Claiming) and not app.view.lines[0].startswith(
             ("hand", "crib")):
-        app.feed(Turn(app.game.pending_claims[0].points), OK)
-        if isinstance(app.state.screen, Calling):
-            app.feed(OK)  # "No muggins", where the question starts
+        shown = int(app.view.lines[0].rsplit(":", 1)[1])
+        app.feed(Turn(app.game.pending_claims[0].points - shown), OK)
         app.read()
     return app
 
@@ -91,14 +90,13 @@ def test_an_under_claimed_hand_is_offered_for_muggins_before_the_next_claim() ->
     true = app.game.pending_claims[0].points
     assert true == 4
     app.feed(Turn(2), OK)  # P2 claims 2 of 4
-    assert isinstance(app.state.screen, Calling)  # asked before the count is shown
-    assert app.view.title == "P2 claims 2 (hand)" and app.view.lines[1] == "P1: muggins"
+    assert app.view.title == "P1 claims"  # nothing asked, nothing shown of the count
     before = app.game.scores
-    app.feed(Turn(1), OK)  # P1 calls muggins
+    app.feed(MENU)
+    assert app.view.lines[1] == "P1: muggins"
+    app.feed(Turn(1), OK)  # P1 calls muggins before claiming her own hand
     assert app.game.scores == (before[0] + 2, before[1])
-    page = app.pages[0]
-    assert page.title == "P2's hand: 4 (said 2)"
-    assert page.lines[0] == "fifteen 2 (7 8)"
+    assert app.pages[0].lines == ("P1 takes 2:", "P2 missed 2", "(hand)")
     app.read()
     assert app.view.title == "P1 claims"
 
@@ -220,7 +218,7 @@ def test_a_claim_is_not_changed_by_turns_on_the_page_before_it() -> None:
     play_out(app, ("5", "10"))
     app.feed(Turn(3))  # P1 makes nothing yet; turning the wheel only
     app.pick("5")  # fifteen: a claim
-    assert isinstance(app.state.screen, Claiming) and app.view.lines[0] == "fifteen: 0"
+    assert isinstance(app.state.screen, Claiming) and app.view.lines[0] == "fifteen: 2"
 
 
 # -- the end of a game -----------------------------------------------------------------------

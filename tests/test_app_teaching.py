@@ -174,7 +174,7 @@ def test_muggins_missed_combinations_in_teaching_mode() -> None:
     app.read()  # the coach: the lead
     app.pick("5")  # fifteen for P1: 2
     assert app.view.title == "P1 claims"
-    app.feed(OK)  # claims nothing
+    app.feed(Turn(-2), OK)  # claims nothing
     missed = [p for p in app.pages if p.title == "Missed 2"]
     assert missed, app.pages
     assert missed[0].lines == ("Claimed 0, worth 2.", "Missed 2:", "fifteen 2 10 5")

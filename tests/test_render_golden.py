@@ -45,7 +45,7 @@ SCREENS: dict[str, Screen] = {
     "starter": Screen.STARTER, "play": Screen.PLAY, "play_three": Screen.PLAY,
     "play_pairs_go": Screen.PLAY, "show": Screen.SHOW, "end_of_play": Screen.SHOW,
     "crib": Screen.CRIB,
-    "hand": Screen.HAND, "claim": Screen.CLAIM, "muggins": Screen.CONFIRM,
+    "hand": Screen.HAND, "claim": Screen.CLAIM, "muggins": Screen.MENU,
     "scores": Screen.SCORES, "penalties": Screen.PENALTIES, "peg": Screen.PEG,
     "confirm": Screen.CONFIRM, "menu": Screen.MENU, "help": Screen.HELP,
     "message": Screen.MESSAGE, "taken_back": Screen.MESSAGE, "game_over": Screen.GAME_OVER,

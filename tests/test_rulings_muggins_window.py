@@ -104,3 +104,26 @@ def test_a_call_on_a_score_not_yet_claimed_while_the_callers_own_miss_is_open() 
     assert closed == [(0, 1, None, 0, "Ann has pegged two since"), (1, 2, 0, 2, "")]
     with pytest.raises(RuleError, match=r"Ann's one missed \(fifteen\) can no longer be taken"):
         game.apply(event(entry("muggins", player=1, points=1)))
+
+
+def test_no_muggins_is_recorded_and_shuts_the_window() -> None:
+    """"No muggins" (record version 4) is a muggins line of 0 points: the window shuts as
+    the table said, so replaying the record gives the same game and no later call."""
+    lines = [*SHOW_DEAL, entry("muggins", player=1, points=0)]
+    game = game_of(lines)
+    assert game.state.pending_muggins is None and game.state.scores == (12, 0)
+    closed = game.reports()[-1].of(MugginsClosed)
+    assert [(c.caller, c.why) for c in closed] == [(None, "the table said no muggins")]
+    with pytest.raises(RuleError, match="the table said no muggins"):
+        game.apply(event(entry("muggins", player=1, points=3)))
+    game.apply(event(BEN_SHOWS))  # the show goes on: Ben's hand is shown and claimed
+    game.apply(event(claim(1, 6)))
+    assert game.state.scores == (12, 6)
+
+
+def test_no_muggins_needs_points_missed_and_a_version_4_record() -> None:
+    with pytest.raises(RuleError, match="no points were missed"):
+        game_of([*SHOW_DEAL[:-1], claim(0, 15), entry("muggins", player=1, points=0)])
+    with pytest.raises(RuleError, match="1 or more points"):
+        game_of([header(version=3, muggins=True), *SHOW_DEAL[1:],
+                 entry("muggins", player=1, points=0)])

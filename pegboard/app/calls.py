@@ -1,17 +1,23 @@
-"""Muggins calls: the opponents' skill, not the box's.
+"""Claims and muggins calls: the owners' count and the opponents' skill, not the box's.
 
 In a muggins game each owner claims their own score (:mod:`pegboard.app.show`); points they
-under-claim may be taken by an opponent who calls "muggins" (ACC 10). Spotting the miss is the
-opponents' job, so by default the box keeps the true count to itself:
+under-claim may be taken by an opponent who calls "muggins" before the next score is pegged
+(ACC 10). Spotting the miss is the opponents' job, so by default the box keeps the true count
+to itself and asks nothing:
 
-* after **every** claim the table is asked whether anyone calls, so the question itself gives
-  nothing away; the screen says only what was claimed;
-* "No muggins" is listed first and is where the list starts: no side is ever pre-selected;
-* once the table has answered, the count's page shows what was right ("Ann's hand: 12 (said
-  10)"); a call made when nothing was missed says so and takes nothing.
+* after a claim the table goes straight on; the screen says only what was claimed, and a
+  hand's or crib's page of what was right is not shown;
+* an opponent calls with a key of their own while the window is open: the menu's
+  "Ben: muggins" row, there after **every** claim until the next score is pegged (a right
+  claim too, so the row gives nothing away); the call takes what was missed, or says
+  nothing was;
+* the crib's claim ends the deal's counting: its page ("Ann's crib: claimed 6") stays up so
+  the crib can be called before the cards are gathered (the next deal shuts the window).
 
-With teaching on, the box keeps today's open way, as a lesson: the table is asked only when
-points were missed, the title naming them ("Ann missed 2"), with the opponent first.
+With teaching on, the box keeps the open way, as a lesson: the table is asked only when
+points were missed, the title naming them ("Ann missed 2"), the opponent first; "No muggins"
+is an entry of the record (a ``muggins`` line of 0 points), so a table resumed after a power
+cut is not asked again.
 """
 
 from __future__ import annotations
@@ -19,14 +25,13 @@ from __future__ import annotations
 from dataclasses import replace
 
 from pegboard.app import flow
-from pegboard.app.effects import Effect
 from pegboard.app.inputs import InputEvent
 from pegboard.app.keys import list_move
 from pegboard.app.state import AppState, Calling, Page, Reading, Result
 from pegboard.app.view import Screen, View
 from pegboard.app.views import board, numbered
-from pegboard.rules.events import Claim, Muggins
-from pegboard.rules.state import GameState
+from pegboard.rules.events import Claim, Deal, Muggins, NewGame, Option
+from pegboard.rules.state import GameState, Phase
 
 NO_MUGGINS = "No muggins"
 
@@ -37,23 +42,86 @@ def _gs(state: AppState) -> GameState:
 
 
 def claim(state: AppState, player: int, points: int) -> Result:
-    """Enter ``player``'s claim of ``points``; without teaching, ask the table whether anyone
-    calls muggins before the pages that show what the score really was."""
-    assert state.session is not None
-    entries = len(state.session.events)
+    """Enter ``player``'s claim of ``points``. Without teaching the count's page (what was
+    right) is kept back; the crib's page says only what was claimed."""
     new, effects = flow.enter(state, Claim(player, points))
-    refused = new.session is None or len(new.session.events) == entries
-    if refused or new.teaching or not isinstance(new.screen, Reading) or (
-            not flow.muggins_open(new)):
+    if new.teaching or not isinstance(new.screen, Reading) or new.screen.then is not None:
         return new, effects
-    return replace(new, screen=flow.question(new, new.screen.pages)), effects
+    pages: list[Page] = []
+    for page in new.screen.pages:
+        count = page.count
+        if count is None or count.claimed is None:
+            pages.append(page)
+        elif count.crib:
+            what = f"{_gs(new).names[count.player]}'s crib"
+            pages.append(Page(what, (f"claimed {count.claimed}",), Screen.SHOW,
+                              sides=page.sides))
+    if pages:
+        return replace(new, screen=replace(new.screen, pages=tuple(pages))), effects
+    return flow.settle(new, list(effects))
 
 
-def _rows(gs: GameState, screen: Calling) -> list[tuple[int, str]]:
-    """Who may call: each player of another side than the owner's, and nobody."""
-    if screen.blind:
-        callers = [p for p in range(gs.players) if gs.side_of(p) != gs.side_of(screen.owner)]
-        return [(-1, NO_MUGGINS), *[(p, f"{gs.names[p]}: muggins") for p in callers]]
+def open_claim(state: AppState) -> int | None:
+    """The owner of the claim an opponent may still call muggins on (None: no call can be
+    made now): the last claim, until the next score is pegged, the next muggins call or "no
+    muggins", or the next deal. Whether points were missed plays no part, so the chance to
+    call gives nothing away."""
+    session = state.session
+    if session is None or not session.state.rules.muggins:
+        return None
+    gs = session.state
+    if gs.phase is Phase.GAME_OVER:
+        return None
+    missed = gs.pending_muggins
+    if missed is not None:
+        return missed.owner
+    events = session.events
+    at = next((i for i in range(len(events) - 1, -1, -1) if not isinstance(events[i], Option)
+               and isinstance(events[i], Claim | Muggins | Deal | NewGame)), None)
+    if at is None or not isinstance(events[at], Claim):
+        return None
+    later = session.game.reports(at + 1)
+    if any(act.points for report in later for act in report.scored):
+        return None
+    last = events[at]
+    assert isinstance(last, Claim)
+    return last.player
+
+
+def callers(state: AppState) -> list[int]:
+    """Who may call muggins now: each player of another side than the open claim's owner."""
+    owner = open_claim(state)
+    if owner is None:
+        return []
+    gs = _gs(state)
+    return [p for p in range(gs.players) if gs.side_of(p) != gs.side_of(owner)]
+
+
+def call(state: AppState, caller: int) -> Result:
+    """``caller`` calls muggins (from the menu): the points missed are theirs, with a page
+    saying what was right; a call when nothing was missed says so and changes nothing."""
+    gs = _gs(state)
+    owner = open_claim(state)
+    assert owner is not None
+    missed = gs.pending_muggins
+    name, whose = gs.names[caller], gs.names[owner]
+    if missed is None or missed.points == 0:
+        page = Page("Muggins", (f"{name} calls muggins,", f"but {whose} missed nothing."))
+        return replace(state, screen=Reading((page,), then=state.screen)), ()
+    page = Page("Muggins", (f"{name} takes {missed.points}:",
+                            f"{gs.names[missed.owner]} missed {missed.points}",
+                            f"({missed.reason})"))
+    # Pages the call was made over (the crib's) are read after it.
+    under = state.screen
+    left = under.pages if isinstance(under, Reading) and under.then is None else ()
+    return flow.enter(state, Muggins(caller, missed.points), (page, *left))
+
+
+# -- the question, with teaching on -----------------------------------------------------------
+
+
+def _rows(gs: GameState) -> list[tuple[int, str]]:
+    """Who may call (teaching: the points missed named), and nobody."""
     missed = gs.pending_muggins
     assert missed is not None
     owner = gs.side_of(missed.owner)
@@ -63,48 +131,27 @@ def _rows(gs: GameState, screen: Calling) -> list[tuple[int, str]]:
 
 
 def call_move(state: AppState, screen: Calling, event: InputEvent) -> Result:
-    """Choose who calls muggins (and takes the missed points), or nobody."""
+    """Choose who calls muggins (and takes the missed points), or nobody: "No muggins" is
+    recorded (a call of 0 points by the owner's next opponent) and shuts the window."""
     gs = _gs(state)
-    rows = _rows(gs, screen)
+    rows = _rows(gs)
     index, row = list_move(screen.index, event, len(rows))
     if row is None:
         return replace(state, screen=replace(screen, index=index)), ()
     caller = rows[row][0]
-    assert state.session is not None
-    if not screen.blind:
-        if caller < 0:
-            return flow.settle(replace(state, passed=len(state.session.events)))
-        missed = gs.pending_muggins
-        assert missed is not None
-        return flow.enter(state, Muggins(caller, missed.points))
-    declined = replace(state, passed=len(state.session.events))
     missed = gs.pending_muggins
-    if caller < 0 or screen.missed == 0 or missed is None:
-        pages = screen.then
-        if caller >= 0:
-            owner = gs.names[screen.owner]
-            pages = (Page("Muggins", (f"{gs.names[caller]} calls muggins,",
-                                      f"but {owner} missed nothing.")), *pages)
-        return _then(declined, pages, ())
-    return flow.enter(state, Muggins(caller, missed.points), screen.then)
-
-
-def _then(state: AppState, pages: tuple[Page, ...], effects: tuple[Effect, ...]) -> Result:
-    """Read ``pages`` (what was right), then on to what the table needs next."""
-    if pages:
-        return replace(state, screen=Reading(pages)), effects
-    return flow.settle(state, list(effects))
+    assert missed is not None
+    if caller < 0:
+        return flow.enter(state, Muggins(rows[0][0], 0))
+    return flow.enter(state, Muggins(caller, missed.points))
 
 
 def calling_view(state: AppState, screen: Calling) -> View:
     """The question: who calls muggins, if anyone."""
     gs = _gs(state)
-    rows = [label for _, label in _rows(gs, screen)]
-    if screen.blind:
-        title = screen.title
-    else:
-        missed = gs.pending_muggins
-        assert missed is not None
-        title = f"{gs.names[missed.owner]} missed {missed.points}"
+    rows = [label for _, label in _rows(gs)]
+    missed = gs.pending_muggins
+    assert missed is not None
+    title = f"{gs.names[missed.owner]} missed {missed.points}"
     return replace(board(gs, Screen.CONFIRM, title), lines=numbered(state.keypad, rows),
                    selected=screen.index % len(rows), hint="OK choose")

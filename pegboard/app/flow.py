@@ -6,8 +6,8 @@ The rules of the device, kept here in one place:
   award the engine makes reaches the screen: pegging awards on the play screen's award line,
   every hand and crib count on a page of its own (a hand of nothing too), every penalty the
   engine finds as an offer to the table. In a muggins game every score waits for its owner's
-  claim and the table is asked about muggins before anything else is entered (after every
-  claim; with teaching on, after an under-claim: :mod:`pegboard.app.calls`).
+  claim; an opponent calls muggins from the menu while the window is open, and with
+  teaching on the table is asked after an under-claim (:mod:`pegboard.app.calls`).
 * **The next deal starts only when the last count has been read**: the deal is entered when
   the player leaves the crib's page (or, after a cut, at once), never while a score waits.
 * **Undo takes back the last entry a player made**, with the automatic deal that followed
@@ -41,13 +41,12 @@ from pegboard.app.words import (
     awards_text,
     describe,
     offer_page,
-    owed_label,
     wrap,
 )
 from pegboard.errors import PegboardError
 from pegboard.rules.events import Claim, Cut, Deal, Event, Go, Option, Play
-from pegboard.rules.facts import ClaimClosed, MugginsOpened, Report
-from pegboard.rules.state import GameState, Phase
+from pegboard.rules.facts import Report
+from pegboard.rules.state import GameState, Phase, Reason
 
 
 def enter(state: AppState, event: Event, first: tuple[Page, ...] = ()) -> Result:
@@ -114,39 +113,37 @@ def waiting(state: AppState) -> bool:
 
 
 def muggins_open(state: AppState) -> bool:
-    """The table has yet to say whether anyone calls muggins on the claim just made: on any
-    claim (the question gives nothing away), or with teaching on only when points were
-    missed (the lesson names them)."""
+    """Teaching only: points were just missed and the table has yet to say whether anyone
+    calls muggins (the lesson names them). Without teaching nobody is asked: an opponent
+    calls from the menu (:mod:`pegboard.app.calls`)."""
     assert state.session is not None
-    if state.passed == len(state.session.events) or (
-            state.session.state.phase is Phase.GAME_OVER):
+    gs = state.session.state
+    if not state.teaching or gs.phase is Phase.GAME_OVER:
         return False
-    # The table is asked once, right after the claim; the engine keeps the window open
-    # until the next score is pegged, so a later call is still accepted.
+    # The table is asked once, right after the claim; "No muggins" is an entry that shuts
+    # the window, so a game resumed from its record is not asked again.
     last = next((e for e in reversed(state.session.events) if not isinstance(e, Option)), None)
     if not isinstance(last, Claim):
         return False
-    if not state.teaching:
-        return True
-    missed = state.session.state.pending_muggins
+    missed = gs.pending_muggins
     return missed is not None and missed.points > 0
 
 
-def question(state: AppState, then: tuple[Page, ...] = ()) -> Calling:
-    """Muggins without teaching: who calls, asked after the claim just made, saying only
-    what was claimed; ``then`` the pages that show what was right, once answered."""
-    session = state.session
-    assert session is not None
-    last = next(e for e in reversed(session.events) if not isinstance(e, Option))
-    assert isinstance(last, Claim)
-    report = session.report
-    closed = report.of(ClaimClosed) if report is not None else ()
-    missed = 0
-    for fact in report.of(MugginsOpened) if report is not None else ():
-        missed += fact.missed.points
-    what = f" ({owed_label(closed[0].claim)})" if closed else ""
-    title = f"{session.state.names[last.player]} claims {last.points}{what}"
-    return Calling(blind=True, title=title, owner=last.player, missed=missed, then=then)
+def claim_start(gs: GameState) -> int:
+    """Where the claim dial starts: at the least the kinds of score the screen names are
+    worth (a go or last card 1, a fifteen, pair or 31 2, a pair royal 6, a run 3), so a
+    claim is counted from what the owner is told, never from the true total; a hand or crib
+    at 0 (the screen names nothing but "hand")."""
+    pending = gs.pending_claims[0]
+    reasons = pending.reasons or (pending.reason,)
+    return sum(LEAST_WORTH.get(reason, 0) for reason in reasons)
+
+
+LEAST_WORTH = {
+    Reason.GO: 1, Reason.LAST_CARD: 1, Reason.FIFTEEN: 2, Reason.PAIR: 2,
+    Reason.THIRTY_ONE: 2, Reason.PAIR_ROYAL: 6, Reason.DOUBLE_PAIR_ROYAL: 12, Reason.RUN: 3,
+}
+"""What each kind of play score is worth at the least (a run may be longer)."""
 
 
 def table_screen(state: AppState) -> ScreenState:
@@ -157,9 +154,9 @@ def table_screen(state: AppState) -> ScreenState:
     if gs.phase is Phase.GAME_OVER:
         return GameOver()
     if muggins_open(state):
-        return Calling() if state.teaching else question(state)
+        return Calling()
     if gs.pending_claims:
-        return Claiming()
+        return Claiming(claim_start(gs))
     if state.table.points_only:
         return QuickPeg()
     if gs.phase is Phase.CUT:
@@ -191,7 +188,7 @@ def undo(state: AppState) -> Result:
         effects.append(Persist(session.line(option), session.report))
     state = replace(
         state, session=session, award=f"Undone: {describe(last, session.state.names)}",
-        passed=-1, race=(), offers_shown=min(state.offers_shown, len(session.state.offers)),
+        race=(), offers_shown=min(state.offers_shown, len(session.state.offers)),
     )
     return replace(state, screen=table_screen(state)), tuple(effects)
 

@@ -1,5 +1,6 @@
-"""The menu and what it opens: undo, hints and advice, pegging by points, penalties, the
-scores, rule help, table options, ending the game, shutting down.
+"""The menu and what it opens: a muggins call (:mod:`pegboard.app.calls`), undo, hints and
+advice, pegging by points, penalties, the scores, rule help, table options, ending the game,
+shutting down.
 
 The menu opens over any screen (MENU, or holding OK on the keypad kit) and UNDO or "Back"
 returns to that very screen; holding MENU asks to shut down.
@@ -11,7 +12,7 @@ import json
 from collections.abc import Callable
 from dataclasses import replace
 
-from pegboard.app import flow
+from pegboard.app import calls, flow
 from pegboard.app.club_setup import LOCK_ROW
 from pegboard.app.effects import (
     Effect,
@@ -103,6 +104,8 @@ def menu_rows(state: AppState, under: ScreenState) -> list[tuple[str, str]]:
                 ("shutdown", "Shut down")]
     gs = state.session.state
     rows = [("back", "Back")]
+    # An opponent's muggins call comes first: it must be made before the next score.
+    rows += [(f"muggins {p}", f"{gs.names[p]}: muggins") for p in calls.callers(state)]
     if gs.phase is Phase.GAME_OVER and not (club is not None and club.lock):
         rows.append(("review", "Review the game"))  # teaching too: not on a locked night
     if state.speaking:
@@ -163,6 +166,8 @@ def menu_move(state: AppState, screen: Menu, event: InputEvent) -> Result:
         return replace(state, screen=_OPENS[key](state, under)), ()
     if key == "back":
         return back, ()
+    if key.startswith("muggins "):
+        return calls.call(back, int(key.split()[1]))
     if key == "again":
         return back, (SayAgain(),)
     if key == "undo":
@@ -267,7 +272,7 @@ def finish(state: AppState) -> Result:
     effects: tuple[Effect, ...] = ()
     if state.session is not None:
         effects = (FinishGame(json.dumps(result_json(state.session.state))),)
-    home = replace(state, screen=Home(), session=None, award="", race=(), passed=-1)
+    home = replace(state, screen=Home(), session=None, award="", race=())
     return home, effects
 
 

@@ -164,9 +164,11 @@ FAST_STEP = 5
 def claim_number(state: AppState, screen: Claiming, event: InputEvent) -> Result:
     """Turning or digit keys set the points claimed. A detent within :data:`FAST_TURN` of the
     dial's last one is part of a fast turn and moves by fives, a slow one by ones, so a 17
-    hand is five detents (1, then 5, 5, 5 fast, then 1), not seventeen."""
+    hand is five detents (1, then 5, 5, 5 fast, then 1), not seventeen. The first digit
+    typed starts a new number (the dial's start is not a number being typed)."""
     if not isinstance(event, Turn):
-        return replace(state, screen=Claiming(number_edit(screen.number, event, MAX_CLAIM))), ()
+        typed = number_edit(screen.number if screen.typed else 0, event, MAX_CLAIM)
+        return replace(state, screen=Claiming(typed, typed=True)), ()
     now = state.last_input  # step stamps the event's time before a handler runs
     fast = now is not None and screen.turned_at is not None and now - screen.turned_at <= FAST_TURN
     moved = Turn(event.steps * FAST_STEP) if fast else event
@@ -195,9 +197,10 @@ def claim_go(state: AppState, screen: Claiming, event: InputEvent) -> Result:
 
 
 def claim_undo(state: AppState, screen: Claiming, event: InputEvent) -> Result:
-    """UNDO clears the number, then takes back the last entry."""
-    if screen.number:
-        return replace(state, screen=Claiming()), ()
+    """UNDO puts a number turned or typed back where the dial started, then takes back the
+    last entry."""
+    if screen.typed or screen.turned_at is not None:
+        return replace(state, screen=Claiming(flow.claim_start(_gs(state)))), ()
     return flow.undo(state)
 
 

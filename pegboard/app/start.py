@@ -202,7 +202,7 @@ def start_game(state: AppState) -> Result:
                          club=club_setup.seat(s, club))
         state = replace(state, setup=club_setup.after(s))
     session = Session.new(header)
-    state = replace(state, session=session, award="", passed=-1, helped=frozenset(),
+    state = replace(state, session=session, award="", helped=frozenset(),
                     offers_shown=0, race=())
     state = replace(state, screen=flow.table_screen(state))
     return state, (PersistNewGame(session.header_line()),)

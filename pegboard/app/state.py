@@ -152,11 +152,13 @@ class Table:
 class Claiming:
     """Muggins games: the owner of the waiting score turns in the points they claim.
 
-    ``turned_at`` is when the dial last moved (None before it has), so that a fast turn can
-    move it by fives."""
+    ``number`` starts where :func:`pegboard.app.flow.claim_start` puts it; ``turned_at`` is
+    when the dial last moved (None before it has), so that a fast turn can move it by
+    fives; ``typed`` that the number came from digit keys (the next digit adds to it)."""
 
     number: int = 0
     turned_at: float | None = None
+    typed: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,20 +172,10 @@ class OwnCount:
 
 @dataclass(frozen=True, slots=True)
 class Calling:
-    """Muggins games: an opponent may call muggins (or nobody does).
-
-    With teaching on, the table is asked only when points were missed, naming them. Without
-    it, muggins is the opponents' skill: after every claim (``blind``) the table is asked
-    whether anyone calls, ``title`` saying only what ``owner`` claimed; ``missed`` is what the
-    claim really left open (kept from the screen) and ``then`` the pages that show what was
-    right, read once the table has answered."""
+    """Muggins games with teaching on: points were missed, and the table says who calls
+    muggins on them, or nobody (without teaching an opponent calls from the menu)."""
 
     index: int = 0
-    blind: bool = False
-    title: str = ""
-    owner: int = 0
-    missed: int = 0
-    then: tuple[Page, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -294,11 +286,10 @@ ScreenState = (
 class AppState:
     """Everything the app knows. Immutable; ``step`` returns a new one.
 
-    ``award`` is the last pegging award said on the play screen; ``passed`` the number of
-    entries at which the table declined a muggins call (so it is not offered again);
-    ``helped`` the teaching lessons already given this game; ``offers_shown`` how many of the
-    engine's penalty offers have been put to the table. ``fresh`` until the first key after
-    power-on is taken (holding GO then turns audio mode on).
+    ``award`` is the last pegging award said on the play screen; ``helped`` the teaching
+    lessons already given this game; ``offers_shown`` how many of the engine's penalty
+    offers have been put to the table. ``fresh`` until the first key after power-on is taken
+    (holding GO then turns audio mode on).
     """
 
     config: Config
@@ -306,7 +297,6 @@ class AppState:
     setup: Setup = Setup()
     session: Session | None = None
     award: str = ""
-    passed: int = -1
     helped: frozenset[str] = frozenset()
     offers_shown: int = 0
     race: tuple[tuple[int, ...], ...] = ()

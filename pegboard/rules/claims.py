@@ -290,6 +290,9 @@ def apply_muggins(t: Table, event: Muggins, out: list[Award]) -> None:
     if not t.rules.muggins:
         raise RuleError("muggins is off at this table (it is an option: rules muggins)")
     points = event.points
+    if points == 0 and not isinstance(points, bool) and t.version >= 4:
+        _no_muggins(t, caller)
+        return
     if isinstance(points, bool) or not isinstance(points, int) or points <= 0:
         raise RuleError(f"muggins takes 1 or more points, not {points!r}")
     missed = t.pending_muggins
@@ -317,6 +320,22 @@ def apply_muggins(t: Table, event: Muggins, out: list[Award]) -> None:
     t.peg(Act(caller, (Part(Reason.MUGGINS, taken, words),)), out, claimable=False)
     if t.phase is Phase.SHOW and t.winner is None:
         advance_show(t, out)
+
+
+def _no_muggins(t: Table, caller: int) -> None:
+    """"No muggins" (record version 4): the table lets the points missed pass, and the window
+    shuts as if the next score had been pegged (ACC 10: nobody called), so a table resumed
+    after a power cut is not asked again. ``caller`` is an opponent of the owner, for the
+    table."""
+    missed = t.pending_muggins
+    if missed is None or missed.points == 0:
+        raise RuleError(_nothing_open(t))
+    if t.side(caller) == t.side(missed.owner):
+        raise RuleError(
+            f"{t.name(caller)} cannot pass on muggins for their own side's score "
+            f"({t.name(missed.owner)})"
+        )
+    t.close_muggins("the table said no muggins")
 
 
 def _nothing_open(t: Table) -> str:

@@ -13,13 +13,14 @@ from typing import ClassVar
 from pegboard.rules.cards import Card
 from pegboard.rules.variants import Rules
 
-RECORD_VERSION = 3
+RECORD_VERSION = 4
 """The record format written now. Version 2 added the renege take-back (ACC 7.3): a renege
 penalty in a version-1 record pays the points and takes nothing back, as that release did,
 so every game written earlier replays to the same scores. Version 3 (muggins games): a hand
 or crib waiting for its owner's claim is never skipped, a false claim of game's offer
-lapses with its deal, and missed points stay open to muggins until the next score is pegged
-(docs/record.md, "version")."""
+lapses with its deal, and missed points stay open to muggins until the next score is pegged.
+Version 4: a ``muggins`` line of 0 points is the table saying "no muggins", which shuts the
+window (earlier records refuse it) (docs/record.md, "version")."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,7 +192,8 @@ class Claim:
 
 @dataclass(frozen=True, slots=True)
 class Muggins:
-    """Muggins games: ``player`` calls muggins and takes points the owner under-claimed."""
+    """Muggins games: ``player`` calls muggins and takes points the owner under-claimed; 0
+    points (record version 4) is the table letting them pass ("no muggins")."""
 
     TYPE: ClassVar[str] = "muggins"
     player: int

@@ -140,7 +140,10 @@ def _windows(
     on_claim = isinstance(event, Muggins) and bool(closed) and (
         was is None or before.side(event.player) == before.side(was.owner)
     )
-    if was is not None and now is not was and (not isinstance(event, Muggins) or on_claim):
+    # "No muggins" (a call of 0 points, record version 4) shuts the window untaken.
+    declined = isinstance(event, Muggins) and event.points == 0 and not on_claim
+    if was is not None and now is not was and (
+            not isinstance(event, Muggins) or on_claim or declined):
         lapsed = after.lapsed_muggins
         yield MugginsClosed(was, None, 0, lapsed[1] if lapsed and lapsed[0] is was else "")
     answered: PendingClaim | None = None
@@ -155,7 +158,7 @@ def _windows(
             yield _answer(claim, event)
         else:
             yield ClaimClosed(claim, ClaimOutcome.ENDED if seen else ClaimOutcome.PASSED, 0, 0)
-    if isinstance(event, Muggins):
+    if isinstance(event, Muggins) and not declined:
         missed = None if on_claim else was
         if answered is not None:
             missed = PendingMuggins(answered.player, answered.points, answered.reason)

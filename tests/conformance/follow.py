@@ -66,16 +66,15 @@ class Mismatch(Exception):
 
 WHEEL_FACT = "app: a flush or nobs the wheel does not offer"
 NO_ROOM = "app: a flush or nobs GO cannot add (other stand-ins hold its cards)"
-ASKED_AGAIN = "app: a declined muggins asked again after a restart"
 SILENT = "app: a card that cannot be played ignored without a page (keypad)"
-FINDINGS = (WHEEL_FACT, NO_ROOM, ASKED_AGAIN, SILENT)
+FINDINGS = (WHEEL_FACT, NO_ROOM, SILENT)
 """The app bugs the harness knows, noted (each with its first example) rather than failed:
 the stand-in suits of other hands can hold the cards a real flush or nobs needs, so the play
 wheel does not offer it (and, where GO cannot move them either, the show cannot add it);
-"No muggins" is not recorded, so a restart asks again; the keypad ignores a card that cannot
-be played without saying why. (Two more it found are fixed and now fail the game if they
-come back: an under-claimed run said as "Run of 0", and three for last pegged unsaid when
-the deal was cut for.)"""
+the keypad ignores a card that cannot be played without saying why. (Three more it found
+are fixed and now fail the game if they come back: an under-claimed run said as "Run of 0",
+three for last pegged unsaid when the deal was cut for, and a "No muggins" that was not
+recorded, so a restart asked again.)"""
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,7 +95,8 @@ class Place:
 @dataclass(slots=True)
 class PageWant:
     """A count page the table must see: whose, its count first shown, its count once put
-    right (``fix`` is the fact GO must add), what was claimed, and the page's award line."""
+    right (``fix`` is the fact GO must add), what was claimed, and the page's award line
+    (``claimed_only``: the page says what was claimed and nothing of the count)."""
 
     player: int
     crib: bool
@@ -105,6 +105,8 @@ class PageWant:
     said: int | None = None
     fix: str | None = None
     award: AwardWant = None
+    claimed_only: bool = False
+    """A muggins game without teaching: the crib's page says only what was claimed."""
 
 
 @dataclass
@@ -166,8 +168,6 @@ class Follower:
         self.intent: Card | None = None
         self.pending_fallback: Key | None = None
         self.missed_now = 0
-        self.declined: tuple[int, int, int] | None = None
-        self.answered: int | None = None  # entries when the table last said no muggins
         self.undo_next: int | None = None
         self.redo: tuple[int, Shape] | None = None
         self.done: set[tuple[str, int]] = set()
@@ -481,13 +481,18 @@ class Follower:
         elif event.points > act.points:
             self._mistake("over-claim", at)
         ledger = ledger.claim(event.points)
-        if act.counted:
+        if act.counted and (self.spec.teaching or act.kind == "crib"):
+            # Without teaching the box keeps what was right to itself: only the crib's page,
+            # saying what was claimed, stays up until the cards are gathered.
             self.pages.append(PageWant(act.player, act.kind == "crib", act.points, act.points,
-                                       said=event.points, award=()))
+                                       said=event.points, award=(),
+                                       claimed_only=not self.spec.teaching))
         return ledger
 
     def _called(self, event: Muggins, ledger: Ledger) -> Ledger:
         missed = ledger.missed
+        if event.points == 0:
+            return ledger.decline()  # "No muggins", recorded
         if missed is None or event.points != missed[1]:
             raise Mismatch(f"muggins {event.points} called, missed {missed}")
         if self.rules.side_of(event.player, self.spec.players) == \

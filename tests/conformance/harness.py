@@ -42,7 +42,7 @@ from pegboard.app.state import Reading, Table
 from pegboard.app.view import PickerView, Screen, View
 from pegboard.config import Config, InputConfig
 from pegboard.rules.cards import Card, Rank
-from pegboard.rules.events import Go, Play
+from pegboard.rules.events import Go, Muggins, Play
 from pegboard.rules.state import Phase
 from pegboard.sim.fakes import FakeClock
 from pegboard.sim.keys import KeyStep
@@ -60,7 +60,6 @@ from tests.conformance.deal import (
 )
 from tests.conformance.device import Device, read_back
 from tests.conformance.follow import (
-    ASKED_AGAIN,
     MAX_ILLEGAL,
     MAX_RESTARTS,
     MAX_SCREENS,
@@ -77,6 +76,11 @@ from tests.conformance.follow import (
 )
 from tests.conformance.record_check import check_record
 from tests.conformance.truth import Act, game_points, names_awards, skunk
+
+LEAST_WORTH = {"go": 1, "last card": 1, "fifteen": 2, "pair": 2, "thirty-one": 2,
+               "pair royal": 6, "double pair royal": 12, "run": 3}
+"""What each kind of play score is worth at the least (RULES.md, "The play"): where the
+claim dial starts."""
 
 
 def _strip(line: str) -> str:
@@ -205,11 +209,11 @@ class Harness(Follower):
             self.press("ok")
         self.sync()
 
-    def type_number(self, number: int) -> None:
-        """Set a number screen (starting at 0) to ``number``: turns, or digit keys (A = 1,
-        10 = 0)."""
+    def type_number(self, number: int, start: int = 0) -> None:
+        """Set a number screen (starting at ``start``) to ``number``: turns, or digit keys
+        (A = 1, 10 = 0; none when the number is already there)."""
         if not self.keypad:
-            self.spin(number)
+            self.spin(number - start)
             self.sync()
             for _ in range(30):
                 # A quick spin may move the claim dial by fives: read it, then put it right
@@ -221,7 +225,7 @@ class Harness(Follower):
                 self.spin(1 if shown < number else -1)
                 self.sync()
             raise Mismatch(f"the dial would not come to {number}: {self.device.view.lines}")
-        digits = str(number) if number else ""
+        digits = str(number) if number != start else ""
         for digit in digits:
             self.press({"1": "A", "0": "10"}.get(digit, digit))
 
@@ -301,6 +305,8 @@ class Harness(Follower):
         view = self.device.view
         if len(self.shapes) != at or not self._undo_takes_back(view):
             return
+        if isinstance(self.events[-1], Muggins):
+            return  # a call is made from the menu, not entered again on this screen
         self._mistake("undo, then the same again", at)
         before = list(self.shapes)
         last = self.events[-1]
@@ -351,17 +357,7 @@ class Harness(Follower):
         self.sync()
         self.award = ()
         again = self.device.view
-        asked = re.fullmatch(r"(\w+) missed (\d+)", again.title)
-        if again.screen is Screen.CONFIRM and not self.spec.teaching and self.answered == at:
-            # The answer "no muggins" is not an entry: the question comes back after a restart.
-            self._note(ASKED_AGAIN, f"{again.title!r} after the table said no muggins")
-            self.choose(again, "No muggins")
-            again = self.device.view
-        elif again.screen is Screen.CONFIRM and asked and self.declined is not None and \
-                self.declined == (at, self.names.index(asked[1]), int(asked[2])):
-            self._note(ASKED_AGAIN, f"{again.title!r} after the table said no muggins")
-            self.choose(again, "No muggins")
-            again = self.device.view
+        # "No muggins" is an entry of the record: the question never comes back.
         same = again.screen is view.screen and again.sides == view.sides
         if view.screen is Screen.PLAY:
             same = same and (again.count, again.turn, again.pile) == (
@@ -581,9 +577,12 @@ class Harness(Follower):
         name = self.names[act.player]
         self._expect(view.title == f"{name} claims", f"claim title {view.title!r}, "
                                                       f"{name}'s {act.reason} waits")
-        # The claim line names every kind of score the act owes ("run, last card: 0").
-        kinds = ", ".join(dict.fromkeys(part.reason for part in act.parts)) or act.reason
-        self._expect(bool(view.lines) and view.lines[0] == f"{kinds}: 0",
+        # The claim line names every kind of score the act owes, the dial at the least
+        # those kinds are worth ("run, last card: 4"; a hand or crib at 0).
+        reasons = list(dict.fromkeys(part.reason for part in act.parts)) or [act.reason]
+        kinds = ", ".join(reasons)
+        start = sum(LEAST_WORTH.get(reason.split(" of ")[0], 0) for reason in reasons)
+        self._expect(bool(view.lines) and view.lines[0] == f"{kinds}: {start}",
                      f"claim line {view.lines[:1]}, {name}'s {kinds} waits")
         self._expect(not self.pages, f"no page came for {self._page_name(self.pages)}")
         if self._maybe_restart(view):
@@ -603,14 +602,37 @@ class Harness(Follower):
         elif roll < RATES["under"] + RATES["over"] and \
                 ledger.scores[side] + points + 3 < ledger.target:
             points = min(29, points + rng.randint(1, 3))
-        self.type_number(points)
+        self.type_number(points, start)
+        self.press("ok")
+        self.sync()
+        if not self.spec.teaching and self.place.ledger.missed is not None:
+            self._call_from_menu()
+
+    def _call_from_menu(self) -> None:
+        """Without teaching nobody is asked: an opponent who spots the miss calls from the
+        menu ("Ben: muggins", there after every claim), else the points are lost."""
+        missed = self.place.ledger.missed
+        assert missed is not None
+        owner, points = missed
+        rng = rng_at(self.spec.seed, len(self.shapes), 10)
+        if rng.random() >= RATES["call"]:
+            self._mistake("muggins declined", len(self.shapes))
+            self.place = replace(self.place, ledger=self.place.ledger.decline())
+            return
+        caller = rng.choice([p for p in range(self.spec.players)
+                             if self.rules.side_of(p, self.spec.players)
+                             != self.rules.side_of(owner, self.spec.players)])
+        self.press("menu")
+        self.choose(self.device.view, f"{self.names[caller]}: muggins")
+        view = self.device.view
+        self._expect(view.title == "Muggins" and f"missed {points}" in " ".join(view.lines),
+                     f"after the call {view.title!r} {view.lines}, {points} were missed")
         self.press("ok")
         self.sync()
 
     def _confirm(self, view: View) -> None:
         if not self.spec.teaching:
-            self._blind_call(view)
-            return
+            raise Mismatch(f"a muggins question without teaching: {view.title!r}")
         match = re.fullmatch(r"(\w+) missed (\d+)", view.title)
         missed = self.place.ledger.missed
         if match is None or missed is None:
@@ -621,26 +643,6 @@ class Harness(Follower):
                      f"{view.title!r}, but {self.names[owner]} missed {points}")
         self._call_or_decline(view, owner, points, f": muggins {points}")
 
-    def _blind_call(self, view: View) -> None:
-        """Without teaching the box asks after every claim and gives nothing away: the title
-        says the claim alone, "No muggins" comes first and is where the list starts; the
-        table calls on what it knows the count to be."""
-        match = re.fullmatch(r"(\w+) claims (\d+)( \(.+\))?", view.title)
-        if match is None or "missed" in " ".join(view.lines):
-            raise Mismatch(f"unexpected question {view.title!r}: {view.lines}")
-        rows = [_strip(line) for line in view.lines]
-        self._expect(rows[0] == "No muggins" and (view.selected or 0) == 0,
-                     f"the question starts on {rows[(view.selected or 0)]!r}: {rows}")
-        missed = self.place.ledger.missed
-        if missed is None:
-            self.answered = len(self.shapes)
-            self.choose(view, "No muggins")
-            return
-        owner, points = missed
-        self._expect(match.group(1) == self.names[owner],
-                     f"{view.title!r}, but {self.names[owner]} missed {points}")
-        self._call_or_decline(view, owner, points, ": muggins")
-
     def _call_or_decline(self, view: View, owner: int, points: int, row: str) -> None:
         rng = rng_at(self.spec.seed, len(self.shapes), 10)
         if rng.random() < RATES["call"]:
@@ -650,8 +652,6 @@ class Harness(Follower):
             self.choose(view, f"{self.names[caller]}{row}")
             return
         self._mistake("muggins declined", len(self.shapes))
-        self.declined = (len(self.shapes), owner, points)
-        self.answered = len(self.shapes)
         self.choose(view, "No muggins")
         self.place = replace(self.place, ledger=self.place.ledger.decline())
 
@@ -669,6 +669,15 @@ class Harness(Follower):
             raise Mismatch(f"a count page nobody expected: {view.title!r}")
         page = self.pages[0]
         what = "crib" if page.crib else "hand"
+        if page.claimed_only:
+            name = self.names[page.player]
+            self._expect((view.title, view.lines) == (f"{name}'s {what}",
+                                                      (f"claimed {page.said}",)),
+                         f"page {view.title!r} {view.lines}, {name} claimed {page.said}")
+            self.pages.pop(0)
+            self.press("ok")
+            self.sync()
+            return
         match = re.fullmatch(r"(\w+)'s (hand|crib): (\d+)( \(said (\d+)\))?", view.title)
         self._expect(match is not None and (match.group(1), match.group(2)) == (
             self.names[page.player], what),
