@@ -2,10 +2,10 @@
 typed at its first keyed frame all reach the app, in order, on either kit.
 
 The keypad is the harder case: its keys are found by the loop's scan, which must start as
-soon as the pins exist, while the loop may be waiting out its idle tick, or the first key
-(held for 50 ms) would pass unseen. Each run types its keys in one write into the real
-simulator on a pseudo-terminal and waits for the frame a headless run of the same keys ends
-on."""
+soon as the pins exist, while the loop may be waiting out its idle tick, and the hands hold
+each key down until that scan has seen it (however busy the machine; see
+tests/test_sim_held_keys.py). Each run types its keys in one write into the real simulator on
+a pseudo-terminal and waits for the frame a headless run of the same keys ends on."""
 
 from __future__ import annotations
 

@@ -286,6 +286,11 @@ class KeypadKit:
             return []
         return self.gestures.edge(item)
 
+    @property
+    def down(self) -> frozenset[str]:
+        """The keys that were down at the last scan (what the gesture rules were told)."""
+        return frozenset(self._down)
+
     def scan(self) -> set[str]:
         """The names of the keys that are down right now (one pass over the rows)."""
         down: set[str] = set()

@@ -9,6 +9,7 @@ pins, so every key goes through the same gpiozero code as on a Pi.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -118,19 +119,26 @@ class MockKeypadMatrix:
         self.rows = tuple(rows)
         self.cols = tuple(cols)
         self.pressed: set[tuple[int, int]] = set()
+        # The hands press keys on their own thread while the loop's scan drives the rows: one
+        # update at a time, so the last one always sets the columns from the latest rows and
+        # keys (two interleaved, a stale one could pull a column low under another row and
+        # the scan would read a key nobody pressed).
+        self._wiring = threading.RLock()
         self._row_pins = [factory.pin(pin, pin_class=_matrix_row_pin_class(), matrix=self)
                           for pin in self.rows]
         self._col_pins: list[Any] | None = None
 
     def press(self, row: int, col: int) -> None:
         """Hold down the key at (row, col), counted from 0."""
-        self.pressed.add((row, col))
-        self.update()
+        with self._wiring:
+            self.pressed.add((row, col))
+            self.update()
 
     def release(self, row: int, col: int) -> None:
         """Let go of the key at (row, col)."""
-        self.pressed.discard((row, col))
-        self.update()
+        with self._wiring:
+            self.pressed.discard((row, col))
+            self.update()
 
     def update(self) -> None:
         """Set each column pin from the rows being driven and the keys held.
@@ -138,16 +146,17 @@ class MockKeypadMatrix:
         The column pins are looked up once, at the first change: the factory hands out the
         same pin for a number until it is reset, and a scan changes a row hundreds of times a
         second."""
-        if self._col_pins is None:
-            self._col_pins = [self.factory.pin(col) for col in self.cols]
-        driven = {r for r, pin in enumerate(self._row_pins) if _drives_low(pin)}
-        for c, pin in enumerate(self._col_pins):
-            if pin.function != "input":
-                continue
-            if any((r, c) in self.pressed for r in driven):
-                pin.drive_low()
-            else:
-                pin.drive_high()
+        with self._wiring:
+            if self._col_pins is None:
+                self._col_pins = [self.factory.pin(col) for col in self.cols]
+            driven = {r for r, pin in enumerate(self._row_pins) if _drives_low(pin)}
+            for c, pin in enumerate(self._col_pins):
+                if pin.function != "input":
+                    continue
+                if any((r, c) in self.pressed for r in driven):
+                    pin.drive_low()
+                else:
+                    pin.drive_high()
 
 
 def _drives_low(pin: Any) -> bool:

@@ -4,13 +4,24 @@ A press holds the switch closed for ``press_s`` and leaves ``gap_s`` before the 
 long press holds past the hold time. Time passes through ``wait``: under a fake clock it moves
 the clock and lets the loop run (scripted, instant and repeatable); in the interactive
 simulator it really sleeps on the keyboard thread while the loop runs on its own.
+
+The two kits are read differently, and so they are pressed differently in the interactive
+simulator. The encoder's and the buttons' edges are reported by gpiozero's callbacks on the
+pressing thread, each put on the loop's queue with its time, so the loop sees every one
+however late it comes to them. The keypad has no edges: the loop finds its keys by scanning,
+and a loop held up (a busy machine, a frame being drawn) can go longer than a 50 ms press
+between two scans. So there the hands hold a key down until the scan has seen it down for as
+long as the press lasts, by the loop's clock (a long press for the whole hold time), and after
+letting go wait until the scan has seen it up before the next key (:class:`ScanWatch`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Collection
 from typing import TYPE_CHECKING
 
+from pegboard.errors import PegboardError
 from pegboard.hw.inputs import KEYPAD_LAYOUT, EncoderPins, KeypadPins
 from pegboard.sim.fakes import MockKeypadMatrix, press_pin, release_pin, turn_encoder
 from pegboard.sim.keys import KeyStep
@@ -19,6 +30,67 @@ if TYPE_CHECKING:
     from gpiozero.pins.mock import MockFactory
 
 Wait = Callable[[float], None]
+
+SEEN_WITHIN_S = 60.0
+"""The longest the hands wait for the keypad's scan to see a key go down or up: far longer
+than any step of the loop, so only a loop that has stopped scanning reaches it."""
+
+
+class KeyNotSeenError(PegboardError, TimeoutError):
+    """The keypad's scan did not see a key the hands pressed or let go (the loop is stuck)."""
+
+
+class ScanWatch:
+    """What the keypad's scan has told the gesture rules, for hands on another thread.
+
+    The loop calls :meth:`saw` after each poll of the keypad kit with the keys down at the
+    last scan and the poll's time; the hands wait in :meth:`down_for` and :meth:`up`. A key
+    is taken as down from the first scan that saw it, which is when the gesture rules took it
+    down, so once a poll at that time plus ``held`` has been seen with the key still down,
+    a hold has been reported and a tap not yet (a tap is reported when it is let go).
+    """
+
+    def __init__(self, within_s: float = SEEN_WITHIN_S) -> None:
+        self.within_s = within_s
+        self._changed = threading.Condition()
+        self._since: dict[str, float] = {}
+        self._now = float("-inf")
+        self._ended = False
+
+    def saw(self, down: Collection[str], now: float) -> None:
+        """The loop polled the kit at ``now``; ``down`` were down at its last scan."""
+        with self._changed:
+            self._since = {key: self._since.get(key, now) for key in down}
+            self._now = now
+            self._changed.notify_all()
+
+    def end(self) -> None:
+        """The loop has stopped: no scan will come, so nobody waits for one."""
+        with self._changed:
+            self._ended = True
+            self._changed.notify_all()
+
+    def down_for(self, key: str, held: float) -> bool:
+        """Wait until the scan has seen ``key`` down for ``held`` seconds; False if the loop
+        stopped first. :class:`KeyNotSeenError` if that takes ``within_s``."""
+
+        def seen() -> bool:
+            since = self._since.get(key)
+            return since is not None and self._now >= since + held
+
+        return self._until(seen, f"{key!r} pressed")
+
+    def up(self, key: str) -> bool:
+        """Wait until the scan has seen ``key`` up; False if the loop stopped first."""
+        return self._until(lambda: key not in self._since, f"{key!r} let go")
+
+    def _until(self, seen: Callable[[], bool], what: str) -> bool:
+        with self._changed:
+            if not self._changed.wait_for(lambda: self._ended or seen(), self.within_s):
+                raise KeyNotSeenError(
+                    f"the keypad's scan did not see {what} within {self.within_s:g} s: the "
+                    "simulator's loop has stopped scanning, so no more keys can be entered")
+            return not self._ended
 
 
 class MockHands:
@@ -35,6 +107,7 @@ class MockHands:
         keypad: MockKeypadMatrix | None = None,
         press_s: float = 0.05,
         gap_s: float = 0.05,
+        scan: ScanWatch | None = None,
     ) -> None:
         if kit not in ("encoder", "keypad"):
             raise ValueError(f"unknown input kit {kit!r}; use 'encoder' or 'keypad'")
@@ -48,6 +121,10 @@ class MockHands:
         self.keypad = keypad
         self.press_s = press_s
         self.gap_s = gap_s
+        # The keypad's scan as the loop on another thread sees it (the interactive
+        # simulator's keypad). None: holding for the press's time is enough, as ``wait``
+        # moves the clock and runs the loop, or the kit reports edges.
+        self.scan = scan
         self._button_pins = {"ok": self.pins.push, "go": self.pins.go, "undo": self.pins.undo,
                              "menu": self.pins.menu}
         self._keypad_at = {name: (r, c) for r, row in enumerate(KEYPAD_LAYOUT)
@@ -87,8 +164,15 @@ class MockHands:
             if where is None:
                 raise ValueError(f"{step.key!r} is not on the keypad")
             self.keypad.press(*where)
-            self.wait(held)
-            self.keypad.release(*where)
+            try:
+                if self.scan is None:
+                    self.wait(held)
+                else:
+                    self.scan.down_for(name, held)
+            finally:
+                self.keypad.release(*where)
+            if self.scan is not None:
+                self.scan.up(name)
         self.wait(self.gap_s)
 
 

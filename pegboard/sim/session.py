@@ -10,6 +10,10 @@ before the first screen: until then no pin can change, so the kit would have not
 report. The first key makes them on the thread that presses it, before any pin is driven, so
 it goes through the same gpiozero code as every other key and nothing is lost or reordered
 (keys typed meanwhile wait in the terminal).
+
+With a real clock the loop runs on its own thread and the keypad's keys are found by its scan,
+so the kit reports each poll's scan to the hands' :class:`~pegboard.sim.hands.ScanWatch`: a
+typed key is held down until the scan has seen it (:mod:`pegboard.sim.hands`).
 """
 
 from __future__ import annotations
@@ -69,6 +73,8 @@ class KitOnFirstKey:
 
     def __init__(self) -> None:
         self.made: InputKit | None = None
+        # Told the time of each poll of the made kit: the interactive keypad's scan watch.
+        self.scanned: Callable[[float], None] | None = None
 
     def translate(self, item: RawInput) -> list[InputEvent]:
         """Gestures completed by one raw item (only the made kit's pins put any)."""
@@ -79,7 +85,12 @@ class KitOnFirstKey:
 
     def poll(self, now: float) -> list[InputEvent]:
         """The made kit's due gestures; none before the first key."""
-        return self.made.poll(now) if self.made is not None else []
+        if self.made is None:
+            return []
+        events = self.made.poll(now)
+        if self.scanned is not None:
+            self.scanned(now)
+        return events
 
     def next_deadline(self) -> float | None:
         """The made kit's next deadline; none before the first key."""
@@ -114,6 +125,7 @@ class Simulator:
         self._kit = KitOnFirstKey()
         self._pins: MockPins | None = None
         self._making = threading.Lock()
+        self._ended = False
         state = initial_state(config, store, notice)
         self.loop = DeviceLoop(
             APP, state, kit=self._kit, inbox=self.inbox, display=display, store=store,
@@ -140,6 +152,7 @@ class Simulator:
             if self._pins is None:
                 self._pins = self._make_pins()
                 self._kit.made = self._pins.kit
+                self._kit.scanned = self._scanned(self._pins)
                 self.inbox.put(PINS_MADE)
             return self._pins
 
@@ -149,7 +162,7 @@ class Simulator:
 
         from pegboard.device.build import encoder_pins, keypad_pins, make_kit
         from pegboard.sim.fakes import MockKeypadMatrix
-        from pegboard.sim.hands import MockHands
+        from pegboard.sim.hands import MockHands, ScanWatch
 
         config = self.config.input
         factory = MockFactory()
@@ -160,10 +173,26 @@ class Simulator:
             pins = keypad_pins(config)
             matrix = MockKeypadMatrix(factory, pins.rows, pins.cols)
         kit = make_kit(config, self.inbox.put, self.clock, pin_factory=factory)
-        wait = self._fake_wait if isinstance(self.clock, FakeClock) else time.sleep
+        fake = isinstance(self.clock, FakeClock)
+        wait = self._fake_wait if fake else time.sleep
+        # Under a real clock the loop scans the keypad on its own thread: the hands hold each
+        # key until the scan has seen it. Under a fake clock ``wait`` runs the scans itself.
+        scan = ScanWatch() if matrix is not None and not fake else None
+        if scan is not None and self._ended:
+            scan.end()
         hands = MockHands(factory, config.kit, wait, hold_s=config.hold_s,
-                          encoder_pins=encoder_pins(config), keypad=matrix)
+                          encoder_pins=encoder_pins(config), keypad=matrix, scan=scan)
         return MockPins(factory, previous, kit, hands)
+
+    @staticmethod
+    def _scanned(pins: MockPins) -> Callable[[float], None] | None:
+        """What tells the hands' watch each poll of the keypad kit (None without a watch)."""
+        from pegboard.hw.inputs import KeypadKit
+
+        scan, kit = pins.hands.scan, pins.kit
+        if scan is None or not isinstance(kit, KeypadKit):
+            return None
+        return lambda now: scan.saw(kit.down, now)
 
     def start(self) -> None:
         """Draw the first frame."""
@@ -187,13 +216,22 @@ class Simulator:
             if self.clock.now() >= end or not self.loop.running:
                 return
 
+    def loop_ended(self) -> None:
+        """The loop runs no more: hands holding a key for its scan to see let go at once."""
+        with self._making:
+            self._ended = True
+            if self._pins is not None and self._pins.hands.scan is not None:
+                self._pins.hands.scan.end()
+
     def power_cut(self) -> None:
         """Stop dead, as when the plug is pulled: nothing more is drawn or saved."""
         self.loop.running = False
+        self.loop_ended()
         self._release_pins()
 
     def close(self) -> None:
         """Leave the "game saved" frame, release the pins and restore the pin factory."""
+        self.loop_ended()
         try:
             self.loop.close()
         finally:

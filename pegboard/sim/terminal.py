@@ -277,16 +277,21 @@ def run_interactive(sim: Simulator, display: TerminalDisplay, stdin: TextIO, *,
     (``entered``: the splash has already switched to the simulator's screen).
 
     The keyboard thread wakes at least every ``KEY_POLL_S`` and then asks the display to
-    refit, so a resized terminal is redrawn within that time, between frames as well.
+    refit, so a resized terminal is redrawn within that time, between frames as well. An
+    error on it (a key the keypad's scan never saw) ends the simulator and is raised here once
+    the terminal is handed back.
     """
     fd = stdin.fileno()
     saved = termios.tcgetattr(fd)
     mapping = keymap(sim.config.input.kit)
     stop = threading.Event()
+    failed: list[Exception] = []
 
     def read_keys() -> None:
         try:
             serve_keys()
+        except Exception as error:  # raised on the main thread once the terminal is back
+            failed.append(error)
         finally:  # however the keyboard ends, the loop must not wait for it forever
             sim.inbox.put(STOP)
 
@@ -324,8 +329,11 @@ def run_interactive(sim: Simulator, display: TerminalDisplay, stdin: TextIO, *,
             sim.loop.run()
     finally:
         stop.set()
+        sim.loop_ended()  # a key held for the scan to see is let go
         if reader.is_alive():  # let it finish a refit before the screen is handed back
             reader.join(timeout=1.0)
         termios.tcsetattr(fd, termios.TCSADRAIN, saved)
         display.out.write("\x1b[?25h\x1b[?1049l")
         display.out.flush()
+    if failed:
+        raise failed[0]
