@@ -9,7 +9,8 @@ its hands is worth, as players do; where it is, it learns from the transcript al
 screen or page last reached, the card under the wheel as the voice named it, each count as
 it was said, the game's end. The wheel enters ranks only, so a count said short of the
 owner's own (a flush or his nobs) is put right on its page with GO, as a player would ask,
-and heard again as recounted.
+and heard again as recounted; a game won on a count said short is put right the same way,
+on the pages after the result.
 """
 
 from __future__ import annotations
@@ -195,7 +196,9 @@ class Listener:
             if counted is not None:
                 title, total = counted
                 if not again:  # the engine's count, as it counts: the owner's comes next
-                    self.own[title] = self.counts.pop(0)
+                    # (past the true game's end, where the game is won on a count put right,
+                    # the count said stands)
+                    self.own[title] = self.counts.pop(0) if self.counts else total
                 self.said[title] = total
                 continue
             if text.startswith(("Deal ", "The crib. Crib card", "Who deals", "New game")) or (
@@ -222,7 +225,13 @@ class Listener:
         self.listen()
         self._row("P1 deals", 1)  # "Who deals first? Cut for deal"
         self.press(Press(Button.OK), "ok")
-        while self.listen() and self.keys < limit:
+        over = 0  # keys pressed since the game was won
+        while self.keys < limit:
+            if not self.listen() or over:
+                over += 1
+            owed = any(self.said.get(title, 0) < own for title, own in self.own.items())
+            if over and (not owed or over > 8):  # the count that won put right, if need be
+                break
             self._next()
         assert self.keys < limit, "the game did not end"
 
@@ -236,12 +245,17 @@ class Listener:
             if any(text.endswith(row) for text in self.heard()) or self.keys > 100:
                 return
 
+    def _short(self) -> bool:
+        """Whether the count on the page now read was said short of its owner's own (and GO
+        has not yet gone round every fact it can add)."""
+        short = self.own.get(self.screen, 0) - self.said.get(self.screen, 0)
+        return short > 0 and self.asked < 6
+
     def _next(self) -> None:
         screen = self.screen
         on_wheel = screen.startswith(("Deal ", "The crib."))
         if not on_wheel or not self.plan:
-            short = self.own.get(screen, 0) - self.said.get(screen, 0)
-            if short > 0 and self.asked < 6:  # "you missed my flush": GO adds the next fact
+            if self._short():  # "you missed my flush": GO adds the next fact
                 self.asked += 1
                 self.press(Press(Button.GO), "go")
                 return
