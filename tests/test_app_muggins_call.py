@@ -1,7 +1,7 @@
 """Muggins is the opponents' skill, from the players' side, through the real ``step``.
 
 In a muggins game the box asks nothing after a claim and keeps the true count to itself: an
-opponent who spots a miss calls from the menu ("P2: muggins", the row right under Back),
+opponent who spots a miss calls from the menu ("Muggins: P2", the row right under Back),
 there after every claim, right or short, until the next score is pegged (RULES.md, "Muggins").
 With teaching on it keeps the open way as a lesson: "P1 missed 2", the opponent first; "No
 muggins" is an entry of the record, so a table resumed after a power cut is not asked again.
@@ -69,13 +69,13 @@ def test_a_short_claim_asks_nothing_and_says_nothing() -> None:
     said = everything_said(app)
     assert "missed" not in said and "muggins" not in said.lower()
     assert app.game.scores == (1, 0)
-    assert menu_rows(app)[:2] == ["Back", "P2: muggins"]
+    assert menu_rows(app)[:2] == ["Back", "Muggins: P2"]
 
 
 def test_a_right_claim_can_be_called_all_the_same_and_the_call_takes_nothing() -> None:
     app = to_the_fifteen(muggins_game())
     claim(app, 2)
-    assert menu_rows(app)[:2] == ["Back", "P2: muggins"]  # the row gives nothing away
+    assert menu_rows(app)[:2] == ["Back", "Muggins: P2"]  # the row gives nothing away
     lines = len(app.record)
     app.feed(MENU, Turn(1), OK)
     assert app.view.title == "Muggins"
@@ -95,19 +95,19 @@ def test_the_call_takes_the_miss_and_says_what_was_right() -> None:
     assert [(a.player, a.points) for a in muggins] == [(1, 1)]
     assert json.loads(app.record[-1]) == {"type": "muggins", "player": 1, "points": 1}
     app.feed(OK)
-    assert menu_rows(app)[1] != "P2: muggins"  # taken: nothing more to call
+    assert menu_rows(app)[1] != "Muggins: P2"  # taken: nothing more to call
 
 
 def test_the_window_stays_open_until_the_next_score_is_pegged() -> None:
     app = to_the_fifteen(muggins_game())
     claim(app, 1)
     app.pick("9")  # P2's 9 makes 24: nothing pegged, the call is still open
-    assert menu_rows(app)[1] == "P2: muggins"
+    assert menu_rows(app)[1] == "Muggins: P2"
     app.pick("7")  # P1's 7 makes 31: a score, waiting for its claim
-    assert menu_rows(app)[1] == "P2: muggins"
+    assert menu_rows(app)[1] == "Muggins: P2"
     claim(app, 2)  # pegged: the fifteen's miss can no longer be taken
-    assert "P2: muggins" not in menu_rows(app)[2:]
-    assert menu_rows(app)[1] == "P2: muggins"  # the new claim's own window
+    assert "Muggins: P2" not in menu_rows(app)[2:]
+    assert menu_rows(app)[1] == "Muggins: P2"  # the new claim's own window
 
 
 def test_a_hand_claimed_short_shows_no_count_and_the_crib_waits_for_a_call() -> None:
@@ -133,7 +133,7 @@ def test_a_hand_claimed_short_shows_no_count_and_the_crib_waits_for_a_call() -> 
     assert app.view.title == "P1's crib" and app.view.lines == ("claimed 0",)
     assert json.loads(app.record[-1])["type"] == "claim"  # the next deal waits for the page
     if crib.points:
-        assert menu_rows(app)[1] == "P2: muggins"
+        assert menu_rows(app)[1] == "Muggins: P2"
 
 
 def test_teaching_keeps_the_open_way_and_records_no_muggins() -> None:
@@ -142,7 +142,7 @@ def test_teaching_keeps_the_open_way_and_records_no_muggins() -> None:
     app.read()
     assert app.view.screen is Screen.CONFIRM
     assert app.view.title == "P1 missed 1"
-    assert app.view.lines == ("P2: muggins 1", "No muggins")
+    assert app.view.lines == ("Muggins 1: P2", "No muggins")
     app.feed(Turn(1), OK)
     assert json.loads(app.record[-1]) == {"type": "muggins", "player": 1, "points": 0}
     assert app.game.pending_muggins is None

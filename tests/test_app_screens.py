@@ -93,7 +93,7 @@ def test_an_under_claimed_hand_is_offered_for_muggins_before_the_next_claim() ->
     assert app.view.title == "P1 claims"  # nothing asked, nothing shown of the count
     before = app.game.scores
     app.feed(MENU)
-    assert app.view.lines[1] == "P1: muggins"
+    assert app.view.lines[1] == "Muggins: P1"
     app.feed(Turn(1), OK)  # P1 calls muggins before claiming her own hand
     assert app.game.scores == (before[0] + 2, before[1])
     assert app.pages[0].lines == ("P1 takes 2:", "P2 missed 2", "(hand)")

@@ -8,7 +8,7 @@ to itself and asks nothing:
 * after a claim the table goes straight on; the screen says only what was claimed, and a
   hand's or crib's page of what was right is not shown;
 * an opponent calls with a key of their own while the window is open: the menu's
-  "Ben: muggins" row, there after **every** claim until the next score is pegged (a right
+  "Muggins: Ben" row, there after **every** claim until the next score is pegged (a right
   claim too, so the row gives nothing away); the call takes what was missed, or says
   nothing was;
 * the crib's claim ends the deal's counting: its page ("Ann's crib: claimed 6") stays up so
@@ -30,6 +30,7 @@ from pegboard.app.keys import list_move
 from pegboard.app.state import AppState, Calling, Page, Reading, Result
 from pegboard.app.view import Screen, View
 from pegboard.app.views import board, numbered
+from pegboard.app.words import TITLE_CHARS, heading
 from pegboard.rules.events import Claim, Deal, Muggins, NewGame, Option
 from pegboard.rules.state import GameState, Phase
 
@@ -53,8 +54,8 @@ def claim(state: AppState, player: int, points: int) -> Result:
         if count is None or count.claimed is None:
             pages.append(page)
         elif count.crib:
-            what = f"{_gs(new).names[count.player]}'s crib"
-            pages.append(Page(what, (f"claimed {count.claimed}",), Screen.SHOW,
+            title, first = heading(_gs(new).names[count.player], "crib")
+            pages.append(Page(title, (*first, f"claimed {count.claimed}"), Screen.SHOW,
                               sides=page.sides))
     if pages:
         return replace(new, screen=replace(new.screen, pages=tuple(pages))), effects
@@ -125,7 +126,7 @@ def _rows(gs: GameState) -> list[tuple[int, str]]:
     missed = gs.pending_muggins
     assert missed is not None
     owner = gs.side_of(missed.owner)
-    rows = [(p, f"{gs.names[p]}: muggins {missed.points}")
+    rows = [(p, f"Muggins {missed.points}: {gs.names[p]}")
             for p in range(gs.players) if gs.side_of(p) != owner]
     return [*rows, (-1, NO_MUGGINS)]
 
@@ -153,5 +154,7 @@ def calling_view(state: AppState, screen: Calling) -> View:
     missed = gs.pending_muggins
     assert missed is not None
     title = f"{gs.names[missed.owner]} missed {missed.points}"
+    if len(title) > TITLE_CHARS:  # a long name: the count's page before it named the owner
+        title = f"Missed {missed.points}"
     return replace(board(gs, Screen.CONFIRM, title), lines=numbered(state.keypad, rows),
                    selected=screen.index % len(rows), hint="OK choose")

@@ -73,26 +73,36 @@ __all__ = ["AppState", "initial_state", "step", "view"]
 
 
 def initial_state(config: Config, *, resume: Sequence[RawLine] | Game | None = None,
-                  notice: tuple[str, ...] = ()) -> AppState:
+                  notice: tuple[str, ...] = (), names: Sequence[str] = ()) -> AppState:
     """The state at power-on; ``resume`` is an unfinished game to continue: its record lines,
     or the game the store already replayed.
 
     A resumed game continues exactly where it stopped (its table options with it), with a
     notice saying so. ``notice`` (a title, then lines) is a page shown first: what the store
-    had to do at start (a damaged game restored in part, or set aside).
+    had to do at start (a damaged game restored in part, or set aside). ``names`` are the
+    seat names of the last game kept: the next game's setup starts with them (a resumed
+    game's own names win).
     """
     setup = Setup(players=config.players, rules=config.rules, audio=config.voice.audio,
                   large_print=config.display.large_print)
-    state = AppState(config=config, setup=setup)
+    state = AppState(config=config, setup=seated(setup, names))
     first = (Page(notice[0], notice[1:]),) if notice else ()
     if resume is None or (not isinstance(resume, Game) and not resume):
         return replace(state, screen=Reading(first, then=Home())) if first else state
     session = Session.resume(resume)
     gs = session.state
-    state = replace(state, session=session, offers_shown=len(gs.offers))
+    state = replace(state, session=session, offers_shown=len(gs.offers),
+                    setup=seated(state.setup, gs.names))
     state = replace(state, race=flow.race(state) if gs.winner is not None else ())
     page = Page("Game restored", (score_line(gs), "OK to go on"))
     return replace(state, screen=Reading((*first, page)))
+
+
+def seated(setup: Setup, names: Sequence[str]) -> Setup:
+    """``setup`` with the seats named as ``names`` (the rest keep theirs), so a table's
+    names stay chosen for its next game, across a restart too."""
+    kept = [*names[: len(setup.names)], *setup.names[len(names):]]
+    return replace(setup, names=tuple(kept))
 
 
 def step(state: AppState, event: InputEvent, now: float) -> Result:

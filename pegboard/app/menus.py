@@ -105,7 +105,7 @@ def menu_rows(state: AppState, under: ScreenState) -> list[tuple[str, str]]:
     gs = state.session.state
     rows = [("back", "Back")]
     # An opponent's muggins call comes first: it must be made before the next score.
-    rows += [(f"muggins {p}", f"{gs.names[p]}: muggins") for p in calls.callers(state)]
+    rows += [(f"muggins {p}", f"Muggins: {gs.names[p]}") for p in calls.callers(state)]
     if gs.phase is Phase.GAME_OVER and not (club is not None and club.lock):
         rows.append(("review", "Review the game"))  # teaching too: not on a locked night
     if state.speaking:

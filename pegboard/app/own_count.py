@@ -18,7 +18,7 @@ from pegboard.app.picker import rank_label
 from pegboard.app.state import AppState, OwnCount, Page, Reading, Result, ScreenState
 from pegboard.app.view import Screen, View
 from pegboard.app.views import board
-from pegboard.app.words import count_lines, count_title, no_suits
+from pegboard.app.words import count_heading, count_lines, no_suits
 from pegboard.rules.scoring import Breakdown
 
 MAX_COUNT = 29
@@ -63,7 +63,8 @@ def own_ok(state: AppState, screen: OwnCount, event: InputEvent) -> Result:
         lines = (*lines, f"said {screen.number - count.points} too many")
     else:
         lines = (*lines, "all found")
-    shown = replace(page, title=count_title(count, state.session.state.names), lines=lines,
+    title, first = count_heading(count, state.session.state.names)
+    shown = replace(page, title=title, lines=(*first, *lines),
                     count=count)
     return replace(state, screen=reading(state, (shown, *screen.pages[1:]))), ()
 

@@ -91,8 +91,36 @@ def owed_label(claim: PendingClaim) -> str:
     return ", ".join(str(reason) for reason in reasons)
 
 
+TITLE_CHARS = LINE_WIDTH - 1
+"""Characters a page's title may take on the screen (the last column holds the key hint's
+mark): a title longer than this would be cut."""
+
+
+def heading(name: str, what: str, rest: str = "") -> tuple[str, tuple[str, ...]]:
+    """A page's title naming ``name``'s ``what`` ("Ann's hand: 12", ``rest`` after the
+    colon), fitted so nothing is cut: when it is too long for the screen, the title is
+    ``what`` alone and the name comes first on the page's lines (a name is at most 20
+    characters, a line 21)."""
+    title = f"{name}'s {what}" + (f": {rest}" if rest else "")
+    if len(title) <= TITLE_CHARS:
+        return title, ()
+    return what.capitalize() + (f": {rest}" if rest else ""), (name,)
+
+
+def count_heading(count: Count, names: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
+    """A count page's title and the lines that come before the count: "Ann's hand: 12",
+    in a muggins game what was said on a line of its own ("said 10"); fitted to the screen
+    (:func:`heading`)."""
+    title, first = heading(names[count.player], "crib" if count.crib else "hand",
+                           str(count.points))
+    if count.claimed is not None and count.claimed != count.points:
+        first = (*first, f"said {count.claimed}")
+    return title, first
+
+
 def count_title(count: Count, names: tuple[str, ...]) -> str:
-    """"Ben's hand: 8", or in a muggins game "Ben's hand: 8 (said 6)"."""
+    """"Ben's hand: 8", or in a muggins game "Ben's hand: 8 (said 6)" (where there is room:
+    the device's pages use :func:`count_heading`)."""
     what = "crib" if count.crib else "hand"
     said = "" if count.claimed is None or count.claimed == count.points else (
         f" (said {count.claimed})")
@@ -246,4 +274,5 @@ def scores_lines(gs: GameState) -> tuple[str, ...]:
 
 def count_page(gs: GameState, count: Count) -> Page:
     """The show page of one count."""
-    return Page(count_title(count, gs.names), count_lines(count), Screen.SHOW, count=count)
+    title, first = count_heading(count, gs.names)
+    return Page(title, (*first, *count_lines(count)), Screen.SHOW, count=count)

@@ -153,8 +153,9 @@ def initial_state(config: Config, store: Store,
         if notice is not None:
             notice(text)
     lines = resume_game(store)
+    names = store.last_players() if lines is None else ()
     try:
-        return machine.initial_state(config, resume=lines,
+        return machine.initial_state(config, resume=lines, names=names,
                                      notice=_screen(getattr(store, "recoveries", [])))
     except Exception as error:  # whatever the cause, the device must start
         if lines is None:
@@ -165,7 +166,8 @@ def initial_state(config: Config, store: Store,
         store.set_aside_current(f"it could not be resumed: {reason}")
         if notice is not None:
             notice(store.notices[-1])
-        return machine.initial_state(config, notice=_screen(store.recoveries[-1:]))
+        return machine.initial_state(config, notice=_screen(store.recoveries[-1:]),
+                                     names=store.last_players())
 
 
 def _screen(recoveries: list[Recovery]) -> tuple[str, ...]:

@@ -99,6 +99,23 @@ class StoreReader:
         games.sort(key=lambda game: (game.started_at, game.id))
         return games
 
+    def last_players(self) -> tuple[str, ...]:
+        """The seat names of the last game kept (finished or abandoned), read from its
+        header alone: a new game's setup starts with them, as the table left them. () when
+        there is none, or it cannot be read (the setup's own names then)."""
+        if self._leftover is not None:
+            return _names(self._leftover.players)
+        for path in reversed(list(self._logs(self.directory / HISTORY_NAME))):
+            try:
+                data = read_regular(path) or b""
+            except OSError:
+                continue
+            first = decode_any(data.split(b"\n", 1)[0]) or {}
+            header = first.get("record")
+            if isinstance(header, dict):
+                return _names(header.get("players"))
+        return ()
+
     def set_aside(self) -> list[AsideGame]:
         """Every game kept in ``aside/``, with what ``restore`` could bring back of it."""
         games: list[AsideGame] = []
@@ -136,3 +153,12 @@ class StoreReader:
             else:
                 self.notices.append(f"{path!s:.200} has a name that is not a game id; "
                                     "Pegboard leaves it alone")
+
+
+def _names(players: object) -> tuple[str, ...]:
+    """Seat names as a header holds them: 1 to 20 printable characters each, else none."""
+    if not isinstance(players, list) or not all(
+            isinstance(name, str) and 0 < len(name) <= 20 and name.isprintable()
+            for name in players):
+        return ()
+    return tuple(players)

@@ -610,7 +610,7 @@ class Harness(Follower):
 
     def _call_from_menu(self) -> None:
         """Without teaching nobody is asked: an opponent who spots the miss calls from the
-        menu ("Ben: muggins", there after every claim), else the points are lost."""
+        menu ("Muggins: Ben", there after every claim), else the points are lost."""
         missed = self.place.ledger.missed
         assert missed is not None
         owner, points = missed
@@ -623,7 +623,7 @@ class Harness(Follower):
                              if self.rules.side_of(p, self.spec.players)
                              != self.rules.side_of(owner, self.spec.players)])
         self.press("menu")
-        self.choose(self.device.view, f"{self.names[caller]}: muggins")
+        self.choose(self.device.view, f"Muggins: {self.names[caller]}")
         view = self.device.view
         self._expect(view.title == "Muggins" and f"missed {points}" in " ".join(view.lines),
                      f"after the call {view.title!r} {view.lines}, {points} were missed")
@@ -641,15 +641,15 @@ class Harness(Follower):
         self._expect(not self.pages, f"no page came for {self._page_name(self.pages)}")
         self._expect((match.group(1), int(match.group(2))) == (self.names[owner], points),
                      f"{view.title!r}, but {self.names[owner]} missed {points}")
-        self._call_or_decline(view, owner, points, f": muggins {points}")
+        self._call_or_decline(view, owner, points)
 
-    def _call_or_decline(self, view: View, owner: int, points: int, row: str) -> None:
+    def _call_or_decline(self, view: View, owner: int, points: int) -> None:
         rng = rng_at(self.spec.seed, len(self.shapes), 10)
         if rng.random() < RATES["call"]:
             caller = rng.choice([p for p in range(self.spec.players)
                                  if self.rules.side_of(p, self.spec.players)
                                  != self.rules.side_of(owner, self.spec.players)])
-            self.choose(view, f"{self.names[caller]}{row}")
+            self.choose(view, f"Muggins {points}: {self.names[caller]}")
             return
         self._mistake("muggins declined", len(self.shapes))
         self.choose(view, "No muggins")
@@ -678,7 +678,7 @@ class Harness(Follower):
             self.press("ok")
             self.sync()
             return
-        match = re.fullmatch(r"(\w+)'s (hand|crib): (\d+)( \(said (\d+)\))?", view.title)
+        match = re.fullmatch(r"(\w+)'s (hand|crib): (\d+)", view.title)
         self._expect(match is not None and (match.group(1), match.group(2)) == (
             self.names[page.player], what),
             f"page {view.title!r}, expected {self.names[page.player]}'s {what}")
@@ -690,16 +690,17 @@ class Harness(Follower):
         if page.fix is not None:
             self._fix(page.player, page.crib, page.fix)
             view = self.device.view
-            match = re.fullmatch(r"(\w+)'s (hand|crib): (\d+)( \(said (\d+)\))?", view.title)
+            match = re.fullmatch(r"(\w+)'s (hand|crib): (\d+)", view.title)
             assert match is not None
         self._expect(int(match.group(3)) == page.final,
                      f"page {view.title!r}, the count is {page.final}")
-        said = f" (said {page.said})" if page.said not in (None, page.final) else ""
-        self._expect(view.title.endswith(f": {page.final}{said}"),
-                     f"page {view.title!r}, claimed {page.said}")
+        # What was said, when it was not the count, has a line of its own under the title.
+        said = (f"said {page.said}",) if page.said not in (None, page.final) else ()
+        self._expect(view.lines[:len(said)] == said,
+                     f"page {view.title!r} {view.lines[:1]}, claimed {page.said}")
         if page.final == 0:
-            self._expect(view.lines[:1] == ("nineteen",),
-                         f"a hand of nothing reads {view.lines[:1]}")
+            self._expect(view.lines[len(said):len(said) + 1] == ("nineteen",),
+                         f"a hand of nothing reads {view.lines[:2]}")
         self.pages.pop(0)
         self.press("ok")
         self.sync()
