@@ -121,3 +121,16 @@ def test_the_led_board_is_an_observer_of_the_pegs_asked(factory: MockFactory) ->
     loop.feed([OK, OK, Turn(1), OK])
     assert board.shown and isinstance(board.shown[-1], UpdateLeds)
     assert [side.front for side in board.shown[-1].sides] == [0, 0]
+
+
+def test_an_entry_taken_back_in_its_own_batch_is_not_reported(factory: MockFactory) -> None:
+    loop, _store, _told, first, _ = make_loop(factory)
+    loop.start()
+    loop.feed([OK, OK, Turn(1), OK])
+    loop.feed([OK, Press(Button.UNDO)])  # the starter, and at once taken back
+    assert loop.state.session is not None and len(loop.state.session.events) == 1
+    assert first.seen[-1].reports == ()
+    loop.feed([OK, Press(Button.UNDO), OK])  # taken back, entered again: the last in force
+    reports = first.seen[-1].reports
+    assert [type(r.event) for r in reports] == [Starter]
+    assert loop.state.session is not None and reports[0] is loop.state.session.report

@@ -136,7 +136,7 @@ class DeviceLoop(Generic[S]):
         self.powering_off = False
         self._notice: View | None = None
         self._voice_shown: str | None = None
-        self._reports: list[Report] = []
+        self._reports: list[Report | None] = []  # one per entry this batch saved
         self._asked: list[Effect] = []
         self._stepped = False
         self._next_tick = clock.now() + tick_s
@@ -270,10 +270,11 @@ class DeviceLoop(Generic[S]):
             self.store.new_game(effect.header)
         elif isinstance(effect, Persist):
             self.store.append(effect.line, scores=scores)
-            if effect.report is not None:
-                self._reports.append(effect.report)
+            self._reports.append(effect.report)
         elif isinstance(effect, PersistUndo):
             self.store.undo(scores=scores)
+            if self._reports:  # an entry of this batch taken back: no longer in force
+                self._reports.pop()
         elif isinstance(effect, FinishGame):
             self.store.finish(json.loads(effect.result))
         else:
@@ -296,8 +297,8 @@ class DeviceLoop(Generic[S]):
     def _tell(self, *, first: bool = False) -> None:
         """Tell every observer what this batch did (the store has all of it)."""
         seen = Seen(self.state, self._notice or self.app.view(self.state),
-                    tuple(self._reports), tuple(self._asked), first=first,
-                    stepped=self._stepped)
+                    tuple(r for r in self._reports if r is not None), tuple(self._asked),
+                    first=first, stepped=self._stepped)
         self._reports, self._asked, self._stepped = [], [], False
         before = self.oled.frames
         for observer in self.observers:

@@ -43,7 +43,9 @@ DIM_CONTRAST = 16
 class Seen(Generic[S]):
     """What one batch of steps did, as the outputs are told it.
 
-    ``reports`` are the engine's reports of the entries saved, in order; ``asked`` the
+    ``reports`` are the engine's reports of the entries the batch saved that are still in
+    force, in order (one taken back in the same batch is dropped; a correction's entries
+    entered again are there, as new entries of its deal); ``asked`` the
     effects for the outputs (brightness, LEDs, "say it again", read the screen); ``view``
     what the screen shows now (a notice, or the state's view); ``first`` at start-up, when
     nothing in ``state`` is new; ``stepped`` when a player's input was taken (not just time
