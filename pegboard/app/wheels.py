@@ -222,14 +222,21 @@ def _crib_wheel(gs: GameState, pending: tuple[Card, ...], anchor: Rank | None) -
     known = [c for d in gs.dealt if d is not None for c in d if c not in seen]
     stand_in_seen = seen | _dealt_to_others(gs, None)
 
+    # A crib flush needs the starter's suit: when only its rank was entered and a card of the
+    # crib was named with its suit, a "flush" would be made up by the stand-in (docs/rules.md,
+    # "The starter"), so none is offered.
+    named = {c for d in gs.dealt if d is not None for c in d}
+    no_flush = not gs.starter_suit_known and any(c in named for c in (*pending, *known))
+
     @once
     def opts(rank: Rank) -> list[Option]:
         # A laid-away card already known from the dealt cards is that very card.
         exact = [Option(c.pretty, c) for c in known if c.rank is rank]
         if exact:
             return exact[:1]
-        return picker.suit_options(rank, stand_in_seen, starter=gs.starter, group=pending,
-                                   crib=True)
+        found = picker.suit_options(rank, stand_in_seen, starter=gs.starter, group=pending,
+                                    crib=True)
+        return [o for o in found if not (no_flush and "flush" in o.label.split())]
 
     ranks = [r for r in picker.RANKS if opts(r)]
     order, start = picker.natural_order(ranks, anchor)

@@ -20,7 +20,8 @@ so every game written earlier replays to the same scores. Version 3 (muggins gam
 or crib waiting for its owner's claim is never skipped, a false claim of game's offer
 lapses with its deal, and missed points stay open to muggins until the next score is pegged.
 Version 4: a ``muggins`` line of 0 points is the table saying "no muggins", which shuts the
-window (earlier records refuse it) (docs/record.md, "version")."""
+window (earlier records refuse it), and a crib with a named card makes no flush with a
+starter whose suit is a stand-in (docs/record.md, "version")."""
 
 
 @dataclass(frozen=True, slots=True)

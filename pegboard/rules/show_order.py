@@ -41,8 +41,9 @@ def stand_in_scores_nothing(
 ) -> Breakdown:
     """A starter entered by rank alone has a stand-in suit, which never scores with cards
     named with their suits (the dealt cards entered): no nobs for such a jack, and a flush of
-    such cards is a hand's flush without the starter (none in the crib). Cards whose suits
-    are stand-ins too follow the suit facts the players chose, the starter's included."""
+    such cards is a hand's flush without the starter (none in the crib; from record version
+    4 no crib flush at all once one of its cards was named). Cards whose suits are stand-ins
+    too follow the suit facts the players chose, the starter's included."""
     if t.starter_suit_known:
         return breakdown
     named = {card for dealt in t.dealt if dealt is not None for card in dealt}
@@ -50,6 +51,8 @@ def stand_in_scores_nothing(
     for item in breakdown.items:
         if item.kind == "nobs" and item.cards[0] in named:
             continue
+        if item.kind == "flush" and crib and t.version >= 4 and any(c in named for c in cards):
+            continue  # a crib flush needs the starter's suit, which nobody entered
         if item.kind == "flush" and all(card in named for card in cards):
             if crib:
                 continue

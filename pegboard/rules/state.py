@@ -308,6 +308,9 @@ class GameState:
     offers: tuple[PenaltyOffer, ...]
     dealt: tuple[tuple[Card, ...] | None, ...]
     take_backs: tuple[TakeBack, ...] = ()
+    starter_suit_known: bool = True
+    """False when only the starter's rank was entered: its suit is a stand-in, which never
+    makes a flush or nobs with cards named with their suits."""
 
     @property
     def players(self) -> int:

@@ -339,6 +339,7 @@ class Table:
             offers=self.offers,
             dealt=tuple(self.dealt),
             take_backs=self.take_backs,
+            starter_suit_known=self.starter_suit_known,
         )
 
 
