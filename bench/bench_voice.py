@@ -31,7 +31,7 @@ from pegboard.hw.clock import MonotonicClock
 from pegboard.sim.fakes import FakeClock
 from pegboard.sim.keys import parse_script
 from pegboard.sim.script import run_script
-from pegboard.voice.announce import Announcement, Importance
+from pegboard.voice.acts import Announcement, Importance
 from pegboard.voice.espeak import EspeakVoice, espeak_command
 from pegboard.voice.hook import VoiceHook
 from pegboard.voice.samples import guide_announcements

@@ -242,7 +242,7 @@ def test_a_coach_page_is_said_aloud_once() -> None:
     from dataclasses import replace
 
     from pegboard.app.state import Reading
-    from pegboard.voice.announce import Importance
+    from pegboard.voice.acts import Importance
     from pegboard.voice.phrases import coach_phrase
     from tests.support.announcing import announcer_after
 

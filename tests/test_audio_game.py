@@ -16,7 +16,7 @@ import pytest
 
 from pegboard.app.words import side_name
 from pegboard.rules.facts import Counted, Scored, ShowStep
-from pegboard.voice.announce import Announcement, told
+from pegboard.voice.acts import Announcement, told
 from pegboard.voice.phrases import ENGLISH, step_phrase
 from tests.referee.referee import judge
 from tests.support.listening import RECOUNTED, Listener, record_lines, true_game

@@ -19,7 +19,7 @@ from pegboard.sim.fakes import FakeClock, RecordingDisplay
 from pegboard.sim.keys import KeyStep, parse_script
 from pegboard.sim.session import Simulator
 from pegboard.store import Store
-from pegboard.voice.announce import Announcement, Importance
+from pegboard.voice.acts import Announcement, Importance
 from pegboard.voice.audio import earcon
 from pegboard.voice.earcons import earcon_wav
 from pegboard.voice.espeak import EspeakVoice

@@ -21,7 +21,7 @@ import pytest
 
 from pegboard.config import VoiceConfig
 from pegboard.sim.fakes import FakeClock
-from pegboard.voice.announce import Announcement, Importance
+from pegboard.voice.acts import Announcement, Importance
 from pegboard.voice.espeak import EspeakVoice
 from pegboard.voice.speaker import Speaker
 

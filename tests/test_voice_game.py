@@ -21,7 +21,8 @@ from pegboard.rules.events import Event, GameHeader
 from pegboard.rules.facts import Counted, GameOver, Scored, ShowStep
 from pegboard.rules.game import Game
 from pegboard.rules.state import PLAY_REASONS, Reason
-from pegboard.voice.announce import Announcement, Announcer, Importance
+from pegboard.voice.acts import Announcement, Importance
+from pegboard.voice.announce import Announcer
 from tests.support.announcing import said_over_keys
 
 ROOT = Path(__file__).resolve().parent.parent

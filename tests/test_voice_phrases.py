@@ -164,7 +164,7 @@ def test_the_announcer_says_a_near_miss_once_and_a_hand_with_its_entry() -> None
     from dataclasses import replace
 
     from pegboard.app.state import Page, Reading
-    from pegboard.voice.announce import Importance
+    from pegboard.voice.acts import Importance
     from tests.support.announcing import announcer_after
     from tests.support.games import parse_script
 

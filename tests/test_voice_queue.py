@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 
 from pegboard.sim.fakes import FakeClock
-from pegboard.voice.announce import Announcement, Importance
+from pegboard.voice.acts import Announcement, Importance
 from pegboard.voice.speaker import Speaker, SpeechQueue
 
 PLAY, SHOW, RESULT = Importance.PLAY, Importance.SHOW, Importance.RESULT

@@ -47,8 +47,8 @@ from pegboard.app.view import Screen, View
 from pegboard.app.views import board, numbered
 from pegboard.app.words import no_suits, scores_lines, wrap
 from pegboard.record import result_json
-from pegboard.rules.events import Option
-from pegboard.rules.state import Phase
+from pegboard.rules.events import ClubSeat, Option
+from pegboard.rules.state import GameState, Phase
 
 _OVERLAYS = (Menu, Confirm, Saved, Scores, PenaltyScreen, HelpScreen, CardEntry)
 
@@ -112,14 +112,8 @@ def menu_rows(state: AppState, under: ScreenState) -> list[tuple[str, str]]:
         rows.append(("again", "Say it again"))
     if any(not isinstance(e, Option) for e in state.session.events):
         rows.append(("undo", "Undo last entry"))
-    if isinstance(under, Table) and gs.phase is Phase.PLAY and gs.to_act is not None \
-            and (club is None or club.helps(gs.to_act)):
-        rows.append(("hint", "Pegging hint"))
-    if isinstance(under, Table) and gs.phase is Phase.STARTER:
-        if club is None or not club.lock:
-            rows.append(("advice", "Discard advice"))
-        elif club.guests:
-            rows.append(("advice", f"Advice for {gs.names[club.guests[0]]} (guest)"))
+    if isinstance(under, Table):
+        rows += _table_help(gs, club)
     if gs.phase is not Phase.GAME_OVER:
         rows.append(("peg", "Peg points"))
     rows += [("penalty", "Penalty"), ("scores", "Scores")]
@@ -131,6 +125,20 @@ def menu_rows(state: AppState, under: ScreenState) -> list[tuple[str, str]]:
         rows.append(("own", f"Count it yourself: {'on' if state.table.count_yourself else 'off'}"))
     rows += [("end", "End game"), ("shutdown", "Shut down")]
     return rows
+
+
+def _table_help(gs: GameState, club: ClubSeat | None) -> list[tuple[str, str]]:
+    """The help rows offered over the table: a pegging hint for the player to act, discard
+    advice before the starter (under the lock only a guest's, on their own turn or cards)."""
+    if gs.phase is Phase.PLAY and gs.to_act is not None and (club is None or club.helps(gs.to_act)):
+        return [("hint", "Pegging hint")]
+    if gs.phase is not Phase.STARTER:
+        return []
+    if club is None or not club.lock:
+        return [("advice", "Discard advice")]
+    if club.guests:
+        return [("advice", f"Advice for {gs.names[club.guests[0]]} (guest)")]
+    return []
 
 
 _OPENS: dict[str, Callable[[AppState, ScreenState], ScreenState]] = {

@@ -32,7 +32,7 @@ from pegboard.app.state import AppState
 from pegboard.app.view import Screen, View
 from pegboard.app.words import side_name
 from pegboard.rules.state import Phase
-from pegboard.voice.announce import Announcement, Importance
+from pegboard.voice.acts import Announcement, Importance
 from pegboard.voice.phrases import speakable
 
 EARCON = "earcon"

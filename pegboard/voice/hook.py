@@ -16,7 +16,8 @@ from pegboard.app.effects import AudioMode, Earcon, Effect, SayScore, Sound
 from pegboard.app.state import AppState
 from pegboard.app.view import View
 from pegboard.config import VoiceConfig
-from pegboard.voice.announce import Announcement, Announcer, Importance
+from pegboard.voice.acts import Announcement, Importance
+from pegboard.voice.announce import Announcer
 from pegboard.voice.audio import EARCON, AudioScreen, earcon, score_words, sound_of
 from pegboard.voice.espeak import WavFolder
 from pegboard.voice.phrases import read_view

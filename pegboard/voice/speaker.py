@@ -32,7 +32,7 @@ from typing import Protocol
 
 from pegboard.app.effects import Sound
 from pegboard.hw.clock import Clock
-from pegboard.voice.announce import Announcement, Importance
+from pegboard.voice.acts import Announcement, Importance
 from pegboard.voice.audio import sound_of
 
 log = logging.getLogger(__name__)

@@ -1,0 +1,200 @@
+"""One entry's report in words: the announcements each of the engine's facts calls for
+(:func:`told`), and what an announcement is (its words, kind and :class:`Importance`).
+
+:mod:`pegboard.voice.announce` decides which reports are new; this module only words them,
+in the order of their facts. Pure: the same report always gives the same announcements.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from pegboard.rules.events import Claim
+from pegboard.rules.facts import (
+    ClaimClosed,
+    ClaimOpened,
+    Counted,
+    Fact,
+    GameOver,
+    Laid,
+    Report,
+    SaidGo,
+    Scored,
+    ShowStep,
+)
+from pegboard.rules.state import Award, Phase, Reason
+from pegboard.voice.phrases import (
+    Phrases,
+    act_phrase,
+    award_phrase,
+    claim_phrase,
+    is_play_act,
+    laid_phrase,
+    result_phrase,
+    standing,
+    step_phrase,
+)
+
+
+class Importance(enum.IntEnum):
+    """How much an announcement matters: a newer one replaces an unsaid older one of lower
+    importance (a hand's count is worth more than the last card's "fifteen for two"); audio
+    mode's sounds (``CUE``) are never replaced, and a wheel word only by the next."""
+
+    CUE = -3
+    """Audio mode: a short sound (a click, the tone of a key taken or refused)."""
+    WHEEL = -2
+    """Audio mode: the card, row or number the knob or a key moved to."""
+    SCREEN = -1
+    """Audio mode: a screen or page reached, a row changed, "Entered"."""
+    TEACHING = 0
+    PLAY = 1
+    SHOW = 2
+    PENALTY = 3
+    RESULT = 4
+    ASKED = 5
+    """Asked for by a player: "Say it again", or the screen read aloud."""
+
+
+_IMPORTANCE = {
+    Reason.HIS_HEELS: Importance.SHOW, Reason.HAND: Importance.SHOW,
+    Reason.CRIB: Importance.SHOW, Reason.PEG: Importance.SHOW,
+    Reason.THREE_FOR_LAST: Importance.SHOW, Reason.PENALTY: Importance.PENALTY,
+    Reason.MUGGINS: Importance.PENALTY, Reason.RENEGE_TAKE_BACK: Importance.PENALTY,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Announcement:
+    """One thing to say: the words, what kind of thing it is, how much it matters and the
+    entry it belongs to (the number of entries in force once it was made; 0 for none)."""
+
+    text: str
+    kind: str
+    importance: Importance
+    entry: int = 0
+
+
+def told(report: Report, names: Sequence[str], sides: Sequence[str],
+         p: Phrases, entry: int = 0, *, audio: bool = False) -> list[Announcement]:
+    """The announcements one entry's report calls for, in the order of its facts (see the
+    module's docstring); ``entry`` is what each belongs to.
+
+    In audio mode also: every card laid, named with the count it made or with what it
+    scored ("Ann, seven: twenty-two"), a go ("Ben: go"), the board after every score ("Ann
+    46, Ben 39", from the act's own board) and, after a go or a count's reset, who plays.
+    """
+    out = _told(report, names, sides, p, entry, audio)
+    turn = report.next
+    restarted = report.first(SaidGo) is not None or (
+        report.first(Laid) is not None and turn.count == 0)
+    if audio and restarted and turn.phase is Phase.PLAY and turn.to_act is not None:
+        out.append(Announcement(f"{names[turn.to_act]} to play", "turn", Importance.PLAY,
+                                entry))
+    return out
+
+
+def _told(report: Report, names: Sequence[str], sides: Sequence[str],
+          p: Phrases, entry: int, audio: bool) -> list[Announcement]:
+    out: list[Announcement] = []
+    taken: dict[int, tuple[int, int]] = {}  # player -> side, points taken back
+    count = report.next.count
+    step: ShowStep | None = None
+    claimed = False
+    facts = report.facts
+    shown: int | None = None  # where the count just said is, for its standing
+    # each fact with the one before it and the one after it
+    for before, fact, after in zip((None, *facts), facts, (*facts[1:], None), strict=False):
+        if isinstance(fact, Laid):
+            count = fact.count
+            out += _laid(fact, after, names, p, entry) if audio else []
+        elif isinstance(fact, SaidGo) and audio:
+            out.append(Announcement(f"{names[fact.player]}: go", "go", Importance.PLAY, entry))
+        elif isinstance(fact, ClaimClosed):
+            # the claim's own act comes next (other windows it closed peg nothing)
+            claimed = claimed or (isinstance(report.event, Claim) and fact.pegged > 0)
+        elif isinstance(fact, ShowStep) and not isinstance(after, ClaimOpened):
+            step = fact  # (a muggins count, its claim window next, stays hidden)
+            shown = len(out)
+            out.append(Announcement(step_phrase(fact, names, p), fact.counted.value,
+                                    Importance.SHOW, entry))
+        elif isinstance(fact, GameOver):
+            out.append(Announcement(result_phrase(fact, sides, p), "result",
+                                    Importance.RESULT, entry))
+        elif isinstance(fact, Scored):
+            if step is not None and _counts(fact, step):
+                step = None  # the count just said, pegged
+                if audio and shown is not None and fact.scores:
+                    out[shown] = _standing(out[shown], fact, sides)
+                continue
+            if all(reason is Reason.RENEGE_TAKE_BACK for reason in fact.reasons):
+                taken[fact.player] = (fact.side, taken.get(fact.player, (0, 0))[1] + fact.points)
+                continue
+            said = _claimed(fact, names, p, entry) if claimed else _act(
+                fact, count, names, p, entry)
+            if audio and isinstance(before, Laid) and is_play_act(fact) and not claimed:
+                scored = [(a.reason, a.points) for a in fact.awards]
+                said = replace(said, text=laid_phrase(names[fact.player], before.card.rank,
+                                                      scored, count, p))
+            out.append(_standing(said, fact, sides) if audio and fact.scores else said)
+            claimed = False
+    return _taken_back(taken, names, p, entry) + out
+
+
+def _taken_back(taken: dict[int, tuple[int, int]], names: Sequence[str], p: Phrases,
+                entry: int) -> list[Announcement]:
+    """A renege's points taken back: one sum per player, said before the rest."""
+    out: list[Announcement] = []
+    for player, (side, points) in taken.items():
+        back = Award(player, side, points, Reason.RENEGE_TAKE_BACK, "")
+        out.insert(0, Announcement(award_phrase(back, names[player], names, p),
+                                   back.reason, Importance.PENALTY, entry))
+    return out
+
+
+def _laid(laid: Laid, after: Fact | None, names: Sequence[str], p: Phrases,
+          entry: int) -> list[Announcement]:
+    """Audio mode: a card laid that scores nothing, named with the count it made (a card that
+    scores is said with its act)."""
+    if isinstance(after, Scored) and is_play_act(after) and after.player == laid.player:
+        return []
+    return [Announcement(laid_phrase(names[laid.player], laid.card.rank, (), laid.count, p),
+                         "laid", Importance.PLAY, entry)]
+
+
+def _standing(said: Announcement, act: Scored, sides: Sequence[str]) -> Announcement:
+    """Audio mode: an award with the board it left: "Ann: fifteen for two; Ann 46, Ben 39"."""
+    return replace(said, text=f"{said.text}; {standing(act.scores, sides)}")
+
+
+def _counts(act: Scored, step: ShowStep) -> bool:
+    """Whether ``act`` pegs the count ``step`` (the engine reports the count, then its act)."""
+    reason = Reason.CRIB if step.counted is Counted.CRIB else Reason.HAND
+    return act.reasons == (reason,) and act.player == step.player
+
+
+def _act(act: Scored, count: int, names: Sequence[str], p: Phrases,
+         entry: int) -> Announcement:
+    if is_play_act(act):
+        reasons = act.reasons
+        kind = "play" if any(r not in (Reason.GO, Reason.LAST_CARD) for r in reasons) else (
+            str(reasons[-1]))
+        return Announcement(act_phrase(act, count, names, p), kind, Importance.PLAY, entry)
+    reason = act.reasons[0]
+    return Announcement(act_phrase(act, count, names, p), str(reason),
+                        _IMPORTANCE.get(reason, Importance.SHOW), entry)
+
+
+def _claimed(act: Scored, names: Sequence[str], p: Phrases, entry: int) -> Announcement:
+    """Points pegged as their owner claimed them (muggins games): one announcement for the
+    claim, "Ann claims five", or a hand or crib said like any count."""
+    reason = act.reasons[0]
+    if reason in (Reason.HAND, Reason.CRIB):
+        return Announcement(claim_phrase(act.awards[0], names[act.player], p), str(reason),
+                            Importance.SHOW, entry)
+    whole = Award(act.player, act.side, act.points, reason, "")
+    importance = Importance.PLAY if is_play_act(act) else _IMPORTANCE.get(reason,
+                                                                         Importance.SHOW)
+    return Announcement(claim_phrase(whole, names[act.player], p), "claim", importance, entry)
