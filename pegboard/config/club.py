@@ -68,16 +68,16 @@ class ClubConfig:
 
     def problem(self) -> str | None:
         """A club board needs its id and its broker; a password needs a user."""
-        if self.enabled and not self.board:
-            return ('club.enabled = true but club.board = ""; allowed: this board\'s id, '
-                    'e.g. board = "board-7"')
-        if self.enabled and not self.broker:
-            return ('club.enabled = true but club.broker = ""; allowed: the club\'s broker, '
-                    'e.g. broker = "192.168.1.10:1883"')
-        if self.password_file and not self.user:
-            return ('club.password_file is set but club.user = ""; allowed: the MQTT user '
-                    "the password belongs to")
-        if self.serve_password_file and not self.serve_user:
-            return ('club.serve_password_file is set but club.serve_user = ""; allowed: the '
-                    "standings service's MQTT user the password belongs to")
-        return None
+        needs = (
+            (self.enabled and not self.board, "club.enabled = true", "club.board",
+             'this board\'s id, e.g. board = "board-7"'),
+            (self.enabled and not self.broker, "club.enabled = true", "club.broker",
+             'the club\'s broker, e.g. broker = "192.168.1.10:1883"'),
+            (bool(self.password_file and not self.user), "club.password_file is set",
+             "club.user", "the MQTT user the password belongs to"),
+            (bool(self.serve_password_file and not self.serve_user),
+             "club.serve_password_file is set", "club.serve_user",
+             "the standings service's MQTT user the password belongs to"),
+        )
+        return next((f'{given} but {key} = ""; allowed: {allowed}'
+                     for missing, given, key, allowed in needs if missing), None)
