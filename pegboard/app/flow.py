@@ -107,9 +107,11 @@ def settle(state: AppState, effects: list[Effect] | None = None) -> Result:
 
 
 def waiting(state: AppState) -> bool:
-    """A score waits for its owner's claim, or for a muggins call."""
+    """A score waits for its owner's claim, or for a muggins call, or a count for its
+    owner's own count (count it yourself)."""
     assert state.session is not None
-    return bool(state.session.state.pending_claims) or muggins_open(state)
+    gs = state.session.state
+    return bool(gs.pending_claims or gs.held_counts) or muggins_open(state)
 
 
 def muggins_open(state: AppState) -> bool:
@@ -151,6 +153,10 @@ def table_screen(state: AppState) -> ScreenState:
     session = state.session
     assert session is not None
     gs = session.state
+    if gs.held_counts:  # count it yourself: resumed, or an owner's count taken back
+        from pegboard.app.own_count import held_screen
+
+        return held_screen(gs)
     if gs.phase is Phase.GAME_OVER:
         return GameOver()
     if muggins_open(state):

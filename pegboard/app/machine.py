@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from pegboard.app import flow
+from pegboard.app import flow, views
 from pegboard.app.effects import (
     AudioMode,
     Earcon,
@@ -95,6 +95,11 @@ def initial_state(config: Config, *, resume: Sequence[RawLine] | Game | None = N
                     setup=seated(state.setup, gs.names))
     state = replace(state, race=flow.race(state) if gs.winner is not None else ())
     page = Page("Game restored", (score_line(gs), "OK to go on"))
+    if gs.held_counts:  # count it yourself: the board as before the count still held
+        held = gs.held_counts[0]
+        board = replace(gs, scores=held.scores, back_pegs=held.back_pegs)
+        page = Page("Game restored", (score_line(board), "OK to go on"),
+                    sides=views.sides(board))
     return replace(state, screen=Reading((*first, page)))
 
 

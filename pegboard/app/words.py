@@ -20,6 +20,7 @@ from pegboard.rules.events import (
     Event,
     Go,
     Option,
+    OwnCount,
     Peg,
     Penalty,
     Play,
@@ -207,6 +208,8 @@ def describe(event: Event, names: tuple[str, ...]) -> str:
             return f"{names[player]}'s hand"
         case Peg(player=player, points=points):
             return f"{names[player]}'s {points}"
+        case OwnCount(player=player):
+            return f"{names[player]}'s own count"
     return _ENTRY_NAMES.get(type(event), event.TYPE)
 
 

@@ -326,5 +326,7 @@ _READERS: dict[str, Callable[[_Fields], Line]] = {
     ev.Override.TYPE: lambda f: ev.Override(f.text("director", MAX_NAME),
                                             f.text("note", MAX_NOTE)),
     ev.Option.TYPE: _option,
+    ev.OwnCount.TYPE: lambda f: ev.OwnCount(f.seat("player"),
+                                            f.whole("points", 0, MOST_ONE_SCORE, _SCORE_WHY)),
 }
 """How each type of line is read (its fields checked as the engine needs them)."""

@@ -247,13 +247,24 @@ class Override:
     note: str
 
 
+@dataclass(frozen=True, slots=True)
+class OwnCount:
+    """Count it yourself (teaching): the owner of the hand or crib the engine holds says
+    the count they make it, ``points``, before the table is shown it. Scores never change:
+    the engine has pegged the count already; what was said is kept for the lesson."""
+
+    TYPE: ClassVar[str] = "own_count"
+    player: int
+    points: int
+
+
 Event = (
     Cut | Deal | Dealt | Starter | Play | Go | Show | Crib | Peg | Penalty | Claim | Muggins
-    | Undo | NewGame | Option | Confirm | Override
+    | Undo | NewGame | Option | Confirm | Override | OwnCount
 )
 """Every entry that can follow the header."""
 
 EVENT_TYPES: tuple[type[Event], ...] = (
     Cut, Deal, Dealt, Starter, Play, Go, Show, Crib, Peg, Penalty, Claim, Muggins, Undo, NewGame,
-    Option, Confirm, Override,
+    Option, Confirm, Override, OwnCount,
 )

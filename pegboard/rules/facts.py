@@ -16,7 +16,8 @@ An entry's report, in order, may hold:
   claim); :class:`Scored` for the play's points, his heels, pegs, penalties, muggins;
 - :class:`Offered` and :class:`Withdrawn` penalty offers (renege reports, false claims of
   game);
-- :class:`GameOver` when a side reached the target; :class:`Undone` for an ``undo``.
+- :class:`GameOver` when a side reached the target; :class:`Undone` for an ``undo``;
+  :class:`CountSaid` for an ``own_count`` (count it yourself).
 
 ``Report.next`` (a :class:`Turn`, :mod:`pegboard.rules.turn`) then says what the table does
 next. ``Report.awards`` is every award pegged, in order (what ``Game.apply`` returns).
@@ -61,6 +62,7 @@ class FactKind(enum.Enum):
     TAKEN_BACK = "taken back"
     GAME_OVER = "game over"
     CONFIRMED = "confirmed"
+    COUNT_SAID = "count said"
     UNDONE = "undone"
 
 
@@ -299,6 +301,18 @@ class Confirmed:
 
 
 @dataclass(frozen=True, slots=True)
+class CountSaid:
+    """Count it yourself: ``player`` said ``said`` for their hand or crib (``counted``),
+    whose true count, already pegged, is ``points``; the count may be shown from now on."""
+
+    kind: ClassVar[FactKind] = FactKind.COUNT_SAID
+    player: int
+    counted: Counted
+    said: int
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
 class Undone:
     """An ``undo`` entry took ``event`` back."""
 
@@ -309,7 +323,7 @@ class Undone:
 Fact = (
     Laid | SaidGo | Scored | ShowStep | ClaimOpened | ClaimClosed | MugginsOpened
     | MugginsClosed | Offered | Withdrawn | PenaltyApplied | TakenBack | GameOver | Confirmed
-    | Undone
+    | CountSaid | Undone
 )
 """Every fact an entry can report."""
 

@@ -64,6 +64,7 @@ from pegboard.rules.events import (
     NewGame,
     Option,
     Override,
+    OwnCount,
     Peg,
     Penalty,
     Play,
@@ -73,6 +74,7 @@ from pegboard.rules.events import (
 )
 from pegboard.rules.facts import Report, Undone
 from pegboard.rules.history import Entries, Node, same_entries
+from pegboard.rules.own_count import apply_option, apply_own_count, hold_counts
 from pegboard.rules.play import apply_go, apply_play
 from pegboard.rules.renege import claimable_after_win
 from pegboard.rules.report import entry_report, turn
@@ -228,6 +230,7 @@ def _step(node: Node, event: Event) -> tuple[Node, Report]:
     table = node.table.copy()
     out: list[Award] = []
     _apply(table, event, out)
+    hold_counts(node.table, table)
     report = entry_report(node.table, table, event, out)
     table.notes = []  # reported: the table is kept as the state after this entry
     return Node(node, event, table, report), report
@@ -238,7 +241,11 @@ def _apply(t: Table, event: Event, out: list[Award]) -> None:
         if (event.teaching or event.count_yourself) and t.locked:
             raise RuleError("the tournament lock is on: no teaching or count it yourself at "
                             "this table tonight")
-        return  # a table option: nothing at the table changes
+        apply_option(t, event)  # a table option: no score changes
+        return
+    if isinstance(event, OwnCount):
+        apply_own_count(t, event)  # the count was pegged already; it may now be shown
+        return
     if isinstance(event, Confirm | Override):
         apply_confirm(t, event)
         return
@@ -267,7 +274,8 @@ def _pegs_nothing(apply: Callable[[Table, Any], None]) -> _Apply:
     return apply_entry
 
 
-# One rule per kind of entry (Option, Confirm and Override are settled before the claims).
+# One rule per kind of entry (Option, OwnCount, Confirm and Override are settled before the
+# claims).
 _APPLY: dict[type[Event], _Apply] = {
     Play: apply_play,
     Go: apply_go,

@@ -215,6 +215,21 @@ class PendingClaim:
 
 
 @dataclass(frozen=True, slots=True)
+class HeldCount:
+    """Count it yourself (teaching): a hand or crib the engine has pegged whose owner has not
+    yet said their own count (an ``own_count`` entry). Until then nothing shows it: the
+    board stands at ``scores`` and ``back_pegs``, where it was before this count was pegged.
+    ``points`` is the true count, ``reason`` HAND or CRIB, ``items`` every combination."""
+
+    player: int
+    reason: Reason
+    points: int
+    scores: tuple[int, ...]
+    back_pegs: tuple[int, ...]
+    items: tuple[ScoreItem, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class PendingMuggins:
     """Muggins games: points ``owner`` under-claimed, open to an opponent's muggins call."""
 
@@ -311,6 +326,9 @@ class GameState:
     starter_suit_known: bool = True
     """False when only the starter's rank was entered: its suit is a stand-in, which never
     makes a flush or nobs with cards named with their suits."""
+    held_counts: tuple[HeldCount, ...] = ()
+    """Count it yourself: the counts pegged whose owners have not yet said theirs, in show
+    order (the first owner says theirs next)."""
 
     @property
     def players(self) -> int:

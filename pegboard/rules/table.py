@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pegboard.errors import InvalidCardError, RuleError
 from pegboard.rules.awards import number
 from pegboard.rules.cards import Card, require_distinct
-from pegboard.rules.events import GameHeader
+from pegboard.rules.events import GameHeader, TableOptions
 from pegboard.rules.facts import ClaimOpened, Fact
 from pegboard.rules.result import game_result
 from pegboard.rules.scoring import ScoreItem
@@ -21,6 +21,7 @@ from pegboard.rules.state import (
     Award,
     GameResult,
     GameState,
+    HeldCount,
     MatchState,
     Owed,
     PenaltyOffer,
@@ -140,6 +141,7 @@ class Table:
         self.notes: list[Note] = []  # this entry's facts, in order; fresh on every copy
         # The last muggins window that shut untaken, and what shut it (for a true refusal).
         self.lapsed_muggins: tuple[PendingMuggins, str] | None = None
+        self.options: TableOptions = header.table  # changed by option entries
         self._new_deal_state()
 
     def _new_deal_state(self) -> None:
@@ -155,6 +157,7 @@ class Table:
         self.shown: list[tuple[Card, ...] | None] = [None] * self.n
         self.dealt: list[tuple[Card, ...] | None] = [None] * self.n
         self.crib: tuple[Card, ...] | None = None
+        self.held_counts: tuple[HeldCount, ...] = ()  # count it yourself (rules/own_count)
         self.gos: tuple[GoMark, ...] = ()
         self.play_started = False
         self.show_index = 0
@@ -339,7 +342,7 @@ class Table:
             offers=self.offers,
             dealt=tuple(self.dealt),
             take_backs=self.take_backs,
-            starter_suit_known=self.starter_suit_known,
+            starter_suit_known=self.starter_suit_known, held_counts=self.held_counts,
         )
 
 

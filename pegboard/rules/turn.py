@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pegboard.rules.state import PendingClaim, PendingMuggins, Phase
+from pegboard.rules.state import HeldCount, PendingClaim, PendingMuggins, Phase
 
 
 @dataclass(frozen=True, slots=True)
@@ -17,6 +17,8 @@ class Turn:
     and ``next_dealer``, who deals the next one (once the crib is counted, ``to_act`` too).
     ``count`` in the play. In a muggins game ``claim`` is the score waiting for its owner's
     claim now (its owner acts first) and ``muggins`` the points open to a muggins call.
+    With count it yourself on, ``held`` is the count waiting for its owner's own count
+    (:mod:`pegboard.rules.own_count`): not to be shown before it.
     """
 
     phase: Phase
@@ -29,3 +31,4 @@ class Turn:
     scores: tuple[int, ...]
     claim: PendingClaim | None = None
     muggins: PendingMuggins | None = None
+    held: HeldCount | None = None

@@ -6,7 +6,10 @@ the last entry's :class:`~pegboard.rules.facts.Turn`; the last score is that ent
 :class:`~pegboard.rules.facts.Scored` acts, one line each; the show is the deal's
 :class:`~pegboard.rules.facts.ShowStep` facts in the order the engine counted them; the race
 is the :class:`Turn` scores at the end of each deal. Nothing here works out a phase, an order,
-a race or a score again. The words are the device's own (:mod:`pegboard.app.words`).
+a race or a score again. With count it yourself on, a count the engine holds for its owner's
+own count (``GameState.held_counts``) is not shown: the board stands where the engine says it
+stood before that count, and the count, its award and a result it made wait for the
+``own_count`` line. The words are the device's own (:mod:`pegboard.app.words`).
 docs/web.md describes every field.
 """
 
@@ -33,7 +36,7 @@ from pegboard.rules.facts import (
     ShowStep,
     Turn,
 )
-from pegboard.rules.state import PendingClaim, Phase, Reason
+from pegboard.rules.state import HeldCount, PendingClaim, Phase, Reason
 from pegboard.stats import Race, skunk_lines
 from pegboard.ui.race import race_svg
 from pegboard.web.follow import Entry, Follower
@@ -114,7 +117,24 @@ def game_json(follower: Follower) -> dict[str, Any] | None:
         race = race_of(entries, sides, target)
         data["race"] = race.to_json()
         data["race_svg"] = race_svg(race)
+    if gs.held_counts:
+        hold(data, gs.held_counts, deal, names)
     return data
+
+
+def hold(data: dict[str, Any], held: tuple[HeldCount, ...], deal: list[Entry],
+         names: tuple[str, ...]) -> None:
+    """Count it yourself: ``data`` with nothing of the counts the engine holds: the board as
+    it stood before the first, no page or award line of any held count, and no result or
+    winner while a held count made it (the game ended on it)."""
+    first = held[0]
+    hidden = {(count.player, count.reason is Reason.CRIB) for count in held}
+    data.update(scores=list(first.scores), shown=list(first.scores),
+                back_pegs=list(first.back_pegs), winner=None, result=None,
+                result_text=None, race=None, race_svg=None,
+                show=[count for count in data["show"]
+                      if (count["player"], count["crib"]) not in hidden],
+                last_award=last_scores(deal, names, hidden))
 
 
 def _game_over(entries: list[Entry]) -> GameOver | None:
@@ -145,13 +165,17 @@ def doing(turn: Turn | None, names: tuple[str, ...]) -> str:
     def name(seat: int | None) -> str:
         return names[seat] if seat is not None else ""
 
-    if turn.claim is not None:
+    if turn.held is not None:
+        what = "crib" if turn.held.reason is Reason.CRIB else "hand"
+        text = f"Waiting for {names[turn.held.player]}'s own count: {what}"
+    elif turn.claim is not None:
         text = _claim_text(turn.claim, names)
     else:
         text = _DOING[turn.phase].format(
             dealer=name(turn.dealer), to_act=name(turn.to_act),
             next_dealer=name(turn.next_dealer))
-    if (turn.phase in _IN_DEAL or turn.claim is not None) and turn.deal_no:
+    if (turn.phase in _IN_DEAL or turn.claim is not None or turn.held is not None
+            ) and turn.deal_no:
         text += f" — deal {turn.deal_no}"
     return text
 
@@ -173,11 +197,17 @@ def claim_json(turn: Turn | None, names: tuple[str, ...]) -> dict[str, Any] | No
     }
 
 
-def last_scores(deal: list[Entry], names: tuple[str, ...]) -> dict[str, Any] | None:
+def last_scores(deal: list[Entry], names: tuple[str, ...],
+                hidden: set[tuple[int, bool]] | frozenset[tuple[int, bool]] = frozenset(),
+                ) -> dict[str, Any] | None:
     """The latest entry of this deal that pegged points: each scoring act (one
-    :class:`Scored` fact) a line of its own, said as the device says it."""
+    :class:`Scored` fact) a line of its own, said as the device says it. ``hidden``: the
+    owners of counts held (count it yourself; with True for a crib), whose acts are left
+    out."""
     for entry in reversed(deal):
-        acts = entry.report.scored
+        acts = [act for act in entry.report.scored if not any(
+            (act.player, reason is Reason.CRIB) in hidden
+            for reason in act.reasons if reason in (Reason.HAND, Reason.CRIB))]
         if acts:
             return {
                 "line": entry.line,
