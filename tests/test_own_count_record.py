@@ -5,6 +5,7 @@ hold a count until its owner's line is in."""
 from __future__ import annotations
 
 import json
+from io import StringIO
 from pathlib import Path
 
 import pytest
@@ -13,11 +14,13 @@ from starlette.testclient import TestClient
 from pegboard.app.inputs import Turn
 from pegboard.app.machine import initial_state
 from pegboard.app.state import OwnCount
+from pegboard.commands.replay import replay
 from pegboard.config import Config
 from pegboard.errors import RuleError
 from pegboard.record import read_game
 from pegboard.rules.events import OwnCount as OwnCountEntry
-from pegboard.rules.facts import Counted, CountSaid
+from pegboard.rules.facts import ClaimOutcome, Counted, CountSaid
+from pegboard.rules.lessons import lessons
 from pegboard.web.app import create_app
 from tests.support.app_driver import OK, App
 from tests.support.web import ScriptedGame
@@ -121,3 +124,17 @@ def test_a_power_cut_before_the_owners_count_asks_for_it_again(
     resumed.feed(OK)  # P1 says 0
     assert json.loads(resumed.record[-1]) == {"type": "own_count", "player": 0, "points": 0}
     assert (resumed.view.title, resumed.view.lines[0]) == ("P1's hand: 7", "said 0")
+
+
+def test_the_review_and_replay_tell_each_owners_own_count(
+        played: tuple[list[str], list[str], list[str]]) -> None:
+    _, _, p1 = played
+    found = lessons(read_game(p1))
+    p1_counts, p2_counts = (player.counting for player in found.players)
+    assert (p2_counts.closed[ClaimOutcome.UNDER], p2_counts.missed) == (1, 1)  # 3 of 4
+    assert (p1_counts.closed[ClaimOutcome.EXACT], p1_counts.claims) == (1, 1)  # 7 of 7
+    out = StringIO()
+    replay(p1, out)
+    said = [line.strip() for line in out.getvalue().splitlines() if "counted their" in line]
+    assert said == ["(P2 counted their hand: said three of four)",
+                    "(P1 counted their hand: said seven of seven)"]

@@ -30,6 +30,7 @@ from pegboard.rules.facts import (
     ClaimOpened,
     ClaimOutcome,
     Counted,
+    CountSaid,
     Fact,
     GameOver,
     Laid,
@@ -269,6 +270,9 @@ def _window_line(state: GameState, fact: Fact) -> str | None:
         return _withdrawn_line(state, fact)
     if isinstance(fact, Undone):
         return "  (last entry taken back)"
+    if isinstance(fact, CountSaid):
+        return (f"    ({names[fact.player]} counted their {fact.counted.value}: said "
+                f"{number(fact.said)} of {number(fact.points)})")
     return None
 
 

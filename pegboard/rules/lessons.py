@@ -10,8 +10,9 @@ Read off the engine's facts for every entry (:class:`pegboard.rules.facts.Report
   show is valued as :func:`pegboard.rules.hints.play_options` values it (points now less the
   next player's expected answer, every card the player had not seen equally likely theirs);
   the loss is the best card's value less the laid card's.
-* **Counting** (muggins games): each claim closed (``ClaimClosed``) is exact, under (the
-  points left unclaimed are missed) or over.
+* **Counting**: each claim closed in a muggins game (``ClaimClosed``), and each owner's own
+  count at count it yourself (``CountSaid``), is exact, under (the points not said are
+  missed) or over.
 """
 
 from __future__ import annotations
@@ -24,7 +25,14 @@ from fractions import Fraction
 
 from pegboard.errors import PegboardError
 from pegboard.rules.cards import Card
-from pegboard.rules.facts import ClaimClosed, ClaimOutcome, Counted, Laid, ShowStep
+from pegboard.rules.facts import (
+    ClaimClosed,
+    ClaimOutcome,
+    Counted,
+    CountSaid,
+    Laid,
+    ShowStep,
+)
 from pegboard.rules.game import Game
 from pegboard.rules.hints import play_options
 from pegboard.rules.review import points_text, review_discard
@@ -61,8 +69,9 @@ class Mistake:
 
 @dataclass(slots=True)
 class Counting:
-    """A player's claims in muggins games: how many closed each way (exact, under or over; a
-    claim passed over was never made), the points missed (left unclaimed) and over-claimed."""
+    """A player's claims in muggins games and own counts (count it yourself): how many each
+    way (exact, under or over; a claim passed over was never made), the points missed (left
+    unsaid) and over-claimed."""
 
     closed: Counter[ClaimOutcome] = field(default_factory=Counter)
     missed: int = 0
@@ -83,6 +92,18 @@ class Counting:
             self.missed += closed.claim.points - closed.claimed
         elif closed.outcome is ClaimOutcome.OVER:
             self.over_points += closed.claimed - closed.claim.points
+
+    def said(self, fact: CountSaid) -> None:
+        """Count one owner's own count (count it yourself): what was said against the count
+        the engine pegged."""
+        if fact.said == fact.points:
+            self.closed[ClaimOutcome.EXACT] += 1
+        elif fact.said < fact.points:
+            self.closed[ClaimOutcome.UNDER] += 1
+            self.missed += fact.points - fact.said
+        else:
+            self.closed[ClaimOutcome.OVER] += 1
+            self.over_points += fact.said - fact.points
 
     def add(self, other: Counting) -> None:
         """Count ``other``'s claims in too."""
@@ -216,6 +237,8 @@ def lessons(game: Game) -> GameLessons:
                 mistakes.extend(_show(walk, players, fact, laid, key))
             elif isinstance(fact, ClaimClosed):
                 players[fact.claim.player].counting.count(fact)
+            elif isinstance(fact, CountSaid):
+                players[fact.player].counting.said(fact)
     mistakes.sort(key=lambda m: (-m.lost, m.game_no, m.deal_no, m.player))
     whole = tuple(PlayerLessons(seat) for seat in seats)
     for game_players in per_game:
