@@ -15,6 +15,7 @@ from pegboard.app.inputs import InputEvent
 from pegboard.app.picker import rank_label
 from pegboard.app.session import Session
 from pegboard.app.state import AppState, Result, Table
+from pegboard.app.teach import turn_coach
 from pegboard.app.view import Screen, View
 from pegboard.app.views import board
 from pegboard.rules.cards import Card
@@ -104,23 +105,6 @@ def _card(state: AppState, screen: Table, card: Card, *, named: bool = False) ->
     return state, ()
 
 
-def _coach(state: AppState) -> str:
-    """The pegging coach's line (teaching, the cards of the player to act known: their dealt
-    cards entered, or their hand): the card to lay looking two cards ahead with what the box
-    knows (:mod:`pegboard.rules.lookahead`); worked out once an entry, not once a frame."""
-    session = state.session
-    if not state.teaching or session is None:
-        return ""
-
-    def line() -> str:
-        from pegboard.rules.lookahead import known_for, known_line
-
-        known = known_for(session.state)
-        return (known_line(known) or "") if known is not None else ""
-
-    return session.memo("coach line", line)
-
-
 def view(state: AppState, screen: Table) -> View:
     gs = _gs(state)
     found = _wheel(state, screen)
@@ -135,7 +119,7 @@ def view(state: AppState, screen: Table) -> View:
             board(gs, Screen.PLAY, f"Deal {gs.deal_no}"), count=gs.count,
             pile=tuple(rank_label(c.rank) for c in gs.pile), award=state.award,
             turn=gs.names[gs.to_act] if gs.to_act is not None else "", picker=pv,
-            hint="OK play  GO go", coach=_coach(state),
+            hint="OK play  GO go", coach=turn_coach(state),
         )
     shown = screen.pending
     if gs.phase is Phase.SHOW:

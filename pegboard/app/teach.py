@@ -3,8 +3,9 @@
 The first-game coach's page at each step of a deal the first time it happens
 (:mod:`pegboard.app.coach`); a shown hand's discard reviewed by expected value (when the dealt
 cards were entered); what a low claim missed; why a card scored nothing when it nearly did
-(once per kind of near miss a game, so the lesson does not become a chore); and rule help the
-first time a dispute is likely."""
+(once per kind of near miss a game, so the lesson does not become a chore); rule help the
+first time a dispute is likely; and the pegging coach's line for the player to act, whole on a
+page when the play screen's line cannot hold it."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from pegboard.app.words import no_suits, wrap
 from pegboard.errors import PegboardError
 from pegboard.rules.events import Claim, Event, Play
 from pegboard.rules.scoring import Breakdown
-from pegboard.rules.state import Award, GameState, Reason
+from pegboard.rules.state import Award, GameState, Phase, Reason
 
 if TYPE_CHECKING:
     from pegboard.rules.rulehelp import Topic
@@ -47,7 +48,47 @@ def lessons(state: AppState, before: GameState, event: Event, awards: tuple[Awar
     situation = rulehelp.situation_after(event, awards, before, after)
     topics = tuple(t for t in rulehelp.topics_for(situation) if t.id not in state.helped)
     pages.extend(help_pages(topics))
+    pages.extend(_turn_page(state))
     return pages, frozenset(given | {t.id for t in topics})
+
+
+COACH_COLUMNS = 21
+"""The play screen's coach line: the columns of its bottom line (128 pixels of 6)."""
+
+
+def turn_coach(state: AppState) -> str:
+    """The pegging coach's line for the player to act (teaching, their cards known: their
+    dealt cards entered, or their hand): the card to lay looking two cards ahead with what
+    the box knows (:mod:`pegboard.rules.lookahead`); worked out once an entry."""
+    session = state.session
+    if not state.teaching or session is None or session.state.phase is not Phase.PLAY:
+        return ""
+
+    def line() -> str:
+        from pegboard.rules.lookahead import known_for, known_line
+
+        known = known_for(session.state)
+        return (known_line(known) or "") if known is not None else ""
+
+    return session.memo("coach line", line)
+
+
+def _turn_page(state: AppState) -> list[Page]:
+    """The pegging coach's line whole, wrapped on a page before the turn, when the play
+    screen's one line cannot hold it (the screen then shows the card to lay); in audio mode
+    the play screen's line is said whole instead (:mod:`pegboard.voice.audio`)."""
+    line = turn_coach(state)
+    if len(line) <= COACH_COLUMNS or state.audio:
+        return []
+    from pegboard.rules.help_shape import paginate
+
+    assert state.session is not None
+    gs = state.session.state
+    title = f"{COACH}{gs.names[gs.to_act] if gs.to_act is not None else ''}'s card"
+    # A page's rows keep their last column for the scroll marks.
+    body = paginate([line], width=COACH_COLUMNS - 1)
+    return [Page(title if len(body) == 1 else f"{title} {n}/{len(body)}", lines)
+            for n, lines in enumerate(body, start=1)]
 
 
 PLAY_NOTE = f"{COACH}that card"

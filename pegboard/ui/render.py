@@ -253,8 +253,9 @@ def _play(image: Image.Image, view: View) -> None:
         _picker_line(image, x, top + LINE_H + 1, view.picker, chars)
     if view.award:
         _bottom_line(image, view, view.award, invert=True)
-    elif view.coach:  # the pegging coach's line (teaching): the count is on screen above
-        _bottom_line(image, view, view.coach)
+    elif view.coach:  # the pegging coach (teaching): its card, when the page before said why
+        _bottom_line(image, view, view.coach if len(view.coach) <= COLUMNS
+                     else view.coach.split(":")[0])
     elif view.pile:
         _bottom_line(image, view, " ".join(view.pile))
     else:

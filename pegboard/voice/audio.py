@@ -14,6 +14,8 @@ then the facts of the entries saved, then one of:
 * **a key taken** that changed what is chosen: the row as it is now;
 * a game started under a club night's tournament lock: "Tournament lock: no help" once, before
   its first screen (the screens show the lock for the whole game);
+* teaching: the pegging coach's line, whole, as the play screen comes to show a new one (the
+  screen shows the card to lay; in audio mode no page before the turn says why);
 * "Entered" when an entry was saved and none of its facts had anything to say. A count's
   page put right (GO adding a forgotten flush or his nobs) is said by its title again: the
   facts have just said the count, recounted, with the board it leaves.
@@ -33,7 +35,7 @@ from pegboard.app.view import Screen, View
 from pegboard.app.words import side_name
 from pegboard.rules.state import Phase
 from pegboard.voice.acts import Announcement, Importance
-from pegboard.voice.phrases import speakable
+from pegboard.voice.phrases import coach_phrase, speakable
 
 EARCON = "earcon"
 """The kind of an announcement that is one of audio mode's sounds (its text names it)."""
@@ -165,7 +167,11 @@ class AudioScreen:
         else:
             kind, importance = "entered", Importance.SCREEN
         text = sentences(said)
-        return [Announcement(text, kind, importance, entry)] if text else []
+        out = [Announcement(text, kind, importance, entry)] if text else []
+        if view.coach and (before is None or view.coach != before.coach):
+            out.append(Announcement(coach_phrase((view.coach,)), "coach", Importance.TEACHING,
+                                    entry))
+        return out
 
     def screen(self, view: View) -> Announcement:
         """The whole screen said now (audio mode turned on, or the device started in it)."""

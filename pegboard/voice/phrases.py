@@ -362,4 +362,5 @@ def read_view(view: View) -> str:
         parts.append(f"{view.picker.prompt}: {view.picker.candidate}")
     for index, line in enumerate(view.lines):
         parts.append(f"{line}, chosen" if index == view.selected else line)
+    parts.append(view.coach)  # the pegging coach's line, whole
     return ". ".join(_speakable(part) for part in parts if part.strip())
