@@ -13,7 +13,7 @@ from pegboard.app.inputs import Turn
 from pegboard.app.menus import menu_rows
 from pegboard.app.session import Session
 from pegboard.app.state import Home, Table
-from pegboard.app.table import _coach
+from pegboard.app.teach import turn_coach
 from pegboard.club.scorecard import judge
 from pegboard.config import ClubConfig
 from pegboard.errors import RecordError, RuleError
@@ -139,7 +139,7 @@ def test_no_coach_line_or_count_it_yourself_under_the_lock_even_from_a_header() 
     assert app.state.teaching
     locked = at(Phase.PLAY, 0, MEMBERS, table=taught)
     assert not locked.state.teaching
-    assert _coach(locked.state) == ""
+    assert turn_coach(locked.state) == ""
 
 
 def test_the_record_refuses_every_help_option_under_the_lock() -> None:

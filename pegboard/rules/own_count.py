@@ -22,8 +22,8 @@ from pegboard.rules.table import Pegged, Table
 
 def holds(t: Table) -> bool:
     """Whether this table holds its counts for their owners (teaching and count it
-    yourself both on)."""
-    return t.options.teaching and t.options.count_yourself
+    yourself both on; never under the tournament lock, which gives no help)."""
+    return t.options.teaching and t.options.count_yourself and not t.locked
 
 
 def apply_option(t: Table, event: Option) -> None:
