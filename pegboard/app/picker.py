@@ -234,6 +234,25 @@ def group_of(rank: Rank) -> int:
     return sum(1 for first in GROUPS[1:] if rank >= first)
 
 
+def jump_back_index(ranks: Sequence[Rank], index: int) -> int:
+    """Where a held GO takes the table's wheel showing ``ranks`` from ``index`` (GO, where it
+    jumps, goes ahead): the first place of the group before, going round from A-5 to 10-K.
+
+    >>> wheel = list(Rank)
+    >>> [wheel[jump_back_index(wheel, i)].symbol for i in (0, 4, 5, 9, 12)]
+    ['T', 'T', 'A', '6', '6']
+    """
+    if not ranks:
+        return 0
+    here = group_of(ranks[index % len(ranks)])
+    for step in range(1, len(GROUPS) + 1):
+        wanted = (here - step) % len(GROUPS)
+        for i, rank in enumerate(ranks):
+            if group_of(rank) == wanted:
+                return i
+    return index % len(ranks)
+
+
 def jump_index(ranks: Sequence[Rank], index: int) -> int:
     """Where GO takes a wheel showing ``ranks`` (in A..K order) from ``index``: the first
     place of the next group that has a card on the wheel, going round from 10-K to A-5.

@@ -1,7 +1,8 @@
 """The table's card wheel: the starter, every card of the play, a hand to show, the crib.
 
 Which of them is asked follows from the engine's phase. In the play GO says go for the
-player to act; elsewhere GO jumps the wheel by group of ranks. A hand's or the crib's cards
+player to act; elsewhere GO jumps the wheel ahead by group of ranks; a held GO jumps it back
+a group everywhere. A hand's or the crib's cards
 are kept on the screen until the last one, then entered as one entry; UNDO takes back the
 last of them first.
 """
@@ -69,6 +70,17 @@ def go(state: AppState, screen: Table, event: InputEvent) -> Result:
     if gs.phase is Phase.PLAY and gs.to_act is not None:
         return flow.enter(state, Go(gs.to_act))
     return wheel_key(state, screen, event)
+
+
+def hold_go(state: AppState, screen: Table, event: InputEvent) -> Result:
+    """Held GO: the wheel jumps back to the group of ranks before (10-K, 6-9, A-5, round),
+    the other way from GO's jump where GO jumps (in the play GO says go)."""
+    found = _wheel(state, screen)
+    if found is None:
+        return state, ()
+    _, slots, start = found
+    return replace(state, screen=replace(
+        screen, wheel=wheels.jump(screen.wheel, slots, start, back=True))), ()
 
 
 def back(state: AppState, screen: Table, event: InputEvent) -> Result:

@@ -91,7 +91,7 @@ TRANSITIONS: dict[type, dict[Key, Handler]] = {
     SetupScreen: {**_keys(LIST, start.setup_move), K.UNDO: start.setup_back},
     Dealer: {**_keys(LIST, start.dealer_move), K.UNDO: _undo},
     Cutting: {**_keys((*WHEEL, K.GO), start.cut_key), K.UNDO: start.cut_back},
-    Table: {**_keys((*WHEEL, K.HOLD_GO), table.wheel_key), K.GO: table.go,
+    Table: {**_keys(WHEEL, table.wheel_key), K.GO: table.go, K.HOLD_GO: table.hold_go,
             K.UNDO: table.back},
     Reading: {K.TURN: show.page_turn, K.OK: show.page_ok, K.GO: show.page_go,
               K.UNDO: show.page_undo, K.RANK: _page_rank, K.HOLD_RANK: _page_rank},

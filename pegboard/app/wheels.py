@@ -3,7 +3,8 @@ and what each key does to it.
 
 Keys on a wheel: turning moves the highlight; OK enters the highlighted card; holding OK
 switches to the highlighted rank's next suit fact ("J nobs", "7 flush"); GO, where it means
-nothing else, jumps to the next group of ranks (A-5, 6-9, 10-K). On the keypad a rank key
+nothing else, jumps to the next group of ranks (A-5, 6-9, 10-K), and a held GO on the table's
+wheel back to the group before. On the keypad a rank key
 enters that rank's plain card at once; held, it highlights the rank with its next suit fact.
 """
 
@@ -58,7 +59,7 @@ def pick(wheel: Wheel, event: InputEvent, slots: list[Slot], start: int,
             return Wheel(index, (fact + 1) % len(slots[index])), None
         return Wheel(), slots[index][fact]
     if isinstance(event, Press) and event.button is Button.GO:
-        return jump(wheel, slots, start), None  # GO, or held GO where GO says go
+        return jump(wheel, slots, start), None  # GO (a held GO is the table's: back)
     if isinstance(event, RankKey):
         of_rank = [i for i, slot in enumerate(slots) if slot[0].rank is event.rank]
         if not of_rank:
@@ -92,12 +93,15 @@ def _hold_rank(slots: list[Slot], of_rank: list[int], index: int, fact: int, sho
     return Wheel(target, 1 if facts else 0), None
 
 
-def jump(wheel: Wheel, slots: list[Slot], start: int) -> Wheel:
-    """GO on a wheel: the first card of the next group of ranks (A-5, 6-9, 10-K, round)."""
+def jump(wheel: Wheel, slots: list[Slot], start: int, *, back: bool = False) -> Wheel:
+    """GO on a wheel: the first card of the next group of ranks (A-5, 6-9, 10-K, round);
+    ``back``, of the group before."""
     if not slots:
         return wheel
     index = (wheel.cursor if wheel.cursor is not None else start) % len(slots)
-    return Wheel(picker.jump_index([slot[0].rank for slot in slots], index))
+    ranks = [slot[0].rank for slot in slots]
+    return Wheel(picker.jump_back_index(ranks, index) if back else
+                 picker.jump_index(ranks, index))
 
 
 def picker_view(prompt: str, slots: list[Slot], wheel: Wheel, start: int) -> PickerView:

@@ -1,0 +1,39 @@
+"""GO and a held GO on the table's card wheel, from the players' side: on the starter (and
+crib and hand) wheels GO jumps ahead a group of ranks (A, 6, 10) and a held GO back; in the
+play, where GO says go, a held GO jumps back too."""
+
+from __future__ import annotations
+
+from pegboard.app.inputs import Button, Press
+from tests.support.app_driver import GO, App, new_game
+
+HOLD_GO = Press(Button.GO, long=True)
+
+
+def highlighted(app: App) -> str:
+    pv = app.view.picker
+    assert pv is not None
+    return str(pv.options[pv.index])
+
+
+def test_go_jumps_ahead_and_a_held_go_back_on_the_starter_wheel() -> None:
+    app = new_game()
+    assert highlighted(app) == "6"
+    app.feed(HOLD_GO)
+    assert highlighted(app) == "A"
+    app.feed(HOLD_GO)
+    assert highlighted(app) == "10"
+    app.feed(GO)
+    assert highlighted(app) == "A"
+
+
+def test_a_held_go_jumps_back_in_the_play() -> None:
+    app = new_game()
+    app.pick("5")  # the starter
+    start = highlighted(app)
+    app.feed(HOLD_GO)
+    jumped = highlighted(app)
+    groups = {"A": 0, "2": 0, "3": 0, "4": 0, "5": 0, "6": 1, "7": 1, "8": 1, "9": 1}
+    assert groups.get(jumped, 2) == (groups.get(start, 2) - 1) % 3
+    assert jumped in ("A", "6", "10")
+    assert app.game.said_go == frozenset()  # a hold never says go
