@@ -11,7 +11,7 @@ to itself and asks nothing:
   "Muggins: Ben" row, there after **every** claim until the next score is pegged (a right
   claim too, so the row gives nothing away); the call takes what was missed, or says
   nothing was;
-* the crib's claim ends the deal's counting: its page ("Ann's crib: claimed 6") stays up so
+* the crib's claim ends the deal's counting: its page ("Ann's crib", "claimed 6") stays up so
   the crib can be called before the cards are gathered (the next deal shuts the window).
 
 With teaching on, the box keeps the open way, as a lesson: the table is asked only when
