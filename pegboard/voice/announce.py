@@ -22,7 +22,13 @@ says its facts in order, in players' words (:mod:`pegboard.voice.acts` words eac
 
 With count it yourself on (teaching), a count is not said before its owner has turned in
 theirs: while the screen waits for an owner's count, that count and everything after it are
-held, and said once the owner's count is in (as the screen then shows the whole count).
+held, and said once the owner's count is in (as the screen then shows the whole count). A
+count the engine still holds when the announcer begins (a game resumed after a power cut) was
+never said: it is said, from the facts of the entry that pegged it, once its owner's count is
+in (the ``own_count`` entry's :class:`~pegboard.rules.facts.CountSaid` fact).
+
+:attr:`Announcer.voiced` names the pages whose words the teaching voice has said, so that
+audio mode says only their titles as they are reached (each page said once).
 
 Pure: it only reads values, so the same states always give the same words.
 """
@@ -38,10 +44,12 @@ from pegboard.app.state import AppState, OwnCount, Reading, ScreenState
 from pegboard.app.words import side_name
 from pegboard.rules.facts import (
     Counted,
+    CountSaid,
     Report,
 )
 from pegboard.rules.game import Game
 from pegboard.voice.acts import Announcement, Importance, told
+from pegboard.voice.held import Unheard, pegged_before
 from pegboard.voice.phrases import (
     Phrases,
     coach_phrase,
@@ -72,32 +80,43 @@ class Announcer:
     _entries: int = 0
     _pages: tuple[object, ...] = ()
     _held: tuple[Announcement, ...] = ()
+    _unheard: tuple[Unheard, ...] = ()
+    """Counts held by the engine when this announcer began: pegged, never said."""
+    voiced: frozenset[str] = frozenset()
+    """The titles of the pages on screen whose words the teaching voice has said."""
     _phrases: Phrases = field(init=False)
 
     def __post_init__(self) -> None:
         self._phrases = phrases_for(self.language)
 
     def begin(self, state: AppState) -> None:
-        """Take ``state`` as what has already been said (power-on, a resumed game)."""
+        """Take ``state`` as what has already been said (power-on, a resumed game): all but
+        the counts the engine holds for their owners, said when their owners' counts come."""
         self._remember(state)
+        self.voiced = frozenset()
+        session = state.session
+        self._unheard = () if session is None else pegged_before(
+            session.game, session.state.held_counts, len(session.events))
 
     def heard(self, state: AppState) -> Heard:
         """The announcements ``state`` brings since the last state seen."""
         session = state.session
         if session is None or session.header is not self._header or self._game is None:
             self._remember(state)
-            self._held = ()
+            self._held, self._unheard, self.voiced = (), (), frozenset()
             return Heard()
         game = session.game
         entries = len(session.events)
         fork = _shared(self._game, game, self._entries)
         taken = self._game.reports(fork) if fork < self._entries else ()
+        self._unheard = tuple(u for u in self._unheard
+                              if not any(u.report is report for report in taken))
         if taken and fork == entries:
             self._remember(state)
             self._held = ()
             return Heard(self._taken_back(state.award, entries), undone=entries)
         if not taken and entries == self._entries and not isinstance(state.screen, Reading):
-            self._pages = ()
+            self._pages, self.voiced = (), frozenset()
             return Heard(self._release(state.screen, []))
         said = self._told(state, game.reports(fork), entries)
         if taken:
@@ -113,9 +132,21 @@ class Announcer:
         sides = [side_name(gs, s) for s in range(gs.sides)]
         said: list[Announcement] = []
         for report in reports:
+            for count in report.of(CountSaid):
+                said.extend(self._unheard_count(count, gs.names, sides, entries))
             said.extend(told(report, gs.names, sides, self._phrases, entries,
                              audio=self.audio))
         return said
+
+    def _unheard_count(self, count: CountSaid, names: Sequence[str], sides: Sequence[str],
+                       entries: int) -> list[Announcement]:
+        """A count pegged before this announcer began, said as its owner's count comes in:
+        worded from the facts of the entry that pegged it (its count and its act)."""
+        first = self._unheard[0] if self._unheard else None
+        if first is None or (first.player, first.counted) != (count.player, count.counted):
+            return []
+        self._unheard = self._unheard[1:]
+        return told(first.pegged(), names, sides, self._phrases, entries, audio=self.audio)
 
     def _corrected(self, said: list[Announcement], before: list[Announcement],
                    ) -> list[Announcement]:
@@ -143,7 +174,7 @@ class Announcer:
                  ) -> tuple[Announcement, ...]:
         """What may be said now of what was held and ``said``: all but the counts whose
         owners have not yet turned in theirs (count it yourself) and what follows them."""
-        waiting = _waiting(screen)
+        waiting = _waiting(screen) - len(self._unheard)  # those were never queued
         queue = [*self._held, *said]
         counts = [i for i, a in enumerate(queue) if a.kind in _COUNTS]
         hold_from = len(queue)
@@ -155,18 +186,26 @@ class Announcer:
     def _teaching(self, state: AppState, entries: int) -> list[Announcement]:
         screen = state.screen
         if not isinstance(screen, Reading):
+            self.voiced = frozenset()
             return []
         out = []
+        voiced = {page.title for page in screen.pages} & self.voiced
         for page in screen.pages:
-            if page.title == "No score" and page not in self._pages and page.lines:
+            if page in self._pages:
+                continue
+            if page.title == "No score" and page.lines:
                 out.append(Announcement(no_score_phrase(page.lines[0], self._phrases),
                                         "no score", Importance.TEACHING, entries))
-            elif page.title.startswith(SHOW_ORDER) and page not in self._pages:
+            elif page.title.startswith(SHOW_ORDER):
                 out.append(Announcement(coach_phrase(page.lines), SHOW_ORDER,
                                         Importance.SHOW, entries))
-            elif page.title.startswith(COACH) and page not in self._pages:
+            elif page.title.startswith(COACH):
                 out.append(Announcement(coach_phrase(page.lines), "coach",
                                         Importance.TEACHING, entries))
+            else:
+                continue
+            voiced.add(page.title)
+        self.voiced = frozenset(voiced)
         return out
 
     def _taken_back(self, award: str, entries: int) -> tuple[Announcement, ...]:

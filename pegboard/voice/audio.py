@@ -8,14 +8,18 @@ then the facts of the entries saved, then one of:
 * **a screen reached** (another kind of screen, another title, another wheel, a page): its
   title and what is chosen on it ("Menu: Back"; "Crib card 2 of 4: 7"); a page is read
   whole ("Not allowed. ..."), except a page that shows a count or the end of the play, whose
-  points the facts just said (its title only, so each score is said once);
+  points the facts just said, and a page whose words the teaching voice said as it came (a
+  coach page, the show order, a near miss: :attr:`Announcer.voiced`): their title only, so
+  each score and each page is said once;
 * **a move** (a click): what the cursor is on now, in short words: the card on the wheel,
   the row, the number ("7", "J nobs", "Teaching: on");
 * **a key taken** that changed what is chosen: the row as it is now;
-* a game started under a club night's tournament lock: "Tournament lock: no help" once, before
-  its first screen (the screens show the lock for the whole game);
+* a game under a club night's tournament lock: "Tournament lock: no help" once, before its
+  first screen, or before the whole screen when a locked game is resumed or audio mode is
+  turned on in one (the screens show the lock for the whole game);
 * teaching: the pegging coach's line, whole, as the play screen comes to show a new one (the
-  screen shows the card to lay; in audio mode no page before the turn says why);
+  screen shows the card to lay; in audio mode no page before the turn says why), once
+  (:func:`coach_line`);
 * "Entered" when an entry was saved and none of its facts had anything to say. A count's
   page put right (GO adding a forgotten flush or his nobs) is said by its title again: the
   facts have just said the count, recounted, with the board it leaves.
@@ -31,6 +35,7 @@ from dataclasses import dataclass
 
 from pegboard.app.effects import Sound
 from pegboard.app.state import AppState
+from pegboard.app.teach import COACH_COLUMNS
 from pegboard.app.view import Screen, View
 from pegboard.app.words import side_name
 from pegboard.rules.state import Phase
@@ -99,14 +104,17 @@ def sentences(parts: Sequence[str]) -> str:
     return out
 
 
-def screen_words(view: View) -> str:
+def screen_words(view: View, voiced: frozenset[str] = frozenset()) -> str:
     """A screen as it is reached: its title and what is chosen; a page read whole (a count's
-    page or the result by its title alone, without the points the facts said)."""
+    page or the result by its title alone, without the points the facts said; a page whose
+    words the teaching voice said, its title in ``voiced``, by its title alone)."""
     parts = [view.title] if view.title else []
     if view.picker is not None:
         return sentences([*parts, f"{view.picker.prompt}: {view.picker.candidate}"])
     if view.screen in _WORDLESS:
         return sentences([view.title.split(":")[0]])
+    if view.title and view.title in voiced:
+        return sentences(parts)
     if view.selected is not None or view.screen is Screen.CLAIM:
         return sentences([*parts, cursor_words(view)])
     return sentences([*parts, *_rejoined(view.lines)])
@@ -136,20 +144,34 @@ def score_words(state: AppState) -> str:
     return words
 
 
+def coach_line(view: View, said: str, entry: int = 0, *, paged: bool = False,
+               ) -> list[Announcement]:
+    """The pegging coach's line on ``view`` when it is not the line ``said`` last; with
+    ``paged`` (the voice without audio mode) only a line short enough for the play screen:
+    a longer one came whole on a page before the turn, which the teaching voice said."""
+    if not view.coach or view.coach == said or (paged and len(view.coach) > COACH_COLUMNS):
+        return []
+    return [Announcement(coach_phrase((view.coach,)), "coach", Importance.TEACHING, entry)]
+
+
 @dataclass(slots=True)
 class AudioScreen:
     """Remembers the view last heard, to tell what each new one brings (see the module)."""
 
     _view: View | None = None
+    coached: str = ""
+    """The pegging coach's line said last (a page read between turns does not bring it
+    again)."""
 
     def begin(self, view: View) -> None:
         """Take ``view`` as heard (nothing said for it)."""
         self._view = view
 
     def heard(self, view: View, sounds: Sequence[Sound], *, facts: bool, saved: bool,
-              entry: int = 0) -> list[Announcement]:
+              entry: int = 0, voiced: frozenset[str] = frozenset()) -> list[Announcement]:
         """The words ``view`` brings after a batch whose keys made ``sounds``; ``facts``
-        when the engine's facts already said something, ``saved`` when an entry was saved."""
+        when the engine's facts already said something, ``saved`` when an entry was saved;
+        ``voiced``: the titles of pages the teaching voice has said."""
         before, self._view = self._view, view
         said: list[str] = []
         if saved and not facts:
@@ -157,7 +179,7 @@ class AudioScreen:
         if view.locked and before is not None and not before.locked:
             said.append(LOCKED)
         if before is None or reached(before, view):
-            said.append(screen_words(view))
+            said.append(screen_words(view, voiced))
             kind, importance = "screen", Importance.SCREEN
         elif Sound.CLICK in sounds:
             return [Announcement(cursor_words(view), "wheel", Importance.WHEEL, entry)]
@@ -168,12 +190,19 @@ class AudioScreen:
             kind, importance = "entered", Importance.SCREEN
         text = sentences(said)
         out = [Announcement(text, kind, importance, entry)] if text else []
-        if view.coach and (before is None or view.coach != before.coach):
-            out.append(Announcement(coach_phrase((view.coach,)), "coach", Importance.TEACHING,
-                                    entry))
+        return out + self.coach(view, entry)
+
+    def coach(self, view: View, entry: int = 0, *, paged: bool = False) -> list[Announcement]:
+        """The pegging coach's line, once as it comes (:func:`coach_line`)."""
+        out = coach_line(view, self.coached, entry, paged=paged)
+        if view.coach and out:
+            self.coached = view.coach
         return out
 
     def screen(self, view: View) -> Announcement:
-        """The whole screen said now (audio mode turned on, or the device started in it)."""
+        """The whole screen said now (audio mode turned on, or the device started in it; a
+        game under the tournament lock said to be one first)."""
         self._view = view
-        return Announcement(screen_words(view), "screen", Importance.SCREEN)
+        words = screen_words(view)
+        return Announcement(sentences([LOCKED, words]) if view.locked else words, "screen",
+                            Importance.SCREEN)

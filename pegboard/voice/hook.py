@@ -56,7 +56,8 @@ class VoiceHook:
         """One batch of keys (``saved``: it saved an entry), with audio mode's part: the
         keys' sounds, the facts, then the screen's words (:mod:`pegboard.voice.audio`);
         audio mode turned on or off is said, and "say the score" answered. Without audio
-        mode this is :meth:`stepped`."""
+        mode this is :meth:`stepped` and the pegging coach's line as the play screen shows
+        it (a long one is said from its page)."""
         self.announcer.audio = state.audio
         if first:
             self.begin(state)
@@ -78,7 +79,10 @@ class VoiceHook:
         elif state.audio:
             sounds = [effect.sound for effect in asked if isinstance(effect, Earcon)]
             out.extend(self.screen.heard(view, sounds, facts=bool(heard.said), saved=saved,
-                                         entry=self._entries(state)))
+                                         entry=self._entries(state),
+                                         voiced=self.announcer.voiced))
+        else:  # the voice without audio mode: the coach's line the screen shows, said once
+            out.extend(self.screen.coach(view, self._entries(state), paged=True))
         self.screen.begin(view)
         if any(isinstance(effect, SayScore) for effect in asked):
             out.append(Announcement(score_words(state), "score", Importance.ASKED))
