@@ -144,12 +144,11 @@ def score_words(state: AppState) -> str:
     return words
 
 
-def coach_line(view: View, said: str, entry: int = 0, *, paged: bool = False,
-               ) -> list[Announcement]:
-    """The pegging coach's line on ``view`` when it is not the line ``said`` last; with
-    ``paged`` (the voice without audio mode) only a line short enough for the play screen:
-    a longer one came whole on a page before the turn, which the teaching voice said."""
-    if not view.coach or view.coach == said or (paged and len(view.coach) > COACH_COLUMNS):
+def coach_line(view: View, entry: int = 0, *, paged: bool = False) -> list[Announcement]:
+    """The pegging coach's line on ``view``; with ``paged`` (the voice without audio mode)
+    only a line short enough for the play screen: a longer one came whole on a page before
+    the turn, which the teaching voice said."""
+    if not view.coach or (paged and len(view.coach) > COACH_COLUMNS):
         return []
     return [Announcement(coach_phrase((view.coach,)), "coach", Importance.TEACHING, entry)]
 
@@ -159,9 +158,10 @@ class AudioScreen:
     """Remembers the view last heard, to tell what each new one brings (see the module)."""
 
     _view: View | None = None
-    coached: str = ""
-    """The pegging coach's line said last (a page read between turns does not bring it
-    again)."""
+    coached: tuple[int, str] = (0, "")
+    """The pegging coach's line said last, with the entries in force then: a page read or a
+    key refused on the same turn does not bring it again; the same words on a later turn
+    do."""
 
     def begin(self, view: View) -> None:
         """Take ``view`` as heard (nothing said for it)."""
@@ -194,9 +194,11 @@ class AudioScreen:
 
     def coach(self, view: View, entry: int = 0, *, paged: bool = False) -> list[Announcement]:
         """The pegging coach's line, once as it comes (:func:`coach_line`)."""
-        out = coach_line(view, self.coached, entry, paged=paged)
-        if view.coach and out:
-            self.coached = view.coach
+        if (entry, view.coach) == self.coached:
+            return []
+        out = coach_line(view, entry, paged=paged)
+        if out:
+            self.coached = (entry, view.coach)
         return out
 
     def screen(self, view: View) -> Announcement:
