@@ -17,7 +17,9 @@ from tests.test_app_teaching import menu, teaching_game
 DEALT = (("7", "7♥"), ("7", "7♠"), ("8", "8♦"), ("J", "J♣"), ("4", "4♣"), ("K", "K♠"))
 
 
-def _dealt_for_p1(app: App) -> App:
+def to_p1s_turn(app: App) -> App:
+    """P1's dealt cards entered for advice, the starter turned and P2's lead laid; the pages
+    the lead brings up are left on screen."""
     menu(app, "Discard advice")
     app.feed(OK)  # P1, the dealer
     for rank, suit in DEALT:
@@ -27,7 +29,11 @@ def _dealt_for_p1(app: App) -> App:
     app.pick("2")  # the starter
     while app.pages:
         app.read()
-    app.pick("3")  # P2 leads a 3
+    return app.pick("3")  # P2 leads a 3
+
+
+def _dealt_for_p1(app: App) -> App:
+    to_p1s_turn(app)
     while app.pages:
         app.read()
     return app

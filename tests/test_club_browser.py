@@ -17,12 +17,12 @@ from dataclasses import dataclass
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page
 
 from pegboard.store import Store
 from tests.support.club import Played, Publisher, Standings, expected_standings, write_club_game
 from tests.support.mosquitto import Broker
-from tests.support.web import chromium
+from tests.support.web import chromium, system_chromium
 
 CHROMIUM = chromium()
 pytestmark = pytest.mark.skipif(CHROMIUM is None,
@@ -52,10 +52,8 @@ class Night:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    with sync_playwright() as driver:
-        launched = driver.chromium.launch(executable_path=CHROMIUM)
+    with system_chromium() as launched:
         yield launched
-        launched.close()
 
 
 @pytest.fixture(scope="module")

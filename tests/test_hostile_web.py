@@ -22,7 +22,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import sync_playwright
 
 from tests.support.hostile import (
     LINES,
@@ -35,7 +34,7 @@ from tests.support.hostile import (
     scoreboard_store,
     stream_from,
 )
-from tests.support.web import chromium
+from tests.support.web import chromium, system_chromium
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -212,8 +211,7 @@ def test_event_streams_are_capped_per_address_and_in_all(board: Board) -> None:
 @pytest.mark.skipif(chromium() is None, reason="needs chromium (`make test` installs it)")
 def test_a_line_no_reader_can_use_is_a_problem_on_the_page_and_the_game_goes_on(
         board: Board, store: Path) -> None:
-    with sync_playwright() as driver:
-        browser = driver.chromium.launch(executable_path=chromium())
+    with system_chromium() as browser:
         page = browser.new_page()
         page.goto(board.url)
         page.wait_for_selector('body[data-lines="3"]', state="attached", timeout=2000)
@@ -224,7 +222,6 @@ def test_a_line_no_reader_can_use_is_a_problem_on_the_page_and_the_game_goes_on(
         page.wait_for_selector('body[data-lines="4"]', state="attached", timeout=2000)
         page.wait_for_selector("#game-problem:not([hidden])", timeout=2000)
         shown = page.text_content("#game-problem")
-        browser.close()
     assert shown is not None and "line 4" in shown
     status, answer = get(board.port, "/api/game")
     game = json.loads(answer.partition(b"\r\n\r\n")[2])["game"]

@@ -16,10 +16,9 @@ import time
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import sync_playwright
 
 from tests.support.hostile import Board, Churn, attack, scoreboard_store
-from tests.support.web import chromium
+from tests.support.web import chromium, system_chromium
 
 
 @pytest.fixture
@@ -34,8 +33,7 @@ def test_1100_half_sent_connections_leave_the_page_to_a_browser(store: Path,
     resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 4096)), hard))
     board = Board(store, tmp_path / "web.log", files=1024)
     try:
-        with sync_playwright() as driver:
-            browser = driver.chromium.launch(executable_path=chromium())
+        with system_chromium() as browser:
             page = browser.new_page()
             # One host with 100, forty more with 25 each: 1,100 half-sent requests.
             sources = [("127.0.0.2", 100), *((f"127.0.1.{n}", 25) for n in range(1, 41))]
@@ -51,7 +49,6 @@ def test_1100_half_sent_connections_leave_the_page_to_a_browser(store: Path,
                 assert page.text_content("#score0") == "0"
             finally:
                 churn.stop()
-            browser.close()
         assert took < 2.0, took
         print(f"page under 1,100 half-sent connections: {took:.2f} s "
               f"({churn.reopened} reopened meanwhile)")

@@ -15,8 +15,8 @@ from pegboard.ui.text import CHAR_W, LINE_H, draw_text, fit, width, wrap
 from pegboard.voice.hook import Transcript, VoiceHook
 from pegboard.voice.phrases import coach_phrase
 from tests.support.app_driver import OK, App
-from tests.test_app_pegging_coach import DEALT
-from tests.test_app_teaching import menu, teaching_game
+from tests.test_app_pegging_coach import to_p1s_turn
+from tests.test_app_teaching import teaching_game
 
 LINE = "Lay 8: a J back, your J makes thirty-one for 2 and a pair is 4"
 """The coach's line for P1 once P2 has led a 3 (P1 holds 7 7 8 J 4 K; 2 turned)."""
@@ -34,21 +34,6 @@ def shows(frame: Image.Image, text: str) -> bool:
             if ImageChops.logical_xor(probe.crop(box), frame.crop(box)).getbbox() is None:
                 return True
     return False
-
-
-def to_p1s_turn(app: App) -> App:
-    """P1's dealt cards entered for advice, the starter turned and P2's lead laid; the pages
-    the lead brings up are left on screen."""
-    menu(app, "Discard advice")
-    app.feed(OK)  # P1, the dealer
-    for rank, suit in DEALT:
-        app.pick(rank)
-        app.pick(suit)
-    app.read()
-    app.pick("2")  # the starter
-    while app.pages:
-        app.read()
-    return app.pick("3")  # P2 leads a 3
 
 
 def test_a_long_coach_line_is_shown_whole_on_a_page_then_its_card_on_the_play_screen(

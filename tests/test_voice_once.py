@@ -25,10 +25,11 @@ from pegboard.voice.phrases import coach_phrase, phrases_for, step_phrase
 from tests.support.announcing import said_over_keys
 from tests.support.app_driver import OK
 from tests.test_app_own_count import HeardApp, own_count_game
+from tests.test_app_pegging_coach import to_p1s_turn
 from tests.test_app_teaching import play_to_the_last_card, teaching_game
 from tests.test_club_lock_screens import NIGHT, PLAYED
 from tests.test_first_game_coach import COACH_STEPS, SCRIPT
-from tests.test_pegging_coach_whole import LINE, VoicedApp, to_p1s_turn
+from tests.test_pegging_coach_whole import LINE, VoicedApp
 
 KEYPAD = InputConfig(kit="keypad")
 

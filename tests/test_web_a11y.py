@@ -18,12 +18,12 @@ from typing import Any
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import Page, sync_playwright
+from playwright.sync_api import Page
 
 from pegboard.app.words import awards_text, result_lines
 from pegboard.rules.facts import Report
 from pegboard.rules.state import Phase
-from tests.support.web import EXAMPLES, ScriptedGame, WebServer, chromium
+from tests.support.web import EXAMPLES, ScriptedGame, WebServer, chromium, system_chromium
 
 CHROMIUM = chromium()
 pytestmark = pytest.mark.skipif(CHROMIUM is None,
@@ -84,8 +84,7 @@ def states(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Seen]
     store = tmp_path_factory.mktemp("a11y") / "store"
     game = ScriptedGame(store, LINES)
     seen: dict[str, Seen] = {}
-    with WebServer(store, poll=0.02) as server, sync_playwright() as driver:
-        browser = driver.chromium.launch(executable_path=CHROMIUM)
+    with WebServer(store, poll=0.02) as server, system_chromium() as browser:
         page = browser.new_page(viewport={"width": 390, "height": 844})
         page.goto(server.url)
         shown_lines(page, 1)
@@ -121,7 +120,6 @@ def states(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Seen]
         page.goto(server.url + "no/such/page")
         seen["missing"] = Seen(0, list(Axe().run(page).response["violations"]),
                                page.locator("body").aria_snapshot(), [])
-        browser.close()
     game.close()
     yield seen
 

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 from PIL import Image
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page
 
 from pegboard.app.words import awards_text, result_lines
-from tests.support.web import EXAMPLES, ScriptedGame, WebServer, chromium
+from tests.support.web import EXAMPLES, ScriptedGame, WebServer, chromium, system_chromium
 from tools import web_shots
 
 CHROMIUM = chromium()
@@ -32,10 +32,8 @@ game fails, a busy machine does not (how soon it shows one is ``make bench``'s f
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    with sync_playwright() as driver:
-        launched = driver.chromium.launch(executable_path=CHROMIUM)
+    with system_chromium() as launched:
         yield launched
-        launched.close()
 
 
 def shown_lines(page: Page, lines: int) -> None:

@@ -18,9 +18,9 @@ from tests.support.web import (
     EXAMPLES,
     ScriptedGame,
     WebServer,
-    chromium,
     random_record,
     record_game,
+    system_chromium,
 )
 
 if TYPE_CHECKING:
@@ -52,17 +52,8 @@ def take(folder: Path, browser: Browser | None = None) -> list[Path]:
     Chromium, launched here); their paths."""
     if browser is not None:
         return _take(folder, browser)
-    from playwright.sync_api import sync_playwright  # a development tool, not a dependency
-
-    browser_path = chromium()
-    if browser_path is None:
-        raise SystemExit("chromium is not installed (apt-get install chromium)")
-    with sync_playwright() as driver:
-        launched = driver.chromium.launch(executable_path=browser_path)
-        try:
-            return _take(folder, launched)
-        finally:
-            launched.close()
+    with system_chromium() as launched:
+        return _take(folder, launched)
 
 
 def _take(folder: Path, browser: Browser) -> list[Path]:

@@ -305,13 +305,7 @@ def apply_muggins(t: Table, event: Muggins, out: list[Award]) -> None:
         missed = PendingMuggins(act.player, act.points, act.parts[0].reason)
         t.pending_claims = t.pending_claims[1:]
         t.claim_acts = t.claim_acts[1:]
-    if missed is None or missed.points == 0:
-        raise RuleError(_nothing_open(t))
-    if t.side(caller) == t.side(missed.owner):
-        raise RuleError(
-            f"{t.name(caller)} cannot call muggins on their own side's score "
-            f"({t.name(missed.owner)})"
-        )
+    missed = _opponents_miss(t, caller, missed, "call muggins on")
     taken = min(points, missed.points)
     if missed is t.pending_muggins:
         t.pending_muggins = None
@@ -327,15 +321,20 @@ def _no_muggins(t: Table, caller: int) -> None:
     shuts as if the next score had been pegged (ACC 10: nobody called), so a table resumed
     after a power cut is not asked again. ``caller`` is an opponent of the owner, for the
     table."""
-    missed = t.pending_muggins
+    _opponents_miss(t, caller, t.pending_muggins, "pass on muggins for")
+    t.close_muggins("the table said no muggins")
+
+
+def _opponents_miss(t: Table, caller: int, missed: PendingMuggins | None,
+                    doing: str) -> PendingMuggins:
+    """The points missed that ``caller`` may call (or pass on): some are open, and they are
+    an opponent's, never the caller's own side's."""
     if missed is None or missed.points == 0:
         raise RuleError(_nothing_open(t))
     if t.side(caller) == t.side(missed.owner):
         raise RuleError(
-            f"{t.name(caller)} cannot pass on muggins for their own side's score "
-            f"({t.name(missed.owner)})"
-        )
-    t.close_muggins("the table said no muggins")
+            f"{t.name(caller)} cannot {doing} their own side's score ({t.name(missed.owner)})")
+    return missed
 
 
 def _nothing_open(t: Table) -> str:

@@ -15,9 +15,11 @@ import shutil
 import signal
 import subprocess
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from types import TracebackType
+from typing import TYPE_CHECKING
 
 from pegboard.record import dump_line, parse_line, result_json
 from pegboard.rules.events import GameHeader
@@ -25,6 +27,9 @@ from pegboard.rules.game import Game
 from pegboard.rules.state import GameState
 from pegboard.store import Store
 from tests.support.games import random_game
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
@@ -96,6 +101,22 @@ def chromium() -> str | None:
         if found:
             return found
     return None
+
+
+@contextmanager
+def system_chromium() -> Iterator[Browser]:
+    """The system's Chromium, launched by Playwright for as long as the ``with`` lasts."""
+    from playwright.sync_api import sync_playwright  # a development tool, not a dependency
+
+    path = chromium()
+    if path is None:
+        raise SystemExit("chromium is not installed (apt-get install chromium)")
+    with sync_playwright() as driver:
+        browser = driver.chromium.launch(executable_path=path)
+        try:
+            yield browser
+        finally:
+            browser.close()
 
 
 class WebServer:
