@@ -46,12 +46,16 @@ MAX_PROBLEMS = 20
 
 @dataclass(frozen=True, slots=True)
 class Entry:
-    """One applied record line: the entry, the awards it pegged and the engine's report."""
+    """One applied record line: the entry and the engine's report of it."""
 
     line: int
     event: Event
-    awards: tuple[Award, ...]
     report: Report
+
+    @property
+    def awards(self) -> tuple[Award, ...]:
+        """The awards the entry pegged, from its report."""
+        return self.report.awards
 
 
 class Follower:
@@ -278,5 +282,5 @@ class Follower:
             if self.entries:
                 self.entries.pop()
         else:
-            self.entries.append(Entry(number, item, report.awards, report))
+            self.entries.append(Entry(number, item, report))
 
