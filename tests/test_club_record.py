@@ -41,6 +41,18 @@ def test_the_club_header_is_read_and_written_back() -> None:
     ('{"night": 1, "round": 1, "table": 1, "members": ["1", 2]}', "seat 1 must be text"),
     ('{"night": 1, "round": 1, "table": 1, "members": ["1", ""]}', "seat 1 must not be empty"),
     ('[1]', "'club' must be an object"),
+    ('{}', "'club' needs the field 'night'"),
+    ('{"night": 1, "round": 1, "table": 1}', "'club' needs the field 'members'"),
+    ('{"night": 1, "round": 1, "table": 1, "members": ["1", "2"], "lock": "yes"}',
+     "'lock' must be true or false, got 'yes'"),
+    ('{"night": 1, "round": 1, "table": 1, "members": ["1", "2"], "guests": [true]}',
+     "'guests' must list the seats of guests"),
+    ('{"night": 1, "round": 1, "table": 1, "members": ["1", "2"], "guests": [1, 1]}',
+     "'guests' must list the seats of guests, each once"),
+    ('{"night": 1, "round": 1, "table": 1, "members": ["1", "2"], "guests": [2]}',
+     "from 0 to 1, got \\[2\\]"),
+    ('{"night": 10000, "round": 1, "table": 1, "members": ["1", "2"]}',
+     "'night' must be a whole number from 1 to 9999"),
 ])
 def test_a_bad_club_header_is_refused_naming_the_field(club: str, why: str) -> None:
     with pytest.raises(RecordError, match=why):

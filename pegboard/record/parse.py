@@ -66,17 +66,18 @@ _SCORE_WHY = "a 29 hand is the most one score can be"
 class _Fields:
     """Typed access to one line's object, raising RecordError that names the line."""
 
-    def __init__(self, data: Mapping[str, object], line: int) -> None:
+    def __init__(self, data: Mapping[str, object], line: int, within: str = "") -> None:
         self.data = data
         self.line = line
+        self.within = within  # the object inside the line these fields are in, if any
 
     def fail(self, reason: str) -> RecordError:
         return RecordError(f"line {self.line}: {reason}")
 
     def _get(self, key: str) -> object:
         if key not in self.data:
-            kind = self.data.get("type")
-            raise self.fail(f"{shown(kind)} needs the field {key!r}")
+            kind = repr(self.within) if self.within else shown(self.data.get("type"))
+            raise self.fail(f"{kind} needs the field {key!r}")
         return self.data[key]
 
     def whole(self, key: str, low: int, high: int, what: str) -> int:
@@ -267,7 +268,7 @@ def _club(f: _Fields, seats: int) -> ClubSeat | None:
         return None
     if not isinstance(data, dict):
         raise f.fail(f"'club' must be an object, got {shown(data)}")
-    club = _Fields(data, f.line)
+    club = _Fields(data, f.line, "club")
     numbers = [club.whole(key, 1, MOST_CLUB, "a club number") for key in
                ("night", "round", "table")]
     members = club._get("members")
