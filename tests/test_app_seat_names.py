@@ -11,6 +11,7 @@ from pegboard.config import Config
 from pegboard.device.build import initial_state, open_store
 from pegboard.store import Store
 from tests.support.app_driver import MENU, OK, App
+from tests.support.hostile import crafted
 
 
 def setup_rows(app: App) -> list[str]:
@@ -74,3 +75,22 @@ def test_a_store_with_no_game_gives_the_setups_own_names(tmp_path: Path) -> None
         app = App(initial_state(Config(), store))
     app.feed(OK)
     assert {"Seat 1: P1", "Seat 2: P2"} <= set(setup_rows(app))
+
+
+def test_a_kept_name_no_record_can_hold_is_not_offered(tmp_path: Path) -> None:
+    """A history file whose header names a seat with spaces only (written by no Pegboard: a
+    damaged or forged store) leaves the setup's own names, and the game starts."""
+    with Store(tmp_path) as store:
+        store.new_game('{"type": "game", "players": ["Ann", "Ben"]}')
+        store.finish({"winner": None})
+    kept = next((tmp_path / "history").glob("*.log"))
+    first, rest = kept.read_bytes().split(b"\n", 1)
+    entry = json.loads(first.split(b" ", 1)[1])
+    entry["record"]["players"] = ["   ", "Ben"]
+    kept.write_bytes(crafted(json.dumps(entry)) + rest)
+    with open_store(tmp_path, owner="pegboard test") as opened:
+        app = App(initial_state(Config(), opened))
+    app.feed(OK)
+    assert {"Seat 1: P1", "Seat 2: P2"} <= set(setup_rows(app))
+    start(app)
+    assert json.loads(app.record[0])["players"] == ["P1", "P2"]

@@ -156,9 +156,10 @@ class StoreReader:
 
 
 def _names(players: object) -> tuple[str, ...]:
-    """Seat names as a header holds them: 1 to 20 printable characters each, else none."""
+    """Seat names as a header holds them: 1 to 20 printable characters each, not all
+    spaces (the record's rule for a name), else none."""
     if not isinstance(players, list) or not all(
             isinstance(name, str) and 0 < len(name) <= 20 and name.isprintable()
-            for name in players):
+            and name.strip() for name in players):
         return ()
     return tuple(players)
