@@ -50,15 +50,18 @@ def command_parser(name: str | None) -> argparse.ArgumentParser:
     """The parser for one command (its module imported and registered), or, for ``None``,
     the summary parser: every command listed with its summary and none of them imported.
 
-    Cached because a process that calls :func:`main` many times (the tests, the input fuzz)
-    would otherwise rebuild it each time; ``parse_args`` never changes a parser.
+    A command's parser holds that command alone: the words before it name it, so no other
+    command can be chosen, and each parser argparse makes costs start-up time (a Pi pays
+    milliseconds for the twenty). Cached because a process that calls :func:`main` many
+    times (the tests, the input fuzz) would otherwise rebuild it each time; ``parse_args``
+    never changes a parser.
     """
     parser, subparsers = _top()
+    if name is not None:
+        _register(subparsers, name)
+        return parser
     for command, words in COMMANDS.items():
-        if command == name:
-            _register(subparsers, command)
-        else:
-            subparsers.add_parser(command, help=words.summary)
+        subparsers.add_parser(command, help=words.summary)
     return parser
 
 
@@ -83,9 +86,12 @@ def _command_named(argv: Sequence[str]) -> str | None:
     """The subcommand ``argv`` asks for, if it names one: the first word not an option.
 
     The top-level parser has only flags that take no value (``-h``, ``--version``), so the
-    first other word is the command argparse itself will pick.
+    first other word is the command argparse itself will pick. A help flag before it asks
+    for the list of every command, which the summary parser (``None``) gives.
     """
     for word in argv:
+        if word in ("-h", "--help"):
+            return None
         if not word.startswith("-"):
             return word if word in COMMANDS else None
     return None

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from pegboard.cli import build_parser
+from pegboard.cli import build_parser, command_parser, main
 from pegboard.commands import COMMANDS
 from tests.support.fresh import printed_json
 
@@ -73,3 +73,20 @@ def _summaries(parser: argparse.ArgumentParser) -> dict[str, str]:
 
 def test_each_commands_own_help_is_the_summary_listed() -> None:
     assert _summaries(build_parser()) == {name: words.summary for name, words in COMMANDS.items()}
+
+
+def test_a_commands_parser_makes_no_parser_for_the_others() -> None:
+    """Each parser argparse makes costs start-up time; the words before the command name it,
+    so ``pegboard run`` has no use for the other commands' parsers."""
+    subparsers = [action for action in command_parser("run")._actions
+                  if isinstance(action, argparse._SubParsersAction)]
+    assert [list(action.choices) for action in subparsers] == [["run"]]
+
+
+def test_help_before_a_command_still_lists_every_command(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit):
+        main(["-h", "run"])
+    listed = capsys.readouterr().out.replace("\n", " ")
+    assert all(words.summary[:30] in listed for words in COMMANDS.values())
