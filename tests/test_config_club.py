@@ -42,6 +42,8 @@ def test_a_club_board_reads_every_setting_and_writes_them_back() -> None:
     ('serve_password_file = "/etc/p"', 'club.serve_password_file is set but '
      'club.serve_user = ""'),
     ('serve_user = "a b"', 'club.serve_user = "a b" is not accepted'),
+    ("lock = true", "club.lock = true but club.enabled = false; allowed: the tournament lock "
+     "on a club board"),
 ])
 def test_a_bad_club_setting_is_named_by_its_key(text: str, expected: str) -> None:
     assert expected in refusal("[club]\n" + text, "board.toml")

@@ -190,6 +190,8 @@ def accepted(mention: Mention) -> str | None:
                 if section == "club":  # what a club board and a password need beside them
                     for key, value in (("board", "b1"), ("broker", "h"), ("user", "u")):
                         data["club"].setdefault(key, value)
+                    if mention.key == "lock":  # the lock is a club board's
+                        data["club"].setdefault("enabled", True)
                 config_from_dict(data, mention.where)
             return None
         except (ConfigError, tomllib.TOMLDecodeError) as error:

@@ -67,7 +67,11 @@ class ClubConfig:
     lock: bool = field(default=False, metadata=meta(boolean, "true or false"))
 
     def problem(self) -> str | None:
-        """A club board needs its id and its broker; a password needs a user."""
+        """A club board needs its id and its broker; a password needs a user; the lock is a
+        club board's (on any other board it would be silently ignored: no game locked)."""
+        if self.lock and not self.enabled:
+            return ("club.lock = true but club.enabled = false; allowed: the tournament lock "
+                    "on a club board (enabled = true, with its board and broker)")
         needs = (
             (self.enabled and not self.board, "club.enabled = true", "club.board",
              'this board\'s id, e.g. board = "board-7"'),
