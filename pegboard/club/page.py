@@ -19,12 +19,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 import sqlite3
 from collections.abc import AsyncIterator, Callable, Collection, Iterator
 from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
@@ -92,14 +94,21 @@ def _night(request: Request) -> int | None:
     text = request.query_params.get("night")
     if text is None or text == "":
         return None
-    if not text.isdigit() or not 1 <= int(text) <= 9999:
+    # ASCII digits only: str.isdigit() passes "²", which int() refuses, and other scripts'
+    # digits, which no night is written in.
+    if not re.fullmatch(r"[0-9]{1,4}", text, flags=re.ASCII) or not 1 <= int(text) <= 9999:
         raise QueryError(f"night={text[:20]!r}: give a night number from 1 to 9999")
     return int(text)
 
 
 def _club(request: Request) -> str | None:
     text = request.query_params.get("club")
-    return None if not text else check_id(text, "club")
+    if not text:
+        return None
+    try:
+        return check_id(text, "club")
+    except ClubError as error:
+        raise QueryError(str(error)) from None
 
 
 def create_app(db_path: Path, notes: Notes, *, hosts: Collection[str] | None,
@@ -128,12 +137,22 @@ def create_app(db_path: Path, notes: Notes, *, hosts: Collection[str] | None,
 
     def answer(work: Callable[[sqlite3.Connection, Request], Any]) -> Callable[
             [Request], Any]:
+        def read(request: Request) -> Any:
+            with reading() as db:
+                return work(db, request)
+
         async def route(request: Request) -> Response:
+            # On a worker thread: a database busy with the subscriber's write never holds up
+            # the event streams.
             try:
-                with reading() as db:
-                    result = work(db, request)
-            except ClubError as error:
+                result = await run_in_threadpool(read, request)
+            except QueryError as error:
                 return JSONResponse({"error": str(error)}, status_code=400)
+            except ClubError as error:  # the database, not the request: try again later
+                return JSONResponse({"error": str(error)}, status_code=503)
+            except sqlite3.Error as error:
+                return JSONResponse({"error": f"the results database: {error}"},
+                                    status_code=503)
             if isinstance(result, Response):
                 return result
             return JSONResponse(result, headers={"cache-control": "no-store"})

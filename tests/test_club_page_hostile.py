@@ -1,0 +1,74 @@
+"""The standings service's routes against a hostile LAN: a night or club in the query that no
+night or club can be is refused with 400 naming it (never a 500, never read as another
+night), a results database that cannot be read is 503 while the page still loads, and
+nothing but GET and HEAD is answered."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from starlette.testclient import TestClient
+
+from pegboard.club.page import Notes, create_app
+from pegboard.club.results import connect, store_result
+from tests.test_club_exports import card
+
+ROUTES = ("/api/standings", "/api/specials", "/export/scorecards.csv", "/export/night.csv")
+
+
+def service(db: Path) -> TestClient:
+    return TestClient(create_app(db, Notes(), hosts=None, start=lambda: None,
+                                 stop=lambda: None), raise_server_exceptions=False)
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    db_path = tmp_path_factory.mktemp("club") / "results.db"
+    db = connect(db_path)
+    store_result(db, card(21, ("101", "102")))
+    db.close()
+    with service(db_path) as opened:
+        yield opened
+
+
+@pytest.mark.parametrize("night", [
+    "%C2%B2",  # "²": a digit to str.isdigit(), not to int()
+    "%D9%A1",  # "١", an Arabic-Indic one: no night is written so
+    "%EF%BC%91",  # "１", a fullwidth one
+    "99999", "0", "-1", "1.5", "%FF", "9" * 400])
+@pytest.mark.parametrize("route", ROUTES)
+def test_a_night_no_night_can_be_is_refused_naming_it(client: TestClient, route: str,
+                                                      night: str) -> None:
+    answer = client.get(f"{route}?night={night}")
+    assert answer.status_code == 400, answer.text
+    assert "give a night number from 1 to 9999" in answer.json()["error"]
+
+
+@pytest.mark.parametrize("club", ["%00", "..%2F", "a" * 33, "caf%C3%A9"])
+def test_a_club_no_club_can_be_is_refused_naming_it(client: TestClient, club: str) -> None:
+    for route in ("/api/standings", "/api/specials"):
+        answer = client.get(f"{route}?club={club}")
+        assert answer.status_code == 400, answer.text
+        assert answer.json()["error"].startswith("the club ")
+
+
+def test_the_right_night_is_answered_and_only_get_and_head(client: TestClient) -> None:
+    assert client.get("/api/standings?night=1").json()["night"] == 1
+    assert client.head("/api/standings").status_code == 200
+    for method in ("POST", "PUT", "DELETE"):
+        assert client.request(method, "/api/standings").status_code == 405
+
+
+def test_a_database_that_cannot_be_read_is_503_and_the_page_still_loads(
+        tmp_path: Path) -> None:
+    broken = tmp_path / "results.db"
+    broken.write_bytes(b"not a database " * 100)
+    with service(broken) as opened:
+        for route in (*ROUTES, "/api/status", "/api/refused"):
+            answer = opened.get(route)
+            assert answer.status_code == 503, (route, answer.text)
+            assert "results database" in answer.json()["error"]
+        assert opened.get("/").status_code == 200
+        assert opened.get("/api/tables").json() == {"tables": []}
