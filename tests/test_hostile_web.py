@@ -115,6 +115,12 @@ def test_every_refusal_is_clean_and_carries_the_security_headers(board: Board) -
         ("/board/" + "2" * 5000 + "-121.svg", 404, b"a board has 2 or 3 sides"),
         ("/board/2-" + "1" * 30 + ".svg", 404, b"a board has 2 or 3 sides"),
         ("/nowhere", 404, b"Not found"),
+        ("/review/" + "a" * 5000, 404, b"there is no game with that id"),
+        ("/review/..%2F..%2Fetc%2Fpasswd", 404, b"Not found"),
+        ("/review/%2E%2E", 404, b"there is no game with that id"),
+        ("/review/caf%C3%A9", 404, b"there is no game with that id"),
+        ("/review/a%00b", 404, b"there is no game with that id"),
+        ("/review?" + "x=1&" * 200, 400, b"the query is longer than 512 bytes"),
     ]
     for path, status, words in cases:
         got, answer = get(board.port, path)
@@ -123,9 +129,10 @@ def test_every_refusal_is_clean_and_carries_the_security_headers(board: Board) -
         assert has_security_headers(answer), path[:60]
     got, answer = get(board.port, "/api/games?limit=2")
     assert got == 200 and has_security_headers(answer)
-    answer = ask(board.port, b"POST /api/game HTTP/1.1\r\nHost: localhost\r\n"
-                             b"Content-Length: 3\r\nConnection: close\r\n\r\nabc")
-    assert answer.startswith(b"HTTP/1.1 405") and has_security_headers(answer)
+    for route in (b"/api/game", b"/review"):
+        answer = ask(board.port, b"POST " + route + b" HTTP/1.1\r\nHost: localhost\r\n"
+                                 b"Content-Length: 3\r\nConnection: close\r\n\r\nabc")
+        assert answer.startswith(b"HTTP/1.1 405") and has_security_headers(answer)
     for garbage, status in (
             (b"NOT HTTP AT ALL\r\n\r\n", b"400"),
             (b"GET / HTTP/1.1\r\nHost: localhost\r\nContent-Length: zz\r\n\r\n", b"400"),

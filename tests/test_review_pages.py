@@ -4,6 +4,7 @@ worked out once by :func:`pegboard.rules.lessons.lessons`."""
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import replace
 from html import unescape
@@ -22,6 +23,7 @@ from pegboard.rules.review import points_text
 from pegboard.web.app import create_app
 from tests.support.app_driver import MENU, OK, App
 from tests.support.games import random_game
+from tests.support.hostile import crafted
 from tests.support.web import record_game
 
 SEED = 3
@@ -98,3 +100,31 @@ def test_the_scoreboard_says_when_there_is_no_game_to_review(tmp_path: Path) -> 
     with TestClient(create_app(store)) as client:
         page = client.get("/review")
         assert page.status_code == 404 and "no game has been finished yet" in page.text
+
+
+def test_a_record_no_reader_accepts_is_a_404_saying_why_and_the_rest_still_works(
+        tmp_path: Path) -> None:
+    """A finished game whose history file holds a line the engine refuses (an own count
+    with no count held: written by no Pegboard, the store checks every line it takes) is
+    answered with the reader's message; the page, the games and another review go on."""
+    _, lines = played()
+    store = tmp_path / "store"
+    record_game(store, lines)
+    kept = next((store / "history").glob("*.log"))
+    record_game(store, lines)
+    log = kept.read_bytes().split(b"\n")
+    entry = json.loads(log[5].split(b" ", 1)[1])
+    entry["record"] = {"type": "own_count", "player": 0, "points": 3}
+    log[5] = crafted(json.dumps(entry)).rstrip(b"\n")
+    kept.write_bytes(b"\n".join(log))
+    with TestClient(create_app(store), raise_server_exceptions=False) as client:
+        for _ in range(2):  # the same answer again: nothing half made is kept
+            page = client.get(f"/review/{kept.stem}")
+            assert page.status_code == 404, page.text
+            assert (f"store game {kept.stem}: line 6: no count is waiting for its owner"
+                    in unescape(page.text))
+        assert client.head(f"/review/{kept.stem}").status_code == 404
+        assert client.get("/").status_code == 200
+        listed = client.get("/api/games").json()["games"]
+        others = [g["id"] for g in listed if g["id"] != kept.stem]
+        assert others and client.get(f"/review/{others[0]}").status_code == 200

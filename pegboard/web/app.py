@@ -30,7 +30,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingR
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from pegboard.errors import PegboardError
+from pegboard.errors import PegboardError, RecordError
 from pegboard.web.board import board_for
 from pegboard.web.games import QueryError, parse_limit
 from pegboard.web.hub import Hub
@@ -225,7 +225,10 @@ def review_response(reviews: Reviews, game_id: str | None) -> Response:
         text = reviews.page(game_id)
     except ReviewMissing as error:
         return HTMLResponse(error_page("No review", str(error)), status_code=404)
-    except PegboardError as error:
+    except RecordError as error:  # for good: a finished game's record never changes
+        log.warning("a review cannot be made: %s", _short(str(error)))
+        return HTMLResponse(error_page("No review", _short(str(error))), status_code=404)
+    except PegboardError as error:  # the store cannot be read now: try again later
         log.warning("a review cannot be made: %s", _short(str(error)))
         return HTMLResponse(error_page("No review", _short(str(error))), status_code=503)
     return HTMLResponse(text, headers={"cache-control": "no-store"})
