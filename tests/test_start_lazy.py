@@ -47,7 +47,8 @@ PINS = ("gpiozero", "pegboard.hw.inputs", "pegboard.hw.gestures", "pegboard.sim.
 pressed on the board is never lost); the simulator, whose keys come from the terminal, makes
 its mock pins on the first key."""
 
-NOT_IN_THE_SIMULATOR = (*PINS, "tomllib")  # its defaults: no config file to parse
+NOT_IN_THE_SIMULATOR = (*PINS, "tomllib", "pegboard.config.toml_guard")  # its defaults: no
+# config file to parse
 
 SERVE = """
 import json, sys

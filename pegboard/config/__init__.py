@@ -103,7 +103,6 @@ from pegboard.config.reading import (
     to_toml,
 )
 from pegboard.config.schema import Config
-from pegboard.config.toml_guard import MAX_DIGITS, MAX_NESTING
 from pegboard.config.values import MAX_PATH
 from pegboard.config.voice import VoiceConfig
 from pegboard.errors import ConfigError
@@ -112,8 +111,6 @@ __all__ = [
     "DEFAULT_CONFIG_PATH",
     "I2S_PINS",
     "MAX_CONFIG_BYTES",
-    "MAX_DIGITS",
-    "MAX_NESTING",
     "MAX_PATH",
     "ClubConfig",
     "Config",

@@ -20,7 +20,7 @@ from pegboard.config.values import Invalid, absolute_path, boolean, int_in, matc
 
 _ID = r"[A-Za-z0-9_-]{1,32}"
 _club_id = matching(_ID)
-_HOST_PORT = re.compile(r"(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]{1,253})(:[0-9]{1,5})?")
+_HOST_PORT = r"(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]{1,253})(:[0-9]{1,5})?"
 
 
 def _optional_id(value: Any) -> str:
@@ -32,7 +32,7 @@ def _broker(value: Any) -> str:
     """``""`` (not set), ``HOST`` or ``HOST:PORT`` (a port from 1 to 65535)."""
     if value == "":
         return ""
-    if not isinstance(value, str) or not _HOST_PORT.fullmatch(value):
+    if not isinstance(value, str) or not re.fullmatch(_HOST_PORT, value):
         raise Invalid
     port = value.rpartition(":")[2] if not value.endswith("]") else ""
     if port.isdigit() and not 0 < int(port) < 65536:

@@ -9,7 +9,6 @@ from typing import Any
 
 from pegboard.config import messages
 from pegboard.config.schema import SECTIONS, Config, build, section_keys, section_values
-from pegboard.config.toml_guard import check_shape
 from pegboard.config.values import Invalid
 from pegboard.errors import ConfigError, not_utf8
 
@@ -80,6 +79,8 @@ def parse_config(text: str, source: str = "<string>") -> Config:
     (999999999999…); allowed: numbers of at most 24 digits
     """
     import tomllib  # a config file to read: the simulator's defaults need no parser
+
+    from pegboard.config.toml_guard import check_shape
 
     check_shape(text, source)
     try:

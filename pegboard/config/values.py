@@ -100,18 +100,17 @@ def absolute_path(value: Any) -> str:
 
 
 def matching(pattern: str) -> Callable[[Any], str]:
-    """Text that matches ``pattern`` whole."""
-    compiled = re.compile(pattern)
+    """Text that matches ``pattern`` whole.
+
+    The pattern is compiled (and kept by :mod:`re`) the first time a config file gives the
+    key: the defaults never check one, so a start without a config file compiles none."""
 
     def check(value: Any) -> str:
-        if not isinstance(value, str) or not compiled.fullmatch(value):
+        if not isinstance(value, str) or not re.fullmatch(pattern, value):
             raise Invalid
         return value
 
     return check
-
-
-_COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
 
 
 def colours(value: Any) -> tuple[str, ...]:
@@ -119,6 +118,6 @@ def colours(value: Any) -> tuple[str, ...]:
     if not isinstance(value, list) or not 1 <= len(value) <= 4:
         raise Invalid
     for item in value:
-        if not isinstance(item, str) or not _COLOUR.fullmatch(item):
+        if not isinstance(item, str) or not re.fullmatch(r"#[0-9a-fA-F]{6}", item):
             raise Invalid
     return tuple(item.lower() for item in value)
