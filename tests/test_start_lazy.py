@@ -39,6 +39,7 @@ NOT_BEFORE_A_KEY = (
     "pegboard.web", "pegboard.store.index", "pegboard.store.replay_text",
     "serial", "sqlite3",
     "difflib",  # a mistake in the config file (the closest valid name)
+    "pegboard.service.power",  # asked of logind when a player powers off
 )
 """Modules (and their submodules) neither command loads before its first screen takes a key."""
 

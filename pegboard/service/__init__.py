@@ -8,9 +8,22 @@
 
 from __future__ import annotations
 
-from pegboard.service.logs import setup_logging
-from pegboard.service.notify import Watchdog, notify, ready, status, stopping, watchdog
-from pegboard.service.power import request_poweroff, request_reboot
+from typing import TYPE_CHECKING
+
+from pegboard.lazy import exports
+
+if TYPE_CHECKING:
+    from pegboard.service.logs import setup_logging
+    from pegboard.service.notify import Watchdog, notify, ready, status, stopping, watchdog
+    from pegboard.service.power import request_poweroff, request_reboot
+
+__getattr__ = exports(__name__, globals(), {
+    "logs": ("setup_logging",),
+    "notify": ("Watchdog", "notify", "ready", "status", "stopping", "watchdog"),
+    "power": ("request_poweroff", "request_reboot"),
+})
+"""The module each name comes from, imported when first asked for: ``pegboard run`` sets up
+its logging before its first screen, and asks logind to power off only when told to."""
 
 __all__ = [
     "Watchdog",
