@@ -6,7 +6,7 @@ import threading
 
 from pegboard.sim.fakes import FakeClock
 from pegboard.voice.acts import Announcement, Importance
-from pegboard.voice.speaker import Speaker, SpeechQueue
+from pegboard.voice.speaker import MOST_WAITING, Speaker, SpeechQueue
 
 PLAY, SHOW, RESULT = Importance.PLAY, Importance.SHOW, Importance.RESULT
 
@@ -134,3 +134,18 @@ def test_a_transcript_keeps_what_was_said_and_repeats_what_still_stands() -> Non
     assert transcript.texts() == ["Ann: fifteen for two", "Ben: one for the go",
                                   "Ann: fifteen for two"]
     assert transcript.said[-1].importance is Importance.ASKED
+
+
+def test_a_storm_of_asking_again_waits_once_and_the_queue_stays_bounded() -> None:
+    q = SpeechQueue(FakeClock())
+    q.put(said("Ann: fifteen for two", entry=5))
+    assert q.take() is not None
+    for _ in range(500):  # say it again, and the score, held over and over
+        assert q.again()
+        q.put(said("Ann 12, Ben 9", Importance.ASKED, 5))
+    assert q.texts() == ["Ann: fifteen for two", "Ann 12, Ben 9"]
+    q.put(said("Ben: one for the go", entry=6))
+    for _ in range(500):  # a click for every detent of a long fast spin: none replaced
+        q.put(said("click", Importance.CUE, 6))
+    assert len(q.pending) == MOST_WAITING
+    assert q.texts()[:3] == ["Ann: fifteen for two", "Ann 12, Ben 9", "Ben: one for the go"]

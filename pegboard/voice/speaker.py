@@ -13,7 +13,10 @@ one after another. The queue's rules:
 * **stale**: an announcement still unsaid ``stale_s`` seconds after it was made is dropped
   (a long queue after a fast spell of entries would otherwise talk about the past);
 * "Say it again" repeats the last announcement made that still stands (an undo takes
-  back what its entries brought, so the one before is repeated).
+  back what its entries brought, so the one before is repeated); words asked for again
+  while still waiting (a storm of "say it again" or "say the score") wait once;
+* **bounded**: at most :data:`MOST_WAITING` wait; past it the oldest of the least importance
+  is dropped.
 
 Time comes from an injected clock, so the rules are tested without sleeping.
 
@@ -44,6 +47,10 @@ STALE_S = 12.0
 KEPT = 16
 """How many announcements are remembered for "Say it again" after undos."""
 
+MOST_WAITING = 64
+"""The most announcements waiting at once: past it, the oldest of the least importance goes
+(a storm of keys cannot grow the queue, whatever the rules above keep)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Queued:
@@ -72,10 +79,16 @@ class SpeechQueue:
         """Queue ``said``, dropping unsaid older announcements of lower importance."""
         if said.importance is Importance.WHEEL:
             self.pending = [q for q in self.pending if q.said.importance is not Importance.WHEEL]
+        elif said.importance is Importance.ASKED:  # the same words asked again: said once
+            self.pending = [q for q in self.pending if q.said.importance is not Importance.ASKED
+                            or q.said.text != said.text]
         else:
             self.pending = [q for q in self.pending if q.said.importance >= said.importance
                             or q.said.importance is Importance.CUE]
         self.pending.append(Queued(said, self.clock.now()))
+        if len(self.pending) > MOST_WAITING:
+            least = min(q.said.importance for q in self.pending)
+            self.pending.remove(next(q for q in self.pending if q.said.importance == least))
         if said.importance not in (Importance.ASKED, Importance.CUE):
             self._made = [*self._made[-(KEPT - 1):], said]
 
