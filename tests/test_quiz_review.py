@@ -86,6 +86,7 @@ def test_peg_quiz_judges_the_card_by_the_hint_engine(
 
 @pytest.mark.parametrize("drill, answer, message", [
     ("count", "seventeen\n", "'seventeen' is not a count: answer with the points, 0 to 29"),
+    ("count", "\u00b2\n", "'\u00b2' is not a count"),  # "²": a digit to str, not to int
     ("discard", "5H\n", "name 2 different card(s)"),
     ("discard", "XX YY\n", "XX"),
     ("peg", "QS QS\n", "name 1 different card(s)"),
@@ -179,6 +180,10 @@ def test_review_of_a_missing_or_broken_record_exits_2(
     bad.write_text("not json\n", encoding="utf-8")
     assert main(["review", str(bad)]) == 2
     assert "line 1" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exited:  # "²": a digit to str.isdigit, not to int
+        main(["review", "--top", "\u00b2", str(bad)])
+    assert exited.value.code == 2
+    assert "'\u00b2' is not a number of mistakes" in capsys.readouterr().err
 
 
 def test_stats_adds_discard_loss_and_missed_points_a_game(

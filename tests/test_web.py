@@ -270,6 +270,8 @@ def test_a_missing_store_is_exit_2_with_a_message(
      "as 127.0.0.1, 0.0.0.0 (every IPv4 address) or ::"),
     (["--port", "70000"], "argument --port: '70000' is not a port: give a number from 1 to "
      "65535 (0: any free port)"),
+    (["--port", "\u00b2"], "argument --port: '\u00b2' is not a port: give a number from 1 "
+     "to 65535 (0: any free port)"),
     (["--poll", "-1"], "argument --poll: '-1' is not a number of seconds from 0 to 5"),
 ])
 def test_bad_arguments_are_exit_2_with_a_message(

@@ -32,7 +32,7 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 
 def _count(text: str) -> int:
-    value = int(text) if text.isdigit() and len(text) <= 6 else 0
+    value = int(text) if text.isascii() and text.isdigit() and len(text) <= 6 else 0
     if value < 1:
         raise argparse.ArgumentTypeError(f"{paths.shown(text)} is not a number of mistakes: "
                                          "give 1 or more")

@@ -74,7 +74,7 @@ def allowed_name(text: str) -> str:
 
 def port_number(text: str) -> int:
     """A TCP port, 0 to 65535."""
-    if not text.isdigit() or not 0 <= int(text) <= 65535:
+    if not (text.isascii() and text.isdigit()) or len(text) > 5 or not 0 <= int(text) <= 65535:
         raise argparse.ArgumentTypeError(
             f"{paths.shown(text)} is not a port: give a number from 1 to 65535 (0: any free "
             "port)"

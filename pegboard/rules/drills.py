@@ -92,7 +92,7 @@ def ask(drill: Drill, rng: random.Random) -> Question:
 
 def _whole_number(answer: str) -> int:
     text = answer.strip()
-    if not text.isdigit() or len(text) > 2:
+    if not (text.isascii() and text.isdigit()) or len(text) > 2:  # "²" is a digit
         raise InvalidCardError(f"{text[:20]!r} is not a count: answer with the points, 0 to 29")
     return int(text)
 
