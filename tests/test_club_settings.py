@@ -118,3 +118,30 @@ def test_a_bad_club_config_stops_publish_naming_the_key(
     assert main(["club", "publish", "--store", str(tmp_path), "--config", str(config)]) == 2
     err = capsys.readouterr().err
     assert expected in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(("made", "expected"), [
+    ("empty", "is empty: it holds the password"),
+    ("blank", "is empty: it holds the password"),
+    ("folder", "is not a file"),
+    ("fifo", "is not a file"),  # opened without waiting for a writer
+    ("long", "is longer than 4096 bytes"),
+    ("latin-1", "cannot read club.password_file in"),
+])
+def test_a_password_file_that_holds_no_password_stops_publish_naming_it(
+        tmp_path: Path, made: str, expected: str,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "board.password"
+    if made == "folder":
+        path.mkdir()
+    elif made == "fifo":
+        os.mkfifo(path)
+    else:
+        path.write_bytes({"empty": b"", "blank": b" \n\n", "long": b"p" * 5000,
+                          "latin-1": b"caf\xe9\n"}[made])
+    config = club_toml(tmp_path / "c.toml", enabled=True, board="b1", broker="h:1",
+                       user="u", password_file=str(path))
+    assert main(["club", "publish", "--store", str(tmp_path), "--config", str(config)]) == 2
+    err = capsys.readouterr().err
+    assert f"club.password_file in {config} {path}" in err and expected in err, err
+    assert len(err.strip().splitlines()) == 1

@@ -14,6 +14,8 @@ host that is also a board must not run its standings service as the board), nor 
 from __future__ import annotations
 
 import argparse
+import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -82,7 +84,32 @@ def _password(args: argparse.Namespace, club: ClubConfig, where: str, *,
         path, named = Path(file), f"club.{key} in {where}"
     else:
         return None
+    return _read_password(path, named)
+
+
+MAX_PASSWORD = 4096
+"""The most bytes a password file is read for (it holds one password and a line end)."""
+
+
+def _read_password(path: Path, named: str) -> str:
+    """The one password in ``path``: a regular file (a FIFO would wait for a writer, a
+    device never end), not empty, at most :data:`MAX_PASSWORD` bytes of UTF-8."""
     try:
-        return path.read_text(encoding="utf-8").strip()
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        try:
+            regular = stat.S_ISREG(os.fstat(fd).st_mode)
+            data = os.read(fd, MAX_PASSWORD + 1) if regular else b""
+        finally:
+            os.close(fd)
+        text = data.decode("utf-8").strip()
     except (OSError, UnicodeDecodeError) as error:
         raise ClubError(f"cannot read {named} {path}: {error}") from None
+    if not regular:
+        raise ClubError(f"{named} {path} is not a file: it holds the password")
+    if len(data) > MAX_PASSWORD:
+        raise ClubError(f"{named} {path} is longer than {MAX_PASSWORD} bytes: it holds one "
+                        "password")
+    if not text:
+        raise ClubError(f"{named} {path} is empty: it holds the password (club setup "
+                        "writes one for each board and the standings service)")
+    return text
