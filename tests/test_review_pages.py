@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 from dataclasses import replace
 from html import unescape
 from pathlib import Path
 
+import pytest
 from starlette.testclient import TestClient
 
 from pegboard import record
@@ -21,6 +23,7 @@ from pegboard.rules.game import Game
 from pegboard.rules.lessons import GameLessons, lessons, player_parts, worth_showing
 from pegboard.rules.review import points_text
 from pegboard.web.app import create_app
+from pegboard.web.review import Reviews
 from tests.support.app_driver import MENU, OK, App
 from tests.support.games import random_game
 from tests.support.hostile import crafted
@@ -128,3 +131,35 @@ def test_a_record_no_reader_accepts_is_a_404_saying_why_and_the_rest_still_works
         listed = client.get("/api/games").json()["games"]
         others = [g["id"] for g in listed if g["id"] != kept.stem]
         assert others and client.get(f"/review/{others[0]}").status_code == 200
+
+
+def test_a_review_asked_for_by_many_at_once_is_made_once(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Four asks of one game's review at once (a burst of reloads, a client's many
+    connections) make it once: the others wait for it and take the page made."""
+    _, lines = played()
+    store = tmp_path / "store"
+    record_game(store, lines)
+    made = threading.Semaphore(0)
+    go_on = threading.Event()
+    calls: list[int] = []
+
+    def slow_lessons(game: Game) -> GameLessons:
+        calls.append(1)
+        made.release()
+        assert go_on.wait(timeout=10)
+        return lessons(game)
+
+    monkeypatch.setattr("pegboard.rules.lessons.lessons", slow_lessons)
+    reviews = Reviews(store)
+    pages: list[str] = []
+    askers = [threading.Thread(target=lambda: pages.append(reviews.page(None)))
+              for _ in range(4)]
+    for asker in askers:
+        asker.start()
+    assert made.acquire(timeout=10)  # the first is making it
+    go_on.set()
+    for asker in askers:
+        asker.join(timeout=10)
+    assert len(pages) == 4 and len(set(pages)) == 1
+    assert calls == [1]

@@ -20,7 +20,7 @@ from xml.sax.saxutils import escape
 from pegboard.errors import PegboardError
 from pegboard.record.reader import read_game
 from pegboard.store.ids import is_valid_id
-from pegboard.store.index import GameIndex
+from pegboard.store.index import GameIndex, IndexedGame
 
 if TYPE_CHECKING:
     from pegboard.rules.lessons import GameLessons
@@ -102,6 +102,7 @@ class Reviews:
         self._keep = keep
         self._made: OrderedDict[str, str] = OrderedDict()
         self._lock = threading.Lock()  # asked from the server's worker threads
+        self._making = threading.Lock()
 
     def page(self, game_id: str | None) -> str:
         """The review page of game ``game_id`` (None: the last game played out);
@@ -120,12 +121,25 @@ class Reviews:
                                     "there is no game with that id in the store")
             with self._lock:
                 made = self._made.get(game.id)
+                if made is not None:
+                    self._made.move_to_end(game.id)
             if made is None:
-                from pegboard.rules.lessons import lessons
+                # One review is made at a time, and a page asked for by many at once (a
+                # burst of reloads, a hostile client's 32 connections) is made once.
+                with self._making:
+                    with self._lock:
+                        made = self._made.get(game.id)
+                    if made is None:
+                        made = self._make(index, game)
+        return made
 
-                finished = index.read(game)
-                found = lessons(read_game(finished.records, f"store game {finished.id}"))
-                made = review_html(found, f"Review: {' v '.join(found.names)}")
+    def _make(self, index: GameIndex, game: IndexedGame) -> str:
+        """The review page of ``game``, made and kept (the newest few)."""
+        from pegboard.rules.lessons import lessons
+
+        finished = index.read(game)
+        found = lessons(read_game(finished.records, f"store game {finished.id}"))
+        made = review_html(found, f"Review: {' v '.join(found.names)}")
         with self._lock:
             self._made[game.id] = made
             self._made.move_to_end(game.id)
