@@ -12,7 +12,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from pegboard.club.page import Notes, create_app
-from pegboard.club.results import connect, store_result
+from pegboard.club.results import KEEP_REFUSED, connect, counters, refuse, store_result
 from tests.test_club_exports import card
 
 ROUTES = ("/api/standings", "/api/specials", "/export/scorecards.csv", "/export/night.csv")
@@ -72,3 +72,15 @@ def test_a_database_that_cannot_be_read_is_503_and_the_page_still_loads(
             assert "results database" in answer.json()["error"]
         assert opened.get("/").status_code == 200
         assert opened.get("/api/tables").json() == {"tables": []}
+
+
+def test_a_flood_of_refused_messages_keeps_the_newest_and_counts_them_all(
+        tmp_path: Path) -> None:
+    db = connect(tmp_path / "results.db")
+    for n in range(KEEP_REFUSED + 50):
+        refuse(db, "pegboard/c1/board/b1/result/g1", f"refusal {n}", now=float(n))
+    kept = [row["why"] for row in db.execute("SELECT why FROM refused ORDER BY rowid")]
+    assert len(kept) == KEEP_REFUSED
+    assert kept[0] == "refusal 50" and kept[-1] == f"refusal {KEEP_REFUSED + 49}"
+    assert counters(db)["refused"] == KEEP_REFUSED + 50
+    db.close()

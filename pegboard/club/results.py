@@ -105,11 +105,19 @@ def store_result(db: sqlite3.Connection, card: dict[str, Any], *, now: float | N
     return True
 
 
+KEEP_REFUSED = 1000
+"""The most refused messages kept (the newest): a board sending nothing but bad messages
+cannot fill the disk; the counter still counts every one."""
+
+
 def refuse(db: sqlite3.Connection, topic: str, why: str, *, now: float | None = None) -> None:
-    """Keep a refused message's topic and why (the message itself is not kept)."""
+    """Keep a refused message's topic and why (the message itself is not kept), the newest
+    :data:`KEEP_REFUSED` of them."""
     with transaction(db):
-        db.execute("INSERT INTO refused VALUES (?, ?, ?)",
-                   (time.time() if now is None else now, topic[:200], why[:500]))
+        added = db.execute("INSERT INTO refused VALUES (?, ?, ?)",
+                           (time.time() if now is None else now, topic[:200], why[:500]))
+        db.execute("DELETE FROM refused WHERE rowid <= ?",
+                   ((added.lastrowid or 0) - KEEP_REFUSED,))
         _bump(db, "refused")
 
 
