@@ -24,7 +24,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from bench.input_plan import GO, OK, card_inputs, passes_through
+from bench.input_plan import GO, OK, card_inputs, claim_path, passes_through
 from pegboard.app.inputs import InputEvent, RankKey, Turn
 from pegboard.app.machine import AppState, initial_state, step, view
 from pegboard.app.state import Calling, Claiming, Reading, Table
@@ -104,14 +104,10 @@ def read_pages(driver: Driver, card_follows: bool, truth: Game | None = None) ->
     driver.doing(resume)
 
 
-FAST = 0.05
-"""Seconds between the detents of a quick turn of the knob (a slow one is 0.5 s)."""
-
-
 def claim(driver: Driver) -> None:
     """Claim the waiting score in full, the fewest actions from where the dial starts (the
-    number on screen): its digits on the keypad; on the knob one slow click, then quick
-    ones by fives, then slow ones (or past and back), either way."""
+    number on screen): its digits on the keypad; on the knob the fewest detents, slow and
+    quick ones, found through ``step`` (:func:`bench.input_plan.claim_path`)."""
     session, screen = driver.state.session, driver.state.screen
     assert session is not None and isinstance(screen, Claiming)
     points = session.state.pending_claims[0].points
@@ -121,23 +117,9 @@ def claim(driver: Driver) -> None:
                 driver.feed(RankKey(Rank.TEN if digit == "0" else Rank(int(digit))))
         driver.feed(OK)
         return
-    for steps, gap in dial_path(screen.number, points):
-        driver.feed(Turn(steps), gap)
+    for event, gap in claim_path(driver.state, points):
+        driver.feed(event, gap)
     driver.feed(OK)
-
-
-def dial_path(start: int, points: int) -> list[tuple[int, float]]:
-    """The fewest detents (with the gap before each) that turn the claim dial from ``start``
-    to ``points``: slow ones, or a slow one then quick ones by fives and slow ones to finish
-    (or past and back)."""
-    way = 1 if points >= start else -1
-    distance = abs(points - start)
-    fives, ones = divmod(max(distance - 1, 0), 5)
-    plans = [[(way, 0.5)] * distance]
-    if distance:
-        plans.append([(way, 0.5), *[(way, FAST)] * fives, *[(way, 0.5)] * ones])
-        plans.append([(way, 0.5), *[(way, FAST)] * (fives + 1), *[(-way, 0.5)] * (5 - ones)])
-    return min(plans, key=len)
 
 
 def _fix_count(driver: Driver, truth: Game) -> None:

@@ -13,13 +13,17 @@ from pegboard.app import show, table, wheels
 from pegboard.app.inputs import Button, InputEvent, Press, RankKey, Turn
 from pegboard.app.machine import AppState, step, view
 from pegboard.app.picker import Slot, rank_label
-from pegboard.app.state import Reading, Table, Wheel
+from pegboard.app.state import Claiming, Reading, Table, Wheel
 from pegboard.rules.cards import Card
 
 OK = Press(Button.OK)
 HOLD_OK = Press(Button.OK, long=True)
 GO = Press(Button.GO)
 HOLD_GO = Press(Button.GO, long=True)
+SLOW = 0.5
+"""Seconds between the detents of a slow turn of the knob (and between other inputs)."""
+FAST = 0.05
+"""Seconds between the detents of a quick turn of the knob."""
 
 
 def _label_rank(label: str) -> str:
@@ -126,6 +130,52 @@ def wheel_path(state: AppState, start: int, target: int) -> list[InputEvent]:
                 paths[nxt] = [*paths[index], move]
                 queue.append(nxt)
     return paths[target]
+
+
+_DIALS: dict[tuple[Claiming, int], list[tuple[InputEvent, float]]] = {}
+
+
+def claim_path(state: AppState, points: int) -> list[tuple[InputEvent, float]]:
+    """The fewest detents (each with the gap before it: a slow or a quick one) that turn the
+    claim dial on screen to ``points``, found by feeding detents to the real ``step`` (its
+    fast turns, its ends) breadth first. Remembered by where the dial stands, since the dial
+    turns alike whatever is being claimed."""
+    screen = state.screen
+    assert isinstance(screen, Claiming)
+    memo = (screen, points)
+    if memo in _DIALS:
+        return _DIALS[memo]
+    now = state.last_input or 0.0
+
+    def place(at: AppState, when: float) -> tuple[object, ...]:
+        # What the dial is, with its times relative to now (a path is the same later on).
+        dial = at.screen
+        assert isinstance(dial, Claiming)
+        since = None if dial.turned_at is None else round(when - dial.turned_at, 6)
+        return dial.number, since, dial.typed
+
+    start = (state, now, list[tuple[InputEvent, float]]())
+    seen = {place(state, now)}
+    queue = [start]
+    found: list[tuple[InputEvent, float]] | None = None
+    for at, when, path in queue:
+        dial = at.screen
+        assert isinstance(dial, Claiming)
+        if dial.number == points:
+            found = path
+            break
+        for way in (1, -1):
+            for gap in (SLOW, FAST):
+                after, _ = step(at, Turn(way), when + gap)
+                if not isinstance(after.screen, Claiming):
+                    continue
+                key = place(after, when + gap)
+                if key not in seen:
+                    seen.add(key)
+                    queue.append((after, when + gap, [*path, (Turn(way), gap)]))
+    assert found is not None, (screen, points)
+    _DIALS[memo] = found
+    return found
 
 
 def passes_through(state: AppState) -> bool:

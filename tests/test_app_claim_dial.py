@@ -1,14 +1,16 @@
 """The claim dial in a muggins game, from the player's side: a fast turn moves it by fives,
-so a big hand is a few detents; a slow turn still moves it by ones. Time is the event's own
-``now``, handed to the real ``step``."""
+so a big hand is a few detents; a slow turn still moves it by ones; a hand or crib starts at
+4 whatever its cards. Time is the event's own ``now``, handed to the real ``step``."""
 
 from __future__ import annotations
 
+from bench.input_plan import claim_path
 from pegboard.app.inputs import RankKey, Turn
 from pegboard.app.machine import step
+from pegboard.app.state import Claiming
 from pegboard.app.view import Screen
 from pegboard.rules.cards import Rank
-from tests.support.app_driver import OK, App, muggins_game
+from tests.support.app_driver import OK, UNDO, App, muggins_game
 
 
 def claiming_app() -> App:
@@ -67,3 +69,52 @@ def test_a_slow_turn_moves_the_claim_by_ones() -> None:
     app = claiming_app()
     assert [turn_at(app, 1, 0.5) for _ in range(4)] == [3, 4, 5, 6]
     assert turn_at(app, -20, 0.5) == 0  # never below nothing
+
+
+def hand_claim() -> App:
+    """A muggins game played out (every play score claimed in full) to P2's hand claim:
+    A 4 7 Q with a 5 turned, worth 4."""
+    app = muggins_game()
+    for label in ("5", "4", "4", "7", "8", "8", "K", "Q", "9"):
+        claim_plays(app)
+        app.pick(label)
+    claim_plays(app)
+    assert app.view.title == "P2 claims"
+    return app
+
+
+def claim_plays(app: App) -> None:
+    """Claim each waiting play score in full, stopping at a hand's claim."""
+    while isinstance(app.state.screen, Claiming) and not app.view.lines[0].startswith("hand"):
+        shown = int(app.view.lines[0].rsplit(":", 1)[1])
+        app.feed(Turn(app.game.pending_claims[0].points - shown), OK)
+        app.read()
+
+
+def test_a_hand_claim_starts_at_4_a_few_detents_from_any_count() -> None:
+    """The dial starts at 4 for every hand (it tells nothing of the cards); the fewest
+    detents through ``step`` to each claim: 0 (down slow, then fast to the end), 2, 8 (down
+    one, then up five fast), 12, 17."""
+    app = hand_claim()
+    assert app.game.pending_claims[0].points == 4
+    assert app.view.lines[0] == "hand: 4"
+    fewest = {}
+    for points in (0, 2, 8, 12, 17):
+        path = claim_path(app.state, points)
+        state, now = app.state, app.now
+        for event, gap in path:
+            now += gap
+            state, _ = step(state, event, now)
+        assert isinstance(state.screen, Claiming) and state.screen.number == points
+        fewest[points] = len(path)
+    assert fewest == {0: 2, 2: 2, 8: 2, 12: 4, 17: 5}
+
+
+def test_undo_on_a_hand_claim_puts_the_dial_back_at_4() -> None:
+    app = hand_claim()
+    assert turn_at(app, 1, 1.0) == 5
+    assert turn_at(app, 1, 0.05) == 10
+    app.feed(UNDO)
+    assert app.view.lines[0] == "hand: 4" and app.view.title == "P2 claims"
+    app.feed(Turn(-2), OK)  # P2 claims 2 of 4: the dealer's hand is next
+    assert app.view.title == "P1 claims" and app.view.lines[0] == "hand: 4"

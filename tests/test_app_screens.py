@@ -86,10 +86,10 @@ def test_the_muggins_crib_is_claimed_before_the_next_deal(tmp_path: Path) -> Non
 def test_an_under_claimed_hand_is_offered_for_muggins_before_the_next_claim() -> None:
     app = muggins_game()
     claim_plays(play_out(app, ("5", "4", "4", "7", "8", "8", "K", "Q", "9")))
-    assert app.view.title == "P2 claims" and app.view.lines[0] == "hand: 0"
+    assert app.view.title == "P2 claims" and app.view.lines[0] == "hand: 4"
     true = app.game.pending_claims[0].points
     assert true == 4
-    app.feed(Turn(2), OK)  # P2 claims 2 of 4
+    app.feed(Turn(-2), OK)  # P2 claims 2 of 4 (the dial starts at 4 for every hand)
     assert app.view.title == "P1 claims"  # nothing asked, nothing shown of the count
     before = app.game.scores
     app.feed(MENU)

@@ -135,10 +135,18 @@ def claim_start(gs: GameState) -> int:
     """Where the claim dial starts: at the least the kinds of score the screen names are
     worth (a go or last card 1, a fifteen, pair or 31 2, a pair royal 6, a run 3), so a
     claim is counted from what the owner is told, never from the true total; a hand or crib
-    at 0 (the screen names nothing but "hand")."""
+    at :data:`SHOW_CLAIM_START` whatever its cards (the screen names nothing but "hand")."""
     pending = gs.pending_claims[0]
+    if pending.reason in (Reason.HAND, Reason.CRIB):
+        return SHOW_CLAIM_START
     reasons = pending.reasons or (pending.reason,)
     return sum(LEAST_WORTH.get(reason, 0) for reason in reasons)
+
+
+SHOW_CLAIM_START = 4
+"""Where a hand's or crib's claim dial starts: 4, the commonest count of a hand, the same for
+every hand and crib, so it tells the owner nothing about their cards (a start at or near the
+true count would count for them); most claims are then a few detents away."""
 
 
 LEAST_WORTH = {

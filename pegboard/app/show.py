@@ -163,9 +163,11 @@ FAST_STEP = 5
 
 def claim_number(state: AppState, screen: Claiming, event: InputEvent) -> Result:
     """Turning or digit keys set the points claimed. A detent within :data:`FAST_TURN` of the
-    dial's last one is part of a fast turn and moves by fives, a slow one by ones, so a 17
-    hand is five detents (1, then 5, 5, 5 fast, then 1), not seventeen. The first digit
-    typed starts a new number (the dial's start is not a number being typed)."""
+    dial's last one is part of a fast turn and moves by fives, a slow one by ones, and the
+    dial stops at 0 and :data:`MAX_CLAIM`: from a hand's start of 4 a 17 hand is five
+    detents (1, then 5, 5 fast, then 1, 1), not thirteen, and 0 is two (1, then 5 fast).
+    The first digit typed starts a new number (the dial's start is not a number being
+    typed)."""
     if not isinstance(event, Turn):
         typed = number_edit(screen.number if screen.typed else 0, event, MAX_CLAIM)
         return replace(state, screen=Claiming(typed, typed=True)), ()

@@ -81,6 +81,8 @@ LEAST_WORTH = {"go": 1, "last card": 1, "fifteen": 2, "pair": 2, "thirty-one": 2
                "pair royal": 6, "double pair royal": 12, "run": 3}
 """What each kind of play score is worth at the least (RULES.md, "The play"): where the
 claim dial starts."""
+SHOW_CLAIM_START = 4
+"""Where a hand's or crib's claim dial starts, whatever its cards (docs/rules.md)."""
 
 
 def _strip(line: str) -> str:
@@ -578,10 +580,12 @@ class Harness(Follower):
         self._expect(view.title == f"{name} claims", f"claim title {view.title!r}, "
                                                       f"{name}'s {act.reason} waits")
         # The claim line names every kind of score the act owes, the dial at the least
-        # those kinds are worth ("run, last card: 4"; a hand or crib at 0).
+        # those kinds are worth ("run, last card: 4"; a hand or crib at 4, whatever it holds).
         reasons = list(dict.fromkeys(part.reason for part in act.parts)) or [act.reason]
         kinds = ", ".join(reasons)
         start = sum(LEAST_WORTH.get(reason.split(" of ")[0], 0) for reason in reasons)
+        if act.counted:
+            start = SHOW_CLAIM_START
         self._expect(bool(view.lines) and view.lines[0] == f"{kinds}: {start}",
                      f"claim line {view.lines[:1]}, {name}'s {kinds} waits")
         self._expect(not self.pages, f"no page came for {self._page_name(self.pages)}")
