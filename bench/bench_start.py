@@ -24,6 +24,7 @@ from __future__ import annotations
 import os
 import signal
 import statistics
+import subprocess
 import sys
 import tempfile
 from collections.abc import Callable
@@ -117,6 +118,9 @@ def main() -> None:
     import compileall
 
     compileall.compile_dir(str(ROOT / "pegboard"), quiet=1)  # as pip does on install
+    # and the value types' methods, as install.sh and the Makefile do after pip
+    subprocess.run([sys.executable, "-m", "pegboard.dataclass_cache"], check=True,
+                   stdout=subprocess.DEVNULL)
     with tempfile.TemporaryDirectory() as scratch:
         store = Path(scratch) / "store"
         _game_in_progress(store)
