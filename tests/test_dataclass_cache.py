@@ -124,3 +124,19 @@ def test_after_the_install_step_a_start_compiles_nothing() -> None:
                           text=True, check=True, timeout=120)
     added, used = map(int, done.stdout.split())
     assert added == 0 and used > 500
+
+
+def test_the_library_is_patched_when_it_is_first_imported_not_before() -> None:
+    """Importing Pegboard neither imports dataclasses nor reads the table (the simulator's
+    splash makes no value type); the library is patched as it is imported."""
+    code = ("import sys\n"
+            "import pegboard\n"
+            "from pegboard import dataclass_cache\n"
+            "table = dataclass_cache.install()\n"
+            "print('dataclasses' in sys.modules, table._stored is None)\n"
+            "import dataclasses, inspect\n"
+            "source = inspect.getsource(dataclasses)\n"
+            "print(dataclasses.exec == table.exec, 'def dataclass' in source)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True, timeout=60)
+    assert done.stdout.split() == ["False", "True", "True", "True"]

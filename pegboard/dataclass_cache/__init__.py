@@ -25,12 +25,13 @@ from __future__ import annotations
 
 import atexit
 import contextlib
-import dataclasses
 import marshal
 import os
 import sys
+from collections.abc import Sequence
+from importlib.machinery import ModuleSpec, PathFinder, SourceFileLoader
 from pathlib import Path
-from types import CodeType
+from types import CodeType, ModuleType
 from typing import Any
 
 LIMIT = 8192
@@ -49,9 +50,20 @@ class MethodTable:
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self.stored: dict[str, bytes] = _read(path)
+        self._stored: dict[str, bytes] | None = None
         self.used: dict[str, bytes] = {}
         self.added = 0
+
+    @property
+    def stored(self) -> dict[str, bytes]:
+        """Every source in the table, read from the file when first needed."""
+        if self._stored is None:
+            self._stored = _read(self.path)
+        return self._stored
+
+    @stored.setter
+    def stored(self, table: dict[str, bytes]) -> None:
+        self._stored = table
 
     def code(self, source: str) -> CodeType:
         """The code of ``source``: unmarshalled from the table, or compiled and added."""
@@ -112,14 +124,53 @@ _installed: MethodTable | None = None
 
 
 def install(path: Path | None = None) -> MethodTable:
-    """Have :mod:`dataclasses` take its methods' code from the table (once per process)."""
+    """Have :mod:`dataclasses` take its methods' code from the table (once per process):
+    at once if it is loaded, else as it is imported, so a program that never makes a value
+    type (the simulator's splash) neither imports the library nor reads the table."""
     global _installed
     if _installed is None:
         _installed = MethodTable(path or table_path())
-        # dataclasses calls ``exec`` by its module-global name: the one place it compiles
-        dataclasses.exec = _installed.exec  # type: ignore[attr-defined]
         atexit.register(_installed.save)
+        if "dataclasses" in sys.modules:
+            _patch(sys.modules["dataclasses"], _installed)
+        else:
+            sys.meta_path.insert(0, _WhenImported(_installed))
     return _installed
+
+
+def _patch(module: ModuleType, table: MethodTable) -> None:
+    # dataclasses calls ``exec`` by its module-global name: the one place it compiles
+    module.exec = table.exec  # type: ignore[attr-defined]
+
+
+class _WhenImported:
+    """An import finder (``sys.meta_path``): finds :mod:`dataclasses` as the path finder
+    would, and patches it once it has run."""
+
+    def __init__(self, table: MethodTable) -> None:
+        self.table = table
+
+    def find_spec(self, name: str, path: Sequence[str] | None = None,
+                  target: ModuleType | None = None) -> ModuleSpec | None:
+        if name != "dataclasses":
+            return None
+        sys.meta_path.remove(self)  # once: later imports find the module loaded
+        spec = PathFinder.find_spec(name, path)
+        if spec is not None and isinstance(spec.loader, SourceFileLoader):
+            spec.loader = _Patching(spec.loader.name, spec.loader.path, self.table)
+        return spec
+
+
+class _Patching(SourceFileLoader):
+    """The library's own loader, then the patch."""
+
+    def __init__(self, fullname: str, path: str, table: MethodTable) -> None:
+        super().__init__(fullname, path)
+        self.table = table
+
+    def exec_module(self, module: ModuleType) -> None:
+        super().exec_module(module)
+        _patch(module, self.table)
 
 
 def save() -> bool:
