@@ -159,5 +159,10 @@ def test_every_pegboard_logger_in_the_server_is_held_to_once_a_minute(
     finally:
         ours.handlers[:] = before[0]
         ours.propagate, ours.level = before[1], before[2]
-    assert capsys.readouterr().err.splitlines() == [
+    # Only this test's two messages are looked at: a line another thread or the collector
+    # writes to the same standard error meanwhile (a server from an earlier test closing)
+    # is not what is being counted here.
+    written = [line for line in capsys.readouterr().err.splitlines()
+               if "the index is damaged" in line or "dropping a connection" in line]
+    assert written == [
         "pegboard web: the index is damaged (0)", "pegboard web: dropping a connection"]
