@@ -4,7 +4,7 @@ play, where GO says go, a held GO jumps back too."""
 
 from __future__ import annotations
 
-from pegboard.app.inputs import Button, Press
+from pegboard.app.inputs import Button, Press, Turn
 from tests.support.app_driver import GO, App, new_game
 
 HOLD_GO = Press(Button.GO, long=True)
@@ -37,3 +37,15 @@ def test_a_held_go_jumps_back_in_the_play() -> None:
     assert groups.get(jumped, 2) == (groups.get(start, 2) - 1) % 3
     assert jumped in ("A", "6", "10")
     assert app.game.said_go == frozenset()  # a hold never says go
+
+
+def test_the_play_wheel_starts_where_the_fewest_moves_are_expected_held_go_counted() -> None:
+    """After a king is led the reply is likeliest a king (a pair) or a 5 (fifteen): the wheel
+    starts on the king, the 5 a held GO (to the 6) and a detent away. Counting detents
+    alone (no jumps) it started on the 5, four moves from the king."""
+    app = new_game()
+    app.pick("5")  # the starter
+    app.pick("K")  # P2 leads a king
+    assert highlighted(app) == "K"
+    app.feed(HOLD_GO, Turn(-1))
+    assert highlighted(app) == "5"

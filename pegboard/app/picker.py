@@ -172,11 +172,12 @@ def play_order(
 
     The order is always A..K (the ranks that can be laid), so a player finds every card where
     they found it last time, the 10 among the ten-cards. The wheel starts where the fewest
-    turns are expected: a player holding ``held`` cards is taken to lay the best-scoring rank
-    they hold (players take points when they can), each rank held with a chance that grows
-    with its copies still unseen (``weights``: the share of each rank's copies unseen, by
-    default all). A rank weighted below ``GUESS_FLOOR`` counts as not held (a player who said
-    go at this count cannot hold it).
+    moves are expected (detents, and a held GO's jump back a group: :func:`wheel_moves`): a
+    player holding ``held`` cards is taken to lay the best-scoring rank they hold (players
+    take points when they can), each rank held with a chance that grows with its copies still
+    unseen (``weights``: the share of each rank's copies unseen, by default all). A rank
+    weighted below ``GUESS_FLOOR`` counts as not held (a player who said go at this count
+    cannot hold it).
 
     >>> from pegboard.rules.cards import parse_cards
     >>> order, start = play_order(parse_cards("5H"), list(Rank))
@@ -189,11 +190,33 @@ def play_order(
         return order, 0
     likely = _play_chances(pile, order, weight, held)
     n = len(order)
-    costs = [
-        sum(likely[r] * min((i - s) % n, (s - i) % n) for i, r in enumerate(order))
-        for s in range(n)
-    ]
-    return order, costs.index(min(costs))
+
+    def cost(s: int) -> tuple[float, float]:
+        # Expected moves, held GO counted; of equal starts, the one fewest detents away.
+        moves = wheel_moves(order, s)
+        return (round(sum(likely[r] * moves[i] for i, r in enumerate(order)), 9),
+                sum(likely[r] * min((i - s) % n, (s - i) % n) for i, r in enumerate(order)))
+
+    return order, min(range(n), key=cost)
+
+
+def wheel_moves(ranks: Sequence[Rank], start: int) -> list[int]:
+    """The fewest moves from ``start`` to each place of the play's wheel showing ``ranks``:
+    a detent either way round, or a held GO back to the first card of the group before (in
+    the play GO says go, so it does not jump ahead).
+
+    >>> wheel_moves(list(Rank), 5)  # from the 6: the ace one held GO away, the 10 two
+    [1, 2, 3, 2, 1, 0, 1, 2, 3, 2, 3, 3, 2]
+    """
+    n = len(ranks)
+    moves = {start: 0}
+    queue = [start]
+    for here in queue:
+        for there in ((here + 1) % n, (here - 1) % n, jump_back_index(ranks, here)):
+            if there not in moves:
+                moves[there] = moves[here] + 1
+                queue.append(there)
+    return [moves[i] for i in range(n)]
 
 
 def _play_chances(pile: Sequence[Card], order: Sequence[Rank], weight: Mapping[Rank, float],
