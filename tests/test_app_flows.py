@@ -444,7 +444,9 @@ def test_go_jumps_the_starter_and_crib_wheels_by_group() -> None:
         app.pick(label)
     app.read()
     assert app.view.screen is Screen.CRIB
-    app.feed(GO)  # in the crib too (it starts on the 6); still no card entered
+    pv = app.view.picker
+    assert pv is not None and pv.options[pv.index] == "4"  # the crib's first card: the 4
+    app.feed(GO, GO)  # in the crib too (4 -> 6 -> 10); still no card entered
     pv = app.view.picker
     assert pv is not None and pv.options[pv.index] == "10"
     assert isinstance(app.state.screen, Table) and not app.state.screen.pending

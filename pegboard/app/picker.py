@@ -7,8 +7,8 @@ Every card at the table is entered, so the picker is built to need as few action
 * Every wheel is in rank order A..K and keeps that order, so a card is always where the
   player last saw it. In the play the wheel starts on the most likely card: a rank that would
   score now (a pair, fifteen, thirty-one, a run), best first, because players take points
-  when they can. The crib wheel stays where the last card was picked, so entering the crib
-  in rank order costs little.
+  when they can. The crib wheel starts on the 4 (:data:`CRIB_START_RANK`) and then stays
+  where the last card was picked, so entering the crib in rank order costs little.
 * Suits change a score only through a flush or his nobs, so the picker never asks for a plain
   suit. A rank appears once on the wheel, entered with a stand-in suit chosen so that it makes
   no flush and no nobs. When a suit fact could score, holding OK (or the rank key) on that rank
@@ -32,6 +32,10 @@ RANKS: tuple[Rank, ...] = tuple(Rank)
 START_RANK = Rank.SIX
 """Where a wheel with no better guess starts: the middle, and the first card of the 6-9 group,
 so that either way is short and GO reaches the ten-cards and the low cards in one or two."""
+CRIB_START_RANK = Rank.FOUR
+"""Where the crib's wheel starts for its first card: its four cards are entered in any order,
+and from the 4 the way round them all is shortest on average (the A-5 group a detent or two
+either way, the rest a sweep up with GO's jumps)."""
 GUESS_FLOOR = 0.2
 """A rank less likely than this (by its weight) is not put first as a scoring guess: in
 practice a rank the player could not hold, having said go when it would have fitted."""

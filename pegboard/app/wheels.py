@@ -243,7 +243,8 @@ def _crib_wheel(gs: GameState, pending: tuple[Card, ...], anchor: Rank | None) -
         return [o for o in found if not (no_flush and "flush" in o.label.split())]
 
     ranks = [r for r in picker.RANKS if opts(r)]
-    order, start = picker.natural_order(ranks, anchor)
+    order, start = picker.natural_order(
+        ranks, anchor if anchor is not None else picker.CRIB_START_RANK)
     prompt = f"Crib card {len(pending) + 1}/4"
     return prompt, flatten(order, opts), first_of(order, opts, start)
 
