@@ -256,15 +256,21 @@ class Standings:
                     f"{self.log.read_text(encoding='utf-8')[-2000:]}")
             yield None  # the caller looks at its deadline before the stream is opened again
 
-    def wait_for(self, results: int, within: float = 120.0) -> dict[str, Any]:
-        """Wait (on the event stream, never a sleep) until ``results`` results are stored;
-        AssertionError when they are not within ``within`` seconds (the stream says it is
-        still there every 15 s, so the deadline is looked at while nothing arrives)."""
+    def wait_for(self, results: int, within: float = 120.0, *, refused: int = 0,
+                 duplicates: int = 0) -> dict[str, Any]:
+        """Wait (on the event stream, never a sleep) until ``results`` results are stored and
+        at least ``refused`` messages refused and ``duplicates`` counted; AssertionError when
+        they are not within ``within`` seconds (the stream says it is still there every 15 s,
+        so the deadline is looked at while nothing arrives). Only a stored result sends an
+        event (a refusal does not, or a board sending bad messages would have every phone
+        fetch the standings again): messages on other topics may be taken in another order,
+        so a test that counts refusals waits for them by name."""
         status: dict[str, Any] = {}
         deadline = time.monotonic() + within
         for _ in self.notes():
             status = self.get("/api/status")
-            if status["results"] >= results:
+            if (status["results"] >= results and status["refused"] >= refused
+                    and status["duplicates"] >= duplicates):
                 return status
             if time.monotonic() > deadline:
                 break
