@@ -113,7 +113,7 @@ def wheel_path(state: AppState, start: int, target: int) -> list[InputEvent]:
     shown = view(replace(state, screen=replace(state.screen, wheel=Wheel(start))))
     pv = shown.picker
     assert pv is not None
-    wheel = (shown.screen, shown.title, pv.prompt, pv.options)
+    wheel = (shown.screen, shown.title, shown.hint, pv.prompt, pv.options)
     n = len(pv.options)
     paths: dict[int, list[InputEvent]] = {start: []}
     queue = [start]

@@ -49,3 +49,21 @@ def test_the_play_wheel_starts_where_the_fewest_moves_are_expected_held_go_count
     assert highlighted(app) == "K"
     app.feed(HOLD_GO, Turn(-1))
     assert highlighted(app) == "5"
+
+
+def test_on_a_lead_go_jumps_ahead_for_nobody_can_say_go_at_0() -> None:
+    """At 0 every card fits (a go is refused), so GO jumps the play's wheel ahead a group, as
+    on the starter's; once a card is down it says go again."""
+    app = new_game()
+    app.pick("5")  # the starter: P2 leads
+    assert app.view.hint == "OK lead  GO jump"
+    before = highlighted(app)
+    app.feed(GO)
+    groups = {"A": 0, "2": 0, "3": 0, "4": 0, "5": 0, "6": 1, "7": 1, "8": 1, "9": 1}
+    assert highlighted(app) in ("A", "6", "10")
+    assert groups.get(highlighted(app), 2) == (groups.get(before, 2) + 1) % 3
+    assert app.game.said_go == frozenset() and app.game.pile == ()
+    app.pick("7")
+    assert app.view.hint == "OK play  GO go"
+    app.feed(GO)
+    assert app.game.said_go == frozenset({0})  # P1 says go at 7 (a renege, for the table)

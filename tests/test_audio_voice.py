@@ -85,8 +85,15 @@ def test_with_audio_mode_off_no_sound_or_screen_word_is_made(tmp_path: Path) -> 
     assert transcript_of(START + " right ok", tmp_path, voice).texts() == []
 
 
+TABLE_KEYS = Path(__file__).parent / "golden" / "scripts" / "table.keys"
+
+
 def test_a_refusal_is_said_and_say_again_repeats_it(tmp_path: Path) -> None:
-    transcript = transcript_of(START + " go hold-go", tmp_path)
+    """table.keys up to Ben's turn after the renege's take-back (his hand known): his go,
+    holding a 7 that fits at 24, is refused."""
+    script = TABLE_KEYS.read_text(encoding="utf-8")
+    upto = script[:script.index("# Ben lays the 7 he held")]
+    transcript = transcript_of(upto + " go hold-go", tmp_path)
     texts = transcript.texts()
     assert "[refused]" in texts
     refusal = texts[texts.index("[refused]") + 1]

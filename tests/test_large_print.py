@@ -46,10 +46,10 @@ go left ok
 TO_THE_PLAY = TO_THE_CUT + """
 ok
 left ok
-left*7 ok right ok
+right left*4 ok right ok
 """
-"""Then the starter 5 and the play: Ben 7 (his wheel turned the long way round from the A,
-past the ten-cards), Ann 8 (fifteen for 2): Ben is to play at 15."""
+"""Then the starter 5 and the play: Ben 7 (his wheel, on the 10, turned to the J and then
+down past the 9 and 8), Ann 8 (fifteen for 2): Ben is to play at 15."""
 
 
 # -- reading glyphs back from pixels --------------------------------------------------------------

@@ -200,7 +200,7 @@ def test_every_kind_of_mistake_was_made(figures: Figures) -> None:
     kinds = {
         "under-claim", "over-claim", "muggins called", "muggins declined",
         "flush or nobs forgotten, put right with GO", "flush or nobs forgotten, never put right",
-        "go at a count of 0", "card passing 31 (keypad)", "undo, then the same again",
+        "GO on a lead", "card passing 31 (keypad)", "undo, then the same again",
         "restart: power cut", "restart: shut down",
     }
     assert kinds <= set(figures.mistakes), sorted(kinds - set(figures.mistakes))

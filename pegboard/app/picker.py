@@ -197,17 +197,17 @@ def play_order(
 
     def cost(s: int) -> tuple[float, float]:
         # Expected moves, held GO counted; of equal starts, the one fewest detents away.
-        moves = wheel_moves(order, s)
+        moves = wheel_moves(order, s, ahead=not pile)
         return (round(sum(likely[r] * moves[i] for i, r in enumerate(order)), 9),
                 sum(likely[r] * min((i - s) % n, (s - i) % n) for i, r in enumerate(order)))
 
     return order, min(range(n), key=cost)
 
 
-def wheel_moves(ranks: Sequence[Rank], start: int) -> list[int]:
+def wheel_moves(ranks: Sequence[Rank], start: int, *, ahead: bool = False) -> list[int]:
     """The fewest moves from ``start`` to each place of the play's wheel showing ``ranks``:
-    a detent either way round, or a held GO back to the first card of the group before (in
-    the play GO says go, so it does not jump ahead).
+    a detent either way round, or a held GO back to the first card of the group before, and
+    with ``ahead`` GO on to the first of the next (in the play GO says go, but for a lead).
 
     >>> wheel_moves(list(Rank), 5)  # from the 6: the ace one held GO away, the 10 two
     [1, 2, 3, 2, 1, 0, 1, 2, 3, 2, 3, 3, 2]
@@ -216,7 +216,8 @@ def wheel_moves(ranks: Sequence[Rank], start: int) -> list[int]:
     moves = {start: 0}
     queue = [start]
     for here in queue:
-        for there in ((here + 1) % n, (here - 1) % n, jump_back_index(ranks, here)):
+        jumps = (jump_back_index(ranks, here), *([jump_index(ranks, here)] if ahead else []))
+        for there in ((here + 1) % n, (here - 1) % n, *jumps):
             if there not in moves:
                 moves[there] = moves[here] + 1
                 queue.append(there)

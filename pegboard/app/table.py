@@ -1,10 +1,10 @@
 """The table's card wheel: the starter, every card of the play, a hand to show, the crib.
 
 Which of them is asked follows from the engine's phase. In the play GO says go for the
-player to act; elsewhere GO jumps the wheel ahead by group of ranks; a held GO jumps it back
-a group everywhere. A hand's or the crib's cards
-are kept on the screen until the last one, then entered as one entry; UNDO takes back the
-last of them first.
+player to act, but on a lead (at 0 every card fits: a go is refused) it jumps; elsewhere GO
+jumps the wheel ahead by group of ranks; a held GO jumps it back a group everywhere. A hand's
+or the crib's cards are kept on the screen until the last one, then entered as one entry;
+UNDO takes back the last of them first.
 """
 
 from __future__ import annotations
@@ -65,11 +65,18 @@ def wheel_key(state: AppState, screen: Table, event: InputEvent) -> Result:
 
 
 def go(state: AppState, screen: Table, event: InputEvent) -> Result:
-    """GO: in the play, the player to act says go; elsewhere the wheel jumps."""
+    """GO: in the play, the player to act says go; elsewhere, and on a lead (at 0 every card
+    fits, so nobody can say go), the wheel jumps ahead a group."""
     gs = _gs(state)
-    if gs.phase is Phase.PLAY and gs.to_act is not None:
+    if says_go(gs):
+        assert gs.to_act is not None
         return flow.enter(state, Go(gs.to_act))
     return wheel_key(state, screen, event)
+
+
+def says_go(gs: GameState) -> bool:
+    """GO says go: in the play, but for a lead (a go at 0 is refused: a card must be led)."""
+    return gs.phase is Phase.PLAY and gs.to_act is not None and gs.count > 0
 
 
 def hold_go(state: AppState, screen: Table, event: InputEvent) -> Result:
@@ -131,7 +138,8 @@ def view(state: AppState, screen: Table) -> View:
             board(gs, Screen.PLAY, f"Deal {gs.deal_no}"), count=gs.count,
             pile=tuple(rank_label(c.rank) for c in gs.pile), award=state.award,
             turn=gs.names[gs.to_act] if gs.to_act is not None else "", picker=pv,
-            hint="OK play  GO go", coach=turn_coach(state),
+            hint="OK play  GO go" if says_go(gs) else "OK lead  GO jump",
+            coach=turn_coach(state),
         )
     shown = screen.pending
     if gs.phase is Phase.SHOW:

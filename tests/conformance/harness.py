@@ -18,9 +18,9 @@ winner and the skunk. After the game the written record is replayed and compared
 
 Scripted mistakes (each decided from the seed, so a game is repeatable): a hand or crib
 entered without its flush or nobs, put right on its page (or claim screen) with GO or never;
-under- and over-claims, and muggins called or declined; a card that cannot be played or a go
-at a count of 0 (nothing may change); UNDO after an entry, then the same entry again; the
-power pulled (or the box shut down) mid-deal and the game restored.
+under- and over-claims, and muggins called or declined; a card that cannot be played (nothing
+may change) or GO on a lead (the wheel jumps, nothing else changes); UNDO after an entry, then
+the same entry again; the power pulled (or the box shut down) mid-deal and the game restored.
 
 Known app bugs (:data:`~tests.conformance.follow.FINDINGS`) are noted, each with its first
 example, instead of failing the game; the table goes round them as players would (a flush the
@@ -83,6 +83,17 @@ LEAST_WORTH = {"go": 1, "last card": 1, "fifteen": 2, "pair": 2, "thirty-one": 2
 claim dial starts."""
 SHOW_CLAIM_START = 4
 """Where a hand's or crib's claim dial starts, whatever its cards (docs/rules.md)."""
+
+
+def _group_start(picker: PickerView) -> bool:
+    """The wheel's highlight is the first of its group of ranks (A-5, 6-9, 10-K) on it."""
+    ranks = [option.split()[0] for option in picker.options]
+    group = [_GROUP.get(rank, 2) for rank in ranks]
+    here = picker.index
+    return here == group.index(group[here])
+
+
+_GROUP = {"A": 0, "2": 0, "3": 0, "4": 0, "5": 0, "6": 1, "7": 1, "8": 1, "9": 1}
 
 
 def _strip(line: str) -> str:
@@ -371,8 +382,9 @@ class Harness(Follower):
         return True
 
     def _maybe_illegal(self, view: View) -> bool:
-        """A go at a count of 0, or (keypad) a card that would pass 31 or was already seen:
-        refused with a "Not allowed" page, and nothing changes."""
+        """GO on a lead, where nobody can say go: the wheel jumps ahead a group and nothing
+        else changes. Or (keypad) a card that would pass 31 or was already seen: refused with
+        a "Not allowed" page, and nothing changes."""
         assert self.truth is not None
         gs = self.truth.state
         at = len(self.shapes)
@@ -382,7 +394,7 @@ class Harness(Follower):
         self.done.add(("illegal", at))
         seen = Counter(c.rank for c in gs.seen)
         if gs.count == 0:
-            kind, key = "go at a count of 0", "go"
+            kind, key = "GO on a lead", "go"
         elif self.keypad:
             over = [r for r in Rank if r.pips > 31 - gs.count]
             gone = [r for r in Rank if seen[r] == 4]
@@ -399,6 +411,13 @@ class Harness(Follower):
         records = len(self.device.records())
         self.press(key)
         after = self.device.view
+        if key == "go":
+            self._expect(after.picker is not None and view.picker is not None
+                         and replace(after, picker=view.picker) == view
+                         and _group_start(after.picker), f"after {kind} the screen is "
+                         f"{after.title!r}, the wheel {after.picker}")
+            self._expect(len(self.device.records()) == records, f"{kind} was recorded")
+            return True
         if after.screen is Screen.MESSAGE and after.title == "Not allowed":
             self.press("ok")
             after = self.device.view
