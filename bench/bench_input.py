@@ -2,11 +2,14 @@
 
 Random two-player deals are played out with real cards (seeded). Every entry goes through the
 app's real ``step`` function, made by a user who always takes the fewest actions: for each card
-the user reads the picker on screen and turns the shorter way round to it (one action per
-encoder detent) and presses OK, or presses its rank key; the crib's four cards are entered in
-whichever order costs least (every order is tried through ``step``). A fully recorded deal is
-the starter, the play card by card with every go, reading the counted hands, and the crib,
-until the next deal's starter is asked for. Deals in which the game ends are not counted.
+the user reads the picker on screen and takes the shortest way to it (one action per encoder
+detent or GO's jump, found by feeding them to ``step``) and presses OK, or presses its rank
+key; the crib's four cards are entered in whichever order costs least (every order is tried
+through ``step``). In a muggins game each score is claimed in full: its digits on the keypad,
+or the fewest detents of the claim dial, slow and quick ones, found through ``step`` too. A
+fully recorded deal is the starter, the play card by card with every go, reading the counted
+hands (or claiming them), and the crib, until the next deal's starter is asked for. Deals in
+which the game ends are not counted.
 
 The simulated players peg the way people do: they take the most points they can with each
 card (ties broken at random); the figure for uniformly random legal play is printed too.
