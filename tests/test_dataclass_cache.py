@@ -5,6 +5,7 @@ nothing."""
 from __future__ import annotations
 
 import dataclasses
+import marshal
 import os
 import subprocess
 import sys
@@ -112,6 +113,10 @@ def test_after_the_install_step_a_start_compiles_nothing() -> None:
     """``python -m pegboard.dataclass_cache`` (run by install.sh and the Makefile) leaves a
     table from which the simulator's and the device's start make every class."""
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+    stale = MethodTable(dataclass_cache.table_path())
+    stale.stored = {**stale.stored, "def gone(): pass": marshal.dumps(compile("0", "s", "eval"))}
+    stale.added = 1
+    assert stale.save(force=True)
     warm = subprocess.run([sys.executable, "-m", "pegboard.dataclass_cache"], env=env,
                           capture_output=True, text=True, check=True, timeout=120)
     assert "dataclass methods compiled in" in warm.stdout
@@ -124,6 +129,8 @@ def test_after_the_install_step_a_start_compiles_nothing() -> None:
                           text=True, check=True, timeout=120)
     added, used = map(int, done.stdout.split())
     assert added == 0 and used > 500
+    # the install step keeps exactly what the code makes now: a source no class makes is gone
+    assert "def gone(): pass" not in MethodTable(dataclass_cache.table_path()).stored
 
 
 def test_the_library_is_patched_when_it_is_first_imported_not_before() -> None:

@@ -34,9 +34,10 @@ from pathlib import Path
 from types import CodeType, ModuleType
 from typing import Any
 
-LIMIT = 8192
-"""Sources kept at most: past this (classes changed many times in a working tree) the file
-keeps only what this process used."""
+LIMIT = 4096
+"""Sources kept at most (Pegboard makes about 1,100): past this (classes changed many times
+in a working tree) the file keeps only what this process used, so a start never reads a
+table grown without bound."""
 
 
 def table_path() -> Path:
