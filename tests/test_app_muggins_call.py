@@ -109,7 +109,8 @@ def test_the_window_stays_open_until_the_next_score_is_pegged() -> None:
     assert menu_rows(app)[1] == "Muggins: P2"  # the new claim's own window
 
 
-def test_a_hand_claimed_short_shows_no_count_and_the_crib_waits_for_a_call() -> None:
+def test_a_hand_claimed_short_shows_no_count_and_the_crib_can_be_called_in_the_next_deal(
+) -> None:
     app = muggins_game()
     for label in ("5", "4", "4", "7", "8", "8", "K", "Q", "9"):
         app.pick(label)
@@ -129,11 +130,35 @@ def test_a_hand_claimed_short_shows_no_count_and_the_crib_waits_for_a_call() -> 
         app.pick(label)
     crib = app.game.pending_claims[0]
     assert crib.reason is Reason.CRIB
+    assert crib.points == 4  # fifteen 2, fifteen 4
     claim(app, 0)
-    assert app.view.title == "P1's crib" and app.view.lines == ("claimed 0",)
-    assert json.loads(app.record[-1])["type"] == "claim"  # the next deal waits for the page
-    if crib.points:
-        assert menu_rows(app)[1] == "Muggins: P2"
+    # The crib's claim is the deal's last count: the next deal's starter is asked for at
+    # once, with the claim in view, and no page to pass.
+    assert app.view.screen is Screen.STARTER and app.view.award == "P1's crib: claimed 0"
+    assert [json.loads(line)["type"] for line in app.record[-2:]] == ["claim", "deal"]
+    # The call stays open across the deal until the next score is pegged (RULES.md).
+    app.pick("7")  # the starter: no heels, nothing pegged
+    assert app.view.award == "P1's crib: claimed 0"
+    app.feed(MENU, Turn(1), OK)
+    assert app.view.lines == ("P2 takes 4:", "P1 missed 4", "(crib)")
+    assert json.loads(app.record[-1]) == {"type": "muggins", "player": 1, "points": 4}
+
+
+def test_a_crib_miss_cannot_be_called_once_the_next_deal_pegs_a_score() -> None:
+    app = muggins_game()
+    for label in ("5", "4", "4", "7", "8", "8", "K", "Q", "9"):
+        app.pick(label)
+        while app.view.screen is Screen.CLAIM and \
+                app.game.pending_claims[0].reason not in (Reason.HAND, Reason.CRIB):
+            claim(app, app.game.pending_claims[0].points)
+    claim(app, app.game.pending_claims[0].points)
+    claim(app, app.game.pending_claims[0].points)
+    for label in ("2", "3", "6", "J"):
+        app.pick(label)
+    claim(app, 0)
+    app.pick("J")  # the starter: his heels, 2 pegged to the new dealer
+    assert "Muggins: P2" not in menu_rows(app)
+    assert app.game.pending_muggins is None
 
 
 def test_teaching_keeps_the_open_way_and_records_no_muggins() -> None:

@@ -2,9 +2,9 @@
 
 Points a player under-claims may be taken by an opponent who calls muggins *before the next
 score is pegged*: entries that peg nothing (a card that scores nothing, the next hand shown)
-leave the window open; the next claim, or points pegged directly, shut it, and so does the
-next deal. A call after that is refused with the truth: points were missed, and what shut
-the window.
+leave the window open, and so does the next deal (record version 5: the box still holds the
+cards the table gathered); the next claim, or points pegged directly, shut it. A call after
+that is refused with the truth: points were missed, and what shut the window.
 """
 
 from __future__ import annotations
@@ -68,10 +68,30 @@ def test_points_pegged_directly_shut_the_window() -> None:
         game.apply(event(entry("muggins", player=1, points=3)))
 
 
-def test_the_next_deal_shuts_the_window() -> None:
-    lines = [*SHOW_DEAL, BEN_SHOWS, claim(1, 6), entry("crib", cards=["6C", "9D", "QH", "KC"]),
-             claim(1, 4), entry("deal")]
-    game = game_of(lines)
+CRIB_CLAIMED_SHORT = [
+    *SHOW_DEAL, BEN_SHOWS, claim(1, 6),
+    entry("crib", cards=["6C", "9D", "QH", "KC"]), claim(1, 4),  # worth 6
+    entry("deal"),  # Ann deals the next hand
+]
+
+
+def test_the_next_deal_leaves_the_window_open_until_a_score_is_pegged() -> None:
+    # Version 5: the cards are gathered, but nothing has been pegged since Ben's crib.
+    game = game_of([*CRIB_CLAIMED_SHORT, entry("starter", card="7H")])
+    (taken,) = game.apply(event(entry("muggins", player=0, points=2)))
+    assert (taken.player, taken.reason, taken.points) == (0, "muggins", 2)
+    assert game.state.scores == (12 + 2, 6 + 4)
+
+
+def test_heels_in_the_next_deal_shut_the_window() -> None:
+    game = game_of([*CRIB_CLAIMED_SHORT, entry("starter", card="JH")])  # Ann's heels, 2
+    with pytest.raises(RuleError, match=r"Ben's two missed \(crib\) can no longer be taken: "
+                                        r"Ann has pegged two since"):
+        game.apply(event(entry("muggins", player=0, points=2)))
+
+
+def test_a_version_4_record_keeps_the_deal_shutting_the_window() -> None:
+    game = game_of([header(4, muggins=True), *CRIB_CLAIMED_SHORT[1:]])
     with pytest.raises(RuleError, match=r"Ben's two missed \(crib\) can no longer be taken: "
                                         r"the next hand was dealt"):
         game.apply(event(entry("muggins", player=0, points=2)))

@@ -5,14 +5,19 @@ under-claim may be taken by an opponent who calls "muggins" before the next scor
 (ACC 10). Spotting the miss is the opponents' job, so by default the box keeps the true count
 to itself and asks nothing:
 
-* after a claim the table goes straight on; the screen says only what was claimed, and a
-  hand's or crib's page of what was right is not shown;
+* after a claim the table goes straight on; the screen says only what was claimed (a hand's
+  or crib's claim stays on the award line: "Ann's crib: claimed 6"), and a hand's or crib's
+  page of what was right is not shown;
 * an opponent calls with a key of their own while the window is open: the menu's
   "Muggins: Ben" row, there after **every** claim until the next score is pegged (a right
   claim too, so the row gives nothing away); the call takes what was missed, or says
   nothing was;
-* the crib's claim ends the deal's counting: its page ("Ann's crib", "claimed 6") stays up so
-  the crib can be called before the cards are gathered (the next deal shuts the window).
+* the crib's claim ends the deal's counting and the next deal's starter is asked for at once:
+  the call stays open across the deal until the next score is pegged (record version 5), so
+  no page waits to be passed;
+* a go's point or the last card's, alone, is claimed by the entry that wins it (the owner's
+  GO, the last card laid): players say "one for go" as they say it, and there is nothing to
+  count (:func:`pegboard.app.flow.said_with`).
 
 With teaching on, the box keeps the open way, as a lesson: the table is asked only when
 points were missed, the title naming them ("Ann missed 2"), the opponent first; "No muggins"
@@ -30,7 +35,7 @@ from pegboard.app.keys import list_move
 from pegboard.app.state import AppState, Calling, Page, Reading, Result
 from pegboard.app.view import Screen, View
 from pegboard.app.views import board, numbered
-from pegboard.app.words import TITLE_CHARS, heading
+from pegboard.app.words import TITLE_CHARS
 from pegboard.rules.events import Claim, Deal, Muggins, NewGame, Option
 from pegboard.rules.state import GameState, Phase
 
@@ -44,7 +49,7 @@ def _gs(state: AppState) -> GameState:
 
 def claim(state: AppState, player: int, points: int) -> Result:
     """Enter ``player``'s claim of ``points``. Without teaching the count's page (what was
-    right) is kept back; the crib's page says only what was claimed."""
+    right) is kept back: the award line says what was claimed."""
     new, effects = flow.enter(state, Claim(player, points))
     if new.teaching or not isinstance(new.screen, Reading) or new.screen.then is not None:
         return new, effects
@@ -53,10 +58,6 @@ def claim(state: AppState, player: int, points: int) -> Result:
         count = page.count
         if count is None or count.claimed is None:
             pages.append(page)
-        elif count.crib:
-            title, first = heading(_gs(new).names[count.player], "crib")
-            pages.append(Page(title, (*first, f"claimed {count.claimed}"), Screen.SHOW,
-                              sides=page.sides))
     if pages:
         return replace(new, screen=replace(new.screen, pages=tuple(pages))), effects
     return flow.settle(new, list(effects))
@@ -65,8 +66,8 @@ def claim(state: AppState, player: int, points: int) -> Result:
 def open_claim(state: AppState) -> int | None:
     """The owner of the claim an opponent may still call muggins on (None: no call can be
     made now): the last claim, until the next score is pegged, the next muggins call or "no
-    muggins", or the next deal. Whether points were missed plays no part, so the chance to
-    call gives nothing away."""
+    muggins" (in records before version 5, the next deal too). Whether points were missed
+    plays no part, so the chance to call gives nothing away."""
     session = state.session
     if session is None or not session.state.rules.muggins:
         return None
@@ -77,8 +78,11 @@ def open_claim(state: AppState) -> int | None:
     if missed is not None:
         return missed.owner
     events = session.events
+    # From record version 5 the next deal leaves the call open (the box still has the cards).
+    shut_by = (Claim, Muggins, NewGame) if session.game.header.version >= 5 else (
+        Claim, Muggins, Deal, NewGame)
     at = next((i for i in range(len(events) - 1, -1, -1) if not isinstance(events[i], Option)
-               and isinstance(events[i], Claim | Muggins | Deal | NewGame)), None)
+               and isinstance(events[i], shut_by)), None)
     if at is None or not isinstance(events[at], Claim):
         return None
     later = session.game.reports(at + 1)

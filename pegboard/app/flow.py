@@ -9,9 +9,10 @@ The rules of the device, kept here in one place:
   claim; an opponent calls muggins from the menu while the window is open, and with
   teaching on the table is asked after an under-claim (:mod:`pegboard.app.calls`).
 * **The next deal starts only when the last count has been read**: the deal is entered when
-  the player leaves the crib's page (or, after a cut, at once), never while a score waits.
+  the player leaves the crib's page (in a muggins game, once the crib is claimed; after a
+  cut, at once), never while a score waits.
 * **Undo takes back the last entry a player made**, with the automatic deal that followed
-  it, and keeps table options changed since.
+  it or the claim said with it ("one for go"), and keeps table options changed since.
 """
 
 from __future__ import annotations
@@ -39,13 +40,14 @@ from pegboard.app.state import (
 from pegboard.app.teach import lessons
 from pegboard.app.words import (
     awards_text,
+    claimed_line,
     describe,
     offer_page,
     wrap,
 )
 from pegboard.errors import PegboardError
 from pegboard.rules.events import Claim, Cut, Deal, Event, Go, Option, Play
-from pegboard.rules.facts import Report
+from pegboard.rules.facts import ClaimClosed, Report
 from pegboard.rules.state import GameState, Phase, Reason
 
 
@@ -61,8 +63,33 @@ def enter(state: AppState, event: Event, first: tuple[Page, ...] = ()) -> Result
         session, report = session.apply(event)
     except PegboardError as error:
         return refuse(state, str(error)), ()
+    effects: list[Effect] = [Persist(session.line(event), session.report)]
     state, pages = notices(replace(state, session=session), before, report)
-    return go_on(state, [*first, *pages], [Persist(session.line(event), session.report)])
+    claim = said_with(session.state, event)
+    if claim is not None:
+        before = session.state
+        session, report = session.apply(claim)
+        effects.append(Persist(session.line(claim), session.report))
+        state, more = notices(replace(state, session=session), before, report)
+        pages = [*pages, *more]
+    return go_on(state, [*first, *pages], effects)
+
+
+ONE_FOR = ((Reason.GO,), (Reason.LAST_CARD,))
+"""Scores a player says as they make them ("one for go", "one for last"): nothing to count."""
+
+
+def said_with(gs: GameState, event: Event) -> Claim | None:
+    """Muggins games: the claim said with ``event``, entered with it. A go's point or the last
+    card's, alone, is claimed by the entry that wins it, the owner's GO that ends the count or
+    the last card laid, as players say "one for go" as they say they cannot play; a score
+    with anything in it to count waits for its own claim. None when the entry says none."""
+    if not isinstance(event, Go | Play) or not gs.pending_claims:
+        return None
+    pending = gs.pending_claims[0]
+    if pending.player != event.player or pending.points != 1 or pending.reasons not in ONE_FOR:
+        return None
+    return Claim(pending.player, 1)
 
 
 NOT_ALLOWED = "Not allowed"
@@ -195,7 +222,8 @@ def undo(state: AppState) -> Result:
         session = session.undo()
         effects.append(PersistUndo())
         automatic = isinstance(last, Deal) and last.dealer is None
-        if not (automatic and session.events):
+        together = session.events and said_with(session.state, session.events[-1]) == last
+        if not ((automatic or together) and session.events):
             break
     for option in kept:
         session, _ = session.apply(option)
@@ -226,8 +254,15 @@ def notices(state: AppState, before: GameState, report: Report) -> tuple[AppStat
     for offer in after.offers[state.offers_shown:]:
         if not offer.resolved:
             pages.append(offer_page(after, offer))
+    claimed = [fact for fact in report.of(ClaimClosed) if isinstance(event, Claim)
+               and fact.claim.reason in (Reason.HAND, Reason.CRIB)]
     if spoken:
         award = spoken
+    elif claimed:
+        # A hand's or crib's claim stays in view: the other side judges it from there.
+        fact = claimed[-1]
+        award = claimed_line(after.names[fact.claim.player], fact.claim.reason.value,
+                             fact.claimed)
     elif isinstance(event, Play | Go):
         award = ""
     else:

@@ -108,6 +108,16 @@ def heading(name: str, what: str, rest: str = "") -> tuple[str, tuple[str, ...]]
     return what.capitalize() + (f": {rest}" if rest else ""), (name,)
 
 
+def claimed_line(name: str, what: str, claimed: int) -> str:
+    """What a hand's or crib's claim leaves on the award line, so the other side can judge
+    it: "Ann's crib: claimed 6", or as much of that as fits the line ("Margaret claimed 6",
+    then "Crib: claimed 6")."""
+    for line in (f"{name}'s {what}: claimed {claimed}", f"{name} claimed {claimed}"):
+        if len(line) <= LINE_WIDTH:
+            return line
+    return f"{what.capitalize()}: claimed {claimed}"
+
+
 def count_heading(count: Count, names: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
     """A count page's title and the lines that come before the count: "Ann's hand: 12",
     in a muggins game what was said on a line of its own ("said 10"); fitted to the screen

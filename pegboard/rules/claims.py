@@ -159,8 +159,9 @@ def settle_claims(t: Table, event: Event, out: list[Award]) -> None:
     - a play score passed over unclaimed was claimed as nothing: its points are open to
       muggins like any under-claim;
     - the muggins window stays open until the next score is pegged (docs/rules.md, "Muggins";
-      ACC 10): a claim, or points pegged directly (:meth:`Table.peg` closes it), or until the
-      next hand is dealt and the cards are gathered.
+      ACC 10): a claim, or points pegged directly (:meth:`Table.peg` closes it), also
+      across the next deal (version 5: the box still holds the cards the table gathered;
+      earlier records shut it when the next hand was dealt).
 
     Earlier records keep the release's ruling: any entry dropped every score still waiting
     and closed the window.
@@ -185,7 +186,8 @@ def settle_claims(t: Table, event: Event, out: list[Award]) -> None:
     _require_counts_claimed(t, len(t.pending_claims), _doing(t, event))
     if isinstance(event, Deal):
         _pass_over(t, len(t.pending_claims))
-        t.close_muggins("the next hand was dealt")
+        if t.version < 5:
+            t.close_muggins("the next hand was dealt")
         return
     _pass_over(t, len(t.pending_claims))
 

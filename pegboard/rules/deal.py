@@ -52,7 +52,8 @@ def apply_deal(t: Table, event: Deal, out: list[Award]) -> None:
         )
     else:
         dealer = expected
-    t.pending_muggins = None
+    if t.version < 5:
+        t.pending_muggins = None  # earlier records: the deal shut the muggins window
     t.deal_no += 1
     t.dealer = dealer
     if t.first_dealer is None:

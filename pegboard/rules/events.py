@@ -13,7 +13,7 @@ from typing import ClassVar
 from pegboard.rules.cards import Card
 from pegboard.rules.variants import Rules
 
-RECORD_VERSION = 4
+RECORD_VERSION = 5
 """The record format written now. Version 2 added the renege take-back (ACC 7.3): a renege
 penalty in a version-1 record pays the points and takes nothing back, as that release did,
 so every game written earlier replays to the same scores. Version 3 (muggins games): a hand
@@ -21,7 +21,9 @@ or crib waiting for its owner's claim is never skipped, a false claim of game's 
 lapses with its deal, and missed points stay open to muggins until the next score is pegged.
 Version 4: a ``muggins`` line of 0 points is the table saying "no muggins", which shuts the
 window (earlier records refuse it), and a crib with a named card makes no flush with a
-starter whose suit is a stand-in (docs/record.md, "version")."""
+starter whose suit is a stand-in. Version 5 (muggins games): points missed stay open to
+muggins across the next deal until the next score is pegged, as RULES.md has it (earlier
+records: the deal shut the window) (docs/record.md, "version")."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -60,6 +60,15 @@ AwardWant = Spoken | str | None
 Shape = tuple[object, ...]
 
 
+def claimed_words(name: str, kind: str, points: int) -> str:
+    """A hand's or crib's claim as the award line says it, the fullest wording that fits its
+    21 characters: "Ann's crib: claimed 6", "Margaret claimed 6", "Crib: claimed 6"."""
+    for words in (f"{name}'s {kind}: claimed {points}", f"{name} claimed {points}"):
+        if len(words) <= 21:
+            return words
+    return f"{kind.capitalize()}: claimed {points}"
+
+
 class Mismatch(Exception):
     """The device showed or recorded something other than the truth."""
 
@@ -168,6 +177,8 @@ class Follower:
         self.intent: Card | None = None
         self.pending_fallback: Key | None = None
         self.missed_now = 0
+        self.count_claimed: str | None = None
+        """What the award line says after a hand's or crib's claim (muggins games)."""
         self.undo_next: int | None = None
         self.redo: tuple[int, Shape] | None = None
         self.done: set[tuple[str, int]] = set()
@@ -288,8 +299,11 @@ class Follower:
         """What the award line says after an entry: what it pegged in the play, else ""
         after a card or a go, else what it said before."""
         spoken = self._spoken(ledger)
+        claimed, self.count_claimed = self.count_claimed, None
         if spoken:
             self.award = spoken
+        elif claimed is not None and isinstance(event, Claim):
+            self.award = claimed
         elif isinstance(event, Play | Go):
             self.award = ()
 
@@ -481,12 +495,13 @@ class Follower:
         elif event.points > act.points:
             self._mistake("over-claim", at)
         ledger = ledger.claim(event.points)
-        if act.counted and (self.spec.teaching or act.kind == "crib"):
-            # Without teaching the box keeps what was right to itself: only the crib's page,
-            # saying what was claimed, stays up until the cards are gathered.
+        if act.counted:
+            # The claim stays on the award line, where the other side judges it.
+            self.count_claimed = claimed_words(self.names[act.player], act.kind, event.points)
+        if act.counted and self.spec.teaching:
+            # Without teaching the box keeps what was right to itself: no page.
             self.pages.append(PageWant(act.player, act.kind == "crib", act.points, act.points,
-                                       said=event.points, award=(),
-                                       claimed_only=not self.spec.teaching))
+                                       said=event.points, award=(), claimed_only=False))
         return ledger
 
     def _called(self, event: Muggins, ledger: Ledger) -> Ledger:
