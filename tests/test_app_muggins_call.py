@@ -14,6 +14,7 @@ import json
 from pegboard.app.inputs import Turn
 from pegboard.app.machine import initial_state
 from pegboard.app.view import Screen
+from pegboard.app.words import claimed_line
 from pegboard.config import Config
 from pegboard.rules.state import Reason
 from tests.support.app_driver import MENU, OK, App
@@ -176,3 +177,10 @@ def test_teaching_keeps_the_open_way_and_records_no_muggins() -> None:
     resumed.read()
     assert resumed.view.screen is Screen.PLAY
     assert resumed.game.scores == app.game.scores == (1, 0)
+
+
+def test_a_claim_on_the_award_line_fits_its_21_characters() -> None:
+    assert claimed_line("Ann", "crib", 6) == "Ann's crib: claimed 6"
+    assert claimed_line("Ann", "hand", 12) == "Ann claimed 12 (hand)"
+    assert claimed_line("Margaret", "crib", 12) == "Margaret claimed 12"
+    assert claimed_line("Bartholomew Jones", "hand", 29) == "Hand: claimed 29"

@@ -110,9 +110,10 @@ def heading(name: str, what: str, rest: str = "") -> tuple[str, tuple[str, ...]]
 
 def claimed_line(name: str, what: str, claimed: int) -> str:
     """What a hand's or crib's claim leaves on the award line, so the other side can judge
-    it: "Ann's crib: claimed 6", or as much of that as fits the line ("Margaret claimed 6",
-    then "Crib: claimed 6")."""
-    for line in (f"{name}'s {what}: claimed {claimed}", f"{name} claimed {claimed}"):
+    it: "Ann's crib: claimed 6", or as much of that as fits the line ("Ann claimed 12
+    (crib)", "Margaret claimed 12", then "Crib: claimed 12")."""
+    for line in (f"{name}'s {what}: claimed {claimed}", f"{name} claimed {claimed} ({what})",
+                 f"{name} claimed {claimed}"):
         if len(line) <= LINE_WIDTH:
             return line
     return f"{what.capitalize()}: claimed {claimed}"

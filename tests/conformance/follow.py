@@ -62,8 +62,10 @@ Shape = tuple[object, ...]
 
 def claimed_words(name: str, kind: str, points: int) -> str:
     """A hand's or crib's claim as the award line says it, the fullest wording that fits its
-    21 characters: "Ann's crib: claimed 6", "Margaret claimed 6", "Crib: claimed 6"."""
-    for words in (f"{name}'s {kind}: claimed {points}", f"{name} claimed {points}"):
+    21 characters: "Ann's crib: claimed 6", "Ann claimed 12 (crib)", "Margaret claimed 12",
+    "Crib: claimed 12"."""
+    for words in (f"{name}'s {kind}: claimed {points}", f"{name} claimed {points} ({kind})",
+                  f"{name} claimed {points}"):
         if len(words) <= 21:
             return words
     return f"{kind.capitalize()}: claimed {points}"
