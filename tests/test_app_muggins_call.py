@@ -17,7 +17,7 @@ from pegboard.app.view import Screen
 from pegboard.app.words import claimed_line
 from pegboard.config import Config
 from pegboard.rules.state import Reason
-from tests.support.app_driver import MENU, OK, App
+from tests.support.app_driver import MENU, OK, UNDO, App
 
 
 def muggins_game(*, teaching: bool = False) -> App:
@@ -136,6 +136,7 @@ def test_a_hand_claimed_short_shows_no_count_and_the_crib_can_be_called_in_the_n
     # The crib's claim is the deal's last count: the next deal's starter is asked for at
     # once, with the claim in view, and no page to pass.
     assert app.view.screen is Screen.STARTER and app.view.award == "P1's crib: claimed 0"
+    assert app.view.title == "P1's crib: claimed 0"  # heading the screen while it is open
     assert [json.loads(line)["type"] for line in app.record[-2:]] == ["claim", "deal"]
     # The call stays open across the deal until the next score is pegged (RULES.md).
     app.pick("7")  # the starter: no heels, nothing pegged
@@ -143,6 +144,26 @@ def test_a_hand_claimed_short_shows_no_count_and_the_crib_can_be_called_in_the_n
     app.feed(MENU, Turn(1), OK)
     assert app.view.lines == ("P2 takes 4:", "P1 missed 4", "(crib)")
     assert json.loads(app.record[-1]) == {"type": "muggins", "player": 1, "points": 4}
+
+
+def test_the_open_crib_claim_heads_the_starter_after_an_undo_and_a_power_cut() -> None:
+    app = muggins_game()
+    for label in ("5", "4", "4", "7", "8", "8", "K", "Q", "9"):
+        app.pick(label)
+        while app.view.screen is Screen.CLAIM and \
+                app.game.pending_claims[0].reason not in (Reason.HAND, Reason.CRIB):
+            claim(app, app.game.pending_claims[0].points)
+    claim(app, app.game.pending_claims[0].points)
+    claim(app, app.game.pending_claims[0].points)
+    for label in ("2", "3", "6", "J"):
+        app.pick(label)
+    claim(app, 3)
+    app.pick("7").feed(UNDO)  # the starter entered, then taken back
+    assert app.view.screen is Screen.STARTER and app.view.title == "P1's crib: claimed 3"
+    resumed = App(initial_state(Config(), resume=app.record))
+    resumed.read()
+    assert resumed.view.screen is Screen.STARTER
+    assert resumed.view.title == "P1's crib: claimed 3"
 
 
 def test_a_crib_miss_cannot_be_called_once_the_next_deal_pegs_a_score() -> None:
@@ -157,6 +178,9 @@ def test_a_crib_miss_cannot_be_called_once_the_next_deal_pegs_a_score() -> None:
     for label in ("2", "3", "6", "J"):
         app.pick(label)
     claim(app, 0)
+    assert app.view.title == "P1's crib: claimed 0"
+    app.feed(MENU, OK)  # the menu and Back: the screen is as it was
+    assert app.view.title == "P1's crib: claimed 0"
     app.pick("J")  # the starter: his heels, 2 pegged to the new dealer
     assert "Muggins: P2" not in menu_rows(app)
     assert app.game.pending_muggins is None

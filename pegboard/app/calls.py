@@ -35,9 +35,10 @@ from pegboard.app.keys import list_move
 from pegboard.app.state import AppState, Calling, Page, Reading, Result
 from pegboard.app.view import Screen, View
 from pegboard.app.views import board, numbered
-from pegboard.app.words import TITLE_CHARS
+from pegboard.app.words import TITLE_CHARS, claimed_line
 from pegboard.rules.events import Claim, Deal, Muggins, NewGame, Option
-from pegboard.rules.state import GameState, Phase
+from pegboard.rules.facts import ClaimClosed
+from pegboard.rules.state import GameState, Phase, Reason
 
 NO_MUGGINS = "No muggins"
 
@@ -77,6 +78,19 @@ def open_claim(state: AppState) -> int | None:
     missed = gs.pending_muggins
     if missed is not None:
         return missed.owner
+    at = _last_claim(state)
+    if at is None:
+        return None
+    assert state.session is not None
+    last = state.session.events[at]
+    assert isinstance(last, Claim)
+    return last.player
+
+
+def _last_claim(state: AppState) -> int | None:
+    """Where the last claim is in the entries, while nothing has shut its window since."""
+    session = state.session
+    assert session is not None
     events = session.events
     # From record version 5 the next deal leaves the call open (the box still has the cards).
     shut_by = (Claim, Muggins, NewGame) if session.game.header.version >= 5 else (
@@ -88,9 +102,27 @@ def open_claim(state: AppState) -> int | None:
     later = session.game.reports(at + 1)
     if any(act.points for report in later for act in report.scored):
         return None
-    last = events[at]
-    assert isinstance(last, Claim)
-    return last.player
+    return at
+
+
+def open_count_claim(state: AppState) -> str | None:
+    """The hand's or crib's claim an opponent may still call, as the award line says it
+    ("Ann's crib: claimed 6"), read from the record so a resumed game shows it too; None
+    when the claim open to a call is no count's (or none is)."""
+    if open_claim(state) is None:
+        return None
+    at = _last_claim(state)
+    assert state.session is not None
+    if at is None:
+        return None
+    report = state.session.game.reports(at)[0]
+    counts = [fact for fact in report.of(ClaimClosed)
+              if fact.claim.reason in (Reason.HAND, Reason.CRIB)]
+    if not counts:
+        return None
+    fact = counts[-1]
+    return claimed_line(_gs(state).names[fact.claim.player], fact.claim.reason.value,
+                        fact.claimed)
 
 
 def callers(state: AppState) -> list[int]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from pegboard.app import flow, resuit, wheels
+from pegboard.app import calls, flow, resuit, wheels
 from pegboard.app.inputs import InputEvent
 from pegboard.app.picker import rank_label
 from pegboard.app.session import Session
@@ -131,7 +131,10 @@ def view(state: AppState, screen: Table) -> View:
     pv = wheels.picker_view(prompt, slots, screen.wheel, start)
     if gs.phase is Phase.STARTER:
         dealer = gs.names[gs.dealer] if gs.dealer is not None else ""
-        return replace(board(gs, Screen.STARTER, f"Deal {gs.deal_no}: {dealer} deals"),
+        # The crib's claim, still open to a call, heads the next deal's first screen (the
+        # header marks the dealer).
+        title = calls.open_count_claim(state) or f"Deal {gs.deal_no}: {dealer} deals"
+        return replace(board(gs, Screen.STARTER, title),
                        picker=pv, award=state.award, hint="OK starter  GO jump")
     if gs.phase is Phase.PLAY:
         return replace(

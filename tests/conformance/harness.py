@@ -83,6 +83,10 @@ LEAST_WORTH = {"go": 1, "last card": 1, "fifteen": 2, "pair": 2, "thirty-one": 2
 claim dial starts."""
 SHOW_CLAIM_START = 4
 """Where a hand's or crib's claim dial starts, whatever its cards (docs/rules.md)."""
+COUNT_CLAIMED = re.compile(r".+'s (hand|crib): claimed \d+|.+ claimed \d+( \((hand|crib)\))?|"
+                           r"(Hand|Crib): claimed \d+")
+"""A hand's or crib's claim as the screen words it (a crib's heads the next starter's screen
+while it can still be called)."""
 
 
 def _group_start(picker: PickerView) -> bool:
@@ -513,7 +517,10 @@ class Harness(Follower):
         if deal is None:
             raise Mismatch("a starter is asked before any deal")
         self._board(view)
-        self._expect(view.title == f"Deal {deal.number}: {self.names[deal.dealer]} deals",
+        # (a muggins game: the crib's claim, still open to a call, may head the screen)
+        claim_open = self.spec.muggins and COUNT_CLAIMED.fullmatch(view.title) is not None
+        self._expect(view.title == f"Deal {deal.number}: {self.names[deal.dealer]} deals"
+                     or claim_open,
                      f"starter title {view.title!r}, deal {deal.number} by "
                      f"{self.names[deal.dealer]}")
         self._award(view, self.award)
