@@ -110,14 +110,30 @@ def test_the_window_stays_open_until_the_next_score_is_pegged() -> None:
     assert menu_rows(app)[1] == "Muggins: P2"  # the new claim's own window
 
 
-def test_a_hand_claimed_short_shows_no_count_and_the_crib_can_be_called_in_the_next_deal(
-) -> None:
-    app = muggins_game()
+def to_the_show(app: App) -> App:
+    """Starter 5; the play 4 4 7 8 8 K Q 9, every play score claimed in full: the first hand
+    waits for its claim."""
     for label in ("5", "4", "4", "7", "8", "8", "K", "Q", "9"):
         app.pick(label)
         while app.view.screen is Screen.CLAIM and \
                 app.game.pending_claims[0].reason not in (Reason.HAND, Reason.CRIB):
             claim(app, app.game.pending_claims[0].points)
+    return app
+
+
+def to_the_crib_claim(app: App, *, short: int | None) -> App:
+    """The hands still to claim claimed in full, then the crib 2 3 6 J (worth 4) entered;
+    ``short``: the crib then claimed that much (None: its claim waits)."""
+    while app.game.pending_claims and app.game.pending_claims[0].reason is Reason.HAND:
+        claim(app, app.game.pending_claims[0].points)
+    for label in ("2", "3", "6", "J"):
+        app.pick(label)
+    return app if short is None else claim(app, short)
+
+
+def test_a_hand_claimed_short_shows_no_count_and_the_crib_can_be_called_in_the_next_deal(
+) -> None:
+    app = to_the_show(muggins_game())
     pending = app.game.pending_claims[0]
     assert pending.reason is Reason.HAND and pending.points > 1
     who = app.game.names[pending.player]
@@ -126,9 +142,7 @@ def test_a_hand_claimed_short_shows_no_count_and_the_crib_can_be_called_in_the_n
     assert app.view.screen is Screen.CLAIM and f"{who}'s hand" not in said
     # The next hand's dial is where every hand's starts (4): it says nothing of the count.
     assert app.view.lines[:1] == ("hand: 4",)
-    claim(app, app.game.pending_claims[0].points)  # the dealer's hand
-    for label in ("2", "3", "6", "J"):
-        app.pick(label)
+    to_the_crib_claim(app, short=None)
     crib = app.game.pending_claims[0]
     assert crib.reason is Reason.CRIB
     assert crib.points == 4  # fifteen 2, fifteen 4
@@ -147,17 +161,7 @@ def test_a_hand_claimed_short_shows_no_count_and_the_crib_can_be_called_in_the_n
 
 
 def test_the_open_crib_claim_heads_the_starter_after_an_undo_and_a_power_cut() -> None:
-    app = muggins_game()
-    for label in ("5", "4", "4", "7", "8", "8", "K", "Q", "9"):
-        app.pick(label)
-        while app.view.screen is Screen.CLAIM and \
-                app.game.pending_claims[0].reason not in (Reason.HAND, Reason.CRIB):
-            claim(app, app.game.pending_claims[0].points)
-    claim(app, app.game.pending_claims[0].points)
-    claim(app, app.game.pending_claims[0].points)
-    for label in ("2", "3", "6", "J"):
-        app.pick(label)
-    claim(app, 3)
+    app = to_the_crib_claim(to_the_show(muggins_game()), short=3)
     app.pick("7").feed(UNDO)  # the starter entered, then taken back
     assert app.view.screen is Screen.STARTER and app.view.title == "P1's crib: claimed 3"
     resumed = App(initial_state(Config(), resume=app.record))
@@ -167,17 +171,7 @@ def test_the_open_crib_claim_heads_the_starter_after_an_undo_and_a_power_cut() -
 
 
 def test_a_crib_miss_cannot_be_called_once_the_next_deal_pegs_a_score() -> None:
-    app = muggins_game()
-    for label in ("5", "4", "4", "7", "8", "8", "K", "Q", "9"):
-        app.pick(label)
-        while app.view.screen is Screen.CLAIM and \
-                app.game.pending_claims[0].reason not in (Reason.HAND, Reason.CRIB):
-            claim(app, app.game.pending_claims[0].points)
-    claim(app, app.game.pending_claims[0].points)
-    claim(app, app.game.pending_claims[0].points)
-    for label in ("2", "3", "6", "J"):
-        app.pick(label)
-    claim(app, 0)
+    app = to_the_crib_claim(to_the_show(muggins_game()), short=0)
     assert app.view.title == "P1's crib: claimed 0"
     app.feed(MENU, OK)  # the menu and Back: the screen is as it was
     assert app.view.title == "P1's crib: claimed 0"

@@ -138,6 +138,17 @@ def test_the_watchdog_for_this_process_is_on() -> None:
     assert Watchdog.from_environ(env).interval_s == 3.0
 
 
+@pytest.fixture(autouse=True)
+def pegboard_logger_as_it_was() -> Iterator[None]:
+    """``setup_logging`` puts a handler on the ``pegboard`` logger writing to a stream these
+    tests close: the logger is given back as it was, so no later test writes through it."""
+    ours = logging.getLogger("pegboard")
+    before = (list(ours.handlers), ours.level)
+    yield
+    ours.handlers[:] = before[0]
+    ours.setLevel(before[1])
+
+
 def make_logger(stream: io.TextIOBase | object, environ: dict[str, str]) -> logging.Logger:
     setup_logging(logging.DEBUG, stream=stream, environ=environ)  # type: ignore[arg-type]
     return logging.getLogger("pegboard.test")
