@@ -142,6 +142,12 @@ def test_a_hand_claimed_short_shows_no_count_and_the_crib_can_be_called_in_the_n
     assert app.view.screen is Screen.CLAIM and f"{who}'s hand" not in said
     # The next hand's dial is where every hand's starts (4): it says nothing of the count.
     assert app.view.lines[:1] == ("hand: 4",)
+    dealer = app.game.pending_claims[0]
+    claim(app, dealer.points)  # the dealer's hand, in full
+    # While it can be called, it heads the crib's screen (the wheel says whose crib card).
+    assert app.view.screen is Screen.CRIB
+    assert app.view.title == f"P1's hand: claimed {dealer.points}"
+    assert app.view.picker is not None and app.view.picker.prompt.startswith("Crib card 1/4")
     to_the_crib_claim(app, short=None)
     crib = app.game.pending_claims[0]
     assert crib.reason is Reason.CRIB

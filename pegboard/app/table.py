@@ -149,7 +149,9 @@ def view(state: AppState, screen: Table) -> View:
         shown = screen.pending or (gs.played[gs.to_act] if gs.to_act is not None else ())
         title, kind = "Show the hand", Screen.HAND
     elif gs.phase is Phase.CRIB:
-        title, kind = "The crib", Screen.CRIB
+        # The dealer's hand claim, while it can still be called, heads the crib's screen
+        # (the wheel's prompt says whose crib card it is).
+        title, kind = calls.open_count_claim(state) or "The crib", Screen.CRIB
     else:
         title, kind = "Pegboard", Screen.MESSAGE
     return replace(board(gs, kind, title), picker=pv if found else None,
