@@ -67,7 +67,20 @@
     }
   }
   if (params.get("big")) { body.classList.add("big"); }
+  // One drawing at a time: a draw started while another runs would race it, and the older
+  // answers could land last and leave the page a result behind. A news item that comes
+  // during a draw asks for one more, started after it, with everything stored by then.
+  let drawing = null;
+  let again = false;
+  function redraw() {
+    if (drawing) { again = true; return; }
+    drawing = draw().catch(function () { /* the next news item draws again */ })
+      .finally(function () {
+        drawing = null;
+        if (again) { again = false; redraw(); }
+      });
+  }
   const events = new EventSource("/events");
-  events.addEventListener("standings", function () { draw(); });
-  draw();
+  events.addEventListener("standings", redraw);
+  redraw();
 })();
