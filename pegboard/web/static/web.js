@@ -259,12 +259,24 @@
     });
   }
 
+  // One load of the finished games at a time: news during a load asks for one more after
+  // it, so an older answer never lands last.
+  let loading = null;
+  let again = false;
+  function reloadGames() {
+    if (loading) { again = true; return; }
+    loading = loadGames().finally(() => {
+      loading = null;
+      if (again) { again = false; reloadGames(); }
+    });
+  }
+
   function connect() {
     const source = new EventSource("/events");
     source.addEventListener("open", () => setText("status", "Live"));
     source.addEventListener("error", () => setText("status", "Reconnecting…"));
     source.addEventListener("game", (event) => render(JSON.parse(event.data)));
-    source.addEventListener("games", () => loadGames());
+    source.addEventListener("games", reloadGames);
   }
 
   document.addEventListener("DOMContentLoaded", connect);
