@@ -35,10 +35,9 @@ from pegboard.app.keys import list_move
 from pegboard.app.state import AppState, Calling, Page, Reading, Result
 from pegboard.app.view import Screen, View
 from pegboard.app.views import board, numbered
-from pegboard.app.words import TITLE_CHARS, claimed_line
+from pegboard.app.words import TITLE_CHARS, count_claimed
 from pegboard.rules.events import Claim, Deal, Muggins, NewGame, Option
-from pegboard.rules.facts import ClaimClosed
-from pegboard.rules.state import GameState, Phase, Reason
+from pegboard.rules.state import GameState, Phase
 
 NO_MUGGINS = "No muggins"
 
@@ -115,14 +114,7 @@ def open_count_claim(state: AppState) -> str | None:
     assert state.session is not None
     if at is None:
         return None
-    report = state.session.game.reports(at)[0]
-    counts = [fact for fact in report.of(ClaimClosed)
-              if fact.claim.reason in (Reason.HAND, Reason.CRIB)]
-    if not counts:
-        return None
-    fact = counts[-1]
-    return claimed_line(_gs(state).names[fact.claim.player], fact.claim.reason.value,
-                        fact.claimed)
+    return count_claimed(state.session.game.reports(at)[0], _gs(state).names)
 
 
 def callers(state: AppState) -> list[int]:

@@ -40,14 +40,14 @@ from pegboard.app.state import (
 from pegboard.app.teach import lessons
 from pegboard.app.words import (
     awards_text,
-    claimed_line,
+    count_claimed,
     describe,
     offer_page,
     wrap,
 )
 from pegboard.errors import PegboardError
 from pegboard.rules.events import Claim, Cut, Deal, Event, Go, Option, Play
-from pegboard.rules.facts import ClaimClosed, Report
+from pegboard.rules.facts import Report
 from pegboard.rules.state import GameState, Phase, Reason
 
 
@@ -222,7 +222,7 @@ def undo(state: AppState) -> Result:
         session = session.undo()
         effects.append(PersistUndo())
         automatic = isinstance(last, Deal) and last.dealer is None
-        together = session.events and said_with(session.state, session.events[-1]) == last
+        together = bool(session.events) and said_with(session.state, session.events[-1]) == last
         if not ((automatic or together) and session.events):
             break
     for option in kept:
@@ -254,15 +254,12 @@ def notices(state: AppState, before: GameState, report: Report) -> tuple[AppStat
     for offer in after.offers[state.offers_shown:]:
         if not offer.resolved:
             pages.append(offer_page(after, offer))
-    claimed = [fact for fact in report.of(ClaimClosed) if isinstance(event, Claim)
-               and fact.claim.reason in (Reason.HAND, Reason.CRIB)]
+    # A hand's or crib's claim stays in view: the other side judges it from there.
+    claimed = count_claimed(report, after.names) if isinstance(event, Claim) else None
     if spoken:
         award = spoken
     elif claimed:
-        # A hand's or crib's claim stays in view: the other side judges it from there.
-        fact = claimed[-1]
-        award = claimed_line(after.names[fact.claim.player], fact.claim.reason.value,
-                             fact.claimed)
+        award = claimed
     elif isinstance(event, Play | Go):
         award = ""
     else:

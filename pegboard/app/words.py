@@ -27,6 +27,7 @@ from pegboard.rules.events import (
     Show,
     Starter,
 )
+from pegboard.rules.facts import ClaimClosed, Report
 from pegboard.rules.help_shape import LINE_WIDTH
 from pegboard.rules.scoring import Breakdown
 from pegboard.rules.speech import Said, count_phrases, phrase_words
@@ -117,6 +118,17 @@ def claimed_line(name: str, what: str, claimed: int) -> str:
         if len(line) <= LINE_WIDTH:
             return line
     return f"{what.capitalize()}: claimed {claimed}"
+
+
+def count_claimed(report: Report, names: tuple[str, ...]) -> str | None:
+    """A hand's or crib's claim that ``report`` closed, as :func:`claimed_line` words it;
+    None when it closed none."""
+    counts = [fact for fact in report.of(ClaimClosed)
+              if fact.claim.reason in (Reason.HAND, Reason.CRIB)]
+    if not counts:
+        return None
+    fact = counts[-1]
+    return claimed_line(names[fact.claim.player], fact.claim.reason.value, fact.claimed)
 
 
 def count_heading(count: Count, names: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
