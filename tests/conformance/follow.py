@@ -106,8 +106,7 @@ class Place:
 @dataclass(slots=True)
 class PageWant:
     """A count page the table must see: whose, its count first shown, its count once put
-    right (``fix`` is the fact GO must add), what was claimed, and the page's award line
-    (``claimed_only``: the page says what was claimed and nothing of the count)."""
+    right (``fix`` is the fact GO must add), what was claimed, and the page's award line."""
 
     player: int
     crib: bool
@@ -116,8 +115,6 @@ class PageWant:
     said: int | None = None
     fix: str | None = None
     award: AwardWant = None
-    claimed_only: bool = False
-    """A muggins game without teaching: the crib's page says only what was claimed."""
 
 
 @dataclass
@@ -503,7 +500,7 @@ class Follower:
         if act.counted and self.spec.teaching:
             # Without teaching the box keeps what was right to itself: no page.
             self.pages.append(PageWant(act.player, act.kind == "crib", act.points, act.points,
-                                       said=event.points, award=(), claimed_only=False))
+                                       said=event.points, award=()))
         return ledger
 
     def _called(self, event: Muggins, ledger: Ledger) -> Ledger:

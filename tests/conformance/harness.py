@@ -699,15 +699,6 @@ class Harness(Follower):
             raise Mismatch(f"a count page nobody expected: {view.title!r}")
         page = self.pages[0]
         what = "crib" if page.crib else "hand"
-        if page.claimed_only:
-            name = self.names[page.player]
-            self._expect((view.title, view.lines) == (f"{name}'s {what}",
-                                                      (f"claimed {page.said}",)),
-                         f"page {view.title!r} {view.lines}, {name} claimed {page.said}")
-            self.pages.pop(0)
-            self.press("ok")
-            self.sync()
-            return
         match = re.fullmatch(r"(\w+)'s (hand|crib): (\d+)", view.title)
         self._expect(match is not None and (match.group(1), match.group(2)) == (
             self.names[page.player], what),
