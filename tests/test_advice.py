@@ -7,9 +7,9 @@ from itertools import combinations
 
 import pytest
 
+from pegboard.coach.advice import advise, best_keep, crib_expectation, deal_shape
 from pegboard.errors import InvalidCardError, RuleError
 from pegboard.rules import DECK, Card, hand_total_idx, parse_cards, score_hand
-from pegboard.rules.advice import advise, best_keep, crib_expectation, deal_shape
 
 
 def brute_crib(

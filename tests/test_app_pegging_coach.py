@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import random
 
+from pegboard.coach.lookahead import coach_line, look_ahead
 from pegboard.rules.cards import DECK, Card, parse_cards
-from pegboard.rules.lookahead import coach_line, look_ahead
 from pegboard.rules.pegging import score_play
 from pegboard.rules.speech import say_play
 from pegboard.ui.render import render
@@ -91,7 +91,7 @@ def test_a_card_that_gave_points_away_gets_one_line_from_the_coach() -> None:
     """P2 led a 3; P1's 4 lets a 2 make a run of three: the coach says so after the play, on
     a page of its own (which the voice says as it says every coach page)."""
     from pegboard.app.teach import PLAY_NOTE
-    from pegboard.rules.lookahead import known_for, play_note
+    from pegboard.coach.lookahead import known_for, play_note
 
     app = _dealt_for_p1(teaching_game())
     known = known_for(app.game)

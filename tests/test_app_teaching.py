@@ -7,9 +7,9 @@ import json
 
 from pegboard.app.inputs import Turn
 from pegboard.app.view import Screen
-from pegboard.rules import rulehelp
+from pegboard.coach import rulehelp
+from pegboard.coach.review import points_text, review_discard
 from pegboard.rules.cards import parse_cards
-from pegboard.rules.review import points_text, review_discard
 from pegboard.rules.state import Phase
 from tests.support.app_driver import GO, MENU, OK, UNDO, App, muggins_game, new_game
 

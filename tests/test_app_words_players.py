@@ -7,9 +7,9 @@ from __future__ import annotations
 from pegboard.app.inputs import Turn
 from pegboard.app.state import Count
 from pegboard.app.words import count_lines
+from pegboard.coach.rulehelp import TOPICS
+from pegboard.coach.teaching import missed_combinations
 from pegboard.rules import Card, parse_cards, score_hand
-from pegboard.rules.rulehelp import TOPICS
-from pegboard.rules.teaching import missed_combinations
 from tests.support.app_driver import MENU, OK, App
 
 

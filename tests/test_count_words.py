@@ -14,9 +14,9 @@ import pytest
 from pegboard.app.state import Count
 from pegboard.app.words import count_lines
 from pegboard.cli import main
+from pegboard.coach.hints import explain_no_score
 from pegboard.rules.awards import number
 from pegboard.rules.cards import DECK, Card, parse_cards
-from pegboard.rules.hints import explain_no_score
 from pegboard.rules.show import score_hand
 from pegboard.rules.speech import Said, count_phrases, say_breakdown
 from pegboard.voice.phrases import count_words, no_score_phrase

@@ -6,9 +6,9 @@ from fractions import Fraction
 
 import pytest
 
+from pegboard.coach.hints import explain_no_score, peg_hint, play_options
 from pegboard.errors import InvalidCardError, RuleError
 from pegboard.rules import Card, parse_cards
-from pegboard.rules.hints import explain_no_score, peg_hint, play_options
 
 
 def cards(text: str) -> list[Card]:

@@ -56,6 +56,21 @@ def test_rules_import_only_the_standard_library_and_errors(path: Path) -> None:
             assert parts[1] in ("errors", "rules"), f"{path.name} imports {module}"
 
 
+COACH_FILES = sorted((RULES.parent / "coach").glob("*.py"))
+
+
+@pytest.mark.parametrize("path", COACH_FILES, ids=lambda p: p.name)
+def test_teaching_imports_only_the_standard_library_and_the_rules(path: Path) -> None:
+    """Teaching and help are pure as the rules are: no clock, threads, I/O or hardware."""
+    for module in imported_modules(path):
+        top = module.split(".")[0]
+        assert top not in FORBIDDEN_MODULES, f"{path.name} imports {module}"
+        if top == "pegboard":
+            parts = module.split(".")
+            assert len(parts) >= 2 and parts[1] in ("errors", "rules", "coach"), (
+                f"{path.name} imports {module}")
+
+
 def test_the_checker_catches_a_forbidden_import(tmp_path: Path) -> None:
     bad = tmp_path / "bad.py"
     bad.write_text(
@@ -72,7 +87,7 @@ APP_ALLOWED_STDLIB = {
 }
 """The standard library the app may use: values and text only (no time, threads, files,
 processes, sockets or randomness: the app is a pure function of its inputs)."""
-APP_ALLOWED_PEGBOARD = {"app", "rules", "record", "config", "errors", "stats"}
+APP_ALLOWED_PEGBOARD = {"app", "rules", "record", "config", "errors", "stats", "coach"}
 """The layers below the app (``stats`` replays a game for the score-race picture)."""
 APP_MAX_LINES = 400
 
@@ -118,29 +133,31 @@ LAYERS: dict[str, set[str]] = {
     "lazy": set(),
     "dataclass_cache": set(),
     "rules": set(),
-    # 2: records, the configuration, statistics
+    # 2: records, the configuration, statistics, teaching and help
     "record": {"rules"},
     "config": {"rules"},
-    "stats": {"rules", "record"},
+    "stats": {"rules", "record", "coach"},
+    # teaching and help: advice, hints, the pegging look-ahead, lessons, rule help
+    "coach": {"rules"},
     # 3: the app, pure
-    "app": {"rules", "record", "config", "stats"},
+    "app": {"rules", "record", "config", "stats", "coach"},
     # 4: drawing views
-    "ui": {"rules", "record", "config", "stats", "app"},
+    "ui": {"rules", "coach", "record", "config", "stats", "app"},
     # 5: adapters, each with its one library
     "hw": {"rules", "config", "app", "ui"},
     "link": {"rules", "config", "app"},
     "store": {"rules", "record", "stats"},
     "service": set(),
-    "voice": {"rules", "config", "app", "hw"},
-    "web": {"rules", "record", "stats", "app", "ui", "link", "store"},
+    "voice": {"rules", "coach", "config", "app", "hw"},
+    "web": {"rules", "coach", "record", "stats", "app", "ui", "link", "store"},
     # the club's publisher follows the store as the web page does, and serves on its server
     "club": {"rules", "record", "store", "web"},
     # 6: the loop, the simulator, the commands, the composition root
-    "device": {"rules", "record", "config", "stats", "app", "ui", "hw", "link", "store",
+    "device": {"rules", "coach", "record", "config", "stats", "app", "ui", "hw", "link", "store",
                "service", "voice"},
-    "sim": {"rules", "record", "config", "stats", "app", "ui", "hw", "link", "store",
+    "sim": {"rules", "coach", "record", "config", "stats", "app", "ui", "hw", "link", "store",
             "service", "voice", "device"},
-    "commands": {"rules", "record", "config", "stats", "app", "ui", "hw", "link", "store",
+    "commands": {"rules", "coach", "record", "config", "stats", "app", "ui", "hw", "link", "store",
                  "service", "voice", "web", "club", "device", "sim"},
     "cli": {"commands"},
     "__main__": {"cli"},

@@ -14,13 +14,13 @@ from starlette.testclient import TestClient
 from pegboard.app.inputs import Turn
 from pegboard.app.machine import initial_state
 from pegboard.app.state import OwnCount
+from pegboard.coach.lessons import lessons
 from pegboard.commands.replay import replay
 from pegboard.config import Config
 from pegboard.errors import RuleError
 from pegboard.record import read_game
 from pegboard.rules.events import OwnCount as OwnCountEntry
 from pegboard.rules.facts import ClaimOutcome, Counted, CountSaid
-from pegboard.rules.lessons import lessons
 from pegboard.web.app import create_app
 from tests.support.app_driver import OK, App
 from tests.support.web import ScriptedGame

@@ -8,10 +8,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from pegboard.coach.lookahead import Known, known_for, known_line, look_ahead_known, play_note
 from pegboard.rules.cards import DECK, Card, Rank, parse_cards
 from pegboard.rules.events import Play
 from pegboard.rules.game import Game
-from pegboard.rules.lookahead import Known, known_for, known_line, look_ahead_known, play_note
 from pegboard.rules.pegging import score_play
 from pegboard.rules.speech import say_play
 from pegboard.rules.state import GameState, Phase

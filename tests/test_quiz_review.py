@@ -12,14 +12,14 @@ import pytest
 
 from pegboard import record
 from pegboard.cli import main
-from pegboard.rules.advice import advise
+from pegboard.coach.advice import advise
+from pegboard.coach.drills import Drill, ask
+from pegboard.coach.hints import play_options
+from pegboard.coach.lessons import lessons
+from pegboard.coach.review import points_text, review_discard
 from pegboard.rules.cards import Card, parse_cards
-from pegboard.rules.drills import Drill, ask
 from pegboard.rules.events import Claim, Dealt
 from pegboard.rules.game import Game
-from pegboard.rules.hints import play_options
-from pegboard.rules.lessons import lessons
-from pegboard.rules.review import points_text, review_discard
 from pegboard.rules.show import score_hand
 from tests.support.games import random_game
 from tests.test_cli_lazy import HEAVY, _loaded_after

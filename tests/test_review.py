@@ -11,10 +11,10 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from pegboard.coach.advice import advise
+from pegboard.coach.review import DiscardReview, Where, Why, review_discard
 from pegboard.errors import InvalidCardError
-from pegboard.rules.advice import advise
 from pegboard.rules.cards import DECK, Card, parse_cards
-from pegboard.rules.review import DiscardReview, Where, Why, review_discard
 from pegboard.rules.show import score_hand
 from tests.support.strategies import different_cards
 
@@ -164,7 +164,7 @@ def test_the_device_pages_never_say_could_have_and_name_a_loss_only_when_there_i
 ) -> None:
     """The review's pages on the device: a zero loss is "Right discard" (never a page of what
     could have been); a loss is named on the first page with the advice's first keep."""
-    from pegboard.rules.review import points_text, screen_pages
+    from pegboard.coach.review import points_text, screen_pages
 
     dealt = tuple(dealt_list)
     kept = list(combinations(dealt, 4))[which]

@@ -1,6 +1,6 @@
 """The review after the game from the players' side: on the device (the game-over screen's
 menu) and on the scoreboard (``/review``), both showing the facts ``pegboard review`` lists,
-worked out once by :func:`pegboard.rules.lessons.lessons`."""
+worked out once by :func:`pegboard.coach.lessons.lessons`."""
 
 from __future__ import annotations
 
@@ -19,9 +19,9 @@ from pegboard.app.game_over import REVIEW_LINE
 from pegboard.app.inputs import Turn
 from pegboard.app.session import Session
 from pegboard.app.state import GameOver
+from pegboard.coach.lessons import GameLessons, lessons, player_parts, worth_showing
+from pegboard.coach.review import points_text
 from pegboard.rules.game import Game
-from pegboard.rules.lessons import GameLessons, lessons, player_parts, worth_showing
-from pegboard.rules.review import points_text
 from pegboard.web.app import create_app
 from pegboard.web.review import Reviews
 from tests.support.app_driver import MENU, OK, App
@@ -150,7 +150,7 @@ def test_a_review_asked_for_by_many_at_once_is_made_once(
         assert go_on.wait(timeout=10)
         return lessons(game)
 
-    monkeypatch.setattr("pegboard.rules.lessons.lessons", slow_lessons)
+    monkeypatch.setattr("pegboard.coach.lessons.lessons", slow_lessons)
     reviews = Reviews(store)
     pages: list[str] = []
     askers = [threading.Thread(target=lambda: pages.append(reviews.page(None)))

@@ -14,10 +14,7 @@ import pytest
 from PIL import ImageFont
 
 from pegboard.cli import main
-from pegboard.commands.rules import screen_text
-from pegboard.errors import PegboardError
-from pegboard.rules.cards import Card, parse_cards
-from pegboard.rules.rulehelp import (
+from pegboard.coach.rulehelp import (
     LINE_WIDTH,
     PAGE_LINES,
     TOPICS,
@@ -26,6 +23,9 @@ from pegboard.rules.rulehelp import (
     topic,
     topics_for,
 )
+from pegboard.commands.rules import screen_text
+from pegboard.errors import PegboardError
+from pegboard.rules.cards import Card, parse_cards
 
 GOLDEN = Path(__file__).parent / "golden_text"
 REGEN = os.environ.get("PEGBOARD_REGEN_GOLDEN") == "1"
@@ -63,7 +63,7 @@ def test_the_table_disputes_are_all_covered_and_ids_unique() -> None:
 
 @pytest.mark.parametrize("t", TOPICS, ids=lambda t: t.id)
 def test_pages_fit_the_oled_in_its_bitmap_font(t: object) -> None:
-    from pegboard.rules.rulehelp import Topic
+    from pegboard.coach.rulehelp import Topic
 
     assert isinstance(t, Topic)
     font = ImageFont.load_default_imagefont()  # the 6x11 bitmap font of the device screens
@@ -87,7 +87,7 @@ def test_pages_fit_the_oled_in_its_bitmap_font(t: object) -> None:
 def test_references_name_acc_numbers_or_sections_of_the_rules_page(t: object) -> None:
     """Every reference is an ACC number the project's rules page cites, or a section of that
     page (docs/rules.md, which is part of the project)."""
-    from pegboard.rules.rulehelp import Topic
+    from pegboard.coach.rulehelp import Topic
 
     assert isinstance(t, Topic)
     rules = RULES_PAGE.read_text(encoding="utf-8")
@@ -126,7 +126,7 @@ def test_unknown_topic_names_the_choices() -> None:
 
 @pytest.mark.parametrize("t", TOPICS, ids=lambda t: t.id)
 def test_golden_screen_and_full_text(t: object) -> None:
-    from pegboard.rules.rulehelp import Topic
+    from pegboard.coach.rulehelp import Topic
 
     assert isinstance(t, Topic)
     check_golden(f"rules_{t.id}.txt", screen_text(t) + "\n" + t.full_text())
@@ -237,8 +237,8 @@ def test_several_topics_come_in_topic_order() -> None:
 def test_situations_from_a_real_game_record() -> None:
     """Replaying tests/data/stats_match.jsonl, help comes up where the dispute would."""
     from pegboard import record
+    from pegboard.coach.rulehelp import situation_after
     from pegboard.rules.game import Game
-    from pegboard.rules.rulehelp import situation_after
 
     path = Path(__file__).parent / "data" / "stats_match.jsonl"
     with path.open(encoding="utf-8") as stream:

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from pegboard.cli import main
-from pegboard.rules.help_basics import BASICS, PLAYED, WORKED
+from pegboard.coach.help_basics import BASICS, PLAYED, WORKED
+from pegboard.coach.rulehelp import TOPICS, topic
 from pegboard.rules.pegging import score_play
-from pegboard.rules.rulehelp import TOPICS, topic
 
 BASIC_IDS = ("how-to-play", "counting", "crib", "the-play")
 
@@ -36,7 +36,7 @@ def test_each_basic_is_listed_and_printed(
     "worked", [w for ws in WORKED.values() for w in ws], ids=lambda w: f"{w.hand}+{w.starter}"
 )
 def test_every_worked_hand_scores_what_the_topic_says(worked: object) -> None:
-    from pegboard.rules.help_basics import Worked
+    from pegboard.coach.help_basics import Worked
 
     assert isinstance(worked, Worked)
     assert worked.breakdown().total == worked.points
@@ -56,7 +56,7 @@ def test_every_worked_hand_is_in_its_topic_in_words_and_on_the_screen() -> None:
     "played", [p for ps in PLAYED.values() for p in ps], ids=lambda p: p.cards
 )
 def test_every_played_example_pegs_what_the_topic_says(played: object) -> None:
-    from pegboard.rules.help_basics import PlayedCards
+    from pegboard.coach.help_basics import PlayedCards
 
     assert isinstance(played, PlayedCards)
     assert score_play(played.pile).total == played.points

@@ -31,10 +31,10 @@ NOT_BEFORE_A_KEY = (
     "pegboard.voice.earcons",
     "pegboard.stats", "pegboard.ui.race",  # the race picture of a game's end
     "pegboard.ui.large",  # large print is off
-    "pegboard.rules.advice", "pegboard.rules.hints", "pegboard.rules.rulehelp",
-    "pegboard.rules.help_topics", "pegboard.rules.teaching",  # asked for from the menu
-    "pegboard.rules.review", "pegboard.rules.lessons", "pegboard.app.review_pages",  # game over
-    "pegboard.rules.lookahead", "pegboard.rules.drills", "pegboard.rules.help_basics",
+    "pegboard.coach.advice", "pegboard.coach.hints", "pegboard.coach.rulehelp",
+    "pegboard.coach.help_topics", "pegboard.coach.teaching",  # asked for from the menu
+    "pegboard.coach.review", "pegboard.coach.lessons", "pegboard.app.review_pages",  # game over
+    "pegboard.coach.lookahead", "pegboard.coach.drills", "pegboard.coach.help_basics",
     "pegboard.club",  # not a club night's board
     "pegboard.web", "pegboard.store.index", "pegboard.store.replay_text",
     "serial", "sqlite3",

@@ -12,9 +12,9 @@ import pytest
 
 from pegboard import record
 from pegboard.cli import main
+from pegboard.coach.lessons import lessons
+from pegboard.coach.review import points_text
 from pegboard.record.reader import read_game
-from pegboard.rules.lessons import lessons
-from pegboard.rules.review import points_text
 from pegboard.store import StoreReader
 from tests.support.games import random_game
 from tests.support.web import record_game

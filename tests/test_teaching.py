@@ -5,10 +5,10 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pegboard.coach.teaching import Shortfall, missed_combinations
 from pegboard.rules.cards import Card, parse_cards
 from pegboard.rules.scoring import Breakdown, ScoreItem
 from pegboard.rules.show import score_hand
-from pegboard.rules.teaching import Shortfall, missed_combinations
 from tests.support.strategies import HAND_AND_STARTER
 
 

@@ -10,8 +10,8 @@ the go and 31, the show order, and what the crib is. A page's title starts with
 from __future__ import annotations
 
 from pegboard.app.state import Page
+from pegboard.coach.help_shape import paginate
 from pegboard.rules.events import Deal, Event, Play, Starter
-from pegboard.rules.help_shape import paginate
 from pegboard.rules.state import Award, GameState, Reason
 
 COACH = "Coach: "

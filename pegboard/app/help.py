@@ -30,8 +30,7 @@ from pegboard.rules.state import GameState
 def help_forward(state: AppState, screen: HelpScreen, event: InputEvent) -> Result:
     """Topic list: choose. A topic: OK or GO the next page (after the last, back to the
     list); turning moves between its pages."""
-    from pegboard.rules import rulehelp
-
+    from pegboard.coach import rulehelp
     if screen.topic is None:
         index, row = list_move(screen.index, event, len(rulehelp.TOPICS))
         return replace(state, screen=replace(screen, index=index, topic=row, page=0)), ()
@@ -51,8 +50,8 @@ def help_back(state: AppState, screen: HelpScreen, event: InputEvent) -> Result:
 
 
 def help_view(state: AppState, screen: HelpScreen) -> View:
-    from pegboard.rules import rulehelp
-    from pegboard.rules.help_shape import in_words
+    from pegboard.coach import rulehelp
+    from pegboard.coach.help_shape import in_words
 
     if screen.topic is None:
         rows = [t.title for t in rulehelp.TOPICS]
@@ -132,8 +131,7 @@ def entry_back(state: AppState, screen: CardEntry, event: InputEvent) -> Result:
 
 def _done(state: AppState, screen: CardEntry) -> Result:
     """The hint, or the dealt cards recorded and the discard advice."""
-    from pegboard.rules import advice, hints
-
+    from pegboard.coach import advice, hints
     gs = _gs(state)
     assert screen.player is not None
     back = replace(state, screen=screen.under)

@@ -213,7 +213,7 @@ def _hint(state: AppState, under: ScreenState) -> ScreenState:
     coach's card two cards ahead and why, in full, at once (the cards are not asked for
     again; the play screen's line is cut to the screen's width); else the cards in hand are
     asked for."""
-    from pegboard.rules.lookahead import known_for, known_line
+    from pegboard.coach.lookahead import known_for, known_line
 
     assert state.session is not None
     known = known_for(state.session.state)

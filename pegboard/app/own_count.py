@@ -107,8 +107,7 @@ def own_ok(state: AppState, screen: OwnCount, event: InputEvent) -> Result:
     count = replace(page.count, claimed=said.said)
     lines = count_lines(count)
     if said.said < said.points:
-        from pegboard.rules import teaching
-
+        from pegboard.coach import teaching
         missed = teaching.missed_combinations(Breakdown(count.items), said.said)
         lines = (*lines, *(no_suits(line) for line in missed.lines()))
     elif said.said > said.points:

@@ -1,7 +1,7 @@
 """The game reviewed on the device, from the game-over screen's menu: the biggest mistakes by
 expected points given up (discards and pegging), then each player's totals and counting.
 
-The review is the engine's (:func:`pegboard.rules.lessons.lessons`, worked out once a game
+The review is the engine's (:func:`pegboard.coach.lessons.lessons`, worked out once a game
 and kept in the session's memo); these pages only put it in the screen's 21 columns, with
 the same facts and words as ``pegboard review`` and the scoreboard's review.
 """
@@ -21,8 +21,8 @@ TITLE = "Review"
 
 def review_pages(session: Session) -> tuple[Page, ...]:
     """A page for each mistake worth showing, biggest first, then one for each player."""
-    from pegboard.rules.lessons import lessons, player_parts, worth_showing
-    from pegboard.rules.review import points_text
+    from pegboard.coach.lessons import lessons, player_parts, worth_showing
+    from pegboard.coach.review import points_text
 
     found = session.memo("review", lambda: lessons(session.game))
     names = found.names

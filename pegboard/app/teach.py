@@ -21,7 +21,7 @@ from pegboard.rules.scoring import Breakdown
 from pegboard.rules.state import Award, GameState, Phase, Reason
 
 if TYPE_CHECKING:
-    from pegboard.rules.rulehelp import Topic
+    from pegboard.coach.rulehelp import Topic
 
 # The hints, the discard review, rule help and teaching are imported with the first lesson:
 # the first screen does without them.
@@ -32,8 +32,7 @@ def lessons(state: AppState, before: GameState, event: Event, awards: tuple[Awar
     """The teaching pages for an entry, and the lessons they give (not to be repeated)."""
     if not state.teaching or state.session is None:
         return [], frozenset()
-    from pegboard.rules import hints, rulehelp
-
+    from pegboard.coach import hints, rulehelp
     after = state.session.state
     coached, steps = coach_pages(before, after, event, awards, state.helped)
     pages = [*coached, *_play_note(before, event), *_discard_reviews(after, awards),
@@ -59,13 +58,13 @@ COACH_COLUMNS = 21
 def turn_coach(state: AppState) -> str:
     """The pegging coach's line for the player to act (teaching, their cards known: their
     dealt cards entered, or their hand): the card to lay looking two cards ahead with what
-    the box knows (:mod:`pegboard.rules.lookahead`); worked out once an entry."""
+    the box knows (:mod:`pegboard.coach.lookahead`); worked out once an entry."""
     session = state.session
     if not state.teaching or session is None or session.state.phase is not Phase.PLAY:
         return ""
 
     def line() -> str:
-        from pegboard.rules.lookahead import known_for, known_line
+        from pegboard.coach.lookahead import known_for, known_line
 
         known = known_for(session.state)
         return (known_line(known) or "") if known is not None else ""
@@ -80,7 +79,7 @@ def _turn_page(state: AppState) -> list[Page]:
     line = turn_coach(state)
     if len(line) <= COACH_COLUMNS or state.audio:
         return []
-    from pegboard.rules.help_shape import paginate
+    from pegboard.coach.help_shape import paginate
 
     assert state.session is not None
     gs = state.session.state
@@ -100,7 +99,7 @@ def _play_note(before: GameState, event: Event) -> list[Page]:
     box knew: what it gave away or missed, by the look-ahead the coach line uses."""
     if not isinstance(event, Play) or before.to_act != event.player:
         return []
-    from pegboard.rules.lookahead import known_for, play_note
+    from pegboard.coach.lookahead import known_for, play_note
 
     known = known_for(before)
     note = play_note(known, event.card) if known is not None else None
@@ -109,8 +108,7 @@ def _play_note(before: GameState, event: Event) -> list[Page]:
 
 def _discard_reviews(after: GameState, awards: tuple[Award, ...]) -> list[Page]:
     """Each shown hand whose dealt cards were entered: its discard reviewed by expected value."""
-    from pegboard.rules import review
-
+    from pegboard.coach import review
     pages: list[Page] = []
     for award in awards:
         dealt = after.dealt[award.player]
@@ -137,8 +135,7 @@ def _missed(before: GameState, event: Event) -> list[Page]:
     title = f"Missed {pending.points - event.points}"
     if not pending.items:
         return [Page(title, (f"{pending.reason}: {pending.points}", f"claimed {event.points}"))]
-    from pegboard.rules import teaching
-
+    from pegboard.coach import teaching
     report = teaching.missed_combinations(Breakdown(pending.items), event.points)
     lines = tuple(no_suits(line) for line in report.lines()) or (
         f"{pending.reason}: {pending.points}", f"claimed {event.points}")
@@ -147,7 +144,7 @@ def _missed(before: GameState, event: Event) -> list[Page]:
 
 def help_pages(topics: tuple[Topic, ...]) -> list[Page]:
     """Rule help shown on its own when a dispute is likely."""
-    from pegboard.rules.help_shape import in_words
+    from pegboard.coach.help_shape import in_words
 
     pages = []
     for topic in topics:

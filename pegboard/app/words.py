@@ -12,6 +12,7 @@ from collections import Counter
 from pegboard.app.picker import rank_label
 from pegboard.app.state import Count, Page
 from pegboard.app.view import Screen
+from pegboard.coach.help_shape import LINE_WIDTH
 from pegboard.rules.cards import Card
 from pegboard.rules.events import (
     Crib,
@@ -28,7 +29,6 @@ from pegboard.rules.events import (
     Starter,
 )
 from pegboard.rules.facts import ClaimClosed, Report
-from pegboard.rules.help_shape import LINE_WIDTH
 from pegboard.rules.scoring import Breakdown
 from pegboard.rules.speech import Said, count_phrases, phrase_words
 from pegboard.rules.state import (

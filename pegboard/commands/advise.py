@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 
+from pegboard.coach.advice import Option, advise, deal_shape
 from pegboard.rules import parse_cards
-from pegboard.rules.advice import Option, advise, deal_shape
 from pegboard.rules.cards import Card
 
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 import json
 
+from pegboard.coach.hints import explain_no_score
 from pegboard.commands import voice_options as voice_cli
 from pegboard.errors import RuleError
 from pegboard.rules import Breakdown, Card, parse_cards, require_distinct, say_play, score_play
-from pegboard.rules.hints import explain_no_score
 
 
 def register(parser: argparse.ArgumentParser) -> None:

@@ -11,8 +11,8 @@ import argparse
 import random
 import sys
 
+from pegboard.coach.drills import Drill, ask, mark
 from pegboard.errors import PegboardError
-from pegboard.rules.drills import Drill, ask, mark
 
 
 def register(parser: argparse.ArgumentParser) -> None:

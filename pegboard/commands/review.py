@@ -11,12 +11,12 @@ import argparse
 import json
 from pathlib import Path
 
+from pegboard.coach.lessons import GameLessons, lessons, player_parts, worth_showing
 from pegboard.commands import paths
 from pegboard.errors import PegboardError
 from pegboard.record import decode_text
 from pegboard.record.reader import read_game
 from pegboard.rules.facts import ClaimOutcome
-from pegboard.rules.lessons import GameLessons, lessons, player_parts, worth_showing
 
 MAX_RECORD_BYTES = 16 << 20
 """The largest record read (a long match is a few MiB)."""

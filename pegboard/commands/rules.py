@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 
-from pegboard.rules.help_shape import in_words
-from pegboard.rules.rulehelp import TOPICS, Topic, topic
+from pegboard.coach.help_shape import in_words
+from pegboard.coach.rulehelp import TOPICS, Topic, topic
 
 
 def register(parser: argparse.ArgumentParser) -> None:

@@ -223,10 +223,10 @@ def _replay(
 
 
 def _learned(game: Game, summaries: list[GameSummary]) -> None:
-    """Add what each game teaches (:func:`pegboard.rules.lessons.lessons`, the one place it
+    """Add what each game teaches (:func:`pegboard.coach.lessons.lessons`, the one place it
     is worked out) to its sides' tallies: discards reviewed and the points given up on them,
     points missed counting and given up pegging."""
-    from pegboard.rules.lessons import lessons  # the advice engine: only when summarising
+    from pegboard.coach.lessons import lessons  # the advice engine: only when summarising
 
     found = lessons(game)
     for summary, players in zip(summaries, found.per_game, strict=False):

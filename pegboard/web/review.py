@@ -4,7 +4,7 @@ pegging), then each player's totals and counting.
 
 The game is read from the store's history through the one record reader
 (:func:`pegboard.record.reader.read_game`) and reviewed by the engine
-(:func:`pegboard.rules.lessons.lessons`); this page only puts the same facts, in the same
+(:func:`pegboard.coach.lessons.lessons`); this page only puts the same facts, in the same
 words as ``pegboard review`` and the device's review pages, into HTML. A finished game never
 changes, so each review is kept by game id once made.
 """
@@ -23,7 +23,7 @@ from pegboard.store.ids import is_valid_id
 from pegboard.store.index import GameIndex, IndexedGame
 
 if TYPE_CHECKING:
-    from pegboard.rules.lessons import GameLessons
+    from pegboard.coach.lessons import GameLessons
 
 # The review (the advice engine, the hints) is imported when a review is first asked for:
 # the scoreboard starts without it.
@@ -70,8 +70,8 @@ class ReviewMissing(PegboardError, LookupError):
 
 def review_html(found: GameLessons, title: str) -> str:
     """The review page of ``found``."""
-    from pegboard.rules.lessons import player_parts, worth_showing
-    from pegboard.rules.review import points_text
+    from pegboard.coach.lessons import player_parts, worth_showing
+    from pegboard.coach.review import points_text
 
     names = found.names
     mistakes = worth_showing(found, TOP)
@@ -135,7 +135,7 @@ class Reviews:
 
     def _make(self, index: GameIndex, game: IndexedGame) -> str:
         """The review page of ``game``, made and kept (the newest few)."""
-        from pegboard.rules.lessons import lessons
+        from pegboard.coach.lessons import lessons
 
         finished = index.read(game)
         found = lessons(read_game(finished.records, f"store game {finished.id}"))

@@ -1,7 +1,7 @@
 """Discard review: once a hand is shown, what the kept cards were worth on average, the best
 discard, the points given up, and why, in words a player can use again.
 
-Every figure is the exact advice engine's (:func:`pegboard.rules.advice.advise`): the kept
+Every figure is the exact advice engine's (:func:`pegboard.coach.advice.advise`): the kept
 hand averaged over every starter the player had not seen, the crib over every starter and every
 set of cards the others could lay away. The crib counts for the dealer and against the pone, so
 the pone's crib figure is a cost, written with a minus sign (docs/rules.md, "The deal",
@@ -25,10 +25,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from pegboard.coach.advice import Option, advise, best_keep
+from pegboard.coach.help_shape import paginate
 from pegboard.errors import InvalidCardError
-from pegboard.rules.advice import Option, advise, best_keep
 from pegboard.rules.cards import DECK, Card, Rank
-from pegboard.rules.help_shape import paginate
 from pegboard.rules.pegging import score_play
 from pegboard.rules.show import score_hand
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from pegboard.coach.help_shape import Topic, rules_page
 from pegboard.rules.cards import Card, parse_cards
-from pegboard.rules.help_shape import Topic, rules_page
 from pegboard.rules.scoring import Breakdown
 from pegboard.rules.show import score_hand
 from pegboard.rules.speech import say_breakdown

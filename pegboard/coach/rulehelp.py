@@ -1,7 +1,7 @@
 """Rule help: short answers to the disputes that come up at cribbage tables.
 
 The topics themselves (their text, screen pages and references) are in
-:mod:`pegboard.rules.help_topics`. :func:`topics_for` maps a :class:`Situation` (what just
+:mod:`pegboard.coach.help_topics`. :func:`topics_for` maps a :class:`Situation` (what just
 happened, in plain values: the event type, award reasons, breakdown item kinds, cards) to the
 topics worth showing, so the device can offer help the moment a dispute is likely.
 """
@@ -11,9 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pegboard.rules.cards import Card, Rank
-from pegboard.rules.events import Crib, Event, Penalty, Play, Show
-from pegboard.rules.help_topics import (
+from pegboard.coach.help_topics import (
     LINE_WIDTH,
     PAGE_LINES,
     TOPICS,
@@ -22,6 +20,8 @@ from pegboard.rules.help_topics import (
     paginate,
     topic,
 )
+from pegboard.rules.cards import Card, Rank
+from pegboard.rules.events import Crib, Event, Penalty, Play, Show
 from pegboard.rules.pegging import score_play
 from pegboard.rules.state import Award, GameState
 

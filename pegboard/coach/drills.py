@@ -6,9 +6,9 @@ questions) and a check of the answer against the scorer or the advice engine:
 * **count**: four cards and a starter (now and then a crib); the answer is a total, checked
   against :func:`pegboard.rules.show.score_hand`, with the count said the way the box says it.
 * **discard**: six cards dealt, as dealer or pone; the answer is the cards laid away, reviewed
-  by :func:`pegboard.rules.review.review_discard` (right when nothing is given up on average).
+  by :func:`pegboard.coach.review.review_discard` (right when nothing is given up on average).
 * **peg**: a count in the play and a hand; the answer is a card, judged by
-  :func:`pegboard.rules.hints.play_options` (right when no card is worth more).
+  :func:`pegboard.coach.hints.play_options` (right when no card is worth more).
 """
 
 from __future__ import annotations
@@ -17,11 +17,11 @@ import enum
 import random
 from dataclasses import dataclass
 
+from pegboard.coach.hints import peg_hint, play_options
+from pegboard.coach.review import points_text, review_discard
 from pegboard.errors import InvalidCardError
 from pegboard.rules.cards import DECK, Card, parse_cards
-from pegboard.rules.hints import peg_hint, play_options
 from pegboard.rules.pegging import score_play
-from pegboard.rules.review import points_text, review_discard
 from pegboard.rules.show import score_hand
 from pegboard.rules.speech import say_breakdown, say_play
 

@@ -4,10 +4,10 @@ player counted.
 Read off the engine's facts for every entry (:class:`pegboard.rules.facts.Report`):
 
 * **Discards**: each hand counted in the show (a ``ShowStep`` of a hand) whose owner's dealt
-  cards are in the record is reviewed by :func:`pegboard.rules.review.review_discard`: the
+  cards are in the record is reviewed by :func:`pegboard.coach.review.review_discard`: the
   points given up on average against the advice engine's best discard.
 * **Pegging**: each card laid (``Laid``) by a player whose hand becomes known in that deal's
-  show is valued as :func:`pegboard.rules.hints.play_options` values it (points now less the
+  show is valued as :func:`pegboard.coach.hints.play_options` values it (points now less the
   next player's expected answer, every card the player had not seen equally likely theirs);
   the loss is the best card's value less the laid card's.
 * **Counting**: each claim closed in a muggins game (``ClaimClosed``), and each owner's own
@@ -23,6 +23,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from pegboard.coach.hints import play_options
+from pegboard.coach.review import points_text, review_discard
 from pegboard.errors import PegboardError
 from pegboard.rules.cards import Card
 from pegboard.rules.facts import (
@@ -34,8 +36,6 @@ from pegboard.rules.facts import (
     ShowStep,
 )
 from pegboard.rules.game import Game
-from pegboard.rules.hints import play_options
-from pegboard.rules.review import points_text, review_discard
 
 __all__ = ["Counting", "GameLessons", "Mistake", "MistakeKind", "PlayerLessons", "lessons",
            "player_parts", "worth_showing"]

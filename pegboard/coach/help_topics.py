@@ -1,14 +1,14 @@
 """The rule help topics: the basics a first-time player needs, then the disputes that come up
 at cribbage tables.
 
-The shape of a topic (its text, screen pages and reference) is :mod:`pegboard.rules.help_shape`;
-the basics are written in :mod:`pegboard.rules.help_basics`.
+The shape of a topic (its text, screen pages and reference) is :mod:`pegboard.coach.help_shape`;
+the basics are written in :mod:`pegboard.coach.help_basics`.
 """
 
 from __future__ import annotations
 
-from pegboard.rules.help_basics import BASICS
-from pegboard.rules.help_shape import (
+from pegboard.coach.help_basics import BASICS
+from pegboard.coach.help_shape import (
     ACC_EDITION,
     LINE_WIDTH,
     PAGE_LINES,
