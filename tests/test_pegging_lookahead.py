@@ -146,3 +146,37 @@ def test_an_unknown_discard_counts_only_as_often_as_it_may_be_held() -> None:
         return next(a.value for a in look_ahead_known(known) if a.card == seven)
 
     assert value(maybe) < value(sure)
+
+
+def test_knowledge_says_what_is_known_of_the_players_own_cards() -> None:
+    """Dealt cards entered, hand not known: DEALT, holding as many as are left, nothing held
+    for sure; the same turn with the hand given (as the review learns it in the show): KEPT,
+    the discards seen; with neither: NOTHING."""
+    from dataclasses import replace
+
+    from pegboard.coach.knowledge import OwnCards, knowledge_for
+
+    checked = 0
+    for before, card in turns():
+        player = before.to_act
+        assert player is not None
+        dealt = before.dealt[player]
+        assert dealt is not None
+        if before.hands[player] is not None:
+            continue
+        known = knowledge_for(before)
+        assert known is not None and known.own is OwnCards.DEALT and known.held == ()
+        assert known.holds == before.cards_left[player] < len(known.cards)
+        assert set(known.cards) == set(dealt) - set(before.played[player])
+        holding = tuple(c for c in known.cards if c == card) + tuple(
+            c for c in known.cards if c != card)[:known.holds - 1]
+        kept = knowledge_for(before, holding=holding)
+        assert kept is not None and kept.own is OwnCards.KEPT and kept.held == holding
+        away = set(dealt) - set(holding) - set(before.played[player])
+        assert away <= set(kept.seen) and not away & set(kept.unseen())
+        assert (kept.pile, kept.next_left) == (known.pile, known.next_left)
+        blind = replace(before, dealt=tuple(None for _ in before.dealt))
+        nothing = knowledge_for(blind)
+        assert nothing is not None and nothing.own is OwnCards.NOTHING and nothing.cards == ()
+        checked += 1
+    assert checked > 100
