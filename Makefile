@@ -11,7 +11,6 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
-	$(BIN)/python -m pegboard.dataclass_cache
 	touch $(STAMP)
 
 # The simulator: interactive on a terminal; without one (a pipe, CI) it plays the built-in demo

@@ -17,6 +17,10 @@ it does not grow when other processes share the machine.
 
 Each process is killed there and its CPU time read from the kernel's account of the child
 (``wait4``), so nothing it would do afterwards counts.
+
+The commands run with ``-P`` (not from the current directory), so run from the source tree
+with the interpreter of a scratch venv where Pegboard is installed as on a Pi (``pip install
+.``, not editable), the bench measures that installed copy; it prints which one it measures.
 """
 
 from __future__ import annotations
@@ -66,7 +70,7 @@ alone is the least the command can cost, printed beside it."""
 
 def sim(store: Path) -> float:
     """CPU seconds of ``pegboard sim`` on an 80x24 terminal until its keyed frame is drawn."""
-    sim = Terminal(["-m", "pegboard", "sim", "--store", str(store)], term="xterm-256color")
+    sim = Terminal(["-P", "-m", "pegboard", "sim", "--store", str(store)], term="xterm-256color")
     try:
         sim.read_until(b"Keys:", 60)
         os.kill(sim.pid, signal.SIGKILL)
@@ -83,8 +87,8 @@ def run(store: Path) -> float:
     if pid == 0:  # pragma: no cover - the child, its output and log into the pipe
         os.dup2(write, 1)
         os.dup2(write, 2)
-        os.execve(sys.executable, [sys.executable, "-m", "pegboard", "run", "--display",
-                                   "dummy"], env)
+        os.execve(sys.executable, [sys.executable, "-P", "-m", "pegboard", "run",
+                                   "--display", "dummy"], env)
     os.close(write)
     with os.fdopen(read, "rb") as logged:
         for line in logged:  # blocks until the process logs: no sleeping
@@ -95,6 +99,17 @@ def run(store: Path) -> float:
                                f"{_reaped(pid):.3f} s)")
         os.kill(pid, signal.SIGKILL)
         return _reaped(pid)
+
+
+def _measured() -> str:
+    """Which Pegboard the commands run: the one this interpreter imports from outside the
+    source tree (``-P``: not the current directory), installed as on a Pi or editable."""
+    where = subprocess.run([sys.executable, "-P", "-c",
+                            "import pegboard; print(pegboard.__file__)"],
+                           capture_output=True, text=True, check=True).stdout.strip()
+    kind = "in the source tree (an editable install)" if Path(where).is_relative_to(ROOT) else \
+        "installed (not editable, as on a Pi)"
+    return f"{kind}: {Path(where).parent}"
 
 
 def _game_in_progress(store: Path) -> None:
@@ -118,9 +133,7 @@ def main() -> None:
     import compileall
 
     compileall.compile_dir(str(ROOT / "pegboard"), quiet=1)  # as pip does on install
-    # and the value types' methods, as install.sh and the Makefile do after pip
-    subprocess.run([sys.executable, "-m", "pegboard.dataclass_cache"], check=True,
-                   stdout=subprocess.DEVNULL)
+    print(f"pegboard {_measured()}")
     with tempfile.TemporaryDirectory() as scratch:
         store = Path(scratch) / "store"
         _game_in_progress(store)
@@ -141,7 +154,8 @@ def main() -> None:
         took, least = ms[name], ms[f"{name} libraries"]
         print(f"pegboard {name}: start -> first screen that takes a key {took:.0f} ms CPU "
               f"= {took / reference:.1f}x python -c pass (target <= {TARGET:g}x); its "
-              f"libraries alone {least:.0f} ms = {least / reference:.1f}x")
+              f"libraries alone {least:.0f} ms = {least / reference:.1f}x; Pegboard's own "
+              f"share above them {took - least:.0f} ms = {(took - least) / reference:.1f}x")
 
 
 if __name__ == "__main__":

@@ -3,7 +3,3 @@
 from __future__ import annotations
 
 __version__ = "0.1.0"
-
-from pegboard import dataclass_cache as _dataclass_cache
-
-_dataclass_cache.install()

@@ -250,9 +250,6 @@ install_program() {
         # The flash extra brings mpremote, for `pegboard leds flash` (never the dev extra: its
         # MicroPython unix port has no ARM wheel).
         run "$venv/bin/python" -m pip install --quiet --upgrade "${SRC}[flash]"
-        # The value types' generated methods, compiled once here beside the bytecode (the
-        # service cannot write there), so each start skips compiling them.
-        run "$venv/bin/python" -m pegboard.dataclass_cache
         printf '%s\n' "$digest" | put_text "$stamp" 0644 || true
         CHANGED=1
     fi

@@ -124,14 +124,12 @@ def test_the_app_allow_list_catches_time_and_the_store(tmp_path: Path) -> None:
 # -- every package: an allow-list ------------------------------------------------------------
 
 PACKAGE = RULES.parent
-BASE = {"errors", "lazy", "__version__", "__init__", "dataclass_cache"}
-"""What every part may import: the errors, the lazy package names, the package's version and
-the compiled methods of its value types (the package installs them when it is imported)."""
+BASE = {"errors", "lazy", "__version__", "__init__"}
+"""What every part may import: the errors, the lazy seams and the package's version."""
 LAYERS: dict[str, set[str]] = {
     # 0 and 1: the errors, the rules core
     "errors": set(),
     "lazy": set(),
-    "dataclass_cache": set(),
     "rules": set(),
     # 2: records, the configuration, statistics, teaching and help
     "record": {"rules"},

@@ -250,9 +250,9 @@ def test_a_real_run_installs_everything_and_a_second_run_changes_nothing(
         "include-system-site-packages = true\n"
     )
     steps = logged(stubs)
-    pip = steps.index(f"venv-python -m pip install --quiet --upgrade {ROOT}[flash]")
-    # the value types' methods compiled right after the install, while it can write there
-    assert steps[pip + 1] == "venv-python -m pegboard.dataclass_cache"
+    assert f"venv-python -m pip install --quiet --upgrade {ROOT}[flash]" in steps
+    # pip's install is the whole of it: nothing else writes into the installed package
+    assert not [step for step in steps if "-m pegboard" in step]
     # pegboard and mpremote (from the flash extra) on PATH, and the firmware to flash.
     for name in ("pegboard", "mpremote"):
         link = root / "usr/local/bin" / name
