@@ -20,6 +20,7 @@ from pegboard.rules.events import (
     Deal,
     Event,
     Go,
+    LaidAway,
     Option,
     OwnCount,
     Peg,
@@ -233,6 +234,8 @@ def describe(event: Event, names: tuple[str, ...]) -> str:
             return f"{names[player]}'s {points}"
         case OwnCount(player=player):
             return f"{names[player]}'s own count"
+        case LaidAway(player=player):
+            return f"{names[player]}'s crib cards"
     return _ENTRY_NAMES.get(type(event), event.TYPE)
 
 

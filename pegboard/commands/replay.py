@@ -24,7 +24,7 @@ from pegboard.record import decode_lines
 from pegboard.record.reader import Replayer
 from pegboard.rules.awards import number
 from pegboard.rules.cards import Card
-from pegboard.rules.events import Claim, Cut, Deal, Dealt, NewGame, Starter
+from pegboard.rules.events import Claim, Cut, Deal, Dealt, LaidAway, NewGame, Starter
 from pegboard.rules.facts import (
     ClaimClosed,
     ClaimOpened,
@@ -204,6 +204,8 @@ def _tell(
         )
     elif isinstance(event, Dealt):
         out.write(f"  {names[event.player]} is dealt {_cards(event.cards)}\n")
+    elif isinstance(event, LaidAway):
+        out.write(f"  {names[event.player]} lays {_cards(event.cards)} away to the crib\n")
     elif isinstance(event, Starter):
         out.write(f"  Starter {_starter(event.card, event.suit_known)}\n")
     elif isinstance(event, Claim):

@@ -212,12 +212,16 @@ def parse_object(data: object, line: int = 1) -> Line:
     raise f.fail(f"unknown type {shown(kind)}: expected one of {_TYPES}")
 
 
+_TABLE_KEYS = ("teaching", "points_only", "count_yourself", "open_hands")
+"""The header's table options, in the order of :class:`TableOptions`."""
+
+
 def _option(f: _Fields) -> ev.Option:
     option = ev.Option(f.opt_bool("teaching"), f.opt_bool("points_only"),
-                       f.opt_bool("count_yourself"))
+                       f.opt_bool("count_yourself"), f.opt_bool("open_hands"))
     if option == ev.Option():
-        raise f.fail("an option line names teaching, points_only or count_yourself (true or "
-                     "false)")
+        raise f.fail("an option line names teaching, points_only, count_yourself or "
+                     "open_hands (true or false)")
     return option
 
 
@@ -247,17 +251,14 @@ def _header(f: _Fields) -> GameHeader:
     table_data = f.data.get("table", {})
     if not isinstance(table_data, dict):
         raise f.fail(f"'table' must be an object, got {shown(table_data)}")
-    unknown = sorted(set(table_data) - {"teaching", "points_only", "count_yourself"})
+    unknown = sorted(set(table_data) - set(_TABLE_KEYS))
     if unknown:
         raise f.fail(
-            f"unknown table option {shown(unknown[0])}: accepted are count_yourself, "
-            "points_only, teaching"
+            f"unknown table option {shown(unknown[0])}: accepted are "
+            f"{', '.join(sorted(_TABLE_KEYS))}"
         )
     table = _Fields(table_data, f.line)
-    options = TableOptions(
-        bool(table.opt_bool("teaching")), bool(table.opt_bool("points_only")),
-        bool(table.opt_bool("count_yourself")),
-    )
+    options = TableOptions(*(bool(table.opt_bool(key)) for key in _TABLE_KEYS))
     return GameHeader(tuple(players), rules, version, options, _club(f, len(players)))
 
 
@@ -305,6 +306,7 @@ _READERS: dict[str, Callable[[_Fields], Line]] = {
     ev.Cut.TYPE: lambda f: ev.Cut(f.cards("cards")),
     ev.Deal.TYPE: lambda f: ev.Deal(f.opt_seat("dealer")),
     ev.Dealt.TYPE: lambda f: ev.Dealt(f.seat("player"), f.cards("cards")),
+    ev.LaidAway.TYPE: lambda f: ev.LaidAway(f.seat("player"), f.cards("cards")),
     ev.Starter.TYPE: lambda f: ev.Starter(f.card("card"),
                                           f.opt_bool("suit_known") is not False),
     ev.Play.TYPE: lambda f: ev.Play(f.seat("player"), f.card("card")),

@@ -22,7 +22,7 @@ def dump(item: Line, players: int = 2) -> dict[str, object]:
             "rules": item.rules.to_json(len(item.players)),
         }
         table = {
-            key: True for key in ("teaching", "points_only", "count_yourself")
+            key: True for key in ("teaching", "points_only", "count_yourself", "open_hands")
             if getattr(item.table, key)
         }
         if table:

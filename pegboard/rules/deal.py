@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pegboard.errors import RuleError
 from pegboard.rules.cards import Rank
-from pegboard.rules.events import Cut, Deal, Dealt, NewGame, Starter
+from pegboard.rules.events import Cut, Deal, Dealt, LaidAway, NewGame, Starter
 from pegboard.rules.state import Award, GameResult, Phase, Reason
 from pegboard.rules.table import Act, Part, Table, distinct, phase_message, side_name
 
@@ -105,6 +105,35 @@ def apply_dealt(t: Table, event: Dealt) -> None:
                 card = min(clash)
                 raise RuleError(f"{card} was dealt to {t.name(other)} already")
     t.dealt[event.player] = cards
+
+
+def apply_laid_away(t: Table, event: LaidAway) -> None:
+    """Which of a player's dealt cards went to the crib (docs/rules.md, "The deal"): entered
+    after their dealt cards, before the starter, once a deal. The rest is the hand they kept,
+    known from here on (:meth:`Table.kept`)."""
+    t.check_player(event.player)
+    if t.phase is not Phase.STARTER:
+        raise RuleError("the cards laid away are entered after the deal, before the starter")
+    name = t.name(event.player)
+    dealt = t.dealt[event.player]
+    away = t.rules.dealt_size(t.n) - t.hand_size
+    if dealt is None:
+        raise RuleError(f"enter the cards dealt to {name} first: the cards laid away are "
+                        "among them")
+    earlier = t.laid_away[event.player]
+    if earlier is not None:
+        laid = " ".join(str(c) for c in earlier)
+        raise RuleError(f"{name} laid {laid} away already (undo that entry to change it)")
+    cards = tuple(event.cards)
+    if len(cards) != away:
+        raise RuleError(f"each player lays {away} card{'s' if away > 1 else ''} away to the "
+                        f"crib, got {len(cards)}")
+    distinct(cards, "the cards laid away")
+    for card in cards:
+        if card not in dealt:
+            listed = " ".join(str(c) for c in dealt)
+            raise RuleError(f"{card} was not dealt to {name} (dealt {listed})")
+    t.laid_away[event.player] = cards
 
 
 def apply_starter(t: Table, event: Starter, out: list[Award]) -> None:

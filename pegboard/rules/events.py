@@ -33,11 +33,15 @@ class TableOptions:
     ``teaching``: explain each point and near miss, offer rule help. ``points_only``: the
     players peg points by hand instead of entering every card. ``count_yourself`` (with
     teaching): at the show the owner says a count before the box shows it, with no penalty.
+    ``open_hands`` (with teaching): a first game played open-handed, the way one is taught:
+    at each deal every player's dealt cards are entered, with the cards they laid away, and
+    the screen may show the hands (everyone at the table sees them).
     """
 
     teaching: bool = False
     points_only: bool = False
     count_yourself: bool = False
+    open_hands: bool = False
 
     def with_option(self, option: Option) -> TableOptions:
         """These options changed by an ``option`` entry."""
@@ -45,6 +49,7 @@ class TableOptions:
             self.teaching if option.teaching is None else option.teaching,
             self.points_only if option.points_only is None else option.points_only,
             self.count_yourself if option.count_yourself is None else option.count_yourself,
+            self.open_hands if option.open_hands is None else option.open_hands,
         )
 
 
@@ -102,11 +107,28 @@ class Deal:
 class Dealt:
     """Optional: the cards one player was dealt (before discarding to the crib).
 
-    When known, the engine checks every card that player plays or shows against them. (It does
-    not show which were laid away, so a renege is still found only once the hand is known.)
+    When known, the engine checks every card that player plays or shows against them. Which
+    of them were laid away is a fact of its own (:class:`LaidAway`); until it is entered a
+    renege is found only once the hand is known.
     """
 
     TYPE: ClassVar[str] = "dealt"
+    player: int
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class LaidAway:
+    """Optional, after the player's :class:`Dealt` cards: which of them they laid away to the
+    crib (2 with two players and in five-card, 1 with three or four).
+
+    The engine then knows the hand the player kept: every card they lay must come from it, a
+    go while one of it fits is refused (it would be a renege, ACC 7.3), the hand is counted
+    at the show without a ``show`` entry, and the crib must hold the cards laid away (counted
+    without a ``crib`` entry once every crib card is known).
+    """
+
+    TYPE: ClassVar[str] = "laid_away"
     player: int
     cards: tuple[Card, ...]
 
@@ -227,6 +249,7 @@ class Option:
     teaching: bool | None = None
     points_only: bool | None = None
     count_yourself: bool | None = None
+    open_hands: bool | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,12 +284,12 @@ class OwnCount:
 
 
 Event = (
-    Cut | Deal | Dealt | Starter | Play | Go | Show | Crib | Peg | Penalty | Claim | Muggins
-    | Undo | NewGame | Option | Confirm | Override | OwnCount
+    Cut | Deal | Dealt | LaidAway | Starter | Play | Go | Show | Crib | Peg | Penalty | Claim
+    | Muggins | Undo | NewGame | Option | Confirm | Override | OwnCount
 )
 """Every entry that can follow the header."""
 
 EVENT_TYPES: tuple[type[Event], ...] = (
-    Cut, Deal, Dealt, Starter, Play, Go, Show, Crib, Peg, Penalty, Claim, Muggins, Undo, NewGame,
-    Option, Confirm, Override, OwnCount,
+    Cut, Deal, Dealt, LaidAway, Starter, Play, Go, Show, Crib, Peg, Penalty, Claim, Muggins, Undo,
+    NewGame, Option, Confirm, Override, OwnCount,
 )

@@ -47,6 +47,7 @@ from pegboard.rules.deal import (
     apply_cut,
     apply_deal,
     apply_dealt,
+    apply_laid_away,
     apply_new_game,
     apply_starter,
 )
@@ -60,6 +61,7 @@ from pegboard.rules.events import (
     Event,
     GameHeader,
     Go,
+    LaidAway,
     Muggins,
     NewGame,
     Option,
@@ -286,6 +288,7 @@ _APPLY: dict[type[Event], _Apply] = {
     Peg: apply_peg,
     Cut: _pegs_nothing(apply_cut),
     Dealt: _pegs_nothing(apply_dealt),
+    LaidAway: _pegs_nothing(apply_laid_away),
     Penalty: apply_penalty,
     Claim: apply_claim,
     Muggins: apply_muggins,

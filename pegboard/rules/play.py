@@ -47,6 +47,9 @@ def apply_play(t: Table, event: Play, out: list[Award]) -> None:
     if known is not None and card not in known:
         listed = " ".join(str(c) for c in known)
         raise RuleError(f"{card} was not dealt to {t.name(player)} (dealt {listed})")
+    away = t.laid_away[player]
+    if away is not None and card in away:
+        raise RuleError(f"{t.name(player)} laid {card} away to the crib: it cannot be played")
     _require_from_known_hand(t, player, card)
     if t.count + card.pips > 31:
         room = 31 - t.count
@@ -93,9 +96,10 @@ def apply_go(t: Table, event: Go, out: list[Award]) -> None:
         raise RuleError(
             f"the count is 0: every card fits, so {t.name(player)} must lead a card"
         )
-    hand = t.known[player]
+    hand = t.known[player] or t.kept(player)
     if hand is not None:
-        # The hand is known (a renege was taken back): a go is accepted only when true.
+        # The hand is known (a renege was taken back, or the cards laid away were entered):
+        # a go is accepted only when true.
         fits = [c for c in hand if c not in t.played[player] and t.count + c.pips <= 31]
         if fits:
             listed = " ".join(str(c) for c in fits)

@@ -34,6 +34,9 @@ def advance_show(t: Table, out: list[Award]) -> None:
     if t.winner is None:
         t.phase = Phase.CRIB
         t.to_act = t.dealer
+        crib = t.crib_known()
+        if crib is not None:  # every crib card was laid away by name: nothing to enter
+            _count_crib(t, crib, out)
 
 
 def stand_in_scores_nothing(
@@ -90,6 +93,7 @@ def apply_show(t: Table, event: Show, out: list[Award]) -> None:
     if t.phase is Phase.PLAY and not t.play_started:
         t.phase = Phase.SHOW  # the play was pegged by points, not entered card by card
         t.to_act = None
+        advance_show(t, out)  # hands known from the cards laid away count first
     if t.phase is not Phase.SHOW:
         raise RuleError(phase_message(t, f"show {t.name(player)}'s hand"))
     order = t.show_order()
@@ -152,6 +156,19 @@ def apply_crib(t: Table, event: Crib, out: list[Award]) -> None:
     for card in cards:
         if card in t.seen:
             raise RuleError(f"{card} was already seen this deal ({where_seen(t, card)})")
+    for p, away in enumerate(t.laid_away):
+        missing = [card for card in away or () if card not in cards]
+        if missing:
+            raise RuleError(f"{t.name(p)} laid {missing[0]} away: it must be in the crib")
+        kept = t.kept(p)
+        held = [card for card in cards if kept is not None and card in kept]
+        if held:
+            raise RuleError(f"{held[0]} is in {t.name(p)}'s hand, not the crib")
+    _count_crib(t, cards, out)
+
+
+def _count_crib(t: Table, cards: tuple[Card, ...], out: list[Award]) -> None:
+    """The crib counted for the dealer; the deal then passes left."""
     assert t.starter is not None and t.dealer is not None
     t.crib = cards
     t.seen = t.seen | set(cards)

@@ -281,8 +281,9 @@ class GameState:
       laid the last card of this count), ``said_go`` (seats out of this count), ``played``
       (cards each seat laid this deal), ``cards_left`` (per seat), ``seen`` (every card known
       this deal: starter, played, shown, crib), ``starter``.
-    - ``hands``: each seat's kept hand once known (all laid, or shown); ``crib`` once given;
-      ``dealt``: the cards each seat was dealt, when entered.
+    - ``hands``: each seat's kept hand once known (all laid, shown, or its dealt cards and
+      the cards laid away entered); ``crib`` once given; ``dealt``: the cards each seat was
+      dealt, when entered; ``laid_away``: the cards each seat laid away, when entered.
     - ``scores``, ``back_pegs`` (where each side's back peg is: the score before its last
       move), ``awards`` (every award this game, in order), ``winner`` (a side), ``result``.
     - ``match``: games played, wins and game points per side, match winner.
@@ -329,6 +330,10 @@ class GameState:
     held_counts: tuple[HeldCount, ...] = ()
     """Count it yourself: the counts pegged whose owners have not yet said theirs, in show
     order (the first owner says theirs next)."""
+    laid_away: tuple[tuple[Card, ...] | None, ...] = ()
+    """The cards each seat laid away to the crib, when entered (after their dealt cards): a
+    seat's kept hand is then known (``hands``) from the start of the play. Private: never
+    for a shared output."""
 
     @property
     def players(self) -> int:

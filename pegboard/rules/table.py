@@ -156,6 +156,7 @@ class Table:
         self.seen: frozenset[Card] = frozenset()
         self.shown: list[tuple[Card, ...] | None] = [None] * self.n
         self.dealt: list[tuple[Card, ...] | None] = [None] * self.n
+        self.laid_away: list[tuple[Card, ...] | None] = [None] * self.n
         self.crib: tuple[Card, ...] | None = None
         self.held_counts: tuple[HeldCount, ...] = ()  # count it yourself (rules/own_count)
         self.gos: tuple[GoMark, ...] = ()
@@ -177,6 +178,7 @@ class Table:
         new.played = list(self.played)
         new.shown = list(self.shown)
         new.dealt = list(self.dealt)
+        new.laid_away = list(self.laid_away)
         new.known = list(self.known)
         new.notes = []
         return new
@@ -204,7 +206,23 @@ class Table:
             return self.shown[player]
         if len(self.played[player]) == self.hand_size:
             return self.played[player]
-        return None
+        return self.kept(player)
+
+    def kept(self, player: int) -> tuple[Card, ...] | None:
+        """The hand the player kept, when their dealt cards and the cards they laid away
+        were both entered: the dealt cards less those laid away."""
+        dealt, away = self.dealt[player], self.laid_away[player]
+        if dealt is None or away is None:
+            return None
+        return tuple(card for card in dealt if card not in away)
+
+    def crib_known(self) -> tuple[Card, ...] | None:
+        """The crib, when every card of it is known from the cards laid away (each player's
+        entered; never with three players, whose crib takes a card from the pack)."""
+        away = [card for cards in self.laid_away if cards is not None for card in cards]
+        if len(away) != 4 or any(cards is None for cards in self.laid_away):
+            return None
+        return tuple(away)
 
     def show_order(self) -> list[int]:
         assert self.dealer is not None
@@ -341,6 +359,7 @@ class Table:
             pending_muggins=self.pending_muggins,
             offers=self.offers,
             dealt=tuple(self.dealt),
+            laid_away=tuple(self.laid_away),
             take_backs=self.take_backs,
             starter_suit_known=self.starter_suit_known, held_counts=self.held_counts,
         )
