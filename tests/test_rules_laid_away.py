@@ -176,3 +176,16 @@ def test_laid_away_and_open_hands_lines_round_trip() -> None:
         assert parse_line(dump_line(item)) == item
     with pytest.raises(Exception, match="accepted are count_yourself, open_hands"):
         parse_line('{"type": "game", "players": ["A", "B"], "table": {"open": true}}')
+
+
+def test_the_pegging_knowledge_is_the_hand_kept_with_the_crib_cards_seen() -> None:
+    from pegboard.coach.knowledge import OwnCards, knowledge_for
+
+    only_dealt = laid(Game(("Ann", "Ben")), Deal(0), Dealt(1, cards(BEN)), Starter(card("7D")))
+    known = knowledge_for(only_dealt.state)
+    assert known is not None and known.own is OwnCards.DEALT and known.held == ()
+    game = laid(dealt_and_laid_away(), Starter(card("7D")))
+    known = knowledge_for(game.state)
+    assert known is not None and known.own is OwnCards.KEPT
+    assert known.cards == cards("5H 5S 6D JC") and known.held == known.cards
+    assert set(cards("4C KS")) <= set(known.seen)  # Ben's own crib cards: not Ann's to hold
