@@ -147,3 +147,25 @@ def test_no_muggins_needs_points_missed_and_a_version_4_record() -> None:
     with pytest.raises(RuleError, match="1 or more points"):
         game_of([header(version=3, muggins=True), *SHOW_DEAL[1:],
                  entry("muggins", player=1, points=0)])
+
+
+@pytest.mark.parametrize("penalty", [
+    entry("penalty", player=1, infraction="wrong-number-of-cards"),  # 10 back from Ben's 0
+    entry("penalty", player=1, infraction="false-claim-of-game"),  # nothing over, 15 back
+    entry("penalty", player=1, infraction="looking", points=0),
+    entry("penalty", player=0, infraction="over-pegging"),
+], ids=["back-from-nothing", "false-claim-at-0", "turned-to-0", "over-pegging"])
+def test_a_penalty_that_moves_no_points_leaves_the_window_as_it_was(penalty: str) -> None:
+    # Ben is on 0: points back from him move nothing, so nothing was pegged since Ann's miss.
+    game = game_of([*SHOW_DEAL, penalty])
+    assert game.state.scores == (12, 0)
+    assert game.state.pending_muggins is not None
+    (taken,) = game.apply(event(entry("muggins", player=1, points=3)))
+    assert (taken.player, taken.points) == (1, 3)
+
+
+def test_a_penalty_that_moves_points_shuts_the_window() -> None:
+    game = game_of([*SHOW_DEAL, entry("penalty", player=0, infraction="looking")])
+    assert game.state.scores == (12, 2)
+    with pytest.raises(RuleError, match=r"Ann's three missed \(hand\) can no longer be taken"):
+        game.apply(event(entry("muggins", player=1, points=3)))

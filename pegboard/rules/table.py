@@ -283,17 +283,24 @@ class Table:
             self.pending_claims = (*self.pending_claims, claim)
             self.note(ClaimOpened(claim))
             return
-        if act.points:
-            # A score pegged: points missed before it can no longer be taken (ACC 10).
-            pegged = number(abs(act.points))
-            self.close_muggins(f"{self.name(act.player)} has pegged {pegged} since")
-        start = len(out)
         side = self.side(act.player)
         before = self.scores[side]
+        moved: list[int] = []
+        left = before
         for part in act.parts:
             points = part.points
             if points < 0:
-                points = -min(-points, self.scores[side])
+                points = -min(-points, left)  # never below 0
+            left += points
+            moved.append(points)
+        if any(moved):
+            # A score pegged: points missed before it can no longer be taken (ACC 10). An act
+            # that moves no peg (points back from a side on 0) pegs nothing, so the window
+            # stays as it was.
+            pegged = number(abs(sum(moved)))
+            self.close_muggins(f"{self.name(act.player)} has pegged {pegged} since")
+        start = len(out)
+        for part, points in zip(act.parts, moved, strict=True):
             self.scores[side] += points
             award = Award(
                 player=act.player, side=side, points=points, reason=part.reason,
