@@ -240,6 +240,7 @@ def test_a_penalty_back_and_a_misdeal_are_reported() -> None:
     assert back.penalty is not None
     assert (back.penalty.to, back.penalty.points, back.penalty.back) == (None, 0, 10)
     assert acts(back) == [[(0, Reason.PENALTY, -10)]]
+    game, _ = play("deal 0")  # a misdeal is called while the hand is dealt
     misdeal = game.push(Penalty(0, "misdeal"))
     assert misdeal.penalty is not None and misdeal.penalty.redeal
     assert (misdeal.next.phase, misdeal.next.to_act) == (Phase.DEAL, 0)

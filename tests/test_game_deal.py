@@ -55,7 +55,7 @@ def test_a_deal_before_the_hand_is_over_is_refused(name: str) -> None:
         "deal 0; starter JC; peg 1 7",  # the starter turned for the heels, then points
         "deal 0",  # nothing entered at all: nothing to drop
         "deal 0; starter 2C; show 1 AC 3D 4H 5S; show 0 6C 7D 8H 9S; crib TC JD QH KS",
-        "deal 0; starter 5C; penalty 0 misdeal",  # a misdeal: the same dealer again
+        "deal 0; penalty 0 misdeal",  # a misdeal while dealing: the same dealer again
     ],
 )
 def test_a_deal_is_accepted_after_the_crib_or_in_quick_mode(script: str) -> None:

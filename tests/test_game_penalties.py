@@ -60,7 +60,7 @@ def test_a_penalty_to_the_opponent_can_win_the_game() -> None:
 
 
 def test_a_misdeal_redeals_with_the_same_dealer() -> None:
-    game, _ = new(script="deal 0; starter 5C")
+    game, _ = new(script="deal 0")  # called while dealing (a misdeal once played: refused)
     assert game.apply(Penalty(0, "misdeal")) == ()
     assert game.state.phase is Phase.DEAL and game.state.to_act == 0
     game.apply(Deal())

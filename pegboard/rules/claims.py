@@ -53,6 +53,8 @@ def apply_penalty(t: Table, event: Penalty, out: list[Award]) -> None:
     t.check_player(offender)
     rule = infraction(event.infraction)
     back = _checked_penalty(t, event, rule)
+    if rule.redeal:
+        _require_dealing(t)
     points, to = event.points, event.to
     report: int | None = None
     if rule.id == "renege":
@@ -128,6 +130,37 @@ def _peg_penalty(
         t._new_deal_state()
         t.phase = Phase.DEAL
         t.to_act = t.dealer
+
+
+def _require_dealing(t: Table) -> None:
+    """A misdeal (ACC 4.3) deals the hand again, so it is called while the hand is being
+    dealt: after the ``deal``, before the starter is turned and before anything of the deal is
+    pegged (record version 6). Once the deal has been played, dealing it again would keep what
+    it pegged: the deal stands, and a hand found with the wrong number of cards is ACC 4.4's
+    penalty. Earlier records keep the misdeal their release accepted at any time."""
+    if t.version < 6:
+        return
+    why = ""
+    if t.phase is Phase.DEAL or t.dealer is None:
+        dealer = t.name(t.next_dealer) if t.next_dealer is not None else "the dealer"
+        why = f"no hand is being dealt: {dealer} deals the next hand"
+    elif t.play_started or t.phase in (Phase.SHOW, Phase.CRIB):
+        why = "the play has begun"
+    elif t.phase is not Phase.STARTER:
+        why = "the starter is turned"
+    else:
+        pegged = [a for a in t.awards[t.deal_awards:] if a.reason is Reason.PEG]
+        if pegged:
+            seat = pegged[0].player
+            points = sum(a.points for a in pegged if a.player == seat)
+            why = f"{t.name(seat)} has pegged {points} in this deal"
+    if why:
+        raise RuleError(
+            f"cannot deal this hand again: {why}. A misdeal is called while the cards are "
+            "dealt, before the starter is turned (ACC 4.3 (2020)); once the deal is played it "
+            "stands (a hand with the wrong number of cards: the wrong number of cards "
+            "penalty, ACC 4.4 (2020))"
+        )
 
 
 def _false_claim_offer(t: Table, offender: int) -> int | None:

@@ -13,7 +13,7 @@ from typing import ClassVar
 from pegboard.rules.cards import Card
 from pegboard.rules.variants import Rules
 
-RECORD_VERSION = 5
+RECORD_VERSION = 6
 """The record format written now. Version 2 added the renege take-back (ACC 7.3): a renege
 penalty in a version-1 record pays the points and takes nothing back, as that release did,
 so every game written earlier replays to the same scores. Version 3 (muggins games): a hand
@@ -23,7 +23,9 @@ Version 4: a ``muggins`` line of 0 points is the table saying "no muggins", whic
 window (earlier records refuse it), and a crib with a named card makes no flush with a
 starter whose suit is a stand-in. Version 5 (muggins games): points missed stay open to
 muggins across the next deal until the next score is pegged, as RULES.md has it (earlier
-records: the deal shut the window) (docs/record.md, "version")."""
+records: the deal shut the window). Version 6: a misdeal is called only while the hand is
+dealt, before its starter is turned or anything of it pegged (earlier records dealt again at
+any time, keeping the deal's points) (docs/record.md, "version")."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -169,6 +169,7 @@ class Table:
         self.known: list[tuple[Card, ...] | None] = [None] * self.n
         # Offers found from here on are this deal's (a false claim's offer lapses with it).
         self.deal_offers = len(self.offers)
+        self.deal_awards = len(self.awards)  # awards from here on were pegged in this deal
 
     def copy(self) -> Table:
         new = object.__new__(Table)
