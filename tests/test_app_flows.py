@@ -40,8 +40,7 @@ def test_new_game_to_first_card_takes_four_presses() -> None:
     assert app.view.screen is Screen.SETUP and app.view.lines[0] == "Start"
     app.feed(OK)
     assert isinstance(app.effects[0], PersistNewGame)
-    header = json.loads(app.effects[0].header)
-    assert header["players"] == ["P1", "P2"]
+    assert app.effects[0].header.players == ("P1", "P2")
     assert app.view.screen is Screen.DEALER
     app.feed(Turn(1), OK)  # "P1 deals"
     assert app.view.screen is Screen.STARTER
@@ -397,8 +396,7 @@ def test_every_accepted_entry_is_persisted_before_anything_else() -> None:
     app.pick("10")
     app.pick("5")
     assert isinstance(app.effects[0], Persist)
-    assert json.loads(app.effects[0].line) == {"type": "play", "player": 0,
-                                               "card": str(app.game.pile[-1])}
+    assert app.effects[0].entry == Play(0, app.game.pile[-1])
     assert isinstance(app.effects[-1], UpdateLeds)
 
 

@@ -27,6 +27,7 @@ from pegboard.config import Config
 from pegboard.device.build import initial_state, open_store
 from pegboard.device.loop import App, DeviceLoop
 from pegboard.hw.inputs import EncoderKit
+from pegboard.rules.events import Peg
 from pegboard.sim.fakes import FakeClock, RecordingDisplay
 from pegboard.store import Store
 from tests.support.stores import enter_game
@@ -188,7 +189,7 @@ def test_the_device_says_so_when_its_store_is_deleted_under_it(tmp_path: Path) -
     store's message, and the app's state stays as the store has it."""
     def step(points: int, event: InputEvent, now: float) -> tuple[int, Sequence[Effect]]:
         if isinstance(event, Press) and event.button is Button.OK:
-            return points + 1, (Persist('{"type": "peg", "player": 0, "points": 1}'),)
+            return points + 1, (Persist(Peg(0, 1)),)
         return points, ()
 
     def view(points: int) -> View:

@@ -8,6 +8,7 @@ import pytest
 
 from pegboard.app.session import Session
 from pegboard.errors import RuleError
+from pegboard.record import dump_line
 from pegboard.rules.cards import Card
 from pegboard.rules.events import Option, Play, Undo
 from pegboard.rules.game import Game
@@ -88,5 +89,5 @@ def test_the_session_holds_the_game_and_apply_returns_the_report() -> None:
     taught, _ = heels.apply(Option(teaching=True))
     assert taught.table.teaching and not heels.table.teaching
     assert not taught.undo().table.teaching and taught.undo() == heels
-    lines = [heels.header_line(), *(heels.line(event) for event in heels.events)]
+    lines = [dump_line(heels.header), *(dump_line(event) for event in heels.events)]
     assert Session.resume(lines) == heels

@@ -83,7 +83,7 @@ def test_the_checker_catches_a_forbidden_import(tmp_path: Path) -> None:
 APP = RULES.parent / "app"
 APP_FILES = sorted(APP.glob("*.py"))
 APP_ALLOWED_STDLIB = {
-    "__future__", "collections", "dataclasses", "enum", "itertools", "json", "re", "typing",
+    "__future__", "collections", "dataclasses", "enum", "itertools", "re", "typing",
 }
 """The standard library the app may use: values and text only (no time, threads, files,
 processes, sockets or randomness: the app is a pure function of its inputs)."""

@@ -29,6 +29,8 @@ from pegboard.errors import StoreError
 from pegboard.hw.gestures import RawEdge
 from pegboard.hw.inputs import EncoderKit, EncoderStep
 from pegboard.hw.oled import OledDisplay, open_dummy
+from pegboard.record import dump_line
+from pegboard.rules.events import Event, GameHeader, Peg
 from pegboard.sim.fakes import FakeClock, RecordingDisplay, press_pin, release_pin
 from tests.support.memory_store import MemoryStore
 
@@ -48,15 +50,18 @@ def tally_step(state: Tally, event: InputEvent, now: float) -> tuple[Tally, Sequ
         return replace(state, turns=(*state.turns, event.steps)), ()
     if isinstance(event, Press) and event.button is Button.OK:
         new = replace(state, points=state.points + 1)
-        line = f'{{"type": "peg", "player": 0, "points": {new.points}}}'
-        return new, (Persist(line), UpdateLeds((LedSide(new.points, state.points),)))
+        entry = Peg(0, new.points)
+        return new, (Persist(entry), UpdateLeds((LedSide(new.points, state.points),)))
     if isinstance(event, Press) and event.button is Button.GO:
-        return replace(state, points=0), (PersistNewGame('{"type": "game"}'),)
+        return replace(state, points=0), (PersistNewGame(TALLY_GAME),)
     if isinstance(event, Press) and event.button is Button.UNDO:
         return replace(state, points=max(0, state.points - 1)), (PersistUndo(),)
     if isinstance(event, Press) and event.button is Button.MENU:
         return state, (Quit(),)
     return state, ()
+
+
+TALLY_GAME = GameHeader(("Ann", "Ben"))
 
 
 def tally_view(state: Tally) -> View:
@@ -78,7 +83,7 @@ class JournalStore(MemoryStore):
         super().__init__()
         self.journal = journal
 
-    def append(self, line: str, *, scores: Sequence[int] | None = None) -> None:
+    def append(self, line: Event, *, scores: Sequence[int] | None = None) -> None:
         super().append(line)
         self.journal.entries.append("store")
 
@@ -131,7 +136,7 @@ def make_loop(factory: MockFactory, clock: FakeClock, journal: Journal | None = 
     dog = CountingWatchdog()
     loop = DeviceLoop(TALLY, Tally(), kit=kit, inbox=inbox, display=display, store=store,
                       clock=clock, observers=[Leds(leds)], watchdog=dog)
-    store.new_game('{"type": "game"}')
+    store.new_game(TALLY_GAME)
     return loop, store, display, leds, dog
 
 
@@ -164,7 +169,7 @@ def test_failed_save_keeps_state_and_shows_nothing_unsaved(factory: MockFactory)
     store.fail_next = StoreError("disk full")
     tap(factory, clock, loop, 27)
     assert loop.state.points == 0  # the step was dropped
-    assert store.games[-1] == ['{"type": "game"}']
+    assert store.games[-1] == [dump_line(TALLY_GAME)]
     assert leds.shown == []
     assert loop.shown is not None and loop.shown.title == "Not saved"
     assert "disk full" in loop.shown.lines[0]

@@ -14,9 +14,12 @@ from pathlib import Path
 import pytest
 
 from pegboard.errors import PegboardError, StoreError
+from pegboard.record import dump_line, result_json
+from pegboard.rules.game import Game
 from pegboard.store import Store, StoreReader, find_store_path
 from pegboard.store import logfile as logfile_module
 from pegboard.store.logfile import encode_line, scan
+from tests.support.games import random_game
 from tests.support.stores import Clock, fail_next_sync
 
 HEADER = {"type": "game", "players": ["Ann", "Ben"], "rules": {"target": 121}}
@@ -480,3 +483,42 @@ def test_a_writer_whose_cut_back_failed_once_recovers_when_the_disk_does(
         game = store.current()
         assert store.notices == []
     assert game is not None and game.records == (HEADER, EVENTS[0])
+
+
+def test_the_engine_values_are_written_as_their_record_lines_with_one_encoding_each(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The device hands the store the engine's values (a header, entries, the state the game
+    ended in): the store writes the record lines the writer makes of them, the same as the
+    text of those lines, and makes each line's text once (the log line), never parsing it."""
+    made = random_game(7)
+    events = list(made.events)[:12]
+    end = Game.from_header(made.header)
+    for event in events:
+        end, _ = end.after(event)
+    with open_store(tmp_path / "text") as by_text:
+        by_text.new_game(dump_line(made.header))
+        for event in events:
+            by_text.append(dump_line(event))
+        by_text.finish(result_json(end.state))
+    passes: list[str] = []
+    for name in ("dumps", "loads"):
+        real = getattr(json, name)
+
+        def counted(*args: object, _real: object = real, _name: str = name,
+                    **kwargs: object) -> object:
+            passes.append(_name)
+            return _real(*args, **kwargs)  # type: ignore[operator]
+
+        monkeypatch.setattr(json, name, counted)
+    with open_store(tmp_path / "typed") as typed:
+        typed.new_game(made.header)
+        passes.clear()
+        for event in events:
+            typed.append(event)
+        assert passes == ["dumps"] * len(events)  # one encoding an entry, nothing parsed
+        typed.finish(end.state)
+    monkeypatch.undo()
+    text, by_values = (StoreReader(tmp_path / name).history() for name in ("text", "typed"))
+    assert [game.records for game in by_values] == [game.records for game in text]
+    assert by_values[0].result == text[0].result == result_json(end.state)
+    assert by_values[0].records[1:] == tuple(json.loads(dump_line(e)) for e in events)

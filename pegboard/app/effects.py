@@ -5,8 +5,9 @@ Durability comes first: the loop runs every ``Persist*`` effect (durably: fsync 
 ``synchronous=FULL``) before it draws the new frame or updates the LEDs, so nothing a player
 saw acknowledged can be lost. If persisting fails the loop must not show the new frame.
 
-Record lines are the game record's JSON Lines (one object, no newline), exactly what
-``pegboard replay`` reads.
+Entries leave the app as the engine's values (a header, an event, the state a game ended
+in); the store makes their record lines, in the one place the record's text is made
+(:mod:`pegboard.record.writer`, written by :mod:`pegboard.store`).
 """
 
 from __future__ import annotations
@@ -15,39 +16,46 @@ import enum
 from dataclasses import dataclass, field
 
 from pegboard.app.view import Brightness
+from pegboard.rules.events import Event, GameHeader
 from pegboard.rules.facts import Report
+from pegboard.rules.state import GameState
 
 
 @dataclass(frozen=True, slots=True)
 class PersistNewGame:
-    """Start a new game in the store with this header line (``{"type": "game", ...}``).
+    """Start a new game in the store with this header (its record's first line).
 
     The previous unfinished game, if any, was either finished or abandoned by the player;
     the store keeps it in its history."""
 
-    header: str
+    header: GameHeader
 
 
 @dataclass(frozen=True, slots=True)
 class Persist:
-    """Append one accepted event line to the current game's record; ``report`` is the
-    engine's report of the entry, for the loop's observers once the line is saved."""
+    """Append one accepted entry to the current game's record; ``report`` is the engine's
+    report of it, added for the loop's observers once the entry is saved."""
 
-    line: str
+    entry: Event
     report: Report | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
 class PersistUndo:
-    """Take back the last event line of the current game (the engine took it back)."""
+    """Take back the last entry of the current game (the engine took it back); ``report``
+    is the engine's report of that entry, withdrawn for the loop's observers once the undo
+    is saved."""
+
+    report: Report | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
 class FinishGame:
     """The current game is over (a side reached the target, or the players ended it):
-    the store moves it to the history with this result line (``{"type": "result", ...}``)."""
+    the store moves it to the history with the result of ``state``, the engine's table as
+    the game ended (:func:`pegboard.record.writer.result_json` words it)."""
 
-    result: str
+    state: GameState
 
 
 @dataclass(frozen=True, slots=True)

@@ -63,13 +63,13 @@ def enter(state: AppState, event: Event, first: tuple[Page, ...] = ()) -> Result
         session, report = session.apply(event)
     except PegboardError as error:
         return refuse(state, str(error)), ()
-    effects: list[Effect] = [Persist(session.line(event), session.report)]
+    effects: list[Effect] = [Persist(event, session.report)]
     state, pages = notices(replace(state, session=session), before, report)
     claim = said_with(session.state, event)
     if claim is not None:
         before = session.state
         session, report = session.apply(claim)
-        effects.append(Persist(session.line(claim), session.report))
+        effects.append(Persist(claim, session.report))
         state, more = notices(replace(state, session=session), before, report)
         pages = [*pages, *more]
     return go_on(state, [*first, *pages], effects)
@@ -121,7 +121,7 @@ def settle(state: AppState, effects: list[Effect] | None = None) -> Result:
     if gs.phase is Phase.DEAL and not waiting(state):
         session, report = session.apply(Deal())
         awards = report.awards
-        done.append(Persist(session.line(Deal()), session.report))
+        done.append(Persist(Deal(), session.report))
         # Five-card cribbage: the pone's three for last comes with the deal; say it.
         said = awards_text(list(awards), session.state.names) if awards else state.award
         state = replace(state, session=session, award=said)
@@ -215,19 +215,19 @@ def undo(state: AppState) -> Result:
     kept: list[Event] = []
     while isinstance(session.events[-1], Option):
         kept.insert(0, session.events[-1])
+        effects.append(PersistUndo(session.report))
         session = session.undo()
-        effects.append(PersistUndo())
     while True:
         last = session.events[-1]
+        effects.append(PersistUndo(session.report))
         session = session.undo()
-        effects.append(PersistUndo())
         automatic = isinstance(last, Deal) and last.dealer is None
         together = bool(session.events) and said_with(session.state, session.events[-1]) == last
         if not ((automatic or together) and session.events):
             break
     for option in kept:
         session, _ = session.apply(option)
-        effects.append(Persist(session.line(option), session.report))
+        effects.append(Persist(option, session.report))
     state = replace(
         state, session=session, award=f"Undone: {describe(last, session.state.names)}",
         race=(), offers_shown=min(state.offers_shown, len(session.state.offers)),

@@ -8,7 +8,6 @@ returns to that very screen; holding MENU asks to shut down.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -46,7 +45,6 @@ from pegboard.app.state import (
 from pegboard.app.view import Screen, View
 from pegboard.app.views import board, numbered
 from pegboard.app.words import no_suits, scores_lines, wrap
-from pegboard.record import result_json
 from pegboard.rules.events import ClubSeat, Option
 from pegboard.rules.state import GameState, Phase
 
@@ -238,7 +236,7 @@ def set_option(state: AppState, option: Option) -> Result:
             setup = replace(setup, teaching=option.teaching)
         return replace(state, setup=setup), ()
     session, _ = state.session.apply(option)
-    effects: tuple[Effect, ...] = (Persist(session.line(option), session.report),)
+    effects: tuple[Effect, ...] = (Persist(option, session.report),)
     return replace(state, session=session), effects
 
 
@@ -279,7 +277,7 @@ def finish(state: AppState) -> Result:
     home."""
     effects: tuple[Effect, ...] = ()
     if state.session is not None:
-        effects = (FinishGame(json.dumps(result_json(state.session.state))),)
+        effects = (FinishGame(state.session.state),)
     home = replace(state, screen=Home(), session=None, award="", race=())
     return home, effects
 

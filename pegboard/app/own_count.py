@@ -118,7 +118,7 @@ def own_ok(state: AppState, screen: OwnCount, event: InputEvent) -> Result:
     shown = replace(page, title=title, lines=(*first, *lines),
                     count=count)
     return (replace(state, screen=reading(state, (shown, *screen.pages[1:]))),
-            (Persist(session.line(entry), report),))
+            (Persist(entry, report),))
 
 
 def own_undo(state: AppState, screen: OwnCount, event: InputEvent) -> Result:

@@ -146,12 +146,12 @@ def rebuild(session: Session, change: dict[Card, Card],
     rebuilt = session
     try:
         for _ in redo:
+            effects.append(PersistUndo(rebuilt.report))
             rebuilt = rebuilt.undo()
-            effects.append(PersistUndo())
         for event in redo:
             before = rebuilt.state
             rebuilt, report = rebuilt.apply(event)
-            effects.append(Persist(rebuilt.line(event), rebuilt.report))
+            effects.append(Persist(event, rebuilt.report))
             replayed.append((before, report, rebuilt.state))
     except PegboardError:
         return None

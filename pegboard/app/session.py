@@ -13,7 +13,6 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TypeVar, cast
 
-from pegboard.record import dump_line
 from pegboard.record.reader import RawLine, read_game
 from pegboard.rules.events import Event, GameHeader, Option, TableOptions, Undo
 from pegboard.rules.facts import Report
@@ -89,14 +88,6 @@ class Session:
         if key not in self._memo:
             self._memo[key] = work()
         return cast(T, self._memo[key])
-
-    def header_line(self) -> str:
-        """The record's first line."""
-        return dump_line(self.header, len(self.header.players))
-
-    def line(self, event: Event) -> str:
-        """One entry as a record line."""
-        return dump_line(event, len(self.header.players))
 
 
 def _options(game: Game) -> TableOptions:

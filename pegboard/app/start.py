@@ -205,7 +205,7 @@ def start_game(state: AppState) -> Result:
     state = replace(state, session=session, award="", helped=frozenset(),
                     offers_shown=0, race=())
     state = replace(state, screen=flow.table_screen(state))
-    return state, (PersistNewGame(session.header_line()),)
+    return state, (PersistNewGame(session.header),)
 
 
 def setup_view(state: AppState, screen: SetupScreen) -> View:

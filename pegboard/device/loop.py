@@ -26,7 +26,6 @@ scripted simulator drive it under a :class:`~pegboard.sim.fakes.FakeClock`.
 
 from __future__ import annotations
 
-import json
 import logging
 import queue
 from collections.abc import Callable, Sequence
@@ -269,14 +268,14 @@ class DeviceLoop(Generic[S]):
         if isinstance(effect, PersistNewGame):
             self.store.new_game(effect.header)
         elif isinstance(effect, Persist):
-            self.store.append(effect.line, scores=scores)
+            self.store.append(effect.entry, scores=scores)
             self._reports.append(effect.report)
         elif isinstance(effect, PersistUndo):
             self.store.undo(scores=scores)
             if self._reports:  # an entry of this batch taken back: no longer in force
                 self._reports.pop()
         elif isinstance(effect, FinishGame):
-            self.store.finish(json.loads(effect.result))
+            self.store.finish(effect.state)
         else:
             return
         self.stats.persisted += 1

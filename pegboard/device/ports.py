@@ -2,30 +2,34 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any, Protocol
 
 from pegboard.app.effects import UpdateLeds
 from pegboard.app.inputs import LinkStatus
+from pegboard.rules.events import Event, GameHeader
+from pegboard.rules.state import GameState
 
 
 class GameStore(Protocol):
-    """The durable store (:class:`pegboard.store.Store`): each call returns once on disk."""
+    """The durable store (:class:`pegboard.store.Store`): each call returns once on disk.
+    It is handed the engine's values; their record lines are made where they are written."""
 
-    def new_game(self, header: str) -> Any:
-        """Start a game with its header line."""
+    def new_game(self, header: GameHeader) -> Any:
+        """Start a game with its header."""
         ...
 
-    def append(self, line: str, *, scores: Sequence[int] | None = None) -> Any:
-        """Record one accepted event line (with the scores it leaves, when known)."""
+    def append(self, line: Event, *, scores: Sequence[int] | None = None) -> Any:
+        """Record one accepted entry (with the scores it leaves, when known)."""
         ...
 
     def undo(self, *, scores: Sequence[int] | None = None) -> Any:
         """Record that the last event was taken back."""
         ...
 
-    def finish(self, result: Mapping[str, Any]) -> Any:
-        """Move the current game into the history with its result."""
+    def finish(self, result: GameState) -> Any:
+        """Move the current game into the history with the result of ``result``, the
+        engine's table as the game ended."""
         ...
 
 

@@ -12,8 +12,12 @@ a ``finish`` line (its result) and then renaming the file into ``history/``; a c
 the two is completed the next time the store is opened. What is kept of a damaged file, or of
 one the engine cannot replay, is decided by :mod:`pegboard.store.recovery`.
 
-The store is engine-agnostic: it keeps record lines (JSON objects, the first a ``game`` header)
-in the order they were accepted, and the caller decides what is legal and when a game is over
+The store keeps record lines (JSON objects, the first a ``game`` header) in the order they were
+accepted. The device hands it the engine's values (a header, an event, the state a game ended
+in): their record objects are made by the record's writer (:mod:`pegboard.record.writer`) and
+their text once, as the log line is written, the one place the record's text is made; text or
+objects from elsewhere (the command line, a restore) are checked first. Beyond that it is
+engine-agnostic: and the caller decides what is legal and when a game is over
 (and, through ``check``, which stored lines the engine can still replay). An undo is itself
 recorded (``{"type": "undo"}``), so nothing that was recorded is ever lost.
 """
@@ -25,9 +29,9 @@ import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pegboard import __version__
+from pegboard import __version__, record
 from pegboard.errors import StoreError
 from pegboard.store.aside import (
     ASIDE_NAME,
@@ -50,6 +54,10 @@ from pegboard.store.logfile import (
 from pegboard.store.opening import Opened
 from pegboard.store.reader import CURRENT_NAME, HISTORY_NAME, StoreReader
 from pegboard.store.recovery import Plan, Recovery, plan, plan_skipping_damage
+
+if TYPE_CHECKING:
+    from pegboard.rules.events import Event, GameHeader
+    from pegboard.rules.state import GameState
 
 log = logging.getLogger(__name__)
 
@@ -82,10 +90,11 @@ class Store(Opened):
     """The store opened for writing: holds the lock, recovers (see :class:`Opened`), and
     appends durably."""
 
-    def new_game(self, header: str | Mapping[str, Any]) -> CurrentGame:
-        """Start a game from its record header; an unfinished game is kept as abandoned."""
+    def new_game(self, header: GameHeader | str | Mapping[str, Any]) -> CurrentGame:
+        """Start a game from its header (the engine's, or its record line); an unfinished
+        game is kept as abandoned."""
         self._require_open()
-        record = parse_record_line(header)
+        record = _record(header)
         if record["type"] != "game":
             raise StoreError(
                 f'a new game starts with its header line {{"type": "game", ...}}, '
@@ -111,16 +120,17 @@ class Store(Opened):
         self._current = CurrentGame(game_id, path, (record,), (now,))
         return self._current
 
-    def append(self, line: str | Mapping[str, Any], *,
+    def append(self, line: Event | str | Mapping[str, Any], *,
                scores: Sequence[int] | None = None) -> int:
-        """Record one accepted event; returns only when it is on disk (its line number).
+        """Record one accepted event (the engine's, or its record line); returns only when
+        it is on disk (its line number).
 
         ``scores``, the scores once the event is in force, are kept on its line so that the
         device can show them at start-up before it has loaded the engine (a hint only: the
         record is the truth, see :mod:`pegboard.store.peek`).
         """
         lock = self._require_open()
-        record = parse_record_line(line)
+        record = _record(line)
         game, writer = self._current, self._writer
         if game is None or writer is None:
             raise StoreError('no game in progress: start one first with its {"type": "game"} line')
@@ -139,17 +149,21 @@ class Store(Opened):
         """Record that the last event was taken back (the event itself stays in the log)."""
         return self.append({"type": "undo"}, scores=scores)
 
-    def finish(self, result: Mapping[str, Any]) -> FinishedGame:
-        """End the current game with ``result`` and move it into the history."""
+    def finish(self, result: GameState | Mapping[str, Any]) -> FinishedGame:
+        """End the current game with ``result`` (the engine's table as the game ended, or
+        a result object) and move it into the history."""
         lock = self._require_open()
         game, writer = self._current, self._writer
         if game is None or writer is None:
             raise StoreError("no game in progress to finish")
-        payload = dict(result)
-        try:
-            record_text(payload)
-        except (TypeError, ValueError) as error:
-            raise StoreError(f"cannot save the result as JSON: {error}") from None
+        if isinstance(result, Mapping):
+            payload = dict(result)
+            try:
+                record_text(payload)
+            except (TypeError, ValueError) as error:
+                raise StoreError(f"cannot save the result as JSON: {error}") from None
+        else:  # the writer's own object: JSON by construction
+            payload = record.result_json(result)
         # Imported here: the statistics (the engine) are needed when a game ends, not at
         # start-up. They are kept on the finish line, so that the index can be made again
         # from the history without replaying every record.
@@ -237,3 +251,12 @@ class Store(Opened):
         else:
             self._take(game)
         return Restored(game, recovery, moved)
+
+
+def _record(line: Event | GameHeader | str | Mapping[str, Any]) -> dict[str, Any]:
+    """The record object of a line: the writer's for the engine's values (JSON by
+    construction, so no text is made here: the log line is its one encoding), or a line
+    from elsewhere checked by :func:`parse_record_line`."""
+    if isinstance(line, str | Mapping):
+        return parse_record_line(line)
+    return record.dump(line)

@@ -3,7 +3,6 @@ store would (every Persist effect appended, undo recorded as an undo line)."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 
 from pegboard.app.effects import (
@@ -19,6 +18,7 @@ from pegboard.app.session import Session
 from pegboard.app.state import Page, Reading
 from pegboard.app.view import View
 from pegboard.config import Config, InputConfig
+from pegboard.record import dump_line, result_json
 from pegboard.rules.cards import Rank
 from pegboard.rules.state import GameState
 
@@ -50,13 +50,13 @@ class App:
             self.effects = list(effects)
             for effect in effects:
                 if isinstance(effect, PersistNewGame):
-                    self.record = [effect.header]
+                    self.record = [dump_line(effect.header)]
                 elif isinstance(effect, Persist):
-                    self.record.append(effect.line)
+                    self.record.append(dump_line(effect.entry))
                 elif isinstance(effect, PersistUndo):
                     self.record.append('{"type": "undo"}')
                 elif isinstance(effect, FinishGame):
-                    self.finished.append(json.loads(effect.result))
+                    self.finished.append(result_json(effect.state))
         return self
 
     @property

@@ -15,7 +15,6 @@ on the pages after the result.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -25,6 +24,7 @@ from pegboard.app.machine import AppState, initial_state, step, view
 from pegboard.app.picker import rank_label
 from pegboard.app.session import Session
 from pegboard.config import Config, InputConfig, VoiceConfig
+from pegboard.record import dump
 from pegboard.rules.awards import number
 from pegboard.rules.cards import Card, Rank
 from pegboard.rules.events import Crib, Deal, Event, GameHeader, Go, Play, Starter
@@ -116,10 +116,10 @@ def _true_game(seed: int, rules: Rules, suits: bool,
 def record_lines(events: list[Event], target: int = 121) -> list[dict[str, object]]:
     """The true game as the record's lines (the referee's input)."""
     session = Session.new(GameHeader(NAMES, Rules(target=target)))
-    lines: list[dict[str, object]] = [json.loads(session.header_line())]
+    lines: list[dict[str, object]] = [dump(session.header)]
     for event in events:
         session, _ = session.apply(event)
-        lines.append(json.loads(session.line(event)))
+        lines.append(dump(event))
     return lines
 
 
