@@ -318,7 +318,8 @@ _READERS: dict[str, Callable[[_Fields], Line]] = {
     ev.Penalty.TYPE: lambda f: ev.Penalty(
         f.seat("player"), f.text("infraction", MAX_INFRACTION),
         f.opt_whole("points", 0, BOARD, _BOARD_WHY), f.opt_seat("to"),
-        f.opt_whole("back", 0, BOARD, _BOARD_WHY)),
+        f.opt_whole("back", 0, BOARD, _BOARD_WHY),
+        f.cards("held") if "held" in f.data else ()),
     ev.Claim.TYPE: lambda f: ev.Claim(f.seat("player"),
                                 f.whole("points", 0, MOST_ONE_SCORE, _SCORE_WHY)),
     ev.Muggins.TYPE: lambda f: ev.Muggins(f.seat("player"),

@@ -15,7 +15,7 @@ from pegboard.errors import RuleError
 from pegboard.rules.awards import number
 from pegboard.rules.events import Claim, Crib, Deal, Event, Muggins, Peg, Penalty, Show, Starter
 from pegboard.rules.penalties import Infraction, infraction
-from pegboard.rules.renege import can_take_back, choose_report, take_back
+from pegboard.rules.renege import can_take_back, choose_report, reveal_held, take_back
 from pegboard.rules.show_order import advance_show
 from pegboard.rules.state import Award, PenaltyOffer, PendingMuggins, Phase, Reason
 from pegboard.rules.table import Act, Part, Table, side_name
@@ -55,6 +55,12 @@ def apply_penalty(t: Table, event: Penalty, out: list[Award]) -> None:
     back = _checked_penalty(t, event, rule)
     if rule.redeal:
         _require_dealing(t)
+    if event.held:
+        if rule.id != "renege":
+            raise RuleError(
+                f"only a renege claim names the cards held, not a {rule.name} penalty"
+            )
+        reveal_held(t, event)
     points, to = event.points, event.to
     report: int | None = None
     if rule.id == "renege":

@@ -198,6 +198,9 @@ class Penalty:
     ``points`` overrides the catalogue's points (to the opponents, or back for "back"
     infractions); ``to`` names the seat that receives them when there are several opponents.
     ``back`` overrides the points the offender loses on top (false claim of game: 15).
+    ``held`` (a renege only): the cards the offender still holds, shown to claim a renege the
+    engine could not see (their hand unseen, as when the game was won in the play); the
+    engine then judges the renege from them (ACC 7.3).
     """
 
     TYPE: ClassVar[str] = "penalty"
@@ -206,6 +209,7 @@ class Penalty:
     points: int | None = None
     to: int | None = None
     back: int | None = None
+    held: tuple[Card, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,9 +30,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 from pegboard.errors import RuleError
+from pegboard.rules.cards import Card
 from pegboard.rules.events import Event, Penalty
 from pegboard.rules.state import RETRACTABLE, Award, PenaltyOffer, Phase, Reason, TakeBack
-from pegboard.rules.table import GoMark, Table, side_name
+from pegboard.rules.table import GoMark, Table, distinct, side_name, where_seen
 
 RENEGE_RULE = "ACC 7.3 (2020)"
 TAKE_BACK = Reason.RENEGE_TAKE_BACK
@@ -92,11 +93,79 @@ def can_take_back(t: Table, report: int) -> GoMark | None:
 def claimable_after_win(t: Table, event: Event) -> bool:
     """A game won in the play or show of a deal with a renege reported in it stays open to
     that renege's claim until the deal's crib would have been counted (ACC 7.3; docs/rules.md,
-    "Renege"): the win holds only if the points that made it were rightly pegged."""
+    "Renege"): the win holds only if the points that made it were rightly pegged. A claim
+    that shows the cards its offender still held (``held``) is judged from them first."""
     if not isinstance(event, Penalty) or event.infraction != "renege":
         return False
+    if event.held:
+        reveal_held(t, event)
     report = choose_report(t, event.player) if 0 <= event.player < t.n else None
     return report is not None and can_take_back(t, report) is not None
+
+
+def reveal_held(t: Table, event: Penalty) -> None:
+    """A renege claimed by showing the cards the offender still holds (``event.held``): their
+    hand becomes known (the cards laid this deal and those held), and their gos are checked
+    as for any hand once known (ACC 7.3). Refused when the hand is known already, when the
+    cards cannot be what the offender holds, or when no card of them fitted at any go."""
+    player = event.player
+    t.check_player(player)
+    name = t.name(player)
+    held = tuple(event.held)
+    laid = t.played[player]
+    hand = (*laid, *held)
+    shown = t.known[player]
+    if shown is not None and set(shown) == set(hand):
+        return  # shown already by this entry (the game-over gate judged it first)
+    known = t.hand(player)
+    if known is not None:
+        listed = " ".join(str(card) for card in known)
+        raise RuleError(
+            f"{name}'s hand is known ({listed}): claim the renege without naming cards"
+        )
+    gos = [mark for mark in t.gos if mark.player == player]
+    if not gos:
+        raise RuleError(
+            f"{name} said no go this deal that is still unchecked: the cards held are shown "
+            f"only to claim a renege at a go said while {name}'s hand was unseen"
+        )
+    left = t.cards_left(player)
+    if len(held) != left:
+        what = "it" if left == 1 else "them"
+        raise RuleError(
+            f"{name} holds {left} card{'' if left == 1 else 's'} ({t.hand_size} kept, "
+            f"{len(laid)} laid): name {what}, not {len(held)}"
+        )
+    distinct(held, "the cards held")
+    for card in held:
+        _require_unseen_elsewhere(t, player, card)
+    t.known[player] = hand
+    before = len(t.offers)
+    check_reneges(t)
+    if not any(offer.player == player for offer in t.offers[before:]):
+        counts = ", ".join(str(mark.count) for mark in gos)
+        listed = " ".join(str(card) for card in held)
+        raise RuleError(
+            f"{name} holding {listed}: no card fitted at {name}'s go"
+            f"{'s' if len(gos) > 1 else ''} at {counts}, so there was no renege ({RENEGE_RULE})"
+        )
+
+
+def _require_unseen_elsewhere(t: Table, player: int, card: Card) -> None:
+    """A card ``player`` says they hold must be one nobody has seen elsewhere this deal."""
+    if card in t.seen or (t.crib is not None and card in t.crib):
+        raise RuleError(f"{card} was already seen this deal ({where_seen(t, card)})")
+    dealt = t.dealt[player]
+    if dealt is not None and card not in dealt:
+        raise RuleError(f"{card} was not dealt to {t.name(player)}")
+    for seat in range(t.n):
+        if seat == player:
+            continue
+        other = t.hand(seat)
+        if (other is not None and card in other) or (
+            t.dealt[seat] is not None and card in (t.dealt[seat] or ())
+        ):
+            raise RuleError(f"{card} is {t.name(seat)}'s, not {t.name(player)}'s")
 
 
 def take_back(t: Table, mark: GoMark, out: list[Award]) -> None:

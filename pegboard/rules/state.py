@@ -154,6 +154,22 @@ class PenaltyOffer:
         )
 
 
+@dataclass(frozen=True, slots=True)
+class UncheckedGo:
+    """A go not yet checked for a renege because its player's hand is unseen: said at
+    ``count`` by ``player``, who still holds ``held`` cards nobody has seen (ACC 7.3).
+
+    The engine checks a go once the hand is known (every card laid, or shown). When a game is
+    won in the play, the hands still held are never laid or shown: a renege at such a go is
+    claimed by showing the cards held (a ``penalty`` with ``held``), and the engine judges it
+    from them.
+    """
+
+    player: int
+    count: int
+    held: int
+
+
 RenegeReport = PenaltyOffer
 """The renege reports are the penalty offers whose infraction is ``"renege"``."""
 
@@ -327,6 +343,9 @@ class GameState:
     starter_suit_known: bool = True
     """False when only the starter's rank was entered: its suit is a stand-in, which never
     makes a flush or nobs with cards named with their suits."""
+    unchecked_gos: tuple[UncheckedGo, ...] = ()
+    """The gos of this deal not yet checked for a renege (their players' hands unseen), in
+    the order they were said."""
     held_counts: tuple[HeldCount, ...] = ()
     """Count it yourself: the counts pegged whose owners have not yet said theirs, in show
     order (the first owner says theirs next)."""

@@ -30,6 +30,7 @@ from pegboard.rules.state import (
     Phase,
     Reason,
     TakeBack,
+    UncheckedGo,
 )
 
 
@@ -368,6 +369,10 @@ class Table:
             offers=self.offers,
             dealt=tuple(self.dealt),
             laid_away=tuple(self.laid_away),
+            unchecked_gos=tuple(
+                UncheckedGo(mark.player, mark.count, self.cards_left(mark.player))
+                for mark in self.gos if self.hand(mark.player) is None
+            ),
             take_backs=self.take_backs,
             starter_suit_known=self.starter_suit_known, held_counts=self.held_counts,
         )

@@ -1,0 +1,89 @@
+"""A renege by a player who pegs out in the play still holding a card (ACC 7.3; docs/rules.md,
+"Renege").
+
+Ann (the pone) is on 118 and Ben on 9. At 25 Ann says go holding 5♠ and 3♥, both of which
+fitted; she pegs the go, then makes fifteen with the 5♠ and reaches 121, a double skunk, with
+the 3♥ still in her hand. The engine never saw that hand, so it cannot find the renege by
+itself: it reports the go it could not check, and the table claims the renege by showing the
+cards Ann still holds (a ``penalty`` with ``held``). The claim takes the play back to the go:
+Ann is on 118 again, Ben takes 2 for each card that fitted (13), nobody has won, and Ann must
+lay a card at 25.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from pegboard.errors import RuleError
+from pegboard.rules.cards import Card
+from pegboard.rules.state import Phase, Skunk
+from tests.support.rulings_records import entry, event, game_of, go, header, play
+
+BEFORE = [header(), entry("deal", dealer=0), entry("peg", player=0, points=118),
+          entry("peg", player=1, points=9), entry("deal"), entry("starter", card="AC")]
+WRONG_PLAY = [play(0, "KD"), play(1, "7C"), play(0, "8D"), go(1), go(0),  # Ann reneges at 25
+              play(1, "TC"), play(0, "5S")]  # the go, then fifteen: Ann 121, 3♥ still held
+CLAIM = entry("penalty", player=0, infraction="renege", held=["3H"])
+
+
+def won() -> list[str]:
+    return [*BEFORE, *WRONG_PLAY]
+
+
+def test_the_win_in_the_play_reports_the_go_nobody_could_check() -> None:
+    state = game_of(won()).state
+    assert state.winner == 0 and state.scores == (121, 9)
+    assert state.result is not None and state.result.skunk is Skunk.DOUBLE
+    assert state.reneges == ()  # nobody has seen Ann's last card
+    unchecked = [(g.player, g.count, g.held) for g in state.unchecked_gos]
+    assert unchecked == [(1, 25, 2), (0, 25, 1)]  # Ben's go too: his hand is unseen as well
+
+
+def test_showing_the_card_still_held_claims_the_renege_and_takes_the_win_back() -> None:
+    game = game_of(won())
+    game.apply(event(CLAIM))
+    state = game.state
+    assert state.winner is None and state.result is None and state.match.played == ()
+    assert state.scores == (118, 9 + 4)  # the right position: 2 for each card that fitted
+    assert (state.phase, state.to_act, state.count) == (Phase.PLAY, 0, 25)
+    (report,) = state.reneges
+    assert (report.player, report.count, report.cards, report.resolved) == (
+        0, 25, (Card.parse("5S"), Card.parse("3H")), True)
+    assert state.hands[0] == tuple(Card.parse(c) for c in ("KD", "8D", "5S", "3H"))
+    assert state.unchecked_gos == ((state.unchecked_gos[0]),) and (
+        state.unchecked_gos[0].player == 1)  # Ben's go stands: his hand is still unseen
+    with pytest.raises(RuleError, match=r"Ann holds 5S 3H, which fits at 25"):
+        game.apply(event(go(0)))
+    game.apply(event(play(0, "5S")))  # played right: 30
+    assert game.state.scores == (118, 13)
+
+
+@pytest.mark.parametrize(("claim", "why"), [
+    (entry("penalty", player=0, infraction="renege", held=["3H", "2H"]),
+     r"Ann holds 1 card \(4 kept, 3 laid\): name it, not 2"),
+    (entry("penalty", player=0, infraction="renege", held=["AC"]),
+     r"AC was already seen this deal \(it is the starter\)"),
+    (entry("penalty", player=0, infraction="looking", held=["3H"]),
+     r"the game is over: Ann won"),
+    (entry("penalty", player=1, infraction="renege", held=["QC", "KC"]),
+     r"Ben holding QC KC: no card fitted at Ben's go at 25, so there was no renege"),
+], ids=["too-many", "seen", "not-a-renege", "ben-did-not"])
+def test_a_claim_the_cards_do_not_bear_out_is_refused_and_the_win_stands(
+    claim: str, why: str,
+) -> None:
+    game = game_of(won())
+    before, entries = game.state, game.events
+    with pytest.raises(RuleError, match=why):
+        game.apply(event(claim))
+    assert game.state == before and game.events == entries
+
+
+def test_cards_held_are_named_only_while_the_hand_is_unseen() -> None:
+    # Ann lays all four cards: her hand is known, and its renege is reported by itself.
+    lines = [*BEFORE, play(0, "KD"), play(1, "7C"), play(0, "8D"), go(1), go(0),
+             play(1, "TC"), play(0, "2S"), play(1, "QC"), play(0, "3H")]
+    game = game_of(lines)
+    assert game.state.hands[0] is not None
+    with pytest.raises(RuleError, match=r"Ann's hand is known \(KD 8D 2S 3H\): claim the "
+                                        r"renege without naming cards"):
+        game.apply(event(entry("penalty", player=0, infraction="renege", held=["5S"])))
