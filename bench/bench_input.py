@@ -28,9 +28,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from bench.input_plan import GO, OK, card_inputs, claim_path, passes_through
-from pegboard.app.inputs import InputEvent, RankKey, Turn
+from pegboard.app.inputs import InputEvent, KnobTurn, RankKey
 from pegboard.app.machine import AppState, initial_state, step, view
-from pegboard.app.state import Calling, Claiming, Reading, Table
+from pegboard.app.state import Calling, Claiming, Reading, WheelScreen
 from pegboard.config import Config, InputConfig
 from pegboard.rules.cards import DECK, Card, Rank
 from pegboard.rules.events import Crib, Deal, Go, Play, Starter
@@ -69,9 +69,9 @@ class Driver:
     def feed(self, event: InputEvent, gap: float = 0.5) -> None:
         self.now += gap
         self.state, _ = step(self.state, event, self.now)
-        actions = abs(event.steps) if isinstance(event, Turn) else 1
+        actions = abs(event.steps) if isinstance(event, KnobTurn) else 1
         self.kinds[self.part] = self.kinds.get(self.part, 0) + actions
-        if isinstance(event, Turn):
+        if isinstance(event, KnobTurn):
             self.tally.turns += actions
         elif isinstance(event, RankKey):
             self.tally.keys += 1
@@ -279,20 +279,20 @@ def new_game(kit: str, dealer: int, *, muggins: bool = False) -> tuple[Driver, G
     if muggins:
         rows = list(view(driver.state).lines)
         row = next(i for i, line in enumerate(rows) if line.endswith("Muggins: off"))
-        driver.feed(Turn(row))
+        driver.feed(KnobTurn(row))
         driver.feed(OK)
-        driver.feed(Turn(-row))
+        driver.feed(KnobTurn(-row))
     driver.feed(OK)  # Start
     if kit == "keypad":
         driver.feed(RankKey(Rank(dealer + 2)))
     else:
         for _ in range(dealer + 1):
-            driver.feed(Turn(1))
+            driver.feed(KnobTurn(1))
         driver.feed(OK)
     truth = Game(["P1", "P2"])
     truth.apply(Deal(dealer=dealer))
     driver.tally = Tally()
-    assert isinstance(driver.state.screen, Table), view(driver.state)
+    assert isinstance(driver.state.screen, WheelScreen), view(driver.state)
     return driver, truth
 
 

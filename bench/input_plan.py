@@ -10,10 +10,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 from pegboard.app import show, table, wheels
-from pegboard.app.inputs import Button, InputEvent, Press, RankKey, Turn
+from pegboard.app.inputs import Button, InputEvent, KnobTurn, Press, RankKey
 from pegboard.app.machine import AppState, step, view
 from pegboard.app.picker import Slot, rank_label
-from pegboard.app.state import Claiming, Reading, Table, Wheel
+from pegboard.app.state import Claiming, Reading, Wheel, WheelScreen
 from pegboard.rules.cards import Card
 
 OK = Press(Button.OK)
@@ -44,7 +44,7 @@ def wanted_label(card: Card, flush: bool, nobs: bool, last: bool = False,
 def table_slots(state: AppState) -> list[Slot] | None:
     """The places of the card wheel on screen (None when no wheel is up)."""
     screen, session = state.screen, state.session
-    if not isinstance(screen, Table) or session is None:
+    if not isinstance(screen, WheelScreen) or session is None:
         return None
     found = wheels.table_wheel(session.state, table.goes_this_deal(session), screen.pending,
                                screen.anchor)
@@ -96,7 +96,7 @@ def go_jump(state: AppState, wheel: tuple[object, ...], index: int,
     same wheel always jumps the same way."""
     memo = (*wheel, index, key)
     if memo not in _JUMPS:
-        assert isinstance(state.screen, Table)
+        assert isinstance(state.screen, WheelScreen)
         at = replace(state, screen=replace(state.screen, wheel=Wheel(index)))
         after, _ = step(at, key, 0.0)
         moved = view(after).picker
@@ -109,7 +109,7 @@ def go_jump(state: AppState, wheel: tuple[object, ...], index: int,
 def wheel_path(state: AppState, start: int, target: int) -> list[InputEvent]:
     """The fewest wheel moves (a detent either way, or GO where it jumps) from ``start`` to
     ``target``."""
-    assert isinstance(state.screen, Table)
+    assert isinstance(state.screen, WheelScreen)
     shown = view(replace(state, screen=replace(state.screen, wheel=Wheel(start))))
     pv = shown.picker
     assert pv is not None
@@ -121,7 +121,7 @@ def wheel_path(state: AppState, start: int, target: int) -> list[InputEvent]:
         if index == target:
             break
         steps: list[tuple[int | None, InputEvent]] = [
-            ((index + 1) % n, Turn(1)), ((index - 1) % n, Turn(-1)),
+            ((index + 1) % n, KnobTurn(1)), ((index - 1) % n, KnobTurn(-1)),
             (go_jump(state, wheel, index), GO),
             (go_jump(state, wheel, index, HOLD_GO), HOLD_GO),
         ]
@@ -166,13 +166,13 @@ def claim_path(state: AppState, points: int) -> list[tuple[InputEvent, float]]:
             break
         for way in (1, -1):
             for gap in (SLOW, FAST):
-                after, _ = step(at, Turn(way), when + gap)
+                after, _ = step(at, KnobTurn(way), when + gap)
                 if not isinstance(after.screen, Claiming):
                     continue
                 key = place(after, when + gap)
                 if key not in seen:
                     seen.add(key)
-                    queue.append((after, when + gap, [*path, (Turn(way), gap)]))
+                    queue.append((after, when + gap, [*path, (KnobTurn(way), gap)]))
     assert found is not None, (screen, points)
     _DIALS[memo] = found
     return found
@@ -187,4 +187,4 @@ def passes_through(state: AppState) -> bool:
     if not state.keypad or screen.pages[0].offer is not None:
         return False
     # Only onto a card wheel: a claim that comes next takes the key as a digit.
-    return isinstance(show.close(state, screen)[0].screen, Table)
+    return isinstance(show.close(state, screen)[0].screen, WheelScreen)

@@ -5,7 +5,7 @@ so a big hand is a few detents; a slow turn still moves it by ones; a hand or cr
 from __future__ import annotations
 
 from bench.input_plan import claim_path
-from pegboard.app.inputs import RankKey, Turn
+from pegboard.app.inputs import KnobTurn, RankKey
 from pegboard.app.machine import step
 from pegboard.app.state import Claiming
 from pegboard.app.view import Screen
@@ -26,7 +26,7 @@ def claiming_app() -> App:
 def turn_at(app: App, steps: int, gap: float) -> int:
     """Turn ``steps`` detents ``gap`` seconds after the last input; the number on the dial."""
     app.now += gap
-    app.state, _ = step(app.state, Turn(steps), app.now)
+    app.state, _ = step(app.state, KnobTurn(steps), app.now)
     line = app.view.lines[0]
     return int(line.rsplit(":", 1)[1])
 
@@ -45,8 +45,8 @@ def test_the_dial_starts_at_the_least_the_kinds_named_are_worth() -> None:
 def test_a_digit_key_starts_a_new_number() -> None:
     app = App.start("keypad")
     app.feed(OK)  # New game
-    app.feed(Turn(list(app.view.lines).index("7 Muggins: off")), OK)
-    app.feed(Turn(-(app.view.selected or 0)), OK, RankKey(Rank.TWO))  # Start; P1 deals
+    app.feed(KnobTurn(list(app.view.lines).index("7 Muggins: off")), OK)
+    app.feed(KnobTurn(-(app.view.selected or 0)), OK, RankKey(Rank.TWO))  # Start; P1 deals
     for rank in (Rank.FIVE, Rank.TEN, Rank.FIVE):
         app.feed(RankKey(rank))
     assert app.view.lines[0] == "fifteen: 2"
@@ -87,7 +87,7 @@ def claim_plays(app: App) -> None:
     """Claim each waiting play score in full, stopping at a hand's claim."""
     while isinstance(app.state.screen, Claiming) and not app.view.lines[0].startswith("hand"):
         shown = int(app.view.lines[0].rsplit(":", 1)[1])
-        app.feed(Turn(app.game.pending_claims[0].points - shown), OK)
+        app.feed(KnobTurn(app.game.pending_claims[0].points - shown), OK)
         app.read()
 
 
@@ -116,5 +116,5 @@ def test_undo_on_a_hand_claim_puts_the_dial_back_at_4() -> None:
     assert turn_at(app, 1, 0.05) == 10
     app.feed(UNDO)
     assert app.view.lines[0] == "hand: 4" and app.view.title == "P2 claims"
-    app.feed(Turn(-2), OK)  # P2 claims 2 of 4: the dealer's hand is next
+    app.feed(KnobTurn(-2), OK)  # P2 claims 2 of 4: the dealer's hand is next
     assert app.view.title == "P1 claims" and app.view.lines[0] == "hand: 4"

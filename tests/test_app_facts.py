@@ -4,7 +4,7 @@ play's last point before the show, the show in the engine's order."""
 from __future__ import annotations
 
 from pegboard.app.effects import UpdateLeds
-from pegboard.app.inputs import Turn
+from pegboard.app.inputs import KnobTurn
 from pegboard.app.view import Screen
 from pegboard.rules.state import Reason
 from tests.support.app_driver import GO, OK, App, muggins_game, new_game, started
@@ -17,7 +17,7 @@ def claim_each_as_labelled(app: App) -> None:
         owed = app.game.pending_claims[0].owed
         named = [part.points for part in owed if str(part.reason) in label.split(", ")]
         shown = int(app.view.lines[0].rsplit(":", 1)[1])
-        app.feed(Turn(sum(named) - shown), OK)
+        app.feed(KnobTurn(sum(named) - shown), OK)
         assert app.view.screen is not Screen.CONFIRM  # nobody is asked: nobody calls
         app.read()
 
@@ -56,7 +56,7 @@ def test_the_leds_move_the_side_the_engine_says_scored_page_by_page() -> None:
 
 def test_a_pegged_out_winner_is_shown_at_the_target() -> None:
     app = started("Enter: cards")  # Start, pegging by points
-    app.feed(Turn(118), OK, GO, Turn(40), OK, GO, Turn(7), OK)  # P1 118 + 7 = 125
+    app.feed(KnobTurn(118), OK, GO, KnobTurn(40), OK, GO, KnobTurn(7), OK)  # P1 118 + 7 = 125
     assert app.game.scores == (125, 40) and app.view.screen is Screen.GAME_OVER
     assert [side.score for side in app.view.sides] == [121, 40]
     assert app.view.title == "P1 wins"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from pegboard.app.inputs import Turn
+from pegboard.app.inputs import KnobTurn
 from pegboard.app.view import Screen
 from tests.support.app_driver import GO, OK, App
 
@@ -15,12 +15,12 @@ def test_a_win_past_the_target_is_shown_at_121_with_the_spread_from_there() -> N
     app = App.start()
     app.feed(OK)
     rows = list(app.view.lines)
-    app.feed(Turn(rows.index("Enter: cards")), OK)
-    app.feed(Turn(-(app.view.selected or 0)), OK)
+    app.feed(KnobTurn(rows.index("Enter: cards")), OK)
+    app.feed(KnobTurn(-(app.view.selected or 0)), OK)
     assert app.view.screen is Screen.PEG
-    app.feed(GO, Turn(30), OK)  # Ben 30
-    app.feed(GO, Turn(100), OK)  # Ann 100
-    app.feed(Turn(26), OK)  # Ann 126: past the target
+    app.feed(GO, KnobTurn(30), OK)  # Ben 30
+    app.feed(GO, KnobTurn(100), OK)  # Ann 100
+    app.feed(KnobTurn(26), OK)  # Ann 126: past the target
     app.read()
     assert app.game.scores == (126, 30)  # the full total is kept
     view = app.view

@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 
 from pegboard.app.effects import Persist, PersistNewGame, PersistUndo, PowerOff, UpdateLeds
-from pegboard.app.inputs import Button, Press, RankKey, Turn
-from pegboard.app.state import Menu, Table
+from pegboard.app.inputs import Button, KnobTurn, Press, RankKey
+from pegboard.app.state import Menu, WheelScreen
 from pegboard.app.view import Screen
 from pegboard.rules.cards import Rank
 from pegboard.rules.events import Deal, GameHeader, Play
@@ -42,7 +42,7 @@ def test_new_game_to_first_card_takes_four_presses() -> None:
     assert isinstance(app.effects[0], PersistNewGame)
     assert app.effects[0].header.players == ("P1", "P2")
     assert app.view.screen is Screen.DEALER
-    app.feed(Turn(1), OK)  # "P1 deals"
+    app.feed(KnobTurn(1), OK)  # "P1 deals"
     assert app.view.screen is Screen.STARTER
     assert app.game.dealer == 0 and app.game.phase is Phase.STARTER
 
@@ -50,14 +50,14 @@ def test_new_game_to_first_card_takes_four_presses() -> None:
 def test_setup_options_change_the_header() -> None:
     app = App.start()
     app.feed(OK)  # setup
-    app.feed(Turn(1), OK)  # players 2 -> 3
+    app.feed(KnobTurn(1), OK)  # players 2 -> 3
     assert app.view.lines[1] == "Players: 3"
-    app.feed(Turn(1), OK)  # seat 1 name
+    app.feed(KnobTurn(1), OK)  # seat 1 name
     assert app.view.lines[2] == "Seat 1: Ann"
     rows = list(app.view.lines)
-    app.feed(Turn(rows.index("Muggins: off") - (app.view.selected or 0)), OK)
+    app.feed(KnobTurn(rows.index("Muggins: off") - (app.view.selected or 0)), OK)
     assert "Muggins: on" in app.view.lines
-    app.feed(Turn(-(app.view.selected or 0)), OK)
+    app.feed(KnobTurn(-(app.view.selected or 0)), OK)
     header = GameHeader  # the engine reads back exactly what was chosen
     del header
     first = json.loads(app.record[0])
@@ -247,9 +247,9 @@ def test_five_card_flush_re_suits_the_hand() -> None:
 def test_quick_mode_pegs_points() -> None:
     app = started("Enter: cards")
     assert app.view.screen is Screen.PEG
-    app.feed(Turn(5), OK)
+    app.feed(KnobTurn(5), OK)
     assert app.game.scores == (5, 0)
-    app.feed(GO, Turn(12), OK)
+    app.feed(GO, KnobTurn(12), OK)
     assert app.game.scores == (5, 12)
     app.feed(UNDO)
     assert app.game.scores == (5, 0)
@@ -261,10 +261,10 @@ def test_penalty_from_the_menu() -> None:
     app.feed(MENU)
     assert app.view.screen is Screen.MENU
     rows = [r for r in app.view.lines]
-    app.feed(Turn(rows.index("Penalty")), OK)
+    app.feed(KnobTurn(rows.index("Penalty")), OK)
     assert app.view.screen is Screen.PENALTIES
     names = list(app.view.lines)
-    app.feed(Turn(names.index("Moving a peg")), OK)
+    app.feed(KnobTurn(names.index("Moving a peg")), OK)
     app.feed(OK)  # offender P1
     assert app.view.title == "Apply penalty?"
     app.feed(OK)
@@ -314,16 +314,16 @@ def test_muggins_claim_and_call() -> None:
     app.pick("10")
     app.pick("5")  # P1 makes fifteen: claim it
     assert app.view.title == "P1 claims" and app.view.lines[0] == "fifteen: 2"
-    app.feed(Turn(-1), OK)  # claims 1 of 2
+    app.feed(KnobTurn(-1), OK)  # claims 1 of 2
     assert app.game.scores == (1, 0)
     assert app.view.screen is Screen.PLAY  # the miss is P2's to spot
-    app.feed(MENU, Turn(1), OK)  # P2 calls muggins from the menu
+    app.feed(MENU, KnobTurn(1), OK)  # P2 calls muggins from the menu
     assert app.game.scores == (1, 1)
 
 
 def test_game_over_and_finish() -> None:
     app = started("Enter: cards")
-    app.feed(Turn(100), OK, Turn(21), OK)
+    app.feed(KnobTurn(100), OK, KnobTurn(21), OK)
     assert app.game.winner == 0
     app.read()
     assert app.view.screen is Screen.GAME_OVER
@@ -342,7 +342,7 @@ def test_game_over_and_finish() -> None:
 
 def test_match_plays_the_next_game() -> None:
     app = started("Enter: cards", "Match: 1 game")
-    app.feed(Turn(121), OK)
+    app.feed(KnobTurn(121), OK)
     app.read()
     assert app.view.screen is Screen.GAME_OVER
     app.feed(OK)  # next game of the match
@@ -375,7 +375,7 @@ def test_hold_menu_shuts_down_after_confirming() -> None:
     assert app.view.screen is Screen.CONFIRM and app.view.title == "Shut down?"
     app.feed(OK)  # "No" is first
     assert app.view.screen is Screen.STARTER
-    app.feed(Press(Button.MENU, long=True), Turn(1), OK)
+    app.feed(Press(Button.MENU, long=True), KnobTurn(1), OK)
     assert app.effects == [PowerOff()]
     assert app.view.screen is Screen.SAVED and app.view.title == "Game saved"
     assert [side.score for side in app.view.sides] == [0, 0]
@@ -385,7 +385,7 @@ def test_end_game_from_the_menu_finishes_it() -> None:
     app = new_game()
     app.feed(MENU)
     rows = list(app.view.lines)
-    app.feed(Turn(rows.index("End game")), OK, Turn(1), OK)
+    app.feed(KnobTurn(rows.index("End game")), OK, KnobTurn(1), OK)
     assert app.finished and app.finished[0]["winner"] is None
     assert app.view.screen is Screen.HOME
 
@@ -447,7 +447,7 @@ def test_go_jumps_the_starter_and_crib_wheels_by_group() -> None:
     app.feed(GO, GO)  # in the crib too (4 -> 6 -> 10); still no card entered
     pv = app.view.picker
     assert pv is not None and pv.options[pv.index] == "10"
-    assert isinstance(app.state.screen, Table) and not app.state.screen.pending
+    assert isinstance(app.state.screen, WheelScreen) and not app.state.screen.pending
     app.feed(GO, OK)
-    assert isinstance(app.state.screen, Table)
+    assert isinstance(app.state.screen, WheelScreen)
     assert [c.rank for c in app.state.screen.pending] == [Rank.ACE]

@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from pegboard.app.inputs import Button, InputEvent, LinkStatus, Press, RankKey, Tick, Turn
+from pegboard.app.inputs import Button, InputEvent, KnobTurn, LinkStatus, Press, RankKey, Tick
 from pegboard.app.machine import initial_state
 from pegboard.app.session import Session
 from pegboard.app.state import Saved
@@ -25,7 +25,7 @@ from tests.support.app_driver import App
 def random_event(rng: random.Random) -> InputEvent:
     roll = rng.random()
     if roll < 0.30:
-        return Turn(rng.choice((-3, -2, -1, -1, 1, 1, 1, 2, 5)))
+        return KnobTurn(rng.choice((-3, -2, -1, -1, 1, 1, 1, 2, 5)))
     if roll < 0.55:
         return Press(Button.OK)
     if roll < 0.62:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 
-from pegboard.app.inputs import Turn
+from pegboard.app.inputs import KnobTurn
 from pegboard.app.machine import initial_state
 from pegboard.app.view import Screen
 from pegboard.app.words import claimed_line
@@ -25,13 +25,13 @@ def muggins_game(*, teaching: bool = False) -> App:
     app = App.start()
     app.feed(OK)
     rows = list(app.view.lines)
-    app.feed(Turn(rows.index("Muggins: off")), OK)
+    app.feed(KnobTurn(rows.index("Muggins: off")), OK)
     if teaching:
         rows = list(app.view.lines)
         row = next(i for i, line in enumerate(rows) if line.startswith("Teaching"))
-        app.feed(Turn(row - (app.view.selected or 0)), OK)
+        app.feed(KnobTurn(row - (app.view.selected or 0)), OK)
         assert "Teaching: on" in app.view.lines
-    app.feed(Turn(-(app.view.selected or 0)), OK, Turn(1), OK)
+    app.feed(KnobTurn(-(app.view.selected or 0)), OK, KnobTurn(1), OK)
     return app
 
 
@@ -59,7 +59,7 @@ def menu_rows(app: App) -> list[str]:
 def claim(app: App, points: int) -> App:
     """Turn the dial from where it starts to ``points`` and claim them."""
     shown = int(app.view.lines[0].rsplit(":", 1)[1])
-    return app.feed(Turn(points - shown), OK)
+    return app.feed(KnobTurn(points - shown), OK)
 
 
 def test_a_short_claim_asks_nothing_and_says_nothing() -> None:
@@ -77,7 +77,7 @@ def test_a_right_claim_can_be_called_all_the_same_and_the_call_takes_nothing() -
     claim(app, 2)
     assert menu_rows(app)[:2] == ["Back", "Muggins: P2"]  # the row gives nothing away
     lines = len(app.record)
-    app.feed(MENU, Turn(1), OK)
+    app.feed(MENU, KnobTurn(1), OK)
     assert app.view.title == "Muggins"
     assert "P1 missed nothing" in " ".join(app.view.lines)
     app.feed(OK)
@@ -88,7 +88,7 @@ def test_a_right_claim_can_be_called_all_the_same_and_the_call_takes_nothing() -
 def test_the_call_takes_the_miss_and_says_what_was_right() -> None:
     app = to_the_fifteen(muggins_game())
     claim(app, 1)
-    app.feed(MENU, Turn(1), OK)
+    app.feed(MENU, KnobTurn(1), OK)
     assert app.view.title == "Muggins"
     assert app.view.lines == ("P2 takes 1:", "P1 missed 1", "(fifteen)")
     muggins = [a for a in app.game.awards if a.reason == Reason.MUGGINS]
@@ -161,7 +161,7 @@ def test_a_hand_claimed_short_shows_no_count_and_the_crib_can_be_called_in_the_n
     # The call stays open across the deal until the next score is pegged (RULES.md).
     app.pick("7")  # the starter: no heels, nothing pegged
     assert app.view.award == "P1's crib: claimed 0"
-    app.feed(MENU, Turn(1), OK)
+    app.feed(MENU, KnobTurn(1), OK)
     assert app.view.lines == ("P2 takes 4:", "P1 missed 4", "(crib)")
     assert json.loads(app.record[-1]) == {"type": "muggins", "player": 1, "points": 4}
 
@@ -193,7 +193,7 @@ def test_teaching_keeps_the_open_way_and_records_no_muggins() -> None:
     assert app.view.screen is Screen.CONFIRM
     assert app.view.title == "P1 missed 1"
     assert app.view.lines == ("Muggins 1: P2", "No muggins")
-    app.feed(Turn(1), OK)
+    app.feed(KnobTurn(1), OK)
     assert json.loads(app.record[-1]) == {"type": "muggins", "player": 1, "points": 0}
     assert app.game.pending_muggins is None
     # A power cut now: the game resumed from its record goes on, not asked again.

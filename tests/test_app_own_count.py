@@ -7,7 +7,7 @@ import json
 from dataclasses import dataclass, field
 
 from pegboard.app.effects import UpdateLeds
-from pegboard.app.inputs import InputEvent, Turn
+from pegboard.app.inputs import InputEvent, KnobTurn
 from pegboard.app.start import OWN_COUNT_HINT
 from pegboard.app.state import OwnCount
 from pegboard.voice.announce import Announcer
@@ -17,21 +17,21 @@ from tests.test_app_teaching import play_to_the_last_card
 
 def own_count_game() -> App:
     """A teaching game with count it yourself chosen at setup, P1 dealing."""
-    return started("Teaching: off", "Count it yourself: off").feed(Turn(1), OK).read()
+    return started("Teaching: off", "Count it yourself: off").feed(KnobTurn(1), OK).read()
 
 
 def test_setup_offers_count_it_yourself_with_a_line_on_what_it_does() -> None:
     app = App.start().feed(OK)  # New game
     rows = list(app.view.lines)
     assert not [row for row in rows if row.startswith("Count it yourself")]  # teaching's own
-    app.feed(Turn(rows.index("Teaching: off") - (app.view.selected or 0)), OK)
+    app.feed(KnobTurn(rows.index("Teaching: off") - (app.view.selected or 0)), OK)
     rows = list(app.view.lines)
     at = rows.index("Count it yourself: off")
-    app.feed(Turn(at - (app.view.selected or 0)))
+    app.feed(KnobTurn(at - (app.view.selected or 0)))
     assert app.view.hint == OWN_COUNT_HINT
     app.feed(OK)
     assert app.view.lines[at] == "Count it yourself: on"
-    app.feed(Turn(-at), OK)  # Start
+    app.feed(KnobTurn(-at), OK)  # Start
     header = json.loads(app.record[0])
     assert header["table"] == {"teaching": True, "count_yourself": True}
 
@@ -61,7 +61,7 @@ def test_the_screen_shows_no_count_before_the_owner_has_said_theirs() -> None:
     assert app.view.title == "P2, count your hand"
     assert tuple(side.score for side in app.view.sides) == before != scores
     assert not [line for line in app.view.lines if "4" in line.split(": ")[0]]
-    app.feed(Turn(4), OK)
+    app.feed(KnobTurn(4), OK)
     assert app.view.title == "P2's hand: 4"
     shown = tuple(side.score for side in app.view.sides)
     assert before is not None and shown[1] == before[1] + 4 and shown[0] == before[0]
@@ -94,10 +94,10 @@ def test_the_voice_says_a_count_only_once_its_owner_has_said_theirs() -> None:
         app.feed(OK)
     assert app.view.title == "P2, count your hand"
     assert app.counts == []
-    app.feed(Turn(2), OK)  # P2 says 2: the whole count now shows, and is said
+    app.feed(KnobTurn(2), OK)  # P2 says 2: the whole count now shows, and is said
     assert [count.split(":")[0] for count in app.counts] == ["P2"]
     app.read()
     assert app.view.title == "P1, count your hand"
     assert len(app.counts) == 1
-    app.feed(Turn(7), OK)
+    app.feed(KnobTurn(7), OK)
     assert [count.split(":")[0] for count in app.counts] == ["P2", "P1"]

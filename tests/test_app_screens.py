@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from pegboard.app.inputs import Button, Press, RankKey, Turn
+from pegboard.app.inputs import Button, KnobTurn, Press, RankKey
 from pegboard.app.machine import initial_state
 from pegboard.app.state import Claiming, Reading
 from pegboard.app.view import Screen
@@ -31,14 +31,14 @@ def setup_game(app: App, *changes: str) -> App:
         rows = list(app.view.lines)
         names = [r.split(" ", 1)[1] if app.state.keypad else r for r in rows]
         row = next(i for i, r in enumerate(names) if r.startswith(label))
-        app.feed(Turn(row - (app.view.selected or 0)), OK)
-    app.feed(Turn(-(app.view.selected or 0)), OK)
+        app.feed(KnobTurn(row - (app.view.selected or 0)), OK)
+    app.feed(KnobTurn(-(app.view.selected or 0)), OK)
     return app
 
 
 def muggins_game() -> App:
     app = setup_game(App.start(), "Muggins")
-    return app.feed(Turn(1), OK)  # P1 deals
+    return app.feed(KnobTurn(1), OK)  # P1 deals
 
 
 def play_out(app: App, labels: tuple[str, ...]) -> App:
@@ -58,7 +58,7 @@ def claim_plays(app: App) -> App:
     while isinstance(app.state.screen, Claiming) and not app.view.lines[0].startswith(
             ("hand", "crib")):
         shown = int(app.view.lines[0].rsplit(":", 1)[1])
-        app.feed(Turn(app.game.pending_claims[0].points - shown), OK)
+        app.feed(KnobTurn(app.game.pending_claims[0].points - shown), OK)
         app.read()
     return app
 
@@ -89,12 +89,12 @@ def test_an_under_claimed_hand_is_offered_for_muggins_before_the_next_claim() ->
     assert app.view.title == "P2 claims" and app.view.lines[0] == "hand: 4"
     true = app.game.pending_claims[0].points
     assert true == 4
-    app.feed(Turn(-2), OK)  # P2 claims 2 of 4 (the dial starts at 4 for every hand)
+    app.feed(KnobTurn(-2), OK)  # P2 claims 2 of 4 (the dial starts at 4 for every hand)
     assert app.view.title == "P1 claims"  # nothing asked, nothing shown of the count
     before = app.game.scores
     app.feed(MENU)
     assert app.view.lines[1] == "Muggins: P1"
-    app.feed(Turn(1), OK)  # P1 calls muggins before claiming her own hand
+    app.feed(KnobTurn(1), OK)  # P1 calls muggins before claiming her own hand
     assert app.game.scores == (before[0] + 2, before[1])
     assert app.pages[0].lines == ("P1 takes 2:", "P2 missed 2", "(hand)")
     app.read()
@@ -205,7 +205,7 @@ def test_turning_past_the_end_of_a_page_stays_on_the_page() -> None:
     app = past_the_play(play_out(new_game(), ("5", "4", "4", "7", "8", "8", "K", "Q", "9")))
     app.feed(OK)  # the dealer's count: the last page before the crib
     assert app.pages and app.pages[0].title.startswith("P1's hand")
-    app.feed(Turn(5), Turn(5), Turn(-1))
+    app.feed(KnobTurn(5), KnobTurn(5), KnobTurn(-1))
     assert app.pages and app.pages[0].title.startswith("P1's hand")
     app.feed(OK)
     pv = app.view.picker
@@ -216,7 +216,7 @@ def test_turning_past_the_end_of_a_page_stays_on_the_page() -> None:
 def test_a_claim_is_not_changed_by_turns_on_the_page_before_it() -> None:
     app = muggins_game()
     play_out(app, ("5", "10"))
-    app.feed(Turn(3))  # P1 makes nothing yet; turning the wheel only
+    app.feed(KnobTurn(3))  # P1 makes nothing yet; turning the wheel only
     app.pick("5")  # fifteen: a claim
     assert isinstance(app.state.screen, Claiming) and app.view.lines[0] == "fifteen: 2"
 
@@ -226,7 +226,7 @@ def test_a_claim_is_not_changed_by_turns_on_the_page_before_it() -> None:
 
 def test_game_over_says_winner_skunk_and_game_points_at_once() -> None:
     app = setup_game(App.start(), "Enter")
-    app.feed(Turn(121), OK)
+    app.feed(KnobTurn(121), OK)
     app.read()
     v = app.view
     assert v.screen is Screen.GAME_OVER
@@ -239,7 +239,7 @@ def test_an_ended_game_is_kept_as_abandoned() -> None:
     app.pick("5")
     app.feed(MENU)
     rows = list(app.view.lines)
-    app.feed(Turn(rows.index("End game")), OK, Turn(1), OK)
+    app.feed(KnobTurn(rows.index("End game")), OK, KnobTurn(1), OK)
     assert app.finished[0]["abandoned"] is True and app.finished[0]["winner"] is None
 
 
@@ -258,7 +258,7 @@ def test_teaching_turned_on_from_the_menu_survives_resume_and_undo() -> None:
     app.pick("5")
     app.feed(MENU)
     rows = list(app.view.lines)
-    app.feed(Turn(rows.index("Teaching: off")), OK, UNDO)
+    app.feed(KnobTurn(rows.index("Teaching: off")), OK, UNDO)
     assert json.loads(app.record[-1]) == {"type": "option", "teaching": True}
     app.feed(UNDO)  # takes back the starter, keeps the option
     assert app.game.phase is Phase.STARTER and app.state.teaching
@@ -268,7 +268,7 @@ def test_teaching_turned_on_from_the_menu_survives_resume_and_undo() -> None:
 
 def test_pegging_by_points_survives_resume() -> None:
     app = setup_game(App.start(), "Enter")
-    app.feed(Turn(7), OK)
+    app.feed(KnobTurn(7), OK)
     resumed = App(initial_state(Config(), resume=app.record))
     resumed.feed(OK)  # "Game restored"
     assert resumed.view.screen is Screen.PEG and resumed.game.scores == (7, 0)
@@ -349,9 +349,9 @@ def test_turning_never_leaves_a_rule_help_topic() -> None:
     app = new_game()
     app.feed(MENU)
     rows = list(app.view.lines)
-    app.feed(Turn(rows.index("Rule help")), OK, OK)  # the first topic
+    app.feed(KnobTurn(rows.index("Rule help")), OK, OK)  # the first topic
     title = app.view.title.rsplit(" ", 1)[0]
-    app.feed(Turn(20))
+    app.feed(KnobTurn(20))
     assert app.view.screen is Screen.HELP and app.view.title.startswith(title)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from pegboard.app.inputs import Turn
+from pegboard.app.inputs import KnobTurn
 from pegboard.config import Config
 from pegboard.device.build import initial_state, open_store
 from pegboard.store import Store
@@ -21,10 +21,10 @@ def setup_rows(app: App) -> list[str]:
 def name_seats(app: App) -> App:
     """On the setup screen: seat 1 to Ann, seat 2 to Gran (each press the next free name)."""
     rows = setup_rows(app)
-    app.feed(Turn(rows.index("Seat 1: P1") - (app.view.selected or 0)), OK)
+    app.feed(KnobTurn(rows.index("Seat 1: P1") - (app.view.selected or 0)), OK)
     assert "Seat 1: Ann" in setup_rows(app)
     rows = setup_rows(app)
-    app.feed(Turn(rows.index("Seat 2: P2") - (app.view.selected or 0)))
+    app.feed(KnobTurn(rows.index("Seat 2: P2") - (app.view.selected or 0)))
     while "Seat 2: Gran" not in setup_rows(app):
         app.feed(OK)
     return app
@@ -32,13 +32,13 @@ def name_seats(app: App) -> App:
 
 def start(app: App) -> App:
     """Start, with P1 (here seat 1) dealing."""
-    return app.feed(Turn(-(app.view.selected or 0)), OK, Turn(1), OK)
+    return app.feed(KnobTurn(-(app.view.selected or 0)), OK, KnobTurn(1), OK)
 
 
 def end_game(app: App) -> App:
     app.feed(MENU)
     rows = list(app.view.lines)
-    return app.feed(Turn(rows.index("End game")), OK, Turn(1), OK)
+    return app.feed(KnobTurn(rows.index("End game")), OK, KnobTurn(1), OK)
 
 
 def test_names_chosen_in_setup_are_the_games_and_stay_for_the_next() -> None:

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from pegboard.app.inputs import Turn
+from pegboard.app.inputs import KnobTurn
 from pegboard.app.machine import initial_state
 from pegboard.app.state import Calling, Count, Reading
 from pegboard.app.view import Screen
@@ -34,7 +34,7 @@ def read_titles(app: App, seen: list[tuple[str, tuple[str, ...]]]) -> None:
         if app.view.screen in (Screen.SHOW, Screen.CONFIRM):  # the show's pages, its calls
             seen.append((app.view.title, app.view.lines))
         if isinstance(app.state.screen, Calling):
-            app.feed(Turn(len(app.view.lines) - 1 - (app.view.selected or 0)))
+            app.feed(KnobTurn(len(app.view.lines) - 1 - (app.view.selected or 0)))
         app.feed(OK)
 
 
@@ -52,7 +52,7 @@ def test_every_show_title_fits_with_the_longest_names(muggins: bool) -> None:
             short = 2 if pending.reason in (Reason.HAND, Reason.CRIB) and pending.points else 0
             app.feed(*([OK] if pending.points - short == shown else []))
             if app.view.title.endswith(" claims"):
-                app.feed(Turn(pending.points - short - shown), OK)
+                app.feed(KnobTurn(pending.points - short - shown), OK)
             read_titles(app, seen)
     counts = [(title, lines) for title, lines in seen if title.startswith(("Hand", "Crib"))]
     assert counts, seen  # the long names made the count titles short

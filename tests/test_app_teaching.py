@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from pegboard.app.inputs import Turn
+from pegboard.app.inputs import KnobTurn
 from pegboard.app.view import Screen
 from pegboard.coach import rulehelp
 from pegboard.coach.review import points_text, review_discard
@@ -29,7 +29,7 @@ def menu(app: App, label: str) -> App:
     rows = [row.split(" ", 1)[1] if app.state.keypad else row for row in app.view.lines]
     matches = [i for i, row in enumerate(rows) if row.startswith(label)]
     assert matches, (label, rows)
-    return app.feed(Turn(matches[0]), OK)
+    return app.feed(KnobTurn(matches[0]), OK)
 
 
 def teaching_game() -> App:
@@ -44,7 +44,7 @@ def test_rule_help_from_the_menu() -> None:
     assert app.view.screen is Screen.MENU and app.view.title == "Rule help"
     assert list(app.view.lines) == [t.title for t in rulehelp.TOPICS]
     renege = [t.id for t in rulehelp.TOPICS].index("renege")
-    app.feed(Turn(renege), OK)
+    app.feed(KnobTurn(renege), OK)
     topic = rulehelp.topic("renege")
     assert app.view.screen is Screen.HELP
     for page in range(len(topic.pages)):
@@ -135,7 +135,7 @@ def test_discard_advice_records_the_dealt_cards() -> None:
 def test_teaching_reviews_the_discard_by_expected_value() -> None:
     app = teaching_game()
     menu(app, "Discard advice")
-    app.feed(Turn(1), OK)  # P2, the pone
+    app.feed(KnobTurn(1), OK)  # P2, the pone
     enter_dealt(app)
     advice = app.pages[0]
     assert advice.title == "Advice for P2"
@@ -174,7 +174,7 @@ def test_muggins_missed_combinations_in_teaching_mode() -> None:
     app.read()  # the coach: the lead
     app.pick("5")  # fifteen for P1: 2
     assert app.view.title == "P1 claims"
-    app.feed(Turn(-2), OK)  # claims nothing
+    app.feed(KnobTurn(-2), OK)  # claims nothing
     missed = [p for p in app.pages if p.title == "Missed 2"]
     assert missed, app.pages
     assert missed[0].lines == ("Claimed 0, worth 2.", "Missed 2:", "fifteen 2 10 5")
@@ -262,16 +262,16 @@ def test_the_first_screen_offers_learning_and_setup_says_what_teaching_does() ->
 
     app = App.start()
     assert list(app.view.lines) == ["New game", "Learn to play", "Shut down"]
-    app.feed(Turn(1), OK)
+    app.feed(KnobTurn(1), OK)
     assert app.view.screen is Screen.SETUP
     rows = list(app.view.lines)
     assert "Teaching: on" in rows
     assert app.view.hint != TEACHING_HINT  # on Start
-    app.feed(Turn(rows.index("Teaching: on")))
+    app.feed(KnobTurn(rows.index("Teaching: on")))
     assert app.view.hint == TEACHING_HINT == "teaches a first game"
-    app.feed(Turn(-rows.index("Teaching: on")), OK)  # Start
+    app.feed(KnobTurn(-rows.index("Teaching: on")), OK)  # Start
     assert app.state.teaching and app.view.title == "Who deals first?"
-    app.feed(Turn(1), OK)  # P1 deals
+    app.feed(KnobTurn(1), OK)  # P1 deals
     assert app.view.title == "Coach: the deal"
 
 
@@ -334,14 +334,14 @@ def test_count_it_yourself_asks_the_owner_first_then_shows_the_whole_count() -> 
         app.feed(OK)
     assert titles == ["End of the play", "Coach: the show"]
     assert app.view.title == "P2, count your hand"
-    app.feed(Turn(2), OK)  # P2 says 2 of the 4 there are
+    app.feed(KnobTurn(2), OK)  # P2 says 2 of the 4 there are
     page = app.pages[0]
     assert page.title == "P2's hand: 4" and page.lines[0] == "said 2"
     assert page.lines[1].startswith("fifteen 2")
     assert page.lines[-2:] == ("Missed 2:", "fifteen (2)")
     app.read()
     assert app.view.title == "P1, count your hand"
-    app.feed(Turn(7), OK)  # all found
+    app.feed(KnobTurn(7), OK)  # all found
     assert app.pages[0].title == "P1's hand: 7" and app.pages[0].lines[-1] == "all found"
     assert app.game.scores == scores  # no penalty: the engine's count stands
 

@@ -4,7 +4,7 @@ play, where GO says go, a held GO jumps back too."""
 
 from __future__ import annotations
 
-from pegboard.app.inputs import Button, Press, Turn
+from pegboard.app.inputs import Button, KnobTurn, Press
 from tests.support.app_driver import GO, App, new_game
 
 HOLD_GO = Press(Button.GO, long=True)
@@ -47,7 +47,7 @@ def test_the_play_wheel_starts_where_the_fewest_moves_are_expected_held_go_count
     app.pick("5")  # the starter
     app.pick("K")  # P2 leads a king
     assert highlighted(app) == "K"
-    app.feed(HOLD_GO, Turn(-1))
+    app.feed(HOLD_GO, KnobTurn(-1))
     assert highlighted(app) == "5"
 
 

@@ -4,7 +4,7 @@ the device names a rule by its section, never by the file that keeps it."""
 
 from __future__ import annotations
 
-from pegboard.app.inputs import Turn
+from pegboard.app.inputs import KnobTurn
 from pegboard.app.state import Count
 from pegboard.app.words import count_lines
 from pegboard.coach.rulehelp import TOPICS
@@ -30,12 +30,12 @@ def test_rule_help_on_the_device_says_the_section_not_a_file() -> None:
     app = App.start()
     app.feed(MENU)
     rows = list(app.view.lines)
-    app.feed(Turn(next(i for i, r in enumerate(rows) if "Rule" in r) - (app.view.selected or 0)),
-             OK)
+    rule = next(i for i, r in enumerate(rows) if "Rule" in r)
+    app.feed(KnobTurn(rule - (app.view.selected or 0)), OK)
     for index, topic in enumerate(TOPICS):
         if "docs/" not in topic.reference:
             continue
-        app.feed(Turn(index - (app.view.selected or 0)), OK)
+        app.feed(KnobTurn(index - (app.view.selected or 0)), OK)
         for _ in range(len(topic.pages) - 1):
             app.feed(OK)
         shown = " ".join(app.view.lines)

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from pegboard.app.effects import AudioMode, Earcon, SayAgain, SayScore, Sound
-from pegboard.app.inputs import Button, Press, Tick, Turn
+from pegboard.app.inputs import Button, KnobTurn, Press, Tick
 from pegboard.app.machine import initial_state, step
 from pegboard.app.start import setup_rows
 from pegboard.app.state import Confirm, Home, SetupScreen
@@ -41,7 +41,7 @@ def test_holding_go_as_the_first_key_turns_audio_mode_on_never_off() -> None:
 
 def test_go_held_after_another_key_does_not_toggle() -> None:
     app = App.start()
-    app.feed(Turn(1), HOLD_GO)
+    app.feed(KnobTurn(1), HOLD_GO)
     assert not app.state.audio and app.effects == []
 
 
@@ -50,7 +50,7 @@ def test_the_setup_row_turns_audio_mode_on_and_off() -> None:
     app.feed(OK)  # New game
     rows = [label for _, label in setup_rows(app.state.setup)]
     assert rows[-1] == "Audio: off"
-    app.feed(Turn(len(rows) - 1))
+    app.feed(KnobTurn(len(rows) - 1))
     assert app.view.hint == "says every card and row"
     app.feed(OK)
     assert app.state.audio and AudioMode(True) in app.effects
@@ -71,21 +71,21 @@ def test_in_audio_mode_go_held_says_again_and_menu_held_says_the_score() -> None
 
 def test_without_audio_mode_menu_held_still_asks_to_shut_down() -> None:
     app = App.start()
-    app.feed(Turn(1), HOLD_MENU)
+    app.feed(KnobTurn(1), HOLD_MENU)
     assert isinstance(app.state.screen, Confirm)
 
 
 def test_each_key_brings_its_sound_in_audio_mode_only() -> None:
     app = audio_app()
-    app.feed(Turn(1))
+    app.feed(KnobTurn(1))
     assert app.effects == [Earcon(Sound.CLICK)]
-    app.feed(Turn(-1), OK)
+    app.feed(KnobTurn(-1), OK)
     assert isinstance(app.state.screen, SetupScreen)
     assert app.effects == [Earcon(Sound.OK)]
     app.feed(UNDO, UNDO)  # back home, then UNDO does nothing there
     assert app.effects == [Earcon(Sound.REFUSED)]
     plain = App.start()
-    plain.feed(Turn(1), OK, UNDO, UNDO, GO, MENU)
+    plain.feed(KnobTurn(1), OK, UNDO, UNDO, GO, MENU)
     assert not any(isinstance(effect, Earcon) for effect in plain.effects)
 
 
@@ -93,19 +93,19 @@ def test_in_audio_mode_a_key_on_a_dark_screen_still_acts() -> None:
     config = Config()
     state = initial_state(config)
     state, _ = step(state, HOLD_GO, 0.0)
-    state, _ = step(state, Turn(1), 1.0)
+    state, _ = step(state, KnobTurn(1), 1.0)
     dark = config.idle.blank_after_s + 10.0
     state, _ = step(state, Tick(), dark)
-    state, effects = step(state, Turn(1), dark + 1)
+    state, effects = step(state, KnobTurn(1), dark + 1)
     assert isinstance(state.screen, Home) and state.screen.index == 2
     assert Earcon(Sound.CLICK) in effects
 
 
 def test_a_fast_spin_clicks_once_a_detent() -> None:
     app = audio_app()
-    app.feed(Turn(2))  # three rows on the home screen: two detents on
+    app.feed(KnobTurn(2))  # three rows on the home screen: two detents on
     assert app.effects == [Earcon(Sound.CLICK)] * 2
-    app.feed(Turn(-40))
+    app.feed(KnobTurn(-40))
     assert app.effects == [Earcon(Sound.CLICK)] * 12
 
 

@@ -12,7 +12,7 @@ from typing import Any
 from gpiozero.pins.mock import MockFactory
 
 from pegboard.app.effects import Sound
-from pegboard.app.inputs import Button, InputEvent, Press, Turn
+from pegboard.app.inputs import Button, InputEvent, KnobTurn, Press
 from pegboard.app.machine import AppState, initial_state
 from pegboard.config import parse_config
 from pegboard.device.build import APP
@@ -26,7 +26,7 @@ from tests.support.memory_store import MemoryStore
 
 OK = Press(Button.OK)
 ASKING = (Press(Button.GO, long=True), Press(Button.MENU, long=True))
-GAME: tuple[InputEvent, ...] = (OK, OK, Turn(1), OK, OK, *[OK] * 8, Turn(3), OK)
+GAME: tuple[InputEvent, ...] = (OK, OK, KnobTurn(1), OK, OK, *[OK] * 8, KnobTurn(3), OK)
 """New game, Start, P1 deals, the starter, eight cards as the wheel offers them, then on."""
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from pegboard.app.effects import Sound
-from pegboard.app.inputs import Button, Press, Turn
+from pegboard.app.inputs import Button, KnobTurn, Press
 from pegboard.config import Config, VoiceConfig, parse_config
 from pegboard.sim.fakes import FakeClock, RecordingDisplay
 from pegboard.sim.keys import KeyStep, parse_script
@@ -195,7 +195,7 @@ def test_a_device_with_the_voice_off_opens_it_when_audio_mode_is_turned_on() -> 
     voice = Voice(OnDemand(opener))
     state = initial_state(Config())
     voice.saw(Seen(state, view(state), first=True))
-    state, effects = step(state, Turn(1), 1.0)
+    state, effects = step(state, KnobTurn(1), 1.0)
     voice.saw(Seen(state, view(state), asked=effects, stepped=True))
     assert not opened and transcript.texts() == []
     state, effects = step(state, HOLD_GO, 2.0)
@@ -207,7 +207,7 @@ def test_a_device_with_the_voice_off_opens_it_when_audio_mode_is_turned_on() -> 
     voice.saw(Seen(state, view(state), asked=effects, stepped=True))
     assert len(opened) == 1
     assert transcript.texts() == ["Audio on", "Pegboard. New game"]
-    state, effects = step(state, Turn(1), 2.0)
+    state, effects = step(state, KnobTurn(1), 2.0)
     voice.saw(Seen(state, view(state), asked=effects, stepped=True))
     assert transcript.texts()[-2:] == ["[click]", "Learn to play"]
 

@@ -7,7 +7,7 @@ import json
 from dataclasses import replace
 
 from pegboard.app.session import Session
-from pegboard.app.state import GameOver
+from pegboard.app.state import GameOverScreen
 from pegboard.rules.events import ClubSeat, GameHeader
 from pegboard.rules.game import Game
 from tests.support.app_driver import OK, UNDO, App
@@ -21,7 +21,7 @@ def over(club: bool) -> App:
     for event in played.events:
         game.push(event)
     app = App.start()
-    app.state = replace(app.state, session=Session.resume(game), screen=GameOver())
+    app.state = replace(app.state, session=Session.resume(game), screen=GameOverScreen())
     return app
 
 

@@ -9,17 +9,17 @@ from dataclasses import replace
 
 import pytest
 
-from pegboard.app.inputs import Turn
+from pegboard.app.inputs import KnobTurn
 from pegboard.app.menus import menu_rows
 from pegboard.app.session import Session
-from pegboard.app.state import Home, Table
+from pegboard.app.state import Home, WheelScreen
 from pegboard.app.teach import turn_coach
 from pegboard.club.scorecard import judge
 from pegboard.config import ClubConfig
 from pegboard.errors import RecordError, RuleError
 from pegboard.record import dump, parse_line
 from pegboard.rules.cards import Rank
-from pegboard.rules.events import ClubSeat, Confirm, Dealt, GameHeader, Option, TableOptions
+from pegboard.rules.events import ClubSeat, Confirm, Dealt, GameHeader, OptionsChanged, TableOptions
 from pegboard.rules.game import Game
 from pegboard.rules.state import Phase
 from tests.support.app_driver import OK, UNDO, App
@@ -37,13 +37,13 @@ def setup_lines(app: App) -> list[str]:
 
 def test_a_locked_nights_setup_offers_no_help_and_each_game_records_the_lock() -> None:
     app = App.start(club=LOCKED)
-    app.feed(Turn(1), OK)  # "Learn to play": teaching asked for
+    app.feed(KnobTurn(1), OK)  # "Learn to play": teaching asked for
     lines = list(app.view.lines)
     assert "Club night 12 table 7" in lines and "Round: 1" in lines
     assert "Tournament: no help" in lines
     assert not any(line.startswith(("Teaching", "Count it yourself")) for line in lines)
     app.feed(OK)  # Start: asks for the member numbers first
-    app.feed(Turn(101), OK, OK, Turn(102), OK, OK)  # seat 1's, Start, seat 2's, Start
+    app.feed(KnobTurn(101), OK, OK, KnobTurn(102), OK, OK)  # seat 1's, Start, seat 2's, Start
     header = json.loads(app.record[0])
     assert header["club"] == {"night": 12, "round": 1, "table": 7, "members": ["101", "102"],
                               "lock": True}
@@ -57,7 +57,7 @@ def test_a_casual_night_keeps_every_helper_and_writes_no_lock() -> None:
     app = App.start(club=replace(LOCKED, lock=False))
     lines = setup_lines(app)
     assert "Teaching: off" in lines and "Tournament: no help" not in lines
-    app.feed(OK, Turn(101), OK, OK, Turn(102), OK, OK)
+    app.feed(OK, KnobTurn(101), OK, OK, KnobTurn(102), OK, OK)
     assert "lock" not in json.loads(app.record[0])["club"]
 
 
@@ -74,7 +74,8 @@ def test_each_seats_member_number_is_entered_at_setup() -> None:
     app.feed(OK)  # Start again: seat 2's
     app.rank(Rank.FIVE).feed(UNDO)  # left as it was
     assert "Member 2: ?" in " ".join(app.view.lines) and not app.record
-    app.feed(Turn(-(app.view.selected or 0)), OK, Turn(230), OK)  # Start; seat 2's by turning
+    # Start; seat 2's by turning
+    app.feed(KnobTurn(-(app.view.selected or 0)), OK, KnobTurn(230), OK)
     app.feed(OK)  # Start
     club = json.loads(app.record[0])["club"]
     assert (club["members"], club["round"]) == (["107", "230"], 1)
@@ -92,7 +93,7 @@ def at(phase: Phase, to_act: int | None, club: ClubSeat, *, table: TableOptions 
             gs = game.state
             if gs.phase is phase and (to_act is None or gs.to_act == to_act):
                 app = App.start(club=LOCKED)
-                app.state = replace(app.state, session=Session.resume(game), screen=Table())
+                app.state = replace(app.state, session=Session.resume(game), screen=WheelScreen())
                 return app
     raise AssertionError("no such moment")
 
@@ -102,12 +103,12 @@ WITH_GUEST = replace(MEMBERS, guests=(1,))
 
 
 def keys(app: App) -> set[str]:
-    return {key for key, _ in menu_rows(app.state, Table())}
+    return {key for key, _ in menu_rows(app.state, WheelScreen())}
 
 
 def test_the_lock_takes_every_helper_off_the_menu() -> None:
     for phase, seat in ((Phase.PLAY, 0), (Phase.PLAY, 1), (Phase.STARTER, None)):
-        rows = menu_rows(at(phase, seat, MEMBERS).state, Table())
+        rows = menu_rows(at(phase, seat, MEMBERS).state, WheelScreen())
         assert not HELP & {key for key, _ in rows}, (phase, rows)
         assert ("back", "Tournament: no help") in rows
     over = at(Phase.GAME_OVER, None, MEMBERS)
@@ -122,12 +123,12 @@ def test_a_guest_may_have_a_hint_on_their_own_turn_and_advice_on_their_own_cards
     assert "hint" in keys(at(Phase.PLAY, 1, WITH_GUEST))  # the guest's turn
     assert "hint" not in keys(at(Phase.PLAY, 0, WITH_GUEST))  # the member's
     app = at(Phase.STARTER, None, WITH_GUEST)
-    rows = dict(menu_rows(app.state, Table()))
+    rows = dict(menu_rows(app.state, WheelScreen()))
     assert rows["advice"] == "Advice for Ben (guest)"
     assert not {"teaching", "own"} & set(rows)  # the shared screen teaches nobody
     from pegboard.app.menus import _OPENS
 
-    opened = _OPENS["advice"](app.state, Table())
+    opened = _OPENS["advice"](app.state, WheelScreen())
     assert getattr(opened, "player", None) == 1  # never the member's cards
 
 
@@ -144,10 +145,10 @@ def test_no_coach_line_or_count_it_yourself_under_the_lock_even_from_a_header() 
 
 def test_the_record_refuses_every_help_option_under_the_lock() -> None:
     game = Game.from_header(GameHeader(("Ann", "Ben"), club=MEMBERS))
-    for option in (Option(teaching=True), Option(count_yourself=True)):
+    for option in (OptionsChanged(teaching=True), OptionsChanged(count_yourself=True)):
         with pytest.raises(RuleError, match="tournament lock is on"):
             game.push(option)
-    game.push(Option(points_only=True))  # not help
+    game.push(OptionsChanged(points_only=True))  # not help
     header = json.dumps(dump(GameHeader(("Ann", "Ben"), club=WITH_GUEST)))
     assert '"guests": [1]' in header and parse_line(header) == GameHeader(("Ann", "Ben"),
                                                                           club=WITH_GUEST)

@@ -9,7 +9,7 @@ import pytest
 
 from pegboard.errors import RecordError, RuleError
 from pegboard.record import dump, parse_line, read_game
-from pegboard.rules.events import ClubSeat, Confirm, Deal, GameHeader, Option, Override, Peg
+from pegboard.rules.events import ClubSeat, Confirm, Deal, GameHeader, OptionsChanged, Override, Peg
 from pegboard.rules.game import Game
 from tests.support.games import random_game
 
@@ -114,7 +114,7 @@ def test_the_tournament_lock_is_in_the_record_and_refuses_teaching() -> None:
     assert parse_line(json.dumps(dump(header))) == header
     game = Game.from_header(header)
     with pytest.raises(RuleError, match="tournament lock is on"):
-        game.push(Option(teaching=True))
-    game.push(Option(points_only=True))  # not help: allowed
+        game.push(OptionsChanged(teaching=True))
+    game.push(OptionsChanged(points_only=True))  # not help: allowed
     with pytest.raises(RecordError, match="cannot have teaching on"):
         parse_line(text.replace('"club"', '"table": {"teaching": true}, "club"'))

@@ -11,7 +11,7 @@ from typing import Any
 from gpiozero.pins.mock import MockFactory
 
 from pegboard.app.effects import UpdateLeds
-from pegboard.app.inputs import Button, Press, Turn
+from pegboard.app.inputs import Button, KnobTurn, Press
 from pegboard.app.machine import AppState, initial_state
 from pegboard.config import Config
 from pegboard.device.build import APP, outputs
@@ -74,9 +74,9 @@ def test_observers_are_told_in_order_once_a_batch_after_the_store(factory: MockF
     loop.start()
     assert told == ["first", "second"] and first.seen[0].first
     assert loop.observers[0] is loop.oled  # the panel is told first
-    loop.feed([OK, OK, Turn(1), OK])  # new game, start, P1 deals
+    loop.feed([OK, OK, KnobTurn(1), OK])  # new game, start, P1 deals
     told.clear()
-    loop.feed([Turn(1)])  # the starter wheel moves: nothing saved
+    loop.feed([KnobTurn(1)])  # the starter wheel moves: nothing saved
     assert told == ["first", "second"] and first.seen[-1].reports == ()
     loop.feed([OK])  # the starter
     reports = first.seen[-1].reports
@@ -89,7 +89,7 @@ def test_observers_are_told_in_order_once_a_batch_after_the_store(factory: MockF
 def test_every_entry_of_a_batch_is_reported_in_order(factory: MockFactory) -> None:
     loop, _store, _told, first, _ = make_loop(factory)
     loop.start()
-    loop.feed([OK, OK, Turn(1), OK])  # the deal is entered with the choice of dealer
+    loop.feed([OK, OK, KnobTurn(1), OK])  # the deal is entered with the choice of dealer
     events = [type(report.event) for seen in first.seen for report in seen.reports]
     assert Deal in events
     loop.feed([OK, *[OK] * 8])  # the starter, then eight cards as the wheel offers them
@@ -103,7 +103,7 @@ def test_every_entry_of_a_batch_is_reported_in_order(factory: MockFactory) -> No
 def test_a_failed_save_tells_the_observers_nothing_new(factory: MockFactory) -> None:
     loop, store, _told, first, _ = make_loop(factory)
     loop.start()
-    loop.feed([OK, OK, Turn(1), OK])
+    loop.feed([OK, OK, KnobTurn(1), OK])
     store.fail_next = StoreError("disk full")
     loop.feed([OK])
     assert first.seen[-1].reports == () and first.seen[-1].view.title == "Not saved"
@@ -118,7 +118,7 @@ def test_the_led_board_is_an_observer_of_the_pegs_asked(factory: MockFactory) ->
                       inbox=inbox, display=RecordingDisplay(), store=MemoryStore(),
                       clock=clock, observers=outputs(None, board))
     loop.start()
-    loop.feed([OK, OK, Turn(1), OK])
+    loop.feed([OK, OK, KnobTurn(1), OK])
     assert board.shown and isinstance(board.shown[-1], UpdateLeds)
     assert [side.front for side in board.shown[-1].sides] == [0, 0]
 
@@ -126,7 +126,7 @@ def test_the_led_board_is_an_observer_of_the_pegs_asked(factory: MockFactory) ->
 def test_an_entry_taken_back_in_its_own_batch_is_not_reported(factory: MockFactory) -> None:
     loop, _store, _told, first, _ = make_loop(factory)
     loop.start()
-    loop.feed([OK, OK, Turn(1), OK])
+    loop.feed([OK, OK, KnobTurn(1), OK])
     loop.feed([OK, Press(Button.UNDO)])  # the starter, and at once taken back
     assert loop.state.session is not None and len(loop.state.session.events) == 1
     assert first.seen[-1].reports == ()

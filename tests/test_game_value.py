@@ -10,7 +10,7 @@ from pegboard.app.session import Session
 from pegboard.errors import RuleError
 from pegboard.record import dump_line
 from pegboard.rules.cards import Card
-from pegboard.rules.events import Option, Play, Undo
+from pegboard.rules.events import OptionsChanged, Play, Undo
 from pegboard.rules.game import Game
 from tests.support.games import parse_script, random_game
 
@@ -86,7 +86,7 @@ def test_the_session_holds_the_game_and_apply_returns_the_report() -> None:
     assert [(a.reason, a.points) for a in report.awards] == [("his heels", 2)]
     assert heels.report is report and heels.game.state.scores == (2, 0)
     assert start.state.scores == (0, 0) and len(start.events) == 1  # unchanged
-    taught, _ = heels.apply(Option(teaching=True))
+    taught, _ = heels.apply(OptionsChanged(teaching=True))
     assert taught.table.teaching and not heels.table.teaching
     assert not taught.undo().table.teaching and taught.undo() == heels
     lines = [dump_line(heels.header), *(dump_line(event) for event in heels.events)]

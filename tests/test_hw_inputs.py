@@ -8,7 +8,7 @@ import queue
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from pegboard.app.inputs import Button, InputEvent, Press, RankKey, Turn
+from pegboard.app.inputs import Button, InputEvent, KnobTurn, Press, RankKey
 from pegboard.hw.gestures import RawEdge, Timing
 from pegboard.hw.inputs import (
     ButtonPins,
@@ -41,7 +41,7 @@ def test_encoder_detents_become_turns(factory: MockFactory) -> None:
     assert [q.queue[i] for i in range(q.qsize())] == [
         EncoderStep(1, clock.now()), EncoderStep(1, clock.now()), EncoderStep(1, clock.now()),
         EncoderStep(-1, clock.now())]
-    assert drain(q, kit) == [Turn(1), Turn(1), Turn(1), Turn(-1)]
+    assert drain(q, kit) == [KnobTurn(1), KnobTurn(1), KnobTurn(1), KnobTurn(-1)]
     kit.close()
 
 
@@ -93,7 +93,7 @@ def test_custom_pins_are_used(factory: MockFactory) -> None:
     clock.advance(0.1)
     release_pin(factory, 9)
     turn_encoder(factory, 4, 25, -2)
-    assert drain(q, kit) == [Press(Button.MENU), Turn(-1), Turn(-1)]
+    assert drain(q, kit) == [Press(Button.MENU), KnobTurn(-1), KnobTurn(-1)]
     kit.close()
 
 

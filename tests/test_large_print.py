@@ -17,7 +17,7 @@ import pytest
 from PIL import Image, ImageChops, ImageDraw, ImageFont
 
 from pegboard.app import machine
-from pegboard.app.inputs import Turn
+from pegboard.app.inputs import KnobTurn
 from pegboard.app.view import Screen, View
 from pegboard.config import Config, DisplayConfig, parse_config
 from pegboard.hw.oled import OledDisplay, open_dummy
@@ -232,7 +232,7 @@ def test_the_link_down_mark_covers_no_digit(
 def test_large_print_is_a_config_key_and_a_setup_row() -> None:
     config = parse_config("[display]\nlarge_print = true\n")
     assert config.display.large_print and not Config().display.large_print
-    app = App.start().feed(OK, Turn(-2))  # New game; two turns back from Start
+    app = App.start().feed(OK, KnobTurn(-2))  # New game; two turns back from Start
     assert app.view.lines[app.view.selected or 0] == "Large print: off"
     assert not app.view.large_print
     app.feed(OK)

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 
-from pegboard.app.inputs import Turn
+from pegboard.app.inputs import KnobTurn
 from pegboard.app.machine import initial_state
 from pegboard.app.state import OwnCount
 from pegboard.coach.lessons import lessons
@@ -43,9 +43,9 @@ def played() -> tuple[list[str], list[str], list[str]]:
     play_to_the_last_card(app)
     to_own_count(app)
     ended = list(app.record)
-    app.feed(Turn(3), OK)  # P2 says 3 for a hand of 4
+    app.feed(KnobTurn(3), OK)  # P2 says 3 for a hand of 4
     p2 = list(app.record)
-    to_own_count(app).feed(Turn(7), OK)  # P1 says 7: all found
+    to_own_count(app).feed(KnobTurn(7), OK)  # P1 says 7: all found
     return ended, p2, list(app.record)
 
 

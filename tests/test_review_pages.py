@@ -16,9 +16,9 @@ from starlette.testclient import TestClient
 
 from pegboard import record
 from pegboard.app.game_over import REVIEW_LINE
-from pegboard.app.inputs import Turn
+from pegboard.app.inputs import KnobTurn
 from pegboard.app.session import Session
-from pegboard.app.state import GameOver
+from pegboard.app.state import GameOverScreen
 from pegboard.coach.lessons import GameLessons, lessons, player_parts, worth_showing
 from pegboard.coach.review import points_text
 from pegboard.rules.game import Game
@@ -52,7 +52,7 @@ def facts(found: GameLessons, top: int) -> list[str]:
 def test_the_device_reviews_the_game_from_the_game_over_menu() -> None:
     game, _ = played()
     app = App.start()
-    app.state = replace(app.state, session=Session.resume(game), screen=GameOver())
+    app.state = replace(app.state, session=Session.resume(game), screen=GameOverScreen())
     assert REVIEW_LINE not in app.view.lines  # said only to a learner (teaching on)
     session = app.state.session
     assert session is not None
@@ -61,13 +61,13 @@ def test_the_device_reviews_the_game_from_the_game_over_menu() -> None:
     assert app.view.lines[-1] == REVIEW_LINE
     app.feed(MENU)
     assert app.view.lines[1] == "Review the game"
-    app.feed(Turn(1), OK)
+    app.feed(KnobTurn(1), OK)
     titles, pages = [], []
     while app.pages:
         titles.append(app.view.title)
         pages.append(" ".join(app.view.lines))
         app.feed(OK)
-    assert isinstance(app.state.screen, GameOver)  # back where the review was asked for
+    assert isinstance(app.state.screen, GameOverScreen)  # back where the review was asked for
     found = lessons(game)
     mistakes = worth_showing(found, 5)
     assert mistakes

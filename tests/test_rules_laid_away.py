@@ -22,7 +22,7 @@ from pegboard.rules.events import (
     GameHeader,
     Go,
     LaidAway,
-    Option,
+    OptionsChanged,
     Play,
     Show,
     Starter,
@@ -172,7 +172,7 @@ def test_a_record_keeps_the_laid_away_cards_through_a_restart() -> None:
 
 
 def test_laid_away_and_open_hands_lines_round_trip() -> None:
-    for item in (LaidAway(1, cards("4C KS")), Option(open_hands=True)):
+    for item in (LaidAway(1, cards("4C KS")), OptionsChanged(open_hands=True)):
         assert parse_line(dump_line(item)) == item
     with pytest.raises(Exception, match="accepted are count_yourself, open_hands"):
         parse_line('{"type": "game", "players": ["A", "B"], "table": {"open": true}}')

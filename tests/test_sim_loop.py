@@ -20,7 +20,7 @@ from pegboard.app.effects import (
     Quit,
     UpdateLeds,
 )
-from pegboard.app.inputs import Button, InputEvent, Press, Tick, Turn
+from pegboard.app.inputs import Button, InputEvent, KnobTurn, Press, Tick
 from pegboard.app.view import Screen, SideView, View
 from pegboard.config import Config, IdleConfig
 from pegboard.device.loop import STOP, App, DeviceLoop
@@ -46,7 +46,7 @@ class Tally:
 
 def tally_step(state: Tally, event: InputEvent, now: float) -> tuple[Tally, Sequence[Effect]]:
     state = replace(state, seen=(*state.seen, type(event).__name__))
-    if isinstance(event, Turn):
+    if isinstance(event, KnobTurn):
         return replace(state, turns=(*state.turns, event.steps)), ()
     if isinstance(event, Press) and event.button is Button.OK:
         new = replace(state, points=state.points + 1)

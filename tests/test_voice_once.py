@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from pegboard.app.inputs import Turn
+from pegboard.app.inputs import KnobTurn
 from pegboard.app.machine import initial_state
 from pegboard.app.state import OwnCount
 from pegboard.config import Config, InputConfig, VoiceConfig
@@ -64,7 +64,7 @@ def test_a_count_held_across_a_power_cut_is_said_once_its_owners_count_is_in(
     while not isinstance(whole.state.screen, OwnCount):
         whole.feed(OK)
     ended = list(whole.record)
-    whole.feed(Turn(3), OK)  # P2 says 3
+    whole.feed(KnobTurn(3), OK)  # P2 says 3
     while not isinstance(whole.state.screen, OwnCount):
         whole.feed(OK)
     whole.feed(OK)  # P1 says 0
@@ -84,7 +84,7 @@ def test_a_count_held_across_a_power_cut_is_said_once_its_owners_count_is_in(
     while not isinstance(resumed.state.screen, OwnCount):
         resumed.feed(OK)
     assert resumed.counts == []  # nothing said before the owner's count
-    resumed.feed(Turn(3), OK)
+    resumed.feed(KnobTurn(3), OK)
     assert resumed.counts == whole.counts[:1]
     while not isinstance(resumed.state.screen, OwnCount):
         resumed.feed(OK)
@@ -108,7 +108,7 @@ def test_with_the_voice_on_a_short_pegging_coach_line_is_said_once() -> None:
     coach = [said.text for said in app.transcript.said if said.kind == "coach"]
     assert coach.count(coach_phrase((short,))) == 1
     assert coach.count(coach_phrase((LINE,))) == 1  # the long one from its page, once
-    app.feed(Turn(1), Turn(-1))  # the wheel moves: the line is not said again
+    app.feed(KnobTurn(1), KnobTurn(-1))  # the wheel moves: the line is not said again
     assert [said.text for said in app.transcript.said if said.kind == "coach"] == coach
 
 

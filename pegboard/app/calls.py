@@ -36,7 +36,7 @@ from pegboard.app.state import AppState, Calling, Page, Reading, Result
 from pegboard.app.view import Screen, View
 from pegboard.app.views import board, numbered
 from pegboard.app.words import TITLE_CHARS, count_claimed
-from pegboard.rules.events import Claim, Deal, Muggins, NewGame, Option
+from pegboard.rules.events import Claim, Deal, Muggins, NewGame, OptionsChanged
 from pegboard.rules.state import GameState, Phase
 
 NO_MUGGINS = "No muggins"
@@ -94,7 +94,8 @@ def _last_claim(state: AppState) -> int | None:
     # From record version 5 the next deal leaves the call open (the box still has the cards).
     shut_by = (Claim, Muggins, NewGame) if session.game.header.version >= 5 else (
         Claim, Muggins, Deal, NewGame)
-    at = next((i for i in range(len(events) - 1, -1, -1) if not isinstance(events[i], Option)
+    at = next((i for i in range(len(events) - 1, -1, -1)
+               if not isinstance(events[i], OptionsChanged)
                and isinstance(events[i], shut_by)), None)
     if at is None or not isinstance(events[at], Claim):
         return None

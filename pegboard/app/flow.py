@@ -28,14 +28,14 @@ from pegboard.app.state import (
     Claiming,
     Cutting,
     Dealer,
-    GameOver,
+    GameOverScreen,
     Home,
     Page,
     QuickPeg,
     Reading,
     Result,
     ScreenState,
-    Table,
+    WheelScreen,
 )
 from pegboard.app.teach import lessons
 from pegboard.app.words import (
@@ -46,7 +46,7 @@ from pegboard.app.words import (
     wrap,
 )
 from pegboard.errors import PegboardError
-from pegboard.rules.events import Claim, Cut, Deal, Event, Go, Option, Play
+from pegboard.rules.events import Claim, Cut, Deal, Event, Go, OptionsChanged, Play
 from pegboard.rules.facts import Report
 from pegboard.rules.state import GameState, Phase, Reason
 
@@ -126,9 +126,9 @@ def settle(state: AppState, effects: list[Effect] | None = None) -> Result:
         said = awards_text(list(awards), session.state.names) if awards else state.award
         state = replace(state, session=session, award=said)
     screen = table_screen(state)
-    if isinstance(screen, GameOver) and not state.race:
+    if isinstance(screen, GameOverScreen) and not state.race:
         state = replace(state, race=race(state))
-    elif not isinstance(screen, GameOver) and state.race:
+    elif not isinstance(screen, GameOverScreen) and state.race:
         state = replace(state, race=())  # a win withdrawn (a renege claimed after it)
     return replace(state, screen=screen), tuple(done)
 
@@ -151,7 +151,8 @@ def muggins_open(state: AppState) -> bool:
         return False
     # The table is asked once, right after the claim; "No muggins" is an entry that shuts
     # the window, so a game resumed from its record is not asked again.
-    last = next((e for e in reversed(state.session.events) if not isinstance(e, Option)), None)
+    last = next((e for e in reversed(state.session.events)
+                 if not isinstance(e, OptionsChanged)), None)
     if not isinstance(last, Claim):
         return False
     missed = gs.pending_muggins
@@ -193,7 +194,7 @@ def table_screen(state: AppState) -> ScreenState:
 
         return held_screen(gs)
     if gs.phase is Phase.GAME_OVER:
-        return GameOver()
+        return GameOverScreen()
     if muggins_open(state):
         return Calling()
     if gs.pending_claims:
@@ -202,18 +203,18 @@ def table_screen(state: AppState) -> ScreenState:
         return QuickPeg()
     if gs.phase is Phase.CUT:
         return Cutting() if session.events and isinstance(session.events[-1], Cut) else Dealer()
-    return Table()
+    return WheelScreen()
 
 
 def undo(state: AppState) -> Result:
     """Take back the last entry a player made (and any automatic deal that followed it);
     options changed since stay as they are."""
     session = state.session
-    if session is None or not any(not isinstance(e, Option) for e in session.events):
+    if session is None or not any(not isinstance(e, OptionsChanged) for e in session.events):
         return state, ()
     effects: list[Effect] = []
     kept: list[Event] = []
-    while isinstance(session.events[-1], Option):
+    while isinstance(session.events[-1], OptionsChanged):
         kept.insert(0, session.events[-1])
         effects.append(PersistUndo(session.report))
         session = session.undo()

@@ -12,22 +12,22 @@ from dataclasses import replace
 from pegboard.app import flow, menus
 from pegboard.app.inputs import InputEvent
 from pegboard.app.session import Session
-from pegboard.app.state import AppState, GameOver, Result
+from pegboard.app.state import AppState, GameOverScreen, Result
 from pegboard.app.view import Screen, View
 from pegboard.app.views import board
 from pegboard.app.words import result_lines
 from pegboard.rules.events import Confirm, NewGame
-from pegboard.rules.facts import GameOver as Over
+from pegboard.rules.facts import GameOver
 
 
-def race(state: AppState, screen: GameOver, event: InputEvent) -> Result:
+def race(state: AppState, screen: GameOverScreen, event: InputEvent) -> Result:
     """GO switches between the result and the score race of the game."""
     if not state.race:
         return state, ()
-    return replace(state, screen=GameOver(not screen.race_shown)), ()
+    return replace(state, screen=GameOverScreen(not screen.race_shown)), ()
 
 
-def next_game(state: AppState, screen: GameOver, event: InputEvent) -> Result:
+def next_game(state: AppState, screen: GameOverScreen, event: InputEvent) -> Result:
     """OK: a club game's next confirmation; then the match's next game, or home with the
     game kept in the history."""
     assert state.session is not None
@@ -40,12 +40,12 @@ def next_game(state: AppState, screen: GameOver, event: InputEvent) -> Result:
     return menus.finish(state)
 
 
-def take_back(state: AppState, screen: GameOver, event: InputEvent) -> Result:
+def take_back(state: AppState, screen: GameOverScreen, event: InputEvent) -> Result:
     """UNDO takes back the entry that won the game."""
     return flow.undo(replace(state, race=()))
 
 
-def view(state: AppState, screen: GameOver) -> View:
+def view(state: AppState, screen: GameOverScreen) -> View:
     assert state.session is not None
     gs = state.session.state
     if screen.race_shown and state.race:
@@ -73,7 +73,7 @@ REVIEW_LINE = "MENU: the review"
 """The game-over screen's line, with teaching on, saying where the game's review is."""
 
 
-def ended(session: Session) -> Over | None:
+def ended(session: Session) -> GameOver | None:
     """The engine's report of how the game in play ended (None while it goes on)."""
     gs = session.state
     if gs.winner is None:

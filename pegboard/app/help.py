@@ -90,7 +90,7 @@ def _slots(gs: GameState, screen: CardEntry) -> tuple[list[picker.Slot], int]:
             blocked |= set(dealt)
     if screen.rank is not None:
         cards = [Card(screen.rank, suit) for suit in picker.SUITS]
-        return [[picker.Option(c.pretty, c)] for c in cards if c not in blocked], 0
+        return [[picker.WheelChoice(c.pretty, c)] for c in cards if c not in blocked], 0
     anchor = screen.cards[-1].rank if screen.cards else None
     return wheels.plain_wheel(blocked, anchor)
 

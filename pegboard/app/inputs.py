@@ -25,7 +25,7 @@ class Button(enum.Enum):
 
 
 @dataclass(frozen=True, slots=True)
-class Turn:
+class KnobTurn:
     """The encoder moved ``steps`` detents: positive clockwise, negative anticlockwise."""
 
     steps: int
@@ -67,5 +67,5 @@ class LinkStatus:
     detail: str = ""
 
 
-InputEvent = Turn | Press | RankKey | Tick | LinkStatus
+InputEvent = KnobTurn | Press | RankKey | Tick | LinkStatus
 """Anything the loop can hand to ``step``."""

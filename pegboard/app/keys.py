@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import enum
 
-from pegboard.app.inputs import Button, InputEvent, Press, RankKey, Turn
+from pegboard.app.inputs import Button, InputEvent, KnobTurn, Press, RankKey
 from pegboard.rules.cards import Rank
 
 
@@ -40,7 +40,7 @@ _PRESSES = {
 
 def key_of(event: InputEvent) -> Key | None:
     """The key an input event is (None for events that are not a player's input)."""
-    if isinstance(event, Turn):
+    if isinstance(event, KnobTurn):
         return Key.TURN
     if isinstance(event, Press):
         return _PRESSES[(event.button, event.long)]
@@ -51,7 +51,7 @@ def key_of(event: InputEvent) -> Key | None:
 
 def steps(event: InputEvent) -> int:
     """Detents turned (0 for anything else)."""
-    return event.steps if isinstance(event, Turn) else 0
+    return event.steps if isinstance(event, KnobTurn) else 0
 
 
 def list_move(index: int, event: InputEvent, size: int) -> tuple[int, int | None]:
@@ -76,7 +76,7 @@ def list_move(index: int, event: InputEvent, size: int) -> tuple[int, int | None
 def number_edit(number: int, event: InputEvent, top: int) -> int:
     """A number being entered: turning adds or takes away; rank keys type digits (A = 1,
     10 = 0), a digit that would pass ``top`` starting the number again."""
-    if isinstance(event, Turn):
+    if isinstance(event, KnobTurn):
         return max(0, min(top, number + event.steps))
     if isinstance(event, RankKey) and not event.long and int(event.rank) <= 10:
         digit = 1 if event.rank is Rank.ACE else int(event.rank) % 10

@@ -42,7 +42,7 @@ from pegboard.app.effects import (
     UpdateLeds,
 )
 from pegboard.app.flow import NOT_ALLOWED
-from pegboard.app.inputs import InputEvent, LinkStatus, Tick, Turn
+from pegboard.app.inputs import InputEvent, KnobTurn, LinkStatus, Tick
 from pegboard.app.keys import Key, key_of
 from pegboard.app.pages import last_scored
 from pegboard.app.session import Session
@@ -157,7 +157,7 @@ def _earcon(state: AppState, new: AppState, event: InputEvent, effects: tuple[Ef
                                 and type(screen) is type(state.screen))
     if not moved:
         return (Earcon(Sound.OK),)
-    detents = abs(event.steps) if isinstance(event, Turn) else 1
+    detents = abs(event.steps) if isinstance(event, KnobTurn) else 1
     return (Earcon(Sound.CLICK),) * min(detents, MAX_CLICKS)
 
 

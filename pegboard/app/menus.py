@@ -40,12 +40,12 @@ from pegboard.app.state import (
     Scores,
     ScreenState,
     SetupScreen,
-    Table,
+    WheelScreen,
 )
 from pegboard.app.view import Screen, View
 from pegboard.app.views import board, numbered
 from pegboard.app.words import no_suits, scores_lines, wrap
-from pegboard.rules.events import ClubSeat, Option
+from pegboard.rules.events import ClubSeat, OptionsChanged
 from pegboard.rules.state import GameState, Phase
 
 _OVERLAYS = (Menu, Confirm, Saved, Scores, PenaltyScreen, HelpScreen, CardEntry)
@@ -108,9 +108,9 @@ def menu_rows(state: AppState, under: ScreenState) -> list[tuple[str, str]]:
         rows.append(("review", "Review the game"))  # teaching too: not on a locked night
     if state.speaking:
         rows.append(("again", "Say it again"))
-    if any(not isinstance(e, Option) for e in state.session.events):
+    if any(not isinstance(e, OptionsChanged) for e in state.session.events):
         rows.append(("undo", "Undo last entry"))
-    if isinstance(under, Table):
+    if isinstance(under, WheelScreen):
         rows += _table_help(gs, club)
     if gs.phase is not Phase.GAME_OVER:
         rows.append(("peg", "Peg points"))
@@ -179,13 +179,14 @@ def menu_move(state: AppState, screen: Menu, event: InputEvent) -> Result:
     if key == "undo":
         return flow.undo(back)
     if key == "teaching":
-        new, effects = set_option(state, Option(teaching=not state.teaching))
+        new, effects = set_option(state, OptionsChanged(teaching=not state.teaching))
         return replace(new, screen=Menu(under, index)), effects
     if key == "own":
-        new, effects = set_option(state, Option(count_yourself=not state.table.count_yourself))
+        changed = OptionsChanged(count_yourself=not state.table.count_yourself)
+        new, effects = set_option(state, changed)
         return replace(new, screen=Menu(under, index)), effects
     if key == "entry":
-        new, effects = set_option(state, Option(points_only=not state.table.points_only))
+        new, effects = set_option(state, OptionsChanged(points_only=not state.table.points_only))
         settled, more = flow.settle(new)
         return settled, effects + more
     return replace(state, screen=Confirm(key, under)), ()
@@ -228,7 +229,7 @@ def _to_act(state: AppState) -> int:
     return to_act
 
 
-def set_option(state: AppState, option: Option) -> Result:
+def set_option(state: AppState, option: OptionsChanged) -> Result:
     """Change a table option: in the game's record when a game is on, else for the next."""
     if state.session is None:
         setup = state.setup

@@ -42,7 +42,7 @@ practice a rank the player could not hold, having said go when it would have fit
 
 
 @dataclass(frozen=True, slots=True)
-class Option:
+class WheelChoice:
     """One entry of the wheel: its label and the card it enters.
 
     ``swaps`` re-suits stand-ins entered earlier in the same hand (old card, new card) so that
@@ -75,7 +75,7 @@ def suit_options(
     last: bool = False,
     allowed: Collection[Card] | None = None,
     avoid: Collection[Suit] = (),
-) -> list[Option]:
+) -> list[WheelChoice]:
     """The entries for one rank: the plain card first, then each suit fact that can score.
 
     ``group`` is the cards already in the same hand (or crib) and ``last`` says this card
@@ -90,7 +90,7 @@ def suit_options(
         return []
     if allowed is not None:
         # Known cards: name them exactly.
-        return [Option(card.pretty, card, plain=False) for card in available]
+        return [WheelChoice(card.pretty, card, plain=False) for card in available]
     starter_suit = starter.suit if starter is not None else None
     common = _flush_suit(group, starter_suit, crib=crib)
 
@@ -105,9 +105,9 @@ def suit_options(
     available.sort(key=lambda c: (
         (c.suit is starter_suit) + (c.suit in avoid), SUITS.index(c.suit),
     ))
-    by_fact: dict[tuple[bool, bool], Option] = {}
+    by_fact: dict[tuple[bool, bool], WheelChoice] = {}
     for card in available:
-        by_fact.setdefault(fact(card), Option("", card))
+        by_fact.setdefault(fact(card), WheelChoice("", card))
     # A hand following a suit other than the starter's may really be following the starter's
     # suit: offer that too (nobs with the flush, or a five-card flush), re-suiting its cards.
     if (
@@ -118,14 +118,15 @@ def suit_options(
         moved = tuple((c, Card(c.rank, starter_suit)) for c in group)
         if target not in seen and all(new not in seen for _, new in moved):
             key = (True, rank is Rank.JACK)
-            by_fact[(key[0], key[1]) if key[1] else (True, True)] = Option("", target, swaps=moved)
-    options: list[Option] = []
+            by_fact[(key[0], key[1]) if key[1] else (True, True)] = WheelChoice(
+                "", target, swaps=moved)
+    options: list[WheelChoice] = []
     for key in ((False, False), (True, False), (False, True), (True, True)):
         option = by_fact.get(key)
         if option is not None:
             label = " ".join([rank_label(rank), *_fact_words(
                 option.card, key, crib=crib, last=last, starter_suit=starter_suit)])
-            options.append(Option(label, option.card, plain=not options, swaps=option.swaps))
+            options.append(WheelChoice(label, option.card, plain=not options, swaps=option.swaps))
     return options
 
 
@@ -155,11 +156,11 @@ def _fact_words(card: Card, key: tuple[bool, bool], *, crib: bool, last: bool,
     return words
 
 
-Slot = list[Option]
+Slot = list[WheelChoice]
 """One place on the wheel: a rank's plain entry first, then its suit facts (chosen by hold)."""
 
 
-def slots_of(options: list[Option]) -> list[Slot]:
+def slots_of(options: list[WheelChoice]) -> list[Slot]:
     """Wheel places for one rank's options: one place, or one per card for known cards."""
     if not options:
         return []

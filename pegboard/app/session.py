@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import TypeVar, cast
 
 from pegboard.record.reader import RawLine, read_game
-from pegboard.rules.events import Event, GameHeader, Option, TableOptions, Undo
+from pegboard.rules.events import Event, GameHeader, OptionsChanged, TableOptions, Undo
 from pegboard.rules.facts import Report
 from pegboard.rules.game import Game
 from pegboard.rules.history import Entries
@@ -72,14 +72,14 @@ class Session:
         """The session after one entry, and the engine's report of it (the engine's RuleError,
         if any, leaves this session unchanged)."""
         game, report = self.game.after(event)
-        table = self.table.with_option(event) if isinstance(event, Option) else self.table
+        table = self.table.with_option(event) if isinstance(event, OptionsChanged) else self.table
         return Session(game, table), report
 
     def undo(self) -> Session:
         """The session without its last entry."""
         last = self.events[-1]
         game, _ = self.game.after(UNDO)
-        table = _options(game) if isinstance(last, Option) else self.table
+        table = _options(game) if isinstance(last, OptionsChanged) else self.table
         return Session(game, table)
 
     def memo(self, key: object, work: Callable[[], T]) -> T:
@@ -94,7 +94,7 @@ def _options(game: Game) -> TableOptions:
     """The table options after ``game``'s entries: the header's, changed by each option."""
     options = game.header.table
     for event in game.events:
-        if isinstance(event, Option):
+        if isinstance(event, OptionsChanged):
             options = options.with_option(event)
     return options
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from pegboard.app import calls, flow, resuit
-from pegboard.app.inputs import InputEvent, Turn
+from pegboard.app.inputs import InputEvent, KnobTurn
 from pegboard.app.keys import number_edit, steps
 from pegboard.app.pages import count_pages
 from pegboard.app.picker import rank_label
@@ -168,12 +168,12 @@ def claim_number(state: AppState, screen: Claiming, event: InputEvent) -> Result
     detents (1, then 5, 5 fast, then 1, 1), not thirteen, and 0 is two (1, then 5 fast).
     The first digit typed starts a new number (the dial's start is not a number being
     typed)."""
-    if not isinstance(event, Turn):
+    if not isinstance(event, KnobTurn):
         typed = number_edit(screen.number if screen.typed else 0, event, MAX_CLAIM)
         return replace(state, screen=Claiming(typed, typed=True)), ()
     now = state.last_input  # step stamps the event's time before a handler runs
     fast = now is not None and screen.turned_at is not None and now - screen.turned_at <= FAST_TURN
-    moved = Turn(event.steps * FAST_STEP) if fast else event
+    moved = KnobTurn(event.steps * FAST_STEP) if fast else event
     number = number_edit(screen.number, moved, MAX_CLAIM)
     return replace(state, screen=Claiming(number, turned_at=now)), ()
 

@@ -138,7 +138,7 @@ class Cutting:
 
 
 @dataclass(frozen=True, slots=True)
-class Table:
+class WheelScreen:
     """The card wheel of the table: the starter, the play, a hand to show, the crib (which
     one follows from the engine's phase). ``pending`` are a hand's or the crib's cards
     entered so far; ``anchor`` is where the next wheel starts."""
@@ -201,7 +201,7 @@ class QuickPeg:
 
 
 @dataclass(frozen=True, slots=True)
-class GameOver:
+class GameOverScreen:
     """The result of a finished game (GO shows the score race)."""
 
     race_shown: bool = False
@@ -272,9 +272,9 @@ class CardEntry:
 
 
 ScreenState = (
-    Home | SetupScreen | Dealer | Cutting | Table | Claiming | OwnCount | Calling | Reading
+    Home | SetupScreen | Dealer | Cutting | WheelScreen | Claiming | OwnCount | Calling | Reading
     | QuickPeg
-    | GameOver | Saved | Menu | Confirm | Scores | PenaltyScreen | HelpScreen | CardEntry
+    | GameOverScreen | Saved | Menu | Confirm | Scores | PenaltyScreen | HelpScreen | CardEntry
 )
 """Every screen the app can be on."""
 

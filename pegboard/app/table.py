@@ -15,7 +15,7 @@ from pegboard.app import calls, flow, resuit, wheels
 from pegboard.app.inputs import InputEvent
 from pegboard.app.picker import rank_label
 from pegboard.app.session import Session
-from pegboard.app.state import AppState, Result, Table
+from pegboard.app.state import AppState, Result, WheelScreen
 from pegboard.app.teach import turn_coach
 from pegboard.app.view import Screen, View
 from pegboard.app.views import board
@@ -30,7 +30,7 @@ def _gs(state: AppState) -> GameState:
     return state.session.state
 
 
-def _wheel(state: AppState, screen: Table) -> wheels.Found | None:
+def _wheel(state: AppState, screen: WheelScreen) -> wheels.Found | None:
     session = state.session
     assert session is not None
     return session.memo(("table wheel", screen.pending, screen.anchor), lambda: wheels.table_wheel(
@@ -45,7 +45,7 @@ def goes_this_deal(session: Session) -> tuple[SaidGo, ...]:
     return tuple(go for report in session.game.reports(start + 1) for go in report.of(SaidGo))
 
 
-def wheel_key(state: AppState, screen: Table, event: InputEvent) -> Result:
+def wheel_key(state: AppState, screen: WheelScreen, event: InputEvent) -> Result:
     """Turn, OK, hold OK, GO (jump) and rank keys on the wheel."""
     found = _wheel(state, screen)
     if found is None:
@@ -64,7 +64,7 @@ def wheel_key(state: AppState, screen: Table, event: InputEvent) -> Result:
     return _card(replace(state, screen=screen), screen, chosen.card, named=not chosen.plain)
 
 
-def go(state: AppState, screen: Table, event: InputEvent) -> Result:
+def go(state: AppState, screen: WheelScreen, event: InputEvent) -> Result:
     """GO: in the play, the player to act says go; elsewhere, and on a lead (at 0 every card
     fits, so nobody can say go), the wheel jumps ahead a group."""
     gs = _gs(state)
@@ -79,7 +79,7 @@ def says_go(gs: GameState) -> bool:
     return gs.phase is Phase.PLAY and gs.to_act is not None and gs.count > 0
 
 
-def hold_go(state: AppState, screen: Table, event: InputEvent) -> Result:
+def hold_go(state: AppState, screen: WheelScreen, event: InputEvent) -> Result:
     """Held GO: the wheel jumps back to the group of ranks before (10-K, 6-9, A-5, round),
     the other way from GO's jump where GO jumps (in the play GO says go)."""
     found = _wheel(state, screen)
@@ -90,19 +90,19 @@ def hold_go(state: AppState, screen: Table, event: InputEvent) -> Result:
         screen, wheel=wheels.jump(screen.wheel, slots, start, back=True))), ()
 
 
-def back(state: AppState, screen: Table, event: InputEvent) -> Result:
+def back(state: AppState, screen: WheelScreen, event: InputEvent) -> Result:
     """UNDO: the last card of a hand or crib being entered, else the last entry."""
     if screen.pending:
-        return replace(state, screen=Table(pending=screen.pending[:-1],
+        return replace(state, screen=WheelScreen(pending=screen.pending[:-1],
                                            anchor=screen.anchor)), ()
     return flow.undo(state)
 
 
-def _card(state: AppState, screen: Table, card: Card, *, named: bool = False) -> Result:
+def _card(state: AppState, screen: WheelScreen, card: Card, *, named: bool = False) -> Result:
     gs = _gs(state)
     if gs.phase is Phase.STARTER:
         # The rank alone is entered with a stand-in suit, which scores nothing.
-        return flow.enter(replace(state, screen=Table(anchor=card.rank)),
+        return flow.enter(replace(state, screen=WheelScreen(anchor=card.rank)),
                           Starter(card, suit_known=named))
     if gs.phase is Phase.PLAY:
         assert gs.to_act is not None
@@ -114,17 +114,17 @@ def _card(state: AppState, screen: Table, card: Card, *, named: bool = False) ->
         assert gs.to_act is not None
         group = (*(screen.pending or gs.played[gs.to_act]), card)
         if len(group) < gs.rules.hand_size():
-            return replace(state, screen=Table(pending=group, anchor=card.rank)), ()
+            return replace(state, screen=WheelScreen(pending=group, anchor=card.rank)), ()
         return flow.enter(state, Show(gs.to_act, group))
     if gs.phase is Phase.CRIB:
         pending = (*screen.pending, card)
         if len(pending) < 4:
-            return replace(state, screen=Table(pending=pending, anchor=card.rank)), ()
+            return replace(state, screen=WheelScreen(pending=pending, anchor=card.rank)), ()
         return flow.enter(state, Crib(pending))
     return state, ()
 
 
-def view(state: AppState, screen: Table) -> View:
+def view(state: AppState, screen: WheelScreen) -> View:
     gs = _gs(state)
     found = _wheel(state, screen)
     prompt, slots, start = found if found is not None else ("", [], 0)

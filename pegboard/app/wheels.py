@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Sequence
 
 from pegboard.app import picker
-from pegboard.app.inputs import Button, InputEvent, Press, RankKey, Turn
-from pegboard.app.picker import Option, Slot
+from pegboard.app.inputs import Button, InputEvent, KnobTurn, Press, RankKey
+from pegboard.app.picker import Slot, WheelChoice
 from pegboard.app.state import Wheel
 from pegboard.app.view import PickerView
 from pegboard.rules.cards import DECK, Card, Rank, Suit
@@ -26,13 +26,13 @@ Found = tuple[str, list[Slot], int]
 """A wheel on screen: its prompt, its places, and where it starts."""
 
 
-def once(options_of: Callable[[Rank], list[Option]]) -> Callable[[Rank], list[Option]]:
+def once(options_of: Callable[[Rank], list[WheelChoice]]) -> Callable[[Rank], list[WheelChoice]]:
     """``options_of`` with each rank's options worked out once (a wheel asks several times)."""
     known = {rank: options_of(rank) for rank in picker.RANKS}
     return known.__getitem__
 
 
-def flatten(order: list[Rank], options_of: Callable[[Rank], list[Option]]) -> list[Slot]:
+def flatten(order: list[Rank], options_of: Callable[[Rank], list[WheelChoice]]) -> list[Slot]:
     """Wheel places for ranks in ``order``."""
     out: list[Slot] = []
     for rank in order:
@@ -40,19 +40,19 @@ def flatten(order: list[Rank], options_of: Callable[[Rank], list[Option]]) -> li
     return out
 
 
-def first_of(order: list[Rank], options_of: Callable[[Rank], list[Option]], start: int) -> int:
+def first_of(order: list[Rank], options_of: Callable[[Rank], list[WheelChoice]], start: int) -> int:
     """Index on the wheel of the first place of ``order[start]``."""
     return sum(len(picker.slots_of(options_of(rank))) for rank in order[:start])
 
 
 def pick(wheel: Wheel, event: InputEvent, slots: list[Slot], start: int,
-         ) -> tuple[Wheel, Option | None]:
+         ) -> tuple[Wheel, WheelChoice | None]:
     """Apply a wheel key; returns the new wheel and the option entered (if any)."""
     if not slots:
         return wheel, None
     index = (wheel.cursor if wheel.cursor is not None else start) % len(slots)
     fact = wheel.fact % len(slots[index])
-    if isinstance(event, Turn):
+    if isinstance(event, KnobTurn):
         return Wheel((index + event.steps) % len(slots)), None
     if isinstance(event, Press) and event.button is Button.OK:
         if event.long:
@@ -73,7 +73,7 @@ def pick(wheel: Wheel, event: InputEvent, slots: list[Slot], start: int,
 
 
 def _hold_rank(slots: list[Slot], of_rank: list[int], index: int, fact: int, shown: bool,
-               ) -> tuple[Wheel, Option | None]:
+               ) -> tuple[Wheel, WheelChoice | None]:
     """A held rank key enters the card with its suit fact ("J nobs") as a tap enters the plain
     card. Where the rank has several facts (a jack that is both nobs and a flush, a last card's
     flush of 4 or 5) the hold shows the first, each further hold the next, and a tap of the
@@ -137,7 +137,7 @@ def table_wheel(gs: GameState, goes: Sequence[SaidGo], pending: tuple[Card, ...]
         if risky:
             # A card named with its suit could score with the starter's: holding OK (or the
             # rank key) names the suit; the rank alone stays a suit that scores nothing.
-            slots = [[slot[0], *(Option(f"{picker.rank_label(card.rank)} {card.suit.symbol}",
+            slots = [[slot[0], *(WheelChoice(f"{picker.rank_label(card.rank)} {card.suit.symbol}",
                                         card, plain=False) for card in DECK
                                  if card.rank is slot[0].rank and card not in blocked)]
                      for slot in slots]
@@ -164,7 +164,7 @@ def _play_wheel(gs: GameState, goes: Sequence[SaidGo], p: int) -> Found:
     hidden = gs.dealt[p] if held is None else None
 
     @once
-    def opts(rank: Rank) -> list[Option]:
+    def opts(rank: Rank) -> list[WheelChoice]:
         if hidden is not None:
             return _hidden_options(rank, hidden, gs.played[p], unavailable, gs.starter)
         return picker.suit_options(
@@ -179,7 +179,7 @@ def _play_wheel(gs: GameState, goes: Sequence[SaidGo], p: int) -> Found:
 
 
 def _hidden_options(rank: Rank, dealt: Sequence[Card], played: Sequence[Card],
-                    unavailable: Collection[Card], starter: Card | None) -> list[Option]:
+                    unavailable: Collection[Card], starter: Card | None) -> list[WheelChoice]:
     """A rank on the wheel of a player whose dealt cards were entered (to ask for advice): the
     rank alone, as for any player, so the shared screen never lists their hand. It enters
     their very card of that rank; a rank they do not hold enters a stand-in, which the table
@@ -188,7 +188,7 @@ def _hidden_options(rank: Rank, dealt: Sequence[Card], played: Sequence[Card],
     if not plain:
         return []
     mine = [card for card in dealt if card.rank is rank and card not in played]
-    return [Option(picker.rank_label(rank), mine[0] if mine else plain[0].card)]
+    return [WheelChoice(picker.rank_label(rank), mine[0] if mine else plain[0].card)]
 
 
 def held_elsewhere(gs: GameState, card: Card) -> str | None:
@@ -209,7 +209,7 @@ def _hand_wheel(gs: GameState, p: int, pending: tuple[Card, ...], anchor: Rank |
     size = gs.rules.hand_size()
 
     @once
-    def opts(rank: Rank) -> list[Option]:
+    def opts(rank: Rank) -> list[WheelChoice]:
         return picker.suit_options(
             rank, seen, starter=gs.starter, group=group, allowed=gs.dealt[p],
             last=len(group) == size - 1,
@@ -233,9 +233,9 @@ def _crib_wheel(gs: GameState, pending: tuple[Card, ...], anchor: Rank | None) -
     no_flush = not gs.starter_suit_known and any(c in named for c in (*pending, *known))
 
     @once
-    def opts(rank: Rank) -> list[Option]:
+    def opts(rank: Rank) -> list[WheelChoice]:
         # A laid-away card already known from the dealt cards is that very card.
-        exact = [Option(c.pretty, c) for c in known if c.rank is rank]
+        exact = [WheelChoice(c.pretty, c) for c in known if c.rank is rank]
         if exact:
             return exact[:1]
         found = picker.suit_options(rank, stand_in_seen, starter=gs.starter, group=pending,

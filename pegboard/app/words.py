@@ -21,7 +21,7 @@ from pegboard.rules.events import (
     Event,
     Go,
     LaidAway,
-    Option,
+    OptionsChanged,
     OwnCount,
     Peg,
     Penalty,
@@ -216,7 +216,7 @@ def take_back_page(gs: GameState, back: TakeBack) -> Page:
 
 _ENTRY_NAMES: dict[type[Event], str] = {
     Starter: "the starter", Crib: "the crib", Penalty: "the penalty", Deal: "the deal",
-    Cut: "the deal", Option: "the option",
+    Cut: "the deal", OptionsChanged: "the option",
 }
 """What "Undone: ..." calls an entry that is no one player's."""
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pegboard.record.reader import replay
-from pegboard.rules.events import GameHeader, NewGame, Option, Override
+from pegboard.rules.events import GameHeader, NewGame, OptionsChanged, Override
 from pegboard.rules.facts import GameOver, Report, ShowStep
 from pegboard.rules.game import Game
 from pegboard.rules.scoring import Breakdown
@@ -70,7 +70,7 @@ def confirmed(game: Game) -> bool:
     """Whether a club game's result is confirmed, with nothing scored since."""
     if game.header.club is None:
         return False
-    last = next((r for r in reversed(game.reports()) if not isinstance(r.event, Option)),
+    last = next((r for r in reversed(game.reports()) if not isinstance(r.event, OptionsChanged)),
                 None)
     return last is not None and last.confirmed is not None and last.confirmed.complete
 

@@ -35,7 +35,7 @@ class Method(enum.StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
-class Table:
+class Pairing:
     """One table of a round: its number and its two players (member numbers)."""
 
     number: int
@@ -47,7 +47,7 @@ class Round:
     """One round's tables and the player sitting out (None: nobody)."""
 
     number: int
-    tables: tuple[Table, ...]
+    tables: tuple[Pairing, ...]
     bye: str | None
 
 
@@ -74,7 +74,7 @@ def seat(members: list[str], rounds: int, method: str, seed: int = 0) -> list[Ro
         else:
             pairs = _drawn(playing, met, random.Random(seed * 1009 + number))
         met.update(frozenset(pair) for pair in pairs)
-        night.append(Round(number, tuple(Table(t, pair) for t, pair in
+        night.append(Round(number, tuple(Pairing(t, pair) for t, pair in
                                          enumerate(pairs, start=1)), bye))
     return night
 
@@ -127,7 +127,7 @@ def from_json(data: object) -> list[Round]:
     night = []
     for item in data:
         try:
-            tables = tuple(Table(int(t["table"]), (str(t["members"][0]), str(t["members"][1])))
+            tables = tuple(Pairing(int(t["table"]), (str(t["members"][0]), str(t["members"][1])))
                            for t in item["tables"])
             bye = item.get("bye")
             night.append(Round(int(item["round"]), tables, None if bye is None else str(bye)))

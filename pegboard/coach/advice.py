@@ -80,7 +80,7 @@ def deal_shape(players: int = 2, five_card: bool = False) -> Deal:
 
 
 @dataclass(frozen=True, slots=True)
-class Option:
+class DiscardChoice:
     """One way to lay away cards, with exact expectations.
 
     ``hand`` and ``crib`` are expected totals (``crib`` is the crib's own expected total,
@@ -186,7 +186,7 @@ def _crib_expectation(
 
 def advise(
     dealt: Sequence[Card], *, dealer: bool, players: int = 2, five_card: bool = False
-) -> list[Option]:
+) -> list[DiscardChoice]:
     """Every discard from ``dealt``, best first (highest net; ties by hand, then card order).
 
     >>> from pegboard.rules.cards import parse_cards
@@ -200,7 +200,7 @@ def advise(
     seen = set(indices)
     unseen = [i for i in range(52) if i not in seen]
     weights = _other_rank_weights(unseen, shape.others)
-    options: list[tuple[tuple[Fraction, Fraction, int], Option]] = []
+    options: list[tuple[tuple[Fraction, Fraction, int], DiscardChoice]] = []
     for order, thrown in enumerate(combinations(range(len(cards)), shape.discards)):
         discard = tuple(cards[i] for i in thrown)
         keep = tuple(card for i, card in enumerate(cards) if i not in thrown)
@@ -210,7 +210,7 @@ def advise(
         crib = _crib_expectation([c.index for c in discard], unseen, shape.others, weights)
         net = hand + crib if dealer else hand - crib
         best, worst = max(totals), min(totals)
-        option = Option(
+        option = DiscardChoice(
             discard=discard,
             keep=keep,
             hand=hand,

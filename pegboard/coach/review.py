@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from pegboard.coach.advice import Option, advise, best_keep
+from pegboard.coach.advice import DiscardChoice, advise, best_keep
 from pegboard.coach.help_shape import paginate
 from pegboard.errors import InvalidCardError
 from pegboard.rules.cards import DECK, Card, Rank
@@ -187,8 +187,8 @@ class DiscardReview:
     """The review of one player's discard; see the module docstring for the rules."""
 
     dealt: tuple[Card, ...]
-    kept: Option
-    best: Option
+    kept: DiscardChoice
+    best: DiscardChoice
     dealer: bool
     starter: Card | None
     scored: int | None
@@ -216,7 +216,7 @@ class DiscardReview:
         return (*_hand_reasons(self.kept.keep, self.dealt),
                 *_crib_reasons(self.kept.discard, self.dealt))
 
-    def value_text(self, option: Option) -> str:
+    def value_text(self, option: DiscardChoice) -> str:
         """``16.4 (hand 12.3, crib -4.1)``: the pone's crib is a cost."""
         sign = "+" if self.dealer else "-"
         return (f"{points_text(option.net)} (hand {points_text(option.hand)}, "
@@ -304,7 +304,7 @@ def _cards(cards: Sequence[Card]) -> str:
     return " ".join(c.pretty for c in cards)
 
 
-def _figures(review: DiscardReview, option: Option) -> str:
+def _figures(review: DiscardReview, option: DiscardChoice) -> str:
     sign = "+" if review.dealer else "-"
     return f"hand {points_text(option.hand)} crib {sign}{points_text(option.crib)}"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from pegboard.coach.advice import Option, advise, deal_shape
+from pegboard.coach.advice import DiscardChoice, advise, deal_shape
 from pegboard.rules import parse_cards
 from pegboard.rules.cards import Card
 
@@ -39,7 +39,7 @@ def _starters(option_starters: tuple[Card, ...]) -> str:
     return ",".join(ranks)
 
 
-def _table(options: list[Option], dealer: bool) -> list[str]:
+def _table(options: list[DiscardChoice], dealer: bool) -> list[str]:
     sign = "+" if dealer else "-"
     width = max(len("discard"), *(len(_cards(o.discard)) for o in options))
     keep_width = max(len(_cards(o.keep)) for o in options)

@@ -6,7 +6,7 @@ Each turn of :meth:`DeviceLoop.run`:
    scan, an observer's timed work such as the LED link's heartbeat, the idle tick, the
    watchdog) comes.
 2. Take that item and everything else already queued; the kit turns raw items into gestures
-   (neighbouring encoder detents are merged into one ``Turn``), then the kit's and the
+   (neighbouring encoder detents are merged into one ``KnobTurn``), then the kit's and the
    observers' timed work adds theirs, and an idle ``Tick`` is added once per ``tick_s``.
 3. For each event: ``state, effects = step(state, event, now)``; the store effects run first
    and durably; if one fails, the step is dropped (the state stays as it was, so the app and
@@ -50,7 +50,7 @@ from pegboard.app.effects import (
     SetBrightness,
     UpdateLeds,
 )
-from pegboard.app.inputs import InputEvent, Tick, Turn
+from pegboard.app.inputs import InputEvent, KnobTurn, Tick
 from pegboard.app.view import Screen, View
 from pegboard.device.observers import Closing, Observer, Oled, Polled, Seen, Speech, Voice
 from pegboard.device.ports import GameStore, NoWatchdog, Watchdog
@@ -319,14 +319,14 @@ _FOR_OUTPUTS = (SetBrightness, UpdateLeds, SayAgain, ReadScreen, SayScore, Earco
 
 
 def _merge_turns(events: list[InputEvent]) -> list[InputEvent]:
-    """Neighbouring encoder detents become one ``Turn`` (a fast spin is one step)."""
+    """Neighbouring encoder detents become one ``KnobTurn`` (a fast spin is one step)."""
     merged: list[InputEvent] = []
     for event in events:
         last = merged[-1] if merged else None
-        if isinstance(event, Turn) and isinstance(last, Turn) and (
+        if isinstance(event, KnobTurn) and isinstance(last, KnobTurn) and (
             (event.steps > 0) == (last.steps > 0)
         ):
-            merged[-1] = Turn(last.steps + event.steps)
+            merged[-1] = KnobTurn(last.steps + event.steps)
             continue
         merged.append(event)
     return merged

@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
-from pegboard.app.inputs import Button, InputEvent, Press, RankKey, Turn
+from pegboard.app.inputs import Button, InputEvent, KnobTurn, Press, RankKey
 from pegboard.config import InputConfig
 from pegboard.hw.clock import Clock
 from pegboard.hw.gestures import KeyAction, KeyGestures, RawEdge, Timing
@@ -177,9 +177,9 @@ class EncoderKit:
             self._devices.append(button)
 
     def translate(self, item: RawInput) -> list[InputEvent]:
-        """A detent becomes ``Turn(±1)``; a button edge goes through the gesture rules."""
+        """A detent becomes ``KnobTurn(±1)``; a button edge goes through the gesture rules."""
         if isinstance(item, EncoderStep):
-            return [*self.gestures.poll(item.t), Turn(item.direction)]
+            return [*self.gestures.poll(item.t), KnobTurn(item.direction)]
         return self.gestures.edge(item)
 
     def poll(self, now: float) -> list[InputEvent]:

@@ -216,10 +216,10 @@ _TABLE_KEYS = ("teaching", "points_only", "count_yourself", "open_hands")
 """The header's table options, in the order of :class:`TableOptions`."""
 
 
-def _option(f: _Fields) -> ev.Option:
-    option = ev.Option(f.opt_bool("teaching"), f.opt_bool("points_only"),
+def _option(f: _Fields) -> ev.OptionsChanged:
+    option = ev.OptionsChanged(f.opt_bool("teaching"), f.opt_bool("points_only"),
                        f.opt_bool("count_yourself"), f.opt_bool("open_hands"))
-    if option == ev.Option():
+    if option == ev.OptionsChanged():
         raise f.fail("an option line names teaching, points_only, count_yourself or "
                      "open_hands (true or false)")
     return option
@@ -329,7 +329,7 @@ _READERS: dict[str, Callable[[_Fields], Line]] = {
     ev.Confirm.TYPE: lambda f: ev.Confirm(f.seat("player")),
     ev.Override.TYPE: lambda f: ev.Override(f.text("director", MAX_NAME),
                                             f.text("note", MAX_NOTE)),
-    ev.Option.TYPE: _option,
+    ev.OptionsChanged.TYPE: _option,
     ev.OwnCount.TYPE: lambda f: ev.OwnCount(f.seat("player"),
                                             f.whole("points", 0, MOST_ONE_SCORE, _SCORE_WHY)),
 }

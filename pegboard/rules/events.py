@@ -45,7 +45,7 @@ class TableOptions:
     count_yourself: bool = False
     open_hands: bool = False
 
-    def with_option(self, option: Option) -> TableOptions:
+    def with_option(self, option: OptionsChanged) -> TableOptions:
         """These options changed by an ``option`` entry."""
         return TableOptions(
             self.teaching if option.teaching is None else option.teaching,
@@ -247,7 +247,7 @@ class NewGame:
 
 
 @dataclass(frozen=True, slots=True)
-class Option:
+class OptionsChanged:
     """A table option changed during the game (teaching, or pegging by points); scores never
     change and unclaimed scores stay waiting. ``None`` leaves an option as it was."""
 
@@ -291,11 +291,11 @@ class OwnCount:
 
 Event = (
     Cut | Deal | Dealt | LaidAway | Starter | Play | Go | Show | Crib | Peg | Penalty | Claim
-    | Muggins | Undo | NewGame | Option | Confirm | Override | OwnCount
+    | Muggins | Undo | NewGame | OptionsChanged | Confirm | Override | OwnCount
 )
 """Every entry that can follow the header."""
 
 EVENT_TYPES: tuple[type[Event], ...] = (
     Cut, Deal, Dealt, LaidAway, Starter, Play, Go, Show, Crib, Peg, Penalty, Claim, Muggins, Undo,
-    NewGame, Option, Confirm, Override, OwnCount,
+    NewGame, OptionsChanged, Confirm, Override, OwnCount,
 )

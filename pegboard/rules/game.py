@@ -64,7 +64,7 @@ from pegboard.rules.events import (
     LaidAway,
     Muggins,
     NewGame,
-    Option,
+    OptionsChanged,
     Override,
     OwnCount,
     Peg,
@@ -239,7 +239,7 @@ def _step(node: Node, event: Event) -> tuple[Node, Report]:
 
 
 def _apply(t: Table, event: Event, out: list[Award]) -> None:
-    if isinstance(event, Option):
+    if isinstance(event, OptionsChanged):
         if (event.teaching or event.count_yourself) and t.locked:
             raise RuleError("the tournament lock is on: no teaching or count it yourself at "
                             "this table tonight")
@@ -276,7 +276,7 @@ def _pegs_nothing(apply: Callable[[Table, Any], None]) -> _Apply:
     return apply_entry
 
 
-# One rule per kind of entry (Option, OwnCount, Confirm and Override are settled before the
+# One rule per kind of entry (OptionsChanged, OwnCount, Confirm and Override are settled before the
 # claims).
 _APPLY: dict[type[Event], _Apply] = {
     Play: apply_play,

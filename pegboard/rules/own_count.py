@@ -14,7 +14,7 @@ their deal; so do they when the option is turned off.
 from __future__ import annotations
 
 from pegboard.errors import RuleError
-from pegboard.rules.events import Option, OwnCount
+from pegboard.rules.events import OptionsChanged, OwnCount
 from pegboard.rules.facts import ClaimOpened, Counted, CountSaid, ShowStep
 from pegboard.rules.state import HeldCount, Reason
 from pegboard.rules.table import Pegged, Table
@@ -26,7 +26,7 @@ def holds(t: Table) -> bool:
     return t.options.teaching and t.options.count_yourself and not t.locked
 
 
-def apply_option(t: Table, event: Option) -> None:
+def apply_option(t: Table, event: OptionsChanged) -> None:
     """An ``option`` entry: the table's options change; held counts lapse once the table no
     longer holds counts."""
     t.options = t.options.with_option(event)

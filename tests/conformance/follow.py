@@ -25,7 +25,7 @@ from pegboard.rules.events import (
     GameHeader,
     Go,
     Muggins,
-    Option,
+    OptionsChanged,
     Play,
     Show,
     Starter,
@@ -245,7 +245,7 @@ class Follower:
     def _process(self, event: Event) -> None:
         place = self.place
         ledger = replace(place.ledger, pegged=())
-        if isinstance(event, Option):
+        if isinstance(event, OptionsChanged):
             return
         if isinstance(event, Cut):
             self.place = self._cut_made(event, place)

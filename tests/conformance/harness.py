@@ -38,7 +38,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from pegboard.app import show, table, wheels
-from pegboard.app.state import Reading, Table
+from pegboard.app.state import Reading, WheelScreen
 from pegboard.app.view import PickerView, Screen, View
 from pegboard.config import Config, InputConfig
 from pegboard.rules.cards import Card, Rank
@@ -297,7 +297,7 @@ class Harness(Follower):
         if isinstance(state.screen, Reading):
             state = show.close(state, state.screen)[0]
         screen, session = state.screen, state.session
-        if not isinstance(screen, Table) or session is None:
+        if not isinstance(screen, WheelScreen) or session is None:
             return None
         found = wheels.table_wheel(session.state, table.goes_this_deal(session),
                                    screen.pending, screen.anchor)

@@ -12,7 +12,7 @@ from pegboard.app.effects import (
     PersistNewGame,
     PersistUndo,
 )
-from pegboard.app.inputs import Button, InputEvent, Press, RankKey, Turn
+from pegboard.app.inputs import Button, InputEvent, KnobTurn, Press, RankKey
 from pegboard.app.machine import AppState, initial_state, step, view
 from pegboard.app.session import Session
 from pegboard.app.state import Page, Reading
@@ -81,7 +81,7 @@ class App:
         target = bases.index(base)
         n = len(bases)
         right, left = (target - pv.index) % n, (pv.index - target) % n
-        self.feed(Turn(right) if right <= left else Turn(-left))
+        self.feed(KnobTurn(right) if right <= left else KnobTurn(-left))
         for _ in range(4):
             if self.view.picker is not None and self.view.picker.candidate == label:
                 break
@@ -113,9 +113,9 @@ def new_game(kit: str = "encoder", *, dealer: int = 0, setup: tuple[InputEvent, 
     app = App.start(kit)
     app.feed(OK, *setup)  # New game, then any option changes
     while app.view.selected != 0:
-        app.feed(Turn(1))
+        app.feed(KnobTurn(1))
     app.feed(OK)  # Start
-    app.feed(Turn(dealer + 1), OK)
+    app.feed(KnobTurn(dealer + 1), OK)
     return app
 
 
@@ -126,11 +126,11 @@ def started(*options: str) -> App:
     app.feed(OK)  # New game
     for option in options:
         rows = list(app.view.lines)
-        app.feed(Turn(rows.index(option) - (app.view.selected or 0)), OK)
-    app.feed(Turn(-(app.view.selected or 0)), OK)  # Start
+        app.feed(KnobTurn(rows.index(option) - (app.view.selected or 0)), OK)
+    app.feed(KnobTurn(-(app.view.selected or 0)), OK)  # Start
     return app
 
 
 def muggins_game(*options: str) -> App:
     """A 2-player muggins game (with any other ``options`` changed too), P1 dealing."""
-    return started("Muggins: off", *options).feed(Turn(1), OK)
+    return started("Muggins: off", *options).feed(KnobTurn(1), OK)

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from pegboard.app.effects import Persist
-from pegboard.app.inputs import Button, InputEvent, Press, RankKey, Turn
+from pegboard.app.inputs import Button, InputEvent, KnobTurn, Press, RankKey
 from pegboard.app.machine import AppState, initial_state, step, view
 from pegboard.app.picker import rank_label
 from pegboard.app.session import Session
@@ -241,7 +241,7 @@ class Listener:
             if self.kit == "keypad":  # no knob: GO moves down a list, round to the top
                 self.press(Press(Button.GO), "go")
             else:
-                self.press(Turn(way), "right" if way > 0 else "left")
+                self.press(KnobTurn(way), "right" if way > 0 else "left")
             if any(text.endswith(row) for text in self.heard()) or self.keys > 100:
                 return
 
@@ -277,7 +277,7 @@ class Listener:
             self.wheel = ""  # the next wheel starts where it will: turn to hear it
             self.press(Press(Button.OK), "ok")
             return
-        self.press(Turn(1), "right")
+        self.press(KnobTurn(1), "right")
 
     def _entered(self, entry: Event) -> None:
         if isinstance(entry, Crib):
