@@ -21,6 +21,7 @@ from dataclasses import replace
 
 from pegboard.app.coach import SHOW_ORDER
 from pegboard.app.effects import Effect, Persist, PersistUndo
+from pegboard.app.held_counts import held_screen, reading
 from pegboard.app.pages import entry_pages, said
 from pegboard.app.state import (
     AppState,
@@ -105,8 +106,6 @@ def refuse(state: AppState, reason: str) -> AppState:
 def go_on(state: AppState, pages: list[Page], effects: list[Effect]) -> Result:
     """Show ``pages`` (if any), else go on to what the table needs next."""
     if pages:
-        from pegboard.app.own_count import reading
-
         return replace(state, screen=reading(state, tuple(pages))), tuple(effects)
     return settle(state, effects)
 
@@ -190,8 +189,6 @@ def table_screen(state: AppState) -> ScreenState:
     assert session is not None
     gs = session.state
     if gs.held_counts:  # count it yourself: resumed, or an owner's count taken back
-        from pegboard.app.own_count import held_screen
-
         return held_screen(gs)
     if gs.phase is Phase.GAME_OVER:
         return GameOverScreen()

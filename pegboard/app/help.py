@@ -9,7 +9,9 @@ that player's dealt cards so the engine can check every later card against them)
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
+from pegboard import lazy
 from pegboard.app import flow, picker, wheels
 from pegboard.app.inputs import InputEvent
 from pegboard.app.keys import list_move, steps
@@ -17,12 +19,17 @@ from pegboard.app.state import AppState, CardEntry, HelpScreen, Page, Reading, R
 from pegboard.app.view import Screen, View
 from pegboard.app.views import board, numbered
 from pegboard.app.words import wrap
+from pegboard.coach.help_shape import in_words
 from pegboard.rules.cards import Card
 from pegboard.rules.events import Dealt
 from pegboard.rules.state import GameState
 
-# The rule help, the hints and the advice are imported when a player first asks for them:
-# the first screen does without them.
+if TYPE_CHECKING:
+    from pegboard.coach import advice, hints, rulehelp
+else:
+    advice = lazy.module("pegboard.coach.advice")
+    hints = lazy.module("pegboard.coach.hints")
+    rulehelp = lazy.module("pegboard.coach.rulehelp")
 
 # -- rule help ---------------------------------------------------------------------------------
 
@@ -30,7 +37,6 @@ from pegboard.rules.state import GameState
 def help_forward(state: AppState, screen: HelpScreen, event: InputEvent) -> Result:
     """Topic list: choose. A topic: OK or GO the next page (after the last, back to the
     list); turning moves between its pages."""
-    from pegboard.coach import rulehelp
     if screen.topic is None:
         index, row = list_move(screen.index, event, len(rulehelp.TOPICS))
         return replace(state, screen=replace(screen, index=index, topic=row, page=0)), ()
@@ -50,9 +56,6 @@ def help_back(state: AppState, screen: HelpScreen, event: InputEvent) -> Result:
 
 
 def help_view(state: AppState, screen: HelpScreen) -> View:
-    from pegboard.coach import rulehelp
-    from pegboard.coach.help_shape import in_words
-
     if screen.topic is None:
         rows = [t.title for t in rulehelp.TOPICS]
         return View(Screen.MENU, "Rule help", numbered(state.keypad, rows),
@@ -131,7 +134,6 @@ def entry_back(state: AppState, screen: CardEntry, event: InputEvent) -> Result:
 
 def _done(state: AppState, screen: CardEntry) -> Result:
     """The hint, or the dealt cards recorded and the discard advice."""
-    from pegboard.coach import advice, hints
     gs = _gs(state)
     assert screen.player is not None
     back = replace(state, screen=screen.under)

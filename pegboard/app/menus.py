@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
+from pegboard import lazy
 from pegboard.app import calls, flow
 from pegboard.app.club_setup import LOCK_ROW
 from pegboard.app.effects import (
@@ -47,6 +49,13 @@ from pegboard.app.views import board, numbered
 from pegboard.app.words import no_suits, scores_lines, wrap
 from pegboard.rules.events import ClubSeat, OptionsChanged
 from pegboard.rules.state import GameState, Phase
+
+if TYPE_CHECKING:
+    from pegboard.app import review_pages
+    from pegboard.coach import lookahead
+else:
+    lookahead = lazy.module("pegboard.coach.lookahead")
+    review_pages = lazy.module("pegboard.app.review_pages")
 
 _OVERLAYS = (Menu, Confirm, Saved, Scores, PenaltyScreen, HelpScreen, CardEntry)
 
@@ -154,10 +163,8 @@ _OPENS: dict[str, Callable[[AppState, ScreenState], ScreenState]] = {
 
 def _review(state: AppState, under: ScreenState) -> ScreenState:
     """The game's review, page by page, then back to the game-over screen."""
-    from pegboard.app.review_pages import review_pages
-
     assert state.session is not None
-    return Reading(review_pages(state.session), then=under)
+    return Reading(review_pages.review_pages(state.session), then=under)
 
 
 def menu_move(state: AppState, screen: Menu, event: InputEvent) -> Result:
@@ -212,13 +219,11 @@ def _hint(state: AppState, under: ScreenState) -> ScreenState:
     coach's card two cards ahead and why, in full, at once (the cards are not asked for
     again; the play screen's line is cut to the screen's width); else the cards in hand are
     asked for."""
-    from pegboard.coach.lookahead import known_for, known_line
-
     assert state.session is not None
-    known = known_for(state.session.state)
+    known = lookahead.known_for(state.session.state)
     if known is None:
         return CardEntry("hint", under, _to_act(state))
-    line = known_line(known) or "No card fits under 31: say go."
+    line = lookahead.known_line(known) or "No card fits under 31: say go."
     return Reading((Page(HINT_TITLE, wrap(no_suits(line))),), then=under)
 
 

@@ -12,6 +12,8 @@ from pegboard.app.session import Session
 from pegboard.app.state import Page
 from pegboard.app.view import Screen
 from pegboard.app.words import wrap
+from pegboard.coach.lessons import lessons, player_parts, worth_showing
+from pegboard.coach.review import points_text
 
 TOP = 5
 """The most mistakes the device's review lists (the biggest first)."""
@@ -21,9 +23,6 @@ TITLE = "Review"
 
 def review_pages(session: Session) -> tuple[Page, ...]:
     """A page for each mistake worth showing, biggest first, then one for each player."""
-    from pegboard.coach.lessons import lessons, player_parts, worth_showing
-    from pegboard.coach.review import points_text
-
     found = session.memo("review", lambda: lessons(session.game))
     names = found.names
     mistakes = worth_showing(found, TOP)

@@ -11,20 +11,26 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from pegboard import lazy
 from pegboard.app.coach import COACH, coach_pages
 from pegboard.app.state import AppState, Page
 from pegboard.app.view import Screen
 from pegboard.app.words import no_suits, wrap
+from pegboard.coach.help_shape import in_words, paginate
 from pegboard.errors import PegboardError
 from pegboard.rules.events import Claim, Event, Play
 from pegboard.rules.scoring import Breakdown
 from pegboard.rules.state import Award, GameState, Phase, Reason
 
 if TYPE_CHECKING:
+    from pegboard.coach import hints, lookahead, review, rulehelp, teaching
     from pegboard.coach.rulehelp import Topic
-
-# The hints, the discard review, rule help and teaching are imported with the first lesson:
-# the first screen does without them.
+else:
+    hints = lazy.module("pegboard.coach.hints")
+    lookahead = lazy.module("pegboard.coach.lookahead")
+    review = lazy.module("pegboard.coach.review")
+    rulehelp = lazy.module("pegboard.coach.rulehelp")
+    teaching = lazy.module("pegboard.coach.teaching")
 
 
 def lessons(state: AppState, before: GameState, event: Event, awards: tuple[Award, ...],
@@ -32,7 +38,6 @@ def lessons(state: AppState, before: GameState, event: Event, awards: tuple[Awar
     """The teaching pages for an entry, and the lessons they give (not to be repeated)."""
     if not state.teaching or state.session is None:
         return [], frozenset()
-    from pegboard.coach import hints, rulehelp
     after = state.session.state
     coached, steps = coach_pages(before, after, event, awards, state.helped)
     pages = [*coached, *_play_note(before, event), *_discard_reviews(after, awards),
@@ -64,10 +69,8 @@ def turn_coach(state: AppState) -> str:
         return ""
 
     def line() -> str:
-        from pegboard.coach.lookahead import known_for, known_line
-
-        known = known_for(session.state)
-        return (known_line(known) or "") if known is not None else ""
+        known = lookahead.known_for(session.state)
+        return (lookahead.known_line(known) or "") if known is not None else ""
 
     return session.memo("coach line", line)
 
@@ -79,8 +82,6 @@ def _turn_page(state: AppState) -> list[Page]:
     line = turn_coach(state)
     if len(line) <= COACH_COLUMNS or state.audio:
         return []
-    from pegboard.coach.help_shape import paginate
-
     assert state.session is not None
     gs = state.session.state
     title = f"{COACH}{gs.names[gs.to_act] if gs.to_act is not None else ''}'s card"
@@ -99,16 +100,13 @@ def _play_note(before: GameState, event: Event) -> list[Page]:
     box knew: what it gave away or missed, by the look-ahead the coach line uses."""
     if not isinstance(event, Play) or before.to_act != event.player:
         return []
-    from pegboard.coach.lookahead import known_for, play_note
-
-    known = known_for(before)
-    note = play_note(known, event.card) if known is not None else None
+    known = lookahead.known_for(before)
+    note = lookahead.play_note(known, event.card) if known is not None else None
     return [Page(PLAY_NOTE, wrap(no_suits(note)))] if note is not None else []
 
 
 def _discard_reviews(after: GameState, awards: tuple[Award, ...]) -> list[Page]:
     """Each shown hand whose dealt cards were entered: its discard reviewed by expected value."""
-    from pegboard.coach import review
     pages: list[Page] = []
     for award in awards:
         dealt = after.dealt[award.player]
@@ -135,7 +133,6 @@ def _missed(before: GameState, event: Event) -> list[Page]:
     title = f"Missed {pending.points - event.points}"
     if not pending.items:
         return [Page(title, (f"{pending.reason}: {pending.points}", f"claimed {event.points}"))]
-    from pegboard.coach import teaching
     report = teaching.missed_combinations(Breakdown(pending.items), event.points)
     lines = tuple(no_suits(line) for line in report.lines()) or (
         f"{pending.reason}: {pending.points}", f"claimed {event.points}")
@@ -144,8 +141,6 @@ def _missed(before: GameState, event: Event) -> list[Page]:
 
 def help_pages(topics: tuple[Topic, ...]) -> list[Page]:
     """Rule help shown on its own when a dispute is likely."""
-    from pegboard.coach.help_shape import in_words
-
     pages = []
     for topic in topics:
         body = topic.pages
