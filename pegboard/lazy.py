@@ -43,6 +43,14 @@ SEAMS: Mapping[str, str] = {
     "pegboard.coach.lookahead": "the pegging coach's card: at a teaching table's play only",
     "pegboard.coach.review": "a discard reviewed by expected value: teaching, or the review",
     "pegboard.app.review_pages": "the game reviewed: from the game-over menu only",
+    # drawing
+    "pegboard.ui.large": "the large-print layouts: only where large print is on",
+    "pegboard.ui.race": "the score-race picture: only at a game's end",
+    "pegboard.stats": "the statistics (the race's values): only at a game's end, or by a "
+                      "command that reports them",
+    "PIL.ImageDraw": "Pillow's drawing: only to make the glyph file again",
+    "PIL.ImageFont": "Pillow's font (it loads the image-file plugins): only to make the glyph "
+                     "file again",
 }
 """Each lazily imported module, and why it is not imported with the module that uses it."""
 

@@ -11,13 +11,13 @@ PACKAGE = Path(__file__).resolve().parent.parent / "pegboard"
 
 # For each package or module: the pegboard parts it may import (its own name included).
 ALLOWED = {
-    "ui": {"errors", "rules", "record", "config", "stats", "app", "ui"},
-    "hw": {"errors", "rules", "record", "config", "app", "ui", "hw"},
+    "ui": {"errors", "lazy", "rules", "record", "config", "stats", "app", "ui"},
+    "hw": {"errors", "lazy", "rules", "record", "config", "app", "ui", "hw"},
     "sim/fakes": set(),
     "sim/keys": set(),
 }
-# Libraries that must be imported lazily (inside functions) so that importing the package on a
-# desktop never needs them at import time.
+# Libraries that must be imported lazily (through a seam of pegboard.lazy, the real import only
+# for the type checker) so that importing the package on a desktop never needs them.
 LAZY = {"gpiozero", "luma"}
 
 
@@ -30,6 +30,8 @@ def pegboard_imports(path: Path) -> list[tuple[str, bool]]:
         names: list[str] = []
         if isinstance(node, ast.Import):
             names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module == "pegboard":
+            names = [f"pegboard.{alias.name}" for alias in node.names]  # its modules
         elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
             names = [node.module]
         for name in names:

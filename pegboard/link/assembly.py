@@ -13,7 +13,7 @@ import math
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
-from pegboard.link.layout import STREET, LedConfig, led_at
+from pegboard.link.layout import STREET, STREETS, LedConfig, led_at
 from pegboard.link.wiring import FULL_MA_PER_CHANNEL, IDLE_MA_PER_LED
 
 #: Strip pitch at 60 LEDs per metre, in metres.
@@ -239,12 +239,28 @@ def strip_wiring_svg(cfg: LedConfig) -> str:
     return _svg(width, height, [marker, *parts])
 
 
+#: The strip's LED pitch: 60 LEDs a metre (WS2812B 60/m), in mm.
+STRIP_PITCH_MM = 1000 / 60
+#: Drill for an LED window (a 5050 LED is 5 mm square), and the spacing of the rows in mm.
+DRILL_MM = 5.0
+LANE_MM = 20.0
+STREET_GAP_MM = 12.0
+BOARD_WIDTH_MM = 600
+TEMPLATE_MARGIN_MM = 40.0
+
+
+def board_size_mm(tracks: int) -> tuple[int, int]:
+    """The board's width and height in mm: the rows, the game hole, the scale and margins,
+    rounded up to 10 mm (600 × 300 for two tracks)."""
+    rows = tracks * STREETS
+    height = 2 * TEMPLATE_MARGIN_MM + (rows - 1) * LANE_MM + (STREETS - 1) * STREET_GAP_MM + 40
+    return BOARD_WIDTH_MM, int(-(-height // 10) * 10)
+
+
 def enclosure_svg(tracks: int = 2) -> str:
     """The box's panels at 1:1 (the SVG's units are millimetres): the front apron with the
     OLED window, the encoder and the three buttons; the back apron with the supply's jack and
     the Pi's cable; the base plate with the Pi, Pico and level-shifter board holes."""
-    from pegboard.link.drawings import board_size_mm
-
     board_w, board_h = board_size_mm(tracks)
     apron_h, gap = 50.0, 22.0
     width, height = board_w + 20.0, 30 + 2 * (apron_h + gap) + board_h + 40

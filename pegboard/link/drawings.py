@@ -10,7 +10,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from xml.sax.saxutils import escape
 
-from pegboard.link.assembly import enclosure_svg, strip_wiring_svg
+from pegboard.link.assembly import (
+    DRILL_MM,
+    LANE_MM,
+    STREET_GAP_MM,
+    STRIP_PITCH_MM,
+    TEMPLATE_MARGIN_MM,
+    board_size_mm,
+    enclosure_svg,
+    strip_wiring_svg,
+)
 from pegboard.link.board import DEFAULT_COLOURS, colour_hex
 from pegboard.link.layout import (
     GAME_HOLE,
@@ -116,24 +125,6 @@ def _svg(width: float, height: float, parts: list[str]) -> str:
             f'viewBox="0 0 {width:g} {height:g}" font-family="sans-serif">')
     background = f'<rect width="{width:g}" height="{height:g}" fill="#fbf7ee"/>'
     return "\n".join([head, background, *parts, "</svg>"]) + "\n"
-
-
-#: The strip's LED pitch: 60 LEDs a metre (WS2812B 60/m), in mm.
-STRIP_PITCH_MM = 1000 / 60
-#: Drill for an LED window (a 5050 LED is 5 mm square), and the spacing of the rows in mm.
-DRILL_MM = 5.0
-LANE_MM = 20.0
-STREET_GAP_MM = 12.0
-BOARD_WIDTH_MM = 600
-TEMPLATE_MARGIN_MM = 40.0
-
-
-def board_size_mm(tracks: int) -> tuple[int, int]:
-    """The board's width and height in mm: the rows, the game hole, the scale and margins,
-    rounded up to 10 mm (600 × 300 for two tracks)."""
-    rows = tracks * STREETS
-    height = 2 * TEMPLATE_MARGIN_MM + (rows - 1) * LANE_MM + (STREETS - 1) * STREET_GAP_MM + 40
-    return BOARD_WIDTH_MM, int(-(-height // 10) * 10)
 
 
 def template_svg(cfg: LedConfig) -> str:

@@ -1,6 +1,6 @@
 """The screen font's glyphs as plain bits, for the first frame (:mod:`pegboard.ui.splash`).
 
-Pillow's built-in bitmap font (:func:`PIL.ImageFont.load_default_imagefont`) is the screen's
+Pillow's built-in bitmap font (:func:`ImageFont.load_default_imagefont`) is the screen's
 font, but loading it opens an image, and Pillow then imports its image-file plugins: tens of
 milliseconds before the first frame on a Pi. Every glyph fits a 6x12 cell, so each is kept
 here as 12 rows of 6 bits in ``glyphs.txt``, one line per character::
@@ -20,8 +20,15 @@ import functools
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from PIL import Image
+
+from pegboard import lazy
+
 if TYPE_CHECKING:
-    from PIL import Image
+    from PIL import ImageDraw, ImageFont
+else:
+    ImageDraw = lazy.module("PIL.ImageDraw")
+    ImageFont = lazy.module("PIL.ImageFont")
 
 CELL_W, CELL_H = 6, 12
 CHARACTERS = "".join(chr(code) for code in (*range(0x20, 0x7F), *range(0xA0, 0x100)))
@@ -32,8 +39,6 @@ FILE = "glyphs.txt"
 
 def from_pillow() -> dict[str, tuple[int, ...]]:
     """Each character's rows, drawn by Pillow's built-in font into a 6x12 cell."""
-    from PIL import Image, ImageDraw, ImageFont
-
     font = ImageFont.load_default_imagefont()
     glyphs: dict[str, tuple[int, ...]] = {}
     for char in CHARACTERS:
@@ -65,8 +70,6 @@ def glyphs() -> dict[str, tuple[int, ...]]:
 @functools.lru_cache(maxsize=64)
 def cell_mask(text: str) -> Image.Image:
     """``text``'s pixels, one 6x12 cell per character (a character the font lacks is "?")."""
-    from PIL import Image
-
     table = glyphs()
     cells = [table.get(char, table["?"]) for char in text]
     stride = (len(cells) * CELL_W + 7) // 8

@@ -31,7 +31,7 @@ from PIL import Image, ImageDraw
 
 from pegboard.app.view import PickerView, Screen, SideView, View
 from pegboard.ui import text
-from pegboard.ui.render import link_mark, lock_mark
+from pegboard.ui.marks import link_mark, lock_mark
 from pegboard.ui.text import CHAR_W, LINE_H, draw_text, fit, wrap
 
 WIDTH, HEIGHT = 128, 64

@@ -26,13 +26,34 @@ being chosen filling the screen).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PIL import Image, ImageDraw
 
+from pegboard import lazy
 from pegboard.app.view import Brightness, PickerView, Screen, SideView, View
 from pegboard.ui import text
+from pegboard.ui.marks import (
+    BOTTOM_Y,
+    HEADER_H,
+    HEIGHT,
+    LINK_W,
+    LOCK_X,
+    WIDTH,
+    link_mark,
+    lock_mark,
+)
 from pegboard.ui.text import CHAR_W, LINE_H, draw_text, fit, wrap
 
-WIDTH, HEIGHT = 128, 64
+if TYPE_CHECKING:
+    from pegboard import stats
+    from pegboard.ui import large
+    from pegboard.ui import race as race_picture
+else:
+    large = lazy.module("pegboard.ui.large")
+    race_picture = lazy.module("pegboard.ui.race")
+    stats = lazy.module("pegboard.stats")
+
 COLUMNS = WIDTH // CHAR_W  # 21 characters of small text per line
 
 LIST_SCREENS = frozenset({Screen.HOME, Screen.MENU, Screen.SETUP, Screen.DEALER,
@@ -41,11 +62,9 @@ TABLE_SCREENS = frozenset({Screen.CUT, Screen.STARTER, Screen.PLAY, Screen.CRIB,
                            Screen.SHOW, Screen.SCORES, Screen.GAME_OVER, Screen.MATCH,
                            Screen.CLAIM})
 
-_HEADER_H = 30  # board header: names, big scores, bars
-_BOTTOM_Y = HEIGHT - LINE_H  # the last line of small text
-_LINK_W = 21  # the link-down mark at the bottom right
-_LOCK = (".###.", "#...#", "#...#", "#####", "##.##", "##.##", "#####")  # the padlock's ink
-LOCK_X = WIDTH - len(_LOCK[0])  # the padlock's place: the right end of the line under the header
+_HEADER_H = HEADER_H  # board header: names, big scores, bars
+_BOTTOM_Y = BOTTOM_Y  # the last line of small text
+_LINK_W = LINK_W  # the link-down mark at the bottom right
 
 
 def render(view: View) -> Image.Image:
@@ -54,10 +73,7 @@ def render(view: View) -> Image.Image:
     if view.brightness is Brightness.BLANK:
         return image
     if view.large_print and view.screen not in (Screen.SAVED, Screen.RACE):
-        # Imported here: the large-print layouts cost start-up only where they are used.
-        from pegboard.ui.large import render_large
-
-        render_large(image, view)  # (with its own place for the link-down mark)
+        large.render_large(image, view)  # (with its own place for the link-down mark)
         return image
     if view.screen is Screen.SAVED:
         _saved(image, view)
@@ -90,29 +106,6 @@ def _bottom_line(image: Image.Image, view: View, line: str, *, invert: bool = Fa
         _inverted(image, 0, _BOTTOM_Y, chars * CHAR_W + 2, LINE_H, fit(line, chars))
     else:
         draw_text(image, 0, _BOTTOM_Y, fit(line, chars))
-
-
-def link_mark(image: Image.Image, x0: int = WIDTH - _LINK_W, y0: int = _BOTTOM_Y) -> None:
-    """The link-down mark, a boxed, struck-out ``LED`` with its corner at (x0, y0): the
-    bottom right corner unless a layout has a better place for it."""
-    draw = ImageDraw.Draw(image)
-    x1, y1 = x0 + _LINK_W - 1, y0 + LINE_H - 1
-    draw.rectangle((x0 - 1, y0, x1, y1), fill=0)
-    draw.rectangle((x0, y0, x1, y1), fill=1)
-    draw_text(image, x0 + 1, y0 + 1, "LED", fill=0)
-    draw.line((x0 + 1, y1 - 1, x1 - 1, y0 + 1), fill=0)
-
-
-def lock_mark(image: Image.Image, x0: int = LOCK_X, y0: int = _HEADER_H + 2,
-              scale: int = 1) -> None:
-    """The tournament lock's padlock (5 by 7 pixels, each ``scale`` times as big) with its
-    corner at (x0, y0)."""
-    draw = ImageDraw.Draw(image)
-    for y, row in enumerate(_LOCK):
-        for x, ink in enumerate(row):
-            if ink == "#":
-                draw.rectangle((x0 + x * scale, y0 + y * scale, x0 + (x + 1) * scale - 1,
-                                y0 + (y + 1) * scale - 1), fill=1)
 
 
 def _dealer_mark(image: Image.Image, x: int, y: int) -> None:
@@ -371,12 +364,9 @@ def _text_screen(image: Image.Image, view: View) -> None:
 
 def _race(image: Image.Image, view: View) -> None:
     """The score race of the game just ended (``view.race``), drawn by the race picture."""
-    from pegboard.stats import Race  # (with the race picture: only at a game's end)
-    from pegboard.ui.race import race_image
-
     winner = next((i for i, side in enumerate(view.sides) if side.winner), None)
-    race = Race(tuple(side.name for side in view.sides), view.target, view.race, winner)
-    image.paste(race_image(race))
+    race = stats.Race(tuple(side.name for side in view.sides), view.target, view.race, winner)
+    image.paste(race_picture.race_image(race))
 
 
 def _saved(image: Image.Image, view: View) -> None:
