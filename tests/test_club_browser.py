@@ -19,8 +19,10 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page
 
+from pegboard.rules.game import Game
 from pegboard.store import Store
 from tests.support.club import Played, Publisher, Standings, expected_standings, write_club_game
+from tests.support.games import random_game
 from tests.support.mosquitto import Broker
 from tests.support.web import chromium, system_chromium
 
@@ -130,3 +132,27 @@ def test_the_page_has_no_serious_accessibility_violation(night: Night, query: st
         assert not page.locator("#season").is_visible()
     violations = [v for v in Axe().run(page).response["violations"] if v["impact"] in BLOCKING]
     assert violations == [], [(v["id"], [n["target"] for n in v["nodes"]]) for v in violations]
+
+
+def test_a_boards_game_that_ended_past_the_target_reads_the_target(night: Night) -> None:
+    """The "Tables" row of a board whose last game went past 121 shows the board as the
+    engine showed it at the end: the winner at 121, never the record's total."""
+    while len(night.played) < len(GAMES):  # (when run alone)
+        confirm_next(night)
+    seed = GAMES[-1][0]
+    played = random_game(seed)
+    game = Game.from_header(played.header)
+    for event in played.events:
+        game.push(event)
+    over = game.report.game_over if game.report is not None else None
+    assert over is not None and max(over.scores) > 121  # the case in question
+    page = night.page
+    page.goto(night.standings.url)
+    counted(page, len(night.played))
+    expected = " – ".join(str(score) for score in over.shown)
+    page.wait_for_function("text => [...document.querySelectorAll('#live td')].some("
+                           "cell => cell.textContent === text)", arg=expected,
+                           timeout=SHOWN_WITHIN_MS)
+    cells = page.locator("#live td:nth-child(3)").all_text_contents()
+    assert cells == [expected]
+    assert all(int(score) <= 121 for cell in cells for score in cell.split(" – "))

@@ -113,7 +113,7 @@ def test_the_heading_says_whose_claim_is_awaited_and_who_deals_next(
         game.play_to(21)  # Ann claims 5 of her 12: the 7 are open to muggins
         shown_lines(page, 21)
         assert page.locator("#show h3").all_text_contents() == [
-            "Ben's hand: 7", "Ann's hand: said 5"]
+            "Ben's hand: 7", "Ann's hand: claimed 5"]
         game.play_to(23)  # the crib counted: Ben deals the next hand
         shown_lines(page, 23)
         assert page.text_content("#doing") == "Ben to deal"

@@ -76,15 +76,19 @@ def test_a_muggins_claim_awaited_is_shown_without_its_count(at: Any) -> None:
     assert data["claim"] == {"player": 1, "for": ["hand"],
                              "text": "Waiting for Ben's claim: hand"}
     assert data["show"] == []  # neither hand's count is shown before it is claimed
-    assert data["last_award"]["acts"][0]["text"] == "Ann: Last card for 1"
-    data = at("muggins.jsonl", 20)  # Ben claimed 7; Ann's 12 waits
+    # Ann's claim for the last card can still be called on: it reads as what she claimed.
+    assert data["last_award"]["acts"][0]["text"] == "Ann claimed 1 (last card)"
+    data = at("muggins.jsonl", 20)  # Ben claimed 7 (right): it can still be called on
     assert data["claim"]["text"] == "Waiting for Ann's claim: hand"
-    assert [count["title"] for count in data["show"]] == ["Ben's hand: 7"]
+    assert data["show"] == [{"player": 1, "crib": False, "points": None,
+                             "title": "Ben's hand: claimed 7", "lines": []}]
     data = at("muggins.jsonl", 21)  # Ann claimed 5: 7 more are open to muggins
     assert data["claim"] is None
+    assert [count["title"] for count in data["show"]] == ["Ben's hand: 7",
+                                                          "Ann's hand: claimed 5"]
     assert data["show"][1] == {"player": 0, "crib": False, "points": None,
-                               "title": "Ann's hand: said 5", "lines": []}
-    data = at("muggins.jsonl", 22)  # the crib given: nobody called muggins
+                               "title": "Ann's hand: claimed 5", "lines": []}
+    data = at("muggins.jsonl", 22)  # the crib given (record version 2: the window shut)
     assert data["show"][1]["title"] == "Ann's hand: 12 (said 5)"
     assert data["claim"]["for"] == ["crib"]
     assert at("two-player.jsonl", 12)["claim"] is None

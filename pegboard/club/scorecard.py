@@ -25,6 +25,7 @@ from pegboard.rules.events import GameHeader, NewGame, OptionsChanged, Override
 from pegboard.rules.facts import GameOver, Report, ShowStep
 from pegboard.rules.game import Game
 from pegboard.rules.scoring import Breakdown
+from pegboard.rules.state import Phase
 
 FORMAT = "pegboard-club-result"
 VERSION = 1
@@ -141,9 +142,19 @@ def _card(header: GameHeader, reports: Sequence[Report], over: GameOver,
 
 def _live(header: GameHeader, reports: Sequence[Report], board: str, game_id: str,
           club: str) -> dict[str, Any]:
-    """The table's live state: who plays, the scores and what the table does next."""
+    """The table's live state: who plays, the scores and what the table does next.
+    ``shown`` is the board as the table sees it: the scores, with the winner at the target
+    once the game is over (the engine's :class:`GameOver`; ``scores`` keeps the totals)."""
     turn = reports[-1].next if reports else None
     seat = header.club
+    scores = list(turn.scores) if turn is not None else [0] * header.rules.sides(
+        len(header.players))
+    shown = scores
+    if turn is not None and turn.phase is Phase.GAME_OVER:
+        over = next((fact for report in reversed(reports) for fact in report.of(GameOver)),
+                    None)
+        if over is not None:
+            shown = list(over.shown)
     return {
         "club": club, "board": board, "game": game_id, "players": list(header.players),
         "members": list(seat.members) if seat is not None else None,
@@ -151,8 +162,8 @@ def _live(header: GameHeader, reports: Sequence[Report], board: str, game_id: st
         "round": seat.round if seat is not None else None,
         "table": seat.table if seat is not None else None,
         "lock": seat.lock if seat is not None else None,
-        "scores": list(turn.scores) if turn is not None else [0] * header.rules.sides(
-            len(header.players)),
+        "scores": scores,
+        "shown": shown,
         "phase": turn.phase.value if turn is not None else "cut",
         "to_act": turn.to_act if turn is not None else None,
     }

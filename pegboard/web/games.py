@@ -4,8 +4,10 @@ They come from the store's index of finished games (:mod:`pegboard.store.index`)
 read-only (``writable=False``) and kept open: the scoreboard never writes to the store, so
 history files the index does not have yet are read once, into the connection's own memory,
 and each later look reads only the files that changed. The race is the index's statistics
-summary of the game (made once, by the writer, when the game was finished). A finished game
-never changes, so each one's summary is kept here by file name between looks.
+summary of the game (made once, by the writer, when the game was finished); its last row is
+the board as the game left it, the winner at the target, and is the score the list shows
+(``shown``: the record's ``result`` keeps the full totals). A finished game never changes, so
+each one's summary is kept here by file name between looks.
 """
 
 from __future__ import annotations
@@ -52,6 +54,7 @@ def summary(index: GameIndex, game: IndexedGame) -> dict[str, Any]:
         "finished_at": game.finished_at,
         "abandoned": game.abandoned,
         "result": game.result,
+        "shown": None,
         "race": None,
         "race_svg": None,
     }
@@ -59,6 +62,7 @@ def summary(index: GameIndex, game: IndexedGame) -> dict[str, Any]:
         race = index.summaries(game, 1)[-1].race
     except PegboardError:
         return data  # a record this release cannot replay: listed without its race
+    data["shown"] = list(race.final)
     data["race"] = race.to_json()
     data["race_svg"] = race_svg(race)
     return data

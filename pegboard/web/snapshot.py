@@ -10,6 +10,11 @@ a race or a score again. With count it yourself on, a count the engine holds for
 own count (``GameState.held_counts``) is not shown: the board stands where the engine says it
 stood before that count, and the count, its award and a result it made wait for the
 ``own_count`` line. The words are the device's own (:mod:`pegboard.app.words`).
+
+In a muggins game the page gives no one a reason to call: while a claim can still be called
+on (:func:`open_claim`), it reads as what was claimed and nothing more, whether it was right or
+short, and a count nobody claimed never reads as a claim of 0. Every total shown is the
+engine's: the board at the target once the game is over (its :class:`GameOver`).
 docs/web.md describes every field.
 """
 
@@ -21,18 +26,20 @@ from pegboard.app.picker import rank_label
 from pegboard.app.state import Count
 from pegboard.app.words import (
     awards_text,
+    claimed_line,
     count_lines,
     count_title,
     owed_label,
     result_lines,
     side_name,
 )
-from pegboard.rules.events import Deal, NewGame
+from pegboard.rules.events import Claim, Deal, Muggins, NewGame
 from pegboard.rules.facts import (
     ClaimClosed,
     ClaimOpened,
     Counted,
     GameOver,
+    Scored,
     ShowStep,
     Turn,
 )
@@ -70,6 +77,7 @@ def game_json(follower: Follower) -> dict[str, Any] | None:
     entries = follower.entries
     turn = entries[-1].report.next if entries else None
     deal = _this_deal(entries)
+    callable_at = open_claim(entries, game.header.version)
     data: dict[str, Any] = {
         "id": follower.game_id,
         "header": follower.header,
@@ -97,8 +105,8 @@ def game_json(follower: Follower) -> dict[str, Any] | None:
         "starter": str(gs.starter) if gs.starter is not None else None,
         "starter_text": rank_label(gs.starter.rank) if gs.starter is not None else None,
         "crib": [str(card) for card in gs.crib] if gs.crib is not None else None,
-        "last_award": last_scores(deal, names),
-        "show": show_json(deal, turn, names),
+        "last_award": last_scores(deal, names, callable_at=callable_at),
+        "show": show_json(deal, turn, names, callable_at),
         "winner": gs.winner,
         "result": None,
         "result_text": None,
@@ -118,12 +126,12 @@ def game_json(follower: Follower) -> dict[str, Any] | None:
         data["race"] = race.to_json()
         data["race_svg"] = race_svg(race)
     if gs.held_counts:
-        hold(data, gs.held_counts, deal, names)
+        hold(data, gs.held_counts, deal, names, callable_at)
     return data
 
 
 def hold(data: dict[str, Any], held: tuple[HeldCount, ...], deal: list[Entry],
-         names: tuple[str, ...]) -> None:
+         names: tuple[str, ...], callable_at: int | None = None) -> None:
     """Count it yourself: ``data`` with nothing of the counts the engine holds: the board as
     it stood before the first, no page or award line of any held count, and no result or
     winner while a held count made it (the game ended on it)."""
@@ -134,7 +142,7 @@ def hold(data: dict[str, Any], held: tuple[HeldCount, ...], deal: list[Entry],
                 result_text=None, race=None, race_svg=None,
                 show=[count for count in data["show"]
                       if (count["player"], count["crib"]) not in hidden],
-                last_award=last_scores(deal, names, hidden))
+                last_award=last_scores(deal, names, hidden, callable_at))
 
 
 def _game_over(entries: list[Entry]) -> GameOver | None:
@@ -153,6 +161,36 @@ def _this_deal(entries: list[Entry]) -> list[Entry]:
         if isinstance(entries[index].event, Deal | NewGame):
             return entries[index + 1:]
     return entries
+
+
+_SHUT_BY: tuple[type, ...] = (Claim, Muggins, NewGame)
+"""Entries that shut the muggins window of a claim before them (ACC 10): the next claim, a
+muggins call or "no muggins", a new game; records before version 5 shut it at the next deal
+too (docs/rules.md, "Muggins")."""
+
+
+def open_claim(entries: list[Entry], version: int) -> int | None:
+    """The record line of the claim an opponent may still call muggins on, whether or not
+    its owner missed anything (None: no call can be made now).
+
+    It is the last claim, as long as nothing has shut its window since: a score pegged, a
+    claim, a muggins call or "no muggins", a new game, the end of the game (before record
+    version 5 the next deal; before version 3 any entry at all). This is the window the
+    engine keeps for an under-claim (``Turn.muggins``), drawn for every claim alike, so that
+    what the page shows of a claim while it can be called says nothing of whether it was
+    right: the device asks for a call over the same window (``pegboard.app.calls``)."""
+    if not entries or entries[-1].report.next.phase is Phase.GAME_OVER:
+        return None
+    shut_by = _SHUT_BY if version >= 5 else (*_SHUT_BY, Deal)
+    at = next((i for i in range(len(entries) - 1, -1, -1)
+               if isinstance(entries[i].event, shut_by)), None)
+    if at is None or not isinstance(entries[at].event, Claim):
+        return None
+    if version < 3 and at != len(entries) - 1:
+        return None
+    if any(act.points for entry in entries[at + 1:] for act in entry.report.scored):
+        return None
+    return entries[at].line
 
 
 def doing(turn: Turn | None, names: tuple[str, ...]) -> str:
@@ -199,43 +237,82 @@ def claim_json(turn: Turn | None, names: tuple[str, ...]) -> dict[str, Any] | No
 
 def last_scores(deal: list[Entry], names: tuple[str, ...],
                 hidden: set[tuple[int, bool]] | frozenset[tuple[int, bool]] = frozenset(),
-                ) -> dict[str, Any] | None:
+                callable_at: int | None = None) -> dict[str, Any] | None:
     """The latest entry of this deal that pegged points: each scoring act (one
     :class:`Scored` fact) a line of its own, said as the device says it. ``hidden``: the
     owners of counts held (count it yourself; with True for a crib), whose acts are left
-    out."""
+    out. The act of the claim at record line ``callable_at`` (still open to a call) reads as
+    what was claimed ("Ann's hand: claimed 12", "Ben claimed 2 (pair, go)") with no awards,
+    the same for a right claim and a short one."""
     for entry in reversed(deal):
         acts = [act for act in entry.report.scored if not any(
             (act.player, reason is Reason.CRIB) in hidden
             for reason in act.reasons if reason in (Reason.HAND, Reason.CRIB))]
         if acts:
+            claim = _answered(entry) if entry.line == callable_at else None
             return {
                 "line": entry.line,
-                "acts": [{
-                    "player": act.player,
-                    "side": act.side,
-                    "points": act.points,
-                    "text": awards_text(list(act.awards), names),
-                    "awards": [award.to_json() for award in act.awards],
-                } for act in acts],
+                "acts": [_act_json(act, names, claim) for act in acts],
             }
     return None
 
 
-def show_json(deal: list[Entry], turn: Turn | None,
-              names: tuple[str, ...]) -> list[dict[str, Any]]:
+def _answered(entry: Entry) -> ClaimClosed | None:
+    """The claim ``entry`` (a claim) answered, from its report."""
+    event = entry.event
+    if not isinstance(event, Claim):
+        return None
+    return next((fact for fact in entry.report.of(ClaimClosed)
+                 if fact.claim.player == event.player), None)
+
+
+def _act_json(act: Scored, names: tuple[str, ...], claim: ClaimClosed | None
+              ) -> dict[str, Any]:
+    if claim is not None and act.player == claim.claim.player and Reason.MUGGINS not in (
+            act.reasons):
+        return {"player": act.player, "side": act.side, "points": act.points,
+                "text": claim_text(claim, names), "awards": []}
+    return {
+        "player": act.player,
+        "side": act.side,
+        "points": act.points,
+        "text": awards_text(list(act.awards), names),
+        "awards": [award.to_json() for award in act.awards],
+    }
+
+
+def claim_text(closed: ClaimClosed, names: tuple[str, ...]) -> str:
+    """A claim as it reads while it can still be called on: what its owner claimed and for
+    what, as the device's award line says a count's claim ("Ann's hand: claimed 12"); a
+    play score's with the kinds the engine asked the claim for ("Ben claimed 2 (pair,
+    go)")."""
+    claim = closed.claim
+    name = names[claim.player]
+    if claim.reason in (Reason.HAND, Reason.CRIB):
+        return claimed_line(name, claim.reason.value, closed.claimed)
+    return f"{name} claimed {closed.claimed} ({owed_label(claim)})"
+
+
+def show_json(deal: list[Entry], turn: Turn | None, names: tuple[str, ...],
+              callable_at: int | None = None) -> list[dict[str, Any]]:
     """The hands and crib this deal's entries counted, in the order the engine counted them
     (its :class:`ShowStep` facts), each read line by line as the device reads it.
 
-    In a muggins game a count waiting for its owner's claim is not shown at all, and one
-    whose under-claim is open to muggins shows only what was said: the true count stays
-    hidden until nobody can call muggins on it.
+    In a muggins game a count waiting for its owner's claim is not shown at all. Once
+    claimed, while the claim can still be called on (its record line is ``callable_at``, or
+    the engine holds points it missed open to muggins), it shows only what was claimed, with
+    no lines: a right claim and a short one read alike. After that the count is shown with
+    what was claimed when that differs ("Ann's hand: 12 (said 5)"); a count its owner never
+    claimed (muggins called first, passed over, or the game ended) says so ("not claimed"),
+    never "said 0".
     """
     steps: list[ShowStep] = []
     hidden: list[tuple[PendingClaim, ShowStep]] = []
-    said: dict[int, int] = {}  # id of a step -> what its owner claimed
+    said: dict[int, int | None] = {}  # id of a step -> what its owner claimed (None: nothing)
+    closed_at: dict[int, int] = {}  # id of a step -> the record line that closed its claim
     for entry in deal:
         facts = entry.report.facts
+        event = entry.event
         for index, fact in enumerate(facts):
             if isinstance(fact, ShowStep):
                 after = facts[index + 1] if index + 1 < len(facts) else None
@@ -248,27 +325,33 @@ def show_json(deal: list[Entry], turn: Turn | None,
                     if claim == fact.claim:
                         hidden.remove((claim, step))
                         steps.append(step)
-                        said[id(step)] = fact.claimed
+                        by_owner = isinstance(event, Claim) and event.player == claim.player
+                        said[id(step)] = fact.claimed if by_owner else None
+                        closed_at[id(step)] = entry.line
                         break
     muggins = turn.muggins if turn is not None else None
     out: list[dict[str, Any]] = []
     for step in steps:
         crib = step.counted is Counted.CRIB
+        what = "crib" if crib else "hand"
+        asked = id(step) in said
         claimed = said.get(id(step))
         open_to_muggins = muggins is not None and muggins.owner == step.player and (
             muggins.reason is (Reason.CRIB if crib else Reason.HAND))
-        if open_to_muggins and claimed is not None:
-            what = "crib" if crib else "hand"
+        if claimed is not None and (open_to_muggins or closed_at[id(step)] == callable_at):
             out.append({"player": step.player, "crib": crib, "points": None,
-                        "title": f"{names[step.player]}'s {what}: said {claimed}",
+                        "title": claimed_line(names[step.player], what, claimed),
                         "lines": []})
             continue
         count = Count(step.player, crib, step.cards, step.items, claimed)
+        title = count_title(count, names)
+        if asked and claimed is None:
+            title = f"{names[step.player]}'s {what}: {count.points} (not claimed)"
         out.append({
             "player": count.player,
             "crib": count.crib,
             "points": count.points,
-            "title": count_title(count, names),
+            "title": title,
             "lines": list(count_lines(count)),
         })
     return out

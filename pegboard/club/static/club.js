@@ -49,7 +49,7 @@
     live.replaceChildren(row(["Board", "Players", "Scores", ""], "th"));
     for (const b of boards) {
       const s = b.state || {};
-      live.appendChild(row([b.board, (s.players || []).join(" v "), (s.scores || []).join(" – "),
+      live.appendChild(row([b.board, (s.players || []).join(" v "), (s.shown || s.scores || []).join(" – "),
         b.online === "offline" ? "offline" : (s.phase || "")]));
     }
     document.getElementById("counts").textContent =

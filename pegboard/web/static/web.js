@@ -233,9 +233,10 @@
     data.games.forEach((game) => {
       const li = document.createElement("li");
       const line = document.createElement("p");
-      const result = game.result || {};
-      const scores = (result.scores || []).join("–");
-      let text = game.players.join(" v ") + ": " + scores;
+      // The board as the game left it (the winner at the target), never the record's
+      // totals: a game that cannot be read again is listed without its scores.
+      let text = game.players.join(" v ");
+      if (game.shown) text += ": " + game.shown.join("–");
       if (game.abandoned) text += " (not finished)";
       else if (game.race && game.race.winner !== null) {
         text += ", " + game.race.names[game.race.winner] + " won";

@@ -1,0 +1,108 @@
+"""The scoreboard gives nothing away, as a player sees it: Debian's Chromium on a phone's
+viewport, driven by Playwright, against ``pegboard web`` while games are written into real
+stores (issue 31, item 7).
+
+- While a muggins call can still be made, a right claim and a short one look and read the
+  same: the page's whole text, and its picture, are alike.
+- A count nobody claimed says so; it never reads "said 0".
+
+Waiting is Playwright's (a selector on the page), never a sleep.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageChops
+from playwright.sync_api import Browser, Page
+
+from tests.support.web import ScriptedGame, WebServer, chromium, system_chromium
+from tests.test_web_fair import (
+    ANN_CLAIMS,
+    ANN_SHOWS,
+    RIGHT,
+    SHORT,
+    SHOWN,
+    show_game,
+)
+from tools.web_shots import PHONE
+
+CHROMIUM = chromium()
+pytestmark = pytest.mark.skipif(CHROMIUM is None,
+                                reason="needs chromium (`make test` installs it)")
+
+
+SHOWN_WITHIN_MS = 15_000
+"""The longest the test waits for the page to show an entry (a hang guard)."""
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with system_chromium() as launched:
+        yield launched
+
+
+def shown_lines(page: Page, lines: int) -> None:
+    """Wait until the page shows the game as of record line ``lines``."""
+    page.wait_for_selector(f'body[data-lines="{lines}"]', state="attached",
+                           timeout=SHOWN_WITHIN_MS)
+
+
+def page_text(page: Page) -> str:
+    """What a reader of the page gets: its visible text and the screen reader's log."""
+    return page.inner_text("main") + "\n" + (page.text_content("#announce") or "")
+
+
+def test_a_right_claim_and_a_short_one_look_and_read_the_same_on_a_phone(
+        browser: Browser, tmp_path: Path) -> None:
+    games = {"right": show_game(RIGHT, *SHOWN), "short": show_game(SHORT, *SHOWN)}
+    texts: dict[str, list[str]] = {}
+    pictures: dict[str, Image.Image] = {}
+    for which, lines in games.items():
+        store = tmp_path / which
+        game = ScriptedGame(store, lines)
+        with WebServer(store, poll=0.02) as server:
+            # Reduced motion: the pegs do not glide, so both pictures are of a still page.
+            page = browser.new_page(viewport=PHONE, reduced_motion="reduce")
+            page.goto(server.url)
+            game.play_to(5)  # Ben shows; his claim is awaited
+            shown_lines(page, 5)
+            texts[which] = []
+            for line in (6, 7):  # Ben claims 4; Ann shows: a call on Ben can still be made
+                game.play_to(line)
+                shown_lines(page, line)
+                texts[which].append(page_text(page))
+            assert page.locator("#show h3").all_text_contents() == ["Ben's hand: claimed 4"]
+            assert page.locator("#show li").count() == 0
+            assert page.locator("#award li").all_text_contents() == ["Ben's hand: claimed 4"]
+            shot = tmp_path / f"{which}.png"
+            page.screenshot(path=shot)
+            pictures[which] = Image.open(shot).convert("RGB")
+            game.play_to(8)  # Ann's claim shuts the window: now the page may tell
+            shown_lines(page, 8)
+            texts[which].append(page_text(page))
+            page.close()
+        game.close()
+    assert texts["right"][:2] == texts["short"][:2]
+    assert "Ben's hand: claimed 4" in texts["right"][0]
+    assert ImageChops.difference(pictures["right"], pictures["short"]).getbbox() is None
+    assert "Ben's hand: 4\n" in texts["right"][2]
+    assert "Ben's hand: 6 (said 4)" in texts["short"][2]
+
+
+def test_a_count_nobody_claimed_reads_not_claimed(browser: Browser, tmp_path: Path) -> None:
+    lines = show_game(RIGHT, {"type": "muggins", "player": 0, "points": 4}, ANN_SHOWS,
+                      ANN_CLAIMS)
+    store = tmp_path / "store"
+    game = ScriptedGame(store, lines)
+    with WebServer(store, poll=0.02) as server:
+        page = browser.new_page(viewport=PHONE)
+        page.goto(server.url)
+        game.play_to(6)  # Ann calls muggins before Ben has claimed
+        shown_lines(page, 6)
+        assert page.locator("#show h3").all_text_contents() == ["Ben's hand: 4 (not claimed)"]
+        assert "said 0" not in page_text(page)
+        page.close()
+    game.close()
