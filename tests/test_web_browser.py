@@ -117,7 +117,10 @@ def test_the_heading_says_whose_claim_is_awaited_and_who_deals_next(
         game.play_to(23)  # the crib counted: Ben deals the next hand
         shown_lines(page, 23)
         assert page.text_content("#doing") == "Ben to deal"
-        assert page.locator("#award li").all_text_contents() == ["Ann: Crib for 1"]
+        # Ann's claim for her crib can still be called on: what she claimed, no more.
+        assert page.locator("#award li").all_text_contents() == ["Ann's crib: claimed 1"]
+        assert page.locator("#show h3").all_text_contents() == [
+            "Ben's hand: 7", "Ann's hand: 12 (said 5)", "Ann's crib: claimed 1"]
         game.play_to(len(muggins))  # Ann's crib takes her past the target: shown at it
         shown_lines(page, len(muggins))
         assert page.text_content("#score0") == "121"

@@ -21,8 +21,8 @@ import pytest
 
 from pegboard.record import dump_line
 from pegboard.rules.cards import Card
-from pegboard.rules.events import Crib, Cut, Dealt, Play, Show, Starter
-from pegboard.rules.facts import ClaimClosed, ClaimOutcome, MugginsOpened
+from pegboard.rules.events import Crib, Cut, Deal, Dealt, Event, LaidAway, Play, Show, Starter
+from pegboard.rules.facts import ClaimClosed, ClaimOutcome, MugginsOpened, Report
 from pegboard.rules.game import Game
 from pegboard.rules.state import Reason
 from pegboard.web.follow import Follower
@@ -201,41 +201,69 @@ def cards_in(text: str) -> set[Card]:
     return found
 
 
-def table_has_seen(events: list[Any]) -> set[Card]:
-    """The cards the table has seen after ``events``: cut, turned, laid, shown, the crib
-    once it is counted. Dealt cards are their player's alone."""
-    seen: set[Card] = set()
-    for event in events:
-        if isinstance(event, Cut | Show | Crib):
-            seen.update(event.cards)
-        elif isinstance(event, Starter | Play):
-            seen.add(event.card)
+def seen_in(event: Any, report: Report) -> set[Card]:
+    """The cards the table sees with one entry: cut, turned, laid, shown, and every hand and
+    crib the engine counts (laid on the table at the show). Dealt cards, and the cards laid
+    away, are their player's alone until then."""
+    seen: set[Card] = {card for step in report.show_steps for card in step.cards}
+    if isinstance(event, Cut | Show | Crib):
+        seen.update(event.cards)
+    elif isinstance(event, Starter | Play):
+        seen.add(event.card)
     return seen
 
 
-@pytest.mark.parametrize(("seed", "mode", "muggins"), [
-    (3, "cards", False), (5, "show", False), (8, "cards", True), (13, "show", True)])
+def with_laid_away(events: list[Event]) -> list[Event]:
+    """``events`` (every card entered, every card of each hand laid) with the cards each
+    player laid away entered after their dealt cards: the engine then knows each hand kept
+    and the crib, which it counts with no ``crib`` line."""
+    deals: list[list[Event]] = [[]]
+    for event in events:
+        if isinstance(event, Deal):
+            deals.append([])
+        deals[-1].append(event)
+    out: list[Event] = []
+    for deal in deals:
+        laid = {(event.player, event.card) for event in deal if isinstance(event, Play)}
+        for event in deal:
+            if isinstance(event, Crib):
+                continue
+            out.append(event)
+            if isinstance(event, Dealt):
+                away = tuple(card for card in event.cards if (event.player, card) not in laid)
+                out.append(LaidAway(event.player, away))
+    return out
+
+
+@pytest.mark.parametrize(("seed", "mode", "muggins", "laid_away"), [
+    (3, "cards", False, False), (5, "show", False, False), (8, "cards", True, False),
+    (13, "show", True, False), (3, "cards", False, True), (8, "cards", True, True)])
 def test_no_card_a_player_holds_or_laid_away_reaches_the_page_before_the_table_sees_it(
-        tmp_path: Path, seed: int, mode: str, muggins: bool) -> None:
+        tmp_path: Path, seed: int, mode: str, muggins: bool, laid_away: bool) -> None:
     """Every card the scoreboard's JSON names, at every entry of a game whose dealt cards
-    were entered, is one the table has seen (the page shows nothing but this JSON)."""
+    (and, with ``laid_away``, the cards each player laid away) were entered, is one the table
+    has seen (the page shows nothing but this JSON)."""
     played = random_game(seed, 2, mode=mode, muggins=muggins, dealt=True)
-    lines = [dump_line(played.header, 2), *(dump_line(event, 2) for event in played.events)]
-    assert any(isinstance(event, Dealt) for event in played.events)
+    events = with_laid_away(played.events) if laid_away else played.events
+    lines = [dump_line(played.header, 2), *(dump_line(event, 2) for event in events)]
     store = tmp_path / "store"
     game = ScriptedGame(store, lines)
     follower = Follower(store)
+    seen: set[Card] = set()
+    held: set[Card] = set()
     private = 0
     while not game.done:
         line = game.step()
+        event = events[line - 2]
+        assert game.game.report is not None
+        seen |= seen_in(event, game.game.report)
+        if isinstance(event, Dealt | LaidAway):
+            held.update(event.cards)
         follower.poll()
-        text = json.dumps(game_json(follower), ensure_ascii=False)
-        seen = table_has_seen(played.events[:line - 1])
-        named = cards_in(text)
+        named = cards_in(json.dumps(game_json(follower), ensure_ascii=False))
         assert named <= seen, (line, sorted(map(str, named - seen)))
-        dealt = {card for event in played.events[:line - 1] if isinstance(event, Dealt)
-                 for card in event.cards}
-        private += len(dealt - seen)
+        private += len(held - seen)
     follower.close()
     game.close()
-    assert private > 0  # there were cards held privately all along
+    assert private > 0  # cards were held privately all along
+    assert game.state.winner is not None  # the whole game was played
