@@ -23,6 +23,7 @@ from pegboard.app.coach import SHOW_ORDER
 from pegboard.app.effects import Effect, Persist, PersistUndo
 from pegboard.app.held_counts import held_screen, reading
 from pegboard.app.pages import entry_pages, said
+from pegboard.app.session import Session
 from pegboard.app.state import (
     AppState,
     Calling,
@@ -49,7 +50,7 @@ from pegboard.app.words import (
 from pegboard.errors import PegboardError
 from pegboard.rules.events import Claim, Cut, Deal, Event, Go, OptionsChanged, Play
 from pegboard.rules.facts import Report
-from pegboard.rules.state import GameState, Phase, Reason
+from pegboard.rules.state import GameState, PenaltyOffer, Phase, Reason
 
 
 def enter(state: AppState, event: Event, first: tuple[Page, ...] = ()) -> Result:
@@ -265,6 +266,33 @@ def notices(state: AppState, before: GameState, report: Report) -> tuple[AppStat
     state = replace(state, award=award, offers_shown=len(after.offers),
                     helped=state.helped | helped)
     return state, [*pages, *taught]
+
+
+def standing_offers(session: Session) -> tuple[PenaltyOffer, ...]:
+    """The penalties the table's last entry put to it and that are still open: the offer
+    pages on screen when the game stopped (a renege, a false claim of game).
+
+    An offer page stands from the entry whose report made the offer until the table answers
+    it: OK applies it (a ``penalty`` entry), and any other entry goes on without it. So the
+    offers standing are read off the record: those in the reports of the last entry made
+    (with the claim said with a card or go, and any option entered after it) that the engine
+    still holds open. A game resumed after a power cut puts them to the table again."""
+    events = session.events
+    step = 0
+    while step < len(events) and isinstance(events[-1 - step], OptionsChanged):
+        step += 1
+    if step == len(events):
+        return ()
+    step += 1
+    last = events[-step]
+    before = events[-1 - step] if step < len(events) else None
+    if isinstance(last, Claim) and isinstance(before, Play | Go) and (
+            before.player == last.player):
+        step += 1  # one for go or last, claimed with the card or go that won it
+    found = [offer for report in session.game.reports(len(events) - step)
+             for offer in report.offers]
+    return tuple(offer for offer in session.state.offers
+                 if not offer.resolved and offer in found)
 
 
 def race(state: AppState) -> tuple[tuple[int, ...], ...]:

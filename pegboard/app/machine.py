@@ -64,7 +64,7 @@ from pegboard.app.state import (
 )
 from pegboard.app.transitions import dispatch, view_of
 from pegboard.app.view import Brightness, View
-from pegboard.app.words import score_line
+from pegboard.app.words import offer_page, score_line
 from pegboard.config import Config
 from pegboard.record.reader import RawLine
 from pegboard.rules.game import Game
@@ -100,7 +100,9 @@ def initial_state(config: Config, *, resume: Sequence[RawLine] | Game | None = N
         board = replace(gs, scores=held.scores, back_pegs=held.back_pegs)
         page = Page("Game restored", (score_line(board), "OK to go on"),
                     sides=views.sides(board))
-    return replace(state, screen=Reading((*first, page)))
+    # A penalty offered on screen when the power went is put to the table again.
+    offers = tuple(offer_page(gs, offer) for offer in flow.standing_offers(session))
+    return replace(state, screen=Reading((*first, page, *offers)))
 
 
 def seated(setup: Setup, names: Sequence[str]) -> Setup:
