@@ -40,6 +40,8 @@ class Hub:
         self._game: dict[str, Any] | None = None
         self._finished: tuple[tuple[int, int], list[dict[str, Any]]] | None = None
         self._finished_lock = threading.Lock()
+        self._refresh_lock = threading.Lock()  # one look at the store at a time: a look
+        # asked from another thread (a test's) never lands its older snapshot last
         self.game_text = self._encode()
         self.refresh()
 
@@ -49,6 +51,10 @@ class Hub:
 
     def refresh(self) -> bool:
         """Look at the store once; True (and every waiter woken) when anything changed."""
+        with self._refresh_lock:
+            return self._refresh()
+
+    def _refresh(self) -> bool:
         error: str | None = None
         changed = False
         try:
