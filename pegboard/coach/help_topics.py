@@ -154,12 +154,25 @@ TOPICS: tuple[Topic, ...] = (
             "to its player's hand, and the points the play and the show pegged since are "
             "retracted. The play then goes on from the count of the go, and the offender "
             "must lay a card that fits.\n\n"
+            "When it can be claimed: the ACC rule, as the rules page gives it, sets no moment "
+            "after which the claim is lost. Pegboard takes the play back when the claim comes in the deal of the "
+            "renege, until that deal's crib is counted, even after a win in its play or "
+            "show (a win made on points pegged after the renege was never rightly made). "
+            "Later in the game the claim only pays the 2 points a card: the cards are "
+            "gathered, so nothing can be put right. The cards that fitted are laid again, "
+            "never set aside as dead. A go said in error is taken back with UNDO before "
+            "anyone plays on (docs/rules.md, \"Claim windows\").\n\n"
+            "If the game was won in the play while the offender still held a card, the "
+            "claim is made by showing the cards still held: the box judges the renege from "
+            "them.\n\n"
             "A card that would pass 31 is not a renege: it simply cannot be played."
         ),
         screen=(
             "Saying go while holding a card that fits is a renege.",
             "The opponent may claim 2 for each card that could have been played.",
             "Cards laid after it come back, points too; play goes on from the go.",
+            "Claim it in its deal, until the crib is counted, even after a win.",
+            "Later it only pays 2 a card: the cards are gathered.",
             "A card that would pass 31 is no renege.",
         ),
     ),
@@ -172,6 +185,12 @@ TOPICS: tuple[Topic, ...] = (
             "claims their own hand, crib and pegging points. Points a player under-claims can "
             "be taken by an opponent who calls \"muggins\" before the next score is pegged.\n\n"
             "Muggins does not apply to penalties, to a missed his heels, or to muggins itself.\n\n"
+            "The window is the ACC's, counted in scores pegged: the next claim, or points "
+            "pegged straight away, shut it. An entry that pegs nothing leaves it open: a card "
+            "that scores nothing, a penalty that moves no peg, and the next deal too. There "
+            "Pegboard differs from a table of cards, where gathering the cards ends any "
+            "check: the box still holds the count, so the miss stays provable until the next "
+            "score is pegged (docs/rules.md, \"Claim windows\").\n\n"
             "An over-claim is corrected to the true score. An over-claim that would have "
             "reached the game hole is a false claim of game (ACC 8.4): the opponent takes the "
             "points over-claimed and the claimer goes 15 points back."
@@ -179,6 +198,7 @@ TOPICS: tuple[Topic, ...] = (
         screen=(
             "An option: you count and claim your own points.",
             "Points you miss go to an opponent who calls muggins before the next score.",
+            "Only a score pegged shuts it; the next deal does not.",
             "Not for penalties, his heels or muggins itself.",
             "Over-claims are corrected; one that pegs out costs 15 back (ACC 8.4).",
         ),
