@@ -50,6 +50,7 @@ from pegboard.app.words import (
 from pegboard.errors import PegboardError
 from pegboard.rules.events import Claim, Cut, Deal, Event, Go, OptionsChanged, Play
 from pegboard.rules.facts import Report
+from pegboard.rules.fold import fold_reports
 from pegboard.rules.state import GameState, PenaltyOffer, Phase, Reason
 
 
@@ -296,17 +297,10 @@ def standing_offers(session: Session) -> tuple[PenaltyOffer, ...]:
 
 
 def race(state: AppState) -> tuple[tuple[int, ...], ...]:
-    """Each side's score after every deal of the game just ended (for the race picture),
-    read off the engine's reports: the scores its turn gave at the end of each deal, from
-    all zeros to the final score."""
+    """Each side's score after every deal of the game just ended (for the race picture): the
+    race of the engine's reports folded (:mod:`pegboard.rules.fold`), from all zeros to the
+    final score, the winner at the target."""
     session = state.session
     assert session is not None
-    gs = session.state
-    turns = [report.next for report in session.game.reports()
-             if report.next.game_no == gs.game_no]
-    rows: list[tuple[int, ...]] = [(0,) * gs.sides]
-    for turn, later in zip(turns, [*turns[1:], None], strict=True):
-        if turn.deal_no and (later is None or later.deal_no != turn.deal_no):
-            rows.append(turn.scores)
-    # Points pegged outside any deal (by points) still end the picture at the final score.
-    return tuple(rows) if rows[-1] == gs.scores else (*rows, gs.scores)
+    game = session.game
+    return fold_reports(game.header, game.reports()).game.race.scores

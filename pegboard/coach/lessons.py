@@ -1,7 +1,7 @@
 """What a finished game teaches: the biggest mistakes by expected points lost, and how well each
 player counted.
 
-Read off the engine's facts for every entry (:class:`pegboard.rules.facts.Report`):
+Read off the record's fold (:mod:`pegboard.rules.fold`, the engine's facts for every entry):
 
 * **Discards**: each hand counted in the show (a ``ShowStep`` of a hand) whose owner's dealt
   cards are in the record is reviewed by :func:`pegboard.coach.review.review_discard`: the
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import enum
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -27,14 +27,9 @@ from pegboard.coach.hints import play_options
 from pegboard.coach.review import points_text, review_discard
 from pegboard.errors import PegboardError
 from pegboard.rules.cards import Card
-from pegboard.rules.facts import (
-    ClaimClosed,
-    ClaimOutcome,
-    Counted,
-    CountSaid,
-    Laid,
-    ShowStep,
-)
+from pegboard.rules.events import GameHeader
+from pegboard.rules.facts import ClaimClosed, ClaimOutcome, CountSaid
+from pegboard.rules.fold import Fold, GameFold, HandCounted, LaidCard, fold_reports
 from pegboard.rules.game import Game
 
 __all__ = ["Counting", "GameLessons", "Mistake", "MistakeKind", "PlayerLessons", "lessons",
@@ -171,106 +166,90 @@ def player_parts(who: PlayerLessons) -> tuple[str, ...]:
     return tuple(parts)
 
 
-@dataclass(frozen=True, slots=True)
-class _Laid:
-    player: int
-    pile: tuple[Card, ...]
-    card: Card
-    played: tuple[Card, ...]
-    """Every card laid this deal before this one."""
-
-
 def _cards(cards: tuple[Card, ...] | list[Card]) -> str:
     return " ".join(c.pretty for c in cards)
 
 
-def _pegging(laid: list[_Laid], player: int, hand: tuple[Card, ...], starter: Card | None,
-             away: tuple[Card, ...]) -> Iterator[tuple[_Laid, Fraction, str]]:
+def _pegging(laid: Iterable[LaidCard], player: int, hand: tuple[Card, ...],
+             starter: Card | None, away: tuple[Card, ...],
+             ) -> Iterator[tuple[LaidCard, Fraction, str]]:
     """Each card ``player`` laid this deal with the expected points it gave up (``away``: the
     cards they laid away to the crib, which they know are nobody's hand)."""
     for play in laid:
-        if play.player != player:
+        if play.laid.player != player:
             continue
+        card, pile = play.laid.card, play.laid.before
         own = set(c for c in play.played if c in hand)
         holding = [c for c in hand if c not in own]
-        if play.card not in holding:
+        if card not in holding:
             continue  # a hand that does not match the play (a take-back): nothing to judge
-        seen = [c for c in (*play.played, *away) if c not in play.pile and c not in holding]
-        if starter is not None and starter not in holding and starter not in play.pile:
+        seen = [c for c in (*play.played, *away) if c not in pile and c not in holding]
+        if starter is not None and starter not in holding and starter not in pile:
             seen.append(starter)
         try:
-            options = play_options(play.pile, holding, seen)
+            options = play_options(pile, holding, seen)
         except PegboardError:
             continue
-        chosen = next((o for o in options if o.card == play.card), None)
+        chosen = next((o for o in options if o.card == card), None)
         if chosen is None or not options:
             continue
         yield play, options[0].value - chosen.value, options[0].card.pretty
 
 
-def lessons(game: Game) -> GameLessons:
-    """Replay ``game``'s entries through the engine and gather what they teach."""
-    walk = Game.from_header(game.header)
-    seats = range(len(walk.names))
-    per_game = [tuple(PlayerLessons(seat) for seat in seats)]
+def lessons(record: Game | Fold) -> GameLessons:
+    """What a record teaches, read off its fold (:mod:`pegboard.rules.fold`; a game is folded
+    from its reports, the entries in force): each hand counted with the cards laid in its deal
+    and the cards its owner was dealt, each claim closed, each own count said."""
+    fold = record if isinstance(record, Fold) else fold_reports(record.header,
+                                                                record.reports())
+    header = fold.header
+    seats = range(len(header.players))
+    per_game: list[tuple[PlayerLessons, ...]] = []
     mistakes: list[Mistake] = []
-    laid: list[_Laid] = []
-    deal_key: tuple[int, int] | None = None
-    games = 1
-    for event in game.events:
-        before = walk.state
-        report = walk.push(event)
-        key = (report.next.game_no, report.next.deal_no)
-        # A hand counted or a claim closed belongs to the game it was made in.
-        at = max(before.game_no, 1)
-        while len(per_game) < max(at, report.next.game_no):
-            per_game.append(tuple(PlayerLessons(seat) for seat in seats))
-        players = per_game[at - 1]
-        games = max(games, report.next.game_no)
-        if key != deal_key and report.of(Laid):
-            laid, deal_key = [], key
-        for fact in report.facts:
-            if isinstance(fact, Laid):
-                played = tuple(c for seat in before.played for c in seat)
-                laid.append(_Laid(fact.player, before.pile, fact.card, played))
-            elif isinstance(fact, ShowStep) and fact.counted is Counted.HAND:
-                mistakes.extend(_show(walk, players, fact, laid, key))
-            elif isinstance(fact, ClaimClosed):
-                players[fact.claim.player].counting.count(fact)
-            elif isinstance(fact, CountSaid):
-                players[fact.player].counting.said(fact)
+    for game in fold.games:
+        players = tuple(PlayerLessons(seat) for seat in seats)
+        per_game.append(players)
+        for hand in game.hands:
+            mistakes.extend(_show(header, game, players, hand))
+        for closed in game.claims:
+            players[closed.claim.player].counting.count(closed)
+        for said in game.said:
+            players[said.player].counting.said(said)
     mistakes.sort(key=lambda m: (-m.lost, m.game_no, m.deal_no, m.player))
     whole = tuple(PlayerLessons(seat) for seat in seats)
     for game_players in per_game:
         for total, one in zip(whole, game_players, strict=True):
             total.add(one)
-    return GameLessons(walk.names, games, tuple(mistakes), whole, tuple(per_game[:games]))
+    return GameLessons(header.players, len(per_game), tuple(mistakes), whole, tuple(per_game))
 
 
-def _show(walk: Game, players: tuple[PlayerLessons, ...], step: ShowStep, laid: list[_Laid],
-          key: tuple[int, int]) -> Iterator[Mistake]:
-    state = walk.state
+def _show(header: GameHeader, game: GameFold, players: tuple[PlayerLessons, ...],
+          hand: HandCounted) -> Iterator[Mistake]:
+    step = hand.step
     who = players[step.player]
-    dealt = state.dealt[step.player]
+    dealt = hand.dealt
     away = tuple(c for c in dealt or () if c not in step.cards)
+    laid = (play for play in game.laid if play.deal == hand.deal)
     for play, lost, better in _pegging(laid, step.player, step.cards, step.starter, away):
         who.plays += 1
         who.pegging_loss += lost
         if lost > 0:
-            yield Mistake(MistakeKind.PEGGING, *key, step.player, lost,
-                          f"laid {play.card} on {_cards(play.pile) or 'a new count'}",
+            yield Mistake(MistakeKind.PEGGING, *hand.deal, step.player, lost,
+                          f"laid {play.laid.card} on {_cards(play.laid.before) or 'a new count'}",
                           f"best {better}")
-    if dealt is None or state.dealer is None:
+    if dealt is None or hand.dealer is None:
         return
-    own = walk.side_of(step.player) == walk.side_of(state.dealer)
+    sides_of = game.sides_of
+    own = sides_of[step.player] == sides_of[hand.dealer]
     try:
         found = review_discard(dealt, step.cards, dealer=own, starter=step.starter,
-                               players=state.players, five_card=state.rules.five_card)
+                               players=len(header.players),
+                               five_card=header.rules.five_card)
     except PegboardError:
         return
     who.discards += 1
     who.discard_loss += found.loss
     if found.loss > 0:
-        yield Mistake(MistakeKind.DISCARD, *key, step.player, found.loss,
+        yield Mistake(MistakeKind.DISCARD, *hand.deal, step.player, found.loss,
                       f"laid away {_cards(away)}",
                       f"best lay away {_cards(found.best.discard)}")

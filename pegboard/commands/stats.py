@@ -20,10 +20,10 @@ from pegboard.errors import PegboardError, RecordError, StoreError
 from pegboard.record import decode_text
 from pegboard.stats import (
     RACE_TITLE,
-    Fold,
     GameSummary,
     Statistics,
     StatsError,
+    Totals,
     compute,
     head_lines,
     learning_lines,
@@ -227,7 +227,7 @@ class _FromStore(_Report):
 
     def statistics(self, game: int | None) -> Statistics:
         notes = [*self.reader.notices, *self.index.notices]
-        fold = Fold()
+        fold = Totals()
         for summary in self._summaries(notes):
             fold.add(summary)
             self.count += 1

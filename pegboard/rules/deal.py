@@ -60,6 +60,7 @@ def apply_deal(t: Table, event: Deal, out: list[Award]) -> None:
         t.first_dealer = dealer
     t.next_dealer = t.left_of(dealer)
     t._new_deal_state()
+    t.deal_open = True
     t.phase = Phase.STARTER
     t.to_act = dealer
     if t.rules.five_card and not any(a.reason is Reason.THREE_FOR_LAST for a in t.awards):

@@ -16,6 +16,8 @@ An entry's report, in order, may hold:
   claim); :class:`Scored` for the play's points, his heels, pegs, penalties, muggins;
 - :class:`Offered` and :class:`Withdrawn` penalty offers (renege reports, false claims of
   game);
+- :class:`DealEnded` for the deal this entry closed: first in a ``deal`` entry's report (the
+  deal before it), or just before :class:`GameOver` when the game ended in it;
 - :class:`GameOver` when a side reached the target; :class:`Undone` for an ``undo``;
   :class:`CountSaid` for an ``own_count`` (count it yourself).
 
@@ -62,6 +64,7 @@ class FactKind(enum.Enum):
     TAKEN_BACK = "taken back"
     GAME_OVER = "game over"
     CONFIRMED = "confirmed"
+    DEAL_ENDED = "deal ended"
     COUNT_SAID = "count said"
     UNDONE = "undone"
 
@@ -94,12 +97,19 @@ class ClaimOutcome(enum.Enum):
 @dataclass(frozen=True, slots=True)
 class Laid:
     """A card laid in the play and the count it made (up to 31; the count after the entry,
-    ``Turn.count``, is 0 once the count ends)."""
+    ``Turn.count``, is 0 once the count ends). ``pile`` is every card of this count, oldest
+    first, this one last."""
 
     kind: ClassVar[FactKind] = FactKind.LAID
     player: int
     card: Card
     count: int
+    pile: tuple[Card, ...]
+
+    @property
+    def before(self) -> tuple[Card, ...]:
+        """The cards of the count this card was laid on (empty: it led a new count)."""
+        return self.pile[:-1]
 
 
 @dataclass(frozen=True, slots=True)
@@ -288,6 +298,32 @@ class GameOver:
 
 
 @dataclass(frozen=True, slots=True)
+class DealEnded:
+    """A deal is over: the next one was dealt, or the game ended in it (RULES.md, "The
+    deal"). A deal dealt again after a misdeal (a ``redeal`` penalty) did not end: its
+    redeal is the same deal.
+
+    A deal that went to the show ends only when the next one is dealt: in a muggins game the
+    crib's claim, and a muggins call on it, still peg for it after the crib is counted.
+
+    ``scores`` are the board at its end as shown (the winner at the target, as
+    :attr:`GameOver.shown`); ``counted`` the seats whose hands were counted, in show order
+    (pone first, dealer last; hands counted before a renege's take-back are not, they were
+    counted again after it); ``crib`` whether the crib was counted; ``played`` whether its
+    play was entered card by card (else it was pegged by points).
+    """
+
+    kind: ClassVar[FactKind] = FactKind.DEAL_ENDED
+    game_no: int
+    deal_no: int
+    dealer: int
+    scores: tuple[int, ...]
+    counted: tuple[int, ...]
+    crib: bool
+    played: bool
+
+
+@dataclass(frozen=True, slots=True)
 class Confirmed:
     """The result was confirmed: by ``player`` (a press on the board) or, with ``director``
     set, by the club's director for the table. ``confirmed`` is every seat that has confirmed
@@ -322,8 +358,8 @@ class Undone:
 
 Fact = (
     Laid | SaidGo | Scored | ShowStep | ClaimOpened | ClaimClosed | MugginsOpened
-    | MugginsClosed | Offered | Withdrawn | PenaltyApplied | TakenBack | GameOver | Confirmed
-    | CountSaid | Undone
+    | MugginsClosed | Offered | Withdrawn | PenaltyApplied | TakenBack | DealEnded | GameOver
+    | Confirmed | CountSaid | Undone
 )
 """Every fact an entry can report."""
 
@@ -380,6 +416,11 @@ class Report:
     def confirmed(self) -> Confirmed | None:
         """The confirmation of the result, for a ``confirm`` or ``override`` entry."""
         return self.first(Confirmed)
+
+    @property
+    def deal_ended(self) -> DealEnded | None:
+        """The end of the deal this entry closed, if it closed one."""
+        return self.first(DealEnded)
 
     @property
     def game_over(self) -> GameOver | None:

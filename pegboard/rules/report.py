@@ -9,13 +9,14 @@ here works anything out again.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 
-from pegboard.rules.events import Claim, Confirm, Event, Muggins, Override, Penalty
+from pegboard.rules.events import Claim, Confirm, Deal, Event, Muggins, Override, Penalty
 from pegboard.rules.facts import (
     ClaimClosed,
     ClaimOutcome,
     Confirmed,
+    DealEnded,
     Fact,
     GameOver,
     MugginsClosed,
@@ -36,6 +37,8 @@ from pegboard.rules.turn import Turn
 def entry_report(before: Table, after: Table, event: Event, out: Sequence[Award]) -> Report:
     """The report of ``event``, applied to ``before`` with ``after`` and ``out`` its result."""
     facts: list[Fact] = []
+    if isinstance(event, Deal) and before.deal_open:
+        facts.append(deal_ended(before, tuple(before.scores)))
     if isinstance(event, Penalty):
         facts.extend(_penalty(before, after, event, out))
     windows: list[Fact] = []
@@ -52,7 +55,14 @@ def entry_report(before: Table, after: Table, event: Event, out: Sequence[Award]
     if after.offers is not before.offers:
         facts.extend(_offers(before, after))
     if after.winner is not None and before.winner is None:
-        facts.append(game_over(after))
+        over = game_over(after)
+        if after.deal_open:
+            # A hand whose claim the end of the game cut off was never counted by its owner.
+            unclaimed = {fact.claim.player for fact in facts if isinstance(fact, ClaimClosed)
+                         and fact.outcome in (ClaimOutcome.ENDED, ClaimOutcome.PASSED)
+                         and fact.claim.reason is Reason.HAND}
+            facts.append(deal_ended(after, over.shown, unclaimed))
+        facts.append(over)
     if isinstance(event, Confirm | Override):
         facts.append(Confirmed(
             event.player if isinstance(event, Confirm) else None,
@@ -70,6 +80,21 @@ def turn(t: Table) -> Turn:
         game_no=t.game_no, deal_no=t.deal_no, count=t.count, scores=tuple(t.scores),
         claim=t.pending_claims[0] if t.pending_claims else None, muggins=t.pending_muggins,
         held=t.held_counts[0] if t.held_counts else None,
+    )
+
+
+def deal_ended(t: Table, scores: tuple[int, ...],
+               unclaimed: Collection[int] = ()) -> DealEnded:
+    """The deal ``t`` is in, over with the board at ``scores``: the hands the engine counted
+    (the first ``show_index`` of the show order, less the ``unclaimed`` ones), the crib if it
+    was counted, and whether its play was entered card by card."""
+    assert t.dealer is not None
+    counted = t.show_order()[:t.show_index]
+    return DealEnded(
+        game_no=t.game_no, deal_no=t.deal_no, dealer=t.dealer, scores=scores,
+        counted=tuple(seat for seat in counted if seat not in unclaimed),
+        crib=t.crib is not None,
+        played=t.play_started,
     )
 
 

@@ -146,6 +146,9 @@ class Table:
         self._new_deal_state()
 
     def _new_deal_state(self) -> None:
+        # A deal dealt and not yet reported over (:class:`~pegboard.rules.facts.DealEnded`):
+        # set by the deal itself, so a misdeal's redeal leaves no deal to end.
+        self.deal_open = False
         self.starter: Card | None = None
         self.starter_suit_known = True  # False: a stand-in suit (only the rank was entered)
         self.count = 0

@@ -1,7 +1,8 @@
 """Statistics players care about, computed by replaying game records through the engine.
 
-Every record is read with :mod:`pegboard.record` and replayed event by event through
-:class:`pegboard.rules.game.Game`; nothing is taken on trust from a stored result. A record
+Every record is read with :mod:`pegboard.record` and replayed once, event by event, through
+:class:`pegboard.rules.game.Game`, and the reports of its entries in force are folded
+(:mod:`pegboard.rules.fold`); nothing is taken on trust from a stored result. A record
 may hold a match (games separated by ``new_game`` lines); each game counts on its own.
 
 Per side (a player, or a partnership named "Ann & Cat" in seat order), over finished games:
@@ -11,10 +12,10 @@ Per side (a player, or a partnership named "Ann & Cat" in seat order), over fini
   winner gives the skunk the game result names; each loser takes one when their own final
   score is on or below the line (with three players, one loser may escape it).
 * ``average_hand``: points pegged for hands (award reason ``hand``) per hand counted. A hand
-  is counted when the show reached it, even if it scored nothing (the engine pegs no award for
-  a zero hand, so the show's progress is read from the game state). A partnership has two
-  hands a deal. In muggins games a hand counts what its owner claimed; points taken by
-  muggins go to the caller under the reason ``muggins``, in no average.
+  is counted when the show reached it, even if it scored nothing: the engine reports the
+  hands it counted at the end of each deal (:class:`~pegboard.rules.facts.DealEnded`). A
+  partnership has two hands a deal. In muggins games a hand counts what its owner claimed;
+  points taken by muggins go to the caller under the reason ``muggins``, in no average.
 * ``average_crib``: points for the crib (reason ``crib``) per crib the side owned and counted.
 * ``average_pegging``: points from the play (fifteen, thirty-one, pairs, runs, go, last card)
   per deal whose play was entered card by card.
@@ -23,14 +24,14 @@ Per side (a player, or a partnership named "Ann & Cat" in seat order), over fini
 Deals entered by points only (quick-mode ``peg`` lines) count in the scores and the race but
 not in those averages, since nobody said which points came from where. Across all games:
 the first-dealer win rate (games won by the side that dealt first). Per game: the score race,
-each side's score at the end of every deal.
+each side's score at the end of every deal (the winner at the target).
 """
 
 from __future__ import annotations
 
 from pegboard.rules.state import PLAY_REASONS
 from pegboard.stats.kept import summary_from_json, summary_json
-from pegboard.stats.replay import Fold, compute, replay_events, replay_record, summarise
+from pegboard.stats.replay import Totals, compute, replay_events, replay_record, summarise
 from pegboard.stats.text import (
     RACE_TITLE,
     format_text,
@@ -55,7 +56,6 @@ __all__ = [
     "PLAY_REASONS",
     "RACE_TITLE",
     "BestHand",
-    "Fold",
     "GameSummary",
     "Race",
     "Scored",
@@ -64,6 +64,7 @@ __all__ = [
     "Statistics",
     "StatsError",
     "Tally",
+    "Totals",
     "compute",
     "format_text",
     "head_lines",

@@ -7,6 +7,7 @@ from typing import Any, TypeGuard
 
 from pegboard.errors import InvalidCardError
 from pegboard.rules.cards import Card
+from pegboard.rules.state import Skunk
 from pegboard.stats.values import BestHand, GameSummary, Race, Scored, Tally
 
 # --- a game summary kept in the store's index ----------------------------------------------
@@ -18,7 +19,7 @@ def summary_json(g: GameSummary) -> dict[str, Any]:
     return {
         "players": list(g.players), "names": list(g.names), "target": g.race.target,
         "race": [list(row) for row in g.race.scores], "finished": g.finished,
-        "winner": g.winner, "skunk": g.skunk, "first_dealer_side": g.first_dealer_side,
+        "winner": g.winner, "skunk": str(g.skunk), "first_dealer_side": g.first_dealer_side,
         "tallies": [_tally_json(t) for t in g.tallies],
     }
 
@@ -46,10 +47,14 @@ def summary_from_json(data: object, *, number: int, source: str) -> GameSummary:
         raise ValueError("its skunk or finished is not what a summary keeps")
     if not isinstance(tallies, list) or len(tallies) != len(names):
         raise ValueError("it has no tally for each side")
+    try:
+        how = Skunk(skunk)
+    except ValueError:
+        raise ValueError(f"its skunk {skunk!r} is not one of none, skunk, double") from None
     rows = tuple(tuple(row) for row in race)
     return GameSummary(
-        number, source, players, names, Race(names, target, rows, winner, skunk), finished,
-        winner, skunk, first, tuple(_tally_from_json(t, number) for t in tallies),
+        number, source, players, names, Race(names, target, rows, winner, how), finished,
+        winner, how, first, tuple(_tally_from_json(t, number) for t in tallies),
     )
 
 

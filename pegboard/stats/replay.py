@@ -8,14 +8,15 @@ from collections.abc import Iterable, Sequence
 
 from pegboard.errors import RecordError, RuleError
 from pegboard.record.reader import RawLine, entries
-from pegboard.rules.events import Crib, Deal, Event, GameHeader, NewGame, Play, Undo
+from pegboard.rules.events import Event, GameHeader
+from pegboard.rules.fold import Fold, GameFold, fold_reports
 from pegboard.rules.game import Game
 from pegboard.rules.result import skunk_of
-from pegboard.rules.state import PLAY_REASONS, Award, Phase
+from pegboard.rules.state import PLAY_REASONS, Reason, Skunk
 from pegboard.stats.values import (
     BestHand,
     GameSummary,
-    Race,
+    Scored,
     SideStats,
     Statistics,
     Tally,
@@ -23,15 +24,6 @@ from pegboard.stats.values import (
 )
 
 # --- replaying one record ------------------------------------------------------------------
-
-
-def _side_names(header: GameHeader, game: Game) -> tuple[str, ...]:
-    players = header.players
-    sides = game.state.sides
-    return tuple(
-        " & ".join(name for seat, name in enumerate(players) if game.side_of(seat) == side)
-        for side in range(sides)
-    )
 
 
 def _read(lines: Iterable[RawLine], source: str
@@ -49,189 +41,86 @@ def _read(lines: Iterable[RawLine], source: str
     return header, events
 
 
-def _effective_events(
-    header: GameHeader, events: Sequence[tuple[int, Event]], source: str
-) -> list[Event]:
-    """The events in force once every undo has taken effect (checked by the engine)."""
+def _folded(header: GameHeader, events: Iterable[tuple[int, Event]], source: str) -> Fold:
+    """The record replayed once through the engine (an undo takes its entry back), its
+    entries in force folded (:mod:`pegboard.rules.fold`); a refused entry raises RecordError
+    naming the source and line."""
     try:
         game = Game.from_header(header)
     except RuleError as error:
         raise RecordError(f"{source}: line 1: {error}") from None
     for number, event in events:
-        _apply(game, event, number, source)
-    return list(game.events)
+        try:
+            game.push(event)
+        except RuleError as error:
+            raise RecordError(f"{source}: line {number}: {error}") from None
+    return fold_reports(header, game.reports())
 
 
-class _GameTracker:
-    """Follows one game of a record as its events are replayed."""
-
-    def __init__(self, number: int, source: str, header: GameHeader, game: Game) -> None:
-        self.number = number
-        self.source = source
-        self.header = header
-        self.game = game
-        self.names = _side_names(header, game)
-        sides = len(self.names)
-        self.race: list[tuple[int, ...]] = [tuple([0] * sides)]
-        self.tallies = [Tally() for _ in range(sides)]
-        self.first_dealer_side: int | None = None
-        self.in_deal = False
-        self.deal_played = False
-        self.deal_hand_awards: list[int] = []  # players whose hand award was pegged this deal
-        self.deal_crib = False
-        self.deal_dealer: int | None = None
-
-    def before(self, event: Event) -> None:
-        if isinstance(event, Deal) and self.in_deal:
-            self.close_deal()
-
-    def after(self, event: Event, awards: Sequence[Award]) -> None:
-        # The state snapshot is built on demand, so it is read only when needed.
-        if isinstance(event, Deal):
-            state = self.game.state
-            self.in_deal = True
-            self.deal_played = False
-            self.deal_hand_awards = []
-            self.deal_crib = False
-            self.deal_dealer = state.dealer
-            if self.first_dealer_side is None and state.dealer is not None:
-                self.first_dealer_side = self.game.side_of(state.dealer)
-        if isinstance(event, Play):
-            self.deal_played = True
-        if isinstance(event, Crib):
-            self.deal_crib = True
-        for award in awards:
-            tally = self.tallies[award.side]
-            # A renege's take-back cancels an award where it was counted (it is counted
-            # again when the play is played out once more).
-            taken_back = award.reason == "renege take-back"
-            reason = award.cancels if taken_back else award.reason
-            if reason == "hand" and taken_back:
-                tally.hands.points += award.points
-                if award.player in self.deal_hand_awards:
-                    self.deal_hand_awards.remove(award.player)
-            elif reason == "hand":
-                tally.hands.points += award.points
-                self.deal_hand_awards.append(award.player)
-                best = tally.best_hand
-                if best is None or award.points > best.points:
-                    tally.best_hand = BestHand(
-                        award.points, award.cards, self.game.state.starter,
-                        self.header.players[award.player], self.number,
-                    )
-            elif reason == "crib":
-                tally.cribs.points += award.points
-            elif reason in PLAY_REASONS:
-                tally.pegging.points += award.points
-
-    def close_deal(self) -> None:
-        """Book the deal that just ended: race point, deals, hands and cribs counted."""
-        state = self.game.state
-        self.race.append(tuple(state.scores))
-        n = len(self.header.players)
-        for tally in self.tallies:
-            tally.deals += 1
-            if self.deal_played:
-                tally.pegging.times += 1
-        dealer = self.deal_dealer
-        if dealer is not None:
-            order = [(dealer + k) % n for k in range(1, n + 1)]  # pone first, dealer last
-            if self.deal_crib or state.phase is Phase.CRIB:
-                counted = order  # the show went through
-            elif state.phase is Phase.GAME_OVER and self.deal_hand_awards:
-                # The game ended in the show: the hands up to the one that pegged out.
-                counted = order[: order.index(self.deal_hand_awards[-1]) + 1]
-            else:
-                counted = []  # ended before the show, or entered by points only
-            for player in counted:
-                self.tallies[self.game.side_of(player)].hands.times += 1
-            if self.deal_crib:
-                self.tallies[self.game.side_of(dealer)].cribs.times += 1
-        self.in_deal = False
-
-    def summary(self) -> GameSummary:
-        if self.in_deal:
-            self.close_deal()
-        state = self.game.state
-        result = state.result
-        race = Race(
-            self.names, self.header.rules.target, tuple(self.race),
-            result.winner if result else None, result.skunk if result else "none",
-        )
-        return GameSummary(
-            self.number, self.source, self.header.players, self.names, race,
-            result is not None, result.winner if result else None,
-            result.skunk if result else "none", self.first_dealer_side, tuple(self.tallies),
-        )
-
-
-def _apply(game: Game, event: Event, number: int, source: str) -> tuple[Award, ...]:
-    try:
-        return game.apply(event)
-    except RuleError as error:
-        raise RecordError(f"{source}: line {number}: {error}") from None
+def summary_of(folded: GameFold, header: GameHeader, number: int, source: str) -> GameSummary:
+    """Game ``number`` of the statistics, from its fold: the race, the result and each side's
+    tally of the deals that ended (points by reason, hands and cribs as the engine counted
+    them, deals played card by card, the best hand)."""
+    over = folded.over
+    tallies = []
+    for side in range(len(folded.names)):
+        best = folded.best[side]
+        tallies.append(Tally(
+            len(folded.deals) + folded.open_deal,
+            Scored(folded.pegged(side, Reason.HAND), folded.hands_counted(side)),
+            Scored(folded.pegged(side, Reason.CRIB), folded.cribs_counted(side)),
+            Scored(folded.pegged(side, *PLAY_REASONS), folded.deals_played),
+            None if best is None else BestHand(
+                best.points, best.cards, best.starter, header.players[best.player], number),
+        ))
+    first = folded.first_dealer
+    return GameSummary(
+        number, source, header.players, folded.names, folded.race, over is not None,
+        over.winner if over else None, over.skunk if over else Skunk.NONE,
+        None if first is None else folded.sides_of[first], tuple(tallies),
+    )
 
 
 def replay_record(
     lines: Iterable[RawLine], *, source: str = "record", first_number: int = 1
 ) -> list[GameSummary]:
-    """Replay one record (a game or a match) and summarise each of its games.
+    """Replay one record (a game or a match) and summarise each of its games, with what each
+    teaches (:func:`pegboard.coach.lessons.lessons`, from the same fold).
 
     ``source`` names the record in error messages; games are numbered from ``first_number``.
     """
     header, events = _read(lines, source)
-    return _replay(header, events, source, first_number, learning=True)
+    folded = _folded(header, events, source)
+    summaries = _summaries(folded, source, first_number)
+    _learned(folded, summaries)
+    return summaries
 
 
 def replay_events(
     header: GameHeader, events: Sequence[Event], *, source: str = "game", first_number: int = 1
 ) -> list[GameSummary]:
     """Like :func:`replay_record`, from the engine's own values (``Game.header``,
-    ``Game.events``). For the race at the end of a game: ``replay_events(...)[-1].race``.
-    """
-    return _replay(header, list(enumerate(events, start=2)), source, first_number)
+    ``Game.events``), without the lessons."""
+    folded = _folded(header, enumerate(events, start=2), source)
+    return _summaries(folded, source, first_number)
 
 
-def _replay(
-    header: GameHeader, events: Sequence[tuple[int, Event]], source: str, first_number: int,
-    *, learning: bool = False,
-) -> list[GameSummary]:
-    numbered = events
-    if any(isinstance(event, Undo) for _, event in events):
-        # Replay once to let the engine take back what was undone; line numbers of the
-        # remaining events no longer matter (they were all accepted).
-        numbered = [(0, event) for event in _effective_events(header, events, source)]
-    try:
-        game = Game.from_header(header)
-    except RuleError as error:
-        raise RecordError(f"{source}: line 1: {error}") from None
-    summaries: list[GameSummary] = []
-    tracker = _GameTracker(first_number, source, header, game)
-    for number, event in numbered:
-        if isinstance(event, NewGame):
-            summaries.append(tracker.summary())
-            _apply(game, event, number, source)
-            tracker = _GameTracker(first_number + len(summaries), source, header, game)
-            continue
-        tracker.before(event)
-        awards = _apply(game, event, number, source)
-        tracker.after(event, awards)
-    summaries.append(tracker.summary())
-    if learning:
-        _learned(game, summaries)
-    return summaries
+def _summaries(folded: Fold, source: str, first_number: int) -> list[GameSummary]:
+    return [summary_of(game, folded.header, first_number + k, source)
+            for k, game in enumerate(folded.games)]
 
 
-def _learned(game: Game, summaries: list[GameSummary]) -> None:
+def _learned(folded: Fold, summaries: list[GameSummary]) -> None:
     """Add what each game teaches (:func:`pegboard.coach.lessons.lessons`, the one place it
     is worked out) to its sides' tallies: discards reviewed and the points given up on them,
     points missed counting and given up pegging."""
     from pegboard.coach.lessons import lessons  # the advice engine: only when summarising
 
-    found = lessons(game)
+    found = lessons(folded)
+    sides_of = folded.game.sides_of
     for summary, players in zip(summaries, found.per_game, strict=False):
         for who in players:
-            tally = summary.tallies[game.side_of(who.player)]
+            tally = summary.tallies[sides_of[who.player]]
             tally.discards += who.discards
             tally.discard_loss += round(1000 * who.discard_loss)
             tally.missed += who.counting.missed
@@ -265,8 +154,8 @@ def compute(records: Iterable[tuple[str, str]], *, skip_bad: bool = False) -> St
     )
 
 
-class Fold:
-    """Per-side statistics folded one game at a time, so a history of any length is read in
+class Totals:
+    """Per-side statistics added up one game at a time, so a history of any length is read in
     the same memory (the games themselves are not kept)."""
 
     def __init__(self) -> None:
@@ -305,7 +194,7 @@ class Fold:
 
 def summarise(games: Sequence[GameSummary]) -> Statistics:
     """Fold game summaries into per-side statistics."""
-    fold = Fold()
+    totals = Totals()
     for g in games:
-        fold.add(g)
-    return fold.statistics(games)
+        totals.add(g)
+    return totals.statistics(games)

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from pegboard.errors import PegboardError
 from pegboard.rules.cards import Card
+from pegboard.rules.fold import Race as Race  # the race is the fold's: one account
 from pegboard.rules.state import Skunk
 
 
@@ -22,46 +23,6 @@ def skunk_lines(target: int) -> tuple[int, int | None]:
     if target <= 61:
         return target - 31, None
     return target - 31, target - 61
-
-
-@dataclass(frozen=True, slots=True)
-class Race:
-    """The score race of one game: each side's score after every deal.
-
-    ``scores[0]`` is the start (every side on 0) and ``scores[k]`` the scores at the end of
-    deal ``k`` (the last entry is the final score, even when the game ended mid-deal).
-    ``names`` has one entry per side (partners joined with " & ").
-    """
-
-    names: tuple[str, ...]
-    target: int
-    scores: tuple[tuple[int, ...], ...]
-    winner: int | None = None
-    skunk: str = "none"
-
-    @property
-    def deals(self) -> int:
-        """Number of deals shown."""
-        return len(self.scores) - 1
-
-    @property
-    def final(self) -> tuple[int, ...]:
-        """Each side's last score."""
-        return self.scores[-1] if self.scores else tuple(0 for _ in self.names)
-
-    def series(self, side: int) -> tuple[int, ...]:
-        """One side's score after each deal, starting from 0."""
-        return tuple(row[side] for row in self.scores)
-
-    def to_json(self) -> dict[str, object]:
-        """``{"names": [...], "target": 121, "scores": [[0, 0], ...], "winner": 0, ...}``."""
-        return {
-            "names": list(self.names),
-            "target": self.target,
-            "scores": [list(row) for row in self.scores],
-            "winner": self.winner,
-            "skunk": self.skunk,
-        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,7 +115,7 @@ class GameSummary:
     race: Race
     finished: bool
     winner: int | None
-    skunk: str
+    skunk: Skunk
     first_dealer_side: int | None
     tallies: tuple[Tally, ...]
 
@@ -166,7 +127,7 @@ class GameSummary:
             "sides": list(self.names),
             "finished": self.finished,
             "winner": self.winner,
-            "skunk": self.skunk,
+            "skunk": str(self.skunk),
             "first_dealer_side": self.first_dealer_side,
             "race": [list(row) for row in self.race.scores],
         }
@@ -180,10 +141,10 @@ class Skunks:
     every: int = 0
     double: int = 0
 
-    def count(self, skunk: str) -> None:
-        """Count one game's :class:`~pegboard.rules.state.Skunk` (``"none"`` counts none)."""
+    def count(self, skunk: Skunk) -> None:
+        """Count one game's :class:`~pegboard.rules.state.Skunk` (``NONE`` counts none)."""
         self.every += skunk in (Skunk.SKUNK, Skunk.DOUBLE)
-        self.double += skunk == Skunk.DOUBLE
+        self.double += skunk is Skunk.DOUBLE
 
 
 @dataclass(slots=True)

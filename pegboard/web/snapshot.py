@@ -5,10 +5,10 @@ entry the follower read (:class:`~pegboard.rules.facts.Report`). What the table 
 the last entry's :class:`~pegboard.rules.facts.Turn`; the last score is that entry's
 :class:`~pegboard.rules.facts.Scored` acts, one line each; the show is the deal's
 :class:`~pegboard.rules.facts.ShowStep` facts in the order the engine counted them; the race
-is the :class:`Turn` scores at the end of each deal. Nothing here works out a phase, an order,
-a race or a score again. With count it yourself on, a count the engine holds for its owner's
-own count (``GameState.held_counts``) is not shown: the board stands where the engine says it
-stood before that count, and the count, its award and a result it made wait for the
+is the entries' reports folded (:mod:`pegboard.rules.fold`). Nothing here works out a phase,
+an order, a race or a score again. With count it yourself on, a count the engine holds for its
+owner's own count (``GameState.held_counts``) is not shown: the board stands where the engine
+says it stood before that count, and the count, its award and a result it made wait for the
 ``own_count`` line. The words are the device's own (:mod:`pegboard.app.words`).
 
 In a muggins game the page gives no one a reason to call: while a claim can still be called
@@ -33,7 +33,7 @@ from pegboard.app.words import (
     result_lines,
     side_name,
 )
-from pegboard.rules.events import Claim, Deal, Muggins, NewGame
+from pegboard.rules.events import Claim, Deal, GameHeader, Muggins, NewGame
 from pegboard.rules.facts import (
     ClaimClosed,
     ClaimOpened,
@@ -43,6 +43,7 @@ from pegboard.rules.facts import (
     ShowStep,
     Turn,
 )
+from pegboard.rules.fold import fold_reports
 from pegboard.rules.state import HeldCount, PendingClaim, Phase, Reason
 from pegboard.stats import Race, skunk_lines
 from pegboard.ui.race import race_svg
@@ -122,7 +123,7 @@ def game_json(follower: Follower) -> dict[str, Any] | None:
         over = _game_over(entries)
         if over is not None:
             data["shown"] = list(over.shown)  # the winner at the target (ACC)
-        race = race_of(entries, sides, target)
+        race = race_of(game.header, entries)
         data["race"] = race.to_json()
         data["race_svg"] = race_svg(race)
     if gs.held_counts:
@@ -357,25 +358,9 @@ def show_json(deal: list[Entry], turn: Turn | None, names: tuple[str, ...],
     return out
 
 
-def race_of(entries: list[Entry], sides: list[str], target: int) -> Race:
-    """The score race of the game in view: the engine's scores (each entry's ``Turn``) at
-    the end of every deal of this game, then the last entry's, with the winner and skunk of
-    its :class:`GameOver`."""
-    start = 0
-    for index in range(len(entries) - 1, -1, -1):
-        if isinstance(entries[index].event, NewGame):
-            start = index + 1
-            break
-    rows: list[tuple[int, ...]] = [tuple(0 for _ in sides)]
-    last: tuple[int, ...] | None = None
-    over: GameOver | None = None
-    for entry in entries[start:]:
-        if isinstance(entry.event, Deal) and last is not None:
-            rows.append(last)
-        if isinstance(entry.event, Deal) or last is not None:
-            last = entry.report.next.scores
-        over = entry.report.game_over or over
-    if last is not None:
-        rows.append(last)
-    return Race(tuple(sides), target, tuple(rows), over.winner if over else None,
-                str(over.skunk) if over else "none")
+def race_of(header: GameHeader, entries: list[Entry]) -> Race:
+    """The score race of the game in view: the reports of the entries in force folded
+    (:mod:`pegboard.rules.fold`, the one account of a race), its last game's race: each
+    side's score at the end of every deal, never above the target, with the winner and skunk
+    of its :class:`GameOver`."""
+    return fold_reports(header, (entry.report for entry in entries)).game.race
