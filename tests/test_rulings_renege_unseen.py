@@ -12,11 +12,18 @@ lay a card at 25.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
+from pegboard.app import flow
+from pegboard.app.inputs import KnobTurn
+from pegboard.app.state import GameOverScreen
+from pegboard.app.view import Screen
 from pegboard.errors import RuleError
 from pegboard.rules.cards import Card
 from pegboard.rules.state import Phase, Skunk
+from tests.support.app_driver import MENU, OK, new_game
 from tests.support.rulings_records import entry, event, game_of, go, header, play
 
 BEFORE = [header(), entry("deal", dealer=0), entry("peg", player=0, points=118),
@@ -87,3 +94,48 @@ def test_cards_held_are_named_only_while_the_hand_is_unseen() -> None:
     with pytest.raises(RuleError, match=r"Ann's hand is known \(KD 8D 2S 3H\): claim the "
                                         r"renege without naming cards"):
         game.apply(event(entry("penalty", player=0, infraction="renege", held=["5S"])))
+
+
+def test_the_device_takes_the_claim_by_the_cards_still_held_and_the_game_goes_on() -> None:
+    app = new_game(dealer=1)  # Ben deals, Ann leads
+    for line in [entry("peg", player=0, points=118), entry("peg", player=1, points=9),
+                 entry("starter", card="AC"), *WRONG_PLAY]:
+        app.state, _ = flow.enter(app.state, event(line))
+        app.read()
+    assert app.game.winner == 0 and isinstance(app.state.screen, GameOverScreen)
+    app.feed(MENU)
+    rows = list(app.view.lines)
+    app.feed(KnobTurn(rows.index("Penalty")), OK)
+    app.feed(OK)  # Renege, the first infraction
+    names = list(app.view.lines)
+    app.feed(KnobTurn(names.index("P1")), OK)  # Ann, the first seat
+    assert app.view.title == "P1 still holds"  # no report to pay: the cards are asked for
+    app.pick("3")
+    app.pick("3♥")
+    assert json.loads(app.record[-1]) == {
+        "type": "penalty", "player": 0, "infraction": "renege", "held": ["3H"]}
+    titles = [page.title for page in app.pages]
+    assert titles[-1] == "Taken back"
+    app.read()
+    assert app.game.winner is None and app.game.scores == (118, 13)
+    assert app.view.screen is not Screen.GAME_OVER and app.state.race == ()
+
+
+def test_the_device_refuses_cards_that_show_no_renege_and_the_win_stands() -> None:
+    app = new_game(dealer=1)
+    for line in [entry("peg", player=0, points=118), entry("peg", player=1, points=9),
+                 entry("starter", card="AC"), *WRONG_PLAY]:
+        app.state, _ = flow.enter(app.state, event(line))
+        app.read()
+    app.feed(MENU)
+    rows = list(app.view.lines)
+    app.feed(KnobTurn(rows.index("Penalty")), OK, OK)
+    names = list(app.view.lines)
+    app.feed(KnobTurn(names.index("P2")), OK)  # Ben
+    app.pick("Q")
+    app.pick("Q♣")
+    app.pick("K")
+    app.pick("K♣")
+    assert app.pages[0].title == "Not allowed"
+    assert "no renege" in " ".join(app.pages[0].lines)
+    assert app.game.winner == 0 and '"held"' not in app.record[-1]

@@ -21,7 +21,7 @@ from pegboard.app.views import board, numbered
 from pegboard.app.words import wrap
 from pegboard.coach.help_shape import in_words
 from pegboard.rules.cards import Card
-from pegboard.rules.events import Dealt
+from pegboard.rules.events import Dealt, Penalty
 from pegboard.rules.state import GameState
 
 if TYPE_CHECKING:
@@ -78,7 +78,7 @@ def _gs(state: AppState) -> GameState:
 
 def _size(gs: GameState, screen: CardEntry) -> int:
     assert screen.player is not None
-    if screen.purpose == "hint":
+    if screen.purpose in ("hint", "renege"):
         return gs.cards_left[screen.player]
     return gs.rules.dealt_size(gs.players)
 
@@ -108,7 +108,7 @@ def entry_key(state: AppState, screen: CardEntry, event: InputEvent) -> Result:
     wheel, chosen = wheels.pick(screen.wheel, event, slots, start)
     if chosen is None:
         return replace(state, screen=replace(screen, wheel=wheel)), ()
-    if screen.purpose == "advice" and screen.rank is None:
+    if screen.purpose in ("advice", "renege") and screen.rank is None:
         return replace(state, screen=replace(screen, rank=chosen.rank, wheel=Wheel())), ()
     screen = replace(screen, cards=(*screen.cards, chosen.card), rank=None, wheel=Wheel())
     if len(screen.cards) >= _size(gs, screen):
@@ -137,6 +137,8 @@ def _done(state: AppState, screen: CardEntry) -> Result:
     gs = _gs(state)
     assert screen.player is not None
     back = replace(state, screen=screen.under)
+    if screen.purpose == "renege":  # the engine judges the renege from the cards held
+        return flow.enter(back, Penalty(screen.player, "renege", held=screen.cards))
     if screen.purpose == "hint":
         if not screen.cards:
             return back, ()
@@ -174,7 +176,8 @@ def entry_view(state: AppState, screen: CardEntry) -> View:
         title, hint = f"{who}: cards in hand", "OK add  GO hint"
         shown = tuple(picker.rank_label(c.rank) for c in screen.cards)
     else:
-        title, hint = f"Dealt to {who}", "OK add  UNDO back"
+        title = f"{who} still holds" if screen.purpose == "renege" else f"Dealt to {who}"
+        hint = "OK add  UNDO back"
         shown = tuple(c.pretty for c in screen.cards)
     prompt = f"card {len(screen.cards) + 1}/{_size(gs, screen)}"
     if screen.rank is not None:

@@ -7,13 +7,13 @@ from dataclasses import replace
 from pegboard.app import flow
 from pegboard.app.inputs import InputEvent
 from pegboard.app.keys import list_move, number_edit
-from pegboard.app.state import AppState, PenaltyScreen, QuickPeg, Result
+from pegboard.app.state import AppState, CardEntry, PenaltyScreen, QuickPeg, Result
 from pegboard.app.view import Screen, View
 from pegboard.app.views import board, numbered
 from pegboard.app.words import side_name
 from pegboard.rules.events import Peg, Penalty
 from pegboard.rules.penalties import CATALOGUE
-from pegboard.rules.state import GameState
+from pegboard.rules.state import GameState, Phase
 
 PENALTY_TOP = 61
 """The most points a penalty can be turned to."""
@@ -89,9 +89,22 @@ def penalty_key(state: AppState, screen: PenaltyScreen, event: InputEvent) -> Re
         for offer in gs.reneges:
             if item.id == "renege" and offer.player == row and not offer.resolved:
                 points = offer.points
+        if item.id == "renege" and held_unseen(gs, row):
+            # Won in the play with the offender's hand unseen: the claim shows the cards
+            # still held, and the engine judges the renege from them (ACC 7.3).
+            return replace(state, screen=CardEntry("renege", screen.under, row)), ()
         return replace(state, screen=replace(screen, offender=row, number=points, index=0)), ()
     return replace(state, screen=replace(
         screen, number=number_edit(screen.number, event, PENALTY_TOP))), ()
+
+
+def held_unseen(gs: GameState, offender: int) -> bool:
+    """A renege by ``offender`` is claimed by the cards they still hold: the game was won in
+    the play with a go of theirs unchecked (their hand unseen) and no renege of theirs
+    reported open."""
+    return gs.phase is Phase.GAME_OVER and not any(
+        offer.player == offender and not offer.resolved for offer in gs.reneges
+    ) and any(go.player == offender and go.held for go in gs.unchecked_gos)
 
 
 def penalty_ok(state: AppState, screen: PenaltyScreen, event: InputEvent) -> Result:
