@@ -81,7 +81,7 @@ class HeardApp(App):
     def feed(self, *events: InputEvent) -> HeardApp:
         for event in events:
             super().feed(event)
-            heard = self.announcer.heard(self.state).said
+            heard = self.announcer.heard(self.state, self.take_changes()).said
             self.counts.extend(a.text for a in heard if a.kind in ("hand", "crib"))
         return self
 
@@ -89,6 +89,7 @@ class HeardApp(App):
 def test_the_voice_says_a_count_only_once_its_owner_has_said_theirs() -> None:
     app = HeardApp(own_count_game().state)
     app.announcer.begin(app.state)
+    app.take_changes()
     play_to_the_last_card(app)
     while app.pages:
         app.feed(OK)

@@ -117,8 +117,10 @@ def test_the_coach_s_note_is_said_aloud() -> None:
     app = _dealt_for_p1(teaching_game())
     announcer = Announcer()
     announcer.begin(app.state)
+    app.take_changes()
     app.pick("4")
-    said = [a.text for a in announcer.heard(app.state).said if a.kind == "coach"]
+    said = [a.text for a in announcer.heard(app.state, app.take_changes()).said
+            if a.kind == "coach"]
     assert said == ["Gave away: a 2 back made run of 3 for 3; 8 was safer"]
 
 

@@ -249,9 +249,9 @@ def test_a_coach_page_is_said_aloud_once() -> None:
     app = teaching_game()
     app.pick("5")
     page = next(p for p in app.pages if p.title == "Coach: the starter")
-    announcer, state = announcer_after(("P1", "P2"), "deal 0; starter 5C")
+    announcer, state, entered = announcer_after(("P1", "P2"), "deal 0; starter 5C")
     state = replace(state, screen=Reading((page,)))
-    said = [(a.text, a.importance) for a in announcer.heard(state).said]
+    said = [(a.text, a.importance) for a in announcer.heard(state, entered).said]
     assert (coach_phrase(page.lines), Importance.TEACHING) in said
     assert " of " in coach_phrase(page.lines) and not set("♣♦♥♠") & set(coach_phrase(page.lines))
     assert announcer.heard(state).said == ()

@@ -38,10 +38,10 @@ def transcript_of(keys: str, tmp_path: Path, config: Config = AUDIO) -> Transcri
 
 
 def test_a_laid_card_a_score_a_go_and_the_turn_said_from_the_facts() -> None:
-    announcer, state = announcer_after(
+    announcer, state, entered = announcer_after(
         ("Ann", "Ben"), "deal 0; starter 2C; play 1 7D 0 8C 1 9S 0 6D; go 1; go 0")
     announcer.audio = True
-    assert [said.text for said in announcer.heard(state).said] == [
+    assert [said.text for said in announcer.heard(state, entered).said] == [
         "Ben, seven: seven", "Ann, eight: fifteen for two; Ann 2, Ben 0",
         "Ben, nine: twenty-four for three, a run; Ann 2, Ben 3",
         "Ann, six: thirty for four, a run; Ann 6, Ben 3",
@@ -51,17 +51,17 @@ def test_a_laid_card_a_score_a_go_and_the_turn_said_from_the_facts() -> None:
 
 
 def test_a_thirty_one_says_who_plays_next() -> None:
-    announcer, state = announcer_after(
+    announcer, state, entered = announcer_after(
         ("Ann", "Ben"), "deal 0; starter 2C; play 1 KD 0 QD 1 AS 0 KS")
     announcer.audio = True
-    assert [said.text for said in announcer.heard(state).said][-2:] == [
+    assert [said.text for said in announcer.heard(state, entered).said][-2:] == [
         "Ann, king: thirty-one for two; Ann 2, Ben 0", "Ben to play"]
 
 
 def test_without_audio_mode_the_facts_are_said_as_before() -> None:
-    announcer, state = announcer_after(
+    announcer, state, entered = announcer_after(
         ("Ann", "Ben"), "deal 0; starter 2C; play 1 7D 0 8C 1 9S")
-    assert [said.text for said in announcer.heard(state).said] == [
+    assert [said.text for said in announcer.heard(state, entered).said] == [
         "Ann: fifteen for two", "Ben: twenty-four for three, a run"]
 
 

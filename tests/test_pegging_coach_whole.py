@@ -8,12 +8,12 @@ from dataclasses import dataclass, field, replace
 
 from PIL import Image, ImageChops
 
-from pegboard.app.effects import Persist
 from pegboard.app.inputs import InputEvent
 from pegboard.ui.render import render
 from pegboard.ui.text import CHAR_W, LINE_H, draw_text, fit, width, wrap
 from pegboard.voice.hook import Transcript, VoiceHook
 from pegboard.voice.phrases import coach_phrase
+from tests.support.announcing import changes_of
 from tests.support.app_driver import OK, App
 from tests.test_app_pegging_coach import to_p1s_turn
 from tests.test_app_teaching import teaching_game
@@ -66,8 +66,7 @@ class VoicedApp(App):
                 self.hook = VoiceHook(self.transcript)
                 self.hook.heard(self.state, self.view, (), first=True)
                 continue
-            saved = any(isinstance(effect, Persist) for effect in self.effects)
-            self.hook.heard(self.state, self.view, self.effects, saved=saved)
+            self.hook.heard(self.state, self.view, self.effects, changes_of(self.effects))
         return self
 
 

@@ -11,13 +11,14 @@ from pathlib import Path
 
 import pytest
 
+from pegboard.app.effects import Changes, Persist, PersistUndo
 from pegboard.app.session import Session
 from pegboard.app.state import AppState
 from pegboard.cli import main
 from pegboard.config import Config
 from pegboard.record import parse_line
 from pegboard.rules.awards import number
-from pegboard.rules.events import Event, GameHeader
+from pegboard.rules.events import Event, GameHeader, Undo
 from pegboard.rules.facts import Counted, GameOver, Scored, ShowStep
 from pegboard.rules.game import Game
 from pegboard.rules.state import PLAY_REASONS, Reason
@@ -163,13 +164,20 @@ def spoken(name: str, *, together: tuple[int, ...] = ()) -> list[str]:
     announcer = Announcer()
     announcer.begin(state)
     out: list[str] = []
+    changes = Changes()
     for number_, text in enumerate(lines[1:], start=2):
         item = parse_line(text, number_)
         assert isinstance(item, Event)
-        session, _ = session.apply(item)
+        if isinstance(item, Undo):
+            changes = changes.after(PersistUndo(session.report))
+            session = session.undo()
+        else:
+            session, report = session.apply(item)
+            changes = changes.after(Persist(item, report))
         if number_ + 1 in together:
             continue
-        heard = announcer.heard(replace(state, session=session))
+        heard = announcer.heard(replace(state, session=session), changes)
+        changes = Changes()
         out.extend(f"line {number_}: {said.text}" for said in heard.said)
     return out
 

@@ -6,7 +6,8 @@ import pytest
 
 from pegboard.app.view import PickerView, Screen, SideView, View
 from pegboard.rules import Card, parse_cards, score_hand
-from pegboard.rules.facts import GameOver
+from pegboard.rules.facts import GameOver, PenaltyApplied
+from pegboard.rules.penalties import infraction
 from pegboard.rules.state import Award, Skunk
 from pegboard.voice.phrases import (
     PHRASES,
@@ -95,12 +96,17 @@ def test_pegging_by_points_and_three_for_last() -> None:
         "Ben: three for last")
 
 
-def test_penalties_given_and_pegged_back() -> None:
-    (given,) = awards("deal 0; penalty 0 looking")
-    assert award_phrase(given, "Ben", NAMES) == (
+def test_penalties_given_and_pegged_back_are_said_from_the_engines_fact() -> None:
+    game, (given,) = scripted_game(2, "deal 0; penalty 0 looking")
+    report = game.report
+    assert report is not None and report.penalty is not None
+    assert award_phrase(given, "Ben", NAMES, penalty=report.penalty) == (
         "Penalty. Ann: looking at a card while dealing or cutting, two to Ben")
-    back = Award(0, 0, -2, "penalty", "Ann: over-pegging (ACC 8.4 (2020)): two back")
-    assert award_phrase(back, "Ann", NAMES) == "Penalty. Ann: over-pegging, two back"
+    # The words are the fact's: the award's own sentence is never read for them.
+    back = Award(0, 0, -2, "penalty", "text no output reads")
+    over = PenaltyApplied(0, infraction("over-pegging"), None, 0, 2)
+    assert award_phrase(back, "Ann", NAMES, penalty=over) == (
+        "Penalty. Ann: over-pegging, two back")
 
 
 def test_muggins_and_claims() -> None:
@@ -163,21 +169,25 @@ def test_the_phrase_table_names_its_languages() -> None:
 def test_the_announcer_says_a_near_miss_once_and_a_hand_with_its_entry() -> None:
     from dataclasses import replace
 
+    from pegboard.app.effects import Changes
     from pegboard.app.state import Page, Reading
+    from pegboard.app.view import PageKind
     from pegboard.voice.acts import Importance
-    from tests.support.announcing import announcer_after
+    from tests.support.announcing import added, announcer_after
     from tests.support.games import parse_script
 
-    announcer, state = announcer_after(("Ann", "Ben"), "deal 0; starter KS; play 1 4C")
+    announcer, state, entered = announcer_after(("Ann", "Ben"), "deal 0; starter KS; play 1 4C")
     session = state.session
-    near = Page("No score", ("no run: 4-5-7 needs a six to be a run",))
+    assert session is not None
+    near = Page("No score", ("no run: 4-5-7 needs a six to be a run",), kind=PageKind.NO_SCORE)
     state = replace(state, screen=Reading((near,)))
-    heard = announcer.heard(state)
+    heard = announcer.heard(state, entered)
     assert [(a.text, a.importance, a.entry) for a in heard.said] == [
         ("No score: no run: 4-5-7 needs a six to be a run", Importance.TEACHING, 3)]
     assert announcer.heard(state).said == ()  # the same page is not said twice
-    session, _ = session.apply(parse_script("play 0 5H")[0])
-    heard = announcer.heard(replace(state, session=session))
+    session, report = session.apply(parse_script("play 0 5H")[0])
+    heard = announcer.heard(replace(state, session=session), added(report))
     assert [a.text for a in heard.said] == []  # 4 then 5: nothing scored
     session = session.undo()
-    assert announcer.heard(replace(state, session=session)).undone == 3
+    undone = announcer.heard(replace(state, session=session), Changes(withdrawn=(report,)))
+    assert undone.undone == 3

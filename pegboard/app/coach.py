@@ -4,28 +4,31 @@ happens in a game, said aloud when the voice is on.
 The steps, each from what the engine just did (docs/rules.md, "The deal", "The starter", "The
 play", "The show"): the deal and laying away to whose crib, the cut and the starter, the lead,
 the go and 31, the show order, and what the crib is. A page's title starts with
-:data:`COACH`, so the voice knows it as a coach page.
+the coach's name for its step; the page's kind says it is a coach page (the show order's its
+own kind, as it is said before the counts it explains).
 """
 
 from __future__ import annotations
 
 from pegboard.app.state import Page
+from pegboard.app.view import PageKind
 from pegboard.coach.help_shape import paginate
 from pegboard.rules.events import Deal, Event, Play, Starter
 from pegboard.rules.state import Award, GameState, Reason
 
 COACH = "Coach: "
 """The start of every coach page's title."""
-SHOW_ORDER = f"{COACH}the show"
-"""The title of the show-order page, which comes before the counts it explains."""
+SHOW_STEP = "the show"
+"""The coach's step on the show order, whose page comes before the counts it explains."""
 
 _ENDS = (Reason.GO, Reason.THIRTY_ONE, Reason.LAST_CARD)
 
 
 def _page(step: str, text: str) -> list[Page]:
     body = paginate([text])
+    kind = PageKind.SHOW_ORDER if step == SHOW_STEP else PageKind.COACH
     return [Page(f"{COACH}{step}" if len(body) == 1 else f"{COACH}{step} {n}/{len(body)}",
-                 lines) for n, lines in enumerate(body, start=1)]
+                 lines, kind=kind) for n, lines in enumerate(body, start=1)]
 
 
 def _pone(gs: GameState) -> int:
@@ -62,7 +65,7 @@ def coach_pages(before: GameState, after: GameState, event: Event, awards: tuple
               "Then start at 0.")
     if Reason.HAND in reasons and after.dealer is not None:
         then = "then" if after.players == 2 else "then clockwise to"
-        teach("the show", f"Show: {names[_pone(after)]} counts first, {then} "
+        teach(SHOW_STEP, f"Show: {names[_pone(after)]} counts first, {then} "
               f"{names[after.dealer]}, then the crib, each with the starter.")
     if Reason.CRIB in reasons and after.dealer is not None:
         teach("the crib", f"{names[after.dealer]}'s crib: the cards laid away, counted "

@@ -13,7 +13,7 @@ in); the store makes their record lines, in the one place the record's text is m
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from pegboard.app.view import Brightness
 from pegboard.rules.events import Event, GameHeader
@@ -142,3 +142,41 @@ Effect = (
     | PowerOff | Quit | SayAgain | ReadScreen | SayScore | Earcon | AudioMode
 )
 """Anything ``step`` can ask the loop to do."""
+
+
+@dataclass(frozen=True, slots=True)
+class Changes:
+    """What a run of saved effects did to the entries in force, as the engine reported it:
+    the reports of the entries :attr:`added` (in the order entered) and of those
+    ``withdrawn`` (taken back, in the order they had been entered), net of each other: an
+    entry added and taken back in the same run is in neither. ``began`` when a new game was
+    started: what came before it is no longer the game's, and is dropped.
+
+    An undo always takes back the newest entry in force, so the entries a run withdraws
+    are all older than the ones it adds: they were withdrawn first.
+    """
+
+    entered: tuple[Report | None, ...] = ()
+    """Each entry added, with its report (None: an entry given without one)."""
+    withdrawn: tuple[Report, ...] = ()
+    began: bool = False
+
+    @property
+    def added(self) -> tuple[Report, ...]:
+        """The reports of the entries added, oldest first."""
+        return tuple(report for report in self.entered if report is not None)
+
+    def after(self, effect: Effect) -> Changes:
+        """These changes and one more effect the store has saved (any other effect changes
+        nothing)."""
+        if isinstance(effect, PersistNewGame):
+            return Changes(began=True)
+        if isinstance(effect, Persist):
+            return replace(self, entered=(*self.entered, effect.report))
+        if not isinstance(effect, PersistUndo):
+            return self
+        if self.entered:  # added in this run: never in force for an observer
+            return replace(self, entered=self.entered[:-1])
+        if effect.report is None:
+            return self
+        return replace(self, withdrawn=(effect.report, *self.withdrawn))

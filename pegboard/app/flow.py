@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from pegboard.app.coach import SHOW_ORDER
 from pegboard.app.effects import Effect, Persist, PersistUndo
 from pegboard.app.held_counts import held_screen, reading
 from pegboard.app.pages import entry_pages, said
@@ -40,6 +39,7 @@ from pegboard.app.state import (
     WheelScreen,
 )
 from pegboard.app.teach import lessons
+from pegboard.app.view import PageKind
 from pegboard.app.words import (
     awards_text,
     count_claimed,
@@ -248,8 +248,8 @@ def notices(state: AppState, before: GameState, report: Report) -> tuple[AppStat
     spoken = awards_text(pegged, after.names) if pegged else ""
     taught, helped = lessons(state, before, event, report.awards)
     # The show order is said before the counts it explains; the other lessons follow them.
-    opening = [page for page in taught if page.title.startswith(SHOW_ORDER)]
-    taught = [page for page in taught if not page.title.startswith(SHOW_ORDER)]
+    opening = [page for page in taught if page.kind is PageKind.SHOW_ORDER]
+    taught = [page for page in taught if page.kind is not PageKind.SHOW_ORDER]
     pages = entry_pages(before, after, report, spoken, opening)
     for offer in after.offers[state.offers_shown:]:
         if not offer.resolved:

@@ -21,7 +21,7 @@ from dataclasses import replace
 
 from pegboard.app import views
 from pegboard.app.state import Count, Page
-from pegboard.app.view import Screen
+from pegboard.app.view import PageKind, Screen
 from pegboard.app.words import awards_text, count_page, take_back_page
 from pegboard.rules.events import Claim, Go, Play
 from pegboard.rules.facts import (
@@ -136,4 +136,5 @@ def _end_of_play(after: GameState, report: Report) -> list[Page]:
     awards = [award for act in acts for award in act.awards]
     lines = awards_text(awards, after.names).split("; ")
     sides = views.sides(after, scores=last.scores, backs=last.back_pegs)
-    return [Page(END_OF_PLAY, tuple(lines), Screen.SHOW, sides=sides, scored=last.side)]
+    return [Page(END_OF_PLAY, tuple(lines), Screen.SHOW, sides=sides, scored=last.side,
+                 kind=PageKind.END_OF_PLAY)]

@@ -134,9 +134,10 @@ def reading_view(state: AppState, screen: Reading) -> View:
     else:
         hint = "OK next"
     if state.session is None:
-        return View(page.screen, page.title, page.lines, hint=hint, first_line=screen.scroll)
+        return View(page.screen, page.title, page.lines, hint=hint, first_line=screen.scroll,
+                    page=page.kind)
     base = board(_gs(state), page.screen, page.title)
-    return replace(base, lines=page.lines, hint=hint, award=page.award,
+    return replace(base, lines=page.lines, hint=hint, award=page.award, page=page.kind,
                    first_line=screen.scroll,
                    sides=page.sides if page.sides is not None else base.sides)
 

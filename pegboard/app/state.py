@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 
 from pegboard.app.effects import Effect
 from pegboard.app.session import Session
-from pegboard.app.view import Brightness, Screen, SideView
+from pegboard.app.view import Brightness, PageKind, Screen, SideView
 from pegboard.config import Config
 from pegboard.rules.cards import Card, Rank
 from pegboard.rules.events import Event, TableOptions
@@ -89,11 +89,12 @@ class Page:
     marks a show count (GO may add a forgotten flush or nobs to it); ``sides`` is the board
     as it stood when this count was pegged, ``before`` as it stood just before (what count it
     yourself shows while the owner counts) and ``scored`` the side whose act pegged it;
-    ``award`` a pegging award to keep in view."""
+    ``award`` a pegging award to keep in view; ``kind`` what kind of page it is."""
 
     title: str
     lines: tuple[str, ...]
     screen: Screen = Screen.MESSAGE
+    kind: PageKind = PageKind.NOTICE
     offer: Event | None = None
     count: Count | None = None
     sides: tuple[SideView, ...] | None = None

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from pegboard import lazy
 from pegboard.app.coach import COACH, coach_pages
 from pegboard.app.state import AppState, Page
-from pegboard.app.view import Screen
+from pegboard.app.view import PageKind, Screen
 from pegboard.app.words import no_suits, wrap
 from pegboard.coach.help_shape import in_words, paginate
 from pegboard.errors import PegboardError
@@ -47,7 +47,7 @@ def lessons(state: AppState, before: GameState, event: Event, awards: tuple[Awar
         why = hints.explain_no_score((*before.pile, event.card))
         kind = f"why {why.split(':')[0]}" if why else ""
         if why is not None and kind not in state.helped:
-            pages.append(Page("No score", (no_suits(why),)))
+            pages.append(Page("No score", (no_suits(why),), kind=PageKind.NO_SCORE))
             given.add(kind)
     situation = rulehelp.situation_after(event, awards, before, after)
     topics = tuple(t for t in rulehelp.topics_for(situation) if t.id not in state.helped)
@@ -87,8 +87,8 @@ def _turn_page(state: AppState) -> list[Page]:
     title = f"{COACH}{gs.names[gs.to_act] if gs.to_act is not None else ''}'s card"
     # A page's rows keep their last column for the scroll marks.
     body = paginate([line], width=COACH_COLUMNS - 1)
-    return [Page(title if len(body) == 1 else f"{title} {n}/{len(body)}", lines)
-            for n, lines in enumerate(body, start=1)]
+    return [Page(title if len(body) == 1 else f"{title} {n}/{len(body)}", lines,
+                 kind=PageKind.COACH) for n, lines in enumerate(body, start=1)]
 
 
 PLAY_NOTE = f"{COACH}that card"
@@ -102,7 +102,8 @@ def _play_note(before: GameState, event: Event) -> list[Page]:
         return []
     known = lookahead.known_for(before)
     note = lookahead.play_note(known, event.card) if known is not None else None
-    return [Page(PLAY_NOTE, wrap(no_suits(note)))] if note is not None else []
+    return [Page(PLAY_NOTE, wrap(no_suits(note)), kind=PageKind.COACH)] if note is not None \
+        else []
 
 
 def _discard_reviews(after: GameState, awards: tuple[Award, ...]) -> list[Page]:

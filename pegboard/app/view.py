@@ -30,6 +30,10 @@ One screen kind per :class:`Screen`. The fields a renderer uses for each kind:
 ``large_print`` asks for the large-print layouts (:mod:`pegboard.ui.large`): the same view,
 drawn for a player with low vision.
 
+``page``: on a page to read (a count, a notice, a lesson), what kind of page it is
+(:class:`PageKind`), so that an output that treats some pages apart (the voice says a coach
+page as it comes and only its title as it is reached) knows them without reading titles.
+
 ``locked``: the game on the board is under a club night's tournament lock, as its record's
 header says (docs/club.md); the table screens show a lock mark, so everyone at the table (and
 the director walking past) sees that no help is given.
@@ -65,6 +69,25 @@ class Screen(enum.Enum):
     MATCH = "match"  # match summary: games won, game points
     RACE = "race"  # the score race of the game just ended, as a small chart
     SAVED = "saved"  # the frame left on screen at shutdown ("Game saved")
+
+
+class PageKind(enum.Enum):
+    """What a page to read is, for the outputs that treat kinds of page apart."""
+
+    NOTICE = "notice"
+    """A notice, a ruling, a penalty offered, rule help: read as it is."""
+    COUNT = "count"
+    """A hand or the crib counted (its points are the engine's facts, said as they come)."""
+    END_OF_PLAY = "end of the play"
+    """The point that ended the play, with the board after it."""
+    TAKE_BACK = "take-back"
+    """What a renege's penalty took back."""
+    COACH = "coach"
+    """Teaching: the first-game coach, or the pegging coach's note or line."""
+    SHOW_ORDER = "show order"
+    """Teaching: the coach's page on the show order, said before the counts it explains."""
+    NO_SCORE = "no score"
+    """Teaching: why the card just laid scored nothing (a near miss)."""
 
 
 class Brightness(enum.Enum):
@@ -132,6 +155,7 @@ class View:
     coach: str = ""
     race: tuple[tuple[int, ...], ...] = ()
     link: str = ""
+    page: PageKind | None = None
     brightness: Brightness = Brightness.NORMAL
     large_print: bool = False
     locked: bool = False

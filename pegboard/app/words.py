@@ -11,7 +11,7 @@ from collections import Counter
 
 from pegboard.app.picker import rank_label
 from pegboard.app.state import Count, Page
-from pegboard.app.view import Screen
+from pegboard.app.view import PageKind, Screen
 from pegboard.coach.help_shape import LINE_WIDTH
 from pegboard.rules.cards import Card
 from pegboard.rules.events import (
@@ -211,7 +211,7 @@ def take_back_page(gs: GameState, back: TakeBack) -> Page:
     for side, points in enumerate(back.points):
         if points:
             lines.append(f"{side_name(gs, side)} loses {points}")
-    return Page("Taken back", tuple(lines))
+    return Page("Taken back", tuple(lines), kind=PageKind.TAKE_BACK)
 
 
 _ENTRY_NAMES: dict[type[Event], str] = {
@@ -304,4 +304,5 @@ def scores_lines(gs: GameState) -> tuple[str, ...]:
 def count_page(gs: GameState, count: Count) -> Page:
     """The show page of one count."""
     title, first = count_heading(count, gs.names)
-    return Page(title, (*first, *count_lines(count)), Screen.SHOW, count=count)
+    return Page(title, (*first, *count_lines(count)), Screen.SHOW, count=count,
+                kind=PageKind.COUNT)

@@ -10,14 +10,15 @@ Each turn of :meth:`DeviceLoop.run`:
    observers' timed work adds theirs, and an idle ``Tick`` is added once per ``tick_s``.
 3. For each event: ``state, effects = step(state, event, now)``; the store effects run first
    and durably; if one fails, the step is dropped (the state stays as it was, so the app and
-   the store still agree) and a "not saved" notice is shown. The engine's report of each
-   entry saved is kept for the observers.
+   the store still agree) and a "not saved" notice is shown. The engine's reports of the
+   entries saved and of those taken back are kept for the observers
+   (:class:`~pegboard.app.effects.Changes`).
 4. Then, once for the whole batch, every observer is told what it did
-   (:class:`~pegboard.device.observers.Seen`: the state, the reports, the effects asked of
-   the outputs, the view): the OLED first, then the voice and the LED board, in the order of
-   the one observer list (:mod:`pegboard.device.observers`). So no output ever shows or says
-   anything the store does not have. A voice that cannot be heard is shown once as a notice
-   until the next key.
+   (:class:`~pegboard.device.observers.Seen`: the state, the reports added and withdrawn,
+   the effects asked of the outputs, the view): the OLED first, then the voice and the LED
+   board, in the order of the one observer list (:mod:`pegboard.device.observers`). So no
+   output ever shows or says anything the store does not have. A voice that cannot be heard
+   is shown once as a notice until the next key.
 5. The watchdog is pinged from here, so a stuck loop is restarted by systemd.
 
 :meth:`DeviceLoop.pump` runs steps 2 to 5 without waiting, which is how the tests and the
@@ -36,6 +37,7 @@ from PIL import Image
 
 from pegboard.app.effects import (
     AudioMode,
+    Changes,
     Earcon,
     Effect,
     FinishGame,
@@ -57,7 +59,6 @@ from pegboard.device.ports import GameStore, NoWatchdog, Watchdog
 from pegboard.errors import PegboardError
 from pegboard.hw.clock import Clock
 from pegboard.hw.oled import Display
-from pegboard.rules.facts import Report
 from pegboard.ui.render import render
 
 if TYPE_CHECKING:  # the kit's module comes with the kit (the simulator's, on the first key)
@@ -135,7 +136,7 @@ class DeviceLoop(Generic[S]):
         self.powering_off = False
         self._notice: View | None = None
         self._voice_shown: str | None = None
-        self._reports: list[Report | None] = []  # one per entry this batch saved
+        self._changes = Changes()  # what this batch's saved effects added and withdrew
         self._asked: list[Effect] = []
         self._stepped = False
         self._next_tick = clock.now() + tick_s
@@ -269,15 +270,13 @@ class DeviceLoop(Generic[S]):
             self.store.new_game(effect.header)
         elif isinstance(effect, Persist):
             self.store.append(effect.entry, scores=scores)
-            self._reports.append(effect.report)
         elif isinstance(effect, PersistUndo):
             self.store.undo(scores=scores)
-            if self._reports:  # an entry of this batch taken back: no longer in force
-                self._reports.pop()
         elif isinstance(effect, FinishGame):
             self.store.finish(effect.state)
         else:
             return
+        self._changes = self._changes.after(effect)
         self.stats.persisted += 1
 
     def _apply(self, effect: Effect) -> None:
@@ -295,10 +294,9 @@ class DeviceLoop(Generic[S]):
 
     def _tell(self, *, first: bool = False) -> None:
         """Tell every observer what this batch did (the store has all of it)."""
-        seen = Seen(self.state, self._notice or self.app.view(self.state),
-                    tuple(r for r in self._reports if r is not None), tuple(self._asked),
-                    first=first, stepped=self._stepped)
-        self._reports, self._asked, self._stepped = [], [], False
+        seen = Seen(self.state, self._notice or self.app.view(self.state), self._changes,
+                    tuple(self._asked), first=first, stepped=self._stepped)
+        self._changes, self._asked, self._stepped = Changes(), [], False
         before = self.oled.frames
         for observer in self.observers:
             observer.saw(seen)

@@ -3,8 +3,9 @@
 Every in-loop output (the OLED, the voice, the LED board) is an :class:`Observer` with one
 method, ``saw(seen)``, told once per batch, after the store has every entry of it. ``seen``
 holds the state, the engine's :class:`~pegboard.rules.facts.Report` of every entry the batch
-saved (in order), the effects asked of the outputs and the view now on screen. Observers
-*render* these: none of them works out a score, a show order, a phase or a winner.
+added and of every entry it withdrew (taken back), the effects asked of the outputs and the
+view now on screen. Observers *render* these: none of them works out a score, a show order,
+a phase or a winner, or compares two states to find what is new.
 
 An observer that holds a resource also has ``close()`` (:class:`Closing`); one that needs
 time of its own (the LED link's heartbeat and retries) also has ``poll(now)`` and
@@ -17,12 +18,19 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Generic, Protocol, TypeVar, runtime_checkable
 
 from PIL import Image
 
-from pegboard.app.effects import Effect, ReadScreen, SayAgain, SetBrightness, UpdateLeds
+from pegboard.app.effects import (
+    Changes,
+    Effect,
+    ReadScreen,
+    SayAgain,
+    SetBrightness,
+    UpdateLeds,
+)
 from pegboard.app.inputs import InputEvent
 from pegboard.app.view import Brightness, View
 from pegboard.device.ports import LedBoard
@@ -43,9 +51,11 @@ DIM_CONTRAST = 16
 class Seen(Generic[S]):
     """What one batch of steps did, as the outputs are told it.
 
-    ``reports`` are the engine's reports of the entries the batch saved that are still in
-    force, in order (one taken back in the same batch is dropped; a correction's entries
-    entered again are there, as new entries of its deal); ``asked`` the
+    ``changes`` are the engine's reports of the entries the batch added that are still in
+    force, in order (one taken back in the same batch is in neither list; a correction's
+    entries entered again are there, as new entries of its deal), and of those in force
+    before the batch that it withdrew, in the order they had been entered (an undo's, or
+    those a correction enters again); ``asked`` the
     effects for the outputs (brightness, LEDs, "say it again", read the screen); ``view``
     what the screen shows now (a notice, or the state's view); ``first`` at start-up, when
     nothing in ``state`` is new; ``stepped`` when a player's input was taken (not just time
@@ -54,10 +64,20 @@ class Seen(Generic[S]):
 
     state: S
     view: View
-    reports: tuple[Report, ...] = ()
+    changes: Changes = field(default_factory=Changes)
     asked: tuple[Effect, ...] = ()
     first: bool = False
     stepped: bool = False
+
+    @property
+    def added(self) -> tuple[Report, ...]:
+        """The reports of the entries the batch added, in order."""
+        return self.changes.added
+
+    @property
+    def withdrawn(self) -> tuple[Report, ...]:
+        """The reports of the entries the batch withdrew, in the order they were entered."""
+        return self.changes.withdrawn
 
 
 class Observer(Protocol[S]):
@@ -87,15 +107,16 @@ class Polled(Protocol):
 
 
 class Speech(Protocol[S_contra]):
-    """The voice as the loop drives it (:class:`pegboard.voice.hook.VoiceHook`): told every
-    new state, asked to repeat or to read a view. Each call only queues work for the voice's
-    own thread, so speaking never holds up a key."""
+    """The voice as the loop drives it (:class:`pegboard.voice.hook.VoiceHook`): told the
+    reports each batch added and withdrew, asked to repeat or to read a view. Each call only
+    queues work for the voice's own thread, so speaking never holds up a key."""
 
     def begin(self, state: S_contra) -> None:
         """The state at start: nothing in it is new."""
 
-    def stepped(self, state: S_contra) -> None:
-        """A step made ``state`` (and it is saved)."""
+    def stepped(self, state: S_contra, changes: Changes) -> None:
+        """A batch of steps made ``state`` (and it is saved): ``changes``, the reports it
+        added and withdrew."""
 
     def read(self, view: View) -> None:
         """Read ``view`` aloud."""
@@ -117,9 +138,10 @@ class Audible(Protocol[S_contra]):
     keys whole (its state, view and the effects asked), for the keys' sounds and the
     screen's words besides the facts."""
 
-    def heard(self, state: S_contra, view: View, asked: Sequence[Effect], *,
-              first: bool = False, saved: bool = False) -> None:
-        """One batch of keys (``first``: the state at start; ``saved``: an entry saved)."""
+    def heard(self, state: S_contra, view: View, asked: Sequence[Effect],
+              changes: Changes | None = None, *, first: bool = False) -> None:
+        """One batch of keys (``first``: the state at start), with the reports it added and
+        withdrew."""
 
 
 class Oled(Generic[S]):
@@ -174,14 +196,15 @@ class Voice(Generic[S]):
 
     def saw(self, seen: Seen[S]) -> None:
         speech = self.speech
+        changes = seen.changes
+        told = seen.stepped or changes != Changes()  # (time passing may save an entry too)
         if isinstance(speech, Audible):
-            if seen.first or seen.stepped:
-                speech.heard(seen.state, seen.view, seen.asked, first=seen.first,
-                             saved=bool(seen.reports))
+            if seen.first or told:
+                speech.heard(seen.state, seen.view, seen.asked, changes, first=seen.first)
         elif seen.first:
             speech.begin(seen.state)
-        elif seen.stepped:
-            speech.stepped(seen.state)
+        elif told:
+            speech.stepped(seen.state, changes)
         for effect in seen.asked:
             if isinstance(effect, SayAgain):
                 self.speech.again()

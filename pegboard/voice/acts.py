@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from pegboard.rules.events import Claim
 from pegboard.rules.facts import (
@@ -19,11 +19,14 @@ from pegboard.rules.facts import (
     Fact,
     GameOver,
     Laid,
+    PenaltyApplied,
     Report,
     SaidGo,
     Scored,
     ShowStep,
 )
+from pegboard.rules.scoring import Breakdown, ScoreItem
+from pegboard.rules.speech import count_phrases
 from pegboard.rules.state import Award, Phase, Reason
 from pegboard.voice.phrases import (
     Phrases,
@@ -69,12 +72,18 @@ _IMPORTANCE = {
 @dataclass(frozen=True, slots=True)
 class Announcement:
     """One thing to say: the words, what kind of thing it is, how much it matters and the
-    entry it belongs to (the number of entries in force once it was made; 0 for none)."""
+    entry it belongs to (the number of entries in force once it was made; 0 for none).
+
+    ``about`` are the facts its words are made of, as far as they make its words (a count's
+    step, with the board in audio mode; an act's awards with the count): two announcements
+    about the same facts say the same, so a correction says again only what changed
+    (:mod:`pegboard.voice.announce`). Empty for words that are not the engine's facts."""
 
     text: str
     kind: str
     importance: Importance
     entry: int = 0
+    about: tuple[object, ...] = field(default=(), compare=False)
 
 
 def told(report: Report, names: Sequence[str], sides: Sequence[str],
@@ -92,7 +101,7 @@ def told(report: Report, names: Sequence[str], sides: Sequence[str],
         report.first(Laid) is not None and turn.count == 0)
     if audio and restarted and turn.phase is Phase.PLAY and turn.to_act is not None:
         out.append(Announcement(f"{names[turn.to_act]} to play", "turn", Importance.PLAY,
-                                entry))
+                                entry, (turn.to_act,)))
     return out
 
 
@@ -111,7 +120,8 @@ def _told(report: Report, names: Sequence[str], sides: Sequence[str],
             count = fact.count
             out += _laid(fact, after, names, p, entry) if audio else []
         elif isinstance(fact, SaidGo) and audio:
-            out.append(Announcement(f"{names[fact.player]}: go", "go", Importance.PLAY, entry))
+            out.append(Announcement(f"{names[fact.player]}: go", "go", Importance.PLAY, entry,
+                                    (fact.player,)))
         elif isinstance(fact, ClaimClosed):
             # the claim's own act comes next (other windows it closed peg nothing)
             claimed = claimed or (isinstance(report.event, Claim) and fact.pegged > 0)
@@ -119,10 +129,11 @@ def _told(report: Report, names: Sequence[str], sides: Sequence[str],
             step = fact  # (a muggins count, its claim window next, stays hidden)
             shown = len(out)
             out.append(Announcement(step_phrase(fact, names, p), fact.counted.value,
-                                    Importance.SHOW, entry))
+                                    Importance.SHOW, entry,
+                                    (fact.player, fact.counted, _phrases(fact.items))))
         elif isinstance(fact, GameOver):
             out.append(Announcement(result_phrase(fact, sides, p), "result",
-                                    Importance.RESULT, entry))
+                                    Importance.RESULT, entry, (fact,)))
         elif isinstance(fact, Scored):
             if step is not None and _counts(fact, step):
                 step = None  # the count just said, pegged
@@ -133,11 +144,12 @@ def _told(report: Report, names: Sequence[str], sides: Sequence[str],
                 taken[fact.player] = (fact.side, taken.get(fact.player, (0, 0))[1] + fact.points)
                 continue
             said = _claimed(fact, names, p, entry) if claimed else _act(
-                fact, count, names, p, entry)
+                fact, count, names, p, entry, report.penalty)
             if audio and isinstance(before, Laid) and is_play_act(fact) and not claimed:
                 scored = [(a.reason, a.points) for a in fact.awards]
                 said = replace(said, text=laid_phrase(names[fact.player], before.card.rank,
-                                                      scored, count, p))
+                                                      scored, count, p),
+                               about=(*said.about, before.card.rank))
             out.append(_standing(said, fact, sides) if audio and fact.scores else said)
             claimed = False
     return _taken_back(taken, names, p, entry) + out
@@ -150,7 +162,8 @@ def _taken_back(taken: dict[int, tuple[int, int]], names: Sequence[str], p: Phra
     for player, (side, points) in taken.items():
         back = Award(player, side, points, Reason.RENEGE_TAKE_BACK, "")
         out.insert(0, Announcement(award_phrase(back, names[player], names, p),
-                                   back.reason, Importance.PENALTY, entry))
+                                   back.reason, Importance.PENALTY, entry,
+                                   (player, _words_of(back))))
     return out
 
 
@@ -161,12 +174,14 @@ def _laid(laid: Laid, after: Fact | None, names: Sequence[str], p: Phrases,
     if isinstance(after, Scored) and is_play_act(after) and after.player == laid.player:
         return []
     return [Announcement(laid_phrase(names[laid.player], laid.card.rank, (), laid.count, p),
-                         "laid", Importance.PLAY, entry)]
+                         "laid", Importance.PLAY, entry,
+                         (laid.player, laid.card.rank, laid.count))]
 
 
 def _standing(said: Announcement, act: Scored, sides: Sequence[str]) -> Announcement:
     """Audio mode: an award with the board it left: "Ann: fifteen for two; Ann 46, Ben 39"."""
-    return replace(said, text=f"{said.text}; {standing(act.scores, sides)}")
+    return replace(said, text=f"{said.text}; {standing(act.scores, sides)}",
+                   about=(*said.about, act.scores))
 
 
 def _counts(act: Scored, step: ShowStep) -> bool:
@@ -176,15 +191,17 @@ def _counts(act: Scored, step: ShowStep) -> bool:
 
 
 def _act(act: Scored, count: int, names: Sequence[str], p: Phrases,
-         entry: int) -> Announcement:
+         entry: int, penalty: PenaltyApplied | None) -> Announcement:
+    about = (act.player, *(_words_of(award) for award in act.awards), count)
     if is_play_act(act):
         reasons = act.reasons
         kind = "play" if any(r not in (Reason.GO, Reason.LAST_CARD) for r in reasons) else (
             str(reasons[-1]))
-        return Announcement(act_phrase(act, count, names, p), kind, Importance.PLAY, entry)
+        return Announcement(act_phrase(act, count, names, p), kind, Importance.PLAY, entry,
+                            about)
     reason = act.reasons[0]
-    return Announcement(act_phrase(act, count, names, p), str(reason),
-                        _IMPORTANCE.get(reason, Importance.SHOW), entry)
+    return Announcement(act_phrase(act, count, names, p, penalty), str(reason),
+                        _IMPORTANCE.get(reason, Importance.SHOW), entry, about)
 
 
 def _claimed(act: Scored, names: Sequence[str], p: Phrases, entry: int) -> Announcement:
@@ -193,8 +210,26 @@ def _claimed(act: Scored, names: Sequence[str], p: Phrases, entry: int) -> Annou
     reason = act.reasons[0]
     if reason in (Reason.HAND, Reason.CRIB):
         return Announcement(claim_phrase(act.awards[0], names[act.player], p), str(reason),
-                            Importance.SHOW, entry)
+                            Importance.SHOW, entry, (act.player, _words_of(act.awards[0])))
     whole = Award(act.player, act.side, act.points, reason, "")
     importance = Importance.PLAY if is_play_act(act) else _IMPORTANCE.get(reason,
                                                                          Importance.SHOW)
-    return Announcement(claim_phrase(whole, names[act.player], p), "claim", importance, entry)
+    return Announcement(claim_phrase(whole, names[act.player], p), "claim", importance, entry,
+                        (act.player, _words_of(whole)))
+
+
+def _words_of(award: Award) -> tuple[object, ...]:
+    """What of an award its words are made of (an announcement's :attr:`~Announcement.about`):
+    its reason and points, a count's phrases, a penalty's sentence; never the suits of its
+    cards, which no words name."""
+    if award.reason in (Reason.HAND, Reason.CRIB):
+        return (award.reason, award.points, _phrases(award.items))
+    if award.reason is Reason.PENALTY:
+        return (award.reason, award.points, award.sentence)
+    return (award.reason, award.points)
+
+
+def _phrases(items: tuple[ScoreItem, ...]) -> tuple[tuple[object, ...], ...]:
+    """A count as its words say it: each phrase with its running total and length."""
+    return tuple((phrase.said, phrase.total, phrase.length)
+                 for phrase in count_phrases(Breakdown(items)))

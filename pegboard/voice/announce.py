@@ -1,8 +1,9 @@
 """What to say after a step: the announcements the engine's facts of each new entry call for.
 
-The loop hands every new app state to an :class:`Announcer`; it reads the engine's report of
-each entry added since the last state it saw (:meth:`pegboard.rules.game.Game.reports`) and
-says its facts in order, in players' words (:mod:`pegboard.voice.acts` words each report):
+The loop tells an :class:`Announcer` what each batch of steps did: the engine's report of
+every entry it added and of every entry it withdrew (:class:`~pegboard.app.effects.Changes`),
+with the app state it left. It says the facts of the added reports in order, in players'
+words (:mod:`pegboard.voice.acts` words each report):
 
 * each scoring act (a :class:`~pegboard.rules.facts.Scored` fact) once: a card's play points
   with the count it made and its go or last card ("Ann: fifteen for two, and one for last
@@ -13,12 +14,15 @@ says its facts in order, in players' words (:mod:`pegboard.voice.acts` words eac
   twice. In a muggins game a count waiting for its claim is not said (it stays hidden until
   claimed); the claim is said when it is pegged;
 * the end of the game (:class:`~pegboard.rules.facts.GameOver`), as the board shows it;
-* an entry taken back: nothing to say, but :attr:`Heard.undone` tells the speaker to drop
-  what it still had to say for the undone entries;
+* an entry taken back (its report withdrawn): nothing to say (in audio mode "Taken back"
+  and what it was), but :attr:`Heard.undone` tells the speaker to drop what it still had to
+  say for the undone entries;
 * entries taken back and entered again in one step (GO adds a forgotten flush or his nobs):
-  only what their new reports call for that differs from what was said, each once ("Recounted.
-  Ben: ... twelve"; in audio mode a later count's new board). The reports tell entries apart;
-* with teaching on, a card that nearly scored: the one-line reason on its "No score" page.
+  only what their new reports call for that is about other facts than what the withdrawn
+  reports called for, each once ("Recounted. Ben: ... twelve"; in audio mode a later count's
+  new board): an announcement names the facts it words (:attr:`Announcement.about`);
+* with teaching on, a card that nearly scored: the one-line reason on its near-miss page
+  (each page's kind, :class:`~pegboard.app.view.PageKind`, says what it is).
 
 With count it yourself on (teaching), a count is not said before its owner has turned in
 theirs: while the screen waits for an owner's count, that count and everything after it are
@@ -27,10 +31,11 @@ count the engine still holds when the announcer begins (a game resumed after a p
 never said: it is said, from the facts of the entry that pegged it, once its owner's count is
 in (the ``own_count`` entry's :class:`~pegboard.rules.facts.CountSaid` fact).
 
-:attr:`Announcer.voiced` names the pages whose words the teaching voice has said, so that
-audio mode says only their titles as they are reached (each page said once).
+:attr:`Announcer.voiced` names the kinds of the pages on screen whose words the teaching
+voice has said, so that audio mode says only their titles as they are reached (each page said
+once).
 
-Pure: it only reads values, so the same states always give the same words.
+Pure: it only reads values, so the same reports and states always give the same words.
 """
 
 from __future__ import annotations
@@ -39,15 +44,16 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from pegboard.app.coach import COACH, SHOW_ORDER
-from pegboard.app.state import AppState, OwnCount, Reading, ScreenState
-from pegboard.app.words import side_name
+from pegboard.app.effects import Changes
+from pegboard.app.state import AppState, OwnCount, Page, Reading, ScreenState
+from pegboard.app.view import PageKind
+from pegboard.app.words import describe, side_name
+from pegboard.rules.events import OptionsChanged
 from pegboard.rules.facts import (
     Counted,
     CountSaid,
     Report,
 )
-from pegboard.rules.game import Game
 from pegboard.voice.acts import Announcement, Importance, told
 from pegboard.voice.held import Unheard, pegged_before
 from pegboard.voice.phrases import (
@@ -69,21 +75,18 @@ class Heard:
 
 @dataclass(slots=True)
 class Announcer:
-    """Remembers the game it last saw, to tell what each new state adds."""
+    """Remembers what it has said and still holds, to tell what each batch adds."""
 
     language: str = "en"
     audio: bool = False
     """Audio mode: each card laid named, the standing after each score, who plays after a
     go or a reset, an undo said (:func:`told`)."""
-    _header: object = None
-    _game: Game | None = None
-    _entries: int = 0
-    _pages: tuple[object, ...] = ()
+    _pages: tuple[Page, ...] = ()
     _held: tuple[Announcement, ...] = ()
     _unheard: tuple[Unheard, ...] = ()
     """Counts held by the engine when this announcer began: pegged, never said."""
-    voiced: frozenset[str] = frozenset()
-    """The titles of the pages on screen whose words the teaching voice has said."""
+    voiced: frozenset[PageKind] = frozenset()
+    """The kinds of the pages on screen whose words the teaching voice has said."""
     _phrases: Phrases = field(init=False)
 
     def __post_init__(self) -> None:
@@ -93,32 +96,32 @@ class Announcer:
         """Take ``state`` as what has already been said (power-on, a resumed game): all but
         the counts the engine holds for their owners, said when their owners' counts come."""
         self._remember(state)
-        self.voiced = frozenset()
+        self._held, self.voiced = (), frozenset()
         session = state.session
         self._unheard = () if session is None else pegged_before(
             session.game, session.state.held_counts, len(session.events))
 
-    def heard(self, state: AppState) -> Heard:
-        """The announcements ``state`` brings since the last state seen."""
+    def heard(self, state: AppState, changes: Changes | None = None) -> Heard:
+        """The announcements a batch brings: ``changes``, the reports it added and withdrew
+        (None: neither), leaving ``state``."""
+        changes = changes or Changes()
         session = state.session
-        if session is None or session.header is not self._header or self._game is None:
+        if session is None or changes.began:
             self._remember(state)
             self._held, self._unheard, self.voiced = (), (), frozenset()
             return Heard()
-        game = session.game
         entries = len(session.events)
-        fork = _shared(self._game, game, self._entries)
-        taken = self._game.reports(fork) if fork < self._entries else ()
+        added, taken = changes.added, changes.withdrawn
         self._unheard = tuple(u for u in self._unheard
                               if not any(u.report is report for report in taken))
-        if taken and fork == entries:
+        if taken and not added:
             self._remember(state)
             self._held = ()
-            return Heard(self._taken_back(state.award, entries), undone=entries)
-        if not taken and entries == self._entries and not isinstance(state.screen, Reading):
+            return Heard(self._taken_back(taken, state, entries), undone=entries)
+        if not taken and not added and not isinstance(state.screen, Reading):
             self._pages, self.voiced = (), frozenset()
             return Heard(self._release(state.screen, []))
-        said = self._told(state, game.reports(fork), entries)
+        said = self._told(state, added, entries)
         if taken:
             said = self._corrected(said, self._told(state, taken, entries))
         said = _show_order_first([*said, *self._teaching(state, entries)])
@@ -151,18 +154,18 @@ class Announcer:
     def _corrected(self, said: list[Announcement], before: list[Announcement],
                    ) -> list[Announcement]:
         """Entries taken back and entered again in one step (GO putting a count right): of
-        what their reports call for now, only what differs from what was said for the
-        entries they replace (the count put right, a later count's new standing); a count
-        so said again is said as recounted. What was held unsaid for the replaced entries
-        (count it yourself) is dropped: the new reports bring it again."""
-        unsaid = Counter(a.text for a in self._held)
-        replaced = Counter(a.text for a in before)
-        self._held = tuple(a for a in self._held if a.text not in replaced)
+        what their reports call for now, only what is about other facts than what the
+        withdrawn reports called for (the count put right, a later count's new standing); a
+        count so said again is said as recounted. What was held unsaid for the withdrawn
+        entries (count it yourself) is dropped: the new reports bring it again."""
+        unsaid = Counter(_about(a) for a in self._held)
+        replaced = Counter(_about(a) for a in before)
+        self._held = tuple(a for a in self._held if _about(a) not in replaced)
         owed = replaced - unsaid  # said already, to be said again only if changed
         out: list[Announcement] = []
         for announcement in said:
-            if owed[announcement.text] > 0:
-                owed[announcement.text] -= 1
+            if owed[_about(announcement)] > 0:
+                owed[_about(announcement)] -= 1
                 continue
             if announcement.kind in _COUNTS:
                 text = self._phrases.recounted.format(said=announcement.text)
@@ -189,61 +192,53 @@ class Announcer:
             self.voiced = frozenset()
             return []
         out = []
-        voiced = {page.title for page in screen.pages} & self.voiced
+        voiced = {page.kind for page in screen.pages} & self.voiced
         for page in screen.pages:
             if page in self._pages:
                 continue
-            if page.title == "No score" and page.lines:
+            if page.kind is PageKind.NO_SCORE and page.lines:
                 out.append(Announcement(no_score_phrase(page.lines[0], self._phrases),
                                         "no score", Importance.TEACHING, entries))
-            elif page.title.startswith(SHOW_ORDER):
+            elif page.kind is PageKind.SHOW_ORDER:
                 out.append(Announcement(coach_phrase(page.lines), SHOW_ORDER,
                                         Importance.SHOW, entries))
-            elif page.title.startswith(COACH):
+            elif page.kind is PageKind.COACH:
                 out.append(Announcement(coach_phrase(page.lines), "coach",
                                         Importance.TEACHING, entries))
             else:
                 continue
-            voiced.add(page.title)
+            voiced.add(page.kind)
         self.voiced = frozenset(voiced)
         return out
 
-    def _taken_back(self, award: str, entries: int) -> tuple[Announcement, ...]:
-        """Audio mode: an undo said, with what it took back ("Taken back: the starter")."""
+    def _taken_back(self, taken: Sequence[Report], state: AppState, entries: int,
+                    ) -> tuple[Announcement, ...]:
+        """Audio mode: an undo said, with the entry it took back ("Taken back: the
+        starter"): the first withdrawn that is not a table option (the automatic deal or
+        the claim taken back with it came after it)."""
         if not self.audio:
             return ()
-        what = award.removeprefix("Undone: ") if award.startswith("Undone: ") else ""
+        assert state.session is not None
+        names = state.session.state.names
+        what = next((describe(report.event, names) for report in taken
+                     if not isinstance(report.event, OptionsChanged)), "")
         return (Announcement(f"Taken back: {what}" if what else "Taken back", "undo",
                              Importance.PENALTY, entries),)
 
     def _remember(self, state: AppState) -> None:
-        session = state.session
         screen = state.screen
         self._pages = screen.pages if isinstance(screen, Reading) else ()
-        if session is None:
-            self._header, self._game, self._entries = None, None, 0
-            return
-        self._header = session.header
-        self._game = session.game
-        self._entries = len(session.events)
 
+
+SHOW_ORDER = "show order"
+"""The kind of the coach's show-order announcement, said before the first count."""
 
 _COUNTS = frozenset(kind.value for kind in Counted)
 
 
-def _shared(old: Game, new: Game, entries: int) -> int:
-    """How many entries ``new`` shares with ``old`` (which had ``entries``): a shared entry
-    has the very report the engine made for it; one entered again has a new one."""
-    shared = min(entries, len(new.events))
-    window = 4
-    while True:
-        start = max(0, shared - window)
-        mine, theirs = old.reports(start), new.reports(start)
-        same = next((i for i in range(shared - start) if mine[i] is not theirs[i]),
-                    shared - start)
-        if same or start == 0:
-            return start + same
-        window *= 2
+def _about(said: Announcement) -> tuple[object, ...]:
+    """What an announcement says, as the facts it words (its kind, then those facts)."""
+    return (said.kind, *said.about)
 
 
 def _waiting(screen: ScreenState) -> int:

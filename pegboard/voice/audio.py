@@ -9,8 +9,8 @@ then the facts of the entries saved, then one of:
   title and what is chosen on it ("Menu: Back"; "Crib card 2 of 4: 7"); a page is read
   whole ("Not allowed. ..."), except a page that shows a count or the end of the play, whose
   points the facts just said, and a page whose words the teaching voice said as it came (a
-  coach page, the show order, a near miss: :attr:`Announcer.voiced`): their title only, so
-  each score and each page is said once;
+  coach page, the show order, a near miss: :attr:`Announcer.voiced`, by the page's kind):
+  their title only, so each score and each page is said once;
 * **a move** (a click): what the cursor is on now, in short words: the card on the wheel,
   the row, the number ("7", "J nobs", "Teaching: on");
 * **a key taken** that changed what is chosen: the row as it is now;
@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from pegboard.app.effects import Sound
 from pegboard.app.state import AppState
 from pegboard.app.teach import COACH_COLUMNS
-from pegboard.app.view import Screen, View
+from pegboard.app.view import PageKind, Screen, View
 from pegboard.app.words import side_name
 from pegboard.rules.state import Phase
 from pegboard.voice.acts import Announcement, Importance
@@ -104,16 +104,16 @@ def sentences(parts: Sequence[str]) -> str:
     return out
 
 
-def screen_words(view: View, voiced: frozenset[str] = frozenset()) -> str:
+def screen_words(view: View, voiced: frozenset[PageKind] = frozenset()) -> str:
     """A screen as it is reached: its title and what is chosen; a page read whole (a count's
     page or the result by its title alone, without the points the facts said; a page whose
-    words the teaching voice said, its title in ``voiced``, by its title alone)."""
+    words the teaching voice said, of a kind in ``voiced``, by its title alone)."""
     parts = [view.title] if view.title else []
     if view.picker is not None:
         return sentences([*parts, f"{view.picker.prompt}: {view.picker.candidate}"])
     if view.screen in _WORDLESS:
         return sentences([view.title.split(":")[0]])
-    if view.title and view.title in voiced:
+    if view.title and view.page in voiced:
         return sentences(parts)
     if view.selected is not None or view.screen is Screen.CLAIM:
         return sentences([*parts, cursor_words(view)])
@@ -168,10 +168,10 @@ class AudioScreen:
         self._view = view
 
     def heard(self, view: View, sounds: Sequence[Sound], *, facts: bool, saved: bool,
-              entry: int = 0, voiced: frozenset[str] = frozenset()) -> list[Announcement]:
+              entry: int = 0, voiced: frozenset[PageKind] = frozenset()) -> list[Announcement]:
         """The words ``view`` brings after a batch whose keys made ``sounds``; ``facts``
         when the engine's facts already said something, ``saved`` when an entry was saved;
-        ``voiced``: the titles of pages the teaching voice has said."""
+        ``voiced``: the kinds of the pages on screen the teaching voice has said."""
         before, self._view = self._view, view
         said: list[str] = []
         if saved and not facts:

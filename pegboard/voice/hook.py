@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Protocol
 
-from pegboard.app.effects import AudioMode, Earcon, Effect, SayScore, Sound
+from pegboard.app.effects import AudioMode, Changes, Earcon, Effect, SayScore, Sound
 from pegboard.app.state import AppState
 from pegboard.app.view import View
 from pegboard.config import VoiceConfig
@@ -51,10 +51,11 @@ class VoiceHook:
         """What ``state`` already shows counts as said (power-on, a resumed game)."""
         self.announcer.begin(state)
 
-    def heard(self, state: AppState, view: View, asked: Sequence[Effect], *,
-              first: bool = False, saved: bool = False) -> None:
-        """One batch of keys (``saved``: it saved an entry), with audio mode's part: the
-        keys' sounds, the facts, then the screen's words (:mod:`pegboard.voice.audio`);
+    def heard(self, state: AppState, view: View, asked: Sequence[Effect],
+              changes: Changes | None = None, *, first: bool = False) -> None:
+        """One batch of keys (``changes``: the reports it added and withdrew), with audio
+        mode's part: the keys' sounds, the facts, then the screen's words
+        (:mod:`pegboard.voice.audio`);
         audio mode turned on or off is said, and "say the score" answered. Without audio
         mode this is :meth:`stepped` and the pegging coach's line as the play screen shows
         it (a long one is said from its page)."""
@@ -66,7 +67,7 @@ class VoiceHook:
                 self.sink.say((self.screen.screen(view),))
             return
         out = [earcon(effect.sound) for effect in asked if isinstance(effect, Earcon)]
-        heard = self.announcer.heard(state)
+        heard = self.announcer.heard(state, changes)
         if heard.undone is not None:
             self.sink.cancel(heard.undone)
         out.extend(heard.said)
@@ -78,6 +79,7 @@ class VoiceHook:
                 out.append(self.screen.screen(view))
         elif state.audio:
             sounds = [effect.sound for effect in asked if isinstance(effect, Earcon)]
+            saved = changes is not None and bool(changes.added)
             out.extend(self.screen.heard(view, sounds, facts=bool(heard.said), saved=saved,
                                          entry=self._entries(state),
                                          voiced=self.announcer.voiced))
@@ -93,9 +95,10 @@ class VoiceHook:
     def _entries(state: AppState) -> int:
         return 0 if state.session is None else len(state.session.events)
 
-    def stepped(self, state: AppState) -> None:
-        """A step made ``state``: say what it brought, or drop what an undo took back."""
-        heard = self.announcer.heard(state)
+    def stepped(self, state: AppState, changes: Changes | None = None) -> None:
+        """A batch made ``state``, adding and withdrawing the reports of ``changes``: say what
+        it brought, or drop what an undo took back."""
+        heard = self.announcer.heard(state, changes)
         if heard.undone is not None:
             self.sink.cancel(heard.undone)
         if heard.said:

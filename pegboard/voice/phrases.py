@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pegboard.app.view import Screen, View
 from pegboard.rules.awards import number as english_number
 from pegboard.rules.cards import Rank
-from pegboard.rules.facts import Counted, GameOver, Scored, ShowStep
+from pegboard.rules.facts import Counted, GameOver, PenaltyApplied, Scored, ShowStep
 from pegboard.rules.scoring import Breakdown, ScoreItem
 from pegboard.rules.speech import Said, count_phrases
 from pegboard.rules.state import PLAY_REASONS, Award
@@ -217,9 +217,11 @@ def _without_rule(text: str) -> str:
         text = shorter
 
 
-def award_phrase(award: Award, name: str, names: Sequence[str], p: Phrases = ENGLISH) -> str:
+def award_phrase(award: Award, name: str, names: Sequence[str], p: Phrases = ENGLISH,
+                 penalty: PenaltyApplied | None = None) -> str:
     """Any award that is not a card in the play: his heels, a show count, a peg, three for
-    last, a penalty, muggins, a renege's take-back."""
+    last, a penalty (worded from ``penalty``, the engine's fact of it: the infraction and
+    who committed it), muggins, a renege's take-back."""
     points = p.number(abs(award.points))
     reason = award.reason
     if reason == "his heels":
@@ -237,14 +239,12 @@ def award_phrase(award: Award, name: str, names: Sequence[str], p: Phrases = ENG
         return p.muggins.format(name=name, points=points)
     if reason == "renege take-back":
         return p.take_back.format(name=name, points=points)
-    if reason == "penalty":
-        label = award.sentence.split(": ", 1)[-1]
-        what = _without_rule(label.rsplit(":", 1)[0]).lower()
+    if reason == "penalty" and penalty is not None:
+        what = _without_rule(penalty.infraction.name).lower()
         if award.points < 0:
             return p.penalty_back.format(name=name, what=what, points=points)
-        offender = re.search(r"from (.+)$", label)
-        to = offender.group(1) if offender else ""
-        return p.penalty_to.format(name=to or name, what=what, points=points, to=name)
+        offender = names[penalty.offender] if penalty.offender < len(names) else name
+        return p.penalty_to.format(name=offender, what=what, points=points, to=name)
     return f"{name}: {reason}, {points}"
 
 
@@ -254,14 +254,16 @@ def step_phrase(step: ShowStep, names: Sequence[str], p: Phrases = ENGLISH) -> s
     return show_phrase(step.items, names[step.player], crib=step.counted is Counted.CRIB, p=p)
 
 
-def act_phrase(act: Scored, count: int, names: Sequence[str], p: Phrases = ENGLISH) -> str:
+def act_phrase(act: Scored, count: int, names: Sequence[str], p: Phrases = ENGLISH,
+               penalty: PenaltyApplied | None = None) -> str:
     """One scoring act (a :class:`Scored` fact) said aloud: a card's points with the count it
     made and its go or last card ("Ann: fifteen for two, and one for last card"); any other
-    act as :func:`award_phrase` says its award."""
+    act as :func:`award_phrase` says its award (a penalty's from ``penalty``, the fact of
+    the entry that pegged it)."""
     name = names[act.player]
     if is_play_act(act):
         return play_phrase(act.awards, count, name, p)
-    return "; ".join(award_phrase(award, name, names, p) for award in act.awards)
+    return "; ".join(award_phrase(award, name, names, p, penalty) for award in act.awards)
 
 
 def is_play_act(act: Scored) -> bool:

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from pegboard.app.effects import Effect
+    from pegboard.app.effects import Changes, Effect
     from pegboard.app.state import AppState
     from pegboard.app.view import View
     from pegboard.config import VoiceConfig
@@ -72,11 +72,11 @@ class OnDemand:
     def begin(self, state: AppState) -> None:
         self._last = state
 
-    def stepped(self, state: AppState) -> None:
+    def stepped(self, state: AppState, changes: Changes | None = None) -> None:
         self._last = state
 
-    def heard(self, state: AppState, view: View, asked: Sequence[Effect], *,
-              first: bool = False, saved: bool = False) -> None:
+    def heard(self, state: AppState, view: View, asked: Sequence[Effect],
+              changes: Changes | None = None, *, first: bool = False) -> None:
         """Forward to the voice once there is one; open it when audio mode comes on."""
         if self.hook is None and state.audio and not self._tried:
             self._tried = True  # a voice that cannot work is said once, not every key
@@ -84,7 +84,7 @@ class OnDemand:
             if self.hook is not None and self._last is not None:
                 self.hook.begin(self._last)
         if self.hook is not None:
-            self.hook.heard(state, view, asked, first=first, saved=saved)
+            self.hook.heard(state, view, asked, changes, first=first)
         else:
             self._last = state
 

@@ -4,8 +4,10 @@ store would (every Persist effect appended, undo recorded as an undo line)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import reduce
 
 from pegboard.app.effects import (
+    Changes,
     Effect,
     FinishGame,
     Persist,
@@ -38,6 +40,8 @@ class App:
     record: list[str] = field(default_factory=list)
     finished: list[dict[str, object]] = field(default_factory=list)
     effects: list[Effect] = field(default_factory=list)
+    changes: Changes = field(default_factory=Changes)
+    """The reports the steps since :meth:`take_changes` added and withdrew."""
 
     @classmethod
     def start(cls, kit: str = "encoder", **config: object) -> App:
@@ -48,6 +52,7 @@ class App:
             self.now += 1.0
             self.state, effects = step(self.state, event, self.now)
             self.effects = list(effects)
+            self.changes = reduce(Changes.after, effects, self.changes)
             for effect in effects:
                 if isinstance(effect, PersistNewGame):
                     self.record = [dump_line(effect.header)]
@@ -58,6 +63,11 @@ class App:
                 elif isinstance(effect, FinishGame):
                     self.finished.append(result_json(effect.state))
         return self
+
+    def take_changes(self) -> Changes:
+        """The reports added and withdrawn since the last call (as the loop tells them)."""
+        changes, self.changes = self.changes, Changes()
+        return changes
 
     @property
     def view(self) -> View:

@@ -33,6 +33,7 @@ from pegboard.rules.state import Phase
 from pegboard.rules.variants import Rules
 from pegboard.voice.hook import Transcript, VoiceHook
 from tests.conformance.deal import GameSpec, choose_play, deal_cards, fact_points, rng_at
+from tests.support.announcing import changes_of
 
 NAMES = ("P1", "P2")
 """The seats as the setup names them (the listener keeps them)."""
@@ -172,8 +173,9 @@ class Listener:
         reports = [effect.report for effect in effects
                    if isinstance(effect, Persist) and effect.report is not None]
         self.reports.extend(reports)
-        self.hook.heard(self.state, view(self.state), effects, saved=bool(reports))
-        self.plain_hook.stepped(self.state)
+        changes = changes_of(effects)
+        self.hook.heard(self.state, view(self.state), effects, changes)
+        self.plain_hook.stepped(self.state, changes)
 
     def heard(self) -> Iterator[str]:
         """What was said since the last time (sounds left out)."""
