@@ -7,6 +7,7 @@ import threading
 from pegboard.sim.fakes import FakeClock
 from pegboard.voice.acts import Announcement, Importance
 from pegboard.voice.speaker import MOST_WAITING, Speaker, SpeechQueue
+from tests.support.announcing import added, announcer_after
 
 PLAY, SHOW, RESULT = Importance.PLAY, Importance.SHOW, Importance.RESULT
 
@@ -149,3 +150,21 @@ def test_a_storm_of_asking_again_waits_once_and_the_queue_stays_bounded() -> Non
         q.put(said("click", Importance.CUE, 6))
     assert len(q.pending) == MOST_WAITING
     assert q.texts()[:3] == ["Ann: fifteen for two", "Ann 12, Ben 9", "Ben: one for the go"]
+
+
+def test_the_last_card_of_a_deal_is_said_with_the_counts_its_entry_made() -> None:
+    """The last card's point and the hands the engine counted with it come in one step:
+    the counts, worth more, do not drop the point unsaid (they drop only what an earlier
+    step left unsaid)."""
+    announcer, state, entered = announcer_after(
+        ("Ann", "Ben"),
+        "deal 0; starter 5C; play 1 TH 0 TS 1 AH 0 2S 1 3H 0 4S; go 1; go 0; play 1 KH 0 QS")
+    announcer.heard(state, added(*entered.added[:-1]))
+    last = announcer.heard(state, added(entered.added[-1])).said
+    assert [a.importance for a in last] == [PLAY, SHOW, SHOW]
+    q = SpeechQueue(FakeClock())
+    q.put(said("Ben: one for the go", PLAY, 8))  # an earlier step's, still unsaid
+    q.put(*last)
+    assert q.texts() == ["Ann: one for last card",
+                         "Ben: fifteen two, fifteen four, and a flush of four is eight",
+                         "Ann: fifteen two, fifteen four, and a flush of four is eight"]

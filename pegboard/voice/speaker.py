@@ -4,10 +4,12 @@ The loop must never wait for a voice, so it only puts announcements on a
 :class:`SpeechQueue` (a lock and a list: microseconds) and a :class:`Speaker` thread says them
 one after another. The queue's rules:
 
-* **replace**: a newer announcement drops every unsaid older one of lower importance (the
-  hand's count goes before a pegging award nobody had time to hear); audio mode's sounds
-  are never dropped so, and a wheel word is dropped only by the next wheel word, which also
-  cuts it short if it is being said (the knob's words never queue up behind it);
+* **replace**: a newer announcement drops every unsaid one of lower importance that an earlier
+  step brought (the hand's count goes before a pegging award nobody had time to hear); what
+  one step brings is said whole (the last card's point and the counts the same entry made),
+  audio mode's sounds are never dropped so, and a wheel word is dropped only by the next
+  wheel word, which also cuts it short if it is being said (the knob's words never queue up
+  behind it);
 * **cancel**: an entry taken back drops what is queued for it and for any later entry, and
   stops it if it is being said;
 * **stale**: an announcement still unsaid ``stale_s`` seconds after it was made is dropped
@@ -54,10 +56,12 @@ MOST_WAITING = 64
 
 @dataclass(frozen=True, slots=True)
 class Queued:
-    """An announcement and when it was made."""
+    """An announcement, when it was made and the step (the call of :meth:`SpeechQueue.put`)
+    that brought it."""
 
     said: Announcement
     at: float
+    step: int = 0
 
 
 class SpeechQueue:
@@ -69,14 +73,21 @@ class SpeechQueue:
         self.stale_s = stale_s
         self.pending: list[Queued] = []
         self._made: list[Announcement] = []  # the latest few, for "say it again"
+        self._steps = 0
 
     @property
     def last(self) -> Announcement | None:
         """The last announcement made that still stands (None: nothing to repeat)."""
         return self._made[-1] if self._made else None
 
-    def put(self, said: Announcement) -> None:
-        """Queue ``said``, dropping unsaid older announcements of lower importance."""
+    def put(self, *announcements: Announcement) -> None:
+        """Queue what one step brought, in order, dropping unsaid announcements of lower
+        importance that earlier steps brought."""
+        self._steps += 1
+        for said in announcements:
+            self._put(said, self._steps)
+
+    def _put(self, said: Announcement, step: int) -> None:
         if said.importance is Importance.WHEEL:
             self.pending = [q for q in self.pending if q.said.importance is not Importance.WHEEL]
         elif said.importance is Importance.ASKED:  # the same words asked again: said once
@@ -84,8 +95,8 @@ class SpeechQueue:
                             or q.said.text != said.text]
         else:
             self.pending = [q for q in self.pending if q.said.importance >= said.importance
-                            or q.said.importance is Importance.CUE]
-        self.pending.append(Queued(said, self.clock.now()))
+                            or q.said.importance is Importance.CUE or q.step == step]
+        self.pending.append(Queued(said, self.clock.now(), step))
         if len(self.pending) > MOST_WAITING:
             least = min(q.said.importance for q in self.pending)
             self.pending.remove(next(q for q in self.pending if q.said.importance == least))
@@ -155,8 +166,7 @@ class Speaker:
         if not announcements:
             return
         with self._lock:
-            for said in announcements:
-                self.queue.put(said)
+            self.queue.put(*announcements)
             current = self._current
             self._lock.notify()
         if current is not None and current.importance is Importance.WHEEL and any(
