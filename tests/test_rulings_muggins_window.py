@@ -169,3 +169,20 @@ def test_a_penalty_that_moves_points_shuts_the_window() -> None:
     assert game.state.scores == (12, 2)
     with pytest.raises(RuleError, match=r"Ann's three missed \(hand\) can no longer be taken"):
         game.apply(event(entry("muggins", player=1, points=3)))
+
+
+def test_a_renege_claim_that_moves_no_points_leaves_the_window_as_it_stood() -> None:
+    # Ben claims 1 of his fifteen's 2; at 23 Ben says go, and so does Ann, holding 3♥ (her go
+    # point waits for her claim). The renege is claimed for 0 points before anything was
+    # pegged since Ben's claim: the play goes back to Ann's go and no peg moves, so Ann may
+    # still call muggins on Ben's miss.
+    lines = [header(muggins=True), entry("deal", dealer=1), entry("starter", card="AC"),
+             play(0, "5C"), play(1, "TD"), claim(1, 1), play(0, "8D"),
+             entry("go", player=1), entry("go", player=0)]
+    game = game_of(lines)
+    assert game.state.pending_muggins is not None
+    game.apply(event(entry("penalty", player=0, infraction="renege", points=0,
+                           held=["3H", "9C"])))
+    assert game.state.take_backs and game.state.scores == (0, 1)
+    (taken,) = game.apply(event(entry("muggins", player=0, points=1)))
+    assert (taken.player, taken.points) == (0, 1)

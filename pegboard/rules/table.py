@@ -93,6 +93,8 @@ class Rewind:
     awards: int
     scores: tuple[int, ...]
     back_pegs: tuple[int, ...]
+    muggins: PendingMuggins | None = None
+    """The muggins window open at the go (points missed before it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -239,7 +241,7 @@ class Table:
             count=self.count, pile=self.pile, last_player=self.last_player,
             said_go=self.said_go, played=tuple(self.played), seen=self.seen,
             moves=self.moves, awards=len(self.awards), scores=tuple(self.scores),
-            back_pegs=tuple(self.back_pegs),
+            back_pegs=tuple(self.back_pegs), muggins=self.pending_muggins,
         )
 
     def note(self, fact: Fact) -> None:
