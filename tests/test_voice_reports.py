@@ -55,3 +55,10 @@ def test_only_the_reports_added_are_said_whatever_the_game_holds() -> None:
     fifteen = entered.added[-2]
     assert [a.text for a in announcer.heard(state, added(fifteen)).said] == [
         "Ann: fifteen for two"]
+
+
+def test_a_count_page_reached_is_said_by_what_it_counts_not_its_title_cut_short() -> None:
+    view = View(Screen.SHOW, "Ben's hand: 12", ("fifteen 2 (7 8)",), page=PageKind.COUNT,
+                named="Ben's hand")
+    assert screen_words(view) == "Ben's hand"  # its points are the facts', said already
+    assert screen_words(replace(view, title="Ben: a title of any shape")) == "Ben's hand"

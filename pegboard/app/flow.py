@@ -101,7 +101,8 @@ NOT_ALLOWED = "Not allowed"
 
 def refuse(state: AppState, reason: str) -> AppState:
     """A notice saying why an entry is not allowed, then back to this very screen."""
-    return replace(state, screen=Reading((Page(NOT_ALLOWED, wrap(reason)),),
+    return replace(state, screen=Reading((Page(NOT_ALLOWED, wrap(reason),
+                                              kind=PageKind.REFUSED),),
                                          then=state.screen))
 
 

@@ -41,7 +41,6 @@ from pegboard.app.effects import (
     Sound,
     UpdateLeds,
 )
-from pegboard.app.flow import NOT_ALLOWED
 from pegboard.app.inputs import InputEvent, KnobTurn, LinkStatus, Tick
 from pegboard.app.keys import Key, key_of
 from pegboard.app.pages import last_scored
@@ -63,7 +62,7 @@ from pegboard.app.state import (
     SetupScreen,
 )
 from pegboard.app.transitions import dispatch, view_of
-from pegboard.app.view import Brightness, View
+from pegboard.app.view import Brightness, PageKind, View
 from pegboard.app.words import offer_page, score_line
 from pegboard.config import Config
 from pegboard.record.reader import RawLine
@@ -152,8 +151,8 @@ def _earcon(state: AppState, new: AppState, event: InputEvent, effects: tuple[Ef
         return ()
     screen = new.screen
     if (new == state and not effects) or (
-            isinstance(screen, Reading) and screen.pages and screen.pages[0].title == NOT_ALLOWED
-            and screen is not state.screen):
+            isinstance(screen, Reading) and screen.pages
+            and screen.pages[0].kind is PageKind.REFUSED and screen is not state.screen):
         return (Earcon(Sound.REFUSED),)
     moved = key is Key.TURN or (key is Key.GO and not effects and isinstance(screen, _LISTS)
                                 and type(screen) is type(state.screen))

@@ -135,9 +135,10 @@ def reading_view(state: AppState, screen: Reading) -> View:
         hint = "OK next"
     if state.session is None:
         return View(page.screen, page.title, page.lines, hint=hint, first_line=screen.scroll,
-                    page=page.kind)
+                    page=page.kind, named=page.named)
     base = board(_gs(state), page.screen, page.title)
     return replace(base, lines=page.lines, hint=hint, award=page.award, page=page.kind,
+                   named=page.named,
                    first_line=screen.scroll,
                    sides=page.sides if page.sides is not None else base.sides)
 

@@ -89,12 +89,14 @@ class Page:
     marks a show count (GO may add a forgotten flush or nobs to it); ``sides`` is the board
     as it stood when this count was pegged, ``before`` as it stood just before (what count it
     yourself shows while the owner counts) and ``scored`` the side whose act pegged it;
-    ``award`` a pegging award to keep in view; ``kind`` what kind of page it is."""
+    ``award`` a pegging award to keep in view; ``kind`` what kind of page it is and ``named``
+    what it is about without its points (a count's "Ben's hand"; empty: the title)."""
 
     title: str
     lines: tuple[str, ...]
     screen: Screen = Screen.MESSAGE
     kind: PageKind = PageKind.NOTICE
+    named: str = ""
     offer: Event | None = None
     count: Count | None = None
     sides: tuple[SideView, ...] | None = None

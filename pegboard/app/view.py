@@ -32,7 +32,9 @@ drawn for a player with low vision.
 
 ``page``: on a page to read (a count, a notice, a lesson), what kind of page it is
 (:class:`PageKind`), so that an output that treats some pages apart (the voice says a coach
-page as it comes and only its title as it is reached) knows them without reading titles.
+page as it comes and only its title as it is reached) knows them without reading titles;
+``named``, what a count's page is about without its points ("Ben's hand"), for a listener
+whom the engine's facts have told the points (empty: the title says it).
 
 ``locked``: the game on the board is under a club night's tournament lock, as its record's
 header says (docs/club.md); the table screens show a lock mark, so everyone at the table (and
@@ -76,6 +78,8 @@ class PageKind(enum.Enum):
 
     NOTICE = "notice"
     """A notice, a ruling, a penalty offered, rule help: read as it is."""
+    REFUSED = "refused"
+    """An entry the rules refuse, with the engine's reason (audio mode sounds the refusal)."""
     COUNT = "count"
     """A hand or the crib counted (its points are the engine's facts, said as they come)."""
     END_OF_PLAY = "end of the play"
@@ -156,6 +160,7 @@ class View:
     race: tuple[tuple[int, ...], ...] = ()
     link: str = ""
     page: PageKind | None = None
+    named: str = ""
     brightness: Brightness = Brightness.NORMAL
     large_print: bool = False
     locked: bool = False

@@ -304,5 +304,6 @@ def scores_lines(gs: GameState) -> tuple[str, ...]:
 def count_page(gs: GameState, count: Count) -> Page:
     """The show page of one count."""
     title, first = count_heading(count, gs.names)
+    what = "crib" if count.crib else "hand"
     return Page(title, (*first, *count_lines(count)), Screen.SHOW, count=count,
-                kind=PageKind.COUNT)
+                kind=PageKind.COUNT, named=f"{gs.names[count.player]}'s {what}")

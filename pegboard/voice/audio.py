@@ -106,13 +106,14 @@ def sentences(parts: Sequence[str]) -> str:
 
 def screen_words(view: View, voiced: frozenset[PageKind] = frozenset()) -> str:
     """A screen as it is reached: its title and what is chosen; a page read whole (a count's
-    page or the result by its title alone, without the points the facts said; a page whose
+    page by what it is about, ``named``, or the result by its title alone, without the
+    points the facts said; a page whose
     words the teaching voice said, of a kind in ``voiced``, by its title alone)."""
     parts = [view.title] if view.title else []
     if view.picker is not None:
         return sentences([*parts, f"{view.picker.prompt}: {view.picker.candidate}"])
     if view.screen in _WORDLESS:
-        return sentences([view.title.split(":")[0]])
+        return sentences([view.named or view.title])
     if view.title and view.page in voiced:
         return sentences(parts)
     if view.selected is not None or view.screen is Screen.CLAIM:
