@@ -23,6 +23,8 @@ from pegboard.app.view import Screen
 from pegboard.errors import RuleError
 from pegboard.rules.cards import Card
 from pegboard.rules.state import Phase, Skunk
+from tests.referee import judge
+from tests.referee.compare import differences
 from tests.support.app_driver import MENU, OK, new_game
 from tests.support.rulings_records import entry, event, game_of, go, header, play
 
@@ -139,3 +141,15 @@ def test_the_device_refuses_cards_that_show_no_renege_and_the_win_stands() -> No
     assert app.pages[0].title == "Not allowed"
     assert "no renege" in " ".join(app.pages[0].lines)
     assert app.game.winner == 0 and '"held"' not in app.record[-1]
+
+
+def test_the_independent_referee_agrees_on_the_claim_by_the_cards_held() -> None:
+    lines = [*won(), CLAIM, play(0, "5S"), go(0),  # Ben said go at 25 before Ann did
+             play(1, "TC"), play(0, "3H"), play(1, "QC"), go(1), play(1, "KC")]
+    record = [json.loads(line) for line in lines]
+    assert differences(record) == []
+    verdict = judge(record)
+    state = game_of(lines).state  # played right, Ann counts out on her hand in the show
+    assert verdict.rejected_line is None and verdict.reneges == [(11, 0, ["5S", "3H"])]
+    assert (verdict.result.winner, verdict.result.scores) == (0, [121, 13 + 2])
+    assert (state.winner, list(state.scores)) == (0, [121, 15])

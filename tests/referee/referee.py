@@ -214,6 +214,8 @@ class Referee:
         reported in that deal until its crib would have been counted."""
         if kind != "penalty" or event.get("infraction") != "renege" or self.deal is None:
             return False
+        if "held" in event:
+            self._show_held(event)
         player = event.get("player")
         return any(who == player and line not in self.settled and line in self.before_go
                    for line, who, _ in self.reneges)
@@ -399,6 +401,30 @@ class Referee:
         if not self.over:
             self._advance_show(deal, awards)
 
+    def _show_held(self, event: Mapping[str, Any]) -> None:
+        """A renege claimed by the cards its offender still holds: with those laid, the
+        hand is known, and its goes are checked; cards that show no renege are refused."""
+        deal = self._need_deal()
+        player = self._player(event)
+        texts = event.get("held")
+        if not isinstance(texts, list):
+            raise Illegal("held needs a list of cards")
+        held = [self._card(t) for t in texts]
+        if player in deal.known or player in deal.shown:
+            if set(deal.known.get(player, deal.shown.get(player, []))) == {
+                    *deal.played[player], *held}:
+                return  # already shown by this very line (the game-over check)
+            raise Illegal("that hand is known already")
+        if len(held) != self.hand_size - len(deal.played[player]) or len(set(held)) != len(held):
+            raise Illegal("held names exactly the cards the player still holds")
+        if any(c in deal.seen for c in held):
+            raise Illegal("a card held was already seen this deal")
+        before = len(self.reneges)
+        deal.known[player] = [*deal.played[player], *held]
+        self._check_goes(deal, player, deal.known[player])
+        if not any(who == player for _, who, _ in self.reneges[before:]):
+            raise Illegal("no card held fitted at any go: no renege")
+
     def _find_reneges(self, deal: _Deal) -> None:
         """Check the goes of every player whose whole hand was laid in the play."""
         for player, cards in deal.played.items():
@@ -514,6 +540,8 @@ class Referee:
         player = self._player(event)
         if event.get("infraction") != "renege":
             raise Illegal("the referee judges renege penalties only")
+        if "held" in event:
+            self._show_held(event)
         open_ = [(line, fitting) for line, who, fitting in self.reneges
                  if who == player and line not in self.settled]
         here = [r for r in open_ if r[0] in self.before_go]
