@@ -15,6 +15,7 @@ from pathlib import Path
 from pegboard.app import flow
 from pegboard.app.effects import Persist
 from pegboard.app.state import Page, Reading
+from pegboard.app.view import Screen
 from pegboard.commands.game import GameSession
 from pegboard.config import Config
 from pegboard.device.build import initial_state, open_store
@@ -107,3 +108,25 @@ def test_a_false_claim_offer_on_screen_is_back_after_a_power_cut(tmp_path: Path)
         (p.title, p.lines, p.offer) for p in offered]
     resumed.feed(OK, OK)
     assert json.loads(resumed.record[-1])["infraction"] == "false-claim-of-game"
+
+
+def test_a_renege_offered_at_the_win_is_back_and_still_takes_the_win_back(
+    tmp_path: Path,
+) -> None:
+    app = new_game(dealer=1)  # Ann at 115 pegs out in the play on points after her renege
+    enter(app, Peg(0, 115), Peg(1, 80), Starter(Card.parse("AC")))
+    app.read()
+    for line in WRONG_PLAY:
+        if app.pages:
+            app.read()
+        enter(app, event(line))
+    assert app.game.winner == 0
+    offered = [page for page in app.pages if page.offer is not None]
+    resumed = power_cut_and_start(tmp_path, app.record)
+    assert resumed.game.winner == 0
+    assert [page.title for page in resumed.pages] == ["Game restored", "Renege"]
+    assert resumed.pages[1].offer == offered[0].offer
+    resumed.feed(OK, OK)  # the notice, then the claim
+    resumed.read()
+    assert resumed.game.winner is None and resumed.state.race == ()
+    assert resumed.view.screen is not Screen.GAME_OVER
