@@ -5,12 +5,16 @@ stores (issue 31, item 7).
 - While a muggins call can still be made, a right claim and a short one look and read the
   same: the page's whole text, and its picture, are alike.
 - A count nobody claimed says so; it never reads "said 0".
+- No total on the page passes the target, live or read again after a restart: the figures and
+  the pegs, the screen reader's log, the result, the race chart and the finished games.
 
 Waiting is Playwright's (a selector on the page), never a sleep.
 """
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,7 +22,9 @@ import pytest
 from PIL import Image, ImageChops
 from playwright.sync_api import Browser, Page
 
-from tests.support.web import ScriptedGame, WebServer, chromium, system_chromium
+from pegboard.record import dump_line
+from tests.support.games import random_game
+from tests.support.web import EXAMPLES, ScriptedGame, WebServer, chromium, system_chromium
 from tests.test_web_fair import (
     ANN_CLAIMS,
     ANN_SHOWS,
@@ -104,5 +110,74 @@ def test_a_count_nobody_claimed_reads_not_claimed(browser: Browser, tmp_path: Pa
         shown_lines(page, 6)
         assert page.locator("#show h3").all_text_contents() == ["Ben's hand: 4 (not claimed)"]
         assert "said 0" not in page_text(page)
+        page.close()
+    game.close()
+def totals_in(text: str) -> list[int]:
+    """Every whole number in ``text``."""
+    return [int(number) for number in re.findall(r"\d+", text)]
+
+
+def race_legend(page: Page, within: str) -> list[str]:
+    """The race chart's legend under ``within``: one "Name score" text per side."""
+    texts = page.locator(f"{within} svg text").all_text_contents()
+    return [text for text in texts if re.fullmatch(r"(Ann|Ben) \d+\D*", text)]
+
+
+def test_no_total_on_the_page_passes_the_target_live_or_after_a_restart(
+        browser: Browser, tmp_path: Path) -> None:
+    lines = (EXAMPLES / "muggins.jsonl").read_text(encoding="utf-8").splitlines()
+    store = tmp_path / "store"
+    game = ScriptedGame(store, lines)
+    game.play_to(len(lines) - 1)  # Ann on 115, Ben on 120
+    with WebServer(store, poll=0.02) as server:
+        page = browser.new_page(viewport=PHONE)
+        page.goto(server.url)
+        shown_lines(page, len(lines) - 1)
+        game.play_to(len(lines))  # Ann's crib claim of 10 takes her to 125 in the record
+        shown_lines(page, len(lines))
+        page.wait_for_selector("#result-box:not([hidden])", timeout=SHOWN_WITHIN_MS)
+        page.wait_for_selector("#race svg", timeout=SHOWN_WITHIN_MS)
+        assert page.text_content("#score0") == "121"
+        log = page.text_content("#announce") or ""
+        assert log.endswith("Ann wins. No skunk: 2 game pts") and "Ann 121, Ben 120" in log
+        assert race_legend(page, "#race") == ["Ann 121  won", "Ben 120"]
+        assert max(totals_in(page_text(page))) == 121
+        page.close()
+    # The scoreboard started again on the game as the store keeps it: the same page.
+    with WebServer(store, poll=0.02) as server:
+        page = browser.new_page(viewport=PHONE)
+        page.goto(server.url)
+        shown_lines(page, len(lines))
+        page.wait_for_selector("#race svg", timeout=SHOWN_WITHIN_MS)
+        assert page.text_content("#score0") == "121"
+        assert race_legend(page, "#race") == ["Ann 121  won", "Ben 120"]
+        game.finish()  # the device moves it into the history
+        page.wait_for_selector("#finished li .race svg", timeout=SHOWN_WITHIN_MS)
+        assert page.text_content("#finished li p") == "Ann v Ben: 121–120, Ann won"
+        assert race_legend(page, "#finished") == ["Ann 121  won", "Ben 120"]
+        finished = page.inner_text("#finished li p")
+        assert max(totals_in(finished)) == 121
+        page.close()
+    game.close()
+    assert json.loads(lines[-1])["points"] == 10
+
+
+def test_a_winner_past_a_target_of_61_is_pegged_and_shown_at_61(browser: Browser,
+                                                                 tmp_path: Path) -> None:
+    played = random_game(0, 2, target=61)  # Ann's last count takes her from 58 to 64
+    assert max(played.scores) > 61
+    lines = [dump_line(played.header, 2), *(dump_line(event, 2) for event in played.events)]
+    store = tmp_path / "store"
+    game = ScriptedGame(store, lines)
+    game.play_to(len(lines))
+    with WebServer(store, poll=0.02) as server:
+        page = browser.new_page(viewport=PHONE, reduced_motion="reduce")
+        page.goto(server.url)
+        shown_lines(page, len(lines))
+        winner = played.winner
+        assert page.text_content(f"#score{winner}") == "61"
+        assert page.get_attribute(f"#peg{winner}-front", "data-hole") == "61"
+        page.wait_for_selector("#race svg", timeout=SHOWN_WITHIN_MS)
+        assert max(totals_in(page_text(page))) == 61
         page.close()
     game.close()

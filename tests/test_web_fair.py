@@ -1,7 +1,7 @@
 """The scoreboard gives nothing away (issue 31, item 7), read from a real store as the device
 writes it: while a muggins call can still be made, a right claim and a short one read alike;
-a count nobody claimed never reads as "said 0"; and no card a player holds or laid away is
-named before the table has seen it.
+a count nobody claimed never reads as "said 0"; no total shown passes the target; and no card
+a player holds or laid away is named before the table has seen it.
 
 The claims are made in small records of a muggins game in show mode: Ben (pone) shows first,
 then Ann, then Ann's crib. Two records differ only in Ben's four cards, worth 4 in one and 6
@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from starlette.testclient import TestClient
 
 from pegboard.record import dump_line
 from pegboard.rules.cards import Card
@@ -25,10 +26,11 @@ from pegboard.rules.events import Crib, Cut, Deal, Dealt, Event, LaidAway, Play,
 from pegboard.rules.facts import ClaimClosed, ClaimOutcome, MugginsOpened, Report
 from pegboard.rules.game import Game
 from pegboard.rules.state import Reason
+from pegboard.web.app import create_app
 from pegboard.web.follow import Follower
 from pegboard.web.snapshot import game_json, open_claim
 from tests.support.games import random_game
-from tests.support.web import EXAMPLES, ScriptedGame
+from tests.support.web import EXAMPLES, ScriptedGame, record_game
 
 RIGHT = ["2C", "4S", "JD", "KD"]  # with the starter 5H: fifteen 2, fifteen 4
 SHORT = ["3C", "3D", "9S", "QS"]  # fifteen 2, fifteen 4, a pair is 6
@@ -185,6 +187,29 @@ class _Entry:
 
     def __init__(self, line: int, event: Any, report: Any) -> None:
         self.line, self.event, self.report = line, event, report
+
+
+def test_the_finished_games_carry_the_totals_shown_never_past_the_target(
+        tmp_path: Path) -> None:
+    lines = (EXAMPLES / "muggins.jsonl").read_text(encoding="utf-8").splitlines()
+    store = tmp_path / "store"
+    record_game(store, lines)  # Ann's crib takes her from 115 to 125
+    with TestClient(create_app(store)) as client:
+        games = client.get("/api/games").json()["games"]
+    assert games[0]["result"]["scores"] == [125, 120]  # what the record keeps
+    assert games[0]["shown"] == [121, 120]  # what the board showed at the end
+
+
+def test_a_game_read_after_it_ended_shows_the_target_not_the_total(tmp_path: Path) -> None:
+    lines = (EXAMPLES / "muggins.jsonl").read_text(encoding="utf-8").splitlines()
+    store = tmp_path / "store"
+    game = ScriptedGame(store, lines)
+    game.play_to(len(lines))
+    with TestClient(create_app(store)) as client:  # the scoreboard started after the end
+        data = client.get("/api/game").json()["game"]
+    game.close()
+    assert data["shown"] == [121, 120]
+    assert max(data["race"]["scores"][-1]) <= data["target"]
 
 
 CARD_TEXT = re.compile(r"(?<![A-Za-z0-9])(?:10|[2-9AJQKT])[SHDC](?![A-Za-z0-9])|"

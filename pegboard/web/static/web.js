@@ -89,7 +89,7 @@
       item.classList.toggle("acting", side === actingSide);
       item.classList.toggle("winner", game.winner === side);
       placePeg(side, "back", game.back_pegs[side]);
-      placePeg(side, "front", game.scores[side]);
+      placePeg(side, "front", game.shown[side]);  // a winner past the target stands at it
     });
     setText("doing", game.doing);
     const playing = game.phase === "play";
