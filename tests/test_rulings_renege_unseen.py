@@ -153,3 +153,28 @@ def test_the_independent_referee_agrees_on_the_claim_by_the_cards_held() -> None
     assert verdict.rejected_line is None and verdict.reneges == [(11, 0, ["5S", "3H"])]
     assert (verdict.result.winner, verdict.result.scores) == (0, [121, 13 + 2])
     assert (state.winner, list(state.scores)) == (0, [121, 15])
+
+
+def test_the_cards_held_also_claim_a_renege_in_the_middle_of_the_play() -> None:
+    # Ann on 20 reneges at 25 and Ben leads again: Ben sees it and claims at once, Ann shows
+    # 5♠ 3♥; the play goes back to her go, and she must lay one of them.
+    lines = [header(), entry("deal", dealer=1), entry("starter", card="AC"), play(0, "KD"),
+             play(1, "7C"), play(0, "8D"), go(1), go(0), play(1, "TC")]
+    game = game_of(lines)
+    assert [g.player for g in game.state.unchecked_gos] == [1, 0]
+    game.apply(event(entry("penalty", player=0, infraction="renege", held=["5S", "3H"])))
+    state = game.state
+    assert (state.phase, state.to_act, state.count, state.scores) == (Phase.PLAY, 0, 25, (0, 4))
+    assert state.take_backs[-1].cards == ((), (Card.parse("TC"),))
+    with pytest.raises(RuleError, match="a card that fits must be played"):
+        game.apply(event(go(0)))
+
+
+def test_only_a_renege_names_the_cards_held() -> None:
+    game = game_of([header(), entry("deal", dealer=1), entry("starter", card="AC"),
+                    play(0, "KD"), play(1, "7C"), play(0, "8D"), go(1), go(0)])
+    before = game.state
+    with pytest.raises(RuleError, match="only a renege claim names the cards held, not a "
+                                        "moving an opponent's peg penalty"):
+        game.apply(event(entry("penalty", player=0, infraction="moving-peg", held=["3H"])))
+    assert game.state == before
