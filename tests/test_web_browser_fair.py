@@ -75,6 +75,7 @@ def test_a_right_claim_and_a_short_one_look_and_read_the_same_on_a_phone(
             page.goto(server.url)
             game.play_to(5)  # Ben shows; his claim is awaited
             shown_lines(page, 5)
+            page.wait_for_selector("#finished li", timeout=SHOWN_WITHIN_MS)  # "None yet."
             texts[which] = []
             for line in (6, 7):  # Ben claims 4; Ann shows: a call on Ben can still be made
                 game.play_to(line)
