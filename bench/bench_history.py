@@ -1,5 +1,6 @@
-"""A long history: ``game list``, ``stats`` and ``export --id`` at 10 to 10,000 finished
-games, and what a lost index costs to make again (``python -m bench history``; also part of
+"""A long history: ``game list``, ``stats`` (wall and CPU) and ``export --id`` at 10 to 10,000
+finished games, a device start's store open (flat in the history), and what a lost index costs
+to make again (``python -m bench history``; also part of
 ``bench pi``)."""
 
 from __future__ import annotations
@@ -67,6 +68,20 @@ def _cpu(argv: Sequence[str], env: dict[str, str]) -> float:
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
+def _start_cpu(store: Path) -> float:
+    """Seconds of CPU a device start spends on the store before its first screen: opening it
+    and reading the last game's seats (median of 5, after a first open that notes the newest
+    game of a store written without the note)."""
+    Store(store, owner="bench").close()
+    times = []
+    for _ in range(5):
+        began = time.process_time()
+        with Store(store, owner="bench") as opened:
+            opened.last_players()
+        times.append(time.process_time() - began)
+    return sorted(times)[2]
+
+
 def history() -> None:
     """``game list`` and ``stats`` at growing history sizes, and an index made again."""
     python = sys.executable
@@ -94,6 +109,10 @@ def history() -> None:
                   f"{list_mb:3.0f} MB | stats {stats * 1000:5.0f} ms {stats_mb:3.0f} MB | "
                   f"export --id {export * 1000:4.0f} ms | list with the index lost "
                   f"{cold * 1000:5.0f} ms {cold_mb:3.0f} MB")
+            stats_cpu = _cpu([python, "-m", "pegboard", "stats"], env)
+            print(f"{count:>6} games: stats {stats_cpu:.2f} s of CPU (target <= 2.6 s at "
+                  f"10,000) | a start's store open and last game's seats "
+                  f"{_start_cpu(store) * 1000:.2f} ms of CPU (flat in the history) on {_cores()}")
             print(f"{count:>6} games, index lost: game list then stats make it again in "
                   f"{rebuild:.1f} s of CPU (target <= {REBUILD_TARGET:.0f} s at 10,000) on "
                   f"{_cores()}")

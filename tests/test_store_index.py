@@ -213,3 +213,59 @@ def test_list_streams_the_same_games_as_the_history(
     rows = json.loads(capsys.readouterr().out)
     assert [(r["id"], r["result"]) for r in rows] == [
         (g.id, g.result) for g in StoreReader(store).history()]
+
+
+def test_stats_reads_each_games_summaries_once_without_the_record_line_reader(
+    store: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``pegboard stats`` folds each game's kept summaries once (text or JSON, the races
+    shown included), and the index's own JSON never goes through the bounded reader meant
+    for record lines from anywhere."""
+    import pegboard.record.bounded as bounded
+
+    read: list[str] = []
+    summaries = GameIndex.summaries
+
+    def counted(self: GameIndex, game: object, first_number: int) -> object:
+        read.append(game.id)  # type: ignore[attr-defined]
+        return summaries(self, game, first_number)  # type: ignore[arg-type]
+
+    def refused(*args: object, **kwargs: object) -> object:
+        raise AssertionError("the index's JSON went through the record lines' reader")
+
+    GameIndex(store).close()  # caught up first: its rows are the index's own
+    monkeypatch.setattr(GameIndex, "summaries", counted)
+    monkeypatch.setattr(bounded, "load_json", refused)
+    for extra in ([], ["--json"]):
+        read.clear()
+        assert main(["stats", "--store", str(store), *extra]) == 0
+        out = capsys.readouterr().out
+        assert len(read) == len(set(read)) == 5, extra  # six games, one abandoned
+        assert out.count("game 5") == 1 if not extra else '"game": 5' in out
+
+
+def test_kept_summaries_are_checked_and_read_with_the_race_at_the_target(
+    store: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A summary kept before the race stopped at the target reads with the winner at it; a
+    best hand whose card is not one the index writes is a row made again, with a notice."""
+    assert main(["stats", "--store", str(store), "--json"]) == 0
+    before = json.loads(capsys.readouterr().out)
+    with sqlite3.connect(store / INDEX_NAME) as db:
+        rows = db.execute("SELECT file, summaries FROM games WHERE summaries IS NOT NULL "
+                          "ORDER BY started_at").fetchall()
+        file, text = rows[0]
+        kept = json.loads(text)
+        kept[0]["race"][-1] = [score + 4 if score == 121 else score
+                               for score in kept[0]["race"][-1]]
+        db.execute("UPDATE games SET summaries = ? WHERE file = ?", (json.dumps(kept), file))
+        file, text = rows[1]
+        kept = json.loads(text)
+        best = next(t["best_hand"] for t in kept[0]["tallies"] if t.get("best_hand"))
+        best["cards"][0] = "1H"
+        db.execute("UPDATE games SET summaries = ? WHERE file = ?", (json.dumps(kept), file))
+    assert main(["stats", "--store", str(store), "--json"]) == 0
+    after = json.loads(capsys.readouterr().out)
+    assert after["games"] == before["games"] and after["players"] == before["players"]
+    assert any("'1H' is not a card the index writes" in note and "made again" in note
+               for note in after["notes"])

@@ -12,7 +12,8 @@ import argparse
 import itertools
 import json
 import sys
-from collections.abc import Iterable, Iterator
+import tempfile
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from pegboard.commands import paths
@@ -117,12 +118,13 @@ def run(args: argparse.Namespace) -> int:
         paths.folder(args.store)
     if args.plot:
         _check_plot(args.plot)
+    shown: Callable[[GameSummary], str] = _json_game if args.json else race_line
     if args.record:
         # A record named on the command line must be right (few files, read whole).
         records = _from_records(args.record)
-        report: _Report = _Listed(compute(records))
+        report: _Report = _Listed(compute(records), shown)
     else:
-        report = _FromStore(find_store_path(args.store))
+        report = _FromStore(find_store_path(args.store), shown)
     with report:
         stats = report.statistics(args.game)
         if args.game is not None and report.chosen is None:
@@ -130,17 +132,22 @@ def run(args: argparse.Namespace) -> int:
         if args.plot:
             _plot(report.chosen or report.last, args.plot)
         if args.json:
-            _write_json(stats, report.games(args.game))
+            _write_json(stats, report.shown())
         else:
-            _write_text(stats, report.games(args.game), report.count)
+            _write_text(stats, report.shown(), report.count)
             learned = learning_lines(stats) if args.game is None else []
             if learned:
                 print("\n".join(["", *learned]))
     return 0
 
 
+def _json_game(summary: GameSummary) -> str:
+    """One game of ``--json``'s ``games``, as it is written."""
+    return _indented(summary.to_json(), 4)
+
+
 class _Report:
-    """Statistics and then, one at a time, the games whose races are to be shown."""
+    """Statistics and the games chosen to be shown, each as ``shown`` writes it."""
 
     chosen: GameSummary | None = None
     last: GameSummary | None = None
@@ -149,7 +156,8 @@ class _Report:
     def statistics(self, game: int | None) -> Statistics:
         raise NotImplementedError
 
-    def games(self, game: int | None) -> Iterator[GameSummary]:
+    def shown(self) -> Iterator[str]:
+        """What ``shown`` made of each game chosen (all, or the one ``--game`` names)."""
         raise NotImplementedError
 
     def __enter__(self) -> _Report:
@@ -162,37 +170,46 @@ class _Report:
 class _Listed(_Report):
     """Records named on the command line, replayed into memory."""
 
-    def __init__(self, stats: Statistics) -> None:
+    def __init__(self, stats: Statistics, shown: Callable[[GameSummary], str]) -> None:
         self.stats = stats
+        self._shown = shown
+        self._game: int | None = None
         self.count = len(stats.games)
         self.last = stats.games[-1] if stats.games else None
 
     def statistics(self, game: int | None) -> Statistics:
+        self._game = game
         if game is not None and game <= self.count:
             self.chosen = self.stats.games[game - 1]
         return self.stats
 
-    def games(self, game: int | None) -> Iterator[GameSummary]:
-        return (g for g in self.stats.games if game is None or g.number == game)
+    def shown(self) -> Iterator[str]:
+        return (self._shown(g) for g in self.stats.games
+                if self._game is None or g.number == self._game)
 
 
 class _FromStore(_Report):
-    """The store's finished games read from its index one at a time, twice: once to fold the
-    statistics, once to show the races, so that memory does not grow with the history. In
-    the store one damaged game is reported and the others still count."""
+    """The store's finished games, each game's summaries read from its index once: folded
+    into the statistics and, as they go by, what is shown of them written aside (to a
+    temporary file past a megabyte), so that memory does not grow with the history. In the
+    store one damaged game is reported and the others still count."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, shown: Callable[[GameSummary], str]) -> None:
         self.path = path
+        self._shown = shown
+        self._aside = tempfile.SpooledTemporaryFile(  # noqa: SIM115 - closed on __exit__
+            max_size=1 << 20, mode="w+", encoding="utf-8")
         try:
             self.reader = StoreReader(path)
             self.index = GameIndex(path)
         except OSError as error:
+            self._aside.close()
             if isinstance(error, StoreError):
                 raise
             raise StoreError(f"cannot read the store {path}: {error.strerror or error}"
                              ) from None
 
-    def _summaries(self, notes: list[str] | None) -> Iterator[GameSummary]:
+    def _summaries(self, notes: list[str]) -> Iterator[GameSummary]:
         abandoned: list[str] = []  # the first few, to name them
         skipped = 0
         number = 1
@@ -212,36 +229,39 @@ class _FromStore(_Report):
                 else:
                     made = self.index.summaries(game, number)
             except RecordError as error:
-                if notes is not None:
-                    notes.append(f"left out: {error}")
+                notes.append(f"left out: {error}")
                 continue
             number += len(made)
             yield from made
-        if notes is not None:
-            if skipped:
-                shown = ", ".join(abandoned[:3]) + (", ..." if skipped > 3 else "")
-                notes.append(f"{skipped} abandoned store game{'' if skipped == 1 else 's'} "
-                             f"not counted ({shown})")
-            if number == 1:
-                notes.append(f"no finished games in the store {self.path}")
+        if skipped:
+            shown = ", ".join(abandoned[:3]) + (", ..." if skipped > 3 else "")
+            notes.append(f"{skipped} abandoned store game{'' if skipped == 1 else 's'} "
+                         f"not counted ({shown})")
+        if number == 1:
+            notes.append(f"no finished games in the store {self.path}")
 
     def statistics(self, game: int | None) -> Statistics:
         notes = [*self.reader.notices, *self.index.notices]
-        fold = Totals()
+        healed = len(self.index.notices)
+        totals = Totals()
         for summary in self._summaries(notes):
-            fold.add(summary)
+            totals.add(summary)
             self.count += 1
             self.last = summary
             if summary.number == game:
                 self.chosen = summary
-        return fold.statistics(notes=notes)
+            if game is None or summary.number == game:
+                # One line each: what is shown may hold line breaks (--json's indented games).
+                self._aside.write(json.dumps(self._shown(summary), ensure_ascii=False) + "\n")
+        notes.extend(self.index.notices[healed:])  # kept summaries made again on the way
+        return totals.statistics(notes=notes)
 
-    def games(self, game: int | None) -> Iterator[GameSummary]:
-        if game is not None:
-            return iter([self.chosen] if self.chosen is not None else [])
-        return self._summaries(None)
+    def shown(self) -> Iterator[str]:
+        self._aside.seek(0)
+        return (json.loads(line) for line in self._aside)
 
     def __exit__(self, *exc_info: object) -> None:
+        self._aside.close()
         self.index.close()
 
 
@@ -255,19 +275,20 @@ def _plot(summary: GameSummary | None, name: str) -> None:
     print(f"score race of game {summary.number} written to {written}", file=sys.stderr)
 
 
-def _write_text(stats: Statistics, games: Iterable[GameSummary], count: int) -> None:
+def _write_text(stats: Statistics, lines: Iterable[str], count: int) -> None:
     print("\n".join(head_lines(stats)))
     if count:
         print()
         print(RACE_TITLE)
-        for summary in games:
-            print(race_line(summary))
+        for line in lines:
+            print(line)
     for note in stats.notes:
         print(f"note: {note}")
 
 
-def _write_json(stats: Statistics, games: Iterable[GameSummary]) -> None:
-    """The ``--json`` object, its games written one at a time."""
+def _write_json(stats: Statistics, games: Iterable[str]) -> None:
+    """The ``--json`` object, its games (each as :func:`_json_game` wrote it) one at a
+    time."""
     whole = stats.to_json()
     out = sys.stdout
     out.write("{\n")
@@ -275,8 +296,8 @@ def _write_json(stats: Statistics, games: Iterable[GameSummary]) -> None:
         out.write(f"  {json.dumps(key)}: {_indented(whole[key])},\n")
     out.write('  "games": [')
     written = False
-    for summary in games:
-        out.write((",\n    " if written else "\n    ") + _indented(summary.to_json(), 4))
+    for game in games:
+        out.write((",\n    " if written else "\n    ") + game)
         written = True
     out.write("\n  ],\n" if written else "],\n")
     out.write(f'  "notes": {_indented(whole["notes"])}\n}}\n')

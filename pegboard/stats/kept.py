@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from typing import Any, TypeGuard
 
-from pegboard.errors import InvalidCardError
-from pegboard.rules.cards import Card
+from pegboard.rules.cards import DECK
 from pegboard.rules.state import Skunk
 from pegboard.stats.values import BestHand, GameSummary, Race, Scored, Tally
 
@@ -39,7 +38,7 @@ def summary_from_json(data: object, *, number: int, source: str) -> GameSummary:
             for row in race):
         raise ValueError("its race is not a list of scores for each side")
     target, winner, first = d.get("target"), d.get("winner"), d.get("first_dealer_side")
-    if not _is_whole(target) or not (winner is None or _is_whole(winner)) or not (
+    if not _is_whole(target) or target < 1 or not (winner is None or _is_whole(winner)) or not (
             first is None or _is_whole(first)):
         raise ValueError("its target, winner or first dealer is not a whole number")
     skunk, finished, tallies = d.get("skunk"), d.get("finished"), d.get("tallies")
@@ -51,7 +50,11 @@ def summary_from_json(data: object, *, number: int, source: str) -> GameSummary:
         how = Skunk(skunk)
     except ValueError:
         raise ValueError(f"its skunk {skunk!r} is not one of none, skunk, double") from None
-    rows = tuple(tuple(row) for row in race)
+    if any(score < 0 for row in race for score in row):
+        raise ValueError("its race has a score below 0")
+    # Summaries kept before the race stopped at the target end on the winner's full total:
+    # the race shows the board as the game over shows it, the winner at the target.
+    rows = tuple(tuple(min(score, target) for score in row) for row in race)
     return GameSummary(
         number, source, players, names, Race(names, target, rows, winner, how), finished,
         winner, how, first, tuple(_tally_from_json(t, number) for t in tallies),
@@ -124,8 +127,13 @@ def _tally_from_json(data: object, number: int) -> Tally:
             raise ValueError("its best hand is not what a summary keeps")
         try:
             tally.best_hand = BestHand(
-                points, tuple(Card.parse(c) for c in cards),
-                Card.parse(starter) if starter else None, hand["player"], number)
-        except InvalidCardError as error:
-            raise ValueError(f"its best hand: {error}") from None
+                points, tuple(_CARDS[c] for c in cards),
+                _CARDS[starter] if starter else None, hand["player"], number)
+        except KeyError as error:
+            raise ValueError(f"its best hand: {error.args[0]!r} is not a card the index "
+                             "writes (rank then suit: 5H, TD)") from None
     return tally
+
+
+_CARDS = {str(card): card for card in DECK}
+"""Each card by the text :func:`summary_json` writes (``str(card)``): read back by a lookup."""

@@ -3,10 +3,16 @@ file makes of a row, and a row read back, never trusted.
 
 A row's values are checked twice. When the index is opened, SQLite checks every row's shape
 (:data:`ROW_IS_SOUND`: the types, the times, the JSON of each column); a row that fails is
-read again from its file, like a stale one. When a row is read, its JSON goes through the
-bounded JSON reader and each value is checked again (:func:`indexed`); a row that still fails
-raises :class:`BadRow`, and the index reads that file again. So no value written into the
-file by hand can crash a reader or point it outside ``history/``.
+read again from its file, like a stale one. When a row is read, its JSON is decoded and each
+value is checked again (:func:`indexed`, :func:`pegboard.stats.summary_from_json`); a row
+that still fails raises :class:`BadRow`, and the index reads that file again. So no value
+written into the file by hand can crash a reader or point it outside ``history/``.
+
+The index is the project's own file, written by :func:`dumps` and never longer than
+:data:`MAX_JSON` a column: its JSON is decoded by the standard library, not by the bounded
+reader that record lines from anywhere go through (:mod:`pegboard.record.bounded`); what the
+bounded reader guards against (a depth, a number of digits) SQLite's shape check and the
+value checks refuse here, and a decoder error of any kind is a bad row.
 """
 
 from __future__ import annotations
@@ -20,7 +26,6 @@ from pathlib import Path
 from typing import Any
 
 from pegboard.errors import RecordError
-from pegboard.record.bounded import load_json
 from pegboard.stats import GameSummary, replay_record, summary_from_json, summary_json
 from pegboard.store.games import CurrentGame, FinishedGame, game_from_entries
 from pegboard.store.ids import is_valid_id
@@ -145,10 +150,7 @@ class Row:
 def summaries_from(text: str, first_number: int, source: str) -> list[GameSummary]:
     """The summaries kept as ``text``, numbered from ``first_number`` (ValueError, naming
     what is wrong, when they are not what :func:`summaries_of` writes)."""
-    try:
-        kept = load_json(text, longest=MAX_JSON)
-    except RecordError as error:
-        raise ValueError(str(error)) from None
+    kept = _decoded(text)
     if not isinstance(kept, list):
         raise ValueError("not a list of summaries")
     return [summary_from_json(data, number=first_number + k, source=source)
@@ -268,12 +270,24 @@ def write(db: sqlite3.Connection, schema: str, rows: Sequence[Row],
         raise
 
 
+def _decoded(text: str) -> Any:
+    """The index's own JSON text decoded (ValueError naming what is wrong)."""
+    if len(text) > MAX_JSON:
+        raise ValueError(f"longer than {MAX_JSON} characters")
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise ValueError("nested too deep") from None
+    except ValueError as error:  # JSONDecodeError, or a number of too many digits
+        raise ValueError(f"not JSON: {error}") from None
+
+
 def _json(text: object, kind: type, what: str) -> Any:
     if not isinstance(text, str):
         raise BadRow(f"its {what} is not JSON text")
     try:
-        value = load_json(text, longest=MAX_JSON)
-    except RecordError as error:
+        value = _decoded(text)
+    except ValueError as error:
         raise BadRow(f"its {what}: {error}") from None
     if not isinstance(value, kind):
         raise BadRow(f"its {what} is not a JSON {kind.__name__}")

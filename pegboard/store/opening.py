@@ -32,7 +32,13 @@ from pegboard.store.logfile import (
     read_regular,
     write_new_file,
 )
-from pegboard.store.reader import CURRENT_NAME, HISTORY_NAME, StoreReader
+from pegboard.store.reader import (
+    CURRENT_NAME,
+    HISTORY_NAME,
+    StoreReader,
+    note_newest,
+    noted_newest,
+)
 from pegboard.store.recovery import Check, Recovery, plan
 
 log = logging.getLogger(__name__)
@@ -96,8 +102,23 @@ class Opened(StoreReader):
 
     # -- opening ---------------------------------------------------------------------------
 
+    def _note_newest(self) -> None:
+        """A store kept before the newest game was noted (or whose note names a file gone)
+        gets its note now: the history is listed this once, and every later start reads the
+        note."""
+        noted = noted_newest(self.directory)
+        if noted is not None and os.path.isfile(self.directory / HISTORY_NAME / noted):
+            return
+        newest = self.newest_kept()
+        if newest is not None and newest != noted:
+            try:
+                note_newest(self.directory, newest)
+            except OSError as error:
+                log.warning("the newest game kept was not noted: %s", error)
+
     def _recover(self) -> None:
         move_legacy_asides(self.directory, self._clock)
+        self._note_newest()
         # Files being written when a crash came: each is only ever a copy of something that
         # is still in place, so they go.
         for stale in [self.directory / SALVAGE_NAME,
@@ -197,6 +218,10 @@ class Opened(StoreReader):
             number += 1
         os.rename(game.path, target)
         fsync_directory(target.parent)
+        try:
+            note_newest(self.directory, target.name)
+        except OSError as error:  # a hint: the next start finds the newest game by listing
+            log.warning("the newest game kept was not noted: %s", error)
         fsync_directory(self.directory)
         archived = FinishedGame(
             game.id, target, game.records, game.times, recovered=game.recovered,

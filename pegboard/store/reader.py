@@ -3,7 +3,9 @@ store's layout is described in :mod:`pegboard.store.store`)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
+import stat
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,6 +18,10 @@ from pegboard.store.recovery import Check, Recovery, plan, plan_skipping_damage
 
 CURRENT_NAME = "current.log"
 HISTORY_NAME = "history"
+NEWEST_NAME = "newest"
+"""The name of the history file the writer moved into ``history/`` last, one line: what a
+start reads for the last game's seats without listing the history (see
+:meth:`StoreReader.newest_kept`)."""
 
 
 class StoreReader:
@@ -102,19 +108,42 @@ class StoreReader:
     def last_players(self) -> tuple[str, ...]:
         """The seat names of the last game kept (finished or abandoned), read from its
         header alone: a new game's setup starts with them, as the table left them. () when
-        there is none, or it cannot be read (the setup's own names then)."""
+        there is none, or it cannot be read (the setup's own names then).
+
+        The last game kept is the one :data:`NEWEST_NAME` names, so a start costs the same
+        whatever the length of the history; only a store without that note (kept before
+        it was written, or its file gone) is listed, once."""
         if self._leftover is not None:
             return _names(self._leftover.players)
-        for path in reversed(list(self._logs(self.directory / HISTORY_NAME))):
-            try:
-                data = read_regular(path) or b""
-            except OSError:
-                continue
-            first = decode_any(data.split(b"\n", 1)[0]) or {}
-            header = first.get("record")
-            if isinstance(header, dict):
-                return _names(header.get("players"))
-        return ()
+        name = self.newest_kept()
+        if name is None:
+            return ()
+        try:
+            data = read_regular(self.directory / HISTORY_NAME / name) or b""
+        except OSError:
+            return ()
+        first = decode_any(data.split(b"\n", 1)[0]) or {}
+        header = first.get("record")
+        return _names(header.get("players")) if isinstance(header, dict) else ()
+
+    def newest_kept(self) -> str | None:
+        """The name of the history file kept last: the one :data:`NEWEST_NAME` names when
+        it is there, else the greatest name in ``history/`` (game ids begin with their start
+        time), found in one listing; None for an empty history."""
+        noted = noted_newest(self.directory)
+        if noted is not None and os.path.isfile(self.directory / HISTORY_NAME / noted):
+            return noted
+        newest: str | None = None
+        try:
+            with os.scandir(self.directory / HISTORY_NAME) as entries:
+                for entry in entries:
+                    name = entry.name
+                    if name.endswith(".log") and is_valid_id(name[:-4]) and (
+                            newest is None or name > newest):
+                        newest = name
+        except (FileNotFoundError, NotADirectoryError):
+            return None
+        return newest
 
     def set_aside(self) -> list[AsideGame]:
         """Every game kept in ``aside/``, with what ``restore`` could bring back of it."""
@@ -163,3 +192,36 @@ def _names(players: object) -> tuple[str, ...]:
             and name.strip() for name in players):
         return ()
     return tuple(players)
+
+
+def noted_newest(directory: Path) -> str | None:
+    """The history file's name :data:`NEWEST_NAME` holds, when it holds one."""
+    try:
+        fd = os.open(directory / NEWEST_NAME,
+                     os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        data = os.read(fd, 128)
+    finally:
+        os.close(fd)
+    name = data.decode("ascii", "replace").strip()
+    return name if name.endswith(".log") and is_valid_id(name[:-4]) else None
+
+
+def note_newest(directory: Path, name: str) -> None:
+    """Note ``name`` as the history file kept last (written whole under a temporary name,
+    then renamed over the note: a reader sees the old note or the new one). A hint only:
+    a note lost to a crash is found again from the history."""
+    temporary = directory / (NEWEST_NAME + ".new")
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(temporary)
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
+                 0o640)
+    try:
+        os.write(fd, name.encode("ascii") + b"\n")
+    finally:
+        os.close(fd)
+    os.rename(temporary, directory / NEWEST_NAME)

@@ -5,6 +5,7 @@ A store is a directory::
     lock                     the writer's lock (see lock.py)
     current.log              the unfinished game, one synced line per accepted event
     history/<id>.log         each finished (or abandoned) game, same format, never changed again
+    newest                   the name of the history file moved there last (a hint for a start)
     aside/<name>.log         games that could not be read whole, kept byte for byte
 
 The log format is described in :mod:`pegboard.store.logfile`. A game is finished by appending
