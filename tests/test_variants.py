@@ -31,7 +31,7 @@ from pegboard.rules.variants import (
     Rules,
     Variant,
 )
-from tests.support.app_driver import OK, App, Turn
+from tests.support.app_driver import OK, App, KnobTurn
 
 ROOT = Path(__file__).resolve().parent.parent
 OFFERED = [v for v in VARIANTS if v.choices]
@@ -128,7 +128,7 @@ def test_ok_on_a_setup_row_cycles_the_variants_choices(variant: Variant) -> None
     app = App.start()
     app.feed(OK)  # New game
     keys = [key for key, _ in setup_rows(app.state.setup)]
-    app.feed(*[Turn(1)] * keys.index(variant.key))
+    app.feed(*[KnobTurn(1)] * keys.index(variant.key))
     seen = []
     for _ in variant.choices:
         seen.append(getattr(app.state.setup.rules, variant.key))
