@@ -162,10 +162,9 @@ def _require_dealing(t: Table) -> None:
             why = f"{t.name(seat)} has pegged {points} in this deal"
     if why:
         raise RuleError(
-            f"cannot deal this hand again: {why}. A misdeal is called while the cards are "
-            "dealt, before the starter is turned (ACC 4.3 (2020)); once the deal is played it "
-            "stands (a hand with the wrong number of cards: the wrong number of cards "
-            "penalty, ACC 4.4 (2020))"
+            f"cannot deal this hand again: {why}. A misdeal is called while dealing, before "
+            "the starter (ACC 4.3 (2020)); a played deal stands, and a hand found with the "
+            "wrong number of cards takes that penalty (ACC 4.4 (2020))"
         )
 
 
