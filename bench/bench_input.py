@@ -15,6 +15,13 @@ The simulated players peg the way people do: they take the most points they can 
 card (ties broken at random); the figure for uniformly random legal play is printed too.
 Alongside the action counts the benchmark checks that the scores the app recorded (with its
 stand-in suits) equal the scores of the same deals entered with every real card.
+
+The open-handed mode (printed first; ``PEGBOARD_BENCH_INPUT=open`` prints it alone) plays a
+first game as it is taught, from "Learn to play": at each deal both players' six cards are
+entered, the coach's advice is read and the cards are laid away as advised, the starter is
+named with its suit where the wheel offers it, the play is entered from the known hands, and
+every page (the coach's, rule help, the counts, the discard reviews) is read with OK; the
+hands and the crib need no entry.
 """
 
 from __future__ import annotations
@@ -27,17 +34,20 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from bench.input_plan import GO, OK, card_inputs, claim_path, passes_through
-from pegboard.app.inputs import InputEvent, KnobTurn, RankKey
+from bench.input_plan import GO, OK, card_inputs, claim_path, entry_inputs, passes_through
+from pegboard.app.inputs import Button, InputEvent, KnobTurn, Press, RankKey
 from pegboard.app.machine import AppState, initial_state, step, view
+from pegboard.app.picker import rank_label
 from pegboard.app.state import Calling, Claiming, Reading, WheelScreen
 from pegboard.config import Config, InputConfig
 from pegboard.rules.cards import DECK, Card, Rank
-from pegboard.rules.events import Crib, Deal, Go, Play, Starter
+from pegboard.rules.events import Crib, Deal, Dealt, Go, LaidAway, Play, Starter
 from pegboard.rules.game import Game
 from pegboard.rules.pegging import score_play
 from pegboard.rules.show import score_hand
 from pegboard.rules.state import Phase
+
+UNDO = Press(Button.UNDO)
 
 
 @dataclass
@@ -296,6 +306,117 @@ def new_game(kit: str, dealer: int, *, muggins: bool = False) -> tuple[Driver, G
     return driver, truth
 
 
+def new_open_game(kit: str, dealer: int) -> tuple[Driver, Game]:
+    """A fresh 2-player game from "Learn to play" (teaching, open hands; the basics skipped;
+    setup actions not counted) and its true twin."""
+    driver = Driver(initial_state(Config(input=InputConfig(kit=kit))))
+    driver.feed(KnobTurn(1))
+    driver.feed(OK)  # Learn to play
+    driver.feed(OK)  # Start
+    driver.feed(UNDO)  # the basics offered: skipped
+    if kit == "keypad":
+        driver.feed(RankKey(Rank(dealer + 2)))
+    else:
+        for _ in range(dealer + 1):
+            driver.feed(KnobTurn(1))
+        driver.feed(OK)
+    truth = Game(["P1", "P2"])
+    truth.apply(Deal(dealer=dealer))
+    driver.tally = Tally()
+    return driver, truth
+
+
+def play_open_deal(driver: Driver, truth: Game, rng: random.Random) -> DealResult:
+    """One open-handed deal of a first game: each player's six cards entered (sorted by rank,
+    as a player holds them; the rank, then the suit), the advice read, the discard laid away
+    as advised (OK on the wheel's start, twice), the starter, the play from the known hands
+    (the most points a card, as :func:`play_deal`), and the pages read until the next deal's
+    first entry; the hands and the crib are counted with no entry."""
+    gs = truth.state
+    assert gs.phase is Phase.STARTER and gs.dealer is not None
+    deck = list(DECK)
+    rng.shuffle(deck)
+    dealt = [sorted(deck[0:6], key=lambda c: c.index),
+             sorted(deck[6:12], key=lambda c: c.index)]
+    starter = deck[12]
+    driver.kinds = {}
+    read_pages(driver, False)
+    for k in (1, 2):
+        seat = (gs.dealer + k) % 2
+        driver.doing("dealt cards")
+        for card in dealt[seat]:
+            for label in (rank_label(card.rank), card.pretty):
+                for event in entry_inputs(driver.state, label):
+                    driver.feed(event)
+        truth.apply(Dealt(seat, tuple(dealt[seat])))
+        read_pages(driver, False)
+        driver.doing("laid away")
+        driver.feed(OK)
+        driver.feed(OK)
+        session = driver.state.session
+        assert session is not None
+        away = session.state.laid_away[seat]
+        assert away is not None, view(driver.state)
+        truth.apply(LaidAway(seat, away))
+        read_pages(driver, False)
+    hands = [[c for c in dealt[p] if c not in (truth.state.laid_away[p] or ())] for p in (0, 1)]
+    driver.doing("starter")
+    # Every card is named here, so the starter's suit is named too wherever the wheel offers
+    # it (where it could make a flush or nobs with them).
+    named = f"{rank_label(starter.rank)} {starter.suit.symbol}"
+    for event in card_inputs(driver.state, starter, False, False, label=named):
+        driver.feed(event)
+    truth.apply(Starter(starter))
+    while truth.state.phase is Phase.PLAY:
+        read_pages(driver, False)
+        ts = truth.state
+        p = ts.to_act
+        assert p is not None
+        chosen = _choose_play(rng, hands[p], ts.pile, ts.count, True)
+        if chosen is None:
+            driver.doing("goes").feed(GO)
+            truth.apply(Go(p))
+            continue
+        driver.doing("plays")
+        for event in card_inputs(driver.state, chosen, False, False):
+            driver.feed(event)
+        truth.apply(Play(p, chosen))
+        hands[p].remove(chosen)
+    complete = truth.state.phase is not Phase.GAME_OVER
+    read_pages(driver, False)
+    if truth.state.phase is Phase.GAME_OVER:
+        complete = False
+    elif complete:
+        truth.apply(Deal())
+    app = driver.state.session
+    assert app is not None
+    match = app.state.scores == truth.state.scores
+    return DealResult(driver.tally, dict(driver.kinds), complete, match)
+
+
+def run_open(kit: str, deals: int, seed: int) -> Summary:
+    """Record ``deals`` complete open-handed deals of a first game (see
+    :func:`play_open_deal`); return the figures."""
+    rng = random.Random(seed)
+    totals: list[int] = []
+    parts: dict[str, list[int]] = {}
+    mismatches = 0
+    started = time.perf_counter()
+    driver, truth = new_open_game(kit, rng.randrange(2))
+    while len(totals) < deals:
+        if truth.state.phase is not Phase.STARTER:
+            driver, truth = new_open_game(kit, rng.randrange(2))
+        driver.tally = Tally()
+        result = play_open_deal(driver, truth, rng)
+        if not result.scores_match:
+            mismatches += 1
+        if result.complete:
+            totals.append(result.tally.total)
+            for part, value in result.parts.items():
+                parts.setdefault(part, []).append(value)
+    return Summary(kit, True, totals, parts, mismatches, time.perf_counter() - started)
+
+
 @dataclass
 class Summary:
     """Figures over many deals."""
@@ -348,8 +469,19 @@ def main() -> None:
     """Print the mean actions per deal for each kit (targets: encoder 40 and keypad 18, with
     muggins encoder 45 and keypad 25)."""
     deals = int(os.environ.get("PEGBOARD_BENCH_DEALS", "300"))
+    mode = os.environ.get("PEGBOARD_BENCH_INPUT", "")
     print(f"input actions per fully recorded 2-player deal ({deals} seeded deals each, "
           f"{os.cpu_count()} cores)")
+    open_deals = max(1, deals // 3)
+    for kit in ("encoder", "keypad"):
+        s = run_open(kit, open_deals, seed=2026)
+        print(f"  {kit:8} open-handed first game (teaching; both hands entered, laid away as "
+              f"advised, every page read; {open_deals} deals): mean "
+              f"{statistics.fmean(s.totals):5.1f}; median {statistics.median(s.totals):.0f}, "
+              f"max {max(s.totals)}; {breakdown(s)}; score mismatches {s.mismatches}; "
+              f"{s.seconds:.1f} s")
+    if mode == "open":
+        return
     for kit, target in (("encoder", 45), ("keypad", 25)):
         s = run(kit, deals, seed=2026, muggins=True)
         mean = statistics.fmean(s.totals)

@@ -12,9 +12,10 @@ from dataclasses import replace
 from pegboard.app import show, table, wheels
 from pegboard.app.inputs import Button, InputEvent, KnobTurn, Press, RankKey
 from pegboard.app.machine import AppState, step, view
+from pegboard.app.open_hands import open_hands
 from pegboard.app.picker import Slot, rank_label
-from pegboard.app.state import Claiming, Reading, Wheel, WheelScreen
-from pegboard.rules.cards import Card
+from pegboard.app.state import CardEntry, Claiming, Reading, Wheel, WheelScreen
+from pegboard.rules.cards import Card, Rank
 
 OK = Press(Button.OK)
 HOLD_OK = Press(Button.OK, long=True)
@@ -28,6 +29,12 @@ FAST = 0.05
 
 def _label_rank(label: str) -> str:
     return label.split()[0]
+
+
+def _bare_rank(label: str) -> str:
+    """The rank of a wheel label, its suit sign dropped ("5♥" -> "5")."""
+    word = _label_rank(label)
+    return word[:-1] if word[-1] in "♣♦♥♠" else word
 
 
 def wanted_label(card: Card, flush: bool, nobs: bool, last: bool = False,
@@ -47,13 +54,13 @@ def table_slots(state: AppState) -> list[Slot] | None:
     if not isinstance(screen, WheelScreen) or session is None:
         return None
     found = wheels.table_wheel(session.state, table.goes_this_deal(session), screen.pending,
-                               screen.anchor)
+                               screen.anchor, open_hands=open_hands(state))
     return found[1] if found is not None else None
 
 
 def card_inputs(
     state: AppState, card: Card, flush: bool, nobs: bool, *, last: bool = False,
-    five: bool = False,
+    five: bool = False, label: str | None = None,
 ) -> list[InputEvent]:
     """The fewest inputs that enter ``card`` (with these suit facts) on the current picker.
 
@@ -65,9 +72,9 @@ def card_inputs(
     pv = view(shown).picker
     slots = table_slots(shown)
     assert pv is not None and slots is not None, view(state)
-    want = wanted_label(card, flush, nobs, last, five)
+    want = label if label is not None else wanted_label(card, flush, nobs, last, five)
     base = rank_label(card.rank)
-    of_rank = [i for i, slot in enumerate(slots) if _label_rank(slot[0].label) == base]
+    of_rank = [i for i, slot in enumerate(slots) if _bare_rank(slot[0].label) == base]
     assert of_rank, (card, pv.options)
     target, fact = of_rank[0], 0
     for i in of_rank:
@@ -75,6 +82,10 @@ def card_inputs(
         if want in labels:
             target, fact = i, labels.index(want)
             break
+    # An open hand's wheel names each card with its suit: the very card is the one to enter.
+    exact = [i for i in of_rank if slots[i][0].card == card]
+    if exact and slots[exact[0]][0].label == card.pretty:
+        target, fact = exact[0], 0
     if state.keypad:
         if fact == 0:
             return [RankKey(card.rank)]
@@ -176,6 +187,28 @@ def claim_path(state: AppState, points: int) -> list[tuple[InputEvent, float]]:
     assert found is not None, (screen, points)
     _DIALS[memo] = found
     return found
+
+
+def entry_inputs(state: AppState, label: str) -> list[InputEvent]:
+    """The fewest inputs that choose ``label`` on a card entry's wheel (a player's dealt cards:
+    the rank, then the suit; the cards laid away): on the knob the shorter way round, then
+    OK (GO's jumps are not used: an upper bound); on the keypad the rank key, a tap for the
+    wheel's first card of that rank, else held until the wanted one shows and tapped."""
+    pv = view(state).picker
+    assert isinstance(state.screen, CardEntry) and pv is not None, view(state)
+    target = pv.options.index(label)
+    if state.keypad:
+        rank = next(r for r in Rank if rank_label(r) == _bare_rank(label))
+        same = [i for i, option in enumerate(pv.options)
+                if _bare_rank(option) == _bare_rank(label)]
+        at = same.index(target)
+        if at == 0:
+            return [RankKey(rank)]
+        return [*[RankKey(rank, long=True)] * (at + 1), RankKey(rank)]
+    n = len(pv.options)
+    right, left = (target - pv.index) % n, (pv.index - target) % n
+    moves: list[InputEvent] = [KnobTurn(right)] if right <= left else [KnobTurn(-left)]
+    return [*(m for m in moves if isinstance(m, KnobTurn) and m.steps), OK]
 
 
 def passes_through(state: AppState) -> bool:

@@ -12,20 +12,23 @@ from pegboard.rules.pegging import score_play
 from pegboard.rules.speech import say_play
 from pegboard.ui.render import render
 from tests.support.app_driver import OK, App, new_game
-from tests.test_app_teaching import menu, teaching_game
+from tests.test_app_teaching import lay_away, menu, teaching_game
 
 DEALT = (("7", "7♥"), ("7", "7♠"), ("8", "8♦"), ("J", "J♣"), ("4", "4♣"), ("K", "K♠"))
 
 
 def to_p1s_turn(app: App) -> App:
-    """P1's dealt cards entered for advice, the starter turned and P2's lead laid; the pages
-    the lead brings up are left on screen."""
+    """P1's dealt cards entered for advice (in a teaching game, J♣ K♠ laid away: the box
+    asks), the starter turned and P2's lead laid; the pages the lead brings up are left on
+    screen."""
     menu(app, "Discard advice")
     app.feed(OK)  # P1, the dealer
     for rank, suit in DEALT:
         app.pick(rank)
         app.pick(suit)
     app.read()
+    if app.state.teaching:
+        lay_away(app, "J♣", "K♠")
     app.pick("2")  # the starter
     while app.pages:
         app.read()
@@ -41,9 +44,10 @@ def _dealt_for_p1(app: App) -> App:
 
 def test_the_coach_gives_one_line_on_each_turn_of_a_known_hand() -> None:
     app = _dealt_for_p1(teaching_game())
-    held = parse_cards("7H 7S 8D JC 4C KS")
+    held = parse_cards("7H 7S 8D 4C")  # the hand kept: J♣ K♠ were laid away
     assert app.view.turn == "P1"
-    assert app.view.coach == coach_line(app.game.pile, held, [app.game.starter or DECK[0]])
+    seen = [app.game.starter or DECK[0], *parse_cards("JC KS")]
+    assert app.view.coach == coach_line(app.game.pile, held, seen, next_left=3)
     assert app.view.coach.startswith("Lay ")
     before = render(app.view)
     app.pick("7")
@@ -97,7 +101,7 @@ def test_a_card_that_gave_points_away_gets_one_line_from_the_coach() -> None:
     known = known_for(app.game)
     assert known is not None and known.holds == 4 and known.next_left == 3
     note = play_note(known, parse_cards("4C")[0])
-    assert note == "Gave away: a 2 back made run of 3 for 3; 8 was safer"
+    assert note == "Gave away: a 2 back made run of 3 for 3; 7 was safer"
     app.pick("4")
     pages = [page for page in app.pages if page.title == PLAY_NOTE]
     assert [" ".join(page.lines) for page in pages] == [note]
@@ -121,7 +125,7 @@ def test_the_coach_s_note_is_said_aloud() -> None:
     app.pick("4")
     said = [a.text for a in announcer.heard(app.state, app.take_changes()).said
             if a.kind == "coach"]
-    assert said == ["Gave away: a 2 back made run of 3 for 3; 8 was safer"]
+    assert said == ["Gave away: a 2 back made run of 3 for 3; 7 was safer"]
 
 
 def test_the_pegging_hint_of_a_known_hand_is_the_coach_s_line_in_full() -> None:

@@ -24,6 +24,14 @@ def enter_dealt(app: App) -> None:
         app.pick(card)
 
 
+def lay_away(app: App, *cards: str) -> App:
+    """Answer the teaching game's question of the cards laid away: each on its wheel."""
+    assert app.view.title.endswith(" lays away"), app.view
+    for card in cards:
+        app.pick(card)
+    return app
+
+
 def menu(app: App, label: str) -> App:
     app.feed(MENU)
     rows = [row.split(" ", 1)[1] if app.state.keypad else row for row in app.view.lines]
@@ -139,10 +147,25 @@ def test_teaching_reviews_the_discard_by_expected_value() -> None:
     enter_dealt(app)
     advice = app.pages[0]
     assert advice.title == "Advice for P2"
-    # The pone's crib is a cost: the dealer's crib figure carries a minus sign.
-    assert advice.lines[:2] == ("lay J♣ K♠: +12.0", " hand 16.0 crib -3.9")
+    # Before the cards are laid away: the discard advised and why. The pone's crib is the
+    # dealer's: what it may make is given away.
+    assert advice.lines == ("Lay J♣ K♠ away.", "Keep 5♥ 5♠ 6♦ 4♣.", "At least 12,",
+                            "16.0 on average.",
+                            "Their crib gets 3.9.", "6♦ 4♣ away: 4.0 less.",
+                            "6♦ K♠ away: 5.7 less.")
+    assert max(len(line) for line in advice.lines) <= 21  # the screen's width
     app.read()
+    # The wheel starts on the advice; P2 lays the 5s away instead.
+    assert app.view.picker is not None and app.view.picker.candidate == "J♣"
+    lay_away(app, "5♥", "5♠")
+    assert json.loads(app.record[-1]) == {"type": "laid_away", "player": 1,
+                                          "cards": ["5H", "5S"]}
     app.pick("5")  # starter
+    app.read()
+    # Not an open-handed game: P2's wheel lists ranks, never the hand kept.
+    assert app.view.picker is not None and app.view.title != "P2 lays away"
+    assert not set("♣♦♥♠") & set("".join(app.view.picker.options))
+    assert {"7", "9", "Q"} <= set(app.view.picker.options)
     # P2 keeps J K 6 4 (a poor keep) and plays them out.
     for label in ("J", "A", "K", "K", "6", "A", "4", "2"):
         app.read()  # rule help pages on the way
@@ -269,10 +292,95 @@ def test_the_first_screen_offers_learning_and_setup_says_what_teaching_does() ->
     assert app.view.hint != TEACHING_HINT  # on Start
     app.feed(KnobTurn(rows.index("Teaching: on")))
     assert app.view.hint == TEACHING_HINT == "teaches a first game"
+    assert "Open hands: on" in rows  # a first game is taught open-handed
     app.feed(KnobTurn(-rows.index("Teaching: on")), OK)  # Start
-    assert app.state.teaching and app.view.title == "Who deals first?"
+    # The basics are offered before the first entry; UNDO skips them.
+    assert app.state.teaching and app.view.title == "The basics"
+    assert app.view.hint == "OK next  UNDO skip"
+    app.feed(UNDO)
+    assert app.view.title == "Who deals first?"
     app.feed(KnobTurn(1), OK)  # P1 deals
     assert app.view.title == "Coach: the deal"
+
+
+def learn_to_play() -> App:
+    """Learn to play from the first screen, started with the defaults: the basics read
+    through, P1 named dealer; the coach's page on the deal left on screen."""
+    app = App.start()
+    app.feed(KnobTurn(1), OK, OK)  # Learn to play, Start
+    titles = []
+    while app.pages:
+        titles.append(app.pages[0].title)
+        app.feed(OK)
+    assert titles[0] == "The basics"
+    assert [t for t in titles[1:] if not t.startswith(("How to play", "Counting a hand"))] == []
+    assert titles[-1].startswith("Counting a hand")
+    assert app.view.title == "Who deals first?"
+    return app.feed(KnobTurn(1), OK)
+
+
+def test_cut_for_deal_leads_to_the_deal_coach() -> None:
+    app = App.start()
+    app.feed(KnobTurn(1), OK, OK, UNDO)  # Learn to play, Start, the basics skipped
+    app.feed(OK)  # Cut for deal (the default)
+    app.pick("9")
+    app.pick("3")  # P2 cuts low: P2 deals
+    titles = [p.title for p in app.pages]
+    assert titles == ["The cut", "Coach: the deal", "Coach: open hands"]
+    assert " ".join(app.pages[1].lines).startswith("6 cards each. Lay 2 away")
+    app.read()
+    assert app.view.title == "Dealt to P1"  # open hands: the pone's cards first
+
+
+def test_an_open_handed_first_deal_asks_every_hand_and_needs_no_show() -> None:
+    """Learn to play: each player's six cards at the deal, the advice and its reasons before
+    the discard (laid away as advised: two presses), the play from the known hand only, the
+    show and the crib counted with no entry."""
+    app = learn_to_play()
+    assert app.view.title == "Coach: the deal"
+    app.read()
+    for who, dealt, advised in (("P2", DEALT, "J♣"), ("P1", ("A♥", "2♠", "3♦", "9♣", "10♣",
+                                                             "Q♠"), "9♣")):
+        assert app.view.title == f"Dealt to {who}"
+        for card in dealt:
+            app.pick(card[:-1])
+            app.pick(card)
+        # Open hands: the advice is the coach's (said aloud with the voice on).
+        assert app.pages[0].title == f"Coach: {who} lays away"
+        assert app.pages[0].lines[0].startswith(f"Lay {advised} ")
+        app.read()
+        assert app.view.title == f"{who} lays away"
+        assert app.view.picker is not None and app.view.picker.candidate == advised
+        app.feed(OK, OK)  # as advised
+    assert app.game.laid_away == (tuple(parse_cards("9C TC")), tuple(parse_cards("JC KS")))
+    assert app.view.screen is Screen.STARTER
+    app.pick("7")
+    while app.pages:
+        app.read()
+    # The play's wheel offers the player's own cards and nothing else.
+    assert app.view.picker is not None and app.view.picker.options == ("4♣", "5♥", "5♠", "6♦")
+    assert app.view.coach.startswith("Lay ")
+    def lay(*cards: str) -> None:
+        for card in cards:
+            if card == "go":
+                app.feed(GO)
+            else:
+                app.pick(card)
+            while app.pages:
+                app.read()
+
+    lay("5♥")
+    assert app.view.picker is not None and app.view.picker.options == ("A♥", "2♠", "3♦", "Q♠")
+    lay("Q♠", "5♠", "A♥", "6♦")
+    app.feed(GO)  # at 27 P1 holds the 2 and the 3, which fit: a go is refused
+    assert app.pages and app.pages[0].title == "Not allowed"
+    assert " ".join(app.pages[0].lines).startswith("P1 holds 2S 3D, which fits at 27")
+    app.read()
+    lay("2♠", "go", "go", "4♣", "3♦")
+    # The hands and the crib were counted with no entry: the next deal is dealt.
+    assert app.game.deal_no == 2
+    reasons = [a.reason.value for a in app.game.awards]
+    assert "hand" in reasons and app.replayed() == app.game
 
 
 def test_the_coach_notes_points_given_away_to_the_player_who_laid_the_card() -> None:

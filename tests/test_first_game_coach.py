@@ -1,12 +1,14 @@
 """A first game with the coach, played by keys through the simulator (``pegboard sim --script``
 on the keypad kit, mock pins, the real app and store): what the voice says, coach pages
-included, and the screen at the end, against golden text.
+included, and the screen at the end, against golden text; once with the hands closed (each
+player's cards their own), once open-handed as a first game is taught.
 
 After an intended change, regenerate with ``PEGBOARD_REGEN_GOLDEN=1`` and read the diff.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -17,6 +19,7 @@ import pytest
 
 GOLDEN = Path(__file__).parent / "golden_text"
 SCRIPT = GOLDEN / "first_game_coach.keys"
+OPEN_SCRIPT = GOLDEN / "first_game_open.keys"
 REGEN = os.environ.get("PEGBOARD_REGEN_GOLDEN") == "1"
 
 COACH_STEPS = (
@@ -30,12 +33,14 @@ COACH_STEPS = (
 """The coach's pages in the order a first deal brings them up, each once."""
 
 
-@pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng is not installed")
-def test_a_first_deal_with_the_coach_through_the_simulator(tmp_path: Path) -> None:
+def played(script: Path, tmp_path: Path, golden: Path) -> tuple[list[str], list[str], Path]:
+    """The key script played on the simulator: what the voice said, the screen at the end
+    (both checked against the golden text) and the store."""
     speech = tmp_path / "speech"
+    store = tmp_path / "store"
     done = subprocess.run(
-        [sys.executable, "-m", "pegboard", "sim", "--kit", "keypad", "--script", str(SCRIPT),
-         "--speech", str(speech), "--store", str(tmp_path / "store")],
+        [sys.executable, "-m", "pegboard", "sim", "--kit", "keypad", "--script", str(script),
+         "--speech", str(speech), "--store", str(store)],
         capture_output=True, text=True, timeout=300, check=False,
     )
     assert done.returncode == 0, done.stderr
@@ -43,10 +48,15 @@ def test_a_first_deal_with_the_coach_through_the_simulator(tmp_path: Path) -> No
             for path in sorted(speech.glob("[0-9]*.txt"))]  # not transcript.txt
     screen = done.stdout.rstrip("\n").splitlines()[:-1]  # the last line counts key steps
     text = "voice:\n" + "\n".join(said) + "\n\nscreen at the end:\n" + "\n".join(screen) + "\n"
-    golden = GOLDEN / "first_game_coach.txt"
     if REGEN:
         golden.write_text(text, encoding="utf-8")
     assert text == golden.read_text(encoding="utf-8")
+    return said, screen, store
+
+
+@pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng is not installed")
+def test_a_first_deal_with_the_coach_through_the_simulator(tmp_path: Path) -> None:
+    said, screen, _ = played(SCRIPT, tmp_path, GOLDEN / "first_game_coach.txt")
     # Each step taught once, in the order the deal brings it up, and said cleanly.
     found = [next(i for i, line in enumerate(said) if line.startswith(step))
              for step in COACH_STEPS]
@@ -54,3 +64,23 @@ def test_a_first_deal_with_the_coach_through_the_simulator(tmp_path: Path) -> No
     assert all(sum(line.startswith(step) for line in said) == 1 for step in COACH_STEPS)
     assert not [line for line in said if set("♣♦♥♠") & set(line)]
     assert screen[-1] == "Deal 2: P2 deals"
+
+
+@pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng is not installed")
+def test_an_open_handed_first_deal_through_the_simulator(tmp_path: Path) -> None:
+    """Learn to play: the basics, both hands entered at the deal, the coach's advice said
+    before each discard, the cards laid away as advised, the play from the known hands, and
+    the show and the crib counted with no entry."""
+    said, screen, store = played(OPEN_SCRIPT, tmp_path, GOLDEN / "first_game_open.txt")
+    advice = [line for line in said if line.startswith("Lay ") and " away. Keep " in line]
+    assert [line.split(" away.")[0] for line in advice] == [
+        "Lay jack of clubs king of clubs", "Lay 9 of spades 10 of clubs"]
+    shown = [line for line in said if line.startswith(("P2: fifteen two", "P1: fifteen two"))]
+    assert len(shown) == 2 and any(line.startswith("P1's crib: ") for line in said)
+    assert screen[-1] == "Dealt to P1"  # the next deal: the pone's cards first
+    from pegboard.sim.script import game_record
+    from pegboard.store import Store
+
+    record = game_record(Store(store, owner="test"))
+    kinds = [json.loads(line)["type"] for line in record.splitlines()]
+    assert kinds.count("laid_away") == 2 and "show" not in kinds and "crib" not in kinds

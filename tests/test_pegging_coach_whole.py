@@ -18,7 +18,7 @@ from tests.support.app_driver import OK, App
 from tests.test_app_pegging_coach import to_p1s_turn
 from tests.test_app_teaching import teaching_game
 
-LINE = "Lay 8: a J back, your J makes thirty-one for 2 and a pair is 4"
+LINE = "Lay 7: a 7 back, your 7 makes pair royal for 6"  # J♣ K♠ laid away: kept 7 7 8 4
 """The coach's line for P1 once P2 has led a 3 (P1 holds 7 7 8 J 4 K; 2 turned)."""
 
 
@@ -44,11 +44,11 @@ def test_a_long_coach_line_is_shown_whole_on_a_page_then_its_card_on_the_play_sc
         app.feed(OK)
     frame = render(app.view)
     rows = wrap(LINE, 20)
-    assert len(rows) == 4 and all(shows(frame, row) for row in rows), rows
+    assert len(rows) == 3 and all(shows(frame, row) for row in rows), rows
     app.feed(OK)
     assert app.view.coach == LINE and app.view.turn == "P1"
     play = render(app.view)
-    assert shows(play, "Lay 8")  # the card to lay, whole; the why was on the page
+    assert shows(play, "Lay 7")  # the card to lay, whole; the why was on the page
     assert not shows(play, fit(LINE, 21))  # never the line cut short
 
 
@@ -79,4 +79,4 @@ def test_in_audio_mode_the_coach_line_is_said_whole() -> None:
     app.read()
     coach = [said.text for said in app.transcript.said if said.kind == "coach"]
     assert coach.count(coach_phrase((LINE,))) == 1  # said once, as P1's turn comes
-    assert coach_phrase((LINE,)).startswith("Lay 8: a jack back, your jack makes")
+    assert coach_phrase((LINE,)).startswith("Lay 7: a 7 back, your 7 makes")

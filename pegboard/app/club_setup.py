@@ -28,7 +28,7 @@ from pegboard.rules.events import ClubSeat, TableOptions
 LOCK_ROW = "Tournament: no help"
 """What setup and the menu say in place of the help rows under the tournament lock."""
 
-HELP_ROWS = frozenset({"teaching", "own"})
+HELP_ROWS = frozenset({"teaching", "open", "own"})
 """Setup's rows that switch help on, taken off under the lock."""
 
 EDIT_HINT = "number: turn  OK set"
@@ -98,11 +98,11 @@ def seat(setup: Setup, club: ClubConfig) -> ClubSeat:
 
 
 def options(table: TableOptions, club: ClubConfig) -> TableOptions:
-    """The table options a club game starts with: no teaching or count it yourself under the
-    lock."""
+    """The table options a club game starts with: no teaching, open hands or count it
+    yourself under the lock."""
     if not club.lock:
         return table
-    return replace(table, teaching=False, count_yourself=False)
+    return replace(table, teaching=False, count_yourself=False, open_hands=False)
 
 
 def after(setup: Setup) -> Setup:

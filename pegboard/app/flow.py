@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from pegboard.app import open_hands
 from pegboard.app.effects import Effect, Persist, PersistUndo
 from pegboard.app.held_counts import held_screen, reading
 from pegboard.app.pages import entry_pages, said
@@ -203,7 +204,8 @@ def table_screen(state: AppState) -> ScreenState:
         return QuickPeg()
     if gs.phase is Phase.CUT:
         return Cutting() if session.events and isinstance(session.events[-1], Cut) else Dealer()
-    return WheelScreen()
+    entry = open_hands.next_entry(state)  # teaching: the cards laid away, an open deal's
+    return entry if entry is not None else WheelScreen()
 
 
 def undo(state: AppState) -> Result:

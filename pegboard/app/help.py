@@ -3,7 +3,9 @@
 Rule help: a list of topics; a topic's pages turn with OK, GO or the knob, UNDO goes back.
 A hint or advice asks for cards that are never part of the game's count: the cards a player
 still holds (a hint: GO when all are in), or the cards dealt to a player (advice, recorded as
-that player's dealt cards so the engine can check every later card against them).
+that player's dealt cards so the engine can check every later card against them). In a
+teaching game the cards laid away are asked next, from those cards
+(:mod:`pegboard.app.open_hands`).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from pegboard import lazy
-from pegboard.app import flow, picker, wheels
+from pegboard.app import flow, open_hands, picker, wheels
 from pegboard.app.inputs import InputEvent
 from pegboard.app.keys import list_move, steps
 from pegboard.app.state import AppState, CardEntry, HelpScreen, Page, Reading, Result, Wheel
@@ -21,7 +23,7 @@ from pegboard.app.views import board, numbered
 from pegboard.app.words import wrap
 from pegboard.coach.help_shape import in_words
 from pegboard.rules.cards import Card
-from pegboard.rules.events import Dealt, Penalty
+from pegboard.rules.events import Dealt, LaidAway, Penalty
 from pegboard.rules.state import GameState
 
 if TYPE_CHECKING:
@@ -80,11 +82,27 @@ def _size(gs: GameState, screen: CardEntry) -> int:
     assert screen.player is not None
     if screen.purpose in ("hint", "renege"):
         return gs.cards_left[screen.player]
+    if screen.purpose == open_hands.AWAY:
+        return open_hands.away_count(gs)
     return gs.rules.dealt_size(gs.players)
 
 
-def _slots(gs: GameState, screen: CardEntry) -> tuple[list[picker.Slot], int]:
-    """Ranks (then, for advice, the suits) of cards not yet seen."""
+def _advised(state: AppState, player: int) -> tuple[advice.DiscardChoice, ...]:
+    """The discard advice for the player's dealt cards (worked out once a deal)."""
+    assert state.session is not None
+    gs = state.session.state
+    return state.session.memo(("advice", gs.game_no, gs.deal_no, player, gs.dealt[player]),
+                              lambda: open_hands.advised(gs, player))
+
+
+def _slots(state: AppState, screen: CardEntry) -> tuple[list[picker.Slot], int]:
+    """Ranks (then, for advice, the suits) of cards not yet seen; for the cards laid away,
+    the player's dealt cards, from the advised discard."""
+    gs = _gs(state)
+    if screen.purpose == open_hands.AWAY:
+        assert screen.player is not None
+        best = _advised(state, screen.player)
+        return open_hands.away_slots(gs, screen, best[0].discard if best else ())
     blocked = set(gs.seen) | set(screen.cards)
     if gs.starter is not None:
         blocked.add(gs.starter)
@@ -104,11 +122,11 @@ def entry_key(state: AppState, screen: CardEntry, event: InputEvent) -> Result:
     if screen.player is None:
         index, row = list_move(screen.index, event, gs.players)
         return replace(state, screen=replace(screen, index=index, player=row)), ()
-    slots, start = _slots(gs, screen)
+    slots, start = _slots(state, screen)
     wheel, chosen = wheels.pick(screen.wheel, event, slots, start)
     if chosen is None:
         return replace(state, screen=replace(screen, wheel=wheel)), ()
-    if screen.purpose in ("advice", "renege") and screen.rank is None:
+    if screen.purpose in (open_hands.ADVICE, "renege") and screen.rank is None:
         return replace(state, screen=replace(screen, rank=chosen.rank, wheel=Wheel())), ()
     screen = replace(screen, cards=(*screen.cards, chosen.card), rank=None, wheel=Wheel())
     if len(screen.cards) >= _size(gs, screen):
@@ -124,19 +142,25 @@ def entry_go(state: AppState, screen: CardEntry, event: InputEvent) -> Result:
 
 
 def entry_back(state: AppState, screen: CardEntry, event: InputEvent) -> Result:
-    """UNDO steps back: the suit, the last card, then out."""
+    """UNDO steps back: the suit, the last card, then out; out of cards the table asks for
+    (the cards laid away, an open-handed deal's), the entry before is taken back."""
     if screen.rank is not None:
         return replace(state, screen=replace(screen, rank=None, wheel=Wheel())), ()
     if screen.cards:
         return replace(state, screen=replace(screen, cards=screen.cards[:-1], wheel=Wheel())), ()
+    if open_hands.next_entry(state) == replace(screen, wheel=Wheel(), index=0):
+        return flow.undo(state)
     return replace(state, screen=screen.under), ()
 
 
 def _done(state: AppState, screen: CardEntry) -> Result:
-    """The hint, or the dealt cards recorded and the discard advice."""
+    """The hint; the dealt cards recorded and the discard advice; the cards laid away
+    recorded; or a renege claimed."""
     gs = _gs(state)
     assert screen.player is not None
     back = replace(state, screen=screen.under)
+    if screen.purpose == open_hands.AWAY:
+        return flow.enter(back, LaidAway(screen.player, screen.cards))
     if screen.purpose == "renege":  # the engine judges the renege from the cards held
         return flow.enter(back, Penalty(screen.player, "renege", held=screen.cards))
     if screen.purpose == "hint":
@@ -147,22 +171,32 @@ def _done(state: AppState, screen: CardEntry) -> Result:
         for card in (*screen.cards, *gs.pile):
             text = text.replace(card.pretty, picker.rank_label(card.rank))
         return replace(state, screen=Reading((Page("Hint", wrap(text)),), then=screen.under)), ()
-    # The crib counts for the dealer's side and against the others: the pone's is a cost.
-    own = gs.dealer is not None and gs.side_of(screen.player) == gs.side_of(gs.dealer)
-    options = advice.advise(screen.cards, dealer=own, players=gs.players,
-                            five_card=gs.rules.five_card)
-    sign = "+" if own else "-"
+    new, effects = flow.enter(back, Dealt(screen.player, screen.cards))
+    if new.session is None or new.session.state.dealt[screen.player] != screen.cards:
+        return new, effects  # refused: the notice says why
+    options = _advised(new, screen.player)
+    if new.teaching:
+        # The cards laid away are asked next: the advice and its reasons come first.
+        advised = open_hands.advice_pages(new.session.state, screen.player, options,
+                                          shown=open_hands.open_hands(new))
+    else:
+        advised = (_advice_page(new.session.state, screen.player, options),)
+    if isinstance(new.screen, Reading):
+        pages = (*advised, *new.screen.pages)
+        return replace(new, screen=replace(new.screen, pages=pages)), effects
+    return replace(new, screen=Reading(advised, then=new.screen)), effects
+
+
+def _advice_page(gs: GameState, player: int, options: tuple[advice.DiscardChoice, ...]) -> Page:
+    """The three best discards, each with the hand's and the crib's expected points (the
+    crib counts for the dealer's side and against the others: the pone's is a cost)."""
+    sign = "+" if open_hands.own_crib(gs, player) else "-"
     lines = []
     for option in options[:3]:
         throw = " ".join(c.pretty for c in option.discard)
         lines.append(f"lay {throw}: {float(option.net):+.1f}")
         lines.append(f" hand {float(option.hand):.1f} crib {sign}{float(option.crib):.1f}")
-    page = Page(f"Advice for {gs.names[screen.player]}", tuple(lines))
-    new, effects = flow.enter(back, Dealt(screen.player, screen.cards))
-    if isinstance(new.screen, Reading):
-        pages = (page, *new.screen.pages)
-        return replace(new, screen=replace(new.screen, pages=pages)), effects
-    return replace(new, screen=Reading((page,), then=new.screen)), effects
+    return Page(f"Advice for {gs.names[player]}", tuple(lines))
 
 
 def entry_view(state: AppState, screen: CardEntry) -> View:
@@ -170,11 +204,17 @@ def entry_view(state: AppState, screen: CardEntry) -> View:
     if screen.player is None:
         return View(Screen.DEALER, "Whose cards?", numbered(state.keypad, list(gs.names)),
                     screen.index % gs.players, hint="OK choose  UNDO back")
-    slots, start = _slots(gs, screen)
+    slots, start = _slots(state, screen)
     who = gs.names[screen.player]
     if screen.purpose == "hint":
         title, hint = f"{who}: cards in hand", "OK add  GO hint"
         shown = tuple(picker.rank_label(c.rank) for c in screen.cards)
+    elif screen.purpose == open_hands.AWAY:
+        title, hint = f"{who} lays away", "OK lay away  UNDO back"
+        shown = tuple(c.pretty for c in screen.cards)
+        prompt = f"to the crib {len(screen.cards) + 1}/{_size(gs, screen)}"
+        return replace(board(gs, Screen.HAND, title), lines=(" ".join(shown),), hint=hint,
+                       picker=wheels.picker_view(prompt, slots, screen.wheel, start))
     else:
         title = f"{who} still holds" if screen.purpose == "renege" else f"Dealt to {who}"
         hint = "OK add  UNDO back"

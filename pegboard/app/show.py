@@ -131,6 +131,8 @@ def reading_view(state: AppState, screen: Reading) -> View:
     elif page.count is not None and state.session is not None and (
             change := _next_fact(state.session, page.count)) is not None:
         hint = f"OK next  GO {resuit.fact_label(change[0])}"
+    elif page.screen is Screen.HELP and screen.then is not None:
+        hint = "OK next  UNDO skip"  # help put over a screen: UNDO goes back to it
     else:
         hint = "OK next"
     if state.session is None:

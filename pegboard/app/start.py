@@ -22,6 +22,7 @@ from pegboard.app.state import (
     Setup,
     SetupScreen,
 )
+from pegboard.app.teach import lessons
 from pegboard.app.view import Screen, View
 from pegboard.app.views import board, numbered
 from pegboard.config import ClubConfig
@@ -37,6 +38,10 @@ HOME_ROWS = ("New game", "Learn to play", "Shut down")
 
 TEACHING_HINT = "teaches a first game"
 """Setup's one line on what teaching does, shown while its row is chosen."""
+
+OPEN_HANDS_HINT = "all hands entered, shown"
+"""Setup's one line on open hands: a first game played open-handed, every hand entered at the
+deal, with the advice before the discard (:mod:`pegboard.app.open_hands`)."""
 
 OWN_COUNT_HINT = "you count, box checks"
 """Setup's one line on count it yourself: at the show the owner says a count before the box
@@ -72,6 +77,9 @@ OPTION_ROWS = (
               lambda s: replace(s, points_only=not s.points_only)),
     OptionRow("teaching", lambda s: f"Teaching: {_on(s.teaching)}",
               lambda s: replace(s, teaching=not s.teaching), TEACHING_HINT),
+    OptionRow("open", lambda s: f"Open hands: {_on(s.open_hands)}",
+              lambda s: replace(s, open_hands=not s.open_hands), OPEN_HANDS_HINT,
+              offered=lambda s: s.teaching),
     OptionRow("own", lambda s: f"Count it yourself: {_on(s.count_yourself)}",
               lambda s: replace(s, count_yourself=not s.count_yourself), OWN_COUNT_HINT,
               offered=lambda s: s.teaching),
@@ -83,7 +91,8 @@ OPTION_ROWS = (
 """The table options at setup, in order, after the seats and the rule variants: the one
 table setup's rows, changes and hints come from (count it yourself is a teaching option,
 offered while teaching is on; large print and audio mode, last, are the device's and not the
-game's: each is a turn or two back from Start, and takes effect as soon as it is chosen)."""
+game's: each is a turn or two back from Start, and takes effect as soon as it is chosen).
+Open hands, a teaching option too, is on when "Learn to play" is chosen."""
 OPTION_BY_KEY = {row.key: row for row in OPTION_ROWS}
 
 
@@ -96,7 +105,8 @@ def home_move(state: AppState, screen: Home, event: InputEvent) -> Result:
     if row == 0:
         return replace(state, screen=SetupScreen()), ()
     if row == 1:
-        return replace(state, setup=replace(state.setup, teaching=True),
+        # A first game is taught open-handed: every hand entered and shown.
+        return replace(state, setup=replace(state.setup, teaching=True, open_hands=True),
                        screen=SetupScreen()), ()
     if row == 2:
         return replace(state, screen=Confirm("shutdown", Home(index))), ()
@@ -205,7 +215,30 @@ def start_game(state: AppState) -> Result:
     state = replace(state, session=session, award="", helped=frozenset(),
                     offers_shown=0, race=())
     state = replace(state, screen=flow.table_screen(state))
+    if state.teaching:
+        state = offer_basics(state)
     return state, (PersistNewGame(session.header),)
+
+
+BASICS = ("how-to-play", "counting")
+"""The basics offered before a teaching game's first entry (:mod:`pegboard.coach.help_basics`):
+how to play, and counting a hand."""
+
+BASICS_OFFER = Page("The basics", ("OK: read the basics", "UNDO: skip them", "(how to play, and",
+                                   "counting a hand)"), screen=Screen.HELP)
+"""The page that offers the basics: OK reads them, UNDO goes straight to the game."""
+
+
+def offer_basics(state: AppState) -> AppState:
+    """Before the first entry of a teaching game: the basics pages, offered (UNDO skips them
+    to the screen the game starts on)."""
+    from pegboard.app.teach import help_pages
+    from pegboard.coach import rulehelp
+
+    topics = tuple(rulehelp.topic(name) for name in BASICS)
+    pages = (BASICS_OFFER, *help_pages(topics))
+    return replace(state, screen=Reading(pages, then=state.screen),
+                   helped=state.helped | set(BASICS))
 
 
 def setup_view(state: AppState, screen: SetupScreen) -> View:
@@ -266,10 +299,14 @@ def cut_key(state: AppState, screen: Cutting, event: InputEvent) -> Result:
         tie = Page("A tie", ("Lowest cards tie:", "cut again."))
         new = replace(new, screen=Reading((tie,), then=Cutting()))
     elif new.session is not None and new.session.state.dealer is not None and effects:
-        names, dealer = new.session.state.names, new.session.state.dealer
+        gs = new.session.state
+        names, dealer = gs.names, gs.dealer
+        assert dealer is not None
         lines = tuple(f"{names[i]} cut {picker.rank_label(c.rank)}" for i, c in enumerate(cards))
         page = Page("The cut", (*lines, f"{names[dealer]} deals: low card"))
-        new = replace(new, screen=Reading((page,)))
+        # The deal after the cut is the table's: the coach says how to deal all the same.
+        coached, steps = lessons(new, gs, Deal(), ())
+        new = replace(new, helped=new.helped | steps, screen=Reading((page, *coached)))
     return new, effects
 
 

@@ -37,6 +37,7 @@ class Setup:
     points_only: bool = False
     teaching: bool = False
     count_yourself: bool = False
+    open_hands: bool = False
     audio: bool = False
     club_round: int = 1
     guest: int = -1  # a club game's guest seat (-1: none)
@@ -50,7 +51,8 @@ class Setup:
     def table(self) -> TableOptions:
         """The table options these choices make (kept in the game record)."""
         return TableOptions(teaching=self.teaching, points_only=self.points_only,
-                            count_yourself=self.teaching and self.count_yourself)
+                            count_yourself=self.teaching and self.count_yourself,
+                            open_hands=self.teaching and self.open_hands)
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,6 +13,7 @@ from dataclasses import replace
 
 from pegboard.app import calls, flow, resuit, wheels
 from pegboard.app.inputs import InputEvent
+from pegboard.app.open_hands import open_hands
 from pegboard.app.picker import rank_label
 from pegboard.app.session import Session
 from pegboard.app.state import AppState, Result, WheelScreen
@@ -33,8 +34,11 @@ def _gs(state: AppState) -> GameState:
 def _wheel(state: AppState, screen: WheelScreen) -> wheels.Found | None:
     session = state.session
     assert session is not None
-    return session.memo(("table wheel", screen.pending, screen.anchor), lambda: wheels.table_wheel(
-        session.state, goes_this_deal(session), screen.pending, screen.anchor))
+    shown = open_hands(state)
+    return session.memo(("table wheel", screen.pending, screen.anchor, shown),
+                        lambda: wheels.table_wheel(session.state, goes_this_deal(session),
+                                                   screen.pending, screen.anchor,
+                                                   open_hands=shown))
 
 
 def goes_this_deal(session: Session) -> tuple[SaidGo, ...]:
@@ -70,6 +74,9 @@ def go(state: AppState, screen: WheelScreen, event: InputEvent) -> Result:
     gs = _gs(state)
     if says_go(gs):
         assert gs.to_act is not None
+        fits = wheels.held_go(gs, gs.to_act)
+        if fits is not None and not open_hands(state):
+            return flow.refuse(state, fits), ()  # worded without listing a private hand
         return flow.enter(state, Go(gs.to_act))
     return wheel_key(state, screen, event)
 

@@ -13,12 +13,13 @@ from typing import TYPE_CHECKING
 
 from pegboard import lazy
 from pegboard.app.coach import COACH, coach_pages
+from pegboard.app.open_hands import open_hands, open_hands_page
 from pegboard.app.state import AppState, Page
 from pegboard.app.view import PageKind, Screen
 from pegboard.app.words import no_suits, wrap
 from pegboard.coach.help_shape import in_words, paginate
 from pegboard.errors import PegboardError
-from pegboard.rules.events import Claim, Event, Play
+from pegboard.rules.events import Claim, Deal, Event, Play
 from pegboard.rules.scoring import Breakdown
 from pegboard.rules.state import Award, GameState, Phase, Reason
 
@@ -40,6 +41,9 @@ def lessons(state: AppState, before: GameState, event: Event, awards: tuple[Awar
         return [], frozenset()
     after = state.session.state
     coached, steps = coach_pages(before, after, event, awards, state.helped)
+    if isinstance(event, Deal) and "open hands" not in state.helped and open_hands(state):
+        coached = [*coached, *open_hands_page(after)]
+        steps = steps | {"open hands"}
     pages = [*coached, *_play_note(before, event), *_discard_reviews(after, awards),
              *_missed(before, event)]
     given: set[str] = set(steps)

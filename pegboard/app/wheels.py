@@ -128,8 +128,9 @@ def plain_wheel(blocked: set[Card], anchor: Rank | None, avoid: set[Suit] | None
 
 
 def table_wheel(gs: GameState, goes: Sequence[SaidGo], pending: tuple[Card, ...],
-                anchor: Rank | None) -> Found | None:
-    """The card wheel of the table screen in the engine's phase (None: no card to enter)."""
+                anchor: Rank | None, *, open_hands: bool = False) -> Found | None:
+    """The card wheel of the table screen in the engine's phase (None: no card to enter);
+    ``open_hands``: the hands are open at this table, so the play's wheel may list them."""
     if gs.phase is Phase.STARTER:
         blocked = _dealt_to_others(gs, None)
         risky = scoring_suits(gs)
@@ -143,7 +144,7 @@ def table_wheel(gs: GameState, goes: Sequence[SaidGo], pending: tuple[Card, ...]
                      for slot in slots]
         return "Starter", slots, start
     if gs.phase is Phase.PLAY and gs.to_act is not None:
-        return _play_wheel(gs, goes, gs.to_act)
+        return _play_wheel(gs, goes, gs.to_act, open_hands)
     if gs.phase is Phase.SHOW and gs.to_act is not None:
         return _hand_wheel(gs, gs.to_act, pending, anchor)
     if gs.phase is Phase.CRIB:
@@ -151,17 +152,20 @@ def table_wheel(gs: GameState, goes: Sequence[SaidGo], pending: tuple[Card, ...]
     return None
 
 
-def _play_wheel(gs: GameState, goes: Sequence[SaidGo], p: int) -> Found:
+def _play_wheel(gs: GameState, goes: Sequence[SaidGo], p: int, open_hands: bool) -> Found:
     room = 31 - gs.count
     # Cards known to be the player's: their dealt cards, or after a renege's take-back the
-    # hand the engine already knows (they must lay those very cards again).
+    # hand the engine already knows (they must lay those very cards again), or the hand kept
+    # when the cards laid away were entered.
     held = gs.hands[p]
     allowed = gs.dealt[p] if held is None else tuple(c for c in held if c not in gs.played[p])
     avoid = _flush_suits(gs, p)
     unavailable = gs.seen | _dealt_to_others(gs, p)
     last = len(gs.played[p]) == gs.rules.hand_size() - 1
 
-    hidden = gs.dealt[p] if held is None else None
+    # A hand kept private (not an open-handed table) is never listed on the shared screen.
+    private = held is not None and gs.laid_away[p] is not None and not open_hands
+    hidden = gs.dealt[p] if held is None else (held if private else None)
 
     @once
     def opts(rank: Rank) -> list[WheelChoice]:
@@ -195,12 +199,30 @@ def held_elsewhere(gs: GameState, card: Card) -> str | None:
     """Why the player to act cannot lay ``card`` when their dealt cards are known and it is
     not one of them, worded without listing the hand (it is on the shared screen)."""
     p = gs.to_act
-    if p is None or gs.hands[p] is not None:
+    if p is None:
+        return None
+    kept = gs.hands[p] if gs.laid_away[p] is not None else None
+    if kept is not None:
+        if card in kept:
+            return None
+        return f"{gs.names[p]} holds no {picker.rank_label(card.rank)}: not one kept"
+    if gs.hands[p] is not None:
         return None
     dealt = gs.dealt[p]
     if dealt is None or card in dealt:
         return None
     return f"{gs.names[p]} holds no {picker.rank_label(card.rank)}: not one of the cards dealt"
+
+
+def held_go(gs: GameState, player: int) -> str | None:
+    """Why ``player`` may not say go when the hand they kept is known (the cards laid away
+    entered) and one of its cards fits, worded without listing the hand (None: they may)."""
+    kept = gs.hands[player] if gs.laid_away[player] is not None else None
+    if kept is None or not any(c not in gs.played[player] and gs.count + c.pips <= 31
+                               for c in kept):
+        return None
+    return (f"{gs.names[player]} holds a card that fits at {gs.count}: play it (a go now "
+            "would be a renege)")
 
 
 def _hand_wheel(gs: GameState, p: int, pending: tuple[Card, ...], anchor: Rank | None) -> Found:

@@ -138,6 +138,8 @@ def started(*options: str) -> App:
         rows = list(app.view.lines)
         app.feed(KnobTurn(rows.index(option) - (app.view.selected or 0)), OK)
     app.feed(KnobTurn(-(app.view.selected or 0)), OK)  # Start
+    if app.view.title == "The basics":  # a teaching game offers them: UNDO skips
+        app.feed(UNDO)
     return app
 
 

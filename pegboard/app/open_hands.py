@@ -1,0 +1,137 @@
+"""Teaching from the cards entered: which were laid away, and a first game played open-handed.
+
+In a teaching game, once a player's dealt cards are entered (for discard advice, or at every
+deal of an open-handed game) the box asks which of them went to the crib: the wheel holds
+those cards, starting on the discard the advice ranks first, so laying away as advised is two
+presses of OK (one with three or four players). The engine then knows the hand kept
+(``laid_away``, docs/record.md), and the coach speaks of those cards alone.
+
+An open-handed game (the table option ``open_hands``, with teaching) is how a first game is
+taught: at each deal every player's cards are entered in turn, from the dealer's left, each
+followed by the advice (its reasons shown before the choice) and the question; the play's
+wheel then offers only the player's own cards, and the hands and the crib are counted with no
+entry (the engine knows them).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from pegboard.app import picker
+from pegboard.app.coach import COACH
+from pegboard.app.state import AppState, CardEntry, Page, WheelScreen
+from pegboard.app.view import PageKind
+from pegboard.rules.cards import Card
+from pegboard.rules.state import GameState, Phase
+
+if TYPE_CHECKING:
+    from pegboard.coach.advice import DiscardChoice
+
+ADVICE = "advice"
+"""The purpose of the card entry of a player's dealt cards (recorded, then the advice)."""
+AWAY = "away"
+"""The purpose of the card entry of the cards a player laid away."""
+
+
+def open_hands(state: AppState) -> bool:
+    """The game is played open-handed (the option is in effect with teaching only)."""
+    return state.teaching and state.table.open_hands
+
+
+def next_entry(state: AppState) -> CardEntry | None:
+    """The cards the table is asked for before the starter (None: none): in a teaching game,
+    the cards laid away by a player whose dealt cards were entered; in an open-handed game
+    also each player's dealt cards, from the dealer's left round to the dealer."""
+    if not state.teaching or state.session is None:
+        return None
+    gs = state.session.state
+    if gs.phase is not Phase.STARTER or gs.dealer is None or state.table.points_only:
+        return None
+    whole = open_hands(state)
+    for k in range(1, gs.players + 1):
+        seat = (gs.dealer + k) % gs.players
+        if gs.dealt[seat] is not None and gs.laid_away[seat] is None:
+            return CardEntry(AWAY, WheelScreen(), seat)
+        if gs.dealt[seat] is None and whole:
+            return CardEntry(ADVICE, WheelScreen(), seat)
+    return None
+
+
+def away_count(gs: GameState) -> int:
+    """How many cards each player lays away (2 with two players and in five-card, else 1)."""
+    return gs.rules.dealt_size(gs.players) - gs.rules.hand_size()
+
+
+def own_crib(gs: GameState, player: int) -> bool:
+    """The crib is the player's side's (the dealer's): what goes in counts for them."""
+    return gs.dealer is not None and gs.side_of(player) == gs.side_of(gs.dealer)
+
+
+def advised(gs: GameState, player: int) -> tuple[DiscardChoice, ...]:
+    """The discard advice for the player's dealt cards, best first
+    (:mod:`pegboard.coach.advice`)."""
+    from pegboard.coach import advice
+
+    dealt = gs.dealt[player]
+    assert dealt is not None
+    return tuple(advice.advise(dealt, dealer=own_crib(gs, player), players=gs.players,
+                               five_card=gs.rules.five_card))
+
+
+def away_slots(gs: GameState, screen: CardEntry, best: Sequence[Card],
+               ) -> tuple[list[picker.Slot], int]:
+    """The player's dealt cards not yet chosen, in the order dealt, starting on the next card
+    of the advised discard ``best`` not yet chosen."""
+    assert screen.player is not None
+    dealt = gs.dealt[screen.player] or ()
+    cards = [card for card in dealt if card not in screen.cards]
+    slots = [[picker.WheelChoice(card.pretty, card)] for card in cards]
+    start = next((cards.index(card) for card in best if card in cards), 0)
+    return slots, start
+
+
+def advice_pages(gs: GameState, player: int, options: Sequence[DiscardChoice], *,
+                 shown: bool = False) -> tuple[Page, ...]:
+    """The advice for a player's dealt cards, before they lay away: the discard ranked first
+    and why (what the kept cards make at the least whatever the starter, and on average;
+    what the cards laid away may make in the crib, for the player or against them), then the
+    next two discards, by how much less they are worth on average. ``shown``: the hands are
+    open at this table."""
+    if not options:
+        return ()
+    best = options[0]
+    whose = "your" if own_crib(gs, player) else "their"
+    lines = [
+        f"Lay {_cards(best.discard)} away.",
+        f"Keep {_cards(best.keep)}.",
+        f"At least {best.worst},",
+        f"{float(best.hand):.1f} on average.",
+        f"{whose.capitalize()} crib gets {float(best.crib):.1f}.",
+    ]
+    for other in options[1:3]:
+        lines.append(f"{_cards(other.discard)} away: {float(best.net - other.net):.1f} less.")
+    # Open hands: everyone sees every hand, so the advice is the coach's, said aloud too;
+    # else it is the player's own, on the screen only.
+    if shown:
+        return (Page(f"{COACH}{gs.names[player]} lays away", tuple(lines), kind=PageKind.COACH),)
+    return (Page(f"Advice for {gs.names[player]}", tuple(lines)),)
+
+
+def _cards(cards: Sequence[Card]) -> str:
+    return " ".join(card.pretty for card in cards)
+
+
+def open_hands_page(gs: GameState) -> list[Page]:
+    """The coach's page on an open-handed deal, the first time: whose cards are entered, in
+    which order, and what comes of it."""
+    from pegboard.coach.help_shape import paginate
+
+    if gs.dealer is None:
+        return []
+    first = gs.names[(gs.dealer + 1) % gs.players]
+    text = f"Enter each hand, {first} first. The box advises, then asks what you laid away."
+    body = paginate([text])
+    title = "Coach: open hands"
+    return [Page(title if len(body) == 1 else f"{title} {n}/{len(body)}", lines,
+                 kind=PageKind.COACH) for n, lines in enumerate(body, start=1)]
