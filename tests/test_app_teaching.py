@@ -467,3 +467,25 @@ def test_count_it_yourself_in_the_record_and_old_records_read_the_same() -> None
     assert isinstance(new, GameHeader) and new.table.count_yourself
     assert dump(new)["table"] == {"teaching": True, "count_yourself": True}
     assert "count_yourself" not in str(dump(old))
+
+
+def test_a_closed_hand_kept_is_never_listed_when_a_go_is_refused() -> None:
+    """Hands closed: P2's cards entered for advice and the 5s laid away; P2 keeps 6 J 4 K.
+    A go while one of them fits is refused in words that name no card of the hand."""
+    app = teaching_game()
+    menu(app, "Discard advice")
+    app.feed(KnobTurn(1), OK)  # P2, the pone
+    enter_dealt(app)
+    app.read()
+    lay_away(app, "5♥", "5♠")
+    app.pick("2")  # starter
+    for label in ("J", "9"):  # P2 leads the jack, P1 a 9: 19
+        app.read()
+        app.pick(label)
+    app.read()
+    app.feed(GO)  # P2 holds the 6 and the 4, which fit
+    page = app.pages[0]
+    assert page.title == "Not allowed"
+    said = " ".join(page.lines)
+    assert said == "P2 holds a card that fits at 19: play it (a go now would be a renege)"
+    assert app.game.said_go == frozenset() and app.game.count == 19
