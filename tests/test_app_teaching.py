@@ -489,3 +489,25 @@ def test_a_closed_hand_kept_is_never_listed_when_a_go_is_refused() -> None:
     said = " ".join(page.lines)
     assert said == "P2 holds a card that fits at 19: play it (a go now would be a renege)"
     assert app.game.said_go == frozenset() and app.game.count == 19
+
+
+def test_a_restart_asks_for_the_cards_the_table_still_owes() -> None:
+    """Open hands: a power cut after P2's dealt cards puts the question of P2's cards laid
+    away back on screen; after them, P1's dealt cards; UNDO there takes P2's answer back."""
+    from pegboard.app.machine import initial_state
+    from pegboard.config import Config
+
+    app = learn_to_play()
+    app.read()
+    for card in DEALT:
+        app.pick(card[:-1])
+        app.pick(card)
+    resumed = App(initial_state(Config(), resume=app.record), record=list(app.record)).read()
+    assert resumed.view.title == "P2 lays away"
+    resumed.feed(OK, OK)
+    again = App(initial_state(Config(), resume=resumed.record)).read()
+    assert json.loads(resumed.record[-1])["type"] == "laid_away"
+    assert again.game.laid_away[1] == tuple(parse_cards("JC KS"))
+    assert again.view.title == "Dealt to P1"
+    again.feed(UNDO)
+    assert again.game.laid_away[1] is None and again.view.title == "P2 lays away"
