@@ -189,3 +189,19 @@ def test_the_pegging_knowledge_is_the_hand_kept_with_the_crib_cards_seen() -> No
     assert known is not None and known.own is OwnCards.KEPT
     assert known.cards == cards("5H 5S 6D JC") and known.held == known.cards
     assert set(cards("4C KS")) <= set(known.seen)  # Ben's own crib cards: not Ann's to hold
+
+
+def test_the_replay_tells_the_cards_laid_away(tmp_path: object,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    from pathlib import Path
+
+    from pegboard.cli import main
+
+    assert isinstance(tmp_path, Path)
+    buffer = io.StringIO()
+    write(buffer, GameHeader(("Ann", "Ben")), [  # type: ignore[arg-type]
+        Deal(0), Dealt(1, cards(BEN)), LaidAway(1, cards("4C KS")), Starter(card("7D"))])
+    record = tmp_path / "game.jsonl"
+    record.write_text(buffer.getvalue(), encoding="utf-8")
+    assert main(["replay", str(record)]) == 0
+    assert "  Ben lays 4♣ K♠ away to the crib\n" in capsys.readouterr().out
