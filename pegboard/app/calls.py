@@ -35,11 +35,13 @@ from pegboard.app.keys import list_move
 from pegboard.app.state import AppState, Calling, Page, Reading, Result
 from pegboard.app.view import Screen, View
 from pegboard.app.views import board, numbered
-from pegboard.app.words import TITLE_CHARS, count_claimed
-from pegboard.rules.events import Claim, Deal, Muggins, NewGame, OptionsChanged
-from pegboard.rules.state import GameState, Phase
+from pegboard.app.words import TITLE_CHARS, claimed_line
+from pegboard.rules.events import Claim, Muggins
+from pegboard.rules.state import GameState, Reason
 
 NO_MUGGINS = "No muggins"
+COUNTED = (Reason.HAND, Reason.CRIB)
+"""The claims the award line words as a count's ("Ann's crib: claimed 6")."""
 
 
 def _gs(state: AppState) -> GameState:
@@ -65,57 +67,27 @@ def claim(state: AppState, player: int, points: int) -> Result:
 
 def open_claim(state: AppState) -> int | None:
     """The owner of the claim an opponent may still call muggins on (None: no call can be
-    made now): the last claim, until the next score is pegged, the next muggins call or "no
-    muggins" (in records before version 5, the next deal too). Whether points were missed
-    plays no part, so the chance to call gives nothing away."""
-    session = state.session
-    if session is None or not session.state.rules.muggins:
+    made now): the engine's window (``GameState.open_call``), open after every claim until
+    the next score is pegged, the next claim, a muggins call or "no muggins" or the end of
+    the game. Whether points were missed plays no part, so the chance to call gives nothing
+    away."""
+    if state.session is None:
         return None
-    gs = session.state
-    if gs.phase is Phase.GAME_OVER:
-        return None
-    missed = gs.pending_muggins
-    if missed is not None:
-        return missed.owner
-    at = _last_claim(state)
-    if at is None:
-        return None
-    assert state.session is not None
-    last = state.session.events[at]
-    assert isinstance(last, Claim)
-    return last.player
-
-
-def _last_claim(state: AppState) -> int | None:
-    """Where the last claim is in the entries, while nothing has shut its window since."""
-    session = state.session
-    assert session is not None
-    events = session.events
-    # From record version 5 the next deal leaves the call open (the box still has the cards).
-    shut_by = (Claim, Muggins, NewGame) if session.game.header.version >= 5 else (
-        Claim, Muggins, Deal, NewGame)
-    at = next((i for i in range(len(events) - 1, -1, -1)
-               if not isinstance(events[i], OptionsChanged)
-               and isinstance(events[i], shut_by)), None)
-    if at is None or not isinstance(events[at], Claim):
-        return None
-    later = session.game.reports(at + 1)
-    if any(act.points for report in later for act in report.scored):
-        return None
-    return at
+    call = _gs(state).open_call
+    return None if call is None else call.owner
 
 
 def open_count_claim(state: AppState) -> str | None:
     """The hand's or crib's claim an opponent may still call, as the award line says it
-    ("Ann's crib: claimed 6"), read from the record so a resumed game shows it too; None
-    when the claim open to a call is no count's (or none is)."""
-    if open_claim(state) is None:
+    ("Ann's crib: claimed 6"), from the engine's window so a resumed game shows it too;
+    None when the claim open to a call is no count's (or none is)."""
+    if state.session is None:
         return None
-    at = _last_claim(state)
-    assert state.session is not None
-    if at is None:
+    gs = _gs(state)
+    call = gs.open_call
+    if call is None or call.claimed is None or call.claim.reason not in COUNTED:
         return None
-    return count_claimed(state.session.game.reports(at)[0], _gs(state).names)
+    return claimed_line(gs.names[call.owner], call.claim.reason.value, call.claimed)
 
 
 def callers(state: AppState) -> list[int]:

@@ -17,7 +17,7 @@ from pegboard.rules.events import Claim, Crib, Deal, Event, Muggins, Peg, Penalt
 from pegboard.rules.penalties import Infraction, infraction
 from pegboard.rules.renege import can_take_back, choose_report, reveal_held, take_back
 from pegboard.rules.show_order import advance_show
-from pegboard.rules.state import Award, PenaltyOffer, PendingMuggins, Phase, Reason
+from pegboard.rules.state import Award, OpenCall, PenaltyOffer, PendingMuggins, Phase, Reason
 from pegboard.rules.table import Act, Part, Table, side_name
 
 MUGGINS_RULE = "ACC 10 (2020)"
@@ -234,13 +234,15 @@ def _pass_over(t: Table, upto: int) -> None:
     """The first ``upto`` scores waiting were passed over unclaimed: claimed as nothing."""
     if upto == 0:
         return
-    missed = [act for act in t.claim_acts[:upto] if act.points]
+    missed = [(claim, act) for claim, act in zip(
+        t.pending_claims[:upto], t.claim_acts[:upto], strict=True) if act.points]
     t.pending_claims = t.pending_claims[upto:]
     t.claim_acts = t.claim_acts[upto:]
     if missed and t.winner is None:
         # One window at a time: the latest points missed are the ones open to a call.
-        act = missed[-1]
+        claim, act = missed[-1]
         t.open_muggins(PendingMuggins(act.player, act.points, act.parts[0].reason))
+        t.open_call(OpenCall(claim, None))
 
 
 def _settle_before_version_3(t: Table, event: Event) -> None:
@@ -251,10 +253,12 @@ def _settle_before_version_3(t: Table, event: Event) -> None:
             t.pending_claims = t.pending_claims[skip:]
             t.claim_acts = t.claim_acts[skip:]
             t.pending_muggins = None
+            t.call = None
         return
     t.pending_claims = ()
     t.claim_acts = ()
     t.pending_muggins = None
+    t.call = None  # any entry shut the window
 
 
 def _require_counts_claimed(t: Table, upto: int, doing: str) -> None:
@@ -319,6 +323,9 @@ def apply_claim(t: Table, event: Claim, out: list[Award]) -> None:
             # Points missed are open to muggins only while the game goes on: a claim that
             # reached the target ended it, and nothing is scored after that.
             t.open_muggins(PendingMuggins(event.player, true - points, pending.reason))
+    # Right or short, the claim is open to a call until its window shuts: the chance to call
+    # says nothing of whether points were missed.
+    t.open_call(OpenCall(pending, points))
     if t.phase is Phase.SHOW and t.winner is None:
         advance_show(t, out)
 

@@ -200,7 +200,7 @@ def take_back(t: Table, mark: GoMark, out: list[Award]) -> None:
     # Scores waiting for a claim were all made after the go: they are cancelled with it.
     t.pending_claims = ()
     t.claim_acts = ()
-    if t.pending_muggins is not back.muggins:
+    if t.pending_muggins is not back.muggins or t.call is not back.call:
         # Points missed after the go are cancelled with it. A window that stood at the go,
         # with nothing pegged since, stays as it was: the take-back itself pegs nothing.
         t.close_muggins("the play was taken back after the renege")

@@ -79,7 +79,7 @@ def turn(t: Table) -> Turn:
         phase=t.phase, to_act=t.to_act, dealer=t.dealer, next_dealer=t.next_dealer,
         game_no=t.game_no, deal_no=t.deal_no, count=t.count, scores=tuple(t.scores),
         claim=t.pending_claims[0] if t.pending_claims else None, muggins=t.pending_muggins,
-        held=t.held_counts[0] if t.held_counts else None,
+        held=t.held_counts[0] if t.held_counts else None, call=t.call,
     )
 
 

@@ -231,6 +231,30 @@ class PendingClaim:
 
 
 @dataclass(frozen=True, slots=True)
+class OpenCall:
+    """Muggins games: the score an opponent may still call muggins on (ACC 10), whether or
+    not its owner missed points, so that the chance to call gives nothing away.
+
+    The window opens at each claim (``claimed``: what the owner claimed) and at a play score
+    passed over unclaimed whose points are open to muggins (``claimed`` ``None``). It shuts
+    when the next score is pegged (an act that moves a peg), at the next claim, a muggins
+    call or "no muggins", and at the end of the game (so before a new game); records before
+    version 5 shut it when the next hand is dealt, records before version 3 at the next
+    entry of any kind. A renege's take-back leaves the window that stood at the go as it was
+    when nothing was opened since. ``GameState.pending_muggins`` says whether points were
+    missed in it; only the engine and the caller's answer may tell.
+    """
+
+    claim: PendingClaim
+    claimed: int | None
+
+    @property
+    def owner(self) -> int:
+        """The seat whose score may be called on."""
+        return self.claim.player
+
+
+@dataclass(frozen=True, slots=True)
 class HeldCount:
     """Count it yourself (teaching): a hand or crib the engine has pegged whose owner has not
     yet said their own count (an ``own_count`` entry). Until then nothing shows it: the
@@ -304,7 +328,8 @@ class GameState:
       move), ``awards`` (every award this game, in order), ``winner`` (a side), ``result``.
     - ``match``: games played, wins and game points per side, match winner.
     - Muggins games: ``pending_claims`` (scores waiting for their owners' claims, first one
-      next) and ``pending_muggins`` (under-claimed points open to an opponent's call).
+      next), ``pending_muggins`` (under-claimed points open to an opponent's call) and
+      ``open_call`` (the claim an opponent may call on now, right or short: :class:`OpenCall`).
     - ``offers``: penalties found but not applied (renege reports; false claims of game);
       ``reneges`` is the renege part. ``take_backs``: what each renege penalty applied this
       game took back, oldest first.
@@ -340,6 +365,8 @@ class GameState:
     offers: tuple[PenaltyOffer, ...]
     dealt: tuple[tuple[Card, ...] | None, ...]
     take_backs: tuple[TakeBack, ...] = ()
+    open_call: OpenCall | None = None
+    """Muggins games: the claim an opponent may still call muggins on (:class:`OpenCall`)."""
     starter_suit_known: bool = True
     """False when only the starter's rank was entered: its suit is a stand-in, which never
     makes a flush or nobs with cards named with their suits."""

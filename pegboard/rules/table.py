@@ -23,6 +23,7 @@ from pegboard.rules.state import (
     GameState,
     HeldCount,
     MatchState,
+    OpenCall,
     Owed,
     PenaltyOffer,
     PendingClaim,
@@ -95,6 +96,8 @@ class Rewind:
     back_pegs: tuple[int, ...]
     muggins: PendingMuggins | None = None
     """The muggins window open at the go (points missed before it)."""
+    call: OpenCall | None = None
+    """The claim open to a call at the go, right or short."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,6 +144,8 @@ class Table:
         self.pending_claims: tuple[PendingClaim, ...] = ()
         self.claim_acts: tuple[Act, ...] = ()
         self.pending_muggins: PendingMuggins | None = None
+        # The claim an opponent may call muggins on now, right or short (its window).
+        self.call: OpenCall | None = None
         self.notes: list[Note] = []  # this entry's facts, in order; fresh on every copy
         # The last muggins window that shut untaken, and what shut it (for a true refusal).
         self.lapsed_muggins: tuple[PendingMuggins, str] | None = None
@@ -242,6 +247,7 @@ class Table:
             said_go=self.said_go, played=tuple(self.played), seen=self.seen,
             moves=self.moves, awards=len(self.awards), scores=tuple(self.scores),
             back_pegs=tuple(self.back_pegs), muggins=self.pending_muggins,
+            call=self.call,
         )
 
     def note(self, fact: Fact) -> None:
@@ -269,8 +275,16 @@ class Table:
         self.pending_muggins = missed
         self.lapsed_muggins = None
 
+    def open_call(self, call: OpenCall) -> None:
+        """A claim was made (or a score passed over with points open to muggins): an opponent
+        may call on it until its window shuts, whether or not points were missed."""
+        if self.winner is None:
+            self.call = call
+
     def close_muggins(self, why: str) -> None:
-        """The muggins window shuts untaken (``why`` says what shut it)."""
+        """The muggins window shuts untaken (``why`` says what shut it), and with it the
+        chance to call on the last claim."""
+        self.call = None
         if self.pending_muggins is not None:
             self.lapsed_muggins = (self.pending_muggins, why)
             self.pending_muggins = None
@@ -330,6 +344,7 @@ class Table:
         self.pending_claims = ()
         self.claim_acts = ()
         self.pending_muggins = None
+        self.call = None
         self.result = game_result(self.rules, tuple(self.scores), side)
         self.results = (*self.results, self.result)
         wins = [sum(1 for r in self.results if r.winner == s) for s in range(self.sides)]
@@ -371,6 +386,7 @@ class Table:
             awards=self.awards,
             pending_claims=self.pending_claims,
             pending_muggins=self.pending_muggins,
+            open_call=self.call,
             offers=self.offers,
             dealt=tuple(self.dealt),
             laid_away=tuple(self.laid_away),

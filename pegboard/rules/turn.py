@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pegboard.rules.state import HeldCount, PendingClaim, PendingMuggins, Phase
+from pegboard.rules.state import HeldCount, OpenCall, PendingClaim, PendingMuggins, Phase
 
 
 @dataclass(frozen=True, slots=True)
@@ -16,7 +16,9 @@ class Turn:
     crib, deals; ``None`` while cutting and once the game is over). ``dealer`` of this hand
     and ``next_dealer``, who deals the next one (once the crib is counted, ``to_act`` too).
     ``count`` in the play. In a muggins game ``claim`` is the score waiting for its owner's
-    claim now (its owner acts first) and ``muggins`` the points open to a muggins call.
+    claim now (its owner acts first), ``muggins`` the points open to a muggins call and
+    ``call`` the claim an opponent may call muggins on now, right or short alike
+    (:class:`~pegboard.rules.state.OpenCall`: what a shared output may show of the window).
     With count it yourself on, ``held`` is the count waiting for its owner's own count
     (:mod:`pegboard.rules.own_count`): not to be shown before it.
     """
@@ -32,3 +34,4 @@ class Turn:
     claim: PendingClaim | None = None
     muggins: PendingMuggins | None = None
     held: HeldCount | None = None
+    call: OpenCall | None = None

@@ -33,7 +33,7 @@ from pegboard.app.words import (
     result_lines,
     side_name,
 )
-from pegboard.rules.events import Claim, Deal, GameHeader, Muggins, NewGame
+from pegboard.rules.events import Claim, Deal, GameHeader, NewGame
 from pegboard.rules.facts import (
     ClaimClosed,
     ClaimOpened,
@@ -78,7 +78,7 @@ def game_json(follower: Follower) -> dict[str, Any] | None:
     entries = follower.entries
     turn = entries[-1].report.next if entries else None
     deal = _this_deal(entries)
-    callable_at = open_claim(entries, game.header.version)
+    callable_at = open_claim(entries)
     data: dict[str, Any] = {
         "id": follower.game_id,
         "header": follower.header,
@@ -164,34 +164,21 @@ def _this_deal(entries: list[Entry]) -> list[Entry]:
     return entries
 
 
-_SHUT_BY: tuple[type, ...] = (Claim, Muggins, NewGame)
-"""Entries that shut the muggins window of a claim before them (ACC 10): the next claim, a
-muggins call or "no muggins", a new game; records before version 5 shut it at the next deal
-too (docs/rules.md, "Muggins")."""
-
-
-def open_claim(entries: list[Entry], version: int) -> int | None:
+def open_claim(entries: list[Entry]) -> int | None:
     """The record line of the claim an opponent may still call muggins on, whether or not
-    its owner missed anything (None: no call can be made now).
+    its owner missed anything (None: no call can be made now, or the score open to a call
+    was passed over unclaimed and has no claim of its own).
 
-    It is the last claim, as long as nothing has shut its window since: a score pegged, a
-    claim, a muggins call or "no muggins", a new game, the end of the game (before record
-    version 5 the next deal; before version 3 any entry at all). This is the window the
-    engine keeps for an under-claim (``Turn.muggins``), drawn for every claim alike, so that
-    what the page shows of a claim while it can be called says nothing of whether it was
-    right: the device asks for a call over the same window (``pegboard.app.calls``)."""
-    if not entries or entries[-1].report.next.phase is Phase.GAME_OVER:
+    The window is the engine's (``Turn.call``, :class:`~pegboard.rules.state.OpenCall`):
+    every claim opens it, right or short, so what the page shows of a claim while it can be
+    called says nothing of whether it was right; the device asks for a call over the same
+    window (``pegboard.app.calls``). Each claim opens a window of its own, so the claim open
+    is the latest claim entry."""
+    call = entries[-1].report.next.call if entries else None
+    if call is None or call.claimed is None:
         return None
-    shut_by = _SHUT_BY if version >= 5 else (*_SHUT_BY, Deal)
-    at = next((i for i in range(len(entries) - 1, -1, -1)
-               if isinstance(entries[i].event, shut_by)), None)
-    if at is None or not isinstance(entries[at].event, Claim):
-        return None
-    if version < 3 and at != len(entries) - 1:
-        return None
-    if any(act.points for entry in entries[at + 1:] for act in entry.report.scored):
-        return None
-    return entries[at].line
+    return next((entry.line for entry in reversed(entries) if isinstance(entry.event, Claim)),
+                None)
 
 
 def doing(turn: Turn | None, names: tuple[str, ...]) -> str:
