@@ -22,7 +22,7 @@ from pegboard.record import read_game, write
 from pegboard.rules.cards import Card
 from pegboard.rules.events import Crib, Deal, GameHeader, Go, Penalty, Play, Starter
 from pegboard.rules.facts import DealEnded, GameOver
-from pegboard.rules.fold import REASONS, Fold, fold_reports
+from pegboard.rules.fold import REASON_ORDER, Fold, fold_reports
 from pegboard.rules.game import Game
 from pegboard.rules.state import PLAY_REASONS, Reason, Skunk
 from pegboard.stats import replay_record, summary_from_json, summary_json
@@ -172,7 +172,8 @@ def test_every_consumer_reads_the_one_fold(name: str, lines: list[str], tmp_path
 
     # The fold adds up: each side's points by reason are its score on the board.
     for side, row in enumerate(last.points):
-        assert sum(row) == game.state.scores[side], (side, dict(zip(REASONS, row, strict=True)))
+        by_reason = dict(zip(REASON_ORDER, row, strict=True))
+        assert sum(row) == game.state.scores[side], (side, by_reason)
 
     # pegboard stats (and its learning figures): one summary per game, from the fold.
     summaries = replay_record(lines, source=name)

@@ -43,10 +43,10 @@ from pegboard.rules.facts import (
 )
 from pegboard.rules.state import Phase, Reason, Skunk
 
-REASONS: tuple[Reason, ...] = tuple(Reason)
+REASON_ORDER: tuple[Reason, ...] = tuple(Reason)
 """Every reason, in the order :attr:`GameFold.points` keeps them."""
 
-_AT = {reason: index for index, reason in enumerate(REASONS)}
+_AT = {reason: index for index, reason in enumerate(REASON_ORDER)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,7 +142,7 @@ class GameFold:
     """A deal was dealt and has not ended (the game is not over)."""
     over: GameOver | None = None
     points: tuple[tuple[int, ...], ...] = ()
-    """Per side, the points pegged for each reason of :data:`REASONS`."""
+    """Per side, the points pegged for each reason of :data:`REASON_ORDER`."""
     best: tuple[PeggedHand | None, ...] = ()
     """Per side, the hand pegged for the most points (the first, on a tie)."""
     first_dealer: int | None = None
@@ -268,7 +268,7 @@ def _new_game(header: GameHeader, game_no: int) -> GameFold:
                              if sides_of[seat] == side) for side in range(sides))
     return GameFold(
         game_no, names, rules.target, sides_of, scores=(0,) * sides,
-        points=tuple((0,) * len(REASONS) for _ in range(sides)), best=(None,) * sides,
+        points=tuple((0,) * len(REASON_ORDER) for _ in range(sides)), best=(None,) * sides,
         dealt=(None,) * players,
     )
 
