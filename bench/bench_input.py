@@ -35,12 +35,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from bench.input_plan import GO, OK, card_inputs, claim_path, entry_inputs, passes_through
+from pegboard.app import flow
 from pegboard.app.inputs import Button, InputEvent, KnobTurn, Press, RankKey
 from pegboard.app.machine import AppState, initial_state, step, view
 from pegboard.app.picker import rank_label
 from pegboard.app.state import Calling, Claiming, Reading, WheelScreen
 from pegboard.config import Config, InputConfig
-from pegboard.rules.cards import DECK, Card, Rank
+from pegboard.rules.cards import DECK, Card, Rank, Suit
 from pegboard.rules.events import Crib, Deal, Dealt, Go, LaidAway, Play, Starter
 from pegboard.rules.game import Game
 from pegboard.rules.pegging import score_play
@@ -75,6 +76,8 @@ class Driver:
     part: str = "starter"
     kinds: dict[str, int] = field(default_factory=dict)
     """Actions by the kind of entry they made (``part`` names the one being made)."""
+    starter: Card | None = None
+    """This deal's starter, whose suit the player names when the box asks it."""
 
     def feed(self, event: InputEvent, gap: float = 0.5) -> None:
         self.now += gap
@@ -100,7 +103,10 @@ def read_pages(driver: Driver, card_follows: bool, truth: Game | None = None) ->
     total is short of the true count is put right with GO first; the presses are counted
     in ``driver.fixes``."""
     resume = driver.part
-    while isinstance(driver.state.screen, Reading | Claiming | Calling):
+    while isinstance(driver.state.screen, Reading | Claiming | Calling) or asked(driver):
+        if asked(driver):
+            answer_suit(driver.doing("suit"))
+            continue
         if isinstance(driver.state.screen, Claiming):
             claim(driver.doing("claims"))
             continue
@@ -111,10 +117,44 @@ def read_pages(driver: Driver, card_follows: bool, truth: Game | None = None) ->
         driver.doing("pages")
         if truth is not None:
             _fix_count(driver, truth)
-        if card_follows and passes_through(driver.state):
-            break
+        session = driver.state.session
+        if card_follows and passes_through(driver.state) and (
+                session is None or session.state.asked is None):
+            break  # (a question after the page is answered first, not skipped by a card key)
         driver.feed(OK)
     driver.doing(resume)
+
+
+def asked(driver: Driver) -> bool:
+    """The table asks the starter's suit (a count needs it)."""
+    session = driver.state.session
+    return (isinstance(driver.state.screen, WheelScreen) and session is not None
+            and session.state.asked is not None)
+
+
+def answer_suit(driver: Driver) -> None:
+    """Name the starter's suit the fewest actions away: its key on the keypad; on the knob
+    OK where the wheel starts, a detent either way or GO's jump across, then OK."""
+    assert driver.starter is not None
+    picker = view(driver.state).picker
+    assert picker is not None
+    at = picker.options.index(driver.starter.pretty)
+    if driver.state.keypad:
+        driver.feed(RankKey(Rank(SUIT_KEYS.index(driver.starter.suit) + 1)))
+        return
+    n = len(picker.options)
+    away = (at - picker.index) % n
+    if away == 1:
+        driver.feed(KnobTurn(1))
+    elif away == n - 1:
+        driver.feed(KnobTurn(-1))
+    elif away == 2:
+        driver.feed(GO)
+    driver.feed(OK)
+
+
+SUIT_KEYS = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
+"""The keypad's keys 1 to 4 when the starter's suit is asked."""
 
 
 def claim(driver: Driver) -> None:
@@ -179,8 +219,12 @@ def _choose_play(
 
 def play_deal(
     driver: Driver, truth: Game, rng: random.Random, *, greedy: bool, forget: bool = False,
+    open_hands: bool = False,
 ) -> DealResult:
-    """Deal, play and count one hand at the table, entering it all through the app."""
+    """Deal, play and count one hand at the table, entering it all through the app. With
+    ``open_hands`` both players' six cards are entered first (as a first game is played, to
+    be taught; those entries are not counted here) and named cards need no suit facts: the
+    starter is entered by its rank, and its suit is named when a count asks for it."""
     gs = truth.state
     assert gs.phase is Phase.STARTER and gs.dealer is not None
     deck = list(DECK)
@@ -194,7 +238,15 @@ def play_deal(
         crib.extend(cards[4:])
     starter = deck[12]
     driver.kinds = {}
+    driver.starter = starter
     complete = True
+    if open_hands:
+        while isinstance(driver.state.screen, Reading):  # the last page, left for a card key
+            driver.doing("pages").feed(OK)
+        for seat, cards in enumerate(dealt):
+            driver.state, _ = flow.enter(driver.state, Dealt(seat, tuple(cards)))
+            truth.apply(Dealt(seat, tuple(cards)))
+        forget = True  # named cards: no suit fact is said on the wheel
     driver.doing("starter")
     for event in card_inputs(driver.state, starter, False, False):
         driver.feed(event)
@@ -217,7 +269,7 @@ def play_deal(
         nobs = card.rank is Rank.JACK and card.suit is starter.suit
         last = len(group) == 3
         five = card.suit is starter.suit
-        if forget:
+        if forget or open_hands:
             flush = nobs = False
         driver.doing("plays")
         for event in card_inputs(driver.state, card, flush, nobs, last=last, five=five):
@@ -225,13 +277,13 @@ def play_deal(
         truth.apply(Play(p, card))
         hands[p].remove(card)
         played[p].append(card)
-    checker = truth if forget else None
+    checker = truth if forget and not open_hands else None
     if truth.state.phase is Phase.GAME_OVER:
         complete = False
         read_pages(driver, True, checker)  # the winning score's claim, in a muggins game
     if complete:
         read_pages(driver, True, checker)
-        _enter_crib(driver, crib, starter, forget=forget)
+        _enter_crib(driver, crib, starter, forget=forget or open_hands)
         truth.apply(Crib(tuple(crib)))
         read_pages(driver, True, checker)
         if truth.state.phase is Phase.GAME_OVER:
@@ -431,7 +483,7 @@ class Summary:
 
 
 def run(kit: str, deals: int, seed: int, *, greedy: bool = True, forget: bool = False,
-        muggins: bool = False) -> Summary:
+        muggins: bool = False, open_hands: bool = False) -> Summary:
     """Record ``deals`` complete deals with the fewest actions; return the figures. With
     ``forget`` the players never name a flush or nobs on the wheel and put each count right
     at the show with GO instead (``Summary.fixes``: the presses each count took)."""
@@ -447,7 +499,8 @@ def run(kit: str, deals: int, seed: int, *, greedy: bool = True, forget: bool = 
             fixes.extend(driver.fixes)
             driver, truth = new_game(kit, rng.randrange(2), muggins=muggins)
         driver.tally = Tally()
-        result = play_deal(driver, truth, rng, greedy=greedy, forget=forget)
+        result = play_deal(driver, truth, rng, greedy=greedy, forget=forget,
+                           open_hands=open_hands)
         if not result.scores_match:
             mismatches += 1
         if result.complete:
@@ -500,6 +553,12 @@ def main() -> None:
             print(f"  {kit:8} {play:15} mean {mean:5.1f} (target <= {target}: {verdict}); "
                   f"median {statistics.median(s.totals):.0f}, max {max(s.totals)}; "
                   f"{detail}; score mismatches {s.mismatches}; {s.seconds:.1f} s")
+        s = run(kit, deals, seed=2026, open_hands=True)
+        asks = s.parts.get("suit", [])
+        print(f"  {kit:8} open hands (six cards each entered, not counted here), the starter by "
+              f"its rank: mean {statistics.fmean(s.totals):5.1f}; the starter's suit asked in "
+              f"{len(asks)} of {len(s.totals)} deals, {statistics.fmean(asks or [0]):.2f} "
+              f"actions each; {breakdown(s)}; score mismatches {s.mismatches}")
         s = run(kit, deals, seed=2026, forget=True)
         fixed = [n for n in s.fixes if n]
         print(f"  {kit:8} forgetting every flush and nobs on the wheel: {len(fixed)} counts put "

@@ -28,7 +28,7 @@ FAST = 0.05
 
 
 def _label_rank(label: str) -> str:
-    return label.split()[0]
+    return label.split()[0].rstrip("\u2663\u2666\u2665\u2660")  # a named card: its rank
 
 
 def _bare_rank(label: str) -> str:
@@ -79,8 +79,8 @@ def card_inputs(
     target, fact = of_rank[0], 0
     for i in of_rank:
         labels = [o.label for o in slots[i]]
-        if want in labels:
-            target, fact = i, labels.index(want)
+        if want in labels or card.pretty in labels:  # a card named with its suit
+            target, fact = i, labels.index(want if want in labels else card.pretty)
             break
     # An open hand's wheel names each card with its suit: the very card is the one to enter.
     exact = [i for i in of_rank if slots[i][0].card == card]

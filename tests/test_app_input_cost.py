@@ -35,3 +35,16 @@ def test_a_muggins_deal_claimed_in_full_scores_as_the_real_cards() -> None:
         assert muggins.mismatches == 0
         plain = run(kit, 8, seed=14)
         assert statistics.fmean(muggins.totals) > statistics.fmean(plain.totals)
+
+
+def test_open_hands_ask_the_starters_suit_only_when_a_count_needs_it() -> None:
+    """Both players' six cards entered, the starter by its rank: every count is right (the
+    true cards' score), the suit is asked in some deals and not others, never more than
+    once a deal, and each answer costs at most two actions on the knob, one key on the
+    keypad."""
+    for kit, most in (("encoder", 2), ("keypad", 1)):
+        result = run(kit, 16, seed=15, open_hands=True)
+        assert result.mismatches == 0
+        asked = result.parts.get("suit", [])
+        assert 0 < len(asked) < len(result.totals)
+        assert max(asked) <= most

@@ -170,6 +170,11 @@ def test_teaching_reviews_the_discard_by_expected_value() -> None:
     for label in ("J", "A", "K", "K", "6", "A", "4", "2"):
         app.read()  # rule help pages on the way
         app.pick(label)
+    # P2's J♣ was entered with its suit and the starter by its rank: the box asks the
+    # starter's suit before counting P2's hand (his nobs with a club).
+    asked = app.read().game.asked
+    assert asked is not None and asked.player == 1 and not asked.crib
+    app.feed(OK)  # clubs, where the suit wheel starts
     assert app.game.phase is Phase.CRIB
     titles = [p.title for p in app.pages]
     assert not any("could have" in t.lower() for t in titles), titles
@@ -246,10 +251,9 @@ def test_the_coach_teaches_each_step_of_a_deal_once() -> None:
     assert titles == ["Coach: the starter", "Coach: the lead", "Coach: points given",
                       "Coach: the go"]
     assert " ".join(coached[2][1]).startswith("P1's Q")
-    starter = app.game.starter
-    assert starter is not None
-    assert " ".join(coached[0][1]) == (f"P2 cut, P1 turned the starter: {starter.pretty}. It "
-                                       "counts in every hand.")
+    # The starter was entered by its rank: the coach never names a suit the box made up.
+    assert " ".join(coached[0][1]) == ("P2 cut, P1 turned the starter: 5 (suit not entered). "
+                                       "It counts in every hand.")
     assert " ".join(coached[1][1]).startswith("P2 leads.")
     assert {"coach the starter", "coach the lead", "coach the go"} <= app.state.helped
 
@@ -276,7 +280,8 @@ def test_a_coach_page_is_said_aloud_once() -> None:
     state = replace(state, screen=Reading((page,)))
     said = [(a.text, a.importance) for a in announcer.heard(state, entered).said]
     assert (coach_phrase(page.lines), Importance.TEACHING) in said
-    assert " of " in coach_phrase(page.lines) and not set("♣♦♥♠") & set(coach_phrase(page.lines))
+    spoken = coach_phrase(page.lines)
+    assert "5 (suit not entered)" in spoken and not set("♣♦♥♠") & set(spoken)
     assert announcer.heard(state).said == ()
 
 

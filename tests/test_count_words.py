@@ -70,7 +70,8 @@ def test_the_command_line_the_screen_and_the_voice_say_the_same_count(
 ) -> None:
     count = score_hand(parse_cards(hand), Card.parse(starter))
     assert cli in say_breakdown(count)
-    lines = count_lines(Count(0, False, tuple(parse_cards(hand)), count.items))
+    entered = frozenset((*parse_cards(hand), Card.parse(starter)))  # every suit entered
+    lines = count_lines(Count(0, False, tuple(parse_cards(hand)), count.items, entered=entered))
     assert any(line.startswith(screen) for line in lines), lines
     assert voice in count_words(count.items)
     # Each output ends on the same running totals, phrase by phrase.
@@ -82,9 +83,14 @@ def test_the_command_line_the_screen_and_the_voice_say_the_same_count(
 
 def test_the_screen_shows_suits_where_two_cards_share_a_rank() -> None:
     count = score_hand(parse_cards("5H 5S JC 2D"), Card.parse("KD"))
-    lines = count_lines(Count(0, False, tuple(parse_cards("5H 5S JC 2D")), count.items))
+    entered = frozenset(parse_cards("5H 5S JC 2D KD"))
+    lines = count_lines(Count(0, False, tuple(parse_cards("5H 5S JC 2D")), count.items,
+                              entered=entered))
     assert lines[:2] == ("fifteen 2 (5♥ J)", "fifteen 4 (5♥ K)")
     assert "a pair is 10 (5♥ 5♠)" in lines and lines[-1] == "cards: 5 5 J 2"
+    # Suits the card wheel chose (cards entered by rank) are never shown.
+    lines = count_lines(Count(0, False, tuple(parse_cards("5H 5S JC 2D")), count.items))
+    assert "a pair is 10 (5 5)" in lines
 
 
 def test_the_rules_page_says_a_double_run_of_three_is_8() -> None:

@@ -33,3 +33,6 @@ def test_the_tool_writes_what_the_bench_prints(tmp_path: Path,
     for (kit, muggins), mean in figures.means.items():
         assert f"{mean:.1f}" in text, (kit, muggins)
     assert kept_block(text)[1] == block(printed)
+    # Open hands: how often the starter's suit is asked, and what an answer costs.
+    assert figures.open_hands is not None and set(figures.open_hands) == {"encoder", "keypad"}
+    assert "asks the starter's suit only when a count needs it" in text

@@ -5,21 +5,24 @@ Ben entered his six dealt cards for advice, the J♣ among them, and laid the ja
 crib. The starter was entered as a queen only; the device recorded it with a stand-in suit,
 clubs. That made-up suit must not give the crib his nobs (4, not 5), nor make a flush of
 five with cards named with their suits; the record says the suit was not entered, and the
-replay shows it so. When a named card could score with the starter's suit, the device asks
-for the suit instead.
+replay shows it so. From record version 7 the count that could score with the starter's
+suit waits for it (a ``starter_suit`` entry); records written before keep their scores.
 """
 
 from __future__ import annotations
 
 import io
 
+import pytest
+
 from pegboard.app import flow
 from pegboard.commands.replay import replay
+from pegboard.errors import RecordError, RuleError
 from pegboard.record import dump_line, parse_line
-from pegboard.rules.cards import Card, parse_cards
-from pegboard.rules.events import Dealt, Starter
+from pegboard.rules.cards import Card, Suit, parse_cards
+from pegboard.rules.events import Dealt, Starter, StarterSuit
 from tests.support.app_driver import new_game
-from tests.support.rulings_records import entry, game_of, header
+from tests.support.rulings_records import entry, event, game_of, header
 
 BEN_DEALT = entry("dealt", player=1, cards=["JC", "4H", "2S", "3S", "6D", "8D"])
 SHOWS = [entry("show", player=1, cards=["2S", "3S", "6D", "8D"]),
@@ -27,8 +30,8 @@ SHOWS = [entry("show", player=1, cards=["2S", "3S", "6D", "8D"]),
 CRIB = entry("crib", cards=["JC", "4H", "5D", "9S"])  # J+5, Q+5: 4; his nobs only with Q♣
 
 
-def deal(starter: str) -> list[str]:
-    return [header(), entry("deal", dealer=0), BEN_DEALT, starter, *SHOWS, CRIB]
+def deal(starter: str, version: int = 5) -> list[str]:
+    return [header(version), entry("deal", dealer=0), BEN_DEALT, starter, *SHOWS, CRIB]
 
 
 def crib_points(lines: list[str]) -> int:
@@ -44,7 +47,7 @@ def test_a_stand_in_suit_gives_no_nobs_to_a_named_jack() -> None:
 
 
 def test_a_stand_in_suit_makes_no_flush_of_five_with_named_cards() -> None:
-    lines = [header(), entry("deal", dealer=0),
+    lines = [header(5), entry("deal", dealer=0),
              entry("dealt", player=1, cards=["2H", "4H", "6H", "8H", "KS", "KD"]),
              entry("starter", card="QH", suit_known=False),
              entry("show", player=1, cards=["2H", "4H", "6H", "8H"])]
@@ -53,6 +56,72 @@ def test_a_stand_in_suit_makes_no_flush_of_five_with_named_cards() -> None:
     named = [*lines[:3], entry("starter", card="QH"), lines[-1]]
     (real,) = [a for a in game_of(named).state.awards if a.reason.value == "hand"]
     assert real.points == 5
+
+
+def test_from_version_7_the_crib_waits_for_the_suit_and_scores_with_it() -> None:
+    lines = deal(entry("starter", card="QD", suit_known=False), version=7)
+    game = game_of(lines)
+    asked = game.state.asked
+    assert asked is not None and asked.crib and asked.player == 0
+    assert not [a for a in game.state.awards if a.reason.value == "crib"]
+    assert game.state.phase.value == "crib"  # the deal is not over: the crib is not counted
+    assert crib_points([*lines, entry("starter_suit", suit="C")]) == 5  # his nobs
+    assert crib_points([*lines, entry("starter_suit", suit="H")]) == 4
+    answered = game_of([*lines, entry("starter_suit", suit="C")])
+    assert answered.state.turned is not None and answered.state.turned.pretty == "Q♣"
+
+
+def test_from_version_7_a_hand_that_cannot_score_by_suit_is_not_asked() -> None:
+    # Ben's hand has no jack and no flush: counted at once, whatever the starter's suit.
+    lines = deal(entry("starter", card="QD", suit_known=False), version=7)[:-1]
+    game = game_of(lines)
+    assert game.state.asked is None
+    assert game.state.turned is not None and game.state.turned.suit is None
+    assert game.state.turned.pretty == "Q (suit not entered)"
+
+
+def test_a_flush_of_five_with_the_suit_entered_when_asked() -> None:
+    lines = [header(), entry("deal", dealer=0),
+             entry("dealt", player=1, cards=["2H", "4H", "6H", "8H", "KS", "KD"]),
+             entry("starter", card="QC", suit_known=False),
+             entry("show", player=1, cards=["2H", "4H", "6H", "8H"])]
+    game = game_of(lines)
+    assert game.state.asked is not None and not game.state.asked.crib
+    # Every suit may be the starter's but for a card Ben was dealt (none is a queen).
+    assert [s.letter for s in game.state.asked.suits] == ["C", "D", "H", "S"]
+    hearts = game_of([*lines, entry("starter_suit", suit="H")])
+    (hand,) = [a for a in hearts.state.awards if a.reason.value == "hand"]
+    assert hand.points == 5
+    spades = game_of([*lines, entry("starter_suit", suit="S")])
+    (hand,) = [a for a in spades.state.awards if a.reason.value == "hand"]
+    assert hand.points == 4
+
+
+def test_while_the_suit_is_asked_the_deal_waits_and_a_wrong_suit_is_refused() -> None:
+    lines = deal(entry("starter", card="QD", suit_known=False), version=7)
+    game = game_of(lines)
+    before = game.state
+    with pytest.raises(RuleError, match="needs the starter's suit"):
+        game.apply(event(entry("deal")))
+    assert game.state == before
+    with pytest.raises(RuleError, match="no count needs it"):
+        game_of(lines[:-1]).apply(event(entry("starter_suit", suit="C")))
+    named = game_of([header(), entry("deal", dealer=0),
+                     entry("dealt", player=1, cards=["JC", "QH", "2S", "3S", "6D", "8D"]),
+                     entry("starter", card="QD", suit_known=False), *SHOWS, CRIB])
+    assert [s.letter for s in named.state.asked.suits] == ["C", "D", "S"]  # Ben holds Q♥
+    with pytest.raises(RuleError, match="cannot be Q♥: that card was dealt to Ben"):
+        named.apply(event(entry("starter_suit", suit="H")))
+    game.apply(event(entry("starter_suit", suit="C")))
+    game.undo()
+    assert game.state == before  # undone like any entry
+
+
+def test_the_suit_entry_reads_and_writes() -> None:
+    assert parse_line('{"type": "starter_suit", "suit": "h"}', 9) == StarterSuit(Suit.HEARTS)
+    assert dump_line(StarterSuit(Suit.CLUBS)) == '{"type": "starter_suit", "suit": "C"}'
+    with pytest.raises(RecordError, match="must be a suit"):
+        parse_line('{"type": "starter_suit", "suit": "X"}', 9)
 
 
 def test_the_record_keeps_the_suit_unknown_and_old_lines_read_as_named() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import re
+from dataclasses import replace
 
 import pytest
 from PIL import Image
@@ -141,10 +142,9 @@ def test_80x24_shows_the_whole_frame_the_scores_and_the_legend() -> None:
     assert lines[1:17] == ["\u2502" + row + "\u2502" for row in rows]
     assert lines[17] == "\u2514" + "\u2500" * 64 + "\u2518"
     below = lines[18:-2]
-    # Under the frame its words, which its dots are too small to read: the scores on one
-    # line, then what the screen says.
-    assert below[0] == "Ann (D) 45   >Ben 38   to 121"
-    assert below[1] == "Count 23, Ben to play  Fifteen for 2"
+    # Under the frame its words, which its dots are too small to read: the scores, then
+    # what the screen says, packed side by side.
+    assert below[0] == "Ann (D) 45   >Ben 38   to 121 \u2502 Count 23, Ben to play  Fifteen for 2"
     assert lines[-2:] == list(LEGENDS["encoder"])
 
 
@@ -152,11 +152,33 @@ def test_80x24_gives_the_highlighted_option_and_the_pages_words() -> None:
     menu = View(Screen.MENU, "Menu", ("Scores", "Penalty", "Rule help"), 1,
                 sides=VIEW.sides, hint="OK choose")
     below = screen_lines(render(menu), menu, menu.sides, 121, "encoder", (80, 24))[18:-2]
-    assert below[:4] == ["Ann (D) 45   >Ben 38   to 121", "Menu", "> Penalty", "OK choose"]
+    assert below[0] == ("Ann (D) 45   >Ben 38   to 121 \u2502 Menu \u2502 > Penalty \u2502 "
+                        "Rule help \u2502 OK choose")
     page = View(Screen.MESSAGE, "The cut", ("Ann cut 4", "Ben cut 9", "Ann deals: low card"),
                 sides=VIEW.sides, hint="OK next")
     below = screen_lines(render(page), page, page.sides, 121, "encoder", (80, 24))[18:-2]
-    assert below[1:4] == ["The cut", "Ann cut 4", "Ben cut 9"]
+    assert below[0].endswith("The cut \u2502 Ann cut 4 \u2502 Ben cut 9")
+    assert below[1] == "Ann deals: low card \u2502 OK next"
+
+
+def test_80x24_shows_every_line_of_a_count_page_and_what_go_sets() -> None:
+    # A count page as long as a big hand makes, with its suit facts in words and the keys.
+    lines = ("fifteen 2 (7 8)", "fifteen 4 (7 8)", "fifteen 6 (6 9)", "fifteen 8 (6 9)",
+             "double run is 16", "  (6 7 8 8 9)", "flush of 4 is 20", "cards: 6 7 8 8",
+             "suits: flush of 4", "GO: flush 4, nobs")
+    page = View(Screen.SHOW, "Ann's hand: 20", lines, sides=VIEW.sides,
+                hint="OK next  GO +flush 4 nobs", suits=lines[-2:])
+    below = screen_lines(render(page), page, page.sides, 121, "encoder", (80, 24))[18:-2]
+    text = " \u2502 ".join(below)
+    for line in (page.title, *lines, page.hint):
+        assert line.strip() in text, line
+    page = replace(page, lines=tuple(f"Line {n} of a long rule help" for n in range(20)),
+                   first_line=6)
+    below = screen_lines(render(page), page, page.sides, 121, "encoder", (80, 24))[18:-2]
+    text = " ".join(below)
+    assert "Line 6 of" in text and "Line 5 of" not in text
+    assert "(turn for more)" in below[-1]
+    assert below[-1].endswith(page.hint)  # what the keys do is never cut off
 
 
 def test_keypad_legend_at_80x24() -> None:

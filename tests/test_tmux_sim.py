@@ -204,8 +204,10 @@ def test_80x24_shows_the_whole_frame_and_the_legend(tmp_path: Path, tmux: Tmux,
     assert lines[0] == BOX_TOP  # the top of the frame, not scrolled away
     assert lines[1] == "\u2502" + frame_to_braille(home_frame)[0] + "\u2502"
     assert lines[17] == "\u2514" + "\u2500" * 64 + "\u2518"
-    # Below the frame, its words (the dots are too small to read): the title, the row chosen.
-    assert lines[18:20] == ["Pegboard", "> New game"]
+    # Below the frame, its words (the dots are too small to read): the title, the row chosen
+    # and what the keys do, side by side so that none is cut off.
+    assert lines[18].startswith("Pegboard \u2502 > New game \u2502 ")
+    assert lines[18].rstrip().endswith("OK choose")
     assert lines[-2:] == list(LEGENDS["encoder"])  # capture-pane: the pane's 24 rows
     assert len(lines) == 24
 

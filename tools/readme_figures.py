@@ -36,6 +36,10 @@ class Figures:
     deals: int
     fix_mean: float
     fix_max: int
+    open_hands: dict[str, tuple[float, int, int, float]] | None = None
+    """Deals with both players' six cards entered, by kit: the mean actions, the deals in
+    which the starter's suit was asked, the deals, and the actions of each answer (None when
+    the bench printed no such line)."""
 
 
 def parse(printed: str) -> Figures:
@@ -52,8 +56,12 @@ def parse(printed: str) -> Figures:
                       printed, re.M)
     if len(means) != len(TARGETS) or fixed is None:
         raise ValueError(f"the bench printed {len(means)} of the {len(TARGETS)} figures")
+    opened = {kit: (float(mean), int(asked), int(deals), float(each))
+              for kit, mean, asked, deals, each in re.findall(
+                  r"^\s+(encoder|keypad)\s+open hands[^\n]*?mean\s+([\d.]+); the starter's "
+                  r"suit asked in (\d+) of (\d+) deals, ([\d.]+) actions each", printed, re.M)}
     return Figures(means, int(head.group(2)), int(head.group(1)), float(fixed.group(1)),
-                   int(fixed.group(2)))
+                   int(fixed.group(2)), opened or None)
 
 
 def paragraph(f: Figures) -> str:
@@ -81,7 +89,23 @@ def paragraph(f: Figures) -> str:
         f"25 with; {verdict}.\nA flush or nobs forgotten on the wheel is put right on the "
         f"count's page with GO: {f.fix_mean:.2f}\npresses a count on average, {f.fix_max} at "
         "most. (`python -m tools.readme_figures` writes this\nparagraph from what the bench "
-        "prints; `--kept` again from the lines kept above.)\n"
+        "prints; `--kept` again from the lines kept above.)\n" + _open_hands(f)
+    )
+
+
+def _open_hands(f: Figures) -> str:
+    """The sentence on deals whose six cards were entered: how often the starter's suit was
+    asked, and what answering it costs."""
+    o = f.open_hands
+    if o is None or set(o) != {"encoder", "keypad"}:
+        return ""
+    enc, key = o["encoder"], o["keypad"]
+    return (
+        "With both players' six cards entered (their entry not counted) and the starter by its\n"
+        "rank, the box asks the starter's suit only when a count needs it: in "
+        f"{enc[1]} of {enc[2]} deals,\n{enc[3]:.2f} actions an answer on the encoder and "
+        f"{key[3]:.2f} on the keypad; such a deal takes\n{enc[0]:.1f} encoder actions and "
+        f"{key[0]:.1f} key presses, the questions counted.\n"
     )
 
 

@@ -10,6 +10,7 @@ own kind, as it is said before the counts it explains).
 
 from __future__ import annotations
 
+from pegboard.app.picker import rank_label
 from pegboard.app.state import Page
 from pegboard.app.view import PageKind
 from pegboard.coach.help_shape import paginate
@@ -55,7 +56,7 @@ def coach_pages(before: GameState, after: GameState, event: Event, awards: tuple
               f"{names[after.dealer]}'s crib. Keep what scores.")
     if isinstance(event, Starter) and after.dealer is not None:
         teach("the starter", f"{names[_pone(after)]} cut, {names[after.dealer]} turned the "
-              f"starter: {event.card.pretty}. It counts in every hand.")
+              f"starter: {_turned(after)}. It counts in every hand.")
     if isinstance(event, Play) and not before.pile and not any(before.played):
         teach("the lead", f"{names[event.player]} leads. Lay cards in turn, say the count. "
               "15 and 31 peg 2, a pair 2.")
@@ -92,7 +93,9 @@ def _given_away(before: GameState, event: Event, awards: tuple[Award, ...],
     names = before.names
     count = before.count
     last = before.pile[-1]
-    who = f"{names[laid_by]}'s {last.pretty}"
+    # A card entered by its rank is named by its rank: its suit is the wheel's, not the card's.
+    shown = last.pretty if last in before.suits_entered else rank_label(last.rank)
+    who = f"{names[laid_by]}'s {shown}"
     if Reason.FIFTEEN in scored:
         need = 15 - count
         return ("given fifteen", f"{who} left the count at {count}: any {_value(need)} made "
@@ -111,3 +114,8 @@ def _given_away(before: GameState, event: Event, awards: tuple[Award, ...],
 
 def _value(pips: int) -> str:
     return "ten-card" if pips == 10 else ("ace" if pips == 1 else str(pips))
+
+
+def _turned(after: GameState) -> str:
+    """The starter as entered: a suit the wheel chose is never shown."""
+    return after.turned.pretty if after.turned is not None else ""

@@ -100,7 +100,7 @@ def _count(after: GameState, report: Report, fact: object, rest: Sequence[object
         if rest and isinstance(rest[0], ClaimOpened):
             return None  # its page comes once the owner has claimed it
         crib = fact.counted is Counted.CRIB
-        return Count(fact.player, crib, fact.cards, fact.items)
+        return Count(fact.player, crib, fact.cards, fact.items, entered=fact.entered)
     if isinstance(fact, ClaimClosed) and isinstance(report.event, Claim) and (
             fact.claim.reason in SHOWN and fact.outcome in ANSWERED):
         claim = fact.claim

@@ -11,7 +11,7 @@ advice) are never changed.
 
 from __future__ import annotations
 
-from collections.abc import Set
+from collections.abc import Sequence, Set
 from dataclasses import replace
 from itertools import product
 
@@ -23,6 +23,7 @@ from pegboard.errors import PegboardError
 from pegboard.rules.cards import DECK, Card, Rank, Suit
 from pegboard.rules.events import Crib, Event, Play, Show
 from pegboard.rules.facts import Report
+from pegboard.rules.scoring import ScoreItem
 from pegboard.rules.state import GameState
 
 SUITS = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
@@ -120,6 +121,32 @@ def next_fact(gs: GameState, count: Count) -> tuple[Fact, dict[Card, Card]] | No
     at = order.index(current) if current in order else -1
     fact = order[(at + 1) % len(order)]
     return fact, options[fact]
+
+
+def fact_words(fact: Fact) -> str:
+    """A suit fact in words short enough for a line: "plain", "nobs", "flush of 4",
+    "flush 5, nobs"."""
+    flush, nobs = fact
+    if flush and nobs:
+        return f"flush {flush}, nobs"
+    if flush:
+        return f"flush of {flush}"
+    return "nobs" if nobs else "plain"
+
+
+def fact_in(items: Sequence[ScoreItem]) -> Fact:
+    """The suit fact a count's items hold (the engine's count): its flush and his nobs."""
+    flush = next((item.points for item in items if item.kind == "flush"), 0)
+    return flush, any(item.kind == "nobs" for item in items)
+
+
+def suit_lines(items: Sequence[ScoreItem], change: Fact | None) -> tuple[str, ...]:
+    """What a count's suits make, and what GO would make them, in words, where GO can change
+    them (cards entered by rank: the suits are what the players said): "suits: plain",
+    "GO: nobs". Nothing where the suits were named (they are the cards' own)."""
+    if change is None:
+        return ()
+    return (f"suits: {fact_words(fact_in(items))}", f"GO: {fact_words(change)}")
 
 
 def fact_label(fact: Fact) -> str:

@@ -126,21 +126,24 @@ def _next_fact(session: Session, count: Count) -> tuple[resuit.Fact, dict[Card, 
 
 def reading_view(state: AppState, screen: Reading) -> View:
     page = screen.pages[0]
+    suits: tuple[str, ...] = ()
     if page.offer is not None:
         hint = "OK penalty  GO skip"
     elif page.count is not None and state.session is not None and (
             change := _next_fact(state.session, page.count)) is not None:
         hint = f"OK next  GO {resuit.fact_label(change[0])}"
+        suits = resuit.suit_lines(page.count.items, change[0])
     elif page.screen is Screen.HELP and screen.then is not None:
         hint = "OK next  UNDO skip"  # help put over a screen: UNDO goes back to it
     else:
         hint = "OK next"
+    lines = (*page.lines, *suits)
     if state.session is None:
-        return View(page.screen, page.title, page.lines, hint=hint, first_line=screen.scroll,
-                    page=page.kind, named=page.named)
+        return View(page.screen, page.title, lines, hint=hint, first_line=screen.scroll,
+                    page=page.kind, named=page.named, suits=suits)
     base = board(_gs(state), page.screen, page.title)
-    return replace(base, lines=page.lines, hint=hint, award=page.award, page=page.kind,
-                   named=page.named,
+    return replace(base, lines=lines, hint=hint, award=page.award, page=page.kind,
+                   named=page.named, suits=suits,
                    first_line=screen.scroll,
                    sides=page.sides if page.sides is not None else base.sides)
 
@@ -219,5 +222,6 @@ def claiming_view(state: AppState, screen: Claiming) -> View:
     lines = [f"{owed_label(pending)}: {screen.number}"]
     if count is not None:
         lines.append("cards: " + " ".join(rank_label(c.rank) for c in count.cards))
+    suits = resuit.suit_lines(pending.items, change[0] if change else None)
     return replace(board(gs, Screen.CLAIM, f"{gs.names[pending.player]} claims"),
-                   lines=tuple(lines), hint=hint)
+                   lines=(*lines, *suits), hint=hint, suits=suits)

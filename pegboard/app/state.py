@@ -76,6 +76,9 @@ class Count:
     cards: tuple[Card, ...]
     items: tuple[ScoreItem, ...]
     claimed: int | None = None
+    entered: frozenset[Card] = frozenset()
+    """The cards whose suits a player entered (the engine's ``suits_entered``): only these
+    are shown with their suits."""
 
     @property
     def points(self) -> int:

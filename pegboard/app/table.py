@@ -12,18 +12,19 @@ from __future__ import annotations
 from dataclasses import replace
 
 from pegboard.app import calls, flow, resuit, wheels
-from pegboard.app.inputs import InputEvent
+from pegboard.app.inputs import InputEvent, RankKey
 from pegboard.app.open_hands import open_hands
 from pegboard.app.picker import rank_label
 from pegboard.app.session import Session
-from pegboard.app.state import AppState, Result, WheelScreen
+from pegboard.app.state import AppState, Result, Wheel, WheelScreen
 from pegboard.app.teach import turn_coach
-from pegboard.app.view import Screen, View
+from pegboard.app.view import PickerView, Screen, View
 from pegboard.app.views import board
+from pegboard.app.words import heading, wrap
 from pegboard.rules.cards import Card
-from pegboard.rules.events import Crib, Go, Play, Show, Starter
+from pegboard.rules.events import Crib, Go, Play, Show, Starter, StarterSuit
 from pegboard.rules.facts import SaidGo
-from pegboard.rules.state import GameState, Phase
+from pegboard.rules.state import GameState, Phase, SuitQuestion
 
 
 def _gs(state: AppState) -> GameState:
@@ -51,6 +52,13 @@ def goes_this_deal(session: Session) -> tuple[SaidGo, ...]:
 
 def wheel_key(state: AppState, screen: WheelScreen, event: InputEvent) -> Result:
     """Turn, OK, hold OK, GO (jump) and rank keys on the wheel."""
+    asked = _gs(state).asked
+    if asked is not None and isinstance(event, RankKey):
+        # The starter's suit asked: keys 1 to 4 name clubs to spades (others do nothing).
+        suit = wheels.KEYPAD_SUITS.get(event.rank)
+        if suit is None or suit not in asked.suits:
+            return state, ()
+        return flow.enter(replace(state, screen=WheelScreen()), StarterSuit(suit))
     found = _wheel(state, screen)
     if found is None:
         return state, ()
@@ -78,7 +86,21 @@ def go(state: AppState, screen: WheelScreen, event: InputEvent) -> Result:
         if fits is not None and not open_hands(state):
             return flow.refuse(state, fits), ()  # worded without listing a private hand
         return flow.enter(state, Go(gs.to_act))
+    if gs.asked is not None:
+        return _across(state, screen)
     return wheel_key(state, screen, event)
+
+
+def _across(state: AppState, screen: WheelScreen) -> Result:
+    """GO (or a held GO) on the starter's suit: two places on, the suit across the wheel, so
+    that no suit is more than two actions away."""
+    found = _wheel(state, screen)
+    if found is None:
+        return state, ()
+    _, slots, start = found
+    here = screen.wheel.cursor if screen.wheel.cursor is not None else start
+    return replace(state, screen=replace(
+        screen, wheel=Wheel((here + 2) % max(1, len(slots))))), ()
 
 
 def says_go(gs: GameState) -> bool:
@@ -89,6 +111,8 @@ def says_go(gs: GameState) -> bool:
 def hold_go(state: AppState, screen: WheelScreen, event: InputEvent) -> Result:
     """Held GO: the wheel jumps back to the group of ranks before (10-K, 6-9, A-5, round),
     the other way from GO's jump where GO jumps (in the play GO says go)."""
+    if _gs(state).asked is not None:
+        return _across(state, screen)
     found = _wheel(state, screen)
     if found is None:
         return state, ()
@@ -107,6 +131,8 @@ def back(state: AppState, screen: WheelScreen, event: InputEvent) -> Result:
 
 def _card(state: AppState, screen: WheelScreen, card: Card, *, named: bool = False) -> Result:
     gs = _gs(state)
+    if gs.asked is not None:
+        return flow.enter(replace(state, screen=WheelScreen()), StarterSuit(card.suit))
     if gs.phase is Phase.STARTER:
         # The rank alone is entered with a stand-in suit, which scores nothing.
         return flow.enter(replace(state, screen=WheelScreen(anchor=card.rank)),
@@ -136,6 +162,8 @@ def view(state: AppState, screen: WheelScreen) -> View:
     found = _wheel(state, screen)
     prompt, slots, start = found if found is not None else ("", [], 0)
     pv = wheels.picker_view(prompt, slots, screen.wheel, start)
+    if gs.asked is not None:
+        return _suit_view(state, gs, gs.asked, pv)
     if gs.phase is Phase.STARTER:
         dealer = gs.names[gs.dealer] if gs.dealer is not None else ""
         # The crib's claim, still open to a call, heads the next deal's first screen (the
@@ -164,3 +192,19 @@ def view(state: AppState, screen: WheelScreen) -> View:
     return replace(board(gs, kind, title), picker=pv if found else None,
                    lines=(" ".join(rank_label(c.rank) for c in shown),),
                    hint="OK card  UNDO back")
+
+
+def _suit_view(state: AppState, gs: GameState, asked: SuitQuestion, pv: PickerView) -> View:
+    """The starter's suit, asked before the count that needs it: whose count, on the keypad
+    which key is which suit (first, where the screen has room for one line), and why."""
+    what = "crib" if asked.crib else "hand"
+    title, first = heading(gs.names[asked.player], what)
+    why = wrap(f"Counting it needs the starter's suit: only its rank, "
+               f"{rank_label(asked.rank)}, was entered.")
+    keys: tuple[str, ...] = ()
+    if state.keypad:  # which key is which suit, on the wheel's own line
+        keys = (f"keys {wheels.suit_keys(asked)}",)
+        pv = replace(pv, prompt=f"{rank_label(asked.rank)}: suit? {wheels.suit_keys(asked)}")
+    return replace(board(gs, Screen.HAND if not asked.crib else Screen.CRIB, title),
+                   picker=pv, award=state.award, lines=(*first, *keys, *why),
+                   hint="OK suit  GO across")

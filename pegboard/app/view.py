@@ -156,6 +156,9 @@ class View:
     award: str = ""
     picker: PickerView | None = None
     hint: str = ""
+    suits: tuple[str, ...] = ()
+    """The suit facts of the count or claim on screen, in words, where GO or a hold set them
+    ("suits: plain", "GO: flush of 4"): part of ``lines`` too, and said in audio mode."""
     coach: str = ""
     race: tuple[tuple[int, ...], ...] = ()
     link: str = ""

@@ -20,7 +20,7 @@ from pegboard.app.view import PickerView
 from pegboard.rules.cards import DECK, Card, Rank, Suit
 from pegboard.rules.events import Starter
 from pegboard.rules.facts import SaidGo
-from pegboard.rules.state import GameState, Phase
+from pegboard.rules.state import GameState, Phase, SuitQuestion
 
 Found = tuple[str, list[Slot], int]
 """A wheel on screen: its prompt, its places, and where it starts."""
@@ -131,6 +131,8 @@ def table_wheel(gs: GameState, goes: Sequence[SaidGo], pending: tuple[Card, ...]
                 anchor: Rank | None, *, open_hands: bool = False) -> Found | None:
     """The card wheel of the table screen in the engine's phase (None: no card to enter);
     ``open_hands``: the hands are open at this table, so the play's wheel may list them."""
+    if gs.asked is not None:
+        return suit_wheel(gs.asked)
     if gs.phase is Phase.STARTER:
         blocked = _dealt_to_others(gs, None)
         risky = scoring_suits(gs)
@@ -150,6 +152,29 @@ def table_wheel(gs: GameState, goes: Sequence[SaidGo], pending: tuple[Card, ...]
     if gs.phase is Phase.CRIB:
         return _crib_wheel(gs, pending, anchor)
     return None
+
+
+KEYPAD_SUITS: dict[Rank, Suit] = {
+    Rank.ACE: Suit.CLUBS, Rank.TWO: Suit.DIAMONDS, Rank.THREE: Suit.HEARTS, Rank.FOUR: Suit.SPADES,
+}
+"""The starter's suit on the keypad: keys 1 to 4 (the ace's key is the 1), one per suit in
+the order the wheel shows them."""
+
+
+def suit_wheel(asked: SuitQuestion) -> Found:
+    """The starter's suit, asked before a count that needs it: one place a suit, clubs to
+    spades, starting on the first. GO jumps two places, so every suit is at most two actions
+    away on the encoder (OK; a turn either way, or GO, then OK); a keypad enters one with
+    one key (:data:`KEYPAD_SUITS`)."""
+    slots = [[WheelChoice(Card(asked.rank, suit).pretty, Card(asked.rank, suit), plain=False)]
+             for suit in asked.suits]
+    return f"Starter {picker.rank_label(asked.rank)}: suit?", slots, 0
+
+
+def suit_keys(asked: SuitQuestion) -> str:
+    """The keypad's keys for the suits asked: "1♣ 2♦ 3♥ 4♠"."""
+    number = {suit: str(n) for n, suit in enumerate(KEYPAD_SUITS.values(), start=1)}
+    return " ".join(f"{number[suit]}{suit.symbol}" for suit in asked.suits)
 
 
 def _play_wheel(gs: GameState, goes: Sequence[SaidGo], p: int, open_hands: bool) -> Found:

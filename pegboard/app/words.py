@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from dataclasses import replace
 
 from pegboard.app.picker import rank_label
 from pegboard.app.state import Count, Page
@@ -28,6 +29,7 @@ from pegboard.rules.events import (
     Play,
     Show,
     Starter,
+    StarterSuit,
 )
 from pegboard.rules.facts import ClaimClosed, Report
 from pegboard.rules.scoring import Breakdown
@@ -156,13 +158,15 @@ def count_lines(count: Count) -> tuple[str, ...]:
     """A hand or crib counted aloud, one phrase a line ending in the running total, in the
     engine's one wording of a count (:func:`pegboard.rules.speech.count_phrases`): "fifteen
     2 (7 8)", "a pair is 4 (7 7)", "run of 3 is 7 (6 7 8)", "double run is 12 (7 8♣ 8♦ 9)",
-    "flush of 4 is 11", "his nob is 12"; a card shows its suit when another card of its rank
-    is in the count; a hand of nothing is "nineteen" (there is no way to score 19)."""
+    "flush of 4 is 11", "his nob is 12"; a card whose suit was entered shows it when another
+    card of its rank is in the count (a suit the wheel chose is never shown); a hand of
+    nothing is "nineteen" (there is no way to score 19)."""
     everything = {c for item in count.items for c in item.cards} | set(count.cards)
     ranks = Counter(c.rank for c in everything)
 
     def label(card: Card) -> str:
-        return card.pretty if ranks[card.rank] > 1 else rank_label(card.rank)
+        shown = ranks[card.rank] > 1 and card in count.entered
+        return card.pretty if shown else rank_label(card.rank)
 
     lines = []
     for phrase in count_phrases(Breakdown(count.items)):
@@ -216,7 +220,7 @@ def take_back_page(gs: GameState, back: TakeBack) -> Page:
 
 _ENTRY_NAMES: dict[type[Event], str] = {
     Starter: "the starter", Crib: "the crib", Penalty: "the penalty", Deal: "the deal",
-    Cut: "the deal", OptionsChanged: "the option",
+    Cut: "the deal", OptionsChanged: "the option", StarterSuit: "the starter's suit",
 }
 """What "Undone: ..." calls an entry that is no one player's."""
 
@@ -303,6 +307,7 @@ def scores_lines(gs: GameState) -> tuple[str, ...]:
 
 def count_page(gs: GameState, count: Count) -> Page:
     """The show page of one count."""
+    count = replace(count, entered=count.entered | gs.suits_entered)
     title, first = count_heading(count, gs.names)
     what = "crib" if count.crib else "hand"
     return Page(title, (*first, *count_lines(count)), Screen.SHOW, count=count,

@@ -23,8 +23,17 @@ from pegboard.errors import RecordError
 from pegboard.record import decode_lines
 from pegboard.record.reader import Replayer
 from pegboard.rules.awards import number
-from pegboard.rules.cards import Card
-from pegboard.rules.events import Claim, Cut, Deal, Dealt, LaidAway, NewGame, Starter
+from pegboard.rules.cards import Card, EnteredCard
+from pegboard.rules.events import (
+    Claim,
+    Cut,
+    Deal,
+    Dealt,
+    LaidAway,
+    NewGame,
+    Starter,
+    StarterSuit,
+)
 from pegboard.rules.facts import (
     ClaimClosed,
     ClaimOpened,
@@ -87,7 +96,6 @@ def run(args: argparse.Namespace) -> int:
 def replay(lines: Iterable[str], out: TextIO, *, as_json: bool = False) -> int:
     """Apply every line and print as we go; raises RecordError naming the first bad line."""
     replayer = Replayer()  # the one record reader, applying each line as it is read
-    starter_known = True  # False while the deal's starter is a stand-in suit
     for text in lines:
         game = replayer.game
         before = game.report.next if game is not None and game.report is not None else None
@@ -105,9 +113,7 @@ def replay(lines: Iterable[str], out: TextIO, *, as_json: bool = False) -> int:
         elif as_json:
             out.write(json.dumps(_json_line(replayer.number, report)) + "\n")
         else:
-            if isinstance(report.event, Starter):
-                starter_known = report.event.suit_known
-            _tell(replayer.game.state, before, report, out, starter_known)
+            _tell(replayer.game.state, before, report, out)
     game = replayer.game
     if game is None:
         raise replayer.empty()
@@ -180,16 +186,7 @@ def _print_header(game: Game, out: TextIO) -> None:
     out.write(f"{names}: game to {rules.target}{more}\n")
 
 
-def _starter(card: Card, known: bool) -> str:
-    """The starter as the replay shows it: a stand-in suit is not shown as if it were real."""
-    if known:
-        return card.pretty
-    return f"{card.pretty[:-1]} (suit not entered)"  # the rank alone
-
-
-def _tell(
-    state: GameState, before: Turn | None, report: Report, out: TextIO, starter_known: bool,
-) -> None:
+def _tell(state: GameState, before: Turn | None, report: Report, out: TextIO) -> None:
     """One entry, as its report says it: the entry, then each fact in order."""
     names, event, turn = state.names, report.event, report.next
     if isinstance(event, Cut):
@@ -207,29 +204,33 @@ def _tell(
     elif isinstance(event, LaidAway):
         out.write(f"  {names[event.player]} lays {_cards(event.cards)} away to the crib\n")
     elif isinstance(event, Starter):
-        out.write(f"  Starter {_starter(event.card, event.suit_known)}\n")
+        turned = EnteredCard.of(event.card, suit_known=event.suit_known)
+        out.write(f"  Starter {turned.pretty}\n")
+    elif isinstance(event, StarterSuit):
+        out.write(f"  The starter's suit, asked for the count: "
+                  f"{event.suit.name.lower()}\n")
     elif isinstance(event, Claim):
         out.write(f"  {names[event.player]} claims {number(event.points)}\n")
     elif isinstance(event, NewGame):
         out.write(f"\nGame {turn.game_no}\n")
     for fact in report.facts:
-        _tell_fact(state, fact, out, starter_known)
+        _tell_fact(state, fact, out)
     if report.of(TakenBack) and report.game_over is None and turn.to_act is not None:
         out.write(f"  The play goes on at {number(turn.count)}: {names[turn.to_act]} to play\n")
 
 
-def _tell_fact(state: GameState, fact: Fact, out: TextIO, starter_known: bool) -> None:
+def _tell_fact(state: GameState, fact: Fact, out: TextIO) -> None:
     if isinstance(fact, GameOver):
         _print_game_over(state, fact, out)
         return
-    line = _card_line(state, fact, starter_known)
+    line = _card_line(state, fact)
     if line is None:
         line = _window_line(state, fact)
     if line is not None:
         out.write(line + "\n")
 
 
-def _card_line(state: GameState, fact: Fact, starter_known: bool) -> str | None:
+def _card_line(state: GameState, fact: Fact) -> str | None:
     """The line of a card laid, a go, a score pegged or a hand counted (else ``None``)."""
     names = state.names
     if isinstance(fact, Laid):
@@ -242,9 +243,15 @@ def _card_line(state: GameState, fact: Fact, starter_known: bool) -> str | None:
         whose = "hand" if fact.counted is Counted.HAND else "crib"
         return (
             f"  {names[fact.player]}'s {whose} {_cards(fact.cards)} with "
-            f"{_starter(fact.starter, starter_known)}: {number(fact.total)}"
+            f"{_starter(fact)}: {number(fact.total)}"
         )
     return None
+
+
+def _starter(step: ShowStep) -> str:
+    """The starter a count was made with, as entered: a suit nobody entered is not shown."""
+    turned = step.turned or EnteredCard.of(step.starter)
+    return turned.pretty
 
 
 def _window_line(state: GameState, fact: Fact) -> str | None:

@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping
 from pegboard.errors import InvalidCardError, RecordError, RuleError
 from pegboard.record.bounded import load_json, shown
 from pegboard.rules import events as ev
-from pegboard.rules.cards import Card
+from pegboard.rules.cards import Card, Suit
 from pegboard.rules.events import (
     EVENT_TYPES,
     RECORD_VERSION,
@@ -138,6 +138,15 @@ class _Fields:
             return Card.parse(value)
         except InvalidCardError as error:
             raise self.fail(f"{key!r}: {error}") from None
+
+    def suit(self, key: str) -> Suit:
+        """A suit by its letter (C D H S) or symbol, any case."""
+        value = self._get(key)
+        letters = {suit.letter: suit for suit in Suit} | {suit.symbol: suit for suit in Suit}
+        if not isinstance(value, str) or value.strip().upper() not in letters:
+            raise self.fail(f"{key!r} must be a suit (C D H S or \u2663 \u2666 \u2665 "
+                            f"\u2660), got {shown(value)}")
+        return letters[value.strip().upper()]
 
     def cards(self, key: str) -> tuple[Card, ...]:
         value = self._get(key)
@@ -309,6 +318,7 @@ _READERS: dict[str, Callable[[_Fields], Line]] = {
     ev.LaidAway.TYPE: lambda f: ev.LaidAway(f.seat("player"), f.cards("cards")),
     ev.Starter.TYPE: lambda f: ev.Starter(f.card("card"),
                                           f.opt_bool("suit_known") is not False),
+    ev.StarterSuit.TYPE: lambda f: ev.StarterSuit(f.suit("suit")),
     ev.Play.TYPE: lambda f: ev.Play(f.seat("player"), f.card("card")),
     ev.Go.TYPE: lambda f: ev.Go(f.seat("player")),
     ev.Show.TYPE: lambda f: ev.Show(f.seat("player"), f.cards("cards")),

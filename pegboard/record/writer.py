@@ -9,7 +9,7 @@ from dataclasses import MISSING, fields
 from typing import Any, TextIO
 
 from pegboard.record.parse import Line
-from pegboard.rules.cards import Card
+from pegboard.rules.cards import Card, Suit
 from pegboard.rules.events import Event, GameHeader
 from pegboard.rules.state import GameState
 
@@ -47,6 +47,8 @@ def dump(item: Line, players: int = 2) -> dict[str, object]:
             continue
         if isinstance(value, Card):
             value = str(value)
+        elif isinstance(value, Suit):
+            value = value.letter
         elif isinstance(value, tuple):
             value = [str(card) for card in value]
         out[each.name] = value

@@ -139,6 +139,49 @@ class Card:
         return self.index < other.index
 
 
+@dataclass(frozen=True, slots=True)
+class EnteredCard:
+    """A card as the table entered it: its rank always, its suit only when a player named it
+    (``None``: not entered). Outputs show this, never a suit the engine chose to fill a gap.
+
+    >>> EnteredCard(Rank.QUEEN, None).pretty, EnteredCard(Rank.TEN, Suit.HEARTS).pretty
+    ('Q (suit not entered)', '10♥')
+    >>> EnteredCard(Rank.QUEEN, None).spoken, EnteredCard(Rank.TEN, Suit.HEARTS).spoken
+    ('queen, suit not entered', 'ten of hearts')
+    """
+
+    rank: Rank
+    suit: Suit | None
+
+    @classmethod
+    def of(cls, card: Card, *, suit_known: bool = True) -> EnteredCard:
+        """``card`` as entered: with its suit when ``suit_known``, else its rank alone."""
+        return cls(card.rank, card.suit if suit_known else None)
+
+    @property
+    def card(self) -> Card | None:
+        """The card itself, when its suit is known."""
+        return None if self.suit is None else Card(self.rank, self.suit)
+
+    @property
+    def short(self) -> str:
+        """The rank, and the suit's symbol when known: ``Q``, ``10♥``."""
+        rank = "10" if self.rank is Rank.TEN else self.rank.symbol
+        return rank if self.suit is None else f"{rank}{self.suit.symbol}"
+
+    @property
+    def pretty(self) -> str:
+        """The card with its suit, or its rank saying the suit was not entered."""
+        return self.short if self.suit is not None else f"{self.short} (suit not entered)"
+
+    @property
+    def spoken(self) -> str:
+        """The card in words: "ten of hearts", "queen, suit not entered"."""
+        if self.suit is None:
+            return f"{self.rank.spoken}, suit not entered"
+        return f"{self.rank.spoken} of {self.suit.name.lower()}"
+
+
 DECK: tuple[Card, ...] = tuple(Card(rank, suit) for rank in Rank for suit in _SUIT_ORDER)
 """All 52 cards, ordered ace of clubs .. king of spades (``DECK[c.index] is c``-equal)."""
 

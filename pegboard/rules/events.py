@@ -10,10 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from pegboard.rules.cards import Card
+from pegboard.rules.cards import Card, Suit
 from pegboard.rules.variants import Rules
 
-RECORD_VERSION = 6
+RECORD_VERSION = 7
 """The record format written now. Version 2 added the renege take-back (ACC 7.3): a renege
 penalty in a version-1 record pays the points and takes nothing back, as that release did,
 so every game written earlier replays to the same scores. Version 3 (muggins games): a hand
@@ -25,7 +25,9 @@ starter whose suit is a stand-in. Version 5 (muggins games): points missed stay 
 muggins across the next deal until the next score is pegged, as RULES.md has it (earlier
 records: the deal shut the window). Version 6: a misdeal is called only while the hand is
 dealt, before its starter is turned or anything of it pegged (earlier records dealt again at
-any time, keeping the deal's points) (docs/record.md, "version")."""
+any time, keeping the deal's points). Version 7: a starter entered by rank alone is asked
+its suit when a count needs it (a ``starter_suit`` entry), and the count waits for it
+(earlier records count on with the suit not entered) (docs/record.md, "version")."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,13 +141,25 @@ class LaidAway:
 class Starter:
     """The card turned up after the cut. A jack is "his heels": 2 for the dealer.
 
-    ``suit_known`` is False when only the rank was entered: the suit is a stand-in, which
-    never makes a nobs or a flush with cards named with their suits (docs/rules.md).
+    ``suit_known`` is False when only the rank was entered: the engine then holds a suit of
+    its own choosing to count with, which never makes a nobs or a flush with cards named with
+    their suits and is never reported as the starter's (docs/rules.md, "The starter").
     """
 
     TYPE: ClassVar[str] = "starter"
     card: Card
     suit_known: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class StarterSuit:
+    """The suit of a starter entered by rank alone, named when a count needed it (record
+    version 7): a hand or crib with a card named with its suit that could make his nobs or
+    a flush with the starter. Every count after it in the deal uses it (docs/rules.md, "The
+    starter")."""
+
+    TYPE: ClassVar[str] = "starter_suit"
+    suit: Suit
 
 
 @dataclass(frozen=True, slots=True)
@@ -290,12 +304,12 @@ class OwnCount:
 
 
 Event = (
-    Cut | Deal | Dealt | LaidAway | Starter | Play | Go | Show | Crib | Peg | Penalty | Claim
-    | Muggins | Undo | NewGame | OptionsChanged | Confirm | Override | OwnCount
+    Cut | Deal | Dealt | LaidAway | Starter | StarterSuit | Play | Go | Show | Crib | Peg
+    | Penalty | Claim | Muggins | Undo | NewGame | OptionsChanged | Confirm | Override | OwnCount
 )
 """Every entry that can follow the header."""
 
 EVENT_TYPES: tuple[type[Event], ...] = (
-    Cut, Deal, Dealt, LaidAway, Starter, Play, Go, Show, Crib, Peg, Penalty, Claim, Muggins, Undo,
-    NewGame, OptionsChanged, Confirm, Override, OwnCount,
+    Cut, Deal, Dealt, LaidAway, Starter, StarterSuit, Play, Go, Show, Crib, Peg, Penalty, Claim,
+    Muggins, Undo, NewGame, OptionsChanged, Confirm, Override, OwnCount,
 )

@@ -31,7 +31,7 @@ import enum
 from dataclasses import dataclass
 from typing import ClassVar, TypeVar
 
-from pegboard.rules.cards import Card
+from pegboard.rules.cards import Card, EnteredCard
 from pegboard.rules.events import Event
 from pegboard.rules.penalties import Infraction
 from pegboard.rules.scoring import Breakdown, ScoreItem
@@ -159,7 +159,8 @@ class ShowStep:
     then the crib).
 
     ``player`` owns the hand (the dealer for the crib); ``cards`` are its four (five-card: its
-    own) cards, ``starter`` the cut card, ``breakdown`` every combination with its points.
+    own) cards, ``starter`` the cut card counted with, ``breakdown`` every combination with its
+    points.
     ``laid`` when the engine counted a hand whose cards were all laid in the play (no ``show``
     entry). The points are pegged by the :class:`Scored` fact that follows, or wait for the
     owner's claim in a muggins game (a :class:`ClaimOpened` follows instead).
@@ -172,6 +173,12 @@ class ShowStep:
     starter: Card
     breakdown: Breakdown
     laid: bool = False
+    turned: EnteredCard | None = None
+    """The starter as the table entered it (its suit ``None`` when not entered: ``starter``
+    then holds a suit the engine chose, which an output never shows)."""
+    entered: frozenset[Card] = frozenset()
+    """The cards of the count whose suits a player entered (dealt hands named, a starter
+    named or asked); any other card's suit is one the card wheel chose, never shown."""
 
     @property
     def total(self) -> int:

@@ -209,7 +209,9 @@ class GameFold:
                 laid = (*laid, LaidCard(fact, played, key))
                 played = (*played, fact.card)
             elif isinstance(fact, ShowStep):
-                starter = fact.starter
+                # The starter with its suit only when a player entered it (else none is kept:
+                # the engine's stand-in suit is not the card's).
+                starter = fact.starter if fact.turned is None else fact.turned.card
                 if fact.counted is Counted.HAND:
                     hands = (*hands, HandCounted(fact, dealt[fact.player], turn.dealer, key))
             elif isinstance(fact, Scored):

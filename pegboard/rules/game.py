@@ -72,6 +72,7 @@ from pegboard.rules.events import (
     Play,
     Show,
     Starter,
+    StarterSuit,
     Undo,
 )
 from pegboard.rules.facts import Report, Undone
@@ -80,7 +81,7 @@ from pegboard.rules.own_count import apply_option, apply_own_count, hold_counts
 from pegboard.rules.play import apply_go, apply_play
 from pegboard.rules.renege import claimable_after_win
 from pegboard.rules.report import entry_report, turn
-from pegboard.rules.show_order import apply_crib, apply_show
+from pegboard.rules.show_order import apply_crib, apply_show, apply_starter_suit
 from pegboard.rules.state import Award, GameState, Phase
 from pegboard.rules.table import Table, side_name
 from pegboard.rules.variants import Rules
@@ -255,6 +256,12 @@ def _apply(t: Table, event: Event, out: list[Award]) -> None:
         isinstance(event, NewGame) or claimable_after_win(t, event)
     ):
         raise RuleError(_game_over_message(t))
+    if isinstance(event, StarterSuit):
+        # Asked before a count: the scores waiting for claims stay waiting, before it.
+        apply_starter_suit(t, event, out)
+        return
+    if t.asked is not None and isinstance(event, _WAIT_FOR_SUIT):
+        raise RuleError(_suit_message(t))
     # A result confirmed and then changed (a claim still allowed) must be confirmed again.
     t.confirmed, t.override = frozenset(), None
     settle_claims(t, event, out)
@@ -262,6 +269,21 @@ def _apply(t: Table, event: Event, out: list[Award]) -> None:
     if apply is None:  # pragma: no cover - every Event type is in the table
         raise RuleError(f"unknown entry {event!r}")
     apply(t, event, out)
+    if t.asked is not None and t.phase not in (Phase.SHOW, Phase.CRIB):
+        t.asked = None  # a renege's take-back went back into the play: counted again later
+
+
+_WAIT_FOR_SUIT = (Cut, Deal, Dealt, Starter, Play, Go, Show, Crib, NewGame)
+"""Entries that go on with the deal, refused while a count waits for the starter's suit."""
+
+
+def _suit_message(t: Table) -> str:
+    asked = t.asked
+    assert asked is not None
+    whose = f"{t.name(asked.player)}'s {'crib' if asked.crib else 'hand'}"
+    suits = " ".join(suit.letter for suit in asked.suits)
+    return (f"counting {whose} needs the starter's suit, entered by its rank alone: enter "
+            f"it first (starter_suit, one of {suits})")
 
 
 _Apply = Callable[[Table, Any, list[Award]], None]

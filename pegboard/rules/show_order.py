@@ -9,14 +9,14 @@ applies it (:mod:`pegboard.rules.renege`).
 from __future__ import annotations
 
 from pegboard.errors import RuleError
-from pegboard.rules.cards import Card
-from pegboard.rules.events import Crib, Show
+from pegboard.rules.cards import Card, EnteredCard, Suit
+from pegboard.rules.events import Crib, Show, StarterSuit
 from pegboard.rules.facts import Counted, ShowStep
 from pegboard.rules.renege import check_reneges
 from pegboard.rules.scoring import Breakdown, ScoreItem
 from pegboard.rules.show import score_hand
 from pegboard.rules.speech import cards_text, say_breakdown
-from pegboard.rules.state import Award, Phase, Reason
+from pegboard.rules.state import Award, Phase, Reason, SuitQuestion
 from pegboard.rules.table import Act, Part, Table, distinct, phase_message, where_seen
 
 
@@ -28,6 +28,8 @@ def advance_show(t: Table, out: list[Award]) -> None:
         hand = t.hand(player)
         if hand is None:
             t.to_act = player
+            return
+        if _ask_suit(t, player, hand, crib=False):
             return
         t.show_index += 1
         _count_hand(t, player, hand, out)
@@ -64,19 +66,141 @@ def stand_in_scores_nothing(
     return Breakdown(tuple(items))
 
 
+SUITS: tuple[Suit, ...] = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
+
+
+def named_cards(t: Table) -> set[Card]:
+    """The cards named with their suits this deal: the dealt hands entered."""
+    return {card for dealt in t.dealt if dealt is not None for card in dealt}
+
+
+def counted(t: Table, cards: tuple[Card, ...], *, crib: bool,
+            suit: Suit | None = None) -> Breakdown:
+    """What ``cards`` score with the starter as the table knows it (``suit``: the starter's
+    suit entered, when it was asked; else the one named at the cut, if any).
+
+    A starter named with its suit scores as dealt. Entered by rank alone, the engine counts
+    with a suit of its own choosing: cards entered by rank alone take their suits from the
+    facts the players chose (a "J nobs" is the jack of that suit), while cards named with
+    their suits score with the starter's real suit once it is entered, and never with the
+    made-up one (:func:`stand_in_scores_nothing`)."""
+    assert t.starter is not None
+    base = score_hand(cards, t.starter, crib=crib)
+    if t.starter_suit_known:
+        return base
+    real = suit if suit is not None else t.starter_suit
+    named = named_cards(t)
+    if not any(card in named for card in cards):
+        return base
+    if real is None and t.version >= 7:
+        # Not asked: every suit the starter may have gives this count (record version 7).
+        real = next(iter(starter_suits(t)), None)
+    if real is None:
+        return stand_in_scores_nothing(t, cards, base, crib=crib)
+    told = score_hand(cards, Card(t.starter.rank, real), crib=crib)
+    # A jack entered by rank alone keeps the nobs its player chose (the made-up suit's).
+    items = [item for item in told.items if item.kind != "nobs" or item.cards[0] in named]
+    items += [item for item in base.items if item.kind == "nobs" and item.cards[0] not in named]
+    return Breakdown(tuple(items))
+
+
+def starter_suits(t: Table) -> tuple[Suit, ...]:
+    """The suits the starter may have: those whose card of its rank no player was dealt."""
+    assert t.starter is not None
+    named = named_cards(t)
+    return tuple(suit for suit in SUITS if Card(t.starter.rank, suit) not in named)
+
+
+def suit_question(t: Table, player: int, cards: tuple[Card, ...], *,
+                  crib: bool) -> SuitQuestion | None:
+    """The starter's suit, when counting ``cards`` needs it (record version 7): the starter
+    was entered by rank alone and the count differs between the suits it may have (a jack
+    named with its suit makes his nobs with one, named cards of one suit a flush with it)."""
+    if (t.version < 7 or t.starter is None or t.starter_suit_known
+            or t.starter_suit is not None):
+        return None
+    if not any(card in named_cards(t) for card in cards):
+        return None
+    suits = starter_suits(t)
+    totals = {counted(t, cards, crib=crib, suit=suit).total for suit in suits}
+    if len(totals) < 2:
+        return None
+    return SuitQuestion(player, crib, suits, t.starter.rank)
+
+
+def _ask_suit(t: Table, player: int, cards: tuple[Card, ...], *, crib: bool) -> bool:
+    """Stop before a count that needs the starter's suit, asking it; True when asked."""
+    question = suit_question(t, player, cards, crib=crib)
+    if question is None:
+        return False
+    t.asked = question
+    t.to_act = player
+    return True
+
+
+def apply_starter_suit(t: Table, event: StarterSuit, out: list[Award]) -> None:
+    """The starter's suit, named when a count asked for it: the count waiting is made with
+    it, and so is every later count of the deal."""
+    question = t.asked
+    if question is None:
+        if t.starter is not None and not t.starter_suit_known and t.starter_suit is None:
+            raise RuleError("the starter's suit is entered when a count needs it, and no "
+                            "count needs it now")
+        raise RuleError("the starter's suit is not asked: it was named with the starter "
+                        "or already entered")
+    if event.suit not in question.suits:
+        assert t.starter is not None
+        card = Card(t.starter.rank, event.suit)
+        owner = next(p for p, dealt in enumerate(t.dealt) if dealt is not None and card in dealt)
+        raise RuleError(f"the starter cannot be {card.pretty}: that card was dealt to "
+                        f"{t.name(owner)}")
+    t.starter_suit = event.suit
+    t.asked = None
+    if question.crib:
+        _crib_counted(t, out)
+        return
+    player = question.player
+    hand = t.hand(player)
+    assert hand is not None
+    t.show_index += 1
+    _count_hand(t, player, hand, out)
+    if t.winner is None:
+        advance_show(t, out)
+
+
+def _entered(t: Table, cards: tuple[Card, ...]) -> frozenset[Card]:
+    """Which of a count's cards, and its starter, had their suits entered by a player: every
+    card of a deal whose starter was named with its suit (cards entered whole, as the
+    command line does), else the cards dealt by name and a starter's suit once asked."""
+    assert t.starter is not None
+    if t.starter_suit_known:
+        return frozenset((*cards, t.starter))
+    named = named_cards(t)
+    known = {card for card in cards if card in named}
+    starter = turned(t).card
+    return frozenset(known | ({starter} if starter is not None else set()))
+
+
+def turned(t: Table) -> EnteredCard:
+    """The starter as entered: its suit only when named (at the cut, or when asked)."""
+    assert t.starter is not None
+    return EnteredCard(t.starter.rank, t.starter_suit)
+
+
 def _said(t: Table, breakdown: Breakdown) -> str:
     """A count in words; a starter's stand-in suit is not shown as if it were real."""
     said = say_breakdown(breakdown)
-    if t.starter_suit_known or t.starter is None:
+    if t.starter_suit_known or t.starter is None or t.starter_suit is not None:
         return said
     return said.replace(t.starter.pretty, f"{t.starter.pretty[:-1]}?")  # the rank alone
 
 
 def _count_hand(t: Table, player: int, hand: tuple[Card, ...], out: list[Award]) -> None:
     assert t.starter is not None
-    breakdown = stand_in_scores_nothing(t, hand, score_hand(hand, t.starter), crib=False)
+    breakdown = counted(t, hand, crib=False)
     laid = t.shown[player] is None
-    t.note(ShowStep(player, Counted.HAND, hand, t.starter, breakdown, laid=laid))
+    t.note(ShowStep(player, Counted.HAND, hand, _scored_with(t), breakdown, laid=laid,
+                    turned=turned(t), entered=_entered(t, hand)))
     part = Part(
         Reason.HAND, breakdown.total,
         f"hand {cards_text(hand)}: {_said(t, breakdown)}", breakdown.items, hand,
@@ -106,8 +230,10 @@ def apply_show(t: Table, event: Show, out: list[Award]) -> None:
     _check_shown(t, player, cards)
     t.shown[player] = cards
     t.seen = t.seen | set(cards)
-    t.show_index += 1
     check_reneges(t)
+    if _ask_suit(t, player, cards, crib=False):
+        return
+    t.show_index += 1
     _count_hand(t, player, cards, out)
     if t.winner is None:
         advance_show(t, out)
@@ -172,10 +298,26 @@ def _count_crib(t: Table, cards: tuple[Card, ...], out: list[Award]) -> None:
     assert t.starter is not None and t.dealer is not None
     t.crib = cards
     t.seen = t.seen | set(cards)
-    breakdown = stand_in_scores_nothing(
-        t, cards, score_hand(cards, t.starter, crib=True), crib=True
-    )
-    t.note(ShowStep(t.dealer, Counted.CRIB, cards, t.starter, breakdown))
+    if _ask_suit(t, t.dealer, cards, crib=True):
+        return
+    _crib_counted(t, out)
+
+
+def _scored_with(t: Table) -> Card:
+    """The starter card a count was made with: its real suit once entered."""
+    assert t.starter is not None
+    if t.starter_suit is None or t.starter_suit_known:
+        return t.starter
+    return Card(t.starter.rank, t.starter_suit)
+
+
+def _crib_counted(t: Table, out: list[Award]) -> None:
+    """The crib (already given) counted for the dealer; the deal then passes left."""
+    assert t.starter is not None and t.dealer is not None and t.crib is not None
+    cards = t.crib
+    breakdown = counted(t, cards, crib=True)
+    t.note(ShowStep(t.dealer, Counted.CRIB, cards, _scored_with(t), breakdown,
+                    turned=turned(t), entered=_entered(t, cards)))
     part = Part(
         Reason.CRIB, breakdown.total,
         f"crib {cards_text(cards)}: {_said(t, breakdown)}", breakdown.items, cards,

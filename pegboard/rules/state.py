@@ -9,7 +9,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from pegboard.rules.cards import DECK, Card
+from pegboard.rules.cards import DECK, Card, EnteredCard, Rank, Suit
 from pegboard.rules.scoring import ScoreItem
 from pegboard.rules.variants import Rules
 
@@ -307,6 +307,21 @@ class MatchState:
 
 
 @dataclass(frozen=True, slots=True)
+class SuitQuestion:
+    """The starter's suit, asked before a count that needs it (record version 7).
+
+    The starter was entered by its rank alone, and the hand of ``player`` (``crib``: the
+    dealer's crib) holds a card named with its suit that makes his nobs or a flush with some
+    of the starter's possible suits, ``suits`` (those whose card no player was dealt). The
+    count waits for a ``starter_suit`` entry; every later count in the deal uses it."""
+
+    player: int
+    crib: bool
+    suits: tuple[Suit, ...]
+    rank: Rank
+
+
+@dataclass(frozen=True, slots=True)
 class GameState:
     """A snapshot of the whole table after the entries applied so far.
 
@@ -368,8 +383,14 @@ class GameState:
     open_call: OpenCall | None = None
     """Muggins games: the claim an opponent may still call muggins on (:class:`OpenCall`)."""
     starter_suit_known: bool = True
-    """False when only the starter's rank was entered: its suit is a stand-in, which never
-    makes a flush or nobs with cards named with their suits."""
+    """False when only the starter's rank was entered: ``starter`` then holds a suit the
+    engine chose to count with, which never makes a flush or nobs with cards named with
+    their suits and is never to be shown (``turned`` is what was entered)."""
+    turned: EnteredCard | None = None
+    """The starter as the table entered it: its rank, and its suit when named at the cut or
+    later when a count asked for it (``None`` before the starter)."""
+    asked: SuitQuestion | None = None
+    """The starter's suit a count is waiting for, when one is (record version 7)."""
     unchecked_gos: tuple[UncheckedGo, ...] = ()
     """The gos of this deal not yet checked for a renege (their players' hands unseen), in
     the order they were said."""
@@ -380,6 +401,18 @@ class GameState:
     """The cards each seat laid away to the crib, when entered (after their dealt cards): a
     seat's kept hand is then known (``hands``) from the start of the play. Private: never
     for a shared output."""
+
+    @property
+    def suits_entered(self) -> frozenset[Card]:
+        """The cards of this deal whose suits a player entered: the dealt hands named, and
+        the starter when its suit was named or asked; every card seen when the starter was
+        named with its suit (cards entered whole). Every other card was entered by its rank,
+        its suit chosen by the card wheel, and is shown by its rank alone."""
+        named = {card for dealt in self.dealt if dealt is not None for card in dealt}
+        if self.starter_suit_known:
+            named |= self.seen
+        starter = self.turned.card if self.turned is not None else None
+        return frozenset(named | ({starter} if starter is not None else set()))
 
     @property
     def players(self) -> int:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from pegboard.errors import InvalidCardError, RuleError
 from pegboard.rules.awards import number
-from pegboard.rules.cards import Card, require_distinct
+from pegboard.rules.cards import Card, EnteredCard, Suit, require_distinct
 from pegboard.rules.events import GameHeader, TableOptions
 from pegboard.rules.facts import ClaimOpened, Fact
 from pegboard.rules.result import game_result
@@ -30,6 +30,7 @@ from pegboard.rules.state import (
     PendingMuggins,
     Phase,
     Reason,
+    SuitQuestion,
     TakeBack,
     UncheckedGo,
 )
@@ -158,6 +159,8 @@ class Table:
         self.deal_open = False
         self.starter: Card | None = None
         self.starter_suit_known = True  # False: a stand-in suit (only the rank was entered)
+        self.starter_suit: Suit | None = None  # the suit entered, at the cut or when asked
+        self.asked: SuitQuestion | None = None  # a count waiting for the starter's suit
         self.count = 0
         self.pile: tuple[Card, ...] = ()
         self.played: list[tuple[Card, ...]] = [()] * self.n
@@ -396,6 +399,9 @@ class Table:
             ),
             take_backs=self.take_backs,
             starter_suit_known=self.starter_suit_known, held_counts=self.held_counts,
+            turned=None if self.starter is None else EnteredCard(self.starter.rank,
+                                                                  self.starter_suit),
+            asked=self.asked,
         )
 
 

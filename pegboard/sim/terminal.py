@@ -24,14 +24,16 @@ from typing import TextIO
 
 from PIL import Image
 
-from pegboard.app.view import Brightness, SideView, View
+from pegboard.app.view import Brightness, Screen, SideView, View
 from pegboard.device.loop import STOP
 from pegboard.hw.oled import Display
 from pegboard.sim.keys import KeyStep
 from pegboard.sim.screen import (
     FRAME_H,
     FRAME_W,
+    LEGEND_ROWS,
     LEGENDS,
+    box_size,
     choose_layout,
     compose,
     terminal_size,
@@ -111,6 +113,12 @@ def board_lines(view: View | None, sides: tuple[SideView, ...], target: int) -> 
         if view.count is not None:
             lines.append(f"Count {view.count}" + (f" - {view.turn} to play" if view.turn else ""))
         lines.extend(line for line in (view.award, view.coach, view.title) if line)
+        if view.picker is not None:
+            lines.append(f"{view.picker.prompt}: > {view.picker.candidate} <")
+        # Every line of a page and what the keys do (a suit fact GO would set among them).
+        lines.extend(f"  {line}" for line in view.lines)
+        if view.hint:
+            lines.append(view.hint)
     return lines
 
 
@@ -123,49 +131,103 @@ def screen_lines(image: Image.Image | None, view: View | None, sides: tuple[Side
     frame = image if (image is not None and lit) else Image.new("1", (FRAME_W, FRAME_H))
     layout = choose_layout(*size)
     below = layout is not None and not layout.beside
-    board = words_below(view, sides, target) if below and view is not None else (
-        board_lines(view, sides, target))
+    if below and view is not None:
+        assert layout is not None
+        room = size[1] - LEGEND_ROWS - box_size(layout.mode)[1] - len(extra) - (
+            1 if extra else 0)
+        board = words_below(view, sides, target, rows=max(1, room), width=size[0])
+    else:
+        board = board_lines(view, sides, target)
     if extra:
         board = [*board, "", *extra]
     return compose(frame, board, LEGENDS.get(kit, LEGENDS["encoder"]), *size)
 
 
-def words_below(view: View, sides: tuple[SideView, ...], target: int) -> list[str]:
+def words_below(view: View, sides: tuple[SideView, ...], target: int, *,
+                rows: int = 4, width: int = 80) -> list[str]:
     """Under the frame (80x24 leaves four rows) the frame's words, which its dots are too
-    small to read: the scores on one line, the title with the count, the card the wheel is
-    on or the page's lines with the chosen row marked, and what the keys do.
+    small to read: the scores, the title with the count, the card the wheel is on or every
+    line of the page (a list's chosen row first, marked), and what the keys do, packed
+    side by side (a bar between them) so that a whole page fits; the keys are never left
+    out. A page longer than the rows (a long rule help) shows from where it is scrolled to,
+    saying there is more.
 
     >>> from pegboard.app.view import Screen
     >>> words_below(View(Screen.MENU, "Menu", ("Scores", "Undo"), 1, hint="OK choose"),
     ...             (SideView("Ann", 45, dealer=True), SideView("Ben", 38, to_act=True)), 121)
-    ['Ann (D) 45   >Ben 38   to 121', 'Menu', '> Undo', 'OK choose']
+    ['Ann (D) 45   >Ben 38   to 121 \u2502 Menu \u2502 > Undo \u2502 OK choose', '', '', '']
     """
     scores = "   ".join(f"{'>' if side.to_act else '*' if side.winner else ''}{side.name}"
                         f"{' (D)' if side.dealer else ''} {side.score}" for side in sides)
-    lines = [f"{scores}   to {target}"] if sides else []
+    head = [f"{scores}   to {target}"] if sides else []
     title = view.title
     if view.count is not None:
         title += f"{'  ' if title else ''}Count {view.count}" + (
             f", {view.turn} to play" if view.turn else "")
     if view.award:
         title += f"{'  ' if title else ''}{view.award}"
-    lines.append(title)
+    if title:
+        head.append(title)
+    body: list[str] = []
     if view.picker is not None:
-        lines.append(f"{view.picker.prompt}: > {view.picker.candidate} <")
+        body.append(f"{view.picker.prompt}: > {view.picker.candidate} <")
+        body.extend(view.lines)
     elif view.selected is not None and view.lines:
         chosen = view.selected % len(view.lines)
-        lines.append(f"> {view.lines[chosen]}")  # the chosen row first, the rest after it
-        lines.extend(f"  {line}" for i, line in enumerate(view.lines) if i > chosen)
+        body.append(f"> {view.lines[chosen]}")  # the chosen row first, the rest after it
+        body.extend(line for i, line in enumerate(view.lines) if i > chosen)
     else:
-        lines.extend(view.lines[view.first_line:])
-    if view.hint:  # on a list or a wheel what the keys do is kept in view; a page's words first
-        chooser = view.picker is not None or view.selected is not None
-        lines.insert(3 if chooser and len(lines) > 3 else len(lines), view.hint)
-    return [*lines, *[""] * (WORDS_ROWS - len(lines))]  # the legend stays on the last rows
+        body.extend(view.lines)
+    tail = [view.hint] if view.hint else []
+    if view.screen is not Screen.SHOW:  # a count's lines are phrases, not wrapped text
+        body = rejoined(body)
+    packed = pack_words([*head, *body, *tail], width)
+    if len(packed) > rows and view.picker is None and view.selected is None:
+        # Too long for the rows: from where the page is scrolled to, with the keys kept.
+        rest = list(view.lines[view.first_line:])
+        if view.screen is not Screen.SHOW:
+            rest = rejoined(rest)
+        while rest and len(packed) > rows:
+            rest.pop()
+            packed = pack_words([*head, *rest, "(turn for more)", *tail], width)
+    shown = packed[:rows]
+    return [*shown, *[""] * (rows - len(shown))]  # the legend stays on the last rows
 
 
-WORDS_ROWS = 4
-"""The rows under the frame at 80x24 (the frame's 18, the legend's 2)."""
+def rejoined(lines: Sequence[str]) -> list[str]:
+    """Lines the 21-column screen wrapped, joined again where there is room: a line going on
+    in lower case joins the one before it unless that one ends a sentence.
+
+    >>> rejoined(["Counting it needs the", "starter's suit.", "keys 1\u2663 2\u2666"])
+    ["Counting it needs the starter's suit.", 'keys 1\u2663 2\u2666']
+    """
+    out: list[str] = []
+    for line in lines:
+        if out and line[:1].islower() and not out[-1].endswith((".", "?", "!", ":")):
+            out[-1] += " " + line.strip()
+        else:
+            out.append(line)
+    return out
+
+
+WORD_BAR = " \u2502 "
+"""What stands between two lines of the frame packed on one row of the panel."""
+
+
+def pack_words(lines: Sequence[str], width: int) -> list[str]:
+    """Lines packed in order onto rows of at most ``width`` characters, a bar between two on
+    the same row; a line wider than a row is a row of its own, cut at its edge.
+
+    >>> pack_words(["Ann's hand: 12", "fifteen 2 (7 8)", "cards: 7 8 9 J"], 36)
+    ["Ann's hand: 12 \u2502 fifteen 2 (7 8)", 'cards: 7 8 9 J']
+    """
+    rows: list[str] = []
+    for line in (line.strip() for line in lines if line.strip()):
+        if rows and len(rows[-1]) + len(WORD_BAR) + len(line) <= width:
+            rows[-1] += WORD_BAR + line
+        else:
+            rows.append(line[:width])
+    return rows
 
 
 class TerminalDisplay:

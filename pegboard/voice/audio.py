@@ -71,8 +71,8 @@ def reached(before: View, after: View) -> bool:
     """Whether ``after`` is another screen than ``before`` for a listener: another kind,
     title, page or wheel. The play's own wheel passing to the next player is not (whose
     turn it is is said after a go or a reset, as the facts report it)."""
-    if (before.screen, before.title) != (after.screen, after.title):
-        return True
+    if (before.screen, before.title, before.suits) != (after.screen, after.title, after.suits):
+        return True  # a suit fact GO set is said too
     if after.picker is None or before.picker is None:
         if (after.picker is None) != (before.picker is None):
             return True
@@ -113,11 +113,11 @@ def screen_words(view: View, voiced: frozenset[PageKind] = frozenset()) -> str:
     if view.picker is not None:
         return sentences([*parts, f"{view.picker.prompt}: {view.picker.candidate}"])
     if view.screen in _WORDLESS:
-        return sentences([view.named or view.title])
+        return sentences([view.named or view.title, *view.suits])
     if view.title and view.page in voiced:
         return sentences(parts)
     if view.selected is not None or view.screen is Screen.CLAIM:
-        return sentences([*parts, cursor_words(view)])
+        return sentences([*parts, cursor_words(view), *view.suits])
     return sentences([*parts, *_rejoined(view.lines)])
 
 
@@ -184,7 +184,10 @@ class AudioScreen:
             kind, importance = "screen", Importance.SCREEN
         elif Sound.CLICK in sounds:
             return [Announcement(cursor_words(view), "wheel", Importance.WHEEL, entry)]
-        elif Sound.OK in sounds and view != before and view.selected is not None:
+        elif Sound.OK in sounds and view != before and (view.selected is not None or (
+                # A press that moved the wheel, entering nothing (GO's jump): where it is.
+                not saved and view.picker is not None and before.picker is not None
+                and view.picker.candidate != before.picker.candidate)):
             said.append(cursor_words(view))
             kind, importance = "row", Importance.SCREEN
         else:

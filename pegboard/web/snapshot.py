@@ -103,7 +103,8 @@ def game_json(follower: Follower) -> dict[str, Any] | None:
         "count": gs.count,
         "pile": [str(card) for card in gs.pile],
         "pile_text": " ".join(rank_label(card.rank) for card in gs.pile),
-        "starter": str(gs.starter) if gs.starter is not None else None,
+        # The starter's suit only when a player entered it (the wheel's is made up).
+        "starter": str(gs.turned.card) if gs.turned and gs.turned.card else None,
         "starter_text": rank_label(gs.starter.rank) if gs.starter is not None else None,
         "crib": [str(card) for card in gs.crib] if gs.crib is not None else None,
         "last_award": last_scores(deal, names, callable_at=callable_at),
@@ -331,7 +332,7 @@ def show_json(deal: list[Entry], turn: Turn | None, names: tuple[str, ...],
                         "title": claimed_line(names[step.player], what, claimed),
                         "lines": []})
             continue
-        count = Count(step.player, crib, step.cards, step.items, claimed)
+        count = Count(step.player, crib, step.cards, step.items, claimed, step.entered)
         title = count_title(count, names)
         if asked and claimed is None:
             title = f"{names[step.player]}'s {what}: {count.points} (not claimed)"

@@ -203,6 +203,8 @@ class Listener:
                     self.own[title] = self.counts.pop(0) if self.counts else total
                 self.said[title] = total
                 continue
+            if text.startswith(("P1's", "P2's")) and ". suits: " in text:
+                text = text.split(". suits: ")[0]  # a count page and its suit facts in words
             if text.startswith(("Deal ", "The crib. Crib card", "Who deals", "New game")) or (
                     text.startswith(("P1's", "P2's", "End of the play", "The cut"))
                     and ":" not in text):
