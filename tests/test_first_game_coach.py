@@ -78,10 +78,13 @@ def test_an_open_handed_first_deal_through_the_simulator(tmp_path: Path) -> None
         "Lay jack of clubs king of clubs", "Lay 9 of spades 10 of clubs"]
     shown = [line for line in said if line.startswith(("P2: fifteen two", "P1: fifteen two"))]
     assert len(shown) == 2 and any(line.startswith("P1's crib: ") for line in said)
-    assert screen[-1] == "Dealt to P1"  # the next deal: the pone's cards first
+    # The next deal: the pone's cards first (its wheel and keys below the title).
+    assert screen[-4] == "Dealt to P1" and screen[-1] == "OK add  UNDO back"
     from pegboard.sim.script import game_record
     from pegboard.store import Store
 
     record = game_record(Store(store, owner="test"))
     kinds = [json.loads(line)["type"] for line in record.splitlines()]
     assert kinds.count("laid_away") == 2 and "show" not in kinds and "crib" not in kinds
+    # The crib's J♣ could be his nobs: the starter's suit was asked once, before the crib.
+    assert kinds.count("starter_suit") == 1
