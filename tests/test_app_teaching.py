@@ -382,7 +382,14 @@ def test_an_open_handed_first_deal_asks_every_hand_and_needs_no_show() -> None:
     assert " ".join(app.pages[0].lines).startswith("P1 holds 2S 3D, which fits at 27")
     app.read()
     lay("2♠", "go", "go", "4♣", "3♦")
-    # The hands and the crib were counted with no entry: the next deal is dealt.
+    # The crib holds the J♣ and the starter was entered by its rank: before the crib's count
+    # the box asks the starter's suit (his nobs with a club), the one entry the show needs.
+    asked = app.game.asked
+    assert asked is not None and asked.crib
+    app.feed(KnobTurn(1), OK)  # a diamond: no nobs
+    while app.pages:
+        app.read()
+    # The hands and the crib were counted with no other entry: the next deal is dealt.
     assert app.game.deal_no == 2
     reasons = [a.reason.value for a in app.game.awards]
     assert "hand" in reasons and app.replayed() == app.game
