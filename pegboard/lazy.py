@@ -51,6 +51,83 @@ SEAMS: Mapping[str, str] = {
     "PIL.ImageDraw": "Pillow's drawing: only to make the glyph file again",
     "PIL.ImageFont": "Pillow's font (it loads the image-file plugins): only to make the glyph "
                      "file again",
+    # the hardware's libraries: a desktop (the tests, the simulator) runs without them
+    "gpiozero": "the buttons' library: only when the input kit is made (the simulator makes "
+                "its mock pins on the first key)",
+    "gpiozero.pins.mock": "gpiozero's mock pins: only the simulator's hands and the tests",
+    "luma.core.device": "luma's dummy panel: only for --display dummy",
+    "luma.core.interface.serial": "luma's I2C: only when the real panel is opened",
+    "luma.oled.device": "luma's panel drivers: only when the real panel is opened",
+    "luma.emulator.device": "an optional package (a pygame window): only when asked for, "
+                            "and only if installed",
+    "serial": "the LED board's one library: only when a port is really opened",
+    "serial.tools.list_ports": "the USB ports' list: only when the LED board is looked for",
+    "pegboard.hw.inputs": "the input kit on gpiozero: made when the device is built (the "
+                          "simulator: on its first key)",
+    "pegboard.hw.gestures": "the keys' timing: only with the input kit",
+    "pegboard.hw.factory": "gpiozero's pin factory: only with the input kit",
+    "pegboard.hw.oled": "the luma panel (the simulator's window mirror): only when asked for",
+    # the LED board: not loaded without one in the config
+    "pegboard.link.usb_port": "the LED board's USB port: only with an LED board configured",
+    "pegboard.link.board": "the LED board's model: only with an LED board configured",
+    "pegboard.link.layout": "the LED board's layout: only with an LED board configured",
+    "pegboard.link.led_board": "the loop's LED port: only with an LED board configured",
+    "pegboard.link.serial_link": "the serial link: only with an LED board configured",
+    # the voice: not loaded while it is off
+    "pegboard.voice.setup": "the voice as configured: loaded after the first frame",
+    "pegboard.voice.espeak": "espeak-ng: only with the voice on (or audio mode turned on)",
+    "pegboard.voice.hook": "the voice's observer: only with the voice on",
+    "pegboard.voice.speaker": "the speaker thread: only with the voice on",
+    "pegboard.voice.earcons": "audio mode's sounds: only in audio mode",
+    "pegboard.voice.phrases": "a command's words spoken: only with --say or --wav",
+    # the device's start: the first frame (a splash with the game in the store) is shown
+    # before the app, the engine and the input pins are loaded
+    "pegboard.ui.splash": "the first frame on the panel: before the rest is loaded",
+    "pegboard.sim.splash": "the simulator's first frame: drawn before anything else loads",
+    "pegboard.store.peek": "the game in the store, read for the splash without the engine",
+    "pegboard.store.location": "where the store is: read before the first frame, after the "
+                               "config",
+    "pegboard.device.writable": "whether the store's directory can keep games: after the "
+                                "first frame",
+    "pegboard.device.build": "the device (app, engine, store, kit): after the first frame",
+    "pegboard.device.loop": "the device's loop: after the first frame",
+    "pegboard.hw.clock": "the monotonic clock: after the first frame",
+    "pegboard.service.notify": "systemd's readiness and watchdog: after the first frame",
+    "pegboard.service.power": "logind's power-off: only when a player asks for it",
+    "pegboard.app.view": "the fatal error's screen: only when the device cannot start",
+    "pegboard.ui.render": "the fatal error's frame: only when the device cannot start",
+    "pegboard.config": "the config: after the simulator's first frame (or only with --say "
+                       "or --wav)",
+    "dataclasses": "the config's changes by the simulator's options: after its first frame",
+    "tempfile": "a scratch store: only for a headless simulator run",
+    "importlib.resources": "the built-in demo's file (it loads tempfile, shutil...): only "
+                           "for the demo",
+    "pegboard.sim.script": "a key script played: only headless",
+    "pegboard.sim.keys": "key scripts: only when the simulator plays one",
+    "pegboard.sim.session": "the interactive simulator: after its first frame",
+    "pegboard.sim.terminal": "the simulator's terminal: after its first frame",
+    "pegboard.sim.leds": "the simulated LED board: only with --leds",
+    "pegboard.sim.fakes": "the simulator's stand-ins: with its mock pins, on the first key",
+    "pegboard.sim.hands": "the simulator's hands on the mock pins: on the first key",
+    "pegboard.ui.term": "the headless simulator's frames in text: only headless",
+    # the config file
+    "tomllib": "a config file is parsed only when there is one (the simulator's defaults "
+               "need none)",
+    "pegboard.config.toml_guard": "the config file's size and shape checks: with tomllib",
+    "difflib": "the closest valid name: only when the config file has a mistake",
+    # the store: its history's index, only when a game finishes or the index is read
+    "pegboard.store.index": "the finished games' index: when a game is archived",
+    "pegboard.store.index_rows": "the index's rows: when a game finishes",
+    "pegboard.coach.lessons": "what a record teaches: only for the statistics that ask for it",
+    # the club command: each subcommand loads only its own parts
+    "pegboard.club.outbox": "club publish only",
+    "pegboard.club.publisher": "club publish only (MQTT)",
+    "pegboard.club.results": "club serve and club roster only",
+    "pegboard.club.server": "club serve only (the standings service, uvicorn)",
+    "pegboard.club.seating": "club seat only",
+    "pegboard.club.setup": "club setup only",
+    "pegboard.web.server_hosts": "club serve only (the boards' names)",
+    "sqlite3": "club roster only",
 }
 """Each lazily imported module, and why it is not imported with the module that uses it."""
 

@@ -13,6 +13,8 @@ import sys
 from collections.abc import Collection
 from pathlib import Path
 
+import uvicorn
+
 from pegboard.club.page import Notes, create_app
 from pegboard.club.seating import Round
 from pegboard.club.service import Subscriber
@@ -24,8 +26,6 @@ def serve(db: Path, sock: socket.socket, broker: tuple[str, int], *, club: str =
           name: str = "standings", username: str | None = None, password: str | None = None,
           hosts: Collection[str] | None = None, seating: list[Round] | None = None) -> int:
     """Serve the standings on the listening ``sock`` until stopped; the exit status."""
-    import uvicorn
-
     notes = Notes()
     failures = Failures()
     subscriber = Subscriber(db, broker, club=club, name=name, username=username,

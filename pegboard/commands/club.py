@@ -16,18 +16,39 @@ never on a command line; without a user the broker is used without authenticatio
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 import signal
 import sys
 import threading
 from pathlib import Path
 from types import FrameType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from pegboard import lazy
+from pegboard.club.topics import broker_address, check_id
 from pegboard.commands import paths
 from pegboard.commands.club_settings import settings
 from pegboard.commands.web import bind, port_number
 from pegboard.errors import ClubError
+
+if TYPE_CHECKING:
+    import sqlite3
+
+    from pegboard.club import outbox, results, seating
+    from pegboard.club import publisher as club_publisher
+    from pegboard.club import server as club_server
+    from pegboard.club import setup as club_setup
+    from pegboard.web import server_hosts
+else:
+    club_server = lazy.module("pegboard.club.server")
+    club_setup = lazy.module("pegboard.club.setup")
+    outbox = lazy.module("pegboard.club.outbox")
+    club_publisher = lazy.module("pegboard.club.publisher")
+    results = lazy.module("pegboard.club.results")
+    seating = lazy.module("pegboard.club.seating")
+    server_hosts = lazy.module("pegboard.web.server_hosts")
+    sqlite3 = lazy.module("sqlite3")
 
 
 def register(parser: argparse.ArgumentParser) -> None:
@@ -116,16 +137,12 @@ def _broker(parser: argparse.ArgumentParser, *, every: bool = False) -> None:
 @paths.argument_type
 def board_id(text: str) -> str:
     """A board id (1 to 32 letters, digits, - or _)."""
-    from pegboard.club.topics import check_id
-
     return check_id(text, "board id")
 
 
 @paths.argument_type
 def club_name(text: str) -> str:
     """A club id (1 to 32 letters, digits, - or _)."""
-    from pegboard.club.topics import check_id
-
     return check_id(text, "club id")
 
 
@@ -137,8 +154,6 @@ def club_or_every(text: str) -> str:
 @paths.argument_type
 def broker(text: str) -> tuple[str, int]:
     """``HOST:PORT`` of the broker."""
-    from pegboard.club.topics import broker_address
-
     return broker_address(text)
 
 
@@ -157,15 +172,12 @@ def run_publish(args: argparse.Namespace) -> int:
     given = settings(args, publish=True)
     stop = threading.Event()
     _stop_on_signals(stop)  # before the imports: a stop while starting up is a clean stop
-    from pegboard.club.outbox import ACKED_NAME
-    from pegboard.club.publisher import Publisher
-
     logging.basicConfig(level=logging.INFO, format="pegboard club publish: %(message)s",
                         stream=sys.stderr)
-    acked = Path(args.acked) if args.acked else store / ACKED_NAME
-    publisher = Publisher(store, given.broker, club=given.club, board=given.board,
-                          acked=acked, username=given.username, password=given.password,
-                          again=args.again)
+    acked = Path(args.acked) if args.acked else store / outbox.ACKED_NAME
+    publisher = club_publisher.Publisher(store, given.broker, club=given.club, board=given.board,
+                                         acked=acked, username=given.username,
+                                         password=given.password, again=args.again)
     print(f"Publishing board {given.board} of {given.club} to {given.broker[0]}:"
           f"{given.broker[1]} (store {store})", flush=True)
     publisher.run(stop, args.poll)
@@ -174,47 +186,37 @@ def run_publish(args: argparse.Namespace) -> int:
 
 def run_serve(args: argparse.Namespace) -> int:
     """Serve until stopped; 1 if a result could not be stored (systemd starts it again)."""
-    from pegboard.club.results import connect, load_members
-    from pegboard.club.server import serve
-    from pegboard.web.server_hosts import board_names
-
     given = settings(args, publish=False)
     db_path = Path(args.db)
     seating = _seating(Path(args.seating)) if args.seating else None
-    db = connect(db_path)
+    db = results.connect(db_path)
     try:
         if args.members:
-            load_members(db, Path(args.members))
+            results.load_members(db, Path(args.members))
     finally:
         db.close()
     sock = bind(args.host, args.port)
     host, port = sock.getsockname()[:2]
     print(f"Club standings on http://{host}:{port}/ (results {db_path})", flush=True)
     try:
-        return serve(db_path, sock, given.broker, club=given.club, name=args.name,
-                     username=given.username, password=given.password, hosts=board_names(),
-                     seating=seating)
+        return club_server.serve(db_path, sock, given.broker, club=given.club, name=args.name,
+                                 username=given.username, password=given.password,
+                                 hosts=server_hosts.board_names(), seating=seating)
     finally:
         sock.close()
 
 
 def _seating(path: Path) -> list[Any]:
-    import json
-
-    from pegboard.club.seating import from_json
-
     try:
-        return from_json(json.loads(path.read_text(encoding="utf-8")))
+        return seating.from_json(json.loads(path.read_text(encoding="utf-8")))
     except (OSError, UnicodeDecodeError, ValueError) as error:
         raise ClubError(f"cannot read the seating {path}: {error}") from None
 
 
 def run_setup(args: argparse.Namespace) -> int:
     """Write the broker's configuration."""
-    from pegboard.club.setup import write_setup
-
-    for line in write_setup(Path(args.out), club=args.club, boards=args.boards,
-                            port=args.port, league=args.league):
+    for line in club_setup.write_setup(Path(args.out), club=args.club, boards=args.boards,
+                                       port=args.port, league=args.league):
         print(line)
     return 0
 
@@ -222,21 +224,17 @@ def run_setup(args: argparse.Namespace) -> int:
 def run_seat(args: argparse.Namespace) -> int:
     """Check in (each member's name shown to verify; guests and unknown numbers flagged) and
     print the night's seating."""
-    import json
-
-    from pegboard.club.seating import seat, to_json
-
     roster: dict[str, tuple[str, bool]] = {}
     if args.members:
         roster = _roster(Path(args.members))
     present = [number.strip() for number in args.present.split(",") if number.strip()]
-    night = seat(present, args.rounds, args.seating, args.seed)
+    night = seating.seat(present, args.rounds, args.seating, args.seed)
     for number in present:
         name, guest = roster.get(number, ("", False))
         flag = "(guest)" if guest else "" if name or not roster else "(not on the roster)"
         print(" ".join(word for word in ("checked in", number, name, flag) if word))
     if args.json:
-        print(json.dumps(to_json(night)))
+        print(json.dumps(seating.to_json(night)))
         return 0
     for r in night:
         tables = "; ".join(f"table {t.number}: {t.players[0]} v {t.players[1]}"
@@ -246,13 +244,9 @@ def run_seat(args: argparse.Namespace) -> int:
 
 
 def _roster(path: Path) -> dict[str, tuple[str, bool]]:
-    import sqlite3
-
-    from pegboard.club.results import connect, load_members
-
-    db = connect(Path(":memory:"))
+    db = results.connect(Path(":memory:"))
     try:
-        load_members(db, path)
+        results.load_members(db, path)
         return {row[0]: (row[1], bool(row[2])) for row in db.execute("SELECT * FROM member")}
     except sqlite3.Error as error:
         raise ClubError(f"cannot read the roster {path}: {error}") from None

@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from pegboard.club.topics import broker_address
+from pegboard.config import load_config
 from pegboard.errors import ClubError
 
 if TYPE_CHECKING:
@@ -46,9 +48,6 @@ def _source(args: argparse.Namespace) -> str:
 def settings(args: argparse.Namespace, *, publish: bool) -> ClubSettings:
     """The settings of ``club publish`` (``publish``) or ``club serve``: options first,
     then ``[club]``; ClubError naming the option and the key when one is missing."""
-    from pegboard.club.topics import broker_address
-    from pegboard.config import load_config
-
     club = load_config(args.config).club
     where = _source(args)
     if publish and (args.board is None or args.broker is None) and not club.enabled:

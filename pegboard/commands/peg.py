@@ -4,11 +4,18 @@ from __future__ import annotations
 
 import argparse
 import json
+from typing import TYPE_CHECKING
 
+from pegboard import lazy
 from pegboard.coach.hints import explain_no_score
 from pegboard.commands import voice_options as voice_cli
 from pegboard.errors import RuleError
 from pegboard.rules import Breakdown, Card, parse_cards, require_distinct, say_play, score_play
+
+if TYPE_CHECKING:
+    from pegboard.voice import phrases
+else:
+    phrases = lazy.module("pegboard.voice.phrases")
 
 
 def register(parser: argparse.ArgumentParser) -> None:
@@ -45,10 +52,8 @@ def run(args: argparse.Namespace) -> int:
         plays.append((cards[number - 1], count, score_play(cards[:number])))
 
     def spoken() -> str:
-        from pegboard.voice.phrases import play_words
-
         return ". ".join(
-            play_words([(item.kind, item.points) for item in breakdown.items], reached)
+            phrases.play_words([(item.kind, item.points) for item in breakdown.items], reached)
             for _, reached, breakdown in plays)
 
     if args.json:

@@ -24,9 +24,35 @@ from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, Any
 
+from pegboard import lazy
+from pegboard.config import load_config
 from pegboard.errors import PegboardError, StoreError
 from pegboard.hw.oled import OledDisplay, open_dummy, open_emulator, open_oled
 from pegboard.service.logs import setup_logging
+
+if TYPE_CHECKING:
+    import pegboard.service.notify as service_notify
+    from pegboard.app import view as app_view
+    from pegboard.device import build, writable
+    from pegboard.device import loop as device_loop
+    from pegboard.hw import clock as hw_clock
+    from pegboard.service import power
+    from pegboard.store import location, peek
+    from pegboard.ui import render, splash
+    from pegboard.voice import setup as voice_setup
+else:
+    app_view = lazy.module("pegboard.app.view")
+    build = lazy.module("pegboard.device.build")
+    device_loop = lazy.module("pegboard.device.loop")
+    hw_clock = lazy.module("pegboard.hw.clock")
+    location = lazy.module("pegboard.store.location")
+    service_notify = lazy.module("pegboard.service.notify")
+    peek = lazy.module("pegboard.store.peek")
+    power = lazy.module("pegboard.service.power")
+    render = lazy.module("pegboard.ui.render")
+    splash = lazy.module("pegboard.ui.splash")
+    voice_setup = lazy.module("pegboard.voice.setup")
+    writable = lazy.module("pegboard.device.writable")
 
 if TYPE_CHECKING:
     from pegboard.config import Config
@@ -59,23 +85,16 @@ def run(args: argparse.Namespace,
     file system; :func:`pegboard.device.writable.store_problem` by default); then nothing
     starts, and the reason goes to the journal and the screen.
     """
-    from pegboard.config import load_config
-    from pegboard.store.location import find_store_path
-
     config = load_config(args.config)
     setup_logging()
-    path = find_store_path(args.store, configured=config.store.path)
+    path = location.find_store_path(args.store, configured=config.store.path)
     display = _first_frame(args.display, config, path)
 
-    from pegboard.device.writable import store_problem
-
     try:
-        problem = (check or store_problem)(path)
+        problem = (check or writable.store_problem)(path)
         if problem is not None:
             raise StoreError(problem)
-        from pegboard.device.build import open_store
-
-        store = open_store(path, owner="pegboard run")
+        store = build.open_store(path, owner="pegboard run")
     except StoreError as error:
         log.error("cannot start: %s", error)
         show_fatal(args.display, config, error, display)
@@ -85,74 +104,55 @@ def run(args: argparse.Namespace,
     finally:
         store.close()
     if powering_off:
-        from pegboard.service.power import request_poweroff
-
-        request_poweroff()
+        power.request_poweroff()
     return 0
 
 
 def _first_frame(kind: str, config: Config, store: Path) -> OledDisplay | None:
     """Open the panel and show the splash with the game the store holds (None, logged, when
     the panel cannot be opened: it is tried again, with its error, once the rest is loaded)."""
-    from pegboard.store.peek import glance
-    from pegboard.ui.splash import splash
-
     try:
         display = OledDisplay(_open_display(kind, config.display.model, config.display.i2c_port,
                                             config.display.i2c_address, config.display.rotate))
     except (PegboardError, OSError) as error:
         log.warning("could not open the display for the first frame: %s", error)
         return None
-    seen = glance(store)
-    display.show(splash(seen.players, seen.scores) if seen is not None else splash())
+    seen = peek.glance(store)
+    display.show(splash.splash(seen.players, seen.scores) if seen is not None else splash.splash())
     return display
 
 
 def _play(args: argparse.Namespace, config: Config, store: Any,
           display: OledDisplay | None) -> bool:
     """Play until told to stop; whether "Shut down" asked for the power to go off."""
-    import queue
-
-    from pegboard.device.build import (
-        APP,
-        describe_kit,
-        initial_state,
-        make_kit,
-        make_leds,
-        outputs,
-    )
-    from pegboard.device.loop import STOP, DeviceLoop
-    from pegboard.hw.clock import MonotonicClock
-    from pegboard.service.notify import Watchdog, ready, stopping
-    from pegboard.voice.setup import voice_for
-
-    clock = MonotonicClock()
+    clock = hw_clock.MonotonicClock()
     if display is None:
         display = OledDisplay(_open_display(args.display, config.display.model,
                                             config.display.i2c_port, config.display.i2c_address,
                                             config.display.rotate))
     inbox: queue.Queue[Any] = queue.Queue()
-    kit = make_kit(config.input, inbox.put, clock)
-    log.info("input: %s; display: %s", describe_kit(config.input), args.display)
-    leds = make_leds(config)
-    state = initial_state(config, store)  # the store has logged its notices itself
+    kit = build.make_kit(config.input, inbox.put, clock)
+    log.info("input: %s; display: %s", build.describe_kit(config.input), args.display)
+    leds = build.make_leds(config)
+    state = build.initial_state(config, store)  # the store has logged its notices itself
     # A missing espeak-ng or sound card is logged and the game goes on silently; with the
     # voice off it is loaded only if a player turns audio mode on.
-    speech = voice_for(config.voice, clock, log.warning)
-    loop = DeviceLoop(APP, state, kit=kit, inbox=inbox, display=display, store=store,
-                      clock=clock, observers=outputs(speech, leds),
-                      contrast=config.display.contrast, watchdog=Watchdog.from_environ())
+    speech = voice_setup.voice_for(config.voice, clock, log.warning)
+    loop = device_loop.DeviceLoop(build.APP, state, kit=kit, inbox=inbox, display=display,
+                                  store=store, clock=clock, observers=build.outputs(speech, leds),
+                                  contrast=config.display.contrast,
+                                  watchdog=service_notify.Watchdog.from_environ())
 
     def stop(signum: int, frame: FrameType | None) -> None:
-        inbox.put(STOP)
+        inbox.put(device_loop.STOP)
 
     signal.signal(signal.SIGTERM, stop)
     loop.start()
-    ready()
+    service_notify.ready()
     log.info("ready")
     with contextlib.suppress(KeyboardInterrupt):
         loop.run()
-    stopping()
+    service_notify.stopping()
     loop.close()
     log.info("game saved; stopped")
     return loop.powering_off
@@ -164,17 +164,14 @@ def show_fatal(kind: str, config: Config, error: PegboardError,
 
     Best effort: a panel that cannot be opened is only logged (the error itself already is).
     """
-    from pegboard.app.view import Screen, View
-    from pegboard.ui.render import render
-
     try:
         if display is None:
             display = OledDisplay(_open_display(kind, config.display.model,
                                                 config.display.i2c_port,
                                                 config.display.i2c_address,
                                                 config.display.rotate))
-        display.close(render(View(Screen.MESSAGE, title="Cannot start",
-                                  lines=(str(error),))))
+        display.close(render.render(app_view.View(app_view.Screen.MESSAGE, title="Cannot start",
+                                                  lines=(str(error),))))
     except (PegboardError, OSError) as problem:
         log.warning("could not show the error on the display: %s", problem)
 

@@ -4,10 +4,17 @@ from __future__ import annotations
 
 import argparse
 import json
+from typing import TYPE_CHECKING
 
+from pegboard import lazy
 from pegboard.commands import voice_options as voice_cli
 from pegboard.errors import InvalidCardError
 from pegboard.rules import Card, parse_cards, say_breakdown, score_hand
+
+if TYPE_CHECKING:
+    from pegboard.voice import phrases
+else:
+    phrases = lazy.module("pegboard.voice.phrases")
 
 
 def register(parser: argparse.ArgumentParser) -> None:
@@ -34,9 +41,7 @@ def run(args: argparse.Namespace) -> int:
     breakdown = score_hand(hand, starter, crib=args.crib)
 
     def spoken() -> str:
-        from pegboard.voice.phrases import count_words
-
-        return count_words(breakdown.items)
+        return phrases.count_words(breakdown.items)
 
     if args.json:
         print(json.dumps(breakdown.to_json(), ensure_ascii=False))

@@ -31,8 +31,45 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from pegboard import lazy
 from pegboard.commands import paths
 from pegboard.errors import PegboardError, not_utf8
+
+if TYPE_CHECKING:
+    import dataclasses
+    import tempfile
+    from importlib import resources
+
+    from pegboard import config as pegboard_config
+    from pegboard.device import build
+    from pegboard.hw import clock as hw_clock
+    from pegboard.hw import oled
+    from pegboard.sim import keys, script, splash
+    from pegboard.sim import leds as sim_leds
+    from pegboard.sim import session as sim_session
+    from pegboard.sim import terminal as sim_terminal
+    from pegboard.store import location
+    from pegboard.ui import term as ui_term
+    from pegboard.voice import espeak
+    from pegboard.voice import setup as voice_setup
+else:
+    build = lazy.module("pegboard.device.build")
+    pegboard_config = lazy.module("pegboard.config")
+    resources = lazy.module("importlib.resources")
+    script = lazy.module("pegboard.sim.script")
+    dataclasses = lazy.module("dataclasses")
+    espeak = lazy.module("pegboard.voice.espeak")
+    hw_clock = lazy.module("pegboard.hw.clock")
+    keys = lazy.module("pegboard.sim.keys")
+    location = lazy.module("pegboard.store.location")
+    oled = lazy.module("pegboard.hw.oled")
+    sim_leds = lazy.module("pegboard.sim.leds")
+    sim_session = lazy.module("pegboard.sim.session")
+    sim_terminal = lazy.module("pegboard.sim.terminal")
+    splash = lazy.module("pegboard.sim.splash")
+    tempfile = lazy.module("tempfile")
+    ui_term = lazy.module("pegboard.ui.term")
+    voice_setup = lazy.module("pegboard.voice.setup")
 
 if TYPE_CHECKING:
     from PIL import Image
@@ -99,24 +136,21 @@ def run(args: argparse.Namespace) -> int:
     headless = bool(args.script or args.demo or not sys.stdin.isatty()
                     or not sys.stdout.isatty())
     if not headless:
-        from pegboard.sim.splash import LEAVE, draw_splash
-
-        draw_splash(sys.stdout, Path(args.store) if args.store else _sim_store_path())
+        splash.draw_splash(sys.stdout, Path(args.store) if args.store else _sim_store_path())
     try:
-        from dataclasses import replace
-
-        from pegboard.config import Config, load_config
-
-        config = load_config(args.config) if args.config else Config()
+        config = (pegboard_config.load_config(args.config) if args.config
+                  else pegboard_config.Config())
         if args.kit:
-            config = replace(config, input=replace(config.input, kit=args.kit))
+            config = dataclasses.replace(
+                config, input=dataclasses.replace(config.input, kit=args.kit))
         if args.voice or args.speech:
-            config = replace(config, voice=replace(config.voice, enabled=True))
+            config = dataclasses.replace(
+                config, voice=dataclasses.replace(config.voice, enabled=True))
         if headless:
             return _headless(args, config)
     except BaseException:
         if not headless:  # the splash's screen is handed back before the message
-            sys.stdout.write(LEAVE)
+            sys.stdout.write(splash.LEAVE)
             sys.stdout.flush()
         raise
     return _interactive(args, config)
@@ -124,8 +158,6 @@ def run(args: argparse.Namespace) -> int:
 
 def demo_script(kit: str) -> str:
     """The built-in demo for ``kit`` (a scripted start of a game)."""
-    from importlib import resources  # (with tempfile, shutil...: not before the splash)
-
     name = "demo_keypad.txt" if kit == "keypad" else "demo_encoder.txt"
     return resources.files("pegboard.sim").joinpath(name).read_text(encoding="utf-8")
 
@@ -165,8 +197,6 @@ _LONG_NUMBER = re.compile(r"(?<![.\d])\d{7,}")
 
 def _parse_steps(text: str, source: str) -> list[KeyStep]:
     """The script's steps, refused when it would press or wait past the bounds above."""
-    from pegboard.sim.keys import parse_script
-
     for number, line in enumerate(text.splitlines(), start=1):
         # Checked before parsing: Python refuses to read a number of 4,301 digits.
         long = _LONG_NUMBER.search(line.split("#", 1)[0])
@@ -178,7 +208,7 @@ def _parse_steps(text: str, source: str) -> list[KeyStep]:
                 "per wait"
             )
     try:
-        steps = parse_script(text, source=source)
+        steps = keys.parse_script(text, source=source)
     except ValueError as error:
         message = str(error)  # it quotes the bad word, which may be very long
         raise PegboardError(message if len(message) <= 300 else message[:299] + "…") from None
@@ -225,16 +255,6 @@ def _check_arguments(args: argparse.Namespace) -> None:
 
 
 def _headless(args: argparse.Namespace, config: Config) -> int:
-    import tempfile
-
-    from pegboard.device.build import open_store
-    from pegboard.hw.clock import MonotonicClock
-    from pegboard.sim.script import run_script
-    from pegboard.sim.terminal import board_lines
-    from pegboard.ui.term import frame_to_halfblocks
-    from pegboard.voice.espeak import voice_problem
-    from pegboard.voice.setup import open_voice, speech_folder
-
     if args.script:
         text, source = _read_script(args.script)
     else:
@@ -254,26 +274,26 @@ def _headless(args: argparse.Namespace, config: Config) -> int:
         count += 1
         if show:
             print(f"-- frame {count}: {view.screen.value} {view.title}".rstrip())
-            print("\n".join(frame_to_halfblocks(image)))
+            print("\n".join(ui_term.frame_to_halfblocks(image)))
 
     speech: VoiceHook | None = None
     transcript: Transcript | None = None
     if args.speech:
-        problem = voice_problem(config.voice, playing=False)
+        problem = espeak.voice_problem(config.voice, playing=False)
         if problem is not None:
             print(problem.replace("; the game goes on without a voice", ""), file=sys.stderr)
             return 1
-        speech, transcript = speech_folder(Path(args.speech), config.voice)
+        speech, transcript = voice_setup.speech_folder(Path(args.speech), config.voice)
     elif args.voice:
-        speech = open_voice(config.voice, MonotonicClock(),
-                            lambda text: print(text, file=sys.stderr))
+        speech = voice_setup.open_voice(config.voice, hw_clock.MonotonicClock(),
+                                        lambda text: print(text, file=sys.stderr))
     with tempfile.TemporaryDirectory(prefix="pegboard-sim-") as scratch:
-        store = open_store(Path(args.store) if args.store else Path(scratch) / "store",
-                           owner="pegboard sim")
+        store = build.open_store(Path(args.store) if args.store else Path(scratch) / "store",
+                                 owner="pegboard sim")
         try:
-            result = run_script(steps, config, store, frames_dir=frames_dir,
-                                record_path=record, on_frame=printed, speech=speech,
-                                before_step=_naming(transcript))
+            result = script.run_script(steps, config, store, frames_dir=frames_dir,
+                                       record_path=record, on_frame=printed, speech=speech,
+                                       before_step=_naming(transcript))
         finally:
             store.close()
     if transcript is not None:
@@ -282,7 +302,7 @@ def _headless(args: argparse.Namespace, config: Config) -> int:
             "".join(f"{line}\n" for line in lines), encoding="utf-8")
     last = result.views[-1] if result.views else None
     sides = next((v.sides for v in reversed(result.views) if v.sides), ())
-    print("\n".join(board_lines(last, sides, last.target if last else 121)))
+    print("\n".join(sim_terminal.board_lines(last, sides, last.target if last else 121)))
     print(f"{result.steps_done} key steps, {len(result.frames)} frames"
           + (f", frames in {frames_dir}" if frames_dir else "")
           + (f", record in {record}" if record else "")
@@ -314,36 +334,26 @@ def _check_kit(steps: list[KeyStep], kit: str, source: str) -> None:
 
 
 def _interactive(args: argparse.Namespace, config: Config) -> int:
-    from pegboard.sim.splash import LEAVE
-
     directory = Path(args.store) if args.store else _sim_store_path()
     notices: list[str] = []
     playing = False  # once play starts, run_interactive hands the screen back itself
     try:
-        from pegboard.device.build import open_store
-        from pegboard.hw.clock import MonotonicClock
-        from pegboard.sim.session import Simulator
-        from pegboard.sim.terminal import TerminalDisplay, run_interactive
-        from pegboard.voice.setup import voice_for
-
-        clock = MonotonicClock()
-        store = open_store(directory, owner="pegboard sim")
+        clock = hw_clock.MonotonicClock()
+        store = build.open_store(directory, owner="pegboard sim")
         leds = None
         try:
             if args.leds:
-                from pegboard.sim.leds import SimulatedBoard
-
-                leds = SimulatedBoard()
+                leds = sim_leds.SimulatedBoard()
             mirror = _window() if args.window else None
-            display = TerminalDisplay(config.input.kit, extra=leds.status if leds else None,
-                                      mirror=mirror)
-            speech = voice_for(config.voice, clock, notices.append)
-            sim = Simulator(config, store, display, clock=clock, on_frame=display.frame,
-                            notice=notices.append, leds=leds.board if leds else None,
-                            speech=speech)
+            display = sim_terminal.TerminalDisplay(
+                config.input.kit, extra=leds.status if leds else None, mirror=mirror)
+            speech = voice_setup.voice_for(config.voice, clock, notices.append)
+            sim = sim_session.Simulator(config, store, display, clock=clock, on_frame=display.frame,
+                                        notice=notices.append, leds=leds.board if leds else None,
+                                        speech=speech)
             try:
                 playing = True
-                run_interactive(sim, display, sys.stdin, entered=True)
+                sim_terminal.run_interactive(sim, display, sys.stdin, entered=True)
             finally:
                 sim.close()
         finally:
@@ -352,7 +362,7 @@ def _interactive(args: argparse.Namespace, config: Config) -> int:
             store.close()
     finally:
         if not playing:  # the splash's screen is handed back before any message
-            sys.stdout.write(LEAVE)
+            sys.stdout.write(splash.LEAVE)
             sys.stdout.flush()
     for text in notices:
         print(text, file=sys.stderr)
@@ -361,18 +371,14 @@ def _interactive(args: argparse.Namespace, config: Config) -> int:
 
 
 def _window() -> OledDisplay | None:
-    from pegboard.hw.oled import OledDisplay, open_emulator
-
-    device = open_emulator()
+    device = oled.open_emulator()
     if device is None:
         print("no luma.emulator window (pip install luma.emulator, and a desktop); "
               "the terminal view carries on", file=sys.stderr)
         return None
-    return OledDisplay(device)
+    return oled.OledDisplay(device)
 
 
 def _sim_store_path() -> Path:
-    from pegboard.store.location import find_store_path
-
-    real = find_store_path(None)
+    real = location.find_store_path(None)
     return real.with_name(real.name + "-sim")

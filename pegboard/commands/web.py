@@ -19,6 +19,8 @@ from pathlib import Path
 from pegboard.commands import paths
 from pegboard.errors import PegboardError
 from pegboard.store import find_store_path
+from pegboard.web.server import serve
+from pegboard.web.server_hosts import board_names, host_name
 
 DEFAULT_PORT = 8121
 
@@ -67,8 +69,6 @@ def host_address(text: str) -> str:
 @paths.argument_type
 def allowed_name(text: str) -> str:
     """A DNS name or IP address a browser may use to reach the board."""
-    from pegboard.web.server_hosts import host_name
-
     return host_name(text)
 
 
@@ -119,9 +119,6 @@ def run(args: argparse.Namespace) -> int:
     store (so systemd starts it again)."""
     store = store_folder(args.store)
     sock = bind(args.host, args.port)
-    from pegboard.web.server import serve  # only this command needs the server
-    from pegboard.web.server_hosts import board_names
-
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
     print(f"Pegboard scoreboard on http://{shown}:{port}/ (store {store})", flush=True)

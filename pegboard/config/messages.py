@@ -9,9 +9,15 @@ from __future__ import annotations
 import json
 import re
 import reprlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from pegboard import lazy
 from pegboard.errors import ConfigError
+
+if TYPE_CHECKING:
+    import difflib
+else:
+    difflib = lazy.module("difflib")
 
 
 def name(text: str) -> str:
@@ -24,8 +30,6 @@ def name(text: str) -> str:
 
 def unknown(kind: str, prefix: str, written: str, valid: list[str], source: str) -> ConfigError:
     """An unknown section or key, with the closest valid name (compared without the prefix)."""
-    import difflib  # only a config with a mistake needs it
-
     shape = "[{}]" if kind == "section" else prefix + "{}"
     # difflib is quadratic in the name's length; no valid name is longer than 16.
     close = difflib.get_close_matches(written[:40], valid, n=1, cutoff=0.6)

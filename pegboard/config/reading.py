@@ -5,12 +5,21 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from pegboard import lazy
 from pegboard.config import messages
 from pegboard.config.schema import SECTIONS, Config, build, section_keys, section_values
 from pegboard.config.values import Invalid
 from pegboard.errors import ConfigError, not_utf8
+
+if TYPE_CHECKING:
+    import tomllib
+
+    from pegboard.config import toml_guard
+else:
+    toml_guard = lazy.module("pegboard.config.toml_guard")
+    tomllib = lazy.module("tomllib")
 
 DEFAULT_CONFIG_PATH = Path("/etc/pegboard/config.toml")
 
@@ -78,11 +87,7 @@ def parse_config(text: str, source: str = "<string>") -> Config:
     pegboard.errors.ConfigError: <string>: line 2: leds.count = a number of 30 digits
     (999999999999…); allowed: numbers of at most 24 digits
     """
-    import tomllib  # a config file to read: the simulator's defaults need no parser
-
-    from pegboard.config.toml_guard import check_shape
-
-    check_shape(text, source)
+    toml_guard.check_shape(text, source)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:

@@ -7,6 +7,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pegboard import lazy
 from pegboard.app import machine
 from pegboard.config import Config, InputConfig
 from pegboard.device.loop import App
@@ -16,6 +17,21 @@ from pegboard.errors import PegboardError
 from pegboard.hw.clock import Clock
 from pegboard.store import Recovery, Store
 from pegboard.store.replay import EngineCheck
+
+if TYPE_CHECKING:
+    from pegboard.hw import factory, gestures, inputs
+    from pegboard.link import board as link_board
+    from pegboard.link import layout as link_layout
+    from pegboard.link import led_board, serial_link, usb_port
+else:
+    factory = lazy.module("pegboard.hw.factory")
+    gestures = lazy.module("pegboard.hw.gestures")
+    inputs = lazy.module("pegboard.hw.inputs")
+    led_board = lazy.module("pegboard.link.led_board")
+    link_board = lazy.module("pegboard.link.board")
+    link_layout = lazy.module("pegboard.link.layout")
+    serial_link = lazy.module("pegboard.link.serial_link")
+    usb_port = lazy.module("pegboard.link.usb_port")
 
 if TYPE_CHECKING:
     from gpiozero import Factory
@@ -50,61 +66,48 @@ def outputs(speech: Speech[machine.AppState] | None, leds: LedBoard | None,
 
 def timing(config: InputConfig) -> Timing:
     """Debounce, hold and repeat times from the ``[input]`` section."""
-    from pegboard.hw.gestures import Timing
-
-    return Timing(debounce_s=config.debounce_ms / 1000, hold_s=config.hold_s,
-                  repeat_s=config.repeat_s)
+    return gestures.Timing(debounce_s=config.debounce_ms / 1000, hold_s=config.hold_s,
+                           repeat_s=config.repeat_s)
 
 
 def encoder_pins(config: InputConfig) -> EncoderPins:
     """The encoder kit's pins from the ``[input]`` section."""
-    from pegboard.hw.inputs import EncoderPins
-
-    return EncoderPins(a=config.encoder_a, b=config.encoder_b, push=config.encoder_push,
-                       go=config.button_go, undo=config.button_undo, menu=config.button_menu)
+    return inputs.EncoderPins(a=config.encoder_a, b=config.encoder_b, push=config.encoder_push,
+                              go=config.button_go, undo=config.button_undo, menu=config.button_menu)
 
 
 def keypad_pins(config: InputConfig) -> KeypadPins:
     """The keypad's row and column pins from the ``[input]`` section."""
-    from pegboard.hw.inputs import KeypadPins
-
     rows, cols = tuple(config.keypad_rows), tuple(config.keypad_cols)
     assert len(rows) == 4 and len(cols) == 4  # the config checks this
-    return KeypadPins(rows=(rows[0], rows[1], rows[2], rows[3]),
-                      cols=(cols[0], cols[1], cols[2], cols[3]))
+    return inputs.KeypadPins(rows=(rows[0], rows[1], rows[2], rows[3]),
+                             cols=(cols[0], cols[1], cols[2], cols[3]))
 
 
 def button_pins(config: InputConfig) -> ButtonPins:
     """The GO, UNDO and MENU buttons' pins from the ``[input]`` section (both kits)."""
-    from pegboard.hw.inputs import ButtonPins
-
-    return ButtonPins(go=config.button_go, undo=config.button_undo, menu=config.button_menu)
+    return inputs.ButtonPins(go=config.button_go, undo=config.button_undo, menu=config.button_menu)
 
 
 def make_kit(config: InputConfig, sink: Sink, clock: Clock, *,
              pin_factory: Factory | None = None) -> InputKit:
     """The input kit the config names, on gpiozero (``pin_factory`` None: the default,
     made as :func:`~pegboard.hw.factory.ensure_pin_factory` makes it)."""
-    from pegboard.hw.factory import ensure_pin_factory
-    from pegboard.hw.inputs import EncoderKit, KeypadKit
-
     if pin_factory is None:
-        ensure_pin_factory()
+        factory.ensure_pin_factory()
     if config.kit == "keypad":
-        return KeypadKit(clock, pins=keypad_pins(config), timing=timing(config),
-                         buttons=button_pins(config), sink=sink, pin_factory=pin_factory)
-    return EncoderKit(sink, clock, pins=encoder_pins(config), timing=timing(config),
-                      pin_factory=pin_factory)
+        return inputs.KeypadKit(clock, pins=keypad_pins(config), timing=timing(config),
+                                buttons=button_pins(config), sink=sink, pin_factory=pin_factory)
+    return inputs.EncoderKit(sink, clock, pins=encoder_pins(config), timing=timing(config),
+                             pin_factory=pin_factory)
 
 
 def serial_opener(baudrate: int) -> Opener:
     """Open the LED board's port as the link needs it (exclusive, never blocking) at the
     ``[link] baudrate`` (the Pico's USB serial ignores the rate; a UART adapter does not)."""
 
-    from pegboard.link.usb_port import open_serial
-
     def open_port(path: str) -> Port:
-        return open_serial(path, baudrate)
+        return usb_port.open_serial(path, baudrate)
 
     return open_port
 
@@ -116,16 +119,11 @@ def make_leds(config: Config) -> SerialLedBoard | None:
     link_config = config.link
     if not link_config.device and not link_config.serial_number:
         return None
-    from pegboard.link.board import parse_colour
-    from pegboard.link.layout import led_config_from
-    from pegboard.link.led_board import SerialLedBoard
-    from pegboard.link.serial_link import SerialLink
-
-    link = SerialLink(link_config.device or "auto",
-                      serial_number=link_config.serial_number or None,
-                      config=led_config_from(config.leds),
-                      opener=serial_opener(link_config.baudrate))
-    return SerialLedBoard(link, [parse_colour(c) for c in config.leds.colours])
+    link = serial_link.SerialLink(link_config.device or "auto",
+                                  serial_number=link_config.serial_number or None,
+                                  config=link_layout.led_config_from(config.leds),
+                                  opener=serial_opener(link_config.baudrate))
+    return led_board.SerialLedBoard(link, [link_board.parse_colour(c) for c in config.leds.colours])
 
 
 def resume_game(store: Store) -> Game | tuple[Mapping[str, Any], ...] | None:

@@ -15,6 +15,14 @@ from __future__ import annotations
 
 import importlib
 import os
+from typing import TYPE_CHECKING
+
+from pegboard import lazy
+
+if TYPE_CHECKING:
+    import gpiozero
+else:
+    gpiozero = lazy.module("gpiozero")
 
 ENVIRONMENT = "GPIOZERO_PIN_FACTORY"
 
@@ -30,20 +38,18 @@ in its distribution's metadata), each with the module and class the entry point 
 
 
 def ensure_pin_factory() -> None:
-    """Set ``Device.pin_factory`` as gpiozero would on the first device, if it is unset.
+    """Set ``gpiozero.Device.pin_factory`` as gpiozero would on the first device, if it is unset.
 
     gpiozero matches the variable's value as given, then lower-cased; its own names are all
     lower case, so a value naming one of them in any case is that factory. A factory that
     cannot be made raises what gpiozero's lookup would have raised: the class's own error.
     """
-    from gpiozero import Device
-
-    if Device.pin_factory is not None:
+    if gpiozero.Device.pin_factory is not None:
         return
     name = os.environ.get(ENVIRONMENT)
     known = GPIOZERO_FACTORIES.get(name.lower()) if name else None
     if known is None:
-        Device.ensure_pin_factory()
+        gpiozero.Device.ensure_pin_factory()
         return
     module, cls = known
-    Device.pin_factory = getattr(importlib.import_module(module), cls)()
+    gpiozero.Device.pin_factory = getattr(importlib.import_module(module), cls)()

@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
+from pegboard import lazy
 from pegboard.app.inputs import Button, InputEvent, KnobTurn, Press, RankKey
 from pegboard.config import InputConfig
 from pegboard.hw.clock import Clock
@@ -23,7 +24,10 @@ from pegboard.hw.gestures import KeyAction, KeyGestures, RawEdge, Timing
 from pegboard.rules.cards import Rank
 
 if TYPE_CHECKING:
+    import gpiozero
     from gpiozero import Factory
+else:
+    gpiozero = lazy.module("gpiozero")
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,22 +160,19 @@ class EncoderKit:
         timing: Timing | None = None,
         pin_factory: Factory | None = None,
     ) -> None:
-        from gpiozero import Button as GpioButton
-        from gpiozero import RotaryEncoder
-
         self.pins = pins or EncoderPins()
         self.gestures = KeyGestures(dict(ENCODER_KEYS), timing)
         kw = _factory_kwargs(pin_factory)
         self._devices: list[Any] = []
         # max_steps=0: an unbounded counter; only the direction of each detent is used.
-        encoder = RotaryEncoder(self.pins.a, self.pins.b, max_steps=0, **kw)
+        encoder = gpiozero.RotaryEncoder(self.pins.a, self.pins.b, max_steps=0, **kw)
         encoder.when_rotated_clockwise = lambda: sink(EncoderStep(1, clock.now()))
         encoder.when_rotated_counter_clockwise = lambda: sink(EncoderStep(-1, clock.now()))
         self._devices.append(encoder)
         named = {"ok": self.pins.push, "go": self.pins.go, "undo": self.pins.undo,
                  "menu": self.pins.menu}
         for name, pin in named.items():
-            button = GpioButton(pin, pull_up=True, bounce_time=None, **kw)
+            button = gpiozero.Button(pin, pull_up=True, bounce_time=None, **kw)
             button.when_pressed = _edge_callback(sink, clock, name, True)
             button.when_released = _edge_callback(sink, clock, name, False)
             self._devices.append(button)
@@ -249,9 +250,6 @@ class KeypadKit:
         buttons: ButtonPins | None = None,
         sink: Sink | None = None,
     ) -> None:
-        from gpiozero import Button as GpioButton
-        from gpiozero import DigitalInputDevice, GPIODevice
-
         self.pins = pins or KeypadPins()
         self.layout = tuple(tuple(row) for row in layout)
         keys = {name: KEYPAD_KEYS[name] for row in self.layout for name in row}
@@ -261,10 +259,11 @@ class KeypadKit:
         self.scan_s = scan_s
         kw = _factory_kwargs(pin_factory)
         # Plain GPIODevices: the scan switches each row's pin between input and output itself.
-        self._rows = [GPIODevice(pin, **kw) for pin in self.pins.rows]
+        self._rows = [gpiozero.GPIODevice(pin, **kw) for pin in self.pins.rows]
         for row in self._rows:
             row.pin.input_with_pull("up")
-        self._cols = [DigitalInputDevice(pin, pull_up=True, **kw) for pin in self.pins.cols]
+        self._cols = [gpiozero.DigitalInputDevice(pin, pull_up=True, **kw)
+                      for pin in self.pins.cols]
         self._buttons: list[Any] = []
         if buttons is not None:
             if sink is None:
@@ -272,7 +271,7 @@ class KeypadKit:
             named = {"button_go": buttons.go, "button_undo": buttons.undo,
                      "button_menu": buttons.menu}
             for name, pin in named.items():
-                button = GpioButton(pin, pull_up=True, bounce_time=None, **kw)
+                button = gpiozero.Button(pin, pull_up=True, bounce_time=None, **kw)
                 button.when_pressed = _edge_callback(sink, clock, name, True)
                 button.when_released = _edge_callback(sink, clock, name, False)
                 self._buttons.append(button)

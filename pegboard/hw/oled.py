@@ -12,11 +12,23 @@ luma is imported lazily: nothing here needs an I2C bus until a real device is op
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from PIL import Image
 
+from pegboard import lazy
 from pegboard.errors import PegboardError
+
+if TYPE_CHECKING:
+    from luma.core import device as luma_device
+    from luma.core.interface import serial as luma_serial
+    from luma.emulator import device as luma_emulator
+    from luma.oled import device as luma_oled
+else:
+    luma_device = lazy.module("luma.core.device")
+    luma_emulator = lazy.module("luma.emulator.device")
+    luma_oled = lazy.module("luma.oled.device")
+    luma_serial = lazy.module("luma.core.interface.serial")
 
 WIDTH, HEIGHT = 128, 64
 MODELS = ("ssd1306", "sh1106")
@@ -83,30 +95,25 @@ def open_oled(model: str, *, port: int = 1, address: int = 0x3C, rotate: int = 0
     """Open the real panel on I2C (``model`` is "ssd1306" or "sh1106")."""
     if model not in MODELS:
         raise PegboardError(f"display model {model!r} is not supported; use one of {MODELS}")
-    from luma.core.interface.serial import i2c
-    from luma.oled import device as oled
-
     try:
-        serial = i2c(port=port, address=address)
+        serial = luma_serial.i2c(port=port, address=address)
     except Exception as error:  # luma raises its own DeviceNotFoundError/PermissionError
         raise PegboardError(
             f"cannot open the OLED on I2C bus {port} at address {address:#04x}: {error} "
             "(is I2C enabled, and the display wired to SDA GPIO2 / SCL GPIO3?)"
         ) from error
-    return getattr(oled, model)(serial, width=WIDTH, height=HEIGHT, rotate=rotate)
+    return getattr(luma_oled, model)(serial, width=WIDTH, height=HEIGHT, rotate=rotate)
 
 
 def open_dummy(rotate: int = 0) -> Any:
     """luma's ``dummy`` device: keeps the last image, used by the tests and the simulator."""
-    from luma.core.device import dummy
-
-    return dummy(width=WIDTH, height=HEIGHT, rotate=rotate, mode="1")
+    return luma_device.dummy(width=WIDTH, height=HEIGHT, rotate=rotate, mode="1")
 
 
 def open_emulator(scale: int = 4) -> Any | None:
     """A luma.emulator pygame window if that package and a display are available, else None."""
     try:
-        from luma.emulator.device import pygame as emulator
+        emulator = luma_emulator.pygame  # an optional package: imported here, if installed
     except ImportError:
         return None
     try:

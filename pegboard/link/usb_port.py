@@ -4,9 +4,17 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
+from pegboard import lazy
 from pegboard.errors import LinkError
+
+if TYPE_CHECKING:
+    import serial
+    from serial.tools import list_ports
+else:
+    serial = lazy.module("serial")
+    list_ports = lazy.module("serial.tools.list_ports")
 
 #: USB vendor id of the Raspberry Pi Pico (RP2040) running MicroPython.
 PICO_VID = 0x2E8A
@@ -35,8 +43,6 @@ def open_serial(path: str, baudrate: int = 115200) -> Port:
     The Pico's USB serial runs at USB speed whatever ``baudrate`` says; it matters only for a
     board behind a USB-to-UART adapter.
     """
-    import serial  # the adapter's one library, imported when a port is really opened
-
     try:
         port: Port = serial.Serial(path, baudrate=baudrate, timeout=0, write_timeout=0,
                                    exclusive=True)
@@ -47,8 +53,6 @@ def open_serial(path: str, baudrate: int = 115200) -> Port:
 
 def find_board(serial_number: str | None = None) -> str | None:
     """The device path of a connected Pico (matching ``serial_number`` when given), or None."""
-    from serial.tools import list_ports
-
     for info in sorted(list_ports.comports(), key=lambda p: p.device):
         if serial_number:
             if info.serial_number == serial_number:

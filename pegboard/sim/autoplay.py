@@ -27,6 +27,7 @@ from pegboard.config import Config
 from pegboard.rules.cards import DECK, Card, Rank
 from pegboard.sim.fakes import FakeClock, RecordingDisplay
 from pegboard.sim.keys import KeyStep
+from pegboard.sim.script import game_record
 from pegboard.sim.session import Simulator
 from pegboard.store import Store
 
@@ -259,8 +260,6 @@ def record_game(
                     keys += step.count
         finally:
             sim.close()
-            from pegboard.sim.script import game_record
-
             record = game_record(store)
             store.close()
     return PlayedGame(script=_wrap_script(lines), final=views[-1] if views else None,

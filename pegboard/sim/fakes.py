@@ -15,6 +15,13 @@ from typing import TYPE_CHECKING, Any
 
 from PIL import Image
 
+from pegboard import lazy
+
+if TYPE_CHECKING:
+    from gpiozero.pins import mock
+else:
+    mock = lazy.module("gpiozero.pins.mock")
+
 if TYPE_CHECKING:
     from gpiozero.pins.mock import MockFactory
 
@@ -171,9 +178,7 @@ def _matrix_row_pin_class() -> type[Any]:
     importing this module does not import gpiozero)."""
     global _ROW_PIN_CLASS
     if _ROW_PIN_CLASS is None:
-        from gpiozero.pins.mock import MockPin
-
-        class MatrixRowPin(MockPin):  # type: ignore[misc]
+        class MatrixRowPin(mock.MockPin):  # type: ignore[misc]
             def __init__(self, factory: Any, info: Any, matrix: MockKeypadMatrix) -> None:
                 self.matrix = matrix
                 super().__init__(factory, info)

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from PIL import Image
 
+from pegboard import lazy
 from pegboard.app.state import AppState
 from pegboard.app.view import View
 from pegboard.config import Config
@@ -37,6 +38,22 @@ from pegboard.hw.oled import Display
 from pegboard.sim.fakes import FakeClock
 from pegboard.sim.keys import KeyStep
 from pegboard.store import Store
+
+if TYPE_CHECKING:
+    import gpiozero
+    from gpiozero.pins import mock
+
+    from pegboard.device import build
+    from pegboard.hw import inputs
+    from pegboard.sim import fakes
+    from pegboard.sim import hands as sim_hands
+else:
+    build = lazy.module("pegboard.device.build")
+    fakes = lazy.module("pegboard.sim.fakes")
+    gpiozero = lazy.module("gpiozero")
+    sim_hands = lazy.module("pegboard.sim.hands")
+    inputs = lazy.module("pegboard.hw.inputs")
+    mock = lazy.module("gpiozero.pins.mock")
 
 if TYPE_CHECKING:
     from gpiozero.pins.mock import MockFactory
@@ -157,40 +174,32 @@ class Simulator:
             return self._pins
 
     def _make_pins(self) -> MockPins:
-        from gpiozero import Device
-        from gpiozero.pins.mock import MockFactory
-
-        from pegboard.device.build import encoder_pins, keypad_pins, make_kit
-        from pegboard.sim.fakes import MockKeypadMatrix
-        from pegboard.sim.hands import MockHands, ScanWatch
-
         config = self.config.input
-        factory = MockFactory()
-        previous = Device.pin_factory
-        Device.pin_factory = factory
+        factory = mock.MockFactory()
+        previous = gpiozero.Device.pin_factory
+        gpiozero.Device.pin_factory = factory
         matrix = None
         if config.kit == "keypad":
-            pins = keypad_pins(config)
-            matrix = MockKeypadMatrix(factory, pins.rows, pins.cols)
-        kit = make_kit(config, self.inbox.put, self.clock, pin_factory=factory)
+            pins = build.keypad_pins(config)
+            matrix = fakes.MockKeypadMatrix(factory, pins.rows, pins.cols)
+        kit = build.make_kit(config, self.inbox.put, self.clock, pin_factory=factory)
         fake = isinstance(self.clock, FakeClock)
         wait = self._fake_wait if fake else time.sleep
         # Under a real clock the loop scans the keypad on its own thread: the hands hold each
         # key until the scan has seen it. Under a fake clock ``wait`` runs the scans itself.
-        scan = ScanWatch() if matrix is not None and not fake else None
+        scan = sim_hands.ScanWatch() if matrix is not None and not fake else None
         if scan is not None and self._ended:
             scan.end()
-        hands = MockHands(factory, config.kit, wait, hold_s=config.hold_s,
-                          encoder_pins=encoder_pins(config), keypad=matrix, scan=scan)
+        hands = sim_hands.MockHands(factory, config.kit, wait, hold_s=config.hold_s,
+                                    encoder_pins=build.encoder_pins(config), keypad=matrix,
+                                    scan=scan)
         return MockPins(factory, previous, kit, hands)
 
     @staticmethod
     def _scanned(pins: MockPins) -> Callable[[float], None] | None:
         """What tells the hands' watch each poll of the keypad kit (None without a watch)."""
-        from pegboard.hw.inputs import KeypadKit
-
         scan, kit = pins.hands.scan, pins.kit
-        if scan is None or not isinstance(kit, KeypadKit):
+        if scan is None or not isinstance(kit, inputs.KeypadKit):
             return None
         return lambda now: scan.saw(kit.down, now)
 
@@ -240,7 +249,5 @@ class Simulator:
     def _release_pins(self) -> None:
         with self._making:
             if self._pins is not None:
-                from gpiozero import Device
-
                 self._pins.factory.reset()
-                Device.pin_factory = self._pins.previous
+                gpiozero.Device.pin_factory = self._pins.previous

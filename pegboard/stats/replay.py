@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import io
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
+from pegboard import lazy
 from pegboard.errors import RecordError, RuleError
 from pegboard.record.reader import RawLine, entries
 from pegboard.rules.events import Event, GameHeader
@@ -22,6 +24,11 @@ from pegboard.stats.values import (
     Tally,
     skunk_lines,
 )
+
+if TYPE_CHECKING:
+    from pegboard.coach import lessons as coach_lessons
+else:
+    coach_lessons = lazy.module("pegboard.coach.lessons")
 
 # --- replaying one record ------------------------------------------------------------------
 
@@ -114,9 +121,7 @@ def _learned(folded: Fold, summaries: list[GameSummary]) -> None:
     """Add what each game teaches (:func:`pegboard.coach.lessons.lessons`, the one place it
     is worked out) to its sides' tallies: discards reviewed and the points given up on them,
     points missed counting and given up pegging."""
-    from pegboard.coach.lessons import lessons  # the advice engine: only when summarising
-
-    found = lessons(folded)
+    found = coach_lessons.lessons(folded)
     sides_of = folded.game.sides_of
     for summary, players in zip(summaries, found.per_game, strict=False):
         for who in players:

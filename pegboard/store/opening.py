@@ -10,8 +10,9 @@ import stat
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Self
+from typing import TYPE_CHECKING, Any, Self
 
+from pegboard import lazy
 from pegboard.errors import StoreError
 from pegboard.store.aside import (
     ASIDE_NAME,
@@ -40,6 +41,11 @@ from pegboard.store.reader import (
     noted_newest,
 )
 from pegboard.store.recovery import Check, Recovery, plan
+
+if TYPE_CHECKING:
+    from pegboard.store import index as store_index
+else:
+    store_index = lazy.module("pegboard.store.index")
 
 log = logging.getLogger(__name__)
 
@@ -229,9 +235,7 @@ class Opened(StoreReader):
         )
         # Imported here: the index (SQLite, the statistics) is needed when a game ends, not
         # at start-up.
-        from pegboard.store.index import add_finished
-
-        add_finished(self.directory, archived)
+        store_index.add_finished(self.directory, archived)
         return archived
 
     def _require_open(self) -> StoreLock:

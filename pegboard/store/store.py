@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pegboard import __version__, record
+from pegboard import __version__, lazy, record
 from pegboard.errors import StoreError
 from pegboard.store.aside import (
     ASIDE_NAME,
@@ -55,6 +55,11 @@ from pegboard.store.logfile import (
 from pegboard.store.opening import Opened
 from pegboard.store.reader import CURRENT_NAME, HISTORY_NAME, StoreReader
 from pegboard.store.recovery import Plan, Recovery, plan, plan_skipping_damage
+
+if TYPE_CHECKING:
+    from pegboard.store import index_rows
+else:
+    index_rows = lazy.module("pegboard.store.index_rows")
 
 if TYPE_CHECKING:
     from pegboard.rules.events import Event, GameHeader
@@ -168,9 +173,7 @@ class Store(Opened):
         # Imported here: the statistics (the engine) are needed when a game ends, not at
         # start-up. They are kept on the finish line, so that the index can be made again
         # from the history without replaying every record.
-        from pegboard.store.index_rows import summaries_note
-
-        note = summaries_note(game)
+        note = index_rows.summaries_note(game)
         now = self._clock()
         entry: dict[str, Any] = {"at": now, "finish": payload}
         if note is not None:

@@ -8,6 +8,16 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+from pegboard import lazy
+
+if TYPE_CHECKING:
+    from pegboard import config as pegboard_config
+    from pegboard.voice import espeak
+else:
+    pegboard_config = lazy.module("pegboard.config")
+    espeak = lazy.module("pegboard.voice.espeak")
 
 # The config, espeak-ng and the phrases are imported only when --say or --wav is given: a
 # plain `pegboard score` must not pay for them.
@@ -20,20 +30,17 @@ def deliver(words: Callable[[], str], *, say: bool, wav: str | None,
     player's failure (no sound device, a device the user may not open) is the reason."""
     if not say and not wav:
         return 0
-    from pegboard.config import load_config
-    from pegboard.voice.espeak import EspeakVoice, voice_problem, write_wav
-
     text = words()
-    loaded = load_config(config)
-    problem = voice_problem(loaded.voice, playing=say)
+    loaded = pegboard_config.load_config(config)
+    problem = espeak.voice_problem(loaded.voice, playing=say)
     if problem is not None:
         print(problem.replace("; the game goes on without a voice", ""), file=sys.stderr)
         return 1
     try:
         if wav:
-            write_wav(text, Path(wav), loaded.voice)
+            espeak.write_wav(text, Path(wav), loaded.voice)
         else:
-            EspeakVoice(loaded.voice).speak(text)
+            espeak.EspeakVoice(loaded.voice).speak(text)
     except OSError as error:
         print(f"voice: {error}", file=sys.stderr)
         return 1

@@ -25,9 +25,16 @@ import tempfile
 import threading
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from pegboard import lazy
 from pegboard.app.effects import Sound
 from pegboard.config import VoiceConfig
+
+if TYPE_CHECKING:
+    from pegboard.voice import earcons
+else:
+    earcons = lazy.module("pegboard.voice.earcons")
 
 SOUND_CARDS = Path("/proc/asound/cards")
 
@@ -217,8 +224,6 @@ class EspeakVoice:
     def play(self, sound: Sound) -> None:
         """Play one of audio mode's short sounds (:mod:`pegboard.voice.earcons`) through the
         player, returning when it has been played; PlayerError when the player fails."""
-        from pegboard.voice.earcons import earcon_wav
-
         name = Path(self.player[0]).name
         with self._lock:
             self._stopped = False
@@ -233,7 +238,7 @@ class EspeakVoice:
         try:
             assert play.stdin is not None
             try:
-                play.stdin.write(earcon_wav(sound))
+                play.stdin.write(earcons.earcon_wav(sound))
                 play.stdin.close()
             except BrokenPipeError:
                 pass  # stopped, or failed: its status says which
@@ -292,12 +297,10 @@ class WavFolder:
 
     def play(self, sound: Sound) -> None:
         """Write the next numbered WAV as the sound, its name in the text file."""
-        from pegboard.voice.earcons import earcon_wav
-
         self.written += 1
         stem = self.folder / f"{self.written:04d}"
         stem.with_suffix(".txt").write_text(f"[{sound.value}]\n", encoding="utf-8")
-        stem.with_suffix(".wav").write_bytes(earcon_wav(sound))
+        stem.with_suffix(".wav").write_bytes(earcons.earcon_wav(sound))
 
     def stop(self) -> None:
         """Files are written whole: nothing to stop."""

@@ -9,8 +9,18 @@ game never waits on it and never fails because of it.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from pegboard import lazy
+
+if TYPE_CHECKING:
+    from pegboard.voice import espeak, hook, speaker
+else:
+    espeak = lazy.module("pegboard.voice.espeak")
+    hook = lazy.module("pegboard.voice.hook")
+    speaker = lazy.module("pegboard.voice.speaker")
 
 if TYPE_CHECKING:
     from pegboard.app.effects import Changes, Effect
@@ -24,37 +34,31 @@ if TYPE_CHECKING:
 
 
 def open_voice(config: VoiceConfig, clock: Clock,
-               notice: Callable[[str], None] | None = None) -> VoiceHook | None:
+               notice: Callable[[str], None] | None = None) -> hook.VoiceHook | None:
     """The speaking voice for ``config`` (None when it is off or cannot work: ``notice`` is
     told why). Audio mode (``audio``) speaks whether or not ``enabled`` is set."""
     if not (config.enabled or config.audio):
         return None
-    from pegboard.voice.espeak import EspeakVoice, voice_problem
-    from pegboard.voice.hook import VoiceHook
-    from pegboard.voice.speaker import Speaker
-
-    problem = voice_problem(config)
+    problem = espeak.voice_problem(config)
     if problem is not None:
         if notice is not None:
             notice(problem)
         return None
     try:
-        voice = EspeakVoice(config)
+        voice = espeak.EspeakVoice(config)
     except OSError as error:
         if notice is not None:
             notice(f"voice: {error}; the game goes on without a voice")
         return None
-    return VoiceHook(Speaker(voice, clock, notice=notice), language=config.language)
+    return hook.VoiceHook(speaker.Speaker(voice, clock, notice=notice), language=config.language)
 
 
 def speech_folder(folder: Path, config: VoiceConfig) -> tuple[VoiceHook, Transcript]:
     """A voice that writes every announcement, in order, as ``folder/0001.wav`` with
     ``0001.txt`` beside it (the folder is made if missing)."""
-    from pegboard.voice.hook import VoiceHook, wav_transcript
-
     folder.mkdir(parents=True, exist_ok=True)
-    transcript = wav_transcript(folder, config)
-    return VoiceHook(transcript, language=config.language), transcript
+    transcript = hook.wav_transcript(folder, config)
+    return hook.VoiceHook(transcript, language=config.language), transcript
 
 
 class OnDemand:
@@ -109,8 +113,6 @@ def voice_for(config: VoiceConfig, clock: Clock,
               notice: Callable[[str], None] | None = None) -> VoiceHook | OnDemand:
     """The device's voice: open now when ``[voice]`` turns it (or audio mode) on, else one
     that opens when a player turns audio mode on."""
-    from dataclasses import replace
-
     if config.enabled or config.audio:
         hook = open_voice(config, clock, notice)
         if hook is not None:

@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape
 
+from pegboard.coach.lessons import lessons, player_parts, worth_showing
+from pegboard.coach.review import points_text
 from pegboard.errors import PegboardError
 from pegboard.record.reader import read_game
 from pegboard.store.ids import is_valid_id
@@ -70,9 +72,6 @@ class ReviewMissing(PegboardError, LookupError):
 
 def review_html(found: GameLessons, title: str) -> str:
     """The review page of ``found``."""
-    from pegboard.coach.lessons import player_parts, worth_showing
-    from pegboard.coach.review import points_text
-
     names = found.names
     mistakes = worth_showing(found, TOP)
     if mistakes:
@@ -135,8 +134,6 @@ class Reviews:
 
     def _make(self, index: GameIndex, game: IndexedGame) -> str:
         """The review page of ``game``, made and kept (the newest few)."""
-        from pegboard.coach.lessons import lessons
-
         finished = index.read(game)
         found = lessons(read_game(finished.records, f"store game {finished.id}"))
         made = review_html(found, f"Review: {' v '.join(found.names)}")

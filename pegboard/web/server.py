@@ -27,6 +27,9 @@ from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, Any
 
+import uvicorn
+
+from pegboard.web.app import create_app
 from pegboard.web.server_conn import Limits, guarded_protocol
 
 if TYPE_CHECKING:
@@ -134,8 +137,6 @@ def guarded_config(app: Any, limits: Limits) -> uvicorn.Config:
     guarded protocol, no websockets, no access log or identifying headers, keep-alive and a
     request head held to the limits, a graceful stop of 2 s; and the short log, set after
     the Config has set up uvicorn's loggers."""
-    import uvicorn
-
     fitted = limits.fitted(open_files())
     protocol, _ = guarded_protocol(fitted)
     config = uvicorn.Config(
@@ -152,10 +153,6 @@ def serve(store: Path, sock: socket.socket, *, period: float, hosts: Collection[
           limits: Limits | None = None) -> int:
     """Serve the store's scoreboard on the listening ``sock`` until stopped; the exit
     status (0 after SIGTERM's graceful stop, :data:`FAILED`, :data:`INTERRUPTED`)."""
-    import uvicorn
-
-    from pegboard.web.app import create_app
-
     failures = Failures()
     app = create_app(store, period=period, hosts=hosts, failed=failures.failed)
     config = guarded_config(app, limits or Limits())
