@@ -126,7 +126,9 @@ SEAMS: Mapping[str, str] = {
     "pegboard.club.server": "club serve only (the standings service, uvicorn)",
     "pegboard.club.seating": "club seat only",
     "pegboard.club.setup": "club setup only",
-    "pegboard.web.server_hosts": "club serve only (the boards' names)",
+    "pegboard.web.server_hosts": "the names a server answers to: only to serve (web, club "
+                                 "serve) or to check a name given for it",
+    "pegboard.web.server": "the scoreboard's server (uvicorn, starlette): only to serve",
     "sqlite3": "club roster only",
 }
 """Each lazily imported module, and why it is not imported with the module that uses it."""

@@ -15,12 +15,18 @@ import argparse
 import ipaddress
 import socket
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from pegboard import lazy
 from pegboard.commands import paths
 from pegboard.errors import PegboardError
 from pegboard.store import find_store_path
-from pegboard.web.server import serve
-from pegboard.web.server_hosts import board_names, host_name
+
+if TYPE_CHECKING:
+    from pegboard.web import server, server_hosts
+else:
+    server = lazy.module("pegboard.web.server")
+    server_hosts = lazy.module("pegboard.web.server_hosts")
 
 DEFAULT_PORT = 8121
 
@@ -69,7 +75,7 @@ def host_address(text: str) -> str:
 @paths.argument_type
 def allowed_name(text: str) -> str:
     """A DNS name or IP address a browser may use to reach the board."""
-    return host_name(text)
+    return server_hosts.host_name(text)
 
 
 def port_number(text: str) -> int:
@@ -123,6 +129,7 @@ def run(args: argparse.Namespace) -> int:
     shown = f"[{host}]" if ":" in host else host
     print(f"Pegboard scoreboard on http://{shown}:{port}/ (store {store})", flush=True)
     try:
-        return serve(store, sock, period=args.poll, hosts=board_names(args.allow_host))
+        return server.serve(store, sock, period=args.poll,
+                            hosts=server_hosts.board_names(args.allow_host))
     finally:
         sock.close()

@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape
 
-from pegboard.coach.lessons import lessons, player_parts, worth_showing
+from pegboard.coach import lessons as coach_lessons
+from pegboard.coach.lessons import player_parts, worth_showing
 from pegboard.coach.review import points_text
 from pegboard.errors import PegboardError
 from pegboard.record.reader import read_game
@@ -135,7 +136,7 @@ class Reviews:
     def _make(self, index: GameIndex, game: IndexedGame) -> str:
         """The review page of ``game``, made and kept (the newest few)."""
         finished = index.read(game)
-        found = lessons(read_game(finished.records, f"store game {finished.id}"))
+        found = coach_lessons.lessons(read_game(finished.records, f"store game {finished.id}"))
         made = review_html(found, f"Review: {' v '.join(found.names)}")
         with self._lock:
             self._made[game.id] = made
