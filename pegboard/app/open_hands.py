@@ -18,12 +18,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from pegboard import lazy
 from pegboard.app import picker
 from pegboard.app.coach import COACH
 from pegboard.app.state import AppState, CardEntry, Page, WheelScreen
 from pegboard.app.view import PageKind
+from pegboard.coach.help_shape import paginate
 from pegboard.rules.cards import Card
 from pegboard.rules.state import GameState, Phase
+
+if TYPE_CHECKING:
+    from pegboard.coach import advice
+else:
+    advice = lazy.module("pegboard.coach.advice")
 
 if TYPE_CHECKING:
     from pegboard.coach.advice import DiscardChoice
@@ -71,8 +78,6 @@ def own_crib(gs: GameState, player: int) -> bool:
 def advised(gs: GameState, player: int) -> tuple[DiscardChoice, ...]:
     """The discard advice for the player's dealt cards, best first
     (:mod:`pegboard.coach.advice`)."""
-    from pegboard.coach import advice
-
     dealt = gs.dealt[player]
     assert dealt is not None
     return tuple(advice.advise(dealt, dealer=own_crib(gs, player), players=gs.players,
@@ -125,8 +130,6 @@ def _cards(cards: Sequence[Card]) -> str:
 def open_hands_page(gs: GameState) -> list[Page]:
     """The coach's page on an open-handed deal, the first time: whose cards are entered, in
     which order, and what comes of it."""
-    from pegboard.coach.help_shape import paginate
-
     if gs.dealer is None:
         return []
     first = gs.names[(gs.dealer + 1) % gs.players]

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
+from pegboard import lazy
 from pegboard.app import club_setup, flow, picker, wheels
 from pegboard.app.effects import AudioMode, PersistNewGame
 from pegboard.app.inputs import InputEvent
@@ -22,13 +24,18 @@ from pegboard.app.state import (
     Setup,
     SetupScreen,
 )
-from pegboard.app.teach import lessons
+from pegboard.app.teach import help_pages, lessons
 from pegboard.app.view import Screen, View
 from pegboard.app.views import board, numbered
 from pegboard.config import ClubConfig
 from pegboard.rules.events import Cut, Deal, GameHeader
 from pegboard.rules.state import Phase
 from pegboard.rules.variants import VARIANT_BY_KEY, VARIANTS
+
+if TYPE_CHECKING:
+    from pegboard.coach import rulehelp
+else:
+    rulehelp = lazy.module("pegboard.coach.rulehelp")
 
 NAMES = ("Ann", "Ben", "Cy", "Dee", "Eve", "Fred", "Gran", "Grandad", "Mum", "Dad")
 """The short list of names offered at setup (after the default "P1".."P4")."""
@@ -232,9 +239,6 @@ BASICS_OFFER = Page("The basics", ("OK: read the basics", "UNDO: skip them", "(h
 def offer_basics(state: AppState) -> AppState:
     """Before the first entry of a teaching game: the basics pages, offered (UNDO skips them
     to the screen the game starts on)."""
-    from pegboard.app.teach import help_pages
-    from pegboard.coach import rulehelp
-
     topics = tuple(rulehelp.topic(name) for name in BASICS)
     pages = (BASICS_OFFER, *help_pages(topics))
     return replace(state, screen=Reading(pages, then=state.screen),
