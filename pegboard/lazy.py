@@ -41,6 +41,8 @@ SEAMS: Mapping[str, str] = {
     "pegboard.coach.advice": "discard advice: when a player asks for it",
     "pegboard.coach.hints": "the pegging hint: when a player asks for it, or with a lesson",
     "pegboard.coach.lookahead": "the pegging coach's card: at a teaching table's play only",
+    "pegboard.coach.knowledge": "what is known at a turn in the play: for the pegging coach "
+                                "or a hint only",
     "pegboard.coach.review": "a discard reviewed by expected value: teaching, or the review",
     "pegboard.app.review_pages": "the game reviewed: from the game-over menu only",
     # drawing

@@ -1,12 +1,17 @@
-"""The pegging coach on the device (teaching mode): on each turn of a player whose dealt cards
-were entered, one line on the play screen naming the card to lay, looking two cards ahead; each
-statement it makes is checked by the scorer."""
+"""The pegging coach on the device (teaching mode): on each turn of a player the box knows
+something of, one line on the play screen. It names the player's cards only in an open-handed
+game with their hand known; with only their dealt cards entered (any of which may be in the
+crib), or a closed hand, it says what the count offers, naming no one's cards. Each statement
+it makes is checked by the scorer."""
 
 from __future__ import annotations
 
 import random
 
-from pegboard.coach.lookahead import coach_line, look_ahead
+import pytest
+
+from pegboard.coach.knowledge import knowledge_for
+from pegboard.coach.lookahead import card_line, count_line, look_ahead, play_note
 from pegboard.rules.cards import DECK, Card, parse_cards
 from pegboard.rules.pegging import score_play
 from pegboard.rules.speech import say_play
@@ -15,10 +20,11 @@ from tests.support.app_driver import OK, App, new_game
 from tests.test_app_teaching import lay_away, menu, teaching_game
 
 DEALT = (("7", "7♥"), ("7", "7♠"), ("8", "8♦"), ("J", "J♣"), ("4", "4♣"), ("K", "K♠"))
+"""P1 lays away 7♥ K♠ and keeps 7♠ 8♦ J♣ 4♣."""
 
 
 def to_p1s_turn(app: App) -> App:
-    """P1's dealt cards entered for advice (in a teaching game, J♣ K♠ laid away: the box
+    """P1's dealt cards entered for advice (in a teaching game, 7♥ K♠ laid away: the box
     asks), the starter turned and P2's lead laid; the pages the lead brings up are left on
     screen."""
     menu(app, "Discard advice")
@@ -28,11 +34,16 @@ def to_p1s_turn(app: App) -> App:
         app.pick(suit)
     app.read()
     if app.state.teaching:
-        lay_away(app, "J♣", "K♠")
+        lay_away(app, "7♥", "K♠")
     app.pick("2")  # the starter
     while app.pages:
         app.read()
     return app.pick("3")  # P2 leads a 3
+
+
+def opened(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The table played open-handed, as the coach sees it."""
+    monkeypatch.setattr("pegboard.app.teach.open_hands", lambda state: True)
 
 
 def _dealt_for_p1(app: App) -> App:
@@ -42,23 +53,34 @@ def _dealt_for_p1(app: App) -> App:
     return app
 
 
-def test_the_coach_gives_one_line_on_each_turn_of_a_known_hand() -> None:
+def test_a_closed_hand_is_not_shown_the_coach_speaks_of_the_count() -> None:
+    """P1's hand is known (the cards laid away entered) but the game is closed: the line is
+    what the count offers, the same whatever P1 holds, never a card of P1's; P2, of whose
+    cards nothing is known, gets no line."""
     app = _dealt_for_p1(teaching_game())
-    held = parse_cards("7H 7S 8D 4C")  # the hand kept: J♣ K♠ were laid away
+    known = knowledge_for(app.game)
+    assert known is not None and known.held == tuple(parse_cards("7S 8D JC 4C"))
     assert app.view.turn == "P1"
-    seen = [app.game.starter or DECK[0], *parse_cards("JC KS")]
-    assert app.view.coach == coach_line(app.game.pile, held, seen, next_left=3)
-    assert app.view.coach.startswith("Lay ")
+    assert app.view.coach == count_line(app.game.pile) == "At 3: 3 for a pair"
     before = render(app.view)
     app.pick("7")
     while app.pages:
         app.read()
-    assert app.view.turn == "P2" and app.view.coach == ""  # P2's hand is not known
-    app.pick("7")  # P2 pairs: P1's other 7 makes a pair royal
+    assert app.view.turn == "P2" and app.view.coach == ""  # nothing known of P2's cards
+    app.pick("7")  # P2 pairs
     while app.pages:
         app.read()
-    assert app.view.coach == "Lay 7: pair royal for 6"
+    assert app.view.coach == count_line(app.game.pile) == "At 17: 7 for pair royal"
     assert render(app.view).tobytes() != before.tobytes()
+
+
+def test_an_open_hand_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    opened(monkeypatch)
+    app = _dealt_for_p1(teaching_game())
+    known = knowledge_for(app.game)
+    assert known is not None
+    assert app.view.coach == card_line(known) == (
+        "Lay 8: a J back, your J makes thirty-one for 2 and a pair is 4")
 
 
 def test_no_coach_line_without_teaching() -> None:
@@ -91,53 +113,76 @@ def test_every_trap_the_coach_names_is_what_the_scorer_says() -> None:
             assert score_play(laid).total > 0
 
 
-def test_a_card_that_gave_points_away_gets_one_line_from_the_coach() -> None:
-    """P2 led a 3; P1's 4 lets a 2 make a run of three: the coach says so after the play, on
-    a page of its own (which the voice says as it says every coach page)."""
-    from pegboard.app.teach import PLAY_NOTE
-    from pegboard.coach.lookahead import known_for, play_note
-
-    app = _dealt_for_p1(teaching_game())
-    known = known_for(app.game)
-    assert known is not None and known.holds == 4 and known.next_left == 3
-    note = play_note(known, parse_cards("4C")[0])
-    assert note == "Gave away: a 2 back made run of 3 for 3; 7 was safer"
-    app.pick("4")
-    pages = [page for page in app.pages if page.title == PLAY_NOTE]
-    assert [" ".join(page.lines) for page in pages] == [note]
+def _pages_after(app: App, rank: str) -> list[str]:
+    app.pick(rank)
+    return [page.title for page in app.pages]
 
 
-def test_a_card_as_good_as_the_coach_s_gets_no_note() -> None:
+def test_a_card_that_gave_points_away_gets_one_line_from_the_coach(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """P1 kept 7♠ 8♦ J♣ 4♣ and the box knows it: the 4 lets a 2 make a run of three. Open
+    handed, the note says the 8 was safer; closed, it names no card P1 still holds. P2's run
+    then brings the "points given" page (another card then held was better)."""
     from pegboard.app.teach import PLAY_NOTE
 
+    for open_hands, said in ((True, "Gave away: a 2 back made run of 3 for 3; 8 was safer"),
+                             (False, "Gave away: a 2 back made run of 3 for 3")):
+        monkeypatch.setattr("pegboard.app.teach.open_hands",
+                            lambda state, shown=open_hands: shown)
+        app = _dealt_for_p1(teaching_game())
+        known = knowledge_for(app.game)
+        assert known is not None and known.holds == 4 and known.next_left == 3
+        assert play_note(known, parse_cards("4C")[0], open_hand=open_hands) == said
+        app.pick("4")
+        pages = [page for page in app.pages if page.title == PLAY_NOTE]
+        assert [" ".join(page.lines) for page in pages] == [said]
+        app.read()
+        assert "Coach: points given" in _pages_after(app, "2")
+
+
+def test_a_card_as_good_as_the_coach_s_gets_no_note_nor_blame(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from pegboard.app.teach import PLAY_NOTE
+
+    opened(monkeypatch)
     app = _dealt_for_p1(teaching_game())
-    app.pick("8")  # the coach's own card
-    assert not [page for page in app.pages if page.title == PLAY_NOTE]
+    assert app.view.coach.startswith("Lay 8:")
+    assert PLAY_NOTE not in _pages_after(app, "8")  # the coach's own card
+    app.read()
+    assert app.game.count == 11
+    titles = _pages_after(app, "4")  # P2's 4 makes fifteen: the 8 was still the best card
+    assert app.game.scores[1] == 2
+    assert not [t for t in titles if t.startswith("Coach: points given")]
 
 
-def test_the_coach_s_note_is_said_aloud() -> None:
+def test_the_coach_s_note_is_said_aloud(monkeypatch: pytest.MonkeyPatch) -> None:
     from pegboard.voice.announce import Announcer
 
+    opened(monkeypatch)
     app = _dealt_for_p1(teaching_game())
     announcer = Announcer()
     announcer.begin(app.state)
-    app.take_changes()
     app.pick("4")
-    said = [a.text for a in announcer.heard(app.state, app.take_changes()).said
-            if a.kind == "coach"]
-    assert said == ["Gave away: a 2 back made run of 3 for 3; 7 was safer"]
+    said = [a.text for a in announcer.heard(app.state).said if a.kind == "coach"]
+    assert said == ["Gave away: a 2 back made run of 3 for 3; 8 was safer"]
 
 
-def test_the_pegging_hint_of_a_known_hand_is_the_coach_s_line_in_full() -> None:
-    """The play screen's one line is cut to the screen's 21 columns; the menu's pegging hint
-    shows it whole at once, without asking for the cards again."""
+def test_the_pegging_hint_of_a_known_hand_is_the_coach_s_card_in_full() -> None:
+    """The menu's pegging hint shows the coach's card and why, whole, without asking for the
+    cards again, when the box knows the hand; with only the dealt cards known it asks for
+    the cards in hand rather than name one that may be in the crib."""
     from pegboard.app.menus import HINT_TITLE
 
     app = _dealt_for_p1(teaching_game())
-    line = app.view.coach
-    assert len(line) > 21
+    known = knowledge_for(app.game)
+    assert known is not None
+    line = card_line(known)
+    assert line is not None and len(line) > 21
     menu(app, "Pegging hint")
     assert app.view.title == HINT_TITLE
     assert " ".join(app.view.lines) == line
     app.feed(OK)
-    assert app.view.turn == "P1" and app.view.coach == line  # back at the play
+    assert app.view.turn == "P1" and app.view.coach == count_line(app.game.pile)
+    dealt = _dealt_for_p1(new_game())  # no teaching: the dealt cards only
+    menu(dealt, "Pegging hint")
+    assert dealt.view.title == "P1: cards in hand"

@@ -105,7 +105,7 @@ def test_pegging_hint_on_request() -> None:
     app.feed(GO)
     assert app.pages[0].title == "Hint"
     text = " ".join(app.pages[0].lines)
-    assert text.startswith("5 makes fifteen"), text
+    assert text == "Lay 5: fifteen for 2", text  # the coach's card for the cards named
     app.read()
     assert app.view.screen is Screen.PLAY and app.game.count == 10  # nothing was entered
 
@@ -247,10 +247,9 @@ def test_the_coach_teaches_each_step_of_a_deal_once() -> None:
     app.pick("A")  # 31
     note()
     titles = [title for title, _ in coached]
-    # P1's Q on P2's K let P2's J make a run (K-Q-J): a note for P1, who laid the Q.
-    assert titles == ["Coach: the starter", "Coach: the lead", "Coach: points given",
-                      "Coach: the go"]
-    assert " ".join(coached[2][1]).startswith("P1's Q")
+    # P1's Q on P2's K let P2's J make a run (K-Q-J), but nothing of P1's cards is known:
+    # no note says another card would have done better.
+    assert titles == ["Coach: the starter", "Coach: the lead", "Coach: the go"]
     # The starter was entered by its rank: the coach never names a suit the box made up.
     assert " ".join(coached[0][1]) == ("P2 cut, P1 turned the starter: 5 (suit not entered). "
                                        "It counts in every hand.")
@@ -396,15 +395,35 @@ def test_an_open_handed_first_deal_asks_every_hand_and_needs_no_show() -> None:
 
 
 def test_the_coach_notes_points_given_away_to_the_player_who_laid_the_card() -> None:
+    """P2 kept 5♠ 9♥ 9♣ A♦ and the box knows it: the 5 lead lets any ten-card make fifteen,
+    and a card P2 then held was better, so P1's fifteen brings a note for P2. Without P2's
+    hand known the same fifteen brings none: P2 may have held nothing better."""
+    from pegboard.coach.knowledge import knowledge_for
+    from pegboard.coach.lookahead import given_up
     from pegboard.rules.cards import Card
     from pegboard.rules.pegging import score_play
 
-    app = teaching_game()
-    app.pick("K")  # the starter
-    app.read()
-    app.pick("5")  # P2 leads a 5
-    app.read()
-    app.pick("10")  # P1: fifteen
+    def five_led(known: bool) -> App:
+        app = teaching_game()
+        if known:
+            menu(app, "Discard advice")
+            app.feed(KnobTurn(1), OK)  # P2
+            for label in ("5", "5♠", "9", "9♥", "9", "9♣", "A", "A♦", "K", "K♣", "Q", "Q♣"):
+                app.pick(label)
+            app.read()
+            lay_away(app, "K♣", "Q♣")
+        app.pick("K")  # the starter
+        app.read()
+        if known:
+            held = knowledge_for(app.game)
+            assert held is not None and held.held
+            lost = given_up(held, Card.parse("5S"))
+            assert lost is not None and lost > 0
+        app.pick("5")  # P2 leads a 5
+        app.read()
+        return app.pick("10")  # P1: fifteen
+
+    app = five_led(True)
     notes = [p for p in app.pages if p.title == "Coach: points given"]
     assert len(notes) == 1
     text = " ".join(notes[0].lines)
@@ -415,6 +434,9 @@ def test_the_coach_notes_points_given_away_to_the_player_who_laid_the_card() -> 
         assert score_play((Card.parse("5S"), Card.parse(ten))).items[0].kind == "fifteen"
     app.read()
     assert "coach given fifteen" in app.state.helped
+    blind = five_led(False)
+    assert blind.game.scores[0] == 2
+    assert not [p for p in blind.pages if p.title == "Coach: points given"]
 
 
 def play_to_the_last_card(app: App) -> None:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 import pytest
 
-from pegboard.coach.hints import explain_no_score, peg_hint, play_options
+from pegboard.coach.hints import explain_no_score, hint, peg_hint
+from pegboard.coach.knowledge import Knowledge, OwnCards
+from pegboard.coach.lookahead import card_line, judge
 from pegboard.errors import InvalidCardError, RuleError
 from pegboard.rules import Card, parse_cards
 
@@ -16,54 +16,51 @@ def cards(text: str) -> list[Card]:
 
 
 def test_takes_the_fifteen() -> None:
-    hint = peg_hint(cards("TC"), cards("5H 2D 9S"))
-    assert hint.card == Card.parse("5H")
-    assert hint.reason.startswith("5♥ makes fifteen for 2")
+    found = peg_hint(cards("TC"), cards("5H 2D 9S"))
+    assert found.card == Card.parse("5H")
+    assert found.reason == "Lay 5: fifteen for 2"
 
 
-def test_takes_thirty_one_and_nothing_can_answer_it() -> None:
-    hint = peg_hint(cards("KC QD 5H"), cards("6S 2D"))
-    assert hint.card == Card.parse("6S")
-    assert hint.reason == "6♠ makes thirty-one for 2"
-    assert hint.options[0].reply == 0
+def test_takes_thirty_one() -> None:
+    found = peg_hint(cards("KC QD 5H"), cards("6S 2D"))
+    assert found.card == Card.parse("6S")
+    assert found.reason == "Lay 6: thirty-one for 2"
 
 
 def test_says_go_when_nothing_fits() -> None:
-    hint = peg_hint(cards("KC QD 9H"), cards("5H 6D"))
-    assert hint.card is None
-    assert hint.reason == "Go: every card you hold would take the count past 31 (it is 29)"
+    found = peg_hint(cards("KC QD 9H"), cards("5H 6D"))
+    assert found.card is None and found.options == ()
+    assert found.reason == "Go: every card you hold would take the count past 31 (it is 29)"
 
 
-def test_does_not_lead_a_five() -> None:
-    hint = peg_hint([], cards("5H 4D KS 9C"))
-    assert hint.card == Card.parse("4D")
-    lead_five = next(o for o in hint.options if o.card == Card.parse("5H"))
-    # Fifteen unseen ten-cards (the K♠ is ours) make fifteen, three fives pair it.
-    assert lead_five.reply == Fraction(15 * 2 + 3 * 2, 48)
-    four = hint.options[0]
-    assert four.reply == Fraction(3 * 2, 48) and four.dangers == (Card.parse("4C").rank,)
-    assert hint.reason == (
-        "4♦ leads to 4: the next player scores only with a four, the least risk of your 4 plays"
-    )
+def test_the_hint_is_the_coachs_card_and_line() -> None:
+    """The hint is the pegging coach's judgement, card and words: leading a five lets any
+    ten-card make fifteen, so the coach leads lower."""
+    known = Knowledge.kept([], cards("5H 4D KS 9C"))
+    found = hint(known)
+    assert found.card == judge(known)[0].card == Card.parse("4D")
+    assert found.reason == card_line(known)
+    assert found.options == judge(known)
+    five = next(a for a in found.options if a.card == Card.parse("5H"))
+    assert five.value < found.options[0].value
 
 
-def test_avoids_leaving_21_and_a_pair_setup() -> None:
-    # Count 11: the ten makes 21 (any ten-card then makes 31 or pairs it); the 3 makes 14
-    # (an ace makes fifteen, a three pairs it, a four completes 3-4-5-6): fewer answers.
-    options = play_options(cards("6C 5D"), cards("TS 3H"))
-    by_card = {o.card: o for o in options}
-    ten, three = by_card[Card.parse("TS")], by_card[Card.parse("3H")]
-    assert ten.count == 21 and three.count == 14
-    assert options[0].card == Card.parse("3H") and three.reply < ten.reply
+def test_seen_cards_change_the_judgement() -> None:
+    """With every ten-card and the other fives seen, nothing can answer a five lead with
+    fifteen or a pair: the five is worth more than when any of them may answer it."""
+    from pegboard.rules.cards import DECK
+
+    five = Card.parse("5H")
+    seen = [c for c in DECK if c.pips == 10 or (c.rank is five.rank and c != five)]
+    without = {a.card: a.value for a in peg_hint([], [five, Card.parse("9C")]).options}
+    knowing = {a.card: a.value for a in peg_hint([], [five, Card.parse("9C")], seen).options}
+    assert knowing[five] > without[five]
 
 
-def test_seen_cards_lower_the_risk() -> None:
-    fives = cards("5C 5D 5S")
-    without = play_options([], cards("KS 5H"))
-    knowing = play_options([], cards("KS 5H"), seen=fives)
-    king = next(o for o in knowing if o.card == Card.parse("KS"))
-    assert Card.parse("5C").rank not in king.dangers
-    assert king.reply < next(o for o in without if o.card == Card.parse("KS")).reply
+def test_a_hint_needs_the_cards_held() -> None:
+    dealt = Knowledge(OwnCards.DEALT, tuple(cards("5H 4D KS 9C 2C 3C")), 4, ())
+    with pytest.raises(RuleError, match="needs the cards you hold"):
+        hint(dealt)
 
 
 def test_bad_input() -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+import pytest
 from PIL import Image, ImageChops
 
 from pegboard.app.inputs import InputEvent
@@ -15,11 +16,12 @@ from pegboard.voice.hook import Transcript, VoiceHook
 from pegboard.voice.phrases import coach_phrase
 from tests.support.announcing import changes_of
 from tests.support.app_driver import OK, App
-from tests.test_app_pegging_coach import to_p1s_turn
+from tests.test_app_pegging_coach import opened, to_p1s_turn
 from tests.test_app_teaching import teaching_game
 
-LINE = "Lay 7: a 7 back, your 7 makes pair royal for 6"  # J♣ K♠ laid away: kept 7 7 8 4
-"""The coach's line for P1 once P2 has led a 3 (P1 holds 7 7 8 J 4 K; 2 turned)."""
+LINE = "Lay 8: a J back, your J makes thirty-one for 2 and a pair is 4"
+"""The coach's line for P1 once P2 has led a 3 (an open hand: P1 kept 7 8 J 4, 7♥ K♠ laid
+away; 2 turned)."""
 
 
 def shows(frame: Image.Image, text: str) -> bool:
@@ -37,18 +39,19 @@ def shows(frame: Image.Image, text: str) -> bool:
 
 
 def test_a_long_coach_line_is_shown_whole_on_a_page_then_its_card_on_the_play_screen(
-        ) -> None:
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    opened(monkeypatch)
     app = to_p1s_turn(teaching_game())
     assert app.pages[-1].title == "Coach: P1's card"
     while len(app.pages) > 1:
         app.feed(OK)
     frame = render(app.view)
     rows = wrap(LINE, 20)
-    assert len(rows) == 3 and all(shows(frame, row) for row in rows), rows
+    assert len(rows) == 4 and all(shows(frame, row) for row in rows), rows
     app.feed(OK)
     assert app.view.coach == LINE and app.view.turn == "P1"
     play = render(app.view)
-    assert shows(play, "Lay 7")  # the card to lay, whole; the why was on the page
+    assert shows(play, "Lay 8")  # the card to lay, whole; the why was on the page
     assert not shows(play, fit(LINE, 21))  # never the line cut short
 
 
@@ -70,7 +73,8 @@ class VoicedApp(App):
         return self
 
 
-def test_in_audio_mode_the_coach_line_is_said_whole() -> None:
+def test_in_audio_mode_the_coach_line_is_said_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    opened(monkeypatch)
     taught = teaching_game()
     audio = replace(taught.state, setup=replace(taught.state.setup, audio=True))
     app = VoicedApp(audio, now=taught.now, record=taught.record)
@@ -79,4 +83,4 @@ def test_in_audio_mode_the_coach_line_is_said_whole() -> None:
     app.read()
     coach = [said.text for said in app.transcript.said if said.kind == "coach"]
     assert coach.count(coach_phrase((LINE,))) == 1  # said once, as P1's turn comes
-    assert coach_phrase((LINE,)).startswith("Lay 7: a 7 back, your 7 makes")
+    assert coach_phrase((LINE,)).startswith("Lay 8: a jack back, your jack makes")

@@ -10,6 +10,8 @@ own kind, as it is said before the counts it explains).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from pegboard.app.picker import rank_label
 from pegboard.app.state import Page
 from pegboard.app.view import PageKind
@@ -38,8 +40,12 @@ def _pone(gs: GameState) -> int:
 
 
 def coach_pages(before: GameState, after: GameState, event: Event, awards: tuple[Award, ...],
-                given: frozenset[str]) -> tuple[list[Page], frozenset[str]]:
-    """The coach pages an entry brings up, and the steps they teach (each once a game)."""
+                given: frozenset[str], worse: Callable[[], bool] = lambda: False,
+                ) -> tuple[list[Page], frozenset[str]]:
+    """The coach pages an entry brings up, and the steps they teach (each once a game).
+    ``worse``: whether the card the entry answered gave up points against another card its
+    player then held, with what was known as it was laid; only then is it said to have
+    given points away."""
     pages: list[Page] = []
     taught: set[str] = set()
 
@@ -72,7 +78,7 @@ def coach_pages(before: GameState, after: GameState, event: Event, awards: tuple
         teach("the crib", f"{names[after.dealer]}'s crib: the cards laid away, counted "
               "last. Its flush needs all 5.")
     given_away = _given_away(before, event, awards)
-    if given_away is not None:
+    if given_away is not None and worse():
         kind, text = given_away
         if f"coach {kind}" not in given and kind not in taught:
             taught.add(kind)

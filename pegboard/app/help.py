@@ -22,15 +22,17 @@ from pegboard.app.view import Screen, View
 from pegboard.app.views import board, numbered
 from pegboard.app.words import wrap
 from pegboard.coach.help_shape import in_words
+from pegboard.errors import PegboardError
 from pegboard.rules.cards import Card
 from pegboard.rules.events import Dealt, LaidAway, Penalty
 from pegboard.rules.state import GameState
 
 if TYPE_CHECKING:
-    from pegboard.coach import advice, hints, rulehelp
+    from pegboard.coach import advice, hints, knowledge, rulehelp
 else:
     advice = lazy.module("pegboard.coach.advice")
     hints = lazy.module("pegboard.coach.hints")
+    knowledge = lazy.module("pegboard.coach.knowledge")
     rulehelp = lazy.module("pegboard.coach.rulehelp")
 
 # -- rule help ---------------------------------------------------------------------------------
@@ -166,8 +168,13 @@ def _done(state: AppState, screen: CardEntry) -> Result:
     if screen.purpose == "hint":
         if not screen.cards:
             return back, ()
-        seen = [c for c in gs.seen if c not in gs.pile]
-        text = hints.peg_hint(gs.pile, screen.cards, seen).reason
+        known = knowledge.knowledge_for(gs, holding=screen.cards)
+        if known is None:
+            return back, ()
+        try:
+            text = hints.hint(known).reason
+        except PegboardError as error:
+            text = str(error)
         for card in (*screen.cards, *gs.pile):
             text = text.replace(card.pretty, picker.rank_label(card.rank))
         return replace(state, screen=Reading((Page("Hint", wrap(text)),), then=screen.under)), ()

@@ -52,8 +52,9 @@ from pegboard.rules.state import GameState, Phase
 
 if TYPE_CHECKING:
     from pegboard.app import review_pages
-    from pegboard.coach import lookahead
+    from pegboard.coach import knowledge, lookahead
 else:
+    knowledge = lazy.module("pegboard.coach.knowledge")
     lookahead = lazy.module("pegboard.coach.lookahead")
     review_pages = lazy.module("pegboard.app.review_pages")
 
@@ -215,15 +216,15 @@ HINT_TITLE = "Coach: your card"
 
 
 def _hint(state: AppState, under: ScreenState) -> ScreenState:
-    """A pegging hint: when the box knows the player's cards (their dealt cards entered), the
-    coach's card two cards ahead and why, in full, at once (the cards are not asked for
-    again; the play screen's line is cut to the screen's width); else the cards in hand are
-    asked for."""
+    """A pegging hint: when the box knows the cards the player holds, the coach's card two
+    cards ahead and why, in full, at once (the cards are not asked for again); else (only
+    their dealt cards known, any of which may be in the crib, or nothing) the cards in hand
+    are asked for."""
     assert state.session is not None
-    known = lookahead.known_for(state.session.state)
-    if known is None:
+    known = knowledge.knowledge_for(state.session.state)
+    if known is None or known.own is not knowledge.OwnCards.KEPT:
         return CardEntry("hint", under, _to_act(state))
-    line = lookahead.known_line(known) or "No card fits under 31: say go."
+    line = lookahead.card_line(known) or "No card fits under 31: say go."
     return Reading((Page(HINT_TITLE, wrap(no_suits(line))),), then=under)
 
 

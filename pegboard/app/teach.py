@@ -24,10 +24,11 @@ from pegboard.rules.scoring import Breakdown
 from pegboard.rules.state import Award, GameState, Phase, Reason
 
 if TYPE_CHECKING:
-    from pegboard.coach import hints, lookahead, review, rulehelp, teaching
+    from pegboard.coach import hints, knowledge, lookahead, review, rulehelp, teaching
     from pegboard.coach.rulehelp import Topic
 else:
     hints = lazy.module("pegboard.coach.hints")
+    knowledge = lazy.module("pegboard.coach.knowledge")
     lookahead = lazy.module("pegboard.coach.lookahead")
     review = lazy.module("pegboard.coach.review")
     rulehelp = lazy.module("pegboard.coach.rulehelp")
@@ -40,11 +41,12 @@ def lessons(state: AppState, before: GameState, event: Event, awards: tuple[Awar
     if not state.teaching or state.session is None:
         return [], frozenset()
     after = state.session.state
-    coached, steps = coach_pages(before, after, event, awards, state.helped)
+    coached, steps = coach_pages(before, after, event, awards, state.helped,
+                                 lambda: _answered_worse(state, before))
     if isinstance(event, Deal) and "open hands" not in state.helped and open_hands(state):
         coached = [*coached, *open_hands_page(after)]
         steps = steps | {"open hands"}
-    pages = [*coached, *_play_note(before, event), *_discard_reviews(after, awards),
+    pages = [*coached, *_play_note(state, before, event), *_discard_reviews(after, awards),
              *_missed(before, event)]
     given: set[str] = set(steps)
     if isinstance(event, Play) and not any(a.player == event.player for a in awards):
@@ -65,16 +67,20 @@ COACH_COLUMNS = 21
 
 
 def turn_coach(state: AppState) -> str:
-    """The pegging coach's line for the player to act (teaching, their cards known: their
-    dealt cards entered, or their hand): the card to lay looking two cards ahead with what
-    the box knows (:mod:`pegboard.coach.lookahead`); worked out once an entry."""
+    """The pegging coach's line for the player to act (teaching, something of their cards
+    known): in an open-handed game with their hand known, the card to lay looking two cards
+    ahead; else what the count offers, naming none of their cards (a dealt card may be in
+    the crib, and a closed hand is not the table's to see) (:func:`pegboard.coach.lookahead.
+    coach_line`); worked out once an entry."""
     session = state.session
     if not state.teaching or session is None or session.state.phase is not Phase.PLAY:
         return ""
 
     def line() -> str:
-        known = lookahead.known_for(session.state)
-        return (lookahead.known_line(known) or "") if known is not None else ""
+        known = knowledge.knowledge_for(session.state)
+        if known is None:
+            return ""
+        return lookahead.coach_line(known, open_hand=open_hands(state)) or ""
 
     return session.memo("coach line", line)
 
@@ -99,15 +105,38 @@ PLAY_NOTE = f"{COACH}that card"
 """The title of the pegging coach's note after a card that gave points away or missed one."""
 
 
-def _play_note(before: GameState, event: Event) -> list[Page]:
-    """The pegging coach's one-line note on the card just laid by a player whose cards the
-    box knew: what it gave away or missed, by the look-ahead the coach line uses."""
+def _play_note(state: AppState, before: GameState, event: Event) -> list[Page]:
+    """The pegging coach's one-line note on the card just laid by a player whose hand the box
+    knew: what it gave away or missed, by the judgement the coach's line makes; in a closed
+    game it names none of the cards the player still holds."""
     if not isinstance(event, Play) or before.to_act != event.player:
         return []
-    known = lookahead.known_for(before)
-    note = lookahead.play_note(known, event.card) if known is not None else None
+    known = knowledge.knowledge_for(before)
+    note = (lookahead.play_note(known, event.card, open_hand=open_hands(state))
+            if known is not None else None)
     return [Page(PLAY_NOTE, wrap(no_suits(note)), kind=PageKind.COACH)] if note is not None \
         else []
+
+
+def _answered_worse(state: AppState, before: GameState) -> bool:
+    """Whether the last card of ``before``'s count gave up points against another card its
+    player then held, judged with what the box knew as it was laid (the judgement the
+    coach's line and the review make); False when the box did not know that player's hand."""
+    if state.session is None or not before.pile:
+        return False
+    card = before.pile[-1]
+    game = state.session.game.copy()
+    for _ in range(2 * len(before.names) + 2):  # back over the answer and any go said
+        if not game.events:
+            return False
+        event = game.pop()
+        if isinstance(event, Play) and event.card == card:
+            known = knowledge.knowledge_for(game.state)
+            if known is None or known.own is not knowledge.OwnCards.KEPT:
+                return False
+            lost = lookahead.given_up(known, card)
+            return lost is not None and lost > 0
+    return False
 
 
 def _discard_reviews(after: GameState, awards: tuple[Award, ...]) -> list[Page]:

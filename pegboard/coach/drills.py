@@ -7,8 +7,9 @@ questions) and a check of the answer against the scorer or the advice engine:
   against :func:`pegboard.rules.show.score_hand`, with the count said the way the box says it.
 * **discard**: six cards dealt, as dealer or pone; the answer is the cards laid away, reviewed
   by :func:`pegboard.coach.review.review_discard` (right when nothing is given up on average).
-* **peg**: a count in the play and a hand; the answer is a card, judged by
-  :func:`pegboard.coach.hints.play_options` (right when no card is worth more).
+* **peg**: a count in the play and a hand; the answer is a card, judged by the pegging
+  coach's look-ahead (:func:`pegboard.coach.lookahead.given_up`: right when no card is worth
+  more), the judgement the coach, the hint and the game review make of the same situation.
 """
 
 from __future__ import annotations
@@ -17,7 +18,9 @@ import enum
 import random
 from dataclasses import dataclass
 
-from pegboard.coach.hints import peg_hint, play_options
+from pegboard.coach.hints import hint
+from pegboard.coach.knowledge import Knowledge
+from pegboard.coach.lookahead import given_up, judge
 from pegboard.coach.review import points_text, review_discard
 from pegboard.errors import InvalidCardError
 from pegboard.rules.cards import DECK, Card, parse_cards
@@ -46,6 +49,15 @@ class Question:
     crib: bool = False
     dealer: bool = False
     pile: tuple[Card, ...] = ()
+    seen: tuple[Card, ...] = ()
+    next_left: int | None = None
+
+    @property
+    def known(self) -> Knowledge:
+        """What the peg drill's player knows: the cards they hold, the pile, any other cards
+        seen (none in a random question) and the next player's cards left (not known in a
+        random question: taken to hold an answer if there is one)."""
+        return Knowledge.kept(self.pile, self.cards, self.seen, next_left=self.next_left)
 
     def prompt(self) -> str:
         """The question as it is asked."""
@@ -85,7 +97,7 @@ def ask(drill: Drill, rng: random.Random) -> Question:
                 break
             pile.append(card)
         hand = tuple(deck[:rng.randint(2, 4)])
-        if len(play_options(pile, hand)) >= 2:
+        if len(judge(Knowledge.kept(pile, hand))) >= 2:
             return Question(drill, hand, pile=tuple(pile))
         rng.shuffle(deck)
 
@@ -127,16 +139,13 @@ def mark(question: Question, answer: str) -> Marked:
         head = "Right." if found.followed else f"Given up: {points_text(found.loss)}."
         return Marked(found.followed, (head, *found.lines()))
     (card,) = _cards_of(answer, question, 1)
-    options = play_options(question.pile, question.cards)
-    chosen = next((o for o in options if o.card == card), None)
-    if chosen is None:
-        total = sum(c.pips for c in question.pile)
-        raise InvalidCardError(f"{card} would take the count past 31 (it is {total})")
-    hint = peg_hint(question.pile, question.cards)
-    made = score_play((*question.pile, card))
-    said = say_play(made, chosen.count)
-    lost = options[0].value - chosen.value
+    known = question.known
+    lost = given_up(known, card)
+    if lost is None:
+        raise InvalidCardError(f"{card} would take the count past 31 (it is {known.count})")
+    best = hint(known)
+    said = say_play(score_play((*question.pile, card)), known.count + card.pips)
     if lost == 0:
-        return Marked(True, (f"Right: {said}.", f"{hint.reason}."))
+        return Marked(True, (f"Right: {said}.", f"{best.reason}."))
     return Marked(False, (f"{card.pretty}: {said}; {points_text(lost)} given up on average.",
-                          f"Better: {hint.reason}."))
+                          f"Better: {best.reason}."))

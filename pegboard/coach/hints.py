@@ -1,11 +1,8 @@
-"""Help during the play: a suggested card with its reason, and why a card scored nothing.
+"""Help during the play: the card to lay with its reason, and why a card scored nothing.
 
-:func:`peg_hint` looks one card ahead. Each card that can be laid is valued by the points it
-makes now minus the points the next player could expect to make straight back: every card not
-yet seen is taken as equally likely to be theirs, so the reply risk is the average over those
-cards of what each would score on top of yours (15, 31, a pair, a run). That is what players
-mean by "don't give them an easy fifteen": leading a five or leaving the count at 21 lets any
-ten-card score, and laying a card whose rank is still out invites a pair.
+:func:`peg_hint` is the pegging coach's judgement (:func:`pegboard.coach.lookahead.judge`,
+two cards ahead), for a player who names the cards they hold: the same card the coach names
+and the quiz marks right, with the coach's line as its reason.
 
 :func:`explain_no_score` answers the table question "why didn't that score?" in one line,
 naming the rule: a pair must match the card just before it by rank, not value; a run needs
@@ -15,139 +12,60 @@ nothing reaches across a reset.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 
+from pegboard.coach.knowledge import Knowledge, OwnCards
+from pegboard.coach.lookahead import Ahead, card_line, judge
 from pegboard.errors import RuleError
-from pegboard.rules.cards import DECK, Card, Rank, require_distinct
+from pegboard.rules.cards import Card, Rank, require_distinct
 from pegboard.rules.pegging import score_play
-from pegboard.rules.speech import say_play
-
-
-@dataclass(frozen=True, slots=True)
-class PlayOption:
-    """One card the player may lay, valued for the hint.
-
-    ``points`` are scored at once; ``reply`` is the next player's expected points from their
-    answer (each unseen card equally likely) and ``reply_worst`` the most any answer scores,
-    with ``dangers`` the ranks that would score against it.
-    """
-
-    card: Card
-    count: int
-    points: int
-    reply: Fraction
-    reply_worst: int
-    dangers: tuple[Rank, ...]
-
-    @property
-    def value(self) -> Fraction:
-        """Points now less the expected reply."""
-        return self.points - self.reply
 
 
 @dataclass(frozen=True, slots=True)
 class Hint:
-    """The suggested card (``None`` means say "go") and a one-line reason."""
+    """The suggested card (``None`` means say "go") and a one-line reason; ``options`` every
+    card that fits, valued, best first."""
 
     card: Card | None
     reason: str
-    options: tuple[PlayOption, ...] = ()
+    options: tuple[Ahead, ...] = ()
 
 
-def play_options(
-    pile: Sequence[Card], hand: Sequence[Card], seen: Sequence[Card] = ()
-) -> list[PlayOption]:
-    """Every card of ``hand`` that fits under 31 on ``pile``, best first.
-
-    ``seen`` are other cards the player knows are not in the next player's hand (earlier
-    counts, the starter, their own discards); the pile and hand are never theirs either.
-    """
-    pile = tuple(pile)
-    hand = tuple(hand)
-    require_distinct((*pile, *hand, *seen), "the pile, the hand and the cards seen")
-    count = sum(card.pips for card in pile)
+def hint(known: Knowledge) -> Hint:
+    """The card to lay now and why, in one line, for a player whose cards are known (the
+    coach's card and line)."""
+    if known.own is not OwnCards.KEPT:
+        raise RuleError("a hint needs the cards you hold")
+    require_distinct((*known.pile, *known.cards, *known.seen),
+                     "the pile, the hand and the cards seen")
+    count = known.count
     if count > 31:
         raise RuleError(f"the count is {count}: a count may not pass 31")
-    known = {*pile, *hand, *seen}
-    unseen = [card for card in DECK if card not in known]
-    options: list[tuple[tuple[Fraction, int, int, int], PlayOption]] = []
-    for position, card in enumerate(hand):
-        reached = count + card.pips
-        if reached > 31:
-            continue
-        laid = (*pile, card)
-        points = score_play(laid).total
-        reply_total = 0
-        worst = 0
-        dangers: set[Rank] = set()
-        if reached < 31:  # at 31 the count restarts: nothing can be scored against it
-            by_rank: Counter[Rank] = Counter(c.rank for c in unseen)
-            for rank, number in by_rank.items():
-                answer = next(c for c in unseen if c.rank is rank)
-                if reached + answer.pips > 31:
-                    continue
-                scored = score_play((*laid, answer)).total
-                if scored:
-                    reply_total += scored * number
-                    worst = max(worst, scored)
-                    dangers.add(rank)
-        reply = Fraction(reply_total, len(unseen)) if unseen else Fraction(0)
-        option = PlayOption(card, reached, points, reply, worst, tuple(sorted(dangers)))
-        # Best value first; then more points now; then the lower card (keep high ones for 31).
-        options.append(((-option.value, -points, card.pips, position), option))
-    options.sort(key=lambda pair: pair[0])
-    return [option for _, option in options]
+    options = judge(known)
+    line = card_line(known)
+    if not options or line is None:
+        return Hint(None, f"Go: every card you hold would take the count past 31 (it is {count})")
+    return Hint(options[0].card, line, options)
+
+
+def peg_hint(pile: Sequence[Card], hand: Sequence[Card], seen: Sequence[Card] = (), *,
+             next_left: int | None = None) -> Hint:
+    """:func:`hint` for a player holding ``hand`` on ``pile``; ``seen`` are other cards they
+    know are not the next player's (earlier counts, the starter, their own discards).
+
+    >>> from pegboard.rules.cards import parse_cards
+    >>> peg_hint(parse_cards("TC"), parse_cards("5H 2D 9S")).reason
+    'Lay 5: fifteen for 2'
+    >>> peg_hint([], parse_cards("5H 4D KS 9C")).card
+    Card.parse('4D')
+    """
+    return hint(Knowledge.kept(pile, hand, seen, next_left=next_left))
 
 
 def _a(word: str) -> str:
     """The word with its article: "a seven", "an ace", "an eight"."""
     return f"an {word}" if word[0] in "aeiou" else f"a {word}"
-
-
-def _rank_list(ranks: Sequence[Rank]) -> str:
-    names = [_a(rank.spoken) for rank in ranks]
-    if len(names) <= 2:
-        return " or ".join(names)
-    return ", ".join(names[:-1]) + " or " + names[-1]
-
-
-def peg_hint(pile: Sequence[Card], hand: Sequence[Card], seen: Sequence[Card] = ()) -> Hint:
-    """The card to lay now and why, in one line.
-
-    >>> from pegboard.rules.cards import parse_cards
-    >>> peg_hint(parse_cards("TC"), parse_cards("5H 2D 9S")).reason
-    '5♥ makes fifteen for 2; the next player could answer with a five (up to 2)'
-    >>> peg_hint([], parse_cards("5H 4D KS 9C")).reason
-    '4♦ leads to 4: the next player scores only with a four, the least risk of your 4 plays'
-    """
-    options = play_options(pile, hand, seen)
-    count = sum(card.pips for card in pile)
-    if not options:
-        return Hint(None, f"Go: every card you hold would take the count past 31 (it is {count})")
-    best = options[0]
-    card = best.card
-    if best.points:
-        reason = f"{card.pretty} makes {say_play(score_play((*pile, card)), best.count).lower()}"
-        if best.reply_worst:
-            reason += (
-                f"; the next player could answer with {_rank_list(best.dangers)} "
-                f"(up to {best.reply_worst})"
-            )
-    elif not best.dangers:
-        reason = (
-            f"{card.pretty} takes the count to {best.count} and no card can score against it"
-        )
-    else:
-        reason = (
-            f"{card.pretty} {'leads' if not pile else 'takes the count'} to {best.count}: "
-            f"the next player scores only with {_rank_list(best.dangers)}"
-        )
-        if len(options) > 1:
-            reason += f", the least risk of your {len(options)} plays"
-    return Hint(card, reason, tuple(options))
 
 
 def _run_text(ranks: Sequence[int]) -> str:

@@ -7,9 +7,10 @@ Read off the record's fold (:mod:`pegboard.rules.fold`, the engine's facts for e
   cards are in the record is reviewed by :func:`pegboard.coach.review.review_discard`: the
   points given up on average against the advice engine's best discard.
 * **Pegging**: each card laid (``Laid``) by a player whose hand becomes known in that deal's
-  show is valued as :func:`pegboard.coach.hints.play_options` values it (points now less the
-  next player's expected answer, every card the player had not seen equally likely theirs);
-  the loss is the best card's value less the laid card's.
+  show is judged by the pegging coach's look-ahead (:func:`pegboard.coach.lookahead.given_up`)
+  with what the player knew as they laid it (:func:`known_when_laid`: the cards they held,
+  the pile, the cards seen and their own discards, the next player's cards left); the loss
+  is the best card's value less the laid card's, so the coach's card is never a mistake.
 * **Counting**: each claim closed in a muggins game (``ClaimClosed``), and each owner's own
   count at count it yourself (``CountSaid``), is exact, under (the points not said are
   missed) or over.
@@ -23,7 +24,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from pegboard.coach.hints import play_options
+from pegboard.coach.knowledge import Knowledge
+from pegboard.coach.lookahead import given_up, judge
 from pegboard.coach.review import points_text, review_discard
 from pegboard.errors import PegboardError
 from pegboard.rules.cards import Card
@@ -173,27 +175,37 @@ def _cards(cards: tuple[Card, ...] | list[Card]) -> str:
 def _pegging(laid: Iterable[LaidCard], player: int, hand: tuple[Card, ...],
              starter: Card | None, away: tuple[Card, ...],
              ) -> Iterator[tuple[LaidCard, Fraction, str]]:
-    """Each card ``player`` laid this deal with the expected points it gave up (``away``: the
-    cards they laid away to the crib, which they know are nobody's hand)."""
+    """Each card ``player`` laid this deal with the expected points it gave up, judged with
+    what they knew as they laid it (:func:`known_when_laid`)."""
     for play in laid:
         if play.laid.player != player:
             continue
-        card, pile = play.laid.card, play.laid.before
-        own = set(c for c in play.played if c in hand)
-        holding = [c for c in hand if c not in own]
-        if card not in holding:
+        known = known_when_laid(play, hand, starter, away)
+        if known is None:
             continue  # a hand that does not match the play (a take-back): nothing to judge
-        seen = [c for c in (*play.played, *away) if c not in pile and c not in holding]
-        if starter is not None and starter not in holding and starter not in pile:
-            seen.append(starter)
-        try:
-            options = play_options(pile, holding, seen)
-        except PegboardError:
+        lost = given_up(known, play.laid.card)
+        if lost is None:
             continue
-        chosen = next((o for o in options if o.card == card), None)
-        if chosen is None or not options:
-            continue
-        yield play, options[0].value - chosen.value, options[0].card.pretty
+        yield play, lost, judge(known)[0].card.pretty
+
+
+def known_when_laid(play: LaidCard, hand: tuple[Card, ...], starter: Card | None,
+                    away: tuple[Card, ...]) -> Knowledge | None:
+    """What the player knew as they laid ``play``, their ``hand`` shown later: the cards of it
+    not yet laid, the pile, every card seen that deal (the starter, the cards laid before) and
+    their own discards (``away``), and the cards the next player still in the count then held
+    (the engine's :attr:`~pegboard.rules.facts.Laid.answer_left`). The same knowledge the
+    coach had, its hand known, at that turn (:func:`pegboard.coach.knowledge.knowledge_for`).
+    None when the hand does not hold the card."""
+    card, pile = play.laid.card, play.laid.before
+    own = set(c for c in play.played if c in hand)
+    holding = tuple(c for c in hand if c not in own)
+    if card not in holding:
+        return None
+    seen = [c for c in (*play.played, *away) if c not in pile and c not in holding]
+    if starter is not None and starter not in holding and starter not in pile:
+        seen.append(starter)
+    return Knowledge.kept(pile, holding, seen, next_left=play.laid.answer_left)
 
 
 def lessons(record: Game | Fold) -> GameLessons:

@@ -1,15 +1,23 @@
-"""The pegging coach: the card to lay now, looking two cards ahead (docs/rules.md, "The play").
+"""The one pegging judgement: the card to lay now, looking two cards ahead (docs/rules.md, "The
+play"). The coach's line and its note after a play, the pegging hint, ``pegboard quiz`` and the
+game review all judge a card here, from the same :class:`~pegboard.coach.knowledge.Knowledge`,
+so they agree on every situation: the coach's card is the hint's, the quiz's right answer, and
+never a mistake in the review.
 
-A card is valued by what the box knows of the table (:class:`Known`): the points it makes
-now; then the next player's answer, every card they could hold equally likely (not the cards
-seen this deal, nor any the player was dealt: their own discards are nobody else's); the
-chance that none of the cards they still hold fits under 31, when the go (or the last card)
-comes back to the player; and the player's own best card after the answer. When the box knows
-the six dealt cards but not which two went to the crib, each card the player might still hold
-counts as often as the holdings that include it. Two cards ahead is where the traps are that
-players learn: a card whose rank you hold again invites a pair you answer with a pair royal;
-a card one or two ranks from another you hold invites a run you extend; a count the next
-player cannot answer under 31 gives you the go, and laying on after it the last card too.
+A card is valued by what is known: the points it makes now; then the next player's answer,
+every card they could hold equally likely (not the cards seen this deal, nor any the player
+was dealt: their own discards are nobody else's); the chance that none of the cards they still
+hold fits under 31, when the go (or the last card) comes back to the player; and the player's
+own best card after the answer. When only the dealt cards are known, each card the player might
+still hold counts as often as the holdings that include it; such a judgement names no card as
+held (any may be in the crib). Two cards ahead is where the traps are that players learn: a
+card whose rank you hold again invites a pair you answer with a pair royal; a card one or two
+ranks from another you hold invites a run you extend; a count the next player cannot answer
+under 31 gives you the go, and laying on after it the last card too.
+
+What the coach says (:func:`coach_line`, :func:`play_note`) names the player's cards only when
+it knows them and the table may see them (an open hand); otherwise it speaks of the count and
+the cards laid, which every player sees, or says nothing.
 """
 
 from __future__ import annotations
@@ -20,49 +28,13 @@ from fractions import Fraction
 from itertools import combinations
 from math import comb
 
+from pegboard.coach.knowledge import Knowledge, OwnCards
 from pegboard.rules.cards import DECK, Card, Rank
 from pegboard.rules.pegging import score_play
 from pegboard.rules.speech import say_play
-from pegboard.rules.state import GameState, Phase
 
 GO = 1
 """The point for the go, or for the last card (RULES.md, "The play"); 31 scores 2 instead."""
-
-
-@dataclass(frozen=True, slots=True)
-class Known:
-    """What the box knows when a player is to lay a card.
-
-    ``cards`` are the cards the player may hold (the dealt cards not yet laid, or the hand
-    when it is known) and ``holds`` how many of them they hold (fewer than ``cards`` while
-    the box does not know which were laid away; None: all of them). ``dead`` are cards the
-    next player cannot hold besides the pile and ``cards`` (the starter, the cards laid in
-    earlier counts). ``next_left`` is how many cards the next player still holds (0 once
-    they have said go or laid them all; None: not known, assume they hold an answer if
-    there is one)."""
-
-    pile: tuple[Card, ...]
-    cards: tuple[Card, ...]
-    dead: tuple[Card, ...] = ()
-    holds: int | None = None
-    next_left: int | None = None
-
-    @property
-    def count(self) -> int:
-        """The count before the card is laid."""
-        return sum(c.pips for c in self.pile)
-
-    def unseen(self) -> list[Card]:
-        """The cards the next player might hold."""
-        known = {*self.pile, *self.cards, *self.dead}
-        return [card for card in DECK if card not in known]
-
-    def holdings(self, laid: Card) -> list[tuple[Card, ...]]:
-        """Each set of cards the player may still hold once ``laid`` is laid, equally
-        likely."""
-        rest = tuple(c for c in self.cards if c != laid)
-        keep = len(rest) if self.holds is None else max(0, min(len(rest), self.holds - 1))
-        return [rest] if keep == len(rest) else list(combinations(rest, keep))
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,13 +86,20 @@ def _none_fits(unseen: int, fitting: int, held: int | None) -> Fraction:
     return Fraction(comb(unseen - fitting, held), comb(unseen, held))
 
 
-def _value(known: Known, card: Card, unseen: list[Card]) -> Ahead:
+def _holdings(known: Knowledge, laid: Card) -> list[tuple[Card, ...]]:
+    """Each set of cards the player may still hold once ``laid`` is laid, equally likely."""
+    rest = tuple(c for c in known.cards if c != laid)
+    keep = len(rest) if known.own is OwnCards.KEPT else max(0, min(len(rest), known.holds - 1))
+    return [rest] if keep == len(rest) else list(combinations(rest, keep))
+
+
+def _value(known: Knowledge, card: Card, unseen: list[Card]) -> Ahead:
     laid = (*known.pile, card)
     reached = known.count + card.pips
     value = Fraction(score_play(laid).total)
     if reached == 31:  # the count starts again: nothing more to look at
         return Ahead(card, value, None, False)
-    holdings = known.holdings(card)
+    holdings = _holdings(known, card)
     answers = [c for c in unseen if reached + c.pips <= 31]
     none = _none_fits(len(unseen), len(answers), known.next_left)
     if none:
@@ -149,53 +128,50 @@ def _value(known: Known, card: Card, unseen: list[Card]) -> Ahead:
     return Ahead(card, value, trap, none == 1 and bool(unseen), none)
 
 
-def known_for(gs: GameState) -> Known | None:
-    """What the box knows for the player to act in the play: None unless it knows their
-    cards (the hand, once known, else the dealt cards entered, of which the player holds
-    as many as they have left). The next player is the first after them still in this
-    count with cards left (none: nobody can answer)."""
-    player = gs.to_act
-    if gs.phase is not Phase.PLAY or player is None:
-        return None
-    hand = gs.hands[player] if gs.hands[player] is not None else gs.dealt[player]
-    if hand is None:
-        return None
-    cards = tuple(c for c in hand if c not in gs.played[player])
-    dead = tuple(c for c in gs.seen if c not in gs.pile and c not in cards)
-    seats = gs.players
-    after = ((player + k) % seats for k in range(1, seats))
-    nxt = next((s for s in after if s not in gs.said_go and gs.cards_left[s] > 0), None)
-    return Known(gs.pile, cards, dead, gs.cards_left[player],
-                 0 if nxt is None else gs.cards_left[nxt])
-
-
-def look_ahead(pile: Sequence[Card], hand: Sequence[Card], seen: Sequence[Card] = (), *,
-               holds: int | None = None, next_left: int | None = None) -> list[Ahead]:
-    """Every card of ``hand`` that fits under 31 on ``pile``, valued two cards ahead, best
-    first (ties: the lower card, keeping high ones for 31); see :class:`Known` for the
-    rest."""
-    return look_ahead_known(Known(tuple(pile), tuple(hand), tuple(seen), holds, next_left))
-
-
-def look_ahead_known(known: Known) -> list[Ahead]:
-    """:func:`look_ahead` of what the box knows."""
+def judge(known: Knowledge) -> tuple[Ahead, ...]:
+    """Every card the player may lay that fits under 31, valued two cards ahead, best first
+    (ties: the lower card, keeping high ones for 31); none when nothing is known of their
+    cards. The first is the coach's card."""
     unseen = known.unseen()
     count = known.count
     out = [_value(known, card, unseen) for card in known.cards if count + card.pips <= 31]
     out.sort(key=lambda a: (-a.value, a.card.pips, a.card.index))
-    return out
+    return tuple(out)
 
 
-def coach_line(pile: Sequence[Card], hand: Sequence[Card], seen: Sequence[Card] = (), *,
-               holds: int | None = None, next_left: int | None = None) -> str | None:
-    """One line for the player to act: the card to lay and the trap it sets, or the go it
-    wins (None: no card fits, the player says go)."""
-    return known_line(Known(tuple(pile), tuple(hand), tuple(seen), holds, next_left))
+def given_up(known: Knowledge, card: Card) -> Fraction | None:
+    """The expected points ``card`` gives up against the best card (0: the best, or as good;
+    None: not a card the player may lay that fits). The review calls a play a mistake, and
+    the quiz an answer wrong, exactly when this is above 0."""
+    found = judge(known)
+    chosen = next((a for a in found if a.card == card), None)
+    return None if chosen is None else found[0].value - chosen.value
 
 
-def known_line(known: Known) -> str | None:
-    """:func:`coach_line` of what the box knows."""
-    found = look_ahead_known(known)
+def look_ahead(pile: Sequence[Card], hand: Sequence[Card], seen: Sequence[Card] = (), *,
+               next_left: int | None = None) -> tuple[Ahead, ...]:
+    """:func:`judge` for a player holding ``hand`` (kept cards known)."""
+    return judge(Knowledge.kept(pile, hand, seen, next_left=next_left))
+
+
+def coach_line(known: Knowledge, *, open_hand: bool) -> str | None:
+    """The coach's line for the player to act. Their cards known and open to the table
+    (``open_hand``): the card to lay (:func:`card_line`). Else, when anything of their cards
+    is known, what the count offers (:func:`count_line`), which names none of them: a dealt
+    card may be in the crib, and a closed hand is the player's own. Nothing known: None."""
+    if known.own is OwnCards.KEPT and open_hand:
+        return card_line(known)
+    if known.own is OwnCards.NOTHING:
+        return None
+    return count_line(known.pile)
+
+
+def card_line(known: Knowledge) -> str | None:
+    """The card to lay and the trap it sets, or the go it wins (None: no card fits, the
+    player says go; or their cards are not known, and no card is named)."""
+    if known.own is not OwnCards.KEPT:
+        return None
+    found = judge(known)
     if not found:
         return None
     best = found[0]
@@ -214,31 +190,69 @@ def known_line(known: Known) -> str | None:
     return f"Lay {rank}: to {count}, the least they can score back"
 
 
-def play_note(known: Known, played: Card) -> str | None:
-    """The one-line note after ``played`` was laid, when it gave points away or missed a
-    score against the coach's card (a point or more on average); None otherwise."""
-    found = look_ahead_known(known)
+def count_line(pile: Sequence[Card]) -> str:
+    """What the count offers, from the pile alone (every player sees it; it says nothing of
+    anyone's cards and asks no one to lay one), short enough for the play screen's line: the
+    rank that scores most on it now ("At 8: 7 for 15"; any ten-card is "10" when a 15 or 31
+    is all it makes), else the count to keep clear of, where any ten-card makes 15 or 31."""
+    pile = tuple(pile)
+    count = sum(c.pips for c in pile)
+    if not pile:
+        return "Lead: under 5, no 15"
+    best: tuple[int, int, Card] | None = None
+    for rank in Rank:
+        card = next((c for c in DECK if c.rank is rank and c not in pile), None)
+        if card is None or count + card.pips > 31:
+            continue
+        points = score_play((*pile, card)).total
+        if points and (best is None or (points, card.pips) > best[:2]):
+            best = (points, card.pips, card)
+    if best is not None:
+        card = best[2]
+        items = score_play((*pile, card)).items
+        kinds = {item.kind for item in items}
+        if len(items) > 1:
+            what = f"{best[0]} points"
+        elif kinds <= {"fifteen", "thirty-one"}:
+            what = "15" if "fifteen" in kinds else "31"
+        else:
+            what = f"a {items[0].kind}" if items[0].kind in ("pair", "run") else items[0].kind
+        name = "10" if card.pips == 10 and kinds <= {"fifteen", "thirty-one"} else (
+            _name(card.rank))
+        return f"At {count}: {name} for {what}"
+    left = next((left for left in (5, 21) if count < left <= count + 10), None)
+    return f"At {count}: avoid {left}" if left is not None else f"At {count}: nothing scores"
+
+
+def play_note(known: Knowledge, played: Card, *, open_hand: bool) -> str | None:
+    """The one-line note after ``played`` was laid, when it gave a point or more away on
+    average against the coach's card (:func:`given_up`); None otherwise, and always when
+    the player's cards were not known (no card that went to the crib is ever held against
+    them). A closed hand's note names no card the player still held: only the answer the
+    card laid invited."""
+    if known.own is not OwnCards.KEPT:
+        return None
+    found = judge(known)
     chosen = next((a for a in found if a.card == played), None)
-    if chosen is None or not found or found[0].value - chosen.value < 1:
+    if chosen is None or found[0].value - chosen.value < 1:
         return None
     best = found[0]
     laid = (*known.pile, best.card)
     now = score_play(laid)
     mine = score_play((*known.pile, played)).total
     better = _name(best.card.rank)
-    if now.total > mine:
-        said = say_play(now, sum(c.pips for c in laid)).lower()
-        unsure = known.holds is not None and known.holds < len(known.cards)
-        kept = " (if you kept it)" if unsure else ""  # it may have gone to the crib
-        return f"Missed: your {better}{kept} made {said}"
     worst = _worst_answer(known, played)
+    if open_hand and now.total > mine:
+        said = say_play(now, sum(c.pips for c in laid)).lower()
+        return f"Missed: your {better} made {said}"
     if worst is not None:
         answer, said = worst
-        return f"Gave away: {_a(answer)} back made {said}; {better} was safer"
-    return f"Your {better} was worth more on average"
+        safer = f"; {better} was safer" if open_hand else ""
+        return f"Gave away: {_a(answer)} back made {said}{safer}"
+    return f"Your {better} was worth more on average" if open_hand else None
 
 
-def _worst_answer(known: Known, played: Card) -> tuple[Rank, str] | None:
+def _worst_answer(known: Knowledge, played: Card) -> tuple[Rank, str] | None:
     """The answer to ``played`` that scores most (None: no answer scores)."""
     laid = (*known.pile, played)
     reached = sum(c.pips for c in laid)

@@ -98,13 +98,15 @@ class ClaimOutcome(enum.Enum):
 class Laid:
     """A card laid in the play and the count it made (up to 31; the count after the entry,
     ``Turn.count``, is 0 once the count ends). ``pile`` is every card of this count, oldest
-    first, this one last."""
+    first, this one last. ``answer_left`` is how many cards the next player still in this
+    count held as it was laid (0: nobody could answer it; the player themselves aside)."""
 
     kind: ClassVar[FactKind] = FactKind.LAID
     player: int
     card: Card
     count: int
     pile: tuple[Card, ...]
+    answer_left: int = 0
 
     @property
     def before(self) -> tuple[Card, ...]:

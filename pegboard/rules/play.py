@@ -65,7 +65,8 @@ def apply_play(t: Table, event: Play, out: list[Award]) -> None:
     t.played[player] = (*t.played[player], card)
     t.seen = t.seen | {card}
     t.last_player = player
-    t.note(Laid(player, card, t.count, t.pile))
+    answer = _next_in(t, player, include_self=False)
+    t.note(Laid(player, card, t.count, t.pile, 0 if answer is None else t.cards_left(answer)))
     breakdown = score_play(t.pile)
     # Each item is its own award; the last one's sentence is the whole call for the card.
     items = breakdown.items
