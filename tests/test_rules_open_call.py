@@ -127,3 +127,31 @@ def test_a_score_pegged_shuts_the_window() -> None:
     assert game.state.open_call is not None
     game.apply(event(entry("peg", player=1, points=3)))
     assert game.state.open_call is None
+
+
+RENEGE_DEAL = [header(muggins=True), entry("deal", dealer=1), entry("starter", card="AC"),
+               play(0, "5C"), play(1, "TD")]
+"""Ben's fifteen waits for his claim; then Ann lays 8♦ to 23, Ben says go and Ann says go
+holding 3♥ (a renege)."""
+TO_THE_GOS = [play(0, "8D"), entry("go", player=1), entry("go", player=0)]
+RENEGE = entry("penalty", player=0, infraction="renege", points=0, held=["3H", "9C"])
+
+
+@pytest.mark.parametrize("said", [2, 1])
+def test_a_take_back_that_pegs_nothing_since_leaves_the_claims_window(said: int) -> None:
+    game = game_of([*RENEGE_DEAL, claim(1, said), *TO_THE_GOS])
+    before = game.state.open_call
+    assert before is not None and (before.owner, before.claimed) == (1, said)
+    game.apply(event(RENEGE))
+    assert game.state.take_backs and game.state.open_call == before
+
+
+@pytest.mark.parametrize("said", [2, 1])
+def test_a_take_back_after_a_later_claim_leaves_no_window(said: int) -> None:
+    # Ann claims her go point after the renege: that claim, taken back with the play, had
+    # shut Ben's window; nothing is left to call on.
+    game = game_of([*RENEGE_DEAL, claim(1, said), *TO_THE_GOS, claim(0, 1)])
+    call = game.state.open_call
+    assert call is not None and call.owner == 0
+    game.apply(event(RENEGE))
+    assert game.state.take_backs and game.state.open_call is None

@@ -214,6 +214,6 @@ def _leds(state: AppState) -> UpdateLeds | None:
         return UpdateLeds(tuple(LedSide(s.score, s.back, s.winner) for s in before),
                           gs.rules.target, None)
     sides = tuple(
-        LedSide(gs.scores[s], gs.back_pegs[s], gs.winner == s) for s in range(gs.sides)
+        LedSide(gs.shown[s], gs.back_pegs[s], gs.winner == s) for s in range(gs.sides)
     )
     return UpdateLeds(sides, gs.rules.target, last_scored(state.session.report))

@@ -66,7 +66,7 @@ def peg_back(state: AppState, screen: QuickPeg, event: InputEvent) -> Result:
 def peg_view(state: AppState, screen: QuickPeg) -> View:
     gs = _gs(state)
     side = screen.side % gs.sides
-    lines = tuple(f"{side_name(gs, s)} {gs.scores[s]}" for s in range(gs.sides))
+    lines = tuple(f"{side_name(gs, s)} {gs.shown[s]}" for s in range(gs.sides))
     return replace(board(gs, Screen.PEG, f"Peg +{screen.number}"), lines=lines, selected=side,
                    award=state.award, hint="OK peg  GO side")
 

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from pegboard.app.view import Screen, SideView, View
 from pegboard.app.words import side_name
-from pegboard.rules.state import GameState, Phase
+from pegboard.rules.state import GameState, Phase, shown_scores
 
 
 def sides(gs: GameState, *, scores: tuple[int, ...] | None = None,
           backs: tuple[int, ...] | None = None) -> tuple[SideView, ...]:
     """Each side on the board header; ``scores`` and ``backs`` show the board as it stood at
-    an earlier moment (a count read after later ones were pegged)."""
-    shown = gs.scores if scores is None else scores
+    an earlier moment (a count read after later ones were pegged). No side is shown past the
+    target: the engine's board as shown (a pegged-out 122 reads 121)."""
+    shown = shown_scores(gs.scores if scores is None else scores, gs.rules.target)
     back = gs.back_pegs if backs is None else backs
     dealer_side = gs.side_of(gs.dealer) if gs.dealer is not None else None
     acting = gs.side_of(gs.to_act) if gs.to_act is not None else None

@@ -271,8 +271,9 @@ def side_name(gs: GameState, side: int) -> str:
 
 
 def score_line(gs: GameState) -> str:
-    """Every side's score on one line: "Ann 45  Ben 38"."""
-    return "  ".join(f"{side_name(gs, s)} {gs.scores[s]}" for s in range(gs.sides))
+    """Every side's score on one line, as the board shows it (the winner at the target):
+    "Ann 45  Ben 38"."""
+    return "  ".join(f"{side_name(gs, s)} {gs.shown[s]}" for s in range(gs.sides))
 
 
 def result_lines(gs: GameState) -> tuple[str, tuple[str, ...]]:
@@ -295,8 +296,9 @@ def result_lines(gs: GameState) -> tuple[str, tuple[str, ...]]:
 
 
 def scores_lines(gs: GameState) -> tuple[str, ...]:
-    """The scores screen: each side, then the match or game points so far."""
-    lines = [f"{side_name(gs, s)}: {gs.scores[s]}" for s in range(gs.sides)]
+    """The scores screen: each side as the board shows it (the winner at the target), then
+    the match or game points so far."""
+    lines = [f"{side_name(gs, s)}: {gs.shown[s]}" for s in range(gs.sides)]
     if gs.rules.match_games > 1:
         wins = "-".join(str(w) for w in gs.match.wins)
         points = "-".join(str(p) for p in gs.match.game_points)

@@ -29,7 +29,7 @@ from pegboard.rules.facts import (
     Withdrawn,
 )
 from pegboard.rules.penalties import infraction
-from pegboard.rules.state import Award, PendingClaim, PendingMuggins, Reason
+from pegboard.rules.state import Award, PendingClaim, PendingMuggins, Reason, shown_scores
 from pegboard.rules.table import Note, Pegged, Table
 from pegboard.rules.turn import Turn
 
@@ -102,9 +102,7 @@ def game_over(t: Table) -> GameOver:
     """How the game that just ended is shown: the winner at the target, the ACC spread."""
     assert t.winner is not None and t.result is not None
     winner, target = t.winner, t.rules.target
-    shown = tuple(
-        min(score, target) if side == winner else score for side, score in enumerate(t.scores)
-    )
+    shown = shown_scores(t.scores, target)
     lowest = min(score for side, score in enumerate(shown) if side != winner)
     return GameOver(
         game_no=t.game_no, winner=winner, scores=t.result.scores, shown=shown,

@@ -7,6 +7,7 @@ record tools read; it is rebuilt from the event log and never changed in place.
 from __future__ import annotations
 
 import enum
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pegboard.rules.cards import DECK, Card, EnteredCard, Rank, Suit
@@ -230,6 +231,13 @@ class PendingClaim:
         return tuple(dict.fromkeys(part.reason for part in self.owed))
 
 
+def shown_scores(scores: Sequence[int], target: int) -> tuple[int, ...]:
+    """The board as shown: no side past the target. The side that pegged out is shown at the
+    target (a pegged-out 122 reads 121, ACC); only the winner reaches it, and the record keeps
+    the full totals."""
+    return tuple(min(score, target) for score in scores)
+
+
 @dataclass(frozen=True, slots=True)
 class OpenCall:
     """Muggins games: the score an opponent may still call muggins on (ACC 10), whether or
@@ -423,6 +431,12 @@ class GameState:
     def sides(self) -> int:
         """Number of scores on the board."""
         return len(self.scores)
+
+    @property
+    def shown(self) -> tuple[int, ...]:
+        """The scores as the board shows them: the winner at the target once the game is over
+        (:func:`shown_scores`; ``GameOver.shown``); ``scores`` keeps the full totals."""
+        return shown_scores(self.scores, self.rules.target)
 
     @property
     def reneges(self) -> tuple[PenaltyOffer, ...]:

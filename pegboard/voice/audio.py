@@ -139,7 +139,7 @@ def score_words(state: AppState) -> str:
     if state.session is None:
         return "No game"
     gs = state.session.state
-    words = ", ".join(f"{side_name(gs, s)} {gs.scores[s]}" for s in range(gs.sides))
+    words = ", ".join(f"{side_name(gs, s)} {gs.shown[s]}" for s in range(gs.sides))
     if gs.phase is Phase.PLAY and gs.to_act is not None:
         words += f". Count {gs.count}, {gs.names[gs.to_act]} to play"
     return words
