@@ -44,8 +44,17 @@ def test_the_rules_package_has_modules() -> None:
     assert {p.name for p in RULE_FILES} >= {"cards.py", "show.py", "pegging.py", "fast.py"}
 
 
-@pytest.mark.parametrize("path", RULE_FILES, ids=lambda p: p.name)
-def test_rules_import_only_the_standard_library_and_errors(path: Path) -> None:
+COACH_FILES = sorted((RULES.parent / "coach").glob("*.py"))
+PURE = [*((path, ("errors", "rules")) for path in RULE_FILES),
+        *((path, ("errors", "rules", "coach")) for path in COACH_FILES)]
+"""The pure layers and the pegboard parts each may import: the rules core, and teaching and
+help beside it (no clock, threads, I/O or hardware in either)."""
+
+
+@pytest.mark.parametrize(("path", "allowed"), PURE,
+                         ids=[f"{path.parent.name}/{path.name}" for path, _ in PURE])
+def test_the_pure_layers_import_only_the_standard_library_and_below(
+        path: Path, allowed: tuple[str, ...]) -> None:
     for module in imported_modules(path):
         top = module.split(".")[0]
         assert top not in FORBIDDEN_MODULES, f"{path.name} imports {module}"
@@ -53,22 +62,7 @@ def test_rules_import_only_the_standard_library_and_errors(path: Path) -> None:
             parts = module.split(".")
             assert len(parts) >= 2, f"{path.name} imports the top package"
             assert parts[1] not in HIGHER_LAYERS, f"{path.name} imports {module}"
-            assert parts[1] in ("errors", "rules"), f"{path.name} imports {module}"
-
-
-COACH_FILES = sorted((RULES.parent / "coach").glob("*.py"))
-
-
-@pytest.mark.parametrize("path", COACH_FILES, ids=lambda p: p.name)
-def test_teaching_imports_only_the_standard_library_and_the_rules(path: Path) -> None:
-    """Teaching and help are pure as the rules are: no clock, threads, I/O or hardware."""
-    for module in imported_modules(path):
-        top = module.split(".")[0]
-        assert top not in FORBIDDEN_MODULES, f"{path.name} imports {module}"
-        if top == "pegboard":
-            parts = module.split(".")
-            assert len(parts) >= 2 and parts[1] in ("errors", "rules", "coach"), (
-                f"{path.name} imports {module}")
+            assert parts[1] in allowed, f"{path.name} imports {module}"
 
 
 def test_the_checker_catches_a_forbidden_import(tmp_path: Path) -> None:
