@@ -22,7 +22,7 @@ from pegboard.record import dump_line, parse_line
 from pegboard.rules.cards import Card, Suit, parse_cards
 from pegboard.rules.events import Dealt, Starter, StarterSuit
 from tests.support.app_driver import new_game
-from tests.support.rulings_records import entry, event, game_of, header
+from tests.support.rulings_records import entry, event, game_of, header, play
 
 BEN_DEALT = entry("dealt", player=1, cards=["JC", "4H", "2S", "3S", "6D", "8D"])
 SHOWS = [entry("show", player=1, cards=["2S", "3S", "6D", "8D"]),
@@ -138,7 +138,7 @@ def test_the_replay_does_not_show_a_stand_in_suit_as_real() -> None:
     told = out.getvalue()
     assert "Starter Q (suit not entered)" in told
     assert "with Q (suit not entered)" in told and "Q♣" not in told
-    assert "fifteen 4 (5♦ Q?)" in told  # the starter in a count: its rank only
+    assert "fifteen 4 (5? Q?)" in told  # the starter and the 5 (entered by rank): no suit
 
 
 def test_the_device_enters_a_plain_starter_by_rank_with_its_suit_unknown() -> None:
@@ -158,3 +158,36 @@ def test_the_device_asks_the_suit_when_a_named_jack_could_take_it() -> None:
     app.pick("Q")  # the rank alone: a stand-in suit, which gives the J♣ nothing
     assert parse_line(app.record[-1], 2) == Starter(Card.parse("QD"), suit_known=False)
     # (the stand-in takes a suit no named card can score with: not the J♣'s clubs)
+
+
+PLAYED = [play(1, "3S"), play(0, "KC"), play(1, "2S"), play(0, "5C"), play(1, "4H"),
+          play(0, "7C"), play(1, "JC"), play(0, "8H")]
+WHEEL_CRIB = entry("crib", cards=["6D", "8D", "9S", "AS"])
+
+
+def test_the_replay_shows_cards_entered_by_rank_without_suits() -> None:
+    # A device record: every card entered by its rank, the wheel choosing each suit.
+    lines = [header(), entry("deal", dealer=0), entry("starter", card="QD", suit_known=False),
+             *PLAYED, WHEEL_CRIB]
+    out = io.StringIO()
+    replay(lines, out)
+    told = out.getvalue()
+    assert not set("♣♦♥♠") & set(told), told  # no suit was entered, none is shown
+    assert "  Ben plays 3: three" in told and "  Ann plays K: thirteen" in told
+    assert "  Ann's hand K 5 7 8 with Q (suit not entered): six" in told
+    assert "Ann: hand 5? 7? 8? K?: Fifteen 2 (5? K?), fifteen 4 (5? Q?)" in told
+    assert "Ann: crib A? 6? 8? 9?: Fifteen 2 (6? 9?)" in told
+
+
+def test_the_replay_shows_the_suits_of_the_cards_dealt_by_name_only() -> None:
+    # Ben named his six dealt cards; Ann's cards and the starter were entered by rank.
+    lines = [header(5), entry("deal", dealer=0), BEN_DEALT,
+             entry("starter", card="QD", suit_known=False), *PLAYED, WHEEL_CRIB]
+    out = io.StringIO()
+    replay(lines, out)
+    told = out.getvalue()
+    assert "  Ben plays 3♠: three" in told and "  Ann plays K: thirteen" in told
+    assert "  Ben's hand 3♠ 2♠ 4♥ J♣ with Q (suit not entered): seven" in told
+    assert "Ben: hand 2♠ 3♠ 4♥ J♣: Fifteen 2 (2♠ 3♠ J♣), fifteen 4 (2♠ 3♠ Q?)" in told
+    assert "  Ann's crib 6♦ 8♦ 9 A with Q (suit not entered): four" in told
+    assert "Ann: crib A? 6♦ 8♦ 9?: Fifteen 2 (6♦ 9?)" in told

@@ -64,7 +64,9 @@ def test_the_replay_names_the_starter_by_rank_until_its_suit_is_asked() -> None:
     replay(lines, out)
     told = out.getvalue()
     assert "Starter A (suit not entered)" in told and "A♦" not in told
-    assert "Ben's hand 5♣ 5♦ 6♥ 7♠ with A (suit not entered): eight" in told
+    # Ben's cards were entered by rank: no suit the wheel chose is shown
+    assert "Ben's hand 5 5 6 7 with A (suit not entered): eight" in told
+    assert "  Ben plays 5: five" in told and "  Ann plays J♥: fifteen" in told
     assert "The starter's suit, asked for the count: hearts" in told
     assert "Ann's hand J♥ 2♥ 3♣ 9♠ with A♥: eight" in told
 

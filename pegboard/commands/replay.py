@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TextIO
 
 from pegboard.commands import paths
@@ -166,8 +166,14 @@ def _scores(state: GameState, scores: tuple[int, ...]) -> str:
     return ", ".join(f"{_side(state, s)} {score}" for s, score in enumerate(scores))
 
 
-def _cards(cards: Iterable[Card]) -> str:
-    return " ".join(card.pretty for card in cards)
+def _cards(cards: Iterable[Card], entered: Callable[[Card], bool] | None = None) -> str:
+    """Cards as entered: a card whose suit no player entered (``entered``, the engine's
+    fact) shows its rank alone, never the suit the card wheel chose."""
+    return " ".join(_card(card, entered) for card in cards)
+
+
+def _card(card: Card, entered: Callable[[Card], bool] | None) -> str:
+    return EnteredCard.of(card, suit_known=entered is None or entered(card)).short
 
 
 def _print_header(game: Game, out: TextIO) -> None:
@@ -202,7 +208,8 @@ def _tell(state: GameState, before: Turn | None, report: Report, out: TextIO) ->
     elif isinstance(event, Dealt):
         out.write(f"  {names[event.player]} is dealt {_cards(event.cards)}\n")
     elif isinstance(event, LaidAway):
-        out.write(f"  {names[event.player]} lays {_cards(event.cards)} away to the crib\n")
+        away = _cards(event.cards, state.suit_entered)
+        out.write(f"  {names[event.player]} lays {away} away to the crib\n")
     elif isinstance(event, Starter):
         turned = EnteredCard.of(event.card, suit_known=event.suit_known)
         out.write(f"  Starter {turned.pretty}\n")
@@ -234,7 +241,8 @@ def _card_line(state: GameState, fact: Fact) -> str | None:
     """The line of a card laid, a go, a score pegged or a hand counted (else ``None``)."""
     names = state.names
     if isinstance(fact, Laid):
-        return f"  {names[fact.player]} plays {fact.card.pretty}: {number(fact.count)}"
+        card = _card(fact.card, state.suit_entered)
+        return f"  {names[fact.player]} plays {card}: {number(fact.count)}"
     if isinstance(fact, SaidGo):
         return f"  {names[fact.player]}: go"
     if isinstance(fact, Scored):
@@ -242,7 +250,8 @@ def _card_line(state: GameState, fact: Fact) -> str | None:
     if isinstance(fact, ShowStep):
         whose = "hand" if fact.counted is Counted.HAND else "crib"
         return (
-            f"  {names[fact.player]}'s {whose} {_cards(fact.cards)} with "
+            f"  {names[fact.player]}'s {whose} "
+            f"{_cards(fact.cards, fact.entered.__contains__)} with "
             f"{_starter(fact)}: {number(fact.total)}"
         )
     return None
@@ -316,7 +325,8 @@ def _taken_back_line(state: GameState, fact: TakenBack) -> str:
     """What a renege's take-back returned to the hands, said in one line."""
     names, taken = state.names, fact.take_back
     cards = [
-        f"{names[seat]} {_cards(laid)}" for seat, laid in enumerate(taken.cards) if laid
+        f"{names[seat]} {_cards(laid, state.suit_entered)}"
+        for seat, laid in enumerate(taken.cards) if laid
     ]
     returned = ", ".join(cards) if cards else "no card had been laid since"
     return (

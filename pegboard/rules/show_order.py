@@ -187,23 +187,22 @@ def turned(t: Table) -> EnteredCard:
     return EnteredCard(t.starter.rank, t.starter_suit)
 
 
-def _said(t: Table, breakdown: Breakdown) -> str:
-    """A count in words; a starter's stand-in suit is not shown as if it were real."""
-    said = say_breakdown(breakdown)
-    if t.starter_suit_known or t.starter is None or t.starter_suit is not None:
-        return said
-    return said.replace(t.starter.pretty, f"{t.starter.pretty[:-1]}?")  # the rank alone
+def _said(breakdown: Breakdown, entered: frozenset[Card]) -> str:
+    """A count in words; a card whose suit was not entered (the starter's, or a card the
+    wheel gave a suit) is said by its rank alone, never with a stand-in suit."""
+    return say_breakdown(breakdown, entered)
 
 
 def _count_hand(t: Table, player: int, hand: tuple[Card, ...], out: list[Award]) -> None:
     assert t.starter is not None
     breakdown = counted(t, hand, crib=False)
     laid = t.shown[player] is None
+    entered = _entered(t, hand)
     t.note(ShowStep(player, Counted.HAND, hand, _scored_with(t), breakdown, laid=laid,
-                    turned=turned(t), entered=_entered(t, hand)))
+                    turned=turned(t), entered=entered))
     part = Part(
         Reason.HAND, breakdown.total,
-        f"hand {cards_text(hand)}: {_said(t, breakdown)}", breakdown.items, hand,
+        f"hand {cards_text(hand, entered)}: {_said(breakdown, entered)}", breakdown.items, hand,
     )
     act = Act(player, (part,))
     if t.rules.muggins or breakdown.total:
@@ -316,11 +315,13 @@ def _crib_counted(t: Table, out: list[Award]) -> None:
     assert t.starter is not None and t.dealer is not None and t.crib is not None
     cards = t.crib
     breakdown = counted(t, cards, crib=True)
+    entered = _entered(t, cards)
     t.note(ShowStep(t.dealer, Counted.CRIB, cards, _scored_with(t), breakdown,
-                    turned=turned(t), entered=_entered(t, cards)))
+                    turned=turned(t), entered=entered))
     part = Part(
         Reason.CRIB, breakdown.total,
-        f"crib {cards_text(cards)}: {_said(t, breakdown)}", breakdown.items, cards,
+        f"crib {cards_text(cards, entered)}: {_said(breakdown, entered)}", breakdown.items,
+        cards,
     )
     dealer = t.dealer
     if t.rules.muggins or breakdown.total:

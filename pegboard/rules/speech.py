@@ -18,7 +18,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from pegboard.rules.cards import Card, Rank
+from pegboard.rules.cards import Card, EnteredCard, Rank
 from pegboard.rules.scoring import Breakdown, ScoreItem
 
 _NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven")
@@ -108,9 +108,23 @@ def count_phrases(breakdown: Breakdown) -> tuple[Phrase, ...]:
     return tuple(phrases)
 
 
-def cards_text(cards: tuple[Card, ...]) -> str:
-    """Cards as a player reads them, ordered by rank: ``7♥ 8♣``."""
-    return " ".join(card.pretty for card in sorted(cards, key=lambda c: (c.rank, c.index)))
+def cards_text(cards: tuple[Card, ...], entered: frozenset[Card] | None = None) -> str:
+    """Cards as a player reads them, ordered by rank: ``7♥ 8♣``. With ``entered`` (the
+    cards whose suits a player entered), any other card is its rank alone: ``5?``.
+
+    >>> from pegboard.rules import parse_cards
+    >>> cards_text(tuple(parse_cards("8C 7H")), frozenset(parse_cards("7H")))
+    '7♥ 8?'
+    """
+    return " ".join(_card_text(card, entered)
+                    for card in sorted(cards, key=lambda c: (c.rank, c.index)))
+
+
+def _card_text(card: Card, entered: frozenset[Card] | None) -> str:
+    """A card, or its rank alone when its suit was not entered (never a stand-in suit)."""
+    if entered is None or card in entered:
+        return card.pretty
+    return f"{EnteredCard(card.rank, None).short}?"
 
 
 def phrase_words(phrase: Phrase) -> str:
@@ -133,9 +147,9 @@ def join_phrases(phrases: list[str]) -> str:
     return ", ".join(phrases)
 
 
-def say_breakdown(breakdown: Breakdown) -> str:
+def say_breakdown(breakdown: Breakdown, entered: frozenset[Card] | None = None) -> str:
     """The spoken count of a show breakdown, each phrase with the running total; a fifteen
-    names its cards.
+    names its cards (by rank alone, ``5?``, for a card not in ``entered`` when given).
 
     >>> from pegboard.rules import Card, parse_cards, score_hand
     >>> print(say_breakdown(score_hand(parse_cards("7H 8C 8D JS"), Card.parse("9S"))))
@@ -144,7 +158,7 @@ def say_breakdown(breakdown: Breakdown) -> str:
     'Nineteen — no score'
     """
     words = [
-        f"{phrase_words(p)} ({cards_text(p.cards)})" if p.said is Said.FIFTEEN
+        f"{phrase_words(p)} ({cards_text(p.cards, entered)})" if p.said is Said.FIFTEEN
         else phrase_words(p)
         for p in count_phrases(breakdown)
     ]

@@ -422,6 +422,12 @@ class GameState:
         starter = self.turned.card if self.turned is not None else None
         return frozenset(named | ({starter} if starter is not None else set()))
 
+    def suit_entered(self, card: Card) -> bool:
+        """Whether ``card``'s suit was entered by a player this deal: always when the starter
+        was named with its suit (cards entered whole), else only for :attr:`suits_entered`.
+        A card laid and taken back after a renege keeps what was entered of it."""
+        return self.starter_suit_known or card in self.suits_entered
+
     @property
     def players(self) -> int:
         """Number of seats."""
