@@ -1,8 +1,9 @@
 """Proof of audio mode: seeded whole 2-player games played through the real step function
 by a listener that decides every key from what was said (tests/support/listening.py) end
-with the referee's scores, say every scoring act once with the board it left (counts put
-right with GO included), and say what the golden transcript of their kit says
-(``PEGBOARD_REGEN_GOLDEN=1`` writes them again). A voice without audio mode, told the same
+with the referee's scores, say every scoring act once with its own words and the board it
+left as the board shows it, never past the target (counts put right with GO included), and
+say what the golden transcript of their kit says (``PEGBOARD_REGEN_GOLDEN=1`` writes them
+again). A voice without audio mode, told the same
 steps, says each count put right once."""
 
 from __future__ import annotations
@@ -16,18 +17,20 @@ import pytest
 
 from pegboard.app.words import side_name
 from pegboard.rules.facts import Counted, Scored, ShowStep
+from pegboard.rules.state import Reason, shown_scores
 from pegboard.voice.acts import Announcement, told
 from pegboard.voice.phrases import ENGLISH, step_phrase
 from tests.referee.referee import judge
 from tests.support.listening import RECOUNTED, Listener, record_lines, true_game
 
 GOLDEN = Path(__file__).parent / "golden_text"
-STANDING = re.compile(r"^(?:Recounted\. )?(P\d).*; P1 (\d+), P2 (\d+)$")
+STANDING = re.compile(r"^(?:Recounted\. )?((P\d).*); P1 (\d+), P2 (\d+)$")
 KITS = ["encoder", "keypad"]
 COUNTS = frozenset(kind.value for kind in Counted)
 
-Act = tuple[str, tuple[int, ...]]
-"""A scoring act as a listener hears it: who, and the board after it."""
+Act = tuple[str, str, tuple[int, ...]]
+"""A scoring act as a listener hears it: who, its own words (what it scored, a recount
+said as the count it is), and the board after it."""
 
 
 @cache
@@ -44,20 +47,34 @@ def played(seed: int, kit: str, target: int, *, suits: bool) -> tuple[Listener, 
 
 
 def standings(listener: Listener) -> list[Act]:
-    """Each score said, in order: who, and the board said after it."""
-    return [(m[1], (int(m[2]), int(m[3]))) for text in listener.transcript.texts()
+    """Each score said, in order: who, its words, and the board said after it."""
+    return [(m[2], m[1], (int(m[3]), int(m[4]))) for text in listener.transcript.texts()
             if (m := STANDING.match(text))]
 
 
 def acts(listener: Listener, *, in_force: bool) -> list[Act]:
     """The scoring acts the engine reported: those of the entries in force at the end, or
-    every one it reported on the way (entries taken back and entered again included)."""
+    every one it reported on the way (entries taken back and entered again included); each
+    with the words its report is said with and the engine's board as shown (the side that
+    pegged out at the target)."""
     session = listener.state.session
     assert session is not None
     reports = session.game.reports() if in_force else listener.reports
-    names = session.state.names
-    return [(names[act.player], act.scores) for report in reports
-            for act in report.of(Scored) if act.points and act.scores]
+    gs = session.state
+    sides = [side_name(gs, s) for s in range(gs.sides)]
+    out: list[Act] = []
+    for report in reports:
+        boards = [act for act in report.of(Scored) if act.scores and not all(
+            reason is Reason.RENEGE_TAKE_BACK for reason in act.reasons)]
+        said = [m for announcement in told(report, gs.names, sides, ENGLISH,
+                                           target=gs.rules.target, audio=True)
+                if (m := STANDING.match(announcement.text))]
+        for act, words in zip(boards, said, strict=True):
+            board = shown_scores(act.scores, gs.rules.target)
+            assert (int(words[3]), int(words[4])) == board  # the board said is the engine's
+            if act.points:
+                out.append((gs.names[act.player], words[1], board))
+    return out
 
 
 @pytest.mark.parametrize("kit", KITS)
@@ -86,7 +103,27 @@ def test_a_whole_game_with_counts_put_right_says_each_act_once_with_its_board(
     # and anything else said was an act the engine reported, then taken back by GO
     stale = [act for act in said if act not in final]
     assert stale and set(stale) <= set(acts(listener, in_force=False)) - set(final)
-    assert said[-1] == ("P1" if truth[0] > truth[1] else "P2", tuple(truth))
+    assert said[-1][::2] == ("P1" if truth[0] > truth[1] else "P2",
+                             shown_scores(truth, 121))
+    assert max(said[-1][2]) == 121 and max(truth) >= 121
+
+
+@pytest.mark.parametrize(("seed", "kit"), [(1, "encoder"), (25, "keypad")])
+def test_a_game_won_past_the_target_says_the_winner_at_121_never_the_full_total(
+        seed: int, kit: str) -> None:
+    """Issue 31: no total said exceeds the target. Seed 1 is won by a hand that takes P1 to
+    125, seed 25 by a count put right to 123; the voice says 121 for the winner after the
+    winning act, as the board shows it, and never the full total."""
+    listener, truth = played(seed, kit, 121, suits=True)
+    winner = max(range(2), key=lambda side: truth[side])
+    full = truth[winner]
+    assert full > 121  # the game was won past the target
+    boards = [board for _, _, board in standings(listener)]
+    assert all(max(board) <= 121 for board in boards), boards
+    assert boards[-1][winner] == 121 and boards[-1][1 - winner] == truth[1 - winner]
+    said = listener.transcript.texts()
+    assert not [text for text in said if re.search(rf"\bP{winner + 1} {full}\b", text)]
+    assert [text for text in said if re.search(rf"\bP{winner + 1} 121\b", text)]
 
 
 @pytest.mark.parametrize("kit", KITS)
@@ -139,6 +176,7 @@ def test_without_audio_mode_a_count_put_right_is_said_once() -> None:
     # nothing else is said again: the play of the entries entered again is not repeated
     sides = [side_name(session.state, s) for s in range(session.state.sides)]
     straight = [said for report in session.game.reports()
-                for said in told(report, names, sides, ENGLISH)]
+                for said in told(report, names, sides, ENGLISH,
+                                 target=session.state.rules.target)]
     assert [said.text for said in plain if said.kind not in COUNTS] == [
         said.text for said in straight if said.kind not in COUNTS]

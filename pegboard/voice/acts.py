@@ -27,7 +27,7 @@ from pegboard.rules.facts import (
 )
 from pegboard.rules.scoring import Breakdown, ScoreItem
 from pegboard.rules.speech import count_phrases
-from pegboard.rules.state import Award, Phase, Reason
+from pegboard.rules.state import Award, Phase, Reason, shown_scores
 from pegboard.voice.phrases import (
     Phrases,
     act_phrase,
@@ -87,15 +87,19 @@ class Announcement:
 
 
 def told(report: Report, names: Sequence[str], sides: Sequence[str],
-         p: Phrases, entry: int = 0, *, audio: bool = False) -> list[Announcement]:
+         p: Phrases, entry: int = 0, *, target: int, audio: bool = False,
+         ) -> list[Announcement]:
     """The announcements one entry's report calls for, in the order of its facts (see the
-    module's docstring); ``entry`` is what each belongs to.
+    module's docstring); ``entry`` is what each belongs to, ``target`` the game's (no board
+    is said past it).
 
     In audio mode also: every card laid, named with the count it made or with what it
     scored ("Ann, seven: twenty-two"), a go ("Ben: go"), the board after every score ("Ann
-    46, Ben 39", from the act's own board) and, after a go or a count's reset, who plays.
+    46, Ben 39", the act's own board as the board shows it: the side that pegged out at the
+    target, :func:`~pegboard.rules.state.shown_scores`) and, after a go or a count's reset,
+    who plays.
     """
-    out = _told(report, names, sides, p, entry, audio)
+    out = _told(report, names, sides, p, entry, target, audio)
     turn = report.next
     restarted = report.first(SaidGo) is not None or (
         report.first(Laid) is not None and turn.count == 0)
@@ -106,7 +110,7 @@ def told(report: Report, names: Sequence[str], sides: Sequence[str],
 
 
 def _told(report: Report, names: Sequence[str], sides: Sequence[str],
-          p: Phrases, entry: int, audio: bool) -> list[Announcement]:
+          p: Phrases, entry: int, target: int, audio: bool) -> list[Announcement]:
     out: list[Announcement] = []
     taken: dict[int, tuple[int, int]] = {}  # player -> side, points taken back
     count = report.next.count
@@ -138,7 +142,7 @@ def _told(report: Report, names: Sequence[str], sides: Sequence[str],
             if step is not None and _counts(fact, step):
                 step = None  # the count just said, pegged
                 if audio and shown is not None and fact.scores:
-                    out[shown] = _standing(out[shown], fact, sides)
+                    out[shown] = _standing(out[shown], fact, sides, target)
                 continue
             if all(reason is Reason.RENEGE_TAKE_BACK for reason in fact.reasons):
                 taken[fact.player] = (fact.side, taken.get(fact.player, (0, 0))[1] + fact.points)
@@ -150,7 +154,7 @@ def _told(report: Report, names: Sequence[str], sides: Sequence[str],
                 said = replace(said, text=laid_phrase(names[fact.player], before.card.rank,
                                                       scored, count, p),
                                about=(*said.about, before.card.rank))
-            out.append(_standing(said, fact, sides) if audio and fact.scores else said)
+            out.append(_standing(said, fact, sides, target) if audio and fact.scores else said)
             claimed = False
     return _taken_back(taken, names, p, entry) + out
 
@@ -178,10 +182,13 @@ def _laid(laid: Laid, after: Fact | None, names: Sequence[str], p: Phrases,
                          (laid.player, laid.card.rank, laid.count))]
 
 
-def _standing(said: Announcement, act: Scored, sides: Sequence[str]) -> Announcement:
-    """Audio mode: an award with the board it left: "Ann: fifteen for two; Ann 46, Ben 39"."""
-    return replace(said, text=f"{said.text}; {standing(act.scores, sides)}",
-                   about=(*said.about, act.scores))
+def _standing(said: Announcement, act: Scored, sides: Sequence[str], target: int,
+              ) -> Announcement:
+    """Audio mode: an award with the board it left as the board shows it (a side that pegged
+    out at ``target``, never its full total): "Ann: fifteen for two; Ann 46, Ben 39"."""
+    board = shown_scores(act.scores, target)
+    return replace(said, text=f"{said.text}; {standing(board, sides)}",
+                   about=(*said.about, board))
 
 
 def _counts(act: Scored, step: ShowStep) -> bool:

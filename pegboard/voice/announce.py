@@ -136,20 +136,22 @@ class Announcer:
         said: list[Announcement] = []
         for report in reports:
             for count in report.of(CountSaid):
-                said.extend(self._unheard_count(count, gs.names, sides, entries))
+                said.extend(self._unheard_count(count, gs.names, sides, entries,
+                                                 gs.rules.target))
             said.extend(told(report, gs.names, sides, self._phrases, entries,
-                             audio=self.audio))
+                             target=gs.rules.target, audio=self.audio))
         return said
 
     def _unheard_count(self, count: CountSaid, names: Sequence[str], sides: Sequence[str],
-                       entries: int) -> list[Announcement]:
+                       entries: int, target: int) -> list[Announcement]:
         """A count pegged before this announcer began, said as its owner's count comes in:
         worded from the facts of the entry that pegged it (its count and its act)."""
         first = self._unheard[0] if self._unheard else None
         if first is None or (first.player, first.counted) != (count.player, count.counted):
             return []
         self._unheard = self._unheard[1:]
-        return told(first.pegged(), names, sides, self._phrases, entries, audio=self.audio)
+        return told(first.pegged(), names, sides, self._phrases, entries, target=target,
+                    audio=self.audio)
 
     def _corrected(self, said: list[Announcement], before: list[Announcement],
                    ) -> list[Announcement]:
