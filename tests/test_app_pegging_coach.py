@@ -7,15 +7,18 @@ it makes is checked by the scorer."""
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
+from pegboard.app.picker import rank_label
 from pegboard.coach.knowledge import knowledge_for
 from pegboard.coach.lookahead import card_line, count_line, look_ahead, play_note
 from pegboard.rules.cards import DECK, Card, parse_cards
 from pegboard.rules.pegging import score_play
 from pegboard.rules.speech import say_play
 from pegboard.ui.render import render
+from pegboard.voice.audio import screen_words
 from tests.support.app_driver import OK, App, new_game
 from tests.test_app_teaching import lay_away, menu, teaching_game
 
@@ -44,6 +47,7 @@ def to_p1s_turn(app: App) -> App:
 def opened(monkeypatch: pytest.MonkeyPatch) -> None:
     """The table played open-handed, as the coach sees it."""
     monkeypatch.setattr("pegboard.app.teach.open_hands", lambda state: True)
+    monkeypatch.setattr("pegboard.app.menus.open_hands", lambda state: True)
 
 
 def _dealt_for_p1(app: App) -> App:
@@ -167,12 +171,50 @@ def test_the_coach_s_note_is_said_aloud(monkeypatch: pytest.MonkeyPatch) -> None
     assert said == ["Gave away: a 2 back made run of 3 for 3; 8 was safer"]
 
 
-def test_the_pegging_hint_of_a_known_hand_is_the_coach_s_card_in_full() -> None:
-    """The menu's pegging hint shows the coach's card and why, whole, without asking for the
-    cards again, when the box knows the hand; with only the dealt cards known it asks for
-    the cards in hand rather than name one that may be in the crib."""
+def _names_a_card(words: str, cards: tuple[Card, ...]) -> bool:
+    """Whether ``words`` name any of ``cards``: its rank as the screen or the voice says it."""
+    names = {name.lower() for card in cards for name in (
+        card.rank.symbol.replace("T", "10"), card.rank.spoken, rank_label(card.rank))}
+    return bool(names & set(re.findall(r"[a-z]+|\d+", words.lower())))
+
+
+def test_the_pegging_hint_in_a_closed_game_names_none_of_the_player_s_cards() -> None:
+    """A closed teaching game, P1's hand known (the cards laid away entered): the menu's
+    pegging hint says what the count offers, as the coach's line does, without asking for
+    the cards; neither the shared screen nor the voice (audio mode reads the page whole)
+    names a card P1 holds. With only the dealt cards known it asks for the cards in hand
+    rather than name one that may be in the crib."""
+    from pegboard.voice.announce import Announcer
+
+    app = _dealt_for_p1(teaching_game())
+    known = knowledge_for(app.game)
+    assert known is not None and known.held == tuple(parse_cards("7S 8D JC 4C"))
+    assert _names_a_card(card_line(known) or "", known.held)  # what an open game shows
+    announcer = Announcer()
+    announcer.begin(app.state)
+    menu(app, "Pegging hint")
+    said = " ".join([screen_words(app.view), *(a.text for a in announcer.heard(app.state).said)])
+    for words in (" ".join([app.view.title, *app.view.lines]), said):
+        assert not _names_a_card(words, known.held), words
+    from pegboard.app.menus import HINT_COUNT_TITLE
+
+    assert app.view.title == HINT_COUNT_TITLE
+    assert " ".join(app.view.lines) == count_line(app.game.pile) == "At 3: 3 for a pair"
+    assert "3 for a pair" in said
+    app.feed(OK)
+    assert app.view.turn == "P1" and app.game.count == 3  # nothing was entered
+    dealt = _dealt_for_p1(new_game())  # no teaching: the dealt cards only
+    menu(dealt, "Pegging hint")
+    assert dealt.view.title == "P1: cards in hand"
+
+
+def test_the_pegging_hint_of_an_open_hand_is_the_coach_s_card_in_full(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """In an open-handed game the menu's pegging hint shows the coach's card and why, whole
+    (the play screen's line is cut to its width), without asking for the cards again."""
     from pegboard.app.menus import HINT_TITLE
 
+    opened(monkeypatch)
     app = _dealt_for_p1(teaching_game())
     known = knowledge_for(app.game)
     assert known is not None
@@ -182,7 +224,4 @@ def test_the_pegging_hint_of_a_known_hand_is_the_coach_s_card_in_full() -> None:
     assert app.view.title == HINT_TITLE
     assert " ".join(app.view.lines) == line
     app.feed(OK)
-    assert app.view.turn == "P1" and app.view.coach == count_line(app.game.pile)
-    dealt = _dealt_for_p1(new_game())  # no teaching: the dealt cards only
-    menu(dealt, "Pegging hint")
-    assert dealt.view.title == "P1: cards in hand"
+    assert app.view.turn == "P1" and app.view.coach == line

@@ -26,6 +26,7 @@ from pegboard.app.effects import (
 )
 from pegboard.app.inputs import InputEvent
 from pegboard.app.keys import list_move
+from pegboard.app.open_hands import open_hands
 from pegboard.app.state import (
     AppState,
     CardEntry,
@@ -212,20 +213,26 @@ def _guest(state: AppState) -> int | None:
 
 
 HINT_TITLE = "Coach: your card"
-"""The pegging hint's page when the box knows the player's cards."""
+"""The pegging hint's page when the box knows the player's hand, in an open-handed game."""
+HINT_COUNT_TITLE = "Coach: the count"
+"""The pegging hint's page when the box knows the player's hand, in a closed game."""
 
 
 def _hint(state: AppState, under: ScreenState) -> ScreenState:
-    """A pegging hint: when the box knows the cards the player holds, the coach's card two
-    cards ahead and why, in full, at once (the cards are not asked for again); else (only
-    their dealt cards known, any of which may be in the crib, or nothing) the cards in hand
-    are asked for."""
+    """A pegging hint: when the box knows the cards the player holds, what the coach says,
+    in full, at once (the cards are not asked for again): in an open-handed game the card to
+    lay two cards ahead and why; in a closed one what the count offers, naming none of their
+    cards (the screen is shared, and a closed hand is the player's own). Else (only their
+    dealt cards known, any of which may be in the crib, or nothing) the cards in hand are
+    asked for."""
     assert state.session is not None
     known = knowledge.knowledge_for(state.session.state)
     if known is None or known.own is not knowledge.OwnCards.KEPT:
         return CardEntry("hint", under, _to_act(state))
-    line = lookahead.card_line(known) or "No card fits under 31: say go."
-    return Reading((Page(HINT_TITLE, wrap(no_suits(line))),), then=under)
+    shown = open_hands(state)
+    line = lookahead.coach_line(known, open_hand=shown) or "No card fits under 31: say go."
+    title = HINT_TITLE if shown else HINT_COUNT_TITLE
+    return Reading((Page(title, wrap(no_suits(line))),), then=under)
 
 
 def _to_act(state: AppState) -> int:
