@@ -15,7 +15,7 @@ import io
 
 import pytest
 
-from pegboard.app import flow
+from pegboard.app import flow, teach
 from pegboard.commands.replay import replay
 from pegboard.errors import RecordError, RuleError
 from pegboard.record import dump_line, parse_line
@@ -191,3 +191,29 @@ def test_the_replay_shows_the_suits_of_the_cards_dealt_by_name_only() -> None:
     assert "Ben: hand 2♠ 3♠ 4♥ J♣: Fifteen 2 (2♠ 3♠ J♣), fifteen 4 (2♠ 3♠ Q?)" in told
     assert "  Ann's crib 6♦ 8♦ 9 A with Q (suit not entered): four" in told
     assert "Ann: crib A? 6♦ 8♦ 9?: Fifteen 2 (6♦ 9?)" in told
+
+
+ADVISED = entry("show", player=1, cards=["5H", "5S", "6D", "4C"])  # the advice's first keep
+
+
+def favoured_page(version: int, starter: str) -> tuple[str, ...]:
+    """The teaching page "The cut favoured" after Ben shows the keep the advice gave."""
+    lines = [header(version), entry("deal", dealer=0),
+             entry("dealt", player=1, cards=["5H", "5S", "6D", "JC", "4C", "KS"]),
+             entry("starter", card=starter, suit_known=False), ADVISED]
+    state = game_of(lines).state
+    awards = tuple(a for a in state.awards if a.reason.value == "hand")
+    pages = {page.title: page.lines for page in teach._discard_reviews(state, awards)}
+    assert "Right discard" in pages
+    return pages["The cut favoured"]
+
+
+def test_the_discard_review_names_a_starter_entered_by_rank_by_its_rank() -> None:
+    # Version 7: the engine's own suit for the queen (not clubs) is never named.
+    assert favoured_page(7, "QD") == ("5♥ 5♠ J♣ K♠", "17 with the Q", "(yours scored 16)")
+
+
+def test_the_discard_review_gives_no_nobs_for_a_made_up_suit() -> None:
+    # An older record's stand-in queen of clubs: the J♣ kept would not have had his nobs
+    # (17, not 18), and the clubs are not named.
+    assert favoured_page(5, "QC") == ("5♥ 5♠ J♣ K♠", "17 with the Q", "(yours scored 16)")

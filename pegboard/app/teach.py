@@ -149,7 +149,8 @@ def _discard_reviews(after: GameState, awards: tuple[Award, ...]) -> list[Page]:
         own_crib = after.side_of(award.player) == after.side_of(after.dealer)
         try:
             found = review.review_discard(dealt, award.cards, dealer=own_crib,
-                                          starter=after.starter, players=after.players,
+                                          starter=after.turned or after.starter,
+                                          players=after.players,
                                           five_card=after.rules.five_card)
         except PegboardError:
             continue

@@ -254,7 +254,7 @@ def _show(header: GameHeader, game: GameFold, players: tuple[PlayerLessons, ...]
     sides_of = game.sides_of
     own = sides_of[step.player] == sides_of[hand.dealer]
     try:
-        found = review_discard(dealt, step.cards, dealer=own, starter=step.starter,
+        found = review_discard(dealt, step.cards, dealer=own, starter=step.turned or step.starter,
                                players=len(header.players),
                                five_card=header.rules.five_card)
     except PegboardError:

@@ -24,11 +24,12 @@ import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from itertools import combinations
 
 from pegboard.coach.advice import DiscardChoice, advise, best_keep
 from pegboard.coach.help_shape import paginate
 from pegboard.errors import InvalidCardError
-from pegboard.rules.cards import DECK, Card, Rank
+from pegboard.rules.cards import DECK, Card, EnteredCard, Rank, Suit
 from pegboard.rules.pegging import score_play
 from pegboard.rules.show import score_hand
 
@@ -190,7 +191,8 @@ class DiscardReview:
     kept: DiscardChoice
     best: DiscardChoice
     dealer: bool
-    starter: Card | None
+    starter: EnteredCard | None
+    """The starter as entered: its suit ``None`` when only its rank was (never shown)."""
     scored: int | None
     """What the kept hand scored with the starter, when it was shown."""
     favoured: tuple[tuple[Card, ...], int] | None
@@ -264,11 +266,15 @@ def review_discard(
     kept: Sequence[Card],
     *,
     dealer: bool,
-    starter: Card | None = None,
+    starter: Card | EnteredCard | None = None,
     players: int = 2,
     five_card: bool = False,
 ) -> DiscardReview:
     """Review keeping ``kept`` from ``dealt`` (see the module docstring).
+
+    ``starter`` as entered: when its suit was not entered, a keep scores what it scores
+    whatever that suit may be (a suit whose card was not dealt), so no made-up suit makes
+    a flush or his nobs, nor is named.
 
     >>> from pegboard.rules.cards import parse_cards
     >>> dealt = parse_cards("7H 8C 9D 2S 3C KH")
@@ -291,12 +297,36 @@ def review_discard(
         )
     scored: int | None = None
     favoured: tuple[tuple[Card, ...], int] | None = None
-    if starter is not None:
-        scored = score_hand(kept_cards, starter).total
-        top = best_keep(dealt_cards, starter, players=players, five_card=five_card)
+    turned = EnteredCard.of(starter) if isinstance(starter, Card) else starter
+    known = turned.card if turned is not None else None
+    if known is not None:
+        scored = score_hand(kept_cards, known).total
+        top = best_keep(dealt_cards, known, players=players, five_card=five_card)
         if top.breakdown.total > scored:
             favoured = (top.keep, top.breakdown.total)
-    return DiscardReview(dealt_cards, chosen, options[0], dealer, starter, scored, favoured)
+    elif turned is not None:
+        scored, favoured = _whatever_the_suit(dealt_cards, kept_cards, turned.rank)
+    return DiscardReview(dealt_cards, chosen, options[0], dealer, turned, scored, favoured)
+
+
+def _whatever_the_suit(dealt: tuple[Card, ...], kept: tuple[Card, ...], rank: Rank,
+                       ) -> tuple[int, tuple[tuple[Card, ...], int] | None]:
+    """What ``kept`` scored with a starter of ``rank`` whose suit was not entered (the least
+    over the suits it may have), and the keep that would have scored most so (ties: the first
+    in dealt order) when it beat that."""
+    starters = [Card(rank, suit) for suit in Suit if Card(rank, suit) not in dealt]
+
+    def least(keep: tuple[Card, ...]) -> int:
+        return min(score_hand(keep, starter).total for starter in starters)
+
+    scored = least(kept)
+    best: tuple[int, tuple[Card, ...]] | None = None
+    for keep in combinations(dealt, len(kept)):
+        total = least(keep)
+        if best is None or total > best[0]:
+            best = (total, keep)
+    favoured = (best[1], best[0]) if best is not None and best[0] > scored else None
+    return scored, favoured
 
 
 
@@ -318,8 +348,9 @@ def screen_pages(review: DiscardReview) -> tuple[tuple[str, tuple[str, ...]], ..
         pages.append(("Right discard", (*kept, f"= {points_text(review.kept.net)} on average")))
         if review.favoured is not None and review.starter is not None:
             cards, points = review.favoured
+            # The rank alone when the suit was not entered: the line holds 21 characters.
             pages.append(("The cut favoured", (_cards(cards), f"{points} with the "
-                          f"{review.starter.pretty}", f"(yours scored {review.scored})")))
+                          f"{review.starter.short}", f"(yours scored {review.scored})")))
     else:
         pages.append((f"Discard: {points_text(review.loss)} lost", (
             *kept, f"best {_cards(review.best.keep)}", _figures(review, review.best))))
