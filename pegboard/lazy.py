@@ -148,6 +148,11 @@ class Seam:
     def __getattr__(self, attribute: str) -> Any:
         loaded = self._module
         if loaded is None:
+            if attribute.startswith("__") and attribute.endswith("__"):
+                # Introspection (doctest's and inspect's look for __wrapped__, copy's for
+                # __deepcopy__) asks the seam, not the module: asking must not load it, or an
+                # optional library behind a seam (luma.emulator) would be needed to look.
+                raise AttributeError(attribute)
             loaded = self._module = importlib.import_module(self._name)
         return getattr(loaded, attribute)
 

@@ -71,6 +71,9 @@ def test_forged_malformed_and_repeated_results_on_the_broker(tmp_path: Path, bro
         genuine = card(11, "b1")
         forged = dict(genuine, spread=genuine["spread"] + 40)  # type: ignore[operator]
         board.send(result_topic("c1", "b1", "g11"), json.dumps(forged).encode())
+        # Results are retained: a service still subscribing when the genuine card replaced
+        # the forged one on g11 would be given the genuine one alone. Refused first, by name.
+        service.wait_for(0, refused=1)
         board.send(result_topic("c1", "b1", "g12"), b"\xff not json")
         board.send(result_topic("c1", "b1", "g11"), json.dumps(genuine).encode())
         status = service.wait_for(1, refused=2)

@@ -166,6 +166,16 @@ def test_a_seam_loads_its_module_on_first_use() -> None:
         lazy.module("json")
 
 
+def test_looking_at_a_seam_does_not_load_its_module() -> None:
+    """doctest and inspect ask every module-level value for ``__wrapped__``: a seam to an
+    optional library that is not installed (luma.emulator) must answer without importing."""
+    seam = lazy.Seam("pegboard_no_such_module")
+    assert not hasattr(seam, "__wrapped__")
+    assert "not loaded yet" in repr(seam)
+    with pytest.raises(ModuleNotFoundError):
+        seam.anything  # noqa: B018 - the first real use loads it
+
+
 def test_the_checkers_see_what_they_look_for(tmp_path: Path) -> None:
     root = tmp_path / "pkg"
     (root / "sub").mkdir(parents=True)
