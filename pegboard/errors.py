@@ -41,6 +41,18 @@ class ClubError(PegboardError, ValueError):
     """A club name, board id, broker address or club message that cannot be used."""
 
 
+class PairingError(PegboardError, ValueError):
+    """A phone's join code or seat that cannot be paired (unknown, used, the seat held)."""
+
+
+class PairingBusyError(PairingError):
+    """Too many wrong join codes lately: joins wait ``retry_after`` seconds."""
+
+    def __init__(self, message: str, *, retry_after: float) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
 def not_utf8(data: bytes, error: UnicodeDecodeError) -> str:
     """Where ``data`` stops being UTF-8, for a message that names the line and the byte.
 
