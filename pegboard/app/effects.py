@@ -137,9 +137,22 @@ class AudioMode:
     on: bool
 
 
+@dataclass(frozen=True, slots=True)
+class SeatAnswer:
+    """The answer to a seat's own entry (:class:`~pegboard.app.inputs.SeatEntry`): taken
+    (its entries saved before any output is told) or refused, with the reason in words
+    meant for that seat alone. The loop hands it to the outputs like the LEDs' pegs; if
+    the save fails the loop turns it into a refusal."""
+
+    ticket: int
+    seat: int
+    taken: bool
+    reason: str = ""
+
+
 Effect = (
     PersistNewGame | Persist | PersistUndo | FinishGame | SetBrightness | UpdateLeds
-    | PowerOff | Quit | SayAgain | ReadScreen | SayScore | Earcon | AudioMode
+    | PowerOff | Quit | SayAgain | ReadScreen | SayScore | Earcon | AudioMode | SeatAnswer
 )
 """Anything ``step`` can ask the loop to do."""
 

@@ -55,11 +55,13 @@ from pegboard.rules.fold import fold_reports
 from pegboard.rules.state import GameState, PenaltyOffer, Phase, Reason
 
 
-def enter(state: AppState, event: Event, first: tuple[Page, ...] = ()) -> Result:
+def enter(state: AppState, event: Event, first: tuple[Page, ...] = (), *,
+          teach: bool = True) -> Result:
     """Apply a player's entry; a refused entry shows the engine's reason and changes nothing
     (the player is back on the same screen after reading it). ``first`` are pages still to
     read from before (a count held back until the muggins question was answered): they come
-    before the entry's own, and the next deal waits for them."""
+    before the entry's own, and the next deal waits for them. ``teach`` False: no teaching
+    page (a seat's own entry from its phone: the coach's pages about it are that seat's)."""
     session = state.session
     assert session is not None
     before = session.state
@@ -68,13 +70,13 @@ def enter(state: AppState, event: Event, first: tuple[Page, ...] = ()) -> Result
     except PegboardError as error:
         return refuse(state, str(error)), ()
     effects: list[Effect] = [Persist(event, session.report)]
-    state, pages = notices(replace(state, session=session), before, report)
+    state, pages = notices(replace(state, session=session), before, report, teach=teach)
     claim = said_with(session.state, event)
     if claim is not None:
         before = session.state
         session, report = session.apply(claim)
         effects.append(Persist(claim, session.report))
-        state, more = notices(replace(state, session=session), before, report)
+        state, more = notices(replace(state, session=session), before, report, teach=teach)
         pages = [*pages, *more]
     return go_on(state, [*first, *pages], effects)
 
@@ -241,15 +243,17 @@ def undo(state: AppState) -> Result:
 # -- what an entry shows -----------------------------------------------------------------------
 
 
-def notices(state: AppState, before: GameState, report: Report) -> tuple[AppState, list[Page]]:
+def notices(state: AppState, before: GameState, report: Report, *,
+            teach: bool = True) -> tuple[AppState, list[Page]]:
     """What an accepted entry brings up, in the order it happened (:mod:`pegboard.app.pages`:
     the end of the play, the counts, a take-back), penalties the engine found, then
-    (teaching) the lessons; and the play screen's award line."""
+    (teaching, unless ``teach`` is False) the lessons; and the play screen's award line."""
     assert state.session is not None
     after, event = state.session.state, report.event
     pegged = [award for act in said(report) for award in act.awards]
     spoken = awards_text(pegged, after.names) if pegged else ""
-    taught, helped = lessons(state, before, event, report.awards)
+    taught, helped = (lessons(state, before, event, report.awards) if teach
+                      else ([], frozenset[str]()))
     # The show order is said before the counts it explains; the other lessons follow them.
     opening = [page for page in taught if page.kind is PageKind.SHOW_ORDER]
     taught = [page for page in taught if page.kind is not PageKind.SHOW_ORDER]

@@ -12,6 +12,7 @@ import enum
 from dataclasses import dataclass
 
 from pegboard.rules.cards import Rank
+from pegboard.rules.events import Event
 
 
 class Button(enum.Enum):
@@ -67,5 +68,24 @@ class LinkStatus:
     detail: str = ""
 
 
-InputEvent = KnobTurn | Press | RankKey | Tick | LinkStatus
+@dataclass(frozen=True, slots=True)
+class SeatEntry:
+    """A seat's own entry from outside the box (a paired phone): not a key, but entries the
+    seat makes for itself, applied by :mod:`pegboard.app.seat_entry` through the engine like
+    a key's.
+
+    ``entries`` are applied together or not at all (the six cards dealt and the two laid
+    away come as one); ``seq`` is how many entries of this seat the phone saw in force
+    (:func:`pegboard.app.seat_entry.seat_seq`), so a request sent twice, or made from a page
+    the game has since moved past, changes nothing; ``ticket`` names the request, so its
+    answer (:class:`~pegboard.app.effects.SeatAnswer`) finds the phone that asked.
+    """
+
+    seat: int
+    entries: tuple[Event, ...]
+    seq: int
+    ticket: int = 0
+
+
+InputEvent = KnobTurn | Press | RankKey | Tick | LinkStatus | SeatEntry
 """Anything the loop can hand to ``step``."""

@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from pegboard.app import flow, views
+from pegboard.app import flow, seat_entry, views
 from pegboard.app.effects import (
     AudioMode,
     Earcon,
@@ -41,7 +41,7 @@ from pegboard.app.effects import (
     Sound,
     UpdateLeds,
 )
-from pegboard.app.inputs import InputEvent, KnobTurn, LinkStatus, Tick
+from pegboard.app.inputs import InputEvent, KnobTurn, LinkStatus, SeatEntry, Tick
 from pegboard.app.keys import Key, key_of
 from pegboard.app.pages import last_scored
 from pegboard.app.session import Session
@@ -117,6 +117,13 @@ def step(state: AppState, event: InputEvent, now: float) -> Result:
         return replace(state, link="" if event.up else (event.detail or "LEDs off")), ()
     if isinstance(event, Tick):
         return _idle(state, now)
+    if isinstance(event, SeatEntry):  # a phone's entry: not a key, but the pegs follow it
+        before_leds = _leds(state)
+        new, effects = seat_entry.enter(state, event, now)
+        after_leds = _leds(new)
+        if after_leds is not None and after_leds != before_leds:
+            effects = (*effects, after_leds)
+        return new, effects
     waking: tuple[Effect, ...] = ()
     if state.brightness is not Brightness.NORMAL:
         awake = replace(state, brightness=Brightness.NORMAL, last_input=now)

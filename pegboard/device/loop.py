@@ -49,6 +49,7 @@ from pegboard.app.effects import (
     ReadScreen,
     SayAgain,
     SayScore,
+    SeatAnswer,
     SetBrightness,
     UpdateLeds,
 )
@@ -257,6 +258,11 @@ class DeviceLoop(Generic[S]):
                 Screen.MESSAGE, title="Not saved",
                 lines=(f"{error}", "That entry was not recorded: please enter it again."),
             )
+            # A phone waiting for its answer is told the same, its entry not taken.
+            self._asked.extend(
+                SeatAnswer(e.ticket, e.seat, False, f"Not saved on the board ({error}): "
+                           "nothing was changed; please try again.")
+                for e in effects if isinstance(e, SeatAnswer))
             return
         self.state = state
         if not isinstance(event, Tick):
@@ -312,7 +318,8 @@ class DeviceLoop(Generic[S]):
                             lines=(reason, "The game goes on without the voice."))
 
 
-_FOR_OUTPUTS = (SetBrightness, UpdateLeds, SayAgain, ReadScreen, SayScore, Earcon, AudioMode)
+_FOR_OUTPUTS = (SetBrightness, UpdateLeds, SayAgain, ReadScreen, SayScore, Earcon, AudioMode,
+                SeatAnswer)
 """The effects the loop hands to its observers."""
 
 

@@ -1,0 +1,164 @@
+"""A seat's own entries from outside the box (a paired phone), as one typed input.
+
+The box has one authority: a phone's tap reaches the game as a
+:class:`~pegboard.app.inputs.SeatEntry` on the loop's queue, goes through this pure step and
+the engine like a key, and is written by the store before anyone is told. The rules here:
+
+* **Only the seat's own entries**: its dealt cards with the cards it laid away (one request,
+  both or neither), a card it plays, its go, its claim and its muggins call (a muggins
+  game), and the starter when the seat deals. Each names the seat as its player.
+* **Nothing stale or twice**: ``seq`` must be the number of the seat's entries in force
+  (:func:`seat_seq`); a request sent again after it was taken, or made from a page the game
+  has moved past (an undo on the box, the seat's card entered on the box), is refused with
+  a sentence saying so, and changes nothing.
+* **The engine judges**: a refused entry changes nothing, and its reason goes to the seat
+  alone (:class:`~pegboard.app.effects.SeatAnswer`), never to the box's screen; a reason that
+  would name a card another seat holds privately is replaced by one that names none.
+* **The box follows**: a taken entry brings up the pages it brings up when keyed on the box
+  (the end of the play, each count, a penalty offered), after any page still being read;
+  whatever else the box showed (a menu, a card half-entered on the wheel) gives way to the
+  table's next screen, since the game it was about has changed. No teaching page comes of a
+  phone's entry: the coach speaks to that seat on its phone.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from pegboard.app import flow
+from pegboard.app.effects import Effect, Persist, SeatAnswer, SetBrightness
+from pegboard.app.inputs import SeatEntry
+from pegboard.app.session import Session
+from pegboard.app.state import AppState, Page, Reading, Result
+from pegboard.app.view import Brightness, PageKind
+from pegboard.errors import PegboardError
+from pegboard.rules.events import (
+    Claim,
+    Deal,
+    Dealt,
+    Event,
+    Go,
+    LaidAway,
+    Muggins,
+    Play,
+    Starter,
+)
+from pegboard.rules.state import GameState, Phase
+
+SEAT_EVENTS = (Dealt, LaidAway, Play, Go, Claim, Muggins)
+"""The entries a seat makes for itself, each naming it as ``player`` (and counted by
+:func:`seat_seq`)."""
+
+NO_GAME = "No game is in progress on the board."
+STALE = ("The board has moved on since your page was drawn (an entry was made or taken back "
+         "meanwhile): nothing was changed. Your page now shows the game as it is.")
+CLASH = ("One of those cards was entered by another seat: nothing was changed. Check your "
+         "cards; if they are right, the table sorts out which entry is wrong.")
+
+
+def seat_seq(session: Session | None, seat: int) -> int:
+    """How many entries in force name ``seat`` as the player making them: the sequence
+    number a phone sends with its next request."""
+    if session is None:
+        return 0
+    return sum(1 for event in session.events
+               if isinstance(event, SEAT_EVENTS) and event.player == seat)
+
+
+def enter(state: AppState, request: SeatEntry, now: float) -> Result:
+    """Apply a seat's own entries (see the module doc): the new state with the entries'
+    effects and the seat's answer, or the state unchanged and a refusal."""
+    refused = _check(state, request)
+    if refused is not None:
+        return state, (SeatAnswer(request.ticket, request.seat, False, refused),)
+    screen = state.screen
+    # Pages still to be read on the box stay first; a refusal shown for a box key, and any
+    # other screen (a menu, the wheel half-way through a hand), give way to the table.
+    first = tuple(page for page in screen.pages if page.kind is not PageKind.REFUSED) if (
+        isinstance(screen, Reading) and screen.then is None) else ()
+    effects: list[Effect] = []
+    if state.brightness is not Brightness.NORMAL:
+        effects.append(SetBrightness(Brightness.NORMAL))
+    state = replace(state, brightness=Brightness.NORMAL, last_input=now, fresh=False)
+    for event in request.entries:
+        state, done = flow.enter(state, event, first, teach=False)
+        effects.extend(done)
+        first = _unread(state)
+    state, dealt = _deal_when_due(state)
+    effects.extend(dealt)
+    effects.append(SeatAnswer(request.ticket, request.seat, True))
+    return state, tuple(effects)
+
+
+def _deal_when_due(state: AppState) -> tuple[AppState, tuple[Effect, ...]]:
+    """The next deal entered at once when the crib is counted and nothing waits for a claim:
+    the phones go on to their next hand while the box's pages are read (as on the box, the
+    deal is the automatic one, taken back with the entry before it)."""
+    session = state.session
+    if (session is None or session.state.phase is not Phase.DEAL or state.table.points_only
+            or flow.waiting(state)):
+        return state, ()
+    session, _ = session.apply(Deal())
+    return replace(state, session=session), (Persist(Deal(), session.report),)
+
+
+def _unread(state: AppState) -> tuple[Page, ...]:
+    """The pages the last entry brought up, still to be read before the next one's."""
+    screen = state.screen
+    return screen.pages if isinstance(screen, Reading) and screen.then is None else ()
+
+
+def _check(state: AppState, request: SeatEntry) -> str | None:
+    """Why the request must change nothing (None: the engine takes every entry of it)."""
+    session = state.session
+    if session is None:
+        return NO_GAME
+    gs = session.state
+    seat = request.seat
+    if not 0 <= seat < gs.players:
+        return f"There is no seat {seat + 1} at this table ({gs.players} players)."
+    if not request.entries:
+        return "The request holds no entry."
+    for event in request.entries:
+        why = _not_own(gs, seat, event)
+        if why is not None:
+            return why
+    if request.seq != seat_seq(session, seat):
+        return STALE
+    trial = session
+    for event in request.entries:
+        try:
+            trial, _ = trial.apply(event)
+        except PegboardError as error:
+            return private_reason(gs, seat, str(error))
+    return None
+
+
+def _not_own(gs: GameState, seat: int, event: Event) -> str | None:
+    name = gs.names[seat]
+    if isinstance(event, SEAT_EVENTS):
+        if event.player != seat:
+            return f"{name}'s phone enters {name}'s own entries only."
+        return None
+    if isinstance(event, Starter):
+        if gs.dealer != seat:
+            return "The starter is turned by the dealer: only the dealer's phone enters it."
+        return None
+    return f"A phone does not make {type(event).TYPE!r} entries: use the box."
+
+
+_CARD = re.compile(r"\b(?:10|[2-9TJQKA])[CDHS]\b")
+
+
+def private_reason(gs: GameState, seat: int, reason: str) -> str:
+    """The engine's reason as ``seat`` may read it: one naming a card another seat holds
+    unseen (dealt to them, not yet played or counted) is replaced by :data:`CLASH`, so no
+    refusal tells a phone what another player holds."""
+    hidden = {str(card) for other, dealt in enumerate(gs.dealt)
+              if other != seat and dealt is not None
+              for card in dealt if card not in gs.seen}
+    if any(word in hidden for word in _CARD.findall(reason)):
+        return CLASH
+    return reason
+
