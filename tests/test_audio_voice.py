@@ -107,7 +107,8 @@ def test_say_the_score_says_each_side_the_count_and_who_plays(tmp_path: Path) ->
     assert texts[-1].endswith(" to play")
 
 
-def test_a_newer_wheel_word_replaces_an_unsaid_one_but_no_sound_or_fact() -> None:
+def test_a_newer_wheel_word_or_fact_replaces_an_unsaid_wheel_word_but_no_sound_or_fact(
+        ) -> None:
     q = SpeechQueue(FakeClock())
     q.put(earcon(Sound.CLICK))
     q.put(Announcement("7", "wheel", Importance.WHEEL))

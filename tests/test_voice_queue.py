@@ -23,21 +23,33 @@ def test_announcements_of_equal_importance_wait_their_turn() -> None:
     assert q.texts() == ["Ann: fifteen for two", "Ben: one for the go"]
 
 
-def test_a_newer_announcement_replaces_unsaid_ones_of_lower_importance() -> None:
+def test_no_announcement_of_the_game_is_dropped_by_a_more_important_one() -> None:
     q = SpeechQueue(FakeClock())
     q.put(said("Ann: fifteen for two", PLAY, 3))
     q.put(said("Ben: fifteen two, fifteen four", SHOW, 4))
     q.put(said("Ben: one for last card", PLAY, 4))
-    assert q.texts() == ["Ben: fifteen two, fifteen four", "Ben: one for last card"]
     q.put(said("Ben wins", RESULT, 5))
-    assert q.texts() == ["Ben wins"]
+    assert q.texts() == ["Ann: fifteen for two", "Ben: fifteen two, fifteen four",
+                         "Ben: one for last card", "Ben wins"]
 
 
-def test_an_older_more_important_one_is_never_replaced() -> None:
+def test_only_where_the_player_is_gives_way_to_newer_words() -> None:
+    """A wheel word gives way to anything newer but a sound (the wheel moved on); a screen's
+    name to the next screen's; neither to what the same step brings."""
     q = SpeechQueue(FakeClock())
-    q.put(said("Ann: a pair is two", SHOW, 2))
-    q.put(said("No score: ...", Importance.TEACHING, 3))
-    assert q.texts() == ["Ann: a pair is two", "No score: ..."]
+    q.put(said("The crib. Crib card 1/4: 7", Importance.SCREEN))
+    q.put(said("8", Importance.WHEEL))
+    q.put(said("[click]", Importance.CUE))
+    assert q.texts() == ["The crib. Crib card 1/4: 7", "8", "[click]"]
+    q.put(said("9", Importance.WHEEL))
+    assert q.texts() == ["The crib. Crib card 1/4: 7", "[click]", "9"]
+    q.put(said("Entered. The crib. Crib card 2/4: 9", Importance.SCREEN),
+          said("9", Importance.WHEEL))
+    assert q.texts() == ["[click]", "Entered. The crib. Crib card 2/4: 9", "9"]
+    q.put(said("Ann, nine: nine", PLAY, 2))
+    assert q.texts() == ["[click]", "Entered. The crib. Crib card 2/4: 9", "Ann, nine: nine"]
+    q.put(said("Ben: go", PLAY, 3), said("Ann to play", PLAY, 3))
+    assert q.texts()[-3:] == ["Ann, nine: nine", "Ben: go", "Ann to play"]
 
 
 def test_undo_cancels_what_is_queued_for_the_undone_entries_only() -> None:
@@ -73,16 +85,17 @@ def test_a_repeat_asked_for_is_not_cancelled_by_undo() -> None:
     assert q.texts() == ["Play. Ann 45"]
 
 
-def test_stale_announcements_are_dropped_when_their_turn_comes() -> None:
+def test_a_long_count_does_not_make_what_follows_it_stale() -> None:
+    """A 28 hand takes 13.7 s to say: the go after it waits, however long, and is said."""
     clock = FakeClock()
-    q = SpeechQueue(clock, stale_s=10.0)
-    q.put(said("old", entry=1))
-    clock.advance(6.0)
-    q.put(said("newer", entry=2))
-    clock.advance(4.5)  # "old" waited 10.5 s, "newer" 4.5 s
+    q = SpeechQueue(clock)
+    q.put(said("Ben: fifteen two, ... and a double double run is twenty-eight", SHOW, 7))
+    q.put(said("Ann: go", PLAY, 8))
     taken = q.take()
-    assert taken is not None and taken.text == "newer"
-    assert q.take() is None
+    assert taken is not None and taken.importance is SHOW
+    clock.advance(60.0)
+    taken = q.take()
+    assert taken is not None and taken.text == "Ann: go"
 
 
 class GatedVoice:
@@ -148,14 +161,18 @@ def test_a_storm_of_asking_again_waits_once_and_the_queue_stays_bounded() -> Non
     q.put(said("Ben: one for the go", entry=6))
     for _ in range(500):  # a click for every detent of a long fast spin: none replaced
         q.put(said("click", Importance.CUE, 6))
-    assert len(q.pending) == MOST_WAITING
+    assert len(q.pending) == MOST_WAITING + 1  # the game's own announcement is not counted
     assert q.texts()[:3] == ["Ann: fifteen for two", "Ann 12, Ben 9", "Ben: one for the go"]
+    for entry in range(7, 207):  # the game's announcements are never dropped to bound it
+        q.put(said(f"play {entry}", PLAY, entry))
+    assert len(q.pending) == MOST_WAITING + 201
+    assert q.texts()[-1] == "play 206" and "Ben: one for the go" in q.texts()
 
 
 def test_the_last_card_of_a_deal_is_said_with_the_counts_its_entry_made() -> None:
     """The last card's point and the hands the engine counted with it come in one step:
-    the counts, worth more, do not drop the point unsaid (they drop only what an earlier
-    step left unsaid)."""
+    the counts, worth more, do not drop the point unsaid, nor what an earlier step left
+    unsaid."""
     announcer, state, entered = announcer_after(
         ("Ann", "Ben"),
         "deal 0; starter 5C; play 1 TH 0 TS 1 AH 0 2S 1 3H 0 4S; go 1; go 0; play 1 KH 0 QS")
@@ -165,6 +182,6 @@ def test_the_last_card_of_a_deal_is_said_with_the_counts_its_entry_made() -> Non
     q = SpeechQueue(FakeClock())
     q.put(said("Ben: one for the go", PLAY, 8))  # an earlier step's, still unsaid
     q.put(*last)
-    assert q.texts() == ["Ann: one for last card",
+    assert q.texts() == ["Ben: one for the go", "Ann: one for last card",
                          "Ben: fifteen two, fifteen four, and a flush of four is eight",
                          "Ann: fifteen two, fifteen four, and a flush of four is eight"]

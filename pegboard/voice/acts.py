@@ -42,9 +42,9 @@ from pegboard.voice.phrases import (
 
 
 class Importance(enum.IntEnum):
-    """How much an announcement matters: a newer one replaces an unsaid older one of lower
-    importance (a hand's count is worth more than the last card's "fifteen for two"); audio
-    mode's sounds (``CUE``) are never replaced, and a wheel word only by the next."""
+    """What an announcement is to the speech queue (:mod:`pegboard.voice.speaker`): from
+    ``TEACHING`` up, the game's own words, every one said; a wheel word and a screen's name
+    may give way to newer words, and audio mode's sounds (``CUE``) are never replaced."""
 
     CUE = -3
     """Audio mode: a short sound (a click, the tone of a key taken or refused)."""

@@ -4,21 +4,22 @@ The loop must never wait for a voice, so it only puts announcements on a
 :class:`SpeechQueue` (a lock and a list: microseconds) and a :class:`Speaker` thread says them
 one after another. The queue's rules:
 
-* **replace**: a newer announcement drops every unsaid one of lower importance that an earlier
-  step brought (the hand's count goes before a pegging award nobody had time to hear); what
-  one step brings is said whole (the last card's point and the counts the same entry made),
-  audio mode's sounds are never dropped so, and a wheel word is dropped only by the next
-  wheel word, which also cuts it short if it is being said (the knob's words never queue up
-  behind it);
+* **kept**: an announcement of the game (a card laid, a go, a score, a count, a penalty, the
+  result, the teaching voice's words) is said, every one, in the order made, however long it
+  waits and whatever comes after it;
+* **replace**: only the words for where the player is may give way: an unsaid wheel word
+  (:attr:`~Importance.WHEEL`) to anything newer but a sound or words asked for, and an
+  unsaid screen's name (:attr:`~Importance.SCREEN`) to a newer screen's, brought by a later
+  step (what one step brings is said whole); the next wheel word also cuts short the one
+  being said (the knob's words never queue up behind each other); a sound is never replaced;
 * **cancel**: an entry taken back drops what is queued for it and for any later entry, and
   stops it if it is being said;
-* **stale**: an announcement still unsaid ``stale_s`` seconds after it was made is dropped
-  (a long queue after a fast spell of entries would otherwise talk about the past);
 * "Say it again" repeats the last announcement made that still stands (an undo takes
   back what its entries brought, so the one before is repeated); words asked for again
   while still waiting (a storm of "say it again" or "say the score") wait once;
-* **bounded**: at most :data:`MOST_WAITING` wait; past it the oldest of the least importance
-  is dropped.
+* **bounded**: at most :data:`MOST_WAITING` sounds, words for where the player is and words
+  asked for wait; past it the oldest of the least importance of them is dropped (the game's
+  own announcements are as many as its entries: they are never dropped so).
 
 Time comes from an injected clock, so the rules are tested without sleeping.
 
@@ -42,16 +43,19 @@ from pegboard.voice.audio import sound_of
 
 log = logging.getLogger(__name__)
 
-STALE_S = 12.0
-"""How long an announcement may wait to be said before it is of no use."""
-
-
 KEPT = 16
 """How many announcements are remembered for "Say it again" after undos."""
 
 MOST_WAITING = 64
-"""The most announcements waiting at once: past it, the oldest of the least importance goes
-(a storm of keys cannot grow the queue, whatever the rules above keep)."""
+"""The most sounds, wheel words, screen names and words asked for waiting at once: past it,
+the oldest of the least importance goes (a storm of keys cannot grow the queue)."""
+
+REPLACEABLE = frozenset({Importance.WHEEL, Importance.SCREEN})
+"""The words that give way to newer ones of their kind: where the player is, not what
+happened."""
+
+_BOUNDED = frozenset({Importance.CUE, Importance.WHEEL, Importance.SCREEN, Importance.ASKED})
+"""What the bound may drop: many keys bring them, and none is a fact of the game."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,9 +72,8 @@ class SpeechQueue:
     """The announcements waiting to be said, under the rules in the module doc (not locked:
     :class:`Speaker` holds the lock)."""
 
-    def __init__(self, clock: Clock, *, stale_s: float = STALE_S) -> None:
+    def __init__(self, clock: Clock) -> None:
         self.clock = clock
-        self.stale_s = stale_s
         self.pending: list[Queued] = []
         self._made: list[Announcement] = []  # the latest few, for "say it again"
         self._steps = 0
@@ -81,25 +84,27 @@ class SpeechQueue:
         return self._made[-1] if self._made else None
 
     def put(self, *announcements: Announcement) -> None:
-        """Queue what one step brought, in order, dropping unsaid announcements of lower
-        importance that earlier steps brought."""
+        """Queue what one step brought, in order, dropping the unsaid words for where the
+        player was that it replaces (see the module)."""
         self._steps += 1
         for said in announcements:
             self._put(said, self._steps)
 
     def _put(self, said: Announcement, step: int) -> None:
-        if said.importance is Importance.WHEEL:
-            self.pending = [q for q in self.pending if q.said.importance is not Importance.WHEEL]
-        elif said.importance is Importance.ASKED:  # the same words asked again: said once
+        if said.importance is Importance.ASKED:  # the same words asked again: said once
             self.pending = [q for q in self.pending if q.said.importance is not Importance.ASKED
                             or q.said.text != said.text]
-        else:
-            self.pending = [q for q in self.pending if q.said.importance >= said.importance
-                            or q.said.importance is Importance.CUE or q.step == step]
+        elif said.importance is not Importance.CUE:
+            # a screen reached replaces the screen before it; anything that happens, the
+            # wheel words before it
+            gone = REPLACEABLE if said.importance is Importance.SCREEN else {Importance.WHEEL}
+            self.pending = [q for q in self.pending
+                            if q.step == step or q.said.importance not in gone]
         self.pending.append(Queued(said, self.clock.now(), step))
-        if len(self.pending) > MOST_WAITING:
-            least = min(q.said.importance for q in self.pending)
-            self.pending.remove(next(q for q in self.pending if q.said.importance == least))
+        bounded = [q for q in self.pending if q.said.importance in _BOUNDED]
+        if len(bounded) > MOST_WAITING:
+            least = min(q.said.importance for q in bounded)
+            self.pending.remove(next(q for q in bounded if q.said.importance == least))
         if said.importance not in (Importance.ASKED, Importance.CUE):
             self._made = [*self._made[-(KEPT - 1):], said]
 
@@ -117,17 +122,26 @@ class SpeechQueue:
         return True
 
     def take(self) -> Announcement | None:
-        """The next announcement to say now (stale ones are dropped on the way)."""
-        now = self.clock.now()
-        while self.pending:
-            queued = self.pending.pop(0)
-            if now - queued.at <= self.stale_s:
-                return queued.said
-        return None
+        """The next announcement to say now."""
+        return self.pending.pop(0).said if self.pending else None
 
     def texts(self) -> list[str]:
         """The words waiting, in order (for tests and the simulator's status)."""
         return [q.said.text for q in self.pending]
+
+
+def cuts_short(current: Announcement | None, newer: Sequence[Announcement]) -> bool:
+    """Whether ``newer`` stops ``current`` while it is being said: a wheel word is cut short
+    by the next wheel word (the knob's words never queue up behind each other)."""
+    return current is not None and current.importance is Importance.WHEEL and any(
+        said.importance is Importance.WHEEL for said in newer)
+
+
+def taken_back(current: Announcement | None, entries: int) -> bool:
+    """Whether an undo leaving ``entries`` in force stops ``current`` while it is said: it
+    belongs to an entry taken back (words a player asked for are said out)."""
+    return current is not None and current.entry > entries and (
+        current.importance is not Importance.ASKED)
 
 
 class Voice(Protocol):
@@ -146,10 +160,10 @@ class Voice(Protocol):
 class Speaker:
     """A thread saying what a :class:`SpeechQueue` holds, through ``voice``."""
 
-    def __init__(self, voice: Voice, clock: Clock, *, stale_s: float = STALE_S,
+    def __init__(self, voice: Voice, clock: Clock, *,
                  notice: Callable[[str], None] | None = None) -> None:
         self.voice = voice
-        self.queue = SpeechQueue(clock, stale_s=stale_s)
+        self.queue = SpeechQueue(clock)
         self.notice = notice
         self._lock = threading.Condition()
         self._current: Announcement | None = None
@@ -169,8 +183,7 @@ class Speaker:
             self.queue.put(*announcements)
             current = self._current
             self._lock.notify()
-        if current is not None and current.importance is Importance.WHEEL and any(
-                said.importance is Importance.WHEEL for said in announcements):
+        if cuts_short(current, announcements):
             self.voice.stop()  # the next detent's word cuts this one short
 
     def cancel(self, entries: int) -> None:
@@ -178,8 +191,7 @@ class Speaker:
         with self._lock:
             self.queue.cancel(entries)
             current = self._current
-        if current is not None and current.entry > entries and (
-                current.importance is not Importance.ASKED):
+        if taken_back(current, entries):
             self.voice.stop()
 
     def again(self) -> None:

@@ -34,6 +34,7 @@ from pegboard.rules.variants import Rules
 from pegboard.voice.hook import Transcript, VoiceHook
 from tests.conformance.deal import GameSpec, choose_play, deal_cards, fact_points, rng_at
 from tests.support.announcing import changes_of
+from tests.support.pace import Both, TablePace, patient
 
 NAMES = ("P1", "P2")
 """The seats as the setup names them (the listener keeps them)."""
@@ -155,11 +156,16 @@ class Listener:
     plain: Transcript = field(default_factory=Transcript)
     """What a voice without audio mode says of the same steps: for the tests, never heard."""
     plain_hook: VoiceHook = field(init=False)
+    table: TablePace | None = None
+    """With a table, the listener hears only what its speech queue said, at the table's
+    pace: it waits for the voice to end before each key (a patient player); without, every
+    announcement made is heard at once."""
 
     def __post_init__(self) -> None:
         config = Config(input=InputConfig(kit=self.kit), voice=VoiceConfig(audio=True))
         self.state = initial_state(config)
-        self.hook = VoiceHook(self.transcript)
+        self.hook = VoiceHook(self.transcript if self.table is None
+                              else Both(self.transcript, self.table))
         self.hook.heard(self.state, view(self.state), (), first=True)
         self.plain_hook = VoiceHook(self.plain)
         self.plain_hook.begin(self.state)
@@ -168,6 +174,9 @@ class Listener:
         """One key through the real step function, the voice told as the loop tells it."""
         self.keys += 1
         self.now += 1.0
+        if self.table is not None:
+            patient(self.table, name)
+            self.table.key(name)
         self.transcript.cause = f"{self.keys} {name}"
         self.state, effects = step(self.state, event, self.now)
         reports = [effect.report for effect in effects
@@ -179,8 +188,11 @@ class Listener:
 
     def heard(self) -> Iterator[str]:
         """What was said since the last time (sounds left out)."""
-        new = self.transcript.said[self.heard_to:]
-        self.heard_to = len(self.transcript.said)
+        if self.table is not None:
+            self.table.until_quiet()  # a patient player hears the voice out
+        spoken = self.transcript.said if self.table is None else self.table.said
+        new = spoken[self.heard_to:]
+        self.heard_to = len(spoken)
         for said in new:
             if not said.text.startswith("["):
                 yield said.text

@@ -1,0 +1,268 @@
+"""The speech queue at table pace: the real :class:`~pegboard.voice.speaker.SpeechQueue` on a
+simulated clock, each announcement said for as long as its WAV lasts, and a player pressing
+keys at a pace of their own (docs/voice.md, "At table pace").
+
+:class:`TablePace` is a voice sink (what the loop's :class:`~pegboard.voice.hook.VoiceHook`
+talks to) that speaks the way the device's :class:`~pegboard.voice.speaker.Speaker` thread
+does, without a thread: one announcement at a time, taken from the queue as the last one
+ends, a wheel word cut short by the next one and an entry taken back cut short by the undo,
+by the speaker's own rules (:func:`~pegboard.voice.speaker.cuts_short`,
+:func:`~pegboard.voice.speaker.taken_back`). Time moves only when the player lets it pass
+(:meth:`TablePace.wait`, :meth:`TablePace.until_quiet`), so a whole game takes milliseconds.
+
+Each announcement lasts what espeak-ng makes of it at the default voice settings: its WAV's
+length, measured once and kept in ``tests/data/speech_seconds.json``
+(``PEGBOARD_REGEN_GOLDEN=1`` writes the words not yet there); a sound lasts what
+:mod:`pegboard.voice.earcons` makes of it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import wave
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from io import BytesIO
+from pathlib import Path
+
+from pegboard.config import VoiceConfig
+from pegboard.sim.fakes import FakeClock
+from pegboard.voice.acts import Announcement, Importance
+from pegboard.voice.audio import sound_of
+from pegboard.voice.earcons import earcon_wav
+from pegboard.voice.espeak import synthesize
+from pegboard.voice.hook import Sink
+from pegboard.voice.speaker import SpeechQueue, cuts_short, taken_back
+
+SECONDS = Path(__file__).parent.parent / "data" / "speech_seconds.json"
+"""Each announcement's words and how long espeak-ng takes to say them (seconds)."""
+
+KEPT = frozenset(i for i in Importance if i >= Importance.TEACHING and i is not
+                 Importance.ASKED)
+"""The importances the queue must never leave unsaid: the game's facts and the teaching
+voice (a wheel word, a screen's name and a sound may give way to newer ones)."""
+
+
+def _wav_seconds(data: bytes) -> float:
+    """A WAV's length; espeak-ng's ``--stdout`` header does not know its own length, so the
+    samples are counted from the bytes (16-bit mono after a 44-byte header)."""
+    with wave.open(BytesIO(data)) as wav:
+        rate: int = wav.getframerate()
+        width: int = wav.getsampwidth()
+    return (len(data) - 44) / (rate * width)
+
+
+class Durations:
+    """How long each announcement takes to say (see the module)."""
+
+    def __init__(self, path: Path = SECONDS) -> None:
+        self.path = path
+        self.known: dict[str, float] = (
+            json.loads(path.read_text(encoding="utf-8")) if path.exists() else {})
+        self.measured = 0
+
+    def __call__(self, said: Announcement) -> float:
+        sound = sound_of(said)
+        if sound is not None:
+            return _wav_seconds(earcon_wav(sound))
+        seconds = self.known.get(said.text)
+        if seconds is None:
+            seconds = round(_wav_seconds(synthesize(said.text, VoiceConfig())), 3)
+            self.known[said.text] = seconds
+            self.measured += 1
+        return seconds
+
+    def save(self) -> None:
+        """Write the table again when asked to (``PEGBOARD_REGEN_GOLDEN``) and it grew."""
+        if self.measured and os.environ.get("PEGBOARD_REGEN_GOLDEN"):
+            self.path.write_text(json.dumps(dict(sorted(self.known.items())), indent=0,
+                                            ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+DURATIONS = Durations()
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """One call the loop made on its sink: say, cancel (after an undo) or again."""
+
+    what: str
+    said: tuple[Announcement, ...] = ()
+    entries: int = 0
+
+
+@dataclass
+class TablePace:
+    """A voice sink speaking from the real queue on a simulated clock (see the module)."""
+
+    seconds: Callable[[Announcement], float] = DURATIONS
+    clock: FakeClock = field(default_factory=FakeClock)
+    queue: SpeechQueue = field(init=False)
+    made: list[Announcement] = field(default_factory=list)
+    """Every announcement put on the queue, in order."""
+    said: list[Announcement] = field(default_factory=list)
+    """Every announcement begun, in the order said (cut short or not)."""
+    cut: list[Announcement] = field(default_factory=list)
+    """Announcements begun and cut short (the next wheel word, an undo)."""
+    cancelled: list[Announcement] = field(default_factory=list)
+    """Announcements an undo took back before they were said."""
+    calls: list[Call] = field(default_factory=list)
+    """The loop's calls, in order, with :attr:`keys` marking the key steps between them."""
+    keys: list[tuple[int, str]] = field(default_factory=list)
+    """Each key pressed: how many calls came before it, and its name ("ok", "right")."""
+    waited: dict[int, float] = field(default_factory=dict)
+    """For each announcement begun (by its id), how long it waited to be begun."""
+    _at: dict[int, float] = field(default_factory=dict)
+    speaking: Announcement | None = None
+    ends: float = 0.0
+    talking: float = 0.0
+    """Seconds spent speaking."""
+
+    def __post_init__(self) -> None:
+        self.queue = SpeechQueue(self.clock)
+
+    # the sink
+    def say(self, announcements: Sequence[Announcement]) -> None:
+        if not announcements:
+            return
+        self.calls.append(Call("say", tuple(announcements)))
+        self.made.extend(announcements)
+        self._at.update((id(a), self.clock.now()) for a in announcements)
+        self.queue.put(*announcements)
+        if cuts_short(self.speaking, announcements):
+            self._stop()
+        self._next()
+
+    def cancel(self, entries: int) -> None:
+        self.calls.append(Call("cancel", entries=entries))
+        before = {id(q.said) for q in self.queue.pending}
+        self.queue.cancel(entries)
+        after = {id(q.said) for q in self.queue.pending}
+        self.cancelled.extend(a for a in self.made if id(a) in before - after)
+        if taken_back(self.speaking, entries):
+            self._stop()
+        self._next()
+
+    def again(self) -> None:
+        self.calls.append(Call("again"))
+        self.queue.again()
+        self._next()
+
+    def close(self) -> None:
+        pass
+
+    # time
+    def key(self, name: str) -> None:
+        """The key ``name`` is pressed now (what the loop says for it comes next)."""
+        self.keys.append((len(self.calls), name))
+
+    def wait(self, seconds: float) -> None:
+        """Let ``seconds`` pass, speaking meanwhile."""
+        until = self.clock.now() + seconds
+        while self.speaking is not None and self.ends <= until:
+            self.clock.advance(self.ends - self.clock.now())
+            self.talking += self.seconds(self.speaking)
+            self.speaking = None
+            self._next()
+        self.clock.advance(until - self.clock.now())
+
+    def until_quiet(self) -> float:
+        """Let time pass until nothing is said or waiting; how long that took."""
+        start = self.clock.now()
+        while self.speaking is not None:
+            self.wait(self.ends - self.clock.now())
+        return self.clock.now() - start
+
+    def _next(self) -> None:
+        if self.speaking is None:
+            taken = self.queue.take()
+            if taken is not None:
+                self.speaking = taken
+                self.said.append(taken)
+                made = self._at.get(id(taken), self.clock.now())  # a repeat asked for: now
+                self.waited[id(taken)] = self.clock.now() - made
+                self.ends = self.clock.now() + self.seconds(taken)
+
+    def _stop(self) -> None:
+        assert self.speaking is not None
+        self.cut.append(self.speaking)
+        self.talking += self.seconds(self.speaking) - (self.ends - self.clock.now())
+        self.speaking = None
+
+    # what was lost
+    def longest_wait(self, importances: frozenset[Importance] = KEPT) -> float:
+        """The longest an announcement of ``importances`` waited before it was begun."""
+        return max((self.waited[id(a)] for a in self.said
+                    if a.importance in importances), default=0.0)
+
+    def unsaid(self, importances: frozenset[Importance] = KEPT) -> list[Announcement]:
+        """The announcements of ``importances`` made and never begun, but for those an undo
+        took back."""
+        begun = {id(a) for a in self.said} | {id(a) for a in self.cancelled}
+        return [a for a in self.made if a.importance in importances and id(a) not in begun]
+
+
+Pace = Callable[[TablePace, str], None]
+"""A player: lets time pass on the table before pressing the key named."""
+
+
+def patient(table: TablePace, key: str) -> None:
+    """Waits until the voice has said everything, then takes half a second to press."""
+    table.until_quiet()
+    table.wait(0.5)
+
+
+def brisk(table: TablePace, key: str) -> None:
+    """Never waits for the voice: a quarter of a second a detent, a second for any other
+    key (a player who knows the game and keeps the table moving)."""
+    table.wait(0.25 if key in ("right", "left") else 1.0)
+
+
+def replay(table: TablePace, pace: Pace,
+           seconds: Callable[[Announcement], float] = DURATIONS) -> TablePace:
+    """The calls ``table`` took, made again on a new table by a player of ``pace`` (the table
+    then speaks on to the end)."""
+    out = TablePace(seconds)
+    calls = table.calls
+    starts = [start for start, _ in table.keys]
+    _make(out, calls[:starts[0] if starts else len(calls)])  # before any key
+    for at, (start, name) in enumerate(table.keys):
+        pace(out, name)
+        out.key(name)
+        _make(out, calls[start:starts[at + 1] if at + 1 < len(starts) else len(calls)])
+    out.until_quiet()
+    return out
+
+
+def _make(table: TablePace, calls: Sequence[Call]) -> None:
+    for call in calls:
+        if call.what == "say":
+            table.say(call.said)
+        elif call.what == "cancel":
+            table.cancel(call.entries)
+        else:
+            table.again()
+
+
+class Both:
+    """A sink telling two sinks the same: a transcript of every announcement made, and a
+    table saying them at its pace."""
+
+    def __init__(self, transcript: Sink, table: TablePace) -> None:
+        self.transcript, self.table = transcript, table
+
+    def say(self, announcements: Sequence[Announcement]) -> None:
+        self.transcript.say(announcements)
+        self.table.say(announcements)
+
+    def cancel(self, entries: int) -> None:
+        self.transcript.cancel(entries)
+        self.table.cancel(entries)
+
+    def again(self) -> None:
+        self.transcript.again()
+        self.table.again()
+
+    def close(self) -> None:
+        pass

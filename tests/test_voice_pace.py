@@ -1,0 +1,75 @@
+"""The talking table at table pace (docs/voice.md, "At table pace"): seeded whole games played
+through the real speech queue on a simulated clock, each announcement as long as its WAV
+(tests/support/pace.py). A patient player, who waits for the voice before each key, plays the
+game by ear from what the queue said (tests/support/listening.py) and hears every word; a
+brisk player, who never waits, hears every card laid, go, score, count and result, later:
+only wheel words, screen names and sounds give way to newer ones."""
+
+from __future__ import annotations
+
+from functools import cache
+
+import pytest
+
+from pegboard.rules.events import Deal
+from pegboard.voice.acts import Importance
+from tests.referee.referee import judge
+from tests.support.listening import Listener, record_lines, true_game
+from tests.support.pace import DURATIONS, KEPT, TablePace, brisk, patient, replay
+
+GAMES = [(1, "encoder"), (25, "keypad")]
+"""Seed 1 has a 24-hand counted after the last card's point, seed 25 is won on a count put
+right: both lost counts and the result on the old queue."""
+
+WHERE = frozenset({Importance.CUE, Importance.WHEEL, Importance.SCREEN})
+
+
+@cache
+def patient_game(seed: int, kit: str) -> tuple[Listener, TablePace, list[int]]:
+    """The seed's game played by ear by a patient player, from what the queue said."""
+    game = true_game(seed, 121, suits=True)
+    assert game is not None
+    record, plan, counts = game
+    table = TablePace()
+    listener = Listener(kit, list(plan), counts, table=table)
+    listener.play()
+    DURATIONS.save()
+    return listener, table, judge(record_lines(record)).result.scores
+
+
+@pytest.mark.parametrize(("seed", "kit"), GAMES)
+def test_a_patient_player_plays_a_whole_game_by_ear_and_hears_every_word(
+        seed: int, kit: str) -> None:
+    listener, table, truth = patient_game(seed, kit)
+    session = listener.state.session
+    assert session is not None and list(session.state.scores) == truth
+    assert table.unsaid(frozenset(Importance)) == []
+    assert [a.text for a in table.said] == listener.transcript.texts()
+    assert not table.cut
+
+
+@pytest.mark.parametrize(("seed", "kit"), GAMES)
+def test_a_brisk_player_loses_no_announcement_of_the_game(seed: int, kit: str) -> None:
+    _, table, _ = patient_game(seed, kit)
+    fast = replay(table, brisk)
+    assert fast.clock.now() < table.clock.now()  # the brisk table is the faster
+    assert fast.unsaid() == []
+    # what gave way is only where the player was: the wheel, a screen, a sound
+    lost = fast.unsaid(frozenset(Importance))
+    assert lost and {a.importance for a in lost} <= WHERE
+    # every fact in the order made
+    facts = [a for a in fast.said if a.importance in KEPT]
+    assert facts == [a for a in fast.made if a.importance in KEPT]
+
+
+def test_a_replay_at_the_patient_pace_says_what_the_listener_heard() -> None:
+    """The replay (used for the brisk player) is faithful: at the listener's own pace it says
+    the same words, and takes the same time."""
+    listener, table, _ = patient_game(*GAMES[0])
+    again = replay(table, patient)
+    assert [a.text for a in again.said] == [a.text for a in table.said]
+    assert again.clock.now() == pytest.approx(table.clock.now())
+    session = listener.state.session
+    assert session is not None
+    deals = sum(isinstance(event, Deal) for event in session.events)
+    assert deals == 10
