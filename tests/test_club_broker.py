@@ -4,7 +4,7 @@ mosquitto, and forged, malformed and repeated messages on the broker."""
 from __future__ import annotations
 
 import json
-import os
+import ssl
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,7 +17,7 @@ from pegboard.cli import main
 from pegboard.club.scorecard import judge
 from pegboard.club.topics import result_topic
 from tests.support.club import Standings
-from tests.support.mosquitto import Broker, free_port
+from tests.support.mosquitto import Broker, club_setup, free_port
 from tests.test_club_scorecard import club_records
 
 
@@ -29,25 +29,36 @@ def card(seed: int, board: str, club: str = "c1") -> dict[str, object]:
 
 
 class Client:
-    """A paho client, connected (or refused) before the constructor returns."""
+    """A paho client, connected (or refused, or dropped) before the constructor returns;
+    with ``ca``, over TLS trusting that certificate authority alone."""
 
-    def __init__(self, port: int, user: str | None = None, password: str | None = None
-                 ) -> None:
+    def __init__(self, port: int, user: str | None = None, password: str | None = None,
+                 *, ca: Path | None = None) -> None:
         self.client = mqtt.Client(CallbackAPIVersion.VERSION2)
+        if ca is not None:
+            self.client.tls_set(ca_certs=str(ca))
         if user is not None:
             self.client.username_pw_set(user, password)
         self.answered = threading.Event()
         self.refused = False
+        self.dropped = threading.Event()
 
         def connected(client: mqtt.Client, userdata: object, flags: object, reason: mqtt.
                       ReasonCode, properties: object) -> None:
             self.refused = reason.is_failure
             self.answered.set()
 
+        def disconnected(client: mqtt.Client, userdata: object, flags: object,
+                         reason: object, properties: object) -> None:
+            self.refused = not self.answered.is_set() or self.refused
+            self.dropped.set()
+            self.answered.set()
+
         self.client.on_connect = connected
+        self.client.on_disconnect = disconnected
         self.client.connect("127.0.0.1", port)
         self.client.loop_start()
-        assert self.answered.wait(10)
+        assert self.answered.wait(10), "the broker neither let the client in nor refused it"
 
     def send(self, topic: str, payload: bytes) -> None:
         self.client.publish(topic, payload, qos=1, retain=True).wait_for_publish(10)
@@ -98,34 +109,32 @@ def test_setup_gives_each_board_its_own_topic_and_the_service_read_only(tmp_path
                                                                        ) -> None:
     port = free_port()
     out = tmp_path / "club"
-    assert main(["club", "setup", "--out", str(out), "--boards", "2", "--club", "c1",
-                 "--port", str(port)]) == 0
+    config = club_setup(out, port)
     assert main(["club", "setup", "--out", str(out), "--boards", "2"]) == 2  # never over
-    config = out / "mosquitto.conf"
     assert "autosave_interval 100\nautosave_on_changes true\n" in config.read_text(
         encoding="utf-8")  # a snapshot after 100 changes, not after each one
-    # Loopback only; and as root mosquitto would become the user "mosquitto", which cannot
-    # read the test's folder (docs/club.md: the files are the mosquitto user's on a club host).
-    config.write_text(config.read_text(encoding="utf-8").replace(
-        f"listener {port}", f"listener {port} 127.0.0.1") + (
-        "user root\n" if os.geteuid() == 0 else ""), encoding="utf-8")
     secret = {user: (out / f"{user}.password").read_text(encoding="utf-8").strip()
               for user in ("board-1", "board-2", "standings")}
+    ca = out / "ca.crt"
     with Broker(tmp_path / "broker", port=port, config=config):
-        assert Client(port).refused  # no anonymous clients
-        assert Client(port, "board-1", "wrong").refused
+        assert Client(port, ca=ca).refused  # no anonymous clients
+        assert Client(port, "board-1", "wrong", ca=ca).refused
         service = Standings(tmp_path / "r.db", f"127.0.0.1:{port}", club="c1", extra=(
-            "--user", "standings", "--password-file", str(out / "standings.password")))
-        board = Client(port, "board-1", secret["board-1"])
+            "--user", "standings", "--password-file", str(out / "standings.password"),
+            "--cafile", str(ca)))
+        board = Client(port, "board-1", secret["board-1"], ca=ca)
         try:
-            # board-1 writing under board-2's topic: the broker drops it (the ACL)
+            # board-1 writing under board-2's topic, or below its own topics: the broker
+            # drops it (the ACL)
             board.send(result_topic("c1", "board-2", "g11"),
                        json.dumps(card(11, "board-2")).encode())
+            board.send(result_topic("c1", "board-1", "g11") + "/deeper",
+                       json.dumps(card(11, "board-1")).encode())
             board.send(result_topic("c1", "board-1", "g12"),
                        json.dumps(card(12, "board-1")).encode())
             status = service.wait_for(1)
             assert (status["results"], status["refused"]) == (1, 0)
-            standings = Client(port, "standings", secret["standings"])
+            standings = Client(port, "standings", secret["standings"], ca=ca)
             standings.send(result_topic("c1", "board-1", "g13"),
                            json.dumps(card(13, "board-1")).encode())
             standings.close()
@@ -136,3 +145,24 @@ def test_setup_gives_each_board_its_own_topic_and_the_service_read_only(tmp_path
         finally:
             board.close()
             service.stop()
+
+
+def test_the_broker_speaks_tls_only_and_only_with_the_clubs_own_certificate(
+        tmp_path: Path) -> None:
+    """Nothing crosses the network in clear: a client speaking plain MQTT to the club's
+    broker is dropped before it can send a password, and a client trusting another club's
+    authority (a broker in the middle with a certificate of its own, as the board sees it)
+    refuses the handshake; with the club's ``ca.crt`` the board is let in."""
+    port = free_port()
+    config = club_setup(tmp_path / "club", port)
+    club_setup(tmp_path / "other", free_port())
+    secret = (tmp_path / "club" / "board-1.password").read_text(encoding="utf-8").strip()
+    with Broker(tmp_path / "broker", port=port, config=config):
+        plain = Client(port, "board-1", secret)
+        assert plain.refused and plain.dropped.is_set()
+        plain.close()
+        with pytest.raises(ssl.SSLCertVerificationError, match="certificate verify failed"):
+            Client(port, "board-1", secret, ca=tmp_path / "other" / "ca.crt")
+        good = Client(port, "board-1", secret, ca=tmp_path / "club" / "ca.crt")
+        assert not good.refused and not good.dropped.is_set()
+        good.close()

@@ -12,7 +12,15 @@ from pegboard.cli import build_parser, main
 from pegboard.commands.club_settings import settings
 from pegboard.store import Store
 from tests.support.club import Publisher, Standings, write_club_game
-from tests.support.mosquitto import Broker, free_port
+from tests.support.mosquitto import Broker, club_setup, free_port
+
+
+def some_ca(folder: Path) -> str:
+    """A file that reads as a certificate authority (the settings tests never connect)."""
+    path = folder / "ca.crt"
+    path.write_text("-----BEGIN CERTIFICATE-----\nMII=\n-----END CERTIFICATE-----\n",
+                    encoding="utf-8")
+    return str(path)
 
 
 def club_toml(path: Path, **keys: object) -> Path:
@@ -30,21 +38,17 @@ def test_publish_and_serve_take_their_credentials_from_the_config(tmp_path: Path
     the standings service connect with the user and password file their config names."""
     port = free_port()
     out = tmp_path / "club"
-    assert main(["club", "setup", "--out", str(out), "--boards", "1", "--club", "c1",
-                 "--port", str(port)]) == 0
-    conf = out / "mosquitto.conf"
-    conf.write_text(conf.read_text(encoding="utf-8").replace(
-        f"listener {port}", f"listener {port} 127.0.0.1") + (
-        "user root\n" if os.geteuid() == 0 else ""), encoding="utf-8")
+    conf = club_setup(out, port, boards=1)
     broker = f"127.0.0.1:{port}"
     board = club_toml(tmp_path / "board.toml", enabled=True, club="c1", board="board-1",
                       broker=broker, user="board-1",
-                      password_file=str(out / "board-1.password"))
+                      password_file=str(out / "board-1.password"), ca_file=str(out / "ca.crt"))
     # The standings host is also board 1: its config has the board's identity beside the
     # service's own, and the service must connect as "standings" (a board may not read).
     host = club_toml(tmp_path / "host.toml", broker=broker, user="board-1",
                      password_file=str(out / "board-1.password"), serve_user="standings",
-                     serve_password_file=str(out / "standings.password"))
+                     serve_password_file=str(out / "standings.password"),
+                     ca_file=str(out / "ca.crt"))
     store = tmp_path / "store"
     with Store(store, owner="board") as opened:
         write_club_game(opened, 5, night=1, round_=1, table=1, members=("101", "102"))
@@ -66,7 +70,7 @@ def test_an_option_wins_over_the_config_key(tmp_path: Path) -> None:
     (tmp_path / "other.password").write_text("from the option\n", encoding="utf-8")
     config = club_toml(tmp_path / "c.toml", enabled=True, club="c1", board="board-1",
                        broker="10.0.0.5:1884", user="board-1",
-                       password_file=str(tmp_path / "board.password"))
+                       password_file=str(tmp_path / "board.password"), ca_file=some_ca(tmp_path))
     parser = build_parser()
     publish = ["club", "publish", "--store", str(tmp_path), "--config", str(config)]
     got = settings(parser.parse_args(publish), publish=True)
@@ -92,7 +96,8 @@ def test_serve_connects_with_its_own_identity_never_the_boards(tmp_path: Path) -
                        broker="10.0.0.5:1884", user="board-1",
                        password_file=str(tmp_path / "board.password"),
                        serve_user="standings",
-                       serve_password_file=str(tmp_path / "standings.password"))
+                       serve_password_file=str(tmp_path / "standings.password"),
+                       ca_file=some_ca(tmp_path))
     parser = build_parser()
     serve = ["club", "serve", "--db", "x.db", "--config", str(config)]
     served = settings(parser.parse_args(serve), publish=False)
@@ -108,8 +113,12 @@ def test_serve_connects_with_its_own_identity_never_the_boards(tmp_path: Path) -
     ({"board": "b1", "broker": "h:1"}, "club.enabled is false and no --board and --broker"),
     ({"enabled": True, "board": "b/1", "broker": "h:1"}, 'club.board = "b/1" is not'),
     ({"enabled": True, "board": "b1"}, 'club.enabled = true but club.broker = ""'),
-    ({"enabled": True, "board": "b1", "broker": "h:1", "user": "u",
+    ({"enabled": True, "board": "b1", "broker": "h:1", "user": "u", "ca_file": "/dev/null",
       "password_file": "/nonexistent/p"}, "cannot read club.password_file in"),
+    ({"enabled": True, "board": "b1", "broker": "h:1", "user": "u",
+      "password_file": "/nonexistent/p"}, 'club.user is set but club.ca_file = ""'),
+    ({"enabled": True, "board": "b1", "broker": "h:1", "ca_file": "/dev/null"},
+     "club.ca_file in"),
 ])
 def test_a_bad_club_config_stops_publish_naming_the_key(
         tmp_path: Path, keys: dict[str, object], expected: str,
@@ -140,7 +149,7 @@ def test_a_password_file_that_holds_no_password_stops_publish_naming_it(
         path.write_bytes({"empty": b"", "blank": b" \n\n", "long": b"p" * 5000,
                           "latin-1": b"caf\xe9\n"}[made])
     config = club_toml(tmp_path / "c.toml", enabled=True, board="b1", broker="h:1",
-                       user="u", password_file=str(path))
+                       user="u", password_file=str(path), ca_file=some_ca(tmp_path))
     assert main(["club", "publish", "--store", str(tmp_path), "--config", str(config)]) == 2
     err = capsys.readouterr().err
     assert f"club.password_file in {config} {path}" in err and expected in err, err

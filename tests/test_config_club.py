@@ -10,7 +10,8 @@ from tests.support.configs import refusal
 BOARD = ('[club]\nenabled = true\nclub = "oakville"\nboard = "board-7"\n'
          'broker = "192.168.1.10:1883"\nuser = "board-7"\n'
          'password_file = "/etc/pegboard/club.password"\nnight = 12\ntable = 7\nlock = true\n'
-         'serve_user = "standings"\nserve_password_file = "/etc/pegboard/standings.password"\n')
+         'serve_user = "standings"\nserve_password_file = "/etc/pegboard/standings.password"\n'
+         'ca_file = "/etc/pegboard/club-ca.crt"\n')
 
 
 def test_a_club_board_reads_every_setting_and_writes_them_back() -> None:
@@ -19,7 +20,8 @@ def test_a_club_board_reads_every_setting_and_writes_them_back() -> None:
         enabled=True, club="oakville", board="board-7", broker="192.168.1.10:1883",
         user="board-7", password_file="/etc/pegboard/club.password", night=12, table=7,
         lock=True, serve_user="standings",
-        serve_password_file="/etc/pegboard/standings.password")
+        serve_password_file="/etc/pegboard/standings.password",
+        ca_file="/etc/pegboard/club-ca.crt")
     assert parse_config(to_toml(config)) == config
     assert parse_config("").club.enabled is False
 
@@ -39,6 +41,10 @@ def test_a_club_board_reads_every_setting_and_writes_them_back() -> None:
     ('enabled = true\nbroker = "h:1883"', 'club.enabled = true but club.board = ""'),
     ('enabled = true\nboard = "b1"', 'club.enabled = true but club.broker = ""'),
     ('password_file = "/etc/p"', 'club.password_file is set but club.user = ""'),
+    ('user = "board-7"', 'club.user is set but club.ca_file = ""; allowed: the club\'s '
+     "certificate authority"),
+    ('serve_user = "standings"', 'club.serve_user is set but club.ca_file = ""'),
+    ('ca_file = "club-ca.crt"', 'club.ca_file = "club-ca.crt" is not accepted'),
     ('serve_password_file = "/etc/p"', 'club.serve_password_file is set but '
      'club.serve_user = ""'),
     ('serve_user = "a b"', 'club.serve_user = "a b" is not accepted'),

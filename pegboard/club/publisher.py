@@ -48,8 +48,9 @@ class Publisher:
 
     def __init__(self, store: Path, broker: tuple[str, int], *, club: str, board: str,
                  acked: Path, username: str | None = None, password: str | None = None,
-                 again: bool = False) -> None:
-        """``again``: send every confirmed result again, acknowledged before or not."""
+                 again: bool = False, ca_file: Path | None = None) -> None:
+        """``again``: send every confirmed result again, acknowledged before or not;
+        ``ca_file``: TLS, the broker verified against the club's certificate authority."""
         self.watch = BoardWatch(store, club=club, board=board)
         self.outbox = Outbox(acked, again=again)
         self.broker = broker
@@ -67,6 +68,8 @@ class Publisher:
         self._live_sent: bytes | None = None
         self.client = mqtt.Client(CallbackAPIVersion.VERSION2,
                                   client_id=f"pegboard-{club}-{board}")
+        if ca_file is not None:
+            self.client.tls_set(ca_certs=str(ca_file))
         if username is not None:
             self.client.username_pw_set(username, password)
         self.client.will_set(self._topic(ONLINE), b"offline", qos=QOS, retain=True)

@@ -24,12 +24,14 @@ from pegboard.web.server_conn import Limits
 
 def serve(db: Path, sock: socket.socket, broker: tuple[str, int], *, club: str = "+",
           name: str = "standings", username: str | None = None, password: str | None = None,
-          hosts: Collection[str] | None = None, seating: list[Round] | None = None) -> int:
+          ca_file: Path | None = None, hosts: Collection[str] | None = None,
+          seating: list[Round] | None = None) -> int:
     """Serve the standings on the listening ``sock`` until stopped; the exit status."""
     notes = Notes()
     failures = Failures()
     subscriber = Subscriber(db, broker, club=club, name=name, username=username,
-                            password=password, changed=notes.changed, failed=failures.failed)
+                            password=password, ca_file=ca_file, changed=notes.changed,
+                            failed=failures.failed)
 
     def stop() -> None:
         notes.closing = True

@@ -44,7 +44,7 @@ class Subscriber:
 
     def __init__(self, db_path: Path, broker: tuple[str, int], *, club: str = "+",
                  name: str = "standings", username: str | None = None,
-                 password: str | None = None,
+                 password: str | None = None, ca_file: Path | None = None,
                  changed: Callable[[], None] = lambda: None,
                  failed: Callable[[BaseException], None] = lambda error: None) -> None:
         self.db_path = db_path
@@ -62,6 +62,8 @@ class Subscriber:
         self.client = mqtt.Client(CallbackAPIVersion.VERSION2,
                                   client_id=f"pegboard-{name}", clean_session=False,
                                   manual_ack=True)
+        if ca_file is not None:  # TLS: the broker verified against the club's authority
+            self.client.tls_set(ca_certs=str(ca_file))
         if username is not None:
             self.client.username_pw_set(username, password)
         self.client.reconnect_delay_set(1, 4)

@@ -2,15 +2,21 @@
 
 Writes into one folder:
 
-- ``mosquitto.conf``: a listener on the given port, no anonymous clients, the password file
-  and the ACL below, persistence (the standings service's session and its queued results
-  survive a broker restart);
+- ``ca.crt`` and ``ca.key``: the club's own small certificate authority (made by the
+  ``openssl`` command: an EC P-256 key, :data:`CA_DAYS` days); ``ca.crt`` goes to every board
+  and the standings host, which trust no other certificate for the broker;
+- ``broker.crt`` and ``broker.key``: the broker's certificate, signed by that authority, for
+  the names and addresses the boards reach it by (``--host``; :func:`broker_names`);
+- ``mosquitto.conf``: one listener on the given port with TLS only (TLS 1.2 at least), no
+  anonymous clients, the password file and the ACL below, the bounds of :func:`bounds`
+  (a packet's size, memory, connections, queues), persistence (the standings service's
+  session and its queued results survive a broker restart);
 - ``passwords``: one user per board (``board-1`` ...), one for the standings service
   (``standings``) and one for viewers (``viewer``), each with a random password, hashed by
   mosquitto's own ``mosquitto_passwd -U``;
-- ``acl``: a board may publish only under its own topic (``pegboard/<club>/board/<its id>/#``),
-  the standings service may only read results, a viewer may only read the live table states
-  and availabilities;
+- ``acl``: a board may publish only its own topics (``pegboard/<club>/board/<its id>/`` and
+  ``result/<game>``, ``state``, ``online`` under it), the standings service may only read
+  results, a viewer may only read the live table states and availabilities;
 - ``<user>.password``: each user's password in a file of its own (mode 600) for
   ``--password-file``: copy each board's to its board;
 - with ``--league HOST:PORT``, a bridge forwarding the club's topics to the league's broker
@@ -21,14 +27,18 @@ Nothing is written over: the folder must not hold these files already.
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import secrets
 import shutil
 import subprocess
+import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 
 from pegboard.club.topics import ONLINE, RESULT, ROOT, STATE
 from pegboard.errors import ClubError
+from pegboard.web.server_hosts import board_names
 
 SAVE_AFTER_CHANGES = 100
 """The broker writes its database (every retained result of the season, every session)
@@ -56,11 +66,14 @@ def _write(path: Path, text: str, mode: int = 0o600) -> None:
 
 
 def acl(club: str, boards: list[str]) -> str:
-    """The ACL: each board writes its own topics, the service reads results, viewers read
+    """The ACL: each board writes its own three kinds of topic (a result per game, its live
+    state, its availability) and nothing deeper, the service reads results, viewers read
     states."""
     lines = [f"# pegboard club {club}: who may publish and read what (docs/club.md)", ""]
     for board in boards:
-        lines += [f"user {board}", f"topic write {ROOT}/{club}/board/{board}/#", ""]
+        own = f"{ROOT}/{club}/board/{board}"
+        lines += [f"user {board}", f"topic write {own}/{RESULT}/+", f"topic write {own}/{STATE}",
+                  f"topic write {own}/{ONLINE}", ""]
     lines += ["user standings", f"topic read {ROOT}/{club}/board/+/{RESULT}/+",
               f"topic read {ROOT}/{club}/board/+/{STATE}",
               f"topic read {ROOT}/{club}/board/+/{ONLINE}", "",
@@ -91,9 +104,127 @@ def bridge(club: str, league: tuple[str, int], *, user: str | None = None,
     return "\n".join(lines) + "\n"
 
 
+CA_DAYS = 7300
+"""The club's certificate authority is good for 20 years: it signs the broker's certificate
+once, at setup, and boards trust it for as long as the club keeps its broker."""
+BROKER_DAYS = 3650
+"""The broker's certificate is good for 10 years (a new one: ``club setup`` into a new
+folder, and ``ca.crt`` copied to the boards again)."""
+
+MAX_PACKET = 256 * 1024
+"""The largest MQTT packet the broker takes (``max_packet_size``), in bytes: a scorecard
+carries its game's whole record (a long three-player game with take-backs is under 64 KiB),
+so four times that is room enough; a bigger one disconnects its sender and is never
+retained. The standings service refuses anything above it before reading it
+(:mod:`pegboard.club.check`)."""
+MEMORY_LIMIT = 256 * 1024 * 1024
+"""The most heap the broker may take (``memory_limit``): a season's retained results are a
+few tens of megabytes; past it a publisher's message is dropped and the publisher
+disconnected, never the broker."""
+QUEUED_BYTES = 64 * 1024 * 1024
+"""The most bytes queued for one client while it is away (``max_queued_bytes``): the
+standings service's session between its restarts. Results are also retained, so a result
+dropped from a full queue reaches the service again when it subscribes."""
+
+
+def bounds(boards: int) -> str:
+    """The broker's bounds on what a client can make it hold: a packet's size
+    (:data:`MAX_PACKET`), its memory (:data:`MEMORY_LIMIT`), a client's queue while away
+    (:data:`QUEUED_BYTES`), a client's messages in flight, the keep-alive a client may ask
+    for, and the connections at once (every board twice, as a board that lost its
+    connection comes back before the broker has timed the old one out, and 32 more for
+    the standings service, viewers and a league's bridge)."""
+    return (f"max_packet_size {MAX_PACKET}\nmemory_limit {MEMORY_LIMIT}\n"
+            f"max_queued_bytes {QUEUED_BYTES}\nmax_inflight_messages 20\n"
+            f"max_keepalive 120\nmax_connections {2 * boards + 32}\n")
+
+
+def broker_names(extra: Iterable[str] = ()) -> list[str]:
+    """The names and addresses the broker's certificate is made for: this host's names
+    (:func:`pegboard.web.server_hosts.board_names`: its name, ``.local``, ``localhost``, the
+    loopback addresses) and ``extra`` (``--host``: the address the boards are given as
+    ``club.broker``, checked by :func:`pegboard.web.server_hosts.host_name`)."""
+    return sorted(board_names(extra))
+
+
+def _subject_names(names: Iterable[str]) -> str:
+    """``subjectAltName`` for ``names``: an ``IP:`` entry for an address, ``DNS:`` else."""
+    entries = []
+    for name in names:
+        try:
+            entries.append(f"IP:{ipaddress.ip_address(name)}")
+        except ValueError:
+            entries.append(f"DNS:{name}")
+    return ",".join(entries)
+
+
+def _openssl(tool: str, *args: str, cwd: Path) -> None:
+    done = subprocess.run([tool, *args], cwd=cwd, capture_output=True, text=True, check=False,
+                          stdin=subprocess.DEVNULL)
+    if done.returncode != 0:
+        last = (done.stderr.strip().splitlines() or ["no message"])[-1]
+        raise ClubError(f"openssl {args[0]} failed: {last}")
+
+
+def make_certificates(out: Path, club: str, names: list[str]) -> None:
+    """The club's certificate authority (``ca.crt``, ``ca.key``) and the broker's
+    certificate for ``names`` (``broker.crt``, ``broker.key``), made by the ``openssl``
+    command in a private folder and moved into ``out`` once all four are made; private keys
+    mode 600, certificates 644."""
+    tool = shutil.which("openssl")
+    if tool is None:
+        raise ClubError("openssl was not found: install Debian's openssl package")
+    curve = ("-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes")
+    with tempfile.TemporaryDirectory(dir=out, prefix=".tls-") as folder:
+        work = Path(folder)
+        _openssl(tool, "req", "-x509", *curve, "-keyout", "ca.key", "-out", "ca.crt",
+                 "-days", str(CA_DAYS), "-subj", f"/O=pegboard club {club}/CN={club} club CA",
+                 "-addext", "basicConstraints=critical,CA:TRUE,pathlen:0",
+                 "-addext", "keyUsage=critical,keyCertSign,cRLSign", cwd=work)
+        (work / "broker.ext").write_text(
+            "basicConstraints=critical,CA:FALSE\n"
+            "keyUsage=critical,digitalSignature\n"
+            "extendedKeyUsage=serverAuth\n"
+            f"subjectAltName={_subject_names(names)}\n", encoding="utf-8")
+        _openssl(tool, "req", "-new", *curve, "-keyout", "broker.key", "-out", "broker.csr",
+                 "-subj", f"/O=pegboard club {club}/CN={names[0]}", cwd=work)
+        _openssl(tool, "x509", "-req", "-in", "broker.csr", "-CA", "ca.crt", "-CAkey",
+                 "ca.key", "-set_serial", str(secrets.randbits(120)), "-days",
+                 str(BROKER_DAYS), "-extfile", "broker.ext", "-out", "broker.crt", cwd=work)
+        for name, mode in (("ca.key", 0o600), ("broker.key", 0o600), ("ca.crt", 0o644),
+                           ("broker.crt", 0o644)):
+            os.chmod(work / name, mode)
+            os.link(work / name, out / name)  # fails rather than write over
+
+
+def mosquitto_conf(out: Path, *, club: str, boards: int, port: int,
+                   league: tuple[str, int] | None = None) -> str:
+    """The broker's configuration: one listener, TLS only, with the club's certificate."""
+    return (
+        f"# pegboard club {club}: mosquitto -c {out / 'mosquitto.conf'}\n"
+        f"listener {port}\n"
+        f"cafile {out / 'ca.crt'}\n"
+        f"certfile {out / 'broker.crt'}\n"
+        f"keyfile {out / 'broker.key'}\n"
+        "tls_version tlsv1.2\n"
+        "allow_anonymous false\n"
+        f"password_file {out / 'passwords'}\n"
+        f"acl_file {out / 'acl'}\n"
+        + bounds(boards)
+        + persistence(out)
+        + ("" if league is None else "\n# the league's broker\n" + bridge(club, league))
+    )
+
+
+SETUP_FILES = ("mosquitto.conf", "passwords", "acl", "ca.crt", "ca.key", "broker.crt",
+               "broker.key")
+
+
 def write_setup(out: Path, *, club: str, boards: int, port: int,
-                league: tuple[str, int] | None = None) -> list[str]:
-    """Write the broker's files into ``out``; lines saying what was written."""
+                league: tuple[str, int] | None = None,
+                hosts: Iterable[str] = ()) -> list[str]:
+    """Write the broker's files into ``out``; lines saying what was written. ``hosts``: the
+    names and addresses boards reach the broker by, beside this host's own."""
     if not 1 <= boards <= MOST_BOARDS:
         raise ClubError(f"--boards {boards}: give 1 to {MOST_BOARDS} boards")
     tool = shutil.which("mosquitto_passwd")
@@ -102,10 +233,13 @@ def write_setup(out: Path, *, club: str, boards: int, port: int,
     out.mkdir(parents=True, exist_ok=True)
     names = [f"board-{n}" for n in range(1, boards + 1)]
     users = [*names, "standings", "viewer"]
-    for name in ("mosquitto.conf", "passwords", "acl", *(f"{u}.password" for u in users)):
+    for name in (*SETUP_FILES, *(f"{u}.password" for u in users)):
         if (out / name).exists():
             raise ClubError(f"{out / name} exists already; setup never writes over a "
-                            "club's passwords")
+                            "club's passwords and keys")
+    extra = list(hosts)
+    certified = [*extra, *(n for n in broker_names() if n not in extra)]
+    make_certificates(out, club, certified)
     secret = {user: secrets.token_urlsafe(18) for user in users}
     _write(out / "passwords", "".join(f"{u}:{secret[u]}\n" for u in users))
     done = subprocess.run([tool, "-U", str(out / "passwords")], capture_output=True,
@@ -116,15 +250,12 @@ def write_setup(out: Path, *, club: str, boards: int, port: int,
     for user in users:
         _write(out / f"{user}.password", secret[user] + "\n")
     _write(out / "acl", acl(club, names), 0o644)
-    _write(out / "mosquitto.conf", (
-        f"# pegboard club {club}: mosquitto -c {out / 'mosquitto.conf'}\n"
-        f"listener {port}\n"
-        "allow_anonymous false\n"
-        f"password_file {out / 'passwords'}\n"
-        f"acl_file {out / 'acl'}\n"
-        + persistence(out)
-        + ("" if league is None else "\n# the league's broker\n" + bridge(club, league))
-    ), 0o644)
+    _write(out / "mosquitto.conf", mosquitto_conf(out, club=club, boards=boards, port=port,
+                                                  league=league), 0o644)
     return [f"wrote {out / 'mosquitto.conf'}, passwords and acl for {boards} boards of {club}",
             f"each user's password is in {out}/<user>.password (board-1 ... board-{boards}, "
-            "standings, viewer)"]
+            "standings, viewer)",
+            f"the broker listens with TLS only on port {port}; its certificate names "
+            f"{', '.join(certified)}",
+            f"copy {out / 'ca.crt'} to every board and the standings host (club.ca_file); "
+            f"keep {out / 'ca.key'} private"]

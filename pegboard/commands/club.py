@@ -108,9 +108,13 @@ def register(parser: argparse.ArgumentParser) -> None:
     setup.add_argument("--boards", required=True, type=int, metavar="N",
                        help="how many boards (board-1 ... board-N)")
     setup.add_argument("--club", default="club", type=club_name)
-    setup.add_argument("--port", default=1883, type=port_number)
+    setup.add_argument("--port", default=8883, type=port_number,
+                       help="the broker's TLS port (default 8883)")
     setup.add_argument("--league", type=broker, metavar="HOST:PORT",
                        help="bridge the club's results to this league broker")
+    setup.add_argument("--host", action="append", default=[], type=host_name, metavar="NAME",
+                       help="a name or address the boards reach the broker by (repeat for "
+                       "each; the broker's certificate names them and this host's own names)")
     setup.set_defaults(func=run_setup)
 
 
@@ -132,6 +136,10 @@ def _broker(parser: argparse.ArgumentParser, *, every: bool = False) -> None:
     parser.add_argument("--user", help=f"the MQTT user name (default: {user}, else none)")
     parser.add_argument("--password-file", type=paths.path_name, metavar="FILE",
                         help=f"a file holding the MQTT password (default: {password})")
+    parser.add_argument("--cafile", type=paths.path_name, metavar="FILE",
+                        help="the club's certificate authority (club setup's ca.crt): connect "
+                        "with TLS and trust only a broker it signed (default: club.ca_file, "
+                        "else no TLS, which a user and password refuse)")
 
 
 @paths.argument_type
@@ -149,6 +157,12 @@ def club_name(text: str) -> str:
 def club_or_every(text: str) -> str:
     """A club id, or ``+`` for every club."""
     return text if text == "+" else club_name(text)
+
+
+@paths.argument_type
+def host_name(text: str) -> str:
+    """A DNS name or IP address the broker is reached by."""
+    return server_hosts.host_name(text)
 
 
 @paths.argument_type
@@ -177,9 +191,10 @@ def run_publish(args: argparse.Namespace) -> int:
     acked = Path(args.acked) if args.acked else store / outbox.ACKED_NAME
     publisher = club_publisher.Publisher(store, given.broker, club=given.club, board=given.board,
                                          acked=acked, username=given.username,
-                                         password=given.password, again=args.again)
+                                         password=given.password, again=args.again,
+                                         ca_file=given.ca_file)
     print(f"Publishing board {given.board} of {given.club} to {given.broker[0]}:"
-          f"{given.broker[1]} (store {store})", flush=True)
+          f"{given.broker[1]}{' (TLS)' if given.ca_file else ''} (store {store})", flush=True)
     publisher.run(stop, args.poll)
     return 0
 
@@ -201,7 +216,8 @@ def run_serve(args: argparse.Namespace) -> int:
     try:
         return club_server.serve(db_path, sock, given.broker, club=given.club, name=args.name,
                                  username=given.username, password=given.password,
-                                 hosts=server_hosts.board_names(), seating=seating)
+                                 ca_file=given.ca_file, hosts=server_hosts.board_names(),
+                                 seating=seating)
     finally:
         sock.close()
 
@@ -216,7 +232,8 @@ def _seating(path: Path) -> list[Any]:
 def run_setup(args: argparse.Namespace) -> int:
     """Write the broker's configuration."""
     for line in club_setup.write_setup(Path(args.out), club=args.club, boards=args.boards,
-                                       port=args.port, league=args.league):
+                                       port=args.port, league=args.league,
+                                       hosts=args.host):
         print(line)
     return 0
 

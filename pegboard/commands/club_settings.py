@@ -39,6 +39,9 @@ class ClubSettings:
     board: str
     username: str | None
     password: str | None
+    ca_file: Path | None
+    """The club's certificate authority: connect with TLS and trust only a broker it signed
+    (None: no TLS, allowed only without a user)."""
 
 
 def _source(args: argparse.Namespace) -> str:
@@ -67,8 +70,39 @@ def settings(args: argparse.Namespace, *, publish: bool) -> ClubSettings:
     name = args.club if args.club is not None else club.club if publish else "+"
     user = club.user if publish else club.serve_user
     username = args.user if args.user is not None else user or None
-    return ClubSettings(broker, name, board, username, _password(args, club, where,
-                                                                 publish=publish))
+    password = _password(args, club, where, publish=publish)
+    ca_file = (Path(args.cafile) if args.cafile is not None
+               else Path(club.ca_file) if club.ca_file else None)
+    if username is not None and ca_file is None:
+        raise ClubError(f"the user {username} would send its password in clear: give the "
+                        f"club's certificate authority (club setup's ca.crt) with --cafile "
+                        f"FILE or club.ca_file in {where}")
+    if ca_file is not None:
+        _check_ca(ca_file, "the certificate authority" if args.cafile is not None
+                  else f"club.ca_file in {where}")
+    return ClubSettings(broker, name, board, username, password, ca_file)
+
+
+MAX_CA = 64 * 1024
+"""The most bytes a certificate authority file is read for (one or a few PEM
+certificates)."""
+
+
+def _check_ca(path: Path, named: str) -> None:
+    """``path`` is a readable regular file of at most :data:`MAX_CA` bytes holding a PEM
+    certificate (paho reads it again to verify the broker; this names the problem first)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        try:
+            regular = stat.S_ISREG(os.fstat(fd).st_mode)
+            data = os.read(fd, MAX_CA + 1) if regular else b""
+        finally:
+            os.close(fd)
+    except OSError as error:
+        raise ClubError(f"cannot read {named} {path}: {error}") from None
+    if not regular or len(data) > MAX_CA or b"-----BEGIN CERTIFICATE-----" not in data:
+        raise ClubError(f"{named} {path} is not a PEM certificate of at "
+                        f"most {MAX_CA // 1024} KiB: give club setup's ca.crt")
 
 
 def _password(args: argparse.Namespace, club: ClubConfig, where: str, *,

@@ -71,7 +71,8 @@ Sections and their defaults (pins are BCM GPIO numbers):
     id); ``broker`` ``""`` (``HOST:PORT``); ``user`` ``""`` and ``password_file`` ``""`` (the
     board's MQTT credentials; none: a broker without authentication); ``serve_user`` ``""``
     and ``serve_password_file`` ``""`` (the standings service's, ``club serve`` on this host:
-    never the board's); ``night`` 1 and ``table`` 1;
+    never the board's); ``ca_file`` ``""`` (the club's certificate authority, club setup's
+    ``ca.crt``: the broker is reached over TLS; a user needs it); ``night`` 1 and ``table`` 1;
     ``lock`` false (the night's tournament lock).
 
 >>> config = parse_config('[display]\\nmodel = "sh1106"\\n')

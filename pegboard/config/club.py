@@ -3,11 +3,12 @@
 The device writes a club game's header from it (night, table, the tournament lock; the round,
 the guest seat and the members chosen at setup: :mod:`pegboard.app.club_setup`), and
 ``pegboard club publish --config`` publishes the board's results with its broker, board id
-and credentials (``user``, ``password_file``). ``pegboard club serve --config`` reads the
-broker from the same file but its own identity from ``serve_user`` and ``serve_password_file``,
-never the board's: on a host that is also a board the standings service does not connect as
-the board (the broker's ACL lets a board publish and the service only read). A command's own
-options win over the file.
+and credentials (``user``, ``password_file``), over TLS verified by the club's certificate
+authority (``ca_file``, club setup's ``ca.crt``; shared by the board and the service).
+``pegboard club serve --config`` reads the broker from the same file but its own identity
+from ``serve_user`` and ``serve_password_file``, never the board's: on a host that is also a
+board the standings service does not connect as the board (the broker's ACL lets a board
+publish and the service only read). A command's own options win over the file.
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ class ClubConfig:
     board: str = field(default="", metadata=meta(
         _optional_id, '"" or this board\'s id: 1 to 32 letters, digits, - or _'))
     broker: str = field(default="", metadata=meta(
-        _broker, '"" or the broker as HOST or HOST:PORT, e.g. "192.168.1.10:1883"'))
+        _broker, '"" or the broker as HOST or HOST:PORT, e.g. "192.168.1.10:8883"'))
     user: str = field(default="", metadata=meta(
         _optional_id, '"" (no authentication) or the MQTT user: 1 to 32 letters, digits, '
         "- or _"))
@@ -62,13 +63,17 @@ class ClubConfig:
     serve_password_file: str = field(default="", metadata=meta(
         absolute_path, '"" or the absolute path of a file holding the standings service\'s '
         "MQTT password"))
+    ca_file: str = field(default="", metadata=meta(
+        absolute_path, '"" (no TLS) or the absolute path of the club\'s certificate authority '
+        "(club setup's ca.crt): the broker is reached with TLS and must be signed by it"))
     night: int = field(default=1, metadata=meta(int_in(1, 9999), "a whole number 1-9999"))
     table: int = field(default=1, metadata=meta(int_in(1, 9999), "a whole number 1-9999"))
     lock: bool = field(default=False, metadata=meta(boolean, "true or false"))
 
     def problem(self) -> str | None:
-        """A club board needs its id and its broker; a password needs a user; the lock is a
-        club board's (on any other board it would be silently ignored: no game locked)."""
+        """A club board needs its id and its broker; a password needs a user, and a user the
+        club's certificate authority (a password never crosses the network in clear); the lock
+        is a club board's (on any other board it would be silently ignored: no game locked)."""
         if self.lock and not self.enabled:
             return ("club.lock = true but club.enabled = false; allowed: the tournament lock "
                     "on a club board (enabled = true, with its board and broker)")
@@ -76,12 +81,16 @@ class ClubConfig:
             (self.enabled and not self.board, "club.enabled = true", "club.board",
              'this board\'s id, e.g. board = "board-7"'),
             (self.enabled and not self.broker, "club.enabled = true", "club.broker",
-             'the club\'s broker, e.g. broker = "192.168.1.10:1883"'),
+             'the club\'s broker, e.g. broker = "192.168.1.10:8883"'),
             (bool(self.password_file and not self.user), "club.password_file is set",
              "club.user", "the MQTT user the password belongs to"),
             (bool(self.serve_password_file and not self.serve_user),
              "club.serve_password_file is set", "club.serve_user",
              "the standings service's MQTT user the password belongs to"),
+            (bool((self.user or self.serve_user) and not self.ca_file),
+             "club.user is set" if self.user else "club.serve_user is set", "club.ca_file",
+             "the club's certificate authority (club setup's ca.crt), e.g. "
+             'ca_file = "/etc/pegboard/club-ca.crt": a password is sent only over TLS'),
         )
         return next((f'{given} but {key} = ""; allowed: {allowed}'
                      for missing, given, key, allowed in needs if missing), None)

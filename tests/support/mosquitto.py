@@ -8,6 +8,7 @@ persistent sessions and queued messages) and starts it again on the same port.
 
 from __future__ import annotations
 
+import os
 import shutil
 import signal
 import socket
@@ -16,6 +17,7 @@ import threading
 from pathlib import Path
 from types import TracebackType
 
+from pegboard.cli import main
 from pegboard.club.setup import persistence
 
 MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
@@ -34,6 +36,21 @@ def free_port() -> int:
         sock.bind(("127.0.0.1", 0))
         port: int = sock.getsockname()[1]
         return port
+
+
+def club_setup(out: Path, port: int, *, boards: int = 2, club: str = "c1") -> Path:
+    """``pegboard club setup`` into ``out`` for a broker on ``port``; its mosquitto.conf,
+    made to listen on loopback only (and, as root, to stay root: mosquitto would become the
+    user "mosquitto", which cannot read the test's folder; docs/club.md has the folder made
+    the mosquitto user's on a club host)."""
+    assert main(["club", "setup", "--out", str(out), "--boards", str(boards), "--club", club,
+                 "--port", str(port), "--host", "127.0.0.1"]) == 0
+    config = out / "mosquitto.conf"
+    text = config.read_text(encoding="utf-8")
+    assert f"listener {port}\n" in text
+    config.write_text(text.replace(f"listener {port}\n", f"listener {port} 127.0.0.1\n") + (
+        "user root\n" if os.geteuid() == 0 else ""), encoding="utf-8")
+    return config
 
 
 class Broker:
