@@ -13,12 +13,14 @@ from pegboard.voice.phrases import (
     PHRASES,
     award_phrase,
     claim_phrase,
+    coach_phrase,
     no_score_phrase,
     phrases_for,
     play_phrase,
     read_view,
     result_phrase,
     show_phrase,
+    speakable,
 )
 from tests.support.games import scripted_game
 
@@ -191,3 +193,17 @@ def test_the_announcer_says_a_near_miss_once_and_a_hand_with_its_entry() -> None
     session = session.undo()
     undone = announcer.heard(replace(state, session=session), Changes(withdrawn=(report,)))
     assert undone.undone == 3
+
+
+def test_the_article_a_is_not_read_as_an_ace_but_the_card_a_is() -> None:
+    assert speakable("A race to 121. Each player gets 6 cards") == (
+        "A race to 121. Each player gets 6 cards")
+    assert coach_phrase(("A pair is two, a run of three", "is three")) == (
+        "A pair is two, a run of three is three")
+    assert speakable("A flush of four is four") == "A flush of four is four"
+    # the card: alone, with its suit, in a run, on the wheel with its suit fact
+    assert speakable("Starter: A") == "Starter: ace"
+    assert speakable("A♠ J♣") == "ace of spades jack of clubs"
+    assert speakable("A-2-3") == "ace-2-3"
+    assert speakable("A flush") == "ace flush"
+    assert speakable("A flush 4") == "ace flush 4"

@@ -341,10 +341,16 @@ def speakable(line: str) -> str:
 
 
 def _speakable(line: str) -> str:
+    line = _CARD_LETTER.sub(lambda m: _SPOKEN_CARDS[m.group(1)], line)
     for symbol, words in _SUITS.items():
         line = line.replace(symbol, words)
-    line = re.sub(r"\b([AJQK])\b", lambda m: _SPOKEN_CARDS[m.group(1)], line)
     return re.sub(r"[<>←→↑↓•*]", " ", line).strip()
+
+
+_CARD_LETTER = re.compile(r"\b([JQK]|A(?! (?!(?:flush|nobs)(?: \d)?\b(?! [a-z]))[a-z]))\b")
+"""A card's letter on the screen ("A", "J♣", "7 Q 3"), but not the article "A" of prose ("A
+race to 121"): an "A" followed by a word is the article, unless the word is the wheel's suit
+fact that ends its words ("A flush", "A flush 4")."""
 
 
 def read_view(view: View) -> str:
