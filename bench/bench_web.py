@@ -24,7 +24,7 @@ from pathlib import Path
 
 import httpx2
 
-from tests.support.web import EXAMPLES, ScriptedGame, WebServer, chromium
+from tests.support.web import CHROMIUM_ARGS, EXAMPLES, ScriptedGame, WebServer, chromium
 
 LATENCY_TARGET_MS = 250.0
 MEMORY_TARGET_MB = 60.0
@@ -48,7 +48,7 @@ def latency() -> list[float]:
         store = Path(scratch) / "store"
         game = ScriptedGame(store, _lines())
         with WebServer(store) as server, sync_playwright() as driver:
-            browser = driver.chromium.launch(executable_path=path)
+            browser = driver.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
             page = browser.new_page(viewport={"width": 390, "height": 844})
             page.goto(server.url)
             page.wait_for_selector('body[data-lines="1"]', state="attached")

@@ -47,6 +47,16 @@ SLOWEST_FIRST = (
 """Modules of a second or more a test, longest first (``pytest --durations=40`` shows them)."""
 
 RAM = Path("/dev/shm")
+RAM_NEEDED = 2 * 1024**3
+"""The free space ``/dev/shm`` must have before the tests use it. A run writes about 65 MB
+there, and Chromium uses it too; a container's default ``/dev/shm`` is 64 MB, where a full
+folder would fail tests that have nothing to do with it, so a small one is left alone."""
+
+
+def _free_bytes(folder: Path) -> int:
+    """The bytes an unprivileged writer may still use in ``folder``."""
+    stats = os.statvfs(folder)
+    return stats.f_bavail * stats.f_frsize
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -55,7 +65,7 @@ def pytest_configure(config: pytest.Config) -> None:
     the folder; xdist hands each worker a folder inside it)."""
     if config.option.basetemp or hasattr(config, "workerinput"):
         return
-    if RAM.is_dir() and os.access(RAM, os.W_OK):
+    if RAM.is_dir() and os.access(RAM, os.W_OK) and _free_bytes(RAM) >= RAM_NEEDED:
         folder = tempfile.mkdtemp(prefix="pegboard-tests-", dir=RAM)
         config.option.basetemp = folder
         config.stash[_RAM_FOLDER] = folder

@@ -144,10 +144,11 @@ def test_the_rendered_drawing_shows_every_junction_dot(tmp_path: Path) -> None:
     png = tmp_path / "wiring.png"
     assert CHROMIUM is not None
     done = subprocess.run(
-        [CHROMIUM, "--headless=new", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+        [CHROMIUM, "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+         "--hide-scrollbars",
          f"--screenshot={png}", f"--window-size={WIDTH:g},{HEIGHT:g}",
          (HARDWARE / "wiring.svg").as_uri()],
-        capture_output=True, text=True, timeout=60, check=False)
+        capture_output=True, text=True, timeout=300, check=False)
     assert png.exists(), done.stderr
     image = Image.open(png).convert("RGB")
     assert image.size == (int(WIDTH), int(HEIGHT))

@@ -94,6 +94,11 @@ def record_game(directory: Path, lines: Sequence[str]) -> None:
     game.close()
 
 
+CHROMIUM_ARGS = ["--disable-dev-shm-usage"]
+"""Chromium's shared memory in a temporary folder rather than ``/dev/shm``: a container's
+default ``/dev/shm`` is 64 MB, where Chromium's renderer crashes or stalls on a full page."""
+
+
 def chromium() -> str | None:
     """The system's Chromium (Debian's package), or None."""
     for name in ("chromium", "chromium-browser"):
@@ -112,7 +117,7 @@ def system_chromium() -> Iterator[Browser]:
     if path is None:
         raise SystemExit("chromium is not installed (apt-get install chromium)")
     with sync_playwright() as driver:
-        browser = driver.chromium.launch(executable_path=path)
+        browser = driver.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
         try:
             yield browser
         finally:
