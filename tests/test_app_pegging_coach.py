@@ -182,8 +182,8 @@ def test_the_pegging_hint_in_a_closed_game_names_none_of_the_player_s_cards() ->
     """A closed teaching game, P1's hand known (the cards laid away entered): the menu's
     pegging hint says what the count offers, as the coach's line does, without asking for
     the cards; neither the shared screen nor the voice (audio mode reads the page whole)
-    names a card P1 holds. With only the dealt cards known it asks for the cards in hand
-    rather than name one that may be in the crib."""
+    names a card P1 holds. With only the dealt cards known it says the same, asking for no
+    card (one of them may be in the crib, and the hand is the player's own)."""
     from pegboard.voice.announce import Announcer
 
     app = _dealt_for_p1(teaching_game())
@@ -205,7 +205,8 @@ def test_the_pegging_hint_in_a_closed_game_names_none_of_the_player_s_cards() ->
     assert app.view.turn == "P1" and app.game.count == 3  # nothing was entered
     dealt = _dealt_for_p1(new_game())  # no teaching: the dealt cards only
     menu(dealt, "Pegging hint")
-    assert dealt.view.title == "P1: cards in hand"
+    assert dealt.view.title == HINT_COUNT_TITLE  # no card asked for, none named
+    assert " ".join(dealt.view.lines) == count_line(dealt.game.pile)
 
 
 def test_the_pegging_hint_of_an_open_hand_is_the_coach_s_card_in_full(

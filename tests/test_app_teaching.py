@@ -94,20 +94,25 @@ def test_no_rule_help_pages_without_teaching() -> None:
     assert not app.pages
 
 
-def test_pegging_hint_on_request() -> None:
+def test_pegging_hint_in_a_closed_game_asks_for_no_cards() -> None:
+    """A closed game, the hand unknown: the menu's pegging hint says at once what the count
+    offers, as a patient teacher would across a shared table: it never asks the player to
+    put their cards on the table's screen, and so never names one of them."""
+    from pegboard.app.menus import HINT_COUNT_TITLE
+    from pegboard.coach.lookahead import count_line
+
     app = new_game()
     app.pick("5")
     app.pick("10")  # P2 leads a ten: P1 to play
+    before = len(app.record)
     menu(app, "Pegging hint")
-    assert app.view.screen is Screen.HAND and app.view.title == "P1: cards in hand"
-    app.pick("5")
-    app.pick("2")
-    app.feed(GO)
-    assert app.pages[0].title == "Hint"
+    assert app.view.screen is not Screen.HAND  # no card is asked for
+    assert app.pages[0].title == HINT_COUNT_TITLE
     text = " ".join(app.pages[0].lines)
-    assert text == "Lay 5: fifteen for 2", text  # the coach's card for the cards named
+    assert text == count_line(app.game.pile) == "At 10: 10 for a pair", text
     app.read()
     assert app.view.screen is Screen.PLAY and app.game.count == 10  # nothing was entered
+    assert len(app.record) == before
 
 
 def test_discard_advice_records_the_dealt_cards() -> None:

@@ -1,9 +1,9 @@
-"""Rule help, and the cards entered for a pegging hint or discard advice.
+"""Rule help, and the cards entered for discard advice, the cards laid away or a renege.
 
 Rule help: a list of topics; a topic's pages turn with OK, GO or the knob, UNDO goes back.
-A hint or advice asks for cards that are never part of the game's count: the cards a player
-still holds (a hint: GO when all are in), or the cards dealt to a player (advice, recorded as
-that player's dealt cards so the engine can check every later card against them). In a
+Advice asks for the cards dealt to a player (recorded as that player's dealt cards so the
+engine can check every later card against them); a renege claim for the cards its player still
+holds. In a
 teaching game the cards laid away are asked next, from those cards
 (:mod:`pegboard.app.open_hands`).
 """
@@ -20,19 +20,15 @@ from pegboard.app.keys import list_move, steps
 from pegboard.app.state import AppState, CardEntry, HelpScreen, Page, Reading, Result, Wheel
 from pegboard.app.view import Screen, View
 from pegboard.app.views import board, numbered
-from pegboard.app.words import wrap
 from pegboard.coach.help_shape import in_words
-from pegboard.errors import PegboardError
 from pegboard.rules.cards import Card
 from pegboard.rules.events import Dealt, LaidAway, Penalty
 from pegboard.rules.state import GameState
 
 if TYPE_CHECKING:
-    from pegboard.coach import advice, hints, knowledge, rulehelp
+    from pegboard.coach import advice, rulehelp
 else:
     advice = lazy.module("pegboard.coach.advice")
-    hints = lazy.module("pegboard.coach.hints")
-    knowledge = lazy.module("pegboard.coach.knowledge")
     rulehelp = lazy.module("pegboard.coach.rulehelp")
 
 # -- rule help ---------------------------------------------------------------------------------
@@ -72,7 +68,7 @@ def help_view(state: AppState, screen: HelpScreen) -> View:
                 hint="OK next  UNDO back")
 
 
-# -- cards for a hint or advice -----------------------------------------------------------------
+# -- cards for advice, the cards laid away, a renege -----------------------------------------------
 
 
 def _gs(state: AppState) -> GameState:
@@ -82,7 +78,7 @@ def _gs(state: AppState) -> GameState:
 
 def _size(gs: GameState, screen: CardEntry) -> int:
     assert screen.player is not None
-    if screen.purpose in ("hint", "renege"):
+    if screen.purpose == "renege":
         return gs.cards_left[screen.player]
     if screen.purpose == open_hands.AWAY:
         return open_hands.away_count(gs)
@@ -136,13 +132,6 @@ def entry_key(state: AppState, screen: CardEntry, event: InputEvent) -> Result:
     return replace(state, screen=screen), ()
 
 
-def entry_go(state: AppState, screen: CardEntry, event: InputEvent) -> Result:
-    """GO: the hint for the cards entered so far."""
-    if screen.purpose == "hint" and screen.player is not None:
-        return _done(state, screen)
-    return entry_key(state, screen, event)
-
-
 def entry_back(state: AppState, screen: CardEntry, event: InputEvent) -> Result:
     """UNDO steps back: the suit, the last card, then out; out of cards the table asks for
     (the cards laid away, an open-handed deal's), the entry before is taken back."""
@@ -156,28 +145,14 @@ def entry_back(state: AppState, screen: CardEntry, event: InputEvent) -> Result:
 
 
 def _done(state: AppState, screen: CardEntry) -> Result:
-    """The hint; the dealt cards recorded and the discard advice; the cards laid away
-    recorded; or a renege claimed."""
-    gs = _gs(state)
+    """The dealt cards recorded and the discard advice; the cards laid away recorded; or a
+    renege claimed."""
     assert screen.player is not None
     back = replace(state, screen=screen.under)
     if screen.purpose == open_hands.AWAY:
         return flow.enter(back, LaidAway(screen.player, screen.cards))
     if screen.purpose == "renege":  # the engine judges the renege from the cards held
         return flow.enter(back, Penalty(screen.player, "renege", held=screen.cards))
-    if screen.purpose == "hint":
-        if not screen.cards:
-            return back, ()
-        known = knowledge.knowledge_for(gs, holding=screen.cards)
-        if known is None:
-            return back, ()
-        try:
-            text = hints.hint(known).reason
-        except PegboardError as error:
-            text = str(error)
-        for card in (*screen.cards, *gs.pile):
-            text = text.replace(card.pretty, picker.rank_label(card.rank))
-        return replace(state, screen=Reading((Page("Hint", wrap(text)),), then=screen.under)), ()
     new, effects = flow.enter(back, Dealt(screen.player, screen.cards))
     if new.session is None or new.session.state.dealt[screen.player] != screen.cards:
         return new, effects  # refused: the notice says why
@@ -213,10 +188,7 @@ def entry_view(state: AppState, screen: CardEntry) -> View:
                     screen.index % gs.players, hint="OK choose  UNDO back")
     slots, start = _slots(state, screen)
     who = gs.names[screen.player]
-    if screen.purpose == "hint":
-        title, hint = f"{who}: cards in hand", "OK add  GO hint"
-        shown = tuple(picker.rank_label(c.rank) for c in screen.cards)
-    elif screen.purpose == open_hands.AWAY:
+    if screen.purpose == open_hands.AWAY:
         title, hint = f"{who} lays away", "OK lay away  UNDO back"
         shown = tuple(c.pretty for c in screen.cards)
         prompt = f"to the crib {len(screen.cards) + 1}/{_size(gs, screen)}"

@@ -219,27 +219,20 @@ HINT_COUNT_TITLE = "Coach: the count"
 
 
 def _hint(state: AppState, under: ScreenState) -> ScreenState:
-    """A pegging hint: when the box knows the cards the player holds, what the coach says,
-    in full, at once (the cards are not asked for again): in an open-handed game the card to
-    lay two cards ahead and why; in a closed one what the count offers, naming none of their
-    cards (the screen is shared, and a closed hand is the player's own). Else (only their
-    dealt cards known, any of which may be in the crib, or nothing) the cards in hand are
-    asked for."""
+    """A pegging hint, at once and in full, never asking for cards: in an open-handed game,
+    the player's hand known, the card to lay two cards ahead and why; in a closed game what
+    the count offers (the rank that scores on it, the count to keep clear of), naming none
+    of the player's cards. The screen and the voice are shared and a closed hand is the
+    player's own, so the box neither asks for it on the table's screen nor names a card of
+    it, whatever it knows of it (a dealt card may be in the crib)."""
     assert state.session is not None
-    known = knowledge.knowledge_for(state.session.state)
-    if known is None or known.own is not knowledge.OwnCards.KEPT:
-        return CardEntry("hint", under, _to_act(state))
-    shown = open_hands(state)
-    line = lookahead.coach_line(known, open_hand=shown) or "No card fits under 31: say go."
-    title = HINT_TITLE if shown else HINT_COUNT_TITLE
-    return Reading((Page(title, wrap(no_suits(line))),), then=under)
-
-
-def _to_act(state: AppState) -> int:
-    assert state.session is not None
-    to_act = state.session.state.to_act
-    assert to_act is not None
-    return to_act
+    gs = state.session.state
+    if open_hands(state):
+        known = knowledge.knowledge_for(gs)
+        if known is not None and known.own is knowledge.OwnCards.KEPT:
+            line = lookahead.card_line(known) or "No card fits under 31: say go."
+            return Reading((Page(HINT_TITLE, wrap(no_suits(line))),), then=under)
+    return Reading((Page(HINT_COUNT_TITLE, wrap(lookahead.count_line(gs.pile))),), then=under)
 
 
 def set_option(state: AppState, option: OptionsChanged) -> Result:

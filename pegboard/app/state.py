@@ -267,8 +267,9 @@ class HelpScreen:
 
 @dataclass(frozen=True, slots=True)
 class CardEntry:
-    """Cards entered for advice only: a pegging hint ("hint") or the dealt cards for discard
-    advice ("advice", recorded as the player's dealt cards). ``player`` None: choosing whose."""
+    """Cards entered for the table's help: the dealt cards for discard advice ("advice",
+    recorded as the player's dealt cards), the cards laid away (teaching), or the cards a
+    reneging player still holds ("renege"). ``player`` None: choosing whose."""
 
     purpose: str
     under: ScreenState

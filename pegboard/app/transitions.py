@@ -110,7 +110,7 @@ TRANSITIONS: dict[type, dict[Key, Handler]] = {
                     K.RANK: pegging.penalty_key, K.OK: pegging.penalty_ok,
                     K.UNDO: pegging.penalty_back},
     HelpScreen: {**_keys(LIST, help.help_forward), K.UNDO: help.help_back},
-    CardEntry: {**_keys(WHEEL, help.entry_key), K.GO: help.entry_go, K.UNDO: help.entry_back},
+    CardEntry: {**_keys((*WHEEL, K.GO), help.entry_key), K.UNDO: help.entry_back},
     Saved: {K.MENU: menus.nothing, K.HOLD_MENU: menus.nothing, K.HOLD_OK: menus.nothing},
 }
 """Each screen's keys."""
