@@ -23,7 +23,7 @@ from pegboard.record import dump_line
 from pegboard.rules.cards import Card
 from pegboard.rules.events import Claim, Event, Peg, Show, Starter
 from pegboard.store import Store
-from tests.support.app_driver import GO, OK, App, muggins_game, new_game
+from tests.support.app_driver import GO, OK, UNDO, App, muggins_game, new_game
 from tests.support.rulings_records import entry, event
 from tests.test_rulings_renege_game import WRONG_PLAY
 
@@ -130,3 +130,69 @@ def test_a_renege_offered_at_the_win_is_back_and_still_takes_the_win_back(
     resumed.read()
     assert resumed.game.winner is None and resumed.state.race == ()
     assert resumed.view.screen is not Screen.GAME_OVER
+
+
+def on_the_offer(app: App) -> App:
+    while app.pages and app.pages[0].offer is None:
+        app.feed(OK)
+    assert app.pages and app.pages[0].offer is not None
+    return app
+
+
+def offers_on_screen(app: App) -> list[tuple[str, tuple[str, ...], object]]:
+    return [(p.title, p.lines, p.offer) for p in app.pages if p.offer is not None]
+
+
+def test_an_offer_let_pass_is_not_put_again_after_a_power_cut(tmp_path: Path) -> None:
+    """GO lets the offer pass, an entry of its own: a power cut right after it, before any
+    other entry, does not bring the offer back; the offer stays open to the Penalty menu."""
+    app = on_the_offer(renege_on_screen()[0])
+    app.feed(GO)
+    assert json.loads(app.record[-1]) == {
+        "type": "let_pass", "player": 0, "infraction": "renege"}
+    assert app.view.screen is Screen.CRIB and not app.pages
+    (offer,) = app.game.reneges
+    assert offer.passed and not offer.resolved  # still payable
+    resumed = power_cut_and_start(tmp_path, app.record)
+    assert [page.title for page in resumed.pages] == ["Game restored"]
+    resumed.feed(OK)
+    assert resumed.view.screen is Screen.CRIB
+
+
+def test_undo_of_the_pass_puts_the_offer_back_as_a_restart_would(tmp_path: Path) -> None:
+    app, offer = renege_on_screen()
+    on_the_offer(app).feed(GO)
+    app.feed(UNDO)  # the pass taken back: the offer stands again
+    assert json.loads(app.record[-1]) == {"type": "undo"}
+    assert offers_on_screen(app) == [("Renege", offer.lines, offer.offer)]
+    resumed = power_cut_and_start(tmp_path / "a", app.record)
+    assert offers_on_screen(resumed) == offers_on_screen(app)
+    app.feed(OK)  # and OK applies it
+    assert json.loads(app.record[-1])["type"] == "penalty"
+
+
+def test_undo_of_the_penalty_applied_puts_the_offer_back_as_a_restart_would(
+        tmp_path: Path) -> None:
+    app, offer = renege_on_screen()
+    on_the_offer(app).feed(OK)  # applied: the play goes back to Ann's go
+    assert app.game.take_backs
+    app.read()
+    app.feed(UNDO)
+    assert not app.game.take_backs and not app.game.reneges[0].resolved
+    assert offers_on_screen(app) == [("Renege", offer.lines, offer.offer)]
+    resumed = power_cut_and_start(tmp_path, app.record)
+    assert offers_on_screen(resumed) == offers_on_screen(app)
+    app.feed(GO)  # let pass this time
+    assert app.view.screen is Screen.CRIB
+    assert [p.title for p in power_cut_and_start(tmp_path / "b", app.record).pages] == [
+        "Game restored"]
+
+
+def test_undo_on_the_offer_takes_back_the_entry_that_made_it(tmp_path: Path) -> None:
+    """UNDO right on the offer's page takes back the entry whose report made the offer:
+    the offer is gone with it, live and after a power cut alike."""
+    app = on_the_offer(renege_on_screen()[0])
+    app.feed(UNDO)
+    assert not app.game.reneges and not offers_on_screen(app)
+    resumed = power_cut_and_start(tmp_path, app.record)
+    assert not offers_on_screen(resumed) and not resumed.game.reneges

@@ -49,7 +49,7 @@ from pegboard.app.words import (
     wrap,
 )
 from pegboard.errors import PegboardError
-from pegboard.rules.events import Claim, Cut, Deal, Event, Go, OptionsChanged, Play
+from pegboard.rules.events import Claim, Cut, Deal, Event, Go, LetPass, OptionsChanged, Play
 from pegboard.rules.facts import Report
 from pegboard.rules.fold import fold_reports
 from pegboard.rules.state import GameState, PenaltyOffer, Phase, Reason
@@ -237,6 +237,11 @@ def undo(state: AppState) -> Result:
         state, session=session, award=f"Undone: {describe(last, session.state.names)}",
         race=(), offers_shown=min(state.offers_shown, len(session.state.offers)),
     )
+    # An offer the undone entry answered (a penalty applied, an offer let pass) stands again:
+    # it is put to the table as a game resumed at this point would put it.
+    offers = tuple(offer_page(session.state, offer) for offer in standing_offers(session))
+    if offers:
+        return replace(state, screen=Reading(offers)), tuple(effects)
     return replace(state, screen=table_screen(state)), tuple(effects)
 
 
@@ -281,13 +286,15 @@ def standing_offers(session: Session) -> tuple[PenaltyOffer, ...]:
     pages on screen when the game stopped (a renege, a false claim of game).
 
     An offer page stands from the entry whose report made the offer until the table answers
-    it: OK applies it (a ``penalty`` entry), and any other entry goes on without it. So the
-    offers standing are read off the record: those in the reports of the last entry made
-    (with the claim said with a card or go, and any option entered after it) that the engine
-    still holds open. A game resumed after a power cut puts them to the table again."""
+    it: OK applies it (a ``penalty`` entry), GO lets it pass (a ``let_pass`` entry), and any
+    other entry goes on without it. So the offers standing are read off the record: those in
+    the reports of the last entry made (with the claim said with a card or go, and any option
+    entered or offer let pass after it) that the engine still holds open and not passed. A
+    game resumed after a power cut puts them to the table again, and so does an undo that
+    takes back the table's answer."""
     events = session.events
     step = 0
-    while step < len(events) and isinstance(events[-1 - step], OptionsChanged):
+    while step < len(events) and isinstance(events[-1 - step], OptionsChanged | LetPass):
         step += 1
     if step == len(events):
         return ()
@@ -300,7 +307,8 @@ def standing_offers(session: Session) -> tuple[PenaltyOffer, ...]:
     found = [offer for report in session.game.reports(len(events) - step)
              for offer in report.offers]
     return tuple(offer for offer in session.state.offers
-                 if not offer.resolved and offer in found)
+                 if not offer.resolved and not offer.passed
+                 and replace(offer, passed=False) in found)
 
 
 def race(state: AppState) -> tuple[tuple[int, ...], ...]:

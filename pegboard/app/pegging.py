@@ -86,9 +86,9 @@ def penalty_key(state: AppState, screen: PenaltyScreen, event: InputEvent) -> Re
             return replace(state, screen=replace(screen, index=index)), ()
         item = CATALOGUE[screen.penalty]
         points = item.points
-        for offer in gs.reneges:
-            if item.id == "renege" and offer.player == row and not offer.resolved:
-                points = offer.points
+        settled = gs.renege_settled(row) if item.id == "renege" else None
+        if settled is not None:  # the report the penalty settles: its points
+            points = settled.points
         if item.id == "renege" and held_unseen(gs, row):
             # Won in the play with the offender's hand unseen: the claim shows the cards
             # still held, and the engine judges the renege from them (ACC 7.3).

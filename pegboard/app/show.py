@@ -1,7 +1,7 @@
 """The show and its claims: pages to read, a count's forgotten flush or nobs, claims in a
 muggins game (the calls that follow them: :mod:`pegboard.app.calls`).
 
-Pages: OK goes on (OK on an offered penalty applies it, GO skips it); turning scrolls the
+Pages: OK goes on (OK on an offered penalty applies it, GO lets it pass); turning scrolls the
 page and never leaves it, so a knob still turning never reaches the next screen; UNDO takes
 back the entry that brought the page up. On a count's page GO adds the flush or nobs the
 wheel entered without (see :mod:`pegboard.app.resuit`).
@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from pegboard.app import calls, flow, resuit
+from pegboard.app.effects import Persist
 from pegboard.app.inputs import InputEvent, KnobTurn
 from pegboard.app.keys import number_edit, steps
 from pegboard.app.pages import count_pages
@@ -21,7 +22,9 @@ from pegboard.app.state import AppState, Claiming, Count, Page, Reading, Result
 from pegboard.app.view import Screen, View
 from pegboard.app.views import board
 from pegboard.app.words import count_page, owed_label
+from pegboard.errors import PegboardError
 from pegboard.rules.cards import Card
+from pegboard.rules.events import Event, LetPass, Penalty
 from pegboard.rules.show import score_hand
 from pegboard.rules.state import GameState, Reason
 
@@ -49,13 +52,29 @@ def page_ok(state: AppState, screen: Reading, event: InputEvent) -> Result:
 
 
 def page_go(state: AppState, screen: Reading, event: InputEvent) -> Result:
-    """GO: skip an offered penalty; on a count, add the forgotten flush or nobs; else next."""
+    """GO: let an offered penalty pass (an entry: the offer is not put again, after a power
+    cut either); on a count, add the forgotten flush or nobs; else next."""
     page = screen.pages[0]
-    if page.count is not None and page.offer is None:
+    if page.offer is not None:
+        return _let_pass(state, replace(screen, pages=screen.pages[1:], scroll=0), page.offer)
+    if page.count is not None:
         change = resuit.next_fact(_gs(state), page.count)
         if change is not None:
             return _resuit_page(state, screen, page.count, change[1])
     return _next(state, replace(screen, pages=screen.pages[1:], scroll=0))
+
+
+def _let_pass(state: AppState, rest: Reading, offer: Event) -> Result:
+    """The table lets ``offer`` pass: entered, then the pages still to read (it brings up
+    none of its own)."""
+    assert state.session is not None and isinstance(offer, Penalty)
+    event = LetPass(offer.player, offer.infraction)
+    try:
+        session, _ = state.session.apply(event)
+    except PegboardError as error:
+        return flow.refuse(state, str(error)), ()
+    moved, effects = _next(replace(state, session=session), rest)
+    return moved, (Persist(event, session.report), *effects)
 
 
 def page_turn(state: AppState, screen: Reading, event: InputEvent) -> Result:

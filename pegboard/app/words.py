@@ -22,6 +22,7 @@ from pegboard.rules.events import (
     Event,
     Go,
     LaidAway,
+    LetPass,
     OptionsChanged,
     OwnCount,
     Peg,
@@ -240,6 +241,8 @@ def describe(event: Event, names: tuple[str, ...]) -> str:
             return f"{names[player]}'s own count"
         case LaidAway(player=player):
             return f"{names[player]}'s crib cards"
+        case LetPass(player=player, infraction=infraction):
+            return f"letting {names[player]}'s {infraction} pass"
     return _ENTRY_NAMES.get(type(event), event.TYPE)
 
 

@@ -337,6 +337,8 @@ _READERS: dict[str, Callable[[_Fields], Line]] = {
     ev.Undo.TYPE: lambda f: ev.Undo(),
     ev.NewGame.TYPE: lambda f: ev.NewGame(f.opt_seat("dealer")),
     ev.Confirm.TYPE: lambda f: ev.Confirm(f.seat("player")),
+    ev.LetPass.TYPE: lambda f: ev.LetPass(f.seat("player"),
+                                          f.text("infraction", MAX_INFRACTION)),
     ev.Override.TYPE: lambda f: ev.Override(f.text("director", MAX_NAME),
                                             f.text("note", MAX_NOTE)),
     ev.OptionsChanged.TYPE: _option,

@@ -227,6 +227,18 @@ class Penalty:
 
 
 @dataclass(frozen=True, slots=True)
+class LetPass:
+    """The table lets a penalty the engine offered pass (GO on its page): the first offer
+    still open of ``infraction`` by ``player``. No score changes and no window moves; the
+    offer is no longer put to the table, a game resumed after a power cut included, and it
+    stays open to a ``penalty`` entry while the rules allow one (the Penalty menu)."""
+
+    TYPE: ClassVar[str] = "let_pass"
+    player: int
+    infraction: str
+
+
+@dataclass(frozen=True, slots=True)
 class Claim:
     """Muggins games: the owner of a score says how many points they take."""
 
@@ -306,10 +318,11 @@ class OwnCount:
 Event = (
     Cut | Deal | Dealt | LaidAway | Starter | StarterSuit | Play | Go | Show | Crib | Peg
     | Penalty | Claim | Muggins | Undo | NewGame | OptionsChanged | Confirm | Override | OwnCount
+    | LetPass
 )
 """Every entry that can follow the header."""
 
 EVENT_TYPES: tuple[type[Event], ...] = (
     Cut, Deal, Dealt, LaidAway, Starter, StarterSuit, Play, Go, Show, Crib, Peg, Penalty, Claim,
-    Muggins, Undo, NewGame, OptionsChanged, Confirm, Override, OwnCount,
+    Muggins, Undo, NewGame, OptionsChanged, Confirm, Override, OwnCount, LetPass,
 )

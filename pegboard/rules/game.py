@@ -42,7 +42,7 @@ from pegboard.rules.claims import (
     apply_penalty,
     settle_claims,
 )
-from pegboard.rules.confirm import apply_confirm
+from pegboard.rules.confirm import apply_confirm, apply_let_pass
 from pegboard.rules.deal import (
     apply_cut,
     apply_deal,
@@ -62,6 +62,7 @@ from pegboard.rules.events import (
     GameHeader,
     Go,
     LaidAway,
+    LetPass,
     Muggins,
     NewGame,
     OptionsChanged,
@@ -252,6 +253,9 @@ def _apply(t: Table, event: Event, out: list[Award]) -> None:
     if isinstance(event, Confirm | Override):
         apply_confirm(t, event)
         return
+    if isinstance(event, LetPass):
+        apply_let_pass(t, event)  # the table's answer to an offer: no score, no window moves
+        return
     if t.phase is Phase.GAME_OVER and not (
         isinstance(event, NewGame) or claimable_after_win(t, event)
     ):
@@ -298,8 +302,8 @@ def _pegs_nothing(apply: Callable[[Table, Any], None]) -> _Apply:
     return apply_entry
 
 
-# One rule per kind of entry (OptionsChanged, OwnCount, Confirm and Override are settled before the
-# claims).
+# One rule per kind of entry (OptionsChanged, OwnCount, Confirm, Override and LetPass are settled
+# before the claims).
 _APPLY: dict[type[Event], _Apply] = {
     Play: apply_play,
     Go: apply_go,

@@ -32,7 +32,15 @@ from dataclasses import replace
 from pegboard.errors import RuleError
 from pegboard.rules.cards import Card
 from pegboard.rules.events import Event, Penalty
-from pegboard.rules.state import RETRACTABLE, Award, PenaltyOffer, Phase, Reason, TakeBack
+from pegboard.rules.state import (
+    RETRACTABLE,
+    Award,
+    PenaltyOffer,
+    Phase,
+    Reason,
+    TakeBack,
+    settled_renege,
+)
 from pegboard.rules.table import GoMark, Table, distinct, side_name, where_seen
 
 RENEGE_RULE = "ACC 7.3 (2020)"
@@ -61,20 +69,9 @@ def check_reneges(t: Table) -> None:
 
 
 def choose_report(t: Table, offender: int) -> int | None:
-    """Which open renege report a penalty for ``offender`` settles (its index in offers).
-
-    The earliest of this deal first: taking it back takes back any later one too. Failing
-    that, the earliest left open from an earlier deal (paid, nothing to take back).
-    """
-    open_ = [
-        i for i, offer in enumerate(t.offers)
-        if offer.infraction == "renege" and offer.player == offender and not offer.resolved
-    ]
-    this_deal = {i for i, _ in t.renege_marks}
-    current = [i for i in open_ if i in this_deal]
-    if current:
-        return current[0]
-    return open_[0] if open_ else None
+    """Which open renege report a penalty for ``offender`` settles (its index in offers):
+    :func:`pegboard.rules.state.settled_renege`."""
+    return settled_renege(t.offers, {i for i, _ in t.renege_marks}, offender)
 
 
 def can_take_back(t: Table, report: int) -> GoMark | None:

@@ -7,7 +7,7 @@ record tools read; it is rebuilt from the event log and never changed in place.
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from pegboard.rules.cards import DECK, Card, EnteredCard, Rank, Suit
@@ -127,7 +127,8 @@ class PenaltyOffer:
 
     ``resolved`` once a penalty settled it. ``withdrawn`` (resolved too) when the go it was
     about was itself taken back by the penalty for an earlier renege: that go no longer
-    stands, so there is nothing to pay.
+    stands, so there is nothing to pay. ``passed`` once the table let it pass (a
+    ``let_pass`` entry): it is no longer put to the table, but stays open to a penalty.
     """
 
     infraction: str
@@ -139,6 +140,7 @@ class PenaltyOffer:
     rule: str
     resolved: bool = False
     withdrawn: bool = False
+    passed: bool = False
 
     @property
     def sentence(self) -> str:
@@ -314,6 +316,26 @@ class MatchState:
     winner: int | None
 
 
+def settled_renege(offers: Sequence[PenaltyOffer], this_deal: Collection[int],
+                   offender: int) -> int | None:
+    """Which open renege report a penalty for ``offender`` settles (its index in
+    ``offers``; ``this_deal``: the indexes of this deal's reports).
+
+    The earliest of this deal first: taking it back takes back any later one too. A report
+    the table let pass (``passed``) comes after those it did not: the table chose to apply
+    another. Failing this deal's, the earliest left open from an earlier deal (paid, nothing
+    to take back), again one not let pass first.
+    """
+    open_ = [i for i, offer in enumerate(offers)
+             if offer.infraction == "renege" and offer.player == offender and not offer.resolved]
+    current = [i for i in open_ if i in this_deal]
+    earlier = [i for i in open_ if i not in this_deal]
+    for pool in (current, earlier):
+        if pool:
+            return next((i for i in pool if not offers[i].passed), pool[0])
+    return None
+
+
 @dataclass(frozen=True, slots=True)
 class SuitQuestion:
     """The starter's suit, asked before a count that needs it (record version 7).
@@ -409,6 +431,8 @@ class GameState:
     """The cards each seat laid away to the crib, when entered (after their dealt cards): a
     seat's kept hand is then known (``hands``) from the start of the play. Private: never
     for a shared output."""
+    deal_reneges: frozenset[int] = frozenset()
+    """The indexes in ``offers`` of this deal's renege reports."""
 
     @property
     def suits_entered(self) -> frozenset[Card]:
@@ -448,6 +472,12 @@ class GameState:
     def reneges(self) -> tuple[PenaltyOffer, ...]:
         """Renege reports of this game (resolved ones too, marked ``resolved``)."""
         return tuple(offer for offer in self.offers if offer.infraction == "renege")
+
+    def renege_settled(self, offender: int) -> PenaltyOffer | None:
+        """The open renege report a ``penalty`` for ``offender`` settles
+        (:func:`settled_renege`), if any."""
+        at = settled_renege(self.offers, self.deal_reneges, offender)
+        return None if at is None else self.offers[at]
 
     def side_of(self, player: int) -> int:
         """The side seat ``player`` scores for."""

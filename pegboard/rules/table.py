@@ -401,7 +401,7 @@ class Table:
             starter_suit_known=self.starter_suit_known, held_counts=self.held_counts,
             turned=None if self.starter is None else EnteredCard(self.starter.rank,
                                                                   self.starter_suit),
-            asked=self.asked,
+            asked=self.asked, deal_reneges=frozenset(i for i, _ in self.renege_marks),
         )
 
 
