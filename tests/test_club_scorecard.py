@@ -11,8 +11,8 @@ import pytest
 
 from pegboard.club.check import check_result
 from pegboard.club.outbox import Outbox
-from pegboard.club.results import connect, counters, load_members, store_result
-from pegboard.club.scorecard import FOUR_OF_A_KIND, judge, special_hands
+from pegboard.club.results import Stored, connect, counters, load_members, store_result
+from pegboard.club.scorecard import FOUR_OF_A_KIND, identity, judge, revision, special_hands
 from pegboard.club.standings import night_csv, specials, standings
 from pegboard.errors import ClubError
 from pegboard.record import dump
@@ -27,11 +27,15 @@ TOPIC = "pegboard/club/board/b1/result/g11"
 
 
 def club_records(seed: int, members: tuple[str, str] = ("101", "102"), *, night: int = 1,
-                 confirms: tuple[object, ...] = (Confirm(0), Confirm(1))
+                 confirms: tuple[object, ...] = (Confirm(0), Confirm(1)),
+                 table: int | None = None, mode: str = "cards"
                  ) -> tuple[list[dict[str, object]], Game]:
-    played = random_game(seed)
+    """A confirmed club game of ``seed`` at night ``night``, round 2, table ``table`` (by
+    default the seed's own, seed + 1: each seed is a game of its own place in the night)."""
+    played = random_game(seed, mode=mode)
     header = GameHeader(("Ann", "Ben"), played.header.rules,
-                        club=ClubSeat(night, 2, 3, members))
+                        club=ClubSeat(night, 2, seed + 1 if table is None else table,
+                                      members))
     game = Game.from_header(header)
     records: list[dict[str, object]] = [dump(header)]
     for event in [*played.events, *confirms]:
@@ -52,8 +56,10 @@ def test_the_card_renders_the_engines_game_over() -> None:
     card = judge(records, club="club", board="b1", game_id="g11").card
     assert card is not None
     over = next(r.game_over for r in game.reports() if r.game_over is not None)
-    assert card["id"] == "b1:g11"
-    assert (card["night"], card["round"], card["table"]) == (1, 2, 3)
+    assert card["id"] == identity("club", ClubSeat(1, 2, 12, ("102", "101")))
+    assert card["id"].startswith("club-n1-r2-t12-") and card["version"] == 2
+    assert card["revision"] == revision(records)
+    assert (card["night"], card["round"], card["table"]) == (1, 2, 12)
     assert card["winner"] == over.winner and card["spread"] == over.spread
     assert card["game_points"] == list(over.game_points)
     assert card["shown"] == list(over.shown) and card["skunk"] == over.skunk.value
@@ -93,7 +99,7 @@ def test_a_genuine_result_is_taken_and_a_forged_one_names_what_differs() -> None
         check_result(TOPIC, json.dumps(forged).encode())
     with pytest.raises(ClubError, match="a board publishes only its own results"):
         check_result("pegboard/club/board/b2/result/g11", json.dumps(card).encode())
-    with pytest.raises(ClubError, match="not 'b1:g12'"):
+    with pytest.raises(ClubError, match="names the game 'g11', not 'g12'"):
         check_result("pegboard/club/board/b1/result/g12", json.dumps(card).encode())
     with pytest.raises(ClubError, match="is not JSON"):
         check_result(TOPIC, b"{nope")
@@ -111,9 +117,10 @@ def test_a_result_is_counted_once_and_standings_are_in_acc_order(tmp_path: Path)
     cards = [card_of(seed, members=members, night=1) for seed, members in
              ((1, ("101", "102")), (2, ("103", "101")), (3, ("102", "103")))]
     for card in cards:
-        assert store_result(db, card)
-    assert not store_result(db, cards[0])
-    assert counters(db) == {"results": 3, "duplicates": 1, "refused": 0}
+        assert store_result(db, card) is Stored.COUNTED
+    assert store_result(db, cards[0]) is Stored.DUPLICATE
+    assert counters(db) == {"results": 3, "duplicates": 1, "corrections": 0, "held": 0,
+                            "refused": 0}
     rows = standings(db, 1)
     keys = [(-p["game_points"], -p["wins"], -p["spread"]) for p in rows]
     assert keys == sorted(keys) and sum(p["games"] for p in rows) == 6
@@ -143,7 +150,7 @@ def test_the_pots_list_each_special_hand(tmp_path: Path) -> None:
     for seed in range(40):
         card = card_of(seed)
         found += len(card["special"])  # type: ignore[arg-type]
-        store_result(db, dict(card, id=f"b1:g{seed}", game=f"g{seed}"))
+        assert store_result(db, card) is Stored.COUNTED
     assert found > 0  # 40 games hold a 24 or four of a kind
     assert len(specials(db)["hands"]) == found
 

@@ -3,8 +3,10 @@
 A message is taken only when all of this holds: its topic is a board's ``result/<game>``;
 its payload is at most :data:`MAX_PAYLOAD` bytes of JSON in the scorecard's format; its
 ``club``, ``board`` and ``game`` are the topic's (a board publishes only under its own
-topic) and its ``id`` is ``<board>:<game>``; and the card is exactly the scorecard its own
-record makes, read again through the one record reader and the engine. A card whose numbers
+topic); and the card is exactly the scorecard of its version (docs/club.md: 2, or 1 from a
+board not yet updated) its own record makes, read again through the one record reader and
+the engine, its ``id`` (the game's place in the night; a version-1 card's
+``<board>:<game>``) and ``revision`` included. A card whose numbers
 do not follow from its record (a forged or edited result) is refused, the first difference
 named.
 """
@@ -14,7 +16,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from pegboard.club.scorecard import FORMAT, VERSION, judge
+from pegboard.club.scorecard import FORMAT, VERSIONS, judge
 from pegboard.club.topics import parse_result_topic
 from pegboard.errors import ClubError
 
@@ -37,27 +39,33 @@ def check_result(topic: str, payload: bytes) -> dict[str, Any]:
         raise ClubError(f"the result on {topic} is not JSON ({error})") from None
     if not isinstance(card, dict) or card.get("format") != FORMAT:
         raise ClubError(f"the message on {topic} is not a {FORMAT!r}")
-    if card.get("version") != VERSION:
-        raise ClubError(f"the result on {topic} has version {card.get('version')!r}; this "
-                        f"service reads version {VERSION}")
+    version = card.get("version")
+    if version not in VERSIONS or isinstance(version, bool):
+        raise ClubError(f"the result on {topic} has version {version!r}; this service reads "
+                        f"versions {', '.join(map(str, VERSIONS))}")
     if card.get("club") != club or card.get("board") != board:
         raise ClubError(f"the result on {topic} names club {card.get('club')!r} and board "
                         f"{card.get('board')!r}: a board publishes only its own results")
     game = card.get("game")
-    if game != topic_game or card.get("id") != f"{board}:{game}":
-        raise ClubError(f"the result on {topic} has the id {card.get('id')!r}, not "
-                        f"'{board}:{topic_game}'")
+    name = f"{board}:{topic_game}"  # how the messages below name it
+    if game != topic_game:
+        raise ClubError(f"the result on {topic} names the game {str(game)[:80]!r}, not "
+                        f"{topic_game!r}")
     record = card.get("record")
     if not isinstance(record, list) or not all(isinstance(line, dict) for line in record):
-        raise ClubError(f"the result {card['id']} carries no record (a list of its lines)")
+        raise ClubError(f"the result {name} carries no record (a list of its lines)")
     try:
-        again = judge(record, club=club, board=board, game_id=game).card
+        again = judge(record, club=club, board=board, game_id=topic_game,
+                      version=int(version)).card
     except Exception as error:  # whatever the engine makes of a hostile record
-        raise ClubError(f"the record of {card['id']} cannot be read: {error}") from None
+        raise ClubError(f"the record of {name} cannot be read: {error}") from None
     if again is None:
-        raise ClubError(f"the record of {card['id']} is not a confirmed club game")
+        raise ClubError(f"the record of {name} is not a confirmed club game")
+    if set(card) != set(again):
+        raise ClubError(f"the result {name} does not have the fields of a version {version} "
+                        f"card: {', '.join(sorted(set(card) ^ set(again)))[:120]}")
     for key, value in again.items():
         if card.get(key) != value:
-            raise ClubError(f"the result {card['id']} does not follow from its record: "
+            raise ClubError(f"the result {name} does not follow from its record: "
                             f"{key!r} differs")
     return again

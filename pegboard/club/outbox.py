@@ -2,10 +2,11 @@
 
 The outbox is the store itself: every confirmed club game in it is a result to publish (the
 publisher finds them again after a restart). What the broker acknowledged (its PUBACK) is
-one line per result id, appended and ``fsync``-ed before it counts, in a file beside the
-store; a result is published again until its id is there. A torn last line (power lost while
-it was written) is not an acknowledgement: that result is sent once more, and the standings
-service counts it once.
+one line per result revision (:func:`key`: the game's id and its revision), appended and
+``fsync``-ed before it counts, in a file beside the store; a result is published again until
+its revision is there (a game corrected after it was sent is a new revision, sent too). A
+torn last line (power lost while it was written) is not an acknowledgement: that result is
+sent once more, and the standings service counts it once.
 """
 
 from __future__ import annotations
@@ -70,7 +71,14 @@ class Outbox:
         os.close(self._fd)
 
 
+def key(card: dict[str, Any]) -> str:
+    """What the outbox and the acknowledgements file know a card by: its game and revision
+    (a corrected game is sent again; the same revision once)."""
+    return f"{card['id']}@{card['revision']}"
+
+
 def describe(card: dict[str, Any]) -> str:
     """One line naming a result for the log."""
     names = " v ".join(player["name"] for player in card["players"])
-    return f"{card['id']} (night {card['night']}, round {card['round']}, {names})"
+    return (f"{card['id']} revision {card['revision']} (game {card['game']}, night "
+            f"{card['night']}, round {card['round']}, {names})")

@@ -8,6 +8,7 @@ content security policy, the ``Host`` check, the bounded query) and served by
 - ``/api/standings?night=N&club=C`` the players in ACC order (the season without ``night``);
 - ``/api/specials?night=N`` the pots' hands and the 9–0 nights; ``/api/status`` the counts;
   ``/api/refused`` the newest 200 messages refused, with why (for the director);
+  ``/api/audit?night=N`` every revision of every game stored, with what became of it;
   ``/api/seating`` the next round's tables and bye (from ``--seating``), with names;
   ``/api/tables`` each board's live state and availability (its retained messages);
 - ``/export/scorecards.csv?night=N`` one row per player per game;
@@ -33,7 +34,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from pegboard.club import standings as table
-from pegboard.club.results import connect, counters
+from pegboard.club.results import audit, connect, counters
 from pegboard.club.seating import Round
 from pegboard.club.topics import check_id
 from pegboard.errors import ClubError
@@ -175,6 +176,9 @@ def create_app(db_path: Path, notes: Notes, *, hosts: Collection[str] | None,
     async def api_tables(request: Request) -> Response:
         return JSONResponse({"tables": tables()}, headers={"cache-control": "no-store"})
 
+    def api_audit(db: sqlite3.Connection, request: Request) -> dict[str, Any]:
+        return {"revisions": audit(db, _night(request))}
+
     def api_refused(db: sqlite3.Connection, request: Request) -> dict[str, Any]:
         return {"refused": [dict(row) for row in db.execute(
             "SELECT at, topic, why FROM refused ORDER BY rowid DESC LIMIT 200")]}
@@ -202,6 +206,7 @@ def create_app(db_path: Path, notes: Notes, *, hosts: Collection[str] | None,
         Route("/api/specials", answer(api_specials), methods=["GET", "HEAD"]),
         Route("/api/status", answer(api_status), methods=["GET", "HEAD"]),
         Route("/api/refused", answer(api_refused), methods=["GET", "HEAD"]),
+        Route("/api/audit", answer(api_audit), methods=["GET", "HEAD"]),
         Route("/api/seating", answer(api_seating), methods=["GET", "HEAD"]),
         Route("/api/tables", api_tables, methods=["GET", "HEAD"]),
         Route("/export/scorecards.csv", answer(scorecards), methods=["GET", "HEAD"]),

@@ -27,7 +27,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.properties import Properties
 from paho.mqtt.reasoncodes import ReasonCode
 
-from pegboard.club.outbox import Outbox, describe
+from pegboard.club.outbox import Outbox, describe, key
 from pegboard.club.topics import ONLINE, STATE, result_topic, topic
 from pegboard.club.watch import BoardWatch
 
@@ -132,7 +132,7 @@ class Publisher:
         how many results wait unacknowledged."""
         seen = self.watch.poll()
         for card in seen.cards:
-            if self.outbox.add(card["id"], card["game"], encode(card)):
+            if self.outbox.add(key(card), card["game"], encode(card)):
                 log.info("result %s to publish", describe(card))
         if seen.live is not None:
             self._live = encode(seen.live)

@@ -1,10 +1,19 @@
 """The standings service's results: SQLite in WAL mode, each result stored once.
 
-A result is keyed by its id (``<board>:<game>``): the same result arriving again (a board
-sending again after a lost acknowledgement, the broker delivering again after a restart) is
-counted in ``duplicates`` and changes nothing else. A refused message is kept in
-``refused`` with why (for the director), never counted. A member number not on the roster
-(``members``, loaded from a CSV of ``member,name[,guest]``) is kept and flagged.
+A result is keyed by its game (:func:`~pegboard.club.scorecard.key_of`: its place in the
+night, from whichever board) and its revision (a digest of its record). The same revision
+arriving again (a board sending again after a lost acknowledgement, the broker delivering
+again after a restart, a board renamed or a store moved to a spare board sending it under
+another board's id) is counted in ``duplicates`` and changes nothing else. A new revision
+whose record extends the counted one (the game taken back on the board after it was
+confirmed, entered right and confirmed again) replaces it in the standings
+(``corrections``); one that the counted record extends is an older revision arriving late
+(a duplicate). A revision that neither extends nor is extended by the counted one is another
+record of the same place in the night: it is held for the director, not counted
+(``held``). Every revision is kept in the audit (``revision``) with what became of it. A
+refused message is kept in ``refused`` with why (for the director), never counted. A member
+number not on the roster (``members``, loaded from a CSV of ``member,name[,guest]``) is kept
+and flagged.
 """
 
 from __future__ import annotations
@@ -13,18 +22,25 @@ import csv
 import json
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
+from pegboard.club.scorecard import key_of
 from pegboard.errors import ClubError
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS result (
     id TEXT PRIMARY KEY, club TEXT NOT NULL, board TEXT NOT NULL, game TEXT NOT NULL,
     night INTEGER NOT NULL, round INTEGER NOT NULL, tbl INTEGER NOT NULL,
-    received REAL NOT NULL, payload TEXT NOT NULL);
+    received REAL NOT NULL, payload TEXT NOT NULL, revision TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS revision (
+    id TEXT NOT NULL, revision TEXT NOT NULL, club TEXT NOT NULL, night INTEGER NOT NULL,
+    board TEXT NOT NULL, game TEXT NOT NULL, lines INTEGER NOT NULL, received REAL NOT NULL,
+    status TEXT NOT NULL, why TEXT NOT NULL, payload TEXT NOT NULL,
+    PRIMARY KEY (id, revision));
 CREATE TABLE IF NOT EXISTS line (
     result TEXT NOT NULL, seat INTEGER NOT NULL, club TEXT NOT NULL, night INTEGER NOT NULL,
     round INTEGER NOT NULL, tbl INTEGER NOT NULL, member TEXT NOT NULL, name TEXT NOT NULL,
@@ -42,19 +58,67 @@ CREATE TABLE IF NOT EXISTS counter (name TEXT PRIMARY KEY, value INTEGER NOT NUL
 """
 
 
+class Stored(StrEnum):
+    """What a checked scorecard did to the results (and its revision's status in the
+    audit)."""
+
+    COUNTED = "counted"
+    """A game not seen before: counted."""
+    CORRECTED = "corrected"
+    """A new revision of a counted game, its record extending the counted one's: counted
+    instead (the one it replaced is ``replaced`` in the audit)."""
+    DUPLICATE = "duplicate"
+    """A revision already stored, or an older one than the counted: counted once."""
+    HELD = "held"
+    """Another record of a counted game's place in the night: not counted (the director's)."""
+
+    @property
+    def changes(self) -> bool:
+        """Whether the standings changed."""
+        return self in (Stored.COUNTED, Stored.CORRECTED)
+
+
+REPLACED = "replaced"
+"""The audit's status of a revision a correction replaced."""
+OLDER = "older"
+"""The audit's status of a revision older than the counted one, arriving after it."""
+
+
 def connect(path: Path, *, any_thread: bool = False) -> sqlite3.Connection:
-    """A connection to the results database (made, in WAL mode, when it is new);
+    """A connection to the results database (made, in WAL mode, when it is new; one written
+    before results were keyed by their game is brought up to date);
     ``any_thread``: it may be closed by another thread than the one that used it."""
     try:
         db = sqlite3.connect(path, timeout=30, isolation_level=None,
                              check_same_thread=not any_thread)
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=FULL")  # a result acknowledged is on disk
+        db.row_factory = sqlite3.Row
+        _upgrade(db)
         db.executescript(SCHEMA)
     except sqlite3.Error as error:
         raise ClubError(f"cannot use the results database {path}: {error}") from None
-    db.row_factory = sqlite3.Row
     return db
+
+
+def _upgrade(db: sqlite3.Connection) -> None:
+    """A database whose results were keyed ``<board>:<game>`` is stored again keyed by the
+    game (the same game from two boards becomes one result; every card is kept in the
+    audit); its counters of duplicates and refusals stay."""
+    columns = {row[1] for row in db.execute("PRAGMA table_info(result)")}
+    if not columns or "revision" in columns:
+        return
+    with transaction(db):  # all or nothing: a crash meanwhile leaves the old database
+        cards = [(json.loads(row[0]), row[1]) for row in db.execute(
+            "SELECT payload, received FROM result ORDER BY received, id")]
+        for table in ("result", "line", "special"):
+            db.execute(f"DROP TABLE IF EXISTS {table}")
+        for statement in SCHEMA.split(";"):
+            if statement.strip():
+                db.execute(statement)
+        db.execute("DELETE FROM counter WHERE name = 'results'")
+        for card, received in cards:
+            _store(db, card, received)
 
 
 @contextmanager
@@ -75,34 +139,87 @@ def _bump(db: sqlite3.Connection, name: str) -> None:
 
 
 def store_result(db: sqlite3.Connection, card: dict[str, Any], *, now: float | None = None
-                 ) -> bool:
-    """Store a checked scorecard once; True when it is new (False: a duplicate, counted)."""
-    received = time.time() if now is None else now
-    skunked = card["skunk"] != "none"
+                 ) -> Stored:
+    """Store a checked scorecard (see the module): what it did."""
     with transaction(db):
-        cursor = db.execute(
-            "INSERT OR IGNORE INTO result VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (card["id"], card["club"], card["board"], card["game"], card["night"],
-             card["round"], card["table"], received, json.dumps(card, ensure_ascii=False)))
-        if cursor.rowcount == 0:
-            _bump(db, "duplicates")
-            return False
-        key = (card["club"], card["night"], card["round"], card["table"])
-        for player in card["players"]:
-            won = bool(player["won"])
-            db.execute(
-                "INSERT INTO line VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (card["id"], player["seat"], *key, player["member"], player["name"],
-                 int(won), player["game_points"], player["spread"], player["score"],
-                 int(won and skunked), int(not won and skunked)))
-        for hand in card["special"]:
-            db.execute(
-                "INSERT INTO special VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (card["id"], card["club"], card["night"], hand["seat"], hand["member"],
-                 hand["name"], hand["hand"], hand["points"], hand["counted"],
-                 " ".join([*hand["cards"], hand["starter"]])))
+        return _store(db, card, time.time() if now is None else now)
+
+
+def _store(db: sqlite3.Connection, card: Mapping[str, Any], received: float) -> Stored:
+    key, revision = key_of(card)
+    payload = json.dumps(card, ensure_ascii=False)
+
+    def audit(status: str, why: str = "") -> None:
+        db.execute("INSERT INTO revision VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                   (key, revision, card["club"], card["night"], card["board"], card["game"],
+                    len(card["record"]), received, status, why, payload))
+
+    if db.execute("SELECT 1 FROM revision WHERE id = ? AND revision = ?",
+                  (key, revision)).fetchone() is not None:
+        _bump(db, "duplicates")
+        return Stored.DUPLICATE
+    counted = db.execute("SELECT revision, board, game, payload FROM result WHERE id = ?",
+                         (key,)).fetchone()
+    if counted is None:
+        audit(Stored.COUNTED)
+        _count(db, key, revision, card, received, payload)
         _bump(db, "results")
-    return True
+        return Stored.COUNTED
+    old: list[Any] = json.loads(counted["payload"])["record"]
+    new: list[Any] = list(card["record"])
+    if len(new) > len(old) and new[: len(old)] == old:
+        db.execute("UPDATE revision SET status = ?, why = ? WHERE id = ? AND revision = ?",
+                   (REPLACED, f"corrected by revision {revision} from board {card['board']}",
+                    key, counted["revision"]))
+        audit(Stored.CORRECTED, f"replaces revision {counted['revision']}")
+        for table, column in (("result", "id"), ("line", "result"), ("special", "result")):
+            db.execute(f"DELETE FROM {table} WHERE {column} = ?", (key,))
+        _count(db, key, revision, card, received, payload)
+        _bump(db, "corrections")
+        return Stored.CORRECTED
+    if len(old) > len(new) and old[: len(new)] == new:
+        audit(OLDER, f"revision {counted['revision']}, a correction of it, is counted")
+        _bump(db, "duplicates")
+        return Stored.DUPLICATE
+    audit(Stored.HELD, f"another record of this game (night {card['night']}, round "
+                       f"{card['round']}, table {card['table']}) is counted: revision "
+                       f"{counted['revision']} from board {counted['board']}, game "
+                       f"{counted['game']}")
+    _bump(db, "held")
+    return Stored.HELD
+
+
+def _count(db: sqlite3.Connection, key: str, revision: str, card: Mapping[str, Any],
+           received: float, payload: str) -> None:
+    """Count one revision of a game: its result, each player's line and its pots' hands."""
+    skunked = card["skunk"] != "none"
+    db.execute("INSERT INTO result VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+               (key, card["club"], card["board"], card["game"], card["night"], card["round"],
+                card["table"], received, payload, revision))
+    place = (card["club"], card["night"], card["round"], card["table"])
+    for player in card["players"]:
+        won = bool(player["won"])
+        db.execute(
+            "INSERT INTO line VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (key, player["seat"], *place, player["member"], player["name"],
+             int(won), player["game_points"], player["spread"], player["score"],
+             int(won and skunked), int(not won and skunked)))
+    for hand in card["special"]:
+        db.execute(
+            "INSERT INTO special VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (key, card["club"], card["night"], hand["seat"], hand["member"],
+             hand["name"], hand["hand"], hand["points"], hand["counted"],
+             " ".join([*hand["cards"], hand["starter"]])))
+
+
+def audit(db: sqlite3.Connection, night: int | None = None) -> list[dict[str, Any]]:
+    """Every revision stored (one night's, or all), oldest first: the game's ``id``, its
+    ``revision``, the ``board`` and ``game`` that sent it, its ``lines``, when it was
+    ``received``, its ``status`` (counted, corrected, replaced, older or held) and why."""
+    where, values = ("WHERE night = ?", [night]) if night is not None else ("", [])
+    return [dict(row) for row in db.execute(
+        "SELECT id, revision, club, night, board, game, lines, received, status, why "
+        f"FROM revision {where} ORDER BY received, rowid", values)]
 
 
 KEEP_REFUSED = 1000
@@ -122,8 +239,9 @@ def refuse(db: sqlite3.Connection, topic: str, why: str, *, now: float | None = 
 
 
 def counters(db: sqlite3.Connection) -> dict[str, int]:
-    """Results stored, duplicates and refused messages so far."""
-    found = {"results": 0, "duplicates": 0, "refused": 0}
+    """Results counted, duplicates, corrections, revisions held and refused messages so
+    far."""
+    found = {"results": 0, "duplicates": 0, "corrections": 0, "held": 0, "refused": 0}
     found.update({row["name"]: row["value"] for row in db.execute("SELECT * FROM counter")})
     return found
 

@@ -9,26 +9,36 @@ after the confirmation. Everything on the card is the engine's: the winner, the 
 confirmations from its :class:`~pegboard.rules.facts.Confirmed`. The record is read through
 the one record reader; the card carries the stored lines as they are.
 
-The card's ``id`` is ``<board>:<game id>``: a game is one result however often it is sent.
+The card's ``id`` is the game itself: its place in the night (the club, the night, the
+round, the table and the members at it), whichever board sent it and under whatever game id;
+its ``revision`` is a digest of its record. A game corrected on the board after it was
+confirmed (taken back, entered right, confirmed again) keeps its id with a new revision whose
+record extends the old one. A version-1 card (``id`` ``<board>:<game id>``, the starter and
+cards as the card wheel completed them) is still made for the service to check old cards.
 docs/club.md describes every field.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from pegboard.record.reader import replay
-from pegboard.rules.events import GameHeader, NewGame, OptionsChanged, Override
+from pegboard.rules.cards import Card, EnteredCard
+from pegboard.rules.events import ClubSeat, GameHeader, NewGame, OptionsChanged, Override
 from pegboard.rules.facts import GameOver, Report, ShowStep
 from pegboard.rules.game import Game
 from pegboard.rules.scoring import Breakdown
 from pegboard.rules.state import Phase
 
 FORMAT = "pegboard-club-result"
-VERSION = 1
+VERSION = 2
+VERSIONS = (1, 2)
+"""The card versions the standings service reads (each rebuilt exactly as it was made)."""
 SPECIAL_COUNTS = (24, 28, 29)
 """Show counts the club's side pots pay for."""
 FOUR_OF_A_KIND = "four of a kind"
@@ -58,13 +68,59 @@ def special_hands(step: ShowStep) -> list[str]:
     return found
 
 
-def judge(records: Sequence[Mapping[str, Any]], *, club: str, board: str, game_id: str
-          ) -> Judged:
-    """The scorecard of a stored game (its record lines, header first), or why none."""
+def identity(club: str, seat: ClubSeat) -> str:
+    """A result's id: the game's place in the night, the same from any board.
+
+    The members are taken in number order (a game keyed again with its seats swapped is
+    still this place); their digest keeps the id one topic-safe word whatever a club's member
+    numbers hold.
+
+    >>> identity("oak", ClubSeat(3, 2, 7, ("102", "101")))
+    'oak-n3-r2-t7-d118a4d4a4af'
+    """
+    members = json.dumps(sorted(seat.members), ensure_ascii=False)
+    digest = hashlib.sha256(f"{club}\n{members}".encode()).hexdigest()[:12]
+    return f"{club}-n{seat.night}-r{seat.round}-t{seat.table}-{digest}"
+
+
+def revision(records: Sequence[Mapping[str, Any]]) -> str:
+    """A digest of a record's lines: two cards of one game with the same revision carry the
+    same record."""
+    text = json.dumps([dict(line) for line in records], ensure_ascii=False,
+                      sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def key_of(card: Mapping[str, Any]) -> tuple[str, str]:
+    """(id, revision) of a checked card of any version: a version-1 card's ``id`` names its
+    board, so its game's id is worked out from its place in the night as a version-2 card's
+    is."""
+    seat = ClubSeat(card["night"], card["round"], card["table"],
+                    tuple(player["member"] for player in card["players"]))
+    return identity(card["club"], seat), revision(card["record"])
+
+
+def entered(card: Card | EnteredCard, known: bool = True) -> str:
+    """A card as the table entered it, in the record's notation: ``QS``, or ``Q`` when its
+    suit was not entered (the suit the card wheel or the engine chose is never written).
+
+    >>> entered(EnteredCard.of(Card.parse("QS"), suit_known=False)), entered(Card.parse("TH"))
+    ('Q', 'TH')
+    """
+    if isinstance(card, EnteredCard):
+        return card.rank.symbol if card.suit is None else f"{card.rank.symbol}{card.suit.letter}"
+    return str(card) if known else card.rank.symbol
+
+
+def judge(records: Sequence[Mapping[str, Any]], *, club: str, board: str, game_id: str,
+          version: int = VERSION) -> Judged:
+    """The scorecard of a stored game (its record lines, header first), or why none;
+    ``version``: the card's version (one of :data:`VERSIONS`)."""
     played = replay(records)
     if played.game is None:
         return Judged(None, played.problem or "no header")
-    return judge_game(played.game, records, club=club, board=board, game_id=game_id)
+    return judge_game(played.game, records, club=club, board=board, game_id=game_id,
+                      version=version)
 
 
 def confirmed(game: Game) -> bool:
@@ -82,7 +138,7 @@ def live_state(game: Game, *, club: str, board: str, game_id: str) -> dict[str, 
 
 
 def judge_game(game: Game, records: Sequence[Mapping[str, Any]], *, club: str, board: str,
-               game_id: str) -> Judged:
+               game_id: str, version: int = VERSION) -> Judged:
     """The scorecard of ``game``, replayed from ``records``, or why none."""
     header = game.header
     reports = game.reports()
@@ -94,12 +150,22 @@ def judge_game(game: Game, records: Sequence[Mapping[str, Any]], *, club: str, b
     start = max((i for i, r in enumerate(reports) if isinstance(r.event, NewGame)), default=-1)
     this_game = reports[start + 1:]
     over = next(fact for r in reversed(this_game) for fact in r.of(GameOver))
-    return Judged(_card(header, this_game, over, records, club, board, game_id), "", live)
+    return Judged(_card(header, this_game, over, records, club, board, game_id, version), "",
+                  live)
+
+
+def _special(step: ShowStep, version: int) -> tuple[list[str], str]:
+    """A counted hand's cards and starter on the card: as entered (version 2), or as the
+    engine held them, a stand-in suit included (version 1)."""
+    if version == 1:
+        return [str(c) for c in step.cards], str(step.starter)
+    starter = entered(step.turned) if step.turned is not None else str(step.starter)
+    return [entered(c, c in step.entered) for c in step.cards], starter
 
 
 def _card(header: GameHeader, reports: Sequence[Report], over: GameOver,
-          records: Sequence[Mapping[str, Any]], club: str, board: str, game_id: str
-          ) -> dict[str, Any]:
+          records: Sequence[Mapping[str, Any]], club: str, board: str, game_id: str,
+          version: int) -> dict[str, Any]:
     assert header.club is not None
     seat = header.club
     n = len(header.players)
@@ -116,15 +182,17 @@ def _card(header: GameHeader, reports: Sequence[Report], over: GameOver,
     special = [
         {"seat": step.player, "member": seat.members[step.player],
          "name": header.players[step.player], "hand": hand, "points": step.breakdown.total,
-         "counted": step.counted.value, "cards": [str(c) for c in step.cards],
-         "starter": str(step.starter)}
+         "counted": step.counted.value, "cards": _special(step, version)[0],
+         "starter": _special(step, version)[1]}
         for report in reports for step in report.show_steps for hand in special_hands(step)
     ]
     last = reports[-1]
     assert last.confirmed is not None
     director = next((r.event for r in reversed(reports) if isinstance(r.event, Override)), None)
+    key = {"id": f"{board}:{game_id}"} if version == 1 else {
+        "id": identity(club, seat), "revision": revision(records)}
     return {
-        "format": FORMAT, "version": VERSION, "id": f"{board}:{game_id}",
+        "format": FORMAT, "version": version, **key,
         "club": club, "night": seat.night, "round": seat.round, "table": seat.table,
         "board": board, "game": game_id, "rules": rules.to_json(n), "lock": seat.lock,
         "players": players, "winner": over.winner,

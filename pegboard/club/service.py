@@ -6,7 +6,8 @@ results that arrive while the service is down and delivers them when it is back.
 is acknowledged (paho's ``manual_ack``) only once its result is stored in SQLite or refused:
 a result the broker has handed over is on disk, and one that could not be stored is
 delivered again. A malformed or
-forged message is logged, kept in ``refused`` and never counted; a duplicate is counted once.
+forged message is logged, kept in ``refused`` and never counted; a duplicate is counted once,
+and a corrected game replaces the revision counted (:mod:`pegboard.club.results`).
 """
 
 from __future__ import annotations
@@ -147,8 +148,7 @@ class Subscriber:
             log.warning("refused: %s", error)
             refuse(self._db, message.topic, str(error))
             return
-        if store_result(self._db, card):
-            log.info("result %s stored", card["id"])
+        stored = store_result(self._db, card)
+        log.info("result %s from %s:%s: %s", card["id"], card["board"], card["game"], stored)
+        if stored.changes:
             self.changed()
-        else:
-            log.info("result %s again: counted once", card["id"])

@@ -88,10 +88,12 @@ def specials(db: sqlite3.Connection, night: int | None = None, club: str | None 
 def locks(db: sqlite3.Connection) -> list[dict[str, Any]]:
     """Each night's tournament lock as its scorecards carry it: ``lock`` is ``"on"`` (every
     result under it), ``"off"`` or ``"mixed"``, with the results ``unlocked`` on a mixed
-    night (a board whose config missed the night's lock: for the director)."""
+    night (a board whose config missed the night's lock: for the director), each named
+    ``<board>:<game>`` as the board that sent it knows it."""
     found: dict[int, list[tuple[str, bool]]] = {}
-    for row in db.execute("SELECT night, id, COALESCE(json_extract(payload, '$.lock'), 0) "
-                          "FROM result ORDER BY night, id"):
+    for row in db.execute("SELECT night, board || ':' || game, "
+                          "COALESCE(json_extract(payload, '$.lock'), 0) "
+                          "FROM result ORDER BY night, board, game"):
         found.setdefault(row[0], []).append((row[1], bool(row[2])))
     out = []
     for night, results in found.items():

@@ -5,7 +5,8 @@ game in ``current.log`` is followed as the LAN page follows it (:class:`Follower
 new lines are read and applied), so a result confirmed before the game is moved into the
 history is seen at once. Both are read through the store's readers and the one record
 reader, and nothing is ever written. A game carded while in progress is carded again from
-the history (the outbox takes a result id once).
+the history (the outbox takes a revision once); a game taken back after its confirmation and
+confirmed again is carded again, a new revision of the same result.
 """
 
 from __future__ import annotations
@@ -43,7 +44,9 @@ class BoardWatch:
         self.board = board
         self._done: set[str] = set()  # history files read (finished games never change)
         self._follower = Follower(store)
-        self._carded: set[str] = set()  # games in progress whose card was made
+        # Games in progress whose card was made, by game and record length: a game taken
+        # back after its confirmation and confirmed again is carded again (a new revision).
+        self._carded: set[tuple[str, int]] = set()
 
     def poll(self) -> Seen:
         """Read what changed since the last poll."""
@@ -72,16 +75,17 @@ class BoardWatch:
         game, game_id = self._follower.game, self._follower.game_id
         if game is None or game_id is None:
             return {"club": self.club, "board": self.board, "game": None}
-        if confirmed(game) and game_id not in self._carded:
+        if confirmed(game):
             try:
                 stored = StoreReader(self.store).current()
             except StoreError as error:
                 log.warning("%s", error)
                 stored = None
-            if stored is not None and stored.id == game_id:
+            if stored is not None and stored.id == game_id and (
+                    game_id, len(stored.records)) not in self._carded:
                 judged = self._judge(stored.records, game_id)
                 if judged.card is not None:
-                    self._carded.add(game_id)
+                    self._carded.add((game_id, len(stored.records)))
                     cards.append(judged.card)
         return live_state(game, club=self.club, board=self.board, game_id=game_id)
 

@@ -59,14 +59,15 @@ class Played:
 
 def write_club_game(store: Store, seed: int, *, night: int, round_: int, table: int,
                     members: tuple[str, str], confirm: bool = True, finish: bool = True,
-                    confirmed_at: list[float] | None = None, guests: tuple[int, ...] = ()
-                    ) -> Played:
+                    confirmed_at: list[float] | None = None, guests: tuple[int, ...] = (),
+                    mode: str = "cards") -> Played:
     """Play a seeded random game into ``store`` with its club seat; every seat confirms
     (each confirm its own synced line) unless ``confirm`` is False, and the game goes into
     the history (as the device does when the next game starts) unless ``finish`` is
     False. ``confirmed_at`` gets the ``perf_counter`` time the last confirm was on disk;
-    ``guests``: the seats of guests, as the header's club object has them."""
-    played = random_game(seed)
+    ``guests``: the seats of guests, as the header's club object has them; ``mode``: how
+    the game is entered (:func:`~tests.support.games.random_game`'s)."""
+    played = random_game(seed, mode=mode)
     names = (f"P{members[0]}", f"P{members[1]}")
     header = GameHeader(names, played.header.rules,
                         club=ClubSeat(night, round_, table, members, guests=guests))
@@ -257,9 +258,10 @@ class Standings:
             yield None  # the caller looks at its deadline before the stream is opened again
 
     def wait_for(self, results: int, within: float = 120.0, *, refused: int = 0,
-                 duplicates: int = 0) -> dict[str, Any]:
+                 duplicates: int = 0, corrections: int = 0, held: int = 0) -> dict[str, Any]:
         """Wait (on the event stream, never a sleep) until ``results`` results are stored and
-        at least ``refused`` messages refused and ``duplicates`` counted; AssertionError when
+        at least ``refused`` messages refused, ``duplicates`` counted, ``corrections`` made
+        and ``held`` revisions held; AssertionError when
         they are not within ``within`` seconds (the stream says it is still there every 15 s,
         so the deadline is looked at while nothing arrives). Only a stored result sends an
         event (a refusal does not, or a board sending bad messages would have every phone
@@ -270,7 +272,8 @@ class Standings:
         for _ in self.notes():
             status = self.get("/api/status")
             if (status["results"] >= results and status["refused"] >= refused
-                    and status["duplicates"] >= duplicates):
+                    and status["duplicates"] >= duplicates
+                    and status["corrections"] >= corrections and status["held"] >= held):
                 return status
             if time.monotonic() > deadline:
                 break

@@ -53,8 +53,9 @@
         b.online === "offline" ? "offline" : (s.phase || "")]));
     }
     document.getElementById("counts").textContent =
-      status.results + " results · " + status.duplicates + " sent twice, counted once · " +
-      status.refused + " refused";
+      status.results + " results · " + status.corrections + " corrected · " +
+      status.duplicates + " sent twice, counted once · " + status.held +
+      " held for the director · " + status.refused + " refused";
   }
   function fill(id, players) {
     const table = document.getElementById(id);
