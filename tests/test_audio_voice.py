@@ -73,6 +73,21 @@ def test_the_screen_is_said_as_it_is_reached_and_the_wheel_as_it_moves(
         "[ok]", "Players: 3", "[click]", "Start"]
 
 
+def test_the_wheels_card_is_said_after_a_card_is_laid_and_the_table_after_an_undo(
+        tmp_path: Path) -> None:
+    """OK lays a card and the wheel passes to the next player: its card is said, so OK at
+    once lays a card the player heard. UNDO says what it took back, then where the table is
+    now: the screen whole, with the card under the wheel."""
+    said = transcript_of(START + " right ok ok undo undo", tmp_path).texts()
+    at = said.index("P2, two: two")
+    assert said[at:] == [
+        "P2, two: two", "2",
+        "[ok]", "P1, two: four for two, a pair; P1 2, P2 0", "2",
+        "[ok]", "Taken back: P1's 2", "Deal 1. P1 plays: 2",
+        "[ok]", "Taken back: P2's 2", "Deal 1. P2 plays: ace"]
+    assert said[at - 3:at] == ["[click]", "2", "[ok]"]
+
+
 def test_go_held_first_turns_audio_mode_on_and_the_voice_says_so(tmp_path: Path) -> None:
     transcript = transcript_of("hold-go right", tmp_path, Config())
     assert transcript.texts() == ["Audio on", "Pegboard. New game", "[click]",

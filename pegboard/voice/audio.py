@@ -169,19 +169,29 @@ class AudioScreen:
         self._view = view
 
     def heard(self, view: View, sounds: Sequence[Sound], *, facts: bool, saved: bool,
-              entry: int = 0, voiced: frozenset[PageKind] = frozenset()) -> list[Announcement]:
+              entry: int = 0, voiced: frozenset[PageKind] = frozenset(),
+              undone: bool = False) -> list[Announcement]:
         """The words ``view`` brings after a batch whose keys made ``sounds``; ``facts``
-        when the engine's facts already said something, ``saved`` when an entry was saved;
-        ``voiced``: the kinds of the pages on screen the teaching voice has said."""
+        when the engine's facts already said something, ``saved`` when an entry was saved,
+        ``undone`` when entries were taken back and none entered; ``voiced``: the kinds of
+        the pages on screen the teaching voice has said."""
         before, self._view = self._view, view
         said: list[str] = []
         if saved and not facts:
             said.append("Entered")
         if view.locked and before is not None and not before.locked:
             said.append(LOCKED)
-        if before is None or reached(before, view):
+        if before is None or undone or reached(before, view):
+            # an undo says where the table is now, whatever of it changed
             said.append(screen_words(view, voiced))
             kind, importance = "screen", Importance.SCREEN
+        elif saved and view.picker is not None:
+            # an entry made on a wheel that stays (the play's wheel passing to the next
+            # player): the card it offers now, as the next detent would say it
+            out = [Announcement(text, "entered", Importance.SCREEN, entry)
+                   for text in (sentences(said),) if text]
+            out.append(Announcement(cursor_words(view), "wheel", Importance.WHEEL, entry))
+            return out + self.coach(view, entry)
         elif Sound.CLICK in sounds:
             return [Announcement(cursor_words(view), "wheel", Importance.WHEEL, entry)]
         elif Sound.OK in sounds and view != before and (view.selected is not None or (

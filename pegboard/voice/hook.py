@@ -80,9 +80,10 @@ class VoiceHook:
         elif state.audio:
             sounds = [effect.sound for effect in asked if isinstance(effect, Earcon)]
             saved = changes is not None and bool(changes.added)
+            undone = changes is not None and bool(changes.withdrawn) and not changes.added
             out.extend(self.screen.heard(view, sounds, facts=bool(heard.said), saved=saved,
                                          entry=self._entries(state),
-                                         voiced=self.announcer.voiced))
+                                         voiced=self.announcer.voiced, undone=undone))
         else:  # the voice without audio mode: the coach's line the screen shows, said once
             out.extend(self.screen.coach(view, self._entries(state), paged=True))
         self.screen.begin(view)
