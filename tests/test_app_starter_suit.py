@@ -13,12 +13,14 @@ import pytest
 
 from pegboard.app.inputs import Button, InputEvent, KnobTurn, Press, RankKey
 from pegboard.app.machine import initial_state
+from pegboard.app.table import suit_prompt
 from pegboard.app.view import View
 from pegboard.config import Config, InputConfig
 from pegboard.record import parse_line
 from pegboard.rules.cards import Rank, Suit
 from pegboard.rules.events import StarterSuit
-from pegboard.rules.state import Reason
+from pegboard.rules.state import Reason, SuitQuestion
+from pegboard.ui.render import COLUMNS, _table_rows
 from tests.support.app_driver import OK, App
 from tests.support.rulings_records import entry, header, play
 
@@ -43,7 +45,7 @@ def asked(app: App) -> View:
     view = app.view
     assert app.game.asked is not None, view
     assert view.picker is not None and view.picker.prompt in (
-        "Starter A: suit?", "A: suit? 1♣ 2♦ 3♥ 4♠")  # the keypad's keys on the wheel's line
+        "A: suit for nobs?", "A? 1♣ 2♦ 3♥ 4♠ nobs")  # the keypad's keys on the wheel's line
     return view
 
 
@@ -56,7 +58,7 @@ def test_the_count_waits_for_the_suit_and_says_why() -> None:
     app = resumed()
     view = asked(app)
     assert view.title == "Ann's hand"
-    assert "needs the starter's suit" in " ".join(view.lines)
+    assert app.game.asked is not None and app.game.asked.makes == ("nobs",)
     assert view.picker is not None and view.picker.options == ("A♣", "A♦", "A♥", "A♠")
     assert not [a for a in app.game.awards if a.reason is Reason.HAND and a.player == 0]
 
@@ -80,7 +82,7 @@ def test_every_suit_is_two_actions_at_most_on_the_encoder(keys: tuple[InputEvent
 def test_one_key_on_the_keypad_and_undo_asks_again() -> None:
     app = resumed("keypad")
     view = asked(app)
-    assert "keys 1♣ 2♦ 3♥ 4♠" in view.lines
+    assert view.picker is not None and "1♣ 2♦ 3♥ 4♠" in view.picker.prompt
     app.feed(RankKey(Rank.THREE))
     assert parse_line(app.record[-1], 9) == StarterSuit(Suit.HEARTS)
     assert hand_points(app.read()) == 8
@@ -89,3 +91,28 @@ def test_one_key_on_the_keypad_and_undo_asks_again() -> None:
     assert app.state.award == "Undone: the starter's suit"
     asked(app)  # asked again, and the count is not made
     assert not [a for a in app.game.awards if a.reason is Reason.HAND and a.player == 0]
+
+
+@pytest.mark.parametrize("kit", ["encoder", "keypad"])
+def test_the_question_and_its_why_fit_the_screen_whole(kit: str) -> None:
+    """On the 128x64 screen the wheel's line (its prompt, then the view's lines) holds the
+    whole question and what the suit decides, nothing cut off."""
+    view = asked(resumed(kit))
+    assert _table_rows(view) == [view.picker.prompt if view.picker else ""]
+    assert len(_table_rows(view)[0]) <= COLUMNS
+    assert "nobs" in _table_rows(view)[0]
+
+
+@pytest.mark.parametrize(("rank", "makes", "keypad", "prompt"), [
+    (Rank.ACE, ("nobs",), False, "A: suit for nobs?"),
+    (Rank.TEN, ("flush",), False, "10: suit for a flush?"),
+    (Rank.TEN, ("nobs", "flush"), False, "Suit for nobs, flush?"),
+    (Rank.FIVE, ("flush",), True, "5? 1♣ 2♦ 3♥ 4♠ flush"),
+    (Rank.TEN, ("nobs", "flush"), True, "10: suit? 1♣ 2♦ 3♥ 4♠"),
+])
+def test_every_suit_question_is_worded_within_a_line(
+        rank: Rank, makes: tuple[str, ...], keypad: bool, prompt: str) -> None:
+    question = SuitQuestion(0, False, (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES),
+                            rank, makes)
+    assert suit_prompt(question, keypad=keypad) == prompt
+    assert len(prompt) <= COLUMNS

@@ -20,7 +20,8 @@ from pegboard.app.state import AppState, Result, Wheel, WheelScreen
 from pegboard.app.teach import turn_coach
 from pegboard.app.view import PickerView, Screen, View
 from pegboard.app.views import board
-from pegboard.app.words import heading, wrap
+from pegboard.app.words import heading
+from pegboard.coach.help_shape import LINE_WIDTH
 from pegboard.rules.cards import Card
 from pegboard.rules.events import Crib, Go, Play, Show, Starter, StarterSuit
 from pegboard.rules.facts import SaidGo
@@ -195,16 +196,33 @@ def view(state: AppState, screen: WheelScreen) -> View:
 
 
 def _suit_view(state: AppState, gs: GameState, asked: SuitQuestion, pv: PickerView) -> View:
-    """The starter's suit, asked before the count that needs it: whose count, on the keypad
-    which key is which suit (first, where the screen has room for one line), and why."""
+    """The starter's suit, asked before the count that needs it: whose count (the title),
+    and on the wheel's line, whole on the screen, what the suit decides ("A: suit for
+    nobs?"); on the keypad which key is which suit too, where the line has room."""
     what = "crib" if asked.crib else "hand"
     title, first = heading(gs.names[asked.player], what)
-    why = wrap(f"Counting it needs the starter's suit: only its rank, "
-               f"{rank_label(asked.rank)}, was entered.")
-    keys: tuple[str, ...] = ()
-    if state.keypad:  # which key is which suit, on the wheel's own line
-        keys = (f"keys {wheels.suit_keys(asked)}",)
-        pv = replace(pv, prompt=f"{rank_label(asked.rank)}: suit? {wheels.suit_keys(asked)}")
+    pv = replace(pv, prompt=suit_prompt(asked, keypad=state.keypad))
     return replace(board(gs, Screen.HAND if not asked.crib else Screen.CRIB, title),
-                   picker=pv, award=state.award, lines=(*first, *keys, *why),
-                   hint="OK suit  GO across")
+                   picker=pv, award=state.award, lines=first,
+        hint="OK suit  GO across")
+
+
+def suit_prompt(asked: SuitQuestion, *, keypad: bool) -> str:
+    """The suit question in one line of the screen (:data:`LINE_WIDTH` characters): the
+    starter's rank and what its suit decides, the longest wording that fits ("Starter A:
+    suit for nobs?", "A: suit for a flush?", "Suit for nobs, flush?"); on the keypad the
+    keys of the suits first ("A? 1♣ 2♦ 3♥ 4♠ nobs")."""
+    rank = rank_label(asked.rank)
+    makes = [{"flush": "a flush"}.get(kind, kind) for kind in asked.makes]
+    why = " or ".join(makes)
+    if keypad:
+        keys = wheels.suit_keys(asked)
+        tried = [f"{rank}: suit? {keys}", f"{rank}? {keys}"]
+        if asked.makes:
+            tried.insert(0, f"{rank}? {keys} {', '.join(asked.makes)}")
+    elif makes:
+        tried = [f"Starter {rank}: suit for {why}?", f"{rank}: suit for {why}?",
+                 f"Suit for {', '.join(asked.makes)}?", f"{rank}: suit?"]
+    else:
+        tried = [f"Starter {rank}: suit?", f"{rank}: suit?"]
+    return next((line for line in tried if len(line) <= LINE_WIDTH), tried[-1])

@@ -122,10 +122,18 @@ def suit_question(t: Table, player: int, cards: tuple[Card, ...], *,
     if not any(card in named_cards(t) for card in cards):
         return None
     suits = starter_suits(t)
-    totals = {counted(t, cards, crib=crib, suit=suit).total for suit in suits}
-    if len(totals) < 2:
+    counts = [counted(t, cards, crib=crib, suit=suit) for suit in suits]
+    if len({count.total for count in counts}) < 2:
         return None
-    return SuitQuestion(player, crib, suits, t.starter.rank)
+    # What the suit decides: a kind of score some suits give and others do not.
+    kinds = [{item.kind: item.points for item in count.items if item.kind in _DECIDED}
+             for count in counts]
+    makes = tuple(kind for kind in _DECIDED if len({found.get(kind) for found in kinds}) > 1)
+    return SuitQuestion(player, crib, suits, t.starter.rank, makes)
+
+
+_DECIDED = ("nobs", "flush")
+"""The kinds of score a starter's suit decides, in the order a question names them."""
 
 
 def _ask_suit(t: Table, player: int, cards: tuple[Card, ...], *, crib: bool) -> bool:

@@ -343,12 +343,15 @@ class SuitQuestion:
     The starter was entered by its rank alone, and the hand of ``player`` (``crib``: the
     dealer's crib) holds a card named with its suit that makes his nobs or a flush with some
     of the starter's possible suits, ``suits`` (those whose card no player was dealt). The
-    count waits for a ``starter_suit`` entry; every later count in the deal uses it."""
+    count waits for a ``starter_suit`` entry; every later count in the deal uses it.
+    ``makes``: what the suit decides, in order ("nobs", "flush": the kinds of score some of
+    those suits give the count and others do not)."""
 
     player: int
     crib: bool
     suits: tuple[Suit, ...]
     rank: Rank
+    makes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
