@@ -1,7 +1,9 @@
 """Checking a result that arrives on the broker before it is counted.
 
-A message is taken only when all of this holds: its topic is a board's ``result/<game>``;
-its payload is at most :data:`MAX_PAYLOAD` bytes of JSON in the scorecard's format; its
+A message is taken only when all of this holds, checked cheapest first (its length before
+a byte is decoded, its shape before the engine reads it): its topic is a board's
+``result/<game>``; its payload is at most :data:`MAX_PAYLOAD` bytes of JSON in the
+scorecard's format, its record at most :data:`MAX_LINES` lines; its
 ``club``, ``board`` and ``game`` are the topic's (a board publishes only under its own
 topic); and the card is exactly the scorecard of its version (docs/club.md: 2, or 1 from a
 board not yet updated) its own record makes, read again through the one record reader and
@@ -17,11 +19,15 @@ import json
 from typing import Any
 
 from pegboard.club.scorecard import FORMAT, VERSIONS, judge
-from pegboard.club.topics import parse_result_topic
+from pegboard.club.topics import MAX_MESSAGE, parse_result_topic
 from pegboard.errors import ClubError
 
-MAX_PAYLOAD = 1 << 20
-"""The largest result taken (a long game's record is some tens of kilobytes)."""
+MAX_PAYLOAD = MAX_MESSAGE
+"""The largest result taken (the broker's own limit, :data:`MAX_MESSAGE`): anything longer
+is refused by its length alone, before a byte of it is decoded."""
+MAX_LINES = 2000
+"""The most lines a result's record may have (a game has a few hundred, take-backs
+included): a longer one is refused before the engine reads it."""
 
 
 def check_result(topic: str, payload: bytes) -> dict[str, Any]:
@@ -33,6 +39,8 @@ def check_result(topic: str, payload: bytes) -> dict[str, Any]:
     if len(payload) > MAX_PAYLOAD:
         raise ClubError(f"the result on {topic} is {len(payload):,} bytes; at most "
                         f"{MAX_PAYLOAD:,} are taken")
+    if payload.lstrip()[:1] != b"{":
+        raise ClubError(f"the result on {topic} is not JSON (it does not start with an object)")
     try:
         card = json.loads(payload.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError) as error:
@@ -54,6 +62,9 @@ def check_result(topic: str, payload: bytes) -> dict[str, Any]:
     record = card.get("record")
     if not isinstance(record, list) or not all(isinstance(line, dict) for line in record):
         raise ClubError(f"the result {name} carries no record (a list of its lines)")
+    if len(record) > MAX_LINES:
+        raise ClubError(f"the record of {name} has {len(record):,} lines; at most "
+                        f"{MAX_LINES:,} are read")
     try:
         again = judge(record, club=club, board=board, game_id=topic_game,
                       version=int(version)).card

@@ -26,7 +26,8 @@ from paho.mqtt.properties import Properties
 from paho.mqtt.reasoncodes import ReasonCode
 
 from pegboard.club.check import check_result
-from pegboard.club.results import connect, refuse, store_result
+from pegboard.club.refusals import Refusals
+from pegboard.club.results import connect, store_result
 from pegboard.club.topics import (
     ONLINE,
     STATE,
@@ -59,6 +60,7 @@ class Subscriber:
         self.changed = changed
         self.failed = failed
         self._db: sqlite3.Connection | None = None
+        self.refusals: Refusals | None = None
         self.connected = threading.Event()
         self.client = mqtt.Client(CallbackAPIVersion.VERSION2,
                                   client_id=f"pegboard-{name}", clean_session=False,
@@ -140,13 +142,17 @@ class Subscriber:
     def _take(self, message: mqtt.MQTTMessage) -> None:
         if self._live(message):
             return
-        if self._db is None:  # made on paho's thread, the only one that writes
+        if self._db is None or self.refusals is None:  # made on paho's thread, which writes
             self._db = connect(self.db_path, any_thread=True)  # closed after paho's thread
+            self.refusals = Refusals(self._db)
+        payload = bytes(message.payload)
+        if self.refusals.seen(message.topic, payload):
+            return  # refused before (retained, delivered again): counted once
         try:
-            card = check_result(message.topic, bytes(message.payload))
+            card = check_result(message.topic, payload)
         except ClubError as error:
             log.warning("refused: %s", error)
-            refuse(self._db, message.topic, str(error))
+            self.refusals.refuse(message.topic, payload, str(error))
             return
         stored = store_result(self._db, card)
         log.info("result %s from %s:%s: %s", card["id"], card["board"], card["game"], stored)

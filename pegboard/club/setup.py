@@ -36,7 +36,7 @@ import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
-from pegboard.club.topics import ONLINE, RESULT, ROOT, STATE
+from pegboard.club.topics import MAX_MESSAGE, ONLINE, RESULT, ROOT, STATE
 from pegboard.errors import ClubError
 from pegboard.web.server_hosts import board_names
 
@@ -111,10 +111,9 @@ BROKER_DAYS = 3650
 """The broker's certificate is good for 10 years (a new one: ``club setup`` into a new
 folder, and ``ca.crt`` copied to the boards again)."""
 
-MAX_PACKET = 256 * 1024
-"""The largest MQTT packet the broker takes (``max_packet_size``), in bytes: a scorecard
-carries its game's whole record (a long three-player game with take-backs is under 64 KiB),
-so four times that is room enough; a bigger one disconnects its sender and is never
+MAX_PACKET = MAX_MESSAGE
+"""The largest MQTT packet the broker takes (``max_packet_size``,
+:data:`pegboard.club.topics.MAX_MESSAGE`): a bigger one disconnects its sender and is never
 retained. The standings service refuses anything above it before reading it
 (:mod:`pegboard.club.check`)."""
 MEMORY_LIMIT = 256 * 1024 * 1024

@@ -20,6 +20,11 @@ import re
 from pegboard.errors import ClubError
 
 ROOT = "pegboard"
+MAX_MESSAGE = 256 * 1024
+"""The largest MQTT packet a club's broker takes (``max_packet_size``, written by ``club
+setup``) and the largest message the standings service reads, in bytes: a scorecard carries
+its game's whole record (a two-player game's card is under 10 KiB, a long three-player game
+with take-backs under 64 KiB)."""
 RESULT, STATE, ONLINE = "result", "state", "online"
 _ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 _GAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
