@@ -27,7 +27,7 @@ def junk(n: int, genuine: dict[str, object]) -> bytes:
         return b"[" * 5000 + b"%d" % n  # deep nesting, never an object
     if kind == 2:
         return json.dumps({"format": "pegboard-club-result", "version": 1, "n": n}).encode()
-    mine = dict(genuine, game=f"junk{n}", id=f"board-1:junk{n}")
+    mine = dict(genuine, game=f"junk{n}")
     if kind == 3:
         return json.dumps(dict(mine, spread=n)).encode()  # forged: the record disagrees
     return json.dumps(dict(mine, record=[{"type": "note"}] * (MAX_LINES + 1 + n))).encode()

@@ -40,7 +40,7 @@ def check_result(topic: str, payload: bytes) -> dict[str, Any]:
         raise ClubError(f"the result on {topic} is {len(payload):,} bytes; at most "
                         f"{MAX_PAYLOAD:,} are taken")
     if payload.lstrip()[:1] != b"{":
-        raise ClubError(f"the result on {topic} is not JSON (it does not start with an object)")
+        raise ClubError(f"the message on {topic} is not JSON (an object), so not a {FORMAT!r}")
     try:
         card = json.loads(payload.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError) as error:
