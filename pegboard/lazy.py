@@ -92,6 +92,8 @@ SEAMS: Mapping[str, str] = {
     "pegboard.device.writable": "whether the store's directory can keep games: after the "
                                 "first frame",
     "pegboard.device.build": "the device (app, engine, store, kit): after the first frame",
+    "pegboard.device.phones": "phone seats (the web stack on the board): only with --phones",
+    "pegboard.commands.web": "the scoreboard's address checks, for --phones: only when given",
     "pegboard.device.loop": "the device's loop: after the first frame",
     "pegboard.hw.clock": "the monotonic clock: after the first frame",
     "pegboard.service.notify": "systemd's readiness and watchdog: after the first frame",

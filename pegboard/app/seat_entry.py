@@ -44,6 +44,7 @@ from pegboard.rules.events import (
     Play,
     Starter,
 )
+from pegboard.rules.game import Game
 from pegboard.rules.state import GameState, Phase
 
 SEAT_EVENTS = (Dealt, LaidAway, Play, Go, Claim, Muggins)
@@ -57,7 +58,7 @@ CLASH = ("One of those cards was entered by another seat: nothing was changed. C
          "cards; if they are right, the table sorts out which entry is wrong.")
 
 
-def seat_seq(session: Session | None, seat: int) -> int:
+def seat_seq(session: Session | Game | None, seat: int) -> int:
     """How many entries in force name ``seat`` as the player making them: the sequence
     number a phone sends with its next request."""
     if session is None:

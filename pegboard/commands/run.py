@@ -25,6 +25,7 @@ from types import FrameType
 from typing import TYPE_CHECKING, Any
 
 from pegboard import lazy
+from pegboard.commands import phone_seats
 from pegboard.config import load_config
 from pegboard.errors import PegboardError, StoreError
 from pegboard.hw.oled import OledDisplay, open_dummy, open_emulator, open_oled
@@ -74,6 +75,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--display", choices=("oled", "dummy", "emulator"), default="oled",
                         help="where frames go: the I2C panel (default), luma's dummy device "
                              "(nothing shown), or a luma.emulator window")
+    phone_seats.register(parser)
     parser.set_defaults(func=run)
 
 
@@ -148,10 +150,15 @@ def _play(args: argparse.Namespace, config: Config, store: Any,
 
     signal.signal(signal.SIGTERM, stop)
     loop.start()
+    phones = phone_seats.start(args, loop, store)
     service_notify.ready()
     log.info("ready")
-    with contextlib.suppress(KeyboardInterrupt):
-        loop.run()
+    try:
+        with contextlib.suppress(KeyboardInterrupt):
+            loop.run()
+    finally:
+        if phones is not None:
+            phones.stop()
     service_notify.stopping()
     loop.close()
     log.info("game saved; stopped")

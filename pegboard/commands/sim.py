@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pegboard import lazy
-from pegboard.commands import paths
+from pegboard.commands import paths, phone_seats
 from pegboard.errors import PegboardError, not_utf8
 
 if TYPE_CHECKING:
@@ -124,6 +124,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--speech", metavar="DIR",
                         help="headless runs: write each announcement here as a numbered WAV "
                              "(0001.wav) with its words beside it (0001.txt)")
+    phone_seats.register(parser)
     parser.add_argument("--leds", action="store_true",
                         help="run the LED board's firmware under MicroPython and drive it over "
                              "the real serial link (interactive runs)")
@@ -351,10 +352,13 @@ def _interactive(args: argparse.Namespace, config: Config) -> int:
             sim = sim_session.Simulator(config, store, display, clock=clock, on_frame=display.frame,
                                         notice=notices.append, leds=leds.board if leds else None,
                                         speech=speech)
+            phones = phone_seats.start(args, sim.loop, store)
             try:
                 playing = True
                 sim_terminal.run_interactive(sim, display, sys.stdin, entered=True)
             finally:
+                if phones is not None:
+                    phones.stop()
                 sim.close()
         finally:
             if leds is not None:

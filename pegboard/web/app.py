@@ -19,7 +19,14 @@ import json
 import logging
 import re
 from collections import Counter
-from collections.abc import AsyncIterator, Awaitable, Callable, Collection, MutableMapping
+from collections.abc import (
+    AsyncIterator,
+    Awaitable,
+    Callable,
+    Collection,
+    MutableMapping,
+    Sequence,
+)
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +34,7 @@ from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
-from starlette.routing import Mount, Route
+from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from pegboard.errors import PegboardError, RecordError
@@ -135,8 +142,10 @@ Failed = Callable[[BaseException], None]
 
 
 def create_app(directory: Path, *, period: float = 0.05, hosts: Collection[str] | None = None,
-               failed: Failed | None = None) -> Starlette:
+               failed: Failed | None = None, extra: Sequence[BaseRoute] = ()) -> Starlette:
     """The scoreboard for the store at ``directory`` (polled every ``period`` seconds).
+    ``extra`` are more routes served behind the same guards (the phone seats' own,
+    :mod:`pegboard.web.phone_app`).
 
     ``hosts``: the names a request's ``Host`` may carry (:mod:`pegboard.web.server_hosts`;
     None answers any, for tests in one process). ``failed`` is told if the polling task ever
@@ -201,6 +210,7 @@ def create_app(directory: Path, *, period: float = 0.05, hosts: Collection[str] 
 
     read = ["GET", "HEAD"]
     routes = [
+        *extra,
         Route("/", index, methods=read),
         Route("/review", review, methods=read),
         Route("/review/{id}", review, methods=read),

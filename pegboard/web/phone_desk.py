@@ -1,0 +1,119 @@
+"""Between the board's loop and the phone server: the game as the loop last saw it, and the
+seats' requests on their way in and their answers on their way out.
+
+The loop's thread owns the game; the server's thread (an asyncio loop) serves the phones.
+They meet here, and nowhere else:
+
+* after each batch the loop's observer publishes (:meth:`Desk.publish`) (the store has all of it),
+  the engine's game (an immutable value, safe to read from any thread), the store's id of
+  the game, and the answers (:class:`~pegboard.app.effects.SeatAnswer`) of the requests the
+  batch took or refused;
+* a request is put on the loop's queue as a :class:`~pegboard.app.inputs.SeatEntry` by
+  :meth:`Desk.submit`, which returns a future the answer completes.
+
+So a phone is answered only after its entry is on disk, and its answer is the engine's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import itertools
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from pegboard.app.effects import SeatAnswer
+from pegboard.app.inputs import SeatEntry
+from pegboard.rules.events import Event
+from pegboard.rules.game import Game
+
+__all__ = ["Desk", "Now"]
+
+
+@dataclass(frozen=True, slots=True)
+class Now:
+    """The game as the loop last published it: the engine's game (None: no game), the
+    store's id of it, and a version that grows with every publication that changed it."""
+
+    game: Game | None
+    game_id: str | None
+    version: int
+
+
+class Desk:
+    """See the module doc. ``put`` puts an input on the loop's queue (``queue.Queue.put``)."""
+
+    def __init__(self, put: Callable[[SeatEntry], None]) -> None:
+        self._put = put
+        self._tickets = itertools.count(1)
+        self._waiting: dict[int, concurrent.futures.Future[SeatAnswer]] = {}
+        self._lock = threading.Lock()
+        self.now = Now(None, None, 0)
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._changed: asyncio.Event | None = None
+        self.published = threading.Condition()
+
+    # -- the loop's side -------------------------------------------------------------------
+
+    def publish(self, game: Game | None, game_id: str | None,
+                answers: Sequence[SeatAnswer] = ()) -> None:
+        """The loop's batch is saved: the game now, and the answers to give."""
+        if game is not self.now.game or game_id != self.now.game_id:
+            with self.published:
+                self.now = Now(game, game_id, self.now.version + 1)
+                self.published.notify_all()
+            self._wake()
+        for answer in answers:
+            with self._lock:
+                future = self._waiting.pop(answer.ticket, None)
+            if future is not None and not future.done():
+                future.set_result(answer)
+
+    # -- the server's side -----------------------------------------------------------------
+
+    def serving(self) -> None:
+        """Called on the server's event loop: it is the one whose waiters :meth:`publish`
+        wakes (the first request attaches it; a server started again attaches its own)."""
+        loop = asyncio.get_running_loop()
+        if loop is not self._loop:
+            self._loop = loop
+            self._changed = asyncio.Event()
+
+    def submit(self, seat: int, entries: tuple[Event, ...], seq: int,
+               ) -> concurrent.futures.Future[SeatAnswer]:
+        """Put a seat's request on the loop's queue; its answer completes the future."""
+        future: concurrent.futures.Future[SeatAnswer] = concurrent.futures.Future()
+        ticket = next(self._tickets)
+        with self._lock:
+            self._waiting[ticket] = future
+        self._put(SeatEntry(seat, entries, seq, ticket))
+        return future
+
+    def forget(self, future: concurrent.futures.Future[SeatAnswer]) -> None:
+        """Stop waiting for an answer (the phone went, or it took too long)."""
+        with self._lock:
+            for ticket, waiting in list(self._waiting.items()):
+                if waiting is future:
+                    del self._waiting[ticket]
+
+    async def changed(self, version: int, timeout: float) -> None:
+        """Until the published version is no longer ``version`` (or ``timeout`` seconds)."""
+        if self._changed is None or self.now.version != version:
+            return
+        event = self._changed
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(event.wait(), timeout)
+
+    def _wake(self) -> None:
+        loop = self._loop
+        if loop is None or loop.is_closed():
+            return
+        with contextlib.suppress(RuntimeError):  # the server's loop has just stopped
+            loop.call_soon_threadsafe(self._set)
+
+    def _set(self) -> None:
+        changed, self._changed = self._changed, asyncio.Event()
+        if changed is not None:
+            changed.set()

@@ -1,0 +1,169 @@
+"""A phone seat's own view of the game, and its taps read into the engine's entries.
+
+:func:`seat_json` is what one seat's phone is sent: its cards (dealt, laid away, kept, still
+held), what the table asks of it now, the cards it may lay, its sequence number, and its own
+pegging hint on its turn. It is rendered from the engine's game for that seat alone and sent
+only to the phone holding that seat; the shared facts (scores, count, whose turn, the last
+award, the counts) come from the scoreboard's own stream, which names no private card.
+
+:func:`read_action` turns a phone's request body into the entries it asks for, refusing with
+a sentence anything that is not well formed; the engine then judges the entries themselves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from pegboard import lazy
+from pegboard.app.seat_entry import seat_seq
+from pegboard.errors import InvalidCardError, PegboardError
+from pegboard.rules.cards import Card
+from pegboard.rules.events import Claim, Dealt, Event, Go, LaidAway, Muggins, Play, Starter
+from pegboard.rules.game import Game
+from pegboard.rules.state import GameState, Phase
+
+if TYPE_CHECKING:
+    from pegboard.coach import advice, hints, knowledge
+else:
+    advice = lazy.module("pegboard.coach.advice")
+    hints = lazy.module("pegboard.coach.hints")
+    knowledge = lazy.module("pegboard.coach.knowledge")
+
+__all__ = ["ActionError", "advice_json", "read_action", "seat_json"]
+
+MAX_CARDS = 6
+"""The most cards one request names (the six dealt)."""
+
+
+class ActionError(PegboardError, ValueError):
+    """A phone's request that is not a well-formed action (nothing is entered)."""
+
+
+def helps(game: Game, seat: int) -> bool:
+    """The table may help this seat with advice and a hint: not under the night's
+    tournament lock, unless the seat is a guest's (docs/club.md)."""
+    club = game.header.club
+    return club is None or club.helps(seat)
+
+
+def asks(gs: GameState, seat: int) -> str:
+    """What the table waits for from ``seat`` now: ``cards`` (its six and the two laid
+    away), ``starter`` (the dealer, once the cards are in), ``play`` (its turn: a card or
+    go), ``claim`` (a muggins game: its score waits for its claim), else ``wait``."""
+    if gs.pending_claims and gs.pending_claims[0].player == seat:
+        return "claim"
+    if gs.phase is Phase.STARTER:
+        if gs.dealt[seat] is None:
+            return "cards"
+        if gs.dealer == seat:
+            return "starter"
+    if gs.phase is Phase.PLAY and gs.to_act == seat:
+        return "play"
+    return "wait"
+
+
+def seat_json(game: Game, seat: int, *, game_id: str | None) -> dict[str, Any]:
+    """The private view of ``seat`` (see the module doc): for its own phone only."""
+    gs = game.state
+    dealt = gs.dealt[seat]
+    away = gs.laid_away[seat]
+    hand = gs.hands[seat]
+    played = gs.played[seat]
+    held = [c for c in hand if c not in played] if hand is not None else None
+    asked = asks(gs, seat)
+    data: dict[str, Any] = {
+        "game": game_id,
+        "seat": seat,
+        "name": gs.names[seat],
+        "names": list(gs.names),
+        "seq": seat_seq(game, seat),
+        "deal_no": gs.deal_no,
+        "phase": gs.phase.value,
+        "dealer": gs.dealer,
+        "to_act": gs.to_act,
+        "asks": asked,
+        "dealt": _cards(dealt),
+        "away": _cards(away),
+        "held": _cards(tuple(held)) if held is not None else None,
+        "played": _cards(played),
+        "seen": sorted(str(c) for c in gs.seen),
+        "playable": [str(c) for c in held or () if gs.can_play(seat, c)],
+        "lays": gs.rules.dealt_size(gs.players) - gs.rules.hand_size(),
+        "help": helps(game, seat),
+        "hint": None,
+        "claim": None,
+    }
+    if asked == "claim":
+        pending = gs.pending_claims[0]
+        data["claim"] = {"for": [r.value for r in (pending.reasons or (pending.reason,))]}
+    if asked == "play" and held is not None and data["help"]:
+        known = knowledge.knowledge_for(gs)
+        if known is not None:
+            try:
+                found = hints.hint(known)
+            except PegboardError:
+                found = None
+            if found is not None:
+                data["hint"] = {"card": str(found.card) if found.card else None,
+                                "reason": found.reason}
+    return data
+
+
+def _cards(cards: Sequence[Card] | None) -> list[str] | None:
+    return None if cards is None else [str(card) for card in cards]
+
+
+def advice_json(game: Game, seat: int, cards: Sequence[Card]) -> list[dict[str, Any]]:
+    """The discard advice for six cards the seat holds (not entered: advice asked is no
+    entry), best first, three at most: each with the cards to lay away and keep, what the
+    kept cards make at the least and on average, and what the crib is worth on average."""
+    gs = game.state
+    mine = gs.dealer is not None and gs.side_of(seat) == gs.side_of(gs.dealer)
+    options = advice.advise(cards, dealer=mine, players=gs.players,
+                            five_card=gs.rules.five_card)
+    return [{"away": [str(c) for c in o.discard], "keep": [str(c) for c in o.keep],
+             "least": o.worst, "hand": round(float(o.hand), 1),
+             "crib": round(float(o.crib), 1), "own_crib": mine}
+            for o in options[:3]]
+
+
+def parse_cards(value: object, most: int = MAX_CARDS) -> tuple[Card, ...]:
+    """A list of card names (``["5H", "JD"]``) as cards; anything else is an ActionError."""
+    if not isinstance(value, list) or len(value) > most:
+        raise ActionError(f"cards must be a list of at most {most} card names")
+    if not all(isinstance(text, str) and len(text) <= 3 for text in value):
+        raise ActionError("each card is named by its rank and suit, as 5H or TD")
+    try:
+        return tuple(Card.parse(text) for text in value)
+    except InvalidCardError as error:
+        raise ActionError(str(error)) from None
+
+
+def read_action(body: Mapping[str, Any], seat: int) -> tuple[tuple[Event, ...], int]:
+    """The entries a phone's action asks for and the sequence number it was made at.
+
+    ``{"do": "hand", "dealt": [6 cards], "away": [2 cards], "seq": N}``, ``{"do": "play",
+    "card": "5H"}``, ``{"do": "go"}``, ``{"do": "starter", "card": "JD"}``, ``{"do": "claim",
+    "points": 8}``, ``{"do": "muggins", "points": 2}``, each with ``seq``."""
+    seq = body.get("seq")
+    if not isinstance(seq, int) or isinstance(seq, bool) or not 0 <= seq < 10_000:
+        raise ActionError("seq must be the whole number the phone's page was drawn with")
+    do = body.get("do")
+    if do == "hand":
+        return (Dealt(seat, parse_cards(body.get("dealt"))),
+                LaidAway(seat, parse_cards(body.get("away"), 2))), seq
+    if do in ("play", "starter"):
+        card = parse_cards([body.get("card")], 1)
+        if len(card) != 1:
+            raise ActionError("name one card")
+        return ((Play(seat, card[0]) if do == "play" else Starter(card[0])),), seq
+    if do == "go":
+        return (Go(seat),), seq
+    if do in ("claim", "muggins"):
+        points = body.get("points")
+        if not isinstance(points, int) or isinstance(points, bool) or not 0 <= points <= 99:
+            raise ActionError("points must be a whole number from 0 to 99")
+        return ((Claim(seat, points) if do == "claim" else Muggins(seat, points)),), seq
+    shown = repr(do)[:20]
+    raise ActionError(f"{shown} is not an action: hand, play, go, starter, claim or muggins")

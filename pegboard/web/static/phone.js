@@ -1,0 +1,290 @@
+// A phone seat of the Pegboard: its own cards and actions from /phone/stream (with the
+// seat's token in a header, never a cookie), the table's shared facts from the scoreboard's
+// /events. Every tap is a POST the board answers once its entry is saved, or refuses with
+// the engine's reason. No framework, no outside files.
+"use strict";
+
+(function () {
+  const $ = (id) => document.getElementById(id);
+  const RANKS = "A23456789TJQK";
+  const SUITS = "CDHS";
+  const RANK_WORDS = { A: "ace", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six",
+    7: "seven", 8: "eight", 9: "nine", T: "ten", J: "jack", Q: "queen", K: "king" };
+  const SUIT_WORDS = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
+  const SUIT_SIGNS = { C: "\u2663", D: "\u2666", H: "\u2665", S: "\u2660" };
+  let token = sessionStorage.getItem("pegboard-seat") || "";
+  let me = null;
+  let game = null;
+  let chosen = [];   // the six being entered
+  let away = [];     // the two of them laid away
+  let busy = false;
+
+  const spoken = (c) => RANK_WORDS[c[0]] + " of " + SUIT_WORDS[c[1]];
+  const shown = (c) => (c[0] === "T" ? "10" : c[0]) + SUIT_SIGNS[c[1]];
+
+  function say(text, refused) {
+    const node = $("said");
+    node.textContent = text;
+    node.className = refused ? "refused" : "";
+  }
+
+  function cardButton(card, onTap, pressed) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "card" + ("DH".includes(card[1]) ? " red" : "");
+    b.textContent = shown(card);
+    b.setAttribute("aria-label", spoken(card));
+    b.dataset.card = card;
+    if (pressed !== undefined) b.setAttribute("aria-pressed", pressed ? "true" : "false");
+    b.addEventListener("click", () => onTap(card));
+    return b;
+  }
+
+  function actionButton(label, onTap, disabled) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = label;
+    b.disabled = !!disabled;
+    b.addEventListener("click", onTap);
+    return b;
+  }
+
+  async function post(path, body) {
+    const answer = await fetch(path, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: "Bearer " + token },
+      body: JSON.stringify(body),
+    });
+    let data = {};
+    try { data = await answer.json(); } catch (e) { data = { reason: "The board sent no answer." }; }
+    return [answer.status, data];
+  }
+
+  async function act(body, done) {
+    if (busy || !me) return;
+    busy = true;
+    body.seq = me.seq;
+    try {
+      const [status, data] = await post("/phone/act", body);
+      if (data.me) { me = data.me; }
+      if (data.taken) {
+        say(done, false);
+        chosen = []; away = [];
+      } else {
+        say("Not taken: " + (data.reason || "status " + status), true);
+        if (status === 401) { token = ""; sessionStorage.removeItem("pegboard-seat"); }
+      }
+    } catch (e) {
+      say("The board cannot be reached: your tap was not sent.", true);
+    }
+    busy = false;
+    draw();
+  }
+
+  function drawTable() {
+    if (!game) return;
+    $("table").hidden = false;
+    const list = $("scores");
+    list.replaceChildren();
+    game.sides.forEach((name, side) => {
+      const item = document.createElement("li");
+      item.textContent = name + " " + game.shown[side];
+      list.appendChild(item);
+    });
+    $("doing").textContent = game.doing || "";
+    $("count").textContent = game.phase === "play" ? "Count " + game.count + (game.pile_text ? ": " + game.pile_text : "") : "";
+    const acts = game.last_award ? game.last_award.acts.map((a) => a.text) : [];
+    $("award").textContent = acts.join(". ");
+    const lines = $("count-lines");
+    lines.replaceChildren();
+    const mine = me ? (game.show || []).filter((s) => s.player === me.seat) : [];
+    $("counts").hidden = mine.length === 0;
+    mine.forEach((s) => {
+      const title = document.createElement("p");
+      title.textContent = s.title;
+      lines.appendChild(title);
+      (s.lines || []).forEach((text) => {
+        const p = document.createElement("p");
+        p.textContent = text;
+        lines.appendChild(p);
+      });
+    });
+  }
+
+  function drawGrid(taken, onTap, pressed) {
+    const grid = $("grid");
+    grid.replaceChildren();
+    for (const s of SUITS) {
+      for (const r of RANKS) {
+        const card = r + s;
+        const b = cardButton(card, onTap, pressed ? pressed.includes(card) : undefined);
+        b.disabled = taken.includes(card);
+        grid.appendChild(b);
+      }
+    }
+  }
+
+  function drawMine() {
+    const hand = $("hand"), actions = $("actions");
+    hand.replaceChildren(); actions.replaceChildren();
+    $("grid").replaceChildren(); $("hint").textContent = ""; $("advice").replaceChildren();
+    if (!me) return;
+    $("mine").hidden = false;
+    $("title").textContent = "Pegboard: " + me.name + "'s hand";
+    const seen = me.seen || [];
+    if (me.asks === "cards") {
+      const six = me.lays + 4;
+      if (chosen.length < six) {
+        $("asked").textContent = "Tap the " + six + " cards you were dealt (" + chosen.length + " so far).";
+        chosen.forEach((c) => hand.appendChild(cardButton(c, () => {}, true)));
+        drawGrid(seen, (c) => {
+          if (chosen.includes(c)) chosen = chosen.filter((x) => x !== c);
+          else if (chosen.length < six) chosen.push(c);
+          draw();
+        }, chosen);
+      } else {
+        $("asked").textContent = "Tap the " + me.lays + " cards you lay away, then Lay away.";
+        chosen.forEach((c) => hand.appendChild(cardButton(c, (card) => {
+          if (away.includes(card)) away = away.filter((x) => x !== card);
+          else if (away.length < me.lays) away.push(card);
+          draw();
+        }, away.includes(c))));
+        actions.appendChild(actionButton("Lay away", () => act(
+          { do: "hand", dealt: chosen, away: away }, "Your cards are in."), away.length !== me.lays));
+        if (me.help) actions.appendChild(actionButton("Advice", advise));
+      }
+      actions.appendChild(actionButton("Undo", () => {
+        if (away.length) away.pop(); else chosen.pop();
+        draw();
+      }, chosen.length === 0));
+      return;
+    }
+    (me.held || []).forEach((c) => hand.appendChild(cardButton(c, (card) => {
+      if (me.asks === "play") act({ do: "play", card: card }, "You played " + shown(card) + ".");
+    })));
+    if (me.asks === "play") {
+      $("asked").textContent = "Your turn: tap a card, or Go.";
+      actions.appendChild(actionButton("Go", () => act({ do: "go" }, "You said go.")));
+      if (me.hint) $("hint").textContent = "Hint: " + me.hint.reason;
+      if (!me.held) {  // your cards are not on this phone: any card you hold
+        drawGrid(seen, (card) => act({ do: "play", card: card }, "You played " + shown(card) + "."));
+      }
+    } else if (me.asks === "starter") {
+      $("asked").textContent = "You deal: tap the starter you turned.";
+      drawGrid(seen.concat(me.dealt || []), (card) => act({ do: "starter", card: card },
+        "The starter is in."));
+    } else if (me.asks === "claim") {
+      $("asked").textContent = "Your score waits for your claim: " + me.claim.for.join(", ") + ".";
+      const input = document.createElement("input");
+      input.type = "number"; input.min = "0"; input.max = "29"; input.id = "points";
+      input.setAttribute("aria-label", "Points you claim");
+      actions.appendChild(input);
+      actions.appendChild(actionButton("Claim", () => act(
+        { do: "claim", points: parseInt(input.value || "0", 10) }, "Your claim is in.")));
+    } else {
+      $("asked").textContent = me.phase === "game over" ? "The game is over." : "Waiting for the table.";
+    }
+  }
+
+  async function advise() {
+    try {
+      const [status, data] = await post("/phone/advice", { cards: chosen });
+      const list = $("advice");
+      list.replaceChildren();
+      if (!data.advice) { say(data.reason || "No advice (status " + status + ").", true); return; }
+      data.advice.forEach((o) => {
+        const item = document.createElement("li");
+        item.textContent = "Lay away " + o.away.map(shown).join(" ") + ": keep " +
+          o.keep.map(shown).join(" ") + ", at least " + o.least + ", " + o.hand +
+          " on average; " + (o.own_crib ? "your" : "their") + " crib " + o.crib + ".";
+        list.appendChild(item);
+      });
+    } catch (e) {
+      say("The board cannot be reached.", true);
+    }
+  }
+
+  function draw() {
+    $("join").hidden = !!token;
+    drawTable();
+    drawMine();
+  }
+
+  async function join(code) {
+    try {
+      const answer = await fetch("/phone/join", {
+        method: "POST", headers: { "content-type": "application/json" },
+        body: JSON.stringify({ code: code }),
+      });
+      const data = await answer.json();
+      if (data.token) {
+        token = data.token;
+        sessionStorage.setItem("pegboard-seat", token);
+        history.replaceState(null, "", "/phone");
+        say("You hold your seat.", false);
+        follow();
+      } else {
+        say("Not joined: " + data.reason, true);
+      }
+    } catch (e) {
+      say("The board cannot be reached.", true);
+    }
+    draw();
+  }
+
+  // The seat's own stream: fetch, since only it sends the token in a header.
+  async function follow() {
+    while (token) {
+      try {
+        const answer = await fetch("/phone/stream", { headers: { authorization: "Bearer " + token } });
+        if (answer.status === 401 || answer.status === 409) {
+          const data = await answer.json();
+          say(data.reason, true);
+          token = ""; sessionStorage.removeItem("pegboard-seat");
+          draw();
+          return;
+        }
+        const reader = answer.body.getReader();
+        const decoder = new TextDecoder();
+        let text = "";
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          text += decoder.decode(value, { stream: true });
+          let end;
+          while ((end = text.indexOf("\n\n")) >= 0) {
+            const block = text.slice(0, end);
+            text = text.slice(end + 2);
+            const kind = (block.match(/^event: (.*)$/m) || [])[1];
+            const data = (block.match(/^data: (.*)$/m) || [])[1];
+            if (kind === "me" && data) {
+              const next = JSON.parse(data);
+              if (!me || next.deal_no !== me.deal_no || next.asks !== me.asks) { chosen = []; away = []; }
+              me = next;
+              draw();
+            } else if (kind === "gone") {
+              say("This phone no longer holds a seat: scan the board's code to join.", true);
+              token = ""; sessionStorage.removeItem("pegboard-seat");
+              me = null;
+              draw();
+              return;
+            }
+          }
+        }
+      } catch (e) { /* the board restarted or the Wi-Fi dropped: try again */ }
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  }
+
+  const events = new EventSource("/events");
+  events.addEventListener("game", (e) => {
+    const data = JSON.parse(e.data);
+    game = data.game;
+    draw();
+  });
+  $("join-go").addEventListener("click", () => join($("code").value));
+  const code = new URLSearchParams(location.search).get("code");
+  if (code && !token) join(code);
+  else if (token) follow();
+  draw();
+})();

@@ -1,0 +1,208 @@
+"""A board with phone seats for tests: the simulator's loop on its own thread, a real store,
+the phone server on loopback, and phones speaking plain HTTP to it (http.client)."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import socket
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from PIL import Image
+
+from pegboard.app.machine import AppState
+from pegboard.app.session import Session
+from pegboard.app.view import View
+from pegboard.config import Config
+from pegboard.device.loop import STOP
+from pegboard.device.phones import add_phones
+from pegboard.hw.clock import MonotonicClock
+from pegboard.rules.events import Deal, Event, GameHeader
+from pegboard.rules.state import GameState
+from pegboard.sim.fakes import RecordingDisplay
+from pegboard.sim.session import Simulator
+from pegboard.store import Store
+from pegboard.web.phone_app import PhoneLimits
+from pegboard.web.phone_server import PhoneServer
+
+LENIENT = PhoneLimits(writes=(1000, 1000), requests=(1000, 1000))
+"""Budgets a test playing as fast as it can stays within."""
+
+WAIT_S = 10.0
+"""The longest a test waits for the board (it fails saying what it waited for)."""
+
+
+@dataclass
+class Board:
+    """The board under test and what it showed."""
+
+    sim: Simulator
+    store: Store
+    server: PhoneServer
+    port: int
+    views: list[View] = field(default_factory=list)
+    frames_at: list[float] = field(default_factory=list)
+
+    @property
+    def state(self) -> AppState:
+        return self.sim.loop.state
+
+    @property
+    def game(self) -> GameState:
+        session = self.state.session
+        assert session is not None
+        return session.state
+
+    @property
+    def game_id(self) -> str:
+        current = self.store.current()
+        assert current is not None
+        return current.id
+
+    def recorded(self) -> GameState:
+        """The game as the store has it on disk, replayed by the engine."""
+        current = self.store.current()
+        assert current is not None
+        return Session.resume(current.records).state
+
+    def code(self, seat: int) -> str:
+        return self.server.passes.offer(self.game_id, seat).code
+
+
+def request(port: int, method: str, path: str, body: object = None, *,
+            token: str | None = None, origin: str | None = "same",
+            headers: dict[str, str] | None = None, raw: bytes | None = None,
+            ) -> tuple[int, dict[str, Any]]:
+    """One request to the board; the status and the JSON object answered."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=WAIT_S)
+    sent = {"host": f"127.0.0.1:{port}"}
+    if origin == "same":
+        sent["origin"] = f"http://127.0.0.1:{port}"
+    elif origin is not None:
+        sent["origin"] = origin
+    if token is not None:
+        sent["authorization"] = f"Bearer {token}"
+    data = raw
+    if body is not None:
+        data = json.dumps(body).encode()
+        sent["content-type"] = "application/json"
+    sent.update(headers or {})
+    try:
+        connection.request(method, path, body=data, headers=sent)
+        answer = connection.getresponse()
+        text = answer.read()
+    finally:
+        connection.close()
+    try:
+        decoded = json.loads(text)
+    except ValueError:
+        decoded = {"text": text.decode(errors="replace")}
+    return answer.status, decoded if isinstance(decoded, dict) else {"value": decoded}
+
+
+class Listener:
+    """Reads an event stream into ``raw`` on a thread, until :meth:`close`."""
+
+    def __init__(self, port: int, path: str, token: str | None = None) -> None:
+        self.raw = bytearray()
+        self.changed = threading.Condition()
+        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=WAIT_S)
+        headers = {"host": f"127.0.0.1:{port}"}
+        if token is not None:
+            headers["authorization"] = f"Bearer {token}"
+        self.connection.request("GET", path, headers=headers)
+        self.answer = self.connection.getresponse()
+        self.closed = False
+        self.thread = threading.Thread(target=self._read, daemon=True)
+        self.thread.start()
+
+    def _read(self) -> None:
+        try:
+            while not self.closed:
+                line = self.answer.fp.readline()
+                if not line:
+                    return
+                with self.changed:
+                    self.raw += line
+                    self.changed.notify_all()
+        except (OSError, ValueError):
+            return
+
+    def wait_for(self, text: bytes, what: str) -> None:
+        """Until ``text`` has arrived (fails after :data:`WAIT_S` naming ``what``)."""
+        with self.changed:
+            if not self.changed.wait_for(lambda: text in self.raw, WAIT_S):
+                raise AssertionError(f"waited {WAIT_S} s for {what} on the stream")
+
+    def events(self) -> list[tuple[str, str]]:
+        """Each event's kind and data, in order."""
+        found = []
+        for block in bytes(self.raw).decode().split("\n\n"):
+            kind = data = ""
+            for line in block.splitlines():
+                if line.startswith("event: "):
+                    kind = line[7:]
+                elif line.startswith("data: "):
+                    data = line[6:]
+            if kind:
+                found.append((kind, data))
+        return found
+
+    def close(self) -> None:
+        self.closed = True
+        self.connection.sock and self.connection.sock.shutdown(socket.SHUT_RDWR)
+        self.connection.close()
+        self.thread.join(WAIT_S)
+
+
+def listening_socket() -> socket.socket:
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(64)
+    return sock
+
+
+@contextmanager
+def phone_board(folder: Path, *, dealer: int = 0, config: Config | None = None,
+                first: tuple[Event, ...] = (),
+                limits: PhoneLimits = LENIENT,
+                ) -> Iterator[Board]:
+    """A 2-player game (Ann and Ben, ``dealer`` dealing the first hand) on a board serving
+    phone seats; the loop runs on its own thread until the block ends."""
+    with Store(folder / "store", owner="test") as store:
+        store.new_game(GameHeader(("Ann", "Ben")))
+        for event in (Deal(dealer), *first):
+            store.append(event)
+        views: list[View] = []
+        frames_at: list[float] = []
+        clock = MonotonicClock()
+
+        def keep(view: View, image: Image.Image) -> None:
+            views.append(view)
+            frames_at.append(clock.now())
+
+        sim = Simulator(config or Config(), store, RecordingDisplay(), clock=clock,
+                        on_frame=keep)
+        sim.start()
+        sock = listening_socket()
+        current = store.current()
+        server = add_phones(sim.loop, store.directory,
+                            lambda: (lambda g: g.id if g else None)(store.current()),
+                            sock, hosts=frozenset(), limits=limits)
+        loop = threading.Thread(target=sim.loop.run, name="loop", daemon=True)
+        loop.start()
+        assert current is not None
+        board = Board(sim, store, server, sock.getsockname()[1], views, frames_at)
+        try:
+            yield board
+        finally:
+            sim.inbox.put(STOP)
+            loop.join(WAIT_S)
+            server.stop()
+            sim.close()

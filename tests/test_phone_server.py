@@ -1,0 +1,262 @@
+"""Phone seats served by the board itself (pegboard.web.phone_app, pegboard.device.phones).
+
+A real store, the board's loop on its thread and the phone server on loopback, spoken to over
+plain HTTP: two phones play a whole deal to the engine's scores, each tap answered only once
+the store has it; a spectator's and the other seat's raw answers and event streams never
+hold a card before the table has seen it; hostile requests change nothing and get a clear
+answer.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from pegboard.rules.cards import DECK, Card
+from pegboard.rules.state import Phase
+from pegboard.web.phone_app import PhoneLimits
+from tests.support.phones import Board, Listener, phone_board, request
+
+ANN_SIX = ["5H", "5D", "JC", "4S", "KH", "2C"]
+BEN_SIX = ["6H", "9D", "TC", "3S", "QH", "AC"]
+CARD = re.compile(r"(?<![A-Za-z0-9])(?:[A2-9TJQK][CDHS]|10[CDHS])(?![A-Za-z0-9])")
+PRETTY = re.compile(r"(?:10|[A2-9JQK])[\u2660\u2663\u2665\u2666]")
+
+
+def joined(board: Board) -> list[str]:
+    tokens = []
+    for seat in (0, 1):
+        status, data = request(board.port, "POST", "/phone/join", {"code": board.code(seat)})
+        assert status == 200, data
+        tokens.append(data["token"])
+    return tokens
+
+
+def me(board: Board, token: str) -> dict[str, Any]:
+    status, data = request(board.port, "GET", "/phone/me", token=token)
+    assert status == 200, data
+    return data
+
+
+def act(board: Board, token: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+    body = {**body, "seq": me(board, token)["seq"]}
+    return request(board.port, "POST", "/phone/act", body, token=token)
+
+
+def play_deal(board: Board, tokens: list[str], starter: str = "7S") -> None:
+    """Both phones enter their cards, the dealer the starter; the play, lowest card that
+    fits first, else go; every tap must be taken."""
+    for seat, six in ((1, BEN_SIX), (0, ANN_SIX)):
+        status, data = act(board, tokens[seat], {"do": "hand", "dealt": six, "away": six[4:]})
+        assert status == 200 and data["taken"], data
+    dealer = board.game.dealer
+    assert dealer is not None
+    status, data = act(board, tokens[dealer], {"do": "starter", "card": starter})
+    assert status == 200 and data["taken"], data
+    while board.game.phase is Phase.PLAY:
+        seat = board.game.to_act
+        assert seat is not None
+        view = me(board, tokens[seat])
+        assert view["asks"] == "play"
+        playable = sorted(view["playable"], key=lambda c: Card.parse(c).pips)
+        body = {"do": "play", "card": playable[0]} if playable else {"do": "go"}
+        status, data = act(board, tokens[seat], body)
+        assert status == 200 and data["taken"], data
+
+
+def test_two_phones_play_a_deal_to_the_engines_scores(tmp_path: Path) -> None:
+    with phone_board(tmp_path) as board:
+        tokens = joined(board)
+        ann = me(board, tokens[0])
+        assert ann["name"] == "Ann" and ann["asks"] == "cards" and ann["seq"] == 0
+        play_deal(board, tokens)
+        # Every tap is on disk: the store's record replays to the board's very scores, and
+        # the hands and crib were counted by the engine from the cards the phones entered.
+        gs = board.game
+        assert board.recorded().scores == gs.scores
+        assert gs.deal_no == 2 and gs.phase is Phase.STARTER  # the next deal, at once
+        assert sum(gs.scores) > 0
+        # The scoreboard served beside the phones shows the same board.
+        lines = len(board.store.current().records)  # type: ignore[union-attr]
+        spectator = Listener(board.port, "/events")
+        try:
+            spectator.wait_for(f'"lines":{lines},'.encode(), "the scoreboard's last line")
+        finally:
+            spectator.close()
+        last = json.loads([d for k, d in spectator.events() if k == "game"][-1])["game"]
+        assert tuple(last["scores"]) == gs.scores
+
+
+def test_no_card_reaches_a_spectator_or_the_other_seat_before_it_is_seen(
+        tmp_path: Path) -> None:
+    with phone_board(tmp_path) as board:
+        tokens = joined(board)
+        spectator = Listener(board.port, "/events")
+        ben_stream = Listener(board.port, "/phone/stream", token=tokens[1])
+        raw: list[tuple[str, bytes, set[str]]] = []  # (who, answer, cards private then)
+        try:
+            play_deal_watched(board, tokens, raw)
+            last = board.recorded()
+            spectator.wait_for(f'"deal_no":{last.deal_no}'.encode(), "the next deal's event")
+            ben_stream.wait_for(f'"deal_no":{last.deal_no}'.encode(), "Ben's next deal")
+        finally:
+            spectator.close()
+            ben_stream.close()
+        # Each raw answer polled during the deal names no card Ann held unseen at the time.
+        assert len(raw) > 10 and all(hidden for _, _, hidden in raw[:5])
+        for who, text, hidden in raw:
+            named = set(CARD.findall(text.decode()))
+            assert not named & hidden, (who, named & hidden)
+        # The spectator's stream: each game event names only cards the table had seen when
+        # that event's last record line was written (replayed from the store's record).
+        current = board.store.current()
+        assert current is not None
+        records = current.records
+        events = [json.loads(data) for kind, data in spectator.events() if kind == "game"]
+        assert len(events) > 5
+        for event in events:
+            game = event["game"]
+            if game is None:
+                continue
+            seen = seen_after(records[: game["lines"]])
+            named = set(CARD.findall(json.dumps(game)))
+            assert named <= seen, (game["lines"], named - seen)
+            assert not PRETTY.search(json.dumps(game, ensure_ascii=False))
+        # Ben's own stream names his cards and what the table has seen, never Ann's others.
+        assert len([kind for kind, _ in ben_stream.events() if kind == "me"]) > 5
+        for kind, data in ben_stream.events():
+            if kind != "me":
+                continue
+            view = json.loads(data)
+            named = set(CARD.findall(data))
+            assert named <= set(BEN_SIX) | set(view["seen"]), named - set(BEN_SIX)
+
+
+def seen_after(records: tuple[dict[str, Any], ...]) -> set[str]:
+    """The cards the table has seen once ``records`` are entered: played, turned, counted."""
+    from pegboard.app.session import Session
+
+    gs = Session.resume(records).state
+    return {str(card) for card in gs.seen}
+
+
+def play_deal_watched(board: Board, tokens: list[str],
+                      raw: list[tuple[str, bytes, set[str]]]) -> None:
+    """:func:`play_deal`, polling the spectator's and Ben's answers after every tap."""
+    def watch() -> None:
+        gs = board.game
+        hidden = {str(c) for c in (gs.dealt[0] or ()) if c not in gs.seen}
+        for path, token in (("/api/game", None), ("/phone/me", tokens[1])):
+            _, data = request(board.port, "GET", path, token=token)
+            raw.append((path, json.dumps(data).encode(), hidden))
+
+    for seat, six in ((0, ANN_SIX), (1, BEN_SIX)):
+        _, data = act(board, tokens[seat], {"do": "hand", "dealt": six, "away": six[4:]})
+        assert data["taken"], data
+        watch()
+    dealer = board.game.dealer or 0
+    assert act(board, tokens[dealer], {"do": "starter", "card": "7S"})[1]["taken"]
+    watch()
+    while board.game.phase is Phase.PLAY:
+        seat = board.game.to_act or 0
+        view = me(board, tokens[seat])
+        playable = sorted(view["playable"], key=lambda c: Card.parse(c).pips)
+        body = {"do": "play", "card": playable[0]} if playable else {"do": "go"}
+        assert act(board, tokens[seat], body)[1]["taken"]
+        watch()
+
+
+def test_hostile_requests_change_nothing(tmp_path: Path) -> None:
+    with phone_board(tmp_path) as board:
+        tokens = joined(board)
+        port = board.port
+        before = board.store.current().records  # type: ignore[union-attr]
+        hand = {"do": "hand", "dealt": ANN_SIX, "away": ANN_SIX[4:], "seq": 0}
+        refused = [
+            # no token, a forged token, the token in a cookie only
+            (request(port, "POST", "/phone/act", hand), 401, "holds no seat"),
+            (request(port, "POST", "/phone/act", hand, token="x" * 43), 401, "no longer"),
+            (request(port, "POST", "/phone/act", hand,
+                     headers={"cookie": f"token={tokens[0]}"}), 401, "holds no seat"),
+            # another site's page, or no Origin at all (a script's form post)
+            (request(port, "POST", "/phone/act", hand, token=tokens[0],
+                     origin="http://evil.example"), 403, "board's own page"),
+            (request(port, "POST", "/phone/act", hand, token=tokens[0], origin=None),
+             403, "board's own page"),
+            # not JSON, too large, malformed
+            (request(port, "POST", "/phone/act", token=tokens[0], raw=b"do=go&seq=0",
+                     headers={"content-type": "application/x-www-form-urlencoded"}),
+             415, "JSON"),
+            (request(port, "POST", "/phone/act", {"do": "go", "pad": "x" * 2000, "seq": 0},
+                     token=tokens[0]), 413, "at most 1024 bytes"),
+            (request(port, "POST", "/phone/act", {"do": "hand", "dealt": ["5H"] * 40,
+                                                  "seq": 0}, token=tokens[0]),
+             400, "at most 6"),
+            (request(port, "POST", "/phone/act", {"do": "deal", "seq": 0}, token=tokens[0]),
+             400, "not an action"),
+            (request(port, "POST", "/phone/act", {"do": "go"}, token=tokens[0]), 400, "seq"),
+            # Ann's token entering Ben's seat is her own entry: the engine refuses a go now
+            (request(port, "POST", "/phone/act", {"do": "go", "seq": 0}, token=tokens[0]),
+             409, "go"),
+            # a stale sequence number
+            (request(port, "POST", "/phone/act", {**hand, "seq": 3}, token=tokens[0]),
+             409, "moved on"),
+        ]
+        for (status, data), expected, words in refused:
+            assert status == expected, (expected, data)
+            assert words in data.get("reason", ""), (words, data)
+        assert board.store.current().records == before  # type: ignore[union-attr]
+        # Taken once; sent again, the very same request is stale and changes nothing.
+        status, data = request(port, "POST", "/phone/act", hand, token=tokens[0])
+        assert status == 200 and data["taken"], data
+        after = board.store.current().records  # type: ignore[union-attr]
+        status, data = request(port, "POST", "/phone/act", hand, token=tokens[0])
+        assert status == 409 and "moved on" in data["reason"]
+        assert board.store.current().records == after  # type: ignore[union-attr]
+        # A released seat's token stops at once.
+        board.server.passes.release(board.game_id, 1)
+        status, data = request(port, "GET", "/phone/me", token=tokens[1])
+        assert status == 401 and "scan the board's code" in data["reason"]
+        # A wrong Host is refused before any route (DNS rebinding) on the board's own server.
+        status, _ = request(port, "GET", "/phone/me", token=tokens[0],
+                            headers={"host": "evil.example"})
+        assert status == 421
+
+
+def test_a_phone_and_an_address_are_rate_limited(tmp_path: Path) -> None:
+    with phone_board(tmp_path, limits=PhoneLimits(writes=(3, 0.001), requests=(12, 0.001))
+                     ) as board:
+        tokens = joined(board)
+        go = {"do": "go", "seq": 0}
+        writes = [request(board.port, "POST", "/phone/act", go, token=tokens[0])[0]
+                  for _ in range(4)]
+        assert writes == [409, 409, 409, 429]  # the engine's refusals, then the budget
+        status, data = request(board.port, "POST", "/phone/act", go, token=tokens[0])
+        assert status == 429 and "from this phone" in data["reason"]
+        reads = [request(board.port, "GET", "/phone/me", token=tokens[1])[0]
+                 for _ in range(8)]
+        assert reads[0] == 200 and reads[-1] == 429
+
+
+def test_a_join_code_is_refused_with_the_reason(tmp_path: Path) -> None:
+    with phone_board(tmp_path) as board:
+        status, data = request(board.port, "POST", "/phone/join", {"code": "ACEACE"})
+        assert status == 403 and "not one the board offered" in data["reason"]
+        code = board.code(0)
+        assert request(board.port, "POST", "/phone/join", {"code": code})[0] == 200
+        status, data = request(board.port, "POST", "/phone/join", {"code": code})
+        assert status == 403 and "used already" in data["reason"]
+
+
+def test_advice_is_the_seats_own_and_not_under_the_lock(tmp_path: Path) -> None:
+    with phone_board(tmp_path) as board:
+        tokens = joined(board)
+        status, data = request(board.port, "POST", "/phone/advice",
+                               {"cards": ["5H", "5S", "6D", "JC", "4C", "KS"]}, token=tokens[0])
+        assert status == 200, data
+        best = data["advice"][0]
+        assert best["away"] == ["JC", "KS"] and best["own_crib"] is True
+        # Under the night's tournament lock there is none (a guest's seat excepted).
+        assert len(data["advice"]) == 3 and len(DECK) == 52
