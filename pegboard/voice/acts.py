@@ -15,6 +15,7 @@ from pegboard.rules.events import Claim
 from pegboard.rules.facts import (
     ClaimClosed,
     ClaimOpened,
+    ClaimOutcome,
     Counted,
     Fact,
     GameOver,
@@ -33,6 +34,7 @@ from pegboard.voice.phrases import (
     act_phrase,
     award_phrase,
     claim_phrase,
+    corrected_phrase,
     is_play_act,
     laid_phrase,
     result_phrase,
@@ -116,6 +118,7 @@ def _told(report: Report, names: Sequence[str], sides: Sequence[str],
     count = report.next.count
     step: ShowStep | None = None
     claimed = False
+    over: int | None = None  # what an over-claim claimed, its act next
     facts = report.facts
     shown: int | None = None  # where the count just said is, for its standing
     # each fact with the one before it and the one after it
@@ -129,6 +132,8 @@ def _told(report: Report, names: Sequence[str], sides: Sequence[str],
         elif isinstance(fact, ClaimClosed):
             # the claim's own act comes next (other windows it closed peg nothing)
             claimed = claimed or (isinstance(report.event, Claim) and fact.pegged > 0)
+            if isinstance(report.event, Claim) and fact.outcome is ClaimOutcome.OVER:
+                over = fact.claimed  # its act is said as corrected
         elif isinstance(fact, ShowStep) and not isinstance(after, ClaimOpened):
             step = fact  # (a muggins count, its claim window next, stays hidden)
             shown = len(out)
@@ -154,6 +159,10 @@ def _told(report: Report, names: Sequence[str], sides: Sequence[str],
                 said = replace(said, text=laid_phrase(names[fact.player], before.card.rank,
                                                       scored, count, p),
                                about=(*said.about, before.card.rank))
+            if over is not None:
+                said = replace(said, text=corrected_phrase(fact, over, names, p),
+                               about=(*said.about, over))
+                over = None
             out.append(_standing(said, fact, sides, target) if audio and fact.scores else said)
             claimed = False
     return _taken_back(taken, names, p, entry) + out

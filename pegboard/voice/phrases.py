@@ -67,6 +67,9 @@ class Phrases:
     """A count pegged as claimed (muggins games): ``{points}``."""
     claims: str
     """Points of the play pegged as claimed (muggins games): ``{name}``, ``{points}``."""
+    corrected: str
+    """An over-claim put right (muggins games): ``{who}`` (a name, or a count's owner),
+    ``{claimed}``, ``{points}`` (what was pegged: the true score)."""
     peg: str
     three_for_last: str
     penalty_to: str
@@ -104,6 +107,7 @@ ENGLISH = Phrases(
     crib="{name}'s crib",
     claimed="{points}, as claimed",
     claims="{name} claims {points}",
+    corrected="{who}: {claimed} claimed, corrected to {points}",
     peg="pegs {points}",
     three_for_last="three for last",
     penalty_to="Penalty. {name}: {what}, {points} to {to}",
@@ -277,6 +281,24 @@ def claim_phrase(award: Award, name: str, p: Phrases = ENGLISH) -> str:
     if award.reason in ("hand", "crib"):
         return award_phrase(award, name, (), p)
     return p.claims.format(name=name, points=p.number(award.points))
+
+
+def corrected_phrase(act: Scored, claimed: int, names: Sequence[str],
+                     p: Phrases = ENGLISH) -> str:
+    """An over-claim the engine corrected to the true score (muggins games), said as
+    corrected, never "as claimed": "Ben: six claimed, corrected to zero"; a count put right
+    goes on with its words ("Ann's crib: nine claimed, corrected to six: fifteen two, fifteen
+    four, and a pair is six")."""
+    name = names[act.player]
+    reason = act.reasons[0] if act.reasons else None
+    owner = p.crib if reason == "crib" else p.hand if reason == "hand" else "{name}"
+    text = p.corrected.format(who=owner.format(name=name), claimed=p.number(claimed),
+                              points=p.number(act.points))
+    items = [item for award in act.awards for item in award.items]
+    if reason in ("hand", "crib") and act.points and sum(i.points for i in items) == (
+            act.points):
+        text += f": {count_words(items, p)}"
+    return text
 
 
 def result_phrase(over: GameOver, sides: Sequence[str], p: Phrases = ENGLISH) -> str:

@@ -34,11 +34,12 @@ def added(*reports: Report) -> Changes:
     return Changes(entered=reports)
 
 
-def announcer_after(names: tuple[str, ...], script: str,
+def announcer_after(names: tuple[str, ...], script: str, rules: Rules | None = None,
                     ) -> tuple[Announcer, AppState, Changes]:
-    """An announcer that began with a new game of ``names``, the app state after the
-    entries of ``script`` and their reports (which the announcer has not heard yet)."""
-    session = Session.new(GameHeader(names, Rules()))
+    """An announcer that began with a new game of ``names`` (under ``rules``), the app state
+    after the entries of ``script`` and their reports (which the announcer has not heard
+    yet)."""
+    session = Session.new(GameHeader(names, rules or Rules()))
     state = AppState(Config(), session=session)
     announcer = Announcer()
     announcer.begin(state)
