@@ -297,7 +297,7 @@ async def _private_stream(desk: Desk, passes: SeatPasses, token: str, seat: int,
     try:
         yield "retry: 1000\n\n"
         sent = ""
-        while True:
+        while not desk.closing:
             now = desk.now
             holder = passes.holder(token)
             if now.game is None or holder is None or holder.game != now.game_id:

@@ -54,6 +54,7 @@ class Desk:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._changed: asyncio.Event | None = None
         self.published = threading.Condition()
+        self.closing = False
 
     # -- the loop's side -------------------------------------------------------------------
 
@@ -98,22 +99,31 @@ class Desk:
                 if waiting is future:
                     del self._waiting[ticket]
 
+    def close(self, also: Callable[[], None] | None = None) -> None:
+        """The server is stopping: every private stream ends now, and ``also`` is called on
+        the server's loop (the scoreboard's streams end with it)."""
+        self.closing = True
+        self._wake(also)
+
     async def changed(self, version: int, timeout: float) -> None:
-        """Until the published version is no longer ``version`` (or ``timeout`` seconds)."""
-        if self._changed is None or self.now.version != version:
+        """Until the published version is no longer ``version`` (or ``timeout`` seconds,
+        or the server stopping)."""
+        if self._changed is None or self.now.version != version or self.closing:
             return
         event = self._changed
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(event.wait(), timeout)
 
-    def _wake(self) -> None:
+    def _wake(self, also: Callable[[], None] | None = None) -> None:
         loop = self._loop
         if loop is None or loop.is_closed():
             return
         with contextlib.suppress(RuntimeError):  # the server's loop has just stopped
-            loop.call_soon_threadsafe(self._set)
+            loop.call_soon_threadsafe(self._set, also)
 
-    def _set(self) -> None:
+    def _set(self, also: Callable[[], None] | None = None) -> None:
         changed, self._changed = self._changed, asyncio.Event()
         if changed is not None:
             changed.set()
+        if also is not None:
+            also()

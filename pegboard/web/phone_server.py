@@ -35,9 +35,9 @@ class PhoneServer:
         self.desk = desk
         self.sock = sock
         self.passes = passes if passes is not None else Passes(passes_folder(store))
-        app = create_app(store, period=period, hosts=hosts,
-                         extra=phone_routes(desk, self.passes, limits=limits))
-        self.server = uvicorn.Server(guarded_config(app, Limits()))
+        self.app = create_app(store, period=period, hosts=hosts,
+                              extra=phone_routes(desk, self.passes, limits=limits))
+        self.server = uvicorn.Server(guarded_config(self.app, Limits()))
         self._thread = threading.Thread(target=self._serve, name="phones", daemon=True)
 
     @property
@@ -61,6 +61,8 @@ class PhoneServer:
 
     def stop(self) -> None:
         """Stop serving (event streams end) and wait for the thread, 5 s at most."""
+        hub = getattr(self.app.state, "hub", None)
+        self.desk.close(also=hub.stop if hub is not None else None)  # the scoreboard's too
         self.server.should_exit = True
         self._thread.join(5.0)
         self.passes.close()

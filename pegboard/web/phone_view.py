@@ -12,6 +12,7 @@ a sentence anything that is not well formed; the engine then judges the entries 
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -19,9 +20,22 @@ from pegboard import lazy
 from pegboard.app.seat_entry import seat_seq
 from pegboard.errors import InvalidCardError, PegboardError
 from pegboard.rules.cards import Card
-from pegboard.rules.events import Claim, Dealt, Event, Go, LaidAway, Muggins, Play, Starter
+from pegboard.rules.events import (
+    Claim,
+    Deal,
+    Dealt,
+    Event,
+    Go,
+    LaidAway,
+    Muggins,
+    NewGame,
+    Play,
+    Starter,
+)
 from pegboard.rules.game import Game
 from pegboard.rules.state import GameState, Phase
+from pegboard.web.follow import Entry
+from pegboard.web.snapshot import open_claim, show_json
 
 if TYPE_CHECKING:
     from pegboard.coach import advice, hints, knowledge
@@ -93,6 +107,7 @@ def seat_json(game: Game, seat: int, *, game_id: str | None) -> dict[str, Any]:
         "help": helps(game, seat),
         "hint": None,
         "claim": None,
+        "counts": counts(game, seat),
     }
     if asked == "claim":
         pending = gs.pending_claims[0]
@@ -108,6 +123,26 @@ def seat_json(game: Game, seat: int, *, game_id: str | None) -> dict[str, Any]:
                 data["hint"] = {"card": str(found.card) if found.card else None,
                                 "reason": found.reason}
     return data
+
+
+def counts(game: Game, seat: int) -> list[dict[str, Any]]:
+    """The seat's hand (and crib) as the engine counted them in the latest deal that has a
+    count, in the scoreboard's words (:func:`pegboard.web.snapshot.show_json`, so a count a
+    muggins call may still be made on reads as the claim alone): the phone keeps showing
+    it while the next deal begins."""
+    entries = [Entry(n, report.event, report) for n, report in enumerate(game.reports(), 1)]
+    if not entries:
+        return []
+    starts = [n for n, entry in enumerate(entries) if isinstance(entry.event, Deal | NewGame)]
+    turn = entries[-1].report.next
+    callable_at = open_claim(entries)
+    bounds = [*starts, len(entries)]
+    for first, end in reversed(list(itertools.pairwise(bounds))):
+        shown = [step for step in show_json(entries[first + 1:end], turn, game.state.names,
+                                            callable_at) if step["player"] == seat]
+        if shown:
+            return shown
+    return []
 
 
 def _cards(cards: Sequence[Card] | None) -> list[str] | None:

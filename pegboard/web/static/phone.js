@@ -95,9 +95,12 @@
     $("count").textContent = game.phase === "play" ? "Count " + game.count + (game.pile_text ? ": " + game.pile_text : "") : "";
     const acts = game.last_award ? game.last_award.acts.map((a) => a.text) : [];
     $("award").textContent = acts.join(". ");
+  }
+
+  function drawCounts() {
     const lines = $("count-lines");
     lines.replaceChildren();
-    const mine = me ? (game.show || []).filter((s) => s.player === me.seat) : [];
+    const mine = me ? me.counts || [] : [];
     $("counts").hidden = mine.length === 0;
     mine.forEach((s) => {
       const title = document.createElement("p");
@@ -208,6 +211,7 @@
     $("join").hidden = !!token;
     drawTable();
     drawMine();
+    drawCounts();
   }
 
   async function join(code) {

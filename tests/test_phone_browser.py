@@ -1,0 +1,115 @@
+"""Two phones play a deal in Chromium (mobile viewports, 360x740), mixed with the box's keys.
+
+Debian's Chromium driven by Playwright, against the board's own phone server: each phone
+joins by its seat's join address, enters its six cards on the grid and lays two away, the
+dealer taps the starter, and the play is tapped card by card (a card that does not fit is
+refused with the engine's reason), one seat saying go on the box's key instead; at the end
+each phone shows its own count and the scores are the engine's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from pegboard.app.inputs import Button, Press
+from pegboard.rules.cards import Card
+from pegboard.rules.state import Phase
+from tests.support.phones import phone_board
+from tests.support.web import chromium, system_chromium
+
+pytestmark = pytest.mark.skipif(chromium() is None,
+                                reason="needs chromium (`make test` installs it)")
+
+ANN_SIX = ["5H", "5D", "JC", "4S", "KH", "2C"]
+BEN_SIX = ["6H", "9D", "TC", "3S", "QH", "AC"]
+PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True,
+         "device_scale_factor": 2}
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with system_chromium() as launched:
+        yield launched
+
+
+def tap(page: Page, selector: str, taps: list[int], seat: int) -> None:
+    page.locator(selector).click()
+    taps[seat] += 1
+
+
+def test_two_phones_and_the_box_play_a_deal(browser: Browser, tmp_path: Path) -> None:
+    with phone_board(tmp_path, dealer=0) as board:
+        pages: list[Page] = []
+        for seat in (0, 1):
+            page = browser.new_context(**PHONE).new_page()
+            page.goto(f"http://127.0.0.1:{board.port}/join?code={board.code(seat)}")
+            expect(page.locator("#asked")).to_contain_text("Tap the 6 cards")
+            expect(page).to_have_url(f"http://127.0.0.1:{board.port}/phone")
+            pages.append(page)
+        taps = [0, 0]
+        for seat, six in ((1, BEN_SIX), (0, ANN_SIX)):
+            page = pages[seat]
+            tap(page, f'#grid button[data-card="{six[0]}"]', taps, seat)
+            tap(page, "text=Undo", taps, seat)  # a wrong tap taken back
+            for card in six:
+                tap(page, f'#grid button[data-card="{card}"]', taps, seat)
+            expect(page.locator("#asked")).to_contain_text("Tap the 2 cards you lay away")
+            for card in six[4:]:
+                tap(page, f'#hand button[data-card="{card}"]', taps, seat)
+            tap(page, "button:text-is('Lay away')", taps, seat)
+            expect(page.locator("#said")).to_have_text("Your cards are in.")
+        gs = board.game
+        assert gs.dealt == (tuple(map(Card.parse, ANN_SIX)), tuple(map(Card.parse, BEN_SIX)))
+        # Ann deals: her phone asks for the starter.
+        expect(pages[0].locator("#asked")).to_contain_text("You deal: tap the starter")
+        tap(pages[0], '#grid button[data-card="7S"]', taps, 0)
+        expect(pages[1].locator("#asked")).to_have_text("Your turn: tap a card, or Go.")
+        on_the_box = 0
+        refused = 0
+        while board.game.phase is Phase.PLAY:
+            gs = board.game
+            seat = gs.to_act
+            assert seat is not None
+            page = pages[seat]
+            expect(page.locator("#asked")).to_have_text("Your turn: tap a card, or Go.")
+            held = [c for c in gs.hands[seat] or () if c not in gs.played[seat]]
+            fits = sorted((c for c in held if gs.can_play(seat, c)), key=lambda c: c.pips)
+            too_big = [c for c in held if c not in fits]
+            if too_big and not refused:
+                page.locator(f'#hand button[data-card="{too_big[0]}"]').click()
+                expect(page.locator("#said")).to_contain_text(f"Not taken: count is {gs.count}")
+                refused += 1
+            page.evaluate("document.getElementById('said').textContent = ''")
+            if fits:
+                tap(page, f'#hand button[data-card="{fits[0]}"]', taps, seat)
+                expect(page.locator("#said")).to_have_text(f"You played {fits[0].pretty}.")
+            elif seat == 0 and not on_the_box:
+                # Ann falls back to the box for her go: OK reads the "Game restored" page
+                # still on its screen, GO says go for the player to act.
+                board.sim.inbox.put(Press(Button.OK))
+                board.sim.inbox.put(Press(Button.GO))
+                expect(page.locator("#asked")).not_to_have_text("Your turn: tap a card, or Go.")
+                on_the_box += 1
+            else:
+                tap(page, "button:text-is('Go')", taps, seat)
+                expect(page.locator("#said")).to_have_text("You said go.")
+        assert refused == 1 and on_the_box == 1
+        # Counted by the engine from the cards the phones entered; each phone shows its own.
+        gs = board.game
+        assert gs.deal_no == 2 and board.recorded().scores == gs.scores
+        expect(pages[1].locator("#counts")).to_contain_text("Ben's hand")
+        expect(pages[0].locator("#counts")).to_contain_text("Ann's crib")
+        for page in pages:
+            expect(page.locator("#scores")).to_contain_text(
+                f"Ann {gs.scores[0]}Ben {gs.scores[1]}")
+            expect(page.locator("#asked")).to_contain_text("Tap the 6 cards")  # deal 2
+            box = page.locator("#grid button").first.bounding_box()
+            assert box is not None and box["width"] >= 44 and box["height"] >= 44
+            width = page.evaluate("document.documentElement.scrollWidth")
+            assert width <= 360
+        # Taps a player needed for the deal, the undone one included: at most 16.
+        assert max(taps) <= 16, taps
