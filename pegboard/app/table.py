@@ -137,7 +137,7 @@ def _card(state: AppState, screen: WheelScreen, card: Card, *, named: bool = Fal
     if gs.phase is Phase.STARTER:
         # The rank alone is entered with a stand-in suit, which scores nothing.
         return flow.enter(replace(state, screen=WheelScreen(anchor=card.rank)),
-                          Starter(card, suit_known=named))
+                          Starter(card, suit_known=named, by_rank=named))
     if gs.phase is Phase.PLAY:
         assert gs.to_act is not None
         lacking = wheels.held_elsewhere(gs, card)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import enum
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -28,7 +28,7 @@ from pegboard.coach.knowledge import Knowledge
 from pegboard.coach.lookahead import given_up, judge
 from pegboard.coach.review import points_text, review_discard
 from pegboard.errors import PegboardError
-from pegboard.rules.cards import Card
+from pegboard.rules.cards import Card, EnteredCard
 from pegboard.rules.events import GameHeader
 from pegboard.rules.facts import ClaimClosed, ClaimOutcome, CountSaid
 from pegboard.rules.fold import Fold, GameFold, HandCounted, LaidCard, fold_reports
@@ -172,9 +172,15 @@ def _cards(cards: tuple[Card, ...] | list[Card]) -> str:
     return " ".join(c.pretty for c in cards)
 
 
+def _entered(cards: Iterable[Card], entered: Collection[Card]) -> str:
+    """``cards`` as the table entered them: with its suit a card in ``entered``, any other
+    by its rank alone (a suit the card wheel chose is never shown)."""
+    return " ".join(EnteredCard.of(c, suit_known=c in entered).short for c in cards)
+
+
 def _pegging(laid: Iterable[LaidCard], player: int, hand: tuple[Card, ...],
              starter: Card | None, away: tuple[Card, ...],
-             ) -> Iterator[tuple[LaidCard, Fraction, str]]:
+             ) -> Iterator[tuple[LaidCard, Fraction, Card]]:
     """Each card ``player`` laid this deal with the expected points it gave up, judged with
     what they knew as they laid it (:func:`known_when_laid`)."""
     for play in laid:
@@ -186,7 +192,7 @@ def _pegging(laid: Iterable[LaidCard], player: int, hand: tuple[Card, ...],
         lost = given_up(known, play.laid.card)
         if lost is None:
             continue
-        yield play, lost, judge(known)[0].card.pretty
+        yield play, lost, judge(known)[0].card
 
 
 def known_when_laid(play: LaidCard, hand: tuple[Card, ...], starter: Card | None,
@@ -221,8 +227,13 @@ def lessons(record: Game | Fold) -> GameLessons:
     for game in fold.games:
         players = tuple(PlayerLessons(seat) for seat in seats)
         per_game.append(players)
+        # The cards of each deal whose suits were entered (the counts' own, and the cards
+        # dealt by name): a card laid from another hand is named as it was entered too.
+        entered: dict[tuple[int, int], set[Card]] = {}
         for hand in game.hands:
-            mistakes.extend(_show(header, game, players, hand))
+            entered.setdefault(hand.deal, set()).update((*hand.step.entered, *(hand.dealt or ())))
+        for hand in game.hands:
+            mistakes.extend(_show(header, game, players, hand, entered[hand.deal]))
         for closed in game.claims:
             players[closed.claim.player].counting.count(closed)
         for said in game.said:
@@ -236,7 +247,7 @@ def lessons(record: Game | Fold) -> GameLessons:
 
 
 def _show(header: GameHeader, game: GameFold, players: tuple[PlayerLessons, ...],
-          hand: HandCounted) -> Iterator[Mistake]:
+          hand: HandCounted, entered: Collection[Card]) -> Iterator[Mistake]:
     step = hand.step
     who = players[step.player]
     dealt = hand.dealt
@@ -246,9 +257,11 @@ def _show(header: GameHeader, game: GameFold, players: tuple[PlayerLessons, ...]
         who.plays += 1
         who.pegging_loss += lost
         if lost > 0:
+            # A card entered by its rank is named by its rank: its suit is the wheel's.
+            pile = _entered(play.laid.before, entered) or "a new count"
             yield Mistake(MistakeKind.PEGGING, *hand.deal, step.player, lost,
-                          f"laid {play.laid.card} on {_cards(play.laid.before) or 'a new count'}",
-                          f"best {better}")
+                          f"laid {_entered((play.laid.card,), entered)} on {pile}",
+                          f"best {_entered((better,), entered)}")
     if dealt is None or hand.dealer is None:
         return
     sides_of = game.sides_of

@@ -146,6 +146,7 @@ def apply_starter(t: Table, event: Starter, out: list[Award]) -> None:
             raise RuleError(f"{card} was dealt to {t.name(p)}: it cannot be the starter")
     t.starter = card
     t.starter_suit_known = event.suit_known
+    t.cards_whole = event.suit_known and not event.by_rank
     t.starter_suit = card.suit if event.suit_known else None
     t.seen = frozenset({card})
     t.phase = Phase.PLAY

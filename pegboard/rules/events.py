@@ -144,11 +144,18 @@ class Starter:
     ``suit_known`` is False when only the rank was entered: the engine then holds a suit of
     its own choosing to count with, which never makes a nobs or a flush with cards named with
     their suits and is never reported as the starter's (docs/rules.md, "The starter").
+
+    ``by_rank`` (with the suit named): the deal's other cards are entered by their ranks, as
+    the device's card wheel enters them, so only the starter and the cards dealt by name had
+    their suits entered; the suits of the others are the wheel's, which count the suit facts
+    the players chose and are never shown or said. Without it a named starter means every
+    card of the deal is entered whole (the command line).
     """
 
     TYPE: ClassVar[str] = "starter"
     card: Card
     suit_known: bool = True
+    by_rank: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -179,9 +179,10 @@ def apply_starter_suit(t: Table, event: StarterSuit, out: list[Award]) -> None:
 def _entered(t: Table, cards: tuple[Card, ...]) -> frozenset[Card]:
     """Which of a count's cards, and its starter, had their suits entered by a player: every
     card of a deal whose starter was named with its suit (cards entered whole, as the
-    command line does), else the cards dealt by name and a starter's suit once asked."""
+    command line does), else the cards dealt by name and the starter's suit when named or
+    asked (a named starter whose deal is entered by rank: ``Starter.by_rank``)."""
     assert t.starter is not None
-    if t.starter_suit_known:
+    if t.starter_suit_known and t.cards_whole:
         return frozenset((*cards, t.starter))
     named = named_cards(t)
     known = {card for card in cards if card in named}

@@ -436,6 +436,11 @@ class GameState:
     for a shared output."""
     deal_reneges: frozenset[int] = frozenset()
     """The indexes in ``offers`` of this deal's renege reports."""
+    cards_whole: bool = True
+    """Every card of this deal was entered whole, its suit the player's: the starter named
+    with its suit and not ``by_rank`` (the command line). False when the cards are entered
+    by rank (the device's wheel): only the dealt hands and a named starter have their suits
+    entered."""
 
     @property
     def suits_entered(self) -> frozenset[Card]:
@@ -444,16 +449,17 @@ class GameState:
         named with its suit (cards entered whole). Every other card was entered by its rank,
         its suit chosen by the card wheel, and is shown by its rank alone."""
         named = {card for dealt in self.dealt if dealt is not None for card in dealt}
-        if self.starter_suit_known:
+        if self.starter_suit_known and self.cards_whole:
             named |= self.seen
         starter = self.turned.card if self.turned is not None else None
         return frozenset(named | ({starter} if starter is not None else set()))
 
     def suit_entered(self, card: Card) -> bool:
-        """Whether ``card``'s suit was entered by a player this deal: always when the starter
-        was named with its suit (cards entered whole), else only for :attr:`suits_entered`.
-        A card laid and taken back after a renege keeps what was entered of it."""
-        return self.starter_suit_known or card in self.suits_entered
+        """Whether ``card``'s suit was entered by a player this deal: always when the cards
+        were entered whole (the starter named, not ``by_rank``), else only for
+        :attr:`suits_entered`. A card laid and taken back after a renege keeps what was
+        entered of it."""
+        return (self.starter_suit_known and self.cards_whole) or card in self.suits_entered
 
     @property
     def players(self) -> int:

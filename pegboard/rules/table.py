@@ -159,6 +159,9 @@ class Table:
         self.deal_open = False
         self.starter: Card | None = None
         self.starter_suit_known = True  # False: a stand-in suit (only the rank was entered)
+        # Every card of the deal entered whole (its suit the player's): a named starter
+        # entered without ``by_rank``, as the command line enters cards.
+        self.cards_whole = True
         self.starter_suit: Suit | None = None  # the suit entered, at the cut or when asked
         self.asked: SuitQuestion | None = None  # a count waiting for the starter's suit
         self.count = 0
@@ -399,6 +402,7 @@ class Table:
             ),
             take_backs=self.take_backs,
             starter_suit_known=self.starter_suit_known, held_counts=self.held_counts,
+            cards_whole=self.cards_whole,
             turned=None if self.starter is None else EnteredCard(self.starter.rank,
                                                                   self.starter_suit),
             asked=self.asked, deal_reneges=frozenset(i for i, _ in self.renege_marks),

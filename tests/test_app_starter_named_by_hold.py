@@ -1,0 +1,96 @@
+"""A starter named by a hold, the other cards entered by rank: no output states a suit that was
+not entered.
+
+Ann entered her six dealt cards with their suits (for discard advice), so the starter's suit
+could make her his nobs and the wheel lets the table name it: the 4 is held to 4♥. Every other
+card of the deal comes off the card wheel by its rank (Ben's two 8s, his 7 and 9), their suits
+the wheel's. The record says so (``by_rank``), and the count pages, the game's review and the
+spoken replay name those cards by rank, while the starter, Ann's jack and her other named cards
+keep the suits entered. The counts are exact all the same (Ann's his nobs with 4♥). A record
+written by the command line (cards entered whole, no ``by_rank``) reads as before.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+
+from pegboard.app.machine import initial_state
+from pegboard.coach.lessons import lessons
+from pegboard.commands.replay import replay
+from pegboard.config import Config
+from pegboard.rules.cards import Card
+from pegboard.rules.state import Reason
+from tests.support.app_driver import App
+from tests.support.rulings_records import entry, event, game_of, go, header, play
+from tests.test_app_offer_restart import enter
+
+DEALT = entry("dealt", player=0, cards=["JH", "KD", "QH", "9D", "5C", "2C"])
+PLAYS = [play(1, "8C"), play(0, "KD"), play(1, "8S"), go(0), go(1), play(0, "JH"),
+         play(1, "7C"), play(0, "QH"), go(1), go(0), play(1, "9S"), play(0, "9D")]
+BY_RANK = ("8♣", "8♠", "7♣", "9♠")
+"""Ben's cards, with the suits the wheel gave them: never to be shown."""
+SUIT = re.compile("[♣♦♥♠]")
+
+
+BEFORE = [header(), entry("deal", dealer=0), DEALT]
+
+
+def counted() -> App:
+    app = App(initial_state(Config(), resume=BEFORE))
+    app.read()
+    app.pick("4 ♥")  # held to its suit
+    for line in PLAYS:
+        if app.pages:
+            app.read()
+        enter(app, event(line))
+    return app
+
+
+def test_the_starter_named_by_a_hold_is_recorded_with_the_deal_entered_by_rank() -> None:
+    app = counted()
+    starter = next(json.loads(line) for line in app.record if '"starter"' in line)
+    assert starter == {"type": "starter", "card": "4H", "by_rank": True}
+    gs = app.game
+    assert gs.suit_entered(Card.parse("4H")) and gs.suit_entered(Card.parse("JH"))
+    assert not any(gs.suit_entered(Card.parse(c)) for c in ("8C", "8S", "7C", "9S"))
+
+
+def test_the_count_pages_name_the_cards_entered_by_rank_by_their_ranks() -> None:
+    app = counted()
+    pages = {page.title: page.lines for page in app.pages}
+    ben = pages["Ben's hand: 12"]  # two fifteens, a double run
+    assert "  (7 8 8 9)" in ben and not any(SUIT.search(line) for line in ben), ben
+    assert "his nob is 4" in pages["Ann's hand: 4"]  # J♥ with 4♥: counted exactly
+    hands = {a.player: a.points for a in app.game.awards if a.reason is Reason.HAND}
+    assert hands == {1: 12, 0: 4}
+
+
+def test_the_review_names_them_by_rank() -> None:
+    app = counted()
+    assert app.state.session is not None
+    found = lessons(app.state.session.game)
+    pegging = [m for m in found.mistakes if m.kind == "pegging"]
+    assert pegging, found.mistakes
+    for mistake in pegging:
+        text = f"{mistake.did} {mistake.better}"
+        assert not any(card in text for card in BY_RANK), text
+    assert any("K♦" in m.did for m in pegging)  # Ann's king was named when dealt
+
+
+def test_the_spoken_replay_names_them_by_rank() -> None:
+    app = counted()
+    out = io.StringIO()
+    replay([*BEFORE, *app.record], out)
+    text = out.getvalue()
+    assert "4♥" in text
+    for card in BY_RANK:
+        assert card not in text, (card, text)
+
+
+def test_a_record_entered_whole_still_shows_every_suit() -> None:
+    """The command line's record: the starter named and no ``by_rank``, every card whole."""
+    gs = game_of([header(), entry("deal", dealer=0), DEALT, entry("starter", card="4H"),
+                  *PLAYS]).state
+    assert gs.cards_whole and gs.suit_entered(Card.parse("8C"))
