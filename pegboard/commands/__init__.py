@@ -63,6 +63,9 @@ COMMANDS: dict[str, Command] = {
     # game's description is its module's docstring, which says the same for the reader
     "game": Command("start, record, undo and inspect games in the durable store"),
     "leds": Command("the LED pegboard: demo, flash, sim, svg"),
+    # bringup's description is its module's docstring
+    "bringup": Command("check each stage of the box at the bench: buttons, encoder, keypad, "
+                       "oled, leds"),
     "web": Command(
         "serve the live scoreboard to browsers on the local network (read-only)",
         "Serve the game in progress and the finished games as a live web page (and "
