@@ -1,27 +1,46 @@
 #!/usr/bin/env bash
-# Run systemd/install.sh for real in a clean Debian bookworm root, and check what it did.
+# Run systemd/install.sh for real in a clean Debian root, and check what it did.
 #
-#   sudo systemd/install-check.sh        (or: sudo make install-check)
+#   sudo systemd/install-check.sh                    bookworm, this machine's architecture
+#   sudo systemd/install-check.sh --arch arm64       the Pi's architecture, under qemu-user
+#   sudo systemd/install-check.sh --suite trixie     Debian trixie (Python 3.13)
+#   (or: sudo make install-check, which runs this machine's architecture, then arm64)
 #
-# debootstrap (Debian's own package) makes a minimal bookworm root with systemd once, kept as a
-# tarball under $PEGBOARD_CHECK_DIR (default /var/tmp/pegboard-install-check). Every run
-# unpacks a fresh copy, copies this checkout into it and runs install.sh inside it with chroot:
-# apt-get, useradd, pip and systemctl are the real ones. Then it checks the packages, the user
-# and its groups, the config, the enabled units (and systemd-analyze verify on them where
-# they are installed), that the installed command runs as the service user, and that a second
-# run of install.sh changes nothing. The Debian mirror is the
-# one apt is configured with (/etc/apt/sources.list*), or $MIRROR. Needs root, debootstrap and
-# a few minutes (the first run longer); not part of `make test`.
+# debootstrap (Debian's own package) makes a minimal root with systemd once per suite and
+# architecture, kept as a tarball under $PEGBOARD_CHECK_DIR (default
+# /var/tmp/pegboard-install-check). A foreign architecture is made with debootstrap --foreign
+# and finished inside the root through qemu-user-static, which binfmt_misc must run: the script
+# registers it when the kernel lets it, and otherwise stops with exit status 77 and says why.
+# Every run unpacks a fresh copy, copies this checkout into it (tools/checkout_copy.py) and
+# runs install.sh inside it with chroot: apt-get, useradd, pip and systemctl are the real ones.
+# Then it checks the packages, the user and its groups, the config, the enabled units (and
+# systemd-analyze verify on them), that the installed command runs as the service user and
+# `pegboard run` stops with its message about the missing hardware, and that a second run of
+# install.sh changes nothing. The Debian mirror is the one apt is configured with
+# (/etc/apt/sources.list*), or $MIRROR. Needs root, debootstrap and a few minutes (the first
+# run longer, arm64 much longer); not part of `make test`.
 set -euo pipefail
 
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 WORK=${PEGBOARD_CHECK_DIR:-/var/tmp/pegboard-install-check}
 SUITE=bookworm
-BASE=$WORK/$SUITE-base.tar
-TARGET=$WORK/root
+ARCH=""
+SKIPPED=77  # the exit status when a foreign architecture cannot be run here
 
 say() { printf '==> %s\n' "$*"; }
 fail() { printf 'install-check: FAILED: %s\n' "$*" >&2; exit 1; }
+
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --arch) ARCH=${2:?--arch needs a Debian architecture, such as arm64}; shift ;;
+        --arch=*) ARCH=${1#--arch=} ;;
+        --suite) SUITE=${2:?--suite needs a Debian release, such as trixie}; shift ;;
+        --suite=*) SUITE=${1#--suite=} ;;
+        -h | --help) sed -n '2,7s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; exit 0 ;;
+        *) printf 'install-check: unknown option %s\n' "$1" >&2; exit 2 ;;
+    esac
+    shift
+done
 
 if [ "$(id -u)" != 0 ]; then
     printf 'install-check: run it as root (debootstrap and chroot need it): sudo %s\n' "$0" >&2
@@ -30,6 +49,47 @@ fi
 command -v debootstrap >/dev/null || {
     printf 'install-check: debootstrap is missing: sudo apt-get install debootstrap\n' >&2
     exit 1
+}
+NATIVE=$(dpkg --print-architecture)
+ARCH=${ARCH:-$NATIVE}
+BASE=$WORK/$SUITE-$ARCH-base.tar
+TARGET=$WORK/root-$SUITE-$ARCH
+
+# The qemu-user name of a Debian architecture.
+qemu_name() {
+    case "$1" in
+        arm64) printf 'aarch64' ;;
+        armhf | armel) printf 'arm' ;;
+        *) printf '%s' "$1" ;;
+    esac
+}
+
+# A foreign architecture runs here only through qemu-user registered with binfmt_misc (with
+# the F flag, so that the interpreter need not be inside the root). Register it if it is not;
+# say plainly why not when the kernel or the container does not allow it.
+cannot_run() {
+    printf 'install-check: NOT RUN for %s: %s\n' "$ARCH" "$*" >&2
+    exit "$SKIPPED"
+}
+foreign_ready() {
+    local name binfmt=/proc/sys/fs/binfmt_misc conf
+    name=$(qemu_name "$ARCH")
+    command -v "qemu-$name-static" >/dev/null ||
+        cannot_run "qemu-$name-static is missing (sudo apt-get install qemu-user-static)"
+    if [ ! -f "$binfmt/status" ]; then
+        mount -t binfmt_misc binfmt_misc "$binfmt" 2>/dev/null ||
+            cannot_run "binfmt_misc is not mounted and cannot be mounted here (a container without the privilege, or a kernel without binfmt_misc)"
+    fi
+    if [ ! -f "$binfmt/qemu-$name" ]; then
+        conf=/usr/lib/binfmt.d/qemu-$name.conf
+        [ -f "$conf" ] || cannot_run "$conf is missing (qemu-user-static registers through it)"
+        grep -v '^#' "$conf" >"$binfmt/register" 2>/dev/null ||
+            cannot_run "the kernel refused to register qemu-$name with binfmt_misc (a container without the privilege?)"
+        say "Registered qemu-$name with binfmt_misc"
+    fi
+    grep -qx enabled "$binfmt/qemu-$name" || cannot_run "binfmt_misc has qemu-$name switched off"
+    grep -q '^flags: .*F' "$binfmt/qemu-$name" ||
+        cannot_run "qemu-$name is registered without the F flag, so a chroot cannot find it"
 }
 
 mirror() {
@@ -52,12 +112,20 @@ unmount_all() {
 }
 trap unmount_all EXIT
 
+if [ "$ARCH" != "$NATIVE" ]; then foreign_ready; fi
 mkdir -p "$WORK"
 if [ ! -f "$BASE" ]; then
-    say "A clean $SUITE root with debootstrap from $(mirror) (once; kept as $BASE)"
+    say "A clean $SUITE $ARCH root with debootstrap from $(mirror) (once; kept as $BASE)"
     rm -rf "$WORK/base"
-    debootstrap --variant=minbase --include=systemd,systemd-sysv,ca-certificates \
-        "$SUITE" "$WORK/base" "$(mirror)"
+    if [ "$ARCH" = "$NATIVE" ]; then
+        debootstrap --variant=minbase --include=systemd,systemd-sysv,ca-certificates \
+            "$SUITE" "$WORK/base" "$(mirror)"
+    else
+        # The packages are unpacked here; their scripts then run inside the root, on qemu.
+        debootstrap --arch="$ARCH" --foreign --variant=minbase \
+            --include=systemd,systemd-sysv,ca-certificates "$SUITE" "$WORK/base" "$(mirror)"
+        chroot "$WORK/base" /debootstrap/debootstrap --second-stage
+    fi
     tar -C "$WORK/base" -cf "$BASE.part" .
     mv "$BASE.part" "$BASE"
     rm -rf "$WORK/base"
@@ -84,16 +152,23 @@ mount -t sysfs sysfs "$TARGET/sys"
 mount --bind /dev "$TARGET/dev"
 mount --bind /dev/pts "$TARGET/dev/pts"
 
-say "This checkout into /usr/src/pegboard (without .git, .venv and caches)"
-mkdir -p "$TARGET/usr/src/pegboard"
-tar -C "$SRC" --exclude=.git --exclude=.venv --exclude=__pycache__ --exclude='.*_cache' \
-    -cf - . | tar -C "$TARGET/usr/src/pegboard" -xf -
+say "This checkout into /usr/src/pegboard (without .git, .venv and tool caches)"
+rm -rf "$TARGET/usr/src/pegboard"
+python3 "$SRC/tools/checkout_copy.py" "$SRC" "$TARGET/usr/src/pegboard"
 
 in_root() { chroot "$TARGET" env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
     HOME=/root LANG=C.UTF-8 "$@"; }
 
+say "The root's architecture"
+machine=$(in_root uname -m)
+[ "$(in_root dpkg --print-architecture)" = "$ARCH" ] ||
+    fail "the root is $(in_root dpkg --print-architecture), not $ARCH"
+printf '    ok: %s, its programs run as %s (%s)\n' "$ARCH" "$machine" \
+    "$([ "$ARCH" = "$NATIVE" ] && printf natively || printf 'under qemu-user')"
+
 say "install.sh, first run"
 in_root bash /usr/src/pegboard/systemd/install.sh | tee "$WORK/first-run.txt"
+python=$(in_root /opt/pegboard/venv/bin/python --version)
 
 say "What it left"
 for package in python3-venv python3-pip i2c-tools espeak-ng alsa-utils; do
@@ -123,7 +198,7 @@ verify=$(in_root systemd-analyze verify --man=no /etc/systemd/system/pegboard.se
     true
 [ -z "$verify" ] || fail "systemd-analyze verify on the installed unit: $verify"
 printf '    ok: systemd-analyze verify finds nothing in the installed unit\n'
-in_root /opt/pegboard/venv/bin/python -c 'import lgpio, gpiozero.pins.lgpio' ||
+in_root /opt/pegboard/venv/bin/python -c 'import lgpio, gpiozero.pins.lgpio; lgpio.gpiochip_open' ||
     fail "lgpio does not import in the service's venv"
 printf '    ok: lgpio imports in /opt/pegboard/venv\n'
 in_root runuser -u pegboard -- /usr/local/bin/pegboard score 5C 5D 5H JS --starter 5S \
@@ -137,4 +212,17 @@ in_root bash /usr/src/pegboard/systemd/install.sh | tee "$WORK/second-run.txt"
 if grep -q '^    run:' "$WORK/second-run.txt"; then
     fail "the second run changed something: $(grep '^    run:' "$WORK/second-run.txt")"
 fi
-printf '\ninstall-check: passed (%s, %s)\n' "$SUITE" "$(uname -m)"
+
+say "pegboard run as the service user, with no hardware attached"
+# The unit gives the service its state directory; here it is made by hand, as systemd would.
+in_root install -d -o pegboard -g pegboard -m 0750 /var/lib/pegboard
+status=0
+in_root runuser -u pegboard -- env STATE_DIRECTORY=/var/lib/pegboard \
+    timeout 300 /usr/local/bin/pegboard run >"$WORK/run.out" 2>&1 || status=$?
+sed 's/^/    | /' "$WORK/run.out"
+[ "$status" = 2 ] || fail "pegboard run ended with status $status, not 2 (a clear error)"
+grep -q 'cannot open the OLED on I2C bus 1 at address 0x3c' "$WORK/run.out" ||
+    fail "pegboard run did not say the OLED cannot be opened"
+printf '    ok: exit status 2 and the message naming the OLED, its bus and its address\n'
+
+printf '\ninstall-check: passed (%s, %s, %s, %s)\n' "$SUITE" "$ARCH" "$machine" "$python"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Install Pegboard as a service on Raspberry Pi OS (Bookworm), or remove it again.
+# Install Pegboard as a service on Raspberry Pi OS (Bookworm, trixie) or Debian, or remove it.
 #
 #   sudo systemd/install.sh              install (or update) and start the service
 #   sudo systemd/install.sh --uninstall  stop and remove it (games and config are kept)
@@ -27,6 +27,12 @@ PACKAGES=(python3-venv python3-pip i2c-tools espeak-ng alsa-utils)
 # Debian has none), else lgpio from PyPI into the venv.
 LGPIO_PACKAGE=python3-lgpio
 LGPIO_FROM=""  # "system" or "pypi", decided by install_packages
+# PyPI's lgpio 0.2 has wheels (and no source) for CPython 3.9 to 3.12 on aarch64 and
+# x86-64. For any other Python pip would take lgpio 0.0.0.2 instead, an empty placeholder module
+# that imports and does nothing: hence the version floor, wheels only, and a check that the
+# module has lgpio's functions rather than only that it imports.
+LGPIO_PYPI='lgpio>=0.2'
+LGPIO_WORKS='import lgpio; lgpio.gpiochip_open'
 I2C_LINE="dtparam=i2c_arm=on,i2c_arm_baudrate=400000"
 
 usage() {
@@ -184,7 +190,7 @@ enable_i2c() {
     local config
     config=$(at /boot/firmware/config.txt)
     if [ ! -f "$config" ]; then
-        printf '    skipped: %s not found (not Raspberry Pi OS Bookworm?); add %s by hand\n' \
+        printf '    skipped: %s not found (not Raspberry Pi OS Bookworm or trixie?); add %s by hand\n' \
             "$config" "$I2C_LINE"
     elif grep -qxF "$I2C_LINE" "$config" && [ "$(grep -c '^[#[:space:]]*dtparam=i2c_arm=' "$config")" = 1 ]; then
         ok "$config has $I2C_LINE"
@@ -224,6 +230,29 @@ create_user() {
     fi
 }
 
+# Neither the system's python3-lgpio nor a wheel from PyPI: say exactly what to do, and stop.
+no_lgpio() {
+    local version
+    version=$("$1/bin/python" -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null ||
+        printf 'this')
+    cat >&2 <<EOF
+install.sh: no lgpio (the GPIO library for the buttons, the encoder and the keypad) for
+Python $version here: the package sources have no $LGPIO_PACKAGE, and PyPI's lgpio has wheels
+only for Python 3.9 to 3.12 (none for $version, and no source to build from).
+Do one of these, then run this installer again:
+  - Raspberry Pi OS (Bookworm or trixie) has $LGPIO_PACKAGE in the Raspberry Pi archive, which
+    the image lists in /etc/apt/sources.list.d/ (raspi.list or raspi.sources): put that file
+    back if it was removed, then: sudo apt-get update && sudo apt-get install $LGPIO_PACKAGE
+  - Another Debian: build lgpio from its source (https://abyz.me.uk/lg/download.html):
+      sudo apt-get install build-essential swig python3-dev unzip wget
+      wget https://abyz.me.uk/lg/lg.zip && unzip lg.zip && cd lg && make && sudo make install
+      sudo $1/bin/python -m pip install ./PY_LGPIO
+  - Or a venv on a Python from 3.9 to 3.12, if the system has one:
+      sudo rm -r $1 && sudo PYTHON=python3.12 systemd/install.sh
+EOF
+    exit 1
+}
+
 source_digest() {
     (
         cd "$SRC"
@@ -255,14 +284,10 @@ install_program() {
     fi
     if [ "$LGPIO_FROM" = system ]; then
         ok "GPIO through the system's $LGPIO_PACKAGE"
-    elif [ -x "$venv/bin/python" ] && "$venv/bin/python" -c 'import lgpio' 2>/dev/null; then
+    elif [ -x "$venv/bin/python" ] && "$venv/bin/python" -c "$LGPIO_WORKS" 2>/dev/null; then
         ok "lgpio (from PyPI) is in $venv"
-    elif ! run "$venv/bin/python" -m pip install --quiet lgpio; then
-        # PyPI has wheels for the Pi's ARM and for x86-64; elsewhere pip builds it from
-        # source, which needs swig and the lgpio C library.
-        printf 'install.sh: pip could not install lgpio; on Raspberry Pi OS: sudo apt-get install %s, then run this installer again\n' \
-            "$LGPIO_PACKAGE" >&2
-        exit 1
+    elif ! run "$venv/bin/python" -m pip install --quiet --only-binary=lgpio "$LGPIO_PYPI"; then
+        no_lgpio "$venv"
     else
         CHANGED=1
     fi

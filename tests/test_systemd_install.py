@@ -88,8 +88,11 @@ cat > "$4/bin/python" <<'VENV'
 #!/bin/sh
 echo "venv-python $*" >> "$STUB_LOG"
 case "$*" in
-    "-c import lgpio") [ -f "$STUB_STATE/lgpio" ] || exit 1;;
-    "-m pip install --quiet lgpio") touch "$STUB_STATE/lgpio";;
+    "-c import lgpio; lgpio.gpiochip_open") [ -f "$STUB_STATE/lgpio" ] || exit 1;;
+    "-c import sys; print("*) echo 3.13;;
+    "-m pip install --quiet --only-binary=lgpio lgpio>=0.2")
+        [ -f "$STUB_STATE/no-wheel" ] && exit 1
+        touch "$STUB_STATE/lgpio";;
 esac
 VENV
 chmod +x "$4/bin/python"
@@ -97,7 +100,8 @@ chmod +x "$4/bin/python"
 }
 
 # Commands that only look: allowed in a dry run and on a second run.
-QUERIES = ("dpkg-query ", "apt-cache ", "venv-python -c import lgpio")
+QUERIES = ("dpkg-query ", "apt-cache ", "venv-python -c import lgpio",
+           "venv-python -c import sys")
 
 
 @pytest.fixture
@@ -243,7 +247,7 @@ def test_a_real_run_installs_everything_and_a_second_run_changes_nothing(
     assert {"espeak-ng", "alsa-utils", "python3-venv"} <= set(installed)
     # No python3-lgpio in these sources: lgpio from PyPI, and never a claim of the system's.
     assert "python3-lgpio" not in installed
-    assert "venv-python -m pip install --quiet lgpio" in logged(stubs)
+    assert "venv-python -m pip install --quiet --only-binary=lgpio lgpio>=0.2" in logged(stubs)
     assert "system's python3-lgpio" not in first.stdout
     assert (root / "etc/systemd/system/multi-user.target.wants/pegboard.service").is_symlink()
     assert (root / "opt/pegboard/venv/pyvenv.cfg").read_text().endswith(
@@ -284,6 +288,24 @@ def test_where_the_sources_have_python3_lgpio_it_is_installed_and_used(
     calls = len(logged(stubs))
     second = install(stubs, "--root", str(root))
     assert second.returncode == 0 and changes(logged(stubs)[calls:]) == []
+
+
+def test_with_neither_python3_lgpio_nor_a_wheel_it_says_what_to_do_and_stops(
+    tmp_path: Path, stubs: dict[str, str]
+) -> None:
+    # Python 3.13 (Debian trixie) on sources without python3-lgpio: PyPI has no wheel for it.
+    Path(stubs["STUB_STATE"], "no-wheel").touch()
+    root = make_target(tmp_path)
+    done = install(stubs, "--root", str(root))
+    assert done.returncode == 1
+    venv = root / "opt/pegboard/venv"
+    for said in ("no lgpio", "for\nPython 3.13 here", "no python3-lgpio",
+                 "sudo apt-get install python3-lgpio", "https://abyz.me.uk/lg/download.html",
+                 f"sudo {venv}/bin/python -m pip install ./PY_LGPIO",
+                 "PYTHON=python3.12 systemd/install.sh"):
+        assert said in done.stderr, said
+    # It stopped before the service was set up on a program that cannot read a button.
+    assert not (root / "etc/systemd/system/pegboard.service").exists()
 
 
 def test_a_user_config_is_never_overwritten(tmp_path: Path, stubs: dict[str, str]) -> None:
