@@ -54,9 +54,32 @@ def test_the_setup_row_turns_audio_mode_on_and_off() -> None:
     assert app.view.hint == "says every card and row"
     app.feed(OK)
     assert app.state.audio and AudioMode(True) in app.effects
-    assert app.view.lines[-1].endswith("Audio: on")
+    # audio mode on offers the speech style, last
+    assert app.view.lines[-2].endswith("Audio: on")
+    assert app.view.lines[-1].endswith("Speech: full")
     app.feed(OK)
     assert not app.state.audio and app.effects == [AudioMode(False)]
+    assert app.view.lines[-1].endswith("Audio: off")
+
+
+def test_the_setup_row_speech_turns_the_terse_style_on_in_audio_mode() -> None:
+    app = App.start()
+    app.feed(OK)  # New game
+    rows = [label for _, label in setup_rows(app.state.setup)]
+    app.feed(KnobTurn(len(rows) - 1), OK)  # audio mode on
+    app.feed(KnobTurn(1))
+    assert app.view.hint == "terse: counts by total"
+    assert not app.state.terse
+    app.feed(OK)
+    assert app.state.terse and app.view.lines[-1].endswith("Speech: terse")
+    app.feed(OK)
+    assert not app.state.terse
+
+
+def test_the_terse_style_comes_from_the_config() -> None:
+    config = parse_config("[voice]\naudio = true\nstyle = \"terse\"\n")
+    assert initial_state(config).terse
+    assert not initial_state(parse_config("[voice]\naudio = true\n")).terse
 
 
 def test_in_audio_mode_go_held_says_again_and_menu_held_says_the_score() -> None:

@@ -207,3 +207,12 @@ def test_the_article_a_is_not_read_as_an_ace_but_the_card_a_is() -> None:
     assert speakable("A-2-3") == "ace-2-3"
     assert speakable("A flush") == "ace flush"
     assert speakable("A flush 4") == "ace flush 4"
+
+
+def test_the_terse_style_says_a_count_by_its_total() -> None:
+    terse = phrases_for("en", terse=True)
+    hand = score_hand(parse_cards("5H 5S JD QC"), Card.parse("6C"))
+    assert show_phrase(hand.items, "Ann", p=terse) == "Ann: " + terse.number(hand.total)
+    assert show_phrase(hand.items, "Ann").startswith("Ann: fifteen two, ")
+    nothing = score_hand(parse_cards("2H 4S 8D QC"), Card.parse("KC"), crib=True)
+    assert show_phrase(nothing.items, "Ben", crib=True, p=terse) == "Ben's crib: nineteen"

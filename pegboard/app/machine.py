@@ -83,6 +83,7 @@ def initial_state(config: Config, *, resume: Sequence[RawLine] | Game | None = N
     game's own names win).
     """
     setup = Setup(players=config.players, rules=config.rules, audio=config.voice.audio,
+                  terse=config.voice.style == "terse",
                   large_print=config.display.large_print)
     state = AppState(config=config, setup=seated(setup, names))
     first = (Page(notice[0], notice[1:]),) if notice else ()

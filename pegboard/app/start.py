@@ -59,6 +59,9 @@ SETUP_HINT = "OK change  UNDO back"
 AUDIO_HINT = "says every card and row"
 """Setup's one line on what audio mode does, shown while its row is chosen."""
 
+SPEECH_HINT = "terse: counts by total"
+"""Setup's one line on the speech style: terse says the same facts in fewer words."""
+
 LARGE_PRINT_HINT = "big digits and cards"
 """Setup's one line on large print: the scores, the count and the card being chosen big."""
 
@@ -94,11 +97,15 @@ OPTION_ROWS = (
               lambda s: replace(s, large_print=not s.large_print), LARGE_PRINT_HINT),
     OptionRow("audio", lambda s: f"Audio: {_on(s.audio)}",
               lambda s: replace(s, audio=not s.audio), AUDIO_HINT),
+    OptionRow("speech", lambda s: f"Speech: {'terse' if s.terse else 'full'}",
+              lambda s: replace(s, terse=not s.terse), SPEECH_HINT,
+              offered=lambda s: s.audio),
 )
 """The table options at setup, in order, after the seats and the rule variants: the one
 table setup's rows, changes and hints come from (count it yourself is a teaching option,
-offered while teaching is on; large print and audio mode, last, are the device's and not the
-game's: each is a turn or two back from Start, and takes effect as soon as it is chosen).
+offered while teaching is on; large print, audio mode and the speech style (offered in audio
+mode), last, are the device's and not the game's: each is a turn or a few back from Start,
+and takes effect as soon as it is chosen).
 Open hands, a teaching option too, is on when "Learn to play" is chosen."""
 OPTION_BY_KEY = {row.key: row for row in OPTION_ROWS}
 

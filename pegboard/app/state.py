@@ -39,6 +39,8 @@ class Setup:
     count_yourself: bool = False
     open_hands: bool = False
     audio: bool = False
+    terse: bool = False
+    """The voice's terse style (``[voice] style``; the setup row "Speech", in audio mode)."""
     club_round: int = 1
     guest: int = -1  # a club game's guest seat (-1: none)
     members: tuple[str, ...] = ("", "", "", "")  # a club game's member numbers ("": none)
@@ -318,6 +320,11 @@ class AppState:
     def audio(self) -> bool:
         """Audio mode is on: the screen is said as it changes (docs/accessibility.md)."""
         return self.setup.audio
+
+    @property
+    def terse(self) -> bool:
+        """The voice speaks in its terse style: the same facts in fewer words."""
+        return self.setup.terse
 
     @property
     def speaking(self) -> bool:

@@ -38,3 +38,8 @@ class VoiceConfig:
     every card laid, turn, score with the standing, wheel move, menu row and page is said.
     It speaks whether or not ``enabled`` is set; holding GO as the first key after power-on
     turns it on without the config, the setup row "Audio" on or off."""
+    style: str = field(default="full", metadata=meta(
+        one_of("full", "terse"), '"full" or "terse" (a count said by its total alone)'))
+    """How much is said: "full" says each count phrase by phrase as players count aloud;
+    "terse" the same facts in the fewest words (a count by its total), as a screen reader's
+    terse mode does; the setup row "Speech" (in audio mode) changes it."""

@@ -81,6 +81,8 @@ class Announcer:
     audio: bool = False
     """Audio mode: each card laid named, the standing after each score, who plays after a
     go or a reset, an undo said (:func:`told`)."""
+    terse: bool = False
+    """The terse style: the same facts in fewer words (a count by its total)."""
     _pages: tuple[Page, ...] = ()
     _held: tuple[Announcement, ...] = ()
     _unheard: tuple[Unheard, ...] = ()
@@ -90,7 +92,7 @@ class Announcer:
     _phrases: Phrases = field(init=False)
 
     def __post_init__(self) -> None:
-        self._phrases = phrases_for(self.language)
+        self._phrases = phrases_for(self.language, terse=self.terse)
 
     def begin(self, state: AppState) -> None:
         """Take ``state`` as what has already been said (power-on, a resumed game): all but
@@ -105,6 +107,7 @@ class Announcer:
         """The announcements a batch brings: ``changes``, the reports it added and withdrew
         (None: neither), leaving ``state``."""
         changes = changes or Changes()
+        self._phrases = phrases_for(self.language, terse=self.terse)
         session = state.session
         if session is None or changes.began:
             self._remember(state)

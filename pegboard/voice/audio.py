@@ -20,7 +20,8 @@ then the facts of the entries saved, then one of:
 * teaching: the pegging coach's line, whole, as the play screen comes to show a new one (the
   screen shows the card to lay; in audio mode no page before the turn says why), once
   (:func:`coach_line`);
-* "Entered" when an entry was saved and none of its facts had anything to say. A count's
+* "Entered" when an entry was saved and none of its facts had anything to say (not in the
+  terse style: the tone of the key taken says it). A count's
   page put right (GO adding a forgotten flush or his nobs) is said by its title again: the
   facts have just said the count, recounted, with the board it leaves.
 
@@ -159,6 +160,8 @@ class AudioScreen:
     """Remembers the view last heard, to tell what each new one brings (see the module)."""
 
     _view: View | None = None
+    terse: bool = False
+    """The terse style: no "Entered" (the key's tone says so)."""
     coached: tuple[int, str] = (0, "")
     """The pegging coach's line said last, with the entries in force then: a page read or a
     key refused on the same turn does not bring it again; the same words on a later turn
@@ -177,7 +180,7 @@ class AudioScreen:
         the pages on screen the teaching voice has said."""
         before, self._view = self._view, view
         said: list[str] = []
-        if saved and not facts:
+        if saved and not facts and not self.terse:
             said.append("Entered")
         if view.locked and before is not None and not before.locked:
             said.append(LOCKED)

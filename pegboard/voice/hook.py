@@ -60,6 +60,7 @@ class VoiceHook:
         mode this is :meth:`stepped` and the pegging coach's line as the play screen shows
         it (a long one is said from its page)."""
         self.announcer.audio = state.audio
+        self.announcer.terse = self.screen.terse = state.terse
         if first:
             self.begin(state)
             self.screen.begin(view)
@@ -99,6 +100,7 @@ class VoiceHook:
     def stepped(self, state: AppState, changes: Changes | None = None) -> None:
         """A batch made ``state``, adding and withdrawing the reports of ``changes``: say what
         it brought, or drop what an undo took back."""
+        self.announcer.terse = state.terse
         heard = self.announcer.heard(state, changes)
         if heard.undone is not None:
             self.sink.cancel(heard.undone)

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from pegboard.app.view import Screen, View
 from pegboard.rules.awards import number as english_number
@@ -84,6 +84,9 @@ class Phrases:
     recounted: str
     """A count said again because the entries before it were put right (a forgotten flush
     or his nobs added with GO): ``{said}``, the count as the engine now counts it."""
+    breakdown: bool = True
+    """A count said phrase by phrase ("fifteen two, fifteen four, and a pair is six"), or
+    by its total alone ("six": the terse style)."""
 
 
 ENGLISH = Phrases(
@@ -121,14 +124,21 @@ ENGLISH = Phrases(
     recounted="Recounted. {said}",
 )
 
+TERSE_ENGLISH = replace(ENGLISH, breakdown=False)
+"""The terse style (``[voice] style = "terse"``): the same facts, fewer words."""
+
 PHRASES: dict[str, Phrases] = {"en": ENGLISH}
 """Every language Pegboard can speak, by the code ``[voice] language`` takes."""
 
+TERSE: dict[str, Phrases] = {"en": TERSE_ENGLISH}
+"""Each language's terse style."""
 
-def phrases_for(language: str) -> Phrases:
-    """The phrase table of ``language`` (a ``KeyError`` names the languages there are)."""
+
+def phrases_for(language: str, *, terse: bool = False) -> Phrases:
+    """The phrase table of ``language``, in the terse style with ``terse`` (a ``KeyError``
+    names the languages there are)."""
     try:
-        return PHRASES[language]
+        return (TERSE if terse else PHRASES)[language]
     except KeyError:
         raise KeyError(f"no phrases for language {language!r}; there are: "
                        f"{', '.join(sorted(PHRASES))}") from None
@@ -181,6 +191,9 @@ def count_words(items: Sequence[ScoreItem], p: Phrases = ENGLISH) -> str:
     """A show breakdown said aloud, without the owner: "fifteen two, fifteen four, and a double
     run is twelve" (see :func:`show_phrase`); the phrases are the engine's one wording of a
     count (:func:`pegboard.rules.speech.count_phrases`), only the words are this language's."""
+    if not p.breakdown:  # the terse style: the total alone
+        points = sum(item.points for item in items)
+        return p.number(points) if points else p.nineteen
     phrases: list[str] = []
     said = count_phrases(Breakdown(tuple(items)))
     for phrase in said:
@@ -295,8 +308,8 @@ def corrected_phrase(act: Scored, claimed: int, names: Sequence[str],
     text = p.corrected.format(who=owner.format(name=name), claimed=p.number(claimed),
                               points=p.number(act.points))
     items = [item for award in act.awards for item in award.items]
-    if reason in ("hand", "crib") and act.points and sum(i.points for i in items) == (
-            act.points):
+    if p.breakdown and reason in ("hand", "crib") and act.points and sum(
+            i.points for i in items) == act.points:
         text += f": {count_words(items, p)}"
     return text
 

@@ -156,13 +156,16 @@ class Listener:
     plain: Transcript = field(default_factory=Transcript)
     """What a voice without audio mode says of the same steps: for the tests, never heard."""
     plain_hook: VoiceHook = field(init=False)
+    style: str = "full"
+    """The voice's style (``[voice] style``): "terse" says a count by its total."""
     table: TablePace | None = None
     """With a table, the listener hears only what its speech queue said, at the table's
     pace: it waits for the voice to end before each key (a patient player); without, every
     announcement made is heard at once."""
 
     def __post_init__(self) -> None:
-        config = Config(input=InputConfig(kit=self.kit), voice=VoiceConfig(audio=True))
+        config = Config(input=InputConfig(kit=self.kit),
+                        voice=VoiceConfig(audio=True, style=self.style))
         self.state = initial_state(config)
         self.hook = VoiceHook(self.transcript if self.table is None
                               else Both(self.transcript, self.table))
