@@ -9,6 +9,14 @@ the publisher does (the standings service counts a result once, by its id). The 
 live state is a retained message on ``.../state``; the board's availability is ``online``
 on ``.../online`` and, as its Last Will, ``offline``.
 
+It speaks MQTT v5, whose PUBACK carries a reason code: a result the broker refuses (its ACL
+does not let this board publish there: ``not authorised``, a packet too large, a quota) is
+not acknowledged. It stays in the outbox, unsent, and the board says why in its status file
+(:data:`STATUS_NAME`, beside the acknowledgements: what the device and ``club status``
+show) and its log, once; it is offered again every :data:`RETRY_REFUSED_S` seconds, on each
+new connection and at each start, so it goes out by itself once the broker or the board's
+config is put right.
+
 paho-mqtt runs the connection on its own thread (connecting again after a loss); the loop
 here only polls the store and hands messages to it.
 """
@@ -17,8 +25,11 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import queue
 import threading
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +47,21 @@ log = logging.getLogger(__name__)
 QOS = 1
 RECONNECT_S = (1, 4)
 """paho's wait before connecting again: the first, then doubled up to the last (seconds)."""
+RETRY_REFUSED_S = 60.0
+"""How long a result the broker refused waits before it is offered again (seconds)."""
+STATUS_NAME = "club-status.json"
+"""The publisher's status, beside the file of acknowledgements: ``{"club", "board",
+"connected", "waiting", "refused": [{"result", "game", "why"}]}``."""
+NOT_AUTHORISED = 0x87
+"""The PUBACK reason code of a publish the broker's ACL denied."""
+
+
+def refusal(reason: ReasonCode, club: str, board: str) -> str:
+    """Why the broker refused a result, in the board's words."""
+    if reason.value == NOT_AUTHORISED:
+        return (f"refused by the broker: not authorised for club {club} as board {board} "
+                f"(the broker's ACL; is club.club right?)")
+    return f"refused by the broker: {str(reason).lower()} (reason code {reason.value})"
 
 
 def encode(message: dict[str, Any]) -> bytes:
@@ -48,9 +74,12 @@ class Publisher:
 
     def __init__(self, store: Path, broker: tuple[str, int], *, club: str, board: str,
                  acked: Path, username: str | None = None, password: str | None = None,
-                 again: bool = False, ca_file: Path | None = None) -> None:
+                 again: bool = False, ca_file: Path | None = None,
+                 retry_refused: float = RETRY_REFUSED_S,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         """``again``: send every confirmed result again, acknowledged before or not;
-        ``ca_file``: TLS, the broker verified against the club's certificate authority."""
+        ``ca_file``: TLS, the broker verified against the club's certificate authority;
+        ``retry_refused``: seconds before a refused result is offered again."""
         self.watch = BoardWatch(store, club=club, board=board)
         self.outbox = Outbox(acked, again=again)
         self.broker = broker
@@ -61,13 +90,23 @@ class Publisher:
         # its PUBACK and sends it again itself on each new connection (handing it over
         # again there would send every waiting result twice after each outage).
         self._in_flight: dict[int, str] = {}  # paho's message id -> result id
-        self._acks: queue.SimpleQueue[int] = queue.SimpleQueue()
+        # (message id, why the broker refused it, or None: acknowledged)
+        self._acks: queue.SimpleQueue[tuple[int, str | None]] = queue.SimpleQueue()
+        self._refused: dict[str, tuple[float, str]] = {}  # result -> (when, why)
+        self.retry_refused = retry_refused
+        self._clock = clock
+        self.status_path = acked.parent / STATUS_NAME
+        self._status: dict[str, Any] | None = None
         self._fresh = threading.Event()  # connected again: the live state is sent again
         self._connected = threading.Event()
+        self.news = threading.Event()
+        """Set on paho's thread when the broker answers (a connection, a PUBACK) or the
+        connection is lost: a caller stepping the publisher waits on it."""
         self._live: bytes | None = None
         self._live_sent: bytes | None = None
         self.client = mqtt.Client(CallbackAPIVersion.VERSION2,
-                                  client_id=f"pegboard-{club}-{board}")
+                                  client_id=f"pegboard-{club}-{board}",
+                                  protocol=mqtt.MQTTv5)
         if ca_file is not None:
             self.client.tls_set(ca_certs=str(ca_file))
         if username is not None:
@@ -99,33 +138,43 @@ class Publisher:
         if reason.is_failure:
             log.warning("the broker %s:%d refused the board: %s", *self.broker, reason)
             return
-        log.info("connected to %s:%d", *self.broker)
+        log.info("connected to %s:%d (MQTT v5)", *self.broker)
         client.publish(self._topic(ONLINE), b"online", qos=QOS, retain=True)
         self._fresh.set()
         self._connected.set()
+        self.news.set()
 
     def _on_disconnect(self, client: mqtt.Client, userdata: object,
                        flags: mqtt.DisconnectFlags, reason: ReasonCode,
                        properties: Properties | None) -> None:
         self._connected.clear()
+        self.news.set()
         log.warning("disconnected from %s:%d (%s); results wait in the outbox",
                     *self.broker, reason)
 
     def _on_publish(self, client: mqtt.Client, userdata: object, mid: int,
                     reason: ReasonCode, properties: Properties | None) -> None:
-        if not reason.is_failure:
-            self._acks.put(mid)
+        self._acks.put((mid, refusal(reason, self.club, self.board)
+                          if reason.is_failure else None))
+        self.news.set()
 
     def _take_acks(self) -> None:
         while True:
             try:
-                mid = self._acks.get_nowait()
+                mid, why = self._acks.get_nowait()
             except queue.Empty:
                 return
             result_id = self._in_flight.pop(mid, None)
-            if result_id is not None:
+            if result_id is None:
+                continue
+            if why is None:
                 self.outbox.acknowledge(result_id)
+                self._refused.pop(result_id, None)
                 log.info("the broker has %s", result_id)
+                continue
+            if self._refused.get(result_id, (0.0, ""))[1] != why:
+                log.warning("result %s %s; it waits and is offered again", result_id, why)
+            self._refused[result_id] = (self._clock(), why)
 
     def step(self) -> int:
         """Poll the store once, note the broker's acknowledgements and send what waits;
@@ -140,19 +189,48 @@ class Publisher:
         if self._fresh.is_set():
             self._fresh.clear()
             self._live_sent = None  # the broker may have lost it (a crash): retain it again
+            # a new connection (its credentials or the broker's ACL may have changed)
+            self._refused = {key: (0.0, why) for key, (_, why) in self._refused.items()}
         waiting = self.outbox.waiting()
+        self._write_status(len(waiting))
         if not self._connected.is_set():
             return len(waiting)
         if self._live is not None and self._live != self._live_sent:
             self.client.publish(self._topic(STATE), self._live, qos=QOS, retain=True)
             self._live_sent = self._live
         sending = set(self._in_flight.values())
+        now = self._clock()
         for result_id, game, payload in waiting:
+            refused = self._refused.get(result_id)
+            if refused is not None and refused[0] and now - refused[0] < self.retry_refused:
+                continue
             if result_id not in sending:
                 info = self.client.publish(result_topic(self.club, self.board, game), payload,
                                            qos=QOS, retain=True)
                 self._in_flight[info.mid] = result_id
         return len(waiting)
+
+    def refused(self) -> dict[str, str]:
+        """The results the broker refused and not since taken, with why."""
+        return {key: why for key, (_, why) in self._refused.items()}
+
+    def _write_status(self, waiting: int) -> None:
+        """Write the status file when it changed (whole: written aside, then renamed)."""
+        games = {key: game for key, game, _ in self.outbox.waiting()}
+        status = {"club": self.club, "board": self.board,
+                  "connected": self._connected.is_set(), "waiting": waiting,
+                  "refused": [{"result": key, "game": games.get(key), "why": why}
+                              for key, (_, why) in sorted(self._refused.items())]}
+        if status == self._status:
+            return
+        aside = self.status_path.with_suffix(".tmp")
+        try:
+            aside.write_text(json.dumps(status, ensure_ascii=False) + "\n", encoding="utf-8")
+            os.replace(aside, self.status_path)
+        except OSError as error:  # the status is a courtesy: the results go out anyway
+            log.warning("cannot write %s: %s", self.status_path, error)
+            return
+        self._status = status
 
     def run(self, stop: threading.Event, period: float = 0.1) -> None:
         """Publish until ``stop`` is set, looking at the store every ``period`` seconds."""
