@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from pegboard.cli import main
-from pegboard.club.seating import seat
+from pegboard.club.seating import from_json, seat
 from pegboard.errors import ClubError
 
 PLAYERS = [str(100 + n) for n in range(1, 21)]
@@ -65,6 +68,23 @@ def test_check_in_shows_the_rosters_names_and_flags(tmp_path: object, capsys: py
                        "checked in 999 (not on the roster)"]
     assert out[3] == "round 1: table 1: 101 v 102; bye: 999"
     assert main(["club", "seat", "--present", "101,101"]) == 2
+
+
+def test_seat_json_writes_the_seating_file_alone_on_standard_output(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``club seat --json > seating.json`` makes a file ``club serve --seating`` takes: the
+    check-in lines go to standard error."""
+    roster = tmp_path / "members.csv"
+    roster.write_text("member,name,guest\n101,Ann Lee\n102,Ben Cho,guest\n", encoding="utf-8")
+    assert main(["club", "seat", "--members", str(roster), "--present", "101,102,999",
+                 "--rounds", "3", "--json"]) == 0
+    said = capsys.readouterr()
+    seating = tmp_path / "seating.json"
+    seating.write_text(said.out, encoding="utf-8")
+    rounds = from_json(json.loads(seating.read_text(encoding="utf-8")))
+    assert [r.number for r in rounds] == [1, 2, 3] and rounds[0].bye == "999"
+    assert said.err.splitlines() == ["checked in 101 Ann Lee", "checked in 102 Ben Cho (guest)",
+                                     "checked in 999 (not on the roster)"]
 
 
 def test_the_next_round_follows_the_results_stored(tmp_path: object) -> None:

@@ -4,7 +4,8 @@ Built on the scoreboard's hardened pieces (:mod:`pegboard.web.app`: the security
 content security policy, the ``Host`` check, the bounded query) and served by
 :mod:`pegboard.club.server`. Every route answers GET and HEAD only. Routes (docs/club.md):
 
-- ``/`` the page (``?big=1`` the big-screen view for the room, ``?night=N`` another night);
+- ``/`` the page (``?big=1`` the big-screen view for the room, paging through tonight's
+  players a screenful at a time; ``?night=N`` another night);
 - ``/api/standings?night=N&club=C`` the players in ACC order (the season without ``night``);
 - ``/api/specials?night=N`` the pots' hands and the 9–0 nights; ``/api/status`` the counts;
   ``/api/refused`` the newest 200 messages refused, with why (for the director);
@@ -47,7 +48,7 @@ PAGE = """<!doctype html>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <link rel="stylesheet" href="/static/club.css"></head>
 <body><h1>Club standings · <span id="night"></span></h1>
-<section><h2>Tonight</h2><table id="tonight"></table></section>
+<section><h2>Tonight <span id="page"></span></h2><table id="tonight"></table></section>
 <section class="season"><h2>Season</h2><table id="season"></table></section>
 <section><h2>Pots</h2><table id="hands"></table></section>
 <section><h2 id="next">Next round</h2><table id="seats"></table></section>

@@ -246,10 +246,13 @@ def run_seat(args: argparse.Namespace) -> int:
         roster = _roster(Path(args.members))
     present = [number.strip() for number in args.present.split(",") if number.strip()]
     night = seating.seat(present, args.rounds, args.seating, args.seed)
+    # With --json standard output is the seating file alone (club serve --seating reads it):
+    # the check-in lines, for the director's eyes, go to standard error.
+    said = sys.stderr if args.json else sys.stdout
     for number in present:
         name, guest = roster.get(number, ("", False))
         flag = "(guest)" if guest else "" if name or not roster else "(not on the roster)"
-        print(" ".join(word for word in ("checked in", number, name, flag) if word))
+        print(" ".join(word for word in ("checked in", number, name, flag) if word), file=said)
     if args.json:
         print(json.dumps(seating.to_json(night)))
         return 0

@@ -30,6 +30,7 @@
     const [tonight, season, pots] = await Promise.all([
       getJSON("/api/standings" + query), getJSON("/api/standings"), getJSON("/api/specials" + query)]);
     fill("tonight", tonight.players);
+    paginate();
     fill("season", season.players);
     const hands = document.getElementById("hands");
     hands.replaceChildren(row(["Night", "Member", "Name", "Hand", "Cards"], "th"));
@@ -67,7 +68,29 @@
       table.appendChild(tr);
     }
   }
-  if (params.get("big")) { body.classList.add("big"); }
+  // The big-screen view shows tonight's players a screenful at a time, turning to the next
+  // page every PAGE_MS: a room's screen has nobody to scroll it, and every player must come
+  // round. A page holds as many rows as fit below the table's top on the screen as it is.
+  const PAGE_MS = 10000;
+  let pageShown = 0;
+  function paginate() {
+    const label = document.getElementById("page");
+    const rows = Array.from(document.getElementById("tonight").rows).slice(1);
+    for (const r of rows) { r.hidden = false; }
+    if (!body.classList.contains("big") || rows.length === 0) { label.textContent = ""; return; }
+    const top = rows[0].getBoundingClientRect().top;
+    const tall = rows[0].getBoundingClientRect().height || 1;
+    const fit = Math.max(1, Math.floor((window.innerHeight - top) / tall));
+    const pages = Math.ceil(rows.length / fit);
+    pageShown = pageShown % pages;
+    rows.forEach(function (r, i) { r.hidden = Math.floor(i / fit) !== pageShown; });
+    label.textContent = pages > 1 ? "· page " + (pageShown + 1) + " of " + pages : "";
+  }
+  if (params.get("big")) {
+    body.classList.add("big");
+    setInterval(function () { pageShown += 1; paginate(); }, PAGE_MS);
+    window.addEventListener("resize", paginate);
+  }
   // One drawing at a time: a draw started while another runs would race it, and the older
   // answers could land last and leave the page a result behind. A news item that comes
   // during a draw asks for one more, started after it, with everything stored by then.
