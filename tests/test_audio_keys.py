@@ -3,12 +3,16 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from pegboard.app.effects import AudioMode, Earcon, SayAgain, SayScore, Sound
 from pegboard.app.inputs import Button, KnobTurn, Press, Tick
 from pegboard.app.machine import initial_state, step
 from pegboard.app.start import setup_rows
-from pegboard.app.state import Confirm, Home, SetupScreen
+from pegboard.app.state import Confirm, Home, Menu, SetupScreen
 from pegboard.config import Config, parse_config
+from pegboard.voice.hook import Transcript
+from tests.support.announcing import said_over_keys
 from tests.support.app_driver import GO, MENU, OK, UNDO, App
 
 HOLD_GO = Press(Button.GO, long=True)
@@ -136,3 +140,24 @@ def test_go_down_a_list_clicks_on_the_keypad_kit() -> None:
     app = audio_app("keypad")
     app.feed(GO)
     assert app.effects == [Earcon(Sound.CLICK)]
+
+
+def test_on_the_keypad_the_held_ok_that_opens_the_menu_says_the_score_too() -> None:
+    """The keypad's MENU is OK held, so it has no MENU held: in audio mode the one hold that
+    opens the menu also says the score. On the encoder MENU held says it, and a MENU tap
+    opens the menu as before."""
+    app = audio_app("keypad")
+    app.feed(MENU)  # what the keypad's held OK reports
+    assert isinstance(app.state.screen, Menu) and app.effects == [SayScore()]
+    app = audio_app("encoder")
+    app.feed(MENU)
+    assert isinstance(app.state.screen, Menu) and SayScore() not in app.effects
+    plain = App.start("keypad")
+    plain.feed(MENU)
+    assert isinstance(plain.state.screen, Menu) and plain.effects == []
+
+
+def test_the_keypad_score_hold_is_said(tmp_path: Path) -> None:
+    config = parse_config('[input]\nkit = "keypad"\n[voice]\naudio = true\n')
+    said = said_over_keys("ok ok ok hold-ok", config, tmp_path, Transcript()).texts()
+    assert said[-2:] == ["Menu. 1 Back", "P1 0, P2 0"]

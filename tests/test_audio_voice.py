@@ -308,3 +308,15 @@ def test_sim_speech_writes_the_sounds_and_the_transcript(
     assert (speech / "0003.wav").read_bytes() == earcon_wav(Sound.CLICK)
     with wave.open(str(speech / "0004.wav")) as word:
         assert word.getnframes() > word.getframerate() // 4  # "Learn to play", spoken
+
+
+def test_keypad_claim_digits_are_read_back(tmp_path: Path) -> None:
+    """A muggins game on the keypad: each digit key on a claim says the number as it now
+    stands, so a claim is heard before OK pegs it."""
+    config = parse_config('[input]\nkit = "keypad"\n[voice]\naudio = true\n')
+    said = said_over_keys("ok 7 A 2 5 5 10 5 A 2 ok", config, tmp_path, Transcript()).texts()
+    at = said.index("P1 claims. fifteen: 2")
+    assert said[at:] == [
+        "P1 claims. fifteen: 2", "[ok]", "fifteen: 5", "[ok]", "fifteen: 1", "[ok]",
+        "fifteen: 12", "[ok]", "P1: twelve claimed, corrected to two; P1 2, P2 0",
+        "Deal 1. P2 plays: ace"]

@@ -64,11 +64,14 @@ _OVERLAYS = (Menu, Confirm, Saved, Scores, PenaltyScreen, HelpScreen, CardEntry)
 
 def open_menu(state: AppState, screen: ScreenState, event: InputEvent) -> Result:
     """The menu over the current screen (over a screen the menu opened, over what that
-    screen was opened from)."""
+    screen was opened from). In audio mode on the keypad kit, whose MENU is OK held (so it
+    has no MENU held), opening the menu also says the score: the standing is one hold away
+    there too."""
     if isinstance(screen, Menu | Confirm | Saved):
         return state, ()
     under = screen.under if isinstance(screen, _OVERLAYS) else screen
-    return replace(state, screen=Menu(under)), ()
+    said = (SayScore(),) if state.audio and state.keypad else ()
+    return replace(state, screen=Menu(under)), said
 
 
 def read_aloud(state: AppState, screen: ScreenState, event: InputEvent) -> Result:

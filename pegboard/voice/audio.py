@@ -197,8 +197,11 @@ class AudioScreen:
             return out + self.coach(view, entry)
         elif Sound.CLICK in sounds:
             return [Announcement(cursor_words(view), "wheel", Importance.WHEEL, entry)]
-        elif Sound.OK in sounds and view != before and (view.selected is not None or (
-                # A press that moved the wheel, entering nothing (GO's jump): where it is.
+        elif Sound.OK in sounds and view != before and (
+                # a row chosen; a digit key on a claim: the number as it now stands, read
+                # back; a press that moved the wheel, entering nothing (GO's jump): where
+                # it is
+                view.selected is not None or view.screen is Screen.CLAIM or (
                 not saved and view.picker is not None and before.picker is not None
                 and view.picker.candidate != before.picker.candidate)):
             said.append(cursor_words(view))
