@@ -215,6 +215,11 @@ def test_hostile_requests_change_nothing(tmp_path: Path) -> None:
         status, data = request(port, "POST", "/phone/act", hand, token=tokens[0])
         assert status == 409 and "moved on" in data["reason"]
         assert board.store.current().records == after  # type: ignore[union-attr]
+        # A pass for another game speaks for nothing in this one.
+        other = board.server.passes.offer("20260101T000000Z-000000", 0).code
+        stranger = request(port, "POST", "/phone/join", {"code": other})[1]["token"]
+        status, data = request(port, "POST", "/phone/act", hand, token=stranger)
+        assert status == 409 and "another game" in data["reason"]
         # A released seat's token stops at once.
         board.server.passes.release(board.game_id, 1)
         status, data = request(port, "GET", "/phone/me", token=tokens[1])
