@@ -14,8 +14,8 @@ from PIL import Image
 
 from pegboard.cli import main
 from pegboard.commands.bringup import describe, walk_order, walk_step, watch
+from pegboard.config.pins import KEYPAD_LEGENDS
 from pegboard.hw.bringup import (
-    KEYPAD_LEGENDS,
     KEYPAD_MEANINGS,
     Detent,
     EncoderProbe,

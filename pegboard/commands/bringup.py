@@ -53,11 +53,6 @@ STAGES = ("buttons", "encoder", "keypad", "oled", "leds")
 
 STOP_SERVICE = "(is the service running? stop it first: sudo systemctl stop pegboard)"
 
-KEYPAD_RIBBON = ("R1", "R2", "R3", "R4", "C1", "C2", "C3", "C4")
-"""A standard 4x4 membrane keypad's 8-pin ribbon, pin 1 first (on the left with the keys
-facing you): the four row lines, then the four column lines."""
-
-
 def register(parser: argparse.ArgumentParser) -> None:
     """The ``bringup`` command's arguments."""
     parser.description = __doc__.split("\n\n")[1] if __doc__ else None

@@ -18,6 +18,19 @@ I2S_PINS = (18, 19, 20, 21)
 fixed by the chip (a MAX98357A wires up 18, 19 and 21; 20 is claimed all the same). The
 default pins of both kits leave them free."""
 
+KEYPAD_LEGENDS: tuple[tuple[str, str, str, str], ...] = (
+    ("1", "2", "3", "A"),
+    ("4", "5", "6", "B"),
+    ("7", "8", "9", "C"),
+    ("*", "0", "#", "D"),
+)
+"""What a standard 4x4 membrane keypad's keys say, row 1 at the top as seen from the front;
+``keypad_rows[r]`` and ``keypad_cols[c]`` are the pins of the key at row r, column c."""
+
+KEYPAD_RIBBON = ("R1", "R2", "R3", "R4", "C1", "C2", "C3", "C4")
+"""The lines of such a keypad's 8-wire ribbon, wire 1 first (on the left with the keys facing
+you): the four rows, then the four columns."""
+
 PIN_ALLOWED = "a BCM GPIO number 0-27 other than 2 and 3 (I2C-1, used by the OLED)"
 
 

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from PIL import Image, ImageDraw
 
 from pegboard import lazy
+from pegboard.config.pins import KEYPAD_LEGENDS
 from pegboard.errors import PegboardError
 from pegboard.hw.clock import Clock
 from pegboard.hw.inputs import KEYPAD_LAYOUT, ButtonPins, EncoderPins, KeypadKit, KeypadPins
@@ -31,15 +32,6 @@ if TYPE_CHECKING:
     from gpiozero import Factory
 else:
     gpiozero = lazy.module("gpiozero")
-
-KEYPAD_LEGENDS: tuple[tuple[str, str, str, str], ...] = (
-    ("1", "2", "3", "A"),
-    ("4", "5", "6", "B"),
-    ("7", "8", "9", "C"),
-    ("*", "0", "#", "D"),
-)
-"""What is printed on a standard 4x4 membrane keypad's keys, row 1 at the top, seen from the
-front; :data:`pegboard.hw.inputs.KEYPAD_LAYOUT` gives what each of them means in a game."""
 
 KEYPAD_MEANINGS: Mapping[str, str] = {
     legend: {"undo": "UNDO", "go": "GO", "ok": "OK (hold: MENU)"}.get(name, name)

