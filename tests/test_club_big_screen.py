@@ -1,6 +1,8 @@
-"""The big-screen view (``?big=1``) pages through any number of players: a night of 60 in
-Debian's Chromium (Playwright) at 1920×1080, every player shown once, in ACC order, on a page
-that fits the screen. The page's clock is Playwright's, moved by the test: no sleep."""
+"""The standings page in Debian's Chromium (Playwright): the big-screen view (``?big=1``)
+pages through any number of players (a night of 60 at 1920×1080, every player shown once, in
+ACC order, on a page that fits the screen; the page's clock is Playwright's, moved by the
+test: no sleep), and the page names a game counted by the club's game points instead of the
+table's."""
 
 from __future__ import annotations
 
@@ -91,6 +93,34 @@ def test_the_big_screen_pages_through_sixty_players(tmp_path: Path, browser: Bro
             pages = len(labels)
             assert pages >= 2
             assert labels == [f"· page {n} of {pages}" for n in range(1, pages + 1)]
+        finally:
+            page.close()
+            service.stop()
+
+
+def test_the_page_names_a_game_counted_by_the_clubs_game_points(tmp_path: Path,
+                                                                browser: Browser) -> None:
+    """A game played with classic game points at an ACC club: the page says it was
+    rescored, and how."""
+    results = connect(tmp_path / "r.db")
+    records, _ = club_records(4)
+    header = {**records[0], "rules": {**dict(records[0].get("rules") or {}),  # type: ignore[arg-type]
+                                      "game_points": "classic"}}
+    card = judge([header, *records[1:]], club="club", board="b1", game_id="g4").card
+    assert card is not None
+    store_result(results, card)
+    results.close()
+    with Broker(tmp_path / "broker") as broker:
+        service = Standings(tmp_path / "r.db", broker.address)
+        page = browser.new_page()
+        try:
+            page.goto(service.url)
+            page.wait_for_function("() => document.querySelectorAll('#rescored li').length",
+                                   timeout=WITHIN_MS)
+            said = page.locator("#rescored li").all_text_contents()
+            assert len(said) == 1 and said[0].startswith(
+                "Rescored: b1:g4 (round 2, table 5) played with classic game points")
+            assert "counted with the club's acc" in said[0]
         finally:
             page.close()
             service.stop()

@@ -54,6 +54,7 @@ PAGE = """<!doctype html>
 <section><h2 id="next">Next round</h2><table id="seats"></table></section>
 <section><h2>Tables</h2><table id="live"></table></section>
 <p id="counts"></p>
+<ul id="rescored"></ul>
 <script src="/static/club.js"></script></body></html>
 """
 
@@ -169,7 +170,8 @@ def create_app(db_path: Path, notes: Notes, *, hosts: Collection[str] | None,
         return table.specials(db, _night(request), _club(request))
 
     def api_status(db: sqlite3.Connection, request: Request) -> dict[str, Any]:
-        return {**counters(db), "nights": table.nights(db), "locks": table.locks(db)}
+        return {**counters(db), "nights": table.nights(db), "locks": table.locks(db),
+                "rescored": table.rescored(db)}
 
     def api_seating(db: sqlite3.Connection, request: Request) -> dict[str, Any]:
         return table.next_round(db, seating or [])

@@ -14,6 +14,12 @@ record of the same place in the night: it is held for the director, not counted
 refused message is kept in ``refused`` with why (for the director), never counted. A member
 number not on the roster (``members``, loaded from a CSV of ``member,name[,guest]``) is kept
 and flagged.
+
+Club games are counted by the club's game points (``club serve --game-points``, ACC by
+default: RULES.md's club section): a game a table played with other game points (a board
+whose setup said "Game points: classic") is counted with the points the engine gives its
+result under the club's (:func:`~pegboard.rules.result.game_result`), and flagged
+(``rescored``) for the page and the exports.
 """
 
 from __future__ import annotations
@@ -24,18 +30,22 @@ import sqlite3
 import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from dataclasses import replace
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
 from pegboard.club.scorecard import key_of
 from pegboard.errors import ClubError
+from pegboard.rules.result import game_result
+from pegboard.rules.variants import GamePoints, Rules
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS result (
     id TEXT PRIMARY KEY, club TEXT NOT NULL, board TEXT NOT NULL, game TEXT NOT NULL,
     night INTEGER NOT NULL, round INTEGER NOT NULL, tbl INTEGER NOT NULL,
-    received REAL NOT NULL, payload TEXT NOT NULL, revision TEXT NOT NULL);
+    received REAL NOT NULL, payload TEXT NOT NULL, revision TEXT NOT NULL,
+    rescored TEXT NOT NULL DEFAULT '');
 CREATE TABLE IF NOT EXISTS revision (
     id TEXT NOT NULL, revision TEXT NOT NULL, club TEXT NOT NULL, night INTEGER NOT NULL,
     board TEXT NOT NULL, game TEXT NOT NULL, lines INTEGER NOT NULL, received REAL NOT NULL,
@@ -106,6 +116,8 @@ def _upgrade(db: sqlite3.Connection) -> None:
     game (the same game from two boards becomes one result; every card is kept in the
     audit); its counters of duplicates and refusals stay."""
     columns = {row[1] for row in db.execute("PRAGMA table_info(result)")}
+    if "revision" in columns and "rescored" not in columns:
+        db.execute("ALTER TABLE result ADD COLUMN rescored TEXT NOT NULL DEFAULT ''")
     if not columns or "revision" in columns:
         return
     with transaction(db):  # all or nothing: a crash meanwhile leaves the old database
@@ -138,14 +150,30 @@ def _bump(db: sqlite3.Connection, name: str) -> None:
                "value = value + 1", (name,))
 
 
-def store_result(db: sqlite3.Connection, card: dict[str, Any], *, now: float | None = None
-                 ) -> Stored:
-    """Store a checked scorecard (see the module): what it did."""
+def club_points(card: Mapping[str, Any], club: GamePoints) -> tuple[list[int], str]:
+    """Each side's game points as the club counts them, and why they differ from the card's
+    ("" when the table played by the club's game points)."""
+    played = str(card["rules"].get("game_points", GamePoints.ACC.value))
+    if played == club.value:
+        return list(card["game_points"]), ""
+    rules = replace(Rules.from_json(card["rules"], len(card["players"])), game_points=club)
+    again = game_result(rules, tuple(card["scores"]), card["winner"])
+    return list(again.game_points), (f"played with {played} game points "
+                                     f"({'-'.join(map(str, card['game_points']))}); counted "
+                                     f"with the club's {club.value} "
+                                     f"({'-'.join(map(str, again.game_points))})")
+
+
+def store_result(db: sqlite3.Connection, card: dict[str, Any], *, now: float | None = None,
+                 points: GamePoints = GamePoints.ACC) -> Stored:
+    """Store a checked scorecard (see the module), counted by the club's game ``points``:
+    what it did."""
     with transaction(db):
-        return _store(db, card, time.time() if now is None else now)
+        return _store(db, card, time.time() if now is None else now, points)
 
 
-def _store(db: sqlite3.Connection, card: Mapping[str, Any], received: float) -> Stored:
+def _store(db: sqlite3.Connection, card: Mapping[str, Any], received: float,
+           points: GamePoints = GamePoints.ACC) -> Stored:
     key, revision = key_of(card)
     payload = json.dumps(card, ensure_ascii=False)
 
@@ -162,7 +190,7 @@ def _store(db: sqlite3.Connection, card: Mapping[str, Any], received: float) -> 
                          (key,)).fetchone()
     if counted is None:
         audit(Stored.COUNTED)
-        _count(db, key, revision, card, received, payload)
+        _count(db, key, revision, card, received, payload, points)
         _bump(db, "results")
         return Stored.COUNTED
     old: list[Any] = json.loads(counted["payload"])["record"]
@@ -174,7 +202,7 @@ def _store(db: sqlite3.Connection, card: Mapping[str, Any], received: float) -> 
         audit(Stored.CORRECTED, f"replaces revision {counted['revision']}")
         for table, column in (("result", "id"), ("line", "result"), ("special", "result")):
             db.execute(f"DELETE FROM {table} WHERE {column} = ?", (key,))
-        _count(db, key, revision, card, received, payload)
+        _count(db, key, revision, card, received, payload, points)
         _bump(db, "corrections")
         return Stored.CORRECTED
     if len(old) > len(new) and old[: len(new)] == new:
@@ -190,19 +218,21 @@ def _store(db: sqlite3.Connection, card: Mapping[str, Any], received: float) -> 
 
 
 def _count(db: sqlite3.Connection, key: str, revision: str, card: Mapping[str, Any],
-           received: float, payload: str) -> None:
-    """Count one revision of a game: its result, each player's line and its pots' hands."""
+           received: float, payload: str, points: GamePoints) -> None:
+    """Count one revision of a game by the club's game ``points``: its result, each
+    player's line and its pots' hands."""
     skunked = card["skunk"] != "none"
-    db.execute("INSERT INTO result VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    counted, rescored = club_points(card, points)
+    db.execute("INSERT INTO result VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                (key, card["club"], card["board"], card["game"], card["night"], card["round"],
-                card["table"], received, payload, revision))
+                card["table"], received, payload, revision, rescored))
     place = (card["club"], card["night"], card["round"], card["table"])
     for player in card["players"]:
         won = bool(player["won"])
         db.execute(
             "INSERT INTO line VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (key, player["seat"], *place, player["member"], player["name"],
-             int(won), player["game_points"], player["spread"], player["score"],
+             int(won), counted[player["side"]], player["spread"], player["score"],
              int(won and skunked), int(not won and skunked)))
     for hand in card["special"]:
         db.execute(

@@ -18,6 +18,7 @@ import uvicorn
 from pegboard.club.page import Notes, create_app
 from pegboard.club.seating import Round
 from pegboard.club.service import Subscriber
+from pegboard.rules.variants import GamePoints
 from pegboard.web.server import FAILED, Failures, guarded_config
 from pegboard.web.server_conn import Limits
 
@@ -25,13 +26,14 @@ from pegboard.web.server_conn import Limits
 def serve(db: Path, sock: socket.socket, broker: tuple[str, int], *, club: str = "+",
           name: str = "standings", username: str | None = None, password: str | None = None,
           ca_file: Path | None = None, hosts: Collection[str] | None = None,
-          seating: list[Round] | None = None) -> int:
-    """Serve the standings on the listening ``sock`` until stopped; the exit status."""
+          seating: list[Round] | None = None, points: GamePoints = GamePoints.ACC) -> int:
+    """Serve the standings on the listening ``sock`` until stopped, counting games by the
+    club's game ``points``; the exit status."""
     notes = Notes()
     failures = Failures()
     subscriber = Subscriber(db, broker, club=club, name=name, username=username,
                             password=password, ca_file=ca_file, changed=notes.changed,
-                            failed=failures.failed)
+                            failed=failures.failed, points=points)
 
     def stop() -> None:
         notes.closing = True

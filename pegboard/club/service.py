@@ -36,6 +36,7 @@ from pegboard.club.topics import (
     results_filter,
 )
 from pegboard.errors import ClubError
+from pegboard.rules.variants import GamePoints
 
 log = logging.getLogger(__name__)
 
@@ -48,7 +49,9 @@ class Subscriber:
                  name: str = "standings", username: str | None = None,
                  password: str | None = None, ca_file: Path | None = None,
                  changed: Callable[[], None] = lambda: None,
-                 failed: Callable[[BaseException], None] = lambda error: None) -> None:
+                 failed: Callable[[BaseException], None] = lambda error: None,
+                 points: GamePoints = GamePoints.ACC) -> None:
+        """``points``: the club's game points, by which every game is counted."""
         self.db_path = db_path
         self.broker = broker
         self.filter = results_filter(club)
@@ -58,6 +61,7 @@ class Subscriber:
         memory only: the broker retains them."""
         self._tables_lock = threading.Lock()
         self.changed = changed
+        self.points = points
         self.failed = failed
         self._db: sqlite3.Connection | None = None
         self.refusals: Refusals | None = None
@@ -154,7 +158,7 @@ class Subscriber:
             log.warning("refused: %s", error)
             self.refusals.refuse(message.topic, payload, str(error))
             return
-        stored = store_result(self._db, card)
+        stored = store_result(self._db, card, points=self.points)
         log.info("result %s from %s:%s: %s", card["id"], card["board"], card["game"], stored)
         if stored.changes:
             self.changed()

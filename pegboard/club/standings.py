@@ -104,6 +104,15 @@ def locks(db: sqlite3.Connection) -> list[dict[str, Any]]:
     return out
 
 
+def rescored(db: sqlite3.Connection) -> list[dict[str, Any]]:
+    """The results counted by the club's game points rather than those the table played
+    with (results.club_points): ``result`` (``<board>:<game>``), ``night``, ``round``,
+    ``table`` and ``why``."""
+    return [dict(row) for row in db.execute(
+        "SELECT board || ':' || game AS result, night, round, tbl AS 'table', "
+        "rescored AS why FROM result WHERE rescored != '' ORDER BY night, round, tbl")]
+
+
 def nights(db: sqlite3.Connection) -> list[int]:
     """The nights with results, in order."""
     return [row[0] for row in db.execute("SELECT DISTINCT night FROM result ORDER BY night")]
@@ -112,6 +121,7 @@ def nights(db: sqlite3.Connection) -> list[int]:
 SCORECARD_COLUMNS = (
     "result", "club", "night", "round", "table", "board", "game", "seat", "member", "name",
     "won", "game_points", "spread", "score", "skunk", "special_hands", "guest", "lock",
+    "rescored",
 )
 
 
@@ -122,7 +132,8 @@ def scorecards_csv(db: sqlite3.Connection, night: int | None = None) -> str:
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(SCORECARD_COLUMNS)
     for row in db.execute(
-            "SELECT l.*, r.board, r.game, r.payload FROM line l JOIN result r ON r.id = "
+            "SELECT l.*, r.board, r.game, r.payload, r.rescored FROM line l JOIN result r "
+            "ON r.id = "
             f"l.result{where} ORDER BY l.night, l.round, l.tbl, l.result, l.seat", values):
         card = json.loads(row["payload"])
         hands = [h["hand"] for h in card["special"] if h["seat"] == row["seat"]]
@@ -131,6 +142,7 @@ def scorecards_csv(db: sqlite3.Connection, night: int | None = None) -> str:
             row["game"], row["seat"], row["member"], row["name"], row["won"],
             row["game_points"], row["spread"], row["score"], card["skunk"], " ".join(hands),
             int(bool(card["players"][row["seat"]].get("guest"))), int(bool(card.get("lock"))),
+            row["rescored"],
         ])
     return out.getvalue()
 

@@ -31,6 +31,7 @@ from pegboard.commands import paths
 from pegboard.commands.club_settings import settings
 from pegboard.commands.web import bind, port_number
 from pegboard.errors import ClubError
+from pegboard.rules.variants import GamePoints
 
 if TYPE_CHECKING:
     import sqlite3
@@ -87,6 +88,10 @@ def register(parser: argparse.ArgumentParser) -> None:
                        "player's next table and opponent")
     serve.add_argument("--name", default="standings", type=board_id,
                        help="the service's MQTT session name (default standings)")
+    serve.add_argument("--game-points", default="acc", choices=("acc", "classic"),
+                       help="the club's game points, by which every game is counted: acc (a "
+                       "win 2, any skunk 3; the default) or classic (a win 1, a skunk 2, a "
+                       "double 4); a game played otherwise is counted so and flagged")
     serve.set_defaults(func=run_serve)
 
     seat = sub.add_parser("seat", help="check players in and seat the night's rounds")
@@ -217,7 +222,7 @@ def run_serve(args: argparse.Namespace) -> int:
         return club_server.serve(db_path, sock, given.broker, club=given.club, name=args.name,
                                  username=given.username, password=given.password,
                                  ca_file=given.ca_file, hosts=server_hosts.board_names(),
-                                 seating=seating)
+                                 seating=seating, points=GamePoints(args.game_points))
     finally:
         sock.close()
 

@@ -19,7 +19,7 @@ import tempfile
 import time
 from collections import defaultdict
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +28,7 @@ import httpx2 as httpx
 from pegboard.record import dump, result_json
 from pegboard.rules.events import ClubSeat, Confirm, GameHeader
 from pegboard.rules.game import Game
+from pegboard.rules.variants import GamePoints
 from pegboard.store import Store
 from tests.support.games import random_game
 from tests.support.mosquitto import Broker
@@ -60,16 +61,19 @@ class Played:
 def write_club_game(store: Store, seed: int, *, night: int, round_: int, table: int,
                     members: tuple[str, str], confirm: bool = True, finish: bool = True,
                     confirmed_at: list[float] | None = None, guests: tuple[int, ...] = (),
-                    mode: str = "cards") -> Played:
+                    mode: str = "cards", game_points: GamePoints | None = None) -> Played:
     """Play a seeded random game into ``store`` with its club seat; every seat confirms
     (each confirm its own synced line) unless ``confirm`` is False, and the game goes into
     the history (as the device does when the next game starts) unless ``finish`` is
     False. ``confirmed_at`` gets the ``perf_counter`` time the last confirm was on disk;
     ``guests``: the seats of guests, as the header's club object has them; ``mode``: how
-    the game is entered (:func:`~tests.support.games.random_game`'s)."""
+    the game is entered (:func:`~tests.support.games.random_game`'s); ``game_points``: the
+    table's (ACC unless given)."""
     played = random_game(seed, mode=mode)
     names = (f"P{members[0]}", f"P{members[1]}")
-    header = GameHeader(names, played.header.rules,
+    rules = played.header.rules if game_points is None else replace(
+        played.header.rules, game_points=game_points)
+    header = GameHeader(names, rules,
                         club=ClubSeat(night, round_, table, members, guests=guests))
     game = Game.from_header(header)
     store.new_game(dump(header))

@@ -53,6 +53,13 @@
       live.appendChild(row([b.board, (s.players || []).join(" v "), (s.shown || s.scores || []).join(" – "),
         b.online === "offline" ? "offline" : (s.phase || "")]));
     }
+    const rescored = document.getElementById("rescored");
+    rescored.replaceChildren();
+    for (const r of status.rescored) {
+      if (night !== null && String(r.night) !== String(night)) { continue; }
+      rescored.appendChild(text("li", "Rescored: " + r.result + " (round " + r.round +
+        ", table " + r.table + ") " + r.why));
+    }
     document.getElementById("counts").textContent =
       status.results + " results · " + status.corrections + " corrected · " +
       status.duplicates + " sent twice, counted once · " + status.held +
