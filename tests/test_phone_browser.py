@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 
 from pegboard.app.inputs import Button, Press
@@ -36,6 +37,12 @@ def browser() -> Iterator[Browser]:
         yield launched
 
 
+def accessible(page: Page, state: str, found: dict[str, list[str]]) -> None:
+    """axe-core's findings on the page in ``state`` (its copy shipped with
+    axe-playwright-python: no network), kept by state."""
+    found[state] = [f"{v['id']}: {v['help']}" for v in Axe().run(page).response["violations"]]
+
+
 def tap(page: Page, selector: str, taps: list[int], seat: int) -> None:
     page.locator(selector).click()
     taps[seat] += 1
@@ -51,6 +58,12 @@ def test_two_phones_and_the_box_play_a_deal(browser: Browser, tmp_path: Path) ->
             expect(page).to_have_url(f"http://127.0.0.1:{board.port}/phone")
             pages.append(page)
         taps = [0, 0]
+        found: dict[str, list[str]] = {}
+        stranger = browser.new_context(**PHONE).new_page()
+        stranger.goto(f"http://127.0.0.1:{board.port}/phone")
+        expect(stranger.locator("#join")).to_be_visible()
+        accessible(stranger, "join", found)
+        accessible(pages[1], "six cards", found)
         for seat, six in ((1, BEN_SIX), (0, ANN_SIX)):
             page = pages[seat]
             tap(page, f'#grid button[data-card="{six[0]}"]', taps, seat)
@@ -58,6 +71,8 @@ def test_two_phones_and_the_box_play_a_deal(browser: Browser, tmp_path: Path) ->
             for card in six:
                 tap(page, f'#grid button[data-card="{card}"]', taps, seat)
             expect(page.locator("#asked")).to_contain_text("Tap the 2 cards you lay away")
+            if seat == 1:
+                accessible(page, "lay away", found)
             for card in six[4:]:
                 tap(page, f'#hand button[data-card="{card}"]', taps, seat)
             tap(page, "button:text-is('Lay away')", taps, seat)
@@ -68,6 +83,7 @@ def test_two_phones_and_the_box_play_a_deal(browser: Browser, tmp_path: Path) ->
         expect(pages[0].locator("#asked")).to_contain_text("You deal: tap the starter")
         tap(pages[0], '#grid button[data-card="7S"]', taps, 0)
         expect(pages[1].locator("#asked")).to_have_text("Your turn: tap a card, or Go.")
+        accessible(pages[1], "the play", found)
         on_the_box = 0
         refused = 0
         while board.game.phase is Phase.PLAY:
@@ -111,5 +127,8 @@ def test_two_phones_and_the_box_play_a_deal(browser: Browser, tmp_path: Path) ->
             assert box is not None and box["width"] >= 44 and box["height"] >= 44
             width = page.evaluate("document.documentElement.scrollWidth")
             assert width <= 360
+        accessible(pages[0], "the count", found)
         # Taps a player needed for the deal, the undone one included: at most 16.
         assert max(taps) <= 16, taps
+        assert found.keys() == {"join", "six cards", "lay away", "the play", "the count"}
+        assert not any(found.values()), found
