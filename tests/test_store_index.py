@@ -195,6 +195,30 @@ def test_summaries_missing_from_a_rebuilt_index_are_made_once_and_kept(
     assert json.loads(capsys.readouterr().out) == first
 
 
+def test_summaries_an_older_layout_kept_are_made_again_from_the_records(
+    store: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A release that counted differently kept its own summaries on the finish lines and in
+    the index: statistics never take them (here made wrong on purpose) but replay the records."""
+    assert main(["stats", "--store", str(store), "--json"]) == 0
+    truth = json.loads(capsys.readouterr().out)
+    for path in (store / "history").iterdir():
+        entries = scan(path.read_bytes()).entries
+        note = entries[-1].get("summaries")
+        if note is not None:
+            for game in note["games"]:
+                game["tallies"][0]["hand_points"] += 1000
+            note["layout"] = "2"
+        path.write_bytes(b"".join(encode_line(entry) for entry in entries))
+    with sqlite3.connect(store / INDEX_NAME) as db:
+        db.execute("UPDATE meta SET value = '2' WHERE key = 'layout'")
+    assert main(["stats", "--store", str(store), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == truth
+    with sqlite3.connect(store / INDEX_NAME) as db:
+        assert db.execute("SELECT value FROM meta WHERE key = 'layout'").fetchone() == (LAYOUT,)
+        assert LAYOUT != "2"
+
+
 def test_export_by_id_reads_only_that_games_file(
     store: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
