@@ -10,12 +10,14 @@ answer.
 from __future__ import annotations
 
 import json
+import random
 import re
 from pathlib import Path
 from typing import Any
 
 from pegboard.rules.cards import DECK, Card
 from pegboard.rules.state import Phase
+from pegboard.rules.variants import Rules
 from pegboard.web.phone_app import PhoneLimits
 from tests.support.phones import Board, Listener, phone_board, request
 
@@ -87,6 +89,72 @@ def test_two_phones_play_a_deal_to_the_engines_scores(tmp_path: Path) -> None:
             spectator.close()
         last = json.loads([d for k, d in spectator.events() if k == "game"][-1])["game"]
         assert tuple(last["scores"]) == gs.scores
+
+
+def test_two_phones_play_a_whole_game_over_http(tmp_path: Path) -> None:
+    rng = random.Random(11)
+    with phone_board(tmp_path, dealer=1) as board:
+        tokens = joined(board)
+        deals = 0
+        while board.game.winner is None:
+            assert board.game.phase is Phase.STARTER, board.game.phase
+            deck = [str(card) for card in DECK]
+            rng.shuffle(deck)
+            for seat in (0, 1):
+                six = deck[6 * seat: 6 * seat + 6]
+                _, data = act(board, tokens[seat], {"do": "hand", "dealt": six,
+                                                    "away": six[4:]})
+                assert data["taken"], data
+            dealer = board.game.dealer or 0
+            assert act(board, tokens[dealer], {"do": "starter", "card": deck[12]})[1]["taken"]
+            while board.game.phase is Phase.PLAY:
+                seat = board.game.to_act or 0
+                view = me(board, tokens[seat])
+                body = {"do": "play", "card": view["playable"][0]} if view["playable"] else {
+                    "do": "go"}
+                _, data = act(board, tokens[seat], body)
+                assert data["taken"], data
+            deals += 1
+        gs = board.game
+        assert max(gs.scores) >= 121 and deals >= 5
+        assert board.recorded().scores == gs.scores and board.recorded().winner == gs.winner
+        final = me(board, tokens[0])
+        assert final["phase"] == "game over" and final["asks"] == "wait"
+
+
+def test_a_muggins_game_claims_on_the_phones(tmp_path: Path) -> None:
+    """Each score waits for its owner's claim, made on the owner's phone: one claim short,
+    the rest right; the owner's phone alone is asked."""
+    rules = Rules.from_json({"muggins": True}, 2)
+    with phone_board(tmp_path, rules=rules) as board:
+        tokens = joined(board)
+        for seat, six in ((1, BEN_SIX), (0, ANN_SIX)):
+            assert act(board, tokens[seat], {"do": "hand", "dealt": six,
+                                             "away": six[4:]})[1]["taken"]
+        assert act(board, tokens[0], {"do": "starter", "card": "7S"})[1]["taken"]
+        claims = short = 0
+        while board.game.deal_no == 1:
+            gs = board.game
+            if gs.pending_claims:
+                pending = gs.pending_claims[0]
+                owner, other = pending.player, 1 - pending.player
+                assert me(board, tokens[owner])["asks"] == "claim"
+                assert me(board, tokens[other])["asks"] != "claim"
+                points = pending.points - 1 if pending.points > 1 and not short else (
+                    pending.points)
+                short += points < pending.points
+                _, data = act(board, tokens[owner], {"do": "claim", "points": points})
+                assert data["taken"], data
+                claims += 1
+                continue
+            assert gs.phase is Phase.PLAY, gs.phase
+            seat = gs.to_act or 0
+            view = me(board, tokens[seat])
+            body = {"do": "play", "card": view["playable"][0]} if view["playable"] else {
+                "do": "go"}
+            assert act(board, tokens[seat], body)[1]["taken"]
+        assert claims >= 3 and short == 1  # the hands and the crib at least
+        assert board.recorded().scores == board.game.scores
 
 
 def test_no_card_reaches_a_spectator_or_the_other_seat_before_it_is_seen(

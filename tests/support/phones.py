@@ -24,6 +24,7 @@ from pegboard.device.phones import add_phones
 from pegboard.hw.clock import MonotonicClock
 from pegboard.rules.events import Deal, Event, GameHeader
 from pegboard.rules.state import GameState
+from pegboard.rules.variants import Rules
 from pegboard.sim.fakes import RecordingDisplay
 from pegboard.sim.session import Simulator
 from pegboard.store import Store
@@ -170,13 +171,13 @@ def listening_socket() -> socket.socket:
 
 @contextmanager
 def phone_board(folder: Path, *, dealer: int = 0, config: Config | None = None,
-                first: tuple[Event, ...] = (),
+                first: tuple[Event, ...] = (), rules: Rules | None = None,
                 limits: PhoneLimits = LENIENT,
                 ) -> Iterator[Board]:
     """A 2-player game (Ann and Ben, ``dealer`` dealing the first hand) on a board serving
     phone seats; the loop runs on its own thread until the block ends."""
     with Store(folder / "store", owner="test") as store:
-        store.new_game(GameHeader(("Ann", "Ben")))
+        store.new_game(GameHeader(("Ann", "Ben"), rules or Rules()))
         for event in (Deal(dealer), *first):
             store.append(event)
         views: list[View] = []
