@@ -25,6 +25,7 @@ from pegboard.sim.fakes import FakeClock
 from pegboard.sim.keys import expand, parse_script
 from pegboard.sim.session import Simulator
 from pegboard.store import Store
+from pegboard.ui import large, text
 from pegboard.ui.render import render
 from tests.support.app_driver import OK, App
 
@@ -249,3 +250,60 @@ def test_a_page_scrolls_to_its_last_line_in_large_print(tmp_path: Path, large: b
     view, _ = frames[-1]
     assert view.screen is Screen.MESSAGE and view.title == "The cut" and len(view.lines) == 3
     assert view.first_line == last
+
+
+@functools.cache
+def game_over_app() -> App:
+    """A whole game played (seed 1 on the keypad, by ear), on its game-over screen, in
+    large print."""
+    from pegboard.app.inputs import Button, Press
+    from tests.support.listening import Listener, true_game
+
+    game = true_game(1, 121, suits=True)
+    assert game is not None
+    _, plan, counts = game
+    listener = Listener("keypad", list(plan), counts)
+    listener.play()
+    app = App.start("keypad")
+    app.state = replace(listener.state, setup=replace(listener.state.setup, large_print=True))
+    while app.view.screen is not Screen.GAME_OVER:
+        app.feed(Press(Button.OK))
+    return app
+
+
+def test_large_print_shows_every_result_line_whole_turning_through_them() -> None:
+    """Two rows of big words fit under the scores: the result's lines are shown whole, as
+    many as fit, the title first, and turning scrolls a line at a time to the last (before,
+    the screen showed the title and "No skunk:", cut)."""
+    app = game_over_app()
+    view = app.view
+    assert view.title == "P1 wins" and view.lines == (
+        "No skunk: 2 game pts", "Spread 19 (from 121)")
+    shown: list[list[str]] = []
+    for _ in range(4):
+        image = render(app.view)
+        words = image.crop((0, 31, large.WIDTH - text.CHAR_W, large.HEIGHT))  # (under the box)
+        rows = [row for row in (["P1 wins"], ["No skunk:", "2 game pts"],
+                                ["Spread 19", "(from 121)"])
+                if words.tobytes() == _drawn(row).tobytes()]
+        shown.append(rows[0] if rows else [])
+        app.feed(KnobTurn(1))
+    assert shown == [["P1 wins"], ["No skunk:", "2 game pts"], ["Spread 19", "(from 121)"],
+                     ["Spread 19", "(from 121)"]]
+
+
+def _drawn(rows: list[str]) -> Image.Image:
+    """``rows`` of big words as large print draws them under the scores (cropped alike)."""
+    image = Image.new("1", (large.WIDTH, large.HEIGHT), 0)
+    for at, row in enumerate(rows):
+        large._words(image, 0, 30 + at * large._WORD_H, row)
+    return image.crop((0, 31, large.WIDTH - text.CHAR_W, large.HEIGHT))
+
+
+def test_without_large_print_turning_leaves_the_result_as_it_is() -> None:
+    app = game_over_app()
+    plain = App.start("keypad")
+    plain.state = replace(app.state, setup=replace(app.state.setup, large_print=False))
+    before = plain.view
+    plain.feed(KnobTurn(1))
+    assert plain.view == before and before.first_line == 0

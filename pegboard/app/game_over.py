@@ -11,6 +11,7 @@ from dataclasses import replace
 
 from pegboard.app import flow, menus
 from pegboard.app.inputs import InputEvent
+from pegboard.app.keys import steps
 from pegboard.app.session import Session
 from pegboard.app.state import AppState, GameOverScreen, Result
 from pegboard.app.view import Screen, View
@@ -40,6 +41,16 @@ def next_game(state: AppState, screen: GameOverScreen, event: InputEvent) -> Res
     return menus.finish(state)
 
 
+def scroll(state: AppState, screen: GameOverScreen, event: InputEvent) -> Result:
+    """Large print, where two rows of big words fit under the scores: turning scrolls the
+    result a line at a time (the title first), so each line is shown whole in turn."""
+    if not state.setup.large_print or screen.race_shown:
+        return state, ()
+    last = len(view(state, screen).lines)  # the title is line 0
+    moved = max(0, min(last, screen.scroll + steps(event)))
+    return replace(state, screen=replace(screen, scroll=moved)), ()
+
+
 def take_back(state: AppState, screen: GameOverScreen, event: InputEvent) -> Result:
     """UNDO takes back the entry that won the game."""
     return flow.undo(replace(state, race=()))
@@ -66,7 +77,8 @@ def view(state: AppState, screen: GameOverScreen) -> View:
         lines = (*lines, f"Spread {over.spread} (from {gs.rules.target})")
     if state.teaching and seat is None:
         lines = (*lines, REVIEW_LINE)  # a learner finds the review where the game ends
-    return replace(base, lines=lines, race=state.race, hint=hint)
+    return replace(base, lines=lines, race=state.race, hint=hint,
+                   first_line=screen.scroll if state.setup.large_print else 0)
 
 
 REVIEW_LINE = "MENU: the review"

@@ -215,6 +215,9 @@ class GameOverScreen:
     """The result of a finished game (GO shows the score race)."""
 
     race_shown: bool = False
+    scroll: int = 0
+    """Large print: the result's line in view, the title counted as the first (turning
+    scrolls, so every line is read whole)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -48,6 +48,7 @@ LIST_SCREENS = frozenset({Screen.HOME, Screen.MENU, Screen.SETUP, Screen.DEALER,
                           Screen.PENALTIES, Screen.CONFIRM, Screen.PEG})
 CARD_SCREENS = frozenset({Screen.CUT, Screen.STARTER, Screen.CRIB, Screen.HAND})
 TEXT_SCREENS = frozenset({Screen.MESSAGE, Screen.HELP})  # their lines are what they say
+RESULT_SCREENS = frozenset({Screen.GAME_OVER, Screen.MATCH})  # every line shown whole
 
 
 def render_large(image: Image.Image, view: View) -> None:
@@ -189,11 +190,17 @@ def _play(image: Image.Image, view: View) -> None:
 def _table(image: Image.Image, view: View) -> None:
     """The scores across the top in big digits; under them the title at twice the size on up
     to two lines (a second line, when the title needs only one, is the last award or the
-    first line of the page)."""
+    first line of the page). A result (the game or the match over) shows its lines whole
+    instead, as many as fit from ``first_line`` (the title counted as line 0), with a mark
+    when more follow: turning scrolls them."""
     scores(image, view.sides, 0, WIDTH, 1)
     chars = WORD_CHARS - 1 if view.locked else WORD_CHARS  # (a column for the padlock)
     rows = wrap(view.title, chars) if view.title else []
-    if len(rows) < 2:
+    if view.screen in RESULT_SCREENS:
+        rows, left = _whole([view.title, *view.lines][view.first_line:], chars, 2)
+        if left:
+            draw_text(image, WIDTH - CHAR_W, HEIGHT - LINE_H, "▾")
+    elif len(rows) < 2:
         more = view.award or next((line for line in view.lines[view.first_line:] if line), "")
         rows += wrap(more.strip(), chars)[:1] if more else []
     y = 1 + 7 * DIGIT_SCALE + 1
@@ -203,6 +210,20 @@ def _table(image: Image.Image, view: View) -> None:
         right = min(_edge(view, y, _WORD_H), WIDTH - _LOCK_ROOM if view.locked else WIDTH)
         _words(image, 0, y, row, right=right)
         y += _WORD_H
+
+
+def _whole(lines: list[str], chars: int, room: int) -> tuple[list[str], bool]:
+    """The rows of as many of ``lines`` as fit whole in ``room`` rows (the first always, cut
+    to the room if it alone is longer), and whether any line is left out."""
+    rows: list[str] = []
+    for at, line in enumerate(lines):
+        wrapped = wrap(line, chars)
+        if rows and len(rows) + len(wrapped) > room:
+            return rows, True
+        rows += wrapped
+        if len(rows) >= room:
+            return rows[:room], at + 1 < len(lines) or len(rows) > room
+    return rows, False
 
 
 def _list(image: Image.Image, view: View) -> None:
