@@ -54,6 +54,7 @@ NATIVE=$(dpkg --print-architecture)
 ARCH=${ARCH:-$NATIVE}
 BASE=$WORK/$SUITE-$ARCH-base.tar
 TARGET=$WORK/root-$SUITE-$ARCH
+LOG=$WORK/$SUITE-$ARCH  # what the steps printed: $LOG-first-run.txt, $LOG-run.txt ...
 
 # The qemu-user name of a Debian architecture.
 qemu_name() {
@@ -167,8 +168,27 @@ printf '    ok: %s, its programs run as %s (%s)\n' "$ARCH" "$machine" \
     "$([ "$ARCH" = "$NATIVE" ] && printf natively || printf 'under qemu-user')"
 
 say "install.sh, first run"
-in_root bash /usr/src/pegboard/systemd/install.sh | tee "$WORK/first-run.txt"
+status=0
+in_root bash /usr/src/pegboard/systemd/install.sh >"$LOG-first-run.txt" 2>&1 || status=$?
+cat "$LOG-first-run.txt"
 python=$(in_root /opt/pegboard/venv/bin/python --version)
+if [ "$status" != 0 ]; then
+    # The one stop install.sh is meant to make: a Python with no lgpio wheel on PyPI (3.13 on
+    # Debian trixie) and package sources without python3-lgpio (plain Debian). It must stop
+    # before the service is set up and say what to do.
+    grep -q '^install.sh: no lgpio' "$LOG-first-run.txt" ||
+        fail "install.sh ended with status $status"
+    in_root apt-cache policy python3-lgpio 2>/dev/null | grep -q '^ *Candidate: [^(]' &&
+        fail "install.sh said there is no python3-lgpio, and the sources have one"
+    [ ! -e "$TARGET/etc/systemd/system/pegboard.service" ] ||
+        fail "install.sh stopped for lgpio after it had installed the service"
+    printf '    ok: %s, no python3-lgpio in %s, no lgpio wheel: install.sh stopped (status %s)\n' \
+        "$python" "$SUITE" "$status"
+    printf '        before the service was set up, and said what to do\n'
+    printf '\ninstall-check: passed (%s, %s, %s, %s): the installer stops and says what to do\n' \
+        "$SUITE" "$ARCH" "$machine" "$python"
+    exit 0
+fi
 
 say "What it left"
 for package in python3-venv python3-pip i2c-tools espeak-ng alsa-utils; do
@@ -202,15 +222,15 @@ in_root /opt/pegboard/venv/bin/python -c 'import lgpio, gpiozero.pins.lgpio; lgp
     fail "lgpio does not import in the service's venv"
 printf '    ok: lgpio imports in /opt/pegboard/venv\n'
 in_root runuser -u pegboard -- /usr/local/bin/pegboard score 5C 5D 5H JS --starter 5S \
-    --wav /tmp/pegboard-check.wav >/dev/null 2>"$WORK/score.err" &&
+    --wav /tmp/pegboard-check.wav >/dev/null 2>"$LOG-score.err" &&
     [ -s "$TARGET/tmp/pegboard-check.wav" ] ||
-    fail "pegboard score --wav as the service user: $(cat "$WORK/score.err")"
+    fail "pegboard score --wav as the service user: $(cat "$LOG-score.err")"
 printf '    ok: pegboard score --wav speaks through espeak-ng as user pegboard\n'
 
 say "install.sh, second run (must change nothing)"
-in_root bash /usr/src/pegboard/systemd/install.sh | tee "$WORK/second-run.txt"
-if grep -q '^    run:' "$WORK/second-run.txt"; then
-    fail "the second run changed something: $(grep '^    run:' "$WORK/second-run.txt")"
+in_root bash /usr/src/pegboard/systemd/install.sh | tee "$LOG-second-run.txt"
+if grep -q '^    run:' "$LOG-second-run.txt"; then
+    fail "the second run changed something: $(grep '^    run:' "$LOG-second-run.txt")"
 fi
 
 say "pegboard run as the service user, with no hardware attached"
@@ -218,10 +238,10 @@ say "pegboard run as the service user, with no hardware attached"
 in_root install -d -o pegboard -g pegboard -m 0750 /var/lib/pegboard
 status=0
 in_root runuser -u pegboard -- env STATE_DIRECTORY=/var/lib/pegboard \
-    timeout 300 /usr/local/bin/pegboard run >"$WORK/run.out" 2>&1 || status=$?
-sed 's/^/    | /' "$WORK/run.out"
+    timeout 300 /usr/local/bin/pegboard run >"$LOG-run.txt" 2>&1 || status=$?
+sed 's/^/    | /' "$LOG-run.txt"
 [ "$status" = 2 ] || fail "pegboard run ended with status $status, not 2 (a clear error)"
-grep -q 'cannot open the OLED on I2C bus 1 at address 0x3c' "$WORK/run.out" ||
+grep -q 'cannot open the OLED on I2C bus 1 at address 0x3c' "$LOG-run.txt" ||
     fail "pegboard run did not say the OLED cannot be opened"
 printf '    ok: exit status 2 and the message naming the OLED, its bus and its address\n'
 

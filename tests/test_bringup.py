@@ -174,7 +174,7 @@ def test_pins_in_use_are_a_clear_message_naming_the_service(
     holder = SwitchProbe({"row 1": 5}, lambda item: None, FakeClock())
     assert main(["bringup", "keypad", "--config", str(config), "--seconds", "0"]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("pegboard bringup: cannot open the keypad's pins: ")
+    assert err.startswith("pegboard bringup: cannot open the pins of the keypad: ")
     assert "sudo systemctl stop pegboard" in err
     holder.close()
     assert main(["bringup", "keypad", "--config", str(config), "--seconds", "0"]) == 0

@@ -93,7 +93,7 @@ def _opening(stage: str, make: Callable[[], Any]) -> Any:
     try:
         return make()
     except (gpiozero.GPIOZeroError, OSError, RuntimeError) as error:
-        raise PinsUnavailable(f"cannot open the {stage}'s pins: {error}") from error
+        raise PinsUnavailable(f"cannot open the pins of the {stage}: {error}") from error
 
 
 class SwitchProbe:
