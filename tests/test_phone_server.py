@@ -10,15 +10,28 @@ answer.
 from __future__ import annotations
 
 import json
+import queue
 import random
 import re
 from pathlib import Path
 from typing import Any
 
+from pegboard.app.machine import initial_state
+from pegboard.config import Config
+from pegboard.device.build import APP
+from pegboard.device.loop import DeviceLoop
+from pegboard.device.phones import PhoneObserver
+from pegboard.errors import StoreError
+from pegboard.record import dump_line
 from pegboard.rules.cards import DECK, Card
+from pegboard.rules.events import Deal, Dealt, GameHeader, LaidAway
 from pegboard.rules.state import Phase
 from pegboard.rules.variants import Rules
+from pegboard.sim.fakes import FakeClock, RecordingDisplay
+from pegboard.sim.session import KitOnFirstKey
 from pegboard.web.phone_app import PhoneLimits
+from pegboard.web.phone_desk import Desk
+from tests.support.memory_store import MemoryStore
 from tests.support.phones import Board, Listener, phone_board, request
 
 ANN_SIX = ["5H", "5D", "JC", "4S", "KH", "2C"]
@@ -333,3 +346,32 @@ def test_advice_is_the_seats_own_and_not_under_the_lock(tmp_path: Path) -> None:
         assert best["away"] == ["JC", "KS"] and best["own_crib"] is True
         # Under the night's tournament lock there is none (a guest's seat excepted).
         assert len(data["advice"]) == 3 and len(DECK) == 52
+
+
+def test_a_tap_the_store_could_not_save_is_answered_as_refused() -> None:
+    """The loop drops a step whose save failed: the phone is told, nothing changed, and the
+    same tap taken the next time."""
+    store = MemoryStore()
+    header = GameHeader(("Ann", "Ben"))
+    store.new_game(header)
+    store.append(Deal(0))
+    inbox: queue.Queue[Any] = queue.Queue()
+    desk = Desk(inbox.put)
+    state = initial_state(Config(), resume=[dump_line(header), dump_line(Deal(0))])
+    loop = DeviceLoop(APP, state, kit=KitOnFirstKey(), inbox=inbox, display=RecordingDisplay(),
+                      store=store, clock=FakeClock(),
+                      observers=[PhoneObserver(desk, lambda: "g1")])
+    loop.start()
+    six = tuple(map(Card.parse, BEN_SIX))
+    store.fail_next = StoreError("disk full")
+    failed = desk.submit(1, (Dealt(1, six), LaidAway(1, six[4:])), 0)
+    loop.pump()
+    answer = failed.result(timeout=0)
+    assert not answer.taken and "Not saved on the board (disk full)" in answer.reason
+    assert loop.state.session is not None and loop.state.session.state.dealt[1] is None
+    taken = desk.submit(1, (Dealt(1, six), LaidAway(1, six[4:])), 0)
+    loop.pump()
+    assert taken.result(timeout=0).taken
+    assert store.games[-1][-2:] == [dump_line(Dealt(1, six)), dump_line(LaidAway(1, six[4:]))]
+    assert desk.now.game_id == "g1" and desk.now.game is not None
+    assert desk.now.game.state.dealt[1] == six
