@@ -137,7 +137,8 @@ def test_two_phones_play_a_whole_game_over_http(tmp_path: Path) -> None:
 
 def test_a_muggins_game_claims_on_the_phones(tmp_path: Path) -> None:
     """Each score waits for its owner's claim, made on the owner's phone: one claim short,
-    the rest right; the owner's phone alone is asked."""
+    the rest right; the owner's phone alone is asked, the opponent's offered the call on
+    every claim alike, and its muggins call takes the point missed."""
     rules = Rules.from_json({"muggins": True}, 2)
     with phone_board(tmp_path, rules=rules) as board:
         tokens = joined(board)
@@ -155,10 +156,21 @@ def test_a_muggins_game_claims_on_the_phones(tmp_path: Path) -> None:
                 assert me(board, tokens[other])["asks"] != "claim"
                 points = pending.points - 1 if pending.points > 1 and not short else (
                     pending.points)
-                short += points < pending.points
                 _, data = act(board, tokens[owner], {"do": "claim", "points": points})
                 assert data["taken"], data
                 claims += 1
+                # The opponent's phone is offered the call, right claim or short alike.
+                call = me(board, tokens[other])["call"]
+                assert call is not None and call["owner"] == board.game.names[owner]
+                assert call["claimed"] == points and me(board, tokens[owner])["call"] is None
+                if points < pending.points:
+                    short += 1
+                    missed = board.game.pending_muggins
+                    assert missed is not None and missed.points == 1
+                    before = board.game.scores[other]
+                    _, data = act(board, tokens[other], {"do": "muggins", "points": 1})
+                    assert data["taken"], data
+                    assert board.game.scores[other] == before + 1
                 continue
             assert gs.phase is Phase.PLAY, gs.phase
             seat = gs.to_act or 0

@@ -107,8 +107,14 @@ def seat_json(game: Game, seat: int, *, game_id: str | None) -> dict[str, Any]:
         "help": helps(game, seat),
         "hint": None,
         "claim": None,
+        "call": None,
         "counts": counts(game, seat),
     }
+    call = gs.open_call
+    if gs.rules.muggins and call is not None and gs.side_of(call.owner) != gs.side_of(seat):
+        # The chance to call muggins, the same whether or not points were missed.
+        data["call"] = {"owner": gs.names[call.owner], "claimed": call.claimed,
+                        "for": [r.value for r in (call.claim.reasons or (call.claim.reason,))]}
     if asked == "claim":
         pending = gs.pending_claims[0]
         data["claim"] = {"for": [r.value for r in (pending.reasons or (pending.reason,))]}

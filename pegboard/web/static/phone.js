@@ -162,13 +162,25 @@
       }, chosen.length === 0));
       return;
     }
+    if (me.call) {  // muggins: the opponent's claim may be called on (or let pass)
+      const said = me.call.claimed === null ? "" : " (claimed " + me.call.claimed + ")";
+      $("hint").textContent = "Muggins on " + me.call.owner + "'s " + me.call.for.join(", ") + said + "?";
+      const missed = document.createElement("input");
+      missed.type = "number"; missed.min = "0"; missed.max = "29"; missed.id = "missed";
+      missed.setAttribute("aria-label", "Points missed");
+      actions.appendChild(missed);
+      actions.appendChild(actionButton("Call muggins", () => act(
+        { do: "muggins", points: parseInt(missed.value || "0", 10) }, "Your call is in.")));
+      actions.appendChild(actionButton("No muggins", () => act(
+        { do: "muggins", points: 0 }, "No muggins.")));
+    }
     (me.held || []).forEach((c) => hand.appendChild(cardButton(c, (card) => {
       if (me.asks === "play") act({ do: "play", card: card }, "You played " + shown(card) + ".");
     })));
     if (me.asks === "play") {
       $("asked").textContent = "Your turn: tap a card, or Go.";
       actions.appendChild(actionButton("Go", () => act({ do: "go" }, "You said go.")));
-      if (me.hint) $("hint").textContent = "Hint: " + me.hint.reason;
+      if (me.hint && !me.call) $("hint").textContent = "Hint: " + me.hint.reason;
       if (!me.held) {  // your cards are not on this phone: any card you hold
         drawGrid(seen, (card) => act({ do: "play", card: card }, "You played " + shown(card) + "."));
       }
