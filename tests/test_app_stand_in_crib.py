@@ -2,15 +2,19 @@
 dealt cards with their suits (for discard advice) and laid 5♣ 7♣ away; the starter was
 entered by its rank alone, so its suit is a stand-in. The crib wheel then offers no "flush"
 on any card (the crib's flush would need the starter's suit), and a crib entered all in clubs
-scores no flush (record version 4; a version-3 record keeps the score it was played to)."""
+scores no flush (record version 4; a version-3 record keeps the score it was played to).
+A player who says the crib is a flush (GO on its page) changes only the cards entered by rank,
+and the box then asks the starter's suit the flush needs."""
 
 from __future__ import annotations
+
+import json
 
 from bench.input_plan import table_slots
 from pegboard.app.machine import initial_state
 from pegboard.config import Config
 from pegboard.rules.state import Reason
-from tests.support.app_driver import App
+from tests.support.app_driver import GO, App
 from tests.support.rulings_records import entry, game_of, header, play
 
 PLAYS = ((1, "2H"), (0, "QH"), (1, "3S"), (0, "KD"), (1, "4S"), (0, "2S"), (1, "6H"),
@@ -48,3 +52,59 @@ def test_a_crib_of_one_suit_with_a_stand_in_starter_scores_no_flush() -> None:
     items = [item.kind for award in before.state.awards if award.reason is Reason.CRIB
              for item in award.items]
     assert "flush" in items
+
+
+# -- a crib partly named, partly entered by rank: GO states its flush ---------------------------
+
+MIXED = [header(), entry("deal", dealer=0),
+         entry("dealt", player=0, cards=["5H", "7H", "TS", "QS", "KS", "2D"]),
+         entry("starter", card="4C", suit_known=False),
+         play(1, "8C"), play(0, "TS"), play(1, "6D"), play(0, "2D"), play(1, "3C"),
+         entry("go", player=0), play(1, "AD"), play(0, "QS"), play(0, "KS")]
+"""Ann (the dealer) entered her dealt cards and kept 10♠ Q♠ K♠ 2♦: 5♥ 7♥ are in her crib by
+name. Ben's cards, the 9 and K he laid away among them, are entered by rank."""
+
+
+def mixed_crib(starter: str | None = None) -> App:
+    lines = MIXED if starter is None else [
+        *MIXED[:3], entry("starter", card=starter, by_rank=True), *MIXED[4:]]
+    app = App(initial_state(Config(), resume=lines))
+    app.read()
+    for label in ("5♥", "7♥", "9", "K"):  # Ben's two by rank: the wheel gives them suits
+        app.pick(label)
+    assert app.pages[0].title == "Ann's crib: 2"
+    return app
+
+
+def crib_points(app: App) -> int:
+    return [a for a in app.game.awards if a.reason is Reason.CRIB][-1].points
+
+
+def test_go_states_the_flush_of_a_crib_partly_named_and_the_box_asks_the_starter() -> None:
+    """The starter by its rank alone: GO offers the flush of five (the table's 9 and K are
+    hearts, like the 5♥ 7♥ named); the crib is entered again in hearts and, the flush needing
+    the starter's suit, the box asks it; a heart makes the flush of five, exactly."""
+    app = mixed_crib()
+    assert app.view.hint == "OK next  GO +flush 5"
+    app.feed(GO)
+    assert app.game.asked is not None and app.game.asked.crib
+    assert app.game.asked.makes == ("flush",)
+    assert json.loads(app.record[-1])["cards"] == ["5H", "7H", "9H", "KH"]
+    app.pick("4♥")
+    assert crib_points(app) == 2 + 5  # fifteen 2, a flush of five
+    assert app.pages[0].title == "Ann's crib: 7"
+
+
+def test_the_starter_s_suit_answered_otherwise_makes_no_crib_flush() -> None:
+    app = mixed_crib()
+    app.feed(GO)
+    app.pick("4♣")
+    assert crib_points(app) == 2  # a crib flush needs the starter's suit
+
+
+def test_go_states_the_flush_of_a_crib_partly_named_with_the_starter_named() -> None:
+    app = mixed_crib("4H")
+    assert app.view.hint == "OK next  GO +flush 5"
+    app.feed(GO)
+    assert app.game.asked is None and crib_points(app) == 7
+    assert app.pages[0].title == "Ann's crib: 7"

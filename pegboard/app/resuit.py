@@ -51,20 +51,41 @@ def fact_of(cards: tuple[Card, ...], starter: Card, *, crib: bool) -> Fact:
     return flush, nobs
 
 
+def counted_fact(gs: GameState, cards: tuple[Card, ...], *, crib: bool) -> Fact:
+    """The fact ``cards`` make with the starter as the table entered it. A starter entered by
+    its rank alone counts with its stand-in suit, except with cards named with their suits
+    (a dealt hand): of one suit the starter may have, they make a flush with it, which the
+    engine then asks the starter's suit for (its stand-in never scores with them)."""
+    starter = gs.starter
+    assert starter is not None
+    if not gs.starter_suit_known and gs.turned is not None:
+        if gs.turned.suit is not None:  # asked, and answered
+            starter = _CARD[starter.rank, gs.turned.suit]
+        elif any(c in gs.suits_entered for c in cards):
+            suits = {c.suit for c in cards}
+            dealt = {c for d in gs.dealt if d is not None for c in d}
+            if len(suits) == 1 and _CARD[starter.rank, cards[0].suit] not in dealt:
+                starter = _CARD[starter.rank, cards[0].suit]
+    return fact_of(cards, starter, crib=crib)
+
+
 def choices(gs: GameState, count: Count) -> dict[Fact, dict[Card, Card]]:
     """Every fact the hand's suits could make, each as the change of cards that makes it with
-    the fewest suits changed. Another hand's stand-in holding a card the fact needs moves to a
-    suit that changes nothing of its own hand. Empty when the hand's suits are known."""
-    if gs.starter is None or any(
-        d is not None and c in d for d in gs.dealt for c in count.cards
-    ):
+    the fewest suits changed. Only cards entered by their ranks change: a card named with its
+    suit (a dealt hand) keeps it, so a crib partly named and partly entered by rank may still
+    be a flush. Another hand's stand-in holding a card the fact needs moves to a suit that
+    changes nothing of its own hand. Empty when every suit of the hand is known."""
+    if gs.starter is None:
+        return {}
+    known = {c for d in gs.dealt if d is not None for c in d}
+    if all(c in known for c in count.cards):
         return {}
     mine = set(count.cards)
-    blocked = set(gs.seen - mine) | {gs.starter}
+    blocked = set(gs.seen - mine) | {gs.starter} | (known - mine)
     owners = {c: q for q, laid in enumerate(gs.played) for c in laid if q != count.player}
-    known = {c for d in gs.dealt if d is not None for c in d}
     best: dict[Fact, tuple[int, dict[Card, Card]]] = {}
-    for suits in product(SUITS, repeat=len(count.cards)):
+    ways = [(c.suit,) if c in known else SUITS for c in count.cards]
+    for suits in product(*ways):
         cards = tuple(_CARD[c.rank, s] for c, s in zip(count.cards, suits, strict=True))
         if len(set(cards)) < len(cards):
             continue
@@ -73,7 +94,7 @@ def choices(gs: GameState, count: Count) -> dict[Fact, dict[Card, Card]]:
         if moves is None:
             continue
         change.update(moves)
-        fact = fact_of(cards, gs.starter, crib=count.crib)
+        fact = counted_fact(gs, cards, crib=count.crib)
         if fact not in best or len(change) < best[fact][0]:
             best[fact] = (len(change), change)
     return {fact: change for fact, (_, change) in best.items()}
@@ -117,7 +138,7 @@ def next_fact(gs: GameState, count: Count) -> tuple[Fact, dict[Card, Card]] | No
     if gs.starter is None or len(options) < 2:
         return None
     order = sorted(options, key=lambda f: (f[0] > 0, f[0], f[1]))
-    current = fact_of(count.cards, gs.starter, crib=count.crib)
+    current = counted_fact(gs, count.cards, crib=count.crib)
     at = order.index(current) if current in order else -1
     fact = order[(at + 1) % len(order)]
     return fact, options[fact]

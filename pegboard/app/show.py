@@ -121,6 +121,10 @@ def _resuit_page(state: AppState, screen: Reading, count: Count, change: dict[Ca
         return state, ()
     session, effects, replayed = done
     state = replace(state, session=session)
+    if session.state.asked is not None:
+        # The suits chosen make the count depend on the starter's suit, entered by its rank
+        # alone (a flush with cards named with their suits): the engine asks it first.
+        return flow.settle(state, list(effects))
     counts: list[Page] = []
     for before, report, after in replayed:
         counts.extend(count_pages(before, after, report))
