@@ -4,7 +4,8 @@ In a muggins game the box asks nothing after a claim and keeps the true count to
 opponent who spots a miss calls from the menu ("Muggins: P2", the row right under Back),
 there after every claim, right or short, until the next score is pegged (RULES.md, "Muggins").
 With teaching on it keeps the open way as a lesson: "P1 missed 2", the opponent first; "No
-muggins" is an entry of the record, so a table resumed after a power cut is not asked again.
+muggins" is an entry of the record, so a table resumed after a power cut is not asked again; a
+count's page comes only once muggins can no longer be called on it.
 """
 
 from __future__ import annotations
@@ -212,3 +213,69 @@ def test_a_claim_on_the_award_line_fits_its_21_characters() -> None:
     assert claimed_line("Ann", "hand", 12) == "Ann claimed 12 (hand)"
     assert claimed_line("Margaret", "crib", 12) == "Margaret claimed 12"
     assert claimed_line("Bartholomew Jones", "hand", 29) == "Hand: claimed 29"
+
+
+def to_the_hand_claim(app: App) -> App:
+    """The deal of :func:`tests.test_app_claim_dial.hand_claim` played, every play score
+    claimed in full, to P2's hand claim: A 4 7 Q with a 5 turned, worth 4."""
+    from pegboard.app.state import Claiming, Reading
+
+    def claim_plays() -> None:
+        while isinstance(app.state.screen, Reading):
+            app.feed(OK)
+        while isinstance(app.state.screen, Claiming) and not app.view.lines[0].startswith(
+                "hand"):
+            claim(app, app.game.pending_claims[0].points)
+            while isinstance(app.state.screen, Reading):
+                app.feed(OK)
+
+    for label in ("5", "4", "4", "7", "8", "8", "K", "Q", "9"):
+        claim_plays()
+        app.pick(label)
+    claim_plays()
+    assert app.view.title == "P2 claims" and app.game.pending_claims[0].points == 4
+    return app
+
+
+def seen_until(app: App, done: object) -> list[str]:
+    """Everything the screen shows, screen by screen, reading pages with OK, until
+    ``done(app)``."""
+    seen = []
+    for _ in range(20):
+        seen.append(everything_said(app))
+        if done(app):  # type: ignore[operator]
+            return seen
+        app.feed(OK)
+    raise AssertionError(f"never done: {seen}")
+
+
+def test_teaching_shows_a_count_only_once_muggins_can_no_longer_be_called() -> None:
+    """ACC 10: the shared screen never tells the table a claim's true count while an
+    opponent may still call muggins on it. P2 claims 2 of the 4 her hand holds: until the
+    table answers the question (the lesson names the points missed, as teaching does), no
+    screen shows the count of 4 or its fifteens; the count's page, with what was said, comes
+    once the window is shut."""
+    app = to_the_hand_claim(muggins_game(teaching=True))
+    claim(app, 2)
+    before = seen_until(app, lambda a: a.view.screen is Screen.CONFIRM)
+    assert app.view.title == "P2 missed 2"
+    for text in before:
+        assert "P2's hand: 4" not in text and "fifteen" not in text, text
+    app.feed(KnobTurn(1), OK)  # no muggins: the window is shut
+    assert app.game.open_call is None
+    assert app.view.title == "P2's hand: 4" and app.view.lines[0] == "said 2"
+
+
+def test_teaching_keeps_a_right_count_back_too_until_the_next_claim() -> None:
+    """A right claim reads the same as a short one while it can be called: its page comes
+    with the next claim, which shuts its window."""
+    app = to_the_hand_claim(muggins_game(teaching=True))
+    claim(app, 4)
+    seen = seen_until(app, lambda a: a.view.screen is Screen.CLAIM)
+    assert app.view.title == "P1 claims"
+    for text in seen:
+        assert "P2's hand: 4" not in text and "fifteen" not in text, text
+    assert app.game.open_call is not None and app.game.open_call.owner == 1
+    claim(app, app.game.pending_claims[0].points)  # P1's hand: P2's window shuts
+    assert app.pages[0].title == "P2's hand: 4"
+    assert app.pages[0].lines[0].startswith("fifteen")  # said as it is: nothing missed

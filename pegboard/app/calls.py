@@ -22,7 +22,9 @@ to itself and asks nothing:
 With teaching on, the box keeps the open way, as a lesson: the table is asked only when
 points were missed, the title naming them ("Ann missed 2"), the opponent first; "No muggins"
 is an entry of the record (a ``muggins`` line of 0 points), so a table resumed after a power
-cut is not asked again.
+cut is not asked again. The count's page (what was right, with what was said) and the
+lessons on what was missed come once the window on the claim is shut, never while an
+opponent may still call (:func:`pegboard.app.flow.withhold`).
 """
 
 from __future__ import annotations

@@ -236,6 +236,7 @@ def undo(state: AppState) -> Result:
     state = replace(
         state, session=session, award=f"Undone: {describe(last, session.state.names)}",
         race=(), offers_shown=min(state.offers_shown, len(session.state.offers)),
+        withheld=(), withheld_call=None,
     )
     # An offer the undone entry answered (a penalty applied, an offer let pass) stands again:
     # it is put to the table as a game resumed at this point would put it.
@@ -278,7 +279,32 @@ def notices(state: AppState, before: GameState, report: Report, *,
         award = state.award
     state = replace(state, award=award, offers_shown=len(after.offers),
                     helped=state.helped | helped)
-    return state, [*pages, *taught]
+    return withhold(state, report, pages, taught)
+
+
+def withhold(state: AppState, report: Report, pages: list[Page], taught: list[Page],
+             ) -> tuple[AppState, list[Page]]:
+    """Teaching, a muggins game: a shared screen never tells the table a claim's true count
+    while an opponent may still call muggins on it (ACC 10). The pages of a hand's or crib's
+    claim that tell it (its count, with what was said, and the lessons on what was missed)
+    are kept back while the engine's window on that claim is open, and come first among the
+    pages of the entry that closes it (the next claim, the next score pegged, a muggins call
+    or "no muggins", the end of the game); the award line says what was claimed meanwhile."""
+    call = report.next.call
+    released: tuple[Page, ...] = ()
+    if state.withheld and call != state.withheld_call:
+        released = state.withheld
+        state = replace(state, withheld=(), withheld_call=None)
+    event = report.event
+    if (state.teaching and isinstance(event, Claim) and call is not None
+            and call.claimed is not None and call.owner == event.player
+            and call.claim.reason in (Reason.HAND, Reason.CRIB)):
+        told = [page for page in pages if page.count is not None and page.count.claimed is not None]
+        if told:
+            pages = [page for page in pages if page not in told]
+            state = replace(state, withheld=(*told, *taught), withheld_call=call)
+            taught = []
+    return state, [*released, *pages, *taught]
 
 
 def standing_offers(session: Session) -> tuple[PenaltyOffer, ...]:

@@ -18,6 +18,7 @@ from pegboard.config import Config
 from pegboard.rules.cards import Card, Rank
 from pegboard.rules.events import Event, TableOptions
 from pegboard.rules.scoring import ScoreItem
+from pegboard.rules.state import OpenCall
 from pegboard.rules.variants import Rules
 
 # -- values shared by several screens ---------------------------------------------------------
@@ -303,7 +304,10 @@ class AppState:
     ``award`` is the last pegging award said on the play screen; ``helped`` the teaching
     lessons already given this game; ``offers_shown`` how many of the engine's penalty
     offers have been put to the table. ``fresh`` until the first key after power-on is taken
-    (holding GO then turns audio mode on).
+    (holding GO then turns audio mode on). ``withheld``: teaching, a muggins game: the pages
+    of a hand's or crib's claim that tell its true count (the count, what was missed), kept
+    back while an opponent may still call muggins on it (``withheld_call``, the engine's
+    window) and shown when that window closes.
     """
 
     config: Config
@@ -313,6 +317,8 @@ class AppState:
     award: str = ""
     helped: frozenset[str] = frozenset()
     offers_shown: int = 0
+    withheld: tuple[Page, ...] = ()
+    withheld_call: OpenCall | None = None
     race: tuple[tuple[int, ...], ...] = ()
     brightness: Brightness = Brightness.NORMAL
     last_input: float | None = None

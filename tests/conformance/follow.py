@@ -169,6 +169,10 @@ class Follower:
         self.raw = 0
         self.truth: DealTruth | None = None
         self.pages: list[PageWant] = []
+        self.withheld: list[PageWant] = []
+        """Teaching, muggins: the page of the hand's or crib's claim an opponent may still call
+        on, kept back until that window closes (the next claim, a call or "no muggins", the
+        next score pegged, the end of the game)."""
         self.ended: Spoken | None = None
         """The awards the end-of-the-play page must name (a card or go that ended the play
         and pegged), before any count page."""
@@ -235,6 +239,7 @@ class Follower:
         del self.places[count + 1:]
         del self.shapes[count:]
         self.pages.clear()
+        self.withheld.clear()  # the device drops what it kept back on an undo
         self.ended = None
         deal = self.place.deal
         self.truth = None
@@ -289,6 +294,8 @@ class Follower:
             place = replace(place, real=(*place.real, real), fallback=fallback)
             self.place = place
             ledger = self._score(acts, ledger, event)
+            if ledger.winner is not None or any(part.points for _, part in ledger.pegged):
+                self.release()  # the next score pegged (his heels), or the game over
         self.place = replace(self.place, ledger=ledger)
         self._say(ledger, event)
         if isinstance(event, Starter | Play | Go | Show | Crib | Claim | Muggins):
@@ -483,7 +490,13 @@ class Follower:
             self._forgot = {deal.number: chosen}
         return self._forgot[deal.number]
 
+    def release(self) -> None:
+        """The muggins window on the claim kept back closed: its page comes now."""
+        self.pages.extend(self.withheld)
+        self.withheld.clear()
+
     def _claimed(self, event: Claim, ledger: Ledger) -> Ledger:
+        self.release()  # the next claim closes the window on the last
         act = ledger.next_act
         if act is None or act.player != event.player:
             raise Mismatch(f"{self.names[event.player]} claimed with nothing waiting")
@@ -498,12 +511,18 @@ class Follower:
             # The claim stays on the award line, where the other side judges it.
             self.count_claimed = claimed_words(self.names[act.player], act.kind, event.points)
         if act.counted and self.spec.teaching:
-            # Without teaching the box keeps what was right to itself: no page.
-            self.pages.append(PageWant(act.player, act.kind == "crib", act.points, act.points,
-                                       said=event.points, award=()))
+            # Without teaching the box keeps what was right to itself: no page. With it, the
+            # page comes once no muggins can be called on the claim (ACC 10).
+            page = PageWant(act.player, act.kind == "crib", act.points, act.points,
+                            said=event.points, award=())
+            if ledger.winner is None:
+                self.withheld.append(page)
+            else:
+                self.pages.append(page)
         return ledger
 
     def _called(self, event: Muggins, ledger: Ledger) -> Ledger:
+        self.release()  # a call, or "no muggins", closes the window
         missed = ledger.missed
         if event.points == 0:
             return ledger.decline()  # "No muggins", recorded
