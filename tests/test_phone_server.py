@@ -186,6 +186,7 @@ def test_no_card_reaches_a_spectator_or_the_other_seat_before_it_is_seen(
         tmp_path: Path) -> None:
     with phone_board(tmp_path) as board:
         tokens = joined(board)
+        assert board.views  # the panel's first frames
         spectator = Listener(board.port, "/events")
         ben_stream = Listener(board.port, "/phone/stream", token=tokens[1])
         raw: list[tuple[str, bytes, set[str]]] = []  # (who, answer, cards private then)
@@ -238,12 +239,21 @@ def seen_after(records: tuple[dict[str, Any], ...]) -> set[str]:
 def play_deal_watched(board: Board, tokens: list[str],
                       raw: list[tuple[str, bytes, set[str]]]) -> None:
     """:func:`play_deal`, polling the spectator's and Ben's answers after every tap."""
+    drawn = [0]
+
     def watch() -> None:
         gs = board.game
-        hidden = {str(c) for c in (gs.dealt[0] or ()) if c not in gs.seen}
+        unseen = [c for c in (gs.dealt[0] or ()) if c not in gs.seen]
+        hidden = {str(c) for c in unseen}
         for path, token in (("/api/game", None), ("/phone/me", tokens[1])):
             _, data = request(board.port, "GET", path, token=token)
             raw.append((path, json.dumps(data).encode(), hidden))
+        # The box's panel: every frame drawn since names none of them either.
+        for view in board.views[drawn[0]:]:
+            text = repr(view)
+            raw.append(("the panel", text.encode(), hidden))
+            assert not any(c.pretty in text for c in unseen), view
+        drawn[0] = len(board.views)
 
     for seat, six in ((0, ANN_SIX), (1, BEN_SIX)):
         _, data = act(board, tokens[seat], {"do": "hand", "dealt": six, "away": six[4:]})
@@ -259,6 +269,7 @@ def play_deal_watched(board: Board, tokens: list[str],
         body = {"do": "play", "card": playable[0]} if playable else {"do": "go"}
         assert act(board, tokens[seat], body)[1]["taken"]
         watch()
+    assert drawn[0] > 10  # the panel followed the phones' taps
 
 
 def test_hostile_requests_change_nothing(tmp_path: Path) -> None:
