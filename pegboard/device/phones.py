@@ -9,6 +9,7 @@ engine's game and the answers. A phone is answered only after the store has its 
 
 from __future__ import annotations
 
+import logging
 import socket
 from collections.abc import Callable, Collection
 from pathlib import Path
@@ -24,6 +25,8 @@ from pegboard.web.phone_server import PhoneServer
 from pegboard.web.server_hosts import board_names
 
 __all__ = ["PhoneObserver", "add_phones", "serve_phones"]
+
+log = logging.getLogger("pegboard.phones")
 
 
 class PhoneObserver:
@@ -54,7 +57,8 @@ def add_phones(loop: DeviceLoop[AppState], store: Path, game_id: Callable[[], st
     loop.observers = (*loop.observers, observer)
     observer.publish(loop.state)
     server = PhoneServer(store, desk, sock, hosts=hosts, limits=limits)
-    server.start()
+    if not server.start():
+        log.error("the phone seats could not start: the board goes on without them")
     return server
 
 

@@ -46,15 +46,14 @@ class PhoneServer:
         host, port = self.sock.getsockname()[:2]
         return str(host), int(port)
 
-    def start(self) -> None:
-        """Serve on a thread of its own; returns once the server answers."""
+    def start(self) -> bool:
+        """Serve on a thread of its own; returns once the server answers (True) or could not
+        start (False: uvicorn has logged why; the board goes on without phones)."""
         self._thread.start()
-        started = threading.Event()
-
-        def wait() -> None:
-            while self._thread.is_alive() and not self.server.started:
-                started.wait(0.01)
-        wait()
+        pause = threading.Event()  # never set: a bounded pause between looks
+        while self._thread.is_alive() and not self.server.started:
+            pause.wait(0.01)
+        return bool(self.server.started)
 
     def _serve(self) -> None:
         self.server.run(sockets=[self.sock])
