@@ -1,6 +1,7 @@
 """Serving the scoreboard: uvicorn with the limits one Pi can keep under a hostile network.
 
-* every connection is held to a deadline and a share (:mod:`pegboard.web.server_conn`).
+* every connection is held to a deadline and a share, event streams to caps
+  (:mod:`pegboard.web.server_conn`: the one policy of this server and the club's).
   uvicorn's ``limit_concurrency`` is not used: it answers 503 only once a request is whole,
   so it cannot free a slot held by a half-sent one, and its ``timeout_keep_alive`` timer
   stops at the first byte received;
@@ -30,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 import uvicorn
 
 from pegboard.web.app import create_app
-from pegboard.web.server_conn import Limits, guarded_protocol
+from pegboard.web.server_conn import Limits, StreamCap, guarded_protocol
 
 if TYPE_CHECKING:
     import uvicorn
@@ -138,9 +139,10 @@ def guarded_config(app: Any, limits: Limits) -> uvicorn.Config:
     request head held to the limits, a graceful stop of 2 s; and the short log, set after
     the Config has set up uvicorn's loggers."""
     fitted = limits.fitted(open_files())
-    protocol, _ = guarded_protocol(fitted)
+    protocol, guard = guarded_protocol(fitted)
     config = uvicorn.Config(
-        app, http=protocol, ws="none", lifespan="on", log_level="warning", access_log=False,
+        StreamCap(app, guard), http=protocol, ws="none", lifespan="on", log_level="warning",
+        access_log=False,
         server_header=False, date_header=False, proxy_headers=False,
         timeout_keep_alive=max(1, int(fitted.request_s)), timeout_graceful_shutdown=2,
         h11_max_incomplete_event_size=fitted.head_bytes, backlog=128,
