@@ -119,7 +119,7 @@ def test_the_page_names_a_game_counted_by_the_clubs_game_points(tmp_path: Path,
                                    timeout=WITHIN_MS)
             said = page.locator("#rescored li").all_text_contents()
             assert len(said) == 1 and said[0].startswith(
-                "Rescored: b1:g4 (round 2, table 5) played with classic game points")
+                "Rescored: b1:g4 (round 5, table 5) played with classic game points")
             assert "counted with the club's acc" in said[0]
         finally:
             page.close()

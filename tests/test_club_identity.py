@@ -111,7 +111,7 @@ def test_a_corrected_game_replaces_the_one_counted_and_both_stay_in_the_audit(
         (before["revision"], "replaced"), (after["revision"], "corrected")]
     assert after["revision"] in rows[0]["why"] and before["revision"] in rows[1]["why"]
     assert counters(db) == {"results": 1, "duplicates": 1, "corrections": 1, "held": 0,
-                            "refused": 0}
+                            "refused": 0, "voided": 0}
 
 
 def test_an_older_revision_after_the_correction_and_a_different_record_of_the_place(
@@ -120,7 +120,7 @@ def test_an_older_revision_after_the_correction_and_a_different_record_of_the_pl
     records, _ = club_records(5, mode="quick")
     assert store_result(db, checked(corrected(records, 5))) is Stored.COUNTED
     assert store_result(db, checked(records)) is Stored.DUPLICATE  # older: counted once
-    other, _ = club_records(6, mode="quick", table=6)  # the same place, another game
+    other, _ = club_records(6, mode="quick", table=6, round_=6)  # seed 5's place, another game
     held = checked(other, "b3", "g7")
     assert held["id"] == checked(records)["id"]
     assert store_result(db, held) is Stored.HELD
@@ -195,13 +195,13 @@ def test_a_database_of_version_one_results_is_keyed_by_the_game(tmp_path: Path) 
         records, _ = club_records(seed)
         sent = card(records, board, f"g{seed}", version=1)
         old.execute("INSERT INTO result VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (sent["id"], "club", board, f"g{seed}", 1, 2, seed + 1, float(seed),
+                    (sent["id"], "club", board, f"g{seed}", 1, seed + 1, seed + 1, float(seed),
                      json.dumps(sent)))
     old.commit()
     old.close()
     db = connect(path)
     assert counters(db) == {"results": 2, "duplicates": 5, "corrections": 0, "held": 0,
-                            "refused": 5}
+                            "refused": 5, "voided": 0}
     assert sum(p["games"] for p in standings(db)) == 4
     assert [row["board"] for row in audit(db)] == ["b1", "b2"]
     db.close()

@@ -60,7 +60,7 @@ def test_a_classic_game_counts_by_the_clubs_acc_points_and_is_flagged(tmp_path: 
     assert points[winner] == 3 and sum(points.values()) == 3  # ACC: a skunk is 3
     flagged = rescored(db)
     assert [(r["result"], r["round"], r["table"]) for r in flagged] == [
-        (f"b1:g{seed}", 2, seed + 1)]
+        (f"b1:g{seed}", seed + 1, seed + 1)]
     board = "-".join(map(str, card["game_points"]))
     club = "-".join("3" if side == card["winner"] else "0" for side in range(2))
     assert flagged[0]["why"] == (f"played with classic game points ({board}); counted with "

@@ -28,13 +28,15 @@ TOPIC = "pegboard/club/board/b1/result/g11"
 
 def club_records(seed: int, members: tuple[str, str] = ("101", "102"), *, night: int = 1,
                  confirms: tuple[object, ...] = (Confirm(0), Confirm(1)),
-                 table: int | None = None, mode: str = "cards"
+                 table: int | None = None, mode: str = "cards", round_: int | None = None
                  ) -> tuple[list[dict[str, object]], Game]:
-    """A confirmed club game of ``seed`` at night ``night``, round 2, table ``table`` (by
-    default the seed's own, seed + 1: each seed is a game of its own place in the night)."""
+    """A confirmed club game of ``seed`` at night ``night``, round ``round_`` and table
+    ``table`` (by default the seed's own, seed + 1: each seed is a game of its own place in
+    the night, and its members play no other game in its round)."""
     played = random_game(seed, mode=mode)
+    where = seed + 1 if table is None else table
     header = GameHeader(("Ann", "Ben"), played.header.rules,
-                        club=ClubSeat(night, 2, seed + 1 if table is None else table,
+                        club=ClubSeat(night, seed + 1 if round_ is None else round_, where,
                                       members))
     game = Game.from_header(header)
     records: list[dict[str, object]] = [dump(header)]
@@ -56,10 +58,10 @@ def test_the_card_renders_the_engines_game_over() -> None:
     card = judge(records, club="club", board="b1", game_id="g11").card
     assert card is not None
     over = next(r.game_over for r in game.reports() if r.game_over is not None)
-    assert card["id"] == identity("club", ClubSeat(1, 2, 12, ("102", "101")))
-    assert card["id"].startswith("club-n1-r2-t12-") and card["version"] == 2
+    assert card["id"] == identity("club", ClubSeat(1, 12, 12, ("102", "101")))
+    assert card["id"].startswith("club-n1-r12-t12-") and card["version"] == 2
     assert card["revision"] == revision(records)
-    assert (card["night"], card["round"], card["table"]) == (1, 2, 12)
+    assert (card["night"], card["round"], card["table"]) == (1, 12, 12)
     assert card["winner"] == over.winner and card["spread"] == over.spread
     assert card["game_points"] == list(over.game_points)
     assert card["shown"] == list(over.shown) and card["skunk"] == over.skunk.value
@@ -120,7 +122,7 @@ def test_a_result_is_counted_once_and_standings_are_in_acc_order(tmp_path: Path)
         assert store_result(db, card) is Stored.COUNTED
     assert store_result(db, cards[0]) is Stored.DUPLICATE
     assert counters(db) == {"results": 3, "duplicates": 1, "corrections": 0, "held": 0,
-                            "refused": 0}
+                            "refused": 0, "voided": 0}
     rows = standings(db, 1)
     keys = [(-p["game_points"], -p["wins"], -p["spread"]) for p in rows]
     assert keys == sorted(keys) and sum(p["games"] for p in rows) == 6

@@ -101,7 +101,7 @@ def test_the_next_round_follows_the_results_stored(tmp_path: object) -> None:
     first = next_round(db, night)
     assert first["round"] == 1 and first["bye"] == night[0].bye
     assert first["tables"][0]["members"] == list(night[0].tables[0].players)
-    store_result(db, card_of(5, members=("101", "102")))  # a round-2 game of night 1
+    store_result(db, card_of(5, members=("101", "102"), round_=2))  # round 2 of night 1
     after = next_round(db, night)
     assert after["round"] == 3
     assert next_round(db, night[:2]) == {"round": None, "tables": [], "bye": None}

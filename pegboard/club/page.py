@@ -10,6 +10,9 @@ content security policy, the ``Host`` check, the bounded query) and served by
 - ``/api/specials?night=N`` the pots' hands and the 9–0 nights; ``/api/status`` the counts;
   ``/api/refused`` the newest 200 messages refused, with why (for the director);
   ``/api/audit?night=N`` every revision of every game stored, with what became of it;
+  ``/api/queue`` the director's queue (the revisions held) and the director's acts;
+  ``POST /api/director`` a director's act (accept or void, with a reason);
+  ``/export/audit.csv?night=N`` the audit as a spreadsheet takes it;
   ``/api/seating`` the next round's tables and bye (from ``--seating``), with names;
   ``/api/tables`` each board's live state and availability (its retained messages);
 - ``/export/scorecards.csv?night=N`` one row per player per game;
@@ -21,6 +24,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hmac
+import json
 import re
 import sqlite3
 from collections.abc import AsyncIterator, Callable, Collection, Iterator
@@ -35,10 +40,11 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from pegboard.club import standings as table
-from pegboard.club.results import audit, connect, counters
+from pegboard.club.results import Act, act, acts, audit, connect, counters, queue
 from pegboard.club.seating import Round
 from pegboard.club.topics import check_id
 from pegboard.errors import ClubError
+from pegboard.rules.variants import GamePoints
 from pegboard.web.app import Scoreboard
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -53,6 +59,7 @@ PAGE = """<!doctype html>
 <section><h2>Pots</h2><table id="hands"></table></section>
 <section><h2 id="next">Next round</h2><table id="seats"></table></section>
 <section><h2>Tables</h2><table id="live"></table></section>
+<section class="director"><h2>Director's queue</h2><table id="queue"></table></section>
 <p id="counts"></p>
 <ul id="rescored"></ul>
 <script src="/static/club.js"></script></body></html>
@@ -117,8 +124,11 @@ def _club(request: Request) -> str | None:
 def create_app(db_path: Path, notes: Notes, *, hosts: Collection[str] | None,
                start: Callable[[], None], stop: Callable[[], None],
                seating: list[Round] | None = None,
-               tables: Callable[[], list[dict[str, Any]]] = list) -> Starlette:
-    """The application; ``start`` and ``stop`` run the subscriber with the server."""
+               tables: Callable[[], list[dict[str, Any]]] = list,
+               director: str | None = None, points: GamePoints = GamePoints.ACC) -> Starlette:
+    """The application; ``start`` and ``stop`` run the subscriber with the server;
+    ``director``: the director's password (None: no director's acts are taken), by which
+    results are accepted or voided (counted by the club's game ``points``)."""
 
     @contextlib.contextmanager
     def reading() -> Iterator[sqlite3.Connection]:
@@ -182,6 +192,42 @@ def create_app(db_path: Path, notes: Notes, *, hosts: Collection[str] | None,
     def api_audit(db: sqlite3.Connection, request: Request) -> dict[str, Any]:
         return {"revisions": audit(db, _night(request))}
 
+    def api_queue(db: sqlite3.Connection, request: Request) -> dict[str, Any]:
+        return {"queue": queue(db), "acts": acts(db)}
+
+    def audit_csv(db: sqlite3.Connection, request: Request) -> Response:
+        return csv_answer(table.audit_csv(audit(db, _night(request))), "audit.csv")
+
+    async def api_director(request: Request) -> Response:
+        """A director's act: ``Authorization: Bearer <the director's password>`` and a JSON
+        body ``{"act": "accept"|"void", "id", "revision", "director", "reason"}``."""
+        given = request.headers.get("authorization", "")
+        if director is None:
+            return JSONResponse({"error": "no director's password is set (club serve "
+                                 "--director-password-file)"}, status_code=403)
+        if not hmac.compare_digest(given.encode(), f"Bearer {director}".encode()):
+            return JSONResponse({"error": "the director's password is wrong or missing"},
+                                status_code=401, headers={"www-authenticate": "Bearer"})
+        body = await request.body()
+        try:
+            data = json.loads(body[:8192])
+            what = Act(data["act"])
+            fields = [str(data[key]) for key in ("id", "revision", "director", "reason")]
+        except (ValueError, KeyError, TypeError):
+            return JSONResponse({"error": 'give {"act": "accept" or "void", "id", '
+                                 '"revision", "director", "reason"}'}, status_code=400)
+
+        def work() -> str:
+            with reading() as db:
+                return act(db, what, fields[0], fields[1], director=fields[2],
+                           reason=fields[3], points=points)
+        try:
+            said = await run_in_threadpool(work)
+        except ClubError as error:
+            return JSONResponse({"error": str(error)}, status_code=409)
+        notes.changed()
+        return JSONResponse({"done": said})
+
     def api_refused(db: sqlite3.Connection, request: Request) -> dict[str, Any]:
         return {"refused": [dict(row) for row in db.execute(
             "SELECT at, topic, why FROM refused ORDER BY rowid DESC LIMIT 200")]}
@@ -210,6 +256,9 @@ def create_app(db_path: Path, notes: Notes, *, hosts: Collection[str] | None,
         Route("/api/status", answer(api_status), methods=["GET", "HEAD"]),
         Route("/api/refused", answer(api_refused), methods=["GET", "HEAD"]),
         Route("/api/audit", answer(api_audit), methods=["GET", "HEAD"]),
+        Route("/api/queue", answer(api_queue), methods=["GET", "HEAD"]),
+        Route("/api/director", api_director, methods=["POST"]),
+        Route("/export/audit.csv", answer(audit_csv), methods=["GET", "HEAD"]),
         Route("/api/seating", answer(api_seating), methods=["GET", "HEAD"]),
         Route("/api/tables", api_tables, methods=["GET", "HEAD"]),
         Route("/export/scorecards.csv", answer(scorecards), methods=["GET", "HEAD"]),

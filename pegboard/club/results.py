@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from pegboard.club.scorecard import key_of
+from pegboard.club.seating import Round
 from pegboard.errors import ClubError
 from pegboard.rules.result import game_result
 from pegboard.rules.variants import GamePoints, Rules
@@ -63,6 +64,9 @@ CREATE TABLE IF NOT EXISTS special (
     counted TEXT NOT NULL, cards TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS member (member TEXT PRIMARY KEY, name TEXT NOT NULL,
     guest INTEGER NOT NULL DEFAULT 0);
+CREATE TABLE IF NOT EXISTS act (
+    at REAL NOT NULL, director TEXT NOT NULL, act TEXT NOT NULL, id TEXT NOT NULL,
+    revision TEXT NOT NULL, reason TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS refused (at REAL NOT NULL, topic TEXT NOT NULL, why TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS counter (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
 """
@@ -145,9 +149,9 @@ def transaction(db: sqlite3.Connection) -> Iterator[None]:
     db.execute("COMMIT")
 
 
-def _bump(db: sqlite3.Connection, name: str) -> None:
-    db.execute("INSERT INTO counter VALUES (?, 1) ON CONFLICT(name) DO UPDATE SET "
-               "value = value + 1", (name,))
+def _bump(db: sqlite3.Connection, name: str, by: int = 1) -> None:
+    db.execute("INSERT INTO counter VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET "
+               "value = value + ?", (name, by, by))
 
 
 def club_points(card: Mapping[str, Any], club: GamePoints) -> tuple[list[int], str]:
@@ -165,15 +169,45 @@ def club_points(card: Mapping[str, Any], club: GamePoints) -> tuple[list[int], s
 
 
 def store_result(db: sqlite3.Connection, card: dict[str, Any], *, now: float | None = None,
-                 points: GamePoints = GamePoints.ACC) -> Stored:
-    """Store a checked scorecard (see the module), counted by the club's game ``points``:
-    what it did."""
+                 points: GamePoints = GamePoints.ACC, seating: list[Round] | None = None
+                 ) -> Stored:
+    """Store a checked scorecard (see the module), counted by the club's game ``points``
+    when it fits the night (:func:`misfit`, with tonight's ``seating`` if one is loaded),
+    else held for the director: what it did."""
     with transaction(db):
-        return _store(db, card, time.time() if now is None else now, points)
+        return _store(db, card, time.time() if now is None else now, points, seating)
+
+
+def misfit(db: sqlite3.Connection, card: Mapping[str, Any], key: str,
+           seating: list[Round] | None) -> str:
+    """Why a new game does not fit the night ("" when it does): with a seating loaded (for
+    tonight: the newest night with results, or a later one), its round and table must seat
+    its members; and none of its members may already have a game counted in that round."""
+    members = sorted(player["member"] for player in card["players"])
+    newest = db.execute("SELECT MAX(night) FROM result WHERE club = ?",
+                        (card["club"],)).fetchone()[0]
+    if seating is not None and (newest is None or card["night"] >= newest):
+        found = next((r for r in seating if r.number == card["round"]), None)
+        if found is None:
+            return f"round {card['round']} is not in tonight's seating"
+        table = next((t for t in found.tables if t.number == card["table"]), None)
+        if table is None or sorted(table.players) != members:
+            seated = "nobody" if table is None else " v ".join(table.players)
+            return (f"round {card['round']}, table {card['table']} is seated {seated}, not "
+                    f"{' v '.join(members)}")
+    for member in members:
+        row = db.execute(
+            "SELECT r.board, r.game, l.tbl FROM line l JOIN result r ON r.id = l.result WHERE "
+            "l.club = ? AND l.night = ? AND l.round = ? AND l.member = ? AND l.result != ?",
+            (card["club"], card["night"], card["round"], member, key)).fetchone()
+        if row is not None:
+            return (f"member {member} already has a game counted in round {card['round']} "
+                    f"(table {row['tbl']}, {row['board']}:{row['game']})")
+    return ""
 
 
 def _store(db: sqlite3.Connection, card: Mapping[str, Any], received: float,
-           points: GamePoints = GamePoints.ACC) -> Stored:
+           points: GamePoints = GamePoints.ACC, seating: list[Round] | None = None) -> Stored:
     key, revision = key_of(card)
     payload = json.dumps(card, ensure_ascii=False)
 
@@ -189,6 +223,14 @@ def _store(db: sqlite3.Connection, card: Mapping[str, Any], received: float,
     counted = db.execute("SELECT revision, board, game, payload FROM result WHERE id = ?",
                          (key,)).fetchone()
     if counted is None:
+        voided = db.execute("SELECT revision FROM revision WHERE id = ? AND status = ?",
+                            (key, VOIDED)).fetchone()
+        why = (f"the director voided this game (revision {voided[0]})" if voided is not None
+               else misfit(db, card, key, seating))
+        if why:
+            audit(Stored.HELD, why)
+            _bump(db, "held")
+            return Stored.HELD
         audit(Stored.COUNTED)
         _count(db, key, revision, card, received, payload, points)
         _bump(db, "results")
@@ -242,6 +284,83 @@ def _count(db: sqlite3.Connection, key: str, revision: str, card: Mapping[str, A
              " ".join([*hand["cards"], hand["starter"]])))
 
 
+VOIDED = "voided"
+"""The audit's status of a revision the director voided."""
+ACCEPTED = "accepted"
+"""The audit's status of a held revision the director counted."""
+
+
+class Act(StrEnum):
+    """What the director may do to a result."""
+
+    ACCEPT = "accept"
+    """Count a revision held in the queue (in place of any revision counted for its game)."""
+    VOID = "void"
+    """Take a counted game out of the standings."""
+
+
+def act(db: sqlite3.Connection, what: Act, key: str, revision: str, *, director: str,
+        reason: str, points: GamePoints = GamePoints.ACC, now: float | None = None) -> str:
+    """The director's act on the game ``key``'s ``revision``, with a ``reason``, kept in the
+    audit; what it did, in words. ClubError naming what does not fit (nothing changed)."""
+    at = time.time() if now is None else now
+    if not reason.strip() or not director.strip():
+        raise ClubError("a director's act needs the director's name and a reason")
+    with transaction(db):
+        row = db.execute("SELECT status, payload FROM revision WHERE id = ? AND revision = ?",
+                         (key, revision)).fetchone()
+        if row is None:
+            raise ClubError(f"no revision {revision[:20]!r} of the game {key[:60]!r}")
+        card = json.loads(row["payload"])
+        counted = db.execute("SELECT revision FROM result WHERE id = ?", (key,)).fetchone()
+        if what is Act.ACCEPT:
+            if row["status"] != Stored.HELD:
+                raise ClubError(f"revision {revision} is {row['status']}, not held: only a "
+                                "revision in the director's queue is accepted")
+            if counted is not None:
+                db.execute("UPDATE revision SET status = ?, why = ? WHERE id = ? AND "
+                           "revision = ?", (REPLACED, f"the director counted revision "
+                                            f"{revision} instead", key, counted[0]))
+                for table, column in (("result", "id"), ("line", "result"),
+                                      ("special", "result")):
+                    db.execute(f"DELETE FROM {table} WHERE {column} = ?", (key,))
+            else:
+                _bump(db, "results")
+            _bump(db, "held", -1)
+            _count(db, key, revision, card, at, row["payload"], points)
+            status, said = ACCEPTED, f"counted revision {revision} of {key}"
+        else:
+            if counted is None or counted[0] != revision:
+                raise ClubError(f"revision {revision} of {key} is not the one counted: only "
+                                "a counted result is voided")
+            for table, column in (("result", "id"), ("line", "result"), ("special", "result")):
+                db.execute(f"DELETE FROM {table} WHERE {column} = ?", (key,))
+            _bump(db, "results", -1)
+            _bump(db, "voided")
+            status, said = VOIDED, f"voided revision {revision} of {key}"
+        db.execute("UPDATE revision SET status = ?, why = ? WHERE id = ? AND revision = ?",
+                   (status, f"{director}: {reason}", key, revision))
+        db.execute("INSERT INTO act VALUES (?, ?, ?, ?, ?, ?)",
+                   (at, director[:40], what.value, key, revision, reason[:500]))
+    return said
+
+
+def queue(db: sqlite3.Connection) -> list[dict[str, Any]]:
+    """The director's queue: every revision held, oldest first, with its place and why."""
+    return [dict(row) for row in db.execute(
+        "SELECT id, revision, board, game, night, "
+        "json_extract(payload, '$.round') AS round, json_extract(payload, '$.table') AS tbl, "
+        "(SELECT group_concat(json_extract(p.value, '$.member'), ' v ') FROM "
+        "json_each(payload, '$.players') p) AS members, received, why FROM revision "
+        "WHERE status = ? ORDER BY received, rowid", (Stored.HELD.value,))]
+
+
+def acts(db: sqlite3.Connection) -> list[dict[str, Any]]:
+    """Every act of the director, oldest first: ``at``, ``director``, ``act``, ``id``,
+    ``revision`` and ``reason``."""
+    return [dict(row) for row in db.execute("SELECT * FROM act ORDER BY at, rowid")]
+
+
 def audit(db: sqlite3.Connection, night: int | None = None) -> list[dict[str, Any]]:
     """Every revision stored (one night's, or all), oldest first: the game's ``id``, its
     ``revision``, the ``board`` and ``game`` that sent it, its ``lines``, when it was
@@ -271,7 +390,8 @@ def refuse(db: sqlite3.Connection, topic: str, why: str, *, now: float | None = 
 def counters(db: sqlite3.Connection) -> dict[str, int]:
     """Results counted, duplicates, corrections, revisions held and refused messages so
     far."""
-    found = {"results": 0, "duplicates": 0, "corrections": 0, "held": 0, "refused": 0}
+    found = {"results": 0, "duplicates": 0, "corrections": 0, "held": 0, "refused": 0,
+             "voided": 0}
     found.update({row["name"]: row["value"] for row in db.execute("SELECT * FROM counter")})
     return found
 

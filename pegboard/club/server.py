@@ -26,14 +26,15 @@ from pegboard.web.server_conn import Limits
 def serve(db: Path, sock: socket.socket, broker: tuple[str, int], *, club: str = "+",
           name: str = "standings", username: str | None = None, password: str | None = None,
           ca_file: Path | None = None, hosts: Collection[str] | None = None,
-          seating: list[Round] | None = None, points: GamePoints = GamePoints.ACC) -> int:
+          seating: list[Round] | None = None, points: GamePoints = GamePoints.ACC,
+          director: str | None = None) -> int:
     """Serve the standings on the listening ``sock`` until stopped, counting games by the
     club's game ``points``; the exit status."""
     notes = Notes()
     failures = Failures()
     subscriber = Subscriber(db, broker, club=club, name=name, username=username,
                             password=password, ca_file=ca_file, changed=notes.changed,
-                            failed=failures.failed, points=points)
+                            failed=failures.failed, points=points, seating=seating)
 
     def stop() -> None:
         notes.closing = True
@@ -41,7 +42,8 @@ def serve(db: Path, sock: socket.socket, broker: tuple[str, int], *, club: str =
         subscriber.stop()
 
     app = create_app(db, notes, hosts=hosts, start=subscriber.start, stop=stop,
-                     seating=seating, tables=subscriber.snapshot)
+                     seating=seating, tables=subscriber.snapshot, director=director,
+                     points=points)
     server = failures.server = uvicorn.Server(guarded_config(app, Limits()))
     try:
         server.run(sockets=[sock])

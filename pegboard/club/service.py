@@ -28,6 +28,7 @@ from paho.mqtt.reasoncodes import ReasonCode
 from pegboard.club.check import check_result
 from pegboard.club.refusals import Refusals
 from pegboard.club.results import connect, store_result
+from pegboard.club.seating import Round
 from pegboard.club.topics import (
     ONLINE,
     STATE,
@@ -50,8 +51,10 @@ class Subscriber:
                  password: str | None = None, ca_file: Path | None = None,
                  changed: Callable[[], None] = lambda: None,
                  failed: Callable[[BaseException], None] = lambda error: None,
-                 points: GamePoints = GamePoints.ACC) -> None:
-        """``points``: the club's game points, by which every game is counted."""
+                 points: GamePoints = GamePoints.ACC, seating: list[Round] | None = None
+                 ) -> None:
+        """``points``: the club's game points, by which every game is counted; ``seating``:
+        tonight's, against which each new game is checked (docs/club.md)."""
         self.db_path = db_path
         self.broker = broker
         self.filter = results_filter(club)
@@ -62,6 +65,7 @@ class Subscriber:
         self._tables_lock = threading.Lock()
         self.changed = changed
         self.points = points
+        self.seating = seating
         self.failed = failed
         self._db: sqlite3.Connection | None = None
         self.refusals: Refusals | None = None
@@ -158,7 +162,7 @@ class Subscriber:
             log.warning("refused: %s", error)
             self.refusals.refuse(message.topic, payload, str(error))
             return
-        stored = store_result(self._db, card, points=self.points)
+        stored = store_result(self._db, card, points=self.points, seating=self.seating)
         log.info("result %s from %s:%s: %s", card["id"], card["board"], card["game"], stored)
         if stored.changes:
             self.changed()

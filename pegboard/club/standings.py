@@ -147,6 +147,21 @@ def scorecards_csv(db: sqlite3.Connection, night: int | None = None) -> str:
     return out.getvalue()
 
 
+AUDIT_COLUMNS = ("id", "revision", "club", "night", "board", "game", "lines", "received",
+                 "status", "why")
+
+
+def audit_csv(revisions: list[dict[str, Any]]) -> str:
+    """The audit (results.audit): one row per revision, with what became of it and why
+    (a director's act: who and the reason)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(AUDIT_COLUMNS)
+    for row in revisions:
+        writer.writerow([row[key] for key in AUDIT_COLUMNS])
+    return out.getvalue()
+
+
 NIGHT_COLUMNS = (
     "rank", "member", "name", "game_points", "wins", "losses", "spread", "skunks_given",
     "skunks_taken", "special_hands", "guest", "unknown",

@@ -92,6 +92,9 @@ def register(parser: argparse.ArgumentParser) -> None:
                        help="the club's game points, by which every game is counted: acc (a "
                        "win 2, any skunk 3; the default) or classic (a win 1, a skunk 2, a "
                        "double 4); a game played otherwise is counted so and flagged")
+    serve.add_argument("--director-password-file", type=paths.path_name, metavar="FILE",
+                       help="a file holding the director's password, by which results are "
+                       "accepted from the queue or voided (POST /api/director)")
     serve.set_defaults(func=run_serve)
 
     seat = sub.add_parser("seat", help="check players in and seat the night's rounds")
@@ -222,9 +225,23 @@ def run_serve(args: argparse.Namespace) -> int:
         return club_server.serve(db_path, sock, given.broker, club=given.club, name=args.name,
                                  username=given.username, password=given.password,
                                  ca_file=given.ca_file, hosts=server_hosts.board_names(),
-                                 seating=seating, points=GamePoints(args.game_points))
+                                 seating=seating, points=GamePoints(args.game_points),
+                                 director=_director(args.director_password_file))
     finally:
         sock.close()
+
+
+def _director(path: str | None) -> str | None:
+    """The director's password, from its file (None: no director's acts)."""
+    if path is None:
+        return None
+    try:
+        secret = Path(path).read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError) as error:
+        raise ClubError(f"cannot read the director's password file {path}: {error}") from None
+    if len(secret) < 8:
+        raise ClubError(f"the director's password in {path} must be at least 8 characters")
+    return secret
 
 
 def _seating(path: Path) -> list[Any]:

@@ -25,6 +25,7 @@ from typing import Any
 
 import httpx2 as httpx
 
+from pegboard.club.seating import seat
 from pegboard.record import dump, result_json
 from pegboard.rules.events import ClubSeat, Confirm, GameHeader
 from pegboard.rules.game import Game
@@ -37,12 +38,11 @@ MEMBERS = [f"{100 + n}" for n in range(1, 41)]
 
 
 def seating(tables: int, round_: int) -> list[tuple[str, str]]:
-    """Round-robin pairs of the first ``tables * 2`` members: the second of each pair moves
-    one table a round."""
-    players = MEMBERS[: tables * 2]
-    fixed, moving = players[::2], players[1::2]
-    moving = moving[round_ % tables:] + moving[: round_ % tables]
-    return list(zip(fixed, moving, strict=True))
+    """Round ``round_``'s pairs (table 1 first) of the first ``tables * 2`` members as
+    ``club seat --seating moves`` seats them (the second of each pair moves one table a
+    round), so the night's games fit the seating the standings service checks them by."""
+    night = seat(MEMBERS[: tables * 2], round_, "moves")
+    return [table.players for table in night[round_ - 1].tables]
 
 
 @dataclass(frozen=True)

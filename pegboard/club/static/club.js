@@ -53,6 +53,12 @@
       live.appendChild(row([b.board, (s.players || []).join(" v "), (s.shown || s.scores || []).join(" – "),
         b.online === "offline" ? "offline" : (s.phase || "")]));
     }
+    const held = (await getJSON("/api/queue")).queue;
+    const queue = document.getElementById("queue");
+    queue.replaceChildren(row(["Night", "Round", "Table", "Members", "From", "Why it waits"], "th"));
+    for (const q of held) {
+      queue.appendChild(row([q.night, q.round, q.tbl, q.members, q.board + ":" + q.game, q.why]));
+    }
     const rescored = document.getElementById("rescored");
     rescored.replaceChildren();
     for (const r of status.rescored) {

@@ -1,0 +1,145 @@
+"""The night checked and the director's queue: a game that does not fit tonight's seating, or
+whose member already has a game counted in its round, waits for the director instead of
+counting; the director (with the director's own password) accepts or voids a result with a
+reason, every act in the audit and its CSV; against a real mosquitto as well."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import httpx2 as httpx
+import pytest
+
+from pegboard.club.results import (
+    Act,
+    Stored,
+    act,
+    acts,
+    audit,
+    connect,
+    counters,
+    queue,
+    store_result,
+)
+from pegboard.club.scorecard import judge
+from pegboard.club.seating import Pairing, Round
+from pegboard.club.standings import standings
+from pegboard.club.topics import result_topic
+from pegboard.errors import ClubError
+from tests.support.club import Standings
+from tests.support.mosquitto import Broker
+from tests.test_club_broker import Client
+from tests.test_club_scorecard import club_records
+
+SEATING = [Round(2, (Pairing(1, ("101", "102")), Pairing(2, ("103", "104"))), None)]
+"""Tonight's round 2: table 1 seats 101 v 102, table 2 103 v 104 (club_records' round)."""
+
+
+def card(seed: int, members: tuple[str, str], table: int, board: str = "b1"
+         ) -> dict[str, Any]:
+    records, _ = club_records(seed, members=members, table=table, round_=2)
+    found = judge(records, club="club", board=board, game_id=f"g{seed}").card
+    assert found is not None
+    return found
+
+
+def games(db: Any) -> dict[str, int]:
+    return {p["member"]: p["games"] for p in standings(db)}
+
+
+def test_a_game_that_does_not_fit_the_night_waits_for_the_director(tmp_path: Path) -> None:
+    db = connect(tmp_path / "r.db")
+    assert store_result(db, card(1, ("101", "102"), 1), seating=SEATING) is Stored.COUNTED
+    # not seated there: 101 v 103 at table 2, and a table the round does not have
+    unseated = card(2, ("103", "101"), 2)
+    assert store_result(db, unseated, seating=SEATING) is Stored.HELD
+    assert store_result(db, card(3, ("103", "104"), 7), seating=SEATING) is Stored.HELD
+    # no seating loaded: a member who already has a game counted in the round
+    again = card(4, ("101", "104"), 5, board="b5")
+    assert store_result(db, again) is Stored.HELD
+    assert games(db) == {"101": 1, "102": 1}
+    waiting = queue(db)
+    assert [(q["tbl"], q["members"]) for q in waiting] == [
+        (2, "103 v 101"), (7, "103 v 104"), (5, "101 v 104")]
+    assert waiting[0]["why"] == "round 2, table 2 is seated 103 v 104, not 101 v 103"
+    assert waiting[1]["why"] == "round 2, table 7 is seated nobody, not 103 v 104"
+    assert waiting[2]["why"].startswith("member 101 already has a game counted in round 2 "
+                                        "(table 1, b1:g1)")
+    assert counters(db)["held"] == 3
+
+
+def test_the_director_accepts_and_voids_with_a_reason_all_in_the_audit(tmp_path: Path
+                                                                      ) -> None:
+    db = connect(tmp_path / "r.db")
+    first = card(1, ("101", "102"), 1)
+    store_result(db, first, seating=SEATING)
+    held = card(2, ("103", "101"), 2)
+    store_result(db, held, seating=SEATING)
+    before = standings(db)
+    with pytest.raises(ClubError, match="a reason"):
+        act(db, Act.ACCEPT, held["id"], held["revision"], director="Pat", reason=" ")
+    with pytest.raises(ClubError, match="only a counted result is voided"):
+        act(db, Act.VOID, held["id"], held["revision"], director="Pat", reason="no")
+    with pytest.raises(ClubError, match="not held"):
+        act(db, Act.ACCEPT, first["id"], first["revision"], director="Pat", reason="no")
+    assert standings(db) == before and acts(db) == []  # nothing changed
+    act(db, Act.ACCEPT, held["id"], held["revision"], director="Pat",
+        reason="103 was moved to table 2 for a late arrival")
+    assert games(db) == {"101": 2, "102": 1, "103": 1} and queue(db) == []
+    act(db, Act.VOID, first["id"], first["revision"], director="Pat",
+        reason="played in the wrong round")
+    assert games(db) == {"101": 1, "103": 1}
+    assert counters(db)["results"] == 1 and counters(db)["voided"] == 1
+    assert [(a["act"], a["director"], a["reason"]) for a in acts(db)] == [
+        ("accept", "Pat", "103 was moved to table 2 for a late arrival"),
+        ("void", "Pat", "played in the wrong round")]
+    assert [(row["status"], row["why"]) for row in audit(db)] == [
+        ("voided", "Pat: played in the wrong round"),
+        ("accepted", "Pat: 103 was moved to table 2 for a late arrival")]
+    # the voided game sent again is counted once; a correction of it waits for the director
+    assert store_result(db, first) is Stored.DUPLICATE
+    assert games(db) == {"101": 1, "103": 1}
+
+
+def test_the_director_on_the_service(tmp_path: Path) -> None:
+    secret = tmp_path / "director.password"
+    secret.write_text("correct horse battery\n", encoding="utf-8")
+    seating = tmp_path / "seating.json"
+    seating.write_text(json.dumps([{"round": 2, "bye": None, "tables": [
+        {"table": 1, "members": ["101", "102"]}, {"table": 2, "members": ["103", "104"]}]}]),
+        encoding="utf-8")
+    with Broker(tmp_path / "broker") as broker:
+        service = Standings(tmp_path / "r.db", broker.address, extra=(
+            "--seating", str(seating), "--director-password-file", str(secret)))
+        board = Client(broker.port)
+        try:
+            fits, waits = card(1, ("101", "102"), 1), card(2, ("103", "101"), 2)
+            for sent in (waits, fits):  # the one that waits first: the other's event follows
+                board.send(result_topic("club", "b1", sent["game"]), json.dumps(sent).encode())
+            status = service.wait_for(1, held=1)
+            assert (status["results"], status["held"]) == (1, 1)
+            waiting = service.get("/api/queue")["queue"]
+            assert [q["id"] for q in waiting] == [waits["id"]]
+            url = service.url.rstrip("/") + "/api/director"
+            body = {"act": "accept", "id": waits["id"], "revision": waits["revision"],
+                    "director": "Pat", "reason": "seated late at table 2"}
+            assert httpx.post(url, json=body, timeout=10).status_code == 401
+            assert httpx.post(url, json=body, timeout=10, headers={
+                "authorization": "Bearer wrong"}).status_code == 401
+            done = httpx.post(url, json=body, timeout=10, headers={
+                "authorization": "Bearer correct horse battery"})
+            assert done.status_code == 200, done.text
+            assert service.get("/api/status")["results"] == 2
+            again = httpx.post(url, json=body, timeout=10, headers={
+                "authorization": "Bearer correct horse battery"})
+            assert again.status_code == 409 and "not held" in again.json()["error"]
+            rows = list(csv.DictReader(io.StringIO(service.get("/export/audit.csv"))))
+            assert [(r["status"], r["why"]) for r in rows] == [
+                ("accepted", "Pat: seated late at table 2"), ("counted", "")]
+        finally:
+            board.close()
+            service.stop()
