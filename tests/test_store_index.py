@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import random
 import shutil
 import sqlite3
 from pathlib import Path
@@ -293,3 +294,26 @@ def test_kept_summaries_are_checked_and_read_with_the_race_at_the_target(
     assert after["games"] == before["games"] and after["players"] == before["players"]
     assert any("'1H' is not a card the index writes" in note and "made again" in note
                for note in after["notes"])
+
+
+@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("writable", [True, False])
+def test_an_index_damaged_anywhere_is_rebuilt_with_one_notice(store: Path, seed: int,
+                                                              writable: bool) -> None:
+    """Bytes overwritten at random inside the file (its schema, its pages, its text no
+    longer UTF-8): every reader, one that may write it and one that may not (the
+    scoreboard), lists the history as it is and says once what it did, in one printable
+    line."""
+    path = store / INDEX_NAME
+    data = bytearray(path.read_bytes())
+    chance = random.Random(seed)
+    for _ in range(30):
+        at = chance.randrange(100, len(data))
+        data[at:at + 16] = bytes(chance.randrange(256) for _ in range(16))
+    path.write_bytes(bytes(data))
+    with GameIndex(store, writable=writable) as index:
+        listed = [(g.id, g.started_at, g.result, g.events) for g in index.games()]
+        assert [g.id for g in index.newest(3)] == [g[0] for g in listed[::-1][:3]]
+        notices = [n for n in index.notices if "games index" in n]
+    assert listed == _truth(store)
+    assert len(notices) <= 1 and all(n.isprintable() and len(n) < 400 for n in notices)

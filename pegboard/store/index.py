@@ -41,7 +41,7 @@ import logging
 import os
 import sqlite3
 import stat
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -74,6 +74,19 @@ __all__ = ["INDEX_NAME", "LAYOUT", "GameIndex", "IndexedGame", "add_finished"]
 
 INDEX_NAME = "index.sqlite3"
 HISTORY_NAME = "history"
+
+DAMAGE = (sqlite3.DatabaseError, UnicodeDecodeError)
+"""What a damaged index file raises, wherever it is read: SQLite's own errors, and a text
+column or a schema whose bytes are no longer UTF-8 (Python's decoding error, which SQLite's
+module lets through from ``executescript``)."""
+
+
+def _why(error: BaseException) -> str:
+    """What ``error`` says, fit for one line of a notice: the damaged bytes SQLite quotes are
+    shown as ``?``, and it is cut to 100 characters."""
+    text = "".join(c if c.isascii() and c.isprintable() else "?" for c in str(error))
+    return text if len(text) <= 100 else text[:100] + "…"
+
 
 BATCH = 64
 """Rows written per transaction while catching up, so a writer finishing a game never waits
@@ -127,17 +140,17 @@ class GameIndex:
         if self._writable:
             try:
                 return connect_writable(self.path), "main"
-            except sqlite3.DatabaseError as error:
+            except DAMAGE as error:
                 return self._made_again(error)
         db = self._open_read_only()
         db.executescript("CREATE TEMP TABLE gone (file TEXT PRIMARY KEY);"
                          "CREATE TEMP TABLE games AS SELECT * FROM main.games WHERE 0;")
         return db, "temp"
 
-    def _made_again(self, error: sqlite3.DatabaseError) -> tuple[sqlite3.Connection, str]:
+    def _made_again(self, error: BaseException) -> tuple[sqlite3.Connection, str]:
         """The index file could not be read: it is made again from the history."""
-        self._heal(f"the games index {self.path} was damaged ({error}); it was rebuilt from "
-                   "the history")
+        self._heal(f"the games index {self.path} was damaged ({_why(error)}); it was rebuilt "
+                   "from the history")
         if self._writable:
             for name in (self.path.name, self.path.name + "-journal"):
                 with contextlib.suppress(FileNotFoundError):
@@ -175,7 +188,7 @@ class GameIndex:
                 layout = db.execute("SELECT value FROM meta WHERE key = 'layout'").fetchone()
                 if layout is not None and layout[0] == LAYOUT:
                     return db
-            except sqlite3.DatabaseError:
+            except DAMAGE:
                 pass
             db.close()
         db = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
@@ -189,11 +202,26 @@ class GameIndex:
         """
         try:
             self._catch_up()
-        except sqlite3.DatabaseError as error:
-            self._db.close()
-            self._db, self._target = self._made_again(error)
-            self._catch_up()
+        except DAMAGE as error:
+            self._rebuild(error)
         return self.caught_up
+
+    def _rebuild(self, error: BaseException) -> None:
+        """Make the index again from the history after ``error`` showed it damaged."""
+        with contextlib.suppress(sqlite3.Error):
+            self._db.close()
+        self._db, self._target = self._made_again(error)
+        self._catch_up()
+
+    def _rows(self, query: Callable[[], str], parameters: tuple[Any, ...] = ()
+              ) -> list[tuple[Any, ...]]:
+        """The rows of ``query()`` (made again if the index must be: its text names where
+        the rows are); an index found damaged on the way is rebuilt once and asked again."""
+        try:
+            return self._db.execute(query(), parameters).fetchall()
+        except DAMAGE as error:
+            self._rebuild(error)
+            return self._db.execute(query(), parameters).fetchall()
 
     def _on_disk(self) -> dict[str, tuple[int, int]]:
         history = self.directory / HISTORY_NAME
@@ -280,8 +308,8 @@ class GameIndex:
     # -- reading ---------------------------------------------------------------------------
 
     def __len__(self) -> int:
-        (count,) = self._db.execute(
-            f"SELECT count(*) FROM ({self._all()}) WHERE id IS NOT NULL").fetchone()
+        ((count,),) = self._rows(
+            lambda: f"SELECT count(*) FROM ({self._all()}) WHERE id IS NOT NULL")
         return int(count)
 
     def games(self) -> Iterator[IndexedGame]:
@@ -290,10 +318,11 @@ class GameIndex:
         Read a page at a time, with no statement left open between pages, so that summaries
         made while reading (:meth:`summaries`) can be kept as it goes.
         """
-        query = (f"SELECT {COLUMNS} FROM ({self._all()}) WHERE id IS NOT NULL "
-                 "AND (started_at, id) > (?, ?) ORDER BY started_at, id LIMIT ?")
+        def query() -> str:
+            return (f"SELECT {COLUMNS} FROM ({self._all()}) WHERE id IS NOT NULL "
+                    "AND (started_at, id) > (?, ?) ORDER BY started_at, id LIMIT ?")
         after: tuple[Any, Any] = (float("-inf"), "")
-        while page := self._db.execute(query, (*after, PAGE)).fetchall():
+        while page := self._rows(query, (*after, PAGE)):
             for row in page:
                 game = self._game(row)
                 if game is not None:
@@ -302,23 +331,23 @@ class GameIndex:
 
     def newest(self, limit: int) -> list[IndexedGame]:
         """The ``limit`` games started last, newest first (read without the rest)."""
-        rows = self._db.execute(
-            f"SELECT {COLUMNS} FROM ({self._all()}) WHERE id IS NOT NULL "
-            "ORDER BY started_at DESC, id DESC LIMIT ?", (max(0, limit),)).fetchall()
+        rows = self._rows(
+            lambda: f"SELECT {COLUMNS} FROM ({self._all()}) WHERE id IS NOT NULL "
+            "ORDER BY started_at DESC, id DESC LIMIT ?", (max(0, limit),))
         return [game for game in map(self._game, rows) if game is not None]
 
     def find(self, game_id: str) -> IndexedGame | None:
         """The game with this id (the first started, should two files hold one id)."""
-        row = self._db.execute(
-            f"SELECT {COLUMNS} FROM ({self._all()}) WHERE id = ? ORDER BY started_at, file "
-            "LIMIT 1", (game_id,)).fetchone()
-        return None if row is None else self._game(row)
+        rows = self._rows(
+            lambda: f"SELECT {COLUMNS} FROM ({self._all()}) WHERE id = ? ORDER BY "
+            "started_at, file LIMIT 1", (game_id,))
+        return self._game(rows[0]) if rows else None
 
     def problem(self, game_id: str) -> str | None:
         """Why the history file of this id holds no game to list, or None."""
-        row = self._db.execute(f"SELECT problem FROM ({self._all()}) WHERE file = ? AND id "
-                               "IS NULL", (f"{game_id}.log",)).fetchone()
-        return None if row is None else str(row[0])
+        rows = self._rows(lambda: f"SELECT problem FROM ({self._all()}) WHERE file = ? AND "
+                          "id IS NULL", (f"{game_id}.log",))
+        return str(rows[0][0]) if rows else None
 
     def read(self, game: IndexedGame) -> FinishedGame:
         """The game's full record, read from its file in ``history/``.
