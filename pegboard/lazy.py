@@ -48,6 +48,9 @@ SEAMS: Mapping[str, str] = {
     # drawing
     "pegboard.ui.large": "the large-print layouts: only where large print is on",
     "pegboard.ui.race": "the score-race picture: only at a game's end",
+    "pegboard.ui.qr": "the pairing screen's QR code (and segno): only where phones pair",
+    "pegboard.device.pairing": "the phones' pairing port: only with [phones] enabled",
+    "pegboard.web.passes": "the phones' passes (and sqlite3): only with [phones] enabled",
     "pegboard.stats": "the statistics (the race's values): only at a game's end, or by a "
                       "command that reports them",
     "PIL.ImageDraw": "Pillow's drawing: only to make the glyph file again",

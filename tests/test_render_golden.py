@@ -1,7 +1,9 @@
 """Golden frames: real screens, each one the frame a key script leads the simulator to.
 
 Every golden PNG in ``tests/golden/`` (but the ``race_*`` pictures, which
-``tests/test_race.py`` draws from its own data) is marked in a key script with a line
+``tests/test_race.py`` draws from its own data, and the ``pair_*`` frames of the phones'
+pairing, which ``tests/test_pairing.py`` takes from the app given fixed join codes, since a
+board draws its codes at random) is marked in a key script with a line
 ``# golden: NAME``: the frame on the screen at that point of the script. The scripts are
 ``tests/golden/scripts/*.keys`` and ``docs/guide.keys``; each is played here exactly as
 ``pegboard sim --script FILE --frames DIR`` plays it (mock pins, the real app and store, a fake
@@ -99,9 +101,9 @@ def same(image: Image.Image, path: Path, tmp_path: Path, where: str) -> None:
 def test_every_golden_is_marked_in_a_script_and_every_screen_has_one() -> None:
     marked = {name for kind, name in MARKS if kind == "golden"}
     assert marked == set(SCREENS)
-    stored = {p.stem for p in GOLDEN.glob("*.png") if not p.name.startswith("race_")}
+    stored = {p.stem for p in GOLDEN.glob("*.png") if not p.name.startswith(("race_", "pair_"))}
     assert stored == marked, "a golden PNG no script makes, or a mark without its PNG"
-    assert set(Screen) == set(SCREENS.values())
+    assert set(Screen) == set(SCREENS.values()) | {Screen.PAIR}  # PAIR: tests/test_pairing.py
 
 
 @pytest.mark.parametrize("name", sorted(SCREENS))

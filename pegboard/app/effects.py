@@ -150,9 +150,28 @@ class SeatAnswer:
     reason: str = ""
 
 
+@dataclass(frozen=True, slots=True)
+class OfferPairing:
+    """Ask the pairing port for the join code of each of the ``seats`` of the game in
+    progress (a new game, or "Phones" on the menu); it answers with a
+    :class:`~pegboard.app.inputs.Pairing` input. Nothing happens where phones are off."""
+
+    seats: int
+
+
+@dataclass(frozen=True, slots=True)
+class ReleaseSeat:
+    """Free ``seat`` of the game in progress from its phone (a lost phone: its token stops
+    working); the pairing port answers with the pairing as it then is, from that seat."""
+
+    seat: int
+    seats: int
+
+
 Effect = (
     PersistNewGame | Persist | PersistUndo | FinishGame | SetBrightness | UpdateLeds
     | PowerOff | Quit | SayAgain | ReadScreen | SayScore | Earcon | AudioMode | SeatAnswer
+    | OfferPairing | ReleaseSeat
 )
 """Anything ``step`` can ask the loop to do."""
 

@@ -87,5 +87,28 @@ class SeatEntry:
     ticket: int = 0
 
 
-InputEvent = KnobTurn | Press | RankKey | Tick | LinkStatus | SeatEntry
+@dataclass(frozen=True, slots=True)
+class SeatCode:
+    """One seat's pairing as the board's pairing port found it: the join code a phone types
+    and ``address``, the join address the QR code holds; or ``held``, a phone holds the seat
+    (then no code)."""
+
+    seat: int
+    code: str = ""
+    address: str = ""
+    held: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Pairing:
+    """The pairing of the game in progress, seat by seat (not a player's input): the pairing
+    port's answer to :class:`~pegboard.app.effects.OfferPairing` or
+    :class:`~pegboard.app.effects.ReleaseSeat`; ``first`` is the seat to show first. The
+    codes are drawn at random by the port (:mod:`pegboard.web.passes`), never by ``step``."""
+
+    seats: tuple[SeatCode, ...]
+    first: int = 0
+
+
+InputEvent = KnobTurn | Press | RankKey | Tick | LinkStatus | SeatEntry | Pairing
 """Anything the loop can hand to ``step``."""

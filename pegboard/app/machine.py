@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from pegboard.app import flow, seat_entry, views
+from pegboard.app import flow, pairing, seat_entry, views
 from pegboard.app.effects import (
     AudioMode,
     Earcon,
@@ -41,7 +41,7 @@ from pegboard.app.effects import (
     Sound,
     UpdateLeds,
 )
-from pegboard.app.inputs import InputEvent, KnobTurn, LinkStatus, SeatEntry, Tick
+from pegboard.app.inputs import InputEvent, KnobTurn, LinkStatus, Pairing, SeatEntry, Tick
 from pegboard.app.keys import Key, key_of
 from pegboard.app.pages import last_scored
 from pegboard.app.session import Session
@@ -125,6 +125,8 @@ def step(state: AppState, event: InputEvent, now: float) -> Result:
         if after_leds is not None and after_leds != before_leds:
             effects = (*effects, after_leds)
         return new, effects
+    if isinstance(event, Pairing):  # the pairing port's answer: not a key
+        return pairing.arrived(state, event)
     waking: tuple[Effect, ...] = ()
     if state.brightness is not Brightness.NORMAL:
         awake = replace(state, brightness=Brightness.NORMAL, last_input=now)

@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from pegboard import lazy
-from pegboard.app import calls, flow
+from pegboard.app import calls, flow, pairing
 from pegboard.app.club_setup import LOCK_ROW
 from pegboard.app.effects import (
     Effect,
@@ -132,6 +132,8 @@ def menu_rows(state: AppState, under: ScreenState) -> list[tuple[str, str]]:
     if gs.phase is not Phase.GAME_OVER:
         entry = "Enter cards" if state.table.points_only else "Enter points only"
         rows.append(("entry", entry))
+    if pairing.offer(state) is not None:
+        rows.append(("phones", pairing.MENU_ROW))
     rows += [("help", "Rule help"), teach]
     if state.teaching:
         rows.append(("own", f"Count it yourself: {'on' if state.table.count_yourself else 'off'}"))
@@ -188,6 +190,9 @@ def menu_move(state: AppState, screen: Menu, event: InputEvent) -> Result:
         return calls.call(back, int(key.split()[1]))
     if key == "again":
         return back, (SayAgain(),)
+    if key == "phones":
+        phones = pairing.offer(state)
+        return back, (phones,) if phones is not None else ()
     if key == "undo":
         return flow.undo(back)
     if key == "teaching":

@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from pegboard import lazy
-from pegboard.app import club_setup, flow, picker, wheels
+from pegboard.app import club_setup, flow, pairing, picker, wheels
 from pegboard.app.effects import AudioMode, PersistNewGame
 from pegboard.app.inputs import InputEvent
 from pegboard.app.keys import list_move
@@ -231,7 +231,8 @@ def start_game(state: AppState) -> Result:
     state = replace(state, screen=flow.table_screen(state))
     if state.teaching:
         state = offer_basics(state)
-    return state, (PersistNewGame(session.header),)
+    phones = pairing.offer(state)  # each seat's join code, once the game is saved
+    return state, (PersistNewGame(session.header), *((phones,) if phones else ()))
 
 
 BASICS = ("how-to-play", "counting")

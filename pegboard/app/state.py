@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from pegboard.app.effects import Effect
+from pegboard.app.inputs import SeatCode
 from pegboard.app.session import Session
 from pegboard.app.view import Brightness, PageKind, Screen, SideView
 from pegboard.config import Config
@@ -286,10 +287,24 @@ class CardEntry:
     index: int = 0
 
 
+@dataclass(frozen=True, slots=True)
+class PairingScreen:
+    """Phones (:mod:`pegboard.app.pairing`): each seat's join code and QR code, one seat at a
+    time (``index``), over the screen ``under``; ``asking`` while "Release this phone?" is
+    up, with ``answer`` its highlighted row (0: No)."""
+
+    seats: tuple[SeatCode, ...]
+    under: ScreenState
+    index: int = 0
+    asking: bool = False
+    answer: int = 0
+
+
 ScreenState = (
     Home | SetupScreen | Dealer | Cutting | WheelScreen | Claiming | OwnCount | Calling | Reading
     | QuickPeg
     | GameOverScreen | Saved | Menu | Confirm | Scores | PenaltyScreen | HelpScreen | CardEntry
+    | PairingScreen
 )
 """Every screen the app can be on."""
 

@@ -26,6 +26,7 @@ from pegboard.app import (
     help,
     menus,
     own_count,
+    pairing,
     pegging,
     show,
     start,
@@ -46,6 +47,7 @@ from pegboard.app.state import (
     Home,
     Menu,
     OwnCount,
+    PairingScreen,
     PenaltyScreen,
     QuickPeg,
     Reading,
@@ -113,6 +115,7 @@ TRANSITIONS: dict[type, dict[Key, Handler]] = {
     HelpScreen: {**_keys(LIST, help.help_forward), K.UNDO: help.help_back},
     CardEntry: {**_keys((*WHEEL, K.GO), help.entry_key), K.UNDO: help.entry_back},
     Saved: {K.MENU: menus.nothing, K.HOLD_MENU: menus.nothing, K.HOLD_OK: menus.nothing},
+    PairingScreen: _keys((K.TURN, K.GO, K.OK, K.UNDO, K.RANK), pairing.pairing_key),
 }
 """Each screen's keys."""
 
@@ -148,6 +151,7 @@ VIEWS: dict[type, Viewer] = {
     HelpScreen: help.help_view,
     CardEntry: help.entry_view,
     Saved: menus.saved_view,
+    PairingScreen: pairing.pairing_view,
 }
 """What each screen shows."""
 

@@ -36,6 +36,9 @@ page as it comes and only its title as it is reached) knows them without reading
 ``named``, what a count's page is about without its points ("Ben's hand"), for a listener
 whom the engine's facts have told the points (empty: the title says it).
 
+``PAIR`` (phones, docs/phones.md): ``title`` names the seat, ``code`` is its join code and
+``qr`` the text of the QR code to draw (its join address); ``lines`` say the same in words.
+
 ``locked``: the game on the board is under a club night's tournament lock, as its record's
 header says (docs/club.md); the table screens show a lock mark, so everyone at the table (and
 the director walking past) sees that no help is given.
@@ -71,6 +74,7 @@ class Screen(enum.Enum):
     MATCH = "match"  # match summary: games won, game points
     RACE = "race"  # the score race of the game just ended, as a small chart
     SAVED = "saved"  # the frame left on screen at shutdown ("Game saved")
+    PAIR = "pair"  # a seat's join code and the QR code of its join address
 
 
 class PageKind(enum.Enum):
@@ -167,6 +171,10 @@ class View:
     brightness: Brightness = Brightness.NORMAL
     large_print: bool = False
     locked: bool = False
+    qr: str = ""
+    """``PAIR``: the text of the QR code to draw (a seat's join address; empty: none)."""
+    code: str = ""
+    """``PAIR``: the join code, drawn large beside the QR code."""
 
     @property
     def skunk_line(self) -> int:

@@ -140,8 +140,10 @@ def _play(args: argparse.Namespace, config: Config, store: Any,
     # A missing espeak-ng or sound card is logged and the game goes on silently; with the
     # voice off it is loaded only if a player turns audio mode on.
     speech = voice_setup.voice_for(config.voice, clock, log.warning)
+    phones = build.make_pairing(config, store)  # None unless [phones] is on
     loop = device_loop.DeviceLoop(build.APP, state, kit=kit, inbox=inbox, display=display,
-                                  store=store, clock=clock, observers=build.outputs(speech, leds),
+                                  store=store, clock=clock,
+                                  observers=build.outputs(speech, leds, phones),
                                   contrast=config.display.contrast,
                                   watchdog=service_notify.Watchdog.from_environ())
 

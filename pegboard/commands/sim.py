@@ -351,7 +351,7 @@ def _interactive(args: argparse.Namespace, config: Config) -> int:
             speech = voice_setup.voice_for(config.voice, clock, notices.append)
             sim = sim_session.Simulator(config, store, display, clock=clock, on_frame=display.frame,
                                         notice=notices.append, leds=leds.board if leds else None,
-                                        speech=speech)
+                                        speech=speech, phones=build.make_pairing(config, store))
             phones = phone_seats.start(args, sim.loop, store)
             try:
                 playing = True

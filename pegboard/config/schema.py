@@ -21,6 +21,7 @@ from pegboard.config.devices import (
     LinkConfig,
     StoreConfig,
 )
+from pegboard.config.phones import PhonesConfig
 from pegboard.config.pins import InputConfig
 from pegboard.config.values import Invalid, int_of
 from pegboard.config.voice import VoiceConfig
@@ -46,6 +47,7 @@ class Config:
     store: StoreConfig = field(default_factory=StoreConfig)
     voice: VoiceConfig = field(default_factory=VoiceConfig)
     club: ClubConfig = field(default_factory=ClubConfig)
+    phones: PhonesConfig = field(default_factory=PhonesConfig)
 
 
 SECTIONS: dict[str, type[Any] | None] = {
@@ -58,6 +60,7 @@ SECTIONS: dict[str, type[Any] | None] = {
     "store": StoreConfig,
     "voice": VoiceConfig,
     "club": ClubConfig,
+    "phones": PhonesConfig,
 }
 """Every section in the order a written config has them (``rules`` is not a dataclass)."""
 

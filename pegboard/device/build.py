@@ -19,19 +19,23 @@ from pegboard.store import Recovery, Store
 from pegboard.store.replay import EngineCheck
 
 if TYPE_CHECKING:
+    from pegboard.device import pairing
     from pegboard.hw import factory, gestures, inputs
     from pegboard.link import board as link_board
     from pegboard.link import layout as link_layout
     from pegboard.link import led_board, serial_link, usb_port
+    from pegboard.web import passes as web_passes
 else:
     factory = lazy.module("pegboard.hw.factory")
     gestures = lazy.module("pegboard.hw.gestures")
     inputs = lazy.module("pegboard.hw.inputs")
+    pairing = lazy.module("pegboard.device.pairing")
     led_board = lazy.module("pegboard.link.led_board")
     link_board = lazy.module("pegboard.link.board")
     link_layout = lazy.module("pegboard.link.layout")
     serial_link = lazy.module("pegboard.link.serial_link")
     usb_port = lazy.module("pegboard.link.usb_port")
+    web_passes = lazy.module("pegboard.web.passes")
 
 if TYPE_CHECKING:
     from gpiozero import Factory
@@ -53,15 +57,43 @@ APP: App[machine.AppState] = App(machine.step, machine.view, machine.scores)
 
 
 def outputs(speech: Speech[machine.AppState] | None, leds: LedBoard | None,
+            phones: Observer[machine.AppState] | None = None,
             ) -> list[Observer[machine.AppState]]:
-    """The loop's observers after the OLED, in order: the voice, then the LED board (each
-    only when there is one)."""
+    """The loop's observers after the OLED, in order: the voice, the LED board, then the
+    phones' pairing port (each only when there is one)."""
     found: list[Observer[machine.AppState]] = []
     if speech is not None:
         found.append(Voice(speech))
     if leds is not None:
         found.append(Leds(leds))
+    if phones is not None:
+        found.append(phones)
     return found
+
+
+def make_pairing(config: Config, store: Store) -> Observer[machine.AppState] | None:
+    """The phones' pairing port (docs/phones.md) over the passes in the store's ``phones/``
+    folder, or None when ``[phones]`` is off. A passes file that cannot be opened is logged
+    and the board plays on without phones."""
+    phones = config.phones
+    if not phones.enabled:
+        return None
+    try:
+        passes = web_passes.Passes(web_passes.passes_folder(store.directory))
+    except (PegboardError, OSError) as error:
+        log.error("phones: cannot pair phones: %s", error)
+        return None
+    for notice in passes.notices:
+        log.warning("phones: %s", notice)
+
+    def game() -> str | None:
+        current = store.current()
+        return None if current is None else current.id
+
+    def host() -> str:
+        return phones.host or pairing.board_address()
+
+    return pairing.PairingPort(passes, game, host=host, port=phones.port)
 
 
 def timing(config: InputConfig) -> Timing:

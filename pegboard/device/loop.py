@@ -41,12 +41,14 @@ from pegboard.app.effects import (
     Earcon,
     Effect,
     FinishGame,
+    OfferPairing,
     Persist,
     PersistNewGame,
     PersistUndo,
     PowerOff,
     Quit,
     ReadScreen,
+    ReleaseSeat,
     SayAgain,
     SayScore,
     SeatAnswer,
@@ -319,7 +321,7 @@ class DeviceLoop(Generic[S]):
 
 
 _FOR_OUTPUTS = (SetBrightness, UpdateLeds, SayAgain, ReadScreen, SayScore, Earcon, AudioMode,
-                SeatAnswer)
+                SeatAnswer, OfferPairing, ReleaseSeat)
 """The effects the loop hands to its observers."""
 
 

@@ -32,6 +32,7 @@ from pegboard.app.view import View
 from pegboard.config import Config
 from pegboard.device.build import APP, initial_state, outputs
 from pegboard.device.loop import DeviceLoop, Speech
+from pegboard.device.observers import Observer
 from pegboard.device.ports import LedBoard
 from pegboard.hw.clock import Clock
 from pegboard.hw.oled import Display
@@ -134,6 +135,7 @@ class Simulator:
         leds: LedBoard | None = None,
         notice: Callable[[str], None] | None = None,
         speech: Speech[AppState] | None = None,
+        phones: Observer[AppState] | None = None,
     ) -> None:
         self.config = config
         self.clock = clock
@@ -146,7 +148,7 @@ class Simulator:
         state = initial_state(config, store, notice)
         self.loop = DeviceLoop(
             APP, state, kit=self._kit, inbox=self.inbox, display=display, store=store,
-            clock=clock, observers=outputs(speech, leds), contrast=config.display.contrast,
+            clock=clock, observers=outputs(speech, leds, phones), contrast=config.display.contrast,
             on_frame=on_frame,
         )
 

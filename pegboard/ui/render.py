@@ -47,10 +47,11 @@ from pegboard.ui.text import CHAR_W, LINE_H, draw_text, fit, wrap
 
 if TYPE_CHECKING:
     from pegboard import stats
-    from pegboard.ui import large
+    from pegboard.ui import large, qr
     from pegboard.ui import race as race_picture
 else:
     large = lazy.module("pegboard.ui.large")
+    qr = lazy.module("pegboard.ui.qr")
     race_picture = lazy.module("pegboard.ui.race")
     stats = lazy.module("pegboard.stats")
 
@@ -72,11 +73,13 @@ def render(view: View) -> Image.Image:
     image = Image.new("1", (WIDTH, HEIGHT), 0)
     if view.brightness is Brightness.BLANK:
         return image
-    if view.large_print and view.screen not in (Screen.SAVED, Screen.RACE):
+    if view.large_print and view.screen not in (Screen.SAVED, Screen.RACE, Screen.PAIR):
         large.render_large(image, view)  # (with its own place for the link-down mark)
         return image
     if view.screen is Screen.SAVED:
         _saved(image, view)
+    elif view.screen is Screen.PAIR:
+        _pair(image, view)
     elif view.screen is Screen.RACE:
         _race(image, view)
     elif view.screen is Screen.PLAY:
@@ -367,6 +370,23 @@ def _race(image: Image.Image, view: View) -> None:
     winner = next((i for i, side in enumerate(view.sides) if side.winner), None)
     race = stats.Race(tuple(side.name for side in view.sides), view.target, view.race, winner)
     image.paste(race_picture.race_image(race))
+
+
+def _pair(image: Image.Image, view: View) -> None:
+    """A seat's pairing: the QR code of its join address filling the left half, and on the
+    right the seat's name (inverted), its join code in double size, three characters a
+    line, and the key legend (large print draws it the same: the code is large already)."""
+    if view.qr:
+        image.paste(qr.qr_image(view.qr, HEIGHT), (0, 0))
+    x = HEIGHT + 2
+    chars = (WIDTH - x) // CHAR_W
+    _inverted(image, x, 0, WIDTH - x, LINE_H, fit(view.title, chars))
+    half = (len(view.code) + 1) // 2
+    for row, part in enumerate((view.code[:half], view.code[half:])):
+        draw_text(image, x + (WIDTH - x - text.width(part, 2)) // 2, LINE_H + 2 + row * 21,
+                  part, scale=2)
+    draw_text(image, x, _BOTTOM_Y, fit(view.hint, chars - (_LINK_W // CHAR_W + 1
+                                                           if view.link else 0)))
 
 
 def _saved(image: Image.Image, view: View) -> None:

@@ -3,9 +3,10 @@
 The rules (docs/phones.md, docs/security.md):
 
 * **A code per seat.** :meth:`Passes.offer` gives the seat of a game a short join code the
-  board shows: six characters from :data:`ALPHABET`, which leaves out look-alikes (0/O/D,
-  1/I/L, 2/Z, 5/S, 6/G, 8/B, V), drawn with :mod:`secrets`. Offering again while the code is
-  unused gives the same code, so the picture on the board stays the one a phone is reading.
+  board shows: six characters from :data:`ALPHABET`, which leaves out look-alikes (0/O/D/Q,
+  1/I/L, 2/Z, 5/S, 6/G, 8/B, V) and the card ranks (A, J, K), drawn with :mod:`secrets`.
+  Offering again while the code is unused gives the same code, so the picture on the board
+  stays the one a phone is reading.
 * **One phone per seat.** :meth:`Passes.join` trades an open code for a new bearer token
   (256 bits from :mod:`secrets`) and marks the code used. It refuses, with a
   :class:`~pegboard.errors.PairingError` naming the reason, a code that is not a code, one
@@ -27,9 +28,9 @@ The rules (docs/phones.md, docs/security.md):
   limited: :data:`WRONG_PER_SOURCE` a minute from one address and :data:`WRONG_IN_ALL` a
   minute from everyone; past either, joins are refused with
   :class:`~pegboard.errors.PairingBusyError` (its ``retry_after`` in seconds) until the
-  minute has passed. Guessing one of four open codes at 30 tries a minute takes about half a
-  year on average. The failures are counted in memory, for at most :data:`TRACKED_SOURCES`
-  addresses.
+  minute has passed. Guessing one of four open codes at 30 tries a minute takes about ten
+  weeks on average. The failures are counted in memory, for at most
+  :data:`TRACKED_SOURCES` addresses.
 
 Time is injected (``clock``), as everywhere in Pegboard.
 """
@@ -54,10 +55,11 @@ from pegboard.errors import PairingBusyError, PairingError, StoreError
 
 log = logging.getLogger(__name__)
 
-ALPHABET = "ACEFHJKMNPRTUWXY3479"
-"""The characters of a join code: capitals and digits that no font confuses with another."""
+ALPHABET = "CEFHMNPRTUWXY3479"
+"""The characters of a join code: capitals and digits that no font confuses with another and
+that no card table reads as a card (A, J, Q, K), so a voice spells them as letters too."""
 CODE_LENGTH = 6
-"""A code's length: 20**6 = 64 million codes, read off the board and typed in a few seconds."""
+"""A code's length: 17**6 = 24 million codes, read off the board and typed in a few seconds."""
 TOKEN_BYTES = 32
 """A token's randomness: 256 bits."""
 MAX_GAMES = 4
@@ -78,6 +80,11 @@ TRACKED_SOURCES = 256
 FILE_NAME = "passes.sqlite3"
 JOIN_PATH = "/join"
 """The phone page's join address; the code is its ``code`` query parameter."""
+SHORT_PATH = "/J/"
+"""The join address as the QR code holds it, the code following: ``/J/CEF347`` (the phone
+server sends it on to :data:`JOIN_PATH`). In capitals, the whole address is in QR's
+alphanumeric mode, which fits a DNS name or IPv4 address of up to 17 characters with the
+port in a version 2 symbol at level M, 2 pixels a module on the board's panel."""
 
 _GAME_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{0,63}")
 _LAYOUT = 1  # PRAGMA user_version of a file laid out as SCHEMA says
@@ -115,8 +122,8 @@ class JoinOffer:
     def url(self, host: str, port: int) -> str:
         """The join address a phone opens (the QR code's text).
 
-        >>> JoinOffer("g1", 0, "ACE347").url("pegboard.local", 8121)
-        'http://pegboard.local:8121/join?code=ACE347'
+        >>> JoinOffer("g1", 0, "CEF347").url("pegboard.local", 8121)
+        'http://pegboard.local:8121/join?code=CEF347'
         """
         return join_url(host, port, self.code)
 
@@ -132,12 +139,21 @@ class SeatHolder:
 def join_url(host: str, port: int, code: str) -> str:
     """The join address for ``code`` on the board at ``host:port`` (an IPv6 host bracketed).
 
-    >>> join_url("::1", 8121, "ACE347")
-    'http://[::1]:8121/join?code=ACE347'
+    >>> join_url("::1", 8121, "CEF347")
+    'http://[::1]:8121/join?code=CEF347'
     """
     if ":" in host and not host.startswith("["):
         host = f"[{host}]"
     return f"http://{host}:{port}{JOIN_PATH}?code={code}"
+
+
+def qr_text(host: str, port: int, code: str) -> str:
+    """The join address for ``code`` as the board's QR code holds it (see :data:`SHORT_PATH`).
+
+    >>> qr_text("pegboard.local", 8121, "CEF347")
+    'HTTP://PEGBOARD.LOCAL:8121/J/CEF347'
+    """
+    return join_url(host, port, "").replace(f"{JOIN_PATH}?code=", SHORT_PATH).upper() + code
 
 
 def passes_folder(store: Path) -> Path:
@@ -149,12 +165,12 @@ def passes_folder(store: Path) -> Path:
 def normal_code(text: str) -> str:
     """``text`` as a join code: capitals, spaces and dashes dropped; PairingError if it is not one.
 
-    >>> normal_code(" ace-347 ")
-    'ACE347'
-    >>> normal_code("ACE0")
+    >>> normal_code(" cef-347 ")
+    'CEF347'
+    >>> normal_code("CEF0")
     Traceback (most recent call last):
     ...
-    pegboard.errors.PairingError: 'ACE0' is not a join code: it is 6 of ACEFHJKMNPRTUWXY3479 \
+    pegboard.errors.PairingError: 'CEF0' is not a join code: it is 6 of CEFHMNPRTUWXY3479 \
 as the board shows it
     """
     code = text.strip().upper().replace(" ", "").replace("-", "")
@@ -408,6 +424,11 @@ class Passes:
             if hmac.compare_digest(kept, wanted):
                 found = SeatHolder(game, seat)
         return found
+
+    def games(self) -> tuple[str, ...]:
+        """The games whose codes or tokens are remembered, oldest first."""
+        return tuple(row[0] for row in self._db.execute(
+            "SELECT game FROM games ORDER BY made, rowid"))
 
     def held(self, game: str) -> frozenset[int]:
         """The seats of ``game`` a phone holds."""

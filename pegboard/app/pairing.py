@@ -1,0 +1,118 @@
+"""Phones: each seat's join code on the board, and releasing a lost phone (docs/phones.md).
+
+With ``[phones] enabled``, a new game asks the pairing port for every seat's code
+(:class:`~pegboard.app.effects.OfferPairing`), and so does "Phones" on the menu at any time.
+The port (the device's, over :mod:`pegboard.web.passes`) draws the codes and answers with a
+:class:`~pegboard.app.inputs.Pairing` input, which brings up this screen over whatever was
+on screen; ``step`` itself never draws a code.
+
+The screen shows one seat at a time: its name, its join code in large characters and the QR
+code of its join address (a seat a phone holds says so instead). Turning the knob or GO goes
+to another seat; OK goes on to the next seat and, after the last, back to where the table
+was; UNDO goes back at once. On a seat a phone holds, OK asks "Release Ann's phone?" (No
+first): Yes frees the seat (:class:`~pegboard.app.effects.ReleaseSeat`), its phone's token
+stops working, and the port answers with that seat's new code.
+
+The code is said letter by letter in the screen's words, so audio mode reads it as it reads
+any page.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from pegboard.app.effects import OfferPairing, ReleaseSeat
+from pegboard.app.inputs import InputEvent, Pairing, SeatCode
+from pegboard.app.keys import Key, key_of, list_move, steps
+from pegboard.app.state import AppState, Confirm, Menu, PairingScreen, Result, Saved
+from pegboard.app.view import Screen, View
+from pegboard.app.views import numbered
+
+MENU_ROW = "Phones"
+"""The menu's row that shows the pairing again."""
+
+
+def offer(state: AppState) -> OfferPairing | None:
+    """The effect asking for every seat's code of the game in progress (None: phones off,
+    or no game)."""
+    if not state.config.phones.enabled or state.session is None:
+        return None
+    return OfferPairing(len(state.session.state.names))
+
+
+def arrived(state: AppState, event: Pairing) -> Result:
+    """The port's answer: the pairing screen over the current screen (over what a menu was
+    opened on), from the seat ``event.first``; kept up to date if it is already up."""
+    screen = state.screen
+    if state.session is None or not event.seats or isinstance(screen, Saved):
+        return state, ()
+    index = next((i for i, seat in enumerate(event.seats) if seat.seat == event.first), 0)
+    if isinstance(screen, PairingScreen):
+        return replace(state, screen=replace(screen, seats=event.seats, index=index,
+                                             asking=False, answer=0)), ()
+    under = screen.under if isinstance(screen, Menu | Confirm) else screen
+    return replace(state, screen=PairingScreen(event.seats, under, index)), ()
+
+
+def pairing_key(state: AppState, screen: PairingScreen, event: InputEvent) -> Result:
+    """The keys of the pairing screen and of its "Release?" question (see the module doc)."""
+    key = key_of(event)
+    seat = screen.seats[screen.index % len(screen.seats)]
+    if screen.asking:
+        if key is Key.UNDO:
+            return replace(state, screen=replace(screen, asking=False, answer=0)), ()
+        answer, row = list_move(screen.answer, event, 2)
+        if row is None:
+            return replace(state, screen=replace(screen, answer=answer)), ()
+        asked = replace(screen, asking=False, answer=0)
+        if row == 0:
+            return replace(state, screen=asked), ()
+        return replace(state, screen=asked), (ReleaseSeat(seat.seat, len(screen.seats)),)
+    count = len(screen.seats)
+    if key is Key.TURN:
+        return replace(state, screen=replace(screen, index=(screen.index + steps(event))
+                                             % count)), ()
+    if key is Key.GO:
+        return replace(state, screen=replace(screen, index=(screen.index + 1) % count)), ()
+    if key is Key.UNDO:
+        return replace(state, screen=screen.under), ()
+    if key is Key.OK:
+        if seat.held:
+            return replace(state, screen=replace(screen, asking=True, answer=0)), ()
+        if screen.index + 1 >= count:
+            return replace(state, screen=screen.under), ()
+        return replace(state, screen=replace(screen, index=screen.index + 1)), ()
+    return state, ()
+
+
+def spelled(code: str) -> str:
+    """A code letter by letter, as it is said and typed: "C E F 3 4 7".
+
+    >>> spelled("CEF347")
+    'C E F 3 4 7'
+    """
+    return " ".join(code)
+
+
+def _name(state: AppState, seat: SeatCode) -> str:
+    names = state.session.state.names if state.session is not None else ()
+    return names[seat.seat] if seat.seat < len(names) else f"Seat {seat.seat + 1}"
+
+
+def pairing_view(state: AppState, screen: PairingScreen) -> View:
+    """A seat's code and QR code; a seat a phone holds; or "Release Ann's phone?"."""
+    seat = screen.seats[screen.index % len(screen.seats)]
+    name = _name(state, seat)
+    if screen.asking:
+        return View(Screen.CONFIRM, f"Release {name}'s phone?",
+                    numbered(state.keypad, ["No", "Yes"]), screen.answer % 2)
+    last = screen.index % len(screen.seats) + 1 >= len(screen.seats)
+    place = f"Seat {screen.index % len(screen.seats) + 1} of {len(screen.seats)}"
+    if seat.held:
+        return View(Screen.MESSAGE, f"{name}'s phone",
+                    (f"{place}: a phone holds it.", "OK: release it (a lost phone)."),
+                    hint="OK release  GO next")
+    return View(Screen.PAIR, name,
+                (f"{place}: join code {spelled(seat.code)}.",
+                 "Scan the QR code, or type the code on the phone's page."),
+                hint="OK done" if last else "OK next", qr=seat.address, code=seat.code)
