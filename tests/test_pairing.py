@@ -18,9 +18,14 @@ from pegboard.app.state import Dealer, PairingScreen
 from pegboard.app.view import Screen, View
 from pegboard.config import Config
 from pegboard.config.phones import PhonesConfig
+from pegboard.device import build
 from pegboard.device.observers import Seen
 from pegboard.device.pairing import PairingPort, board_address
 from pegboard.errors import PairingError
+from pegboard.sim.fakes import FakeClock, RecordingDisplay
+from pegboard.sim.keys import expand, parse_script
+from pegboard.sim.session import Simulator
+from pegboard.store import Store
 from pegboard.ui import qr
 from pegboard.ui.render import render
 from pegboard.voice.audio import screen_words
@@ -278,3 +283,57 @@ def test_golden_pairing_frames() -> None:
     app = started().feed(Pairing((SeatCode(0, held=True), PAIRING.seats[1])))
     same(render(app.view), "pair_held")
     same(render(app.feed(OK).view), "pair_release")
+
+
+# -- the whole device ---------------------------------------------------------------------------
+
+
+def play_keys(config: Config, store_dir: Path, script: str) -> list[View]:
+    """``script``'s keys on the simulated device with the pairing port the config builds;
+    the views drawn, in order."""
+    views: list[View] = []
+    with Store(store_dir, owner="test") as store:
+        sim = Simulator(config, store, RecordingDisplay(), clock=FakeClock(),
+                        on_frame=lambda view, _: views.append(view),
+                        phones=build.make_pairing(config, store))
+        try:
+            sim.start()
+            for step in expand(parse_script(script)):
+                sim.press(step)
+            sim.loop.pump()  # a moment after the last key: the port's answer is due now
+        finally:
+            sim.close()
+    return views
+
+
+def test_a_new_game_on_the_device_shows_codes_a_phone_joins_with_across_a_restart(
+        tmp_path: Path) -> None:
+    config = Config(phones=PhonesConfig(enabled=True, host="192.168.1.20", port=8200))
+    views = play_keys(config, tmp_path, "ok\nok\n")  # New game, Start
+    pair = views[-1]
+    assert (pair.screen, pair.title) == (Screen.PAIR, "P1")
+    assert pair.qr == f"HTTP://192.168.1.20:8200/J/{pair.code}"
+    found = zxingcpp.read_barcodes(render(pair).convert("L"))
+    assert [f.text for f in found] == [pair.qr]
+    with Store(tmp_path, owner="test") as store:
+        current = store.current()
+        assert current is not None
+        game = current.id
+    with Passes(tmp_path / "phones") as passes:
+        token = passes.join(pair.code)
+    # Restarted: the pass holds; Phones on the menu shows the seat as held.
+    menu = play_keys(config, tmp_path, "ok\nmenu\n")  # past "Game restored", the menu
+    rows = list(menu[-1].lines)
+    steps = rows.index("Phones") - (menu[-1].selected or 0)
+    after = play_keys(config, tmp_path, f"ok\nmenu\nright*{steps} ok\n")
+    assert (after[-1].screen, after[-1].title) == (Screen.MESSAGE, "P1's phone")
+    with Passes(tmp_path / "phones") as passes:
+        assert passes.holder(token) == SeatHolder(game, 0)
+
+
+def test_with_phones_off_the_device_has_no_pairing_port(tmp_path: Path) -> None:
+    with Store(tmp_path, owner="test") as store:
+        assert build.make_pairing(Config(), store) is None
+    assert not (tmp_path / "phones").exists()
+    views = play_keys(Config(), tmp_path, "ok\nok\n")
+    assert all(view.screen is not Screen.PAIR for view in views)

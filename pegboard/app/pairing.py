@@ -1,4 +1,4 @@
-"""Phones: each seat's join code on the board, and releasing a lost phone (docs/phones.md).
+"""Phones: each seat's join code on the board, and releasing a lost phone (docs/pairing.md).
 
 With ``[phones] enabled``, a new game asks the pairing port for every seat's code
 (:class:`~pegboard.app.effects.OfferPairing`), and so does "Phones" on the menu at any time.

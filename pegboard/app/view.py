@@ -36,7 +36,7 @@ page as it comes and only its title as it is reached) knows them without reading
 ``named``, what a count's page is about without its points ("Ben's hand"), for a listener
 whom the engine's facts have told the points (empty: the title says it).
 
-``PAIR`` (phones, docs/phones.md): ``title`` names the seat, ``code`` is its join code and
+``PAIR`` (phones, docs/pairing.md): ``title`` names the seat, ``code`` is its join code and
 ``qr`` the text of the QR code to draw (its join address); ``lines`` say the same in words.
 
 ``locked``: the game on the board is under a club night's tournament lock, as its record's

@@ -74,7 +74,7 @@ Sections and their defaults (pins are BCM GPIO numbers):
     never the board's); ``ca_file`` ``""`` (the club's certificate authority, club setup's
     ``ca.crt``: the broker is reached over TLS; a user needs it); ``night`` 1 and ``table`` 1;
     ``lock`` false (the night's tournament lock).
-``[phones]`` (phones holding seats, docs/phones.md; :mod:`~pegboard.config.phones`)
+``[phones]`` (phones holding seats, docs/pairing.md; :mod:`~pegboard.config.phones`)
     ``enabled`` false; ``host`` ``""`` (the board's address on the local network, else a DNS
     name or IPv4 address for the join address); ``port`` 8121 (the scoreboard's).
 

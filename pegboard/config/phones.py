@@ -1,4 +1,4 @@
-"""The ``[phones]`` section: phones on the local network holding seats (docs/phones.md)."""
+"""The ``[phones]`` section: phones on the local network holding seats (docs/pairing.md)."""
 
 from __future__ import annotations
 

@@ -72,7 +72,7 @@ def outputs(speech: Speech[machine.AppState] | None, leds: LedBoard | None,
 
 
 def make_pairing(config: Config, store: Store) -> Observer[machine.AppState] | None:
-    """The phones' pairing port (docs/phones.md) over the passes in the store's ``phones/``
+    """The phones' pairing port (docs/pairing.md) over the passes in the store's ``phones/``
     folder, or None when ``[phones]`` is off. A passes file that cannot be opened is logged
     and the board plays on without phones."""
     phones = config.phones

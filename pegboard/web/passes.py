@@ -1,6 +1,6 @@
 """Which phone holds which seat: join codes offered by the board, bearer tokens held by phones.
 
-The rules (docs/phones.md, docs/security.md):
+The rules (docs/pairing.md, docs/security.md):
 
 * **A code per seat.** :meth:`Passes.offer` gives the seat of a game a short join code the
   board shows: six characters from :data:`ALPHABET`, which leaves out look-alikes (0/O/D/Q,
