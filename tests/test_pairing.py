@@ -3,6 +3,7 @@ over real passes, the QR code read back off the rendered frame, and the golden f
 
 from __future__ import annotations
 
+import http.client
 import os
 from dataclasses import replace
 from pathlib import Path
@@ -31,6 +32,7 @@ from pegboard.ui.render import render
 from pegboard.voice.audio import screen_words
 from pegboard.web.passes import Passes, SeatHolder, qr_text
 from tests.support.app_driver import GO, MENU, OK, UNDO, App
+from tests.support.phones import phone_board, request
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "golden"
@@ -337,3 +339,21 @@ def test_with_phones_off_the_device_has_no_pairing_port(tmp_path: Path) -> None:
     assert not (tmp_path / "phones").exists()
     views = play_keys(Config(), tmp_path, "ok\nok\n")
     assert all(view.screen is not Screen.PAIR for view in views)
+
+
+def test_the_qr_codes_address_leads_to_the_join_page(tmp_path: Path) -> None:
+    with phone_board(tmp_path) as board:
+        code = board.code(0)
+        connection = http.client.HTTPConnection("127.0.0.1", board.port, timeout=10)
+        try:
+            connection.request("GET", f"/J/{code}", headers={"host": f"127.0.0.1:{board.port}"})
+            answer = connection.getresponse()
+            answer.read()
+        finally:
+            connection.close()
+        assert answer.status == 303
+        assert answer.getheader("location") == f"/join?code={code}"
+        status, _ = request(board.port, "GET", "/J/..%2Fevil")
+        assert status == 404
+        status, data = request(board.port, "POST", "/phone/join", {"code": code})
+        assert status == 200 and board.server.passes.holder(data["token"]) is not None

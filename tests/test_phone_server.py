@@ -351,7 +351,7 @@ def test_a_phone_and_an_address_are_rate_limited(tmp_path: Path) -> None:
 
 def test_a_join_code_is_refused_with_the_reason(tmp_path: Path) -> None:
     with phone_board(tmp_path) as board:
-        status, data = request(board.port, "POST", "/phone/join", {"code": "ACEACE"})
+        status, data = request(board.port, "POST", "/phone/join", {"code": "CEFCEF"})
         assert status == 403 and "not one the board offered" in data["reason"]
         code = board.code(0)
         assert request(board.port, "POST", "/phone/join", {"code": code})[0] == 200

@@ -132,6 +132,7 @@ def _play(args: argparse.Namespace, config: Config, store: Any,
         display = OledDisplay(_open_display(args.display, config.display.model,
                                             config.display.i2c_port, config.display.i2c_address,
                                             config.display.rotate))
+    config = build.with_phones(config, args.phones is not None)
     inbox: queue.Queue[Any] = queue.Queue()
     kit = build.make_kit(config.input, inbox.put, clock)
     log.info("input: %s; display: %s", build.describe_kit(config.input), args.display)
@@ -140,10 +141,10 @@ def _play(args: argparse.Namespace, config: Config, store: Any,
     # A missing espeak-ng or sound card is logged and the game goes on silently; with the
     # voice off it is loaded only if a player turns audio mode on.
     speech = voice_setup.voice_for(config.voice, clock, log.warning)
-    phones = build.make_pairing(config, store)  # None unless [phones] is on
+    pairing = build.make_pairing(config, store)  # None unless phones are on
     loop = device_loop.DeviceLoop(build.APP, state, kit=kit, inbox=inbox, display=display,
                                   store=store, clock=clock,
-                                  observers=build.outputs(speech, leds, phones),
+                                  observers=build.outputs(speech, leds, pairing),
                                   contrast=config.display.contrast,
                                   watchdog=service_notify.Watchdog.from_environ())
 
@@ -153,6 +154,8 @@ def _play(args: argparse.Namespace, config: Config, store: Any,
     signal.signal(signal.SIGTERM, stop)
     loop.start()
     phones = phone_seats.start(args, loop, store)
+    if phones is not None and pairing is not None:
+        pairing.serving(phones.address[1])  # the QR codes name the port served
     service_notify.ready()
     log.info("ready")
     try:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -40,6 +41,7 @@ else:
 if TYPE_CHECKING:
     from gpiozero import Factory
 
+    from pegboard.device.pairing import PairingPort
     from pegboard.hw.gestures import Timing
     from pegboard.hw.inputs import ButtonPins, EncoderPins, InputKit, KeypadPins, Sink
     from pegboard.link.led_board import SerialLedBoard
@@ -71,7 +73,14 @@ def outputs(speech: Speech[machine.AppState] | None, leds: LedBoard | None,
     return found
 
 
-def make_pairing(config: Config, store: Store) -> Observer[machine.AppState] | None:
+def with_phones(config: Config, served: bool) -> Config:
+    """``config`` with pairing on when the board serves phone seats (``--phones``)."""
+    if not served or config.phones.enabled:
+        return config
+    return replace(config, phones=replace(config.phones, enabled=True))
+
+
+def make_pairing(config: Config, store: Store) -> PairingPort | None:
     """The phones' pairing port (docs/pairing.md) over the passes in the store's ``phones/``
     folder, or None when ``[phones]`` is off. A passes file that cannot be opened is logged
     and the board plays on without phones."""

@@ -69,6 +69,10 @@ class PairingPort:
         except (PegboardError, OSError) as error:
             log.warning("phones: could not end the pairing of old games: %s", error)
 
+    def serving(self, port: int) -> None:
+        """The phone server listens on ``port``: the join addresses name it."""
+        self._port = port
+
     def saw(self, seen: Seen[Any]) -> None:
         """End the passes of a game no longer in progress; answer the pairing effects."""
         current = self._game()

@@ -4,10 +4,12 @@ It runs inside the board's own process (``pegboard run --phones``, ``pegboard si
 --phones``), beside the scoreboard it serves too (``/``, ``/api/game``, ``/events``, as
 ``pegboard web``): ``/phone`` is the seat's page, and these routes its own:
 
-* ``GET /join?code=ACE347`` (the address in the board's QR code) and ``GET /phone``: the
-  seat's page; the page trades the code for the seat's token with ``POST /phone/join``
-  ``{"code": "ACE347"}`` (:mod:`pegboard.web.passes`), keeps it in the tab's session
-  storage and goes on to ``/phone``;
+* ``GET /J/CEF347`` (the address in the board's QR code, in capitals so that it fits a small
+  symbol: :data:`pegboard.web.passes.SHORT_PATH`): on to ``/join?code=CEF347`` (303);
+* ``GET /join?code=CEF347`` and ``GET /phone``: the seat's page; the page trades the code
+  for the seat's token with ``POST /phone/join`` ``{"code": "CEF347"}``
+  (:mod:`pegboard.web.passes`), keeps it in the tab's session storage and goes on to
+  ``/phone``;
 * ``GET /phone/me``: the seat's own view (:func:`pegboard.web.phone_view.seat_json`);
 * ``GET /phone/stream``: the same, as Server-Sent Events (``event: me``), whenever the game
   changes (read with ``fetch``, since only it can send the token);
@@ -35,12 +37,18 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
+from starlette.responses import (
+    HTMLResponse,
+    JSONResponse,
+    RedirectResponse,
+    Response,
+    StreamingResponse,
+)
 from starlette.routing import BaseRoute, Route
 
 from pegboard.errors import PairingBusyError, PegboardError
 from pegboard.rules.cards import Card
-from pegboard.web.passes import JOIN_PATH
+from pegboard.web.passes import JOIN_PATH, SHORT_PATH
 from pegboard.web.phone_desk import Desk
 from pegboard.web.phone_page import phone_page
 from pegboard.web.phone_view import ActionError, advice_json, parse_cards, read_action, seat_json
@@ -193,6 +201,16 @@ def phone_routes(desk: Desk, passes: SeatPasses, *,
     async def page(request: Request) -> Response:
         return HTMLResponse(phone_page(), headers={"cache-control": "no-store"})
 
+    async def short(request: Request) -> Response:
+        # The QR code's address: its code is letters and digits only, so the page it is
+        # sent on to is always this server's own join page.
+        code = str(request.path_params["code"])
+        if not (0 < len(code) <= 16 and code.isascii() and code.isalnum()):
+            return _json_error(Refused(404, "That is not a join address: scan the board's "
+                                            "code again."))
+        return RedirectResponse(f"{JOIN_PATH}?code={code}", status_code=303,
+                                headers={"cache-control": "no-store"})
+
     async def join(request: Request) -> Response:
         try:
             body = await body_of(request)
@@ -282,6 +300,7 @@ def phone_routes(desk: Desk, passes: SeatPasses, *,
     return [
         Route("/phone", page, methods=["GET", "HEAD"]),
         Route(JOIN_PATH, page, methods=["GET", "HEAD"]),
+        Route(SHORT_PATH + "{code}", short, methods=["GET", "HEAD"]),
         Route("/phone/join", join, methods=["POST"]),
         Route("/phone/me", me, methods=["GET"]),
         Route("/phone/stream", stream, methods=["GET"]),
