@@ -3,12 +3,14 @@ from: the config file's ``[club]`` (as the device's unit runs it), the options w
 
 from __future__ import annotations
 
+import errno
 import os
 from pathlib import Path
 
 import pytest
 
 from pegboard.cli import build_parser, main
+from pegboard.club.outbox import Outbox
 from pegboard.commands.club_settings import settings
 from pegboard.store import Store
 from tests.support.club import Publisher, Standings, write_club_game
@@ -154,3 +156,35 @@ def test_a_password_file_that_holds_no_password_stops_publish_naming_it(
     err = capsys.readouterr().err
     assert f"club.password_file in {config} {path}" in err and expected in err, err
     assert len(err.strip().splitlines()) == 1
+
+
+def test_a_full_disk_stops_publish_in_one_line_and_keeps_every_result(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The broker acknowledges a result and the disk holding the acknowledgements is full:
+    the publisher stops with one line and status 1 (systemd starts it again), and the
+    result, never written down as acknowledged, is still waiting for the next start."""
+    store = tmp_path / "store"
+    with Store(store, owner="board") as opened:
+        write_club_game(opened, 5, night=1, round_=1, table=1, members=("101", "102"))
+    acked = tmp_path / "acked.txt"
+
+    def full(fd: int, data: bytes) -> int:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    with Broker(tmp_path / "broker") as broker:
+        argv = ["club", "publish", "--store", str(store), "--broker", broker.address,
+                "--board", "b1", "--club", "c1", "--acked", str(acked), "--poll", "0.05"]
+        with monkeypatch.context() as patched:
+            patched.setattr("pegboard.club.outbox.os.write", full)
+            assert main(argv) == 1
+        err = capsys.readouterr().err
+        assert len(err.strip().splitlines()) == 1 and "Traceback" not in err, err
+        assert f"cannot write {acked}: No space left on device" in err
+    # Nothing was written down as acknowledged: the next start sends the result again.
+    assert acked.read_text(encoding="utf-8") == ""
+    again = Outbox(acked)
+    try:
+        assert again.acked == set()
+    finally:
+        again.close()

@@ -203,7 +203,17 @@ def run_publish(args: argparse.Namespace) -> int:
                                          ca_file=given.ca_file)
     print(f"Publishing board {given.board} of {given.club} to {given.broker[0]}:"
           f"{given.broker[1]}{' (TLS)' if given.ca_file else ''} (store {store})", flush=True)
-    publisher.run(stop, args.poll)
+    try:
+        publisher.run(stop, args.poll)
+    except OSError as error:
+        # A full disk (or one gone read-only) where acknowledgements are written: nothing is
+        # lost, since the store is the outbox and a result not written down as acknowledged
+        # is sent again (and counted once); systemd starts the publisher again.
+        print(f"pegboard club publish: stopped: cannot write {acked}: "
+              f"{error.strerror or error}; every result not written down as acknowledged "
+              "stays in the store and is sent again when the publisher starts", file=sys.stderr,
+              flush=True)
+        return 1
     return 0
 
 
