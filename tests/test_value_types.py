@@ -1,34 +1,47 @@
-"""Pegboard's value types are the classes :mod:`dataclasses` makes, untouched: their
-annotations resolve (``typing.get_type_hints``), their signatures read (``inspect.signature``),
-and importing every Pegboard module changes nothing in the library, so another library's
-dataclass made in the same process is made as it always is."""
+"""Pegboard's value types are the classes :mod:`dataclasses` makes, untouched, or plain value
+classes (:class:`pegboard.rules.value.Value`) that behave as a frozen dataclass would: their
+annotations resolve (``typing.get_type_hints``), their signatures read (``inspect.signature``)
+and name their fields in order, and importing every Pegboard module changes nothing in the
+library, so another library's dataclass made in the same process is made as it always is."""
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import importlib
 import inspect
+import pickle
 import pkgutil
 import subprocess
 import sys
 import typing
+from collections.abc import Callable
+
+import pytest
 
 import pegboard
 from pegboard.rules.cards import Card
+from pegboard.rules.events import Deal, Dealt, LaidAway, Undo
+from pegboard.rules.value import Value
 
 
-def value_types() -> list[type]:
-    """Every dataclass defined in a Pegboard module, every module imported."""
+def value_types(kind: Callable[[type], bool] = dataclasses.is_dataclass) -> list[type]:
+    """Every class of ``kind`` (a dataclass) defined in a Pegboard module, every module
+    imported."""
     found: dict[str, type] = {}
     for info in pkgutil.walk_packages(pegboard.__path__, "pegboard."):
         if info.name.endswith("__main__"):
             continue
         module = importlib.import_module(info.name)
         for name, value in vars(module).items():
-            if (isinstance(value, type) and dataclasses.is_dataclass(value)
+            if (isinstance(value, type) and kind(value)
                     and value.__module__ == module.__name__):
                 found[f"{module.__name__}.{name}"] = value
     return list(found.values())
+
+
+def _plain(cls: type) -> bool:
+    return issubclass(cls, Value) and cls is not Value
 
 
 def test_every_value_type_has_its_annotations_and_signature() -> None:
@@ -44,6 +57,48 @@ def test_every_value_type_has_its_annotations_and_signature() -> None:
             field.name: hints[field.name] for field in fields}, cls
         assert typing.get_type_hints(cls).keys() >= {field.name for field in fields}, cls
     assert typing.get_type_hints(Card.__init__)["return"] is type(None)
+
+
+def test_every_plain_value_class_names_its_fields_in_its_signature_and_annotations() -> None:
+    classes = value_types(_plain)
+    assert len(classes) > 50 and Dealt in classes
+    for cls in classes:
+        names = cls.__match_args__
+        assert sorted(cls.__slots__) == sorted(names), cls  # no field without a slot
+        assert "__dict__" not in dir(cls), cls  # nor a slot of its bases' dict
+        hints = typing.get_type_hints(cls.__init__)  # type: ignore[misc]
+        parameters = inspect.signature(cls, eval_str=True).parameters
+        assert list(parameters) == list(names), cls
+        assert all(parameter.kind is parameter.POSITIONAL_OR_KEYWORD
+                   for parameter in parameters.values()), cls
+        fields = typing.get_type_hints(cls)
+        assert {name: parameter.annotation for name, parameter in parameters.items()} == {
+            name: fields[name] for name in names} == {name: hints[name] for name in names}, cls
+        assert not names or hints["return"] is type(None), cls  # (no fields: object's)
+
+
+def test_a_plain_value_is_compared_hashed_shown_and_kept_as_a_frozen_dataclass_is() -> None:
+    cards = (Card.parse("5H"), Card.parse("JC"))
+    dealt = Dealt(0, cards)
+    assert dealt == Dealt(player=0, cards=cards) and hash(dealt) == hash(Dealt(0, cards))
+    assert dealt != Dealt(1, cards) and dealt != Dealt(0, cards[:1])
+    assert dealt != LaidAway(0, cards)  # the same fields, another kind of entry
+    assert dealt != (0, cards) and Undo() != () and Undo() == Undo()
+    assert len({dealt, Dealt(0, cards), LaidAway(0, cards), Undo(), Undo()}) == 3
+    assert repr(dealt) == f"Dealt(player=0, cards={cards!r})"
+    assert repr(Deal()) == "Deal(dealer=None)" and Deal() == Deal(None) != Deal(1)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        dealt.player = 1  # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        del dealt.cards  # type: ignore[misc]
+    assert dealt.player == 0
+    for kept in (copy.copy(dealt), copy.deepcopy(dealt), pickle.loads(pickle.dumps(dealt))):
+        assert kept == dealt and type(kept) is Dealt
+    match dealt:
+        case Dealt(seat, held):
+            assert (seat, held) == (0, cards)
+        case _:
+            pytest.fail("a positional pattern names the fields in order")
 
 
 CHECK = """

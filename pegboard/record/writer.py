@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from dataclasses import MISSING, fields
 from typing import Any, TextIO
 
 from pegboard.record.parse import Line
 from pegboard.rules.cards import Card, Suit
 from pegboard.rules.events import Event, GameHeader
 from pegboard.rules.state import GameState
+from pegboard.rules.value import Value
 
 
 def dump(item: Line, players: int = 2) -> dict[str, object]:
@@ -39,11 +39,14 @@ def dump(item: Line, players: int = 2) -> dict[str, object]:
             header["club"] = club
         return header
     out: dict[str, object] = {"type": item.TYPE}
-    for each in fields(item):
-        value = getattr(item, each.name)
+    defaults = _DEFAULTS.get(item.TYPE)
+    if defaults is None:
+        defaults = _DEFAULTS[item.TYPE] = _defaults(item)
+    for name in item.__match_args__:
+        value = getattr(item, name)
         # A field left at its default is not written (a deal without a dealer, a penalty
         # without a target, a starter whose suit was entered), as readers take the default.
-        if each.default is not MISSING and value == each.default:
+        if name in defaults and value == defaults[name]:
             continue
         if isinstance(value, Card):
             value = str(value)
@@ -51,8 +54,20 @@ def dump(item: Line, players: int = 2) -> dict[str, object]:
             value = value.letter
         elif isinstance(value, tuple):
             value = [str(card) for card in value]
-        out[each.name] = value
+        out[name] = value
     return out
+
+
+_DEFAULTS: dict[str, dict[str, object]] = {}
+"""Each entry type's fields that have a default, by its record type."""
+
+
+def _defaults(item: Value) -> dict[str, object]:
+    """The fields of ``item``'s type that have a default, with it (its ``__init__``'s last
+    parameters)."""
+    names = item.__match_args__
+    values = getattr(type(item).__init__, "__defaults__", None) or ()  # Undo: object's
+    return dict(zip(names[len(names) - len(values):], values, strict=True))
 
 
 def dump_line(item: Line, players: int = 2) -> str:

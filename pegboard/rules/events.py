@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from pegboard.rules.cards import Card, Suit
+from pegboard.rules.value import Value
 from pegboard.rules.variants import Rules
 
 RECORD_VERSION = 7
@@ -57,20 +58,39 @@ class TableOptions:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class ClubSeat:
+class ClubSeat(Value):
     """Where a club game is played: the night, its round and table, and each seat's member
     number (in seat order). It never changes a score; the club publisher reports it.
     ``lock``: the night's tournament lock, under which the table gives no help (no advice,
     hints, teaching or count it yourself); ``guests``: the seats of guests, the only players
     a locked table may still give a pegging hint or discard advice (docs/club.md)."""
 
+    __slots__ = ("guests", "lock", "members", "night", "round", "table")
+    __match_args__ = ("night", "round", "table", "members", "lock", "guests")
+
     night: int
     round: int
     table: int
     members: tuple[str, ...]
-    lock: bool = False
-    guests: tuple[int, ...] = ()
+    lock: bool
+    guests: tuple[int, ...]
+
+    def __init__(
+        self,
+        night: int,
+        round: int,
+        table: int,
+        members: tuple[str, ...],
+        lock: bool = False,
+        guests: tuple[int, ...] = (),
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "night", night)
+        setter(self, "round", round)
+        setter(self, "table", table)
+        setter(self, "members", members)
+        setter(self, "lock", lock)
+        setter(self, "guests", guests)
 
     def helps(self, seat: int | None) -> bool:
         """Whether the table may help ``seat`` (None: the whole table) with a hint or
@@ -91,24 +111,33 @@ class GameHeader:
     club: ClubSeat | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Cut:
+class Cut(Value):
     """Cutting for the first deal: one card per seat, in seat order. Lowest card deals."""
+
+    __slots__ = ("cards",)
+    __match_args__ = ("cards",)
 
     TYPE: ClassVar[str] = "cut"
     cards: tuple[Card, ...]
 
+    def __init__(self, cards: tuple[Card, ...]) -> None:
+        object.__setattr__(self, "cards", cards)
 
-@dataclass(frozen=True, slots=True)
-class Deal:
+
+class Deal(Value):
     """A new hand is dealt; ``dealer`` is needed only when no cut or earlier deal decided it."""
 
+    __slots__ = ("dealer",)
+    __match_args__ = ("dealer",)
+
     TYPE: ClassVar[str] = "deal"
-    dealer: int | None = None
+    dealer: int | None
+
+    def __init__(self, dealer: int | None = None) -> None:
+        object.__setattr__(self, "dealer", dealer)
 
 
-@dataclass(frozen=True, slots=True)
-class Dealt:
+class Dealt(Value):
     """Optional: the cards one player was dealt (before discarding to the crib).
 
     When known, the engine checks every card that player plays or shows against them. Which
@@ -116,13 +145,20 @@ class Dealt:
     renege is found only once the hand is known.
     """
 
+    __slots__ = ("cards", "player")
+    __match_args__ = ("player", "cards")
+
     TYPE: ClassVar[str] = "dealt"
     player: int
     cards: tuple[Card, ...]
 
+    def __init__(self, player: int, cards: tuple[Card, ...]) -> None:
+        setter = object.__setattr__
+        setter(self, "player", player)
+        setter(self, "cards", cards)
 
-@dataclass(frozen=True, slots=True)
-class LaidAway:
+
+class LaidAway(Value):
     """Optional, after the player's :class:`Dealt` cards: which of them they laid away to the
     crib (2 with two players and in five-card, 1 with three or four).
 
@@ -132,13 +168,20 @@ class LaidAway:
     without a ``crib`` entry once every crib card is known).
     """
 
+    __slots__ = ("cards", "player")
+    __match_args__ = ("player", "cards")
+
     TYPE: ClassVar[str] = "laid_away"
     player: int
     cards: tuple[Card, ...]
 
+    def __init__(self, player: int, cards: tuple[Card, ...]) -> None:
+        setter = object.__setattr__
+        setter(self, "player", player)
+        setter(self, "cards", cards)
 
-@dataclass(frozen=True, slots=True)
-class Starter:
+
+class Starter(Value):
     """The card turned up after the cut. A jack is "his heels": 2 for the dealer.
 
     ``suit_known`` is False when only the rank was entered: the engine then holds a suit of
@@ -152,68 +195,112 @@ class Starter:
     card of the deal is entered whole (the command line).
     """
 
+    __slots__ = ("by_rank", "card", "suit_known")
+    __match_args__ = ("card", "suit_known", "by_rank")
+
     TYPE: ClassVar[str] = "starter"
     card: Card
-    suit_known: bool = True
-    by_rank: bool = False
+    suit_known: bool
+    by_rank: bool
+
+    def __init__(self, card: Card, suit_known: bool = True, by_rank: bool = False) -> None:
+        setter = object.__setattr__
+        setter(self, "card", card)
+        setter(self, "suit_known", suit_known)
+        setter(self, "by_rank", by_rank)
 
 
-@dataclass(frozen=True, slots=True)
-class StarterSuit:
+class StarterSuit(Value):
     """The suit of a starter entered by rank alone, named when a count needed it (record
     version 7): a hand or crib with a card named with its suit that could make his nobs or
     a flush with the starter. Every count after it in the deal uses it (docs/rules.md, "The
     starter")."""
 
+    __slots__ = ("suit",)
+    __match_args__ = ("suit",)
+
     TYPE: ClassVar[str] = "starter_suit"
     suit: Suit
 
+    def __init__(self, suit: Suit) -> None:
+        object.__setattr__(self, "suit", suit)
 
-@dataclass(frozen=True, slots=True)
-class Play:
+
+class Play(Value):
     """A card laid in the play."""
+
+    __slots__ = ("card", "player")
+    __match_args__ = ("player", "card")
 
     TYPE: ClassVar[str] = "play"
     player: int
     card: Card
 
+    def __init__(self, player: int, card: Card) -> None:
+        setter = object.__setattr__
+        setter(self, "player", player)
+        setter(self, "card", card)
 
-@dataclass(frozen=True, slots=True)
-class Go:
+
+class Go(Value):
     """A player says go: they cannot (or will not) play without passing 31."""
+
+    __slots__ = ("player",)
+    __match_args__ = ("player",)
 
     TYPE: ClassVar[str] = "go"
     player: int
 
+    def __init__(self, player: int) -> None:
+        object.__setattr__(self, "player", player)
 
-@dataclass(frozen=True, slots=True)
-class Show:
+
+class Show(Value):
     """A player's hand in the show (needed only when the play was not entered card by card)."""
+
+    __slots__ = ("cards", "player")
+    __match_args__ = ("player", "cards")
 
     TYPE: ClassVar[str] = "show"
     player: int
     cards: tuple[Card, ...]
 
+    def __init__(self, player: int, cards: tuple[Card, ...]) -> None:
+        setter = object.__setattr__
+        setter(self, "player", player)
+        setter(self, "cards", cards)
 
-@dataclass(frozen=True, slots=True)
-class Crib:
+
+class Crib(Value):
     """The crib's four cards, counted for the dealer after every hand."""
+
+    __slots__ = ("cards",)
+    __match_args__ = ("cards",)
 
     TYPE: ClassVar[str] = "crib"
     cards: tuple[Card, ...]
 
+    def __init__(self, cards: tuple[Card, ...]) -> None:
+        object.__setattr__(self, "cards", cards)
 
-@dataclass(frozen=True, slots=True)
-class Peg:
+
+class Peg(Value):
     """Quick mode: points pegged by hand for a player's side (no cards entered)."""
+
+    __slots__ = ("player", "points")
+    __match_args__ = ("player", "points")
 
     TYPE: ClassVar[str] = "peg"
     player: int
     points: int
 
+    def __init__(self, player: int, points: int) -> None:
+        setter = object.__setattr__
+        setter(self, "player", player)
+        setter(self, "points", points)
 
-@dataclass(frozen=True, slots=True)
-class Penalty:
+
+class Penalty(Value):
     """An infraction from the catalogue (:mod:`pegboard.rules.penalties`); ``player`` offended.
 
     ``points`` overrides the catalogue's points (to the opponents, or back for "back"
@@ -224,102 +311,183 @@ class Penalty:
     engine then judges the renege from them (ACC 7.3).
     """
 
+    __slots__ = ("back", "held", "infraction", "player", "points", "to")
+    __match_args__ = ("player", "infraction", "points", "to", "back", "held")
+
     TYPE: ClassVar[str] = "penalty"
     player: int
     infraction: str
-    points: int | None = None
-    to: int | None = None
-    back: int | None = None
-    held: tuple[Card, ...] = ()
+    points: int | None
+    to: int | None
+    back: int | None
+    held: tuple[Card, ...]
+
+    def __init__(
+        self,
+        player: int,
+        infraction: str,
+        points: int | None = None,
+        to: int | None = None,
+        back: int | None = None,
+        held: tuple[Card, ...] = (),
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "player", player)
+        setter(self, "infraction", infraction)
+        setter(self, "points", points)
+        setter(self, "to", to)
+        setter(self, "back", back)
+        setter(self, "held", held)
 
 
-@dataclass(frozen=True, slots=True)
-class LetPass:
+class LetPass(Value):
     """The table lets a penalty the engine offered pass (GO on its page): the first offer
     still open of ``infraction`` by ``player``. No score changes and no window moves; the
     offer is no longer put to the table, a game resumed after a power cut included, and it
     stays open to a ``penalty`` entry while the rules allow one (the Penalty menu)."""
 
+    __slots__ = ("infraction", "player")
+    __match_args__ = ("player", "infraction")
+
     TYPE: ClassVar[str] = "let_pass"
     player: int
     infraction: str
 
+    def __init__(self, player: int, infraction: str) -> None:
+        setter = object.__setattr__
+        setter(self, "player", player)
+        setter(self, "infraction", infraction)
 
-@dataclass(frozen=True, slots=True)
-class Claim:
+
+class Claim(Value):
     """Muggins games: the owner of a score says how many points they take."""
+
+    __slots__ = ("player", "points")
+    __match_args__ = ("player", "points")
 
     TYPE: ClassVar[str] = "claim"
     player: int
     points: int
 
+    def __init__(self, player: int, points: int) -> None:
+        setter = object.__setattr__
+        setter(self, "player", player)
+        setter(self, "points", points)
 
-@dataclass(frozen=True, slots=True)
-class Muggins:
+
+class Muggins(Value):
     """Muggins games: ``player`` calls muggins and takes points the owner under-claimed; 0
     points (record version 4) is the table letting them pass ("no muggins")."""
+
+    __slots__ = ("player", "points")
+    __match_args__ = ("player", "points")
 
     TYPE: ClassVar[str] = "muggins"
     player: int
     points: int
 
+    def __init__(self, player: int, points: int) -> None:
+        setter = object.__setattr__
+        setter(self, "player", player)
+        setter(self, "points", points)
 
-@dataclass(frozen=True, slots=True)
-class Undo:
+
+class Undo(Value):
     """Take back the last entry."""
+
+    __slots__ = ()
 
     TYPE: ClassVar[str] = "undo"
 
 
-@dataclass(frozen=True, slots=True)
-class NewGame:
+class NewGame(Value):
     """Start the next game of a match (scores back to 0). ``dealer`` if the table names one."""
 
+    __slots__ = ("dealer",)
+    __match_args__ = ("dealer",)
+
     TYPE: ClassVar[str] = "new_game"
-    dealer: int | None = None
+    dealer: int | None
+
+    def __init__(self, dealer: int | None = None) -> None:
+        object.__setattr__(self, "dealer", dealer)
 
 
-@dataclass(frozen=True, slots=True)
-class OptionsChanged:
+class OptionsChanged(Value):
     """A table option changed during the game (teaching, or pegging by points); scores never
     change and unclaimed scores stay waiting. ``None`` leaves an option as it was."""
 
+    __slots__ = ("count_yourself", "open_hands", "points_only", "teaching")
+    __match_args__ = ("teaching", "points_only", "count_yourself", "open_hands")
+
     TYPE: ClassVar[str] = "option"
-    teaching: bool | None = None
-    points_only: bool | None = None
-    count_yourself: bool | None = None
-    open_hands: bool | None = None
+    teaching: bool | None
+    points_only: bool | None
+    count_yourself: bool | None
+    open_hands: bool | None
+
+    def __init__(
+        self,
+        teaching: bool | None = None,
+        points_only: bool | None = None,
+        count_yourself: bool | None = None,
+        open_hands: bool | None = None,
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "teaching", teaching)
+        setter(self, "points_only", points_only)
+        setter(self, "count_yourself", count_yourself)
+        setter(self, "open_hands", open_hands)
 
 
-@dataclass(frozen=True, slots=True)
-class Confirm:
+class Confirm(Value):
     """After the game: ``player`` confirms the result on the board (one press each). Scores
     never change; a scoring entry after it (a claim still allowed) asks for it again."""
+
+    __slots__ = ("player",)
+    __match_args__ = ("player",)
 
     TYPE: ClassVar[str] = "confirm"
     player: int
 
+    def __init__(self, player: int) -> None:
+        object.__setattr__(self, "player", player)
 
-@dataclass(frozen=True, slots=True)
-class Override:
+
+class Override(Value):
     """After the game: the club's director confirms the result for the table (a player who
     left, a dispute settled); ``director`` names them and ``note`` says why (the audit line).
     Scores never change."""
+
+    __slots__ = ("director", "note")
+    __match_args__ = ("director", "note")
 
     TYPE: ClassVar[str] = "override"
     director: str
     note: str
 
+    def __init__(self, director: str, note: str) -> None:
+        setter = object.__setattr__
+        setter(self, "director", director)
+        setter(self, "note", note)
 
-@dataclass(frozen=True, slots=True)
-class OwnCount:
+
+class OwnCount(Value):
     """Count it yourself (teaching): the owner of the hand or crib the engine holds says
     the count they make it, ``points``, before the table is shown it. Scores never change:
     the engine has pegged the count already; what was said is kept for the lesson."""
 
+    __slots__ = ("player", "points")
+    __match_args__ = ("player", "points")
+
     TYPE: ClassVar[str] = "own_count"
     player: int
     points: int
+
+    def __init__(self, player: int, points: int) -> None:
+        setter = object.__setattr__
+        setter(self, "player", player)
+        setter(self, "points", points)
 
 
 Event = (

@@ -45,6 +45,7 @@ from pegboard.rules.state import (
     TakeBack,
 )
 from pegboard.rules.turn import Turn as Turn  # a report's last word, read with its facts
+from pegboard.rules.value import Value
 
 
 class FactKind(enum.Enum):
@@ -94,19 +95,36 @@ class ClaimOutcome(enum.Enum):
     """The game ended while it waited: nothing is scored after the target is reached."""
 
 
-@dataclass(frozen=True, slots=True)
-class Laid:
+class Laid(Value):
     """A card laid in the play and the count it made (up to 31; the count after the entry,
     ``Turn.count``, is 0 once the count ends). ``pile`` is every card of this count, oldest
     first, this one last. ``answer_left`` is how many cards the next player still in this
     count held as it was laid (0: nobody could answer it; the player themselves aside)."""
+
+    __slots__ = ("answer_left", "card", "count", "pile", "player")
+    __match_args__ = ("player", "card", "count", "pile", "answer_left")
 
     kind: ClassVar[FactKind] = FactKind.LAID
     player: int
     card: Card
     count: int
     pile: tuple[Card, ...]
-    answer_left: int = 0
+    answer_left: int
+
+    def __init__(
+        self,
+        player: int,
+        card: Card,
+        count: int,
+        pile: tuple[Card, ...],
+        answer_left: int = 0,
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "player", player)
+        setter(self, "card", card)
+        setter(self, "count", count)
+        setter(self, "pile", pile)
+        setter(self, "answer_left", answer_left)
 
     @property
     def before(self) -> tuple[Card, ...]:
@@ -114,17 +132,23 @@ class Laid:
         return self.pile[:-1]
 
 
-@dataclass(frozen=True, slots=True)
-class SaidGo:
+class SaidGo(Value):
     """A player said go at ``count``: they are out of this count."""
+
+    __slots__ = ("count", "player")
+    __match_args__ = ("player", "count")
 
     kind: ClassVar[FactKind] = FactKind.SAID_GO
     player: int
     count: int
 
+    def __init__(self, player: int, count: int) -> None:
+        setter = object.__setattr__
+        setter(self, "player", player)
+        setter(self, "count", count)
 
-@dataclass(frozen=True, slots=True)
-class Scored:
+
+class Scored(Value):
     """One scoring act pegged whole (RULES.md, "Scoring acts"): ``awards`` lists every reason
     with its points, in order.
 
@@ -137,12 +161,30 @@ class Scored:
     retractions, which :class:`TakenBack` shows as one.
     """
 
+    __slots__ = ("awards", "back_pegs", "player", "scores", "side")
+    __match_args__ = ("player", "side", "awards", "scores", "back_pegs")
+
     kind: ClassVar[FactKind] = FactKind.SCORED
     player: int
     side: int
     awards: tuple[Award, ...]
-    scores: tuple[int, ...] = ()
-    back_pegs: tuple[int, ...] = ()
+    scores: tuple[int, ...]
+    back_pegs: tuple[int, ...]
+
+    def __init__(
+        self,
+        player: int,
+        side: int,
+        awards: tuple[Award, ...],
+        scores: tuple[int, ...] = (),
+        back_pegs: tuple[int, ...] = (),
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "player", player)
+        setter(self, "side", side)
+        setter(self, "awards", awards)
+        setter(self, "scores", scores)
+        setter(self, "back_pegs", back_pegs)
 
     @property
     def points(self) -> int:
@@ -155,8 +197,7 @@ class Scored:
         return tuple(dict.fromkeys(award.reason for award in self.awards))
 
 
-@dataclass(frozen=True, slots=True)
-class ShowStep:
+class ShowStep(Value):
     """A hand or the crib counted (RULES.md, "The show": pone first, clockwise, dealer last,
     then the crib).
 
@@ -168,17 +209,43 @@ class ShowStep:
     owner's claim in a muggins game (a :class:`ClaimOpened` follows instead).
     """
 
+    __slots__ = ("breakdown", "cards", "counted", "entered", "laid", "player", "starter", "turned")
+    __match_args__ = (
+        "player", "counted", "cards", "starter", "breakdown", "laid", "turned", "entered",
+    )
+
     kind: ClassVar[FactKind] = FactKind.SHOW_STEP
     player: int
     counted: Counted
     cards: tuple[Card, ...]
     starter: Card
     breakdown: Breakdown
-    laid: bool = False
-    turned: EnteredCard | None = None
+    laid: bool
+    turned: EnteredCard | None
     """The starter as the table entered it (its suit ``None`` when not entered: ``starter``
     then holds a suit the engine chose, which an output never shows)."""
-    entered: frozenset[Card] = frozenset()
+    entered: frozenset[Card]
+
+    def __init__(
+        self,
+        player: int,
+        counted: Counted,
+        cards: tuple[Card, ...],
+        starter: Card,
+        breakdown: Breakdown,
+        laid: bool = False,
+        turned: EnteredCard | None = None,
+        entered: frozenset[Card] = frozenset(),
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "player", player)
+        setter(self, "counted", counted)
+        setter(self, "cards", cards)
+        setter(self, "starter", starter)
+        setter(self, "breakdown", breakdown)
+        setter(self, "laid", laid)
+        setter(self, "turned", turned)
+        setter(self, "entered", entered)
     """The cards of the count whose suits a player entered (dealt hands named, a starter
     named or asked); any other card's suit is one the card wheel chose, never shown."""
 
@@ -193,19 +260,26 @@ class ShowStep:
         return self.breakdown.items
 
 
-@dataclass(frozen=True, slots=True)
-class ClaimOpened:
+class ClaimOpened(Value):
     """Muggins games: a score now waits for its owner's claim. ``claim.owed`` lists every
     reason owed with its points (a run and the go of one card: ``run 3``, ``go 1``)."""
+
+    __slots__ = ("claim",)
+    __match_args__ = ("claim",)
 
     kind: ClassVar[FactKind] = FactKind.CLAIM_OPENED
     claim: PendingClaim
 
+    def __init__(self, claim: PendingClaim) -> None:
+        object.__setattr__(self, "claim", claim)
 
-@dataclass(frozen=True, slots=True)
-class ClaimClosed:
+
+class ClaimClosed(Value):
     """Muggins games: a claim window closed: how (``outcome``), what the owner ``claimed``
     and what was ``pegged`` for it (the true score on an over-claim)."""
+
+    __slots__ = ("claim", "claimed", "outcome", "pegged")
+    __match_args__ = ("claim", "outcome", "claimed", "pegged")
 
     kind: ClassVar[FactKind] = FactKind.CLAIM_CLOSED
     claim: PendingClaim
@@ -213,50 +287,92 @@ class ClaimClosed:
     claimed: int
     pegged: int
 
+    def __init__(
+        self,
+        claim: PendingClaim,
+        outcome: ClaimOutcome,
+        claimed: int,
+        pegged: int,
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "claim", claim)
+        setter(self, "outcome", outcome)
+        setter(self, "claimed", claimed)
+        setter(self, "pegged", pegged)
 
-@dataclass(frozen=True, slots=True)
-class MugginsOpened:
+
+class MugginsOpened(Value):
     """Muggins games: points the owner under-claimed are open to an opponent's call until the
     next entry (ACC 10)."""
+
+    __slots__ = ("missed",)
+    __match_args__ = ("missed",)
 
     kind: ClassVar[FactKind] = FactKind.MUGGINS_OPENED
     missed: PendingMuggins
 
+    def __init__(self, missed: PendingMuggins) -> None:
+        object.__setattr__(self, "missed", missed)
 
-@dataclass(frozen=True, slots=True)
-class MugginsClosed:
+
+class MugginsClosed(Value):
     """Muggins games: the muggins window closed, by ``caller`` taking ``taken`` points (the
     :class:`Scored` muggins act follows) or, with ``caller`` ``None``, untaken: ``why`` says
     what shut it (the next score pegged, the next deal)."""
+
+    __slots__ = ("caller", "missed", "taken", "why")
+    __match_args__ = ("missed", "caller", "taken", "why")
 
     kind: ClassVar[FactKind] = FactKind.MUGGINS_CLOSED
     missed: PendingMuggins
     caller: int | None
     taken: int
-    why: str = ""
+    why: str
+
+    def __init__(
+        self,
+        missed: PendingMuggins,
+        caller: int | None,
+        taken: int,
+        why: str = "",
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "missed", missed)
+        setter(self, "caller", caller)
+        setter(self, "taken", taken)
+        setter(self, "why", why)
 
 
-@dataclass(frozen=True, slots=True)
-class Offered:
+class Offered(Value):
     """A penalty the engine found and offers to the table (it applies only as a ``penalty``
     entry): a renege report once the hand is known (ACC 7.3), or a false claim of game
     (ACC 8.4)."""
 
+    __slots__ = ("offer",)
+    __match_args__ = ("offer",)
+
     kind: ClassVar[FactKind] = FactKind.OFFERED
     offer: PenaltyOffer
 
+    def __init__(self, offer: PenaltyOffer) -> None:
+        object.__setattr__(self, "offer", offer)
 
-@dataclass(frozen=True, slots=True)
-class Withdrawn:
+
+class Withdrawn(Value):
     """An offer that no longer stands: its go was itself taken back by the penalty for an
     earlier renege, so there is nothing to pay."""
+
+    __slots__ = ("offer",)
+    __match_args__ = ("offer",)
 
     kind: ClassVar[FactKind] = FactKind.WITHDRAWN
     offer: PenaltyOffer
 
+    def __init__(self, offer: PenaltyOffer) -> None:
+        object.__setattr__(self, "offer", offer)
 
-@dataclass(frozen=True, slots=True)
-class PenaltyApplied:
+
+class PenaltyApplied(Value):
     """A ``penalty`` entry applied (RULES.md, "Penalties").
 
     ``offender`` committed ``infraction``; ``points`` went to ``to`` (``None`` when no points
@@ -265,28 +381,54 @@ class PenaltyApplied:
     dealt again. The :class:`Scored` acts that peg it follow (after any take-back).
     """
 
+    __slots__ = ("back", "infraction", "offender", "points", "redeal", "settles", "to")
+    __match_args__ = ("offender", "infraction", "to", "points", "back", "settles", "redeal")
+
     kind: ClassVar[FactKind] = FactKind.PENALTY_APPLIED
     offender: int
     infraction: Infraction
     to: int | None
     points: int
     back: int
-    settles: PenaltyOffer | None = None
-    redeal: bool = False
+    settles: PenaltyOffer | None
+    redeal: bool
+
+    def __init__(
+        self,
+        offender: int,
+        infraction: Infraction,
+        to: int | None,
+        points: int,
+        back: int,
+        settles: PenaltyOffer | None = None,
+        redeal: bool = False,
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "offender", offender)
+        setter(self, "infraction", infraction)
+        setter(self, "to", to)
+        setter(self, "points", points)
+        setter(self, "back", back)
+        setter(self, "settles", settles)
+        setter(self, "redeal", redeal)
 
 
-@dataclass(frozen=True, slots=True)
-class TakenBack:
+class TakenBack(Value):
     """A renege penalty took the play back to the go (ACC 7.3): the cards returned to each
     seat and the points each side lost; the retractions follow as :class:`Scored` acts with
     reason ``RENEGE_TAKE_BACK``."""
 
+    __slots__ = ("take_back",)
+    __match_args__ = ("take_back",)
+
     kind: ClassVar[FactKind] = FactKind.TAKEN_BACK
     take_back: TakeBack
 
+    def __init__(self, take_back: TakeBack) -> None:
+        object.__setattr__(self, "take_back", take_back)
 
-@dataclass(frozen=True, slots=True)
-class GameOver:
+
+class GameOver(Value):
     """A side reached the target: the game is over (RULES.md, "Winning").
 
     ``scores`` are the full totals the record keeps; ``shown`` is what the board shows: the
@@ -294,6 +436,20 @@ class GameOver:
     ``spread`` is the ACC spread: the winner's shown score minus the lowest other score.
     ``game_points`` per side, ``skunk``; ``match_winner`` when this game won the match.
     """
+
+    __slots__ = (
+        "game_no",
+        "game_points",
+        "match_winner",
+        "scores",
+        "shown",
+        "skunk",
+        "spread",
+        "winner",
+    )
+    __match_args__ = (
+        "game_no", "winner", "scores", "shown", "spread", "skunk", "game_points", "match_winner",
+    )
 
     kind: ClassVar[FactKind] = FactKind.GAME_OVER
     game_no: int
@@ -303,11 +459,31 @@ class GameOver:
     spread: int
     skunk: Skunk
     game_points: tuple[int, ...]
-    match_winner: int | None = None
+    match_winner: int | None
+
+    def __init__(
+        self,
+        game_no: int,
+        winner: int,
+        scores: tuple[int, ...],
+        shown: tuple[int, ...],
+        spread: int,
+        skunk: Skunk,
+        game_points: tuple[int, ...],
+        match_winner: int | None = None,
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "game_no", game_no)
+        setter(self, "winner", winner)
+        setter(self, "scores", scores)
+        setter(self, "shown", shown)
+        setter(self, "spread", spread)
+        setter(self, "skunk", skunk)
+        setter(self, "game_points", game_points)
+        setter(self, "match_winner", match_winner)
 
 
-@dataclass(frozen=True, slots=True)
-class DealEnded:
+class DealEnded(Value):
     """A deal is over: the next one was dealt, or the game ended in it (RULES.md, "The
     deal"). A deal dealt again after a misdeal (a ``redeal`` penalty) did not end: its
     redeal is the same deal.
@@ -322,6 +498,9 @@ class DealEnded:
     play was entered card by card (else it was pegged by points).
     """
 
+    __slots__ = ("counted", "crib", "deal_no", "dealer", "game_no", "played", "scores")
+    __match_args__ = ("game_no", "deal_no", "dealer", "scores", "counted", "crib", "played")
+
     kind: ClassVar[FactKind] = FactKind.DEAL_ENDED
     game_no: int
     deal_no: int
@@ -331,12 +510,33 @@ class DealEnded:
     crib: bool
     played: bool
 
+    def __init__(
+        self,
+        game_no: int,
+        deal_no: int,
+        dealer: int,
+        scores: tuple[int, ...],
+        counted: tuple[int, ...],
+        crib: bool,
+        played: bool,
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "game_no", game_no)
+        setter(self, "deal_no", deal_no)
+        setter(self, "dealer", dealer)
+        setter(self, "scores", scores)
+        setter(self, "counted", counted)
+        setter(self, "crib", crib)
+        setter(self, "played", played)
 
-@dataclass(frozen=True, slots=True)
-class Confirmed:
+
+class Confirmed(Value):
     """The result was confirmed: by ``player`` (a press on the board) or, with ``director``
     set, by the club's director for the table. ``confirmed`` is every seat that has confirmed
     so far; ``complete`` when every seat has, or the director has (the result may go out)."""
+
+    __slots__ = ("complete", "confirmed", "director", "player")
+    __match_args__ = ("player", "director", "confirmed", "complete")
 
     kind: ClassVar[FactKind] = FactKind.CONFIRMED
     player: int | None
@@ -344,11 +544,26 @@ class Confirmed:
     confirmed: tuple[int, ...]
     complete: bool
 
+    def __init__(
+        self,
+        player: int | None,
+        director: str | None,
+        confirmed: tuple[int, ...],
+        complete: bool,
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "player", player)
+        setter(self, "director", director)
+        setter(self, "confirmed", confirmed)
+        setter(self, "complete", complete)
 
-@dataclass(frozen=True, slots=True)
-class CountSaid:
+
+class CountSaid(Value):
     """Count it yourself: ``player`` said ``said`` for their hand or crib (``counted``),
     whose true count, already pegged, is ``points``; the count may be shown from now on."""
+
+    __slots__ = ("counted", "player", "points", "said")
+    __match_args__ = ("player", "counted", "said", "points")
 
     kind: ClassVar[FactKind] = FactKind.COUNT_SAID
     player: int
@@ -356,13 +571,25 @@ class CountSaid:
     said: int
     points: int
 
+    def __init__(self, player: int, counted: Counted, said: int, points: int) -> None:
+        setter = object.__setattr__
+        setter(self, "player", player)
+        setter(self, "counted", counted)
+        setter(self, "said", said)
+        setter(self, "points", points)
 
-@dataclass(frozen=True, slots=True)
-class Undone:
+
+class Undone(Value):
     """An ``undo`` entry took ``event`` back."""
+
+    __slots__ = ("event",)
+    __match_args__ = ("event",)
 
     kind: ClassVar[FactKind] = FactKind.UNDONE
     event: Event
+
+    def __init__(self, event: Event) -> None:
+        object.__setattr__(self, "event", event)
 
 
 Fact = (

@@ -25,7 +25,6 @@ reported, added up.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from pegboard.rules.cards import Card
 from pegboard.rules.events import Dealt, GameHeader
@@ -42,6 +41,7 @@ from pegboard.rules.facts import (
     TakenBack,
 )
 from pegboard.rules.state import Phase, Reason, Skunk
+from pegboard.rules.value import Value
 
 REASON_ORDER: tuple[Reason, ...] = tuple(Reason)
 """Every reason, in the order :attr:`GameFold.points` keeps them."""
@@ -49,8 +49,7 @@ REASON_ORDER: tuple[Reason, ...] = tuple(Reason)
 _AT = {reason: index for index, reason in enumerate(REASON_ORDER)}
 
 
-@dataclass(frozen=True, slots=True)
-class Race:
+class Race(Value):
     """The score race of one game: each side's score after every deal.
 
     ``scores[0]`` is the start (every side on 0) and ``scores[k]`` the scores at the end of
@@ -60,11 +59,29 @@ class Race:
     entry per side (partners joined with " & ").
     """
 
+    __slots__ = ("names", "scores", "skunk", "target", "winner")
+    __match_args__ = ("names", "target", "scores", "winner", "skunk")
+
     names: tuple[str, ...]
     target: int
     scores: tuple[tuple[int, ...], ...]
-    winner: int | None = None
-    skunk: Skunk = Skunk.NONE
+    winner: int | None
+    skunk: Skunk
+
+    def __init__(
+        self,
+        names: tuple[str, ...],
+        target: int,
+        scores: tuple[tuple[int, ...], ...],
+        winner: int | None = None,
+        skunk: Skunk = Skunk.NONE,
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "names", names)
+        setter(self, "target", target)
+        setter(self, "scores", scores)
+        setter(self, "winner", winner)
+        setter(self, "skunk", skunk)
 
     @property
     def deals(self) -> int:
@@ -91,43 +108,107 @@ class Race:
         }
 
 
-@dataclass(frozen=True, slots=True)
-class PeggedHand:
+class PeggedHand(Value):
     """A hand as it was pegged: the points pegged for it (in a muggins game, what its owner
     claimed), its cards, the starter and its owner's seat."""
+
+    __slots__ = ("cards", "player", "points", "starter")
+    __match_args__ = ("points", "cards", "starter", "player")
 
     points: int
     cards: tuple[Card, ...]
     starter: Card | None
     player: int
 
+    def __init__(
+        self,
+        points: int,
+        cards: tuple[Card, ...],
+        starter: Card | None,
+        player: int,
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "points", points)
+        setter(self, "cards", cards)
+        setter(self, "starter", starter)
+        setter(self, "player", player)
 
-@dataclass(frozen=True, slots=True)
-class LaidCard:
+
+class LaidCard(Value):
     """A card laid (the engine's :class:`~pegboard.rules.facts.Laid`) with every card laid
     earlier in its deal (``played``, all seats, a renege's take-back's returned cards gone) and
     the deal it was laid in (``game_no``, ``deal_no``)."""
+
+    __slots__ = ("deal", "laid", "played")
+    __match_args__ = ("laid", "played", "deal")
 
     laid: Laid
     played: tuple[Card, ...]
     deal: tuple[int, int]
 
+    def __init__(self, laid: Laid, played: tuple[Card, ...], deal: tuple[int, int]) -> None:
+        setter = object.__setattr__
+        setter(self, "laid", laid)
+        setter(self, "played", played)
+        setter(self, "deal", deal)
 
-@dataclass(frozen=True, slots=True)
-class HandCounted:
+
+class HandCounted(Value):
     """A hand counted in the show (the engine's :class:`~pegboard.rules.facts.ShowStep`) with
     the cards its owner was dealt when they were entered (``dealt`` entries), the deal's dealer
     and the deal (``game_no``, ``deal_no``)."""
+
+    __slots__ = ("deal", "dealer", "dealt", "step")
+    __match_args__ = ("step", "dealt", "dealer", "deal")
 
     step: ShowStep
     dealt: tuple[Card, ...] | None
     dealer: int | None
     deal: tuple[int, int]
 
+    def __init__(
+        self,
+        step: ShowStep,
+        dealt: tuple[Card, ...] | None,
+        dealer: int | None,
+        deal: tuple[int, int],
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "step", step)
+        setter(self, "dealt", dealt)
+        setter(self, "dealer", dealer)
+        setter(self, "deal", deal)
 
-@dataclass(frozen=True, slots=True)
-class GameFold:
+
+class GameFold(Value):
     """One game of a record, folded (see the module)."""
+
+    __slots__ = (
+        "best",
+        "claims",
+        "deal",
+        "deals",
+        "dealt",
+        "first_dealer",
+        "game_no",
+        "hands",
+        "laid",
+        "names",
+        "open_deal",
+        "over",
+        "played",
+        "points",
+        "said",
+        "scores",
+        "sides_of",
+        "starter",
+        "target",
+    )
+    __match_args__ = (
+        "game_no", "names", "target", "sides_of", "deals", "scores", "open_deal", "over", "points",
+        "best", "first_dealer", "laid", "hands", "claims", "said", "deal", "played", "dealt",
+        "starter",
+    )
 
     game_no: int
     names: tuple[str, ...]
@@ -135,29 +216,72 @@ class GameFold:
     target: int
     sides_of: tuple[int, ...]
     """The side each seat pegs for."""
-    deals: tuple[DealEnded, ...] = ()
-    scores: tuple[int, ...] = ()
+    deals: tuple[DealEnded, ...]
+    scores: tuple[int, ...]
     """The board after the last entry of this game."""
-    open_deal: bool = False
+    open_deal: bool
     """A deal was dealt and has not ended (the game is not over)."""
-    over: GameOver | None = None
-    points: tuple[tuple[int, ...], ...] = ()
+    over: GameOver | None
+    points: tuple[tuple[int, ...], ...]
     """Per side, the points pegged for each reason of :data:`REASON_ORDER`."""
-    best: tuple[PeggedHand | None, ...] = ()
+    best: tuple[PeggedHand | None, ...]
     """Per side, the hand pegged for the most points (the first, on a tie)."""
-    first_dealer: int | None = None
+    first_dealer: int | None
     """The seat that dealt the game's first deal."""
-    laid: tuple[LaidCard, ...] = ()
-    hands: tuple[HandCounted, ...] = ()
-    claims: tuple[ClaimClosed, ...] = ()
-    said: tuple[CountSaid, ...] = ()
-    deal: tuple[int, int] = (0, 0)
+    laid: tuple[LaidCard, ...]
+    hands: tuple[HandCounted, ...]
+    claims: tuple[ClaimClosed, ...]
+    said: tuple[CountSaid, ...]
+    deal: tuple[int, int]
     """This deal (``game_no``, ``deal_no``): what the three below are about."""
-    played: tuple[Card, ...] = ()
+    played: tuple[Card, ...]
     """The cards laid this deal, in order (a take-back's returned cards gone)."""
-    dealt: tuple[tuple[Card, ...] | None, ...] = ()
+    dealt: tuple[tuple[Card, ...] | None, ...]
     """The cards each seat was dealt this deal, when entered."""
-    starter: Card | None = None
+    starter: Card | None
+
+    def __init__(
+        self,
+        game_no: int,
+        names: tuple[str, ...],
+        target: int,
+        sides_of: tuple[int, ...],
+        deals: tuple[DealEnded, ...] = (),
+        scores: tuple[int, ...] = (),
+        open_deal: bool = False,
+        over: GameOver | None = None,
+        points: tuple[tuple[int, ...], ...] = (),
+        best: tuple[PeggedHand | None, ...] = (),
+        first_dealer: int | None = None,
+        laid: tuple[LaidCard, ...] = (),
+        hands: tuple[HandCounted, ...] = (),
+        claims: tuple[ClaimClosed, ...] = (),
+        said: tuple[CountSaid, ...] = (),
+        deal: tuple[int, int] = (0, 0),
+        played: tuple[Card, ...] = (),
+        dealt: tuple[tuple[Card, ...] | None, ...] = (),
+        starter: Card | None = None,
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "game_no", game_no)
+        setter(self, "names", names)
+        setter(self, "target", target)
+        setter(self, "sides_of", sides_of)
+        setter(self, "deals", deals)
+        setter(self, "scores", scores)
+        setter(self, "open_deal", open_deal)
+        setter(self, "over", over)
+        setter(self, "points", points)
+        setter(self, "best", best)
+        setter(self, "first_dealer", first_dealer)
+        setter(self, "laid", laid)
+        setter(self, "hands", hands)
+        setter(self, "claims", claims)
+        setter(self, "said", said)
+        setter(self, "deal", deal)
+        setter(self, "played", played)
+        setter(self, "dealt", dealt)
+        setter(self, "starter", starter)
     """This deal's starter, once the show counted with it."""
 
     @property
@@ -275,12 +399,19 @@ def _new_game(header: GameHeader, game_no: int) -> GameFold:
     )
 
 
-@dataclass(frozen=True, slots=True)
-class Fold:
+class Fold(Value):
     """A record folded (see the module): its header and each of its games so far."""
+
+    __slots__ = ("games", "header")
+    __match_args__ = ("header", "games")
 
     header: GameHeader
     games: tuple[GameFold, ...]
+
+    def __init__(self, header: GameHeader, games: tuple[GameFold, ...]) -> None:
+        setter = object.__setattr__
+        setter(self, "header", header)
+        setter(self, "games", games)
 
     @classmethod
     def start(cls, header: GameHeader) -> Fold:

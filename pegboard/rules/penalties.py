@@ -7,13 +7,11 @@ from the offender ("back" points: the offender's score goes down, never below 0)
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from pegboard.errors import RuleError
+from pegboard.rules.value import Value
 
 
-@dataclass(frozen=True, slots=True)
-class Infraction:
+class Infraction(Value):
     """One entry of the catalogue.
 
     ``points`` go to the opponents (``back=False``) or are taken from the offender
@@ -22,15 +20,53 @@ class Infraction:
     (renege: 2 for each card that could have been played). ``redeal`` restarts the hand.
     """
 
+    __slots__ = (
+        "back",
+        "extra_back",
+        "id",
+        "name",
+        "per_card",
+        "points",
+        "redeal",
+        "rule",
+        "short",
+    )
+    __match_args__ = (
+        "id", "name", "points", "rule", "back", "extra_back", "per_card", "redeal", "short",
+    )
+
     id: str
     name: str
     points: int
     rule: str
-    back: bool = False
-    extra_back: int = 0
-    per_card: bool = False
-    redeal: bool = False
-    short: str = ""
+    back: bool
+    extra_back: int
+    per_card: bool
+    redeal: bool
+    short: str
+
+    def __init__(
+        self,
+        id: str,
+        name: str,
+        points: int,
+        rule: str,
+        back: bool = False,
+        extra_back: int = 0,
+        per_card: bool = False,
+        redeal: bool = False,
+        short: str = "",
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "id", id)
+        setter(self, "name", name)
+        setter(self, "points", points)
+        setter(self, "rule", rule)
+        setter(self, "back", back)
+        setter(self, "extra_back", extra_back)
+        setter(self, "per_card", per_card)
+        setter(self, "redeal", redeal)
+        setter(self, "short", short)
 
     @property
     def label(self) -> str:

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from pegboard.rules.cards import Card
+from pegboard.rules.value import Value
 
 
-@dataclass(frozen=True, slots=True)
-class ScoreItem:
+class ScoreItem(Value):
     """One scoring combination: what it is, the cards that make it, and its points.
 
     ``kind`` is one of ``fifteen``, ``pair``, ``run``, ``flush``, ``nobs`` in the show, and
@@ -16,20 +14,34 @@ class ScoreItem:
     the play.
     """
 
+    __slots__ = ("cards", "kind", "points")
+    __match_args__ = ("kind", "cards", "points")
+
     kind: str
     cards: tuple[Card, ...]
     points: int
+
+    def __init__(self, kind: str, cards: tuple[Card, ...], points: int) -> None:
+        setter = object.__setattr__
+        setter(self, "kind", kind)
+        setter(self, "cards", cards)
+        setter(self, "points", points)
 
     def to_json(self) -> dict[str, object]:
         """The record/CLI form: ``{"kind": ..., "cards": ["5H", ...], "points": n}``."""
         return {"kind": self.kind, "cards": [str(c) for c in self.cards], "points": self.points}
 
 
-@dataclass(frozen=True, slots=True)
-class Breakdown:
+class Breakdown(Value):
     """An itemised score; ``total`` is always the sum of the items' points."""
 
+    __slots__ = ("items",)
+    __match_args__ = ("items",)
+
     items: tuple[ScoreItem, ...]
+
+    def __init__(self, items: tuple[ScoreItem, ...]) -> None:
+        object.__setattr__(self, "items", items)
 
     @property
     def total(self) -> int:

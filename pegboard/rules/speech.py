@@ -16,10 +16,10 @@ make). One card in the play is said with its points: "Fifteen for 2", "Pair roya
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
 
 from pegboard.rules.cards import Card, EnteredCard, Rank
 from pegboard.rules.scoring import Breakdown, ScoreItem
+from pegboard.rules.value import Value
 
 _NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven")
 _COUNT_WORDS = {15: "Fifteen", 31: "Thirty-one"}
@@ -45,16 +45,33 @@ _MULTIPLE_RUN = {2: Said.DOUBLE_RUN, 3: Said.TRIPLE_RUN, 4: Said.DOUBLE_DOUBLE_R
 _OF_A_KIND = {1: Said.PAIR, 3: Said.PAIR_ROYAL, 6: Said.DOUBLE_PAIR_ROYAL}
 
 
-@dataclass(frozen=True, slots=True)
-class Phrase:
+class Phrase(Value):
     """One phrase of a count said aloud: what it names, its points, the running ``total`` it
     ends on, its cards, and ``length`` (the cards of a run or a flush)."""
+
+    __slots__ = ("cards", "length", "points", "said", "total")
+    __match_args__ = ("said", "points", "total", "cards", "length")
 
     said: Said
     points: int
     total: int
     cards: tuple[Card, ...]
-    length: int = 0
+    length: int
+
+    def __init__(
+        self,
+        said: Said,
+        points: int,
+        total: int,
+        cards: tuple[Card, ...],
+        length: int = 0,
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "said", said)
+        setter(self, "points", points)
+        setter(self, "total", total)
+        setter(self, "cards", cards)
+        setter(self, "length", length)
 
 
 def count_phrases(breakdown: Breakdown) -> tuple[Phrase, ...]:

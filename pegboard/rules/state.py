@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from pegboard.rules.cards import DECK, Card, EnteredCard, Rank, Suit
 from pegboard.rules.scoring import ScoreItem
+from pegboard.rules.value import Value
 from pegboard.rules.variants import Rules
 
 
@@ -157,8 +158,7 @@ class PenaltyOffer:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class UncheckedGo:
+class UncheckedGo(Value):
     """A go not yet checked for a renege because its player's hand is unseen: said at
     ``count`` by ``player``, who still holds ``held`` cards nobody has seen (ACC 7.3).
 
@@ -168,17 +168,25 @@ class UncheckedGo:
     from them.
     """
 
+    __slots__ = ("count", "held", "player")
+    __match_args__ = ("player", "count", "held")
+
     player: int
     count: int
     held: int
+
+    def __init__(self, player: int, count: int, held: int) -> None:
+        setter = object.__setattr__
+        setter(self, "player", player)
+        setter(self, "count", count)
+        setter(self, "held", held)
 
 
 RenegeReport = PenaltyOffer
 """The renege reports are the penalty offers whose infraction is ``"renege"``."""
 
 
-@dataclass(frozen=True, slots=True)
-class TakeBack:
+class TakeBack(Value):
     """What an applied renege penalty took back (ACC 7.3; docs/rules.md, "Renege").
 
     ``offender`` said go at ``count`` while a card fitted. Every card laid after that go
@@ -188,10 +196,26 @@ class TakeBack:
     awards list it. The play then goes on at ``count`` with ``offender`` to play.
     """
 
+    __slots__ = ("cards", "count", "offender", "points")
+    __match_args__ = ("offender", "count", "cards", "points")
+
     offender: int
     count: int
     cards: tuple[tuple[Card, ...], ...]
     points: tuple[int, ...]
+
+    def __init__(
+        self,
+        offender: int,
+        count: int,
+        cards: tuple[tuple[Card, ...], ...],
+        points: tuple[int, ...],
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "offender", offender)
+        setter(self, "count", count)
+        setter(self, "cards", cards)
+        setter(self, "points", points)
 
     def to_json(self) -> dict[str, object]:
         """The replay --json form: offender, count, cards per seat, points per side."""
@@ -202,18 +226,25 @@ class TakeBack:
         }
 
 
-@dataclass(frozen=True, slots=True)
-class Owed:
+class Owed(Value):
     """One reason within a score waiting for its claim, with its points (and, for a hand or
     the crib, its combinations)."""
 
+    __slots__ = ("items", "points", "reason")
+    __match_args__ = ("reason", "points", "items")
+
     reason: Reason
     points: int
-    items: tuple[ScoreItem, ...] = ()
+    items: tuple[ScoreItem, ...]
+
+    def __init__(self, reason: Reason, points: int, items: tuple[ScoreItem, ...] = ()) -> None:
+        setter = object.__setattr__
+        setter(self, "reason", reason)
+        setter(self, "points", points)
+        setter(self, "items", items)
 
 
-@dataclass(frozen=True, slots=True)
-class PendingClaim:
+class PendingClaim(Value):
     """Muggins games: a score waiting for its owner's claim (``points`` is the true score).
 
     ``owed`` lists every reason in it with its points, in the order they were scored: a card
@@ -221,11 +252,29 @@ class PendingClaim:
     ``reason`` is the first of them and ``items`` every combination.
     """
 
+    __slots__ = ("items", "owed", "player", "points", "reason")
+    __match_args__ = ("player", "points", "reason", "items", "owed")
+
     player: int
     points: int
     reason: Reason
-    items: tuple[ScoreItem, ...] = ()
-    owed: tuple[Owed, ...] = ()
+    items: tuple[ScoreItem, ...]
+    owed: tuple[Owed, ...]
+
+    def __init__(
+        self,
+        player: int,
+        points: int,
+        reason: Reason,
+        items: tuple[ScoreItem, ...] = (),
+        owed: tuple[Owed, ...] = (),
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "player", player)
+        setter(self, "points", points)
+        setter(self, "reason", reason)
+        setter(self, "items", items)
+        setter(self, "owed", owed)
 
     @property
     def reasons(self) -> tuple[Reason, ...]:
@@ -240,8 +289,7 @@ def shown_scores(scores: Sequence[int], target: int) -> tuple[int, ...]:
     return tuple(min(score, target) for score in scores)
 
 
-@dataclass(frozen=True, slots=True)
-class OpenCall:
+class OpenCall(Value):
     """Muggins games: the score an opponent may still call muggins on (ACC 10), whether or
     not its owner missed points, so that the chance to call gives nothing away.
 
@@ -255,8 +303,16 @@ class OpenCall:
     missed in it; only the engine and the caller's answer may tell.
     """
 
+    __slots__ = ("claim", "claimed")
+    __match_args__ = ("claim", "claimed")
+
     claim: PendingClaim
     claimed: int | None
+
+    def __init__(self, claim: PendingClaim, claimed: int | None) -> None:
+        setter = object.__setattr__
+        setter(self, "claim", claim)
+        setter(self, "claimed", claimed)
 
     @property
     def owner(self) -> int:
@@ -264,38 +320,80 @@ class OpenCall:
         return self.claim.player
 
 
-@dataclass(frozen=True, slots=True)
-class HeldCount:
+class HeldCount(Value):
     """Count it yourself (teaching): a hand or crib the engine has pegged whose owner has not
     yet said their own count (an ``own_count`` entry). Until then nothing shows it: the
     board stands at ``scores`` and ``back_pegs``, where it was before this count was pegged.
     ``points`` is the true count, ``reason`` HAND or CRIB, ``items`` every combination."""
+
+    __slots__ = ("back_pegs", "items", "player", "points", "reason", "scores")
+    __match_args__ = ("player", "reason", "points", "scores", "back_pegs", "items")
 
     player: int
     reason: Reason
     points: int
     scores: tuple[int, ...]
     back_pegs: tuple[int, ...]
-    items: tuple[ScoreItem, ...] = ()
+    items: tuple[ScoreItem, ...]
+
+    def __init__(
+        self,
+        player: int,
+        reason: Reason,
+        points: int,
+        scores: tuple[int, ...],
+        back_pegs: tuple[int, ...],
+        items: tuple[ScoreItem, ...] = (),
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "player", player)
+        setter(self, "reason", reason)
+        setter(self, "points", points)
+        setter(self, "scores", scores)
+        setter(self, "back_pegs", back_pegs)
+        setter(self, "items", items)
 
 
-@dataclass(frozen=True, slots=True)
-class PendingMuggins:
+class PendingMuggins(Value):
     """Muggins games: points ``owner`` under-claimed, open to an opponent's muggins call."""
+
+    __slots__ = ("owner", "points", "reason")
+    __match_args__ = ("owner", "points", "reason")
 
     owner: int
     points: int
     reason: Reason
 
+    def __init__(self, owner: int, points: int, reason: Reason) -> None:
+        setter = object.__setattr__
+        setter(self, "owner", owner)
+        setter(self, "points", points)
+        setter(self, "reason", reason)
 
-@dataclass(frozen=True, slots=True)
-class GameResult:
+
+class GameResult(Value):
     """How a finished game ended: the winning side, final scores, skunk and game points."""
+
+    __slots__ = ("game_points", "scores", "skunk", "winner")
+    __match_args__ = ("winner", "scores", "skunk", "game_points")
 
     winner: int
     scores: tuple[int, ...]
     skunk: Skunk
     game_points: tuple[int, ...]
+
+    def __init__(
+        self,
+        winner: int,
+        scores: tuple[int, ...],
+        skunk: Skunk,
+        game_points: tuple[int, ...],
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "winner", winner)
+        setter(self, "scores", scores)
+        setter(self, "skunk", skunk)
+        setter(self, "game_points", game_points)
 
     def to_json(self) -> dict[str, object]:
         """The replay --json result line (without the ``type`` key)."""
@@ -305,15 +403,32 @@ class GameResult:
         }
 
 
-@dataclass(frozen=True, slots=True)
-class MatchState:
+class MatchState(Value):
     """Running totals over the games of a match (best of ``games``)."""
+
+    __slots__ = ("game_points", "games", "played", "winner", "wins")
+    __match_args__ = ("games", "played", "wins", "game_points", "winner")
 
     games: int
     played: tuple[GameResult, ...]
     wins: tuple[int, ...]
     game_points: tuple[int, ...]
     winner: int | None
+
+    def __init__(
+        self,
+        games: int,
+        played: tuple[GameResult, ...],
+        wins: tuple[int, ...],
+        game_points: tuple[int, ...],
+        winner: int | None,
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "games", games)
+        setter(self, "played", played)
+        setter(self, "wins", wins)
+        setter(self, "game_points", game_points)
+        setter(self, "winner", winner)
 
 
 def settled_renege(offers: Sequence[PenaltyOffer], this_deal: Collection[int],
@@ -336,8 +451,7 @@ def settled_renege(offers: Sequence[PenaltyOffer], this_deal: Collection[int],
     return None
 
 
-@dataclass(frozen=True, slots=True)
-class SuitQuestion:
+class SuitQuestion(Value):
     """The starter's suit, asked before a count that needs it (record version 7).
 
     The starter was entered by its rank alone, and the hand of ``player`` (``crib``: the
@@ -347,11 +461,29 @@ class SuitQuestion:
     ``makes``: what the suit decides, in order ("nobs", "flush": the kinds of score some of
     those suits give the count and others do not)."""
 
+    __slots__ = ("crib", "makes", "player", "rank", "suits")
+    __match_args__ = ("player", "crib", "suits", "rank", "makes")
+
     player: int
     crib: bool
     suits: tuple[Suit, ...]
     rank: Rank
-    makes: tuple[str, ...] = ()
+    makes: tuple[str, ...]
+
+    def __init__(
+        self,
+        player: int,
+        crib: bool,
+        suits: tuple[Suit, ...],
+        rank: Rank,
+        makes: tuple[str, ...] = (),
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "player", player)
+        setter(self, "crib", crib)
+        setter(self, "suits", suits)
+        setter(self, "rank", rank)
+        setter(self, "makes", makes)
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,8 +8,6 @@ reaches the target.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from pegboard.errors import InvalidCardError, RuleError
 from pegboard.rules.awards import number
 from pegboard.rules.cards import Card, EnteredCard, Suit, require_distinct
@@ -34,40 +32,82 @@ from pegboard.rules.state import (
     TakeBack,
     UncheckedGo,
 )
+from pegboard.rules.value import Value
 
 
-@dataclass(frozen=True, slots=True)
-class Part:
+class Part(Value):
     """One piece of a scoring act before it is pegged."""
+
+    __slots__ = ("cards", "items", "points", "reason", "sentence")
+    __match_args__ = ("reason", "points", "sentence", "items", "cards")
 
     reason: Reason
     points: int
     sentence: str
-    items: tuple[ScoreItem, ...] = ()
-    cards: tuple[Card, ...] = ()
+    items: tuple[ScoreItem, ...]
+    cards: tuple[Card, ...]
+
+    def __init__(
+        self,
+        reason: Reason,
+        points: int,
+        sentence: str,
+        items: tuple[ScoreItem, ...] = (),
+        cards: tuple[Card, ...] = (),
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "reason", reason)
+        setter(self, "points", points)
+        setter(self, "sentence", sentence)
+        setter(self, "items", items)
+        setter(self, "cards", cards)
 
 
-@dataclass(frozen=True, slots=True)
-class Act:
+class Act(Value):
     """A single scoring act (one card's combinations, one hand, one go...): pegged whole."""
+
+    __slots__ = ("parts", "player")
+    __match_args__ = ("player", "parts")
 
     player: int
     parts: tuple[Part, ...]
+
+    def __init__(self, player: int, parts: tuple[Part, ...]) -> None:
+        setter = object.__setattr__
+        setter(self, "player", player)
+        setter(self, "parts", parts)
 
     @property
     def points(self) -> int:
         return sum(part.points for part in self.parts)
 
 
-@dataclass(frozen=True, slots=True)
-class Pegged:
+class Pegged(Value):
     """A note that ``out[start:end]`` are the awards of one scoring act (see ``Table.notes``)."""
+
+    __slots__ = ("back_pegs", "end", "player", "scores", "start")
+    __match_args__ = ("player", "start", "end", "scores", "back_pegs")
 
     player: int
     start: int
     end: int
     scores: tuple[int, ...]
     back_pegs: tuple[int, ...]
+
+    def __init__(
+        self,
+        player: int,
+        start: int,
+        end: int,
+        scores: tuple[int, ...],
+        back_pegs: tuple[int, ...],
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "player", player)
+        setter(self, "start", start)
+        setter(self, "end", end)
+        setter(self, "scores", scores)
+        setter(self, "back_pegs", back_pegs)
     """The board once the act was pegged: every side's front and back peg."""
 
 
@@ -76,14 +116,32 @@ Note = Fact | Pegged
 turns the notes into the entry's report)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Rewind:
+class Rewind(Value):
     """The play as it stood just before a go: where a renege's take-back returns to.
 
     ``moves`` counts the plays and goes of the deal before this one (it orders the goes);
     ``awards`` is how many awards the game had then; ``scores`` and ``back_pegs`` where the
     pegs stood.
     """
+
+    __slots__ = (
+        "awards",
+        "back_pegs",
+        "call",
+        "count",
+        "last_player",
+        "moves",
+        "muggins",
+        "pile",
+        "played",
+        "said_go",
+        "scores",
+        "seen",
+    )
+    __match_args__ = (
+        "count", "pile", "last_player", "said_go", "played", "seen", "moves", "awards", "scores",
+        "back_pegs", "muggins", "call",
+    )
 
     count: int
     pile: tuple[Card, ...]
@@ -95,21 +153,59 @@ class Rewind:
     awards: int
     scores: tuple[int, ...]
     back_pegs: tuple[int, ...]
-    muggins: PendingMuggins | None = None
+    muggins: PendingMuggins | None
     """The muggins window open at the go (points missed before it)."""
-    call: OpenCall | None = None
+    call: OpenCall | None
+
+    def __init__(
+        self,
+        count: int,
+        pile: tuple[Card, ...],
+        last_player: int | None,
+        said_go: frozenset[int],
+        played: tuple[tuple[Card, ...], ...],
+        seen: frozenset[Card],
+        moves: int,
+        awards: int,
+        scores: tuple[int, ...],
+        back_pegs: tuple[int, ...],
+        muggins: PendingMuggins | None = None,
+        call: OpenCall | None = None,
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "count", count)
+        setter(self, "pile", pile)
+        setter(self, "last_player", last_player)
+        setter(self, "said_go", said_go)
+        setter(self, "played", played)
+        setter(self, "seen", seen)
+        setter(self, "moves", moves)
+        setter(self, "awards", awards)
+        setter(self, "scores", scores)
+        setter(self, "back_pegs", back_pegs)
+        setter(self, "muggins", muggins)
+        setter(self, "call", call)
     """The claim open to a call at the go, right or short."""
 
 
-@dataclass(frozen=True, slots=True)
-class GoMark:
+class GoMark(Value):
     """A go, remembered so it can be checked for a renege once the hand is known, with the
     play as it stood before it (a renege penalty takes the play back there)."""
+
+    __slots__ = ("count", "played_before", "player", "rewind")
+    __match_args__ = ("player", "count", "played_before", "rewind")
 
     player: int
     count: int
     played_before: int
     rewind: Rewind
+
+    def __init__(self, player: int, count: int, played_before: int, rewind: Rewind) -> None:
+        setter = object.__setattr__
+        setter(self, "player", player)
+        setter(self, "count", count)
+        setter(self, "played_before", played_before)
+        setter(self, "rewind", rewind)
 
 
 class Table:

@@ -3,13 +3,11 @@ that looks forward (the facts look back at what the entry did)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from pegboard.rules.state import HeldCount, OpenCall, PendingClaim, PendingMuggins, Phase
+from pegboard.rules.value import Value
 
 
-@dataclass(frozen=True, slots=True)
-class Turn:
+class Turn(Value):
     """What the table does next, after an entry.
 
     ``phase`` and ``to_act`` (the seat that must act: plays or says go, shows, counts the
@@ -23,6 +21,25 @@ class Turn:
     (:mod:`pegboard.rules.own_count`): not to be shown before it.
     """
 
+    __slots__ = (
+        "call",
+        "claim",
+        "count",
+        "deal_no",
+        "dealer",
+        "game_no",
+        "held",
+        "muggins",
+        "next_dealer",
+        "phase",
+        "scores",
+        "to_act",
+    )
+    __match_args__ = (
+        "phase", "to_act", "dealer", "next_dealer", "game_no", "deal_no", "count", "scores",
+        "claim", "muggins", "held", "call",
+    )
+
     phase: Phase
     to_act: int | None
     dealer: int | None
@@ -31,7 +48,36 @@ class Turn:
     deal_no: int
     count: int
     scores: tuple[int, ...]
-    claim: PendingClaim | None = None
-    muggins: PendingMuggins | None = None
-    held: HeldCount | None = None
-    call: OpenCall | None = None
+    claim: PendingClaim | None
+    muggins: PendingMuggins | None
+    held: HeldCount | None
+    call: OpenCall | None
+
+    def __init__(
+        self,
+        phase: Phase,
+        to_act: int | None,
+        dealer: int | None,
+        next_dealer: int | None,
+        game_no: int,
+        deal_no: int,
+        count: int,
+        scores: tuple[int, ...],
+        claim: PendingClaim | None = None,
+        muggins: PendingMuggins | None = None,
+        held: HeldCount | None = None,
+        call: OpenCall | None = None,
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "phase", phase)
+        setter(self, "to_act", to_act)
+        setter(self, "dealer", dealer)
+        setter(self, "next_dealer", next_dealer)
+        setter(self, "game_no", game_no)
+        setter(self, "deal_no", deal_no)
+        setter(self, "count", count)
+        setter(self, "scores", scores)
+        setter(self, "claim", claim)
+        setter(self, "muggins", muggins)
+        setter(self, "held", held)
+        setter(self, "call", call)
