@@ -19,16 +19,22 @@ from pegboard.app.view import Brightness
 from pegboard.rules.events import Event, GameHeader
 from pegboard.rules.facts import Report
 from pegboard.rules.state import GameState
+from pegboard.rules.value import Value
 
 
-@dataclass(frozen=True, slots=True)
-class PersistNewGame:
+class PersistNewGame(Value):
     """Start a new game in the store with this header (its record's first line).
 
     The previous unfinished game, if any, was either finished or abandoned by the player;
     the store keeps it in its history."""
 
+    __slots__ = ("header",)
+    __match_args__ = ("header",)
+
     header: GameHeader
+
+    def __init__(self, header: GameHeader) -> None:
+        object.__setattr__(self, "header", header)
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,67 +55,103 @@ class PersistUndo:
     report: Report | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
-class FinishGame:
+class FinishGame(Value):
     """The current game is over (a side reached the target, or the players ended it):
     the store moves it to the history with the result of ``state``, the engine's table as
     the game ended (:func:`pegboard.record.writer.result_json` words it)."""
 
+    __slots__ = ("state",)
+    __match_args__ = ("state",)
+
     state: GameState
 
+    def __init__(self, state: GameState) -> None:
+        object.__setattr__(self, "state", state)
 
-@dataclass(frozen=True, slots=True)
-class SetBrightness:
+
+class SetBrightness(Value):
     """Change the display brightness (dim and blank when idle, normal on wake)."""
+
+    __slots__ = ("level",)
+    __match_args__ = ("level",)
 
     level: Brightness
 
+    def __init__(self, level: Brightness) -> None:
+        object.__setattr__(self, "level", level)
 
-@dataclass(frozen=True, slots=True)
-class LedSide:
+
+class LedSide(Value):
     """One side's pegs on the LED board: front peg, back peg, and whether it won."""
+
+    __slots__ = ("back", "front", "winner")
+    __match_args__ = ("front", "back", "winner")
 
     front: int
     back: int
-    winner: bool = False
+    winner: bool
+
+    def __init__(self, front: int, back: int, winner: bool = False) -> None:
+        setter = object.__setattr__
+        setter(self, "front", front)
+        setter(self, "back", back)
+        setter(self, "winner", winner)
 
 
-@dataclass(frozen=True, slots=True)
-class UpdateLeds:
+class UpdateLeds(Value):
     """Show these pegs on the LED board (only emitted when they change). ``last`` is the side
     whose scoring act the pegs show (the engine's report says whose it was; None: the board
     keeps the one it had)."""
 
+    __slots__ = ("last", "sides", "target")
+    __match_args__ = ("sides", "target", "last")
+
     sides: tuple[LedSide, ...]
-    target: int = 121
-    last: int | None = None
+    target: int
+    last: int | None
+
+    def __init__(
+        self,
+        sides: tuple[LedSide, ...],
+        target: int = 121,
+        last: int | None = None,
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "sides", sides)
+        setter(self, "target", target)
+        setter(self, "last", last)
 
 
-@dataclass(frozen=True, slots=True)
-class PowerOff:
+class PowerOff(Value):
     """Shut the device down cleanly (the player confirmed "Shut down"): the loop draws the
     "game saved" frame, closes the store and asks the system to power off."""
 
+    __slots__ = ()
 
-@dataclass(frozen=True, slots=True)
-class Quit:
+
+class Quit(Value):
     """Leave the program without powering off (the simulator's quit)."""
 
+    __slots__ = ()
 
-@dataclass(frozen=True, slots=True)
-class SayAgain:
+
+class SayAgain(Value):
     """Say the last announcement again (MENU, "Say it again"; only with the voice on)."""
 
+    __slots__ = ()
 
-@dataclass(frozen=True, slots=True)
-class ReadScreen:
+
+class ReadScreen(Value):
     """Read the screen now on display aloud (GO held, with the voice on)."""
 
+    __slots__ = ()
 
-@dataclass(frozen=True, slots=True)
-class SayScore:
+
+class SayScore(Value):
     """Say the standing now: each side's score, the count in the play and who is to act
     (audio mode: MENU held)."""
+
+    __slots__ = ()
 
 
 class Sound(enum.Enum):
@@ -123,18 +165,28 @@ class Sound(enum.Enum):
     """A key that does nothing here, or an entry the rules refuse."""
 
 
-@dataclass(frozen=True, slots=True)
-class Earcon:
+class Earcon(Value):
     """Play one of audio mode's short sounds (only in audio mode)."""
+
+    __slots__ = ("sound",)
+    __match_args__ = ("sound",)
 
     sound: Sound
 
+    def __init__(self, sound: Sound) -> None:
+        object.__setattr__(self, "sound", sound)
 
-@dataclass(frozen=True, slots=True)
-class AudioMode:
+
+class AudioMode(Value):
     """Audio mode was turned on or off (the voice says so, and opens if it was closed)."""
 
+    __slots__ = ("on",)
+    __match_args__ = ("on",)
+
     on: bool
+
+    def __init__(self, on: bool) -> None:
+        object.__setattr__(self, "on", on)
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,10 +9,10 @@ only ever sees clean gestures. Every value is immutable and carries no time: the
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
 
 from pegboard.rules.cards import Rank
 from pegboard.rules.events import Event
+from pegboard.rules.value import Value
 
 
 class Button(enum.Enum):
@@ -25,51 +25,78 @@ class Button(enum.Enum):
     MENU = "menu"
 
 
-@dataclass(frozen=True, slots=True)
-class KnobTurn:
+class KnobTurn(Value):
     """The encoder moved ``steps`` detents: positive clockwise, negative anticlockwise."""
+
+    __slots__ = ("steps",)
+    __match_args__ = ("steps",)
 
     steps: int
 
+    def __init__(self, steps: int) -> None:
+        object.__setattr__(self, "steps", steps)
 
-@dataclass(frozen=True, slots=True)
-class Press:
+
+class Press(Value):
     """A button was pressed and released (``long=True`` when held past the hold time).
 
     Auto-repeat while held produces further presses with ``repeat=True``."""
 
+    __slots__ = ("button", "long", "repeat")
+    __match_args__ = ("button", "long", "repeat")
+
     button: Button
-    long: bool = False
-    repeat: bool = False
+    long: bool
+    repeat: bool
+
+    def __init__(self, button: Button, long: bool = False, repeat: bool = False) -> None:
+        setter = object.__setattr__
+        setter(self, "button", button)
+        setter(self, "long", long)
+        setter(self, "repeat", repeat)
 
 
-@dataclass(frozen=True, slots=True)
-class RankKey:
+class RankKey(Value):
     """A rank key on the keypad kit (A, 2..10, J, Q, K).
 
     ``long=True`` when the key was held past the hold time: the card picker then asks which
     suit fact applies (flush, nobs) instead of entering the plain card at once."""
 
+    __slots__ = ("long", "rank")
+    __match_args__ = ("rank", "long")
+
     rank: Rank
-    long: bool = False
+    long: bool
+
+    def __init__(self, rank: Rank, long: bool = False) -> None:
+        setter = object.__setattr__
+        setter(self, "rank", rank)
+        setter(self, "long", long)
 
 
-@dataclass(frozen=True, slots=True)
-class Tick:
+class Tick(Value):
     """Time passed with no input; lets the app dim and blank the screen when idle."""
 
+    __slots__ = ()
 
-@dataclass(frozen=True, slots=True)
-class LinkStatus:
+
+class LinkStatus(Value):
     """The loop reports the LED board link (not a player's input: it does not wake the
     screen). ``detail`` is a short text for the status line, e.g. "LEDs off"."""
 
+    __slots__ = ("detail", "up")
+    __match_args__ = ("up", "detail")
+
     up: bool
-    detail: str = ""
+    detail: str
+
+    def __init__(self, up: bool, detail: str = "") -> None:
+        setter = object.__setattr__
+        setter(self, "up", up)
+        setter(self, "detail", detail)
 
 
-@dataclass(frozen=True, slots=True)
-class SeatEntry:
+class SeatEntry(Value):
     """A seat's own entry from outside the box (a paired phone): not a key, but entries the
     seat makes for itself, applied by :mod:`pegboard.app.seat_entry` through the engine like
     a key's.
@@ -81,10 +108,20 @@ class SeatEntry:
     answer (:class:`~pegboard.app.effects.SeatAnswer`) finds the phone that asked.
     """
 
+    __slots__ = ("entries", "seat", "seq", "ticket")
+    __match_args__ = ("seat", "entries", "seq", "ticket")
+
     seat: int
     entries: tuple[Event, ...]
     seq: int
-    ticket: int = 0
+    ticket: int
+
+    def __init__(self, seat: int, entries: tuple[Event, ...], seq: int, ticket: int = 0) -> None:
+        setter = object.__setattr__
+        setter(self, "seat", seat)
+        setter(self, "entries", entries)
+        setter(self, "seq", seq)
+        setter(self, "ticket", ticket)
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,10 +22,10 @@ Every card at the table is entered, so the picker is built to need as few action
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass
 
 from pegboard.rules.cards import Card, Rank, Suit
 from pegboard.rules.pegging import score_play
+from pegboard.rules.value import Value
 
 SUITS: tuple[Suit, ...] = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
 RANKS: tuple[Rank, ...] = tuple(Rank)
@@ -41,18 +41,33 @@ GUESS_FLOOR = 0.2
 practice a rank the player could not hold, having said go when it would have fitted."""
 
 
-@dataclass(frozen=True, slots=True)
-class WheelChoice:
+class WheelChoice(Value):
     """One entry of the wheel: its label and the card it enters.
 
     ``swaps`` re-suits stand-ins entered earlier in the same hand (old card, new card) so that
     a suit fact chosen now holds for the whole hand: a flush that turns out to match the
     starter, for example."""
 
+    __slots__ = ("card", "label", "plain", "swaps")
+    __match_args__ = ("label", "card", "plain", "swaps")
+
     label: str
     card: Card
-    plain: bool = True
-    swaps: tuple[tuple[Card, Card], ...] = ()
+    plain: bool
+    swaps: tuple[tuple[Card, Card], ...]
+
+    def __init__(
+        self,
+        label: str,
+        card: Card,
+        plain: bool = True,
+        swaps: tuple[tuple[Card, Card], ...] = (),
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "label", label)
+        setter(self, "card", card)
+        setter(self, "plain", plain)
+        setter(self, "swaps", swaps)
 
     @property
     def rank(self) -> Rank:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from pegboard import lazy
@@ -30,6 +30,7 @@ from pegboard.app.views import board, numbered
 from pegboard.config import ClubConfig
 from pegboard.rules.events import Cut, Deal, GameHeader
 from pegboard.rules.state import Phase
+from pegboard.rules.value import Value
 from pegboard.rules.variants import VARIANT_BY_KEY, VARIANTS
 
 if TYPE_CHECKING:
@@ -66,16 +67,33 @@ LARGE_PRINT_HINT = "big digits and cards"
 """Setup's one line on large print: the scores, the count and the card being chosen big."""
 
 
-@dataclass(frozen=True, slots=True)
-class OptionRow:
+class OptionRow(Value):
     """A table option's row at setup: its label, what OK does to it, its one line of help
     (shown while the row is chosen) and whether the row is offered for these choices."""
+
+    __slots__ = ("change", "hint", "key", "label", "offered")
+    __match_args__ = ("key", "label", "change", "hint", "offered")
 
     key: str
     label: Callable[[Setup], str]
     change: Callable[[Setup], Setup]
-    hint: str = SETUP_HINT
-    offered: Callable[[Setup], bool] = lambda setup: True
+    hint: str
+    offered: Callable[[Setup], bool]
+
+    def __init__(
+        self,
+        key: str,
+        label: Callable[[Setup], str],
+        change: Callable[[Setup], Setup],
+        hint: str = SETUP_HINT,
+        offered: Callable[[Setup], bool] = lambda setup: True,
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "key", key)
+        setter(self, "label", label)
+        setter(self, "change", change)
+        setter(self, "hint", hint)
+        setter(self, "offered", offered)
 
 
 def _on(value: bool) -> str:

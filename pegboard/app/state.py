@@ -20,6 +20,7 @@ from pegboard.rules.cards import Card, Rank
 from pegboard.rules.events import Event, TableOptions
 from pegboard.rules.scoring import ScoreItem
 from pegboard.rules.state import OpenCall
+from pegboard.rules.value import Value
 from pegboard.rules.variants import Rules
 
 # -- values shared by several screens ---------------------------------------------------------
@@ -134,11 +135,16 @@ class SetupScreen:
     number: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class Dealer:
+class Dealer(Value):
     """Who deals first: cut for deal, or name the dealer."""
 
-    index: int = 0
+    __slots__ = ("index",)
+    __match_args__ = ("index",)
+
+    index: int
+
+    def __init__(self, index: int = 0) -> None:
+        object.__setattr__(self, "index", index)
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,17 +166,30 @@ class WheelScreen:
     anchor: Rank | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Claiming:
+class Claiming(Value):
     """Muggins games: the owner of the waiting score turns in the points they claim.
 
     ``number`` starts where :func:`pegboard.app.flow.claim_start` puts it; ``turned_at`` is
     when the dial last moved (None before it has), so that a fast turn can move it by
     fives; ``typed`` that the number came from digit keys (the next digit adds to it)."""
 
-    number: int = 0
-    turned_at: float | None = None
-    typed: bool = False
+    __slots__ = ("number", "turned_at", "typed")
+    __match_args__ = ("number", "turned_at", "typed")
+
+    number: int
+    turned_at: float | None
+    typed: bool
+
+    def __init__(
+        self,
+        number: int = 0,
+        turned_at: float | None = None,
+        typed: bool = False,
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "number", number)
+        setter(self, "turned_at", turned_at)
+        setter(self, "typed", typed)
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,17 +241,25 @@ class GameOverScreen:
     scrolls, so every line is read whole)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Saved:
+class Saved(Value):
     """The last frame before power-off."""
 
+    __slots__ = ()
 
-@dataclass(frozen=True, slots=True)
-class Menu:
+
+class Menu(Value):
     """The menu over the screen ``under`` it."""
 
+    __slots__ = ("index", "under")
+    __match_args__ = ("under", "index")
+
     under: ScreenState
-    index: int = 0
+    index: int
+
+    def __init__(self, under: ScreenState, index: int = 0) -> None:
+        setter = object.__setattr__
+        setter(self, "under", under)
+        setter(self, "index", index)
 
 
 @dataclass(frozen=True, slots=True)
@@ -244,11 +271,16 @@ class Confirm:
     index: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class Scores:
+class Scores(Value):
     """The game's (and match's) scores."""
 
+    __slots__ = ("under",)
+    __match_args__ = ("under",)
+
     under: ScreenState
+
+    def __init__(self, under: ScreenState) -> None:
+        object.__setattr__(self, "under", under)
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,6 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from pegboard.app.inputs import InputEvent
+from pegboard.rules.value import Value
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,13 +58,21 @@ class KeyAction:
             raise ValueError("a key either reports a hold or repeats, not both")
 
 
-@dataclass(frozen=True, slots=True)
-class RawEdge:
+class RawEdge(Value):
     """A key's contact changed: ``pressed`` is the new raw level, ``t`` when it was seen."""
+
+    __slots__ = ("key", "pressed", "t")
+    __match_args__ = ("key", "pressed", "t")
 
     key: str
     pressed: bool
     t: float
+
+    def __init__(self, key: str, pressed: bool, t: float) -> None:
+        setter = object.__setattr__
+        setter(self, "key", key)
+        setter(self, "pressed", pressed)
+        setter(self, "t", t)
 
 
 @dataclass(slots=True)

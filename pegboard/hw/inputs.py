@@ -13,7 +13,6 @@ gpiozero itself is imported lazily, so importing this module needs nothing Pi-on
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from pegboard import lazy
@@ -22,6 +21,7 @@ from pegboard.config import InputConfig
 from pegboard.hw.clock import Clock
 from pegboard.hw.gestures import KeyAction, KeyGestures, RawEdge, Timing
 from pegboard.rules.cards import Rank
+from pegboard.rules.value import Value
 
 if TYPE_CHECKING:
     import gpiozero
@@ -30,12 +30,19 @@ else:
     gpiozero = lazy.module("gpiozero")
 
 
-@dataclass(frozen=True, slots=True)
-class EncoderStep:
+class EncoderStep(Value):
     """The encoder moved one detent (``+1`` clockwise, ``-1`` anticlockwise) at ``t``."""
+
+    __slots__ = ("direction", "t")
+    __match_args__ = ("direction", "t")
 
     direction: int
     t: float
+
+    def __init__(self, direction: int, t: float) -> None:
+        setter = object.__setattr__
+        setter(self, "direction", direction)
+        setter(self, "t", t)
 
 
 RawInput = RawEdge | EncoderStep
@@ -49,28 +56,58 @@ _WIRED = InputConfig()
 """The documented wiring: the ``[input]`` section's defaults, the pins' defaults here."""
 
 
-@dataclass(frozen=True, slots=True)
-class EncoderPins:
+class EncoderPins(Value):
     """BCM pin numbers of the default kit (the defaults are the documented wiring)."""
 
-    a: int = _WIRED.encoder_a
-    b: int = _WIRED.encoder_b
-    push: int = _WIRED.encoder_push
-    go: int = _WIRED.button_go
-    undo: int = _WIRED.button_undo
-    menu: int = _WIRED.button_menu
+    __slots__ = ("a", "b", "go", "menu", "push", "undo")
+    __match_args__ = ("a", "b", "push", "go", "undo", "menu")
+
+    a: int
+    b: int
+    push: int
+    go: int
+    undo: int
+    menu: int
+
+    def __init__(
+        self,
+        a: int = _WIRED.encoder_a,
+        b: int = _WIRED.encoder_b,
+        push: int = _WIRED.encoder_push,
+        go: int = _WIRED.button_go,
+        undo: int = _WIRED.button_undo,
+        menu: int = _WIRED.button_menu,
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "a", a)
+        setter(self, "b", b)
+        setter(self, "push", push)
+        setter(self, "go", go)
+        setter(self, "undo", undo)
+        setter(self, "menu", menu)
 
 
 def _four(pins: tuple[int, ...]) -> tuple[int, int, int, int]:
     return (pins[0], pins[1], pins[2], pins[3])
 
 
-@dataclass(frozen=True, slots=True)
-class KeypadPins:
+class KeypadPins(Value):
     """BCM pin numbers of the keypad's four row lines and four column lines."""
 
-    rows: tuple[int, int, int, int] = _four(_WIRED.keypad_rows)
-    cols: tuple[int, int, int, int] = _four(_WIRED.keypad_cols)
+    __slots__ = ("cols", "rows")
+    __match_args__ = ("rows", "cols")
+
+    rows: tuple[int, int, int, int]
+    cols: tuple[int, int, int, int]
+
+    def __init__(
+        self,
+        rows: tuple[int, int, int, int] = _four(_WIRED.keypad_rows),
+        cols: tuple[int, int, int, int] = _four(_WIRED.keypad_cols),
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "rows", rows)
+        setter(self, "cols", cols)
 
 
 def _tap_hold(button: Button) -> KeyAction:
@@ -205,13 +242,26 @@ def _edge_callback(sink: Sink, clock: Clock, key: str, pressed: bool) -> Callabl
     return callback
 
 
-@dataclass(frozen=True, slots=True)
-class ButtonPins:
+class ButtonPins(Value):
     """BCM pin numbers of the GO, UNDO and MENU buttons beside a keypad (wired to ground)."""
 
-    go: int = _WIRED.button_go
-    undo: int = _WIRED.button_undo
-    menu: int = _WIRED.button_menu
+    __slots__ = ("go", "menu", "undo")
+    __match_args__ = ("go", "undo", "menu")
+
+    go: int
+    undo: int
+    menu: int
+
+    def __init__(
+        self,
+        go: int = _WIRED.button_go,
+        undo: int = _WIRED.button_undo,
+        menu: int = _WIRED.button_menu,
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "go", go)
+        setter(self, "undo", undo)
+        setter(self, "menu", menu)
 
 
 KEYPAD_BUTTONS: Mapping[str, KeyAction] = {
