@@ -58,39 +58,20 @@ class TableOptions:
         )
 
 
-class ClubSeat(Value):
+@dataclass(frozen=True, slots=True)
+class ClubSeat:
     """Where a club game is played: the night, its round and table, and each seat's member
     number (in seat order). It never changes a score; the club publisher reports it.
     ``lock``: the night's tournament lock, under which the table gives no help (no advice,
     hints, teaching or count it yourself); ``guests``: the seats of guests, the only players
     a locked table may still give a pegging hint or discard advice (docs/club.md)."""
 
-    __slots__ = ("guests", "lock", "members", "night", "round", "table")
-    __match_args__ = ("night", "round", "table", "members", "lock", "guests")
-
     night: int
     round: int
     table: int
     members: tuple[str, ...]
-    lock: bool
-    guests: tuple[int, ...]
-
-    def __init__(
-        self,
-        night: int,
-        round: int,
-        table: int,
-        members: tuple[str, ...],
-        lock: bool = False,
-        guests: tuple[int, ...] = (),
-    ) -> None:
-        setter = object.__setattr__
-        setter(self, "night", night)
-        setter(self, "round", round)
-        setter(self, "table", table)
-        setter(self, "members", members)
-        setter(self, "lock", lock)
-        setter(self, "guests", guests)
+    lock: bool = False
+    guests: tuple[int, ...] = ()
 
     def helps(self, seat: int | None) -> bool:
         """Whether the table may help ``seat`` (None: the whole table) with a hint or
