@@ -124,27 +124,43 @@ class SeatEntry(Value):
         setter(self, "ticket", ticket)
 
 
-@dataclass(frozen=True, slots=True)
-class SeatCode:
+class SeatCode(Value):
     """One seat's pairing as the board's pairing port found it: the join code a phone types
     and ``address``, the join address the QR code holds; or ``held``, a phone holds the seat
     (then no code)."""
 
+    __slots__ = ("address", "code", "held", "seat")
+    __match_args__ = ("seat", "code", "address", "held")
+
     seat: int
-    code: str = ""
-    address: str = ""
-    held: bool = False
+    code: str
+    address: str
+    held: bool
+
+    def __init__(self, seat: int, code: str = "", address: str = "", held: bool = False) -> None:
+        setter = object.__setattr__
+        setter(self, "seat", seat)
+        setter(self, "code", code)
+        setter(self, "address", address)
+        setter(self, "held", held)
 
 
-@dataclass(frozen=True, slots=True)
-class Pairing:
+class Pairing(Value):
     """The pairing of the game in progress, seat by seat (not a player's input): the pairing
     port's answer to :class:`~pegboard.app.effects.OfferPairing` or
     :class:`~pegboard.app.effects.ReleaseSeat`; ``first`` is the seat to show first. The
     codes are drawn at random by the port (:mod:`pegboard.web.passes`), never by ``step``."""
 
+    __slots__ = ("first", "seats")
+    __match_args__ = ("seats", "first")
+
     seats: tuple[SeatCode, ...]
-    first: int = 0
+    first: int
+
+    def __init__(self, seats: tuple[SeatCode, ...], first: int = 0) -> None:
+        setter = object.__setattr__
+        setter(self, "seats", seats)
+        setter(self, "first", first)
 
 
 InputEvent = KnobTurn | Press | RankKey | Tick | LinkStatus | SeatEntry | Pairing
