@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import httpx2 as httpx
+
 from pegboard.club.check import MAX_LINES
 from pegboard.club.topics import MAX_MESSAGE, result_topic, topic
 from tests.support.club import Standings
@@ -78,4 +80,39 @@ def test_one_boards_junk_is_refused_once_and_never_holds_another_boards_result(
         finally:
             bad.close()
             good.close()
+            service.stop()
+
+
+def test_live_table_states_redraw_the_tables_and_never_the_standings(tmp_path: Path) -> None:
+    """20 live states from a board: each is a ``tables`` note on the event stream (the page
+    fetches ``/api/tables`` alone), never a ``standings`` one; a stored result is."""
+    with Broker(tmp_path / "broker") as broker:
+        service = Standings(tmp_path / "r.db", broker.address, club="c1")
+        board = Client(broker.port)
+        try:
+            with httpx.stream("GET", service.url.rstrip("/") + "/events",
+                              timeout=60) as stream:
+                lines = stream.iter_lines()
+                assert next(line for line in lines if line.startswith("event: ")) == (
+                    "event: standings")  # the first note: draw the page
+                for n in range(1, 21):
+                    board.send(topic("c1", "board-2", "state"), json.dumps(
+                        {"club": "c1", "board": "board-2", "game": "g1", "scores": [n, 0],
+                         "shown": [n, 0], "phase": "play"}).encode())
+                notes: list[str] = []
+                for line in lines:  # bounded by the stream's timeout
+                    if not line.startswith("event: "):
+                        continue
+                    notes.append(line)
+                    tables = service.get("/api/tables")["tables"]
+                    if tables and tables[0].get("state", {}).get("scores") == [20, 0]:
+                        break
+                assert notes and set(notes) == {"event: tables"}, notes
+                board.send(result_topic("c1", "board-1", "g12"),
+                           json.dumps(card(12, "board-1")).encode())
+                after = next(line for line in lines if line.startswith("event: standings"))
+                assert after == "event: standings"
+            assert service.get("/api/status")["results"] == 1
+        finally:
+            board.close()
             service.stop()

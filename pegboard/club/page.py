@@ -67,10 +67,13 @@ PAGE = """<!doctype html>
 
 
 class Notes:
-    """Tells the event streams that the standings changed (called from paho's thread)."""
+    """Tells the event streams that the standings changed, or only a table's live state or
+    availability (called from paho's thread): a live state never makes a phone fetch the
+    standings again."""
 
     def __init__(self) -> None:
         self.version = 0
+        self.tables = 0
         self.loop: asyncio.AbstractEventLoop | None = None
         self._event: asyncio.Event | None = None
         self.closing = False
@@ -83,8 +86,19 @@ class Notes:
         if self.loop is not None:
             self.loop.call_soon_threadsafe(self._bump)
 
+    def tables_changed(self) -> None:
+        if self.loop is not None:
+            self.loop.call_soon_threadsafe(self._bump_tables)
+
+    def _bump_tables(self) -> None:
+        self.tables += 1
+        self._wake()
+
     def _bump(self) -> None:
         self.version += 1
+        self._wake()
+
+    def _wake(self) -> None:
         if self._event is not None:
             self._event.set()
             self._event = asyncio.Event()
@@ -273,11 +287,16 @@ def create_app(db_path: Path, notes: Notes, *, hosts: Collection[str] | None,
 async def _stream(notes: Notes) -> AsyncIterator[str]:
     yield "retry: 1000\n\n"
     seen = -1
+    tables = notes.tables
     while not notes.closing:
         if notes.version != seen:
             seen = notes.version
+            tables = notes.tables  # the standings' redraw shows the tables too
             yield f'event: standings\ndata: {{"version":{seen}}}\n\n'
+        elif notes.tables != tables:
+            tables = notes.tables  # the live states since the last note, in one
+            yield f'event: tables\ndata: {{"version":{tables}}}\n\n'
         else:
             await notes.wait(KEEP_ALIVE)
-            if notes.version == seen and not notes.closing:
+            if (notes.version, notes.tables) == (seen, tables) and not notes.closing:
                 yield ": still here\n\n"

@@ -50,6 +50,7 @@ class Subscriber:
                  name: str = "standings", username: str | None = None,
                  password: str | None = None, ca_file: Path | None = None,
                  changed: Callable[[], None] = lambda: None,
+                 tables_changed: Callable[[], None] = lambda: None,
                  failed: Callable[[BaseException], None] = lambda error: None,
                  points: GamePoints = GamePoints.ACC, seating: list[Round] | None = None
                  ) -> None:
@@ -64,6 +65,7 @@ class Subscriber:
         memory only: the broker retains them."""
         self._tables_lock = threading.Lock()
         self.changed = changed
+        self.tables_changed = tables_changed
         self.points = points
         self.seating = seating
         self.failed = failed
@@ -144,7 +146,7 @@ class Subscriber:
         with self._tables_lock:
             entry = self.tables.setdefault(f"{club}/{board}", {"club": club, "board": board})
             entry[leaf] = value
-        self.changed()
+        self.tables_changed()  # not the standings: no phone fetches them again for it
         return True
 
     def _take(self, message: mqtt.MQTTMessage) -> None:

@@ -251,7 +251,7 @@ class Standings:
                 with httpx.stream("GET", self.url.rstrip("/") + "/events",
                                   timeout=60) as stream:
                     for line in stream.iter_lines():
-                        if line.startswith(("event: standings", ":")):
+                        if line.startswith(("event: standings", "event: tables", ":")):
                             yield None
             except httpx.TransportError:
                 pass

@@ -19,6 +19,18 @@
     const answer = await fetch(url, { cache: "no-store" });
     return answer.json();
   }
+  // The tables alone (a board's live state or availability changed): the standings are
+  // not fetched for it.
+  async function drawTables() {
+    const boards = (await getJSON("/api/tables")).tables;
+    const live = document.getElementById("live");
+    live.replaceChildren(row(["Board", "Players", "Scores", ""], "th"));
+    for (const b of boards) {
+      const s = b.state || {};
+      live.appendChild(row([b.board, (s.players || []).join(" v "), (s.shown || s.scores || []).join(" – "),
+        b.online === "offline" ? "offline" : (s.phase || "")]));
+    }
+  }
   async function draw() {
     const status = await getJSON("/api/status");
     const night = params.get("night") || (status.nights.length ? status.nights[status.nights.length - 1] : null);
@@ -45,14 +57,7 @@
       seats.appendChild(row([t.table, who.join(" v ")]));
     }
     if (next.bye) { seats.appendChild(row(["bye", next.bye])); }
-    const boards = (await getJSON("/api/tables")).tables;
-    const live = document.getElementById("live");
-    live.replaceChildren(row(["Board", "Players", "Scores", ""], "th"));
-    for (const b of boards) {
-      const s = b.state || {};
-      live.appendChild(row([b.board, (s.players || []).join(" v "), (s.shown || s.scores || []).join(" – "),
-        b.online === "offline" ? "offline" : (s.phase || "")]));
-    }
+    await drawTables();
     const held = (await getJSON("/api/queue")).queue;
     const queue = document.getElementById("queue");
     queue.replaceChildren(row(["Night", "Round", "Table", "Members", "From", "Why it waits"], "th"));
@@ -117,7 +122,19 @@
         if (again) { again = false; redraw(); }
       });
   }
+  let tablesDrawing = null;
+  let tablesAgain = false;
+  function redrawTables() {
+    if (drawing) { again = true; return; }  // the whole redraw shows the tables too
+    if (tablesDrawing) { tablesAgain = true; return; }
+    tablesDrawing = drawTables().catch(function () { /* the next news item draws again */ })
+      .finally(function () {
+        tablesDrawing = null;
+        if (tablesAgain) { tablesAgain = false; redrawTables(); }
+      });
+  }
   const events = new EventSource("/events");
   events.addEventListener("standings", redraw);
+  events.addEventListener("tables", redrawTables);
   redraw();
 })();
