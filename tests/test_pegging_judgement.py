@@ -88,7 +88,7 @@ def test_the_review_lists_exactly_the_plays_the_look_ahead_finds_worse() -> None
             lost = given_up(known, card)
             assert lost is not None
             turns += 1
-            key = (before.deal_no, before.to_act, str(card))
+            key = (before.deal_no, before.to_act, card.pretty)  # named as entered: whole here
             if lost > 0:
                 worse.add(key)
             if card == judge(known)[0].card:
