@@ -62,7 +62,7 @@ def played(factory: MockFactory, storm: Sequence[InputEvent]) -> tuple[list[str]
     most = 0
     try:
         loop.start()
-        assert voice.began.wait(timeout=5)
+        assert voice.began.wait(timeout=60)
         for key in GAME:
             loop.feed([key])
             for asked in storm:
