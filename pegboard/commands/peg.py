@@ -11,6 +11,7 @@ from pegboard.coach.hints import explain_no_score
 from pegboard.commands import voice_options as voice_cli
 from pegboard.errors import RuleError
 from pegboard.rules import Breakdown, Card, parse_cards, require_distinct, say_play, score_play
+from pegboard.rules.state import Reason
 
 if TYPE_CHECKING:
     from pegboard.voice import phrases
@@ -53,7 +54,8 @@ def run(args: argparse.Namespace) -> int:
 
     def spoken() -> str:
         return ". ".join(
-            phrases.play_words([(item.kind, item.points) for item in breakdown.items], reached)
+            phrases.play_words([(Reason(item.kind), item.points) for item in breakdown.items],
+                              reached)
             for _, reached, breakdown in plays)
 
     if args.json:

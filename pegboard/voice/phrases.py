@@ -32,7 +32,7 @@ from pegboard.rules.cards import Rank
 from pegboard.rules.facts import Counted, GameOver, PenaltyApplied, Scored, ShowStep
 from pegboard.rules.scoring import Breakdown, ScoreItem
 from pegboard.rules.speech import Said, count_phrases
-from pegboard.rules.state import PLAY_REASONS, Award
+from pegboard.rules.state import PLAY_REASONS, Award, Reason
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,11 +40,11 @@ class Phrases:
     """One language's words. ``number`` spells a number as that language says scores."""
 
     number: Callable[[int], str]
-    play: dict[str, str]
+    play: dict[Reason, str]
     """Names of what a card scored in the play, by award reason."""
     count_for: str
     """A scoring card: ``{count} for {points}``."""
-    closing: dict[str, str]
+    closing: dict[Reason, str]
     """The go and last card on their own: ``{points}``."""
     heels: str
     fifteen: str
@@ -91,11 +91,11 @@ class Phrases:
 
 ENGLISH = Phrases(
     number=english_number,
-    play={"fifteen": "fifteen", "thirty-one": "thirty-one", "pair": "a pair",
-          "pair royal": "pair royal", "double pair royal": "double pair royal",
-          "run": "a run"},
+    play={Reason.FIFTEEN: "fifteen", Reason.THIRTY_ONE: "thirty-one", Reason.PAIR: "a pair",
+          Reason.PAIR_ROYAL: "pair royal", Reason.DOUBLE_PAIR_ROYAL: "double pair royal",
+          Reason.RUN: "a run"},
     count_for="{count} for {points}",
-    closing={"go": "one for the go", "last card": "one for last card"},
+    closing={Reason.GO: "one for the go", Reason.LAST_CARD: "one for last card"},
     heels="his heels for {points}",
     fifteen="fifteen {total}",
     pairs={1: "a pair is {total}", 3: "pair royal is {total}", 6: "double pair royal is {total}"},
@@ -152,14 +152,14 @@ def play_phrase(awards: Sequence[Award], count: int, name: str, p: Phrases = ENG
     """One card laid in the play, with everything it scored for ``name``.
 
     >>> from pegboard.rules.state import Award
-    >>> run = Award(0, 0, 3, "run", "", cards=())
+    >>> run = Award(0, 0, 3, Reason.RUN, "", cards=())
     >>> play_phrase([run], 24, "Ann")
     'Ann: twenty-four for three, a run'
     """
     return f"{name}: {play_words([(a.reason, a.points) for a in awards], count, p)}"
 
 
-def play_words(scored: Sequence[tuple[str, int]], count: int, p: Phrases = ENGLISH) -> str:
+def play_words(scored: Sequence[tuple[Reason, int]], count: int, p: Phrases = ENGLISH) -> str:
     """What a card laid makes, from its ``(reason, points)``: "twenty-four for three, a run";
     a card that scores nothing is just the count ("twenty-two")."""
     scoring = [(r, n) for r, n in scored if r in p.play]
@@ -167,7 +167,7 @@ def play_words(scored: Sequence[tuple[str, int]], count: int, p: Phrases = ENGLI
     if scoring:
         points = sum(n for _, n in scoring)
         head = p.count_for.format(count=p.number(count), points=p.number(points))
-        what = [p.play[r] for r, _ in scoring if r not in ("fifteen", "thirty-one")]
+        what = [p.play[r] for r, _ in scoring if r not in (Reason.FIFTEEN, Reason.THIRTY_ONE)]
         if what and len(what) < len(scoring):
             what[-1] = p.last_joiner + what[-1]
         parts.append(", ".join([head, *what]))
@@ -241,22 +241,22 @@ def award_phrase(award: Award, name: str, names: Sequence[str], p: Phrases = ENG
     who committed it), muggins, a renege's take-back."""
     points = p.number(abs(award.points))
     reason = award.reason
-    if reason == "his heels":
+    if reason == Reason.HIS_HEELS:
         return f"{name}: {p.heels.format(points=points)}"
-    if reason in ("hand", "crib"):
+    if reason in (Reason.HAND, Reason.CRIB):
         if award.items and sum(i.points for i in award.items) == award.points:
-            return show_phrase(award.items, name, crib=reason == "crib", p=p)
-        who = (p.crib if reason == "crib" else p.hand).format(name=name)
+            return show_phrase(award.items, name, crib=reason == Reason.CRIB, p=p)
+        who = (p.crib if reason == Reason.CRIB else p.hand).format(name=name)
         return f"{who}: {p.claimed.format(points=points)}"
-    if reason == "peg":
+    if reason == Reason.PEG:
         return f"{name} {p.peg.format(points=points)}"
-    if reason == "three for last":
+    if reason == Reason.THREE_FOR_LAST:
         return f"{name}: {p.three_for_last}"
-    if reason == "muggins":
+    if reason == Reason.MUGGINS:
         return p.muggins.format(name=name, points=points)
-    if reason == "renege take-back":
+    if reason == Reason.RENEGE_TAKE_BACK:
         return p.take_back.format(name=name, points=points)
-    if reason == "penalty" and penalty is not None:
+    if reason == Reason.PENALTY and penalty is not None:
         what = _without_rule(penalty.infraction.name).lower()
         if award.points < 0:
             return p.penalty_back.format(name=name, what=what, points=points)
@@ -291,7 +291,7 @@ def is_play_act(act: Scored) -> bool:
 def claim_phrase(award: Award, name: str, p: Phrases = ENGLISH) -> str:
     """Points pegged as their owner claimed them (muggins games): "Ann claims five"; a
     show count claimed in full is said like any count."""
-    if award.reason in ("hand", "crib"):
+    if award.reason in (Reason.HAND, Reason.CRIB):
         return award_phrase(award, name, (), p)
     return p.claims.format(name=name, points=p.number(award.points))
 
@@ -304,11 +304,11 @@ def corrected_phrase(act: Scored, claimed: int, names: Sequence[str],
     four, and a pair is six")."""
     name = names[act.player]
     reason = act.reasons[0] if act.reasons else None
-    owner = p.crib if reason == "crib" else p.hand if reason == "hand" else "{name}"
+    owner = p.crib if reason == Reason.CRIB else p.hand if reason == Reason.HAND else "{name}"
     text = p.corrected.format(who=owner.format(name=name), claimed=p.number(claimed),
                               points=p.number(act.points))
     items = [item for award in act.awards for item in award.items]
-    if p.breakdown and reason in ("hand", "crib") and act.points and sum(
+    if p.breakdown and reason in (Reason.HAND, Reason.CRIB) and act.points and sum(
             i.points for i in items) == act.points:
         text += f": {count_words(items, p)}"
     return text
@@ -353,7 +353,7 @@ def card_word(rank: Rank, p: Phrases = ENGLISH) -> str:
     return face if face is not None else p.number(int(rank))
 
 
-def laid_phrase(name: str, rank: Rank, scored: Sequence[tuple[str, int]], count: int,
+def laid_phrase(name: str, rank: Rank, scored: Sequence[tuple[Reason, int]], count: int,
                 p: Phrases = ENGLISH) -> str:
     """Audio mode: a card laid, named, with what it made: "Ann, seven: twenty-two";
     "Ben, eight: fifteen for two"; a go or last card with the count: "Ben, ten: eighteen,
