@@ -188,8 +188,11 @@ def accepted(mention: Mention) -> str | None:
                 if section == "leds" and mention.key != "count":
                     data["leds"].setdefault("count", 1024)
                 if section == "club":  # what a club board and a password need beside them
-                    for key, value in (("board", "b1"), ("broker", "h"), ("user", "u")):
+                    for key, value in (("board", "b1"), ("broker", "h")):
                         data["club"].setdefault(key, value)
+                    if data["club"].get("ca_file", "x"):  # a user goes over TLS only
+                        data["club"].setdefault("user", "u")
+                        data["club"].setdefault("ca_file", "/etc/pegboard/club-ca.crt")
                     if mention.key == "lock":  # the lock is a club board's
                         data["club"].setdefault("enabled", True)
                 config_from_dict(data, mention.where)
