@@ -103,7 +103,7 @@ def test_undo_leaves_at_once_and_the_menu_row_asks_again() -> None:
     app.feed(KnobTurn(rows.index("Phones") - (app.view.selected or 0)), OK)
     assert isinstance(app.state.screen, Dealer)
     assert app.effects == [OfferPairing(2)]
-    app.feed(replace(PAIRING, first=1))  # the answer, from the seat asked for
+    app.feed(Pairing(PAIRING.seats, first=1))  # the answer, from the seat asked for
     assert app.view.title == "P2"
     assert isinstance(app.state.screen, PairingScreen)
     assert isinstance(app.state.screen.under, Dealer)
