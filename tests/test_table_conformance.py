@@ -43,10 +43,10 @@ from tests.conformance.record_check import check_record
 from tests.conformance.runs import Figures, mix_of_games, play_games
 from tests.conformance.truth import Act, DealTruth, Ledger, Part, names_awards
 
-GAMES = 80
-"""Games in the normal suite (five rounds of the 16 kit, table and muggins shapes; most to 61
-holes): 0.5 to 0.8 s of processor each on this shared machine, so 30 to 50 s in two
-processes."""
+GAMES = 48
+"""Games in the normal suite (three rounds of the 16 kit, table and muggins shapes, the third
+to 121 holes, so every shape and target is played): 0.5 to 0.8 s of processor each, so 15 to
+25 s in two processes. The soak plays the thousands."""
 SOAK_GAMES = 2400
 """Games under ``-m soak`` (two thirds to 121 holes): about half an hour in two processes."""
 WORKERS = min(2, os.cpu_count() or 1)
