@@ -30,11 +30,13 @@ settings.register_profile("pegboard", deadline=None)
 settings.load_profile("pegboard")
 
 SLOWEST_FIRST = (
+    "test_hostile_servers.py",
     "test_table_conformance.py",
     "test_app_fuzz.py",
+    "test_firmware_soak.py",
+    "test_pegging_judgement.py",
     "test_crash.py",
     "test_fuzz_inputs.py",
-    "test_firmware_soak.py",
     "test_web_browser.py",
     "test_club_browser.py",
     "test_e2e_game.py",

@@ -143,10 +143,10 @@ def soak(directory: Path, frames: int, seed: int) -> SoakReport:
 
 
 def test_short_soak(tmp_path: Path) -> None:
-    report = soak(tmp_path, 300, seed=5)
+    report = soak(tmp_path, 150, seed=5)
     print("\nlink soak:", report.line())
     assert report.crashes == 0, report.line()
-    assert report.frames == 300
+    assert report.frames == 150
     assert report.faults.get("ctrl-c") and report.faults.get("replay"), report.line()
     assert report.recovered == report.faults, report.line()
 

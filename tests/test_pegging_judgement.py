@@ -21,14 +21,14 @@ from pegboard.rules.state import Phase
 from tests.support.games import random_game
 from tests.test_pegging_lookahead import kept_turns
 
-GAMES = range(6)
+GAMES = range(3)
 
 
 def situations() -> Iterator[Knowledge]:
-    """400 quiz questions, then every turn of random games (two and three players) with the
+    """200 quiz questions, then every turn of random games (two and three players) with the
     cards the player held."""
     rng = random.Random(31)
-    for _ in range(400):
+    for _ in range(200):
         yield ask(Drill.PEG, rng).known
     for before, _, holding in kept_turns(GAMES):
         known = knowledge_for(before, holding=holding)
@@ -61,7 +61,7 @@ def test_coach_hint_quiz_and_review_agree_on_every_situation() -> None:
             assert right == (lost == 0)
             wrong += not right
         checked += 1
-    assert checked > 600 and wrong > 100
+    assert checked > 400 and wrong > 60  # so the checks above really ran
 
 
 def test_the_review_lists_exactly_the_plays_the_look_ahead_finds_worse() -> None:
