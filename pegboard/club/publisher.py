@@ -31,7 +31,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
@@ -67,6 +67,15 @@ def refusal(reason: ReasonCode, club: str, board: str) -> str:
 def encode(message: dict[str, Any]) -> bytes:
     """A message's payload: compact UTF-8 JSON."""
     return json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+class Stop(Protocol):
+    """What :meth:`Publisher.run` is stopped by: a :class:`threading.Event`, or a flag a
+    signal handler sets (``pegboard club publish``)."""
+
+    def is_set(self) -> bool: ...
+
+    def wait(self, timeout: float) -> bool: ...
 
 
 class Publisher:
@@ -232,7 +241,7 @@ class Publisher:
             return
         self._status = status
 
-    def run(self, stop: threading.Event, period: float = 0.1) -> None:
+    def run(self, stop: Stop, period: float = 0.1) -> None:
         """Publish until ``stop`` is set, looking at the store every ``period`` seconds."""
         self.start()
         try:

@@ -20,7 +20,7 @@ import json
 import logging
 import signal
 import sys
-import threading
+import time
 from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, Any
@@ -179,7 +179,29 @@ def broker(text: str) -> tuple[str, int]:
     return broker_address(text)
 
 
-def _stop_on_signals(stop: threading.Event) -> None:
+class SignalStop:
+    """A stop a signal handler may set: a plain flag. ``threading.Event.set`` takes a lock
+    that the main thread, interrupted by the signal inside ``Event.wait``, may be holding:
+    the handler would wait for that lock for ever and the publisher would never stop."""
+
+    def __init__(self) -> None:
+        self.stopped = False
+
+    def set(self) -> None:
+        """Stop at the next look (within one period)."""
+        self.stopped = True
+
+    def is_set(self) -> bool:
+        return self.stopped
+
+    def wait(self, timeout: float) -> bool:
+        """Sleep ``timeout`` seconds unless stopped already; whether stopped."""
+        if not self.stopped:
+            time.sleep(timeout)
+        return self.stopped
+
+
+def _stop_on_signals(stop: SignalStop) -> None:
     def handle(sig: int, frame: FrameType | None) -> None:
         stop.set()
     signal.signal(signal.SIGTERM, handle)
@@ -192,7 +214,7 @@ def run_publish(args: argparse.Namespace) -> int:
     if not store.is_dir():
         raise ClubError(f"no store folder at {store}: give the board's store with --store")
     given = settings(args, publish=True)
-    stop = threading.Event()
+    stop = SignalStop()
     _stop_on_signals(stop)  # before the imports: a stop while starting up is a clean stop
     logging.basicConfig(level=logging.INFO, format="pegboard club publish: %(message)s",
                         stream=sys.stderr)

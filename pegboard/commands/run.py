@@ -133,7 +133,10 @@ def _play(args: argparse.Namespace, config: Config, store: Any,
                                             config.display.i2c_port, config.display.i2c_address,
                                             config.display.rotate))
     config = build.with_phones(config, args.phones is not None)
-    inbox: queue.Queue[Any] = queue.Queue()
+    # A SimpleQueue: its put is reentrant, so the SIGTERM handler below may put while the
+    # main thread it interrupts is inside the loop's get. A Queue's put would wait for the lock
+    # that very get holds, and the board would never stop.
+    inbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
     kit = build.make_kit(config.input, inbox.put, clock)
     log.info("input: %s; display: %s", build.describe_kit(config.input), args.display)
     leds = build.make_leds(config)

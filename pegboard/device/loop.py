@@ -112,7 +112,7 @@ class DeviceLoop(Generic[S]):
         state: S,
         *,
         kit: InputKit,
-        inbox: queue.Queue[Any],
+        inbox: queue.Queue[Any] | queue.SimpleQueue[Any],
         display: Display,
         store: GameStore,
         clock: Clock,
