@@ -208,8 +208,10 @@ def test_no_card_reaches_a_spectator_or_the_other_seat_before_it_is_seen(
         current = board.store.current()
         assert current is not None
         records = current.records
+        # A stream sends the latest state when it wakes, so a busy machine merges changes:
+        # how many events arrive varies, but never fewer than the first and the next deal's.
         events = [json.loads(data) for kind, data in spectator.events() if kind == "game"]
-        assert len(events) > 5
+        assert len(events) >= 2
         for event in events:
             game = event["game"]
             if game is None:
@@ -219,7 +221,7 @@ def test_no_card_reaches_a_spectator_or_the_other_seat_before_it_is_seen(
             assert named <= seen, (game["lines"], named - seen)
             assert not PRETTY.search(json.dumps(game, ensure_ascii=False))
         # Ben's own stream names his cards and what the table has seen, never Ann's others.
-        assert len([kind for kind, _ in ben_stream.events() if kind == "me"]) > 5
+        assert len([kind for kind, _ in ben_stream.events() if kind == "me"]) >= 2
         for kind, data in ben_stream.events():
             if kind != "me":
                 continue

@@ -117,7 +117,7 @@ def test_one_deal_in_tmux(tmp_path: Path) -> None:
                "sleep 30")
     tmux("new-session", "-d", "-s", "sim", "-x", "200", "-y", "50", command)
     try:
-        tmux.wait_for("PEGBOARD simulator", 30)
+        tmux.wait_for("PEGBOARD simulator", 90)
         keys: list[str] = []
         for step in parse_script(script):
             key = HOLD_KEYS[step.key] if step.hold else TMUX_KEYS[step.key]
@@ -127,16 +127,17 @@ def test_one_deal_in_tmux(tmp_path: Path) -> None:
         wanted = re.compile(r"[\s\S]*".join(
             rf"[ >*] {re.escape(name)}(?: \(D\))?\s+{score} \[" for name, score in
             expected.items()))
-        screen = tmux.wait_for(wanted, 90)
+        # The OLED frame is on screen too, in half blocks (200 columns: beside the board),
+        # and the key legend; a redraw reaches the pane a piece at a time, so wait for all.
+        screen = tmux.wait_for(
+            lambda text: wanted.search(text) is not None
+            and "\u2510  PEGBOARD simulator" in text and "x quit" in text
+            and all(block in text for block in "\u2580\u2584\u2588"), 90,
+            "the deal's scores beside the frame and the legend")
         scores = {m["name"]: int(m["score"]) for m in SCORE_LINE.finditer(screen)}
         assert scores == expected
-        # The OLED frame is on screen too, in half blocks (200 columns: beside the board),
-        # and the key legend.
-        assert "\u2510  PEGBOARD simulator" in screen
-        assert "\u2580" in screen and "\u2584" in screen and "\u2588" in screen
-        assert "x quit" in screen
         tmux("send-keys", "-t", "sim", "x")
-        tmux.wait_for("Game saved in", 20)
+        tmux.wait_for("Game saved in", 90)
     finally:
         tmux.kill()
 
@@ -199,7 +200,7 @@ def test_80x24_shows_the_whole_frame_and_the_legend(tmp_path: Path, tmux: Tmux,
                                                     home_frame: Image.Image) -> None:
     tmux.start_sim(tmp_path / "store", 80, 24)
     assert tmux.size() == (80, 24)
-    screen = tmux.wait_for(shows_braille_frame(home_frame), 30, "the braille frame")
+    screen = tmux.wait_for(shows_braille_frame(home_frame), 90, "the braille frame")
     lines = screen.splitlines()
     assert lines[0] == BOX_TOP  # the top of the frame, not scrolled away
     assert lines[1] == "\u2502" + frame_to_braille(home_frame)[0] + "\u2502"
@@ -215,18 +216,24 @@ def test_80x24_shows_the_whole_frame_and_the_legend(tmp_path: Path, tmux: Tmux,
 def test_resizing_the_terminal_redraws_to_fit(tmp_path: Path, tmux: Tmux,
                                               home_frame: Image.Image) -> None:
     tmux.start_sim(tmp_path / "store", 80, 24)
-    tmux.wait_for(shows_braille_frame(home_frame), 30, "the braille frame")
+    tmux.wait_for(shows_braille_frame(home_frame), 90, "the braille frame")
     tmux.resize(60, 20)
-    tmux.wait_for(says_too_small(60, 20), 10, "the too-small message")
+    tmux.wait_for(says_too_small(60, 20), 90, "the too-small message")
     tmux.resize(80, 24)
-    tmux.wait_for(shows_braille_frame(home_frame), 10, "the braille frame")
+    tmux.wait_for(shows_braille_frame(home_frame), 60, "the braille frame")
     tmux.resize(200, 60)
-    screen = tmux.wait_for("\u2510  PEGBOARD simulator", 10)
     halves = frame_to_halfblocks(home_frame)
-    assert screen.splitlines()[1] == "\u2502" + halves[0] + "\u2502"
-    assert all(line in screen for line in LEGENDS["encoder"])
+
+    def redrawn_big(screen: str) -> bool:
+        # The redraw reaches the pane a piece at a time: wait for the whole of it.
+        lines = screen.splitlines()
+        return (len(lines) > 1 and "\u2510  PEGBOARD simulator" in screen
+                and lines[1] == "\u2502" + halves[0] + "\u2502"
+                and all(line in screen for line in LEGENDS["encoder"]))
+
+    tmux.wait_for(redrawn_big, 60, "the half-block frame with its legend")
     tmux("send-keys", "-t", "sim", "x")
-    tmux.wait_for("Game saved in", 20)
+    tmux.wait_for("Game saved in", 90)
 
 
 def test_too_small_at_the_start_says_so_and_plays_on(tmp_path: Path, tmux: Tmux,
@@ -234,9 +241,9 @@ def test_too_small_at_the_start_says_so_and_plays_on(tmp_path: Path, tmux: Tmux,
     moved = headless_frame("right", tmp_path / "headless")
     assert moved != home_frame
     tmux.start_sim(tmp_path / "store", 50, 15)
-    tmux.wait_for(says_too_small(50, 15), 30, "the too-small message")
+    tmux.wait_for(says_too_small(50, 15), 90, "the too-small message")
     tmux("send-keys", "-t", "sim", "Right")  # the game goes on behind the message
     tmux.resize(80, 24)
-    tmux.wait_for(shows_braille_frame(moved), 10, "the frame after the key")
+    tmux.wait_for(shows_braille_frame(moved), 90, "the frame after the key")
     tmux("send-keys", "-t", "sim", "x")
-    tmux.wait_for("Game saved in", 20)
+    tmux.wait_for("Game saved in", 90)
