@@ -16,13 +16,15 @@ import subprocess
 import sys
 import typing
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
+from mypy import api
 
 import pegboard
 from pegboard.rules.cards import Card
 from pegboard.rules.events import Deal, Dealt, LaidAway, Undo
-from pegboard.rules.value import Value
+from pegboard.rules.value import FrozenInstanceError, Value, replace
 
 
 def value_types(kind: Callable[[type], bool] = dataclasses.is_dataclass) -> list[type]:
@@ -87,13 +89,19 @@ def test_a_plain_value_is_compared_hashed_shown_and_kept_as_a_frozen_dataclass_i
     assert len({dealt, Dealt(0, cards), LaidAway(0, cards), Undo(), Undo()}) == 3
     assert repr(dealt) == f"Dealt(player=0, cards={cards!r})"
     assert repr(Deal()) == "Deal(dealer=None)" and Deal() == Deal(None) != Deal(1)
-    with pytest.raises(dataclasses.FrozenInstanceError):
+    with pytest.raises(FrozenInstanceError, match="cannot assign to field 'player'"):
         dealt.player = 1  # type: ignore[misc]
-    with pytest.raises(dataclasses.FrozenInstanceError):
+    with pytest.raises(AttributeError, match="cannot delete field 'cards'"):
         del dealt.cards  # type: ignore[misc]
     assert dealt.player == 0
     for kept in (copy.copy(dealt), copy.deepcopy(dealt), pickle.loads(pickle.dumps(dealt))):
         assert kept == dealt and type(kept) is Dealt
+    moved = replace(dealt, player=1)
+    assert moved == Dealt(1, cards) and type(moved) is Dealt and dealt.player == 0
+    assert replace(dealt) == dealt and dealt.__replace__(cards=()) == Dealt(0, ())
+    assert replace(Deal(), dealer=2) == Deal(2)
+    with pytest.raises(TypeError, match="unexpected keyword argument 'seat'"):
+        replace(dealt, seat=1)  # type: ignore[call-arg]
     match dealt:
         case Dealt(seat, held):
             assert (seat, held) == (0, cards)
@@ -116,6 +124,7 @@ print(changed, sys.meta_path == finders)
 class Other:
     size: "int"
 import typing
+from pathlib import Path
 print(typing.get_type_hints(Other.__init__))
 """
 
@@ -125,3 +134,28 @@ def test_importing_pegboard_changes_nothing_in_dataclasses() -> None:
                           check=True, timeout=120)
     assert done.stdout.splitlines() == [
         "[] True", "{'size': <class 'int'>, 'return': <class 'NoneType'>}"]
+
+
+CHANGED = """
+from pegboard.rules.events import Dealt
+from pegboard.rules.value import replace
+
+dealt = Dealt(0, ())
+kept: Dealt = replace(dealt, player=1)
+replace(dealt, player="1")
+replace(dealt, seat=1)
+dealt.player = 1
+"""
+
+
+def test_the_type_checker_checks_each_change_of_a_value_field_by_field(tmp_path: Path) -> None:
+    changed = tmp_path / "changed.py"
+    changed.write_text(CHANGED, encoding="utf-8")
+    out, _, status = api.run(["--strict", "--no-error-summary", "--hide-error-context",
+                              "--cache-dir", str(tmp_path / "cache"), str(changed)])
+    assert status == 1
+    assert [line.split(": error: ")[1] for line in out.splitlines() if ": error: " in line] == [
+        'Argument "player" to "replace" of "Dealt" has incompatible type "str"; expected '
+        '"int"  [arg-type]',
+        'Unexpected keyword argument "seat" for "replace" of "Dealt"  [call-arg]',
+        'Property "player" defined in "Dealt" is read-only  [misc]']

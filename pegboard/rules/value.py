@@ -15,28 +15,43 @@ them, and writes its ``__init__`` setting each through :func:`object.__setattr__
             setter(self, "player", player)
             setter(self, "cards", cards)
 
+A value is changed by making another: :func:`replace` (a copy with the fields named changed,
+through ``__init__``). The type checker checks each call field by field: :class:`Value` is
+marked :func:`typing.dataclass_transform`, so mypy reads a value class's annotated fields as
+a frozen dataclass's and checks :func:`replace` as it checks :func:`dataclasses.replace` (each
+name a field, each value of its type).
+
 :class:`Value` gives it what a frozen dataclass has: equality and a hash by its fields (only
 with a value of the same class), a ``repr`` naming them, no assignment or deletion
-(:class:`dataclasses.FrozenInstanceError`), and copying and pickling through ``__init__``.
+(:class:`FrozenInstanceError`, an :class:`AttributeError` as the library's is), copying and
+pickling through ``__init__``, and ``__replace__`` (what :func:`copy.replace` calls on Python
+3.13).
 
 Why not :func:`dataclasses.dataclass`: on Python 3.11 it compiles each method of each class
 with ``exec`` as the class is made, about a millisecond a class here and fifteen on a Pi,
-which a start that loads a hundred of them pays before the first screen. A value the code
-changes with :func:`dataclasses.replace`, or reads through :func:`dataclasses.fields`, stays a
-dataclass, which the type checker follows field by field.
+which a start that loads a hundred of them pays before the first screen; and importing
+:mod:`dataclasses` alone (with :mod:`inspect`) costs as much as a dozen classes. Nothing the
+device's start loads imports it.
 """
 
 from __future__ import annotations
 
-from dataclasses import FrozenInstanceError
 from operator import attrgetter
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, dataclass_transform
+
+V = TypeVar("V", bound="Value")
+
+
+class FrozenInstanceError(AttributeError):
+    """A field of a value assigned or deleted: a value never changes (make another with
+    :func:`replace`)."""
 
 
 def _nothing(value: object) -> tuple[()]:
     return ()
 
 
+@dataclass_transform(eq_default=True, frozen_default=True)
 class Value:
     """The base of a value class (see the module's documentation)."""
 
@@ -72,3 +87,19 @@ class Value:
 
     def __reduce__(self) -> tuple[type[Value], tuple[object, ...]]:
         return self.__class__, tuple(getattr(self, name) for name in self.__match_args__)
+
+    def __replace__(self: V, **changes: Any) -> V:
+        """This value with the fields named in ``changes`` changed (a TypeError names an
+        unknown one, as ``__init__`` does)."""
+        return self.__class__(**{**{name: getattr(self, name) for name in self.__match_args__},
+                                 **changes})
+
+
+if TYPE_CHECKING:
+    # The type checker's own check of dataclasses.replace, applied to value classes (they are
+    # a dataclass_transform): each keyword a field of the value's class, of its type.
+    from dataclasses import replace as replace
+else:
+    def replace(value, /, **changes):
+        """``value`` with the fields named in ``changes`` changed (its ``__replace__``)."""
+        return value.__replace__(**changes)
