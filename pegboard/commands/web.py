@@ -107,9 +107,12 @@ def store_folder(explicit: str | None) -> Path:
 
 
 def bind(host: str, port: int) -> socket.socket:
-    """A listening socket; WebError naming the address when it cannot be had."""
+    """A listening socket; WebError naming the address when it cannot be had. Made as a
+    TCP socket by name (``IPPROTO_TCP``), so that asyncio turns Nagle's algorithm off on
+    every connection it accepts (it looks at the protocol number; the server's protocol
+    sets ``TCP_NODELAY`` too, :func:`pegboard.web.server_conn.no_delay`)."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind((host, port))
