@@ -50,6 +50,8 @@ SEAMS: Mapping[str, str] = {
     "pegboard.ui.race": "the score-race picture: only at a game's end",
     "pegboard.ui.qr": "the pairing screen's QR code (and segno): only where phones pair",
     "pegboard.device.pairing": "the phones' pairing port: only with [phones] enabled",
+    "pegboard.device.club_status": "the club publisher's status read on the board: only with "
+                                   "[club] enabled",
     "pegboard.web.passes": "the phones' passes (and sqlite3): only with [phones] enabled",
     "pegboard.stats": "the statistics (the race's values): only at a game's end, or by a "
                       "command that reports them",

@@ -1,17 +1,33 @@
 """A result the broker refuses (MQTT v5's PUBACK reason code) stays unsent, the board says
-why, and it goes out by itself once the board's config is right: club setup's broker (TLS,
-passwords, the ACL) and the standings service on a real mosquitto."""
+why (in the publisher's status file, and on the board's own screen, which the device's loop
+reads from that file), and it goes out by itself once the board's config is right: club
+setup's broker (TLS, passwords, the ACL) and the standings service on a real mosquitto."""
 
 from __future__ import annotations
 
 import json
+import queue
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
+from gpiozero.pins.mock import MockFactory
+
+from pegboard.app.inputs import Button, Press
+from pegboard.app.machine import AppState, initial_state
+from pegboard.app.view import PageKind, Screen
 from pegboard.club.publisher import STATUS_NAME, Publisher
+from pegboard.config import Config
+from pegboard.device.build import APP, make_club_watch, outputs
+from pegboard.device.club_status import PERIOD_S, ClubWatch
+from pegboard.device.loop import DeviceLoop
+from pegboard.hw.inputs import EncoderKit
+from pegboard.sim.fakes import FakeClock, RecordingDisplay
 from pegboard.store import Store
 from tests.support.club import Standings, write_club_game
+from tests.support.memory_store import MemoryStore
 from tests.support.mosquitto import Broker, club_setup, free_port
 
 
@@ -45,8 +61,28 @@ def status(publisher: Publisher) -> dict[str, object]:
     return loaded
 
 
-def test_a_refused_result_waits_says_why_and_goes_once_the_config_is_right(tmp_path: Path
-                                                                          ) -> None:
+def board_loop(status_file: Path, factory: MockFactory) -> tuple[DeviceLoop[AppState], FakeClock]:
+    """The board's own loop as ``pegboard run`` builds it on a club board whose publisher
+    writes its status to ``status_file``."""
+    config = Config()
+    config = replace(config, club=replace(config.club, enabled=True, board="board-1",
+                                          broker="127.0.0.1:1883",
+                                          status_file=str(status_file)))
+    watch = make_club_watch(config)
+    assert isinstance(watch, ClubWatch) and watch.path == status_file
+    clock = FakeClock()
+    inbox: queue.Queue[Any] = queue.Queue()
+    loop = DeviceLoop(APP, initial_state(config),
+                      kit=EncoderKit(inbox.put, clock, pin_factory=factory), inbox=inbox,
+                      display=RecordingDisplay(), store=MemoryStore(), clock=clock,
+                      observers=outputs(None, None, None, watch))
+    loop.start()
+    loop.pump()  # its first turn reads the status file
+    return loop, clock
+
+
+def test_a_refused_result_waits_says_why_and_goes_once_the_config_is_right(
+        tmp_path: Path, factory: MockFactory) -> None:
     port = free_port()
     out = tmp_path / "club"
     conf = club_setup(out, port, boards=1, club="tuesday")
@@ -78,6 +114,19 @@ def test_a_refused_result_waits_says_why_and_goes_once_the_config_is_right(tmp_p
                  "why": why}]
             assert status(wrong)["waiting"] == 1
             assert acked.read_text(encoding="utf-8") == ""  # not acknowledged: unsent
+            # The board's own screen says so, from the publisher's status file: a page over
+            # the screen, then the home screen's bottom line while it stands.
+            loop, board_clock = board_loop(wrong.status_path, factory)
+            assert loop.shown is not None and loop.shown.title == "Result not sent"
+            assert loop.shown.page is PageKind.CLUB
+            assert loop.shown.lines[0] == "R" + why[1:]
+            assert "not authorised for club Tuesday" in loop.shown.lines[0]
+            loop.feed([Press(Button.OK)])
+            assert loop.shown.screen is Screen.HOME and loop.shown.hint == "Club result not sent"
+            assert loop.state.club == why
+            board_clock.advance(PERIOD_S)
+            loop.pump()  # the same refusal read again: nothing new on the screen
+            assert loop.shown.screen is Screen.HOME and loop.shown.hint == "Club result not sent"
             # offered again once its time has come (or on a new connection), refused again
             clock.now += 60
             wrong.step()
@@ -93,6 +142,9 @@ def test_a_refused_result_waits_says_why_and_goes_once_the_config_is_right(tmp_p
             right.start()
             settle(right, lambda: not right.outbox.waiting(), "the result acknowledged")
             assert status(right)["refused"] == [] and status(right)["waiting"] == 0
+            board_clock.advance(PERIOD_S)
+            loop.pump()  # sent: the board's screen says nothing more of it
+            assert loop.state.club == "" and loop.shown.hint == "OK choose"
             assert len(acked.read_text(encoding="utf-8").split()) == 1
             assert service.wait_for(1)["results"] == 1
         finally:

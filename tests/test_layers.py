@@ -153,12 +153,15 @@ MODULE_EXTRA: dict[str, set[str]] = {
     "device/phones.py": {"web"},
     "device/build.py": {"web"},
     "device/pairing.py": {"web"},
+    "device/club_status.py": {"club"},
 }
 """Modules allowed more than their package: the voice's sample maker plays a scripted game on
 the simulated device (a program of layer 6 kept beside the voice it records); the device's
 phone seats wire the loop to the phone server (the one module of the device that loads the
 web stack, and only when phones are on); the device's pairing port and its builder use the
-phones' passes (``web/passes``, stdlib only), which the phone server checks tokens against."""
+phones' passes (``web/passes``, stdlib only), which the phone server checks tokens against;
+the device reads the club publisher's status file through its one module
+(``club/status``, stdlib only) to show the broker's refusal on the board's screen."""
 COMMAND_LAYER = ("pegboard.commands", "pegboard.cli")
 COMMAND_USERS = {"cli.py", "__main__.py"}
 """The only modules outside ``commands/`` that may import the command layer."""

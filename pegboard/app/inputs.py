@@ -96,6 +96,21 @@ class LinkStatus(Value):
         setter(self, "detail", detail)
 
 
+class ClubStatus(Value):
+    """The loop reports what the club's broker said of the board's results (not a player's
+    input: it does not wake the screen). ``refused`` is why the broker refused a result, in
+    the publisher's words ("refused by the broker: not authorised for club tuesday ..."),
+    or empty once nothing it refused is waiting."""
+
+    __slots__ = ("refused",)
+    __match_args__ = ("refused",)
+
+    refused: str
+
+    def __init__(self, refused: str = "") -> None:
+        object.__setattr__(self, "refused", refused)
+
+
 class SeatEntry(Value):
     """A seat's own entry from outside the box (a paired phone): not a key, but entries the
     seat makes for itself, applied by :mod:`pegboard.app.seat_entry` through the engine like
@@ -163,5 +178,6 @@ class Pairing(Value):
         setter(self, "first", first)
 
 
-InputEvent = KnobTurn | Press | RankKey | Tick | LinkStatus | SeatEntry | Pairing
+InputEvent = (KnobTurn | Press | RankKey | Tick | LinkStatus | ClubStatus | SeatEntry
+              | Pairing)
 """Anything the loop can hand to ``step``."""

@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from pegboard.app import flow, pairing, seat_entry, views
+from pegboard.app import club_notice, flow, pairing, seat_entry, views
 from pegboard.app.effects import (
     AudioMode,
     Earcon,
@@ -41,7 +41,15 @@ from pegboard.app.effects import (
     Sound,
     UpdateLeds,
 )
-from pegboard.app.inputs import InputEvent, KnobTurn, LinkStatus, Pairing, SeatEntry, Tick
+from pegboard.app.inputs import (
+    ClubStatus,
+    InputEvent,
+    KnobTurn,
+    LinkStatus,
+    Pairing,
+    SeatEntry,
+    Tick,
+)
 from pegboard.app.keys import Key, key_of
 from pegboard.app.pages import last_scored
 from pegboard.app.session import Session
@@ -116,6 +124,8 @@ def step(state: AppState, event: InputEvent, now: float) -> Result:
     """Apply one input event at time ``now``; return the new state and the effects to run."""
     if isinstance(event, LinkStatus):
         return replace(state, link="" if event.up else (event.detail or "LEDs off")), ()
+    if isinstance(event, ClubStatus):  # the club publisher's word: not a key
+        return club_notice.arrived(state, event), ()
     if isinstance(event, Tick):
         return _idle(state, now)
     if isinstance(event, SeatEntry):  # a phone's entry: not a key, but the pegs follow it
@@ -182,7 +192,10 @@ _LISTS = (Home, SetupScreen, Dealer, Menu, Confirm, Calling, HelpScreen, Penalty
 def view(state: AppState) -> View:
     """What the screen shows in ``state``."""
     club = state.session.header.club if state.session is not None else None
-    return replace(view_of(state), link=state.link, brightness=state.brightness,
+    shown = view_of(state)
+    if state.club and isinstance(state.screen, Home):
+        shown = replace(shown, hint=club_notice.HOME_HINT)
+    return replace(shown, link=state.link, brightness=state.brightness,
                    large_print=state.setup.large_print, locked=club is not None and club.lock)
 
 

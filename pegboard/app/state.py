@@ -370,6 +370,7 @@ class AppState:
     brightness: Brightness = Brightness.NORMAL
     last_input: float | None = None
     link: str = ""
+    club: str = ""
     fresh: bool = True
 
     @property

@@ -96,6 +96,8 @@ class PageKind(enum.Enum):
     """Teaching: the coach's page on the show order, said before the counts it explains."""
     NO_SCORE = "no score"
     """Teaching: why the card just laid scored nothing (a near miss)."""
+    CLUB = "club"
+    """The club's broker refused one of the board's results (the publisher's reason)."""
 
 
 class Brightness(enum.Enum):

@@ -12,8 +12,8 @@ on ``.../online`` and, as its Last Will, ``offline``.
 It speaks MQTT v5, whose PUBACK carries a reason code: a result the broker refuses (its ACL
 does not let this board publish there: ``not authorised``, a packet too large, a quota) is
 not acknowledged. It stays in the outbox, unsent, and the board says why in its status file
-(:data:`STATUS_NAME`, beside the acknowledgements: what the device and ``club status``
-show) and its log, once; it is offered again every :data:`RETRY_REFUSED_S` seconds, on each
+(:mod:`pegboard.club.status`, beside the acknowledgements: the board's own screen shows
+it) and its log, once; it is offered again every :data:`RETRY_REFUSED_S` seconds, on each
 new connection and at each start, so it goes out by itself once the broker or the board's
 config is put right.
 
@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import queue
 import threading
 import time
@@ -38,7 +37,9 @@ from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.properties import Properties
 from paho.mqtt.reasoncodes import ReasonCode
 
+from pegboard.club import status as status_file
 from pegboard.club.outbox import Outbox, describe, key
+from pegboard.club.status import STATUS_NAME
 from pegboard.club.topics import ONLINE, STATE, result_topic, topic
 from pegboard.club.watch import BoardWatch
 
@@ -49,9 +50,6 @@ RECONNECT_S = (1, 4)
 """paho's wait before connecting again: the first, then doubled up to the last (seconds)."""
 RETRY_REFUSED_S = 60.0
 """How long a result the broker refused waits before it is offered again (seconds)."""
-STATUS_NAME = "club-status.json"
-"""The publisher's status, beside the file of acknowledgements: ``{"club", "board",
-"connected", "waiting", "refused": [{"result", "game", "why"}]}``."""
 NOT_AUTHORISED = 0x87
 """The PUBACK reason code of a publish the broker's ACL denied."""
 
@@ -232,10 +230,8 @@ class Publisher:
                               for key, (_, why) in sorted(self._refused.items())]}
         if status == self._status:
             return
-        aside = self.status_path.with_suffix(".tmp")
         try:
-            aside.write_text(json.dumps(status, ensure_ascii=False) + "\n", encoding="utf-8")
-            os.replace(aside, self.status_path)
+            status_file.write(self.status_path, status)
         except OSError as error:  # the status is a courtesy: the results go out anyway
             log.warning("cannot write %s: %s", self.status_path, error)
             return

@@ -147,7 +147,9 @@ def _play(args: argparse.Namespace, config: Config, store: Any,
     pairing = build.make_pairing(config, store)  # None unless phones are on
     loop = device_loop.DeviceLoop(build.APP, state, kit=kit, inbox=inbox, display=display,
                                   store=store, clock=clock,
-                                  observers=build.outputs(speech, leds, pairing),
+                                  observers=build.outputs(
+                                      speech, leds, pairing,
+                                      build.make_club_watch(config)),
                                   contrast=config.display.contrast,
                                   watchdog=service_notify.Watchdog.from_environ())
 

@@ -66,6 +66,10 @@ class ClubConfig:
     ca_file: str = field(default="", metadata=meta(
         absolute_path, '"" (no TLS) or the absolute path of the club\'s certificate authority '
         "(club setup's ca.crt): the broker is reached with TLS and must be signed by it"))
+    status_file: str = field(default="", metadata=meta(
+        absolute_path, '"" (pegboard-club.service\'s: /var/lib/pegboard-club/club-status.json) '
+        "or the absolute path of the club publisher's status file (club publish writes it "
+        "beside its --acked file): the board shows what the broker refused"))
     night: int = field(default=1, metadata=meta(int_in(1, 9999), "a whole number 1-9999"))
     table: int = field(default=1, metadata=meta(int_in(1, 9999), "a whole number 1-9999"))
     lock: bool = field(default=False, metadata=meta(boolean, "true or false"))

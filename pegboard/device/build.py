@@ -20,7 +20,7 @@ from pegboard.store import Recovery, Store
 from pegboard.store.replay import EngineCheck
 
 if TYPE_CHECKING:
-    from pegboard.device import pairing
+    from pegboard.device import club_status, pairing
     from pegboard.hw import factory, gestures, inputs
     from pegboard.link import board as link_board
     from pegboard.link import layout as link_layout
@@ -30,6 +30,7 @@ else:
     factory = lazy.module("pegboard.hw.factory")
     gestures = lazy.module("pegboard.hw.gestures")
     inputs = lazy.module("pegboard.hw.inputs")
+    club_status = lazy.module("pegboard.device.club_status")
     pairing = lazy.module("pegboard.device.pairing")
     led_board = lazy.module("pegboard.link.led_board")
     link_board = lazy.module("pegboard.link.board")
@@ -41,6 +42,7 @@ else:
 if TYPE_CHECKING:
     from gpiozero import Factory
 
+    from pegboard.device.club_status import ClubWatch
     from pegboard.device.pairing import PairingPort
     from pegboard.hw.gestures import Timing
     from pegboard.hw.inputs import ButtonPins, EncoderPins, InputKit, KeypadPins, Sink
@@ -60,9 +62,10 @@ APP: App[machine.AppState] = App(machine.step, machine.view, machine.scores)
 
 def outputs(speech: Speech[machine.AppState] | None, leds: LedBoard | None,
             phones: Observer[machine.AppState] | None = None,
+            club: Observer[machine.AppState] | None = None,
             ) -> list[Observer[machine.AppState]]:
-    """The loop's observers after the OLED, in order: the voice, the LED board, then the
-    phones' pairing port (each only when there is one)."""
+    """The loop's observers after the OLED, in order: the voice, the LED board, the
+    phones' pairing port, then the club publisher's status (each only when there is one)."""
     found: list[Observer[machine.AppState]] = []
     if speech is not None:
         found.append(Voice(speech))
@@ -70,7 +73,22 @@ def outputs(speech: Speech[machine.AppState] | None, leds: LedBoard | None,
         found.append(Leds(leds))
     if phones is not None:
         found.append(phones)
+    if club is not None:
+        found.append(club)
     return found
+
+
+UNIT_STATUS = Path("/var/lib/pegboard-club/club-status.json")
+"""Where pegboard-club.service's publisher writes its status (beside its ``--acked``)."""
+
+
+def make_club_watch(config: Config) -> ClubWatch[machine.AppState] | None:
+    """On a club board, the reader of its publisher's status file (``club.status_file``, by
+    default :data:`UNIT_STATUS`); None on any other board."""
+    club = config.club
+    if not club.enabled:
+        return None
+    return club_status.ClubWatch(Path(club.status_file) if club.status_file else UNIT_STATUS)
 
 
 def with_phones(config: Config, served: bool) -> Config:
