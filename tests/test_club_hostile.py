@@ -5,7 +5,9 @@ results counted all the same, and nothing refused counted twice across a restart
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx2 as httpx
 
@@ -84,35 +86,59 @@ def test_one_boards_junk_is_refused_once_and_never_holds_another_boards_result(
 
 
 def test_live_table_states_redraw_the_tables_and_never_the_standings(tmp_path: Path) -> None:
-    """20 live states from a board: each is a ``tables`` note on the event stream (the page
-    fetches ``/api/tables`` alone), never a ``standings`` one; a stored result is."""
+    """20 live states from a board: each is a ``tables`` note on the event stream carrying
+    the board's entry (the page fetches nothing for it), never a ``standings`` one; a stored
+    result is a ``standings`` note saying what changed, and the same result again (a
+    duplicate: the standings do not change) is no note at all."""
     with Broker(tmp_path / "broker") as broker:
         service = Standings(tmp_path / "r.db", broker.address, club="c1")
         board = Client(broker.port)
         try:
             with httpx.stream("GET", service.url.rstrip("/") + "/events",
                               timeout=60) as stream:
-                lines = stream.iter_lines()
-                assert next(line for line in lines if line.startswith("event: ")) == (
-                    "event: standings")  # the first note: draw the page
+                notes = _notes(stream.iter_lines())
+                assert next(notes)[0] == "standings"  # the first note: draw the page
+                assert next(notes) == ("tables", {"version": 0, "tables": []})
                 for n in range(1, 21):
                     board.send(topic("c1", "board-2", "state"), json.dumps(
                         {"club": "c1", "board": "board-2", "game": "g1", "scores": [n, 0],
                          "shown": [n, 0], "phase": "play"}).encode())
-                notes: list[str] = []
-                for line in lines:  # bounded by the stream's timeout
-                    if not line.startswith("event: "):
-                        continue
-                    notes.append(line)
-                    tables = service.get("/api/tables")["tables"]
-                    if tables and tables[0].get("state", {}).get("scores") == [20, 0]:
+                kinds: list[str] = []
+                for kind, data in notes:  # bounded by the stream's timeout
+                    kinds.append(kind)
+                    if kind == "tables" and data["tables"][-1]["state"]["scores"] == [20, 0]:
                         break
-                assert notes and set(notes) == {"event: tables"}, notes
-                board.send(result_topic("c1", "board-1", "g12"),
-                           json.dumps(card(12, "board-1")).encode())
-                after = next(line for line in lines if line.startswith("event: standings"))
-                assert after == "event: standings"
+                assert set(kinds) == {"tables"}, kinds
+                assert data["tables"] == [{"club": "c1", "board": "board-2", "state": {
+                    "club": "c1", "board": "board-2", "game": "g1", "scores": [20, 0],
+                    "shown": [20, 0], "phase": "play"}}]
+                sent = card(12, "board-1")
+                board.send(result_topic("c1", "board-1", "g12"), json.dumps(sent).encode())
+                kind, news = next(notes)
+                assert kind == "standings"
+                assert news == {"version": 1, "stored": "counted", "id": sent["id"],
+                                "club": "c1", "night": sent["night"],
+                                "round": sent["round"], "table": sent["table"]}
+                board.send(result_topic("c1", "board-3", "g12"),  # the same game again
+                           json.dumps(dict(sent, board="board-3")).encode())
+                service.wait_for(1, duplicates=1)
+                board.send(topic("c1", "board-2", "online"), b"offline")
+                assert next(notes) == ("tables", {"version": 21, "tables": [
+                    {"club": "c1", "board": "board-2", "online": "offline", "state": {
+                        "club": "c1", "board": "board-2", "game": "g1", "scores": [20, 0],
+                        "shown": [20, 0], "phase": "play"}}]})  # and no standings note
             assert service.get("/api/status")["results"] == 1
         finally:
             board.close()
             service.stop()
+
+
+def _notes(lines: Iterator[str]) -> Iterator[tuple[str, dict[str, Any]]]:
+    """Each note of an event stream: its kind and its data."""
+    kind = ""
+    for line in lines:
+        if line.startswith("event: "):
+            kind = line.removeprefix("event: ")
+        elif line.startswith("data: ") and kind:
+            yield kind, json.loads(line.removeprefix("data: "))
+            kind = ""

@@ -17,18 +17,27 @@ content security policy, the ``Host`` check, the bounded query) and served by
   ``/api/tables`` each board's live state and availability (its retained messages);
 - ``/export/scorecards.csv?night=N`` one row per player per game;
   ``/export/night.csv?night=N`` the night summary per player;
-- ``/events`` Server-Sent Events: ``standings`` whenever a new result is stored.
+- ``/api/page?night=N`` everything the page draws but the tables, in one answer;
+- ``/events`` Server-Sent Events: ``standings`` (what changed) whenever the standings
+  change, ``tables`` (the boards' entries) when a live state or availability does.
+
+Every answer from the database is made once per version of the results (:class:`Answers`,
+one connection) and sent to every page asking for it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hmac
 import json
 import re
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Collection, Iterator
+import threading
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Callable, Collection, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -67,36 +76,82 @@ PAGE = """<!doctype html>
 
 
 class Notes:
-    """Tells the event streams that the standings changed, or only a table's live state or
-    availability (called from paho's thread): a live state never makes a phone fetch the
-    standings again."""
+    """What the page's event streams say, and the version the cached answers are for
+    (called from paho's thread; kept on the event loop's).
+
+    - :meth:`changed` (a result counted, corrected, accepted or voided): the standings
+      changed; every open page fetches them again, once (``standings``, saying what
+      changed);
+    - :meth:`tables_changed` (a board's live state or availability): a ``tables`` note
+      carrying that board's entry, so a page redraws its Tables without fetching anything
+      and never fetches the standings for it;
+    - :meth:`written` (anything else stored: a refusal, a duplicate, a result held): no
+      note, but the answers cached before it are not given again.
+
+    Whatever changes what a route answers calls one of these, so that :meth:`stamp` moves
+    on and the cached answers (:class:`Answers`) are made again.
+    """
 
     def __init__(self) -> None:
         self.version = 0
+        self.news: dict[str, Any] = {"version": 0}
+        """What the newest ``standings`` note says: its ``version`` and what changed."""
         self.tables = 0
+        self.boards: dict[str, tuple[int, dict[str, Any]]] = {}
+        """Each board's newest live state and availability, with the tables version at
+        which it changed (``club/board`` -> (version, entry))."""
+        self.writes = 0
         self.loop: asyncio.AbstractEventLoop | None = None
         self._event: asyncio.Event | None = None
+        self._since: dict[int, str] = {}  # the tables notes made for this version, by start
         self.closing = False
 
     def bind(self) -> None:
         self.loop = asyncio.get_running_loop()
         self._event = asyncio.Event()
 
-    def changed(self) -> None:
+    def changed(self, what: Mapping[str, Any] | None = None) -> None:
+        """The standings changed (``what``: how, for the note: the result, its night, ...)."""
         if self.loop is not None:
-            self.loop.call_soon_threadsafe(self._bump)
+            self.loop.call_soon_threadsafe(self._bump, dict(what or {}))
 
-    def tables_changed(self) -> None:
+    def tables_changed(self, key: str, entry: Mapping[str, Any]) -> None:
+        """Board ``key``'s live state or availability is now ``entry``."""
         if self.loop is not None:
-            self.loop.call_soon_threadsafe(self._bump_tables)
+            self.loop.call_soon_threadsafe(self._bump_tables, key, dict(entry))
 
-    def _bump_tables(self) -> None:
+    def written(self) -> None:
+        """Something the answers read was stored, and no page need redraw for it."""
+        if self.loop is not None:
+            self.loop.call_soon_threadsafe(self._bump_writes)
+
+    def stamp(self) -> tuple[int, int]:
+        """The version of what the answers read: a cached answer of another is stale."""
+        return self.version, self.writes
+
+    def _bump_tables(self, key: str, entry: dict[str, Any]) -> None:
         self.tables += 1
+        self.boards[key] = (self.tables, entry)
+        self._since.clear()
         self._wake()
 
-    def _bump(self) -> None:
+    def _bump(self, what: dict[str, Any]) -> None:
         self.version += 1
+        self.news = {**what, "version": self.version}
         self._wake()
+
+    def _bump_writes(self) -> None:
+        self.writes += 1
+
+    def tables_since(self, seen: int) -> str:
+        """The ``tables`` note's data for a stream that has seen tables version ``seen``
+        (-1: none yet): every board changed since, made once for every stream at ``seen``."""
+        text = self._since.get(seen)
+        if text is None:
+            changed = [entry for key, (at, entry) in sorted(self.boards.items()) if at > seen]
+            text = self._since[seen] = json.dumps(
+                {"version": self.tables, "tables": changed}, separators=(",", ":"))
+        return text
 
     def _wake(self) -> None:
         if self._event is not None:
@@ -108,6 +163,82 @@ class Notes:
         if event is not None:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(event.wait(), timeout)
+
+
+CACHED = 256
+"""The most answers cached at once (by route and query): queries for many nights or clubs
+cannot grow the cache past it (the oldest go)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """An answer as sent: its status, body and media type."""
+
+    status: int
+    body: bytes
+    media_type: str
+    headers: tuple[tuple[str, str], ...] = ()
+
+    def response(self) -> Response:
+        return Response(self.body, status_code=self.status, media_type=self.media_type,
+                        headers={"cache-control": "no-store", **dict(self.headers)})
+
+
+class Answers:
+    """The routes' answers, each made once per version of what it reads (:meth:`Notes.stamp`)
+    from one database connection: 200 pages fetching the standings after a result cost one
+    query and one JSON encoding, and the rest are sent from here. A request arriving while
+    its answer is being made waits for that one instead of making another. Only 200 answers
+    are kept (a 400 or 503 is made again each time)."""
+
+    def __init__(self, db_path: Path, notes: Notes) -> None:
+        self.db_path = db_path
+        self.notes = notes
+        self.made = 0
+        """Answers made (not taken from the cache): for the tests and the benchmark."""
+        self._db: sqlite3.Connection | None = None
+        self._lock = threading.Lock()
+        self._kept: OrderedDict[str, tuple[tuple[int, int], asyncio.Future[Answer]]] = (
+            OrderedDict())
+
+    def use(self, work: Callable[[sqlite3.Connection], Any]) -> Any:
+        """Run ``work`` with the page's one connection (on a worker thread; one at a time)."""
+        with self._lock:
+            if self._db is None:
+                self._db = connect(self.db_path, any_thread=True)
+            return work(self._db)
+
+    def close(self) -> None:
+        with self._lock:
+            if self._db is not None:
+                self._db.close()
+                self._db = None
+
+    async def get(self, key: str, make: Callable[[sqlite3.Connection], Answer]) -> Answer:
+        """The answer for ``key`` (the route and its query) at the current version."""
+        stamp = self.notes.stamp()
+        kept = self._kept.get(key)
+        if kept is not None and kept[0] == stamp:
+            self._kept.move_to_end(key)
+            return await asyncio.shield(kept[1])
+        future: asyncio.Future[Answer] = asyncio.get_running_loop().create_future()
+        self._kept[key] = (stamp, future)
+        self._kept.move_to_end(key)
+        while len(self._kept) > CACHED:
+            self._kept.popitem(last=False)
+        try:
+            answer: Answer = await run_in_threadpool(self.use, make)
+        except BaseException as error:
+            if self._kept.get(key, (None, None))[1] is future:
+                del self._kept[key]
+            future.set_exception(error)
+            future.exception()  # retrieved: no "never retrieved" warning when none waits
+            raise
+        self.made += 1
+        future.set_result(answer)
+        if answer.status != 200 and self._kept.get(key, (None, None))[1] is future:
+            del self._kept[key]
+        return answer
 
 
 class QueryError(ClubError):
@@ -144,13 +275,7 @@ def create_app(db_path: Path, notes: Notes, *, hosts: Collection[str] | None,
     ``director``: the director's password (None: no director's acts are taken), by which
     results are accepted or voided (counted by the club's game ``points``)."""
 
-    @contextlib.contextmanager
-    def reading() -> Iterator[sqlite3.Connection]:
-        db = connect(db_path)
-        try:
-            yield db
-        finally:
-            db.close()
+    answers = Answers(db_path, notes)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -161,29 +286,46 @@ def create_app(db_path: Path, notes: Notes, *, hosts: Collection[str] | None,
         finally:
             notes.closing = True
             stop()
+            answers.close()
 
     def answer(work: Callable[[sqlite3.Connection, Request], Any]) -> Callable[
             [Request], Any]:
-        def read(request: Request) -> Any:
-            with reading() as db:
-                return work(db, request)
+        def make(request: Request, db: sqlite3.Connection) -> Answer:
+            try:
+                result = work(db, request)
+            except QueryError as error:
+                return _json({"error": str(error)}, 400)
+            except ClubError as error:  # the database, not the request: try again later
+                return _json({"error": str(error)}, 503)
+            except sqlite3.Error as error:
+                return _json({"error": f"the results database: {error}"}, 503)
+            if isinstance(result, Answer):
+                return result
+            return _json(result)
 
         async def route(request: Request) -> Response:
-            # On a worker thread: a database busy with the subscriber's write never holds up
-            # the event streams.
+            # Made on a worker thread: a database busy with the subscriber's write never
+            # holds up the event streams.
+            key = f"{request.url.path}?{request.url.query}"
             try:
-                result = await run_in_threadpool(read, request)
-            except QueryError as error:
-                return JSONResponse({"error": str(error)}, status_code=400)
-            except ClubError as error:  # the database, not the request: try again later
-                return JSONResponse({"error": str(error)}, status_code=503)
-            except sqlite3.Error as error:
-                return JSONResponse({"error": f"the results database: {error}"},
-                                    status_code=503)
-            if isinstance(result, Response):
-                return result
-            return JSONResponse(result, headers={"cache-control": "no-store"})
+                found = await answers.get(key, functools.partial(make, request))
+            except ClubError as error:  # the connection could not be made: try again later
+                found = _json({"error": str(error)}, 503)
+            return found.response()
         return route
+
+    def api_page(db: sqlite3.Connection, request: Request) -> dict[str, Any]:
+        """Everything the page draws but the tables (which come on its event stream), in
+        one answer: one request a page a redraw."""
+        given, club = _night(request), _club(request)
+        status = api_status(db, request)
+        night = given if given is not None else (status["nights"][-1] if status["nights"]
+                                                 else None)
+        return {"night": night, "status": status,
+                "tonight": table.standings(db, night, club) if night is not None else [],
+                "season": table.standings(db, None, club),
+                "specials": table.specials(db, night, club),
+                "seating": table.next_round(db, seating or []), "queue": queue(db)}
 
     def api_standings(db: sqlite3.Connection, request: Request) -> dict[str, Any]:
         night = _night(request)
@@ -209,7 +351,7 @@ def create_app(db_path: Path, notes: Notes, *, hosts: Collection[str] | None,
     def api_queue(db: sqlite3.Connection, request: Request) -> dict[str, Any]:
         return {"queue": queue(db), "acts": acts(db)}
 
-    def audit_csv(db: sqlite3.Connection, request: Request) -> Response:
+    def audit_csv(db: sqlite3.Connection, request: Request) -> Answer:
         return csv_answer(table.audit_csv(audit(db, _night(request))), "audit.csv")
 
     async def api_director(request: Request) -> Response:
@@ -231,29 +373,28 @@ def create_app(db_path: Path, notes: Notes, *, hosts: Collection[str] | None,
             return JSONResponse({"error": 'give {"act": "accept" or "void", "id", '
                                  '"revision", "director", "reason"}'}, status_code=400)
 
-        def work() -> str:
-            with reading() as db:
-                return act(db, what, fields[0], fields[1], director=fields[2],
-                           reason=fields[3], points=points)
+        def work(db: sqlite3.Connection) -> str:
+            return act(db, what, fields[0], fields[1], director=fields[2],
+                       reason=fields[3], points=points)
         try:
-            said = await run_in_threadpool(work)
+            said = await run_in_threadpool(answers.use, work)
         except ClubError as error:
             return JSONResponse({"error": str(error)}, status_code=409)
-        notes.changed()
+        notes.changed({"act": what.value, "id": fields[0]})
         return JSONResponse({"done": said})
 
     def api_refused(db: sqlite3.Connection, request: Request) -> dict[str, Any]:
         return {"refused": [dict(row) for row in db.execute(
             "SELECT at, topic, why FROM refused ORDER BY rowid DESC LIMIT 200")]}
 
-    def csv_answer(text: str, name: str) -> Response:
-        return Response(text, media_type="text/csv; charset=utf-8", headers={
-            "content-disposition": f'attachment; filename="{name}"'})
+    def csv_answer(text: str, name: str) -> Answer:
+        return Answer(200, text.encode("utf-8"), "text/csv; charset=utf-8", (
+            ("content-disposition", f'attachment; filename="{name}"'),))
 
-    def scorecards(db: sqlite3.Connection, request: Request) -> Response:
+    def scorecards(db: sqlite3.Connection, request: Request) -> Answer:
         return csv_answer(table.scorecards_csv(db, _night(request)), "scorecards.csv")
 
-    def night(db: sqlite3.Connection, request: Request) -> Response:
+    def night(db: sqlite3.Connection, request: Request) -> Answer:
         return csv_answer(table.night_csv(db, _night(request)), "night.csv")
 
     async def index(request: Request) -> Response:
@@ -265,6 +406,7 @@ def create_app(db_path: Path, notes: Notes, *, hosts: Collection[str] | None,
 
     app = Scoreboard(routes=[
         Route("/", index, methods=["GET", "HEAD"]),
+        Route("/api/page", answer(api_page), methods=["GET", "HEAD"]),
         Route("/api/standings", answer(api_standings), methods=["GET", "HEAD"]),
         Route("/api/specials", answer(api_specials), methods=["GET", "HEAD"]),
         Route("/api/status", answer(api_status), methods=["GET", "HEAD"]),
@@ -281,21 +423,34 @@ def create_app(db_path: Path, notes: Notes, *, hosts: Collection[str] | None,
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ], lifespan=lifespan)
     app.hosts = hosts
+    app.state.answers = answers
     return app
 
 
+def _json(value: Any, status: int = 200) -> Answer:
+    """``value`` as JSON, as Starlette's JSONResponse writes it."""
+    return Answer(status, json.dumps(value, ensure_ascii=False, allow_nan=False,
+                                     separators=(",", ":")).encode("utf-8"),
+                  "application/json")
+
+
 async def _stream(notes: Notes) -> AsyncIterator[str]:
+    """A page's notes: ``standings`` (what changed: the page fetches ``/api/page`` once)
+    whenever the standings change, the first one at once; ``tables`` with the entries of
+    the boards whose live state or availability changed since the last (every board in
+    the first); a comment every :data:`KEEP_ALIVE` seconds of quiet."""
     yield "retry: 1000\n\n"
     seen = -1
-    tables = notes.tables
+    tables = -1
     while not notes.closing:
         if notes.version != seen:
             seen = notes.version
-            tables = notes.tables  # the standings' redraw shows the tables too
-            yield f'event: standings\ndata: {{"version":{seen}}}\n\n'
+            news = json.dumps(notes.news, separators=(",", ":"))
+            yield f"event: standings\ndata: {news}\n\n"
         elif notes.tables != tables:
-            tables = notes.tables  # the live states since the last note, in one
-            yield f'event: tables\ndata: {{"version":{tables}}}\n\n'
+            text = notes.tables_since(tables)  # the live states since the last, in one
+            tables = notes.tables
+            yield f"event: tables\ndata: {text}\n\n"
         else:
             await notes.wait(KEEP_ALIVE)
             if (notes.version, notes.tables) == (seen, tables) and not notes.closing:

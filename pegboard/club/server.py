@@ -34,7 +34,8 @@ def serve(db: Path, sock: socket.socket, broker: tuple[str, int], *, club: str =
     failures = Failures()
     subscriber = Subscriber(db, broker, club=club, name=name, username=username,
                             password=password, ca_file=ca_file, changed=notes.changed,
-                            tables_changed=notes.tables_changed, failed=failures.failed,
+                            tables_changed=notes.tables_changed, written=notes.written,
+                            failed=failures.failed,
                             points=points, seating=seating)
 
     def stop() -> None:

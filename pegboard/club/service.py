@@ -49,13 +49,19 @@ class Subscriber:
     def __init__(self, db_path: Path, broker: tuple[str, int], *, club: str = "+",
                  name: str = "standings", username: str | None = None,
                  password: str | None = None, ca_file: Path | None = None,
-                 changed: Callable[[], None] = lambda: None,
-                 tables_changed: Callable[[], None] = lambda: None,
+                 changed: Callable[[dict[str, Any]], None] = lambda what: None,
+                 tables_changed: Callable[[str, dict[str, Any]], None] = (
+                     lambda key, entry: None),
+                 written: Callable[[], None] = lambda: None,
                  failed: Callable[[BaseException], None] = lambda error: None,
                  points: GamePoints = GamePoints.ACC, seating: list[Round] | None = None
                  ) -> None:
-        """``points``: the club's game points, by which every game is counted; ``seating``:
-        tonight's, against which each new game is checked (docs/club.md)."""
+        """``changed`` is told what changed in the standings (the result, its night, how it
+        was stored); ``tables_changed`` a board's new live state and availability (its key
+        and entry); ``written`` that something else was stored (a refusal, a duplicate, a
+        result held), for which no page redraws. ``points``: the club's game points, by
+        which every game is counted; ``seating``: tonight's, against which each new game is
+        checked (docs/club.md)."""
         self.db_path = db_path
         self.broker = broker
         self.filter = results_filter(club)
@@ -66,6 +72,7 @@ class Subscriber:
         self._tables_lock = threading.Lock()
         self.changed = changed
         self.tables_changed = tables_changed
+        self.written = written
         self.points = points
         self.seating = seating
         self.failed = failed
@@ -143,10 +150,12 @@ class Subscriber:
         except (UnicodeDecodeError, ValueError, RecursionError):
             log.warning("the %s of board %s is not readable; ignored", leaf, board)
             return True
+        key = f"{club}/{board}"
         with self._tables_lock:
-            entry = self.tables.setdefault(f"{club}/{board}", {"club": club, "board": board})
+            entry = self.tables.setdefault(key, {"club": club, "board": board})
             entry[leaf] = value
-        self.tables_changed()  # not the standings: no phone fetches them again for it
+            now = dict(entry)
+        self.tables_changed(key, now)  # not the standings: no phone fetches them for it
         return True
 
     def _take(self, message: mqtt.MQTTMessage) -> None:
@@ -163,8 +172,13 @@ class Subscriber:
         except ClubError as error:
             log.warning("refused: %s", error)
             self.refusals.refuse(message.topic, payload, str(error))
+            self.written()
             return
         stored = store_result(self._db, card, points=self.points, seating=self.seating)
         log.info("result %s from %s:%s: %s", card["id"], card["board"], card["game"], stored)
         if stored.changes:
-            self.changed()
+            self.changed({"stored": stored.value, "id": card["id"], "club": card["club"],
+                          "night": card["night"], "round": card["round"],
+                          "table": card["table"]})
+        else:
+            self.written()

@@ -1,4 +1,5 @@
-// The club standings page: the standings, the pots and the tables, redrawn on each SSE note.
+// The club standings page: the standings, the pots and the tables, redrawn on each SSE note
+// (docs/club.md: a standings note fetches /api/page once; a tables note carries the tables).
 "use strict";
 (function () {
   const body = document.body;
@@ -19,36 +20,39 @@
     const answer = await fetch(url, { cache: "no-store" });
     return answer.json();
   }
-  // The tables alone (a board's live state or availability changed): the standings are
-  // not fetched for it.
-  async function drawTables() {
-    const boards = (await getJSON("/api/tables")).tables;
+  // The tables: each board's newest entry, as the event stream gives them (every board in
+  // its first note, then the boards that changed): a live state is never fetched, and never
+  // makes the page fetch the standings.
+  const boards = new Map();
+  function drawTables() {
     const live = document.getElementById("live");
     live.replaceChildren(row(["Board", "Players", "Scores", ""], "th"));
-    for (const b of boards) {
+    for (const key of Array.from(boards.keys()).sort()) {
+      const b = boards.get(key);
       const s = b.state || {};
       live.appendChild(row([b.board, (s.players || []).join(" v "), (s.shown || s.scores || []).join(" – "),
         b.online === "offline" ? "offline" : (s.phase || "")]));
     }
   }
+  // Everything else, in one answer (/api/page), fetched once for each standings note.
   async function draw() {
-    const status = await getJSON("/api/status");
-    const night = params.get("night") || (status.nights.length ? status.nights[status.nights.length - 1] : null);
+    const wanted = params.get("night");
+    const all = await getJSON("/api/page" + (wanted ? "?night=" + encodeURIComponent(wanted) : ""));
+    const status = all.status;
+    const night = all.night;
     const lock = status.locks.find(function (l) { return String(l.night) === String(night); });
     const locked = !lock || lock.lock === "off" ? "" : lock.lock === "on" ? " · tournament lock"
       : " · tournament lock not on every board (" + lock.unlocked.join(", ") + ")";
     nightBox.textContent = night === null ? "no results yet" : "Night " + night + locked;
-    const query = night === null ? "" : "?night=" + encodeURIComponent(night);
-    const [tonight, season, pots] = await Promise.all([
-      getJSON("/api/standings" + query), getJSON("/api/standings"), getJSON("/api/specials" + query)]);
-    fill("tonight", tonight.players);
+    fill("tonight", all.tonight);
     paginate();
-    fill("season", season.players);
+    fill("season", all.season);
+    const pots = all.specials;
     const hands = document.getElementById("hands");
     hands.replaceChildren(row(["Night", "Member", "Name", "Hand", "Cards"], "th"));
     for (const h of pots.hands) { hands.appendChild(row([h.night, h.member, h.name, h.hand, h.cards])); }
     for (const p of pots.nine_oh) { hands.appendChild(row([p.night, p.member, p.name, "9–0 night", ""])); }
-    const next = await getJSON("/api/seating");
+    const next = all.seating;
     const seats = document.getElementById("seats");
     document.getElementById("next").textContent = next.round === null ? "Next round" : "Round " + next.round;
     seats.replaceChildren(row(["Table", "Players"], "th"));
@@ -57,8 +61,7 @@
       seats.appendChild(row([t.table, who.join(" v ")]));
     }
     if (next.bye) { seats.appendChild(row(["bye", next.bye])); }
-    await drawTables();
-    const held = (await getJSON("/api/queue")).queue;
+    const held = all.queue;
     const queue = document.getElementById("queue");
     queue.replaceChildren(row(["Night", "Round", "Table", "Members", "From", "Why it waits"], "th"));
     for (const q of held) {
@@ -122,19 +125,12 @@
         if (again) { again = false; redraw(); }
       });
   }
-  let tablesDrawing = null;
-  let tablesAgain = false;
-  function redrawTables() {
-    if (drawing) { again = true; return; }  // the whole redraw shows the tables too
-    if (tablesDrawing) { tablesAgain = true; return; }
-    tablesDrawing = drawTables().catch(function () { /* the next news item draws again */ })
-      .finally(function () {
-        tablesDrawing = null;
-        if (tablesAgain) { tablesAgain = false; redrawTables(); }
-      });
+  function tablesNote(event) {
+    for (const b of JSON.parse(event.data).tables) { boards.set(b.club + "/" + b.board, b); }
+    drawTables();
   }
   const events = new EventSource("/events");
   events.addEventListener("standings", redraw);
-  events.addEventListener("tables", redrawTables);
+  events.addEventListener("tables", tablesNote);
   redraw();
 })();
