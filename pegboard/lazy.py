@@ -99,6 +99,10 @@ SEAMS: Mapping[str, str] = {
     "pegboard.device.build": "the device (app, engine, store, kit): after the first frame",
     "pegboard.device.phones": "phone seats (the web stack on the board): only with --phones",
     "pegboard.commands.web": "the scoreboard's address checks, for --phones: only when given",
+    "pegboard.device.bench": "the bring-up tests (probes, test pattern, LED walk): only when "
+                             "the builder picks Test the box",
+    "pegboard.device.ports": "the loop's ports (the bring-up's hooks among them): with the "
+                             "loop, after the first frame",
     "pegboard.device.loop": "the device's loop: after the first frame",
     "pegboard.hw.clock": "the monotonic clock: after the first frame",
     "pegboard.service.notify": "systemd's readiness and watchdog: after the first frame",

@@ -13,7 +13,7 @@ from luma.core.device import dummy
 from PIL import Image
 
 from pegboard.cli import main
-from pegboard.commands.bringup import describe, walk_order, walk_step, watch
+from pegboard.commands.bringup import describe, watch
 from pegboard.config.pins import KEYPAD_LEGENDS
 from pegboard.hw.bringup import (
     KEYPAD_MEANINGS,
@@ -30,6 +30,7 @@ from pegboard.hw.bringup import (
 from pegboard.hw.inputs import ButtonPins, EncoderPins, KeypadPins
 from pegboard.link.fwsim import FirmwareProcess
 from pegboard.link.layout import LedConfig, led_index
+from pegboard.link.walk import walk_order, walk_step
 from pegboard.sim.fakes import FakeClock, MockKeypadMatrix, press_pin, release_pin, turn_encoder
 
 

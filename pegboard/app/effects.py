@@ -135,6 +135,15 @@ class Quit(Value):
     __slots__ = ()
 
 
+class BringUp(Value):
+    """Hand the box to its bring-up tests (the home menu's "Test the box"): the loop lets go of
+    the input kit, shows each switch, detent and key on the panel with the pins it came in on,
+    then the panel's test pattern and the LED strip's walk, and takes the kit back when the
+    builder leaves them. The game's state is untouched meanwhile."""
+
+    __slots__ = ()
+
+
 class SayAgain(Value):
     """Say the last announcement again (MENU, "Say it again"; only with the voice on)."""
 
@@ -222,7 +231,7 @@ class ReleaseSeat:
 
 Effect = (
     PersistNewGame | Persist | PersistUndo | FinishGame | SetBrightness | UpdateLeds
-    | PowerOff | Quit | SayAgain | ReadScreen | SayScore | Earcon | AudioMode | SeatAnswer
+    | PowerOff | Quit | BringUp | SayAgain | ReadScreen | SayScore | Earcon | AudioMode | SeatAnswer
     | OfferPairing | ReleaseSeat
 )
 """Anything ``step`` can ask the loop to do."""

@@ -16,6 +16,7 @@ from pegboard import lazy
 from pegboard.app import calls, flow, pairing
 from pegboard.app.club_setup import LOCK_ROW
 from pegboard.app.effects import (
+    BringUp,
     Effect,
     FinishGame,
     Persist,
@@ -103,6 +104,11 @@ def night_locked(state: AppState) -> bool:
     return state.config.club.enabled and state.config.club.lock
 
 
+BRINGUP_ROW = "Test the box"
+"""The home menu's row for the bring-up tests (:class:`~pegboard.app.effects.BringUp`): only
+between games, since the tests take the keys over."""
+
+
 def menu_rows(state: AppState, under: ScreenState) -> list[tuple[str, str]]:
     """The menu's rows for where the player is (under a club night's tournament lock no
     hint, advice, teaching, count it yourself or game review is offered, and the menu says
@@ -113,7 +119,7 @@ def menu_rows(state: AppState, under: ScreenState) -> list[tuple[str, str]]:
         teach = ("back", LOCK_ROW)
     if state.session is None:
         return [("back", "Back"), ("new", "New game"), ("help", "Rule help"), teach,
-                ("shutdown", "Shut down")]
+                ("bringup", BRINGUP_ROW), ("shutdown", "Shut down")]
     gs = state.session.state
     rows = [("back", "Back")]
     # An opponent's muggins call comes first: it must be made before the next score.
@@ -190,6 +196,8 @@ def menu_move(state: AppState, screen: Menu, event: InputEvent) -> Result:
         return calls.call(back, int(key.split()[1]))
     if key == "again":
         return back, (SayAgain(),)
+    if key == "bringup":
+        return back, (BringUp(),)
     if key == "phones":
         phones = pairing.offer(state)
         return back, (phones,) if phones is not None else ()

@@ -42,8 +42,9 @@ from pegboard.hw.inputs import ButtonPins, EncoderPins, KeypadPins
 from pegboard.hw.oled import OledDisplay, open_dummy, open_oled
 from pegboard.link.board import BoardState
 from pegboard.link.fwsim import pump
-from pegboard.link.layout import GAME_HOLE, LedConfig, hole_position, layout_table, led_config_from
+from pegboard.link.layout import led_config_from
 from pegboard.link.serial_link import LinkState, SerialLink
+from pegboard.link.walk import walk_order, walk_step
 from pegboard.link.wiring import BCM_TO_HEADER
 
 if TYPE_CHECKING:
@@ -179,30 +180,6 @@ def show_pattern(config: Config, kind: str, seconds: float) -> int:
     time.sleep(seconds)  # a person looks at the panel; nothing here waits on it
     display.close(pattern)
     return 0
-
-
-def walk_order(cfg: LedConfig) -> list[tuple[int, int, int]]:
-    """Every LED of the chain in order, as (LED index, side, hole); the shared game hole once,
-    as side 0's."""
-    found: dict[int, tuple[int, int]] = {}
-    for side, holes in enumerate(layout_table(cfg)):
-        for hole, led in enumerate(holes):
-            if led is not None and led not in found:
-                found[led] = (side, hole)
-    return [(led, side, hole) for led, (side, hole) in sorted(found.items())]
-
-
-def walk_step(cfg: LedConfig, led: int, side: int, hole: int) -> tuple[str, BoardState]:
-    """One step of the walk: its line, and the board that lights that hole alone (the skunk
-    markers excepted: the firmware draws them faintly on every board)."""
-    front = [0] * cfg.tracks
-    front[side] = hole
-    if hole == GAME_HOLE:
-        where = "the game hole"
-    else:
-        row, col = hole_position(cfg, side, hole)
-        where = f"track {side + 1} hole {hole} (board row {row + 1}, column {col + 1})"
-    return f"LED {led}: {where}", BoardState.from_scores(front)
 
 
 def _shows(link: SerialLink, board: BoardState) -> bool:

@@ -34,7 +34,7 @@ from pegboard.service.logs import setup_logging
 if TYPE_CHECKING:
     import pegboard.service.notify as service_notify
     from pegboard.app import view as app_view
-    from pegboard.device import build, writable
+    from pegboard.device import bench, build, ports, writable
     from pegboard.device import loop as device_loop
     from pegboard.hw import clock as hw_clock
     from pegboard.service import power
@@ -43,12 +43,14 @@ if TYPE_CHECKING:
     from pegboard.voice import setup as voice_setup
 else:
     app_view = lazy.module("pegboard.app.view")
+    bench = lazy.module("pegboard.device.bench")
     build = lazy.module("pegboard.device.build")
     device_loop = lazy.module("pegboard.device.loop")
     hw_clock = lazy.module("pegboard.hw.clock")
     location = lazy.module("pegboard.store.location")
     service_notify = lazy.module("pegboard.service.notify")
     peek = lazy.module("pegboard.store.peek")
+    ports = lazy.module("pegboard.device.ports")
     power = lazy.module("pegboard.service.power")
     render = lazy.module("pegboard.ui.render")
     splash = lazy.module("pegboard.ui.splash")
@@ -145,13 +147,17 @@ def _play(args: argparse.Namespace, config: Config, store: Any,
     # voice off it is loaded only if a player turns audio mode on.
     speech = voice_setup.voice_for(config.voice, clock, log.warning)
     pairing = build.make_pairing(config, store)  # None unless phones are on
+    tests = ports.Bringup(  # "Test the box", from the home menu
+        open=lambda now: bench.Bench(config, inbox.put, clock, leds=leds),
+        kit=lambda: build.make_kit(config.input, inbox.put, clock))
     loop = device_loop.DeviceLoop(build.APP, state, kit=kit, inbox=inbox, display=display,
                                   store=store, clock=clock,
                                   observers=build.outputs(
                                       speech, leds, pairing,
                                       build.make_club_watch(config)),
                                   contrast=config.display.contrast,
-                                  watchdog=service_notify.Watchdog.from_environ())
+                                  watchdog=service_notify.Watchdog.from_environ(),
+                                  bringup=tests)
 
     def stop(signum: int, frame: FrameType | None) -> None:
         inbox.put(device_loop.STOP)

@@ -37,6 +37,7 @@ from PIL import Image
 
 from pegboard.app.effects import (
     AudioMode,
+    BringUp,
     Changes,
     Earcon,
     Effect,
@@ -58,7 +59,7 @@ from pegboard.app.effects import (
 from pegboard.app.inputs import InputEvent, KnobTurn, Tick
 from pegboard.app.view import Screen, View
 from pegboard.device.observers import Closing, Observer, Oled, Polled, Seen, Speech, Voice
-from pegboard.device.ports import GameStore, NoWatchdog, Watchdog
+from pegboard.device.ports import BenchReport, BenchTests, Bringup, GameStore, NoWatchdog, Watchdog
 from pegboard.errors import PegboardError
 from pegboard.hw.clock import Clock
 from pegboard.hw.oled import Display
@@ -122,6 +123,7 @@ class DeviceLoop(Generic[S]):
         tick_s: float = 1.0,
         on_power_off: Callable[[], None] | None = None,
         on_frame: Callable[[View, Image.Image], None] | None = None,
+        bringup: Bringup | None = None,
     ) -> None:
         self.app = app
         self.state = state
@@ -143,6 +145,10 @@ class DeviceLoop(Generic[S]):
         self._asked: list[Effect] = []
         self._stepped = False
         self._next_tick = clock.now() + tick_s
+        self.bringup = bringup
+        self.bench: BenchTests | None = None
+        """The bring-up tests while they have the inputs and the panel (else None)."""
+        self._bench_asked = False
 
     # -- driving ----------------------------------------------------------------------------
 
@@ -189,7 +195,10 @@ class DeviceLoop(Generic[S]):
     def close(self) -> None:
         """Leave the "game saved" frame on the screen and release the hardware."""
         self.oled.leave(render(self.saved_view()))
-        self.kit.close()
+        if self.bench is not None:
+            self.bench.close()
+        else:
+            self.kit.close()
         for observer in self.observers:
             if isinstance(observer, Closing):
                 observer.close()
@@ -204,7 +213,10 @@ class DeviceLoop(Generic[S]):
 
     def next_deadline(self) -> float:
         """The next time something is due without input (tick, hold, scan, link)."""
-        deadlines = [self._next_tick, self.kit.next_deadline()]
+        if self.bench is not None:  # the kit is closed: no tick, hold or scan of its own
+            deadlines: list[float | None] = [self.bench.next_deadline()]
+        else:
+            deadlines = [self._next_tick, self.kit.next_deadline()]
         deadlines.extend(o.next_deadline() for o in self.observers if isinstance(o, Polled))
         return min(deadline for deadline in deadlines if deadline is not None)
 
@@ -221,6 +233,12 @@ class DeviceLoop(Generic[S]):
         stop_asked = any(item is STOP for item in items)
         items = [item for item in items if item is not STOP]
         now = self.clock.now()
+        if self.bench is not None:
+            self._bench_turn(self.bench, items, now)
+            if stop_asked:
+                self.running = False
+            self.watchdog.tick(now)
+            return
         events: list[InputEvent] = []
         for item in items:
             events.extend(self._translate(item))
@@ -243,7 +261,55 @@ class DeviceLoop(Generic[S]):
     def _translate(self, item: RawInput | InputEvent) -> list[InputEvent]:
         if isinstance(item, InputEvent):  # ready-made gestures (the simulator's extras)
             return [item]
+        if isinstance(item, BenchReport):
+            return []  # a probe's last report, queued as the tests closed
         return self.kit.translate(item)
+
+    # -- the bring-up tests -----------------------------------------------------------------
+
+    def _open_bench(self, now: float) -> None:
+        """Let go of the kit and open the bring-up tests on its pins; if they cannot open,
+        take the kit back and say why."""
+        self._bench_asked = False
+        if self.bringup is None:
+            self._notice = View(Screen.MESSAGE, title="No bring-up here",
+                                lines=("This device has no pins to test: run pegboard "
+                                       "bringup on the box.",))
+            return
+        self.kit.close()
+        try:
+            self.bench = self.bringup.open(now)
+        except (PegboardError, OSError) as error:
+            log.error("bring-up: %s", error)
+            self.kit = self.bringup.kit()
+            self._notice = View(Screen.MESSAGE, title="Cannot test", lines=(str(error),))
+            return
+        log.info("bring-up tests started")
+        self.oled.picture(self.bench.picture())
+
+    def _bench_turn(self, bench: BenchTests, items: list[Any], now: float) -> None:
+        """A turn while the tests run: the probes' reports go to them (the app sees no key),
+        the observers' timed work goes on (the LED link's status still reaches the app), and
+        the panel shows the tests' picture; when the builder leaves, the kit comes back and
+        the app's screen is drawn again."""
+        for item in items:
+            bench.take(item, now)
+        bench.poll(now)
+        for observer in self.observers:
+            if isinstance(observer, Polled):
+                for event in observer.poll(now):
+                    self._step(event, now)
+        if not bench.done:
+            self.oled.picture(bench.picture())
+            self._asked.clear()  # the app's own outputs wait for the tests to end
+            return
+        bench.close()
+        self.bench = None
+        assert self.bringup is not None
+        self.kit = self.bringup.kit()
+        log.info("bring-up tests ended")
+        self._next_tick = now + self.tick_s
+        self._finish_batch()
 
     def _step(self, event: InputEvent, now: float) -> None:
         state, effects = self.app.step(self.state, event, now)
@@ -293,12 +359,18 @@ class DeviceLoop(Generic[S]):
             self.powering_off = True
         elif isinstance(effect, Quit):
             self.running = False
+        elif isinstance(effect, BringUp):
+            self._bench_asked = True
         elif isinstance(effect, _FOR_OUTPUTS):
             self._asked.append(effect)
 
     def _finish_batch(self) -> None:
         self._voice_problem()
         self._tell()
+        if self._bench_asked:
+            self._open_bench(self.clock.now())
+            if self.bench is None:  # they could not open: the reason is on the panel
+                self._tell()
 
     def _tell(self, *, first: bool = False) -> None:
         """Tell every observer what this batch did (the store has all of it)."""

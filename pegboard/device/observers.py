@@ -174,6 +174,18 @@ class Oled(Generic[S]):
         if self.on_frame is not None:
             self.on_frame(view, image)
 
+    def picture(self, image: Image.Image) -> None:
+        """Put a picture that is no view of the app's on the panel, at full brightness (the
+        bring-up tests'), when it changed; the next view is drawn whatever it is."""
+        if self.shown is None and self.frame is not None and (
+                self.frame.tobytes() == image.tobytes()):
+            return
+        if self.shown is not None and self.shown.brightness is not Brightness.NORMAL:
+            self._brightness(Brightness.NORMAL)
+        self.display.show(image)
+        self.shown, self.frame = None, image
+        self.frames += 1
+
     def _brightness(self, level: Brightness) -> None:
         if level is Brightness.BLANK:
             self.display.set_power(False)

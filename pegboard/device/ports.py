@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, Protocol
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
+
+from PIL import Image
 
 from pegboard.app.effects import UpdateLeds
 from pegboard.app.inputs import LinkStatus
 from pegboard.rules.events import Event, GameHeader
 from pegboard.rules.state import GameState
+
+if TYPE_CHECKING:
+    from pegboard.hw.inputs import InputKit
 
 
 class GameStore(Protocol):
@@ -51,6 +57,56 @@ class LedBoard(Protocol):
     def close(self) -> None:
         """Let go of the serial port."""
         ...
+
+
+@dataclass(frozen=True, slots=True)
+class BenchReport:
+    """What a bring-up probe's callback puts on the loop's queue: its report, wrapped so the
+    loop tells it from the kit's raw inputs (one queued as the tests closed is dropped)."""
+
+    report: object
+
+
+class BenchTests(Protocol):
+    """The bring-up tests while they run (:class:`pegboard.device.bench.Bench`): the probes'
+    reports in, a picture for the panel out, until the builder leaves them."""
+
+    @property
+    def done(self) -> bool:
+        """The builder has left the tests (or they gave up waiting)."""
+        ...
+
+    def take(self, item: object, now: float) -> None:
+        """One item from the loop's queue: a probe's :class:`BenchReport` (anything else,
+        a key the kit queued before it let go, is ignored)."""
+        ...
+
+    def poll(self, now: float) -> None:
+        """The tests' timed work: keypad scans, holds, the LED walk's steps."""
+        ...
+
+    def next_deadline(self) -> float:
+        """When :meth:`poll` must next run."""
+        ...
+
+    def picture(self) -> Image.Image:
+        """What the panel shows now."""
+        ...
+
+    def close(self) -> None:
+        """Release the probes' pins."""
+        ...
+
+
+class Bringup:
+    """How the loop hands the box to its bring-up tests and takes it back: ``open(now)`` opens
+    the tests' probes on the pins the kit has let go of; ``kit()`` makes the input kit again
+    once the tests are closed."""
+
+    def __init__(self, open: Callable[[float], BenchTests],
+                 kit: Callable[[], InputKit]) -> None:
+        self.open = open
+        self.kit = kit
 
 
 class Watchdog(Protocol):

@@ -74,6 +74,9 @@ class KeyEdge:
     t: float
 
 
+ENCODER_PUSH = "encoder push (OK)"
+"""The name the encoder probe gives its push switch."""
+
 Probed = SwitchEdge | Detent | KeyEdge
 """What a probe reports."""
 
@@ -159,7 +162,7 @@ class EncoderProbe:
         self._encoder.when_rotated_clockwise = turned(1)
         self._encoder.when_rotated_counter_clockwise = turned(-1)
         try:
-            self._push = SwitchProbe({"encoder push (OK)": pins.push}, sink, clock,
+            self._push = SwitchProbe({ENCODER_PUSH: pins.push}, sink, clock,
                                      pin_factory=pin_factory)
         except BaseException:
             self._encoder.close()

@@ -55,6 +55,17 @@ class SerialLedBoard:
         )
         self.link.show(self.board)
 
+    def show_board(self, board: BoardState) -> None:
+        """Show a whole board as it is (the bring-up's walk: one LED at a time); the next
+        ``show`` puts the game's pegs back."""
+        self.board = board
+        self.link.show(board)
+
+    @property
+    def is_up(self) -> bool:
+        """Whether the Pico answers (its handshake done, its firmware the one expected)."""
+        return self.link.is_up
+
     def poll(self, now: float) -> list[LinkStatus]:
         """Let the link work; a ``LinkStatus`` when it went up or down since last time."""
         self._now = now

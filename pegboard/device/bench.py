@@ -1,0 +1,273 @@
+"""The bring-up tests on the box itself: "Test the box" on the home menu, for a builder with
+no SSH. They are ``pegboard bringup``'s probes (:mod:`pegboard.hw.bringup`) and LED walk
+(:mod:`pegboard.link.walk`), shown on the panel instead of a terminal, in three stages:
+
+1. **Inputs**: every press of GO, UNDO and MENU and of the knob (or every keypad key) with the
+   GPIO it came in on (a key with its row and column pins), every detent of the knob with its
+   direction and the running count. Short presses are what is tested here, so the way on is
+   to **hold any switch or key** for :data:`HOLD_S` seconds: any one that works will do.
+2. **OLED**: the panel's test pattern; any press or detent goes on.
+3. **LED walk**: each LED of the strip's chain lit alone in turn, the panel naming its hole;
+   any press or detent leaves, as it does once the walk is done.
+
+Nothing pressed for :data:`IDLE_S` seconds also leaves. The loop has let go of the input kit
+while the tests run and makes it again after (:class:`~pegboard.device.ports.Bringup`).
+"""
+
+from __future__ import annotations
+
+import collections
+import enum
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Protocol
+
+from PIL import Image
+
+from pegboard.app.view import Screen, View
+from pegboard.config import Config
+from pegboard.device import build
+from pegboard.device.ports import BenchReport
+from pegboard.hw.bringup import (
+    ENCODER_PUSH,
+    Detent,
+    EncoderProbe,
+    KeyEdge,
+    KeypadProbe,
+    Probed,
+    SwitchEdge,
+    SwitchProbe,
+    button_switches,
+    oled_pattern,
+)
+from pegboard.hw.clock import Clock
+from pegboard.link.board import BoardState
+from pegboard.link.layout import LedConfig, led_config_from
+from pegboard.link.walk import walk_order, walk_step
+from pegboard.link.wiring import BCM_TO_HEADER
+from pegboard.ui.render import render
+
+if TYPE_CHECKING:
+    from gpiozero import Factory
+
+HOLD_S = 2.0
+"""Holding any switch or key this long on the inputs' page goes on to the next test."""
+IDLE_S = 120.0
+"""Nothing pressed or turned for this long: the tests end and the game's screens come back."""
+STEP_S = 0.3
+"""How long each LED of the walk stays lit."""
+SCAN_S = 0.02
+"""How often the keypad's matrix is scanned (as the game scans it)."""
+ROOM = 4
+"""Lines of text the panel shows under the title (the hint takes the last)."""
+
+
+class Stage(enum.Enum):
+    """The bring-up tests, in the order the builder goes through them."""
+
+    INPUTS = "inputs"
+    OLED = "OLED"
+    LEDS = "LED walk"
+
+
+class WalkBoard(Protocol):
+    """The LED board as the walk uses it (:class:`~pegboard.link.led_board.SerialLedBoard`)."""
+
+    def show_board(self, board: BoardState) -> None:
+        """Show this board as it is."""
+        ...
+
+    @property
+    def is_up(self) -> bool:
+        """Whether the Pico answers."""
+        ...
+
+
+def switch_line(edge: SwitchEdge) -> str:
+    """A switch pressed, as the panel says it: its name, GPIO and header pin
+    ("UNDO GPIO 23 pin 16"; the knob's push is "push")."""
+    name = "push" if edge.name == ENCODER_PUSH else edge.name
+    header = BCM_TO_HEADER.get(edge.pin)
+    return f"{name} GPIO {edge.pin}" + ("" if header is None else f" pin {header}")
+
+
+def detent_line(detent: Detent) -> str:
+    """A detent, as the panel says it: its direction and the count since the tests began."""
+    return f"{'clockwise' if detent.direction > 0 else 'anticlockwise'} {detent.count:+d}"
+
+
+def key_lines(edge: KeyEdge) -> tuple[str, str]:
+    """A keypad key pressed, as the panel says it: its legend, row and column, then the two
+    GPIOs that joined (a key named at another place means the ribbon is reversed or
+    shifted)."""
+    return (f"key {edge.legend}: row {edge.row}, col {edge.col}",
+            f"  GPIO {edge.row_pin} x GPIO {edge.col_pin}")
+
+
+class Bench:
+    """The bring-up tests while they run (the loop's
+    :class:`~pegboard.device.ports.BenchTests`). The probes open on the config's pins as
+    this is made (:class:`~pegboard.hw.bringup.PinsUnavailable` when they cannot); their
+    callbacks put :class:`~pegboard.device.ports.BenchReport` items on the loop's queue
+    (``sink``), which the loop hands back to :meth:`take`."""
+
+    def __init__(self, config: Config, sink: Callable[[object], None], clock: Clock, *,
+                 leds: WalkBoard | None = None, pin_factory: Factory | None = None) -> None:
+        self.stage = Stage.INPUTS
+        self.done = False
+        self.keypad = config.input.kit == "keypad"
+        self.lines: collections.deque[str] = collections.deque(
+            self._invitation(), maxlen=ROOM)
+        self._invited = True  # the invitation is on the page until the first report
+        self._leds = leds
+        self._cfg: LedConfig = led_config_from(config.leds)
+        self._walk = walk_order(self._cfg) if leds is not None else []
+        self._walked = 0
+        self._step_at: float | None = None
+        now = clock.now()
+        self._last = now  # the last report: the idle limit counts from it
+        self._scan_at = now
+        self._held: dict[str, float] = {}  # each switch or key down now, since when
+        self._spent: set[str] = set()  # held long enough once: counts again after a release
+        self._probes: list[SwitchProbe | EncoderProbe] = []
+        self._matrix: KeypadProbe | None = None
+
+        def put(item: Probed) -> None:
+            sink(BenchReport(item))
+
+        i = config.input
+        try:
+            self._probes.append(SwitchProbe(button_switches(build.button_pins(i)), put, clock,
+                                            pin_factory=pin_factory))
+            if self.keypad:
+                self._matrix = KeypadProbe(build.keypad_pins(i), clock, pin_factory=pin_factory)
+            else:
+                self._probes.append(EncoderProbe(build.encoder_pins(i), put, clock,
+                                                 pin_factory=pin_factory))
+        except BaseException:
+            self.close()
+            raise
+
+    def _invitation(self) -> tuple[str, ...]:
+        if self.keypad:
+            return ("Press every key, 1", "to D, and GO, UNDO,", "MENU: each shows its",
+                    "pins.")
+        return ("Press GO, UNDO, MENU", "and the knob; turn", "the knob one detent",
+                "each way.")
+
+    # -- the loop's side ----------------------------------------------------------------------
+
+    def take(self, item: object, now: float) -> None:
+        """One item from the loop's queue: a probe's report is seen; anything else (a key
+        the kit queued before it let go) is not."""
+        if isinstance(item, BenchReport) and isinstance(item.report, SwitchEdge | Detent):
+            self._seen(item.report, now)
+
+    def poll(self, now: float) -> None:
+        """Scan the keypad, then end what is due: a hold, the idle limit, a step of the
+        walk."""
+        if self._matrix is not None and now >= self._scan_at:
+            for edge in self._matrix.poll():
+                self._seen(edge, now)
+            self._scan_at = now + SCAN_S
+        if self.done:
+            return
+        if now - self._last >= IDLE_S:
+            self.done = True
+            return
+        if self.stage is Stage.INPUTS:
+            for name, since in self._held.items():
+                if name not in self._spent and now - since >= HOLD_S:
+                    self._spent.add(name)
+                    self._next(now)
+                    break
+        if self._step_at is not None and now >= self._step_at:
+            self._step(now)
+
+    def next_deadline(self) -> float:
+        """The next scan, hold, walk step or the idle limit, whichever comes first."""
+        deadlines = [self._last + IDLE_S]
+        if self._matrix is not None:
+            deadlines.append(self._scan_at)
+        if self.stage is Stage.INPUTS:
+            deadlines += [since + HOLD_S for name, since in self._held.items()
+                          if name not in self._spent]
+        if self._step_at is not None:
+            deadlines.append(self._step_at)
+        return min(deadlines)
+
+    def picture(self) -> Image.Image:
+        """The panel: the test pattern during the OLED's test, else the stage's page."""
+        if self.stage is Stage.OLED:
+            return oled_pattern()
+        number = list(Stage).index(self.stage) + 1
+        hint = "Hold any key: next" if self.stage is Stage.INPUTS else "Any key: leave"
+        return render(View(Screen.MESSAGE, title=f"Test {number}/3: {self.stage.value}",
+                           lines=tuple(self.lines), hint=hint))
+
+    def close(self) -> None:
+        """Release every probe's pins."""
+        if self._matrix is not None:
+            self._matrix.close()
+            self._matrix = None
+        for probe in reversed(self._probes):
+            probe.close()
+        self._probes.clear()
+
+    # -- what the builder does ----------------------------------------------------------------
+
+    def _seen(self, item: Probed, now: float) -> None:
+        self._last = now
+        lines: tuple[str, ...]
+        if isinstance(item, Detent):
+            pressed, lines = True, (detent_line(item),)
+        else:
+            name = f"GPIO {item.pin}" if isinstance(item, SwitchEdge) else f"key {item.legend}"
+            pressed = item.pressed
+            if not pressed:
+                self._held.pop(name, None)
+                self._spent.discard(name)
+                return
+            self._held[name] = item.t
+            lines = (switch_line(item),) if isinstance(item, SwitchEdge) else key_lines(item)
+        if self.stage is Stage.INPUTS:
+            if self._invited:
+                self.lines.clear()
+                self._invited = False
+            self.lines.extend(lines)
+        elif pressed:  # the pattern and the walk: any press or detent goes on
+            self._next(now)
+
+    def _next(self, now: float) -> None:
+        if self.stage is Stage.INPUTS:
+            self.stage = Stage.OLED
+        elif self.stage is Stage.OLED:
+            self.stage = Stage.LEDS
+            self.lines.clear()
+            if self._leds is None:
+                self.lines.extend(("No LED board: the", "config's [link] names",
+                                   "no device."))
+            else:
+                self._step_at = now
+                self._step(now)
+        else:
+            self.done = True
+
+    def _step(self, now: float) -> None:
+        """Light the walk's next LED alone (once the board answers), or, after the last, put
+        the pegs at the start and say the walk is done."""
+        board = self._leds
+        assert board is not None
+        self.lines.clear()
+        self._step_at = now + STEP_S
+        if not board.is_up:
+            self.lines.extend(("Waiting for the LED", "board (the Pico on", "USB)."))
+            return
+        if self._walked < len(self._walk):
+            line, lit = walk_step(self._cfg, *self._walk[self._walked])
+            self._walked += 1
+            board.show_board(lit)
+            self.lines.append(line)
+            return
+        board.show_board(BoardState.start(self._cfg.tracks))
+        self._step_at = None
+        self.lines.extend((f"Done: {len(self._walk)} LEDs", "each lit once."))
