@@ -40,7 +40,7 @@ from pegboard.sim.fakes import (
 )
 from tests.support.memory_store import MemoryStore
 
-GOLDEN = Path(__file__).resolve().parent / "golden"
+GOLDEN = Path(__file__).resolve().parent / "golden_bringup"  # golden/: the key scripts' only
 REGEN = os.environ.get("PEGBOARD_REGEN_GOLDEN") == "1"
 OK, MENU = Press(Button.OK), Press(Button.MENU)
 GO_PIN, UNDO_PIN, MENU_PIN, PUSH_PIN, A_PIN, B_PIN = 22, 23, 24, 27, 17, 25
