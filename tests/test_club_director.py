@@ -1,7 +1,7 @@
 """The night checked and the director's queue: a game that does not fit tonight's seating, or
 whose member already has a game counted in its round, waits for the director instead of
-counting; the director (with the director's own password) accepts or voids a result with a
-reason, every act in the audit and its CSV; against a real mosquitto as well."""
+counting; the director (with the director's own password) accepts, voids or adjusts a result
+with a reason, every act in the audit and its CSV; against a real mosquitto as well."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ from pegboard.club.results import (
 )
 from pegboard.club.scorecard import judge
 from pegboard.club.seating import Pairing, Round
-from pegboard.club.standings import standings
+from pegboard.club.standings import scorecards_csv, standings
 from pegboard.club.topics import result_topic
 from pegboard.errors import ClubError
 from tests.support.club import Standings
@@ -105,6 +105,64 @@ def test_the_director_accepts_and_voids_with_a_reason_all_in_the_audit(tmp_path:
     assert games(db) == {"101": 1, "103": 1}
 
 
+def board_of(found: dict[str, Any], loser: int) -> list[int]:
+    """The card's board with the loser at ``loser`` (the winner at the target)."""
+    return [121 if side == found["winner"] else loser for side in range(2)]
+
+
+def test_the_director_adjusts_a_counted_result_by_the_rules(tmp_path: Path) -> None:
+    db = connect(tmp_path / "r.db")
+    first = card(1, ("101", "102"), 1)
+    store_result(db, first)
+    winner = next(p["member"] for p in first["players"] if p["won"])
+    loser = next(p["member"] for p in first["players"] if not p["won"])
+    before = standings(db)
+    for scores, why in (([121, 121], "exactly one side at 121"), ([121], "2 final scores"),
+                        ([121, -3], "2 final scores"), ([100, 90], "exactly one side")):
+        with pytest.raises(ClubError, match=why):
+            act(db, Act.ADJUST, first["id"], first["revision"], director="Pat",
+                reason="slip", scores=scores)
+    with pytest.raises(ClubError, match="only an adjustment"):
+        act(db, Act.ADJUST, first["id"], first["revision"], director="Pat", reason="slip")
+    with pytest.raises(ClubError, match="only an adjustment"):
+        act(db, Act.VOID, first["id"], first["revision"], director="Pat", reason="slip",
+            scores=[121, 95])
+    assert standings(db) == before and acts(db) == []  # nothing changed
+    # The loser's last hand was pegged 10 short: 88 should have been 98, say. No skunk.
+    said = act(db, Act.ADJUST, first["id"], first["revision"], director="Pat",
+               reason="the loser's last hand was pegged short", scores=board_of(first, 95))
+    assert said.endswith("adjusted to " + "-".join(map(str, board_of(first, 95)))
+                         + ": game points " + ("2-0" if first["winner"] == 0 else "0-2")
+                         + ", skunk none, spread 26")
+    rows = {p["member"]: p for p in standings(db)}
+    assert (rows[winner]["game_points"], rows[winner]["spread"]) == (2, 26)
+    assert (rows[loser]["game_points"], rows[loser]["spread"]) == (0, -26)
+    assert rows[winner]["skunks_given"] == 0 and rows[loser]["skunks_taken"] == 0
+    # adjusted again, to a skunk: 3 game points by the club's (ACC) rules
+    act(db, Act.ADJUST, first["id"], first["revision"], director="Pat",
+        reason="the director counted the crib again", scores=board_of(first, 80))
+    rows = {p["member"]: p for p in standings(db)}
+    assert (rows[winner]["game_points"], rows[winner]["spread"], rows[winner]["wins"]) == (
+        3, 41, 1)
+    assert rows[winner]["skunks_given"] == 1 and rows[loser]["skunks_taken"] == 1
+    assert [a["act"] for a in acts(db)] == ["adjust", "adjust"]
+    audited = audit(db)
+    assert [r["status"] for r in audited] == ["adjusted"]
+    assert audited[0]["why"].startswith("Pat: the director counted the crib again (")
+    assert "skunk skunk, spread 41" in audited[0]["why"]
+    sheet = list(csv.DictReader(io.StringIO(scorecards_csv(db))))
+    assert {(r["member"], r["game_points"], r["spread"], r["skunk"]) for r in sheet} == {
+        (winner, "3", "41", "skunk"), (loser, "0", "-41", "skunk")}
+    assert all(r["adjusted"].endswith("(Pat: the director counted the crib again)")
+               for r in sheet)
+    # only the counted revision is adjusted
+    held = card(2, ("103", "101"), 2)
+    store_result(db, held, seating=SEATING)
+    with pytest.raises(ClubError, match="only a counted result is adjusted"):
+        act(db, Act.ADJUST, held["id"], held["revision"], director="Pat", reason="no",
+            scores=[121, 100])
+
+
 def test_the_director_on_the_service(tmp_path: Path) -> None:
     secret = tmp_path / "director.password"
     secret.write_text("correct horse battery\n", encoding="utf-8")
@@ -137,9 +195,23 @@ def test_the_director_on_the_service(tmp_path: Path) -> None:
             again = httpx.post(url, json=body, timeout=10, headers={
                 "authorization": "Bearer correct horse battery"})
             assert again.status_code == 409 and "not held" in again.json()["error"]
+            adjust = {"act": "adjust", "id": fits["id"], "revision": fits["revision"],
+                      "director": "Pat", "reason": "pegged short", "scores": [121, 121]}
+            refused = httpx.post(url, json=adjust, timeout=10, headers={
+                "authorization": "Bearer correct horse battery"})
+            assert refused.status_code == 409 and "one side" in refused.json()["error"]
+            adjust["scores"] = board_of(fits, 95)
+            done = httpx.post(url, json=adjust, timeout=10, headers={
+                "authorization": "Bearer correct horse battery"})
+            assert done.status_code == 200, done.text
+            assert "spread 26" in done.json()["done"]
             rows = list(csv.DictReader(io.StringIO(service.get("/export/audit.csv"))))
-            assert [(r["status"], r["why"]) for r in rows] == [
-                ("accepted", "Pat: seated late at table 2"), ("counted", "")]
+            assert [(r["status"], r["why"].partition(" (")[0]) for r in rows] == [
+                ("accepted", "Pat: seated late at table 2"), ("adjusted", "Pat: pegged short")]
+            cards = list(csv.DictReader(io.StringIO(service.get("/export/scorecards.csv"))))
+            assert sorted((r["spread"], r["adjusted"] != "") for r in cards
+                          if r["result"] == fits["id"]) == [("-26", True), ("26", True)]
+            assert [a["act"] for a in service.get("/api/queue")["acts"]] == ["accept", "adjust"]
         finally:
             board.close()
             service.stop()

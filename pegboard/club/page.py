@@ -11,7 +11,7 @@ content security policy, the ``Host`` check, the bounded query) and served by
   ``/api/refused`` the newest 200 messages refused, with why (for the director);
   ``/api/audit?night=N`` every revision of every game stored, with what became of it;
   ``/api/queue`` the director's queue (the revisions held) and the director's acts;
-  ``POST /api/director`` a director's act (accept or void, with a reason);
+  ``POST /api/director`` a director's act (accept, void or adjust, with a reason);
   ``/export/audit.csv?night=N`` the audit as a spreadsheet takes it;
   ``/api/seating`` the next round's tables and bye (from ``--seating``), with names;
   ``/api/tables`` each board's live state and availability (its retained messages);
@@ -356,7 +356,8 @@ def create_app(db_path: Path, notes: Notes, *, hosts: Collection[str] | None,
 
     async def api_director(request: Request) -> Response:
         """A director's act: ``Authorization: Bearer <the director's password>`` and a JSON
-        body ``{"act": "accept"|"void", "id", "revision", "director", "reason"}``."""
+        body ``{"act": "accept"|"void"|"adjust", "id", "revision", "director", "reason"}``
+        (an adjustment with ``"scores"``: each side's final score)."""
         given = request.headers.get("authorization", "")
         if director is None:
             return JSONResponse({"error": "no director's password is set (club serve "
@@ -369,13 +370,17 @@ def create_app(db_path: Path, notes: Notes, *, hosts: Collection[str] | None,
             data = json.loads(body[:8192])
             what = Act(data["act"])
             fields = [str(data[key]) for key in ("id", "revision", "director", "reason")]
-        except (ValueError, KeyError, TypeError):
-            return JSONResponse({"error": 'give {"act": "accept" or "void", "id", '
-                                 '"revision", "director", "reason"}'}, status_code=400)
+            scores = data.get("scores")
+            if scores is not None and not isinstance(scores, list):
+                raise TypeError(scores)
+        except (ValueError, KeyError, TypeError, AttributeError):
+            return JSONResponse({"error": 'give {"act": "accept", "void" or "adjust", "id", '
+                                 '"revision", "director", "reason"} (an adjustment with '
+                                 '"scores": each side\'s final score)'}, status_code=400)
 
         def work(db: sqlite3.Connection) -> str:
             return act(db, what, fields[0], fields[1], director=fields[2],
-                       reason=fields[3], points=points)
+                       reason=fields[3], points=points, scores=scores)
         try:
             said = await run_in_threadpool(answers.use, work)
         except ClubError as error:

@@ -28,7 +28,7 @@ import csv
 import json
 import sqlite3
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from enum import StrEnum
@@ -38,7 +38,8 @@ from typing import Any
 from pegboard.club.scorecard import key_of
 from pegboard.club.seating import Round
 from pegboard.errors import ClubError
-from pegboard.rules.result import game_result
+from pegboard.rules.result import game_result, spread, winner_of
+from pegboard.rules.state import GameResult, Skunk
 from pegboard.rules.variants import GamePoints, Rules
 
 SCHEMA = """
@@ -46,7 +47,7 @@ CREATE TABLE IF NOT EXISTS result (
     id TEXT PRIMARY KEY, club TEXT NOT NULL, board TEXT NOT NULL, game TEXT NOT NULL,
     night INTEGER NOT NULL, round INTEGER NOT NULL, tbl INTEGER NOT NULL,
     received REAL NOT NULL, payload TEXT NOT NULL, revision TEXT NOT NULL,
-    rescored TEXT NOT NULL DEFAULT '');
+    rescored TEXT NOT NULL DEFAULT '', adjusted TEXT NOT NULL DEFAULT '');
 CREATE TABLE IF NOT EXISTS revision (
     id TEXT NOT NULL, revision TEXT NOT NULL, club TEXT NOT NULL, night INTEGER NOT NULL,
     board TEXT NOT NULL, game TEXT NOT NULL, lines INTEGER NOT NULL, received REAL NOT NULL,
@@ -122,6 +123,8 @@ def _upgrade(db: sqlite3.Connection) -> None:
     columns = {row[1] for row in db.execute("PRAGMA table_info(result)")}
     if "revision" in columns and "rescored" not in columns:
         db.execute("ALTER TABLE result ADD COLUMN rescored TEXT NOT NULL DEFAULT ''")
+    if "revision" in columns and "adjusted" not in columns:
+        db.execute("ALTER TABLE result ADD COLUMN adjusted TEXT NOT NULL DEFAULT ''")
     if not columns or "revision" in columns:
         return
     with transaction(db):  # all or nothing: a crash meanwhile leaves the old database
@@ -265,7 +268,7 @@ def _count(db: sqlite3.Connection, key: str, revision: str, card: Mapping[str, A
     player's line and its pots' hands."""
     skunked = card["skunk"] != "none"
     counted, rescored = club_points(card, points)
-    db.execute("INSERT INTO result VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    db.execute("INSERT INTO result VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '')",
                (key, card["club"], card["board"], card["game"], card["night"], card["round"],
                 card["table"], received, payload, revision, rescored))
     place = (card["club"], card["night"], card["round"], card["table"])
@@ -288,6 +291,11 @@ VOIDED = "voided"
 """The audit's status of a revision the director voided."""
 ACCEPTED = "accepted"
 """The audit's status of a held revision the director counted."""
+ADJUSTED = "adjusted"
+"""The audit's status of a counted revision the director adjusted (counted with the
+director's board)."""
+MAX_SCORE = 999
+"""The highest score a director's adjustment may give a side."""
 
 
 class Act(StrEnum):
@@ -297,15 +305,71 @@ class Act(StrEnum):
     """Count a revision held in the queue (in place of any revision counted for its game)."""
     VOID = "void"
     """Take a counted game out of the standings."""
+    ADJUST = "adjust"
+    """Count a counted game with the board the director rules it ended on (each side's
+    final score): its winner, skunk, game points and spread follow by the rules."""
+
+
+def adjustment(card: Mapping[str, Any], scores: Sequence[int], points: GamePoints
+               ) -> tuple[int, GameResult, int, str]:
+    """The game ``card`` counted with the board at ``scores`` (each side's final score, as
+    the director rules it) by the club's game ``points``: the winner, the engine's result
+    (skunk, game points), the spread, and the adjustment in words; ClubError when no game
+    can end on that board."""
+    sides = len(card["scores"])
+    if (len(scores) != sides or not all(type(score) is int and 0 <= score <= MAX_SCORE
+                                        for score in scores)):
+        raise ClubError(f"an adjustment gives {sides} final scores, one a side, each a whole "
+                        f"number from 0 to {MAX_SCORE}; got {list(scores)!r:.80}")
+    rules = replace(Rules.from_json(card["rules"], len(card["players"])), game_points=points)
+    winner = winner_of(scores, rules.target)
+    if winner is None:
+        raise ClubError(f"the scores {'-'.join(map(str, scores))} must have exactly one side "
+                        f"at {rules.target} or more: the winner")
+    result = game_result(rules, tuple(scores), winner)
+    margin = spread(scores, winner, rules.target)
+    said = (f"{'-'.join(map(str, card['scores']))} adjusted to {'-'.join(map(str, scores))}: "
+            f"game points {'-'.join(map(str, result.game_points))}, skunk "
+            f"{result.skunk.value}, spread {margin}")
+    return winner, result, margin, said
+
+
+def _adjust(db: sqlite3.Connection, key: str, card: Mapping[str, Any], scores: Sequence[int],
+            points: GamePoints, why: str) -> str:
+    """Count the counted game ``key`` with the director's board ``scores``: each player's
+    line as the rules make it, and the result marked ``adjusted`` (JSON: ``scores``,
+    ``skunk``, ``said``, ``why``); the adjustment in words."""
+    winner, result, margin, said = adjustment(card, scores, points)
+    target = Rules.from_json(card["rules"], len(card["players"])).target
+    skunked = result.skunk is not Skunk.NONE
+    for player in card["players"]:
+        side = player["side"]
+        won = side == winner
+        db.execute(
+            "UPDATE line SET won = ?, game_points = ?, spread = ?, score = ?, "
+            "skunks_given = ?, skunks_taken = ? WHERE result = ? AND seat = ?",
+            (int(won), result.game_points[side], margin if won else -margin,
+             min(scores[side], target), int(won and skunked), int(not won and skunked), key,
+             player["seat"]))
+    db.execute("UPDATE result SET adjusted = ? WHERE id = ?", (json.dumps(
+        {"scores": list(scores), "skunk": result.skunk.value, "said": said, "why": why},
+        ensure_ascii=False), key))
+    return said
 
 
 def act(db: sqlite3.Connection, what: Act, key: str, revision: str, *, director: str,
-        reason: str, points: GamePoints = GamePoints.ACC, now: float | None = None) -> str:
+        reason: str, points: GamePoints = GamePoints.ACC, now: float | None = None,
+        scores: Sequence[int] | None = None) -> str:
     """The director's act on the game ``key``'s ``revision``, with a ``reason``, kept in the
-    audit; what it did, in words. ClubError naming what does not fit (nothing changed)."""
+    audit; what it did, in words. ``scores``: an adjustment's board. ClubError naming what
+    does not fit (nothing changed)."""
     at = time.time() if now is None else now
     if not reason.strip() or not director.strip():
         raise ClubError("a director's act needs the director's name and a reason")
+    if (scores is None) != (what is not Act.ADJUST):
+        raise ClubError("an adjustment, and only an adjustment, gives the final scores "
+                        '("scores": one a side, e.g. [121, 92])')
+    change = ""
     with transaction(db):
         row = db.execute("SELECT status, payload FROM revision WHERE id = ? AND revision = ?",
                          (key, revision)).fetchone()
@@ -329,6 +393,13 @@ def act(db: sqlite3.Connection, what: Act, key: str, revision: str, *, director:
             _bump(db, "held", -1)
             _count(db, key, revision, card, at, row["payload"], points)
             status, said = ACCEPTED, f"counted revision {revision} of {key}"
+        elif what is Act.ADJUST:
+            assert scores is not None
+            if counted is None or counted[0] != revision:
+                raise ClubError(f"revision {revision} of {key} is not the one counted: only "
+                                "a counted result is adjusted")
+            change = _adjust(db, key, card, scores, points, f"{director}: {reason}")
+            status, said = ADJUSTED, f"adjusted revision {revision} of {key}: {change}"
         else:
             if counted is None or counted[0] != revision:
                 raise ClubError(f"revision {revision} of {key} is not the one counted: only "
@@ -338,8 +409,9 @@ def act(db: sqlite3.Connection, what: Act, key: str, revision: str, *, director:
             _bump(db, "results", -1)
             _bump(db, "voided")
             status, said = VOIDED, f"voided revision {revision} of {key}"
+        ruled = f"{director}: {reason}" + (f" ({change})" if what is Act.ADJUST else "")
         db.execute("UPDATE revision SET status = ?, why = ? WHERE id = ? AND revision = ?",
-                   (status, f"{director}: {reason}", key, revision))
+                   (status, ruled, key, revision))
         db.execute("INSERT INTO act VALUES (?, ?, ?, ?, ?, ?)",
                    (at, director[:40], what.value, key, revision, reason[:500]))
     return said

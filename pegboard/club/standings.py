@@ -121,28 +121,33 @@ def nights(db: sqlite3.Connection) -> list[int]:
 SCORECARD_COLUMNS = (
     "result", "club", "night", "round", "table", "board", "game", "seat", "member", "name",
     "won", "game_points", "spread", "score", "skunk", "special_hands", "guest", "lock",
-    "rescored",
+    "rescored", "adjusted",
 )
 
 
 def scorecards_csv(db: sqlite3.Connection, night: int | None = None) -> str:
-    """One row per player per game (the ACC scorecard, as a spreadsheet takes it)."""
+    """One row per player per game (the ACC scorecard, as a spreadsheet takes it; a game the
+    director adjusted as adjusted, with the adjustment and who made it and why)."""
     where, values = _where(night, None)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(SCORECARD_COLUMNS)
     for row in db.execute(
-            "SELECT l.*, r.board, r.game, r.payload, r.rescored FROM line l JOIN result r "
+            "SELECT l.*, r.board, r.game, r.payload, r.rescored, r.adjusted FROM line l "
+            "JOIN result r "
             "ON r.id = "
             f"l.result{where} ORDER BY l.night, l.round, l.tbl, l.result, l.seat", values):
         card = json.loads(row["payload"])
         hands = [h["hand"] for h in card["special"] if h["seat"] == row["seat"]]
+        adjusted = json.loads(row["adjusted"]) if row["adjusted"] else None
         writer.writerow([
             row["result"], row["club"], row["night"], row["round"], row["tbl"], row["board"],
             row["game"], row["seat"], row["member"], row["name"], row["won"],
-            row["game_points"], row["spread"], row["score"], card["skunk"], " ".join(hands),
+            row["game_points"], row["spread"], row["score"],
+            card["skunk"] if adjusted is None else adjusted["skunk"], " ".join(hands),
             int(bool(card["players"][row["seat"]].get("guest"))), int(bool(card.get("lock"))),
             row["rescored"],
+            "" if adjusted is None else f"{adjusted['said']} ({adjusted['why']})",
         ])
     return out.getvalue()
 

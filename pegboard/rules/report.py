@@ -29,6 +29,7 @@ from pegboard.rules.facts import (
     Withdrawn,
 )
 from pegboard.rules.penalties import infraction
+from pegboard.rules.result import spread
 from pegboard.rules.state import Award, PendingClaim, PendingMuggins, Reason, shown_scores
 from pegboard.rules.table import Note, Pegged, Table
 from pegboard.rules.turn import Turn
@@ -102,11 +103,10 @@ def game_over(t: Table) -> GameOver:
     """How the game that just ended is shown: the winner at the target, the ACC spread."""
     assert t.winner is not None and t.result is not None
     winner, target = t.winner, t.rules.target
-    shown = shown_scores(t.scores, target)
-    lowest = min(score for side, score in enumerate(shown) if side != winner)
     return GameOver(
-        game_no=t.game_no, winner=winner, scores=t.result.scores, shown=shown,
-        spread=shown[winner] - lowest, skunk=t.result.skunk,
+        game_no=t.game_no, winner=winner, scores=t.result.scores,
+        shown=shown_scores(t.scores, target), spread=spread(t.scores, winner, target),
+        skunk=t.result.skunk,
         game_points=t.result.game_points, match_winner=t.match_winner,
     )
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from pegboard.rules.state import GameResult, Skunk
+from collections.abc import Sequence
+
+from pegboard.rules.state import GameResult, Skunk, shown_scores
 from pegboard.rules.variants import GamePoints, Rules
 
 
@@ -37,3 +39,22 @@ def game_result(rules: Rules, scores: tuple[int, ...], winner: int) -> GameResul
         won = {Skunk.NONE: 1, Skunk.SKUNK: 2, Skunk.DOUBLE: 4}[skunk]
     points = tuple(won if side == winner else 0 for side in range(len(scores)))
     return GameResult(winner, scores, skunk, points)
+
+
+def spread(scores: Sequence[int], winner: int, target: int) -> int:
+    """The ACC spread of a game ``winner`` won with the board at ``scores``: the winner's
+    score as shown (the target at most) minus the lowest other side's (RULES.md, club
+    scoring: counted from 121 whatever the final count reads).
+
+    >>> spread((124, 85), 0, 121), spread((40, 61), 1, 61)
+    (36, 21)
+    """
+    shown = shown_scores(scores, target)
+    return shown[winner] - min(score for side, score in enumerate(shown) if side != winner)
+
+
+def winner_of(scores: Sequence[int], target: int) -> int | None:
+    """The side that reached the ``target``, when exactly one did (else None: a board no
+    game can end on)."""
+    reached = [side for side, score in enumerate(scores) if score >= target]
+    return reached[0] if len(reached) == 1 else None
