@@ -13,7 +13,7 @@ import zxingcpp
 from PIL import Image, ImageChops
 
 from pegboard.app.effects import Effect, OfferPairing, PersistNewGame, ReleaseSeat
-from pegboard.app.inputs import KnobTurn, Pairing, SeatCode
+from pegboard.app.inputs import KnobTurn, Pairing, PhoneSeats, SeatCode
 from pegboard.app.machine import initial_state
 from pegboard.app.state import Dealer, PairingScreen
 from pegboard.app.view import Screen, View
@@ -159,8 +159,8 @@ def seen(*asked: Effect) -> Seen[None]:
 
 
 def answers(port: PairingPort) -> list[Pairing]:
-    """The port's answers waiting for the app."""
-    found = list(port.poll(0.0))
+    """The port's answers waiting for the app (the seats held, told at start, aside)."""
+    found = [event for event in port.poll(0.0) if not isinstance(event, PhoneSeats)]
     assert all(isinstance(event, Pairing) for event in found)
     return [event for event in found if isinstance(event, Pairing)]
 
@@ -169,6 +169,8 @@ def test_the_port_offers_codes_a_phone_can_join_with(tmp_path: Path) -> None:
     passes = Passes(tmp_path)
     games = Games("g-1")
     port = PairingPort(passes, games, host=lambda: "192.168.1.20", port=8121)
+    # At start the app is told which seats phones hold (none yet), then nothing waits.
+    assert port.next_deadline() == 0.0 and list(port.poll(0.0)) == [PhoneSeats(frozenset())]
     assert port.next_deadline() is None and answers(port) == []
     port.saw(seen(OfferPairing(2)))
     assert port.next_deadline() == 0.0
@@ -209,9 +211,11 @@ def test_at_start_the_passes_of_other_games_end(tmp_path: Path) -> None:
         kept = before.join(before.offer("g-2", 1).code)
         gone = before.join(before.offer("g-1", 0).code)
     passes = Passes(tmp_path)
-    PairingPort(passes, Games("g-2"), host=lambda: "pegboard.local", port=8121)
+    port = PairingPort(passes, Games("g-2"), host=lambda: "pegboard.local", port=8121)
     assert passes.holder(kept) == SeatHolder("g-2", 1)
     assert passes.holder(gone) is None
+    # The seat a phone holds in the game resumed is the app's to know at once.
+    assert list(port.poll(0.0)) == [PhoneSeats(frozenset({1}))]
 
 
 def test_the_board_address_is_one_a_phone_can_reach() -> None:

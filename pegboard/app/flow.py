@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from pegboard.app import open_hands
+from pegboard.app import open_hands, private
 from pegboard.app.effects import Effect, Persist, PersistUndo
 from pegboard.app.held_counts import held_screen, reading
 from pegboard.app.pages import entry_pages, said
@@ -103,7 +103,11 @@ NOT_ALLOWED = "Not allowed"
 
 
 def refuse(state: AppState, reason: str) -> AppState:
-    """A notice saying why an entry is not allowed, then back to this very screen."""
+    """A notice saying why an entry is not allowed, then back to this very screen; worded
+    for the shared screen (:func:`pegboard.app.private.public_reason`: no card a phone's
+    hand holds unseen)."""
+    if state.session is not None and state.phones:
+        reason = private.public_reason(state.session.state, state.phones, reason)
     return replace(state, screen=Reading((Page(NOT_ALLOWED, wrap(reason),
                                               kind=PageKind.REFUSED),),
                                          then=state.screen))

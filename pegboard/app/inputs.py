@@ -178,6 +178,21 @@ class Pairing(Value):
         setter(self, "first", first)
 
 
+class PhoneSeats(Value):
+    """The seats phones hold in the game in progress, as the passes have them now (not a
+    player's input): sent when a phone joins and when the board starts. The app keeps
+    them (:attr:`~pegboard.app.state.AppState.phones`) so that nothing shared depends on
+    those seats' private hands, and the box never asks for their cards."""
+
+    __slots__ = ("seats",)
+    __match_args__ = ("seats",)
+
+    seats: frozenset[int]
+
+    def __init__(self, seats: frozenset[int]) -> None:
+        object.__setattr__(self, "seats", frozenset(seats))
+
+
 InputEvent = (KnobTurn | Press | RankKey | Tick | LinkStatus | ClubStatus | SeatEntry
-              | Pairing)
+              | Pairing | PhoneSeats)
 """Anything the loop can hand to ``step``."""

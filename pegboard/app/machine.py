@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from pegboard.app import club_notice, flow, pairing, seat_entry, views
+from pegboard.app import club_notice, flow, open_hands, pairing, seat_entry, views
 from pegboard.app.effects import (
     AudioMode,
     Earcon,
@@ -47,6 +47,7 @@ from pegboard.app.inputs import (
     KnobTurn,
     LinkStatus,
     Pairing,
+    PhoneSeats,
     SeatEntry,
     Tick,
 )
@@ -56,6 +57,7 @@ from pegboard.app.session import Session
 from pegboard.app.state import (
     AppState,
     Calling,
+    CardEntry,
     Confirm,
     Dealer,
     HelpScreen,
@@ -120,6 +122,18 @@ def seated(setup: Setup, names: Sequence[str]) -> Setup:
     return replace(setup, names=tuple(kept))
 
 
+def _phones_joined(state: AppState) -> AppState:
+    """An open-handed deal's question for a seat's dealt cards gives way when a phone now
+    holds that seat (and none of them is entered yet): the box never asks for a phone's
+    cards."""
+    screen = state.screen
+    if (isinstance(screen, CardEntry) and screen.purpose == open_hands.ADVICE
+            and screen.player in state.phones and not screen.cards and state.session is not None
+            and not state.table.points_only):
+        return replace(state, screen=flow.table_screen(state))
+    return state
+
+
 def step(state: AppState, event: InputEvent, now: float) -> Result:
     """Apply one input event at time ``now``; return the new state and the effects to run."""
     if isinstance(event, LinkStatus):
@@ -137,6 +151,8 @@ def step(state: AppState, event: InputEvent, now: float) -> Result:
         return new, effects
     if isinstance(event, Pairing):  # the pairing port's answer: not a key
         return pairing.arrived(state, event)
+    if isinstance(event, PhoneSeats):  # a phone joined, or the board started: not a key
+        return _phones_joined(pairing.held(state, event.seats)), ()
     waking: tuple[Effect, ...] = ()
     if state.brightness is not Brightness.NORMAL:
         awake = replace(state, brightness=Brightness.NORMAL, last_input=now)

@@ -301,7 +301,7 @@ def finish(state: AppState) -> Result:
     effects: tuple[Effect, ...] = ()
     if state.session is not None:
         effects = (FinishGame(state.session.state),)
-    home = replace(state, screen=Home(), session=None, award="", race=())
+    home = replace(state, screen=Home(), session=None, award="", race=(), phones=frozenset())
     return home, effects
 
 

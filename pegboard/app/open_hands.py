@@ -49,7 +49,8 @@ def open_hands(state: AppState) -> bool:
 def next_entry(state: AppState) -> CardEntry | None:
     """The cards the table is asked for before the starter (None: none): in a teaching game,
     the cards laid away by a player whose dealt cards were entered; in an open-handed game
-    also each player's dealt cards, from the dealer's left round to the dealer."""
+    also each player's dealt cards, from the dealer's left round to the dealer. A seat a
+    phone holds is never asked here: its phone enters its cards."""
     if not state.teaching or state.session is None:
         return None
     gs = state.session.state
@@ -58,6 +59,8 @@ def next_entry(state: AppState) -> CardEntry | None:
     whole = open_hands(state)
     for k in range(1, gs.players + 1):
         seat = (gs.dealer + k) % gs.players
+        if seat in state.phones:
+            continue  # a phone's seat enters its cards on its phone, never on the box
         if gs.dealt[seat] is not None and gs.laid_away[seat] is None:
             return CardEntry(AWAY, WheelScreen(), seat)
         if gs.dealt[seat] is None and whole:

@@ -46,12 +46,28 @@ def arrived(state: AppState, event: Pairing) -> Result:
     screen = state.screen
     if state.session is None or not event.seats or isinstance(screen, Saved):
         return state, ()
+    state = replace(state, phones=frozenset(seat.seat for seat in event.seats if seat.held))
     index = next((i for i, seat in enumerate(event.seats) if seat.seat == event.first), 0)
     if isinstance(screen, PairingScreen):
         return replace(state, screen=replace(screen, seats=event.seats, index=index,
                                              asking=False, answer=0)), ()
     under = screen.under if isinstance(screen, Menu | Confirm) else screen
     return replace(state, screen=PairingScreen(event.seats, under, index)), ()
+
+
+def held(state: AppState, seats: frozenset[int]) -> AppState:
+    """The seats phones hold now: kept by the app, and shown as held on the pairing screen
+    if it is up (a phone that has just joined by the code on it)."""
+    if state.session is None:
+        return state
+    players = state.session.state.players
+    state = replace(state, phones=frozenset(s for s in seats if 0 <= s < players))
+    screen = state.screen
+    if isinstance(screen, PairingScreen):
+        shown = tuple(SeatCode(seat.seat, held=True) if seat.seat in seats else seat
+                      for seat in screen.seats)
+        state = replace(state, screen=replace(screen, seats=shown))
+    return state
 
 
 def pairing_key(state: AppState, screen: PairingScreen, event: InputEvent) -> Result:

@@ -6,7 +6,8 @@ the engine like a key, and is written by the store before anyone is told. The ru
 
 * **Only the seat's own entries**: its dealt cards with the cards it laid away (one request,
   both or neither), a card it plays, its go, its claim and its muggins call (a muggins
-  game), and the starter when the seat deals. Each names the seat as its player.
+  game), the starter when the seat deals, and the starter's suit when its count (or its
+  crib's) asks for it. Each names the seat as its player.
 * **Nothing stale or twice**: ``seq`` must be the number of the seat's entries in force
   (:func:`seat_seq`); a request sent again after it was taken, or made from a page the game
   has moved past (an undo on the box, the seat's card entered on the box), is refused with
@@ -43,6 +44,7 @@ from pegboard.rules.events import (
     Muggins,
     Play,
     Starter,
+    StarterSuit,
 )
 from pegboard.rules.game import Game
 from pegboard.rules.state import GameState, Phase
@@ -81,7 +83,8 @@ def enter(state: AppState, request: SeatEntry, now: float) -> Result:
     effects: list[Effect] = []
     if state.brightness is not Brightness.NORMAL:
         effects.append(SetBrightness(Brightness.NORMAL))
-    state = replace(state, brightness=Brightness.NORMAL, last_input=now, fresh=False)
+    state = replace(state, brightness=Brightness.NORMAL, last_input=now, fresh=False,
+                    phones=state.phones | {request.seat})
     for event in request.entries:
         state, done = flow.enter(state, event, first, teach=False)
         effects.extend(done)
@@ -145,6 +148,14 @@ def _not_own(gs: GameState, seat: int, event: Event) -> str | None:
     if isinstance(event, Starter):
         if gs.dealer != seat:
             return "The starter is turned by the dealer: only the dealer's phone enters it."
+        return None
+    if isinstance(event, StarterSuit):
+        if gs.asked is None:
+            return ("The starter's suit is not asked now (it was entered already, on the "
+                    "box or a phone): nothing was changed.")
+        if gs.asked.player != seat:
+            return ("The starter's suit is asked by a count: only the phone of the seat "
+                    "counting enters it.")
         return None
     return f"A phone does not make {type(event).TYPE!r} entries: use the box."
 

@@ -245,7 +245,7 @@ def start_game(state: AppState) -> Result:
         state = replace(state, setup=club_setup.after(s))
     session = Session.new(header)
     state = replace(state, session=session, award="", helped=frozenset(),
-                    offers_shown=0, race=())
+                    offers_shown=0, race=(), phones=frozenset())
     state = replace(state, screen=flow.table_screen(state))
     if state.teaching:
         state = offer_basics(state)

@@ -354,7 +354,8 @@ class AppState:
     (holding GO then turns audio mode on). ``withheld``: teaching, a muggins game: the pages
     of a hand's or crib's claim that tell its true count (the count, what was missed), kept
     back while an opponent may still call muggins on it (``withheld_call``, the engine's
-    window) and shown when that window closes.
+    window) and shown when that window closes. ``phones``: the seats of the game in progress
+    that phones hold (their hands are private: :mod:`pegboard.app.private`).
     """
 
     config: Config
@@ -372,6 +373,7 @@ class AppState:
     link: str = ""
     club: str = ""
     fresh: bool = True
+    phones: frozenset[int] = frozenset()
 
     @property
     def audio(self) -> bool:

@@ -22,7 +22,7 @@ from pegboard.app.view import PickerView, Screen, View
 from pegboard.app.views import board
 from pegboard.app.words import heading
 from pegboard.coach.help_shape import LINE_WIDTH
-from pegboard.rules.cards import Card
+from pegboard.rules.cards import Card, Suit
 from pegboard.rules.events import Crib, Go, Play, Show, Starter, StarterSuit
 from pegboard.rules.facts import SaidGo
 from pegboard.rules.state import GameState, Phase, SuitQuestion
@@ -37,10 +37,10 @@ def _wheel(state: AppState, screen: WheelScreen) -> wheels.Found | None:
     session = state.session
     assert session is not None
     shown = open_hands(state)
-    return session.memo(("table wheel", screen.pending, screen.anchor, shown),
+    return session.memo(("table wheel", screen.pending, screen.anchor, shown, state.phones),
                         lambda: wheels.table_wheel(session.state, goes_this_deal(session),
                                                    screen.pending, screen.anchor,
-                                                   open_hands=shown))
+                                                   open_hands=shown, phones=state.phones))
 
 
 def goes_this_deal(session: Session) -> tuple[SaidGo, ...]:
@@ -57,7 +57,7 @@ def wheel_key(state: AppState, screen: WheelScreen, event: InputEvent) -> Result
     if asked is not None and isinstance(event, RankKey):
         # The starter's suit asked: keys 1 to 4 name clubs to spades (others do nothing).
         suit = wheels.KEYPAD_SUITS.get(event.rank)
-        if suit is None or suit not in asked.suits:
+        if suit is None or suit not in wheels.offered_suits(_gs(state), state.phones):
             return state, ()
         return flow.enter(replace(state, screen=WheelScreen()), StarterSuit(suit))
     found = _wheel(state, screen)
@@ -201,22 +201,24 @@ def _suit_view(state: AppState, gs: GameState, asked: SuitQuestion, pv: PickerVi
     nobs?"); on the keypad which key is which suit too, where the line has room."""
     what = "crib" if asked.crib else "hand"
     title, first = heading(gs.names[asked.player], what)
-    pv = replace(pv, prompt=suit_prompt(asked, keypad=state.keypad))
+    pv = replace(pv, prompt=suit_prompt(asked, keypad=state.keypad,
+                                        suits=wheels.offered_suits(gs, state.phones)))
     return replace(board(gs, Screen.HAND if not asked.crib else Screen.CRIB, title),
                    picker=pv, award=state.award, lines=first,
         hint="OK suit  GO across")
 
 
-def suit_prompt(asked: SuitQuestion, *, keypad: bool) -> str:
+def suit_prompt(asked: SuitQuestion, *, keypad: bool,
+                suits: tuple[Suit, ...] | None = None) -> str:
     """The suit question in one line of the screen (:data:`LINE_WIDTH` characters): the
     starter's rank and what its suit decides, the longest wording that fits ("Starter A:
     suit for nobs?", "A: suit for a flush?", "Suit for nobs, flush?"); on the keypad the
-    keys of the suits first ("A? 1♣ 2♦ 3♥ 4♠ nobs")."""
+    keys of the suits offered (``suits``, else the engine's) first ("A? 1♣ 2♦ 3♥ 4♠ nobs")."""
     rank = rank_label(asked.rank)
     makes = [{"flush": "a flush"}.get(kind, kind) for kind in asked.makes]
     why = " or ".join(makes)
     if keypad:
-        keys = wheels.suit_keys(asked)
+        keys = wheels.suit_keys(asked, suits)
         tried = [f"{rank}: suit? {keys}", f"{rank}? {keys}"]
         if asked.makes:
             tried.insert(0, f"{rank}? {keys} {', '.join(asked.makes)}")

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
 
-from pegboard.app import picker
+from pegboard.app import picker, private
 from pegboard.app.inputs import Button, InputEvent, KnobTurn, Press, RankKey
 from pegboard.app.picker import Slot, WheelChoice
 from pegboard.app.state import Wheel
@@ -128,23 +128,15 @@ def plain_wheel(blocked: set[Card], anchor: Rank | None, avoid: set[Suit] | None
 
 
 def table_wheel(gs: GameState, goes: Sequence[SaidGo], pending: tuple[Card, ...],
-                anchor: Rank | None, *, open_hands: bool = False) -> Found | None:
+                anchor: Rank | None, *, open_hands: bool = False,
+                phones: Collection[int] = ()) -> Found | None:
     """The card wheel of the table screen in the engine's phase (None: no card to enter);
-    ``open_hands``: the hands are open at this table, so the play's wheel may list them."""
+    ``open_hands``: the hands are open at this table, so the play's wheel may list them;
+    ``phones``: the seats phones hold, whose hands the starter's wheels keep private."""
     if gs.asked is not None:
-        return suit_wheel(gs.asked)
+        return suit_wheel(gs.asked, offered_suits(gs, phones))
     if gs.phase is Phase.STARTER:
-        blocked = _dealt_to_others(gs, None)
-        risky = scoring_suits(gs)
-        slots, start = plain_wheel(blocked, anchor, risky)
-        if risky:
-            # A card named with its suit could score with the starter's: holding OK (or the
-            # rank key) names the suit; the rank alone stays a suit that scores nothing.
-            slots = [[slot[0], *(WheelChoice(f"{picker.rank_label(card.rank)} {card.suit.symbol}",
-                                        card, plain=False) for card in DECK
-                                 if card.rank is slot[0].rank and card not in blocked)]
-                     for slot in slots]
-        return "Starter", slots, start
+        return _starter_wheel(gs, anchor, phones)
     if gs.phase is Phase.PLAY and gs.to_act is not None:
         return _play_wheel(gs, goes, gs.to_act, open_hands)
     if gs.phase is Phase.SHOW and gs.to_act is not None:
@@ -161,20 +153,65 @@ KEYPAD_SUITS: dict[Rank, Suit] = {
 the order the wheel shows them."""
 
 
-def suit_wheel(asked: SuitQuestion) -> Found:
-    """The starter's suit, asked before a count that needs it: one place a suit, clubs to
-    spades, starting on the first. GO jumps two places, so every suit is at most two actions
-    away on the encoder (OK; a turn either way, or GO, then OK); a keypad enters one with
-    one key (:data:`KEYPAD_SUITS`)."""
+def _starter_wheel(gs: GameState, anchor: Rank | None, phones: Collection[int]) -> Found:
+    """The starter's wheel: every rank with a card the table may not rule out, its stand-in
+    (the rank entered alone) a card no hand was dealt.
+
+    A card named with its suit could score with a named card of a hand: then holding OK
+    (or the rank key) names the starter's suit; the rank alone stays a suit that scores
+    nothing. The cards a phone's hand holds are private (:mod:`pegboard.app.private`): the
+    wheel offers them like any card not yet seen, and offers the suits whenever a phone's
+    hand is in, so neither which suits are offered nor whether any are says anything of a
+    hand. Such a card, entered, is refused with :data:`pegboard.app.private.CLASH`."""
+    dealt = _dealt_to_others(gs, None)
+    hidden = private.phone_cards(gs, phones)
+    ruled_out = dealt - hidden  # what the table knows: cards seen, hands entered on the box
+    risky = scoring_suits(gs)
+    slots, start = plain_wheel(dealt, anchor, risky)
+    if hidden:
+        # Every rank the table cannot rule out, a rank whose every unseen card a phone's
+        # hand holds too (its stand-in is one of them: refused if entered).
+        plain = {slot[0].card.rank: slot[0] for slot in slots}
+        ranks = [r for r in picker.RANKS
+                 if any(Card(r, suit) not in ruled_out for suit in Suit)]
+        order, start = picker.natural_order(ranks, anchor)
+        slots = [[plain.get(r) or WheelChoice(picker.rank_label(r), next(
+            Card(r, suit) for suit in Suit if Card(r, suit) not in ruled_out))] for r in order]
+    if risky or hidden:
+        slots = [[slot[0], *(WheelChoice(f"{picker.rank_label(card.rank)} {card.suit.symbol}",
+                                         card, plain=False) for card in DECK
+                             if card.rank is slot[0].card.rank and card not in ruled_out)]
+                 for slot in slots]
+    return "Starter", slots, start
+
+
+def offered_suits(gs: GameState, phones: Collection[int]) -> tuple[Suit, ...]:
+    """The suits the box offers when a count asks for the starter's: the engine's (those
+    whose card no hand was dealt), and, while a phone's hand is private, also those a phone's
+    hand holds (refused if entered), so the question lists no suit a hand lacks."""
+    asked = gs.asked
+    if asked is None:
+        return ()
+    hidden = private.phone_cards(gs, phones)
+    return tuple(suit for suit in Suit
+                 if suit in asked.suits or Card(asked.rank, suit) in hidden)
+
+
+def suit_wheel(asked: SuitQuestion, suits: Sequence[Suit] | None = None) -> Found:
+    """The starter's suit, asked before a count that needs it: one place a suit offered
+    (``suits``, else the engine's), clubs to spades, starting on the first. GO jumps two
+    places, so every suit is at most two actions away on the encoder (OK; a turn either way,
+    or GO, then OK); a keypad enters one with one key (:data:`KEYPAD_SUITS`)."""
     slots = [[WheelChoice(Card(asked.rank, suit).pretty, Card(asked.rank, suit), plain=False)]
-             for suit in asked.suits]
+             for suit in (asked.suits if suits is None else suits)]
     return f"Starter {picker.rank_label(asked.rank)}: suit?", slots, 0
 
 
-def suit_keys(asked: SuitQuestion) -> str:
-    """The keypad's keys for the suits asked: "1♣ 2♦ 3♥ 4♠"."""
+def suit_keys(asked: SuitQuestion, suits: Sequence[Suit] | None = None) -> str:
+    """The keypad's keys for the suits offered (``suits``, else the engine's): "1♣ 2♦ 3♥ 4♠"."""
     number = {suit: str(n) for n, suit in enumerate(KEYPAD_SUITS.values(), start=1)}
-    return " ".join(f"{number[suit]}{suit.symbol}" for suit in asked.suits)
+    return " ".join(f"{number[suit]}{suit.symbol}"
+                    for suit in (asked.suits if suits is None else suits))
 
 
 def _play_wheel(gs: GameState, goes: Sequence[SaidGo], p: int, open_hands: bool) -> Found:

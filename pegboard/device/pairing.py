@@ -10,7 +10,9 @@ An observer (:mod:`pegboard.device.observers`) with the passes file open
   the codes, drawn at random, come into the pure app as an input.
 * When the store's game in progress changes (finished, abandoned, a new one), the passes of
   the one before are ended: its codes and its phones' tokens stop working. At start, the
-  passes of every game but the one resumed are ended too (the board was off as it ended).
+  passes of every game but the one resumed are ended too (the board was off as it ended),
+  and the app is told which seats of the one resumed phones hold
+  (:class:`~pegboard.app.inputs.PhoneSeats`).
 * The join address the QR code holds is ``[phones] host`` or, when that is empty, the
   board's own address on the local network (:func:`board_address`), with ``[phones] port``.
 
@@ -26,7 +28,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from pegboard.app.effects import OfferPairing, ReleaseSeat
-from pegboard.app.inputs import InputEvent, Pairing, SeatCode
+from pegboard.app.inputs import InputEvent, Pairing, PhoneSeats, SeatCode
 from pegboard.device.observers import Seen
 from pegboard.errors import PegboardError
 from pegboard.web.passes import Passes, qr_text
@@ -66,6 +68,9 @@ class PairingPort:
             for stale in passes.games():
                 if stale != self._current:
                     passes.end_game(stale)
+            if self._current is not None:
+                # The seats phones hold survive a restart: the app is told at once.
+                self._pending.append(PhoneSeats(passes.held(self._current)))
         except (PegboardError, OSError) as error:
             log.warning("phones: could not end the pairing of old games: %s", error)
 

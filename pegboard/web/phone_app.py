@@ -85,6 +85,8 @@ class SeatPasses(Protocol):
 
     def holder(self, token: str) -> SeatHolder | None: ...
 
+    def held(self, game: str) -> frozenset[int]: ...
+
 
 @dataclass
 class Budget:
@@ -228,6 +230,9 @@ def phone_routes(desk: Desk, passes: SeatPasses, *,
                 raise Refused(403, str(error)) from None
         except Refused as error:
             return _json_error(error)
+        holder = passes.holder(token)
+        if holder is not None and holder.game == desk.now.game_id:
+            desk.held(passes.held(holder.game))  # the box now keeps this seat's hand private
         return JSONResponse({"token": token}, headers={"cache-control": "no-store"})
 
     async def me(request: Request) -> Response:

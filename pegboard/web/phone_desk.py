@@ -9,7 +9,8 @@ They meet here, and nowhere else:
   the game, and the answers (:class:`~pegboard.app.effects.SeatAnswer`) of the requests the
   batch took or refused;
 * a request is put on the loop's queue as a :class:`~pegboard.app.inputs.SeatEntry` by
-  :meth:`Desk.submit`, which returns a future the answer completes.
+  :meth:`Desk.submit`, which returns a future the answer completes; a phone joining puts
+  the seats held (:class:`~pegboard.app.inputs.PhoneSeats`) by :meth:`Desk.held`.
 
 So a phone is answered only after its entry is on disk, and its answer is the engine's.
 """
@@ -25,7 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from pegboard.app.effects import SeatAnswer
-from pegboard.app.inputs import SeatEntry
+from pegboard.app.inputs import PhoneSeats, SeatEntry
 from pegboard.rules.events import Event
 from pegboard.rules.game import Game
 
@@ -45,7 +46,7 @@ class Now:
 class Desk:
     """See the module doc. ``put`` puts an input on the loop's queue (``queue.Queue.put``)."""
 
-    def __init__(self, put: Callable[[SeatEntry], None]) -> None:
+    def __init__(self, put: Callable[[SeatEntry | PhoneSeats], None]) -> None:
         self._put = put
         self._tickets = itertools.count(1)
         self._waiting: dict[int, concurrent.futures.Future[SeatAnswer]] = {}
@@ -91,6 +92,11 @@ class Desk:
             self._waiting[ticket] = future
         self._put(SeatEntry(seat, entries, seq, ticket))
         return future
+
+    def held(self, seats: frozenset[int]) -> None:
+        """A phone joined: the seats phones hold now go to the loop
+        (:class:`~pegboard.app.inputs.PhoneSeats`)."""
+        self._put(PhoneSeats(seats))
 
     def forget(self, future: concurrent.futures.Future[SeatAnswer]) -> None:
         """Stop waiting for an answer (the phone went, or it took too long)."""

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from pegboard import lazy
 from pegboard.app.seat_entry import seat_seq
 from pegboard.errors import InvalidCardError, PegboardError
-from pegboard.rules.cards import Card
+from pegboard.rules.cards import Card, Suit
 from pegboard.rules.events import (
     Claim,
     Deal,
@@ -31,6 +31,7 @@ from pegboard.rules.events import (
     NewGame,
     Play,
     Starter,
+    StarterSuit,
 )
 from pegboard.rules.game import Game
 from pegboard.rules.state import GameState, Phase
@@ -64,7 +65,11 @@ def helps(game: Game, seat: int) -> bool:
 def asks(gs: GameState, seat: int) -> str:
     """What the table waits for from ``seat`` now: ``cards`` (its six and the two laid
     away), ``starter`` (the dealer, once the cards are in), ``play`` (its turn: a card or
-    go), ``claim`` (a muggins game: its score waits for its claim), else ``wait``."""
+    go), ``suit`` (its count, or its crib's, waits for the starter's suit, entered by rank
+    alone: asked on this phone and on the box alike, the first answer taken), ``claim`` (a
+    muggins game: its score waits for its claim), else ``wait``."""
+    if gs.asked is not None and gs.asked.player == seat:
+        return "suit"
     if gs.pending_claims and gs.pending_claims[0].player == seat:
         return "claim"
     if gs.phase is Phase.STARTER:
@@ -108,6 +113,7 @@ def seat_json(game: Game, seat: int, *, game_id: str | None) -> dict[str, Any]:
         "hint": None,
         "claim": None,
         "call": None,
+        "suit": None,
         "counts": counts(game, seat),
     }
     call = gs.open_call
@@ -115,6 +121,8 @@ def seat_json(game: Game, seat: int, *, game_id: str | None) -> dict[str, Any]:
         # The chance to call muggins, the same whether or not points were missed.
         data["call"] = {"owner": gs.names[call.owner], "claimed": call.claimed,
                         "for": [r.value for r in (call.claim.reasons or (call.claim.reason,))]}
+    if asked == "suit" and gs.asked is not None:
+        data["suit"] = suit_json(gs, seat)
     if asked == "claim":
         pending = gs.pending_claims[0]
         data["claim"] = {"for": [r.value for r in (pending.reasons or (pending.reason,))]}
@@ -129,6 +137,21 @@ def seat_json(game: Game, seat: int, *, game_id: str | None) -> dict[str, Any]:
                 data["hint"] = {"card": str(found.card) if found.card else None,
                                 "reason": found.reason}
     return data
+
+
+def suit_json(gs: GameState, seat: int) -> dict[str, Any]:
+    """The starter's suit asked of ``seat``: its rank, what the suit decides, and the suits
+    offered: every suit whose card the table has not seen and the seat was not dealt (one
+    another hand holds is refused without saying whose), so the question tells this seat
+    nothing of another hand."""
+    asked = gs.asked
+    assert asked is not None and gs.starter is not None
+    own = gs.dealt[seat] or ()
+    offered = [suit.letter for suit in Suit
+               if Card(asked.rank, suit) not in gs.seen - {gs.starter}
+               and Card(asked.rank, suit) not in own]
+    return {"rank": asked.rank.symbol, "suits": offered, "makes": list(asked.makes),
+            "crib": asked.crib}
 
 
 def counts(game: Game, seat: int) -> list[dict[str, Any]]:
@@ -186,7 +209,8 @@ def read_action(body: Mapping[str, Any], seat: int) -> tuple[tuple[Event, ...], 
 
     ``{"do": "hand", "dealt": [6 cards], "away": [2 cards], "seq": N}``, ``{"do": "play",
     "card": "5H"}``, ``{"do": "go"}``, ``{"do": "starter", "card": "JD"}``, ``{"do": "claim",
-    "points": 8}``, ``{"do": "muggins", "points": 2}``, each with ``seq``."""
+    "points": 8}``, ``{"do": "muggins", "points": 2}``, ``{"do": "suit", "suit": "H"}``,
+    each with ``seq``."""
     seq = body.get("seq")
     if not isinstance(seq, int) or isinstance(seq, bool) or not 0 <= seq < 10_000:
         raise ActionError("seq must be the whole number the phone's page was drawn with")
@@ -201,10 +225,17 @@ def read_action(body: Mapping[str, Any], seat: int) -> tuple[tuple[Event, ...], 
         return ((Play(seat, card[0]) if do == "play" else Starter(card[0])),), seq
     if do == "go":
         return (Go(seat),), seq
+    if do == "suit":
+        letter = body.get("suit")
+        suit = next((s for s in Suit if s.letter == letter), None)
+        if suit is None:
+            raise ActionError("suit must be one of C, D, H or S")
+        return (StarterSuit(suit),), seq
     if do in ("claim", "muggins"):
         points = body.get("points")
         if not isinstance(points, int) or isinstance(points, bool) or not 0 <= points <= 99:
             raise ActionError("points must be a whole number from 0 to 99")
         return ((Claim(seat, points) if do == "claim" else Muggins(seat, points)),), seq
     shown = repr(do)[:20]
-    raise ActionError(f"{shown} is not an action: hand, play, go, starter, claim or muggins")
+    raise ActionError(f"{shown} is not an action: hand, play, go, starter, suit, claim or "
+                      "muggins")

@@ -188,6 +188,16 @@
       $("asked").textContent = "You deal: tap the starter you turned.";
       drawGrid(seen.concat(me.dealt || []), (card) => act({ do: "starter", card: card },
         "The starter is in."));
+    } else if (me.asks === "suit") {  // the starter was entered by its rank alone
+      const rank = me.suit.rank;
+      const what = me.suit.crib ? "Your crib's count" : "Your count";
+      $("asked").textContent = what + " needs the starter's suit (" + (me.suit.makes.join(", ") || "the suit") +
+        "): tap the suit of the " + (rank === "T" ? "10" : rank) + " turned.";
+      me.suit.suits.forEach((suit) => {
+        const b = cardButton(rank + suit, () => act({ do: "suit", suit: suit },
+          "The starter's suit is in."));
+        hand.appendChild(b);
+      });
     } else if (me.asks === "claim") {
       $("asked").textContent = "Your score waits for your claim: " + me.claim.for.join(", ") + ".";
       const input = document.createElement("input");

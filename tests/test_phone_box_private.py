@@ -1,0 +1,236 @@
+"""The box says nothing of a phone's hand: the starter's wheel and the starter's suit.
+
+A seat on a phone enters its cards in private (pegboard.app.private). The box's starter
+wheel, its suit question and its refusals are the same whatever a phone's hand holds; a
+starter (or a suit) a phone's hand holds is refused on the box without saying whose or
+why; the suit a count asks for is asked on the counting seat's phone too, and the first
+answer, from the box or the phone, is the one entry; an open-handed game never asks the box
+for a phone seat's cards; the app learns the seats phones hold from the pairing.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from pegboard.app import open_hands, private, wheels
+from pegboard.app.inputs import KnobTurn, Pairing, PhoneSeats, SeatCode
+from pegboard.app.state import CardEntry, WheelScreen
+from pegboard.app.view import PageKind
+from pegboard.rules.cards import DECK, Card, Rank, Suit
+from pegboard.rules.events import Dealt, LaidAway, StarterSuit
+from pegboard.rules.state import Phase
+from pegboard.web.phone_view import ActionError, asks, read_action, seat_json
+from tests.support.app_driver import HOLD_OK, OK, UNDO, App, new_game
+from tests.test_seat_entry import Phones, names_card
+
+
+def cards(text: str) -> tuple[Card, ...]:
+    return tuple(Card.parse(word) for word in text.split())
+
+
+def starter_wheel(app: App) -> list[list[tuple[str, Card | None]]]:
+    """The box's starter wheel: each place's choices, their labels, and the card of each
+    choice named with its suit (a rank alone enters a stand-in nobody sees)."""
+    found = wheels.table_wheel(app.game, (), (), None, phones=app.state.phones)
+    assert found is not None and found[0] == "Starter"
+    return [[(choice.label, None if choice.plain else choice.card) for choice in slot]
+            for slot in found[1]]
+
+
+def hands_in(seed: int, dealer: int = 1) -> Phones:
+    """Both seats' phones enter a random deal; the box is on the starter."""
+    phones = Phones(new_game(dealer=dealer), random.Random(seed))
+    deck = list(DECK)
+    phones.rng.shuffle(deck)
+    for seat in (0, 1):
+        six = tuple(deck[6 * seat: 6 * seat + 6])
+        assert phones.send(seat, Dealt(seat, six), LaidAway(seat, six[:2])).taken
+    assert phones.app.state.phones == {0, 1}
+    return phones
+
+
+def test_the_starter_wheel_is_the_same_whatever_the_phones_hold() -> None:
+    wheels_seen = [starter_wheel(hands_in(seed).app) for seed in range(6)]
+    first = wheels_seen[0]
+    assert all(wheel == first for wheel in wheels_seen)
+    # Every rank, and held OK every card of it: nothing is seen before the starter.
+    assert [slot[0][0] for slot in first] == ["A", "2", "3", "4", "5", "6", "7", "8", "9",
+                                              "10", "J", "Q", "K"]
+    named = {card for slot in first for _, card in slot if card is not None}
+    assert named == set(DECK)
+
+
+def test_held_ok_on_the_box_lists_every_suit_of_a_rank_a_phone_holds() -> None:
+    phones = hands_in(11)
+    app = phones.app
+    held = phones.gs.dealt[0]
+    assert held is not None
+    rank = held[3].rank
+    label = wheels.picker.rank_label(rank)
+    picker = app.view.picker
+    assert picker is not None
+    app.feed(KnobTurn(list(picker.options).index(label) - picker.index))  # on to the rank
+    shown = set()
+    for _ in range(5):
+        picker = app.view.picker
+        assert picker is not None
+        shown.add(picker.candidate)
+        app.feed(HOLD_OK)
+    assert {f"{label} {suit.symbol}" for suit in Suit} <= shown
+    assert app.game.phase is Phase.STARTER  # nothing entered by holding OK
+
+
+def test_a_starter_a_phone_holds_is_refused_on_the_box_naming_nobody() -> None:
+    phones = hands_in(5)
+    app = phones.app
+    held = phones.gs.dealt[0]
+    assert held is not None
+    card = held[4]  # a card Ann kept, in private on her phone
+    label = f"{wheels.picker.rank_label(card.rank)} {card.suit.symbol}"
+    before = app.state.session
+    record = list(app.record)
+    app.pick(label)
+    assert app.pages and app.pages[0].kind is PageKind.REFUSED
+    text = " ".join(app.pages[0].lines)
+    assert " ".join(text.split()) == " ".join(private.CLASH.split())
+    assert not names_card(repr(app.view), card)
+    assert app.state.session is before and app.record == record  # nothing entered
+    app.read()
+    assert app.game.phase is Phase.STARTER
+    # The card on the table is entered by its rank alone: a stand-in no hand holds.
+    other = next(c for c in DECK if c not in (phones.gs.dealt[0] or ())
+                 and c not in (phones.gs.dealt[1] or ()))
+    app.pick(wheels.picker.rank_label(other.rank))
+    assert app.game.phase is Phase.PLAY and app.game.starter is not None
+    assert all(app.game.starter not in (d or ()) for d in app.game.dealt)
+
+
+def test_without_phones_the_starter_wheel_is_as_it_was() -> None:
+    """A teaching game's hand entered on the box is the table's to know: its cards stay off
+    the starter's wheel (no phone is involved, nothing changes)."""
+    app = new_game(dealer=1)
+    assert starter_wheel(app)[0] == [("A", None)]  # no named card: the rank alone
+    assert app.state.phones == frozenset()
+
+
+def suit_question_deal(crib_six: str) -> Phones:
+    """Ann (pone, seat 0) keeps J♥ 2♣ 3♦ 4♠ on her phone; Ben (dealing) lays away his first
+    two of ``crib_six``; Ben turns the starter on the box by its rank alone (a 6), and both
+    play from their phones: Ann's count needs the starter's suit (his nobs)."""
+    phones = Phones(new_game(dealer=1), random.Random(1))
+    ann = cards("9C KD JH 2C 3D 4S")
+    ben = cards(crib_six)
+    assert phones.send(0, Dealt(0, ann), LaidAway(0, ann[:2])).taken
+    assert phones.send(1, Dealt(1, ben), LaidAway(1, ben[:2])).taken
+    phones.app.pick("6")
+    assert phones.gs.phase is Phase.PLAY and not phones.gs.starter_suit_known
+    phones.play()
+    phones.app.read()
+    asked = phones.gs.asked
+    assert asked is not None and asked.player == 0 and asked.rank is Rank.SIX
+    return phones
+
+
+def test_the_suit_question_on_the_box_lists_the_same_suits_whatever_the_crib_holds() -> None:
+    plain = suit_question_deal("AH 5S 7C 8D TH QS")
+    hidden = suit_question_deal("6D 5S 7C 8D TH QS")  # a six in Ben's crib, unseen
+    assert hidden.gs.asked is not None and Suit.DIAMONDS not in hidden.gs.asked.suits
+    offered = [wheels.offered_suits(p.gs, p.app.state.phones) for p in (plain, hidden)]
+    assert offered[0] == offered[1]
+    assert plain.app.view.picker == hidden.app.view.picker
+    # The diamond, entered on the box, is refused without a word of Ben's crib.
+    app = hidden.app
+    app.pick("6♦")
+    text = " ".join(app.pages[0].lines)
+    assert " ".join(text.split()) == " ".join(private.CLASH.split())
+    assert hidden.gs.asked is not None
+    # Asked on Ann's phone too: the suits the table has not ruled out, hers aside.
+    app.read()
+    mine = seat_json(app.state.session.game, 0, game_id=None)  # type: ignore[union-attr]
+    assert mine["asks"] == "suit" and mine["suit"]["rank"] == "6"
+    assert set(mine["suit"]["suits"]) == {"C", "D", "H", "S"} - {
+        c.suit.letter for c in hidden.gs.seen if c.rank is Rank.SIX and c != hidden.gs.starter}
+    assert asks(hidden.gs, 1) == "wait"
+
+
+def suit_entered(phones: Phones) -> list[str]:
+    """The starter's suits in the record (one entry a question)."""
+    return [json.loads(line)["suit"] for line in phones.app.record
+            if json.loads(line).get("type") == "starter_suit"]
+
+
+def test_the_starters_suit_is_answered_once_on_the_phone_or_the_box() -> None:
+    # Ann's phone answers first: taken, and the box's question is gone.
+    phones = suit_question_deal("AH 5S 7C 8D TH QS")
+    before = phones.gs.scores[0]
+    assert not phones.send(1, StarterSuit(Suit.HEARTS)).taken  # not Ben's count
+    taken = phones.send(0, StarterSuit(Suit.HEARTS))
+    assert taken.taken and suit_entered(phones) == ["H"]
+    assert phones.gs.scores[0] > before  # his nobs: the jack of the starter's suit
+    again = phones.send(0, StarterSuit(Suit.CLUBS))
+    assert not again.taken and "not asked now" in again.reason
+    assert suit_entered(phones) == ["H"]
+    # The box answers first: the phone's answer, sent from the page drawn before, is refused.
+    box = suit_question_deal("AH 5S 7C 8D TH QS")
+    box.app.pick("6♣")
+    assert suit_entered(box) == ["C"]
+    late = box.send(0, StarterSuit(Suit.HEARTS))
+    assert not late.taken and suit_entered(box) == ["C"]
+    assert box.app.replayed().scores == box.gs.scores
+
+
+def learn_to_play() -> App:
+    """ "Learn to play": a teaching game played open-handed, P1 dealing, at its first deal's
+    question for P2's dealt cards."""
+    app = App.start()
+    app.feed(KnobTurn(1), OK)  # Learn to play
+    while app.view.selected != 0:
+        app.feed(KnobTurn(1))
+    app.feed(OK, UNDO)  # Start; the basics skipped
+    app.feed(KnobTurn(1), OK)  # P1 deals
+    app.read()
+    assert open_hands.open_hands(app.state) and app.game.phase is Phase.STARTER
+    return app
+
+
+def test_an_open_handed_game_never_asks_the_box_for_a_phones_cards() -> None:
+    app = learn_to_play()
+    screen = app.state.screen
+    assert isinstance(screen, CardEntry) and screen.player == 1  # P2's cards, on the box
+    app.feed(PhoneSeats(frozenset({1})))  # P2's phone joins
+    screen = app.state.screen
+    assert isinstance(screen, CardEntry) and screen.player == 0, screen  # on to the dealer
+    assert app.view.title == "Dealt to P1"
+    # P1's cards on the box, then the two laid away: the box goes on to the starter, never
+    # asking for P2's.
+    for card in ("A♥", "2♠", "3♦", "9♣", "10♣", "Q♠"):
+        app.pick(card[:-1])
+        app.pick(card)
+    app.read()
+    assert app.view.title == "P1 lays away"
+    app.feed(OK, OK)
+    app.read()
+    assert isinstance(app.state.screen, WheelScreen) and app.game.dealt[1] is None
+    assert app.view.picker is not None and app.view.picker.prompt == "Starter"
+
+
+def test_the_app_learns_which_seats_phones_hold() -> None:
+    app = new_game(dealer=0)
+    app.feed(PhoneSeats(frozenset({1, 7})))
+    assert app.state.phones == {1}  # a seat not at the table is no seat
+    app.feed(Pairing((SeatCode(0, "ABC123", "HTTP://X/J/ABC123"), SeatCode(1, held=True))))
+    assert app.state.phones == {1}
+    app.feed(PhoneSeats(frozenset({0, 1})))  # Ann's phone joins by the code on the screen
+    assert app.state.phones == {0, 1}
+    assert "ABC123" not in repr(app.view)
+
+
+def test_a_phone_names_the_starters_suit_by_its_letter() -> None:
+    assert read_action({"do": "suit", "suit": "H", "seq": 3}, 0) == (
+        (StarterSuit(Suit.HEARTS),), 3)
+    for wrong in ("X", "h", None, 1, "HH"):
+        with pytest.raises(ActionError, match="suit must be one of C, D, H or S"):
+            read_action({"do": "suit", "suit": wrong, "seq": 3}, 0)
