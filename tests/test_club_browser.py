@@ -156,3 +156,23 @@ def test_a_boards_game_that_ended_past_the_target_reads_the_target(night: Night)
     cells = page.locator("#live td:nth-child(3)").all_text_contents()
     assert cells == [expected]
     assert all(int(score) <= 121 for cell in cells for score in cell.split(" – "))
+
+
+def test_a_held_result_shows_in_the_directors_queue_without_a_reload(night: Night) -> None:
+    """A game whose member already has a game counted in its round waits for the director:
+    the open page shows it in the director's queue from its event stream, unreloaded."""
+    while len(night.played) < len(GAMES):  # (when run alone)
+        confirm_next(night)
+    page = night.page
+    page.goto(night.standings.url)
+    counted(page, len(night.played))
+    page.evaluate("window.openedOnce = true")
+    assert page.locator("#queue tr").count() == 1  # the heading alone
+    write_club_game(night.store, 14, night=NIGHT, round_=1, table=2, members=("101", "103"))
+    page.wait_for_function("() => document.querySelectorAll('#queue tr').length === 2",
+                           timeout=SHOWN_WITHIN_MS)
+    cells = page.locator("#queue tr td").all_text_contents()
+    assert cells[:4] == [str(NIGHT), "1", "2", "101 v 103"]
+    assert cells[5].startswith("member 101 already has a game counted in round 1")
+    assert page.evaluate("window.openedOnce") is True
+    counted(page, len(night.played))  # and it counts for nothing

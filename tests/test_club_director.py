@@ -31,6 +31,7 @@ from pegboard.club.standings import scorecards_csv, standings
 from pegboard.club.topics import result_topic
 from pegboard.errors import ClubError
 from tests.support.club import Standings
+from tests.test_club_hostile import _notes
 from tests.support.mosquitto import Broker
 from tests.test_club_broker import Client
 from tests.test_club_scorecard import club_records
@@ -212,6 +213,39 @@ def test_the_director_on_the_service(tmp_path: Path) -> None:
             assert sorted((r["spread"], r["adjusted"] != "") for r in cards
                           if r["result"] == fits["id"]) == [("-26", True), ("26", True)]
             assert [a["act"] for a in service.get("/api/queue")["acts"]] == ["accept", "adjust"]
+        finally:
+            board.close()
+            service.stop()
+
+
+def test_a_held_result_is_a_note_and_the_page_shows_the_queue(tmp_path: Path) -> None:
+    """A result held for the director is a ``standings`` note saying so (the page fetches
+    its one answer again, and the director's queue is in it): the director sees it without
+    reloading the page."""
+    seating = tmp_path / "seating.json"
+    seating.write_text(json.dumps([{"round": 2, "bye": None, "tables": [
+        {"table": 1, "members": ["101", "102"]}, {"table": 2, "members": ["103", "104"]}]}]),
+        encoding="utf-8")
+    with Broker(tmp_path / "broker") as broker:
+        service = Standings(tmp_path / "r.db", broker.address, extra=(
+            "--seating", str(seating)))
+        board = Client(broker.port)
+        try:
+            with httpx.stream("GET", service.url.rstrip("/") + "/events",
+                              timeout=60) as stream:
+                notes = _notes(stream.iter_lines())
+                assert next(notes)[0] == "standings"  # the first note: draw the page
+                assert next(notes)[0] == "tables"
+                waits = card(2, ("103", "101"), 2)
+                board.send(result_topic("club", "b1", waits["game"]),
+                           json.dumps(waits).encode())
+                kind, news = next(notes)  # bounded by the stream's timeout
+                assert (kind, news) == ("standings", {
+                    "version": 1, "stored": "held", "id": waits["id"], "club": "club",
+                    "night": waits["night"], "round": 2, "table": 2})
+                page = service.get("/api/page")
+                assert [q["id"] for q in page["queue"]] == [waits["id"]]
+                assert page["status"]["held"] == 1 and page["status"]["results"] == 0
         finally:
             board.close()
             service.stop()

@@ -79,13 +79,13 @@ class Notes:
     """What the page's event streams say, and the version the cached answers are for
     (called from paho's thread; kept on the event loop's).
 
-    - :meth:`changed` (a result counted, corrected, accepted or voided): the standings
-      changed; every open page fetches them again, once (``standings``, saying what
-      changed);
+    - :meth:`changed` (a result counted, corrected, held for the director, accepted,
+      voided or adjusted): the standings or the director's queue changed; every open page
+      fetches them again, once (``standings``, saying what changed);
     - :meth:`tables_changed` (a board's live state or availability): a ``tables`` note
       carrying that board's entry, so a page redraws its Tables without fetching anything
       and never fetches the standings for it;
-    - :meth:`written` (anything else stored: a refusal, a duplicate, a result held): no
+    - :meth:`written` (anything else stored: a refusal, a duplicate): no
       note, but the answers cached before it are not given again.
 
     Whatever changes what a route answers calls one of these, so that :meth:`stamp` moves

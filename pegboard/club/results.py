@@ -92,6 +92,12 @@ class Stored(StrEnum):
         """Whether the standings changed."""
         return self in (Stored.COUNTED, Stored.CORRECTED)
 
+    @property
+    def shown(self) -> bool:
+        """Whether the page changed: the standings, or the director's queue (a result
+        held), which the director watches on the page without reloading it."""
+        return self is not Stored.DUPLICATE
+
 
 REPLACED = "replaced"
 """The audit's status of a revision a correction replaced."""

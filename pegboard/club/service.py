@@ -56,10 +56,10 @@ class Subscriber:
                  failed: Callable[[BaseException], None] = lambda error: None,
                  points: GamePoints = GamePoints.ACC, seating: list[Round] | None = None
                  ) -> None:
-        """``changed`` is told what changed in the standings (the result, its night, how it
-        was stored); ``tables_changed`` a board's new live state and availability (its key
-        and entry); ``written`` that something else was stored (a refusal, a duplicate, a
-        result held), for which no page redraws. ``points``: the club's game points, by
+        """``changed`` is told what changed in the standings or the director's queue (the
+        result, its night, how it was stored: counted, corrected or held); ``tables_changed``
+        a board's new live state and availability (its key and entry); ``written`` that
+        something else was stored (a refusal, a duplicate), for which no page redraws. ``points``: the club's game points, by
         which every game is counted; ``seating``: tonight's, against which each new game is
         checked (docs/club.md)."""
         self.db_path = db_path
@@ -176,7 +176,7 @@ class Subscriber:
             return
         stored = store_result(self._db, card, points=self.points, seating=self.seating)
         log.info("result %s from %s:%s: %s", card["id"], card["board"], card["game"], stored)
-        if stored.changes:
+        if stored.shown:  # the standings changed, or the director's queue did
             self.changed({"stored": stored.value, "id": card["id"], "club": card["club"],
                           "night": card["night"], "round": card["round"],
                           "table": card["table"]})
