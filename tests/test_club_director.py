@@ -31,9 +31,9 @@ from pegboard.club.standings import scorecards_csv, standings
 from pegboard.club.topics import result_topic
 from pegboard.errors import ClubError
 from tests.support.club import Standings
-from tests.test_club_hostile import _notes
 from tests.support.mosquitto import Broker
 from tests.test_club_broker import Client
+from tests.test_club_hostile import _notes
 from tests.test_club_scorecard import club_records
 
 SEATING = [Round(2, (Pairing(1, ("101", "102")), Pairing(2, ("103", "104"))), None)]

@@ -59,9 +59,9 @@ class Subscriber:
         """``changed`` is told what changed in the standings or the director's queue (the
         result, its night, how it was stored: counted, corrected or held); ``tables_changed``
         a board's new live state and availability (its key and entry); ``written`` that
-        something else was stored (a refusal, a duplicate), for which no page redraws. ``points``: the club's game points, by
-        which every game is counted; ``seating``: tonight's, against which each new game is
-        checked (docs/club.md)."""
+        something else was stored (a refusal, a duplicate), for which no page redraws.
+        ``points``: the club's game points, by which every game is counted; ``seating``:
+        tonight's, against which each new game is checked (docs/club.md)."""
         self.db_path = db_path
         self.broker = broker
         self.filter = results_filter(club)
