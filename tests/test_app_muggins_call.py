@@ -14,7 +14,7 @@ import json
 
 from pegboard.app.inputs import KnobTurn
 from pegboard.app.machine import initial_state
-from pegboard.app.view import Screen
+from pegboard.app.view import PageKind, Screen
 from pegboard.app.words import claimed_line
 from pegboard.config import Config
 from pegboard.rules.state import Reason
@@ -127,10 +127,12 @@ def to_the_show(app: App) -> App:
 
 
 def to_the_crib_claim(app: App, *, short: int | None) -> App:
-    """The hands still to claim claimed in full, then the crib 2 3 6 J (worth 4) entered;
-    ``short``: the crib then claimed that much (None: its claim waits)."""
+    """The hands still to claim claimed in full (each one's page read once the next claim
+    shuts its window), then the crib 2 3 6 J (worth 4) entered; ``short``: the crib then
+    claimed that much (None: its claim waits)."""
     while app.game.pending_claims and app.game.pending_claims[0].reason is Reason.HAND:
         claim(app, app.game.pending_claims[0].points)
+        app.read()
     for label in ("2", "3", "6", "J"):
         app.pick(label)
     return app if short is None else claim(app, short)
@@ -149,6 +151,11 @@ def test_a_hand_claimed_short_shows_no_count_and_the_crib_can_be_called_in_the_n
     assert app.view.lines[:1] == ("hand: 4",)
     dealer = app.game.pending_claims[0]
     claim(app, dealer.points)  # the dealer's hand, in full
+    # The dealer's claim shut the window on the pone's: her hand's page comes now, with
+    # what she said; the dealer's own is kept back while it can be called.
+    assert app.view.title == f"{who}'s hand: {pending.points}"
+    assert app.view.lines[0] == f"said {pending.points - 1}"
+    app.feed(OK)
     # While it can be called, it heads the crib's screen (the wheel says whose crib card).
     assert app.view.screen is Screen.CRIB
     assert app.view.title == f"P1's hand: claimed {dealer.points}"
@@ -158,8 +165,12 @@ def test_a_hand_claimed_short_shows_no_count_and_the_crib_can_be_called_in_the_n
     assert crib.reason is Reason.CRIB
     assert crib.points == 4  # fifteen 2, fifteen 4
     claim(app, 0)
-    # The crib's claim is the deal's last count: the next deal's starter is asked for at
-    # once, with the claim in view, and no page to pass.
+    # The crib's claim shut the window on the dealer's hand: its page, right as claimed.
+    assert app.view.title == f"P1's hand: {dealer.points}"
+    assert app.view.lines[0].startswith("fifteen")
+    app.feed(OK)
+    # The crib's claim is the deal's last count: the next deal's starter is asked for,
+    # with the claim in view.
     assert app.view.screen is Screen.STARTER and app.view.award == "P1's crib: claimed 0"
     assert app.view.title == "P1's crib: claimed 0"  # heading the screen while it is open
     assert [json.loads(line)["type"] for line in app.record[-2:]] == ["claim", "deal"]
@@ -169,11 +180,14 @@ def test_a_hand_claimed_short_shows_no_count_and_the_crib_can_be_called_in_the_n
     app.feed(MENU, KnobTurn(1), OK)
     assert app.view.lines == ("P2 takes 4:", "P1 missed 4", "(crib)")
     assert json.loads(app.record[-1]) == {"type": "muggins", "player": 1, "points": 4}
+    # The next deal has begun (its starter is in): the crib's page never comes in it.
+    app.feed(OK)
+    assert app.view.screen is Screen.PLAY and app.view.picker is not None
 
 
 def test_the_open_crib_claim_heads_the_starter_after_an_undo_and_a_power_cut() -> None:
     app = to_the_crib_claim(to_the_show(muggins_game()), short=3)
-    app.pick("7").feed(UNDO)  # the starter entered, then taken back
+    app.read().pick("7").feed(UNDO)  # the starter entered, then taken back
     assert app.view.screen is Screen.STARTER and app.view.title == "P1's crib: claimed 3"
     resumed = App(initial_state(Config(), resume=app.record))
     resumed.read()
@@ -183,6 +197,7 @@ def test_the_open_crib_claim_heads_the_starter_after_an_undo_and_a_power_cut() -
 
 def test_a_crib_miss_cannot_be_called_once_the_next_deal_pegs_a_score() -> None:
     app = to_the_crib_claim(to_the_show(muggins_game()), short=0)
+    app.read()  # the dealer's hand's page, its window shut by the crib's claim
     assert app.view.title == "P1's crib: claimed 0"
     app.feed(MENU, OK)  # the menu and Back: the screen is as it was
     assert app.view.title == "P1's crib: claimed 0"
@@ -279,3 +294,110 @@ def test_teaching_keeps_a_right_count_back_too_until_the_next_claim() -> None:
     claim(app, app.game.pending_claims[0].points)  # P1's hand: P2's window shuts
     assert app.pages[0].title == "P2's hand: 4"
     assert app.pages[0].lines[0].startswith("fifteen")  # said as it is: nothing missed
+
+
+def pages_seen(app: App) -> list[tuple[str, tuple[str, ...], PageKind | None]]:
+    """The pages on screen, read through with OK: each one's title, lines and kind."""
+    seen = []
+    while app.pages:
+        seen.append((app.view.title, app.view.lines, app.view.page))
+        app.feed(OK)
+    return seen
+
+
+def counts(seen: list[tuple[str, tuple[str, ...], PageKind | None]],
+           ) -> list[tuple[str, tuple[str, ...]]]:
+    """The count pages among ``seen``."""
+    return [(title, lines) for title, lines, kind in seen if kind is PageKind.COUNT]
+
+
+def going_on(app: App) -> App:
+    """Read every page, answer a teaching muggins question with "No muggins", and claim
+    each play score in full, until a card, a hand's or crib's claim is asked for."""
+    for _ in range(50):
+        if app.pages:
+            app.feed(OK)
+        elif app.view.screen is Screen.CONFIRM:
+            row = list(app.view.lines).index("No muggins")
+            app.feed(KnobTurn(row - (app.view.selected or 0)), OK)
+        elif app.view.screen is Screen.CLAIM and \
+                app.game.pending_claims[0].reason not in (Reason.HAND, Reason.CRIB):
+            claim(app, app.game.pending_claims[0].points)
+        else:
+            return app
+    raise AssertionError(f"never settled: {app.view}")
+
+
+def to_the_crib_entered(app: App) -> App:
+    """Starter 5, the play 4 4 7 8 8 K Q 9; P2's hand claimed 1 short, P1's hand in full,
+    the crib 2 3 6 J entered: the window on P1's hand is open, her crib's claim waits."""
+    for label in ("5", "4", "4", "7", "8", "8", "K", "Q", "9"):
+        going_on(app).pick(label)
+    claim(going_on(app), app.game.pending_claims[0].points - 1)
+    claim(going_on(app), app.game.pending_claims[0].points)
+    for label in ("2", "3", "6", "J"):
+        going_on(app).pick(label)
+    going_on(app)
+    assert app.view.screen is Screen.CLAIM and app.game.pending_claims[0].reason is Reason.CRIB
+    return app
+
+
+def test_a_page_kept_back_comes_alike_after_an_undo_and_a_power_cut() -> None:
+    """The page of a claim kept back while muggins could be called on it is read off the
+    record when the window shuts: an undo or a restart in between shows what an
+    uninterrupted game shows (with teaching, its lessons given once a game may come again
+    after a restart, so there the count pages are compared)."""
+    for teaching in (False, True):
+        straight = to_the_crib_entered(muggins_game(teaching=teaching))
+        claim(straight, 4)  # the crib's claim shuts the window on P1's hand
+        expected = pages_seen(straight)
+        first = counts(expected)[0]
+        assert first[0] == "P1's hand: 2" and first[1][:2] == (
+            "fifteen 2 (5 K)", "cards: 4 8 K 9"), expected
+
+        undone = to_the_crib_entered(muggins_game(teaching=teaching))
+        undone.feed(UNDO)  # the crib taken back: the window on P1's hand stays open
+        assert undone.game.crib is None and undone.game.open_call is not None
+        for label in ("2", "3", "6", "J"):
+            undone.pick(label)
+        claim(going_on(undone), 4)
+        assert pages_seen(undone) == expected
+
+        cut = to_the_crib_entered(muggins_game(teaching=teaching))
+        resumed = App(initial_state(Config(), resume=cut.record))
+        resumed.read()  # "Game restored"
+        claim(resumed, 4)
+        seen = pages_seen(resumed)
+        assert counts(seen) == counts(expected)
+        if not teaching:
+            assert seen == expected
+
+
+def test_the_crib_page_comes_with_a_call_made_before_the_next_starter() -> None:
+    app = to_the_crib_entered(muggins_game())
+    claim(app, 3)  # one short
+    assert [title for title, _, _ in pages_seen(app)] == ["P1's hand: 2"]
+    assert app.view.screen is Screen.STARTER  # the next deal dealt, its starter asked
+    app.feed(MENU, KnobTurn(1), OK)
+    seen = pages_seen(app)
+    assert seen[0][:2] == ("Muggins", ("P2 takes 1:", "P1 missed 1", "(crib)"))
+    assert seen[1][0] == "P1's crib: 4" and seen[1][1][0] == "said 3"
+    assert app.view.screen is Screen.STARTER
+
+
+def test_a_crib_page_never_comes_in_the_next_deal() -> None:
+    """Teaching: a crib claimed right stays open to a call across the next deal; once that
+    deal has begun its page is not shown at all (it would come in the middle of the play)."""
+    app = to_the_crib_entered(muggins_game(teaching=True))
+    claim(app, 4)
+    titles = [title for title, _, _ in pages_seen(app)]
+    assert app.game.open_call is not None and app.game.open_call.claim.reason is Reason.CRIB
+    for label in ("7", "5", "10"):  # the starter; P1 leads 5, P2's 10 makes fifteen
+        titles.extend(title for title, _, _ in pages_seen(app))
+        app.pick(label)
+    titles.extend(title for title, _, _ in pages_seen(app))
+    assert app.view.screen is Screen.CLAIM
+    claim(app, 2)  # a score pegged: the window on the crib is shut
+    assert app.game.open_call is not None and app.game.open_call.claim.reason is Reason.FIFTEEN
+    titles.extend(title for title, _, _ in pages_seen(app))
+    assert not any("crib: 4" in title for title in titles), titles

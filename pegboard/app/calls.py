@@ -7,14 +7,17 @@ to itself and asks nothing:
 
 * after a claim the table goes straight on; the screen says only what was claimed (a hand's
   or crib's claim stays on the award line: "Ann's crib: claimed 6"), and a hand's or crib's
-  page of what was right is not shown;
+  page of what was right is not shown while muggins can be called on it: it comes when the
+  window shuts (the next claim, a call), never while an opponent may still call;
 * an opponent calls with a key of their own while the window is open: the menu's
   "Muggins: Ben" row, there after **every** claim until the next score is pegged (a right
   claim too, so the row gives nothing away); the call takes what was missed, or says
   nothing was;
 * the crib's claim ends the deal's counting and the next deal's starter is asked for at once:
   the call stays open across the deal until the next score is pegged (record version 5), so
-  no page waits to be passed;
+  no page waits to be passed; its page comes if the window shuts before the next deal begins
+  (a call made at the next starter), and not at all once it has (never in the middle of
+  the play);
 * a go's point or the last card's, alone, is claimed by the entry that wins it (the owner's
   GO, the last card laid): players say "one for go" as they say it, and there is nothing to
   count (:func:`pegboard.app.flow.said_with`).
@@ -23,8 +26,8 @@ With teaching on, the box keeps the open way, as a lesson: the table is asked on
 points were missed, the title naming them ("Ann missed 2"), the opponent first; "No muggins"
 is an entry of the record (a ``muggins`` line of 0 points), so a table resumed after a power
 cut is not asked again. The count's page (what was right, with what was said) and the
-lessons on what was missed come once the window on the claim is shut, never while an
-opponent may still call (:func:`pegboard.app.flow.withhold`).
+lessons on what was missed come once the window on the claim is shut, as without teaching
+(:func:`pegboard.app.flow.withhold`).
 """
 
 from __future__ import annotations
@@ -52,19 +55,10 @@ def _gs(state: AppState) -> GameState:
 
 
 def claim(state: AppState, player: int, points: int) -> Result:
-    """Enter ``player``'s claim of ``points``. Without teaching the count's page (what was
-    right) is kept back: the award line says what was claimed."""
-    new, effects = flow.enter(state, Claim(player, points))
-    if new.teaching or not isinstance(new.screen, Reading) or new.screen.then is not None:
-        return new, effects
-    pages: list[Page] = []
-    for page in new.screen.pages:
-        count = page.count
-        if count is None or count.claimed is None:
-            pages.append(page)
-    if pages:
-        return replace(new, screen=replace(new.screen, pages=tuple(pages))), effects
-    return flow.settle(new, list(effects))
+    """Enter ``player``'s claim of ``points``. The count's page (what was right) is kept back
+    while muggins may be called on the claim (:func:`pegboard.app.flow.withhold`): the award
+    line says what was claimed."""
+    return flow.enter(state, Claim(player, points))
 
 
 def open_claim(state: AppState) -> int | None:

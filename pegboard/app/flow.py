@@ -49,7 +49,17 @@ from pegboard.app.words import (
     wrap,
 )
 from pegboard.errors import PegboardError
-from pegboard.rules.events import Claim, Cut, Deal, Event, Go, LetPass, OptionsChanged, Play
+from pegboard.rules.events import (
+    Claim,
+    Cut,
+    Deal,
+    Event,
+    Go,
+    LetPass,
+    Muggins,
+    OptionsChanged,
+    Play,
+)
 from pegboard.rules.facts import Report
 from pegboard.rules.fold import fold_reports
 from pegboard.rules.state import GameState, PenaltyOffer, Phase, Reason
@@ -240,7 +250,6 @@ def undo(state: AppState) -> Result:
     state = replace(
         state, session=session, award=f"Undone: {describe(last, session.state.names)}",
         race=(), offers_shown=min(state.offers_shown, len(session.state.offers)),
-        withheld=(), withheld_call=None,
     )
     # An offer the undone entry answered (a penalty applied, an offer let pass) stands again:
     # it is put to the table as a game resumed at this point would put it.
@@ -260,6 +269,10 @@ def notices(state: AppState, before: GameState, report: Report, *,
     (teaching, unless ``teach`` is False) the lessons; and the play screen's award line."""
     assert state.session is not None
     after, event = state.session.state, report.event
+    # A claim's pages kept back while muggins could be called on it come first, their
+    # lessons given before this entry's own.
+    released, given = held_back(state, before, report, teach=teach)
+    state = replace(state, helped=state.helped | given)
     pegged = [award for act in said(report) for award in act.awards]
     spoken = awards_text(pegged, after.names) if pegged else ""
     taught, helped = (lessons(state, before, event, report.awards) if teach
@@ -281,34 +294,82 @@ def notices(state: AppState, before: GameState, report: Report, *,
         award = ""
     else:
         award = state.award
-    state = replace(state, award=award, offers_shown=len(after.offers),
-                    helped=state.helped | helped)
-    return withhold(state, report, pages, taught)
+    state = replace(state, award=award, offers_shown=len(after.offers))
+    state, shown = withhold(state, report, pages, taught, helped)
+    return state, [*released, *shown]
+
+
+COUNTED = (Reason.HAND, Reason.CRIB)
+"""The claims whose page tells a count (its breakdown, with what was said)."""
+AFTER_THE_DEAL = (Muggins, OptionsChanged)
+"""The entries that may follow the next deal's automatic ``deal`` while the deal before it
+has not yet been left: a muggins call (or "no muggins") and a table option. Any other entry
+begins the next deal (its starter, its cards, a penalty about it)."""
+
+
+def _opens_count_call(report: Report) -> bool:
+    """Whether ``report`` is a hand's or crib's claim that opened a muggins window on itself
+    (the engine's ``Turn.call``): while it is open its page must not tell the count."""
+    event, call = report.event, report.next.call
+    return (isinstance(event, Claim) and call is not None and call.claimed is not None
+            and call.owner == event.player and call.claim.reason in COUNTED)
+
+
+def _told(page: Page) -> bool:
+    """A page that tells a claim's true count (its count page, with what was said)."""
+    return page.count is not None and page.count.claimed is not None
 
 
 def withhold(state: AppState, report: Report, pages: list[Page], taught: list[Page],
-             ) -> tuple[AppState, list[Page]]:
-    """Teaching, a muggins game: a shared screen never tells the table a claim's true count
-    while an opponent may still call muggins on it (ACC 10). The pages of a hand's or crib's
-    claim that tell it (its count, with what was said, and the lessons on what was missed)
-    are kept back while the engine's window on that claim is open, and come first among the
-    pages of the entry that closes it (the next claim, the next score pegged, a muggins call
-    or "no muggins", the end of the game); the award line says what was claimed meanwhile."""
-    call = report.next.call
-    released: tuple[Page, ...] = ()
-    if state.withheld and call != state.withheld_call:
-        released = state.withheld
-        state = replace(state, withheld=(), withheld_call=None)
-    event = report.event
-    if (state.teaching and isinstance(event, Claim) and call is not None
-            and call.claimed is not None and call.owner == event.player
-            and call.claim.reason in (Reason.HAND, Reason.CRIB)):
-        told = [page for page in pages if page.count is not None and page.count.claimed is not None]
-        if told:
-            pages = [page for page in pages if page not in told]
-            state = replace(state, withheld=(*told, *taught), withheld_call=call)
-            taught = []
-    return state, [*released, *pages, *taught]
+             helped: frozenset[str]) -> tuple[AppState, list[Page]]:
+    """Muggins games: a shared screen never tells the table a claim's true count while an
+    opponent may still call muggins on it (ACC 10). The pages of a hand's or crib's claim
+    that tell it (its count, with what was said, and with teaching the lessons on it) are
+    not shown while the engine's window on that claim is open: they are read off the
+    record when the entry that shuts it is made (:func:`held_back`). The award line says
+    what was claimed meanwhile."""
+    if _opens_count_call(report):
+        pages = [page for page in pages if not _told(page)]
+        taught, helped = [], frozenset()
+    return replace(state, helped=state.helped | helped), [*pages, *taught]
+
+
+def held_back(state: AppState, before: GameState, report: Report, *, teach: bool = True,
+              ) -> tuple[list[Page], frozenset[str]]:
+    """The pages of the hand's or crib's claim whose muggins window ``report``'s entry shut
+    (none when it shut none), and the lessons they give: the claim's count page with what
+    was said and, teaching, its lessons, made from the claim's own entry in the record as
+    they would have been shown at it, so an undo or a restart in between changes nothing.
+    A crib's window stays open across the next deal's automatic ``deal``: its page comes
+    when the window shuts before the next deal begins (a muggins call, "no muggins"), and
+    not at all once the next deal has begun (its starter, a card dealt or laid), so never
+    in the middle of its play."""
+    call = before.open_call
+    session = state.session
+    none: tuple[list[Page], frozenset[str]] = ([], frozenset())
+    if (session is None or call is None or call.claimed is None
+            or call.claim.reason not in COUNTED or report.next.call == call):
+        return none
+    game = session.game.copy()
+    since = [game.pop()]  # the entry that shut the window
+    while game.events and not isinstance(game.events[-1], Claim):
+        since.append(game.pop())
+    found = game.report
+    if found is None or not _opens_count_call(found) or found.next.call != call:
+        return none
+    since.reverse()
+    dealt = next((at for at, event in enumerate(since) if isinstance(event, Deal)), None)
+    if dealt is not None and not all(isinstance(event, AFTER_THE_DEAL)
+                                     for event in since[dealt + 1:]):
+        return none  # the next deal has begun: the page would come in the middle of it
+    claimed = replace(state, session=Session(game.copy(), session.table))
+    after = game.state
+    claim = game.pop()
+    pages = [page for page in entry_pages(game.state, after, found) if _told(page)]
+    if not teach:
+        return pages, frozenset()
+    taught, helped = lessons(claimed, game.state, claim, found.awards)
+    return [*pages, *taught], helped
 
 
 def standing_offers(session: Session) -> tuple[PenaltyOffer, ...]:

@@ -19,7 +19,6 @@ from pegboard.config import Config
 from pegboard.rules.cards import Card, Rank
 from pegboard.rules.events import Event, TableOptions
 from pegboard.rules.scoring import ScoreItem
-from pegboard.rules.state import OpenCall
 from pegboard.rules.value import Value
 from pegboard.rules.variants import Rules
 
@@ -351,10 +350,7 @@ class AppState:
     ``award`` is the last pegging award said on the play screen; ``helped`` the teaching
     lessons already given this game; ``offers_shown`` how many of the engine's penalty
     offers have been put to the table. ``fresh`` until the first key after power-on is taken
-    (holding GO then turns audio mode on). ``withheld``: teaching, a muggins game: the pages
-    of a hand's or crib's claim that tell its true count (the count, what was missed), kept
-    back while an opponent may still call muggins on it (``withheld_call``, the engine's
-    window) and shown when that window closes. ``phones``: the seats of the game in progress
+    (holding GO then turns audio mode on). ``phones``: the seats of the game in progress
     that phones hold (their hands are private: :mod:`pegboard.app.private`).
     """
 
@@ -365,8 +361,6 @@ class AppState:
     award: str = ""
     helped: frozenset[str] = frozenset()
     offers_shown: int = 0
-    withheld: tuple[Page, ...] = ()
-    withheld_call: OpenCall | None = None
     race: tuple[tuple[int, ...], ...] = ()
     brightness: Brightness = Brightness.NORMAL
     last_input: float | None = None

@@ -170,9 +170,15 @@ class Follower:
         self.truth: DealTruth | None = None
         self.pages: list[PageWant] = []
         self.withheld: list[PageWant] = []
-        """Teaching, muggins: the page of the hand's or crib's claim an opponent may still call
-        on, kept back until that window closes (the next claim, a call or "no muggins", the
+        """Muggins: the page of the hand's or crib's claim an opponent may still call on,
+        kept back until that window closes (the next claim, a call or "no muggins", the
         next score pegged, the end of the game)."""
+        self.across = False
+        """The page kept back is a crib's whose window stayed open across the next deal: it
+        comes if the window shuts before that deal begins, and never once it has."""
+        self.helds: list[tuple[tuple[PageWant, ...], bool]] = [((), False)]
+        """What was kept back after each entry (an undo or a restart goes back to it: the
+        device reads it off the record)."""
         self.ended: Spoken | None = None
         """The awards the end-of-the-play page must name (a card or go that ended the play
         and pegged), before any count page."""
@@ -227,6 +233,7 @@ class Follower:
             self._process(event)
             self.shapes.append(shape(event))
             self.places.append(self.place)
+            self.helds.append((tuple(self.withheld), self.across))
 
     def _header(self, header: Event | GameHeader) -> None:
         assert isinstance(header, GameHeader)
@@ -239,7 +246,9 @@ class Follower:
         del self.places[count + 1:]
         del self.shapes[count:]
         self.pages.clear()
-        self.withheld.clear()  # the device drops what it kept back on an undo
+        held, self.across = self.helds[count]
+        del self.helds[count + 1:]
+        self.withheld = list(held)  # kept back as it was then: the device reads the record
         self.ended = None
         deal = self.place.deal
         self.truth = None
@@ -252,10 +261,14 @@ class Follower:
         ledger = replace(place.ledger, pegged=())
         if isinstance(event, OptionsChanged):
             return
+        if self.across and not isinstance(event, Deal | Muggins):
+            self.withheld.clear()  # the next deal has begun: the crib's page never comes
+            self.across = False
         if isinstance(event, Cut):
             self.place = self._cut_made(event, place)
             return
         if isinstance(event, Deal):
+            self.across = bool(self.withheld)
             self.place = self._new_deal(event, replace(place, ledger=ledger))
             self._say(self.place.ledger, event)
             return
@@ -494,6 +507,7 @@ class Follower:
         """The muggins window on the claim kept back closed: its page comes now."""
         self.pages.extend(self.withheld)
         self.withheld.clear()
+        self.across = False
 
     def _claimed(self, event: Claim, ledger: Ledger) -> Ledger:
         self.release()  # the next claim closes the window on the last
@@ -510,9 +524,8 @@ class Follower:
         if act.counted:
             # The claim stays on the award line, where the other side judges it.
             self.count_claimed = claimed_words(self.names[act.player], act.kind, event.points)
-        if act.counted and self.spec.teaching:
-            # Without teaching the box keeps what was right to itself: no page. With it, the
-            # page comes once no muggins can be called on the claim (ACC 10).
+        if act.counted:
+            # The page comes once no muggins can be called on the claim (ACC 10).
             page = PageWant(act.player, act.kind == "crib", act.points, act.points,
                             said=event.points, award=())
             if ledger.winner is None:
