@@ -31,6 +31,7 @@ import asyncio
 import contextlib
 import functools
 import hmac
+import ipaddress
 import json
 import re
 import sqlite3
@@ -241,6 +242,27 @@ class Answers:
         return answer
 
 
+DIRECTOR_IN_CLEAR = (
+    "the director's acts are taken over HTTPS (club serve --certfile --keyfile, club setup's "
+    "standings.crt and standings.key) or from the standings host itself (ssh -L "
+    "8122:127.0.0.1:8122 to it): never over the network in clear")
+"""Why a director's act is refused from another machine without TLS."""
+
+
+def local(request: Request) -> bool:
+    """Whether ``request`` came from this host (a loopback address): without TLS, only such
+    a request may carry the director's password."""
+    client = request.client
+    if client is None:
+        return False
+    try:
+        address = ipaddress.ip_address(client.host.partition("%")[0])
+    except ValueError:
+        return False
+    mapped = address.ipv4_mapped if isinstance(address, ipaddress.IPv6Address) else None
+    return (mapped or address).is_loopback
+
+
 class QueryError(ClubError):
     """A query parameter that cannot be used (answered with 400)."""
 
@@ -270,10 +292,13 @@ def create_app(db_path: Path, notes: Notes, *, hosts: Collection[str] | None,
                start: Callable[[], None], stop: Callable[[], None],
                seating: list[Round] | None = None,
                tables: Callable[[], list[dict[str, Any]]] = list,
-               director: str | None = None, points: GamePoints = GamePoints.ACC) -> Starlette:
+               director: str | None = None, points: GamePoints = GamePoints.ACC,
+               secure: bool = False) -> Starlette:
     """The application; ``start`` and ``stop`` run the subscriber with the server;
     ``director``: the director's password (None: no director's acts are taken), by which
-    results are accepted or voided (counted by the club's game ``points``)."""
+    results are accepted, voided or adjusted (counted by the club's game ``points``);
+    ``secure``: served over HTTPS, else the director's acts are taken only from this host
+    (:func:`local`), so the password never crosses the network in clear."""
 
     answers = Answers(db_path, notes)
 
@@ -362,6 +387,8 @@ def create_app(db_path: Path, notes: Notes, *, hosts: Collection[str] | None,
         if director is None:
             return JSONResponse({"error": "no director's password is set (club serve "
                                  "--director-password-file)"}, status_code=403)
+        if not secure and not local(request):
+            return JSONResponse({"error": DIRECTOR_IN_CLEAR}, status_code=403)
         if not hmac.compare_digest(given.encode(), f"Bearer {director}".encode()):
             return JSONResponse({"error": "the director's password is wrong or missing"},
                                 status_code=401, headers={"www-authenticate": "Bearer"})

@@ -27,9 +27,10 @@ def serve(db: Path, sock: socket.socket, broker: tuple[str, int], *, club: str =
           name: str = "standings", username: str | None = None, password: str | None = None,
           ca_file: Path | None = None, hosts: Collection[str] | None = None,
           seating: list[Round] | None = None, points: GamePoints = GamePoints.ACC,
-          director: str | None = None) -> int:
+          director: str | None = None, tls: tuple[Path, Path] | None = None) -> int:
     """Serve the standings on the listening ``sock`` until stopped, counting games by the
-    club's game ``points``; the exit status."""
+    club's game ``points``; ``tls``: HTTPS only, with this certificate and key; the exit
+    status."""
     notes = Notes()
     failures = Failures()
     subscriber = Subscriber(db, broker, club=club, name=name, username=username,
@@ -45,8 +46,10 @@ def serve(db: Path, sock: socket.socket, broker: tuple[str, int], *, club: str =
 
     app = create_app(db, notes, hosts=hosts, start=subscriber.start, stop=stop,
                      seating=seating, tables=subscriber.snapshot, director=director,
-                     points=points)
-    server = failures.server = uvicorn.Server(guarded_config(app, Limits()))
+                     points=points, secure=tls is not None)
+    certfile, keyfile = tls if tls is not None else (None, None)
+    server = failures.server = uvicorn.Server(guarded_config(app, Limits(), certfile=certfile,
+                                                             keyfile=keyfile))
     try:
         server.run(sockets=[sock])
     except KeyboardInterrupt:

@@ -7,6 +7,8 @@ Writes into one folder:
   and the standings host, which trust no other certificate for the broker;
 - ``broker.crt`` and ``broker.key``: the broker's certificate, signed by that authority, for
   the names and addresses the boards reach it by (``--host``; :func:`broker_names`);
+- ``standings.crt`` and ``standings.key``: the standings page's, for the same names
+  (``club serve --certfile --keyfile``: the page and the director's acts over HTTPS);
 - ``mosquitto.conf``: one listener on the given port with TLS only (TLS 1.2 at least), no
   anonymous clients, the password file and the ACL below, the bounds of :func:`bounds`
   (a packet's size, memory, connections, queues), persistence (the standings service's
@@ -166,10 +168,12 @@ def _openssl(tool: str, *args: str, cwd: Path) -> None:
 
 
 def make_certificates(out: Path, club: str, names: list[str]) -> None:
-    """The club's certificate authority (``ca.crt``, ``ca.key``) and the broker's
-    certificate for ``names`` (``broker.crt``, ``broker.key``), made by the ``openssl``
-    command in a private folder and moved into ``out`` once all four are made; private keys
-    mode 600, certificates 644."""
+    """The club's certificate authority (``ca.crt``, ``ca.key``), the broker's certificate
+    for ``names`` (``broker.crt``, ``broker.key``) and the standings page's for the same
+    names (``standings.crt``, ``standings.key``: ``club serve --certfile --keyfile``, so the
+    director's password crosses the room's network only inside TLS), made by the
+    ``openssl`` command in a private folder and moved into ``out`` once all six are made;
+    private keys mode 600, certificates 644."""
     tool = shutil.which("openssl")
     if tool is None:
         raise ClubError("openssl was not found: install Debian's openssl package")
@@ -180,18 +184,21 @@ def make_certificates(out: Path, club: str, names: list[str]) -> None:
                  "-days", str(CA_DAYS), "-subj", f"/O=pegboard club {club}/CN={club} club CA",
                  "-addext", "basicConstraints=critical,CA:TRUE,pathlen:0",
                  "-addext", "keyUsage=critical,keyCertSign,cRLSign", cwd=work)
-        (work / "broker.ext").write_text(
+        (work / "server.ext").write_text(
             "basicConstraints=critical,CA:FALSE\n"
             "keyUsage=critical,digitalSignature\n"
             "extendedKeyUsage=serverAuth\n"
             f"subjectAltName={_subject_names(names)}\n", encoding="utf-8")
-        _openssl(tool, "req", "-new", *curve, "-keyout", "broker.key", "-out", "broker.csr",
-                 "-subj", f"/O=pegboard club {club}/CN={names[0]}", cwd=work)
-        _openssl(tool, "x509", "-req", "-in", "broker.csr", "-CA", "ca.crt", "-CAkey",
-                 "ca.key", "-set_serial", str(secrets.randbits(120)), "-days",
-                 str(BROKER_DAYS), "-extfile", "broker.ext", "-out", "broker.crt", cwd=work)
-        for name, mode in (("ca.key", 0o600), ("broker.key", 0o600), ("ca.crt", 0o644),
-                           ("broker.crt", 0o644)):
+        for server in ("broker", "standings"):  # the broker's, and the standings page's
+            _openssl(tool, "req", "-new", *curve, "-keyout", f"{server}.key", "-out",
+                     f"{server}.csr", "-subj", f"/O=pegboard club {club}/CN={names[0]}",
+                     cwd=work)
+            _openssl(tool, "x509", "-req", "-in", f"{server}.csr", "-CA", "ca.crt", "-CAkey",
+                     "ca.key", "-set_serial", str(secrets.randbits(120)), "-days",
+                     str(BROKER_DAYS), "-extfile", "server.ext", "-out", f"{server}.crt",
+                     cwd=work)
+        for name, mode in (("ca.key", 0o600), ("broker.key", 0o600), ("standings.key", 0o600),
+                           ("ca.crt", 0o644), ("broker.crt", 0o644), ("standings.crt", 0o644)):
             os.chmod(work / name, mode)
             os.link(work / name, out / name)  # fails rather than write over
 
@@ -216,7 +223,7 @@ def mosquitto_conf(out: Path, *, club: str, boards: int, port: int,
 
 
 SETUP_FILES = ("mosquitto.conf", "passwords", "acl", "ca.crt", "ca.key", "broker.crt",
-               "broker.key")
+               "broker.key", "standings.crt", "standings.key")
 
 
 def write_setup(out: Path, *, club: str, boards: int, port: int,
@@ -257,4 +264,6 @@ def write_setup(out: Path, *, club: str, boards: int, port: int,
             f"the broker listens with TLS only on port {port}; its certificate names "
             f"{', '.join(certified)}",
             f"copy {out / 'ca.crt'} to every board and the standings host (club.ca_file); "
-            f"keep {out / 'ca.key'} private"]
+            f"keep {out / 'ca.key'} private",
+            f"the standings page's certificate for the same names: {out / 'standings.crt'} "
+            f"and {out / 'standings.key'} (club serve --certfile --keyfile: HTTPS)"]

@@ -16,9 +16,11 @@ never on a command line; without a user the broker is used without authenticatio
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import json
 import logging
 import signal
+import ssl
 import sys
 import time
 from pathlib import Path
@@ -94,7 +96,13 @@ def register(parser: argparse.ArgumentParser) -> None:
                        "double 4); a game played otherwise is counted so and flagged")
     serve.add_argument("--director-password-file", type=paths.path_name, metavar="FILE",
                        help="a file holding the director's password, by which results are "
-                       "accepted from the queue or voided (POST /api/director)")
+                       "accepted from the queue, voided or adjusted (POST /api/director); "
+                       "served beyond this host it needs --certfile and --keyfile")
+    serve.add_argument("--certfile", type=paths.path_name, metavar="FILE",
+                       help="serve over HTTPS with this certificate (club setup's "
+                       "standings.crt), with --keyfile")
+    serve.add_argument("--keyfile", type=paths.path_name, metavar="FILE",
+                       help="the certificate's private key (club setup's standings.key)")
     serve.set_defaults(func=run_serve)
 
     seat = sub.add_parser("seat", help="check players in and seat the night's rounds")
@@ -250,17 +258,52 @@ def run_serve(args: argparse.Namespace) -> int:
             results.load_members(db, Path(args.members))
     finally:
         db.close()
+    tls = _tls(args.certfile, args.keyfile)
+    director = _director(args.director_password_file)
+    if director is not None and tls is None and not _loopback(args.host):
+        raise ClubError(f"--director-password-file with --host {args.host} and no TLS would "
+                        "let the director's password cross the network in clear: give "
+                        "--certfile and --keyfile (club setup's standings.crt and "
+                        "standings.key), or serve on 127.0.0.1 and reach it from another "
+                        "machine through ssh -L (docs/club.md)")
     sock = bind(args.host, args.port)
     host, port = sock.getsockname()[:2]
-    print(f"Club standings on http://{host}:{port}/ (results {db_path})", flush=True)
+    scheme = "http" if tls is None else "https"
+    print(f"Club standings on {scheme}://{host}:{port}/ (results {db_path})", flush=True)
     try:
         return club_server.serve(db_path, sock, given.broker, club=given.club, name=args.name,
                                  username=given.username, password=given.password,
                                  ca_file=given.ca_file, hosts=server_hosts.board_names(),
                                  seating=seating, points=GamePoints(args.game_points),
-                                 director=_director(args.director_password_file))
+                                 director=director, tls=tls)
     finally:
         sock.close()
+
+
+def _loopback(host: str) -> bool:
+    """Whether ``--host`` listens on this host alone (a loopback address, or localhost)."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _tls(certfile: str | None, keyfile: str | None) -> tuple[Path, Path] | None:
+    """The page's certificate and key for HTTPS (None: plain HTTP); ClubError when only one
+    is given or the two do not make a certificate with its key."""
+    if certfile is None and keyfile is None:
+        return None
+    if certfile is None or keyfile is None:
+        raise ClubError("--certfile and --keyfile go together (club setup's standings.crt "
+                        "and standings.key)")
+    try:
+        ssl.create_default_context(ssl.Purpose.CLIENT_AUTH).load_cert_chain(certfile, keyfile)
+    except (OSError, ssl.SSLError) as error:
+        raise ClubError(f"cannot use the certificate {certfile} with the key {keyfile}: "
+                        f"{error}") from None
+    return Path(certfile), Path(keyfile)
 
 
 def _director(path: str | None) -> str | None:

@@ -133,11 +133,13 @@ class Failures:
             self.server.should_exit = True
 
 
-def guarded_config(app: Any, limits: Limits) -> uvicorn.Config:
+def guarded_config(app: Any, limits: Limits, *, certfile: Path | None = None,
+                   keyfile: Path | None = None) -> uvicorn.Config:
     """uvicorn's settings for ``app`` under ``limits`` (fitted to the open-file limit): the
     guarded protocol, no websockets, no access log or identifying headers, keep-alive and a
     request head held to the limits, a graceful stop of 2 s; and the short log, set after
-    the Config has set up uvicorn's loggers."""
+    the Config has set up uvicorn's loggers. ``certfile`` and ``keyfile``: HTTPS only, with
+    that certificate (uvicorn's own TLS)."""
     fitted = limits.fitted(open_files())
     protocol, guard = guarded_protocol(fitted)
     config = uvicorn.Config(
@@ -146,6 +148,7 @@ def guarded_config(app: Any, limits: Limits) -> uvicorn.Config:
         server_header=False, date_header=False, proxy_headers=False,
         timeout_keep_alive=max(1, int(fitted.request_s)), timeout_graceful_shutdown=2,
         h11_max_incomplete_event_size=fitted.head_bytes, backlog=128,
+        ssl_certfile=certfile, ssl_keyfile=keyfile,
     )
     quiet_logs()
     return config

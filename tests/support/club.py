@@ -219,7 +219,7 @@ class Standings:
         err.close()
         assert process.stdout is not None
         line = process.stdout.readline()
-        if "http://" not in line:
+        if "http://" not in line and "https://" not in line:
             process.kill()
             raise RuntimeError(f"club serve did not start: {line!r} "
                                f"{self.log.read_text(encoding='utf-8')}")
