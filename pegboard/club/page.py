@@ -50,6 +50,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from pegboard.club import standings as table
+from pegboard.club.budget import waiting_count
 from pegboard.club.results import Act, act, acts, audit, connect, counters, queue
 from pegboard.club.seating import Round
 from pegboard.club.topics import check_id
@@ -112,8 +113,18 @@ class Notes:
         self._event = asyncio.Event()
 
     def changed(self, what: Mapping[str, Any] | None = None) -> None:
-        """The standings changed (``what``: how, for the note: the result, its night, ...)."""
-        if self.loop is not None:
+        """The standings changed (``what``: how, for the note: the result, its night, ...).
+        On the loop's own thread (a director's act) at once: the answer to the act is not
+        sent before the cached answers are stale."""
+        if self.loop is None:
+            return
+        try:
+            here = asyncio.get_running_loop() is self.loop
+        except RuntimeError:
+            here = False
+        if here:
+            self._bump(dict(what or {}))
+        else:
             self.loop.call_soon_threadsafe(self._bump, dict(what or {}))
 
     def tables_changed(self, key: str, entry: Mapping[str, Any]) -> None:
@@ -361,7 +372,8 @@ def create_app(db_path: Path, notes: Notes, *, hosts: Collection[str] | None,
         return table.specials(db, _night(request), _club(request))
 
     def api_status(db: sqlite3.Connection, request: Request) -> dict[str, Any]:
-        return {**counters(db), "nights": table.nights(db), "locks": table.locks(db),
+        return {**counters(db), "waiting": waiting_count(db),
+                "nights": table.nights(db), "locks": table.locks(db),
                 "rescored": table.rescored(db)}
 
     def api_seating(db: sqlite3.Connection, request: Request) -> dict[str, Any]:

@@ -25,7 +25,8 @@ from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.properties import Properties
 from paho.mqtt.reasoncodes import ReasonCode
 
-from pegboard.club.check import check_result
+from pegboard.club.budget import Budget, Passed, Waiting
+from pegboard.club.check import Read, follows, read_card
 from pegboard.club.refusals import Refusals
 from pegboard.club.results import connect, store_result
 from pegboard.club.seating import Round
@@ -54,14 +55,16 @@ class Subscriber:
                      lambda key, entry: None),
                  written: Callable[[], None] = lambda: None,
                  failed: Callable[[BaseException], None] = lambda error: None,
-                 points: GamePoints = GamePoints.ACC, seating: list[Round] | None = None
-                 ) -> None:
+                 points: GamePoints = GamePoints.ACC, seating: list[Round] | None = None,
+                 budget: Budget | None = None) -> None:
         """``changed`` is told what changed in the standings or the director's queue (the
         result, its night, how it was stored: counted, corrected or held); ``tables_changed``
         a board's new live state and availability (its key and entry); ``written`` that
-        something else was stored (a refusal, a duplicate), for which no page redraws.
-        ``points``: the club's game points, by which every game is counted; ``seating``:
-        tonight's, against which each new game is checked (docs/club.md)."""
+        something else was stored (a refusal, a duplicate, a card waiting for its board's
+        budget), for which no page redraws. ``points``: the club's game points, by which
+        every game is counted; ``seating``: tonight's, against which each new game is
+        checked (docs/club.md); ``budget``: each board's engine reads
+        (:mod:`pegboard.club.budget`)."""
         self.db_path = db_path
         self.broker = broker
         self.filter = results_filter(club)
@@ -77,7 +80,19 @@ class Subscriber:
         self.seating = seating
         self.failed = failed
         self._db: sqlite3.Connection | None = None
+        self._db_lock = threading.RLock()  # paho's thread and the turns' thread share it
         self.refusals: Refusals | None = None
+        self._waiting: Waiting | None = None
+        self._passed: Passed | None = None
+        self.budget = budget or Budget()
+        self._turns = threading.Thread(target=self._take_turns, name="pegboard-turns",
+                                       daemon=True)
+        self._wake = threading.Event()
+        self._stopping = False
+        self.rested = threading.Condition()
+        self.rests = 0
+        """How often the turns' thread found no waiting card it could read yet (and waited):
+        a test waits on :attr:`rested` for it to move on."""
         self.connected = threading.Event()
         self.client = mqtt.Client(CallbackAPIVersion.VERSION2,
                                   client_id=f"pegboard-{name}", clean_session=False,
@@ -95,14 +110,24 @@ class Subscriber:
         """Connect in the background (and again after every loss)."""
         self.client.connect_async(self.broker[0], self.broker[1], keepalive=10)
         self.client.loop_start()
+        self._turns.start()
 
     def stop(self) -> None:
         """Disconnect (the session stays on the broker) and let go of the database."""
         self.client.disconnect()
         self.client.loop_stop()
-        if self._db is not None:
-            self._db.close()
-            self._db = None
+        self._stopping = True
+        self._wake.set()
+        if self._turns.is_alive():
+            self._turns.join(30)
+        with self._db_lock:
+            if self._db is not None:
+                self._db.close()
+                self._db = None
+
+    def nudge(self) -> None:
+        """Look at the waiting cards now (the budget's clock moved)."""
+        self._wake.set()
 
     def snapshot(self) -> list[dict[str, Any]]:
         """Every board's live state and availability now, by club and board."""
@@ -158,23 +183,56 @@ class Subscriber:
         self.tables_changed(key, now)  # not the standings: no phone fetches them for it
         return True
 
+    def _database(self) -> sqlite3.Connection:
+        """The subscriber's connection (made on first use; under ``_db_lock``)."""
+        if self._db is None:
+            self._db = connect(self.db_path, any_thread=True)  # closed on another thread
+            self.refusals = Refusals(self._db)
+            self._waiting = Waiting(self._db)
+            self._passed = Passed(self._db)
+        return self._db
+
     def _take(self, message: mqtt.MQTTMessage) -> None:
         if self._live(message):
             return
-        if self._db is None or self.refusals is None:  # made on paho's thread, which writes
-            self._db = connect(self.db_path, any_thread=True)  # closed after paho's thread
-            self.refusals = Refusals(self._db)
         payload = bytes(message.payload)
-        if self.refusals.seen(message.topic, payload):
-            return  # refused before (retained, delivered again): counted once
+        with self._db_lock:
+            self._database()
+            assert self.refusals is not None and self._waiting is not None
+            if self.refusals.seen(message.topic, payload):
+                return  # refused before (retained, delivered again): counted once
+            try:
+                read = read_card(message.topic, payload)
+            except ClubError as error:
+                self._refuse(message.topic, payload, error)
+                return
+            assert self._passed is not None
+            known = self._passed.seen(message.topic, payload)  # read before: not again
+            if self._waiting.has(read.board) or not (known or self.budget.take(read.board)):
+                # Over its board's budget (or behind that board's cards waiting): kept
+                # for the board's turn, and acknowledged; no other board waits for it.
+                if self._waiting.put(read.board, message.topic, payload):
+                    log.info("result %s waits for its board's budget", read.name)
+                self.written()
+                self._wake.set()
+                return
+        self._judge(read, message.topic, payload, known=known)
+
+    def _judge(self, read: Read, topic: str, payload: bytes, *, known: bool) -> None:
+        """The engine's read of a card (outside the database's lock; not for a message
+        ``known`` as read and counted before), then the result stored or the card
+        refused."""
         try:
-            card = check_result(message.topic, payload)
+            card = read.card if known else follows(read)
         except ClubError as error:
-            log.warning("refused: %s", error)
-            self.refusals.refuse(message.topic, payload, str(error))
-            self.written()
+            with self._db_lock:
+                self._refuse(topic, payload, error)
             return
-        stored = store_result(self._db, card, points=self.points, seating=self.seating)
+        with self._db_lock:
+            db = self._database()
+            assert self._passed is not None
+            stored = store_result(db, card, points=self.points, seating=self.seating)
+            self._passed.passed(topic, payload)
         log.info("result %s from %s:%s: %s", card["id"], card["board"], card["game"], stored)
         if stored.shown:  # the standings changed, or the director's queue did
             self.changed({"stored": stored.value, "id": card["id"], "club": card["club"],
@@ -182,3 +240,61 @@ class Subscriber:
                           "table": card["table"]})
         else:
             self.written()
+
+    def _refuse(self, topic: str, payload: bytes, error: ClubError) -> None:
+        assert self.refusals is not None
+        log.warning("refused: %s", error)
+        self.refusals.refuse(topic, payload, str(error))
+        self.written()
+
+    def _take_turns(self) -> None:
+        """The turns' thread: each board's waiting cards, oldest first, as its budget
+        allows, boards in turn (the one waiting longest first)."""
+        while not self._stopping:
+            self._wake.clear()
+            try:
+                wait = self._one_turn()
+            except (sqlite3.Error, ClubError) as error:
+                log.error("a waiting result was not stored: %s", error)
+                self.failed(error)
+                return
+            if wait is None:
+                continue  # one was read: look again at once
+            with self.rested:
+                self.rests += 1
+                self.rested.notify_all()
+            self._wake.wait(wait)
+
+    def _one_turn(self) -> float | None:
+        """Read one waiting card whose board's budget allows it (None), else the seconds
+        until one may be read (an hour when none waits)."""
+        soonest = 3600.0
+        with self._db_lock:
+            self._database()
+            assert self._waiting is not None
+            for board in self._waiting.boards():
+                wait = self.budget.wait(board)
+                if wait > 0:
+                    soonest = min(soonest, wait)
+                    continue
+                oldest = self._waiting.oldest(board)
+                if oldest is None:
+                    continue
+                seq, topic, payload = oldest
+                assert self._passed is not None
+                known = self._passed.seen(topic, payload)
+                if not known:
+                    self.budget.take(board)
+                break
+            else:
+                return soonest
+        try:
+            read = read_card(topic, payload)
+        except ClubError as error:
+            with self._db_lock:
+                self._refuse(topic, payload, error)
+        else:
+            self._judge(read, topic, payload, known=known)
+        with self._db_lock:  # after the result is stored: a stop before reads it again
+            self._waiting.done(seq)
+        return None

@@ -1,0 +1,182 @@
+"""What one board can make the standings service do: a budget of engine reads per board.
+
+Reading a card's record through the engine is the one dear step of taking a result (about
+0.05 to 0.1 s here; everything before it is bounded by the message's size,
+:func:`pegboard.club.check.read_card`). A board that holds its password could send
+well-formed cards whose records disagree without end, and each would be read in turn while
+every other board's results waited behind them. So each board has a budget
+(:class:`Budget`): :data:`BURST` reads at once, then :data:`PER_MINUTE` a minute. A card
+over its board's budget is not read but put in the board's queue of cards waiting their
+turn (:class:`Waiting`, in the results database, so acknowledging it to the broker loses
+nothing), and read when the board's budget allows, in the order it came; every other
+board's cards are read as they come. A board with more than :data:`MOST_WAITING` cards
+waiting has the newest refused unread (counted in ``refused``, not remembered: sent again,
+it is taken again).
+
+A card read and counted before is known again by a digest of its topic and payload
+(:class:`Passed`): the same message delivered again (retained, after a restart of the
+service) is not read again, nor charged to its board.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from pegboard.club.results import refuse
+
+PER_MINUTE = 30
+"""Engine reads a minute a board's budget gives once its burst is spent: a board plays a
+game in 15 minutes or more, so its results, corrections and a ``--again`` of a night fit
+easily; a flood of forged cards costs the service at most 3 s of a core a minute a board."""
+BURST = 60
+"""Engine reads a board may have at once: a whole night's results sent again together (a
+board back after a night offline, ``club publish --again``) are read without waiting."""
+MOST_WAITING = 1000
+"""The most cards one board may have waiting for its budget (a season's results)."""
+BOARDS = 1024
+"""The most boards whose budgets are kept (a league's); the longest unused is forgotten."""
+
+
+@dataclass(slots=True)
+class _Bucket:
+    tokens: float
+    at: float
+
+
+class Budget:
+    """Each board's budget of engine reads (a token bucket): ``burst`` at once, refilled at
+    ``per_minute`` a minute, by ``clock``."""
+
+    def __init__(self, *, per_minute: float = PER_MINUTE, burst: int = BURST,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.per_second = per_minute / 60.0
+        self.burst = burst
+        self.clock = clock
+        self._buckets: OrderedDict[str, _Bucket] = OrderedDict()
+
+    def _bucket(self, board: str) -> _Bucket:
+        now = self.clock()
+        bucket = self._buckets.get(board)
+        if bucket is None:
+            bucket = self._buckets[board] = _Bucket(float(self.burst), now)
+            while len(self._buckets) > BOARDS:
+                self._buckets.popitem(last=False)
+        else:
+            bucket.tokens = min(float(self.burst),
+                                bucket.tokens + (now - bucket.at) * self.per_second)
+            bucket.at = now
+        self._buckets.move_to_end(board)
+        return bucket
+
+    def take(self, board: str) -> bool:
+        """Whether ``board`` may have a card read now (the read is then charged)."""
+        bucket = self._bucket(board)
+        if bucket.tokens >= 1.0:
+            bucket.tokens -= 1.0
+            return True
+        return False
+
+    def wait(self, board: str) -> float:
+        """Seconds until ``board`` may have a card read (0 when it may now)."""
+        bucket = self._bucket(board)
+        return 0.0 if bucket.tokens >= 1.0 else (1.0 - bucket.tokens) / self.per_second
+
+
+_WAITING = ("CREATE TABLE IF NOT EXISTS waiting (seq INTEGER PRIMARY KEY, board TEXT NOT "
+            "NULL, topic TEXT NOT NULL, payload BLOB NOT NULL, digest BLOB NOT NULL UNIQUE)")
+_PASSED = ("CREATE TABLE IF NOT EXISTS passed_digest (digest BLOB PRIMARY KEY, "
+           "seq INTEGER NOT NULL) WITHOUT ROWID")
+KEEP_PASSED = 100_000
+"""The most counted messages remembered (about 5 MB): past it the oldest are forgotten
+(and read once more when delivered again)."""
+
+
+def digest(topic: str, payload: bytes) -> bytes:
+    """The digest a message is known by: its topic and its payload."""
+    hashed = hashlib.sha256(topic.encode("utf-8", "replace"))
+    hashed.update(b"\0")
+    hashed.update(payload)
+    return hashed.digest()
+
+
+def waiting_count(db: sqlite3.Connection) -> int:
+    """Cards waiting for their board's budget (0 in a database no service has used)."""
+    try:
+        return int(db.execute("SELECT COUNT(*) FROM waiting").fetchone()[0])
+    except sqlite3.OperationalError:  # no such table: nothing waits
+        return 0
+
+
+class Waiting:
+    """The cards waiting for their board's budget, in the results database ``db``."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+        db.execute(_WAITING)
+
+    def boards(self) -> list[str]:
+        """The boards with cards waiting, the one waiting longest first."""
+        return [row[0] for row in self.db.execute(
+            "SELECT board FROM waiting GROUP BY board ORDER BY MIN(seq)")]
+
+    def has(self, board: str) -> bool:
+        return self.db.execute("SELECT 1 FROM waiting WHERE board = ? LIMIT 1",
+                               (board,)).fetchone() is not None
+
+    def put(self, board: str, topic: str, payload: bytes) -> bool:
+        """Keep a card for later (True), or refuse it unread when ``board`` has
+        :data:`MOST_WAITING` waiting already (False). The same message waiting already is
+        kept once."""
+        known = digest(topic, payload)
+        if self.db.execute("SELECT 1 FROM waiting WHERE digest = ?", (known,)).fetchone():
+            return True
+        count = self.db.execute("SELECT COUNT(*) FROM waiting WHERE board = ?",
+                                (board,)).fetchone()[0]
+        if count >= MOST_WAITING:
+            self.db.execute("PRAGMA synchronous=NORMAL")
+            try:
+                refuse(self.db, topic, f"board {board} has {MOST_WAITING:,} results waiting "
+                       "for its budget already; refused unread (sent again, it is taken)")
+            finally:
+                self.db.execute("PRAGMA synchronous=FULL")
+            return False
+        self.db.execute("INSERT OR IGNORE INTO waiting (board, topic, payload, digest) "
+                        "VALUES (?, ?, ?, ?)", (board, topic, payload, known))
+        return True
+
+    def oldest(self, board: str) -> tuple[int, str, bytes] | None:
+        """The card of ``board`` waiting longest: its number, topic and payload."""
+        row = self.db.execute("SELECT seq, topic, payload FROM waiting WHERE board = ? "
+                              "ORDER BY seq LIMIT 1", (board,)).fetchone()
+        return None if row is None else (int(row[0]), str(row[1]), bytes(row[2]))
+
+    def done(self, seq: int) -> None:
+        self.db.execute("DELETE FROM waiting WHERE seq = ?", (seq,))
+
+
+class Passed:
+    """The messages counted before, by digest (the newest :data:`KEEP_PASSED`)."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+        db.execute(_PASSED)
+        row = db.execute("SELECT max(seq) FROM passed_digest").fetchone()
+        self._seq = int(row[0] or 0)
+
+    def seen(self, topic: str, payload: bytes) -> bool:
+        return self.db.execute("SELECT 1 FROM passed_digest WHERE digest = ?",
+                               (digest(topic, payload),)).fetchone() is not None
+
+    def passed(self, topic: str, payload: bytes) -> None:
+        """Remember a message whose card was read and stored."""
+        self._seq += 1
+        self.db.execute("INSERT OR IGNORE INTO passed_digest VALUES (?, ?)",
+                        (digest(topic, payload), self._seq))
+        if self._seq % 1000 == 0:
+            self.db.execute("DELETE FROM passed_digest WHERE seq <= ?",
+                            (self._seq - KEEP_PASSED,))
