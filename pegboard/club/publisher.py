@@ -38,6 +38,7 @@ from paho.mqtt.properties import Properties
 from paho.mqtt.reasoncodes import ReasonCode
 
 from pegboard.club import status as status_file
+from pegboard.club.connection import Client, Failures
 from pegboard.club.outbox import Outbox, describe, key
 from pegboard.club.status import STATUS_NAME
 from pegboard.club.topics import ONLINE, STATE, result_topic, topic
@@ -111,14 +112,16 @@ class Publisher:
         connection is lost: a caller stepping the publisher waits on it."""
         self._live: bytes | None = None
         self._live_sent: bytes | None = None
-        self.client = mqtt.Client(CallbackAPIVersion.VERSION2,
-                                  client_id=f"pegboard-{club}-{board}",
-                                  protocol=mqtt.MQTTv5)
+        self.client = Client(CallbackAPIVersion.VERSION2,
+                             client_id=f"pegboard-{club}-{board}",
+                             protocol=mqtt.MQTTv5)
         if ca_file is not None:
             self.client.tls_set(ca_certs=str(ca_file))
         if username is not None:
             self.client.username_pw_set(username, password)
         self.client.will_set(self._topic(ONLINE), b"offline", qos=QOS, retain=True)
+        self._failures = Failures(log, broker[0], broker[1], ca_file, f"board {board}")
+        self.client.connect_failed = self._failures.failed  # logged with its reason
         self.client.reconnect_delay_set(*RECONNECT_S)
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
@@ -145,6 +148,7 @@ class Publisher:
         if reason.is_failure:
             log.warning("the broker %s:%d refused the board: %s", *self.broker, reason)
             return
+        self._failures.connected()
         log.info("connected to %s:%d (MQTT v5)", *self.broker)
         client.publish(self._topic(ONLINE), b"online", qos=QOS, retain=True)
         self._fresh.set()

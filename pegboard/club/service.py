@@ -27,6 +27,7 @@ from paho.mqtt.reasoncodes import ReasonCode
 
 from pegboard.club.budget import Budget, Passed, Waiting
 from pegboard.club.check import Read, follows, read_card
+from pegboard.club.connection import Client, Failures
 from pegboard.club.refusals import Refusals
 from pegboard.club.results import connect, store_result
 from pegboard.club.seating import Round
@@ -94,13 +95,15 @@ class Subscriber:
         """How often the turns' thread found no waiting card it could read yet (and waited):
         a test waits on :attr:`rested` for it to move on."""
         self.connected = threading.Event()
-        self.client = mqtt.Client(CallbackAPIVersion.VERSION2,
-                                  client_id=f"pegboard-{name}", clean_session=False,
-                                  manual_ack=True)
+        self.client = Client(CallbackAPIVersion.VERSION2,
+                             client_id=f"pegboard-{name}", clean_session=False,
+                             manual_ack=True)
         if ca_file is not None:  # TLS: the broker verified against the club's authority
             self.client.tls_set(ca_certs=str(ca_file))
         if username is not None:
             self.client.username_pw_set(username, password)
+        self._failures = Failures(log, broker[0], broker[1], ca_file, "the standings service")
+        self.client.connect_failed = self._failures.failed  # logged with its reason
         self.client.reconnect_delay_set(1, 4)
         self.client.on_connect = self._on_connect
         self.client.on_message = self._on_message
@@ -140,6 +143,7 @@ class Subscriber:
             log.warning("the broker %s:%d refused the standings service: %s",
                         *self.broker, reason)
             return
+        self._failures.connected()
         client.subscribe([(self.filter, 1), (board_filter(self.club, STATE), 0),
                           (board_filter(self.club, ONLINE), 0)])
         self.connected.set()
