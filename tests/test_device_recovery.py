@@ -31,6 +31,7 @@ from pegboard.rules.events import Peg
 from pegboard.sim.fakes import FakeClock, RecordingDisplay
 from pegboard.store import Store
 from tests.support.stores import enter_game
+from tests.support.waiting import line_from
 
 HEADER = {"type": "game", "players": ["Ann", "Ben"], "rules": {"target": 121}}
 
@@ -120,8 +121,8 @@ def run_device(store: Path, *options: str, **environ: str) -> tuple[int, str]:
     assert proc.stdout is not None
     logged: list[str] = []
     try:
-        for line in proc.stdout:  # blocks until the process writes: no sleeping
-            logged.append(line)
+        while line := line_from(proc.stdout, "pegboard run to log ready", process=proc):
+            logged.append(line)  # each line waited for as the process writes it: no sleeping
             if line.rstrip().endswith("ready"):
                 break
         proc.send_signal(signal.SIGTERM)

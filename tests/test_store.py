@@ -21,6 +21,7 @@ from pegboard.store import logfile as logfile_module
 from pegboard.store.logfile import encode_line, scan
 from tests.support.games import random_game
 from tests.support.stores import Clock, fail_next_sync
+from tests.support.waiting import line_from
 
 HEADER = {"type": "game", "players": ["Ann", "Ben"], "rules": {"target": 121}}
 EVENTS = [
@@ -248,7 +249,7 @@ def test_the_lock_of_another_process_names_it_and_dies_with_it(tmp_path: Path) -
     )
     try:
         assert holder.stdout is not None
-        assert holder.stdout.readline() == "ready\n"
+        assert line_from(holder.stdout, "the holder's ready", process=holder) == "ready\n"
         with pytest.raises(StoreError, match=f"in use by process {holder.pid} \\(pegboard run\\)"):
             open_store(tmp_path)
     finally:

@@ -16,6 +16,7 @@ from pegboard.commands.game import GameSession
 from pegboard.record import dump_line
 from pegboard.store import Store, StoreReader
 from tests.support.games import random_game
+from tests.support.waiting import line_from
 
 HEADER = '{"type": "game", "players": ["Ann", "Ben"], "rules": {"target": 121}}'
 DEAL = [
@@ -197,7 +198,8 @@ def test_a_second_writer_is_told_who_holds_the_store(
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
     )
     try:
-        assert holder.stdout is not None and holder.stdout.readline() == "ready\n"
+        assert holder.stdout is not None
+        assert line_from(holder.stdout, "the holder's ready", process=holder) == "ready\n"
         done = subprocess.run(
             [sys.executable, "-m", "pegboard", "game", "add", DEAL[0]],
             capture_output=True, text=True, env={**os.environ, "PEGBOARD_STORE": str(store)},

@@ -33,6 +33,7 @@ from pegboard.rules.variants import GamePoints
 from pegboard.store import Store
 from tests.support.games import random_game
 from tests.support.mosquitto import Broker
+from tests.support.waiting import LIVENESS_S, line_from
 
 MEMBERS = [f"{100 + n}" for n in range(1, 41)]
 
@@ -218,7 +219,7 @@ class Standings:
                                    env=_env(), preexec_fn=_die_with_parent)
         err.close()
         assert process.stdout is not None
-        line = process.stdout.readline()
+        line = line_from(process.stdout, "club serve's address", process=process)
         if "http://" not in line and "https://" not in line:
             process.kill()
             raise RuntimeError(f"club serve did not start: {line!r} "
@@ -237,7 +238,7 @@ class Standings:
         return self.process.wait(timeout=20)
 
     def get(self, path: str) -> Any:
-        answer = httpx.get(self.url.rstrip("/") + path, timeout=10)
+        answer = httpx.get(self.url.rstrip("/") + path, timeout=LIVENESS_S)
         assert answer.status_code == 200, answer.text
         return answer.json() if "json" in answer.headers["content-type"] else answer.text
 

@@ -15,6 +15,7 @@ import time
 import zlib
 from pathlib import Path
 
+from tests.support.waiting import LIVENESS_S, line_from
 from tests.support.web import EXAMPLES, ScriptedGame
 
 LINES = (EXAMPLES / "two-player.jsonl").read_text(encoding="utf-8").splitlines()
@@ -48,7 +49,7 @@ class Board:
                  "--host", host, "--port", "0", "--poll", "0.02", *extra],
                 stdout=subprocess.PIPE, stderr=err, text=True)
         assert self.process.stdout is not None
-        line = self.process.stdout.readline()
+        line = line_from(self.process.stdout, "pegboard web's address", process=self.process)
         assert "http://" in line, line + log.read_text()
         self.url = line.split()[3]
         self.port = int(self.url.rsplit(":", 1)[1].strip("/"))
@@ -67,7 +68,7 @@ class Board:
 def ask(port: int, request: bytes, *, source: str = "127.0.0.1", to: str = "127.0.0.1",
         ) -> bytes:
     """Send ``request`` and read the whole answer (the server closes or keep-alive ends)."""
-    with socket.create_connection((to, port), timeout=10,
+    with socket.create_connection((to, port), timeout=LIVENESS_S,
                                   source_address=(source, 0)) as conn:
         conn.sendall(request)
         answer = b""
@@ -101,7 +102,7 @@ def has_security_headers(answer: bytes) -> bool:
 
 def stream_from(port: int, source: str) -> tuple[socket.socket, bytes]:
     """Open ``/events`` from ``source`` and read until its first ``retry:`` line."""
-    conn = socket.create_connection(("127.0.0.1", port), timeout=10,
+    conn = socket.create_connection(("127.0.0.1", port), timeout=LIVENESS_S,
                                     source_address=(source, 0))
     conn.sendall(b"GET /events HTTP/1.1\r\nHost: localhost\r\n\r\n")
     seen = b""
@@ -126,7 +127,7 @@ def attack(port: int, sources: list[tuple[str, int]]) -> list[socket.socket]:
         for conn in opened:
             watch.register(conn, selectors.EVENT_WRITE)
         waiting = len(opened)
-        until = time.monotonic() + 10
+        until = time.monotonic() + LIVENESS_S
         while waiting and time.monotonic() < until:
             for key, _ in watch.select(timeout=1):
                 ready = key.fileobj

@@ -27,6 +27,7 @@ from pegboard.rules.game import Game
 from pegboard.rules.state import GameState
 from pegboard.store import Store
 from tests.support.games import random_game
+from tests.support.waiting import line_from
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
@@ -135,7 +136,7 @@ class WebServer:
         self.process = subprocess.Popen(command, stdout=subprocess.PIPE,
                                         stderr=subprocess.PIPE, text=True, env=env)
         assert self.process.stdout is not None
-        line = self.process.stdout.readline()
+        line = line_from(self.process.stdout, "pegboard web's address", process=self.process)
         if "http://" not in line:
             self.process.kill()
             _, err = self.process.communicate(timeout=10)
