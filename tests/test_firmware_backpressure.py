@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pegboard.link.board import BoardState
-from pegboard.link.fwsim import FIRMWARE_DIR, FirmwareProcess, pump
+from pegboard.link.fwsim import FIRMWARE_DIR, FirmwareProcess
 from pegboard.link.layout import LedConfig
 from pegboard.link.protocol import (
     Ack,
@@ -31,17 +31,23 @@ from pegboard.link.protocol import (
     encode_message,
 )
 from pegboard.link.serial_link import SerialLink
+from tests.support.firmware import pump
+from tests.support.waiting import LIVENESS_S
 
 CONFIG = LedConfig(heartbeat_ms=100)
 #: Boards sent while the host is not reading. Each is acknowledged (about 20 bytes), so the
 #: acks alone are well over the 20 KiB a Linux pty holds, plus the firmware's 1 KiB queue.
 FRAMES = 2000
-#: Longest the host waits for the firmware to take more input before calling it a stall.
-STALL_S = 2.0
+#: Longest the host waits for the firmware to take more input before calling it a stall, when
+#: the firmware must not stall: a bound on a busy machine, not a speed.
+STALL_S = LIVENESS_S
+#: The same wait for the firmware whose writes block, which stalls for ever once the pty is
+#: full: the test of the harness itself waits this long, not a minute, to see it.
+BLOCKED_STALL_S = 2.0
 #: Longest loop pass the firmware may report while the host is not reading: a pass that waited
 #: for the host would last as long as the host waits before calling it a stall. (A pass of the
 #: unix port is under a millisecond of work, but a busy machine can hold it for hundreds.)
-LOOP_LIMIT_US = int(STALL_S * 1_000_000)
+LOOP_LIMIT_US = int(BLOCKED_STALL_S * 1_000_000)
 
 
 @dataclass
@@ -67,9 +73,9 @@ def board(i: int) -> BoardState:
     return BoardState.from_scores([1 + i % 120, 1 + (i // 120) % 120])
 
 
-def send_without_reading(fd: int, lines: list[bytes]) -> Stall:
+def send_without_reading(fd: int, lines: list[bytes], stall_s: float) -> Stall:
     """Write ``lines`` to ``fd`` (non-blocking), never reading; stop at a stall: no byte
-    taken for :data:`STALL_S` seconds."""
+    taken for ``stall_s`` seconds."""
     stall = Stall()
     data = b"".join(lines)
     progress = time.monotonic()
@@ -83,7 +89,7 @@ def send_without_reading(fd: int, lines: list[bytes]) -> Stall:
             stall.sent += taken
             stall.longest_wait = max(stall.longest_wait, now - progress)
             progress = now
-        elif now - progress > STALL_S:
+        elif now - progress > stall_s:
             stall.stalled = True
             break
         else:
@@ -100,7 +106,7 @@ def send_without_reading(fd: int, lines: list[bytes]) -> Stall:
     return stall
 
 
-def read_until(fd: int, heard: Heard, newest: int, timeout: float = 10.0) -> bool:
+def read_until(fd: int, heard: Heard, newest: int, timeout: float = LIVENESS_S) -> bool:
     """Read and decode the firmware's output until a heartbeat says it shows ``newest``."""
     decoder = Decoder()
     deadline = time.monotonic() + timeout
@@ -128,10 +134,11 @@ def read_until(fd: int, heard: Heard, newest: int, timeout: float = 10.0) -> boo
     return False
 
 
-def stop_reading(firmware: FirmwareProcess) -> tuple[Stall, Heard, int, bool]:
-    """Handshake, then send :data:`FRAMES` newer boards without reading, then read again
-    until a heartbeat shows the newest; returns what happened, the newest seq and whether a
-    heartbeat showed it."""
+def stop_reading(firmware: FirmwareProcess, stall_s: float = STALL_S,
+                 ) -> tuple[Stall, Heard, int, bool]:
+    """Handshake, then send :data:`FRAMES` newer boards without reading (a stall: no byte
+    taken for ``stall_s``), then read again until a heartbeat shows the newest; returns what
+    happened, the newest seq and whether a heartbeat showed it."""
     link = SerialLink(str(firmware.port), config=CONFIG, min_silence=1.0)
     link.show(board(0))
     assert pump(link, lambda: link.in_sync), link.status + firmware.log()
@@ -141,7 +148,7 @@ def stop_reading(firmware: FirmwareProcess) -> tuple[Stall, Heard, int, bool]:
     first = acked + 100
     lines = [encode_message((first + i) & 0xFFFF, board(i + 1)) for i in range(FRAMES)]
     newest = (first + FRAMES - 1) & 0xFFFF
-    stall = send_without_reading(fd, lines)
+    stall = send_without_reading(fd, lines, stall_s)
     heard = Heard()
     found = not stall.stalled and read_until(fd, heard, newest)
     return stall, heard, newest, found
@@ -193,7 +200,7 @@ def test_a_firmware_whose_writes_block_would_stall(tmp_path: Path) -> None:
     assert blocking != source
     hw.write_text(blocking)
     with FirmwareProcess(tmp_path, firmware_dir=firmware_dir, record=False) as firmware:
-        stall, _, _, _ = stop_reading(firmware)
+        stall, _, _, _ = stop_reading(firmware, BLOCKED_STALL_S)
     print(f"\nblocking writer: stalled after {stall.frames} of {FRAMES} boards "
           f"({stall.sent} bytes)")
     assert stall.stalled and stall.frames < FRAMES
