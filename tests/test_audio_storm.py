@@ -39,7 +39,7 @@ class BusyVoice:
 
     def speak(self, text: str) -> None:
         self.began.set()
-        self.go_on.wait(timeout=10)
+        self.go_on.wait(timeout=60)
 
     def play(self, sound: Sound) -> None:
         self.speak(sound.value)

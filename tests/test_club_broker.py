@@ -61,7 +61,7 @@ class Client:
         assert self.answered.wait(10), "the broker neither let the client in nor refused it"
 
     def send(self, topic: str, payload: bytes) -> None:
-        self.client.publish(topic, payload, qos=1, retain=True).wait_for_publish(10)
+        self.client.publish(topic, payload, qos=1, retain=True).wait_for_publish(60)
 
     def close(self) -> None:
         self.client.disconnect()

@@ -15,9 +15,10 @@ from pathlib import Path
 import pytest
 
 from pegboard.link.board import BoardState
-from pegboard.link.fwsim import FIRMWARE_DIR, FirmwareProcess, pump, tool
+from pegboard.link.fwsim import FIRMWARE_DIR, FirmwareProcess, tool
 from pegboard.link.layout import LedConfig
 from pegboard.link.serial_link import SerialLink
+from tests.support.firmware import pump
 
 CONFIG = LedConfig(heartbeat_ms=100, brightness=255, budget_ma=20000)
 STANDINS = FIRMWARE_DIR / "tests" / "standins"
@@ -121,7 +122,7 @@ def test_with_bootsel_released_the_stand_in_board_runs(
         link.show(state)
         assert pump(link, lambda: link.shown == state)
         button.write_text("1")  # now held: after a second the loop stops
-        assert pump(link, lambda: not firmware.running, timeout=10)
+        assert pump(link, lambda: not firmware.running)
         assert "stopped by b'BOOTSEL'" in firmware.log()
         assert not lit(firmware)
 

@@ -15,9 +15,11 @@ from pathlib import Path
 import pytest
 
 from pegboard.link.board import BoardState
-from pegboard.link.fwsim import FIRMWARE_DIR, FirmwareProcess, RecordedFrame, pump
+from pegboard.link.fwsim import FIRMWARE_DIR, FirmwareProcess, RecordedFrame
 from pegboard.link.layout import LedConfig, led_index
 from pegboard.link.serial_link import LinkState, Port, SerialLink
+from tests.support.firmware import pump
+from tests.support.waiting import LIVENESS_S
 
 CONFIG = LedConfig(heartbeat_ms=100, brightness=255, budget_ma=20000)
 RED, BLUE = (255, 0, 0), (0, 64, 255)
@@ -153,7 +155,7 @@ def test_link_lost_pattern_when_the_host_goes_quiet(board: FirmwareProcess) -> N
     def amber(frame: RecordedFrame) -> bool:
         return all(frame.pixel(led) == (255, 96, 0) for led in corners if led is not None)
 
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + LIVENESS_S
     while time.monotonic() < deadline and not any(amber(f) for f in board.frames()):
         assert board.running
         select.select([], [], [], 0.005)  # poll interval while reading the frames file
@@ -257,7 +259,7 @@ def test_goodbye_leaves_the_board_dark_and_never_link_lost(board: FirmwareProces
 
     with serial.Serial(str(board.port), timeout=0.05) as listen:
         beats: list[int] = []
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + LIVENESS_S
         while time.monotonic() < deadline and (len(beats) < 2 or beats[-1] - beats[0] < 600):
             for line in listen.read(4096).split(b"\n"):
                 if b" HB up=" in line:

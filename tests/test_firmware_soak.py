@@ -17,10 +17,11 @@ from pathlib import Path
 import pytest
 
 from pegboard.link.board import BoardState
-from pegboard.link.fwsim import FirmwareProcess, pump
+from pegboard.link.fwsim import FirmwareProcess
 from pegboard.link.layout import LedConfig
 from pegboard.link.protocol import encode_message
 from pegboard.link.serial_link import Port, SerialLink, open_serial
+from tests.support.firmware import pump
 
 CONFIG = LedConfig(heartbeat_ms=200)
 
@@ -123,14 +124,14 @@ def soak(directory: Path, frames: int, seed: int) -> SoakReport:
                 firmware.process.send_signal(signal.SIGCONT)
             elif fault < 0.07 and port is not None and len(sent) > 3:
                 kind = "replay"  # an old STATE line arrives again after the newest
-                assert pump(link, lambda b=board: link.in_sync and link.shown == b, timeout=15)
+                assert pump(link, lambda b=board: link.in_sync and link.shown == b)
                 port.write(rnd.choice(sent[:-1]))
             if kind:
                 report.faults[kind] = report.faults.get(kind, 0) + 1
             # Recovered: the board acknowledges the newest state and its heartbeat says it
             # shows that very frame (not an older one replayed to it).
-            assert pump(link, lambda b=board: link.in_sync and link.shown == b and showing(link),
-                        timeout=15), (
+            assert pump(link, lambda b=board: link.in_sync and link.shown == b and showing(link)
+                        ), (
                 f"stuck after {report.frames} frames: {link.status}\n{firmware.log()}"
             )
             report.frames += 1

@@ -51,7 +51,7 @@ class ScriptedBoard:
         """The next ``count`` messages the host writes (waiting for their bytes to arrive)."""
         got: list[tuple[int, Message]] = []
         while len(got) < count:
-            ready, _, _ = select.select([self.master], [], [], 5.0)
+            ready, _, _ = select.select([self.master], [], [], 60.0)
             assert ready, f"host sent {len(got)} of {count} messages"
             chunk = os.read(self.master, 4096)
             got += [(f.seq, decode_message(f)) for f in self.decoder.feed(chunk)
@@ -68,7 +68,7 @@ class ScriptedBoard:
         os.write(self.master, data)
         fd = link.fileno()
         assert fd is not None
-        ready, _, _ = select.select([fd], [], [], 5.0)
+        ready, _, _ = select.select([fd], [], [], 60.0)
         assert ready
 
     def close(self) -> None:

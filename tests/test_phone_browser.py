@@ -20,6 +20,7 @@ from pegboard.app.inputs import Button, Press
 from pegboard.rules.cards import Card
 from pegboard.rules.state import Phase
 from tests.support.phones import phone_board
+from tests.support.waiting import LIVENESS_S
 from tests.support.web import chromium, system_chromium
 
 pytestmark = pytest.mark.skipif(chromium() is None,
@@ -33,8 +34,21 @@ PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touc
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    with system_chromium() as launched:
-        yield launched
+    """Chromium, and every wait on a page bounded by :data:`LIVENESS_S` (Playwright's
+    ``expect`` gives up after 5 s: a busy machine takes longer to show a tap's answer)."""
+    expect.set_options(timeout=LIVENESS_S * 1000)
+    try:
+        with system_chromium() as launched:
+            yield launched
+    finally:
+        expect.set_options(timeout=5000)
+
+
+def phone(browser: Browser) -> Page:
+    """A page on a phone of its own, its waits as long as ``expect``'s."""
+    page = browser.new_context(**PHONE).new_page()
+    page.set_default_timeout(LIVENESS_S * 1000)
+    return page
 
 
 def accessible(page: Page, state: str, found: dict[str, list[str]]) -> None:
@@ -52,14 +66,14 @@ def test_two_phones_and_the_box_play_a_deal(browser: Browser, tmp_path: Path) ->
     with phone_board(tmp_path, dealer=0) as board:
         pages: list[Page] = []
         for seat in (0, 1):
-            page = browser.new_context(**PHONE).new_page()
+            page = phone(browser)
             page.goto(f"http://127.0.0.1:{board.port}/join?code={board.code(seat)}")
             expect(page.locator("#asked")).to_contain_text("Tap the 6 cards")
             expect(page).to_have_url(f"http://127.0.0.1:{board.port}/phone")
             pages.append(page)
         taps = [0, 0]
         found: dict[str, list[str]] = {}
-        stranger = browser.new_context(**PHONE).new_page()
+        stranger = phone(browser)
         stranger.goto(f"http://127.0.0.1:{board.port}/phone")
         expect(stranger.locator("#join")).to_be_visible()
         accessible(stranger, "join", found)

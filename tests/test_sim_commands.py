@@ -92,9 +92,9 @@ def test_run_on_mock_pins_starts_and_stops_cleanly(tmp_path: Path) -> None:
             stdout=stream, stderr=subprocess.STDOUT, env=env,
         )
         try:
-            _wait_for(log, "ready", time.monotonic() + 20)
+            _wait_for(log, "ready", time.monotonic() + 60)
             proc.send_signal(signal.SIGTERM)
-            assert proc.wait(timeout=20) == 0
+            assert proc.wait(timeout=60) == 0
         finally:
             if proc.poll() is None:
                 proc.kill()

@@ -45,7 +45,7 @@ class Tmux:
 
     def __call__(self, *args: str) -> str:
         done = subprocess.run(["tmux", "-u", "-L", self.socket, *args], capture_output=True,
-                              text=True, check=True, timeout=20)
+                              text=True, check=True, timeout=60)
         return done.stdout
 
     def start_sim(self, store: Path, columns: int, rows: int) -> None:

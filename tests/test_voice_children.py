@@ -148,7 +148,7 @@ def test_a_hanging_player_is_stopped_at_the_limit(tmp_path: Path,
 
     speaking = threading.Thread(target=speak, daemon=True)
     speaking.start()
-    speaking.join(timeout=10)
+    speaking.join(timeout=LIVENESS_S)
     assert not speaking.is_alive(), "a hanging player was waited for without end"
     assert errors == ["the player stuck was still playing after 0.05 s and was stopped"] * 10
 
@@ -186,7 +186,7 @@ def test_a_failing_player_is_told_once_and_the_game_goes_on(
     try:
         for entry in range(1, TIMES + 1):
             speaker.say([said("fifteen two", entry)])
-            assert speaker.idle(timeout=10)
+            assert speaker.idle(timeout=LIVENESS_S)
     finally:
         speaker.close()
     assert speaker.failed == TIMES and speaker.spoken == 0
@@ -198,7 +198,7 @@ def test_a_failing_player_is_told_once_and_the_game_goes_on(
     with caplog.at_level(logging.WARNING, logger="pegboard.voice"):
         for entry in range(1, 11):
             quiet.say([said("fifteen two", entry)])
-            assert quiet.idle(timeout=10)
+            assert quiet.idle(timeout=LIVENESS_S)
         quiet.close()
     assert [r.getMessage() for r in caplog.records] == told
 
@@ -234,7 +234,7 @@ def test_the_device_shows_a_failing_voice_once_and_plays_on(
             loop.start()
             for time_ in range(3):  # the screen read aloud, three times: the player fails each
                 hook.read(loop.app.view(loop.state))
-                assert speaker.idle(timeout=10)
+                assert speaker.idle(timeout=LIVENESS_S)
                 loop.feed([Tick()])
                 if time_ == 0:
                     assert loop.shown is not None and loop.shown.title == "No sound"

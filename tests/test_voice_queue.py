@@ -111,7 +111,7 @@ class GatedVoice:
     def speak(self, text: str) -> None:
         self.started.append(text)
         self.began.release()
-        assert self.go_on.acquire(timeout=5)
+        assert self.go_on.acquire(timeout=60)
         self.done.append(text)
 
     def stop(self) -> None:
@@ -124,15 +124,15 @@ def test_the_speaker_says_in_order_on_its_own_thread_and_undo_stops_the_current(
     speaker = Speaker(voice, FakeClock())
     try:
         speaker.say([said("one", entry=1)])
-        assert voice.began.acquire(timeout=5)
+        assert voice.began.acquire(timeout=60)
         # the loop's calls return at once while "one" is still being said
         speaker.say([said("two", entry=2), said("three", entry=3)])
         assert voice.done == [] and speaker.queue.texts() == ["two", "three"]
         voice.go_on.release()
-        assert voice.began.acquire(timeout=5)  # "two" begins
+        assert voice.began.acquire(timeout=60)  # "two" begins
         speaker.cancel(1)  # entries 2 and 3 taken back: "two" stopped, "three" dropped
         assert voice.stopped == 1
-        assert speaker.idle(timeout=5)
+        assert speaker.idle(timeout=60)
         assert voice.started == ["one", "two"] and speaker.queue.texts() == []
     finally:
         speaker.close()

@@ -30,7 +30,7 @@ pytestmark = pytest.mark.skipif(CHROMIUM is None,
                                 reason="needs chromium (`make test` installs it)")
 
 LINES = (EXAMPLES / "two-player.jsonl").read_text(encoding="utf-8").splitlines()
-SHOWN_WITHIN_MS = 15_000
+SHOWN_WITHIN_MS = 60_000
 BLOCKING = ("serious", "critical")
 CONTROLS = ("button", "link", "textbox", "checkbox", "radio", "combobox", "slider",
             "switch", "searchbox", "spinbutton", "menuitem", "tab")

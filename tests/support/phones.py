@@ -34,7 +34,7 @@ from pegboard.web.phone_server import PhoneServer
 LENIENT = PhoneLimits(writes=(1000, 1000), requests=(1000, 1000))
 """Budgets a test playing as fast as it can stays within."""
 
-WAIT_S = 10.0
+WAIT_S = 60.0
 """The longest a test waits for the board (it fails saying what it waited for)."""
 
 
