@@ -1,4 +1,5 @@
-"""The board's own word on the club's broker: a result it refused (docs/club.md).
+"""The board's word from the club: a result the broker refused, and the night the standings
+service set (docs/club.md).
 
 The club publisher runs beside the loop and writes what the broker said in its status file;
 the loop reads it and hands the app a :class:`~pegboard.app.inputs.ClubStatus`. A new
@@ -7,13 +8,20 @@ back to it), since nobody else at the table would know the result did not reach 
 standings; while it stands, the home screen's bottom line says so. Once the publisher has
 the result taken (the config put right), the status is cleared and so is the page, if it is
 still up.
+
+The standings service publishes the club's night (its number, the next round and the
+tournament lock), which the publisher writes in its status file and the loop hands the app as
+a :class:`~pegboard.app.inputs.ClubNight`: the board's next game starts there, whatever its
+config file says, so no board's config changes from week to week. The round only moves on
+within a night (a board whose own next round is already past the service's keeps it: its
+game was counted before the others'); a new night starts at the service's round.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from pegboard.app.inputs import ClubStatus
+from pegboard.app.inputs import ClubNight, ClubStatus
 from pegboard.app.state import AppState, Home, Page, Reading
 from pegboard.app.view import PageKind
 
@@ -44,3 +52,15 @@ def arrived(state: AppState, status: ClubStatus) -> AppState:
         screen = (replace(screen, pages=(*screen.pages, shown)) if isinstance(screen, Reading)
                   else Reading((shown,), then=screen))
     return replace(state, club=status.refused, screen=screen)
+
+
+def night(state: AppState, said: ClubNight) -> AppState:
+    """The club's night from the service: the config's night and lock for the next game,
+    and its round (see the module)."""
+    club = state.config.club
+    if not club.enabled:
+        return state
+    same = said.night == club.night
+    round_ = max(state.setup.club_round, said.round) if same else said.round
+    config = replace(state.config, club=replace(club, night=said.night, lock=said.lock))
+    return replace(state, config=config, setup=replace(state.setup, club_round=round_))

@@ -111,6 +111,24 @@ class ClubStatus(Value):
         object.__setattr__(self, "refused", refused)
 
 
+class ClubNight(Value):
+    """The club's night as the standings service published it (not a player's input):
+    tonight's ``night`` number, the next ``round`` to play and the tournament ``lock``."""
+
+    __slots__ = ("lock", "night", "round")
+    __match_args__ = ("night", "round", "lock")
+
+    night: int
+    round: int
+    lock: bool
+
+    def __init__(self, night: int, round: int, lock: bool) -> None:
+        setter = object.__setattr__
+        setter(self, "night", night)
+        setter(self, "round", round)
+        setter(self, "lock", lock)
+
+
 class SeatEntry(Value):
     """A seat's own entry from outside the box (a paired phone): not a key, but entries the
     seat makes for itself, applied by :mod:`pegboard.app.seat_entry` through the engine like
@@ -193,6 +211,6 @@ class PhoneSeats(Value):
         object.__setattr__(self, "seats", frozenset(seats))
 
 
-InputEvent = (KnobTurn | Press | RankKey | Tick | LinkStatus | ClubStatus | SeatEntry
-              | Pairing | PhoneSeats)
+InputEvent = (KnobTurn | Press | RankKey | Tick | LinkStatus | ClubStatus | ClubNight
+              | SeatEntry | Pairing | PhoneSeats)
 """Anything the loop can hand to ``step``."""

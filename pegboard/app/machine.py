@@ -42,6 +42,7 @@ from pegboard.app.effects import (
     UpdateLeds,
 )
 from pegboard.app.inputs import (
+    ClubNight,
     ClubStatus,
     InputEvent,
     KnobTurn,
@@ -140,6 +141,8 @@ def step(state: AppState, event: InputEvent, now: float) -> Result:
         return replace(state, link="" if event.up else (event.detail or "LEDs off")), ()
     if isinstance(event, ClubStatus):  # the club publisher's word: not a key
         return club_notice.arrived(state, event), ()
+    if isinstance(event, ClubNight):  # the standings service's night: not a key
+        return club_notice.night(state, event), ()
     if isinstance(event, Tick):
         return _idle(state, now)
     if isinstance(event, SeatEntry):  # a phone's entry: not a key, but the pegs follow it

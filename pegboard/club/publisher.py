@@ -7,7 +7,9 @@ until the broker's PUBACK, which is written down durably; after a broker outage 
 network paho sends every result not acknowledged again, and after a restart of the board
 the publisher does (the standings service counts a result once, by its id). The table's
 live state is a retained message on ``.../state``; the board's availability is ``online``
-on ``.../online`` and, as its Last Will, ``offline``.
+on ``.../online`` and, as its Last Will, ``offline``. It reads the club's night (the night,
+the next round and the lock) from the standings service's retained ``pegboard/<club>/night``
+and writes it in its status file, from which the board's loop starts its next game there.
 
 It speaks MQTT v5, whose PUBACK carries a reason code: a result the broker refuses (its ACL
 does not let this board publish there: ``not authorised``, a packet too large, a quota) is
@@ -41,7 +43,7 @@ from pegboard.club import status as status_file
 from pegboard.club.connection import Client, Failures
 from pegboard.club.outbox import Outbox, describe, key
 from pegboard.club.status import STATUS_NAME
-from pegboard.club.topics import ONLINE, STATE, result_topic, topic
+from pegboard.club.topics import ONLINE, STATE, night_topic, parse_night, result_topic, topic
 from pegboard.club.watch import BoardWatch
 
 log = logging.getLogger(__name__)
@@ -112,6 +114,9 @@ class Publisher:
         connection is lost: a caller stepping the publisher waits on it."""
         self._live: bytes | None = None
         self._live_sent: bytes | None = None
+        self.night: tuple[int, int, bool] | None = None
+        """The club's night as the standings service last published it (night, round,
+        lock), set on paho's thread; written in the status file for the board's loop."""
         self.client = Client(CallbackAPIVersion.VERSION2,
                              client_id=f"pegboard-{club}-{board}",
                              protocol=mqtt.MQTTv5)
@@ -126,6 +131,7 @@ class Publisher:
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
         self.client.on_publish = self._on_publish
+        self.client.on_message = self._on_message
 
     def _topic(self, leaf: str) -> str:
         return topic(self.club, self.board, leaf)
@@ -151,6 +157,7 @@ class Publisher:
         self._failures.connected()
         log.info("connected to %s:%d (MQTT v5)", *self.broker)
         client.publish(self._topic(ONLINE), b"online", qos=QOS, retain=True)
+        client.subscribe(night_topic(self.club), qos=QOS)  # retained: it comes at once
         self._fresh.set()
         self._connected.set()
         self.news.set()
@@ -167,6 +174,19 @@ class Publisher:
                     reason: ReasonCode, properties: Properties | None) -> None:
         self._acks.put((mid, refusal(reason, self.club, self.board)
                           if reason.is_failure else None))
+        self.news.set()
+
+    def _on_message(self, client: mqtt.Client, userdata: object,
+                    message: mqtt.MQTTMessage) -> None:
+        if message.topic != night_topic(self.club):
+            return
+        night = parse_night(bytes(message.payload))
+        if night is None:
+            log.warning("the club's night on %s is not readable; ignored", message.topic)
+            return
+        if night != self.night:
+            log.info("the club's night: night %d, round %d, lock %s", *night)
+        self.night = night
         self.news.set()
 
     def _take_acks(self) -> None:
@@ -228,10 +248,13 @@ class Publisher:
     def _write_status(self, waiting: int) -> None:
         """Write the status file when it changed (whole: written aside, then renamed)."""
         games = {key: game for key, game, _ in self.outbox.waiting()}
+        night = self.night
         status = {"club": self.club, "board": self.board,
                   "connected": self._connected.is_set(), "waiting": waiting,
                   "refused": [{"result": key, "game": games.get(key), "why": why}
-                              for key, (_, why) in sorted(self._refused.items())]}
+                              for key, (_, why) in sorted(self._refused.items())],
+                  "night": None if night is None else dict(zip(("night", "round", "lock"),
+                                                               night, strict=True))}
         if status == self._status:
             return
         try:

@@ -27,9 +27,11 @@ def serve(db: Path, sock: socket.socket, broker: tuple[str, int], *, club: str =
           name: str = "standings", username: str | None = None, password: str | None = None,
           ca_file: Path | None = None, hosts: Collection[str] | None = None,
           seating: list[Round] | None = None, points: GamePoints = GamePoints.ACC,
-          director: str | None = None, tls: tuple[Path, Path] | None = None) -> int:
+          director: str | None = None, tls: tuple[Path, Path] | None = None,
+          night: tuple[int, bool] | None = None) -> int:
     """Serve the standings on the listening ``sock`` until stopped, counting games by the
-    club's game ``points``; ``tls``: HTTPS only, with this certificate and key; the exit
+    club's game ``points``; ``tls``: HTTPS only, with this certificate and key; ``night``:
+    tonight's number and lock, published to the boards with the next round; the exit
     status."""
     notes = Notes()
     failures = Failures()
@@ -37,7 +39,7 @@ def serve(db: Path, sock: socket.socket, broker: tuple[str, int], *, club: str =
                             password=password, ca_file=ca_file, changed=notes.changed,
                             tables_changed=notes.tables_changed, written=notes.written,
                             failed=failures.failed,
-                            points=points, seating=seating)
+                            points=points, seating=seating, night=night)
 
     def stop() -> None:
         notes.closing = True

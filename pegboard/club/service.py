@@ -32,9 +32,11 @@ from pegboard.club.refusals import Refusals
 from pegboard.club.results import connect, store_result
 from pegboard.club.seating import Round
 from pegboard.club.topics import (
+    MOST_ROUND,
     ONLINE,
     STATE,
     board_filter,
+    night_topic,
     parse_board_topic,
     results_filter,
 )
@@ -57,7 +59,8 @@ class Subscriber:
                  written: Callable[[], None] = lambda: None,
                  failed: Callable[[BaseException], None] = lambda error: None,
                  points: GamePoints = GamePoints.ACC, seating: list[Round] | None = None,
-                 budget: Budget | None = None) -> None:
+                 budget: Budget | None = None, night: tuple[int, bool] | None = None
+                 ) -> None:
         """``changed`` is told what changed in the standings or the director's queue (the
         result, its night, how it was stored: counted, corrected or held); ``tables_changed``
         a board's new live state and availability (its key and entry); ``written`` that
@@ -65,7 +68,9 @@ class Subscriber:
         budget), for which no page redraws. ``points``: the club's game points, by which
         every game is counted; ``seating``: tonight's, against which each new game is
         checked (docs/club.md); ``budget``: each board's engine reads
-        (:mod:`pegboard.club.budget`)."""
+        (:mod:`pegboard.club.budget`); ``night``: tonight's number and lock, published to
+        the club's boards with the next round (:meth:`publish_night`; one club only, not
+        ``+``)."""
         self.db_path = db_path
         self.broker = broker
         self.filter = results_filter(club)
@@ -80,6 +85,8 @@ class Subscriber:
         self.points = points
         self.seating = seating
         self.failed = failed
+        self.night = night
+        self._night_sent: bytes | None = None
         self._db: sqlite3.Connection | None = None
         self._db_lock = threading.RLock()  # paho's thread and the turns' thread share it
         self.refusals: Refusals | None = None
@@ -146,8 +153,35 @@ class Subscriber:
         self._failures.connected()
         client.subscribe([(self.filter, 1), (board_filter(self.club, STATE), 0),
                           (board_filter(self.club, ONLINE), 0)])
+        try:
+            with self._db_lock:
+                self._night_sent = None  # the broker may have lost it (a crash): again
+                self.publish_night(self._database())
+        except (sqlite3.Error, ClubError) as error:
+            log.error("the club's night not published: %s", error)
         self.connected.set()
         log.info("subscribed to %s on %s:%d", self.filter, *self.broker)
+
+    def next_round(self, db: sqlite3.Connection) -> int:
+        """Tonight's next round: one after the highest with a result counted tonight."""
+        assert self.night is not None
+        row = db.execute("SELECT MAX(round) FROM result WHERE club = ? AND night = ?",
+                         (self.club, self.night[0])).fetchone()
+        return min(MOST_ROUND, (row[0] or 0) + 1)
+
+    def publish_night(self, db: sqlite3.Connection) -> None:
+        """Publish the club's night (retained, QoS 1) when it changed: tonight's number and
+        lock and the next round (:meth:`next_round`), which every board of the club starts
+        its next game in (under ``_db_lock``)."""
+        if self.night is None or self.club == "+":
+            return
+        payload = json.dumps({"night": self.night[0], "round": self.next_round(db),
+                              "lock": self.night[1]}, separators=(",", ":")).encode()
+        if payload == self._night_sent:
+            return
+        self.client.publish(night_topic(self.club), payload, qos=1, retain=True)
+        self._night_sent = payload
+        log.info("the club's night: %s", payload.decode())
 
     def _on_disconnect(self, client: mqtt.Client, userdata: object,
                        flags: mqtt.DisconnectFlags, reason: ReasonCode,
@@ -237,6 +271,8 @@ class Subscriber:
             assert self._passed is not None
             stored = store_result(db, card, points=self.points, seating=self.seating)
             self._passed.passed(topic, payload)
+            if stored.changes:
+                self.publish_night(db)  # the next round may have come
         log.info("result %s from %s:%s: %s", card["id"], card["board"], card["game"], stored)
         if stored.shown:  # the standings changed, or the director's queue did
             self.changed({"stored": stored.value, "id": card["id"], "club": card["club"],

@@ -17,8 +17,9 @@ Writes into one folder:
   (``standings``) and one for viewers (``viewer``), each with a random password, hashed by
   mosquitto's own ``mosquitto_passwd -U``;
 - ``acl``: a board may publish only its own topics (``pegboard/<club>/board/<its id>/`` and
-  ``result/<game>``, ``state``, ``online`` under it), the standings service may only read
-  results, a viewer may only read the live table states and availabilities;
+  ``result/<game>``, ``state``, ``online`` under it) and read the club's night
+  (``pegboard/<club>/night``), the standings service may only read results and publish the
+  night, a viewer may only read the live table states and availabilities;
 - ``<user>.password``: each user's password in a file of its own (mode 600) for
   ``--password-file``: copy each board's to its board;
 - with ``--league HOST:PORT``, a bridge forwarding the club's topics to the league's broker
@@ -38,7 +39,7 @@ import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
-from pegboard.club.topics import MAX_MESSAGE, ONLINE, RESULT, ROOT, STATE
+from pegboard.club.topics import MAX_MESSAGE, ONLINE, RESULT, ROOT, STATE, night_topic
 from pegboard.errors import ClubError
 from pegboard.web.server_hosts import board_names
 
@@ -69,16 +70,17 @@ def _write(path: Path, text: str, mode: int = 0o600) -> None:
 
 def acl(club: str, boards: list[str]) -> str:
     """The ACL: each board writes its own three kinds of topic (a result per game, its live
-    state, its availability) and nothing deeper, the service reads results, viewers read
-    states."""
+    state, its availability) and nothing deeper and reads the club's night; the service
+    reads results and publishes the night; viewers read states."""
     lines = [f"# pegboard club {club}: who may publish and read what (docs/club.md)", ""]
+    night = night_topic(club)
     for board in boards:
         own = f"{ROOT}/{club}/board/{board}"
         lines += [f"user {board}", f"topic write {own}/{RESULT}/+", f"topic write {own}/{STATE}",
-                  f"topic write {own}/{ONLINE}", ""]
+                  f"topic write {own}/{ONLINE}", f"topic read {night}", ""]
     lines += ["user standings", f"topic read {ROOT}/{club}/board/+/{RESULT}/+",
               f"topic read {ROOT}/{club}/board/+/{STATE}",
-              f"topic read {ROOT}/{club}/board/+/{ONLINE}", "",
+              f"topic read {ROOT}/{club}/board/+/{ONLINE}", f"topic readwrite {night}", "",
               "user viewer", f"topic read {ROOT}/{club}/board/+/{STATE}",
               f"topic read {ROOT}/{club}/board/+/{ONLINE}", ""]
     return "\n".join(lines)

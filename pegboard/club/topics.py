@@ -9,12 +9,17 @@ Every topic starts ``pegboard/<club>/board/<board>/``; a board publishes only un
 - ``.../state``: the table's live state (QoS 1, retained: a page joining late sees it);
 - ``.../online``: ``online`` or, as the board's Last Will, ``offline`` (retained).
 
+The standings service publishes one topic of its own, ``pegboard/<club>/night`` (QoS 1,
+retained): tonight's night, the next round and the tournament lock, which every board of
+the club reads (:func:`night_topic`, :func:`parse_night`).
+
 A club or board id is 1 to 32 letters, digits, ``-`` or ``_`` (a game id up to 64): nothing
 MQTT gives a meaning (``/``, ``+``, ``#``) can be in one.
 """
 
 from __future__ import annotations
 
+import json
 import re
 
 from pegboard.errors import ClubError
@@ -25,7 +30,9 @@ MAX_MESSAGE = 256 * 1024
 setup``) and the largest message the standings service reads, in bytes: a scorecard carries
 its game's whole record (a two-player game's card is under 10 KiB, a long three-player game
 with take-backs under 64 KiB)."""
-RESULT, STATE, ONLINE = "result", "state", "online"
+RESULT, STATE, ONLINE, NIGHT = "result", "state", "online", "night"
+MOST_NIGHT = 9999
+MOST_ROUND = 99
 _ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 _GAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
@@ -97,3 +104,33 @@ def broker_address(text: str) -> tuple[str, int]:
     if not host or not port.isdigit() or not 0 < int(port) < 65536:
         raise ClubError(f"the broker {text[:60]!r} must be HOST:PORT, e.g. 127.0.0.1:1883")
     return host, int(port)
+
+
+def night_topic(club: str) -> str:
+    """The topic of the club's night: ``{"night", "round", "lock"}``, retained, published by
+    the standings service."""
+    return f"{ROOT}/{club}/{NIGHT}"
+
+
+def parse_night(payload: bytes) -> tuple[int, int, bool] | None:
+    """(night, round, lock) of a night message, or None when it is not one: a JSON object
+    with ``night`` (1 to 9999), ``round`` (1 to 99) and ``lock`` (true or false).
+
+    >>> parse_night(b'{"night": 12, "round": 3, "lock": true}')
+    (12, 3, True)
+    >>> parse_night(b'{"night": 0, "round": 3, "lock": true}') is None
+    True
+    """
+    if len(payload) > 1024:
+        return None
+    try:
+        value = json.loads(payload.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        return None
+    if not isinstance(value, dict):
+        return None
+    night, round_, lock = value.get("night"), value.get("round"), value.get("lock")
+    if (type(night) is not int or type(round_) is not int or type(lock) is not bool
+            or not 1 <= night <= MOST_NIGHT or not 1 <= round_ <= MOST_ROUND):
+        return None
+    return night, round_, lock

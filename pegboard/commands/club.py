@@ -98,6 +98,12 @@ def register(parser: argparse.ArgumentParser) -> None:
                        help="a file holding the director's password, by which results are "
                        "accepted from the queue, voided or adjusted (POST /api/director); "
                        "served beyond this host it needs --certfile and --keyfile")
+    serve.add_argument("--night", type=night_number, metavar="N",
+                       help="tonight's night number, published with the next round and the "
+                       "lock on pegboard/<club>/night for every board of --club to start "
+                       "its games in (no board's config changes from week to week)")
+    serve.add_argument("--lock", action="store_true",
+                       help="with --night: tonight is under the tournament lock")
     serve.add_argument("--certfile", type=paths.path_name, metavar="FILE",
                        help="serve over HTTPS with this certificate (club setup's "
                        "standings.crt), with --keyfile")
@@ -259,6 +265,11 @@ def run_serve(args: argparse.Namespace) -> int:
     finally:
         db.close()
     tls = _tls(args.certfile, args.keyfile)
+    if args.lock and args.night is None:
+        raise ClubError("--lock is the night's: give --night N with it")
+    if args.night is not None and given.club == "+":
+        raise ClubError("--night is one club's: give --club ID with it (not every club, +)")
+    night = None if args.night is None else (args.night, bool(args.lock))
     director = _director(args.director_password_file)
     if director is not None and tls is None and not _loopback(args.host):
         raise ClubError(f"--director-password-file with --host {args.host} and no TLS would "
@@ -275,9 +286,16 @@ def run_serve(args: argparse.Namespace) -> int:
                                  username=given.username, password=given.password,
                                  ca_file=given.ca_file, hosts=server_hosts.board_names(),
                                  seating=seating, points=GamePoints(args.game_points),
-                                 director=director, tls=tls)
+                                 director=director, tls=tls, night=night)
     finally:
         sock.close()
+
+
+def night_number(text: str) -> int:
+    """``--night``: a night number from 1 to 9999."""
+    if not text.isascii() or not text.isdigit() or not 1 <= int(text) <= 9999:
+        raise argparse.ArgumentTypeError(f"{text[:20]!r}: give a night number from 1 to 9999")
+    return int(text)
 
 
 def _loopback(host: str) -> bool:

@@ -4,7 +4,9 @@ The publisher is a process of its own beside the loop (docs/club.md); what the b
 of the board's results it writes, whole, in its status file (:mod:`pegboard.club.status`).
 This observer reads that file every :data:`PERIOD_S` seconds (only when it changed on disk)
 and hands the loop a :class:`~pegboard.app.inputs.ClubStatus` whenever the refusal it names
-changes: a new one, or none once the result is taken.
+changes (a new one, or none once the result is taken), and a
+:class:`~pegboard.app.inputs.ClubNight` whenever the night the standings service published
+changes.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Generic, TypeVar
 
-from pegboard.app.inputs import ClubStatus, InputEvent
+from pegboard.app.inputs import ClubNight, ClubStatus, InputEvent
 from pegboard.club import status
 from pegboard.device.observers import Seen
 
@@ -34,7 +36,7 @@ class ClubWatch(Generic[S]):
         self.period = period
         self._due: float | None = None  # the first poll reads at once
         self._stamp: tuple[int, int, int] | None = None
-        self._said = ""
+        self._said = status.Said()
 
     def saw(self, seen: Seen[S]) -> None:
         """Nothing the table does changes what the broker said."""
@@ -52,11 +54,17 @@ class ClubWatch(Generic[S]):
         if stamp is not None and stamp == self._stamp:
             return ()
         self._stamp = stamp
-        refused = status.refusal(self.path) if stamp is not None else ""
-        if refused == self._said:
-            return ()
-        self._said = refused
-        return (ClubStatus(refused),)
+        said = status.read(self.path) if stamp is not None else status.Said(
+            night=self._said.night)  # no file: the night the service set still stands
+        if stamp is not None and said.night is None:
+            said = status.Said(said.refused, self._said.night)
+        events: list[InputEvent] = []
+        if said.refused != self._said.refused:
+            events.append(ClubStatus(said.refused))
+        if said.night is not None and said.night != self._said.night:
+            events.append(ClubNight(*said.night))
+        self._said = said
+        return events
 
     def next_deadline(self) -> float | None:
         """When the file is next looked at."""
