@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.hostile import Board, Churn, attack, scoreboard_store
+from tests.support.waiting import LIVENESS_S, line_from
 from tests.support.web import chromium, system_chromium
 
 LIVENESS_MS = 60_000
@@ -91,19 +92,23 @@ def test_running_out_of_descriptors_is_one_line_not_a_flood() -> None:
     process = subprocess.Popen([sys.executable, "-c", NO_FILES_LEFT], stdin=subprocess.PIPE,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert process.stdout is not None and process.stdin is not None
-    port = int(process.stdout.readline())
+    assert process.stderr is not None
+    port = int(line_from(process.stdout, "the server's port", process=process))
     held = [socket.create_connection(("127.0.0.1", port)) for _ in range(100)]
-    # Wait until the loop has met the limit at least twice (its retry is one second).
+    # The loop has met the limit once it says so; then it retries every second: give it
+    # time to meet the limit at least twice more (and say nothing of it).
+    first = line_from(process.stderr, "the server to meet the descriptor limit",
+                      process=process)
     t0 = time.monotonic()
     with socket.create_connection(("127.0.0.1", port)) as probe:
         probe.settimeout(2.5)
         with pytest.raises(TimeoutError):
             probe.recv(1)  # the server never answers: this is only a bounded wait
     assert time.monotonic() - t0 >= 2.4
-    _, err = process.communicate("\n", timeout=20)
+    _, err = process.communicate("\n", timeout=LIVENESS_S)
     for conn in held:
         conn.close()
-    lines = err.splitlines()
+    lines = [first.rstrip("\n"), *err.splitlines()]
     assert len(lines) == 1, err[:2000]
     assert "cannot accept connections: Too many open files" in lines[0]
 

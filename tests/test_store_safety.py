@@ -24,6 +24,7 @@ from pegboard.store import lock as lock_module
 from pegboard.store import logfile as logfile_module
 from pegboard.store.logfile import encode_line
 from tests.support.stores import fail_next_sync
+from tests.support.waiting import line_from
 
 HEADER = {"type": "game", "players": ["Ann", "Ben"], "rules": {"target": 121}}
 DEAL = {"type": "deal", "dealer": 0}
@@ -111,7 +112,8 @@ def holder(tmp_path: Path) -> Iterator[subprocess.Popen[str]]:
     """A real writer process holding the store at tmp_path/store; it reports each append."""
     proc = subprocess.Popen([sys.executable, "-c", HOLDER, str(tmp_path / "store")],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    assert proc.stdout is not None and proc.stdout.readline() == "ready\n"
+    assert proc.stdout is not None
+    assert line_from(proc.stdout, "the writer's ready", process=proc) == "ready\n"
     yield proc
     proc.kill()
     proc.wait()
@@ -121,7 +123,7 @@ def ask(proc: subprocess.Popen[str], line: dict[str, object]) -> str:
     assert proc.stdin is not None and proc.stdout is not None
     proc.stdin.write(json.dumps(line) + "\n")
     proc.stdin.flush()
-    return proc.stdout.readline()
+    return line_from(proc.stdout, f"the writer's answer to {line}", process=proc)
 
 
 def test_after_the_directory_is_deleted_only_the_new_writer_writes(
