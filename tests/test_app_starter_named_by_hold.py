@@ -15,13 +15,19 @@ from __future__ import annotations
 import io
 import json
 import re
+from pathlib import Path
+
+import pytest
 
 from pegboard.app.machine import initial_state
+from pegboard.cli import main
 from pegboard.coach.lessons import lessons
 from pegboard.commands.replay import replay
 from pegboard.config import Config
-from pegboard.rules.cards import Card
+from pegboard.rules.cards import Card, EnteredCard, Rank
 from pegboard.rules.state import Reason
+from pegboard.stats import replay_record
+from pegboard.stats.kept import summary_from_json, summary_json
 from tests.support.app_driver import App
 from tests.support.rulings_records import entry, event, game_of, go, header, play
 from tests.test_app_offer_restart import enter
@@ -94,3 +100,37 @@ def test_a_record_entered_whole_still_shows_every_suit() -> None:
     gs = game_of([header(), entry("deal", dealer=0), DEALT, entry("starter", card="4H"),
                   *PLAYS]).state
     assert gs.cards_whole and gs.suit_entered(Card.parse("8C"))
+
+
+def test_the_statistics_best_hand_prints_them_by_rank(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Ben's 12 is his side's best hand: ``pegboard stats`` prints his cards by their ranks
+    (entered so), the starter with the suit held to; the JSON keeps the same, and the store's
+    index reads it back as entered."""
+    app = counted()
+    # The crib (Ann's 5 and 2 with two cards nobody saw), then a deal pegged by points to
+    # Ben's win: a finished game.
+    lines = [*BEFORE, *app.record, entry("crib", cards=["5C", "2C", "3D", "6D"]),
+             entry("deal"), entry("peg", player=1, points=121 - app.game.scores[1])]
+    game_of(lines)  # the engine takes every line
+    path = tmp_path / "game.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert main(["stats", "--record", str(path)]) == 0
+    text = capsys.readouterr().out
+    assert "best hand 12: 8 8 7 9 with 4♥ (game 1)" in text, text
+    for card in BY_RANK:
+        assert card not in text, (card, text)
+    assert main(["stats", "--record", str(path), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    ben = next(p for p in data["players"] if p["name"] == "Ben")
+    assert ben["best_hand"]["cards"] == ["8", "8", "7", "9"]
+    assert ben["best_hand"]["starter"] == "4H"
+    ann = next(p for p in data["players"] if p["name"] == "Ann")
+    assert sorted(ann["best_hand"]["cards"]) == ["9D", "JH", "KD", "QH"]  # dealt by name
+    summary = replay_record(lines)[0]
+    kept = summary_from_json(json.loads(json.dumps(summary_json(summary))), number=1,
+                             source="x")
+    assert kept.tallies == summary.tallies
+    best = kept.tallies[1].best_hand
+    assert best is not None and best.cards == tuple(
+        EnteredCard(Rank(r), None) for r in (8, 8, 7, 9))

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from pegboard.rules.cards import Card
+from pegboard.rules.cards import Card, EnteredCard
 from pegboard.rules.events import Dealt, GameHeader
 from pegboard.rules.facts import (
     ClaimClosed,
@@ -110,21 +110,23 @@ class Race(Value):
 
 class PeggedHand(Value):
     """A hand as it was pegged: the points pegged for it (in a muggins game, what its owner
-    claimed), its cards, the starter and its owner's seat."""
+    claimed), its cards and the starter as the table entered them (a card entered by its
+    rank alone has no suit: the one the engine counted with was the card wheel's) and its
+    owner's seat."""
 
     __slots__ = ("cards", "player", "points", "starter")
     __match_args__ = ("points", "cards", "starter", "player")
 
     points: int
-    cards: tuple[Card, ...]
-    starter: Card | None
+    cards: tuple[EnteredCard, ...]
+    starter: EnteredCard | None
     player: int
 
     def __init__(
         self,
         points: int,
-        cards: tuple[Card, ...],
-        starter: Card | None,
+        cards: tuple[EnteredCard, ...],
+        starter: EnteredCard | None,
         player: int,
     ) -> None:
         setter = object.__setattr__
@@ -201,13 +203,11 @@ class GameFold(Value):
         "said",
         "scores",
         "sides_of",
-        "starter",
         "target",
     )
     __match_args__ = (
         "game_no", "names", "target", "sides_of", "deals", "scores", "open_deal", "over", "points",
         "best", "first_dealer", "laid", "hands", "claims", "said", "deal", "played", "dealt",
-        "starter",
     )
 
     game_no: int
@@ -238,7 +238,6 @@ class GameFold(Value):
     """The cards laid this deal, in order (a take-back's returned cards gone)."""
     dealt: tuple[tuple[Card, ...] | None, ...]
     """The cards each seat was dealt this deal, when entered."""
-    starter: Card | None
 
     def __init__(
         self,
@@ -260,7 +259,6 @@ class GameFold(Value):
         deal: tuple[int, int] = (0, 0),
         played: tuple[Card, ...] = (),
         dealt: tuple[tuple[Card, ...] | None, ...] = (),
-        starter: Card | None = None,
     ) -> None:
         setter = object.__setattr__
         setter(self, "game_no", game_no)
@@ -281,8 +279,6 @@ class GameFold(Value):
         setter(self, "deal", deal)
         setter(self, "played", played)
         setter(self, "dealt", dealt)
-        setter(self, "starter", starter)
-    """This deal's starter, once the show counted with it."""
 
     @property
     def race(self) -> Race:
@@ -321,9 +317,9 @@ class GameFold(Value):
         deals, over, best = self.deals, self.over, self.best
         laid, hands, claims, said = self.laid, self.hands, self.claims, self.said
         points = self.points
-        played, dealt, starter = self.played, self.dealt, self.starter
+        played, dealt = self.played, self.dealt
         if key != self.deal:
-            played, dealt, starter = (), tuple(None for _ in dealt), None
+            played, dealt = (), tuple(None for _ in dealt)
         event = report.event
         if isinstance(event, Dealt):
             dealt = tuple(event.cards if seat == event.player else cards
@@ -333,13 +329,10 @@ class GameFold(Value):
                 laid = (*laid, LaidCard(fact, played, key))
                 played = (*played, fact.card)
             elif isinstance(fact, ShowStep):
-                # The starter with its suit only when a player entered it (else none is kept:
-                # the engine's stand-in suit is not the card's).
-                starter = fact.starter if fact.turned is None else fact.turned.card
                 if fact.counted is Counted.HAND:
                     hands = (*hands, HandCounted(fact, dealt[fact.player], turn.dealer, key))
             elif isinstance(fact, Scored):
-                points, best = _scored(fact, points, best, starter)
+                points, best = _scored(fact, points, best, hands, key)
             elif isinstance(fact, TakenBack):
                 returned = {card for cards in fact.take_back.cards for card in cards}
                 played = tuple(card for card in played if card not in returned)
@@ -364,12 +357,13 @@ class GameFold(Value):
                 over = None  # the win was taken back
         return GameFold(
             self.game_no, self.names, self.target, self.sides_of, deals, scores, open_deal,
-            over, points, best, first, laid, hands, claims, said, key, played, dealt, starter,
+            over, points, best, first, laid, hands, claims, said, key, played, dealt,
         )
 
 
 def _scored(fact: Scored, points: tuple[tuple[int, ...], ...],
-            best: tuple[PeggedHand | None, ...], starter: Card | None,
+            best: tuple[PeggedHand | None, ...], hands: tuple[HandCounted, ...],
+            deal: tuple[int, int],
             ) -> tuple[tuple[tuple[int, ...], ...], tuple[PeggedHand | None, ...]]:
     rows = [list(row) for row in points]
     best_list = list(best)
@@ -381,9 +375,23 @@ def _scored(fact: Scored, points: tuple[tuple[int, ...], ...],
         if award.reason is Reason.HAND:
             was = best_list[award.side]
             if was is None or award.points > was.points:
-                best_list[award.side] = PeggedHand(award.points, award.cards, starter,
-                                                   award.player)
+                best_list[award.side] = _pegged_hand(award.points, award.cards, award.player,
+                                                     hands, deal)
     return tuple(tuple(row) for row in rows), tuple(best_list)
+
+
+def _pegged_hand(points: int, cards: tuple[Card, ...], player: int,
+                 hands: tuple[HandCounted, ...], deal: tuple[int, int]) -> PeggedHand:
+    """A hand pegged, its cards and starter as entered: by what the engine's count of it
+    said was entered (:attr:`ShowStep.entered`, :attr:`ShowStep.turned`)."""
+    step = next((hand.step for hand in reversed(hands)
+                 if hand.deal == deal and hand.step.player == player), None)
+    if step is None:  # not counted in the show (never so for a hand's points): say no suit
+        return PeggedHand(points, tuple(EnteredCard.of(c, suit_known=False) for c in cards),
+                          None, player)
+    entered = step.entered
+    return PeggedHand(points, tuple(EnteredCard.of(c, suit_known=c in entered) for c in cards),
+                      step.turned, player)
 
 
 def _new_game(header: GameHeader, game_no: int) -> GameFold:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, TypeGuard
 
-from pegboard.rules.cards import DECK
+from pegboard.rules.cards import DECK, EnteredCard, Rank
 from pegboard.rules.state import Skunk
 from pegboard.stats.values import BestHand, GameSummary, Race, Scored, Tally
 
@@ -131,9 +131,13 @@ def _tally_from_json(data: object, number: int) -> Tally:
                 _CARDS[starter] if starter else None, hand["player"], number)
         except KeyError as error:
             raise ValueError(f"its best hand: {error.args[0]!r} is not a card the index "
-                             "writes (rank then suit: 5H, TD)") from None
+                             "writes (rank then suit: 5H, TD; a rank alone: 5, T)") from None
     return tally
 
 
-_CARDS = {str(card): card for card in DECK}
-"""Each card by the text :func:`summary_json` writes (``str(card)``): read back by a lookup."""
+_CARDS = {
+    **{str(card): EnteredCard.of(card) for card in DECK},
+    **{rank.symbol: EnteredCard(rank, None) for rank in Rank},
+}
+"""Each card as entered by the text :func:`summary_json` writes
+(:func:`~pegboard.stats.values.entered_text`): read back by a lookup."""

@@ -65,8 +65,9 @@ def head_lines(stats: Statistics) -> list[str]:
         )
         if t.best_hand is not None:
             b = t.best_hand
-            cards = " ".join(c.pretty for c in b.cards)
-            starter = f" with {b.starter.pretty}" if b.starter else ""
+            # A card entered by its rank alone is printed by its rank: no suit was entered.
+            cards = " ".join(c.short for c in b.cards)
+            starter = f" with {b.starter.short}" if b.starter else ""
             out.append(f"  best hand {b.points}: {cards}{starter} (game {b.game})")
     return out
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from pegboard.errors import PegboardError
-from pegboard.rules.cards import Card
+from pegboard.rules.cards import EnteredCard
 from pegboard.rules.fold import Race as Race  # the race is the fold's: one account
 from pegboard.rules.state import Skunk
 
@@ -27,23 +27,40 @@ def skunk_lines(target: int) -> tuple[int, int | None]:
 
 @dataclass(frozen=True, slots=True)
 class BestHand:
-    """A hand as it was counted: its points, its cards and the starter."""
+    """A hand as it was counted: its points, and its cards and the starter as the table
+    entered them (a card entered by its rank alone has no suit: the engine's
+    :class:`~pegboard.rules.cards.EnteredCard`)."""
 
     points: int
-    cards: tuple[Card, ...]
-    starter: Card | None
+    cards: tuple[EnteredCard, ...]
+    starter: EnteredCard | None
     player: str
     game: int
 
     def to_json(self) -> dict[str, object]:
-        """``{"points": 24, "cards": [...], "starter": "5D", "player": "Ann", "game": 1}``."""
+        """``{"points": 24, "cards": ["5H", "J", ...], "starter": "5D", "player": "Ann",
+        "game": 1}``: a card as :func:`entered_text` writes it (``"J"``: its suit not
+        entered)."""
         return {
             "points": self.points,
-            "cards": [str(c) for c in self.cards],
-            "starter": str(self.starter) if self.starter else None,
+            "cards": [entered_text(c) for c in self.cards],
+            "starter": entered_text(self.starter) if self.starter else None,
             "player": self.player,
             "game": self.game,
         }
+
+
+def entered_text(card: EnteredCard) -> str:
+    """A card as entered, in the record's card text: rank then suit letter (``"5H"``, ``"TD"``)
+    when its suit was entered, else the rank alone (``"5"``, ``"T"``).
+
+    >>> from pegboard.rules.cards import Card
+    >>> entered_text(EnteredCard.of(Card.parse("TD"))), entered_text(
+    ...     EnteredCard.of(Card.parse("TD"), suit_known=False))
+    ('TD', 'T')
+    """
+    known = card.card
+    return str(known) if known is not None else card.rank.symbol
 
 
 def _ratio(points: int, count: int) -> float | None:
