@@ -10,8 +10,9 @@ from pathlib import Path
 
 
 def main() -> int:
-    """Run all benchmarks; words given on the command line select the matching ones."""
-    wanted = sys.argv[1:]
+    """Run all benchmarks; words given on the command line select the matching ones (a word
+    starting with ``--`` is a benchmark's own flag, e.g. ``pages --long``)."""
+    wanted = [word for word in sys.argv[1:] if not word.startswith("--")]
     here = Path(__file__).resolve().parent
     names = sorted(
         info.name for info in pkgutil.iter_modules([str(here)]) if info.name.startswith("bench_")
