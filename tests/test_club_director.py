@@ -212,7 +212,8 @@ def test_the_director_on_the_service(tmp_path: Path) -> None:
             cards = list(csv.DictReader(io.StringIO(service.get("/export/scorecards.csv"))))
             assert sorted((r["spread"], r["adjusted"] != "") for r in cards
                           if r["result"] == fits["id"]) == [("-26", True), ("26", True)]
-            assert [a["act"] for a in service.get("/api/queue")["acts"]] == ["accept", "adjust"]
+            assert [a["act"] for a in service.get("/api/queue")["acts"]] == [
+                "seating", "accept", "adjust"]  # the seating loaded at the start, too
         finally:
             board.close()
             service.stop()

@@ -51,8 +51,8 @@ from starlette.staticfiles import StaticFiles
 
 from pegboard.club import standings as table
 from pegboard.club.budget import waiting_count
-from pegboard.club.results import Act, act, acts, audit, connect, counters, queue
-from pegboard.club.seating import Round
+from pegboard.club.results import Act, act, acts, audit, connect, counters, queue, save_seating
+from pegboard.club.seating import Round, Tonight, from_json, merged, to_json
 from pegboard.club.topics import check_id
 from pegboard.errors import ClubError
 from pegboard.rules.variants import GamePoints
@@ -301,15 +301,19 @@ def _club(request: Request) -> str | None:
 
 def create_app(db_path: Path, notes: Notes, *, hosts: Collection[str] | None,
                start: Callable[[], None], stop: Callable[[], None],
-               seating: list[Round] | None = None,
+               seating: Tonight | list[Round] | None = None,
                tables: Callable[[], list[dict[str, Any]]] = list,
                director: str | None = None, points: GamePoints = GamePoints.ACC,
-               secure: bool = False) -> Starlette:
+               secure: bool = False, seating_source: str = "") -> Starlette:
     """The application; ``start`` and ``stop`` run the subscriber with the server;
     ``director``: the director's password (None: no director's acts are taken), by which
     results are accepted, voided or adjusted (counted by the club's game ``points``);
     ``secure``: served over HTTPS, else the director's acts are taken only from this host
-    (:func:`local`), so the password never crosses the network in clear."""
+    (:func:`local`), so the password never crosses the network in clear. ``seating``:
+    tonight's, which the director may re-seat (``POST /api/seating``, kept in the results
+    database with ``seating_source``, the digest of the file it was loaded from)."""
+
+    tonight = seating if isinstance(seating, Tonight) else Tonight(seating)
 
     answers = Answers(db_path, notes)
 
@@ -361,7 +365,7 @@ def create_app(db_path: Path, notes: Notes, *, hosts: Collection[str] | None,
                 "tonight": table.standings(db, night, club) if night is not None else [],
                 "season": table.standings(db, None, club),
                 "specials": table.specials(db, night, club),
-                "seating": table.next_round(db, seating or []), "queue": queue(db)}
+                "seating": table.next_round(db, tonight.rounds or []), "queue": queue(db)}
 
     def api_standings(db: sqlite3.Connection, request: Request) -> dict[str, Any]:
         night = _night(request)
@@ -377,7 +381,7 @@ def create_app(db_path: Path, notes: Notes, *, hosts: Collection[str] | None,
                 "rescored": table.rescored(db)}
 
     def api_seating(db: sqlite3.Connection, request: Request) -> dict[str, Any]:
-        return table.next_round(db, seating or [])
+        return table.next_round(db, tonight.rounds or [])
 
     async def api_tables(request: Request) -> Response:
         return JSONResponse({"tables": tables()}, headers={"cache-control": "no-store"})
@@ -391,10 +395,9 @@ def create_app(db_path: Path, notes: Notes, *, hosts: Collection[str] | None,
     def audit_csv(db: sqlite3.Connection, request: Request) -> Answer:
         return csv_answer(table.audit_csv(audit(db, _night(request))), "audit.csv")
 
-    async def api_director(request: Request) -> Response:
-        """A director's act: ``Authorization: Bearer <the director's password>`` and a JSON
-        body ``{"act": "accept"|"void"|"adjust", "id", "revision", "director", "reason"}``
-        (an adjustment with ``"scores"``: each side's final score)."""
+    def authorised(request: Request) -> Response | None:
+        """None when ``request`` carries the director's password over a way it may come
+        (HTTPS, or this host); else the answer refusing it."""
         given = request.headers.get("authorization", "")
         if director is None:
             return JSONResponse({"error": "no director's password is set (club serve "
@@ -404,6 +407,47 @@ def create_app(db_path: Path, notes: Notes, *, hosts: Collection[str] | None,
         if not hmac.compare_digest(given.encode(), f"Bearer {director}".encode()):
             return JSONResponse({"error": "the director's password is wrong or missing"},
                                 status_code=401, headers={"www-authenticate": "Bearer"})
+        return None
+
+    async def api_reseat(request: Request) -> Response:
+        """The director loads or changes tonight's seating while the service runs: a JSON
+        body ``{"director", "reason", "rounds": [...]}`` (the rounds as ``club seat --json``
+        prints them): from its first round on, they replace the seating's (a re-seat for a
+        late arrival or a withdrawal; :func:`~pegboard.club.seating.merged`)."""
+        refused = authorised(request)
+        if refused is not None:
+            return refused
+        body = await request.body()
+        try:
+            data = json.loads(body[:262144])
+            who, why = str(data["director"]), str(data["reason"])
+            given = from_json(data["rounds"])
+        except (ValueError, KeyError, TypeError, AttributeError) as error:
+            detail = str(error) if isinstance(error, ClubError) else ""
+            return JSONResponse({"error": 'give {"director", "reason", "rounds": [...]} (the '
+                                 f"rounds as club seat --json prints them) {detail}".strip()},
+                                status_code=400)
+
+        def work(db: sqlite3.Connection) -> list[Round]:
+            now = merged(tonight.rounds, given)
+            save_seating(db, to_json(now), source=seating_source, director=who, reason=why)
+            return tonight.load(given)
+        try:
+            now = await run_in_threadpool(answers.use, work)
+        except ClubError as error:
+            return JSONResponse({"error": str(error)}, status_code=409)
+        first = min(r.number for r in given)
+        notes.changed({"act": "seating", "round": first})
+        return JSONResponse({"done": f"tonight re-seated from round {first}",
+                             "rounds": to_json(now)})
+
+    async def api_director(request: Request) -> Response:
+        """A director's act: ``Authorization: Bearer <the director's password>`` and a JSON
+        body ``{"act": "accept"|"void"|"adjust", "id", "revision", "director", "reason"}``
+        (an adjustment with ``"scores"``: each side's final score)."""
+        refused = authorised(request)
+        if refused is not None:
+            return refused
         body = await request.body()
         try:
             data = json.loads(body[:8192])
@@ -460,6 +504,7 @@ def create_app(db_path: Path, notes: Notes, *, hosts: Collection[str] | None,
         Route("/api/director", api_director, methods=["POST"]),
         Route("/export/audit.csv", answer(audit_csv), methods=["GET", "HEAD"]),
         Route("/api/seating", answer(api_seating), methods=["GET", "HEAD"]),
+        Route("/api/seating", api_reseat, methods=["POST"]),
         Route("/api/tables", api_tables, methods=["GET", "HEAD"]),
         Route("/export/scorecards.csv", answer(scorecards), methods=["GET", "HEAD"]),
         Route("/export/night.csv", answer(night), methods=["GET", "HEAD"]),

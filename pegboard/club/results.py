@@ -69,6 +69,8 @@ CREATE TABLE IF NOT EXISTS act (
     at REAL NOT NULL, director TEXT NOT NULL, act TEXT NOT NULL, id TEXT NOT NULL,
     revision TEXT NOT NULL, reason TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS refused (at REAL NOT NULL, topic TEXT NOT NULL, why TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS seating (at REAL NOT NULL, rounds TEXT NOT NULL,
+    source TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS counter (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
 """
 
@@ -421,6 +423,37 @@ def act(db: sqlite3.Connection, what: Act, key: str, revision: str, *, director:
         db.execute("INSERT INTO act VALUES (?, ?, ?, ?, ?, ?)",
                    (at, director[:40], what.value, key, revision, reason[:500]))
     return said
+
+
+SEATED = "seating"
+"""The act of loading or changing tonight's seating (in ``acts``, its ``id`` ``night`` and
+its ``revision`` the rounds it gave)."""
+
+
+def save_seating(db: sqlite3.Connection, rounds: list[dict[str, Any]], *, source: str,
+                 director: str, reason: str, now: float | None = None) -> None:
+    """Keep the seating the service now holds (the rounds as ``club seat --json`` prints
+    them), loaded from the file whose digest is ``source`` or re-seated since; the act in
+    the director's acts."""
+    at = time.time() if now is None else now
+    if not reason.strip() or not director.strip():
+        raise ClubError("a director's act needs the director's name and a reason")
+    numbers = [int(r["round"]) for r in rounds]
+    with transaction(db):
+        db.execute("INSERT INTO seating VALUES (?, ?, ?)",
+                   (at, json.dumps(rounds, separators=(",", ":")), source))
+        db.execute("INSERT INTO act VALUES (?, ?, ?, ?, ?, ?)",
+                   (at, director[:40], SEATED, "night",
+                    f"rounds {min(numbers)}-{max(numbers)}" if numbers else "none",
+                    reason[:500]))
+
+
+def saved_seating(db: sqlite3.Connection) -> tuple[list[dict[str, Any]], str] | None:
+    """The seating kept last (its rounds, and the digest of the file it came from), or
+    None."""
+    row = db.execute("SELECT rounds, source FROM seating ORDER BY at DESC, rowid DESC "
+                     "LIMIT 1").fetchone()
+    return None if row is None else (json.loads(row[0]), str(row[1]))
 
 
 def queue(db: sqlite3.Connection) -> list[dict[str, Any]]:

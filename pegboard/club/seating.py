@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import enum
 import random
-from dataclasses import dataclass
+import threading
+from dataclasses import dataclass, replace
 
 from pegboard.errors import ClubError
 
@@ -51,8 +52,13 @@ class Round:
     bye: str | None
 
 
-def seat(members: list[str], rounds: int, method: str, seed: int = 0) -> list[Round]:
-    """The night's rounds for the players checked in (member numbers, in check-in order)."""
+def seat(members: list[str], rounds: int, method: str, seed: int = 0, first: int = 1
+         ) -> list[Round]:
+    """The night's rounds for the players checked in (member numbers, in check-in order),
+    numbered from ``first`` (a re-seat of the rest of the night: a late arrival, a
+    withdrawal)."""
+    if not 1 <= first <= 99:
+        raise ClubError(f"the first round {first}: give 1 to 99")
     if len(set(members)) != len(members):
         raise ClubError("a member is checked in twice: each member number once")
     if len(members) < 2:
@@ -76,7 +82,7 @@ def seat(members: list[str], rounds: int, method: str, seed: int = 0) -> list[Ro
         met.update(frozenset(pair) for pair in pairs)
         night.append(Round(number, tuple(Pairing(t, pair) for t, pair in
                                          enumerate(pairs, start=1)), bye))
-    return night
+    return [replace(r, number=r.number + first - 1) for r in night]
 
 
 def _byes(members: list[str], rounds: int) -> list[str | None]:
@@ -135,3 +141,44 @@ def from_json(data: object) -> list[Round]:
             raise ClubError(f"a seating round must be {{\"round\", \"bye\", \"tables\": "
                             f"[{{\"table\", \"members\"}}]}}, got {str(item)[:80]}") from None
     return night
+
+
+def merged(kept: list[Round] | None, given: list[Round]) -> list[Round]:
+    """``kept`` re-seated by ``given``: the rounds before ``given``'s first kept, that round
+    and every later one ``given``'s (a re-seat from round N replaces the rest of the night).
+
+    >>> night = seat(["1", "2", "3", "4"], 3, "moves")
+    >>> again = seat(["1", "2", "3", "4", "5", "6"], 2, "moves", first=2)
+    >>> [(r.number, len(r.tables)) for r in merged(night, again)]
+    [(1, 2), (2, 3), (3, 3)]
+    """
+    if not given:
+        raise ClubError("a seating gives at least one round")
+    numbers = [r.number for r in given]
+    if len(set(numbers)) != len(numbers):
+        raise ClubError(f"a seating gives each round once; got rounds {numbers}")
+    start = min(numbers)
+    return sorted([*(r for r in kept or [] if r.number < start), *given],
+                  key=lambda r: r.number)
+
+
+class Tonight:
+    """Tonight's seating as the standings service holds it (None: none loaded), which the
+    director may change while the service runs (:meth:`load`); the subscriber checks each
+    new game against it and the page shows its next round."""
+
+    def __init__(self, rounds: list[Round] | None = None) -> None:
+        self._rounds = rounds
+        self._lock = threading.Lock()
+
+    @property
+    def rounds(self) -> list[Round] | None:
+        """The rounds now (None: no seating loaded)."""
+        with self._lock:
+            return self._rounds
+
+    def load(self, given: list[Round]) -> list[Round]:
+        """Re-seat from ``given``'s first round on (:func:`merged`); the rounds now."""
+        with self._lock:
+            self._rounds = merged(self._rounds, given)
+            return self._rounds

@@ -16,7 +16,7 @@ from pathlib import Path
 import uvicorn
 
 from pegboard.club.page import Notes, create_app
-from pegboard.club.seating import Round
+from pegboard.club.seating import Round, Tonight
 from pegboard.club.service import Subscriber
 from pegboard.rules.variants import GamePoints
 from pegboard.web.server import FAILED, Failures, guarded_config
@@ -26,20 +26,22 @@ from pegboard.web.server_conn import Limits
 def serve(db: Path, sock: socket.socket, broker: tuple[str, int], *, club: str = "+",
           name: str = "standings", username: str | None = None, password: str | None = None,
           ca_file: Path | None = None, hosts: Collection[str] | None = None,
-          seating: list[Round] | None = None, points: GamePoints = GamePoints.ACC,
+          seating: Tonight | list[Round] | None = None,
+          points: GamePoints = GamePoints.ACC,
           director: str | None = None, tls: tuple[Path, Path] | None = None,
-          night: tuple[int, bool] | None = None) -> int:
+          night: tuple[int, bool] | None = None, seating_source: str = "") -> int:
     """Serve the standings on the listening ``sock`` until stopped, counting games by the
     club's game ``points``; ``tls``: HTTPS only, with this certificate and key; ``night``:
     tonight's number and lock, published to the boards with the next round; the exit
     status."""
     notes = Notes()
+    tonight = seating if isinstance(seating, Tonight) else Tonight(seating)
     failures = Failures()
     subscriber = Subscriber(db, broker, club=club, name=name, username=username,
                             password=password, ca_file=ca_file, changed=notes.changed,
                             tables_changed=notes.tables_changed, written=notes.written,
                             failed=failures.failed,
-                            points=points, seating=seating, night=night)
+                            points=points, seating=tonight, night=night)
 
     def stop() -> None:
         notes.closing = True
@@ -47,7 +49,8 @@ def serve(db: Path, sock: socket.socket, broker: tuple[str, int], *, club: str =
         subscriber.stop()
 
     app = create_app(db, notes, hosts=hosts, start=subscriber.start, stop=stop,
-                     seating=seating, tables=subscriber.snapshot, director=director,
+                     seating=tonight, seating_source=seating_source,
+                     tables=subscriber.snapshot, director=director,
                      points=points, secure=tls is not None)
     certfile, keyfile = tls if tls is not None else (None, None)
     server = failures.server = uvicorn.Server(guarded_config(app, Limits(), certfile=certfile,

@@ -30,7 +30,7 @@ from pegboard.club.check import Read, follows, read_card
 from pegboard.club.connection import Client, Failures
 from pegboard.club.refusals import Refusals
 from pegboard.club.results import connect, store_result
-from pegboard.club.seating import Round
+from pegboard.club.seating import Round, Tonight
 from pegboard.club.topics import (
     MOST_ROUND,
     ONLINE,
@@ -58,7 +58,8 @@ class Subscriber:
                      lambda key, entry: None),
                  written: Callable[[], None] = lambda: None,
                  failed: Callable[[BaseException], None] = lambda error: None,
-                 points: GamePoints = GamePoints.ACC, seating: list[Round] | None = None,
+                 points: GamePoints = GamePoints.ACC,
+                 seating: Tonight | list[Round] | None = None,
                  budget: Budget | None = None, night: tuple[int, bool] | None = None
                  ) -> None:
         """``changed`` is told what changed in the standings or the director's queue (the
@@ -83,7 +84,7 @@ class Subscriber:
         self.tables_changed = tables_changed
         self.written = written
         self.points = points
-        self.seating = seating
+        self.tonight = seating if isinstance(seating, Tonight) else Tonight(seating)
         self.failed = failed
         self.night = night
         self._night_sent: bytes | None = None
@@ -269,7 +270,7 @@ class Subscriber:
         with self._db_lock:
             db = self._database()
             assert self._passed is not None
-            stored = store_result(db, card, points=self.points, seating=self.seating)
+            stored = store_result(db, card, points=self.points, seating=self.tonight.rounds)
             self._passed.passed(topic, payload)
             if stored.changes:
                 self.publish_night(db)  # the next round may have come

@@ -16,6 +16,7 @@ never on a command line; without a user the broker is used without authenticatio
 from __future__ import annotations
 
 import argparse
+import hashlib
 import ipaddress
 import json
 import logging
@@ -121,6 +122,9 @@ def register(parser: argparse.ArgumentParser) -> None:
                       help="one side moves a table each round, or a random draw each round")
     seat.add_argument("--seed", default=0, type=int, help="the random draw's seed")
     seat.add_argument("--json", action="store_true", help="print the rounds as JSON")
+    seat.add_argument("--from-round", default=1, type=int, metavar="N",
+                      help="number the rounds from N: a re-seat of the rest of the night "
+                      "(POST it to the running service's /api/seating)")
     seat.set_defaults(func=run_seat)
 
     setup = sub.add_parser("setup", help="write a mosquitto configuration with a password "
@@ -257,11 +261,13 @@ def run_serve(args: argparse.Namespace) -> int:
     """Serve until stopped; 1 if a result could not be stored (systemd starts it again)."""
     given = settings(args, publish=False)
     db_path = Path(args.db)
-    seating = _seating(Path(args.seating)) if args.seating else None
+    seating, source = _seating(Path(args.seating)) if args.seating else (None, "")
     db = results.connect(db_path)
     try:
         if args.members:
             results.load_members(db, Path(args.members))
+        if seating is not None:
+            seating = _tonight(db, seating, source, args.seating)
     finally:
         db.close()
     tls = _tls(args.certfile, args.keyfile)
@@ -286,7 +292,8 @@ def run_serve(args: argparse.Namespace) -> int:
                                  username=given.username, password=given.password,
                                  ca_file=given.ca_file, hosts=server_hosts.board_names(),
                                  seating=seating, points=GamePoints(args.game_points),
-                                 director=director, tls=tls, night=night)
+                                 director=director, tls=tls, night=night,
+                                 seating_source=source)
     finally:
         sock.close()
 
@@ -337,11 +344,26 @@ def _director(path: str | None) -> str | None:
     return secret
 
 
-def _seating(path: Path) -> list[Any]:
+def _seating(path: Path) -> tuple[list[Any], str]:
+    """The seating file's rounds and the digest of its bytes."""
     try:
-        return seating.from_json(json.loads(path.read_text(encoding="utf-8")))
+        data = path.read_bytes()
+        return seating.from_json(json.loads(data.decode("utf-8"))), hashlib.sha256(
+            data).hexdigest()
     except (OSError, UnicodeDecodeError, ValueError) as error:
         raise ClubError(f"cannot read the seating {path}: {error}") from None
+
+
+def _tonight(db: Any, rounds: list[Any], source: str, path: str) -> list[Any]:
+    """Tonight's seating at the start: the file's, unless the director re-seated the
+    night since this very file was loaded (then that re-seat, kept in the database, so a
+    restart with the same ``--seating`` does not undo it)."""
+    saved = results.saved_seating(db)
+    if saved is not None and saved[1] == source:
+        return list(seating.from_json(saved[0]))
+    results.save_seating(db, seating.to_json(rounds), source=source, director="club serve",
+                         reason=f"--seating {path}")
+    return rounds
 
 
 def run_setup(args: argparse.Namespace) -> int:
@@ -360,7 +382,7 @@ def run_seat(args: argparse.Namespace) -> int:
     if args.members:
         roster = _roster(Path(args.members))
     present = [number.strip() for number in args.present.split(",") if number.strip()]
-    night = seating.seat(present, args.rounds, args.seating, args.seed)
+    night = seating.seat(present, args.rounds, args.seating, args.seed, args.from_round)
     # With --json standard output is the seating file alone (club serve --seating reads it):
     # the check-in lines, for the director's eyes, go to standard error.
     said = sys.stderr if args.json else sys.stdout
