@@ -10,8 +10,9 @@ as a browser after the 5 s keep-alive) for each ``standings`` note, one at a tim
 - the service's CPU over the run (utime + stime of its process, as % of one core);
 - result → page redrawn: from the result's publish to each page's ``/api/page`` answer
   read whole with it (every page, every result): the median page and the last page;
-- a keep-alive request's round trip (``/api/status`` 50 times on one connection): the
-  44 ms of Nagle's algorithm against the client's delayed acknowledgement, gone.
+- a keep-alive request's round trip (``/api/status`` 50 times on one connection, and
+  ``/api/game`` on the board's scoreboard, ``pegboard web``): the 44 ms of Nagle's algorithm
+  against the client's delayed acknowledgement, gone.
 
 Goal (issue 34): median page ≤ 1 s after the result, the service ≤ 10 % of a core, with
 200 pages; 20 pages for a Pi's budget.
@@ -40,6 +41,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from pegboard.club.topics import result_topic, topic
 from tests.support.club import Standings
+from tests.support.hostile import Board, scoreboard_store
 from tests.support.mosquitto import Broker
 from tests.test_club_broker import card
 
@@ -129,15 +131,15 @@ class Pages:
         asyncio.run(main())
 
 
-def keep_alive_ms(port: int) -> float:
-    """The median round trip of a keep-alive request, in ms."""
+def keep_alive_ms(port: int, path: str = "/api/status") -> float:
+    """The median round trip of a keep-alive request for ``path``, in ms."""
     took = []
     with socket.create_connection(("127.0.0.1", port)) as conn:
         conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         data = b""
         for _ in range(50):
             start = time.perf_counter()
-            conn.sendall(b"GET /api/status HTTP/1.1\r\nHost: localhost\r\n\r\n")
+            conn.sendall(f"GET {path} HTTP/1.1\r\nHost: localhost\r\n\r\n".encode())
             while b"\r\n\r\n" not in data:
                 data += conn.recv(65536)
             head, _, data = data.partition(b"\r\n\r\n")
@@ -212,6 +214,12 @@ def main() -> None:
         for n, (pages, seconds) in enumerate(plan):
             with contextlib.suppress(KeyboardInterrupt):
                 one_run(Path(folder), pages, seconds, 100 * (n + 1))
+        board = Board(scoreboard_store(Path(folder)), Path(folder) / "web.log")
+        try:
+            print(f"  the board's scoreboard (pegboard web): keep-alive round trip median "
+                  f"{keep_alive_ms(board.port, '/api/game'):.2f} ms")
+        finally:
+            board.stop()
     load = os.getloadavg()
     print(f"  {os.cpu_count()} cores; load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
 
