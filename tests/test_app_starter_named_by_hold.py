@@ -134,3 +134,16 @@ def test_the_statistics_best_hand_prints_them_by_rank(
     best = kept.tallies[1].best_hand
     assert best is not None and best.cards == tuple(
         EnteredCard(Rank(r), None) for r in (8, 8, 7, 9))
+
+
+def test_the_review_names_a_card_of_a_hand_never_counted_as_it_was_entered() -> None:
+    """Ben, pone on 110, wins with his hand's count, so Ann's hand is never counted: the
+    review of Ben's 8 laid on her king names the king as it was entered, with its suit in a
+    record entered whole (the command line), by its rank when the deal went in by rank."""
+    before = [header(), entry("deal", dealer=0), entry("peg", player=1, points=110),
+              entry("deal"), entry("peg", player=0, points=1), entry("deal")]
+    for starter, said in ((entry("starter", card="4H"), "laid 8♠ on 8♣ K♦"),
+                          (entry("starter", card="4H", by_rank=True), "laid 8 on 8 K")):
+        game = game_of([*before, starter, *PLAYS])
+        assert game.state.winner == 1 and game.state.awards[-1].reason is Reason.HAND
+        assert [m.did for m in lessons(game).mistakes if m.kind == "pegging"] == [said]

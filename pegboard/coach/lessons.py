@@ -227,11 +227,15 @@ def lessons(record: Game | Fold) -> GameLessons:
     for game in fold.games:
         players = tuple(PlayerLessons(seat) for seat in seats)
         per_game.append(players)
-        # The cards of each deal whose suits were entered (the counts' own, and the cards
-        # dealt by name): a card laid from another hand is named as it was entered too.
+        # The cards of each deal whose suits were entered (the counts' own, the cards dealt
+        # by name, and each card laid as the engine says it was entered): a card laid from
+        # another hand, counted or not, is named as it was entered too.
         entered: dict[tuple[int, int], set[Card]] = {}
         for hand in game.hands:
             entered.setdefault(hand.deal, set()).update((*hand.step.entered, *(hand.dealt or ())))
+        for play in game.laid:
+            if play.laid.entered.suit is not None:
+                entered.setdefault(play.deal, set()).add(play.laid.card)
         for hand in game.hands:
             mistakes.extend(_show(header, game, players, hand, entered[hand.deal]))
         for closed in game.claims:

@@ -99,10 +99,13 @@ class Laid(Value):
     """A card laid in the play and the count it made (up to 31; the count after the entry,
     ``Turn.count``, is 0 once the count ends). ``pile`` is every card of this count, oldest
     first, this one last. ``answer_left`` is how many cards the next player still in this
-    count held as it was laid (0: nobody could answer it; the player themselves aside)."""
+    count held as it was laid (0: nobody could answer it; the player themselves aside).
+    ``entered`` is the card as the table entered it: its suit only when a player named it
+    (the card was dealt by name, or every card of the deal was entered whole), else its rank
+    alone (``card``'s suit is then the card wheel's, never to be shown)."""
 
-    __slots__ = ("answer_left", "card", "count", "pile", "player")
-    __match_args__ = ("player", "card", "count", "pile", "answer_left")
+    __slots__ = ("answer_left", "card", "count", "entered", "pile", "player")
+    __match_args__ = ("player", "card", "count", "pile", "answer_left", "entered")
 
     kind: ClassVar[FactKind] = FactKind.LAID
     player: int
@@ -110,6 +113,7 @@ class Laid(Value):
     count: int
     pile: tuple[Card, ...]
     answer_left: int
+    entered: EnteredCard
 
     def __init__(
         self,
@@ -117,7 +121,8 @@ class Laid(Value):
         card: Card,
         count: int,
         pile: tuple[Card, ...],
-        answer_left: int = 0,
+        answer_left: int,
+        entered: EnteredCard,
     ) -> None:
         setter = object.__setattr__
         setter(self, "player", player)
@@ -125,6 +130,7 @@ class Laid(Value):
         setter(self, "count", count)
         setter(self, "pile", pile)
         setter(self, "answer_left", answer_left)
+        setter(self, "entered", entered)
 
     @property
     def before(self) -> tuple[Card, ...]:

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from pegboard.errors import RuleError
 from pegboard.rules.awards import number
-from pegboard.rules.cards import Card
+from pegboard.rules.cards import Card, EnteredCard
 from pegboard.rules.events import Go, Play
 from pegboard.rules.facts import Laid, SaidGo
 from pegboard.rules.pegging import score_play
 from pegboard.rules.renege import check_reneges
 from pegboard.rules.scoring import Breakdown
-from pegboard.rules.show_order import advance_show
+from pegboard.rules.show_order import advance_show, named_cards
 from pegboard.rules.speech import say_play
 from pegboard.rules.state import Award, Phase, Reason
 from pegboard.rules.table import Act, GoMark, Part, Table, phase_message, where_seen
@@ -66,7 +66,9 @@ def apply_play(t: Table, event: Play, out: list[Award]) -> None:
     t.seen = t.seen | {card}
     t.last_player = player
     answer = _next_in(t, player, include_self=False)
-    t.note(Laid(player, card, t.count, t.pile, 0 if answer is None else t.cards_left(answer)))
+    named = (t.starter_suit_known and t.cards_whole) or card in named_cards(t)
+    t.note(Laid(player, card, t.count, t.pile, 0 if answer is None else t.cards_left(answer),
+                EnteredCard.of(card, suit_known=named)))
     breakdown = score_play(t.pile)
     # Each item is its own award; the last one's sentence is the whole call for the card.
     items = breakdown.items
