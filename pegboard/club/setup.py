@@ -23,7 +23,9 @@ Writes into one folder:
 - ``<user>.password``: each user's password in a file of its own (mode 600) for
   ``--password-file``: copy each board's to its board;
 - with ``--league HOST:PORT``, a bridge forwarding the club's topics to the league's broker
-  (:func:`bridge`), where a league's standings service (``--club +``) ranks every club.
+  (:func:`bridge`), where a league's standings service (``--club +``) ranks every club; over
+  TLS only, the league broker checked against its authority (``--league-cafile``, copied as
+  ``league-ca.crt``).
 
 Nothing is written over: the folder must not hold these files already.
 """
@@ -37,6 +39,7 @@ import shutil
 import subprocess
 import tempfile
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 
 from pegboard.club.topics import MAX_MESSAGE, ONLINE, RESULT, ROOT, STATE, night_topic
@@ -86,11 +89,29 @@ def acl(club: str, boards: list[str]) -> str:
     return "\n".join(lines)
 
 
-def bridge(club: str, league: tuple[str, int], *, user: str | None = None,
-           password: str | None = None) -> str:
+@dataclass(frozen=True, slots=True)
+class League:
+    """The league's broker a club's broker forwards to (``club setup --league``)."""
+
+    address: tuple[str, int]
+    ca_file: Path
+    """The league broker's certificate authority (its ``ca.crt``): the bridge speaks TLS
+    only and checks the league broker's certificate, its name included, against it."""
+    user: str | None = None
+    password: str | None = None
+
+
+LEAGUE_CA = "league-ca.crt"
+"""The league broker's authority, as copied into the club's setup folder."""
+
+
+def bridge(club: str, league: tuple[str, int], *, ca_file: Path | None = None,
+           user: str | None = None, password: str | None = None) -> str:
     """The mosquitto bridge that forwards a club's results and live states to the league's
     broker (mosquitto's own bridge: QoS 1, retained flags kept, a persistent session so a
-    result is not lost while the link is down)."""
+    result is not lost while the link is down). ``ca_file``: over TLS (1.2 at least), the
+    league broker's certificate checked against that authority and for the name or address
+    in ``league`` (``club setup`` always gives one; without, plain MQTT, for the tests)."""
     lines = [
         f"connection pegboard-{club}-league",
         f"address {league[0]}:{league[1]}",
@@ -101,6 +122,9 @@ def bridge(club: str, league: tuple[str, int], *, user: str | None = None,
         "try_private true",
         "restart_timeout 1 4",
     ]
+    if ca_file is not None:
+        lines += [f"bridge_cafile {ca_file}", "bridge_tls_version tlsv1.2",
+                  "bridge_insecure false"]
     if user is not None:
         lines.append(f"remote_username {user}")
         if password is not None:
@@ -206,7 +230,7 @@ def make_certificates(out: Path, club: str, names: list[str]) -> None:
 
 
 def mosquitto_conf(out: Path, *, club: str, boards: int, port: int,
-                   league: tuple[str, int] | None = None) -> str:
+                   league: League | None = None) -> str:
     """The broker's configuration: one listener, TLS only, with the club's certificate."""
     return (
         f"# pegboard club {club}: mosquitto -c {out / 'mosquitto.conf'}\n"
@@ -220,7 +244,9 @@ def mosquitto_conf(out: Path, *, club: str, boards: int, port: int,
         f"acl_file {out / 'acl'}\n"
         + bounds(boards)
         + persistence(out)
-        + ("" if league is None else "\n# the league's broker\n" + bridge(club, league))
+        + ("" if league is None else "\n# the league's broker, over TLS\n" + bridge(
+            club, league.address, ca_file=out / LEAGUE_CA, user=league.user,
+            password=league.password))
     )
 
 
@@ -228,8 +254,24 @@ SETUP_FILES = ("mosquitto.conf", "passwords", "acl", "ca.crt", "ca.key", "broker
                "broker.key", "standings.crt", "standings.key")
 
 
+def _league_ca(league: League | None) -> str | None:
+    """The league broker's authority as given (``--league-cafile``): PEM certificates;
+    ClubError naming the file when it is not one."""
+    if league is None:
+        return None
+    try:
+        text = league.ca_file.read_text(encoding="ascii")
+    except (OSError, UnicodeDecodeError) as error:
+        raise ClubError(f"--league-cafile {league.ca_file}: cannot be read "
+                        f"({getattr(error, 'strerror', None) or error})") from None
+    if "-----BEGIN CERTIFICATE-----" not in text:
+        raise ClubError(f"--league-cafile {league.ca_file} is not a PEM certificate (the "
+                        "league broker's ca.crt)")
+    return text
+
+
 def write_setup(out: Path, *, club: str, boards: int, port: int,
-                league: tuple[str, int] | None = None,
+                league: League | None = None,
                 hosts: Iterable[str] = ()) -> list[str]:
     """Write the broker's files into ``out``; lines saying what was written. ``hosts``: the
     names and addresses boards reach the broker by, beside this host's own."""
@@ -241,7 +283,8 @@ def write_setup(out: Path, *, club: str, boards: int, port: int,
     out.mkdir(parents=True, exist_ok=True)
     names = [f"board-{n}" for n in range(1, boards + 1)]
     users = [*names, "standings", "viewer"]
-    for name in (*SETUP_FILES, *(f"{u}.password" for u in users)):
+    league_ca = _league_ca(league)
+    for name in (*SETUP_FILES, LEAGUE_CA, *(f"{u}.password" for u in users)):
         if (out / name).exists():
             raise ClubError(f"{out / name} exists already; setup never writes over a "
                             "club's passwords and keys")
@@ -258,8 +301,12 @@ def write_setup(out: Path, *, club: str, boards: int, port: int,
     for user in users:
         _write(out / f"{user}.password", secret[user] + "\n")
     _write(out / "acl", acl(club, names), 0o644)
+    if league_ca is not None:
+        _write(out / LEAGUE_CA, league_ca, 0o644)
+    # With the league's password in it, the configuration is the broker's to read alone.
     _write(out / "mosquitto.conf", mosquitto_conf(out, club=club, boards=boards, port=port,
-                                                  league=league), 0o644)
+                                                  league=league),
+           0o600 if league is not None and league.password is not None else 0o644)
     return [f"wrote {out / 'mosquitto.conf'}, passwords and acl for {boards} boards of {club}",
             f"each user's password is in {out}/<user>.password (board-1 ... board-{boards}, "
             "standings, viewer)",

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 from pegboard import lazy
 from pegboard.club.topics import broker_address, check_id
 from pegboard.commands import paths
-from pegboard.commands.club_settings import settings
+from pegboard.commands.club_settings import _read_password, settings
 from pegboard.commands.web import bind, port_number
 from pegboard.errors import ClubError
 from pegboard.rules.variants import GamePoints
@@ -137,7 +137,14 @@ def register(parser: argparse.ArgumentParser) -> None:
     setup.add_argument("--port", default=8883, type=port_number,
                        help="the broker's TLS port (default 8883)")
     setup.add_argument("--league", type=broker, metavar="HOST:PORT",
-                       help="bridge the club's results to this league broker")
+                       help="bridge the club's results to this league broker (TLS only)")
+    setup.add_argument("--league-cafile", type=paths.path_name, metavar="FILE",
+                       help="the league broker's certificate authority (its ca.crt), which "
+                       "the bridge checks it against; needed with --league")
+    setup.add_argument("--league-user", metavar="NAME",
+                       help="the bridge's user on the league broker, if it has users")
+    setup.add_argument("--league-password-file", type=paths.path_name, metavar="FILE",
+                       help="the file holding that user's password")
     setup.add_argument("--host", action="append", default=[], type=host_name, metavar="NAME",
                        help="a name or address the boards reach the broker by (repeat for "
                        "each; the broker's certificate names them and this host's own names)")
@@ -366,10 +373,33 @@ def _tonight(db: Any, rounds: list[Any], source: str, path: str) -> list[Any]:
     return rounds
 
 
+def _league(args: argparse.Namespace) -> club_setup.League | None:
+    """The league's broker from ``--league`` and its options; ClubError when they do not
+    go together (the bridge speaks TLS only, so ``--league`` needs ``--league-cafile``)."""
+    given = [name for name in ("league_cafile", "league_user", "league_password_file")
+             if getattr(args, name) is not None]
+    if args.league is None:
+        if given:
+            raise ClubError(f"--{given[0].replace('_', '-')} is for the bridge to a league: "
+                            "give --league HOST:PORT too")
+        return None
+    if args.league_cafile is None:
+        raise ClubError("--league needs --league-cafile FILE: the bridge to the league "
+                        "speaks TLS only and checks the league broker against its certificate "
+                        "authority (the league's ca.crt)")
+    if (args.league_user is None) != (args.league_password_file is None):
+        raise ClubError("--league-user and --league-password-file go together")
+    password = None
+    if args.league_password_file is not None:
+        password = _read_password(Path(args.league_password_file), "the league's password file")
+    return club_setup.League(args.league, Path(args.league_cafile), args.league_user,
+                             password)
+
+
 def run_setup(args: argparse.Namespace) -> int:
     """Write the broker's configuration."""
     for line in club_setup.write_setup(Path(args.out), club=args.club, boards=args.boards,
-                                       port=args.port, league=args.league,
+                                       port=args.port, league=_league(args),
                                        hosts=args.host):
         print(line)
     return 0
