@@ -4,6 +4,8 @@
 #   sudo systemd/install-check.sh                    bookworm, this machine's architecture
 #   sudo systemd/install-check.sh --arch arm64       the Pi's architecture, under qemu-user
 #   sudo systemd/install-check.sh --suite trixie     Debian trixie (Python 3.13)
+#   ... --lgpio-debs DIR                             DIR's python3-lgpio (and liblgpio1) .deb
+#                                                    files as the package sources' own
 #   (or: sudo make install-check, which runs this machine's architecture, then arm64)
 #
 # debootstrap (Debian's own package) makes a minimal root with systemd once per suite and
@@ -25,6 +27,7 @@ SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 WORK=${PEGBOARD_CHECK_DIR:-/var/tmp/pegboard-install-check}
 SUITE=bookworm
 ARCH=""
+LGPIO_DEBS=""  # a folder of .deb files offered to apt as a local archive (--lgpio-debs)
 SKIPPED=77  # the exit status when a foreign architecture cannot be run here
 
 say() { printf '==> %s\n' "$*"; }
@@ -36,7 +39,9 @@ while [ $# -gt 0 ]; do
         --arch=*) ARCH=${1#--arch=} ;;
         --suite) SUITE=${2:?--suite needs a Debian release, such as trixie}; shift ;;
         --suite=*) SUITE=${1#--suite=} ;;
-        -h | --help) sed -n '2,7s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; exit 0 ;;
+        --lgpio-debs) LGPIO_DEBS=${2:?--lgpio-debs needs a folder of .deb files}; shift ;;
+        --lgpio-debs=*) LGPIO_DEBS=${1#--lgpio-debs=} ;;
+        -h | --help) sed -n '2,9s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; exit 0 ;;
         *) printf 'install-check: unknown option %s\n' "$1" >&2; exit 2 ;;
     esac
     shift
@@ -153,6 +158,25 @@ mount -t sysfs sysfs "$TARGET/sys"
 mount --bind /dev "$TARGET/dev"
 mount --bind /dev/pts "$TARGET/dev/pts"
 
+# Raspberry Pi OS's archive has python3-lgpio; plain Debian has none. --lgpio-debs offers a
+# folder of Debian packages of it as a local archive (a flat repository: its Packages index
+# made here from each .deb's control fields), so the installer's path for a system package
+# runs for real: apt-get installs it and the venv must take lgpio from it.
+if [ -n "$LGPIO_DEBS" ]; then
+    compgen -G "$LGPIO_DEBS/*.deb" >/dev/null || fail "no .deb files in $LGPIO_DEBS"
+    repo=$TARGET/var/local/pegboard-debs
+    mkdir -p "$repo"
+    cp "$LGPIO_DEBS"/*.deb "$repo/"
+    for deb in "$repo"/*.deb; do
+        dpkg-deb -f "$deb"
+        printf 'Filename: ./%s\nSize: %s\nSHA256: %s\n\n' "${deb##*/}" "$(stat -c %s "$deb")" \
+            "$(sha256sum "$deb" | cut -d' ' -f1)"
+    done >"$repo/Packages"
+    printf 'deb [trusted=yes] file:/var/local/pegboard-debs ./\n' \
+        >"$TARGET/etc/apt/sources.list.d/pegboard-debs.list"
+    say "The package sources offer $(cd "$repo" && printf '%s ' ./*.deb | sed 's|\./||g')(from $LGPIO_DEBS)"
+fi
+
 say "This checkout into /usr/src/pegboard (without .git, .venv and tool caches)"
 rm -rf "$TARGET/usr/src/pegboard"
 python3 "$SRC/tools/checkout_copy.py" "$SRC" "$TARGET/usr/src/pegboard"
@@ -172,6 +196,9 @@ status=0
 in_root bash /usr/src/pegboard/systemd/install.sh >"$LOG-first-run.txt" 2>&1 || status=$?
 cat "$LOG-first-run.txt"
 python=$(in_root /opt/pegboard/venv/bin/python --version)
+if [ "$status" != 0 ] && [ -n "$LGPIO_DEBS" ]; then
+    fail "install.sh ended with status $status with python3-lgpio in the package sources"
+fi
 if [ "$status" != 0 ]; then
     # The one stop install.sh is meant to make: a Python with no lgpio wheel on PyPI (3.13 on
     # Debian trixie) and package sources without python3-lgpio (plain Debian). It must stop
@@ -221,6 +248,18 @@ printf '    ok: systemd-analyze verify finds nothing in the installed unit\n'
 in_root /opt/pegboard/venv/bin/python -c 'import lgpio, gpiozero.pins.lgpio; lgpio.gpiochip_open' ||
     fail "lgpio does not import in the service's venv"
 printf '    ok: lgpio imports in /opt/pegboard/venv\n'
+if [ -n "$LGPIO_DEBS" ]; then
+    # The system's package, not a wheel: the venv sees the system's dist-packages.
+    where=$(in_root /opt/pegboard/venv/bin/python -c 'import lgpio; print(lgpio.__file__)')
+    [[ "$where" == /usr/lib/python3/dist-packages/* ]] ||
+        fail "lgpio comes from $where, not from the system's python3-lgpio"
+    # shellcheck disable=SC2016  # ${...} here is dpkg-query's format, not the shell's
+    in_root dpkg-query -W -f='${db:Status-Status}' python3-lgpio | grep -qx installed ||
+        fail "python3-lgpio is not installed"
+    grep -q "ok: GPIO through the system's python3-lgpio" "$LOG-first-run.txt" ||
+        fail "install.sh did not say it uses the system's python3-lgpio"
+    printf '    ok: python3-lgpio installed by apt; the venv imports lgpio from %s\n' "$where"
+fi
 in_root runuser -u pegboard -- /usr/local/bin/pegboard score 5C 5D 5H JS --starter 5S \
     --wav /tmp/pegboard-check.wav >/dev/null 2>"$LOG-score.err" &&
     [ -s "$TARGET/tmp/pegboard-check.wav" ] ||

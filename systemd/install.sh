@@ -26,7 +26,8 @@ PACKAGES=(python3-venv python3-pip i2c-tools espeak-ng alsa-utils)
 # GPIO for gpiozero: Raspberry Pi OS's python3-lgpio where the package sources have it (plain
 # Debian has none), else lgpio from PyPI into the venv.
 LGPIO_PACKAGE=python3-lgpio
-LGPIO_FROM=""  # "system" or "pypi", decided by install_packages
+LGPIO_FROM=""  # "system" or "pypi", decided by install_packages ("unusable": the system's
+# package is installed but the venv's Python cannot import it)
 # PyPI's lgpio 0.2 has wheels (and no source) for CPython 3.9 to 3.12 on aarch64 and
 # x86-64. For any other Python pip would take lgpio 0.0.0.2 instead, an empty placeholder module
 # that imports and does nothing: hence the version floor, wheels only, and a check that the
@@ -232,12 +233,15 @@ create_user() {
 
 # Neither the system's python3-lgpio nor a wheel from PyPI: say exactly what to do, and stop.
 no_lgpio() {
-    local version
+    local version sources="the package sources have no $LGPIO_PACKAGE"
+    if [ "$LGPIO_FROM" = unusable ]; then
+        sources="the system's $LGPIO_PACKAGE does not import in it (built for another Python?)"
+    fi
     version=$("$1/bin/python" -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null ||
         printf 'this')
     cat >&2 <<EOF
 install.sh: no lgpio (the GPIO library for the buttons, the encoder and the keypad) for
-Python $version here: the package sources have no $LGPIO_PACKAGE, and PyPI's lgpio has wheels
+Python $version here: $sources, and PyPI's lgpio has wheels
 only for Python 3.9 to 3.12 (none for $version, and no source to build from).
 Do one of these, then run this installer again:
   - Raspberry Pi OS (Bookworm or trixie) has $LGPIO_PACKAGE in the Raspberry Pi archive, which
@@ -282,8 +286,21 @@ install_program() {
         printf '%s\n' "$digest" | put_text "$stamp" 0644 || true
         CHANGED=1
     fi
+    # The system's package is used only once the venv's own Python has imported a working
+    # lgpio from it (a package built for another Python would import nothing).
     if [ "$LGPIO_FROM" = system ]; then
-        ok "GPIO through the system's $LGPIO_PACKAGE"
+        if [ "$DRY_RUN" = 1 ]; then
+            ok "GPIO through the system's $LGPIO_PACKAGE (checked from the venv on a real run)"
+        elif "$venv/bin/python" -c "$LGPIO_WORKS" 2>/dev/null; then
+            ok "GPIO through the system's $LGPIO_PACKAGE (the venv's Python imports its lgpio)"
+        else
+            printf '    note: %s is installed, but the venv'"'"'s Python cannot import a working lgpio from it: trying PyPI\n' \
+                "$LGPIO_PACKAGE"
+            LGPIO_FROM=unusable
+        fi
+    fi
+    if [ "$LGPIO_FROM" = system ]; then
+        :
     elif [ -x "$venv/bin/python" ] && "$venv/bin/python" -c "$LGPIO_WORKS" 2>/dev/null; then
         ok "lgpio (from PyPI) is in $venv"
     elif ! run "$venv/bin/python" -m pip install --quiet --only-binary=lgpio "$LGPIO_PYPI"; then

@@ -25,6 +25,11 @@ for word in "$@"; do
     case "$word" in
         python3-*|i2c-tools|espeak-ng|alsa-utils) echo "$word" >> "$STUB_STATE/installed";;
     esac
+    # The system's lgpio module, importable by the venv unless the test built it for
+    # another Python ($STUB_STATE/lgpio-other-python).
+    if [ "$word" = python3-lgpio ] && [ ! -f "$STUB_STATE/lgpio-other-python" ]; then
+        touch "$STUB_STATE/lgpio"
+    fi
 done
 """,
     # The package sources: what $STUB_STATE/available lists has a candidate.
@@ -283,11 +288,40 @@ def test_where_the_sources_have_python3_lgpio_it_is_installed_and_used(
     first = install(stubs, "--root", str(root))
     assert first.returncode == 0, first.stdout + first.stderr
     assert "python3-lgpio" in Path(stubs["STUB_STATE"], "installed").read_text().split()
-    assert "ok: GPIO through the system's python3-lgpio" in first.stdout
-    assert not any("pip install --quiet lgpio" in line for line in logged(stubs))
+    # Used only once the venv's own Python has imported it.
+    assert "ok: GPIO through the system's python3-lgpio (the venv's Python imports its lgpio)" \
+        in first.stdout
+    checks = [line for line in logged(stubs) if line.startswith("venv-python -c import lgpio")]
+    assert checks and logged(stubs).index(checks[0]) > logged(stubs).index(
+        next(line for line in logged(stubs) if "install -y" in line and "python3-lgpio" in line))
+    assert not any("pip install" in line and "lgpio" in line for line in logged(stubs))
     calls = len(logged(stubs))
     second = install(stubs, "--root", str(root))
     assert second.returncode == 0 and changes(logged(stubs)[calls:]) == []
+
+
+def test_a_system_python3_lgpio_the_venv_cannot_import_is_not_trusted(
+    tmp_path: Path, stubs: dict[str, str]
+) -> None:
+    # python3-lgpio installed, but its module built for another Python: PyPI's wheel instead.
+    Path(stubs["STUB_STATE"], "available").write_text("python3-lgpio\n")
+    Path(stubs["STUB_STATE"], "lgpio-other-python").touch()
+    root = make_target(tmp_path)
+    first = install(stubs, "--root", str(root))
+    assert first.returncode == 0, first.stdout + first.stderr
+    assert ("note: python3-lgpio is installed, but the venv's Python cannot import a working "
+            "lgpio from it: trying PyPI") in first.stdout
+    assert "ok: GPIO through the system's" not in first.stdout
+    assert "venv-python -m pip install --quiet --only-binary=lgpio lgpio>=0.2" in logged(stubs)
+    # With no wheel either (Python 3.13), it stops and says which of the two failed.
+    Path(stubs["STUB_STATE"], "no-wheel").touch()
+    Path(stubs["STUB_STATE"], "lgpio").unlink()
+    root2 = make_target(tmp_path / "second")
+    done = install(stubs, "--root", str(root2))
+    assert done.returncode == 1
+    assert "the system's python3-lgpio does not import in it" in done.stderr
+    assert "the package sources have no python3-lgpio" not in done.stderr
+    assert not (root2 / "etc/systemd/system/pegboard.service").exists()
 
 
 def test_with_neither_python3_lgpio_nor_a_wheel_it_says_what_to_do_and_stops(
