@@ -254,6 +254,7 @@ def test_the_walk_names_each_hole_and_waits_for_the_board(factory: MockFactory) 
     turn_encoder(factory, A_PIN, B_PIN, -1)  # a detent leaves mid-walk
     box.pump(0.05)
     assert box.loop.bench is None
+    assert leds.boards[1:] == [BoardState.start(cfg.tracks)]  # no LED left lit
 
 
 def test_without_an_led_board_the_walk_says_so(factory: MockFactory) -> None:

@@ -205,7 +205,11 @@ class Bench:
                            lines=tuple(self.lines), hint=hint))
 
     def close(self) -> None:
-        """Release every probe's pins."""
+        """Release every probe's pins; a walk left part way puts the pegs back at the start
+        (the tests are opened between games only)."""
+        if self._leds is not None and self._walked and self._step_at is not None:
+            self._leds.show_board(BoardState.start(self._cfg.tracks))
+            self._step_at = None
         if self._matrix is not None:
             self._matrix.close()
             self._matrix = None
