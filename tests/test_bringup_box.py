@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import os
 import queue
+import select
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -23,12 +26,15 @@ from pegboard.app.view import Screen
 from pegboard.config import Config
 from pegboard.device import bench
 from pegboard.device.bench import HOLD_S, IDLE_S, STEP_S, Bench, Stage
-from pegboard.device.build import APP, make_kit
+from pegboard.device.build import APP, make_kit, outputs
 from pegboard.device.loop import DeviceLoop
 from pegboard.device.ports import Bringup
 from pegboard.hw.bringup import oled_pattern
 from pegboard.link.board import BoardState
+from pegboard.link.fwsim import FirmwareProcess, RecordedFrame
 from pegboard.link.layout import led_config_from
+from pegboard.link.led_board import SerialLedBoard
+from pegboard.link.serial_link import SerialLink
 from pegboard.link.walk import walk_order, walk_step
 from pegboard.sim.fakes import (
     FakeClock,
@@ -86,7 +92,7 @@ class Box:
         return None if tests is None else tests.stage
 
 
-def make_box(config: Config, *, leds: WalkRecorder | None = None,
+def make_box(config: Config, *, leds: WalkRecorder | SerialLedBoard | None = None,
              hooks: bool = True) -> Box:
     clock = FakeClock()
     inbox: queue.Queue[Any] = queue.Queue()
@@ -94,10 +100,12 @@ def make_box(config: Config, *, leds: WalkRecorder | None = None,
     kit = make_kit(config.input, inbox.put, clock, pin_factory=None)
     tests = Bringup(open=lambda now: Bench(config, inbox.put, clock, leds=leds),
                     kit=lambda: make_kit(config.input, inbox.put, clock, pin_factory=None))
+    board = leds if isinstance(leds, SerialLedBoard) else None
     loop = DeviceLoop(APP, initial_state(config), kit=kit, inbox=inbox, display=display,
-                      store=MemoryStore(), clock=clock, bringup=tests if hooks else None)
+                      store=MemoryStore(), clock=clock, bringup=tests if hooks else None,
+                      observers=outputs(None, board))
     loop.start()
-    return Box(loop, clock, display, leds)
+    return Box(loop, clock, display, leds if isinstance(leds, WalkRecorder) else None)
 
 
 def open_tests(box: Box) -> None:
@@ -334,3 +342,46 @@ def test_holding_a_keypad_key_goes_on_and_the_keypad_kit_comes_back(
     box.pump(bench.SCAN_S)
     assert box.loop.bench is None
     assert box.loop.shown is not None and box.loop.shown.screen is Screen.HOME
+
+
+def brightest(frame: RecordedFrame) -> int | None:
+    """The brightest LED of a frame (the skunk markers are drawn faintly on every board)."""
+    lit = frame.lit()
+    return max(lit, key=lambda i: sum(lit[i])) if lit else None
+
+
+def test_the_walk_on_the_real_firmware_lights_each_led_then_puts_the_pegs_back(
+        factory: MockFactory, tmp_path: Path) -> None:
+    config = Config()
+    cfg = led_config_from(config.leds)
+    with FirmwareProcess(tmp_path) as firmware:
+        board = SerialLedBoard(SerialLink(str(firmware.port), config=cfg))
+        box = make_box(config, leds=board)
+
+        def until(done: Callable[[], bool], what: str, timeout: float = 20.0) -> None:
+            """Pump the loop until ``done()``, waiting on the port's bytes between turns; the
+            fake clock moves 10 ms a turn once the board shows what it was sent (so a slow
+            firmware never has a step of the walk skipped); fail naming ``what`` after
+            ``timeout`` s."""
+            deadline = time.monotonic() + timeout
+            while not done():
+                assert time.monotonic() < deadline, f"waited {timeout} s for {what}"
+                box.pump(0.01 if board.link.in_sync else 0.0)
+                fd = board.link.fileno()
+                if fd is not None:
+                    select.select([fd], [], [], 0.01)
+
+        open_tests(box)
+        hold(factory, box, GO_PIN)
+        tap(factory, box, GO_PIN)  # the walk
+        assert box.stage is Stage.LEDS
+        until(lambda: [brightest(f) for f in firmware.frames()].count(2) > 0,
+              "the firmware to light LED 2")
+        seen = [led for led in dict.fromkeys(brightest(f) for f in firmware.frames())
+                if led is not None]
+        assert seen[:3] == [0, 1, 2]  # one at a time, in chain order
+        tap(factory, box, UNDO_PIN)  # leave part way
+        assert box.stage is None
+        start = BoardState.start(cfg.tracks)
+        until(lambda: board.link.shown == start, "the pegs back at the start")
+        assert board.link.in_sync
