@@ -71,6 +71,9 @@ CREATE TABLE IF NOT EXISTS act (
 CREATE TABLE IF NOT EXISTS refused (at REAL NOT NULL, topic TEXT NOT NULL, why TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS seating (at REAL NOT NULL, rounds TEXT NOT NULL,
     source TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS bye (
+    club TEXT NOT NULL, night INTEGER NOT NULL, round INTEGER NOT NULL, member TEXT NOT NULL,
+    game_points INTEGER NOT NULL, wins INTEGER NOT NULL, PRIMARY KEY (club, night, round));
 CREATE TABLE IF NOT EXISTS counter (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
 """
 
@@ -179,14 +182,48 @@ def club_points(card: Mapping[str, Any], club: GamePoints) -> tuple[list[int], s
                                      f"({'-'.join(map(str, again.game_points))})")
 
 
+class Bye(StrEnum):
+    """How the club credits a bye (``club serve --bye``)."""
+
+    WIN = "win"
+    """As a game won: the club's game points for a win (ACC: 2), one win, no spread (the
+    default: what ACC Grass Roots clubs commonly do; a club's own rule may differ)."""
+    NONE = "none"
+    """Nothing: the bye is listed, and counts for nothing."""
+
+
 def store_result(db: sqlite3.Connection, card: dict[str, Any], *, now: float | None = None,
-                 points: GamePoints = GamePoints.ACC, seating: list[Round] | None = None
-                 ) -> Stored:
+                 points: GamePoints = GamePoints.ACC, seating: list[Round] | None = None,
+                 bye: Bye = Bye.WIN) -> Stored:
     """Store a checked scorecard (see the module), counted by the club's game ``points``
     when it fits the night (:func:`misfit`, with tonight's ``seating`` if one is loaded),
-    else held for the director: what it did."""
+    else held for the director: what it did. A counted game credits its round's bye, as
+    the club's ``bye`` says (:func:`credit_bye`)."""
     with transaction(db):
-        return _store(db, card, time.time() if now is None else now, points, seating)
+        stored = _store(db, card, time.time() if now is None else now, points, seating)
+        if stored.changes:
+            credit_bye(db, card, seating, points, bye)
+        return stored
+
+
+def credit_bye(db: sqlite3.Connection, card: Mapping[str, Any], seating: list[Round] | None,
+               points: GamePoints, bye: Bye) -> None:
+    """The bye of ``card``'s round in tonight's ``seating``, credited once the round has a
+    game counted: by :attr:`Bye.WIN`, the club's game points for a win (a game won by the
+    engine's rules under the club's game points) and one win, no spread."""
+    if seating is None:
+        return
+    found = next((r for r in seating if r.number == card["round"]), None)
+    if found is None or found.bye is None:
+        return
+    won = gained = 0
+    if bye is Bye.WIN:  # the engine's points for a plain win (no skunk) under the club's
+        rules = replace(Rules.from_json(card["rules"], len(card["players"])),
+                        game_points=points)
+        gained = game_result(rules, (rules.target, rules.target - 1), 0).game_points[0]
+        won = 1
+    db.execute("INSERT OR IGNORE INTO bye VALUES (?, ?, ?, ?, ?, ?)",
+               (card["club"], card["night"], card["round"], found.bye, gained, won))
 
 
 def misfit(db: sqlite3.Connection, card: Mapping[str, Any], key: str,

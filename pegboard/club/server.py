@@ -16,6 +16,7 @@ from pathlib import Path
 import uvicorn
 
 from pegboard.club.page import Notes, create_app
+from pegboard.club.results import Bye
 from pegboard.club.seating import Round, Tonight
 from pegboard.club.service import Subscriber
 from pegboard.rules.variants import GamePoints
@@ -29,7 +30,8 @@ def serve(db: Path, sock: socket.socket, broker: tuple[str, int], *, club: str =
           seating: Tonight | list[Round] | None = None,
           points: GamePoints = GamePoints.ACC,
           director: str | None = None, tls: tuple[Path, Path] | None = None,
-          night: tuple[int, bool] | None = None, seating_source: str = "") -> int:
+          night: tuple[int, bool] | None = None, seating_source: str = "",
+          bye: Bye = Bye.WIN) -> int:
     """Serve the standings on the listening ``sock`` until stopped, counting games by the
     club's game ``points``; ``tls``: HTTPS only, with this certificate and key; ``night``:
     tonight's number and lock, published to the boards with the next round; the exit
@@ -41,7 +43,7 @@ def serve(db: Path, sock: socket.socket, broker: tuple[str, int], *, club: str =
                             password=password, ca_file=ca_file, changed=notes.changed,
                             tables_changed=notes.tables_changed, written=notes.written,
                             failed=failures.failed,
-                            points=points, seating=tonight, night=night)
+                            points=points, seating=tonight, night=night, bye=bye)
 
     def stop() -> None:
         notes.closing = True

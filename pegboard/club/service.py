@@ -29,7 +29,7 @@ from pegboard.club.budget import Budget, Passed, Waiting
 from pegboard.club.check import Read, follows, read_card
 from pegboard.club.connection import Client, Failures
 from pegboard.club.refusals import Refusals
-from pegboard.club.results import connect, store_result
+from pegboard.club.results import Bye, connect, store_result
 from pegboard.club.seating import Round, Tonight
 from pegboard.club.topics import (
     MOST_ROUND,
@@ -60,8 +60,8 @@ class Subscriber:
                  failed: Callable[[BaseException], None] = lambda error: None,
                  points: GamePoints = GamePoints.ACC,
                  seating: Tonight | list[Round] | None = None,
-                 budget: Budget | None = None, night: tuple[int, bool] | None = None
-                 ) -> None:
+                 budget: Budget | None = None, night: tuple[int, bool] | None = None,
+                 bye: Bye = Bye.WIN) -> None:
         """``changed`` is told what changed in the standings or the director's queue (the
         result, its night, how it was stored: counted, corrected or held); ``tables_changed``
         a board's new live state and availability (its key and entry); ``written`` that
@@ -71,7 +71,7 @@ class Subscriber:
         checked (docs/club.md); ``budget``: each board's engine reads
         (:mod:`pegboard.club.budget`); ``night``: tonight's number and lock, published to
         the club's boards with the next round (:meth:`publish_night`; one club only, not
-        ``+``)."""
+        ``+``); ``bye``: how the club credits a bye."""
         self.db_path = db_path
         self.broker = broker
         self.filter = results_filter(club)
@@ -85,6 +85,7 @@ class Subscriber:
         self.written = written
         self.points = points
         self.tonight = seating if isinstance(seating, Tonight) else Tonight(seating)
+        self.bye = bye
         self.failed = failed
         self.night = night
         self._night_sent: bytes | None = None
@@ -270,7 +271,8 @@ class Subscriber:
         with self._db_lock:
             db = self._database()
             assert self._passed is not None
-            stored = store_result(db, card, points=self.points, seating=self.tonight.rounds)
+            stored = store_result(db, card, points=self.points, seating=self.tonight.rounds,
+                                  bye=self.bye)
             self._passed.passed(topic, payload)
             if stored.changes:
                 self.publish_night(db)  # the next round may have come

@@ -22,14 +22,15 @@ NINE_OH = 9
 """Games won without a loss that make the 9–0 night's pot."""
 
 
-def _where(night: int | None, club: str | None) -> tuple[str, list[object]]:
+def _where(night: int | None, club: str | None, prefix: str = "l"
+           ) -> tuple[str, list[object]]:
     clauses: list[str] = []
     values: list[object] = []
     if night is not None:
-        clauses.append("l.night = ?")
+        clauses.append(f"{prefix}.night = ?")
         values.append(night)
     if club is not None:
-        clauses.append("l.club = ?")
+        clauses.append(f"{prefix}.club = ?")
         values.append(club)
     return (" WHERE " + " AND ".join(clauses)) if clauses else "", values
 
@@ -37,7 +38,8 @@ def _where(night: int | None, club: str | None) -> tuple[str, list[object]]:
 def standings(db: sqlite3.Connection, night: int | None = None, club: str | None = None
               ) -> list[dict[str, Any]]:
     """Every player's totals in ACC order (one night, or the season when ``night`` is None;
-    one club, or every club of a league when ``club`` is None)."""
+    one club, or every club of a league when ``club`` is None), a bye credited as the club
+    said when it was counted (``byes``; results.credit_bye)."""
     where, values = _where(night, club)
     roster = db.execute("SELECT COUNT(*) FROM member").fetchone()[0] > 0
     rows = db.execute(
@@ -49,18 +51,34 @@ def standings(db: sqlite3.Connection, night: int | None = None, club: str | None
         "MAX(COALESCE(json_extract(r.payload, '$.players[' || l.seat || '].guest'), 0)) "
         "AS carded_guest FROM line l JOIN result r ON r.id = l.result "
         f"LEFT JOIN member m ON m.member = l.member{where} "
-        "GROUP BY l.member ORDER BY game_points DESC, wins DESC, spread DESC, l.member",
+        "GROUP BY l.member",
         values).fetchall()
     special = _special_counts(db, night, club)
-    return [
-        {"rank": place, "member": row["member"], "name": row["roster_name"] or row["name"],
-         "game_points": row["game_points"], "wins": row["wins"], "losses": row["losses"],
-         "spread": row["spread"], "games": row["games"], "skunks_given": row["skunks_given"],
-         "skunks_taken": row["skunks_taken"], "special_hands": special.get(row["member"], 0),
-         "guest": bool(row["guest"] or row["carded_guest"]),
-         "unknown": roster and row["roster_name"] is None}
-        for place, row in enumerate(rows, start=1)
-    ]
+    players = {row["member"]: {
+        "member": row["member"], "name": row["roster_name"] or row["name"],
+        "game_points": row["game_points"], "wins": row["wins"], "losses": row["losses"],
+        "spread": row["spread"], "games": row["games"], "byes": 0,
+        "skunks_given": row["skunks_given"], "skunks_taken": row["skunks_taken"],
+        "special_hands": special.get(row["member"], 0),
+        "guest": bool(row["guest"] or row["carded_guest"]),
+        "unknown": roster and row["roster_name"] is None} for row in rows}
+    byes = _where(night, club, prefix="b")
+    for row in db.execute(
+            "SELECT b.member, COUNT(*) AS byes, SUM(b.game_points) AS game_points, "
+            "SUM(b.wins) AS wins, m.name AS roster_name, m.guest AS guest FROM bye b "
+            f"LEFT JOIN member m ON m.member = b.member{byes[0]} GROUP BY b.member", byes[1]):
+        player = players.setdefault(row["member"], {
+            "member": row["member"], "name": row["roster_name"] or f"P{row['member']}",
+            "game_points": 0, "wins": 0, "losses": 0, "spread": 0, "games": 0, "byes": 0,
+            "skunks_given": 0, "skunks_taken": 0,
+            "special_hands": special.get(row["member"], 0), "guest": bool(row["guest"]),
+            "unknown": roster and row["roster_name"] is None})
+        player["byes"] = row["byes"]
+        player["game_points"] += row["game_points"]
+        player["wins"] += row["wins"]
+    ordered = sorted(players.values(), key=lambda p: (-p["game_points"], -p["wins"],
+                                                      -p["spread"], p["member"]))
+    return [{"rank": place, **player} for place, player in enumerate(ordered, start=1)]
 
 
 def _special_counts(db: sqlite3.Connection, night: int | None, club: str | None

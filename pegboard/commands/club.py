@@ -99,6 +99,10 @@ def register(parser: argparse.ArgumentParser) -> None:
                        help="a file holding the director's password, by which results are "
                        "accepted from the queue, voided or adjusted (POST /api/director); "
                        "served beyond this host it needs --certfile and --keyfile")
+    serve.add_argument("--bye", default="win", choices=("win", "none"),
+                       help="how a bye in the seating is credited once its round has a game "
+                       "counted: win (the club's game points for a win, one win, no spread; "
+                       "the default) or none")
     serve.add_argument("--night", type=night_number, metavar="N",
                        help="tonight's night number, published with the next round and the "
                        "lock on pegboard/<club>/night for every board of --club to start "
@@ -300,7 +304,7 @@ def run_serve(args: argparse.Namespace) -> int:
                                  ca_file=given.ca_file, hosts=server_hosts.board_names(),
                                  seating=seating, points=GamePoints(args.game_points),
                                  director=director, tls=tls, night=night,
-                                 seating_source=source)
+                                 seating_source=source, bye=results.Bye(args.bye))
     finally:
         sock.close()
 
