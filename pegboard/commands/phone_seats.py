@@ -1,13 +1,27 @@
 """The ``--phones`` options of ``pegboard run`` and ``pegboard sim``: phone seats served by
-the board's own process (docs/phones.md), off unless asked for."""
+the board's own process (docs/phones.md), off unless asked for.
+
+Asked for by ``--phones PORT`` (on ``--phones-host``, 127.0.0.1 unless told), or by
+``[phones] enabled`` in the configuration: then on ``[phones] port`` on every address (the
+join address the QR codes hold is the board's on the local network), answering to
+``[phones] host`` too. Pairing (the join codes on the board) is on exactly when the server
+listens: a port that cannot be had under ``--phones`` is the command's error; under
+``[phones] enabled`` it is said (the journal, the simulator's notices) and the board plays
+on without phones, showing no code no server would answer.
+"""
 
 from __future__ import annotations
 
 import argparse
 import logging
+import socket
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from pegboard import lazy
+from pegboard.config.phones import PhonesConfig
+from pegboard.errors import PegboardError
 
 if TYPE_CHECKING:
     from pegboard.commands import web as web_command
@@ -52,12 +66,43 @@ def register(parser: argparse.ArgumentParser) -> None:
         metavar="NAME", help="another name the phones may reach the board by; repeat for more")
 
 
-def start(args: argparse.Namespace, loop: Any, store: Any) -> PhoneServer | None:
-    """The phone server for ``loop`` and ``store`` when ``--phones`` asked for one."""
-    if args.phones is None:
+ANY_ADDRESS = "0.0.0.0"
+"""Where ``[phones] enabled`` listens: every address (phones are on the local network)."""
+
+
+@dataclass(frozen=True)
+class Listening:
+    """The phone seats' listening socket, and the extra names they answer to."""
+
+    sock: socket.socket
+    allow: tuple[str, ...]
+
+
+def listen(args: argparse.Namespace, config: PhonesConfig,
+           warn: Callable[[str], None]) -> Listening | None:
+    """The socket the phone seats will be served on (see the module doc), or None: phones
+    off, or ``[phones] enabled`` and its port cannot be had (``warn`` is told why)."""
+    if args.phones is not None:
+        sock = web_command.bind(args.phones_host or "127.0.0.1", args.phones)
+        return Listening(sock, tuple(args.allow_host))
+    if not config.enabled:
         return None
-    sock = web_command.bind(args.phones_host or "127.0.0.1", args.phones)
-    server = phones.serve_phones(loop, store, sock, allow=args.allow_host)
+    host = args.phones_host or ANY_ADDRESS
+    allow = (*args.allow_host, *((allowed_name(config.host),) if config.host else ()))
+    try:
+        sock = web_command.bind(host, config.port)
+    except PegboardError as error:
+        warn(f"phones: [phones] is enabled, but {error}: no join codes are shown and the "
+             "board plays on without phones (free the port, or set [phones] port)")
+        return None
+    return Listening(sock, allow)
+
+
+def start(listening: Listening | None, loop: Any, store: Any) -> PhoneServer | None:
+    """The phone server for ``loop`` and ``store`` on the socket :func:`listen` opened."""
+    if listening is None:
+        return None
+    server = phones.serve_phones(loop, store, listening.sock, allow=listening.allow)
     host, port = server.address
     log.info("phone seats on http://%s:%d/phone", host, port)
     return server

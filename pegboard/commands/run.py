@@ -134,7 +134,9 @@ def _play(args: argparse.Namespace, config: Config, store: Any,
         display = OledDisplay(_open_display(args.display, config.display.model,
                                             config.display.i2c_port, config.display.i2c_address,
                                             config.display.rotate))
-    config = build.with_phones(config, args.phones is not None)
+    # Pairing is on exactly when the phones' server can listen (docs/phones.md).
+    listening = phone_seats.listen(args, config.phones, log.error)
+    config = build.with_phones(config, listening is not None)
     # A SimpleQueue: its put is reentrant, so the SIGTERM handler below may put while the
     # main thread it interrupts is inside the loop's get. A Queue's put would wait for the lock
     # that very get holds, and the board would never stop.
@@ -164,7 +166,7 @@ def _play(args: argparse.Namespace, config: Config, store: Any,
 
     signal.signal(signal.SIGTERM, stop)
     loop.start()
-    phones = phone_seats.start(args, loop, store)
+    phones = phone_seats.start(listening, loop, store)
     if phones is not None and pairing is not None:
         pairing.serving(phones.address[1])  # the QR codes name the port served
     service_notify.ready()

@@ -349,12 +349,14 @@ def _interactive(args: argparse.Namespace, config: Config) -> int:
             display = sim_terminal.TerminalDisplay(
                 config.input.kit, extra=leds.status if leds else None, mirror=mirror)
             speech = voice_setup.voice_for(config.voice, clock, notices.append)
-            config = build.with_phones(config, args.phones is not None)
+            # Pairing is on exactly when the phones' server can listen (docs/phones.md).
+            listening = phone_seats.listen(args, config.phones, notices.append)
+            config = build.with_phones(config, listening is not None)
             pairing = build.make_pairing(config, store)  # None unless phones are on
             sim = sim_session.Simulator(config, store, display, clock=clock, on_frame=display.frame,
                                         notice=notices.append, leds=leds.board if leds else None,
                                         speech=speech, phones=pairing)
-            phones = phone_seats.start(args, sim.loop, store)
+            phones = phone_seats.start(listening, sim.loop, store)
             if phones is not None and pairing is not None:
                 pairing.serving(phones.address[1])  # the QR codes name the port served
             try:

@@ -92,10 +92,12 @@ def make_club_watch(config: Config) -> ClubWatch[machine.AppState] | None:
 
 
 def with_phones(config: Config, served: bool) -> Config:
-    """``config`` with pairing on when the board serves phone seats (``--phones``)."""
-    if not served or config.phones.enabled:
+    """``config`` with pairing on exactly when the board serves phone seats (``--phones``,
+    or ``[phones] enabled`` with its port to be had): no join code is shown that no server
+    would answer."""
+    if config.phones.enabled == served:
         return config
-    return replace(config, phones=replace(config.phones, enabled=True))
+    return replace(config, phones=replace(config.phones, enabled=served))
 
 
 def make_pairing(config: Config, store: Store) -> PairingPort | None:

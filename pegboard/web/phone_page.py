@@ -47,7 +47,7 @@ _PAGE = """<!doctype html>
 <ol id="advice"></ol>
 </section>
 <section id="counts" aria-labelledby="counts-h" hidden>
-<h2 id="counts-h">Your count</h2>
+<h2 id="counts-h">Last count</h2>
 <div id="count-lines"></div>
 </section>
 </main>

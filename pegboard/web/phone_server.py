@@ -37,7 +37,7 @@ class PhoneServer:
         self.passes = passes if passes is not None else Passes(passes_folder(store))
         self.app = create_app(store, period=period, hosts=hosts,
                               extra=phone_routes(desk, self.passes, limits=limits))
-        self.server = uvicorn.Server(guarded_config(self.app, Limits()))
+        self.server = uvicorn.Server(guarded_config(self.app, Limits(), own_process=False))
         self._thread = threading.Thread(target=self._serve, name="phones", daemon=True)
 
     @property

@@ -13,7 +13,7 @@ a sentence anything that is not well formed; the engine then judges the entries 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from pegboard import lazy
@@ -115,6 +115,7 @@ def seat_json(game: Game, seat: int, *, game_id: str | None) -> dict[str, Any]:
         "call": None,
         "suit": None,
         "counts": counts(game, seat),
+        "last_count": last_count(game),
     }
     call = gs.open_call
     if gs.rules.muggins and call is not None and gs.side_of(call.owner) != gs.side_of(seat):
@@ -156,22 +157,46 @@ def suit_json(gs: GameState, seat: int) -> dict[str, Any]:
 
 def counts(game: Game, seat: int) -> list[dict[str, Any]]:
     """The seat's hand (and crib) as the engine counted them in the latest deal that has a
-    count, in the scoreboard's words (:func:`pegboard.web.snapshot.show_json`, so a count a
-    muggins call may still be made on reads as the claim alone): the phone keeps showing
-    it while the next deal begins."""
+    count of the seat's, in the scoreboard's words (:func:`pegboard.web.snapshot.show_json`,
+    so a count a muggins call may still be made on reads as the claim alone): the phone
+    keeps showing it while the next deal begins."""
+    for _, shown in _counted_deals(game):
+        mine = [step for step in shown if step["player"] == seat]
+        if mine:
+            return mine
+    return []
+
+
+def last_count(game: Game) -> dict[str, Any] | None:
+    """Every count of the latest deal that has one (the hands and the crib, public once
+    counted: the scoreboard shows them during that deal), with the deal's number: the
+    phone's "Last count" stays up through the next deal, until that deal's counts replace
+    it. None before the first count."""
+    for deal_no, shown in _counted_deals(game):
+        return {"deal_no": deal_no, "counts": shown}
+    return None
+
+
+def _counted_deals(game: Game) -> Iterator[tuple[int, list[dict[str, Any]]]]:
+    """Each deal's counts as the scoreboard shows them, the latest first, with the number of
+    the deal in its game (deals with no count left out)."""
     entries = [Entry(n, report.event, report) for n, report in enumerate(game.reports(), 1)]
     if not entries:
-        return []
+        return
     starts = [n for n, entry in enumerate(entries) if isinstance(entry.event, Deal | NewGame)]
+    numbers: list[int] = []
+    for n in starts:  # a deal's number in its game: 1 after each new game
+        numbers.append(0 if isinstance(entries[n].event, NewGame) else (
+            numbers[-1] + 1 if numbers else 1))
     turn = entries[-1].report.next
     callable_at = open_claim(entries)
     bounds = [*starts, len(entries)]
-    for first, end in reversed(list(itertools.pairwise(bounds))):
-        shown = [step for step in show_json(entries[first + 1:end], turn, game.state.names,
-                                            callable_at) if step["player"] == seat]
+    pairs = list(itertools.pairwise(bounds))
+    for index in range(len(pairs) - 1, -1, -1):
+        first, end = pairs[index]
+        shown = show_json(entries[first + 1:end], turn, game.state.names, callable_at)
         if shown:
-            return shown
-    return []
+            yield numbers[index], shown
 
 
 def _cards(cards: Sequence[Card] | None) -> list[str] | None:

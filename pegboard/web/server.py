@@ -134,12 +134,14 @@ class Failures:
 
 
 def guarded_config(app: Any, limits: Limits, *, certfile: Path | None = None,
-                   keyfile: Path | None = None) -> uvicorn.Config:
+                   keyfile: Path | None = None, own_process: bool = True) -> uvicorn.Config:
     """uvicorn's settings for ``app`` under ``limits`` (fitted to the open-file limit): the
     guarded protocol, no websockets, no access log or identifying headers, keep-alive and a
-    request head held to the limits, a graceful stop of 2 s; and the short log, set after
-    the Config has set up uvicorn's loggers. ``certfile`` and ``keyfile``: HTTPS only, with
-    that certificate (uvicorn's own TLS)."""
+    request head held to the limits, a graceful stop of 2 s; and, in a process of its own
+    (``pegboard web``), the short log, set after the Config has set up uvicorn's loggers. A
+    server inside the board's process (``own_process`` False: the phones) leaves the board's
+    log as it is (its "ready" and every notice still reach the journal). ``certfile`` and
+    ``keyfile``: HTTPS only, with that certificate (uvicorn's own TLS)."""
     fitted = limits.fitted(open_files())
     protocol, guard = guarded_protocol(fitted)
     config = uvicorn.Config(
@@ -150,7 +152,8 @@ def guarded_config(app: Any, limits: Limits, *, certfile: Path | None = None,
         h11_max_incomplete_event_size=fitted.head_bytes, backlog=128,
         ssl_certfile=certfile, ssl_keyfile=keyfile,
     )
-    quiet_logs()
+    if own_process:
+        quiet_logs()
     return config
 
 

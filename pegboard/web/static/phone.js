@@ -19,6 +19,28 @@
   let away = [];     // the two of them laid away
   let busy = false;
 
+  // The cards tapped but not yet laid away survive a reload of the page: kept in the tab's
+  // session storage under the game, the seat and the deal, dropped once the hand is in.
+  const pickKey = (m) => "pegboard-pick:" + m.game + ":" + m.seat + ":" + m.deal_no;
+  function keepPick() {
+    if (!me || me.asks !== "cards") return;
+    if (chosen.length || away.length) {
+      sessionStorage.setItem(pickKey(me), JSON.stringify({ chosen: chosen, away: away }));
+    } else {
+      sessionStorage.removeItem(pickKey(me));
+    }
+  }
+  function restorePick(m) {
+    let kept = null;
+    try { kept = JSON.parse(sessionStorage.getItem(pickKey(m)) || "null"); } catch (e) { kept = null; }
+    if (!kept || !Array.isArray(kept.chosen) || !Array.isArray(kept.away)) return;
+    const card = /^[A2-9TJQK][CDHS]$/;
+    const seen = m.seen || [];
+    chosen = kept.chosen.filter((c) => card.test(c) && !seen.includes(c)).slice(0, m.lays + 4);
+    away = kept.away.filter((c) => chosen.includes(c)).slice(0, m.lays);
+  }
+  function dropPick(m) { if (m) sessionStorage.removeItem(pickKey(m)); }
+
   const spoken = (c) => RANK_WORDS[c[0]] + " of " + SUIT_WORDS[c[1]];
   const shown = (c) => (c[0] === "T" ? "10" : c[0]) + SUIT_SIGNS[c[1]];
 
@@ -63,12 +85,14 @@
   async function act(body, done) {
     if (busy || !me) return;
     busy = true;
+    const asked = me;
     body.seq = me.seq;
     try {
       const [status, data] = await post("/phone/act", body);
       if (data.me) { me = data.me; }
       if (data.taken) {
         say(done, false);
+        if (body.do === "hand") dropPick(asked);
         chosen = []; away = [];
       } else {
         say("Not taken: " + (data.reason || "status " + status), true);
@@ -97,14 +121,18 @@
     $("award").textContent = acts.join(". ");
   }
 
+  // The last deal's counts (every hand and the crib, public once counted), kept up through
+  // the next deal until its own counts replace them.
   function drawCounts() {
     const lines = $("count-lines");
     lines.replaceChildren();
-    const mine = me ? me.counts || [] : [];
-    $("counts").hidden = mine.length === 0;
-    mine.forEach((s) => {
-      const title = document.createElement("p");
-      title.textContent = s.title;
+    const last = me ? me.last_count : null;
+    const all = last ? last.counts || [] : [];
+    $("counts").hidden = all.length === 0;
+    $("counts-h").textContent = last ? "Last count (deal " + last.deal_no + ")" : "Last count";
+    all.forEach((s) => {
+      const title = document.createElement("h3");
+      title.textContent = s.title + (s.player === me.seat ? " (yours)" : "");
       lines.appendChild(title);
       (s.lines || []).forEach((text) => {
         const p = document.createElement("p");
@@ -230,6 +258,7 @@
   }
 
   function draw() {
+    keepPick();
     $("join").hidden = !!token;
     drawTable();
     drawMine();
@@ -285,7 +314,10 @@
             const data = (block.match(/^data: (.*)$/m) || [])[1];
             if (kind === "me" && data) {
               const next = JSON.parse(data);
-              if (!me || next.deal_no !== me.deal_no || next.asks !== me.asks) { chosen = []; away = []; }
+              if (!me || next.deal_no !== me.deal_no || next.asks !== me.asks) {
+                chosen = []; away = [];
+                if (next.asks === "cards") restorePick(next);
+              }
               me = next;
               draw();
             } else if (kind === "gone") {
