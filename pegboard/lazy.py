@@ -136,6 +136,7 @@ SEAMS: Mapping[str, str] = {
     "pegboard.club.outbox": "club publish only",
     "pegboard.club.publisher": "club publish only (MQTT)",
     "pegboard.club.results": "club serve and club roster only",
+    "pegboard.club.standings": "club serve only (its table of season points)",
     "pegboard.club.server": "club serve only (the standings service, uvicorn)",
     "pegboard.club.seating": "club seat only",
     "pegboard.club.setup": "club setup only",

@@ -304,7 +304,8 @@ def create_app(db_path: Path, notes: Notes, *, hosts: Collection[str] | None,
                seating: Tonight | list[Round] | None = None,
                tables: Callable[[], list[dict[str, Any]]] = list,
                director: str | None = None, points: GamePoints = GamePoints.ACC,
-               secure: bool = False, seating_source: str = "") -> Starlette:
+               secure: bool = False, seating_source: str = "",
+               season_points: table.SeasonPoints = table.DEFAULT_SEASON) -> Starlette:
     """The application; ``start`` and ``stop`` run the subscriber with the server;
     ``director``: the director's password (None: no director's acts are taken), by which
     results are accepted, voided or adjusted (counted by the club's game ``points``);
@@ -363,7 +364,7 @@ def create_app(db_path: Path, notes: Notes, *, hosts: Collection[str] | None,
                                                  else None)
         return {"night": night, "status": status,
                 "tonight": table.standings(db, night, club) if night is not None else [],
-                "season": table.standings(db, None, club),
+                "season": table.season(db, club, season_points),
                 "specials": table.specials(db, night, club),
                 "seating": table.next_round(db, tonight.rounds or []), "queue": queue(db)}
 
@@ -482,6 +483,16 @@ def create_app(db_path: Path, notes: Notes, *, hosts: Collection[str] | None,
     def scorecards(db: sqlite3.Connection, request: Request) -> Answer:
         return csv_answer(table.scorecards_csv(db, _night(request)), "scorecards.csv")
 
+    def api_season(db: sqlite3.Connection, request: Request) -> dict[str, Any]:
+        return {"club": _club(request), "season_points": str(season_points),
+                "players": table.season(db, _club(request), season_points)}
+
+    def season_csv(db: sqlite3.Connection, request: Request) -> Answer:
+        return csv_answer(table.season_csv(db, season_points), "season.csv")
+
+    def pots_csv(db: sqlite3.Connection, request: Request) -> Answer:
+        return csv_answer(table.pots_csv(db, _night(request)), "pots.csv")
+
     def night(db: sqlite3.Connection, request: Request) -> Answer:
         return csv_answer(table.night_csv(db, _night(request)), "night.csv")
 
@@ -508,6 +519,9 @@ def create_app(db_path: Path, notes: Notes, *, hosts: Collection[str] | None,
         Route("/api/tables", api_tables, methods=["GET", "HEAD"]),
         Route("/export/scorecards.csv", answer(scorecards), methods=["GET", "HEAD"]),
         Route("/export/night.csv", answer(night), methods=["GET", "HEAD"]),
+        Route("/api/season", answer(api_season), methods=["GET", "HEAD"]),
+        Route("/export/season.csv", answer(season_csv), methods=["GET", "HEAD"]),
+        Route("/export/pots.csv", answer(pots_csv), methods=["GET", "HEAD"]),
         Route("/events", events, methods=["GET"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ], lifespan=lifespan)

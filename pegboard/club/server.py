@@ -19,6 +19,7 @@ from pegboard.club.page import Notes, create_app
 from pegboard.club.results import Bye
 from pegboard.club.seating import Round, Tonight
 from pegboard.club.service import Subscriber
+from pegboard.club.standings import DEFAULT_SEASON, SeasonPoints
 from pegboard.rules.variants import GamePoints
 from pegboard.web.server import FAILED, Failures, guarded_config
 from pegboard.web.server_conn import Limits
@@ -31,7 +32,7 @@ def serve(db: Path, sock: socket.socket, broker: tuple[str, int], *, club: str =
           points: GamePoints = GamePoints.ACC,
           director: str | None = None, tls: tuple[Path, Path] | None = None,
           night: tuple[int, bool] | None = None, seating_source: str = "",
-          bye: Bye = Bye.WIN) -> int:
+          bye: Bye = Bye.WIN, season_points: SeasonPoints = DEFAULT_SEASON) -> int:
     """Serve the standings on the listening ``sock`` until stopped, counting games by the
     club's game ``points``; ``tls``: HTTPS only, with this certificate and key; ``night``:
     tonight's number and lock, published to the boards with the next round; the exit
@@ -52,6 +53,7 @@ def serve(db: Path, sock: socket.socket, broker: tuple[str, int], *, club: str =
 
     app = create_app(db, notes, hosts=hosts, start=subscriber.start, stop=stop,
                      seating=tonight, seating_source=seating_source,
+                     season_points=season_points,
                      tables=subscriber.snapshot, director=director,
                      points=points, secure=tls is not None)
     certfile, keyfile = tls if tls is not None else (None, None)

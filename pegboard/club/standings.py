@@ -17,6 +17,7 @@ import sqlite3
 from typing import Any
 
 from pegboard.club.seating import Round
+from pegboard.errors import ClubError
 
 NINE_OH = 9
 """Games won without a loss that make the 9–0 night's pot."""
@@ -222,3 +223,102 @@ def next_round(db: sqlite3.Connection, seating: list[Round]) -> dict[str, Any]:
     return {"round": number, "bye": found.bye, "tables": [
         {"table": t.number, "members": list(t.players), "names": [name(m) for m in t.players]}
         for t in found.tables]}
+
+
+class SeasonPoints:
+    """The club's table of season points: a night's game points and the season points they
+    earn (the highest line reached counts). RULES.md: Grass Roots clubs award season points
+    to players with 12 or more game points in a night; the default table gives one point
+    for reaching 12 (:data:`DEFAULT_SEASON`), a stand-in for the club's own table
+    (``club serve --season-points``).
+
+    >>> table = SeasonPoints.parse("12=1,15=2,18=3")
+    >>> [table.points(gp) for gp in (11, 12, 16, 27)]
+    [0, 1, 2, 3]
+    """
+
+    def __init__(self, lines: tuple[tuple[int, int], ...]) -> None:
+        self.lines = tuple(sorted(lines))
+
+    @classmethod
+    def parse(cls, text: str) -> SeasonPoints:
+        """``GAMEPOINTS=POINTS,...``; ClubError naming what is not one."""
+        lines = []
+        for part in text.split(","):
+            gp, sep, sp = part.strip().partition("=")
+            if not (sep and gp.isascii() and gp.isdigit() and sp.isascii() and sp.isdigit()
+                    and 0 < int(gp) <= 999 and 0 < int(sp) <= 999):
+                raise ClubError(f"season points {part.strip()[:20]!r}: give GAMEPOINTS=POINTS "
+                                "lines, e.g. 12=1,15=2")
+            lines.append((int(gp), int(sp)))
+        return cls(tuple(lines))
+
+    def points(self, game_points: int) -> int:
+        """The season points a night of ``game_points`` earns."""
+        return max((sp for gp, sp in self.lines if game_points >= gp), default=0)
+
+    def __str__(self) -> str:
+        return ",".join(f"{gp}={sp}" for gp, sp in self.lines)
+
+
+DEFAULT_SEASON = SeasonPoints(((12, 1),))
+"""RULES.md's club section: season points to a player with 12 or more game points in a
+night (one point: check the club's own table)."""
+
+
+def season(db: sqlite3.Connection, club: str | None = None,
+           table: SeasonPoints = DEFAULT_SEASON) -> list[dict[str, Any]]:
+    """The season across nights: each player's season points (each night's standings, byes
+    included, by the club's ``table``), the nights played and the nights that earned season
+    points, with the season's game points, wins, losses and spread; ranked by season points,
+    then game points, wins and spread (the member number breaks a tie)."""
+    found: dict[str, dict[str, Any]] = {}
+    for night in nights(db):
+        for player in standings(db, night, club):
+            into = found.setdefault(player["member"], {
+                "member": player["member"], "name": player["name"], "season_points": 0,
+                "nights": 0, "earning": 0, "game_points": 0, "wins": 0, "losses": 0,
+                "spread": 0, "guest": player["guest"], "unknown": player["unknown"]})
+            earned = table.points(player["game_points"])
+            into["season_points"] += earned
+            into["nights"] += 1
+            into["earning"] += earned > 0
+            for key in ("game_points", "wins", "losses", "spread"):
+                into[key] += player[key]
+    ordered = sorted(found.values(), key=lambda p: (-p["season_points"], -p["game_points"],
+                                                    -p["wins"], -p["spread"], p["member"]))
+    return [{"rank": place, **player} for place, player in enumerate(ordered, start=1)]
+
+
+SEASON_COLUMNS = ("rank", "member", "name", "season_points", "nights", "earning",
+                  "game_points", "wins", "losses", "spread", "guest", "unknown")
+
+
+def season_csv(db: sqlite3.Connection, table: SeasonPoints = DEFAULT_SEASON) -> str:
+    """The season standings: one row per player, by season points."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(SEASON_COLUMNS)
+    for player in season(db, None, table):
+        writer.writerow([int(v) if isinstance(v, bool) else v
+                         for v in (player[key] for key in SEASON_COLUMNS)])
+    return out.getvalue()
+
+
+POTS_COLUMNS = ("night", "pot", "member", "name", "points", "counted", "cards", "result")
+
+
+def pots_csv(db: sqlite3.Connection, night: int | None = None) -> str:
+    """The night's pots and who won each: every special hand (24, 28, 29, four of a kind)
+    with its player, and each 9–0 night, one row each."""
+    found = specials(db, night)
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(POTS_COLUMNS)
+    for hand in found["hands"]:
+        writer.writerow([hand["night"], hand["hand"], hand["member"], hand["name"],
+                         hand["points"], hand["counted"], hand["cards"], hand["result"]])
+    for perfect in found["nine_oh"]:
+        writer.writerow([perfect["night"], "9-0 night", perfect["member"], perfect["name"],
+                         "", "", "", ""])
+    return out.getvalue()

@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     from pegboard.club import publisher as club_publisher
     from pegboard.club import server as club_server
     from pegboard.club import setup as club_setup
+    from pegboard.club import standings as club_standings
     from pegboard.web import server_hosts
 else:
     club_server = lazy.module("pegboard.club.server")
@@ -51,6 +52,7 @@ else:
     club_publisher = lazy.module("pegboard.club.publisher")
     results = lazy.module("pegboard.club.results")
     seating = lazy.module("pegboard.club.seating")
+    club_standings = lazy.module("pegboard.club.standings")
     server_hosts = lazy.module("pegboard.web.server_hosts")
     sqlite3 = lazy.module("sqlite3")
 
@@ -103,6 +105,10 @@ def register(parser: argparse.ArgumentParser) -> None:
                        help="how a bye in the seating is credited once its round has a game "
                        "counted: win (the club's game points for a win, one win, no spread; "
                        "the default) or none")
+    serve.add_argument("--season-points", default="12=1", metavar="GP=SP,...",
+                       help="the club's table of season points: a night's game points and the "
+                       "season points they earn, the highest reached counting (default 12=1: "
+                       "a point for 12 game points in a night)")
     serve.add_argument("--night", type=night_number, metavar="N",
                        help="tonight's night number, published with the next round and the "
                        "lock on pegboard/<club>/night for every board of --club to start "
@@ -282,6 +288,7 @@ def run_serve(args: argparse.Namespace) -> int:
     finally:
         db.close()
     tls = _tls(args.certfile, args.keyfile)
+    season_points = club_standings.SeasonPoints.parse(args.season_points)
     if args.lock and args.night is None:
         raise ClubError("--lock is the night's: give --night N with it")
     if args.night is not None and given.club == "+":
@@ -304,7 +311,8 @@ def run_serve(args: argparse.Namespace) -> int:
                                  ca_file=given.ca_file, hosts=server_hosts.board_names(),
                                  seating=seating, points=GamePoints(args.game_points),
                                  director=director, tls=tls, night=night,
-                                 seating_source=source, bye=results.Bye(args.bye))
+                                 seating_source=source, bye=results.Bye(args.bye),
+                                 season_points=season_points)
     finally:
         sock.close()
 

@@ -79,11 +79,15 @@
       status.duplicates + " sent twice, counted once · " + status.held +
       " held for the director · " + status.refused + " refused";
   }
+  // The season's table leads with each player's season points (the club's table of them).
   function fill(id, players) {
     const table = document.getElementById(id);
-    table.replaceChildren(row(["#", "Member", "Name", "GP", "W", "L", "Spread"], "th"));
+    const season = id === "season";
+    table.replaceChildren(row(["#", "Member", "Name"].concat(season ? ["SP", "Nights"] : [],
+      ["GP", "W", "L", "Spread"]), "th"));
     for (const p of players) {
-      const tr = row([p.rank, p.member, p.name, p.game_points, p.wins, p.losses, p.spread]);
+      const tr = row([p.rank, p.member, p.name].concat(season ? [p.season_points, p.nights] : [],
+        [p.game_points, p.wins, p.losses, p.spread]));
       if (p.unknown) { tr.classList.add("unknown"); tr.title = "not on the roster: for the director"; }
       if (p.guest) { tr.classList.add("guest"); }
       table.appendChild(tr);
