@@ -415,8 +415,7 @@ def play_open_deal(driver: Driver, truth: Game, rng: random.Random) -> DealResul
     driver.doing("starter")
     # Every card is named here, so the starter's suit is named too wherever the wheel offers
     # it (where it could make a flush or nobs with them).
-    named = f"{rank_label(starter.rank)} {starter.suit.symbol}"
-    for event in card_inputs(driver.state, starter, False, False, label=named):
+    for event in card_inputs(driver.state, starter, False, False, label=starter.pretty):
         driver.feed(event)
     truth.apply(Starter(starter))
     while truth.state.phase is Phase.PLAY:

@@ -15,6 +15,7 @@ from pegboard.app.machine import AppState, step, view
 from pegboard.app.open_hands import open_hands
 from pegboard.app.picker import Slot, rank_label
 from pegboard.app.state import CardEntry, Claiming, Reading, Wheel, WheelScreen
+from pegboard.app.view import FLUSH_OF, SuitFact
 from pegboard.rules.cards import Card, Rank
 
 OK = Press(Button.OK)
@@ -37,15 +38,14 @@ def _bare_rank(label: str) -> str:
     return word[:-1] if word[-1] in "♣♦♥♠" else word
 
 
-def wanted_label(card: Card, flush: bool, nobs: bool, last: bool = False,
-                 five: bool = False) -> str:
-    """The picker label that names ``card`` with its true suit facts."""
-    words = [rank_label(card.rank)]
-    if nobs:
-        words.append("nobs")
+def wanted_facts(flush: bool, nobs: bool, last: bool = False, five: bool = False,
+                 size: int = 4) -> tuple[SuitFact, ...]:
+    """The suit facts the wheel must show to enter a card with its true facts (a hand of
+    ``size`` cards: its last card's whole flush, one longer with the starter's suit)."""
+    facts = [SuitFact.NOBS] if nobs else []
     if flush:
-        words.append("flush 5" if last and five else "flush 4" if last else "flush")
-    return " ".join(words)
+        facts.append(FLUSH_OF[size + five] if last else SuitFact.IN_FLUSH)
+    return tuple(facts)
 
 
 def table_slots(state: AppState) -> list[Slot] | None:
@@ -72,15 +72,19 @@ def card_inputs(
     pv = view(shown).picker
     slots = table_slots(shown)
     assert pv is not None and slots is not None, view(state)
-    want = label if label is not None else wanted_label(card, flush, nobs, last, five)
+    want = wanted_facts(flush, nobs, last, five)
     base = rank_label(card.rank)
     of_rank = [i for i, slot in enumerate(slots) if _bare_rank(slot[0].label) == base]
     assert of_rank, (card, pv.options)
     target, fact = of_rank[0], 0
     for i in of_rank:
-        labels = [o.label for o in slots[i]]
-        if want in labels or card.pretty in labels:  # a card named with its suit
-            target, fact = i, labels.index(want if want in labels else card.pretty)
+        named = [o.label for o in slots[i]]
+        facts = [o.facts for o in slots[i]]
+        if label is not None and label in named:  # a card named with its suit
+            target, fact = i, named.index(label)
+            break
+        if want in facts or card.pretty in named:
+            target, fact = i, facts.index(want) if want in facts else named.index(card.pretty)
             break
     # An open hand's wheel names each card with its suit: the very card is the one to enter.
     exact = [i for i in of_rank if slots[i][0].card == card]

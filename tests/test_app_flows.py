@@ -203,7 +203,7 @@ def test_suit_facts_by_holding_ok() -> None:
     app.pick("5")
     app.pick("J")  # P2
     app.pick("5")  # P1
-    app.pick("7 flush")  # P2: same suit as the jack
+    app.pick("7, in the flush")  # P2: same suit as the jack
     p2 = app.game.played[1]
     assert p2[0].suit is p2[1].suit
     assert app.game.starter is not None and p2[0].suit is not app.game.starter.suit
@@ -212,7 +212,7 @@ def test_suit_facts_by_holding_ok() -> None:
 def test_nobs_counts_when_chosen() -> None:
     app = new_game()
     app.pick("5")
-    for label in ("J nobs", "A", "2", "A", "3", "A", "4", "2"):
+    for label in ("J, with nobs", "A", "2", "A", "3", "A", "4", "2"):
         app.pick(label)
     hand = next(a for a in app.game.awards if a.reason == "hand" and a.player == 1)
     assert any(item.kind == "nobs" for item in hand.items)
@@ -232,11 +232,11 @@ def test_five_card_flush_re_suits_the_hand() -> None:
     app.pick("5")
     app.pick("2")  # P2
     app.pick("A")
-    app.pick("3 flush")
+    app.pick("3, in the flush")
     app.pick("A")
-    app.pick("4 flush")
+    app.pick("4, in the flush")
     app.pick("A")
-    app.pick("6 flush 5")  # P2's last card: a flush that matches the starter too
+    app.pick("6, flush of five")  # P2's last card: a flush that matches the starter too
     app.pick("9")
     hand = next(a for a in app.game.awards if a.reason == "hand" and a.player == 1)
     flush = [i for i in hand.items if i.kind == "flush"]

@@ -3,8 +3,9 @@ dealt cards with their suits (for discard advice) and laid 5♣ 7♣ away; the s
 entered by its rank alone, so its suit is a stand-in. The crib wheel then offers no "flush"
 on any card (the crib's flush would need the starter's suit), and a crib entered all in clubs
 scores no flush (record version 4; a version-3 record keeps the score it was played to).
-A player who says the crib is a flush (GO on its page) changes only the cards entered by rank,
-and the box then asks the starter's suit the flush needs."""
+A player who says the crib is a flush (GO on its page, or holding OK on the crib's wheel in a
+game that asks the starter's suit) changes only the cards entered by rank, and the box then
+asks the starter's suit the flush needs."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import json
 
 from bench.input_plan import table_slots
 from pegboard.app.machine import initial_state
+from pegboard.app.view import SuitFact
 from pegboard.config import Config
 from pegboard.rules.state import Reason
 from tests.support.app_driver import GO, App
@@ -28,15 +30,16 @@ def lines(version: int) -> list[str]:
             *(play(p, card) for p, card in PLAYS)]
 
 
-def test_the_crib_wheel_offers_no_flush_from_a_stand_in_starter() -> None:
+def test_in_an_old_record_the_crib_wheel_offers_no_flush_from_a_stand_in_starter() -> None:
+    """Version 4, before the box asked the starter's suit: the flush would be made up."""
     app = App(initial_state(Config(), resume=lines(4)))
     app.read()
     assert app.view.picker is not None and app.view.picker.prompt == "Crib card 1/4"
     for label in ("5♣", "7♣", "8", "9"):
         slots = table_slots(app.state)
         assert slots is not None
-        offered = [option.label for slot in slots for option in slot]
-        assert not [label for label in offered if "flush" in label.split()], offered
+        offered = [option.facts for slot in slots for option in slot]
+        assert not [facts for facts in offered if SuitFact.IN_FLUSH in facts], offered
         app.pick(label)
     crib = [a for a in app.game.awards if a.reason is Reason.CRIB]
     assert crib and "flush" not in crib[-1].sentence
@@ -108,3 +111,29 @@ def test_go_states_the_flush_of_a_crib_partly_named_with_the_starter_named() -> 
     app.feed(GO)
     assert app.game.asked is None and crib_points(app) == 7
     assert app.pages[0].title == "Ann's crib: 7"
+
+
+def test_holding_ok_on_the_crib_wheel_offers_the_flush_of_the_named_cards_and_asks_the_starter(
+        ) -> None:
+    """The starter by its rank alone, 5♥ 7♥ named in the crib: a hold on Ben's 9 and K offers
+    them in hearts ("9, in the flush"), and the crib entered so, its flush needing the
+    starter's suit, the box asks it, as GO on the crib's page does; a heart makes the flush
+    of five, any other suit none."""
+    for suit, points in (("♥", 2 + 5), ("♣", 2)):
+        app = App(initial_state(Config(), resume=MIXED))
+        app.read()
+        app.pick("5♥")
+        app.pick("7♥")
+        slots = table_slots(app.state)
+        assert slots is not None
+        nine = next(slot for slot in slots if slot[0].label == "9")
+        assert [o.facts for o in nine] == [(), (SuitFact.IN_FLUSH,)]
+        assert nine[1].card.pretty == "9♥"
+        app.pick("9, in the flush")
+        app.pick("K, in the flush")
+        asked = app.game.asked
+        assert asked is not None and asked.crib and asked.makes == ("flush",)
+        assert json.loads(app.record[-1])["cards"] == ["5H", "7H", "9H", "KH"]
+        app.pick(f"4{suit}")
+        assert crib_points(app) == points
+

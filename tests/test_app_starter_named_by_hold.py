@@ -46,7 +46,7 @@ BEFORE = [header(), entry("deal", dealer=0), DEALT]
 def counted() -> App:
     app = App(initial_state(Config(), resume=BEFORE))
     app.read()
-    app.pick("4 ♥")  # held to its suit
+    app.pick("4♥")  # held to its suit
     for line in PLAYS:
         if app.pages:
             app.read()

@@ -79,7 +79,7 @@ def test_held_ok_on_the_box_lists_every_suit_of_a_rank_a_phone_holds() -> None:
         assert picker is not None
         shown.add(picker.candidate)
         app.feed(HOLD_OK)
-    assert {f"{label} {suit.symbol}" for suit in Suit} <= shown
+    assert {f"{label}{suit.symbol}" for suit in Suit} <= shown  # the card named whole
     assert app.game.phase is Phase.STARTER  # nothing entered by holding OK
 
 
@@ -89,7 +89,7 @@ def test_a_starter_a_phone_holds_is_refused_on_the_box_naming_nobody() -> None:
     held = phones.gs.dealt[0]
     assert held is not None
     card = held[4]  # a card Ann kept, in private on her phone
-    label = f"{wheels.picker.rank_label(card.rank)} {card.suit.symbol}"
+    label = card.pretty
     before = app.state.session
     record = list(app.record)
     app.pick(label)

@@ -152,7 +152,7 @@ def test_the_device_asks_the_suit_when_a_named_jack_could_take_it() -> None:
     dealt = Dealt(1, tuple(parse_cards(["JC", "4H", "2S", "3S", "6D", "8D"])))
     app.state, _ = flow.enter(app.state, dealt)
     app.read()
-    app.pick("Q ♣")  # holding OK names the suit: the J♣ may take his nobs with it
+    app.pick("Q♣")  # holding OK names the suit: the J♣ may take his nobs with it
     assert parse_line(app.record[-1], 2) == Starter(Card.parse("QC"), by_rank=True)
     app.state, _ = flow.undo(app.state)
     app.pick("Q")  # the rank alone: a stand-in suit, which gives the J♣ nothing

@@ -1,6 +1,6 @@
 """Suit facts in words, and no suit the box made up: a count shows a card's suit only when
 a player entered it (a dealt hand, a starter named or asked); a count page and a claim say in
-words what the suits make and what GO would make them ("suits: plain", "GO: nobs"), and
+words what the suits make and what GO would make them ("suits: plain", "GO: with nobs"), and
 audio mode says it; the count page's and the replay's starter is its rank when its suit was
 not entered."""
 
@@ -9,12 +9,15 @@ from __future__ import annotations
 import io
 
 from pegboard.app.inputs import Button, Press
+from pegboard.app.resuit import suit_lines
 from pegboard.app.state import Count
 from pegboard.app.words import count_lines
 from pegboard.commands.replay import replay
 from pegboard.rules.cards import Card, parse_cards
 from pegboard.rules.scoring import ScoreItem
 from pegboard.rules.show import score_hand
+from pegboard.ui.render import COLUMNS
+from pegboard.ui.text import wrap
 from pegboard.voice.audio import screen_words
 from tests.support.app_driver import OK, new_game
 from tests.support.rulings_records import entry, header, play
@@ -43,14 +46,14 @@ def test_a_count_page_says_its_suits_and_what_go_makes_them() -> None:
     while not app.view.title.startswith("P1's hand"):
         app.feed(OK)
     view = app.view
-    assert "suits: plain" in view.lines and "GO: nobs" in view.lines
-    assert view.suits == ("suits: plain", "GO: nobs")
+    assert "suits: plain" in view.lines and "GO: with nobs" in view.lines
+    assert view.suits == ("suits: plain", "GO: with nobs")
     said = screen_words(view)
-    assert said.endswith("suits: plain. GO: nobs"), said
+    assert said.endswith("suits: plain. GO: with nobs"), said
     app.feed(Press(Button.GO))
     view = app.view
-    assert "suits: nobs" in view.lines and "his nob is" in " ".join(view.lines)
-    assert screen_words(view).endswith("suits: nobs. GO: flush of 4")
+    assert "suits: with nobs" in view.lines and "his nob is" in " ".join(view.lines)
+    assert screen_words(view).endswith("suits: with nobs. GO: flush of four")
 
 
 def test_the_replay_names_the_starter_by_rank_until_its_suit_is_asked() -> None:
@@ -71,11 +74,14 @@ def test_the_replay_names_the_starter_by_rank_until_its_suit_is_asked() -> None:
     assert "Ann's hand J♥ 2♥ 3♣ 9♠ with A♥: eight" in told
 
 
-def test_suit_lines_fit_the_screen() -> None:
-    from pegboard.app.resuit import suit_lines
+def test_suit_lines_say_the_facts_in_words_and_the_screen_wraps_them_whole() -> None:
     items = (ScoreItem("flush", tuple(parse_cards("2H 4H 6H 8H AH")), 5),
              ScoreItem("nobs", (Card.parse("JH"),), 1))
-    lines = suit_lines(items, (5, True))
-    assert lines == ("suits: flush 5, nobs", "GO: flush 5, nobs")
-    assert all(len(line) <= 21 for line in lines)
+    lines = suit_lines(items, (4, False))
+    assert lines == ("suits: with nobs, flush of five", "GO: flush of four")
     assert suit_lines(items, None) == ()
+    assert suit_lines((), (0, True)) == ("suits: plain", "GO: with nobs")
+    # the OLED wraps a line longer than its 21 columns at a space: every word is drawn
+    rows = [row for line in lines for row in wrap(line, COLUMNS - 1)]
+    assert all(len(row) <= COLUMNS - 1 for row in rows)
+    assert " ".join(rows).split() == " ".join(lines).split()

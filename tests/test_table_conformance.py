@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from pegboard.app.view import SuitFact
 from pegboard.config import Config, InputConfig
 from pegboard.rules.cards import DECK, Card, parse_cards
 from pegboard.rules.events import Crib, Play, Starter
@@ -32,7 +33,7 @@ from tests.conformance.deal import (
     deal_cards,
     fact_label,
     fact_points,
-    label_fits,
+    facts_fit,
     want_in_crib,
     want_in_hand,
 )
@@ -78,24 +79,28 @@ def test_every_table_size_is_dealt_from_one_real_deck(players: int, five: bool, 
     assert deal_cards(spec, 3, dealer=1) == deal  # the same seed deals the same cards
 
 
-def test_the_wheel_label_for_each_fact() -> None:
+def test_the_wheel_facts_for_each_want() -> None:
     starter = Card.parse("2S")
     flush4, flush5 = cards("7H 8H 9H QH"), cards("7S 8S 9S JS")
     assert want_in_hand(flush4[0], (), flush4, starter) == Want()
     assert want_in_hand(flush4[1], flush4[:1], flush4, starter) == Want(flush=True)
     last = want_in_hand(flush4[3], flush4[:3], flush4, starter)
-    assert label_fits("Q flush 4", last, crib=False)
-    assert not label_fits("Q flush 5", last, crib=False)
-    assert not label_fits("Q", last, crib=False)
+    assert facts_fit((SuitFact.FLUSH_OF_FOUR,), last, crib=False)
+    assert not facts_fit((SuitFact.FLUSH_OF_FIVE,), last, crib=False)
+    assert not facts_fit((), last, crib=False)
     jack = want_in_hand(flush5[3], flush5[:3], flush5, starter)
-    assert label_fits("J nobs flush 5", jack, crib=False)
-    assert not label_fits("J flush 5", jack, crib=False)
-    assert label_fits("J nobs", want_in_hand(flush5[3], (), flush5, starter), crib=False)
+    assert facts_fit((SuitFact.NOBS, SuitFact.FLUSH_OF_FIVE), jack, crib=False)
+    assert not facts_fit((SuitFact.FLUSH_OF_FIVE,), jack, crib=False)
+    assert facts_fit((SuitFact.NOBS,), want_in_hand(flush5[3], (), flush5, starter),
+                     crib=False)
+    # a five-card game's hand of three: a flush of four takes in the starter
+    assert not facts_fit((SuitFact.FLUSH_OF_FOUR,), last, crib=False, size=3)
+    assert facts_fit((SuitFact.FLUSH_OF_THREE,), last, crib=False, size=3)
     crib = cards("4S 6S KS JS")
-    assert label_fits("J nobs", want_in_crib(crib[3], crib, starter), crib=True)
-    assert label_fits("4 flush", want_in_crib(crib[0], crib, starter), crib=True)
-    assert label_fits("4", want_in_crib(Card.parse("4H"), cards("4H 6S KS JS"), starter),
-                      crib=True)
+    assert facts_fit((SuitFact.NOBS,), want_in_crib(crib[3], crib, starter), crib=True)
+    assert facts_fit((SuitFact.IN_FLUSH,), want_in_crib(crib[0], crib, starter), crib=True)
+    assert facts_fit((SuitFact.PLAIN,), want_in_crib(Card.parse("4H"), cards("4H 6S KS JS"),
+                                                     starter), crib=True)
 
 
 def test_the_facts_of_a_count_and_their_points() -> None:

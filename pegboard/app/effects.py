@@ -15,7 +15,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field, replace
 
-from pegboard.app.view import Brightness
+from pegboard.app.view import Brightness, SuitFact
 from pegboard.rules.events import Event, GameHeader
 from pegboard.rules.facts import Report
 from pegboard.rules.state import GameState
@@ -163,6 +163,22 @@ class SayScore(Value):
     __slots__ = ()
 
 
+class FactsEntered(Value):
+    """A card entered at once with the suit facts a hold set on it (a keypad's held rank
+    key, where the rank has one fact): the facts in words with the entry, as the hold would
+    have shown them had it asked (``card``: the card as the wheel shows it)."""
+
+    __slots__ = ("card", "facts")
+    __match_args__ = ("card", "facts")
+
+    card: str
+    facts: tuple[SuitFact, ...]
+
+    def __init__(self, card: str, facts: tuple[SuitFact, ...]) -> None:
+        object.__setattr__(self, "card", card)
+        object.__setattr__(self, "facts", facts)
+
+
 class Sound(enum.Enum):
     """The short sounds of audio mode, where words would be too slow."""
 
@@ -232,7 +248,7 @@ class ReleaseSeat:
 Effect = (
     PersistNewGame | Persist | PersistUndo | FinishGame | SetBrightness | UpdateLeds
     | PowerOff | Quit | BringUp | SayAgain | ReadScreen | SayScore | Earcon | AudioMode | SeatAnswer
-    | OfferPairing | ReleaseSeat
+    | OfferPairing | ReleaseSeat | FactsEntered
 )
 """Anything ``step`` can ask the loop to do."""
 

@@ -12,9 +12,10 @@ Every card at the table is entered, so the picker is built to need as few action
 * Suits change a score only through a flush or his nobs, so the picker never asks for a plain
   suit. A rank appears once on the wheel, entered with a stand-in suit chosen so that it makes
   no flush and no nobs. When a suit fact could score, holding OK (or the rank key) on that rank
-  switches to it: ``"J nobs"`` (the jack of the starter's suit), ``"7 flush"`` (the same suit
-  as this hand's other cards so far, or for the crib, as the starter's), and on a hand's last
-  card ``"7 flush 4"`` or ``"7 flush 5"`` (also the starter's suit). Stand-ins are always cards
+  switches to it (:class:`~pegboard.app.view.SuitFact`): "J, with nobs" (the jack of the
+  starter's suit) first, as the likelier, then "7, in the flush" (the same suit as this hand's
+  other cards so far, or for the crib, as the starter's), and on a hand's last card "7, flush
+  of four" or "7, flush of five" (also the starter's suit). Stand-ins are always cards
   not yet seen, so the engine checks the deal exactly as if every suit had been named; when a
   fact chosen later shows what earlier stand-ins must have been, they are re-suited.
 """
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 
+from pegboard.app.view import FLUSH_OF, SuitFact
 from pegboard.rules.cards import Card, Rank, Suit
 from pegboard.rules.pegging import score_play
 from pegboard.rules.value import Value
@@ -42,19 +44,21 @@ practice a rank the player could not hold, having said go when it would have fit
 
 
 class WheelChoice(Value):
-    """One entry of the wheel: its label and the card it enters.
+    """One entry of the wheel: its label (the card as the wheel shows it), the card it enters
+    and the suit facts that card makes (empty for a plain card or a card named whole).
 
     ``swaps`` re-suits stand-ins entered earlier in the same hand (old card, new card) so that
     a suit fact chosen now holds for the whole hand: a flush that turns out to match the
     starter, for example."""
 
-    __slots__ = ("card", "label", "plain", "swaps")
-    __match_args__ = ("label", "card", "plain", "swaps")
+    __slots__ = ("card", "facts", "label", "plain", "swaps")
+    __match_args__ = ("label", "card", "plain", "swaps", "facts")
 
     label: str
     card: Card
     plain: bool
     swaps: tuple[tuple[Card, Card], ...]
+    facts: tuple[SuitFact, ...]
 
     def __init__(
         self,
@@ -62,12 +66,14 @@ class WheelChoice(Value):
         card: Card,
         plain: bool = True,
         swaps: tuple[tuple[Card, Card], ...] = (),
+        facts: tuple[SuitFact, ...] = (),
     ) -> None:
         setter = object.__setattr__
         setter(self, "label", label)
         setter(self, "card", card)
         setter(self, "plain", plain)
         setter(self, "swaps", swaps)
+        setter(self, "facts", facts)
 
     @property
     def rank(self) -> Rank:
@@ -136,12 +142,15 @@ def suit_options(
             by_fact[(key[0], key[1]) if key[1] else (True, True)] = WheelChoice(
                 "", target, swaps=moved)
     options: list[WheelChoice] = []
-    for key in ((False, False), (True, False), (False, True), (True, True)):
+    # His nobs before a flush: a jack of the starter's suit (one chance in four) is far
+    # likelier than a hand all of one suit, so the first hold on a jack is nobs.
+    for key in ((False, False), (False, True), (True, False), (True, True)):
         option = by_fact.get(key)
         if option is not None:
-            label = " ".join([rank_label(rank), *_fact_words(
-                option.card, key, crib=crib, last=last, starter_suit=starter_suit)])
-            options.append(WheelChoice(label, option.card, plain=not options, swaps=option.swaps))
+            facts = _facts(option.card, key, crib=crib, last=last, size=len(group) + 1,
+                           starter_suit=starter_suit)
+            options.append(WheelChoice(rank_label(rank), option.card, plain=not options,
+                                       swaps=option.swaps, facts=facts))
     return options
 
 
@@ -157,18 +166,19 @@ def _flush_suit(group: Sequence[Card], starter_suit: Suit | None, *, crib: bool)
     return None
 
 
-def _fact_words(card: Card, key: tuple[bool, bool], *, crib: bool, last: bool,
-                starter_suit: Suit | None) -> list[str]:
-    """What a suit fact says: "nobs", "flush" (what a last card's flush is worth: 4, or 5
-    with the starter)."""
+def _facts(card: Card, key: tuple[bool, bool], *, crib: bool, last: bool, size: int,
+           starter_suit: Suit | None) -> tuple[SuitFact, ...]:
+    """The suit facts a card makes: his nobs, a flush going, or on a hand's last card (its
+    ``size``-th) the whole flush, one longer with the starter's suit."""
     flush, nobs = key
-    words = []
+    facts: list[SuitFact] = []
     if nobs and card.rank is Rank.JACK:
-        words.append("nobs")
+        facts.append(SuitFact.NOBS)
     if flush and not (crib and nobs):  # in the crib the starter's suit is the flush
         five = card.suit is starter_suit
-        words.append("flush 5" if last and five else "flush 4" if last else "flush")
-    return words
+        facts.append(FLUSH_OF.get(size + five, SuitFact.IN_FLUSH) if last
+                     else SuitFact.IN_FLUSH)
+    return tuple(facts)
 
 
 Slot = list[WheelChoice]

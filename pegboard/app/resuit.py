@@ -19,6 +19,7 @@ from pegboard.app import wheels
 from pegboard.app.effects import Effect, Persist, PersistUndo
 from pegboard.app.session import Session
 from pegboard.app.state import AppState, Count
+from pegboard.app.view import FLUSH_OF, SuitFact, suit_words
 from pegboard.errors import PegboardError
 from pegboard.rules.cards import DECK, Card, Rank, Suit
 from pegboard.rules.events import Crib, Event, Play, Show
@@ -144,15 +145,20 @@ def next_fact(gs: GameState, count: Count) -> tuple[Fact, dict[Card, Card]] | No
     return fact, options[fact]
 
 
-def fact_words(fact: Fact) -> str:
-    """A suit fact in words short enough for a line: "plain", "nobs", "flush of 4",
-    "flush 5, nobs"."""
+def suit_facts(fact: Fact) -> tuple[SuitFact, ...]:
+    """A count's suit fact as the typed facts every output words (never empty: a count
+    with neither is plain)."""
     flush, nobs = fact
-    if flush and nobs:
-        return f"flush {flush}, nobs"
+    facts = [SuitFact.NOBS] if nobs else []
     if flush:
-        return f"flush of {flush}"
-    return "nobs" if nobs else "plain"
+        facts.append(FLUSH_OF.get(flush, SuitFact.IN_FLUSH))
+    return tuple(facts) or (SuitFact.PLAIN,)
+
+
+def fact_words(fact: Fact) -> str:
+    """A suit fact in words: "plain", "with nobs", "flush of four", "with nobs, flush of
+    five" (:func:`pegboard.app.view.suit_words`)."""
+    return suit_words(suit_facts(fact))
 
 
 def fact_in(items: Sequence[ScoreItem]) -> Fact:
@@ -164,7 +170,7 @@ def fact_in(items: Sequence[ScoreItem]) -> Fact:
 def suit_lines(items: Sequence[ScoreItem], change: Fact | None) -> tuple[str, ...]:
     """What a count's suits make, and what GO would make them, in words, where GO can change
     them (cards entered by rank: the suits are what the players said): "suits: plain",
-    "GO: nobs". Nothing where the suits were named (they are the cards' own)."""
+    "GO: with nobs". Nothing where the suits were named (they are the cards' own)."""
     if change is None:
         return ()
     return (f"suits: {fact_words(fact_in(items))}", f"GO: {fact_words(change)}")

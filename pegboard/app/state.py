@@ -62,10 +62,12 @@ class Setup:
 @dataclass(frozen=True, slots=True)
 class Wheel:
     """Where the card wheel's highlight is: ``cursor`` (None = the wheel's own start) and
-    which suit fact of that place is chosen (0 = the plain card)."""
+    which suit fact of that place is chosen (0 = the plain card); ``held``: a hold chose it
+    (the plain card a hold went round to is said to be plain)."""
 
     cursor: int | None = None
     fact: int = 0
+    held: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,13 +12,14 @@ from __future__ import annotations
 from dataclasses import replace
 
 from pegboard.app import calls, flow, resuit, wheels
+from pegboard.app.effects import FactsEntered
 from pegboard.app.inputs import InputEvent, RankKey
 from pegboard.app.open_hands import open_hands
 from pegboard.app.picker import rank_label
 from pegboard.app.session import Session
-from pegboard.app.state import AppState, Result, Wheel, WheelScreen
+from pegboard.app.state import AppState, Reading, Result, Wheel, WheelScreen
 from pegboard.app.teach import turn_coach
-from pegboard.app.view import PickerView, Screen, View
+from pegboard.app.view import PageKind, PickerView, Screen, View
 from pegboard.app.views import board
 from pegboard.app.words import heading
 from pegboard.coach.help_shape import LINE_WIDTH
@@ -73,8 +74,15 @@ def wheel_key(state: AppState, screen: WheelScreen, event: InputEvent) -> Result
         screen = replace(screen, pending=tuple(dict(chosen.swaps).get(c, c)
                                                for c in screen.pending))
         new, effects = _card(replace(state, screen=screen), screen, chosen.card)
-        return new, swapped + effects
-    return _card(replace(state, screen=screen), screen, chosen.card, named=not chosen.plain)
+        effects = swapped + effects
+    else:
+        new, effects = _card(replace(state, screen=screen), screen, chosen.card,
+                             named=not chosen.plain)
+    refused = isinstance(new.screen, Reading) and new.screen.pages[0].kind is PageKind.REFUSED
+    if chosen.facts and isinstance(event, RankKey) and event.long and not refused:
+        # entered at once by a held key: its suit facts are said with it
+        effects = (*effects, FactsEntered(chosen.label, chosen.facts))
+    return new, effects
 
 
 def go(state: AppState, screen: WheelScreen, event: InputEvent) -> Result:

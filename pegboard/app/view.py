@@ -100,6 +100,47 @@ class PageKind(enum.Enum):
     """The club's broker refused one of the board's results (the publisher's reason)."""
 
 
+class SuitFact(enum.Enum):
+    """What a suit does to a count, as GO or a held OK sets it on a card, a claim or a
+    count. The value is its words: the screen, the 80x24 text panel and the voice all say
+    a fact by them (:func:`suit_words`), and nothing reads them back."""
+
+    PLAIN = "plain"
+    """No flush and no nobs (what a hold or GO goes round to last)."""
+    NOBS = "with nobs"
+    """His nobs: the jack of the starter's suit."""
+    IN_FLUSH = "in the flush"
+    """The suit of the hand's cards so far (a crib's: the starter's), before its last card."""
+    FLUSH_OF_THREE = "flush of three"
+    FLUSH_OF_FOUR = "flush of four"
+    FLUSH_OF_FIVE = "flush of five"
+
+
+    @property
+    def short(self) -> str:
+        """The fact in the fewest letters, where a line is too narrow for its words (large
+        print, a full OLED line): "nobs", "flush 4"."""
+        return _SHORT[self]
+
+
+_SHORT = {SuitFact.PLAIN: "plain", SuitFact.NOBS: "nobs", SuitFact.IN_FLUSH: "flush",
+          SuitFact.FLUSH_OF_THREE: "flush 3", SuitFact.FLUSH_OF_FOUR: "flush 4",
+          SuitFact.FLUSH_OF_FIVE: "flush 5"}
+
+
+FLUSH_OF: dict[int, SuitFact] = {3: SuitFact.FLUSH_OF_THREE, 4: SuitFact.FLUSH_OF_FOUR,
+                                 5: SuitFact.FLUSH_OF_FIVE}
+"""A whole flush by its length (a five-card game's hand of three flushes in three)."""
+
+
+def suit_words(facts: tuple[SuitFact, ...], *, short: bool = False) -> str:
+    """Suit facts in words, the one wording of every output: "with nobs", "flush of four",
+    "with nobs, flush of five", "plain" (empty: no fact set); ``short``: "nobs flush 5"."""
+    if short:
+        return " ".join(fact.short for fact in facts)
+    return ", ".join(fact.value for fact in facts)
+
+
 class Brightness(enum.Enum):
     """Screen brightness: ``DIM`` after a few idle minutes, ``BLANK`` later (burn-in)."""
 
@@ -130,19 +171,33 @@ class PickerView:
     """The card picker: a wheel of ``options`` with ``index`` highlighted.
 
     Options are short labels in wheel order (turning clockwise moves to the next one and
-    wraps round): ranks such as ``"7"`` or ``"10"``, or a rank with a suit fact that changes
-    the score (``"J nobs"``, ``"7 flush"``), or a full card (``"7♥"``) when a real suit is
-    asked. ``prompt`` says whose card it is ("Ben plays", "Crib card 2 of 4", "Starter").
+    wraps round): ranks such as ``"7"`` or ``"10"``, or a full card (``"7♥"``) when a real
+    suit is asked. ``prompt`` says whose card it is ("Ben plays", "Crib card 2 of 4",
+    "Starter"). ``facts`` are the suit facts a hold set on the highlighted card (``(NOBS,)``
+    for "J, with nobs"; ``(PLAIN,)`` once a hold went round to the card without any; empty
+    when no hold chose): typed, so the OLED, the text panel and the voice each word them
+    (:func:`suit_words`) and none reads a label.
     """
 
     prompt: str
     options: tuple[str, ...]
     index: int
+    facts: tuple[SuitFact, ...] = ()
 
     @property
     def candidate(self) -> str:
-        """The highlighted option (what OK would enter)."""
+        """The highlighted option's card (what OK would enter, its suit facts aside)."""
         return self.options[self.index] if self.options else ""
+
+    @property
+    def fact_words(self) -> str:
+        """The highlighted card's suit facts in words ("with nobs"; empty: none set)."""
+        return suit_words(self.facts)
+
+    @property
+    def entering(self) -> str:
+        """What OK would enter, in words: the card and its suit facts ("J, with nobs")."""
+        return f"{self.candidate}, {self.fact_words}" if self.facts else self.candidate
 
 
 @dataclass(frozen=True, slots=True)

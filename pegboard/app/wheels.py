@@ -2,7 +2,8 @@
 and what each key does to it.
 
 Keys on a wheel: turning moves the highlight; OK enters the highlighted card; holding OK
-switches to the highlighted rank's next suit fact ("J nobs", "7 flush"); GO, where it means
+switches to the highlighted rank's next suit fact ("J, with nobs", "7, in the flush"; after
+the last, the card plain again); GO, where it means
 nothing else, jumps to the next group of ranks (A-5, 6-9, 10-K), and a held GO on the table's
 wheel back to the group before. On the keypad a rank key
 enters that rank's plain card at once; held, it highlights the rank with its next suit fact.
@@ -16,7 +17,7 @@ from pegboard.app import picker, private
 from pegboard.app.inputs import Button, InputEvent, KnobTurn, Press, RankKey
 from pegboard.app.picker import Slot, WheelChoice
 from pegboard.app.state import Wheel
-from pegboard.app.view import PickerView
+from pegboard.app.view import PickerView, SuitFact
 from pegboard.rules.cards import DECK, Card, Rank, Suit
 from pegboard.rules.events import Starter
 from pegboard.rules.facts import SaidGo
@@ -56,7 +57,7 @@ def pick(wheel: Wheel, event: InputEvent, slots: list[Slot], start: int,
         return Wheel((index + event.steps) % len(slots)), None
     if isinstance(event, Press) and event.button is Button.OK:
         if event.long:
-            return Wheel(index, (fact + 1) % len(slots[index])), None
+            return Wheel(index, (fact + 1) % len(slots[index]), held=True), None
         return Wheel(), slots[index][fact]
     if isinstance(event, Press) and event.button is Button.GO:
         return jump(wheel, slots, start), None  # GO (a held GO is the table's: back)
@@ -74,15 +75,18 @@ def pick(wheel: Wheel, event: InputEvent, slots: list[Slot], start: int,
 
 def _hold_rank(slots: list[Slot], of_rank: list[int], index: int, fact: int, shown: bool,
                ) -> tuple[Wheel, WheelChoice | None]:
-    """A held rank key enters the card with its suit fact ("J nobs") as a tap enters the plain
-    card. Where the rank has several facts (a jack that is both nobs and a flush, a last card's
-    flush of 4 or 5) the hold shows the first, each further hold the next, and a tap of the
-    same key (or OK) enters the one shown: a hold never leaves a card half entered that a
-    later key would silently replace."""
+    """A held rank key enters the card with its suit fact ("J, with nobs") as a tap enters the
+    plain card. Where the rank has several facts (a jack that may be nobs or in a flush, a last
+    card's flush of four or five) the hold asks: it shows the first, the likeliest (nobs),
+    said in words, each further hold the next and then the card plain, and a tap of the same
+    key (or OK) enters the one shown: a hold never leaves a card half entered that a later key
+    would silently replace, and never enters nothing."""
     if shown:
-        # Held again: the next suit fact, then the rank's next known card.
+        # Held again: the next suit fact, then the plain card, then the rank's next known card.
         if fact + 1 < len(slots[index]):
-            return Wheel(index, fact + 1), None
+            return Wheel(index, fact + 1, held=True), None
+        if fact > 0:
+            return Wheel(index, 0, held=True), None
         return Wheel(of_rank[(of_rank.index(index) + 1) % len(of_rank)]), None
     target = of_rank[0]
     facts = len(slots[target]) - 1
@@ -90,7 +94,7 @@ def _hold_rank(slots: list[Slot], of_rank: list[int], index: int, fact: int, sho
         return Wheel(), slots[target][1]
     if facts == 0 and len(of_rank) == 1:
         return Wheel(), slots[target][0]  # nothing to choose: the card itself
-    return Wheel(target, 1 if facts else 0), None
+    return Wheel(target, 1 if facts else 0, held=bool(facts)), None
 
 
 def jump(wheel: Wheel, slots: list[Slot], start: int, *, back: bool = False) -> Wheel:
@@ -105,13 +109,18 @@ def jump(wheel: Wheel, slots: list[Slot], start: int, *, back: bool = False) -> 
 
 
 def picker_view(prompt: str, slots: list[Slot], wheel: Wheel, start: int) -> PickerView:
-    """The wheel as the screen shows it."""
+    """The wheel as the screen shows it: each place's card, and the suit facts a hold chose
+    on the highlighted one (plain, once a hold went round to the card without any)."""
     if not slots:
         return PickerView(prompt, (), 0)
     index = (wheel.cursor if wheel.cursor is not None else start) % len(slots)
     labels = [slot[0].label for slot in slots]
-    labels[index] = slots[index][wheel.fact % len(slots[index])].label
-    return PickerView(prompt, tuple(labels), index)
+    chosen = slots[index][wheel.fact % len(slots[index])]
+    labels[index] = chosen.label
+    # The plain card a hold went round to is said to be plain (where a hold offers facts).
+    plain = wheel.held and chosen.plain and any(o.facts for o in slots[index])
+    facts = chosen.facts or ((SuitFact.PLAIN,) if plain else ())
+    return PickerView(prompt, tuple(labels), index, facts)
 
 
 # -- the wheels --------------------------------------------------------------------------------
@@ -178,8 +187,7 @@ def _starter_wheel(gs: GameState, anchor: Rank | None, phones: Collection[int]) 
         slots = [[plain.get(r) or WheelChoice(picker.rank_label(r), next(
             Card(r, suit) for suit in Suit if Card(r, suit) not in ruled_out))] for r in order]
     if risky or hidden:
-        slots = [[slot[0], *(WheelChoice(f"{picker.rank_label(card.rank)} {card.suit.symbol}",
-                                         card, plain=False) for card in DECK
+        slots = [[slot[0], *(WheelChoice(card.pretty, card, plain=False) for card in DECK
                              if card.rank is slot[0].card.rank and card not in ruled_out)]
                  for slot in slots]
     return "Starter", slots, start
@@ -310,11 +318,7 @@ def _crib_wheel(gs: GameState, pending: tuple[Card, ...], anchor: Rank | None) -
     known = [c for d in gs.dealt if d is not None for c in d if c not in seen]
     stand_in_seen = seen | _dealt_to_others(gs, None)
 
-    # A crib flush needs the starter's suit: when only its rank was entered and a card of the
-    # crib was named with its suit, a "flush" would be made up by the stand-in (docs/rules.md,
-    # "The starter"), so none is offered.
-    named = {c for d in gs.dealt if d is not None for c in d}
-    no_flush = not gs.starter_suit_known and any(c in named for c in (*pending, *known))
+    starter, no_flush = _crib_flush_starter(gs, (*pending, *known))
 
     @once
     def opts(rank: Rank) -> list[WheelChoice]:
@@ -322,15 +326,44 @@ def _crib_wheel(gs: GameState, pending: tuple[Card, ...], anchor: Rank | None) -
         exact = [WheelChoice(c.pretty, c) for c in known if c.rank is rank]
         if exact:
             return exact[:1]
-        found = picker.suit_options(rank, stand_in_seen, starter=gs.starter, group=pending,
+        found = picker.suit_options(rank, stand_in_seen, starter=starter, group=pending,
                                     crib=True)
-        return [o for o in found if not (no_flush and "flush" in o.label.split())]
+        return [o for o in found if not (no_flush and _flushes(o.facts))]
 
     ranks = [r for r in picker.RANKS if opts(r)]
     order, start = picker.natural_order(
         ranks, anchor if anchor is not None else picker.CRIB_START_RANK)
     prompt = f"Crib card {len(pending) + 1}/4"
     return prompt, flatten(order, opts), first_of(order, opts, start)
+
+
+def _crib_flush_starter(gs: GameState, crib: Sequence[Card]) -> tuple[Card | None, bool]:
+    """The starter the crib's wheel offers its flush with, and whether it offers none.
+
+    A crib flush needs the starter's suit. Entered by its rank alone, the starter's
+    stand-in suit serves while every crib card is entered by rank too (the suits are all
+    the table's word); but where cards of the crib were named with their suits (dealt hands
+    entered), the flush can only be theirs: the wheel offers it in their suit, and the engine
+    then asks the starter's suit the flush needs, as GO on the crib's page does
+    (docs/rules.md, "The starter"). Named cards of two suits, or that suit's card of the
+    starter's rank already seen, make no flush: none is offered."""
+    named = {c for d in gs.dealt if d is not None for c in d}
+    ours = [c for c in crib if c in named]
+    if gs.starter is None or gs.starter_suit_known or not ours:
+        return gs.starter, False
+    suits = {c.suit for c in ours}
+    if len(suits) != 1 or not gs.asks_suit:
+        return gs.starter, True
+    suit = suits.pop()
+    starter = Card(gs.starter.rank, suit)
+    if starter != gs.starter and (starter in named or starter in gs.seen):
+        return gs.starter, True
+    return starter, False
+
+
+def _flushes(facts: tuple[SuitFact, ...]) -> bool:
+    """Whether a card's suit facts make (or keep going) a flush."""
+    return any(fact not in (SuitFact.PLAIN, SuitFact.NOBS) for fact in facts)
 
 
 def scoring_suits(gs: GameState) -> set[Suit]:

@@ -41,6 +41,7 @@ from pegboard.app.effects import (
     Changes,
     Earcon,
     Effect,
+    FactsEntered,
     FinishGame,
     OfferPairing,
     Persist,
@@ -393,7 +394,7 @@ class DeviceLoop(Generic[S]):
 
 
 _FOR_OUTPUTS = (SetBrightness, UpdateLeds, SayAgain, ReadScreen, SayScore, Earcon, AudioMode,
-                SeatAnswer, OfferPairing, ReleaseSeat)
+                SeatAnswer, OfferPairing, ReleaseSeat, FactsEntered)
 """The effects the loop hands to its observers."""
 
 

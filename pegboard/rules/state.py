@@ -556,6 +556,10 @@ class GameState:
     later when a count asked for it (``None`` before the starter)."""
     asked: SuitQuestion | None = None
     """The starter's suit a count is waiting for, when one is (record version 7)."""
+    asks_suit: bool = True
+    """Whether a count that needs the starter's suit asks it (record version 7 on); in an
+    older record a starter entered by rank counts with a stand-in that never scores with
+    cards named with their suits."""
     unchecked_gos: tuple[UncheckedGo, ...] = ()
     """The gos of this deal not yet checked for a renege (their players' hands unseen), in
     the order they were said."""

@@ -501,7 +501,8 @@ class Table:
             cards_whole=self.cards_whole,
             turned=None if self.starter is None else EnteredCard(self.starter.rank,
                                                                   self.starter_suit),
-            asked=self.asked, deal_reneges=frozenset(i for i, _ in self.renege_marks),
+            asked=self.asked, asks_suit=self.version >= 7,
+            deal_reneges=frozenset(i for i, _ in self.renege_marks),
         )
 
 

@@ -114,7 +114,7 @@ def board_lines(view: View | None, sides: tuple[SideView, ...], target: int) -> 
             lines.append(f"Count {view.count}" + (f" - {view.turn} to play" if view.turn else ""))
         lines.extend(line for line in (view.award, view.coach, view.title) if line)
         if view.picker is not None:
-            lines.append(f"{view.picker.prompt}: > {view.picker.candidate} <")
+            lines.append(f"{view.picker.prompt}: > {view.picker.entering} <")
         # Every line of a page and what the keys do (a suit fact GO would set among them).
         lines.extend(f"  {line}" for line in view.lines)
         if view.hint:
@@ -170,7 +170,7 @@ def words_below(view: View, sides: tuple[SideView, ...], target: int, *,
         head.append(title)
     body: list[str] = []
     if view.picker is not None:
-        body.append(f"{view.picker.prompt}: > {view.picker.candidate} <")
+        body.append(f"{view.picker.prompt}: > {view.picker.entering} <")
         body.extend(view.lines)
     elif view.selected is not None and view.lines:
         chosen = view.selected % len(view.lines)

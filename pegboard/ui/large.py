@@ -29,7 +29,7 @@ import functools
 
 from PIL import Image, ImageDraw
 
-from pegboard.app.view import PickerView, Screen, SideView, View
+from pegboard.app.view import PickerView, Screen, SideView, View, suit_words
 from pegboard.ui import text
 from pegboard.ui.marks import link_mark, lock_mark
 from pegboard.ui.text import CHAR_W, LINE_H, draw_text, fit, wrap
@@ -149,10 +149,11 @@ def _legend(image: Image.Image, view: View) -> None:
 def _card(image: Image.Image, picker: PickerView, x0: int, y0: int, w: int, h: int, *,
           prompt: bool) -> None:
     """The wheel's highlighted card as big as the box allows: the card itself (``7``, ``10``,
-    ``7♥``) scaled to the box's height and as wide as fits; a suit fact after it (``J nobs``,
-    ``7 flush``) at twice the size beside it, under the prompt (small)."""
-    label = picker.candidate or "-"
-    card, _, fact = label.partition(" ")
+    ``7♥``) scaled to the box's height and as wide as fits; the suit facts a hold set on it
+    (``nobs``, ``flush 4``: their short words) at twice the size beside it, under the prompt
+    (small)."""
+    card = picker.candidate or "-"
+    fact = suit_words(picker.facts, short=True)
     beside = text.width(fact, 2) + 4 if fact else 0
     if prompt:
         beside = max(beside, min(text.width(picker.prompt), 13 * CHAR_W) + 4)

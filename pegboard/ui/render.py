@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 from PIL import Image, ImageDraw
 
 from pegboard import lazy
-from pegboard.app.view import Brightness, PickerView, Screen, SideView, View
+from pegboard.app.view import Brightness, PickerView, Screen, SideView, View, suit_words
 from pegboard.ui import text
 from pegboard.ui.marks import (
     BOTTOM_Y,
@@ -247,7 +247,9 @@ def _play(image: Image.Image, view: View) -> None:
         lock_mark(image)
     if view.picker is not None:
         _picker_line(image, x, top + LINE_H + 1, view.picker, chars)
-    if view.award:
+    if view.picker is not None and view.picker.facts:  # what a hold chose, in words
+        _bottom_line(image, view, fact_line(view.picker, COLUMNS), invert=True)
+    elif view.award:
         _bottom_line(image, view, view.award, invert=True)
     elif view.coach:  # the pegging coach (teaching): its card, when the page before said why
         _bottom_line(image, view, view.coach if len(view.coach) <= COLUMNS
@@ -297,12 +299,24 @@ def _table(image: Image.Image, view: View) -> None:
         draw_text(image, WIDTH - CHAR_W, top + (LINE_H + 1 if view.title else 0), "▴")
 
 
+def fact_line(picker: PickerView, chars: int) -> str:
+    """The highlighted card with the suit facts a hold set on it, in words ("J: with nobs"),
+    or in short words where those do not fit in ``chars`` ("J: nobs flush 5")."""
+    line = f"{picker.candidate}: {picker.fact_words}"
+    if len(line) <= chars:
+        return line
+    return f"{picker.candidate}: {suit_words(picker.facts, short=True)}"
+
+
 def _table_rows(view: View) -> list[str]:
     """The table screen's rows: the wheel's prompt, or the lines from the first in view."""
     if view.picker is not None:
         # The cards entered so far (a crib, a hand, the cut) stay in view beside the prompt.
         entered = "  ".join(line for line in view.lines if line)
-        return [f"{view.picker.prompt}  {entered}" if entered else view.picker.prompt]
+        # A suit fact a hold chose, in words, takes the prompt's place over the wheel while
+        # it is chosen (what OK enters now).
+        prompt = fact_line(view.picker, COLUMNS - 1) if view.picker.facts else view.picker.prompt
+        return [f"{prompt}  {entered}" if entered else prompt]
     return [part for line in view.lines[view.first_line:] for part in wrap(line, COLUMNS - 1)]
 
 

@@ -12,7 +12,7 @@ then the facts of the entries saved, then one of:
   coach page, the show order, a near miss: :attr:`Announcer.voiced`, by the page's kind):
   their title only, so each score and each page is said once;
 * **a move** (a click): what the cursor is on now, in short words: the card on the wheel,
-  the row, the number ("7", "J nobs", "Teaching: on");
+  the row, the number ("7", "jack, with nobs", "Teaching: on");
 * **a key taken** that changed what is chosen: the row as it is now;
 * a game under a club night's tournament lock: "Tournament lock: no help" once, before its
   first screen, or before the whole screen when a locked game is resumed or audio mode is
@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from pegboard.app.effects import Sound
 from pegboard.app.state import AppState
 from pegboard.app.teach import COACH_COLUMNS
-from pegboard.app.view import PageKind, Screen, View
+from pegboard.app.view import PageKind, PickerView, Screen, View
 from pegboard.app.words import side_name
 from pegboard.rules.state import Phase
 from pegboard.voice.acts import Announcement, Importance
@@ -85,7 +85,7 @@ def reached(before: View, after: View) -> bool:
 def cursor_words(view: View) -> str:
     """What the cursor is on: the card on the wheel, the row, the number being turned."""
     if view.picker is not None:
-        return speakable(view.picker.candidate)
+        return wheel_words(view.picker)
     if view.screen is Screen.PEG:
         row = view.lines[view.selected] if view.selected is not None else ""
         return speakable(f"{view.title}, {row}")
@@ -94,6 +94,13 @@ def cursor_words(view: View) -> str:
     if view.lines:
         return speakable(view.lines[min(view.first_line, len(view.lines) - 1)])
     return speakable(view.title)
+
+
+def wheel_words(picker: PickerView) -> str:
+    """The wheel's card as said, with the suit facts a hold set on it, in the words every
+    output gives them: "jack, with nobs", "7, flush of four", "7, plain"."""
+    card = speakable(picker.candidate)
+    return f"{card}, {picker.fact_words}" if picker.facts else card
 
 
 def sentences(parts: Sequence[str]) -> str:
@@ -112,7 +119,7 @@ def screen_words(view: View, voiced: frozenset[PageKind] = frozenset()) -> str:
     words the teaching voice said, of a kind in ``voiced``, by its title alone)."""
     parts = [view.title] if view.title else []
     if view.picker is not None:
-        return sentences([*parts, f"{view.picker.prompt}: {view.picker.candidate}"])
+        return sentences([*parts, f"{speakable(view.picker.prompt)}: {wheel_words(view.picker)}"])
     if view.screen in _WORDLESS:
         return sentences([view.named or view.title, *view.suits])
     if view.title and view.page in voiced:
@@ -173,18 +180,25 @@ class AudioScreen:
 
     def heard(self, view: View, sounds: Sequence[Sound], *, facts: bool, saved: bool,
               entry: int = 0, voiced: frozenset[PageKind] = frozenset(),
-              undone: bool = False) -> list[Announcement]:
+              undone: bool = False, redone: bool = False) -> list[Announcement]:
         """The words ``view`` brings after a batch whose keys made ``sounds``; ``facts``
         when the engine's facts already said something, ``saved`` when an entry was saved,
-        ``undone`` when entries were taken back and none entered; ``voiced``: the kinds of
+        ``undone`` when entries were taken back and none entered, ``redone`` when entries
+        were taken back and entered again (GO setting a suit fact); ``voiced``: the kinds of
         the pages on screen the teaching voice has said."""
         before, self._view = self._view, view
         said: list[str] = []
-        if saved and not facts and not self.terse:
+        if saved and not facts and not self.terse and not redone:
             said.append("Entered")
         if view.locked and before is not None and not before.locked:
             said.append(LOCKED)
-        if before is None or undone or reached(before, view):
+        if (before is not None and not undone and view.suits != before.suits
+                and (before.screen, before.title) == (view.screen, view.title)):
+            # GO set a suit fact on the count or claim on screen: what it set, and what GO
+            # sets next, without the rest of the screen heard already
+            said.extend(view.suits)
+            kind, importance = "row", Importance.SCREEN
+        elif before is None or undone or reached(before, view):
             # an undo says where the table is now, whatever of it changed
             said.append(screen_words(view, voiced))
             kind, importance = "screen", Importance.SCREEN
@@ -203,7 +217,7 @@ class AudioScreen:
                 # it is
                 view.selected is not None or view.screen is Screen.CLAIM or (
                 not saved and view.picker is not None and before.picker is not None
-                and view.picker.candidate != before.picker.candidate)):
+                and view.picker.entering != before.picker.entering)):
             said.append(cursor_words(view))
             kind, importance = "row", Importance.SCREEN
         else:

@@ -12,15 +12,23 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Protocol
 
-from pegboard.app.effects import AudioMode, Changes, Earcon, Effect, SayScore, Sound
+from pegboard.app.effects import (
+    AudioMode,
+    Changes,
+    Earcon,
+    Effect,
+    FactsEntered,
+    SayScore,
+    Sound,
+)
 from pegboard.app.state import AppState
-from pegboard.app.view import View
+from pegboard.app.view import View, suit_words
 from pegboard.config import VoiceConfig
 from pegboard.voice.acts import Announcement, Importance
 from pegboard.voice.announce import Announcer
 from pegboard.voice.audio import EARCON, AudioScreen, earcon, score_words, sound_of
 from pegboard.voice.espeak import WavFolder
-from pegboard.voice.phrases import read_view
+from pegboard.voice.phrases import read_view, speakable
 
 
 class Sink(Protocol):
@@ -72,6 +80,10 @@ class VoiceHook:
         if heard.undone is not None:
             self.sink.cancel(heard.undone)
         out.extend(heard.said)
+        if state.audio:  # a card a held key entered at once: its suit facts, in words
+            out.extend(Announcement(f"{speakable(effect.card)}, {suit_words(effect.facts)}",
+                                    "entered", Importance.SCREEN, self._entries(state))
+                       for effect in asked if isinstance(effect, FactsEntered))
         turned = next((effect for effect in asked if isinstance(effect, AudioMode)), None)
         if turned is not None:
             out.append(Announcement(f"Audio {'on' if turned.on else 'off'}", "audio",
@@ -82,9 +94,11 @@ class VoiceHook:
             sounds = [effect.sound for effect in asked if isinstance(effect, Earcon)]
             saved = changes is not None and bool(changes.added)
             undone = changes is not None and bool(changes.withdrawn) and not changes.added
+            redone = saved and changes is not None and bool(changes.withdrawn)
             out.extend(self.screen.heard(view, sounds, facts=bool(heard.said), saved=saved,
                                          entry=self._entries(state),
-                                         voiced=self.announcer.voiced, undone=undone))
+                                         voiced=self.announcer.voiced, undone=undone,
+                                         redone=redone))
         else:  # the voice without audio mode: the coach's line the screen shows, said once
             out.extend(self.screen.coach(view, self._entries(state), paged=True))
         self.screen.begin(view)

@@ -11,6 +11,7 @@ import random
 from dataclasses import dataclass
 from itertools import combinations
 
+from pegboard.app.view import SuitFact
 from pegboard.rules.cards import DECK, Card, Rank, Suit
 from pegboard.rules.fast import rank_key, rank_points
 from pegboard.rules.pegging import score_play
@@ -232,19 +233,25 @@ def want_in_crib(card: Card, crib: tuple[Card, ...], starter: Card) -> Want:
     return Want(flush=flush, nobs=nobs)
 
 
-def label_fits(label: str, want: Want, *, crib: bool) -> bool:
-    """Does a wheel label ("7", "7 flush", "J nobs flush 5") enter the wanted fact?
+FLUSH_LENGTH = {SuitFact.FLUSH_OF_THREE: 3, SuitFact.FLUSH_OF_FOUR: 4, SuitFact.FLUSH_OF_FIVE: 5}
 
-    In the crib the starter's suit is both the flush and the nobs, so any fact word means
+
+def facts_fit(facts: tuple[SuitFact, ...], want: Want, *, crib: bool, size: int = 4) -> bool:
+    """Do the suit facts the wheel shows on a card (``()`` or ``(PLAIN,)``: none; ``(NOBS,
+    FLUSH_OF_FIVE)``) enter the wanted fact? ``size`` is a hand's cards (a whole flush one
+    longer takes in the starter).
+
+    In the crib the starter's suit is both the flush and the nobs, so any fact means
     the starter's suit."""
-    words = label.split()[1:]
-    flush, nobs = "flush" in words, "nobs" in words
+    nobs = SuitFact.NOBS in facts
+    flush = any(fact not in (SuitFact.PLAIN, SuitFact.NOBS) for fact in facts)
     if crib:
         return (flush or nobs) == (want.flush or want.nobs)
     if (flush, nobs) != (want.flush, want.nobs):
         return False
-    if flush and want.five is not None and ("4" in words or "5" in words):
-        return ("5" in words) == want.five
+    whole = [FLUSH_LENGTH[fact] for fact in facts if fact in FLUSH_LENGTH]
+    if whole and want.five is not None:
+        return (whole[0] > size) == want.five
     return True
 
 

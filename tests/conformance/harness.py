@@ -39,7 +39,7 @@ from pathlib import Path
 
 from pegboard.app import show, table, wheels
 from pegboard.app.state import Reading, WheelScreen
-from pegboard.app.view import PickerView, Screen, View
+from pegboard.app.view import PickerView, Screen, SuitFact, View
 from pegboard.config import Config, InputConfig
 from pegboard.rules.cards import Card, Rank
 from pegboard.rules.events import Go, Muggins, Play
@@ -51,7 +51,7 @@ from tests.conformance.deal import (
     Want,
     choose_play,
     cut_cards,
-    label_fits,
+    facts_fit,
     label_rank,
     rank_label,
     rng_at,
@@ -266,14 +266,15 @@ class Harness(Follower):
             self.sync()
             return
         facts = self._facts(card.rank) if self.keypad else None
-        if facts is not None and len(facts) == 1 and label_fits(facts[0], want, crib=crib):
+        size = self._hand_size()
+        if facts is not None and len(facts) == 1 and facts_fit(facts[0], want, crib=crib,
+                                                               size=size):
             self.press(rank, hold=True)  # the rank's one fact: the hold enters it
             self.sync()
             return
         for _ in range(4 if facts is None or len(facts) != 1 else 0):
             self.press(rank if self.keypad else "ok", hold=True)
-            candidate = self._picker().candidate
-            if label_fits(candidate, want, crib=crib):
+            if facts_fit(self._picker().facts, want, crib=crib, size=size):
                 self.press("ok")
                 self.sync()
                 return
@@ -284,13 +285,18 @@ class Harness(Follower):
             self.press(rank)
         else:
             for _ in range(4):
-                if self._picker().candidate == rank:
+                if self._picker().facts in ((), (SuitFact.PLAIN,)):
                     break
                 self.press("ok", hold=True)
             self.press("ok")
         self.sync()
 
-    def _facts(self, rank: Rank) -> list[str] | None:
+    def _hand_size(self) -> int:
+        """How many cards a hand holds in the game on the device."""
+        session = self.device.sim.loop.state.session
+        return 4 if session is None else session.state.rules.hand_size()
+
+    def _facts(self, rank: Rank) -> list[tuple[SuitFact, ...]] | None:
         """The suit facts the card wheel holds for ``rank`` (None where it has no one place
         for it): what a held rank key will enter or show."""
         state = self.device.sim.loop.state
@@ -302,7 +308,7 @@ class Harness(Follower):
         found = wheels.table_wheel(session.state, table.goes_this_deal(session),
                                    screen.pending, screen.anchor)
         places = [slot for slot in found[1] if slot[0].rank is rank] if found else []
-        return [option.label for option in places[0][1:]] if len(places) == 1 else None
+        return [option.facts for option in places[0][1:]] if len(places) == 1 else None
 
     def _picker(self) -> PickerView:
         picker = self.device.view.picker

@@ -82,21 +82,25 @@ class App:
         return self.feed(RankKey(rank, long=long))
 
     def pick(self, label: str) -> App:
-        """Turn the wheel the short way to ``label`` (holding OK for a suit fact), then OK."""
+        """Turn the wheel the short way to ``label``'s card, hold OK until the wheel shows
+        its suit facts in words (``"J, with nobs"``, ``"6, flush of five"``), then OK."""
         pv = self.view.picker
         assert pv is not None, self.view
-        base = label.split()[0]
-        bases = [o.split()[0] for o in pv.options]
+        base = label.split(", ")[0]
+        bases = list(pv.options)
+        if base not in bases:  # a card whose suit a hold names ("4♥" on the rank 4)
+            base = base.rstrip("♣♦♥♠")
+            bases = [option.rstrip("♣♦♥♠") for option in bases]
         assert base in bases, (label, pv.options)
         target = bases.index(base)
         n = len(bases)
         right, left = (target - pv.index) % n, (pv.index - target) % n
         self.feed(KnobTurn(right) if right <= left else KnobTurn(-left))
         for _ in range(4):
-            if self.view.picker is not None and self.view.picker.candidate == label:
+            if self.view.picker is not None and self.view.picker.entering == label:
                 break
             self.feed(HOLD_OK)
-        assert self.view.picker is not None and self.view.picker.candidate == label, (
+        assert self.view.picker is not None and self.view.picker.entering == label, (
             label, self.view.picker,
         )
         return self.feed(OK)
