@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from pegboard.voice.espeak import player_command
-from tests.support.systemd_units import analyze, exposure, unit_settings
+from tests.support.systemd_units import PROTECT_HOME_REFUSED, analyze, exposure, unit_settings
 from tests.support.systemd_units import make_root as make_units_root
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -50,7 +50,7 @@ def test_verify_would_catch_a_mistake(tmp_path: Path) -> None:
     broken = broken.replace("WatchdogSec=", "WachdogSec=")
     done = verify(tmp_path, broken)
     output = done.stdout + done.stderr
-    assert "Failed to parse protect home value, ignoring: yse" in output
+    assert PROTECT_HOME_REFUSED.search(output), output
     assert "Unknown key 'WachdogSec'" in output
 
 

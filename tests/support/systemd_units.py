@@ -9,6 +9,11 @@ from pathlib import Path
 
 SYSTEM_UNITS = Path("/usr/lib/systemd/system")
 
+PROTECT_HOME_REFUSED = re.compile(
+    r"Failed to parse (protect home value, ignoring: yse"  # systemd 252 (Debian bookworm)
+    r"|ProtectHome=yse, ignoring)")  # systemd 257 (Debian trixie)
+"""What ``systemd-analyze verify`` says of ``ProtectHome=yse``, in either systemd's words."""
+
 
 def analyze() -> str:
     """The systemd-analyze program (``make test`` installs it)."""
