@@ -142,13 +142,22 @@ def test_go_down_a_list_clicks_on_the_keypad_kit() -> None:
     assert app.effects == [Earcon(Sound.CLICK)]
 
 
-def test_on_the_keypad_the_held_ok_that_opens_the_menu_says_the_score_too() -> None:
-    """The keypad's MENU is OK held, so it has no MENU held: in audio mode the one hold that
-    opens the menu also says the score. On the encoder MENU held says it, and a MENU tap
-    opens the menu as before."""
+def test_on_the_keypad_one_hold_says_the_score_and_a_second_opens_the_menu() -> None:
+    """The keypad's MENU is OK held, so it has no MENU held: in audio mode one hold says the
+    score and leaves the table as it was; held again at once, it opens the menu (any other
+    key between, the next hold says the score again). On the encoder MENU held says it, and
+    a MENU tap opens the menu as before."""
     app = audio_app("keypad")
+    screen = app.state.screen
     app.feed(MENU)  # what the keypad's held OK reports
-    assert isinstance(app.state.screen, Menu) and app.effects == [SayScore()]
+    assert app.state.screen is screen and app.effects == [SayScore()]
+    app.feed(MENU)
+    assert isinstance(app.state.screen, Menu) and SayScore() not in app.effects
+    app.feed(UNDO)  # out of the menu; then another key between two holds
+    app.feed(MENU)
+    app.feed(GO)
+    app.feed(MENU)
+    assert not isinstance(app.state.screen, Menu) and app.effects == [SayScore()]
     app = audio_app("encoder")
     app.feed(MENU)
     assert isinstance(app.state.screen, Menu) and SayScore() not in app.effects
@@ -160,4 +169,6 @@ def test_on_the_keypad_the_held_ok_that_opens_the_menu_says_the_score_too() -> N
 def test_the_keypad_score_hold_is_said(tmp_path: Path) -> None:
     config = parse_config('[input]\nkit = "keypad"\n[voice]\naudio = true\n')
     said = said_over_keys("ok ok ok hold-ok", config, tmp_path, Transcript()).texts()
-    assert said[-2:] == ["Menu. 1 Back", "P1 0, P2 0"]
+    assert said[-1] == "P1 0, P2 0" and not [text for text in said if "Menu" in text]
+    said = said_over_keys("ok ok ok hold-ok hold-ok", config, tmp_path, Transcript()).texts()
+    assert said[-3:] == ["P1 0, P2 0", "[ok]", "Menu. 1 Back"]

@@ -42,6 +42,7 @@ def test_a_laid_card_a_score_a_go_and_the_turn_said_from_the_facts() -> None:
         ("Ann", "Ben"), "deal 0; starter 2C; play 1 7D 0 8C 1 9S 0 6D; go 1; go 0")
     announcer.audio = True
     assert [said.text for said in announcer.heard(state, entered).said] == [
+        "Deal 1: Ann deals",  # the deal and its dealer: an announcement of its own
         "Ben, seven: seven", "Ann, eight: fifteen for two; Ann 2, Ben 0",
         "Ben, nine: twenty-four for three, a run; Ann 2, Ben 3",
         "Ann, six: thirty for four, a run; Ann 6, Ben 3",

@@ -169,6 +169,8 @@ def step(state: AppState, event: InputEvent, now: float) -> Result:
     state = replace(state, last_input=now, fresh=False)
     before = _leds(state)
     new, effects = dispatch(state, event)
+    if new.score_held and key is not Key.MENU:  # only a hold right after it opens the menu
+        new = replace(new, score_held=False)
     after = _leds(new)
     if after is not None and after != before:
         effects = (*effects, after)

@@ -66,13 +66,15 @@ _OVERLAYS = (Menu, Confirm, Saved, Scores, PenaltyScreen, HelpScreen, CardEntry)
 def open_menu(state: AppState, screen: ScreenState, event: InputEvent) -> Result:
     """The menu over the current screen (over a screen the menu opened, over what that
     screen was opened from). In audio mode on the keypad kit, whose MENU is OK held (so it
-    has no MENU held), opening the menu also says the score: the standing is one hold away
-    there too."""
+    has no MENU held), the hold says the score and does nothing else, so the standing is
+    one hold away there too and asking for it leaves the table where it is; held again at
+    once, it opens the menu."""
     if isinstance(screen, Menu | Confirm | Saved):
         return state, ()
+    if state.audio and state.keypad and not state.score_held:
+        return replace(state, score_held=True), (SayScore(),)
     under = screen.under if isinstance(screen, _OVERLAYS) else screen
-    said = (SayScore(),) if state.audio and state.keypad else ()
-    return replace(state, screen=Menu(under)), said
+    return replace(state, screen=Menu(under), score_held=False), ()
 
 
 def read_aloud(state: AppState, screen: ScreenState, event: InputEvent) -> Result:

@@ -353,7 +353,9 @@ class AppState:
     lessons already given this game; ``offers_shown`` how many of the engine's penalty
     offers have been put to the table. ``fresh`` until the first key after power-on is taken
     (holding GO then turns audio mode on). ``phones``: the seats of the game in progress
-    that phones hold (their hands are private: :mod:`pegboard.app.private`).
+    that phones hold (their hands are private: :mod:`pegboard.app.private`). ``score_held``:
+    audio mode on the keypad, the last key was ``D`` held, which said the score (held again
+    at once, it opens the menu).
     """
 
     config: Config
@@ -370,6 +372,7 @@ class AppState:
     club: str = ""
     fresh: bool = True
     phones: frozenset[int] = frozenset()
+    score_held: bool = False
 
     @property
     def audio(self) -> bool:

@@ -11,7 +11,7 @@ import enum
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from pegboard.rules.events import Claim
+from pegboard.rules.events import Claim, Deal
 from pegboard.rules.facts import (
     ClaimClosed,
     ClaimOpened,
@@ -41,6 +41,9 @@ from pegboard.voice.phrases import (
     standing,
     step_phrase,
 )
+
+DEAL = "deal"
+"""The kind of the announcement of a new deal and its dealer (audio mode)."""
 
 
 class Importance(enum.IntEnum):
@@ -103,6 +106,11 @@ def told(report: Report, names: Sequence[str], sides: Sequence[str],
     """
     out = _told(report, names, sides, p, entry, target, audio)
     turn = report.next
+    if audio and isinstance(report.event, Deal) and turn.dealer is not None:
+        # A new deal and its dealer: an announcement of the game's own, never replaced by
+        # the next screen's words as a screen's title would be.
+        out.append(Announcement(f"Deal {turn.deal_no}: {names[turn.dealer]} deals", DEAL,
+                                Importance.PLAY, entry, (turn.deal_no, turn.dealer)))
     restarted = report.first(SaidGo) is not None or (
         report.first(Laid) is not None and turn.count == 0)
     if audio and restarted and turn.phase is Phase.PLAY and turn.to_act is not None:

@@ -32,7 +32,7 @@ words.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from pegboard.app.effects import Sound
 from pegboard.app.state import AppState
@@ -169,6 +169,8 @@ class AudioScreen:
     _view: View | None = None
     terse: bool = False
     """The terse style: no "Entered" (the key's tone says so)."""
+    deal_said: bool = False
+    """A new deal and its dealer were said, and the starter's screen not yet reached."""
     coached: tuple[int, str] = (0, "")
     """The pegging coach's line said last, with the entries in force then: a page read or a
     key refused on the same turn does not bring it again; the same words on a later turn
@@ -180,13 +182,21 @@ class AudioScreen:
 
     def heard(self, view: View, sounds: Sequence[Sound], *, facts: bool, saved: bool,
               entry: int = 0, voiced: frozenset[PageKind] = frozenset(),
-              undone: bool = False, redone: bool = False) -> list[Announcement]:
+              undone: bool = False, redone: bool = False,
+              dealt: bool = False) -> list[Announcement]:
         """The words ``view`` brings after a batch whose keys made ``sounds``; ``facts``
         when the engine's facts already said something, ``saved`` when an entry was saved,
         ``undone`` when entries were taken back and none entered, ``redone`` when entries
-        were taken back and entered again (GO setting a suit fact); ``voiced``: the kinds of
-        the pages on screen the teaching voice has said."""
+        were taken back and entered again (GO setting a suit fact), ``dealt`` when the facts
+        said a new deal and its dealer (the starter's screen then says its wheel, not the
+        deal again); ``voiced``: the kinds of the pages on screen the teaching voice has
+        said."""
         before, self._view = self._view, view
+        self.deal_said = (self.deal_said or dealt) and not undone
+        if self.deal_said and view.screen is Screen.STARTER:
+            # the deal's own announcement named it: the starter's screen says its wheel
+            view = replace(view, title="")
+            self.deal_said = False
         said: list[str] = []
         if saved and not facts and not self.terse and not redone:
             said.append("Entered")

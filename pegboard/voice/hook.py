@@ -24,7 +24,7 @@ from pegboard.app.effects import (
 from pegboard.app.state import AppState
 from pegboard.app.view import View, suit_words
 from pegboard.config import VoiceConfig
-from pegboard.voice.acts import Announcement, Importance
+from pegboard.voice.acts import DEAL, Announcement, Importance
 from pegboard.voice.announce import Announcer
 from pegboard.voice.audio import EARCON, AudioScreen, earcon, score_words, sound_of
 from pegboard.voice.espeak import WavFolder
@@ -95,10 +95,11 @@ class VoiceHook:
             saved = changes is not None and bool(changes.added)
             undone = changes is not None and bool(changes.withdrawn) and not changes.added
             redone = saved and changes is not None and bool(changes.withdrawn)
+            dealt = any(said.kind == DEAL for said in heard.said)
             out.extend(self.screen.heard(view, sounds, facts=bool(heard.said), saved=saved,
                                          entry=self._entries(state),
                                          voiced=self.announcer.voiced, undone=undone,
-                                         redone=redone))
+                                         redone=redone, dealt=dealt))
         else:  # the voice without audio mode: the coach's line the screen shows, said once
             out.extend(self.screen.coach(view, self._entries(state), paged=True))
         self.screen.begin(view)

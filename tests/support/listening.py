@@ -227,6 +227,8 @@ class Listener:
                     self.asked = 0
                 self.screen = text
                 self.wheel = text.rsplit(": ", 1)[-1] if ": " in text else ""
+            elif text.startswith("Starter: "):  # the starter's wheel, after the deal said
+                self.wheel = text.split(": ", 1)[1]
             elif " " not in text or text.endswith(("P1 deals", "P2 deals")):
                 self.wheel = text  # a wheel word: the card or row now chosen
         return not over
