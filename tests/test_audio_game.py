@@ -21,7 +21,7 @@ from pegboard.rules.state import Reason, shown_scores
 from pegboard.voice.acts import Announcement, told
 from pegboard.voice.phrases import ENGLISH, step_phrase
 from tests.referee.referee import judge
-from tests.support.listening import RECOUNTED, Listener, record_lines, true_game
+from tests.support.listening import RECOUNTED, Listener, owed, record_lines, true_game
 
 GOLDEN = Path(__file__).parent / "golden_text"
 STANDING = re.compile(r"^(?:Recounted\. )?((P\d).*); P1 (\d+), P2 (\d+)$")
@@ -180,3 +180,49 @@ def test_without_audio_mode_a_count_put_right_is_said_once() -> None:
                                  target=session.state.rules.target)]
     assert [said.text for said in plain if said.kind not in COUNTS] == [
         said.text for said in straight if said.kind not in COUNTS]
+
+
+@cache
+def mugginsed(seed: int, kit: str, *, suits_by_ear: bool = True) -> Listener:
+    """The listener after a muggins game by ear: every score claimed by its owner as they
+    count it, every third hand or crib two short on purpose and called by the other."""
+    game = true_game(seed, 121, suits=True)
+    assert game is not None
+    record, plan, _ = game
+    listener = Listener(kit, list(plan), [], owed=owed(record), suits_by_ear=suits_by_ear)
+    listener.play()
+    return listener
+
+
+@pytest.mark.parametrize("kit", KITS)
+def test_muggins_by_ear_claims_every_count_flush_and_nobs_included_and_calls_muggins(
+        kit: str) -> None:
+    """Issue 36: a player who only hears the box claims any count, a flush and his nobs
+    included, and calls muggins, without trial and error: no claim corrected (an
+    over-claim), no muggins called on a claim that missed nothing, every short claim called
+    and taken; the suit facts set by GO on the claim's page, each said as set."""
+    listener = mugginsed(1, kit)
+    said = listener.transcript.texts()
+    assert any(" wins, " in text for text in said)
+    assert listener.over_claims == 0
+    assert listener.calls_missed == 0
+    assert listener.shorted >= 3 and listener.muggins_taken == listener.shorted
+    set_by_go = [line for line in listener.transcript.lines()
+                 if re.match(r"\d+ go\tsuits: (with nobs|flush of)", line)]
+    assert len(set_by_go) >= 2, set_by_go  # a flush and his nobs, claimed by ear
+    keys = listener.claim_keys
+    assert len(keys) >= 40 and max(keys) <= (14 if kit == "encoder" else 5)
+    if kit == "encoder":
+        golden = GOLDEN / "audio_muggins_encoder.txt"
+        lines = "".join(f"{line}\n" for line in listener.transcript.lines())
+        if os.environ.get("PEGBOARD_REGEN_GOLDEN"):
+            golden.write_text(lines, encoding="utf-8")
+        assert lines == golden.read_text(encoding="utf-8")
+
+
+def test_without_the_suit_facts_said_a_flush_or_nobs_claimed_is_corrected() -> None:
+    """The proof can fail: the same player claiming the count of the real cards without
+    setting the suit fact the words offer over-claims each flush and nobs (the box counts
+    the suits the wheel entered)."""
+    listener = mugginsed(1, "keypad", suits_by_ear=False)
+    assert listener.over_claims >= 1  # (the other such hand is the one claimed short)

@@ -15,6 +15,7 @@ on the pages after the result.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -28,8 +29,8 @@ from pegboard.record import dump
 from pegboard.rules.awards import number
 from pegboard.rules.cards import Card, Rank
 from pegboard.rules.events import Crib, Deal, Event, GameHeader, Go, Play, Starter
-from pegboard.rules.facts import Report
-from pegboard.rules.state import Phase
+from pegboard.rules.facts import Report, Scored, ShowStep
+from pegboard.rules.state import Phase, Reason
 from pegboard.rules.variants import Rules
 from pegboard.voice.hook import Transcript, VoiceHook
 from tests.conformance.deal import GameSpec, choose_play, deal_cards, fact_points, rng_at
@@ -115,6 +116,52 @@ def _true_game(seed: int, rules: Rules, suits: bool,
     return record, plan, counts
 
 
+@dataclass(frozen=True)
+class Owed:
+    """A score its owner claims in a muggins game, as the owner counts it: who, the points
+    and, for a hand or crib, the suit fact its real cards make, in the words the box says
+    suit facts in ("flush of four", "with nobs", "plain")."""
+
+    player: int
+    points: int
+    suits: str | None = None
+    label: str = "hand"
+    """What the claim's page names it for ("pair", "thirty-one, run", "go", "hand")."""
+
+    @property
+    def alone(self) -> bool:
+        """A go's or the last card's point alone (claimed by the entry that wins it when
+        its owner makes that entry)."""
+        return self.label in ("go", "last card")
+
+
+ONE_FOR = ((Reason.GO,), (Reason.LAST_CARD,))
+"""A go's or the last card's point alone: claimed by the entry that wins it, not asked."""
+
+FLUSH_WORDS = {3: "flush of three", 4: "flush of four", 5: "flush of five"}
+
+
+def owed(events: list[Event], target: int = 121) -> list[Owed]:
+    """Every score of the true game its owner would claim in a muggins game, in the order
+    the game makes them (a go's or the last card's point alone excepted)."""
+    session = Session.new(GameHeader(NAMES, Rules(target=target)))
+    out: list[Owed] = []
+    for event in events:
+        session, report = session.apply(event)
+        for fact in report.facts:
+            if isinstance(fact, ShowStep):  # a hand or crib, claimed whatever its count
+                kinds = {item.kind: item.points for item in fact.items}
+                words = [*(["with nobs"] if "nobs" in kinds else []),
+                         *([FLUSH_WORDS[kinds["flush"]]] if "flush" in kinds else [])]
+                out.append(Owed(fact.player, fact.total, ", ".join(words) or "plain",
+                                fact.counted.value))
+            elif (isinstance(fact, Scored) and fact.points > 0
+                  and not set(fact.reasons) & {Reason.HAND, Reason.CRIB}):
+                out.append(Owed(fact.player, fact.points, None,
+                                ", ".join(str(reason) for reason in fact.reasons)))
+    return out
+
+
 def record_lines(events: list[Event], target: int = 121) -> list[dict[str, object]]:
     """The true game as the record's lines (the referee's input)."""
     session = Session.new(GameHeader(NAMES, Rules(target=target)))
@@ -162,6 +209,36 @@ class Listener:
     """With a table, the listener hears only what its speech queue said, at the table's
     pace: it waits for the voice to end before each key (a patient player); without, every
     announcement made is heard at once."""
+    owed: list[Owed] | None = None
+    """A muggins game (set up by ear): each score its owner claims, in order; the owner sets
+    a hand's suit fact with GO until it is said, turns or types the points until they are
+    said, and claims. Every ``short``-th hand or crib is claimed two short, and the other
+    player calls muggins by ear from the menu."""
+    short: int = 3
+    suits_by_ear: bool = True
+    """Set a hand's suit fact by ear (GO until it is said) before claiming; without, the
+    owner claims the count of the real cards with the suits the wheel entered (the box
+    then corrects every flush or nobs claimed: what the words are for)."""
+    claim: Owed | None = None
+    """The claim on screen, as its owner counts it."""
+    claim_suits: str = ""
+    """The suit fact the claim's page last said ("plain"; empty: none said)."""
+    claim_number: int | None = None
+    """The number the claim's page last said."""
+    call: int | None = None
+    """The player who is to call muggins on the claim just made short."""
+    over_claims: int = 0
+    """Claims the box corrected (an over-claim): the proof's count, 0 by ear."""
+    calls_missed: int = 0
+    """Muggins called where nothing was missed: 0 by ear."""
+    muggins_taken: int = 0
+    """Muggins calls that took points."""
+    shorted: int = 0
+    """Claims made short on purpose (each then called)."""
+    claim_keys: list[int] = field(default_factory=list)
+    """Keys each claim took, from its page to its OK."""
+    _keys_at_claim: int = 0
+    _hands: int = 0
 
     def __post_init__(self) -> None:
         config = Config(input=InputConfig(kit=self.kit),
@@ -208,6 +285,8 @@ class Listener:
                 over = True
             if text.startswith(("Entered. ", "Taken back")):
                 text = text.split(". ", 1)[1] if ". " in text else ""
+            if self.owed is not None and self._muggins_words(text):
+                continue
             again = text.startswith(RECOUNTED)
             counted = _count(text.removeprefix(RECOUNTED))
             if counted is not None:
@@ -218,6 +297,8 @@ class Listener:
                     self.own[title] = self.counts.pop(0) if self.counts else total
                 self.said[title] = total
                 continue
+            if ". Crib card " in text:  # the crib's screen headed by a claim still open
+                text = "The crib. Crib card " + text.split(". Crib card ", 1)[1]
             if text.startswith(("P1's", "P2's")) and ". suits: " in text:
                 text = text.split(". suits: ")[0]  # a count page and its suit facts in words
             if text.startswith(("Deal ", "The crib. Crib card", "Who deals", "New game")) or (
@@ -240,6 +321,10 @@ class Listener:
         self.listen()
         if self.target != 121:
             self._row("Target: 121", 1)  # "New game. Start": a game to 61
+            self.press(Press(Button.OK), "ok")
+            self._row("Start", -1)
+        if self.owed is not None:
+            self._row("Muggins: off", 1)  # a muggins game
             self.press(Press(Button.OK), "ok")
             self._row("Start", -1)
         self.press(Press(Button.OK), "ok")
@@ -272,7 +357,118 @@ class Listener:
         short = self.own.get(self.screen, 0) - self.said.get(self.screen, 0)
         return short > 0 and self.asked < 6
 
+    def _muggins_words(self, text: str) -> bool:
+        """Muggins games: a claim's page, what GO set on it, the number said back, a claim
+        pegged or corrected, a muggins call; True when ``text`` was one of them."""
+        if text.startswith(("P1 claims. ", "P2 claims. ")):
+            if self.screen != text[:9]:
+                self.claim = self._owed_now(text)
+                self._keys_at_claim = self.keys
+            self.screen = text[:9]
+            parts = text.split(". ")
+            self.claim_number = int(parts[1].rsplit(": ", 1)[1])
+            for part in parts[2:]:
+                if part.startswith("suits: "):
+                    self.claim_suits = part.removeprefix("suits: ")
+            return True
+        if self.screen.endswith(" claims") and text.startswith("suits: "):
+            self.claim_suits = text.split(". ")[0].removeprefix("suits: ")
+            return True
+        if self.screen.endswith(" claims") and ": " in text and text.split(": ")[1].isdigit():
+            self.claim_number = int(text.rsplit(": ", 1)[1])  # the number said back
+            return True
+        if " claimed, corrected to " in text:
+            self.over_claims += 1
+        if "missed nothing" in text:
+            self.calls_missed += 1
+        if text.startswith("Muggins! "):
+            self.muggins_taken += 1
+            return True
+        if text.startswith("Menu. "):
+            self.screen = "Menu"
+            self.wheel = text.split(". ", 1)[1]
+            return True
+        if self.screen == "Menu" and ". " not in text:
+            self.wheel = text  # the menu's row now chosen
+            return True
+        return False
+
+    def _owed_now(self, page: str) -> Owed:
+        """The score a claim's page asks for, as its owner counts it: their next hand or
+        crib, or their next score of the play (one the box took as claimed with the card
+        that won it, a go's or the last card's point, is passed over)."""
+        assert self.owed is not None
+        player = NAMES.index(page[:2])
+        label = page.split(". ")[1].rsplit(": ", 1)[0]
+        at = next((i for i, o in enumerate(self.owed)
+                   if o.player == player and o.label == label), None)
+        assert at is not None, f"a claim the true game does not make: {page}"
+        claim = self.owed[at]
+        self.owed[:at + 1] = [o for o in self.owed[:at] if o.player != player or not o.alone]
+        return claim
+
+    def _claiming(self) -> None:
+        """On a claim's page: the suit fact first (GO), then the points (turn or type), then
+        OK; a claim made short on purpose is called next."""
+        claim = self.claim
+        assert claim is not None
+        if (self.suits_by_ear and claim.suits is not None and self.claim_suits
+                and self.claim_suits != claim.suits):
+            self.press(Press(Button.GO), "go")  # "suits: with nobs. GO: flush of four"
+            return
+        points = claim.points
+        if claim.suits is not None:
+            self._hands += 1
+            if self._hands % self.short == 0 and points >= 2:
+                points -= 2
+        if self.claim_number != points:
+            if self.kit == "keypad":
+                for digit in str(points):
+                    rank = Rank.ACE if digit == "1" else Rank.TEN if digit == "0" else Rank(
+                        int(digit))
+                    self.press(RankKey(rank), digit)
+            else:
+                assert self.claim_number is not None
+                way = 1 if points > self.claim_number else -1
+                self.press(KnobTurn(way), "right" if way > 0 else "left")
+            if claim.suits is not None:
+                self._hands -= 1  # counted once, when it is claimed
+            return
+        if points < claim.points:
+            self.call = 1 - claim.player
+            self.shorted += 1
+        self.claim_keys.append(self.keys - self._keys_at_claim + 1)
+        self.claim = None
+        self.claim_suits = ""
+        self.screen = ""
+        self.press(Press(Button.OK), "ok")
+
+    def _call_muggins(self) -> None:
+        """The claim just made was short: its opponent opens the menu (MENU; on the keypad
+        D held twice: the first says the score), turns to "Muggins: P1" and calls."""
+        caller = f"Muggins: {NAMES[self.call or 0]}"
+        if self.screen != "Menu":
+            if self.kit == "keypad":
+                self.press(Press(Button.MENU), "hold-D")  # the score
+            self.press(Press(Button.MENU), "menu")
+            return
+        if re.sub(r"^\d+ ", "", self.wheel) != caller:  # a keypad's row: with its number
+            if self.kit == "keypad":
+                self.press(Press(Button.GO), "go")
+            else:
+                self.press(KnobTurn(1), "right")
+            return
+        self.call = None
+        self.screen = ""
+        self.press(Press(Button.OK), "ok")
+
     def _next(self) -> None:
+        if self.call is not None and not self.screen.endswith(" claims"):
+            self._call_muggins()
+            return
+        if self.claim is not None and self.screen.endswith(" claims"):
+            self._claiming()
+            return
         screen = self.screen
         on_wheel = screen.startswith(("Deal ", "The crib."))
         if not on_wheel or not self.plan:
