@@ -7,7 +7,7 @@ import http.client
 import json
 import socket
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -48,6 +48,13 @@ class Board:
     port: int
     views: list[View] = field(default_factory=list)
     frames_at: list[float] = field(default_factory=list)
+    restarter: Callable[[], None] | None = None
+
+    def restart(self) -> None:
+        """Stop the board (its loop and its phone server) and start it again on the same
+        store and port: what a power cut and a start-up do."""
+        assert self.restarter is not None
+        self.restarter()
 
     @property
     def state(self) -> AppState:
@@ -169,41 +176,66 @@ def listening_socket() -> socket.socket:
     return sock
 
 
+def _start(board_store: Store, config: Config, sock: socket.socket, limits: PhoneLimits,
+           views: list[View], frames_at: list[float],
+           ) -> tuple[Simulator, PhoneServer, threading.Thread]:
+    """The simulator's loop over the store, on its own thread, serving phones on ``sock``."""
+    clock = MonotonicClock()
+
+    def keep(view: View, image: Image.Image) -> None:
+        views.append(view)
+        frames_at.append(clock.now())
+
+    sim = Simulator(config, board_store, RecordingDisplay(), clock=clock, on_frame=keep)
+    sim.start()
+    server = add_phones(sim.loop, board_store.directory,
+                        lambda: (lambda g: g.id if g else None)(board_store.current()),
+                        sock, hosts=frozenset(), limits=limits)
+    loop = threading.Thread(target=sim.loop.run, name="loop", daemon=True)
+    loop.start()
+    return sim, server, loop
+
+
+def _stop(sim: Simulator, server: PhoneServer, loop: threading.Thread) -> None:
+    sim.inbox.put(STOP)
+    loop.join(WAIT_S)
+    assert not loop.is_alive(), f"the board's loop did not stop in {WAIT_S} s"
+    server.stop()
+    sim.close()
+
+
 @contextmanager
 def phone_board(folder: Path, *, dealer: int = 0, config: Config | None = None,
                 first: tuple[Event, ...] = (), rules: Rules | None = None,
-                limits: PhoneLimits = LENIENT,
+                limits: PhoneLimits = LENIENT, names: tuple[str, ...] = ("Ann", "Ben"),
                 ) -> Iterator[Board]:
-    """A 2-player game (Ann and Ben, ``dealer`` dealing the first hand) on a board serving
-    phone seats; the loop runs on its own thread until the block ends."""
+    """A game of ``names`` (Ann and Ben unless told, ``dealer`` dealing the first hand) on a
+    board serving phone seats; the loop runs on its own thread until the block ends.
+    :meth:`Board.restart` stops the board and starts it again on the same store and port,
+    as a power cut and a start-up would."""
     with Store(folder / "store", owner="test") as store:
-        store.new_game(GameHeader(("Ann", "Ben"), rules or Rules()))
+        store.new_game(GameHeader(names, rules or Rules()))
         for event in (Deal(dealer), *first):
             store.append(event)
         views: list[View] = []
         frames_at: list[float] = []
-        clock = MonotonicClock()
-
-        def keep(view: View, image: Image.Image) -> None:
-            views.append(view)
-            frames_at.append(clock.now())
-
-        sim = Simulator(config or Config(), store, RecordingDisplay(), clock=clock,
-                        on_frame=keep)
-        sim.start()
         sock = listening_socket()
-        current = store.current()
-        server = add_phones(sim.loop, store.directory,
-                            lambda: (lambda g: g.id if g else None)(store.current()),
-                            sock, hosts=frozenset(), limits=limits)
-        loop = threading.Thread(target=sim.loop.run, name="loop", daemon=True)
-        loop.start()
-        assert current is not None
-        board = Board(sim, store, server, sock.getsockname()[1], views, frames_at)
+        port = sock.getsockname()[1]
+        sim, server, loop = _start(store, config or Config(), sock, limits, views, frames_at)
+        board = Board(sim, store, server, port, views, frames_at)
+
+        def restart() -> None:
+            _stop(board.sim, board.server, running[0])
+            again = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            again.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            again.bind(("127.0.0.1", port))
+            again.listen(64)
+            board.sim, board.server, running[0] = _start(store, config or Config(), again,
+                                                         limits, views, frames_at)
+
+        running = [loop]
+        board.restarter = restart
         try:
             yield board
         finally:
-            sim.inbox.put(STOP)
-            loop.join(WAIT_S)
-            server.stop()
-            sim.close()
+            _stop(board.sim, board.server, running[0])

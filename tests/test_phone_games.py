@@ -1,0 +1,429 @@
+"""Whole games on phones in Chromium (mobile viewports, 360x740), to the referee's scores.
+
+Debian's Chromium driven by Playwright against the board's own phone server:
+
+* a whole 2-player game, both hands entered and played on the phones, one seat saying its
+  gos on the box's GO key (the encoder), to the independent referee's scores
+  (tests/referee), each deal's counts read on the phones' "Last count" through the next deal;
+* a 4-player game (partners) on four phones, to the referee's scores;
+* a board restarted twice in the middle of a deal with the phones open: no acknowledged tap
+  is lost, a reload keeps the cards tapped but not laid away, and the phones go on;
+* the starter's suit asked on the counting seat's phone;
+* in every state met, every control has an accessible name in the accessibility tree
+  (Playwright's ARIA snapshot, what a screen reader reads) and axe-core finds nothing.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Browser, Page, expect
+
+from pegboard.app.inputs import Button, Press
+from pegboard.app.seat_entry import seat_seq
+from pegboard.app.state import Reading
+from pegboard.rules.cards import DECK, Card
+from pegboard.rules.events import Dealt, Go, LaidAway, Play, Starter
+from pegboard.rules.state import GameState, Phase
+from tests.referee import build
+from tests.referee.referee import judge
+from tests.support.phones import WAIT_S, Board, phone_board
+from tests.support.web import chromium, system_chromium
+
+pytestmark = [pytest.mark.skipif(chromium() is None,
+                                 reason="needs chromium (`make test` installs it)"),
+              pytest.mark.timeout(600)]
+
+PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True,
+         "device_scale_factor": 2}
+NAMES = ("Ann", "Ben", "Cat", "Dan")
+CONTROL = re.compile(r"^\s*- (button|textbox|spinbutton|combobox|link|checkbox|radio)\b(.*)$")
+
+
+@pytest.fixture(autouse=True, scope="module")
+def patient() -> Iterator[None]:
+    """The pages' answers are waited for as long as the board's (a busy machine is slow,
+    not wrong): WAIT_S, then Playwright's 5 s again for other modules."""
+    expect.set_options(timeout=WAIT_S * 1000)
+    yield
+    expect.set_options(timeout=5000)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with system_chromium() as launched:
+        yield launched
+
+
+def wait_for(board: Board, done: Callable[[], bool], what: str) -> None:
+    """Until ``done()`` holds of the board (fails after WAIT_S naming ``what``): looked at
+    again at each of the board's publications, and a few times a second besides."""
+    condition = board.server.desk.published
+    deadline = time.monotonic() + WAIT_S
+    with condition:
+        while not done():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"waited {WAIT_S} s for {what}")
+            condition.wait(min(left, 0.05))  # woken by a publication, or looked at again
+
+
+class Checks:
+    """Accessibility findings kept by state: axe-core's violations, and the controls the
+    accessibility tree gives no name."""
+
+    def __init__(self) -> None:
+        self.axe: dict[str, list[str]] = {}
+        self.unnamed: dict[str, list[str]] = {}
+        self.trees: dict[str, str] = {}
+
+    def look(self, page: Page, state: str) -> None:
+        found = Axe().run(page).response["violations"]
+        self.axe[state] = [f"{v['id']}: {v['help']} at {[n['target'] for n in v['nodes']]}: "
+                           f"{[n.get('failureSummary', '') for n in v['nodes']][:2]}"
+                           for v in found]
+        tree = page.locator("body").aria_snapshot()
+        self.trees[state] = tree
+        self.unnamed[state] = [line.strip() for line in tree.splitlines()
+                               if (m := CONTROL.match(line)) and not m.group(2).strip()
+                               .startswith('"')]
+
+    def assert_clean(self, states: set[str]) -> None:
+        assert states <= self.axe.keys(), sorted(states - self.axe.keys())
+        assert not any(self.axe.values()), self.axe
+        assert not any(self.unnamed.values()), self.unnamed
+
+
+class Table:
+    """The phones of a game on the board, and the referee's record of what they entered."""
+
+    def __init__(self, board: Board, browser: Browser, players: int, dealer: int,
+                 checks: Checks) -> None:
+        self.board = board
+        self.players = players
+        self.checks = checks
+        self.pages: list[Page] = []
+        self.record: list[dict[str, Any]] = [build.game(players), build.deal(dealer)]
+        self.taps = [0] * players
+        for seat in range(players):
+            page = browser.new_context(**PHONE).new_page()
+            page.goto(f"http://127.0.0.1:{board.port}/join?code={board.code(seat)}")
+            expect(page.locator("#asked")).to_contain_text("Tap the")
+            self.pages.append(page)
+
+    @property
+    def gs(self) -> GameState:
+        return self.board.game
+
+    def tap(self, seat: int, selector: str) -> None:
+        self.pages[seat].locator(selector).click()
+        self.taps[seat] += 1
+
+    def said(self, seat: int, text: str) -> None:
+        expect(self.pages[seat].locator("#said")).to_have_text(text)
+
+    def clear(self, seat: int) -> None:
+        self.pages[seat].evaluate("document.getElementById('said').textContent = ''")
+
+    def hand(self, seat: int, dealt: tuple[Card, ...], away: tuple[Card, ...],
+             *, tapped: int = 0) -> None:
+        """The seat's phone enters its cards (the first ``tapped`` are on it already)."""
+        page = self.pages[seat]
+        expect(page.locator("#asked")).to_contain_text(f"Tap the {len(dealt)} cards")
+        for card in dealt[tapped:]:
+            self.tap(seat, f'#grid button[data-card="{card}"]')
+        expect(page.locator("#asked")).to_contain_text("you lay away")
+        for card in away:
+            self.tap(seat, f'#hand button[data-card="{card}"]')
+        self.clear(seat)
+        self.tap(seat, "button:text-is('Lay away')")
+        self.said(seat, "Your cards are in.")
+        assert self.gs.dealt[seat] == dealt and self.gs.laid_away[seat] == away
+
+    def deal(self, rng: random.Random) -> dict[int, tuple[tuple[Card, ...], tuple[Card, ...]]]:
+        """Every phone enters a shuffled deal (the dealer last), the dealer's phone the
+        starter; the cards each seat was dealt and laid away."""
+        gs = self.gs
+        assert gs.phase is Phase.STARTER and gs.dealer is not None
+        deck = list(DECK)
+        rng.shuffle(deck)
+        size = gs.rules.dealt_size(gs.players)
+        away = size - gs.rules.hand_size()
+        hands = {}
+        for k in range(1, self.players + 1):
+            seat = (gs.dealer + k) % self.players
+            dealt = tuple(deck[size * seat: size * seat + size])
+            hands[seat] = (dealt, dealt[:away])
+            self.hand(seat, *hands[seat])
+        dealer = gs.dealer
+        starter = deck[size * self.players]
+        expect(self.pages[dealer].locator("#asked")).to_contain_text("You deal: tap the starter")
+        self.clear(dealer)
+        self.tap(dealer, f'#grid button[data-card="{starter}"]')
+        self.said(dealer, "The starter is in.")
+        self.record.append(build.starter(str(starter)))
+        return hands
+
+    def play(self, box_go: int | None = None) -> None:
+        """The play: each seat lays its lowest card that fits, else says go, on its phone
+        (``box_go``: that seat says its gos on the box's GO key instead)."""
+        while self.gs.phase is Phase.PLAY and self.gs.winner is None:
+            gs = self.gs
+            seat = gs.to_act
+            assert seat is not None
+            page = self.pages[seat]
+            expect(page.locator("#asked")).to_have_text("Your turn: tap a card, or Go.")
+            held = [c for c in gs.hands[seat] or () if c not in gs.played[seat]]
+            fits = sorted((c for c in held if gs.can_play(seat, c)), key=lambda c: c.pips)
+            before = len(self.board.state.session.events)  # type: ignore[union-attr]
+            self.clear(seat)
+            if fits:
+                self.tap(seat, f'#hand button[data-card="{fits[0]}"]')
+                self.said(seat, f"You played {fits[0].pretty}.")
+                self.record.append(build.play(seat, str(fits[0])))
+            elif seat == box_go:
+                self.box_go(before)
+                self.record.append(build.go(seat))
+            else:
+                self.tap(seat, "button:text-is('Go')")
+                self.said(seat, "You said go.")
+                self.record.append(build.go(seat))
+
+    def box_go(self, before: int) -> None:
+        """GO on the box for the player to act, once the pages on its screen are read."""
+        board = self.board
+        while isinstance(board.state.screen, Reading):
+            shown = board.state.screen
+            board.sim.inbox.put(Press(Button.OK))
+            wait_for(board, lambda shown=shown: board.state.screen is not shown,
+                     "the box's next page")
+        board.sim.inbox.put(Press(Button.GO))
+        wait_for(board, lambda: len(board.state.session.events) > before,  # type: ignore[union-attr]
+                 "the go keyed on the box")
+        assert isinstance(board.state.session.events[before], Go)  # type: ignore[union-attr]
+
+    def counted(self, hands: dict[int, tuple[tuple[Card, ...], tuple[Card, ...]]],
+                dealer: int) -> None:
+        """The referee's record of the show: the hands are known from the play (counted
+        with no entry), the crib is entered; then the next deal."""
+        crib = " ".join(str(c) for seat in sorted(hands) for c in hands[seat][1])
+        self.record.append(build.crib(crib))
+        self.record.append(build.deal((dealer + 1) % self.players))
+
+    def referee_scores(self) -> list[int]:
+        """The referee's scores for the record (every line of it legal)."""
+        verdict = judge(self.record)
+        assert verdict.rejected_line is None or self.gs.winner is not None, (
+            verdict.rejected_line, verdict.rejected_reason, self.record)
+        return verdict.result.scores
+
+
+def whole_game(table: Table, rng: random.Random, *, box_go: int | None = None,
+               last_count: bool = False) -> int:
+    """Deal after deal until the game is won; the number of deals."""
+    deals = 0
+    while table.gs.winner is None:
+        dealer = table.gs.dealer
+        assert dealer is not None
+        deal_no = table.gs.deal_no
+        hands = table.deal(rng)
+        table.play(box_go)
+        deals += 1
+        if table.gs.winner is not None:
+            break
+        wait_for(table.board, lambda deal_no=deal_no: table.gs.deal_no == deal_no + 1
+                 or table.gs.winner is not None, "the next deal")
+        table.counted(hands, dealer)
+        if table.gs.winner is None:
+            assert table.referee_scores() == list(table.gs.scores), table.record
+            if last_count:
+                expect_last_count(table, deal_no)
+        if deals == 1:
+            table.checks.look(table.pages[dealer], "last count")
+    return deals
+
+
+def expect_last_count(table: Table, deal_no: int) -> None:
+    """Every phone shows the deal's counts (each hand and the crib) while the next deal's
+    cards are asked for."""
+    for page in table.pages:
+        expect(page.locator("#asked")).to_contain_text("Tap the")
+        expect(page.locator("#counts-h")).to_have_text(f"Last count (deal {deal_no})")
+        for name in NAMES[:table.players]:
+            expect(page.locator("#counts")).to_contain_text(f"{name}'s hand")
+        expect(page.locator("#counts")).to_contain_text("crib")
+        expect(page.locator("#counts")).to_contain_text("(yours)")
+
+
+def test_a_whole_two_player_game_on_phones_and_the_box_to_the_referees_scores(
+        browser: Browser, tmp_path: Path) -> None:
+    checks = Checks()
+    with phone_board(tmp_path, dealer=0) as board:
+        table = Table(board, browser, 2, 0, checks)
+        checks.look(table.pages[1], "six cards")
+        deals = whole_game(table, random.Random(21), box_go=1, last_count=True)
+        gs = table.gs
+        assert gs.winner is not None and deals >= 5
+        # The record on disk, the engine and the independent referee agree.
+        assert board.recorded().scores == gs.scores
+        assert table.referee_scores() == list(gs.scores), table.record
+        shown = [min(score, gs.rules.target) for score in gs.scores]  # the winner at 121
+        for page in table.pages:
+            expect(page.locator("#asked")).to_have_text("The game is over.")
+            expect(page.locator("#scores")).to_have_text(f"Ann {shown[0]}Ben {shown[1]}")
+        checks.look(table.pages[0], "game over")
+        # A player's taps a deal: at most 16 on average (9 to enter a hand, a tap a card).
+        assert max(table.taps) / deals <= 16, (table.taps, deals)
+    checks.assert_clean({"six cards", "last count", "game over"})
+
+
+def test_a_four_player_game_on_four_phones_to_the_referees_scores(
+        browser: Browser, tmp_path: Path) -> None:
+    checks = Checks()
+    with phone_board(tmp_path, dealer=3, names=NAMES) as board:
+        table = Table(board, browser, 4, 3, checks)
+        assert board.game.rules.dealt_size(4) == 5
+        checks.look(table.pages[2], "five cards, four players")
+        deals = whole_game(table, random.Random(4))
+        gs = table.gs
+        assert gs.winner is not None and deals >= 4
+        assert board.recorded().scores == gs.scores
+        assert table.referee_scores() == list(gs.scores), table.record
+        for page in table.pages:  # partners: two sides on every phone
+            expect(page.locator("#scores li")).to_have_count(2)
+    checks.assert_clean({"five cards, four players", "last count"})
+
+
+def test_a_board_restarted_mid_deal_loses_no_acknowledged_tap(
+        browser: Browser, tmp_path: Path) -> None:
+    checks = Checks()
+    rng = random.Random(8)
+    deck = list(DECK)
+    rng.shuffle(deck)
+    ann, ben = tuple(deck[:6]), tuple(deck[6:12])
+    with phone_board(tmp_path, dealer=0) as board:
+        table = Table(board, browser, 2, 0, checks)
+        table.hand(1, ben, ben[:2])  # acknowledged: on disk before the phone was told
+        for card in ann[:3]:  # three of Ann's cards tapped, not yet sent
+            table.tap(0, f'#grid button[data-card="{card}"]')
+        board.restart()
+        assert board.recorded().dealt[1] == ben and board.recorded().laid_away[1] == ben[:2]
+        # Ann reloads her page: her seat, and the three cards she had tapped, are kept.
+        ann_page = table.pages[0]
+        ann_page.reload()
+        expect(ann_page.locator("#asked")).to_contain_text("(3 so far)")
+        for card in ann[:3]:
+            expect(ann_page.locator(f'#grid button[data-card="{card}"]')).to_have_attribute(
+                "aria-pressed", "true")
+        checks.look(ann_page, "kept after a reload")
+        table.hand(0, ann, ann[:2], tapped=3)
+        # Ben's page, never reloaded, picked the board up again: it waits for the starter.
+        expect(table.pages[1].locator("#asked")).to_have_text("Waiting for the table.")
+        expect(ann_page.locator("#asked")).to_contain_text("You deal: tap the starter")
+        table.tap(0, f'#grid button[data-card="{deck[12]}"]')
+        table.said(0, "The starter is in.")
+        table.record.append(build.starter(str(deck[12])))
+        # Two cards laid, then the board restarts again in the middle of the play.
+        gs = table.gs
+        for _ in range(2):
+            seat = table.gs.to_act
+            assert seat is not None
+            hand = table.gs.hands[seat] or ()
+            fits = sorted((c for c in hand if table.gs.can_play(seat, c)
+                           and c not in table.gs.played[seat]), key=lambda c: c.pips)
+            table.clear(seat)
+            table.tap(seat, f'#hand button[data-card="{fits[0]}"]')
+            table.said(seat, f"You played {fits[0].pretty}.")
+            table.record.append(build.play(seat, str(fits[0])))
+        played = table.gs.played
+        board.restart()
+        assert board.recorded().played == played
+        assert board.game.played == played and gs.dealt == board.game.dealt
+        table.play()
+        hands = {0: (ann, ann[:2]), 1: (ben, ben[:2])}
+        wait_for(board, lambda: table.gs.deal_no == 2, "the next deal")
+        table.counted(hands, 0)
+        assert board.recorded().scores == table.gs.scores
+        assert table.referee_scores() == list(table.gs.scores), table.record
+        for page in table.pages:
+            expect(page.locator("#asked")).to_contain_text("Tap the 6 cards")
+    checks.assert_clean({"kept after a reload"})
+
+
+def test_the_starters_suit_is_asked_on_the_counting_seats_phone(
+        browser: Browser, tmp_path: Path) -> None:
+    """Ben (dealing) turned the starter on the box by its rank alone; Ann kept a jack: her
+    count waits for the starter's suit, asked on her phone (and on the box)."""
+    ann = tuple(map(Card.parse, ["9C", "KD", "JH", "2C", "3D", "4S"]))
+    ben = tuple(map(Card.parse, ["AH", "5S", "7C", "8D", "TH", "QS"]))
+    first = (Dealt(0, ann), LaidAway(0, ann[:2]), Dealt(1, ben), LaidAway(1, ben[:2]),
+             Starter(Card.parse("6C"), suit_known=False))
+    checks = Checks()
+    with phone_board(tmp_path, dealer=1, first=first) as board:
+        page = board_phone(browser, board, 0)
+        # The play, each seat's lowest card that fits (else go), sent as its phone sends it;
+        # then Ann's count asks for the starter's suit.
+        while board.game.phase is Phase.PLAY:
+            gs = board.game
+            seat = gs.to_act
+            assert seat is not None
+            fits = sorted((c for c in gs.hands[seat] or () if gs.can_play(seat, c)
+                           and c not in gs.played[seat]), key=lambda c: c.pips)
+            event = Play(seat, fits[0]) if fits else Go(seat)
+            assert board.server.desk.submit(seat, (event,), seat_seq(board.state.session, seat)
+                                            ).result(WAIT_S).taken
+        assert board.game.asked is not None and board.game.asked.player == 0
+        expect(page.locator("#asked")).to_contain_text("needs the starter's suit")
+        expect(page.locator('#hand button[aria-label="six of hearts"]')).to_be_visible()
+        checks.look(page, "the starter's suit")
+        page.locator('#hand button[aria-label="six of hearts"]').click()
+        expect(page.locator("#said")).to_have_text("The starter's suit is in.")
+        assert board.game.asked is None
+        recorded = board.recorded()
+        assert recorded.scores == board.game.scores and board.game.scores[0] >= 1
+    checks.assert_clean({"the starter's suit"})
+    assert '- button "six of hearts"' in checks.trees["the starter's suit"]
+
+
+def board_phone(browser: Browser, board: Board, seat: int) -> Page:
+    page = browser.new_context(**PHONE).new_page()
+    page.goto(f"http://127.0.0.1:{board.port}/join?code={board.code(seat)}")
+    expect(page).to_have_url(f"http://127.0.0.1:{board.port}/phone")
+    return page
+
+
+def test_every_control_is_named_in_the_accessibility_tree(browser: Browser,
+                                                           tmp_path: Path) -> None:
+    """The join page and a seat's pages as a screen reader reads them: every button and
+    field has a name, the cards by their spoken names."""
+    checks = Checks()
+    with phone_board(tmp_path, dealer=0) as board:
+        stranger = browser.new_context(**PHONE).new_page()
+        stranger.goto(f"http://127.0.0.1:{board.port}/phone")
+        expect(stranger.locator("#join")).to_be_visible()
+        checks.look(stranger, "join")
+        page = board_phone(browser, board, 1)
+        expect(page.locator("#asked")).to_contain_text("Tap the 6 cards")
+        checks.look(page, "six cards")
+        for card in ("5H", "5D", "JC", "4S", "KH", "2C"):
+            page.locator(f'#grid button[data-card="{card}"]').click()
+        expect(page.locator("#asked")).to_contain_text("you lay away")
+        page.locator("button:text-is('Advice')").click()
+        expect(page.locator("#advice li").first).to_be_visible()
+        checks.look(page, "lay away, with advice")
+    checks.assert_clean({"join", "six cards", "lay away, with advice"})
+    join = checks.trees["join"]
+    assert 'textbox "The code the board shows"' in join and 'button "Join"' in join
+    tree = checks.trees["lay away, with advice"]
+    for name in ("five of hearts", "jack of clubs", "Lay away", "Advice", "Undo"):
+        assert f'button "{name}"' in tree, tree
+    assert 'button "seven of spades"' not in tree  # the grid is gone once six are tapped
+    six = checks.trees["six cards"]
+    assert six.count("- button") >= 52 and 'button "king of diamonds"' in six
