@@ -32,6 +32,7 @@ from pegboard.app.state import Reading
 from pegboard.rules.cards import DECK, Card
 from pegboard.rules.events import Dealt, Go, LaidAway, Play, Starter
 from pegboard.rules.state import GameState, Phase
+from pegboard.rules.variants import Rules
 from tests.referee import build
 from tests.referee.referee import judge
 from tests.support.phones import WAIT_S, Board, phone_board
@@ -94,6 +95,11 @@ class Checks:
         self.unnamed[state] = [line.strip() for line in tree.splitlines()
                                if (m := CONTROL.match(line)) and not m.group(2).strip()
                                .startswith('"')]
+
+    def look_once(self, page: Page, state: str) -> None:
+        """:meth:`look`, the first time ``state`` is met."""
+        if state not in self.axe:
+            self.look(page, state)
 
     def assert_clean(self, states: set[str]) -> None:
         assert states <= self.axe.keys(), sorted(states - self.axe.keys())
@@ -165,6 +171,7 @@ class Table:
         dealer = gs.dealer
         starter = deck[size * self.players]
         expect(self.pages[dealer].locator("#asked")).to_contain_text("You deal: tap the starter")
+        self.checks.look_once(self.pages[dealer], "the starter")
         self.clear(dealer)
         self.tap(dealer, f'#grid button[data-card="{starter}"]')
         self.said(dealer, "The starter is in.")
@@ -180,6 +187,7 @@ class Table:
             assert seat is not None
             page = self.pages[seat]
             expect(page.locator("#asked")).to_have_text("Your turn: tap a card, or Go.")
+            self.checks.look_once(page, "the play")
             held = [c for c in gs.hands[seat] or () if c not in gs.played[seat]]
             fits = sorted((c for c in held if gs.can_play(seat, c)), key=lambda c: c.pips)
             before = len(self.board.state.session.events)  # type: ignore[union-attr]
@@ -281,7 +289,7 @@ def test_a_whole_two_player_game_on_phones_and_the_box_to_the_referees_scores(
         checks.look(table.pages[0], "game over")
         # A player's taps a deal: at most 16 on average (9 to enter a hand, a tap a card).
         assert max(table.taps) / deals <= 16, (table.taps, deals)
-    checks.assert_clean({"six cards", "last count", "game over"})
+    checks.assert_clean({"six cards", "the starter", "the play", "last count", "game over"})
 
 
 def test_a_four_player_game_on_four_phones_to_the_referees_scores(
@@ -298,7 +306,7 @@ def test_a_four_player_game_on_four_phones_to_the_referees_scores(
         assert table.referee_scores() == list(gs.scores), table.record
         for page in table.pages:  # partners: two sides on every phone
             expect(page.locator("#scores li")).to_have_count(2)
-    checks.assert_clean({"five cards, four players", "last count"})
+    checks.assert_clean({"five cards, four players", "the starter", "the play", "last count"})
 
 
 def test_a_board_restarted_mid_deal_loses_no_acknowledged_tap(
@@ -427,3 +435,54 @@ def test_every_control_is_named_in_the_accessibility_tree(browser: Browser,
     assert 'button "seven of spades"' not in tree  # the grid is gone once six are tapped
     six = checks.trees["six cards"]
     assert six.count("- button") >= 52 and 'button "king of diamonds"' in six
+
+
+def test_a_muggins_games_claims_and_calls_on_the_phones(browser: Browser,
+                                                        tmp_path: Path) -> None:
+    """A muggins game: each count waits for its owner's claim, made on the owner's phone,
+    and the opponent's phone offers the call (or no call) on every claim alike."""
+    checks = Checks()
+    ann, ben = tuple(DECK[0:6]), tuple(DECK[13:19])
+    first = (Dealt(0, ann), LaidAway(0, ann[:2]), Dealt(1, ben), LaidAway(1, ben[:2]),
+             Starter(DECK[30]))
+    with phone_board(tmp_path, dealer=1, first=first, rules=Rules(muggins=True)) as board:
+        pages = [board_phone(browser, board, seat) for seat in (0, 1)]
+        while board.game.phase is Phase.PLAY and not board.game.pending_claims:
+            gs = board.game
+            seat = gs.to_act
+            assert seat is not None
+            fits = sorted((c for c in gs.hands[seat] or () if gs.can_play(seat, c)
+                           and c not in gs.played[seat]), key=lambda c: c.pips)
+            event = Play(seat, fits[0]) if fits else Go(seat)
+            assert board.server.desk.submit(seat, (event,), seat_seq(board.state.session, seat)
+                                            ).result(WAIT_S).taken
+        pending = board.game.pending_claims[0]
+        assert pending.player == 0  # Ann's hand, counted first
+        asked = pages[0].locator("#asked")
+        expect(asked).to_contain_text("Your score waits for your claim")
+        expect(pages[0].locator("#hint")).to_contain_text("Muggins on Ben's")
+        checks.look(pages[0], "a claim, and a call")
+        pages[0].locator("#points").fill(str(pending.points))
+        pages[0].locator("button:text-is('Claim')").click()
+        expect(pages[0].locator("#said")).to_have_text("Your claim is in.")
+        expect(pages[1].locator("#asked")).to_contain_text("Your score waits for your claim")
+        checks.look(pages[1], "a claim")
+        points = board.game.pending_claims[0].points
+        pages[1].locator("#points").fill(str(points))
+        pages[1].locator("button:text-is('Claim')").click()
+        expect(pages[1].locator("#said")).to_have_text("Your claim is in.")
+        expect(pages[0].locator("#hint")).to_contain_text(f"Muggins on Ben's hand (claimed "
+                                                          f"{points})")
+        checks.look(pages[0], "a call")
+        before = board.state.session.events  # type: ignore[union-attr]
+        pages[0].locator("button:text-is('No muggins')").click()
+        # Ben claimed his count right: nothing is entered, and Ann is answered as she would
+        # be had he missed points; the question is not put to her again.
+        expect(pages[0].locator("#said")).to_have_text("No muggins.")
+        expect(pages[0].locator("#hint")).not_to_contain_text("Muggins on")
+        assert board.state.session.events == before  # type: ignore[union-attr]
+        assert board.recorded().scores == board.game.scores
+    checks.assert_clean({"a claim, and a call", "a claim", "a call"})
+    for state in ("a claim, and a call", "a claim"):
+        assert 'spinbutton "Points you claim"' in checks.trees[state], checks.trees[state]
+    assert 'button "Call muggins"' in checks.trees["a call"]

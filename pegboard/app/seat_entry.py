@@ -12,6 +12,9 @@ the engine like a key, and is written by the store before anyone is told. The ru
   (:func:`seat_seq`); a request sent again after it was taken, or made from a page the game
   has moved past (an undo on the box, the seat's card entered on the box), is refused with
   a sentence saying so, and changes nothing.
+* **"No muggins" gives nothing away**: said on a claim that missed no points, it enters
+  nothing (the window stays open until the next score, as at the box) and is answered as
+  taken, as it is when points were missed and it enters the table's pass.
 * **The engine judges**: a refused entry changes nothing, and its reason goes to the seat
   alone (:class:`~pegboard.app.effects.SeatAnswer`), never to the box's screen; a reason that
   would name a card another seat holds privately is replaced by one that names none.
@@ -72,6 +75,11 @@ def seat_seq(session: Session | Game | None, seat: int) -> int:
 def enter(state: AppState, request: SeatEntry, now: float) -> Result:
     """Apply a seat's own entries (see the module doc): the new state with the entries'
     effects and the seat's answer, or the state unchanged and a refusal."""
+    if _passing_nothing(state, request):
+        # "No muggins" on a claim that missed nothing: nothing to enter (the window stays
+        # open until the next score, as at the box), and the phone is answered as when
+        # points were missed, so the answer says nothing of the claim.
+        return state, (SeatAnswer(request.ticket, request.seat, True),)
     refused = _check(state, request)
     if refused is not None:
         return state, (SeatAnswer(request.ticket, request.seat, False, refused),)
@@ -93,6 +101,19 @@ def enter(state: AppState, request: SeatEntry, now: float) -> Result:
     effects.extend(dealt)
     effects.append(SeatAnswer(request.ticket, request.seat, True))
     return state, tuple(effects)
+
+
+def _passing_nothing(state: AppState, request: SeatEntry) -> bool:
+    """The request is a seat's "no muggins" (a ``muggins`` of 0), in its turn to call, on an
+    opponent's claim that missed no points."""
+    session = state.session
+    if session is None or request.seq != seat_seq(session, request.seat):
+        return False
+    gs = session.state
+    call = gs.open_call
+    return (request.entries == (Muggins(request.seat, 0),) and call is not None
+            and gs.side_of(call.owner) != gs.side_of(request.seat)
+            and gs.pending_muggins is None)
 
 
 def _deal_when_due(state: AppState) -> tuple[AppState, tuple[Effect, ...]]:

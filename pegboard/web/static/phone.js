@@ -18,6 +18,9 @@
   let chosen = [];   // the six being entered
   let away = [];     // the two of them laid away
   let busy = false;
+  let taken = false;  // the last tap's answer
+  let passed = "";   // the call this seat said "no muggins" to (not asked again)
+  const callKey = (m) => [m.deal_no, m.call.owner, m.call.claimed, m.call.for.join(",")].join(":");
 
   // The cards tapped but not yet laid away survive a reload of the page: kept in the tab's
   // session storage under the game, the seat and the deal, dropped once the hand is in.
@@ -90,6 +93,7 @@
     try {
       const [status, data] = await post("/phone/act", body);
       if (data.me) { me = data.me; }
+      taken = !!data.taken;
       if (data.taken) {
         say(done, false);
         if (body.do === "hand") dropPick(asked);
@@ -190,7 +194,7 @@
       }, chosen.length === 0));
       return;
     }
-    if (me.call) {  // muggins: the opponent's claim may be called on (or let pass)
+    if (me.call && callKey(me) !== passed) {  // muggins: the opponent's claim may be called on
       const said = me.call.claimed === null ? "" : " (claimed " + me.call.claimed + ")";
       $("hint").textContent = "Muggins on " + me.call.owner + "'s " + me.call.for.join(", ") + said + "?";
       const missed = document.createElement("input");
@@ -199,8 +203,11 @@
       actions.appendChild(missed);
       actions.appendChild(actionButton("Call muggins", () => act(
         { do: "muggins", points: parseInt(missed.value || "0", 10) }, "Your call is in.")));
-      actions.appendChild(actionButton("No muggins", () => act(
-        { do: "muggins", points: 0 }, "No muggins.")));
+      actions.appendChild(actionButton("No muggins", async () => {
+        const key = callKey(me);
+        await act({ do: "muggins", points: 0 }, "No muggins.");
+        if (taken) { passed = key; draw(); }
+      }));
     }
     (me.held || []).forEach((c) => hand.appendChild(cardButton(c, (card) => {
       if (me.asks === "play") act({ do: "play", card: card }, "You played " + shown(card) + ".");
