@@ -186,23 +186,23 @@ def test_the_director_on_the_service(tmp_path: Path) -> None:
             url = service.url.rstrip("/") + "/api/director"
             body = {"act": "accept", "id": waits["id"], "revision": waits["revision"],
                     "director": "Pat", "reason": "seated late at table 2"}
-            assert httpx.post(url, json=body, timeout=10).status_code == 401
-            assert httpx.post(url, json=body, timeout=10, headers={
+            assert httpx.post(url, json=body, timeout=60).status_code == 401
+            assert httpx.post(url, json=body, timeout=60, headers={
                 "authorization": "Bearer wrong"}).status_code == 401
-            done = httpx.post(url, json=body, timeout=10, headers={
+            done = httpx.post(url, json=body, timeout=60, headers={
                 "authorization": "Bearer correct horse battery"})
             assert done.status_code == 200, done.text
             assert service.get("/api/status")["results"] == 2
-            again = httpx.post(url, json=body, timeout=10, headers={
+            again = httpx.post(url, json=body, timeout=60, headers={
                 "authorization": "Bearer correct horse battery"})
             assert again.status_code == 409 and "not held" in again.json()["error"]
             adjust = {"act": "adjust", "id": fits["id"], "revision": fits["revision"],
                       "director": "Pat", "reason": "pegged short", "scores": [121, 121]}
-            refused = httpx.post(url, json=adjust, timeout=10, headers={
+            refused = httpx.post(url, json=adjust, timeout=60, headers={
                 "authorization": "Bearer correct horse battery"})
             assert refused.status_code == 409 and "one side" in refused.json()["error"]
             adjust["scores"] = board_of(fits, 95)
-            done = httpx.post(url, json=adjust, timeout=10, headers={
+            done = httpx.post(url, json=adjust, timeout=60, headers={
                 "authorization": "Bearer correct horse battery"})
             assert done.status_code == 200, done.text
             assert "spread 26" in done.json()["done"]

@@ -52,19 +52,19 @@ def test_the_director_over_https_with_the_clubs_certificate(tmp_path: Path) -> N
         try:
             assert service.url.startswith("https://")
             url = service.url.replace("0.0.0.0", "127.0.0.1").rstrip("/")
-            status = httpx.get(url + "/api/status", verify=trusted, timeout=10)
+            status = httpx.get(url + "/api/status", verify=trusted, timeout=60)
             assert status.status_code == 200 and status.json()["results"] == 0
             body = {"act": "void", "id": "club-n1-r1-t1-x", "revision": "0" * 16,
                     "director": "Pat", "reason": "a test"}
-            done = httpx.post(url + "/api/director", json=body, verify=trusted, timeout=10,
+            done = httpx.post(url + "/api/director", json=body, verify=trusted, timeout=60,
                               headers={"authorization": f"Bearer {SECRET}"})
             # the password taken over TLS: the act itself is judged (nothing to void)
             assert done.status_code == 409 and "no revision" in done.json()["error"]
             with pytest.raises(httpx.ConnectError):  # a certificate the club did not make
                 httpx.get(url + "/api/status", verify=ssl.create_default_context(),
-                          timeout=10)
+                          timeout=60)
             with pytest.raises(httpx.TransportError):  # no plain HTTP on the port
-                httpx.get(url.replace("https://", "http://") + "/api/status", timeout=10)
+                httpx.get(url.replace("https://", "http://") + "/api/status", timeout=60)
         finally:
             service.stop()
 

@@ -127,7 +127,7 @@ def run_device(store: Path, *options: str, **environ: str) -> tuple[int, str]:
                 break
         proc.send_signal(signal.SIGTERM)
         logged += proc.stdout.readlines()
-        return proc.wait(timeout=30), "".join(logged)
+        return proc.wait(timeout=60), "".join(logged)
     finally:
         if proc.poll() is None:
             proc.kill()

@@ -104,7 +104,7 @@ def test_bootsel_pressed_at_start_up_skips_the_loop(
     stand_in_bootsel(tmp_path, monkeypatch, pressed=True)
     with FirmwareProcess(tmp_path) as firmware:
         assert firmware.process is not None
-        assert firmware.process.wait(timeout=30) == 0
+        assert firmware.process.wait(timeout=60) == 0
         assert "stopped by b'BOOTSEL'" in firmware.log()
         # The loop never ran: no HELLO, no link-lost blink; one dark frame, nothing else.
         frames = firmware.frames()

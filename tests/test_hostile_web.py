@@ -96,7 +96,7 @@ def test_only_the_boards_own_names_are_answered(board: Board, store: Path,
 def test_an_extra_name_must_be_a_host_name(store: Path) -> None:
     done = subprocess.run([sys.executable, "-m", "pegboard", "web", "--store", str(store),
                            "--allow-host", "evil example/"], capture_output=True, text=True,
-                          timeout=30)
+                          timeout=60)
     assert done.returncode == 2
     assert "'evil example/' is not a host name" in done.stderr
     assert "Traceback" not in done.stderr
@@ -269,7 +269,7 @@ sys.exit(main(["web", "--store", sys.argv[1], "--port", "0"]))
 
 def test_a_failed_polling_task_stops_the_process_with_status_1(store: Path) -> None:
     done = subprocess.run([sys.executable, "-c", FAILING_HUB, str(store)],
-                          capture_output=True, text=True, timeout=15)
+                          capture_output=True, text=True, timeout=60)
     assert done.returncode == 1, done.stderr
     assert "the scoreboard stopped following the store: RuntimeError: the follower broke" in (
         done.stderr)

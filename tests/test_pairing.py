@@ -348,7 +348,7 @@ def test_with_phones_off_the_device_has_no_pairing_port(tmp_path: Path) -> None:
 def test_the_qr_codes_address_leads_to_the_join_page(tmp_path: Path) -> None:
     with phone_board(tmp_path) as board:
         code = board.code(0)
-        connection = http.client.HTTPConnection("127.0.0.1", board.port, timeout=10)
+        connection = http.client.HTTPConnection("127.0.0.1", board.port, timeout=60)
         try:
             connection.request("GET", f"/J/{code}", headers={"host": f"127.0.0.1:{board.port}"})
             answer = connection.getresponse()

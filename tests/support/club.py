@@ -162,7 +162,7 @@ class Publisher:
         """SIGTERM and wait; the exit status."""
         if self.process.poll() is None:
             self.process.send_signal(signal.SIGTERM)
-        return self.process.wait(timeout=20)
+        return self.process.wait(timeout=60)
 
 
 def start_publishers(boards: Path, broker: str, tables: int) -> list[Publisher]:
@@ -235,7 +235,7 @@ class Standings:
     def stop(self) -> int:
         if self.process.poll() is None:
             self.process.send_signal(signal.SIGTERM)
-        return self.process.wait(timeout=20)
+        return self.process.wait(timeout=60)
 
     def get(self, path: str) -> Any:
         answer = httpx.get(self.url.rstrip("/") + path, timeout=LIVENESS_S)

@@ -58,7 +58,7 @@ class Board:
         if self.process.poll() is None:
             self.process.send_signal(sig)
         try:
-            self.process.wait(timeout=15)
+            self.process.wait(timeout=60)
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()

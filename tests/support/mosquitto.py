@@ -138,7 +138,7 @@ class Broker:
         """Stop the broker (it saves what it holds) and wait for it to end."""
         if self.process is not None and self.process.poll() is None:
             self.process.send_signal(signal.SIGTERM)
-            self.process.wait(timeout=20)
+            self.process.wait(timeout=60)
         self.process = None
 
     def restart(self) -> None:

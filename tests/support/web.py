@@ -139,7 +139,7 @@ class WebServer:
         line = line_from(self.process.stdout, "pegboard web's address", process=self.process)
         if "http://" not in line:
             self.process.kill()
-            _, err = self.process.communicate(timeout=10)
+            _, err = self.process.communicate(timeout=60)
             raise RuntimeError(f"pegboard web did not start: {line}{err}")
         self.url = line.split()[3]
 
@@ -157,7 +157,7 @@ class WebServer:
         if self.process.poll() is None:
             self.process.send_signal(signal.SIGTERM)
         try:
-            _, err = self.process.communicate(timeout=15)
+            _, err = self.process.communicate(timeout=60)
         except subprocess.TimeoutExpired:
             self.process.kill()
             _, err = self.process.communicate()
