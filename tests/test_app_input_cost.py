@@ -20,7 +20,7 @@ def test_recorded_scores_match_real_cards_and_keypad_is_fast() -> None:
 
 
 def test_forgotten_suit_facts_are_put_right_at_the_show() -> None:
-    forgetful = run("encoder", 40, seed=13, forget=True)
+    forgetful = run("encoder", 24, seed=13, forget=True)  # four hands to put right
     fixed = [n for n in forgetful.fixes if n]
     assert fixed, "some hands of these deals have a flush or nobs"
     assert forgetful.mismatches == 0
