@@ -108,12 +108,19 @@ def expected_standings(games: list[Played], night: int | None = None
     return [(member, t[0], t[1], t[2]) for member, t in ranked]
 
 
+RAM_NEEDED = 2 * 1024**3
+"""The free space ``/dev/shm`` must have to be used (as ``tests/conftest.py`` asks): a
+container's is often 64 MB, and a machine may have none."""
+
+
 def fast_folder(fallback: Path) -> Path:
     """A folder in memory (tmpfs: a store's fsync per line costs nothing there) when the
-    machine has one, else ``fallback``."""
+    machine has one with room to spare, else ``fallback``."""
     shm = Path("/dev/shm")
     if shm.is_dir() and os.access(shm, os.W_OK):
-        return Path(tempfile.mkdtemp(prefix="pegboard-club-", dir=shm))
+        stats = os.statvfs(shm)
+        if stats.f_bavail * stats.f_frsize >= RAM_NEEDED:
+            return Path(tempfile.mkdtemp(prefix="pegboard-club-", dir=shm))
     return fallback
 
 
