@@ -31,22 +31,40 @@ settings.load_profile("pegboard")
 
 SLOWEST_FIRST = (
     "test_hostile_servers.py",
+    "test_app_input_cost.py",
     "test_table_conformance.py",
-    "test_app_fuzz.py",
-    "test_firmware_soak.py",
-    "test_pegging_judgement.py",
-    "test_crash.py",
-    "test_fuzz_inputs.py",
-    "test_web_browser.py",
-    "test_club_browser.py",
-    "test_e2e_game.py",
     "test_game_random.py",
     "test_referee_diff.py",
-    "test_app_input_cost.py",
-    "test_hostile_web_load.py",
+    "test_club_hostile.py",
+    "test_crash.py",
+    "test_club_night.py",
+    "test_pegging_judgement.py",
+    "test_app_fuzz.py",
+    "test_pegging_lookahead.py",
     "test_review.py",
+    "test_club_league.py",
+    "test_club_browser.py",
+    "test_web_browser.py",
+    "test_e2e_game.py",
+    "test_stats.py",
+    "test_readme_figures.py",
+    "test_firmware_soak.py",
+    "test_phone_server.py",
+    "test_imports.py",
+    "test_phone_browser.py",
+    "test_club_big_screen.py",
+    "test_stats_learning.py",
+    "test_club_identity.py",
+    "test_fuzz_inputs.py",
+    "test_hostile_web.py",
+    "test_hostile_web_load.py",
+    "test_web_a11y.py",
+    "test_first_game_coach.py",
 )
-"""Modules of a second or more a test, longest first (``pytest --durations=40`` shows them)."""
+"""The modules of ten seconds or more on two busy cores, longest first (``pytest
+--durations=60`` shows them): a worker takes the next module when it is done with one, so
+with the long ones first and the many short ones last, the two workers end within a short
+module of each other."""
 
 RAM = Path("/dev/shm")
 RAM_NEEDED = 2 * 1024**3
