@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from pegboard.club.results import Bye, connect, store_result
+from pegboard.club.results import Act, Bye, Stored, act, connect, store_result
 from pegboard.club.seating import Pairing, Round
 from pegboard.club.standings import standings
 from pegboard.club.topics import result_topic
@@ -41,6 +41,16 @@ def test_a_bye_is_a_win_once_its_round_has_a_game(tmp_path: Path) -> None:
     ranked = [p["member"] for p in standings(db)]
     assert ranked.index("105") < min(ranked.index(p["member"]) for p in first["players"]
                                      if not p["won"])
+
+
+def test_a_game_the_director_accepts_credits_the_bye(tmp_path: Path) -> None:
+    db = connect(tmp_path / "r.db")
+    held = card(3, ("101", "103"), 7)  # not seated so: it waits for the director
+    assert store_result(db, held, seating=SEATING) is Stored.HELD
+    assert "105" not in rows(db)
+    act(db, Act.ACCEPT, held["id"], held["revision"], director="Pat", reason="moved",
+        seating=SEATING)
+    assert (rows(db)["105"]["game_points"], rows(db)["105"]["byes"]) == (2, 1)
 
 
 def test_classic_game_points_and_no_credit(tmp_path: Path) -> None:

@@ -51,7 +51,17 @@ from starlette.staticfiles import StaticFiles
 
 from pegboard.club import standings as table
 from pegboard.club.budget import waiting_count
-from pegboard.club.results import Act, act, acts, audit, connect, counters, queue, save_seating
+from pegboard.club.results import (
+    Act,
+    Bye,
+    act,
+    acts,
+    audit,
+    connect,
+    counters,
+    queue,
+    save_seating,
+)
 from pegboard.club.seating import Round, Tonight, from_json, merged, to_json
 from pegboard.club.topics import check_id
 from pegboard.errors import ClubError
@@ -305,7 +315,8 @@ def create_app(db_path: Path, notes: Notes, *, hosts: Collection[str] | None,
                tables: Callable[[], list[dict[str, Any]]] = list,
                director: str | None = None, points: GamePoints = GamePoints.ACC,
                secure: bool = False, seating_source: str = "",
-               season_points: table.SeasonPoints = table.DEFAULT_SEASON) -> Starlette:
+               season_points: table.SeasonPoints = table.DEFAULT_SEASON,
+               bye: Bye = Bye.WIN) -> Starlette:
     """The application; ``start`` and ``stop`` run the subscriber with the server;
     ``director``: the director's password (None: no director's acts are taken), by which
     results are accepted, voided or adjusted (counted by the club's game ``points``);
@@ -464,7 +475,8 @@ def create_app(db_path: Path, notes: Notes, *, hosts: Collection[str] | None,
 
         def work(db: sqlite3.Connection) -> str:
             return act(db, what, fields[0], fields[1], director=fields[2],
-                       reason=fields[3], points=points, scores=scores)
+                       reason=fields[3], points=points, scores=scores,
+                       seating=tonight.rounds, bye=bye)
         try:
             said = await run_in_threadpool(answers.use, work)
         except ClubError as error:

@@ -404,10 +404,12 @@ def _adjust(db: sqlite3.Connection, key: str, card: Mapping[str, Any], scores: S
 
 def act(db: sqlite3.Connection, what: Act, key: str, revision: str, *, director: str,
         reason: str, points: GamePoints = GamePoints.ACC, now: float | None = None,
-        scores: Sequence[int] | None = None) -> str:
+        scores: Sequence[int] | None = None, seating: list[Round] | None = None,
+        bye: Bye = Bye.WIN) -> str:
     """The director's act on the game ``key``'s ``revision``, with a ``reason``, kept in the
-    audit; what it did, in words. ``scores``: an adjustment's board. ClubError naming what
-    does not fit (nothing changed)."""
+    audit; what it did, in words. ``scores``: an adjustment's board; a game accepted credits
+    its round's bye in tonight's ``seating`` as a counted one does (:func:`credit_bye`).
+    ClubError naming what does not fit (nothing changed)."""
     at = time.time() if now is None else now
     if not reason.strip() or not director.strip():
         raise ClubError("a director's act needs the director's name and a reason")
@@ -437,6 +439,7 @@ def act(db: sqlite3.Connection, what: Act, key: str, revision: str, *, director:
                 _bump(db, "results")
             _bump(db, "held", -1)
             _count(db, key, revision, card, at, row["payload"], points)
+            credit_bye(db, card, seating, points, bye)
             status, said = ACCEPTED, f"counted revision {revision} of {key}"
         elif what is Act.ADJUST:
             assert scores is not None

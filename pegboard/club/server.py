@@ -53,7 +53,7 @@ def serve(db: Path, sock: socket.socket, broker: tuple[str, int], *, club: str =
 
     app = create_app(db, notes, hosts=hosts, start=subscriber.start, stop=stop,
                      seating=tonight, seating_source=seating_source,
-                     season_points=season_points,
+                     season_points=season_points, bye=bye,
                      tables=subscriber.snapshot, director=director,
                      points=points, secure=tls is not None)
     certfile, keyfile = tls if tls is not None else (None, None)

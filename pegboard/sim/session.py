@@ -30,7 +30,7 @@ from pegboard import lazy
 from pegboard.app.state import AppState
 from pegboard.app.view import View
 from pegboard.config import Config
-from pegboard.device.build import APP, initial_state, outputs
+from pegboard.device.build import APP, initial_state, make_club_watch, outputs
 from pegboard.device.loop import DeviceLoop, Speech
 from pegboard.device.observers import Observer
 from pegboard.device.ports import LedBoard
@@ -148,7 +148,8 @@ class Simulator:
         state = initial_state(config, store, notice)
         self.loop = DeviceLoop(
             APP, state, kit=self._kit, inbox=self.inbox, display=display, store=store,
-            clock=clock, observers=outputs(speech, leds, phones), contrast=config.display.contrast,
+            clock=clock, observers=outputs(speech, leds, phones, make_club_watch(config)),
+            contrast=config.display.contrast,
             on_frame=on_frame,
         )
 
