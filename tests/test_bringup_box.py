@@ -358,7 +358,7 @@ def test_the_walk_on_the_real_firmware_lights_each_led_then_puts_the_pegs_back(
         board = SerialLedBoard(SerialLink(str(firmware.port), config=cfg))
         box = make_box(config, leds=board)
 
-        def until(done: Callable[[], bool], what: str, timeout: float = 20.0) -> None:
+        def until(done: Callable[[], bool], what: str, timeout: float = 60.0) -> None:
             """Pump the loop until ``done()``, waiting on the port's bytes between turns; the
             fake clock moves 10 ms a turn once the board shows what it was sent (so a slow
             firmware never has a step of the walk skipped); fail naming ``what`` after

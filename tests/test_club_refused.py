@@ -42,7 +42,7 @@ class Clock:
 
 
 def settle(publisher: Publisher, done: Callable[[], bool], what: str,
-           within: float = 30.0) -> None:
+           within: float = 60.0) -> None:
     """Step ``publisher`` each time the broker answers it until ``done``; AssertionError
     naming ``what`` when it is not so within ``within`` seconds."""
     deadline = time.monotonic() + within

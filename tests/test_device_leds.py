@@ -22,7 +22,7 @@ from pegboard.link.layout import led_config_from, led_index
 from pegboard.link.led_board import SerialLedBoard
 
 
-def run_until(board: SerialLedBoard, condition: Callable[[], bool], timeout: float = 10.0) -> None:
+def run_until(board: SerialLedBoard, condition: Callable[[], bool], timeout: float = 60.0) -> None:
     """Poll like the loop does, waiting on the port, until ``condition()``."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

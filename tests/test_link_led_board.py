@@ -17,7 +17,7 @@ from pegboard.link.led_board import SerialLedBoard
 
 
 def run_until(
-    board: SerialLedBoard, condition: Callable[[], bool], timeout: float = 10.0
+    board: SerialLedBoard, condition: Callable[[], bool], timeout: float = 60.0
 ) -> list[LinkStatus]:
     """Poll like the loop does (at the board's own deadlines) until ``condition()``."""
     events: list[LinkStatus] = []
