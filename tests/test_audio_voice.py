@@ -177,10 +177,10 @@ def _answer_time(step: KeyStep, tmp_path: Path, expect: str) -> float:
         for word in parse_script(START):
             for _ in range(word.count):
                 sim.press(KeyStep(word.key, 1, word.hold))
-        assert speaker.idle(5)
+        assert speaker.idle(60)
         pressed = clock.now()
         sim.press(step)
-        assert speaker.idle(5)
+        assert speaker.idle(60)
     finally:
         sim.close()
         store.close()
@@ -241,7 +241,7 @@ class Blocking:
         self.said.append(text)
         if text == "jack nobs":
             self.started.set()
-            self.stopped.wait(5)
+            self.stopped.wait(60)
 
     def play(self, sound: Sound) -> None:
         self.said.append(f"[{sound.value}]")
@@ -255,9 +255,9 @@ def test_the_next_wheel_word_cuts_the_one_being_said_short() -> None:
     speaker = Speaker(voice, FakeClock())
     try:
         speaker.say((Announcement("jack nobs", "wheel", Importance.WHEEL),))
-        assert voice.started.wait(5)
+        assert voice.started.wait(60)
         speaker.say((earcon(Sound.CLICK), Announcement("queen", "wheel", Importance.WHEEL)))
-        assert voice.stopped.wait(5) and speaker.idle(5)
+        assert voice.stopped.wait(60) and speaker.idle(60)
     finally:
         speaker.close()
     assert voice.said == ["jack nobs", "[click]", "queen"]
@@ -268,11 +268,11 @@ def test_a_fact_does_not_cut_a_wheel_word_short() -> None:
     speaker = Speaker(voice, FakeClock())
     try:
         speaker.say((Announcement("jack nobs", "wheel", Importance.WHEEL),))
-        assert voice.started.wait(5)
+        assert voice.started.wait(60)
         speaker.say((Announcement("Ann: his heels for two", "his heels", Importance.SHOW),))
         assert not voice.stopped.is_set()
         voice.stopped.set()  # the word ends by itself
-        assert speaker.idle(5)
+        assert speaker.idle(60)
     finally:
         speaker.close()
     assert voice.said == ["jack nobs", "Ann: his heels for two"]

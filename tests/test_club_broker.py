@@ -58,7 +58,7 @@ class Client:
         self.client.on_disconnect = disconnected
         self.client.connect("127.0.0.1", port)
         self.client.loop_start()
-        assert self.answered.wait(10), "the broker neither let the client in nor refused it"
+        assert self.answered.wait(60), "the broker neither let the client in nor refused it"
 
     def send(self, topic: str, payload: bytes) -> None:
         self.client.publish(topic, payload, qos=1, retain=True).wait_for_publish(60)
