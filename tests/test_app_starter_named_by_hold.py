@@ -147,3 +147,47 @@ def test_the_review_names_a_card_of_a_hand_never_counted_as_it_was_entered() -> 
         game = game_of([*before, starter, *PLAYS])
         assert game.state.winner == 1 and game.state.awards[-1].reason is Reason.HAND
         assert [m.did for m in lessons(game).mistakes if m.kind == "pegging"] == [said]
+
+
+OLD_STARTER = '{"type": "starter", "card": "4H"}'
+"""The starter as the device wrote it before ``by_rank`` (a version-7 record): named by a hold,
+the deal's other cards entered by rank with the card wheel's suits, and nothing saying so."""
+
+
+def test_an_old_record_shows_only_the_suits_it_can_vouch_for_and_keeps_its_scores() -> None:
+    """Before version 8 a named starter without ``by_rank`` cannot say whether the deal's
+    other cards were entered whole (the command line) or by rank (the device then): only the
+    dealt hands and the starter are shown with their suits; every count is as it was."""
+    old = [header(version=7), entry("deal", dealer=0), DEALT, OLD_STARTER, *PLAYS]
+    now = [header(), entry("deal", dealer=0), DEALT, OLD_STARTER, *PLAYS]  # entered whole
+    gs, whole = game_of(old).state, game_of(now).state
+    assert gs.scores == whole.scores  # the same counts, item by item
+    assert [(a.player, a.points, a.reason, a.items) for a in gs.awards] == [
+        (a.player, a.points, a.reason, a.items) for a in whole.awards]
+    ben = next(a for a in gs.awards if a.reason is Reason.HAND and a.player == 1)
+    assert "7? 8? 8? 9?" in ben.sentence  # said by rank, as entered
+    assert not gs.cards_whole and whole.cards_whole
+    assert gs.suit_entered(Card.parse("4H")) and gs.suit_entered(Card.parse("JH"))
+    assert not any(gs.suit_entered(Card.parse(c)) for c in ("8C", "8S", "7C", "9S"))
+    out = io.StringIO()
+    replay(old, out)
+    text = out.getvalue()
+    assert "4♥" in text and "J♥" in text
+    for card in BY_RANK:
+        assert card not in text, (card, text)
+    for mistake in lessons(game_of(old)).mistakes:
+        assert not any(card in f"{mistake.did} {mistake.better}" for card in BY_RANK)
+
+
+def test_a_starter_before_version_4_is_shown_by_its_rank() -> None:
+    """Before version 4 the device wrote its card wheel's suit for a starter entered by rank,
+    unmarked: such a starter is shown by its rank alone, and counts as it did."""
+    old = [header(version=3), entry("deal", dealer=0), DEALT, OLD_STARTER, *PLAYS]
+    gs = game_of(old).state
+    assert gs.turned is not None and gs.turned.suit is None
+    assert not gs.suit_entered(Card.parse("4H")) and gs.suit_entered(Card.parse("JH"))
+    hands = {a.player: a.points for a in gs.awards if a.reason is Reason.HAND}
+    assert hands == {1: 12, 0: 4}  # Ann's his nobs with the 4 of hearts, as recorded
+    out = io.StringIO()
+    replay(old, out)
+    assert "4♥" not in out.getvalue() and "  Starter 4 " in out.getvalue()

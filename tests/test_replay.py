@@ -10,6 +10,7 @@ import pytest
 
 from pegboard.cli import main
 from pegboard.record import read
+from pegboard.rules.events import RECORD_VERSION
 from pegboard.rules.game import Game
 from pegboard.rules.state import Award
 
@@ -188,6 +189,8 @@ def test_the_replay_says_when_a_later_renege_is_withdrawn(
     """Ann goes at 10 twice while her cards fit; claiming the first takes the second go back."""
     case = Path(__file__).parent / "data" / "referee_cases" / "renege-twice-at-the-same-count.jsonl"
     lines = [json.loads(line) for line in case.read_text(encoding="utf-8").splitlines() if line]
+    # Read as a record written now (version 8): its cards were entered whole, with suits.
+    lines[0] = {**lines[0], "version": RECORD_VERSION}
     path = _write(tmp_path, [*lines, {"type": "penalty", "player": 0, "infraction": "renege"}])
     assert main(["replay", str(path)]) == 0
     out = capsys.readouterr().out
@@ -206,7 +209,7 @@ def test_the_replay_tells_the_engine_s_facts(
     122; the board shows 121 and the ACC spread is 121 - 74 = 47. Before that, Ben's go is
     owed with his run in a muggins game, and every hand counted is told."""
     path = _write(tmp_path, [
-        {"type": "game", "players": ["Ann", "Ben"]},
+        {"type": "game", "version": RECORD_VERSION, "players": ["Ann", "Ben"]},
         {"type": "deal", "dealer": 0},
         {"type": "peg", "player": 0, "points": 117},
         {"type": "peg", "player": 1, "points": 70},
@@ -225,7 +228,8 @@ def test_the_replay_tells_the_engine_s_facts(
     assert "Ann won, a skunk: Ann 121, Ben 74 (Ann pegged 122); spread 47; game points 3" in out
     assert "'s hand" not in out  # nothing is counted after the target
     path = _write(tmp_path, [
-        {"type": "game", "players": ["Ann", "Ben"], "rules": {"muggins": True}},
+        {"type": "game", "version": RECORD_VERSION, "players": ["Ann", "Ben"],
+         "rules": {"muggins": True}},
         {"type": "deal", "dealer": 0}, {"type": "starter", "card": "QH"},
         *({"type": "play", "player": p, "card": c} for p, c in (
             (1, "AC"), (0, "2D"), (1, "3H"))),

@@ -3,7 +3,8 @@
 The example records are under tests/data/. Every figure asserted below is worked out in the
 comments from the cards in the record, independently of the code under test.
 
-stats_match.jsonl: Ann (seat 0) and Ben (seat 1), games to 61, a best-of-3 match.
+stats_match.jsonl: Ann (seat 0) and Ben (seat 1), games to 61, a best-of-3 match. Both records
+are version 8, written as the command line writes: every card entered whole, with its suit.
 
 Game 1 (Ann deals first, named).
   Deal 1, Ann deals, starter 5S. Ben holds JS 5H 5D 5C, Ann KC QC 9H 9D.

@@ -211,7 +211,8 @@ def _tell(state: GameState, before: Turn | None, report: Report, out: TextIO) ->
         away = _cards(event.cards, state.suit_entered)
         out.write(f"  {names[event.player]} lays {away} away to the crib\n")
     elif isinstance(event, Starter):
-        turned = EnteredCard.of(event.card, suit_known=event.suit_known)
+        # As the engine says it was entered (an old record's starter may not vouch for it).
+        turned = state.turned or EnteredCard.of(event.card, suit_known=event.suit_known)
         out.write(f"  Starter {turned.pretty}\n")
     elif isinstance(event, StarterSuit):
         out.write(f"  The starter's suit, asked for the count: "

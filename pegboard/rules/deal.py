@@ -137,6 +137,20 @@ def apply_laid_away(t: Table, event: LaidAway) -> None:
     t.laid_away[event.player] = cards
 
 
+WHOLE_SAID = 8
+"""The record version from which a named starter without ``by_rank`` says the deal's cards
+were entered whole (the command line). An earlier record cannot say: the device wrote its
+card wheel's suits for the cards it entered by rank without marking them until ``by_rank``
+came, and the command line wrote whole cards alike. A careful director states no suit a
+record cannot vouch for, so there every card but the dealt hands and the starter is shown by
+its rank alone; the counts are made with the suits the record holds, as they were played."""
+STARTER_SAID = 4
+"""The record version from which a named starter's suit is the one a player entered: the
+device marked a starter entered by rank alone (``suit_known: false``) during version 3, and
+before that wrote its card wheel's suit for it, so a starter in an earlier record is shown by
+its rank alone (and counts with the suit the record holds)."""
+
+
 def apply_starter(t: Table, event: Starter, out: list[Award]) -> None:
     if t.phase is not Phase.STARTER:
         raise RuleError(phase_message(t, "turn the starter"))
@@ -146,8 +160,8 @@ def apply_starter(t: Table, event: Starter, out: list[Award]) -> None:
             raise RuleError(f"{card} was dealt to {t.name(p)}: it cannot be the starter")
     t.starter = card
     t.starter_suit_known = event.suit_known
-    t.cards_whole = event.suit_known and not event.by_rank
-    t.starter_suit = card.suit if event.suit_known else None
+    t.cards_whole = event.suit_known and not event.by_rank and t.version >= WHOLE_SAID
+    t.starter_suit = card.suit if event.suit_known and t.version >= STARTER_SAID else None
     t.seen = frozenset({card})
     t.phase = Phase.PLAY
     assert t.dealer is not None

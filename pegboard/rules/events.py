@@ -14,7 +14,7 @@ from pegboard.rules.cards import Card, Suit
 from pegboard.rules.value import Value
 from pegboard.rules.variants import Rules
 
-RECORD_VERSION = 7
+RECORD_VERSION = 8
 """The record format written now. Version 2 added the renege take-back (ACC 7.3): a renege
 penalty in a version-1 record pays the points and takes nothing back, as that release did,
 so every game written earlier replays to the same scores. Version 3 (muggins games): a hand
@@ -28,7 +28,11 @@ records: the deal shut the window). Version 6: a misdeal is called only while th
 dealt, before its starter is turned or anything of it pegged (earlier records dealt again at
 any time, keeping the deal's points). Version 7: a starter entered by rank alone is asked
 its suit when a count needs it (a ``starter_suit`` entry), and the count waits for it
-(earlier records count on with the suit not entered) (docs/record.md, "version")."""
+(earlier records count on with the suit not entered). Version 8: a named starter without
+``by_rank`` says every card of its deal was entered whole; an earlier record cannot say which
+suits were entered (the device's card wheel wrote its own suits unmarked), so only its dealt
+hands and its starter (from version 4) are shown with their suits, and every count stays as
+it was (docs/record.md, "version")."""
 
 
 @dataclass(frozen=True, slots=True)
