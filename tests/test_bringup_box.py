@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+import gpiozero
 import pytest
 from gpiozero.pins.mock import MockFactory
 from PIL import Image
@@ -30,6 +31,7 @@ from pegboard.device.build import APP, make_kit, outputs
 from pegboard.device.loop import DeviceLoop
 from pegboard.device.ports import Bringup
 from pegboard.hw.bringup import oled_pattern
+from pegboard.hw.inputs import InputKit
 from pegboard.link.board import BoardState
 from pegboard.link.fwsim import FirmwareProcess, RecordedFrame
 from pegboard.link.layout import led_config_from
@@ -385,3 +387,41 @@ def test_the_walk_on_the_real_firmware_lights_each_led_then_puts_the_pegs_back(
         start = BoardState.start(cfg.tracks)
         until(lambda: board.link.shown == start, "the pegs back at the start")
         assert board.link.in_sync
+
+
+def test_pins_that_cannot_be_opened_are_named_and_the_kit_comes_back(
+        factory: MockFactory) -> None:
+    config = Config()
+    clock = FakeClock()
+    inbox: queue.Queue[Any] = queue.Queue()
+    held: list[Any] = []
+
+    def open_tests(now: float) -> Bench:
+        # Something else has taken the GO button's pin as the kit let go of it.
+        held.append(gpiozero.Button(GO_PIN))
+        return Bench(config, inbox.put, clock)
+
+    def kit_again() -> InputKit:
+        while held:  # (the other holder has let go by the time the kit is made again)
+            held.pop().close()
+        return make_kit(config.input, inbox.put, clock)
+
+    tests = Bringup(open=open_tests, kit=kit_again)
+    loop = DeviceLoop(APP, initial_state(config), kit=make_kit(config.input, inbox.put, clock),
+                      inbox=inbox, display=RecordingDisplay(), store=MemoryStore(),
+                      clock=clock, bringup=tests)
+    loop.start()
+    box = Box(loop, clock, RecordingDisplay(), None)
+    loop.feed([MENU])
+    rows = [label for _, label in menu_rows(loop.state, Home())]
+    loop.feed([KnobTurn(rows.index(BRINGUP_ROW)), OK])
+    assert loop.bench is None
+    assert loop.shown is not None and loop.shown.title == "Cannot test"
+    assert loop.shown.lines[0].startswith("cannot open the pins of the buttons: pin GPIO22 is "
+                                          "already in use")
+    # The kit has its pins again: MENU opens the menu.
+    press_pin(factory, MENU_PIN)
+    box.pump(0.05)
+    release_pin(factory, MENU_PIN)
+    box.pump(0.05)
+    assert isinstance(loop.state.screen, Menu)

@@ -128,6 +128,7 @@ class Bench:
         self._scan_at = now
         self._held: dict[str, float] = {}  # each switch or key down now, since when
         self._spent: set[str] = set()  # held long enough once: counts again after a release
+        self._drawn: tuple[tuple[Stage, tuple[str, ...]], Image.Image] | None = None
         self._probes: list[SwitchProbe | EncoderProbe] = []
         self._matrix: KeypadProbe | None = None
 
@@ -196,13 +197,20 @@ class Bench:
         return min(deadlines)
 
     def picture(self) -> Image.Image:
-        """The panel: the test pattern during the OLED's test, else the stage's page."""
+        """The panel: the test pattern during the OLED's test, else the stage's page (drawn
+        again only when it changed: the loop asks at every keypad scan)."""
+        shown = (self.stage, tuple(self.lines))
+        if self._drawn is not None and self._drawn[0] == shown:
+            return self._drawn[1]
         if self.stage is Stage.OLED:
-            return oled_pattern()
-        number = list(Stage).index(self.stage) + 1
-        hint = "Hold any key: next" if self.stage is Stage.INPUTS else "Any key: leave"
-        return render(View(Screen.MESSAGE, title=f"Test {number}/3: {self.stage.value}",
-                           lines=tuple(self.lines), hint=hint))
+            image = oled_pattern()
+        else:
+            number = list(Stage).index(self.stage) + 1
+            hint = "Hold any key: next" if self.stage is Stage.INPUTS else "Any key: leave"
+            image = render(View(Screen.MESSAGE, title=f"Test {number}/3: {self.stage.value}",
+                                lines=shown[1], hint=hint))
+        self._drawn = (shown, image)
+        return image
 
     def close(self) -> None:
         """Release every probe's pins; a walk left part way puts the pegs back at the start
