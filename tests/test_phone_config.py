@@ -22,17 +22,12 @@ from pegboard.config import Config
 from pegboard.config.phones import PhonesConfig
 from pegboard.device import build
 from tests.support.app_driver import OK, App
+from tests.support.ports import free_port
 
 WAIT_S = 30.0
 
 # Reading the board's log waits for its lines: a board that never says "ready" fails here.
 pytestmark = pytest.mark.timeout(120)
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 @contextmanager

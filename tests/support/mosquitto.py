@@ -9,7 +9,6 @@ persistent sessions and queued messages) and starts it again on the same port.
 from __future__ import annotations
 
 import os
-import random
 import shutil
 import signal
 import socket
@@ -20,6 +19,7 @@ from types import TracebackType
 
 from pegboard.cli import main
 from pegboard.club.setup import persistence
+from tests.support.ports import free_port
 from tests.support.waiting import LIVENESS_S, line_from
 
 MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
@@ -30,37 +30,6 @@ def _die_with_parent() -> None:
     import ctypes
 
     ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
-
-
-def _ephemeral() -> range:
-    """The ports the kernel hands out to outgoing connections and to ``bind(0)``."""
-    try:
-        low, high = Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()
-        return range(int(low), int(high) + 1)
-    except (OSError, ValueError):
-        return range(32768, 61000)
-
-
-_PICK = random.SystemRandom()
-"""Ports picked from the system's randomness: no test's seed makes two workers pick alike."""
-
-
-def free_port() -> int:
-    """A TCP port on 127.0.0.1 nothing listens on now, picked at random outside the kernel's
-    ephemeral range: a port handed out by ``bind(0)`` is free only until it is used, and every
-    connection any test makes meanwhile (on this worker, another or another run) may be given
-    it as its own end, so a broker started on it later would find it taken."""
-    ephemeral = _ephemeral()
-    while True:
-        port = _PICK.randrange(10_000, 65_536)
-        if port in ephemeral:
-            continue
-        with socket.socket() as sock:
-            try:
-                sock.bind(("127.0.0.1", port))
-            except OSError:
-                continue
-            return port
 
 
 def club_setup(out: Path, port: int, *, boards: int = 2, club: str = "c1") -> Path:
