@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import json
 
-from pegboard.app.inputs import KnobTurn
+from pegboard.app.inputs import KnobTurn, SeatEntry
 from pegboard.app.machine import initial_state
+from pegboard.app.seat_entry import seat_seq
 from pegboard.app.view import PageKind, Screen
 from pegboard.app.words import claimed_line
 from pegboard.config import Config
+from pegboard.rules.events import Claim
 from pegboard.rules.state import Reason
 from tests.support.app_driver import MENU, OK, UNDO, App
 
@@ -401,3 +403,18 @@ def test_a_crib_page_never_comes_in_the_next_deal() -> None:
     assert app.game.open_call is not None and app.game.open_call.claim.reason is Reason.FIFTEEN
     titles.extend(title for title, _, _ in pages_seen(app))
     assert not any("crib: 4" in title for title in titles), titles
+
+
+def test_a_claim_from_a_phone_keeps_the_count_back_too() -> None:
+    """P2 claims her hand from her phone, one short: the box shows no count while P1 may
+    call muggins on it; P1's own claim on the box shuts the window, and the page comes."""
+    app = to_the_show(muggins_game())
+    pending = app.game.pending_claims[0]
+    assert pending.player == 1 and pending.reason is Reason.HAND
+    app.feed(SeatEntry(1, (Claim(1, pending.points - 1),), seat_seq(app.state.session, 1), 1))
+    assert app.game.open_call is not None and app.game.open_call.owner == 1
+    assert not any(page.count is not None for page in app.pages), app.pages
+    assert "P2's hand: " not in everything_said(app)
+    claim(going_on(app), app.game.pending_claims[0].points)
+    assert app.view.title == f"P2's hand: {pending.points}"
+    assert app.view.lines[0] == f"said {pending.points - 1}"
