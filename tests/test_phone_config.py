@@ -24,7 +24,7 @@ from pegboard.device import build
 from tests.support.app_driver import OK, App
 from tests.support.ports import free_port
 
-WAIT_S = 30.0
+WAIT_S = 60.0
 
 # Reading the board's log waits for its lines: a board that never says "ready" fails here.
 pytestmark = pytest.mark.timeout(120)

@@ -26,7 +26,7 @@ from pegboard.web.server import guarded_config
 from pegboard.web.server_conn import GuardedH11, Limits
 from tests.support.hostile import scoreboard_store
 
-WAIT_S = 30.0
+WAIT_S = 60.0
 """How long the server may take to start or stop: far above what it takes."""
 
 
