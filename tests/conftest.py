@@ -30,6 +30,7 @@ settings.register_profile("pegboard", deadline=None)
 settings.load_profile("pegboard")
 
 SLOWEST_FIRST = (
+    "test_phone_games.py",
     "test_hostile_servers.py",
     "test_app_input_cost.py",
     "test_table_conformance.py",
@@ -52,6 +53,7 @@ SLOWEST_FIRST = (
     "test_phone_server.py",
     "test_imports.py",
     "test_phone_browser.py",
+    "test_phone_config.py",
     "test_club_big_screen.py",
     "test_stats_learning.py",
     "test_club_identity.py",
