@@ -145,7 +145,7 @@ def _keypad_action(name: str) -> KeyAction:
     if name == "undo":
         return KeyAction(Press(Button.UNDO), repeat=Press(Button.UNDO, repeat=True))
     rank = _RANK_BY_KEY[name]
-    # Held, a rank key asks for that rank's suit facts ("J nobs", "7 flush").
+    # Held, a rank key asks for that rank's suit facts ("J, with nobs", "7, in the flush").
     return KeyAction(RankKey(rank), hold=RankKey(rank, long=True))
 
 

@@ -159,7 +159,7 @@ LEGENDS = {
     "encoder": ("Keys: \u2190/\u2192 turn  Enter/Space OK (push)  g GO  u UNDO  m MENU",
                 "      O G U M = hold that button   x quit (the game is saved)"),
     "keypad": ("Keys: a/1 ace  2-9  0/t ten  j q k  Enter OK  g GO  u UNDO",
-               "      m MENU  Shift+key = hold (J: J nobs)  x quit (it is saved)"),
+               "      m MENU  Shift+key = hold (J, with nobs)  x quit (saved)"),
 }
 """Each kit's key legend, the last two lines of the screen."""
 

@@ -56,7 +56,7 @@ KEYPAD_KEYS: dict[str, KeyStep] = {
     "u": KeyStep("undo"), "\x7f": KeyStep("undo"), "m": KeyStep("menu"),
     "G": KeyStep("go", hold=True), "U": KeyStep("undo", hold=True),
     "M": KeyStep("menu", hold=True),
-    # Shift holds a rank key (a suit fact such as "J nobs" or "7 flush" on the card wheel).
+    # Shift holds a rank key (a suit fact such as "J, with nobs" on the card wheel).
     "A": KeyStep("A", hold=True), "T": KeyStep("10", hold=True), ")": KeyStep("10", hold=True),
     "J": KeyStep("J", hold=True), "Q": KeyStep("Q", hold=True), "K": KeyStep("K", hold=True),
     **{mark: KeyStep(str(n), hold=True) for n, mark in enumerate("@#$%^&*(", start=2)},
