@@ -90,6 +90,22 @@ def test_record_messages_name_the_key_and_what_is_allowed() -> None:
         assert str(caught.value) == message
 
 
+def test_a_huge_or_long_value_is_refused_in_one_short_line() -> None:
+    # repr() of an int of over 4,300 digits raises ValueError: the refusal must not.
+    huge = 7 ** 6000
+    for data, shown in [
+        ({"next_game_dealer": huge}, "got a number of about 5071 digits"),
+        ({"no_heels_last": huge}, "not a number of about 5071 digits"),
+        ({"muggins": [huge]}, "got a list"),
+        ({"muggins": "y" * 500}, "got '" + "y" * 38 + "\u2026"),
+    ]:
+        with pytest.raises(RuleError) as caught:
+            Rules.from_json(data)
+        assert str(caught.value).endswith(shown) and len(str(caught.value)) < 120
+    with pytest.raises(ConfigError, match="next_game_dealer"):
+        parse_config(f"[rules]\nnext_game_dealer = 0x{huge:x}\n")
+
+
 def test_the_config_rules_section_is_players_and_the_offered_variants() -> None:
     keys = section_keys("rules")
     assert list(keys) == ["players", *(v.key for v in VARIANTS if v.config)]

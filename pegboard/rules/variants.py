@@ -43,6 +43,18 @@ def _games(value: Any) -> str:
     return "1 game" if value == 1 else f"best of {value}"
 
 
+def _written(value: object) -> str:
+    """A value as a refusal quotes it, never longer than a line: a rules object can come
+    from any file or request, and repr() of an int of over 4,300 digits raises."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 50:
+        return f"a number of about {int(value.bit_length() * 0.30103) + 1} digits"
+    try:
+        text = repr(value)
+    except ValueError:  # a list or table holding such an int
+        return f"a {type(value).__name__}"
+    return text if len(text) <= 40 else text[:39] + "\u2026"
+
+
 def _five_card_target(rules: Rules) -> Rules:
     """Five-card cribbage is played to 61: choosing it (or not) sets the usual target."""
     return replace(rules, target=61 if rules.five_card else 121)
@@ -76,14 +88,14 @@ class Variant:
         """``value`` as :class:`Rules` holds it; RuleError when it has the wrong type or is
         not allowed (the message names the key)."""
         if self.kind is int and (isinstance(value, bool) or not isinstance(value, int)):
-            raise RuleError(f"rules {self.key!r} must be a whole number, got {value!r}")
+            raise RuleError(f"rules {self.key!r} must be a whole number, got {_written(value)}")
         if self.kind is bool and not isinstance(value, bool):
-            raise RuleError(f"rules {self.key!r} must be true or false, got {value!r}")
+            raise RuleError(f"rules {self.key!r} must be true or false, got {_written(value)}")
         if not issubclass(self.kind, StrEnum):
             self.check(value)
             return value
         if not isinstance(value, str):
-            raise RuleError(f"rules {self.key!r} must be text, got {value!r}")
+            raise RuleError(f"rules {self.key!r} must be text, got {_written(value)}")
         self.check(value)
         return self.kind(value)
 
@@ -94,7 +106,7 @@ class Variant:
         else:
             ok = self.valid(value)
         if not ok:
-            raise RuleError(f"{self.key} must be {self.allowed}, not {value!r}")
+            raise RuleError(f"{self.key} must be {self.allowed}, not {_written(value)}")
 
     def row(self, rules: Rules) -> str:
         """The setup row: "Muggins: off"."""
@@ -161,7 +173,7 @@ class Rules:
         61
         """
         if not isinstance(data, Mapping):
-            raise RuleError(f"rules must be an object, got {data!r}")
+            raise RuleError(f"rules must be an object, got {_written(data)}")
         unknown = sorted(set(data) - set(VARIANT_BY_KEY))
         if unknown:
             raise RuleError(
