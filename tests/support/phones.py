@@ -148,9 +148,12 @@ class Listener:
                 raise AssertionError(f"waited {WAIT_S} s for {what} on the stream")
 
     def events(self) -> list[tuple[str, str]]:
-        """Each event's kind and data, in order."""
+        """Each whole event's kind and data, in order (one still arriving is left out)."""
         found = []
-        for block in bytes(self.raw).decode().split("\n\n"):
+        with self.changed:
+            text = bytes(self.raw).decode()
+        # Every whole event ends in a blank line: what follows the last one is unfinished.
+        for block in text.split("\n\n")[:-1]:
             kind = data = ""
             for line in block.splitlines():
                 if line.startswith("event: "):
