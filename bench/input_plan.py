@@ -7,8 +7,6 @@ every input is then fed through the app's real ``step`` like any other.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from pegboard.app import show, table, wheels
 from pegboard.app.inputs import Button, InputEvent, KnobTurn, Press, RankKey
 from pegboard.app.machine import AppState, step, view
@@ -17,6 +15,7 @@ from pegboard.app.picker import Slot, rank_label
 from pegboard.app.state import CardEntry, Claiming, Reading, Wheel, WheelScreen
 from pegboard.app.view import FLUSH_OF, SuitFact
 from pegboard.rules.cards import Card, Rank
+from pegboard.rules.value import replace
 
 OK = Press(Button.OK)
 HOLD_OK = Press(Button.OK, long=True)

@@ -270,9 +270,8 @@ def test_the_coach_is_silent_without_teaching() -> None:
 
 
 def test_a_coach_page_is_said_aloud_once() -> None:
-    from dataclasses import replace
-
     from pegboard.app.state import Reading
+    from pegboard.rules.value import replace
     from pegboard.voice.acts import Importance
     from pegboard.voice.phrases import coach_phrase
     from tests.support.announcing import announcer_after

@@ -4,12 +4,12 @@ each a ``confirm`` line; only then does OK leave the game."""
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 
 from pegboard.app.session import Session
 from pegboard.app.state import GameOverScreen
 from pegboard.rules.events import ClubSeat, GameHeader
 from pegboard.rules.game import Game
+from pegboard.rules.value import replace
 from tests.support.app_driver import OK, UNDO, App
 from tests.support.games import random_game
 

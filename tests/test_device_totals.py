@@ -6,7 +6,6 @@ record keeps the full totals."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 
 from pegboard.app import calls, machine
@@ -15,6 +14,7 @@ from pegboard.app.state import AppState, Reading, Scores
 from pegboard.commands.game import GameSession
 from pegboard.config import Config
 from pegboard.device.build import initial_state, open_store
+from pegboard.rules.value import replace
 from pegboard.sim.terminal import board_lines, words_below
 from pegboard.store import Store
 from pegboard.voice.audio import score_words

@@ -5,8 +5,6 @@ Every expected value is worked out by hand from the cards in the script (the com
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 
 from pegboard.rules.cards import Card, parse_cards
@@ -27,6 +25,7 @@ from pegboard.rules.facts import (
 )
 from pegboard.rules.game import Game
 from pegboard.rules.state import Owed, Phase, Reason, Skunk
+from pegboard.rules.value import replace
 from pegboard.rules.variants import Rules
 from tests.support.games import parse_script, random_game
 

@@ -10,7 +10,7 @@ from the layout code.
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -21,6 +21,7 @@ from pegboard.app.inputs import KnobTurn
 from pegboard.app.view import Screen, View
 from pegboard.config import Config, DisplayConfig, parse_config
 from pegboard.hw.oled import OledDisplay, open_dummy
+from pegboard.rules.value import replace
 from pegboard.sim.fakes import FakeClock
 from pegboard.sim.keys import expand, parse_script
 from pegboard.sim.session import Simulator

@@ -3,9 +3,9 @@ over real passes, the QR code read back off the rendered frame, and the golden f
 
 from __future__ import annotations
 
+import dataclasses
 import http.client
 import os
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -23,6 +23,7 @@ from pegboard.device import build
 from pegboard.device.observers import Seen
 from pegboard.device.pairing import PairingPort, board_address
 from pegboard.errors import PairingError
+from pegboard.rules.value import replace
 from pegboard.sim.fakes import FakeClock, RecordingDisplay
 from pegboard.sim.keys import expand, parse_script
 from pegboard.sim.session import Simulator
@@ -284,7 +285,8 @@ def same(image: Image.Image, name: str) -> None:
 def test_golden_pairing_frames() -> None:
     app = started().feed(PAIRING)
     same(render(app.view), "pair_code")
-    large = started(Config(phones=PHONES, display=replace(Config().display, large_print=True)))
+    large_print = dataclasses.replace(Config().display, large_print=True)
+    large = started(Config(phones=PHONES, display=large_print))
     same(render(large.feed(PAIRING).view), "pair_code")  # the code is large already
     app = started().feed(Pairing((SeatCode(0, held=True), PAIRING.seats[1])))
     same(render(app.view), "pair_held")

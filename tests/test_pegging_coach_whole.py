@@ -4,12 +4,13 @@ the card to lay), and in audio mode the voice says it whole."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import pytest
 from PIL import Image, ImageChops
 
 from pegboard.app.inputs import InputEvent
+from pegboard.rules.value import replace
 from pegboard.ui.render import render
 from pegboard.ui.text import CHAR_W, LINE_H, draw_text, fit, width, wrap
 from pegboard.voice.hook import Transcript, VoiceHook

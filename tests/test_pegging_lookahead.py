@@ -179,9 +179,8 @@ def test_knowledge_says_what_is_known_of_the_players_own_cards() -> None:
     """Dealt cards entered, hand not known: DEALT, holding as many as are left, nothing held
     for sure; the same turn with the hand given (as the review learns it in the show): KEPT,
     the discards seen; with neither: NOTHING."""
-    from dataclasses import replace
-
     from pegboard.coach.knowledge import OwnCards, knowledge_for
+    from pegboard.rules.value import replace
 
     checked = 0
     for before, card in turns():

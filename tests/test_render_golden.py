@@ -25,7 +25,6 @@ from __future__ import annotations
 import contextlib
 import io
 import os
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -33,6 +32,7 @@ from PIL import Image, ImageChops
 
 from pegboard.app.view import Brightness, Screen
 from pegboard.cli import main as pegboard
+from pegboard.rules.value import replace
 from pegboard.sim import marked_scripts
 from pegboard.sim.marked_scripts import KeyScript, Mark, Shot, play, read_script
 from pegboard.ui.render import render

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import re
 import threading
-from dataclasses import replace
 from html import unescape
 from pathlib import Path
 
@@ -22,6 +21,7 @@ from pegboard.app.state import GameOverScreen
 from pegboard.coach.lessons import GameLessons, lessons, player_parts, worth_showing
 from pegboard.coach.review import points_text
 from pegboard.rules.game import Game
+from pegboard.rules.value import replace
 from pegboard.web.app import create_app
 from pegboard.web.review import Reviews
 from tests.support.app_driver import MENU, OK, App

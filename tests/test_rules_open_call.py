@@ -10,8 +10,6 @@ here over the record's entries and reports, at every entry.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 
 from pegboard.errors import RuleError
@@ -19,6 +17,7 @@ from pegboard.rules.events import Claim, Deal, Event, Muggins, NewGame
 from pegboard.rules.facts import ClaimClosed, Report
 from pegboard.rules.game import Game
 from pegboard.rules.state import GameState, Phase
+from pegboard.rules.value import replace
 from tests.support.games import random_game
 from tests.support.rulings_records import claim, entry, event, game_of, header, play
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import io
 import re
-from dataclasses import replace
 
 import pytest
 from PIL import Image
 
 from pegboard.app.view import Brightness, Screen, SideView, View
+from pegboard.rules.value import replace
 from pegboard.sim.screen import Layout, choose_layout, compose, minimum_size, too_small
 from pegboard.sim.terminal import LEGENDS, TerminalDisplay, screen_lines, split_keys
 from pegboard.ui.render import render

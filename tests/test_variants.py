@@ -6,10 +6,8 @@ names variants to that one declaration, and check every value each place offers 
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import re
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -23,6 +21,7 @@ from pegboard.config.schema import section_keys
 from pegboard.errors import RuleError
 from pegboard.record import dump_line, parse_line
 from pegboard.rules.events import GameHeader
+from pegboard.rules.value import replace
 from pegboard.rules.variants import (
     VARIANT_BY_KEY,
     VARIANTS,
@@ -39,7 +38,7 @@ OFFERED = [v for v in VARIANTS if v.choices]
 
 
 def test_every_rules_field_is_one_declared_variant() -> None:
-    assert [v.key for v in VARIANTS] == [f.name for f in dataclasses.fields(Rules)]
+    assert [v.key for v in VARIANTS] == list(Rules.__match_args__)
     for variant in VARIANTS:
         assert variant.label and variant.help and variant.allowed, variant.key
         default = getattr(Rules(), variant.key)

@@ -3,10 +3,10 @@ voice's hooks in the loop (say it again, the screen read aloud, undo)."""
 
 from __future__ import annotations
 
+import dataclasses
 import shutil
 import wave
 from collections.abc import Sequence
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -22,6 +22,7 @@ from pegboard.rules.events import Event, GameHeader, Undo
 from pegboard.rules.facts import Counted, GameOver, Scored, ShowStep
 from pegboard.rules.game import Game
 from pegboard.rules.state import PLAY_REASONS, Reason
+from pegboard.rules.value import replace
 from pegboard.voice.acts import Announcement, Importance
 from pegboard.voice.announce import Announcer
 from tests.support.announcing import said_over_keys
@@ -124,7 +125,7 @@ def _run(keys: str, config: Config, tmp_path: Path) -> Sink:
     return said_over_keys(keys, config, tmp_path, Sink())
 
 
-VOICE_ON = replace(Config(), voice=replace(Config().voice, enabled=True))
+VOICE_ON = dataclasses.replace(Config(), voice=dataclasses.replace(Config().voice, enabled=True))
 
 
 def test_say_it_again_held_go_and_undo_reach_the_voice(tmp_path: Path) -> None:

@@ -169,11 +169,10 @@ def test_the_phrase_table_names_its_languages() -> None:
 
 
 def test_the_announcer_says_a_near_miss_once_and_a_hand_with_its_entry() -> None:
-    from dataclasses import replace
-
     from pegboard.app.effects import Changes
     from pegboard.app.state import Page, Reading
     from pegboard.app.view import PageKind
+    from pegboard.rules.value import replace
     from pegboard.voice.acts import Importance
     from tests.support.announcing import added, announcer_after
     from tests.support.games import parse_script

@@ -4,14 +4,13 @@ withdrawn and the added: what changed is said once, what is the same is not said
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from pegboard.app.effects import Changes
 from pegboard.app.session import Session
 from pegboard.app.state import AppState
 from pegboard.config import Config
 from pegboard.rules.cards import Card
 from pegboard.rules.events import Deal, GameHeader, Play, Starter
+from pegboard.rules.value import replace
 from pegboard.voice.announce import Announcer
 from tests.support.announcing import added
 

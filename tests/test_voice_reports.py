@@ -4,11 +4,10 @@ page or an undo was."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from pegboard.app.effects import Changes
 from pegboard.app.state import Page, Reading
 from pegboard.app.view import PageKind, Screen, View
+from pegboard.rules.value import replace
 from pegboard.voice.audio import screen_words
 from tests.support.announcing import added, announcer_after
 

@@ -32,8 +32,6 @@ lessons on what was missed come once the window on the claim is shut, as without
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from pegboard.app import flow
 from pegboard.app.inputs import InputEvent
 from pegboard.app.keys import list_move
@@ -43,6 +41,7 @@ from pegboard.app.views import board, numbered
 from pegboard.app.words import TITLE_CHARS, claimed_line
 from pegboard.rules.events import Claim, Muggins
 from pegboard.rules.state import GameState, Reason
+from pegboard.rules.value import replace
 
 NO_MUGGINS = "No muggins"
 COUNTED = (Reason.HAND, Reason.CRIB)

@@ -19,11 +19,10 @@ game was counted before the others'); a new night starts at the service's round.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from pegboard.app.inputs import ClubNight, ClubStatus
 from pegboard.app.state import AppState, Home, Page, Reading
 from pegboard.app.view import PageKind
+from pegboard.rules.value import replace
 
 TITLE = "Result not sent"
 AGAIN = "It goes by itself once this is put right."

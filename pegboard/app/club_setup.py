@@ -17,13 +17,12 @@ option line that would switch help on.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from pegboard.app.inputs import InputEvent
 from pegboard.app.keys import Key, key_of, number_edit
 from pegboard.app.state import AppState, Result, Setup, SetupScreen
 from pegboard.config import ClubConfig
 from pegboard.rules.events import ClubSeat, TableOptions
+from pegboard.rules.value import replace
 
 LOCK_ROW = "Tournament: no help"
 """What setup and the menu say in place of the help rows under the tournament lock."""

@@ -13,13 +13,12 @@ in); the store makes their record lines, in the one place the record's text is m
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field, replace
 
 from pegboard.app.view import Brightness, SuitFact
 from pegboard.rules.events import Event, GameHeader
 from pegboard.rules.facts import Report
 from pegboard.rules.state import GameState
-from pegboard.rules.value import Value
+from pegboard.rules.value import Value, replace
 
 
 class PersistNewGame(Value):
@@ -37,22 +36,37 @@ class PersistNewGame(Value):
         object.__setattr__(self, "header", header)
 
 
-@dataclass(frozen=True, slots=True)
-class Persist:
+class Persist(Value):
     """Append one accepted entry to the current game's record; ``report`` is the engine's
-    report of it, added for the loop's observers once the entry is saved."""
+    report of it, added for the loop's observers once the entry is saved (it is not part of
+    what the effect is: two effects that save the same entry are equal)."""
+
+    __slots__ = ("entry", "report")
+    __match_args__ = ("entry", "report")
+    _compared = ("entry",)
 
     entry: Event
-    report: Report | None = field(default=None, compare=False)
+    report: Report | None
+
+    def __init__(self, entry: Event, report: Report | None = None) -> None:
+        setter = object.__setattr__
+        setter(self, "entry", entry)
+        setter(self, "report", report)
 
 
-@dataclass(frozen=True, slots=True)
-class PersistUndo:
+class PersistUndo(Value):
     """Take back the last entry of the current game (the engine took it back); ``report``
     is the engine's report of that entry, withdrawn for the loop's observers once the undo
-    is saved."""
+    is saved (it is not part of what the effect is: every undo saved is equal)."""
 
-    report: Report | None = field(default=None, compare=False)
+    __slots__ = ("report",)
+    __match_args__ = ("report",)
+    _compared = ()
+
+    report: Report | None
+
+    def __init__(self, report: Report | None = None) -> None:
+        object.__setattr__(self, "report", report)
 
 
 class FinishGame(Value):
@@ -214,35 +228,56 @@ class AudioMode(Value):
         object.__setattr__(self, "on", on)
 
 
-@dataclass(frozen=True, slots=True)
-class SeatAnswer:
+class SeatAnswer(Value):
     """The answer to a seat's own entry (:class:`~pegboard.app.inputs.SeatEntry`): taken
     (its entries saved before any output is told) or refused, with the reason in words
     meant for that seat alone. The loop hands it to the outputs like the LEDs' pegs; if
     the save fails the loop turns it into a refusal."""
 
+    __slots__ = ("reason", "seat", "taken", "ticket")
+    __match_args__ = ("ticket", "seat", "taken", "reason")
+
     ticket: int
     seat: int
     taken: bool
-    reason: str = ""
+    reason: str
+
+    def __init__(self, ticket: int, seat: int, taken: bool, reason: str = "") -> None:
+        setter = object.__setattr__
+        setter(self, "ticket", ticket)
+        setter(self, "seat", seat)
+        setter(self, "taken", taken)
+        setter(self, "reason", reason)
 
 
-@dataclass(frozen=True, slots=True)
-class OfferPairing:
+class OfferPairing(Value):
     """Ask the pairing port for the join code of each of the ``seats`` of the game in
     progress (a new game, or "Phones" on the menu); it answers with a
     :class:`~pegboard.app.inputs.Pairing` input. Nothing happens where phones are off."""
 
+    __slots__ = ("seats",)
+    __match_args__ = ("seats",)
+
     seats: int
 
+    def __init__(self, seats: int) -> None:
+        object.__setattr__(self, "seats", seats)
 
-@dataclass(frozen=True, slots=True)
-class ReleaseSeat:
+
+class ReleaseSeat(Value):
     """Free ``seat`` of the game in progress from its phone (a lost phone: its token stops
     working); the pairing port answers with the pairing as it then is, from that seat."""
 
+    __slots__ = ("seat", "seats")
+    __match_args__ = ("seat", "seats")
+
     seat: int
     seats: int
+
+    def __init__(self, seat: int, seats: int) -> None:
+        setter = object.__setattr__
+        setter(self, "seat", seat)
+        setter(self, "seats", seats)
 
 
 Effect = (
@@ -253,8 +288,7 @@ Effect = (
 """Anything ``step`` can ask the loop to do."""
 
 
-@dataclass(frozen=True, slots=True)
-class Changes:
+class Changes(Value):
     """What a run of saved effects did to the entries in force, as the engine reported it:
     the reports of the entries :attr:`added` (in the order entered) and of those
     ``withdrawn`` (taken back, in the order they had been entered), net of each other: an
@@ -265,10 +299,24 @@ class Changes:
     are all older than the ones it adds: they were withdrawn first.
     """
 
-    entered: tuple[Report | None, ...] = ()
+    __slots__ = ("began", "entered", "withdrawn")
+    __match_args__ = ("entered", "withdrawn", "began")
+
+    entered: tuple[Report | None, ...]
     """Each entry added, with its report (None: an entry given without one)."""
-    withdrawn: tuple[Report, ...] = ()
-    began: bool = False
+    withdrawn: tuple[Report, ...]
+    began: bool
+
+    def __init__(
+        self,
+        entered: tuple[Report | None, ...] = (),
+        withdrawn: tuple[Report, ...] = (),
+        began: bool = False,
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "entered", entered)
+        setter(self, "withdrawn", withdrawn)
+        setter(self, "began", began)
 
     @property
     def added(self) -> tuple[Report, ...]:

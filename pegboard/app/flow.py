@@ -17,8 +17,6 @@ The rules of the device, kept here in one place:
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from pegboard.app import open_hands, private
 from pegboard.app.effects import Effect, Persist, PersistUndo
 from pegboard.app.held_counts import held_screen, reading
@@ -63,6 +61,7 @@ from pegboard.rules.events import (
 from pegboard.rules.facts import Report
 from pegboard.rules.fold import fold_reports
 from pegboard.rules.state import GameState, PenaltyOffer, Phase, Reason
+from pegboard.rules.value import replace
 
 
 def enter(state: AppState, event: Event, first: tuple[Page, ...] = (), *,

@@ -7,8 +7,6 @@ confirmed, OK goes on as in any game. UNDO takes back the last press."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from pegboard.app import flow, menus
 from pegboard.app.inputs import InputEvent
 from pegboard.app.keys import steps
@@ -19,6 +17,7 @@ from pegboard.app.views import board
 from pegboard.app.words import result_lines
 from pegboard.rules.events import Confirm, NewGame
 from pegboard.rules.facts import GameOver
+from pegboard.rules.value import replace
 
 
 def race(state: AppState, screen: GameOverScreen, event: InputEvent) -> Result:

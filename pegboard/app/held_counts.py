@@ -4,12 +4,11 @@ resumed, or after an undo, the owner's count screen for every count still held."
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from pegboard.app import views
 from pegboard.app.state import AppState, Count, OwnCount, Page, Reading, ScreenState
 from pegboard.app.words import count_page
 from pegboard.rules.state import GameState, HeldCount, Reason
+from pegboard.rules.value import replace
 
 
 def held(gs: GameState, count: Count | None) -> bool:

@@ -10,7 +10,6 @@ teaching game the cards laid away are asked next, from those cards
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from pegboard import lazy
@@ -24,6 +23,7 @@ from pegboard.coach.help_shape import in_words
 from pegboard.rules.cards import Card
 from pegboard.rules.events import Dealt, LaidAway, Penalty
 from pegboard.rules.state import GameState
+from pegboard.rules.value import replace
 
 if TYPE_CHECKING:
     from pegboard.coach import advice, rulehelp

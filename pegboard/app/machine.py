@@ -26,7 +26,6 @@ refused.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 
 from pegboard.app import club_notice, flow, open_hands, pairing, seat_entry, views
 from pegboard.app.effects import (
@@ -78,6 +77,7 @@ from pegboard.app.words import offer_page, score_line
 from pegboard.config import Config
 from pegboard.record.reader import RawLine
 from pegboard.rules.game import Game
+from pegboard.rules.value import replace
 
 __all__ = ["AppState", "initial_state", "step", "view"]
 

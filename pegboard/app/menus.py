@@ -9,7 +9,6 @@ returns to that very screen; holding MENU asks to shut down.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from pegboard import lazy
@@ -51,6 +50,7 @@ from pegboard.app.views import board, numbered
 from pegboard.app.words import no_suits, scores_lines, wrap
 from pegboard.rules.events import ClubSeat, OptionsChanged
 from pegboard.rules.state import GameState, Phase
+from pegboard.rules.value import replace
 
 if TYPE_CHECKING:
     from pegboard.app import review_pages

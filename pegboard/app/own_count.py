@@ -12,7 +12,6 @@ power cut asks the owner again for a count they had not turned in.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from pegboard import lazy
@@ -30,6 +29,7 @@ from pegboard.errors import PegboardError
 from pegboard.rules import events
 from pegboard.rules.facts import CountSaid
 from pegboard.rules.scoring import Breakdown
+from pegboard.rules.value import replace
 
 if TYPE_CHECKING:
     from pegboard.coach import teaching

@@ -17,7 +17,6 @@ shows the board as that fact left it, so the pegs move on screen one act at a ti
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 
 from pegboard.app import views
 from pegboard.app.state import Count, Page
@@ -35,6 +34,7 @@ from pegboard.rules.facts import (
     TakenBack,
 )
 from pegboard.rules.state import GameState, Phase, Reason
+from pegboard.rules.value import replace
 
 SHOWN = (Reason.HAND, Reason.CRIB)
 """The reasons a count's page shows (the award line says the rest)."""

@@ -19,14 +19,13 @@ any page.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from pegboard.app.effects import OfferPairing, ReleaseSeat
 from pegboard.app.inputs import InputEvent, Pairing, SeatCode
 from pegboard.app.keys import Key, key_of, list_move, steps
 from pegboard.app.state import AppState, Confirm, Menu, PairingScreen, Result, Saved
 from pegboard.app.view import Screen, View
 from pegboard.app.views import numbered
+from pegboard.rules.value import replace
 
 MENU_ROW = "Phones"
 """The menu's row that shows the pairing again."""

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from pegboard.app import flow
 from pegboard.app.inputs import InputEvent
 from pegboard.app.keys import list_move, number_edit
@@ -14,6 +12,7 @@ from pegboard.app.words import side_name
 from pegboard.rules.events import Peg, Penalty
 from pegboard.rules.penalties import CATALOGUE
 from pegboard.rules.state import GameState, Phase
+from pegboard.rules.value import replace
 
 PENALTY_TOP = 61
 """The most points a penalty can be turned to."""

@@ -12,7 +12,6 @@ advice) are never changed.
 from __future__ import annotations
 
 from collections.abc import Sequence, Set
-from dataclasses import replace
 from itertools import product
 
 from pegboard.app import wheels
@@ -26,6 +25,7 @@ from pegboard.rules.events import Crib, Event, Play, Show
 from pegboard.rules.facts import Report
 from pegboard.rules.scoring import ScoreItem
 from pegboard.rules.state import GameState
+from pegboard.rules.value import replace
 
 SUITS = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
 _CARD = {(card.rank, card.suit): card for card in DECK}

@@ -28,7 +28,6 @@ the engine like a key, and is written by the store before anyone is told. The ru
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 
 from pegboard.app import flow
 from pegboard.app.effects import Effect, Persist, SeatAnswer, SetBrightness
@@ -51,6 +50,7 @@ from pegboard.rules.events import (
 )
 from pegboard.rules.game import Game
 from pegboard.rules.state import GameState, Phase
+from pegboard.rules.value import replace
 
 SEAT_EVENTS = (Dealt, LaidAway, Play, Go, Claim, Muggins)
 """The entries a seat makes for itself, each naming it as ``player`` (and counted by

@@ -10,7 +10,6 @@ long the match, and any number of futures can grow from one session.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from typing import TypeVar, cast
 
 from pegboard.record.reader import RawLine, read_game
@@ -19,18 +18,29 @@ from pegboard.rules.facts import Report
 from pegboard.rules.game import Game
 from pegboard.rules.history import Entries
 from pegboard.rules.state import GameState
+from pegboard.rules.value import Value
 
 T = TypeVar("T")
 
 
-@dataclass(frozen=True, slots=True)
-class Session:
+class Session(Value):
     """One game (or match) being recorded: the engine's ``game`` and the ``table`` options in
     force (the header's, changed by the option entries)."""
 
+    __slots__ = ("_memo", "game", "table")
+    __match_args__ = ("game", "table")
+
     game: Game
     table: TableOptions
-    _memo: dict[object, object] = field(default_factory=dict, compare=False, repr=False)
+    _memo: dict[object, object]
+    """What screens derived from this session (:meth:`memo`): not a field, each session
+    starts its own."""
+
+    def __init__(self, game: Game, table: TableOptions) -> None:
+        setter = object.__setattr__
+        setter(self, "game", game)
+        setter(self, "table", table)
+        setter(self, "_memo", {})
 
     @classmethod
     def new(cls, header: GameHeader) -> Session:

@@ -9,8 +9,6 @@ wheel entered without (see :mod:`pegboard.app.resuit`).
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from pegboard.app import calls, flow, resuit
 from pegboard.app.effects import Persist
 from pegboard.app.inputs import InputEvent, KnobTurn
@@ -27,6 +25,7 @@ from pegboard.rules.cards import Card
 from pegboard.rules.events import Event, LetPass, Penalty
 from pegboard.rules.show import score_hand
 from pegboard.rules.state import GameState, Reason
+from pegboard.rules.value import replace
 
 MAX_CLAIM = 29
 """The most a claim can be (the best hand)."""

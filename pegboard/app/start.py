@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from pegboard import lazy
@@ -30,7 +29,7 @@ from pegboard.app.views import board, numbered
 from pegboard.config import ClubConfig
 from pegboard.rules.events import Cut, Deal, GameHeader
 from pegboard.rules.state import Phase
-from pegboard.rules.value import Value
+from pegboard.rules.value import Value, replace
 from pegboard.rules.variants import VARIANT_BY_KEY, VARIANTS
 
 if TYPE_CHECKING:

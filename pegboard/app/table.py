@@ -9,8 +9,6 @@ UNDO takes back the last of them first.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from pegboard.app import calls, flow, resuit, wheels
 from pegboard.app.effects import FactsEntered
 from pegboard.app.inputs import InputEvent, RankKey
@@ -27,6 +25,7 @@ from pegboard.rules.cards import Card, Suit
 from pegboard.rules.events import Crib, Go, Play, Show, Starter, StarterSuit
 from pegboard.rules.facts import SaidGo
 from pegboard.rules.state import GameState, Phase, SuitQuestion
+from pegboard.rules.value import replace
 
 
 def _gs(state: AppState) -> GameState:

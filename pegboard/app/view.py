@@ -47,7 +47,8 @@ the director walking past) sees that no help is given.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+
+from pegboard.rules.value import Value
 
 
 class Screen(enum.Enum):
@@ -149,8 +150,7 @@ class Brightness(enum.Enum):
     BLANK = "blank"
 
 
-@dataclass(frozen=True, slots=True)
-class SideView:
+class SideView(Value):
     """One side of the board (a player, or a partnership named "Ann & Cy").
 
     ``back`` is the back peg (the score before the last award). ``dealer`` marks the side
@@ -158,16 +158,35 @@ class SideView:
     the side that won.
     """
 
+    __slots__ = ("back", "dealer", "name", "score", "to_act", "winner")
+    __match_args__ = ("name", "score", "back", "dealer", "to_act", "winner")
+
     name: str
     score: int
-    back: int = 0
-    dealer: bool = False
-    to_act: bool = False
-    winner: bool = False
+    back: int
+    dealer: bool
+    to_act: bool
+    winner: bool
+
+    def __init__(
+        self,
+        name: str,
+        score: int,
+        back: int = 0,
+        dealer: bool = False,
+        to_act: bool = False,
+        winner: bool = False,
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "name", name)
+        setter(self, "score", score)
+        setter(self, "back", back)
+        setter(self, "dealer", dealer)
+        setter(self, "to_act", to_act)
+        setter(self, "winner", winner)
 
 
-@dataclass(frozen=True, slots=True)
-class PickerView:
+class PickerView(Value):
     """The card picker: a wheel of ``options`` with ``index`` highlighted.
 
     Options are short labels in wheel order (turning clockwise moves to the next one and
@@ -179,10 +198,26 @@ class PickerView:
     (:func:`suit_words`) and none reads a label.
     """
 
+    __slots__ = ("facts", "index", "options", "prompt")
+    __match_args__ = ("prompt", "options", "index", "facts")
+
     prompt: str
     options: tuple[str, ...]
     index: int
-    facts: tuple[SuitFact, ...] = ()
+    facts: tuple[SuitFact, ...]
+
+    def __init__(
+        self,
+        prompt: str,
+        options: tuple[str, ...],
+        index: int,
+        facts: tuple[SuitFact, ...] = (),
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "prompt", prompt)
+        setter(self, "options", options)
+        setter(self, "index", index)
+        setter(self, "facts", facts)
 
     @property
     def candidate(self) -> str:
@@ -200,38 +235,120 @@ class PickerView:
         return f"{self.candidate}, {self.fact_words}" if self.facts else self.candidate
 
 
-@dataclass(frozen=True, slots=True)
-class View:
+class View(Value):
     """What the screen shows. See the module docstring for which fields each screen uses."""
 
+    __slots__ = (
+        "award",
+        "brightness",
+        "coach",
+        "code",
+        "count",
+        "first_line",
+        "hint",
+        "large_print",
+        "lines",
+        "link",
+        "locked",
+        "named",
+        "page",
+        "picker",
+        "pile",
+        "qr",
+        "race",
+        "screen",
+        "selected",
+        "sides",
+        "suits",
+        "target",
+        "title",
+        "turn",
+    )
+    __match_args__ = ("screen", "title", "lines", "selected", "first_line", "sides", "target",
+                      "count", "pile", "turn", "award", "picker", "hint", "suits", "coach", "race",
+                      "link", "page", "named", "brightness", "large_print", "locked", "qr", "code")
+
     screen: Screen
-    title: str = ""
-    lines: tuple[str, ...] = ()
-    selected: int | None = None
-    first_line: int = 0
-    sides: tuple[SideView, ...] = ()
-    target: int = 121
-    count: int | None = None
-    pile: tuple[str, ...] = ()
-    turn: str = ""
-    award: str = ""
-    picker: PickerView | None = None
-    hint: str = ""
-    suits: tuple[str, ...] = ()
+    title: str
+    lines: tuple[str, ...]
+    selected: int | None
+    first_line: int
+    sides: tuple[SideView, ...]
+    target: int
+    count: int | None
+    pile: tuple[str, ...]
+    turn: str
+    award: str
+    picker: PickerView | None
+    hint: str
+    suits: tuple[str, ...]
     """The suit facts of the count or claim on screen, in words, where GO or a hold set them
     ("suits: plain", "GO: flush of 4"): part of ``lines`` too, and said in audio mode."""
-    coach: str = ""
-    race: tuple[tuple[int, ...], ...] = ()
-    link: str = ""
-    page: PageKind | None = None
-    named: str = ""
-    brightness: Brightness = Brightness.NORMAL
-    large_print: bool = False
-    locked: bool = False
-    qr: str = ""
+    coach: str
+    race: tuple[tuple[int, ...], ...]
+    link: str
+    page: PageKind | None
+    named: str
+    brightness: Brightness
+    large_print: bool
+    locked: bool
+    qr: str
     """``PAIR``: the text of the QR code to draw (a seat's join address; empty: none)."""
-    code: str = ""
+    code: str
     """``PAIR``: the join code, drawn large beside the QR code."""
+
+    def __init__(
+        self,
+        screen: Screen,
+        title: str = "",
+        lines: tuple[str, ...] = (),
+        selected: int | None = None,
+        first_line: int = 0,
+        sides: tuple[SideView, ...] = (),
+        target: int = 121,
+        count: int | None = None,
+        pile: tuple[str, ...] = (),
+        turn: str = "",
+        award: str = "",
+        picker: PickerView | None = None,
+        hint: str = "",
+        suits: tuple[str, ...] = (),
+        coach: str = "",
+        race: tuple[tuple[int, ...], ...] = (),
+        link: str = "",
+        page: PageKind | None = None,
+        named: str = "",
+        brightness: Brightness = Brightness.NORMAL,
+        large_print: bool = False,
+        locked: bool = False,
+        qr: str = "",
+        code: str = "",
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "screen", screen)
+        setter(self, "title", title)
+        setter(self, "lines", lines)
+        setter(self, "selected", selected)
+        setter(self, "first_line", first_line)
+        setter(self, "sides", sides)
+        setter(self, "target", target)
+        setter(self, "count", count)
+        setter(self, "pile", pile)
+        setter(self, "turn", turn)
+        setter(self, "award", award)
+        setter(self, "picker", picker)
+        setter(self, "hint", hint)
+        setter(self, "suits", suits)
+        setter(self, "coach", coach)
+        setter(self, "race", race)
+        setter(self, "link", link)
+        setter(self, "page", page)
+        setter(self, "named", named)
+        setter(self, "brightness", brightness)
+        setter(self, "large_print", large_print)
+        setter(self, "locked", locked)
+        setter(self, "qr", qr)
+        setter(self, "code", code)
 
     @property
     def skunk_line(self) -> int:

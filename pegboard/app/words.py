@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import replace
 
 from pegboard.app.picker import rank_label
 from pegboard.app.state import Count, Page
@@ -44,6 +43,7 @@ from pegboard.rules.state import (
     Skunk,
     TakeBack,
 )
+from pegboard.rules.value import replace
 
 _PLAIN = {
     Reason.GO: "Go", Reason.LAST_CARD: "Last card", Reason.HIS_HEELS: "His heels",

@@ -30,7 +30,6 @@ import sqlite3
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import replace
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
@@ -40,6 +39,7 @@ from pegboard.club.seating import Round
 from pegboard.errors import ClubError
 from pegboard.rules.result import game_result, spread, winner_of
 from pegboard.rules.state import GameResult, Skunk
+from pegboard.rules.value import replace
 from pegboard.rules.variants import GamePoints, Rules
 
 SCHEMA = """

@@ -8,13 +8,14 @@ ones :func:`pegboard.rules.speech.say_breakdown` says, so the topic counts the w
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from pegboard.coach.help_shape import Topic, rules_page
 from pegboard.rules.cards import Card, parse_cards
 from pegboard.rules.scoring import Breakdown
 from pegboard.rules.show import score_hand
 from pegboard.rules.speech import say_breakdown
+from pegboard.rules.value import replace
 
 __all__ = ["BASICS", "WORKED", "PlayedCards", "Worked"]
 

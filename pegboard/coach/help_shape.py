@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from pegboard.errors import PegboardError
+from pegboard.rules.value import Value
 
 LINE_WIDTH = 21
 """Characters per screen line (128 pixels / 6-pixel glyphs)."""
@@ -41,15 +41,32 @@ class UnknownTopicError(PegboardError, KeyError):
         return str(self.args[0]) if self.args else ""
 
 
-@dataclass(frozen=True, slots=True)
-class Topic:
+class Topic(Value):
     """One rule help topic."""
+
+    __slots__ = ("id", "reference", "screen", "text", "title")
+    __match_args__ = ("id", "title", "reference", "text", "screen")
 
     id: str
     title: str
     reference: str
     text: str
     screen: tuple[str, ...]
+
+    def __init__(
+        self,
+        id: str,
+        title: str,
+        reference: str,
+        text: str,
+        screen: tuple[str, ...],
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "id", id)
+        setter(self, "title", title)
+        setter(self, "reference", reference)
+        setter(self, "text", text)
+        setter(self, "screen", screen)
 
     @property
     def pages(self) -> tuple[tuple[str, ...], ...]:

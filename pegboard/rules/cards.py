@@ -11,9 +11,9 @@ from __future__ import annotations
 import enum
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 
 from pegboard.errors import InvalidCardError
+from pegboard.rules.value import Value
 
 
 class Rank(enum.IntEnum):
@@ -91,23 +91,27 @@ _ACCEPTED = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Card:
+class Card(Value):
     """One playing card. Immutable and hashable; ``Card.parse(str(c)) == c``."""
+
+    __slots__ = ("index", "pips", "rank", "suit")
+    __match_args__ = ("rank", "suit")
 
     rank: Rank
     suit: Suit
-    pips: int = field(init=False, repr=False, compare=False)
-    """Counting value of the card (face cards 10)."""
-    index: int = field(init=False, repr=False, compare=False)
-    """A dense index 0..51 (rank-major), handy for fast tables."""
+    pips: int
+    """Counting value of the card (face cards 10): worked out from the rank, not a field."""
+    index: int
+    """A dense index 0..51 (rank-major), handy for fast tables: worked out, not a field."""
 
-    def __post_init__(self) -> None:
+    def __init__(self, rank: Rank, suit: Suit) -> None:
+        setter = object.__setattr__
+        setter(self, "rank", rank)
+        setter(self, "suit", suit)
         # Kept on the card, not worked out on each use: the scorers read them in their
         # innermost loops, where a chain of enum properties costs more than the counting.
-        object.__setattr__(self, "pips", min(int(self.rank), 10))
-        object.__setattr__(self, "index",
-                           (int(self.rank) - 1) * 4 + _SUIT_ORDER.index(self.suit))
+        setter(self, "pips", min(int(rank), 10))
+        setter(self, "index", (int(rank) - 1) * 4 + _SUIT_ORDER.index(suit))
 
     @classmethod
     def parse(cls, text: str) -> Card:
@@ -139,8 +143,7 @@ class Card:
         return self.index < other.index
 
 
-@dataclass(frozen=True, slots=True)
-class EnteredCard:
+class EnteredCard(Value):
     """A card as the table entered it: its rank always, its suit only when a player named it
     (``None``: not entered). Outputs show this, never a suit the engine chose to fill a gap.
 
@@ -150,8 +153,16 @@ class EnteredCard:
     ('queen, suit not entered', 'ten of hearts')
     """
 
+    __slots__ = ("rank", "suit")
+    __match_args__ = ("rank", "suit")
+
     rank: Rank
     suit: Suit | None
+
+    def __init__(self, rank: Rank, suit: Suit | None) -> None:
+        setter = object.__setattr__
+        setter(self, "rank", rank)
+        setter(self, "suit", suit)
 
     @classmethod
     def of(cls, card: Card, *, suit_known: bool = True) -> EnteredCard:

@@ -9,8 +9,6 @@ directly. A hand or crib waiting for its claim is never skipped (:func:`settle_c
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from pegboard.errors import RuleError
 from pegboard.rules.awards import number
 from pegboard.rules.events import Claim, Crib, Deal, Event, Muggins, Peg, Penalty, Show, Starter
@@ -19,6 +17,7 @@ from pegboard.rules.renege import can_take_back, choose_report, reveal_held, tak
 from pegboard.rules.show_order import advance_show
 from pegboard.rules.state import Award, OpenCall, PenaltyOffer, PendingMuggins, Phase, Reason
 from pegboard.rules.table import Act, Part, Table, side_name
+from pegboard.rules.value import replace
 
 MUGGINS_RULE = "ACC 10 (2020)"
 SHOW_RULE = "ACC 9.2 (2020)"

@@ -13,12 +13,11 @@ changes no score either.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from pegboard.errors import RuleError
 from pegboard.rules.events import Confirm, LetPass, Override
 from pegboard.rules.state import Phase
 from pegboard.rules.table import Table
+from pegboard.rules.value import replace
 
 
 def apply_confirm(t: Table, event: Confirm | Override) -> None:

@@ -7,12 +7,11 @@ Each class's ``TYPE`` is its ``"type"`` in the JSON Lines record (see ``docs/rec
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import ClassVar
 
 from pegboard.rules.cards import Card, Suit
 from pegboard.rules.value import Value
-from pegboard.rules.variants import Rules
+from pegboard.rules.variants import DEFAULT_RULES, Rules
 
 RECORD_VERSION = 8
 """The record format written now. Version 2 added the renege take-back (ACC 7.3): a renege
@@ -35,8 +34,7 @@ hands and its starter (from version 4) are shown with their suits, and every cou
 it was (docs/record.md, "version")."""
 
 
-@dataclass(frozen=True, slots=True)
-class TableOptions:
+class TableOptions(Value):
     """How the table keeps the game, beside the rules (they never change a score).
 
     ``teaching``: explain each point and near miss, offer rule help. ``points_only``: the
@@ -47,10 +45,26 @@ class TableOptions:
     the screen may show the hands (everyone at the table sees them).
     """
 
-    teaching: bool = False
-    points_only: bool = False
-    count_yourself: bool = False
-    open_hands: bool = False
+    __slots__ = ("count_yourself", "open_hands", "points_only", "teaching")
+    __match_args__ = ("teaching", "points_only", "count_yourself", "open_hands")
+
+    teaching: bool
+    points_only: bool
+    count_yourself: bool
+    open_hands: bool
+
+    def __init__(
+        self,
+        teaching: bool = False,
+        points_only: bool = False,
+        count_yourself: bool = False,
+        open_hands: bool = False,
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "teaching", teaching)
+        setter(self, "points_only", points_only)
+        setter(self, "count_yourself", count_yourself)
+        setter(self, "open_hands", open_hands)
 
     def with_option(self, option: OptionsChanged) -> TableOptions:
         """These options changed by an ``option`` entry."""
@@ -62,20 +76,43 @@ class TableOptions:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class ClubSeat:
+PLAIN_TABLE = TableOptions()
+"""A table kept with no option on (the default)."""
+
+
+class ClubSeat(Value):
     """Where a club game is played: the night, its round and table, and each seat's member
     number (in seat order). It never changes a score; the club publisher reports it.
     ``lock``: the night's tournament lock, under which the table gives no help (no advice,
     hints, teaching or count it yourself); ``guests``: the seats of guests, the only players
     a locked table may still give a pegging hint or discard advice (docs/club.md)."""
 
+    __slots__ = ("guests", "lock", "members", "night", "round", "table")
+    __match_args__ = ("night", "round", "table", "members", "lock", "guests")
+
     night: int
     round: int
     table: int
     members: tuple[str, ...]
-    lock: bool = False
-    guests: tuple[int, ...] = ()
+    lock: bool
+    guests: tuple[int, ...]
+
+    def __init__(
+        self,
+        night: int,
+        round: int,
+        table: int,
+        members: tuple[str, ...],
+        lock: bool = False,
+        guests: tuple[int, ...] = (),
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "night", night)
+        setter(self, "round", round)
+        setter(self, "table", table)
+        setter(self, "members", members)
+        setter(self, "lock", lock)
+        setter(self, "guests", guests)
 
     def helps(self, seat: int | None) -> bool:
         """Whether the table may help ``seat`` (None: the whole table) with a hint or
@@ -83,17 +120,34 @@ class ClubSeat:
         return not self.lock or (seat is not None and seat in self.guests)
 
 
-@dataclass(frozen=True, slots=True)
-class GameHeader:
+class GameHeader(Value):
     """The first line of a record: who plays (in seat order, clockwise), with which rules and
     table options, and where in a club night, if it is a club game."""
 
+    __slots__ = ("club", "players", "rules", "table", "version")
+    __match_args__ = ("players", "rules", "version", "table", "club")
+
     TYPE: ClassVar[str] = "game"
     players: tuple[str, ...]
-    rules: Rules = field(default_factory=Rules)
-    version: int = RECORD_VERSION
-    table: TableOptions = field(default_factory=TableOptions)
-    club: ClubSeat | None = None
+    rules: Rules
+    version: int
+    table: TableOptions
+    club: ClubSeat | None
+
+    def __init__(
+        self,
+        players: tuple[str, ...],
+        rules: Rules = DEFAULT_RULES,
+        version: int = RECORD_VERSION,
+        table: TableOptions = PLAIN_TABLE,
+        club: ClubSeat | None = None,
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "players", players)
+        setter(self, "rules", rules)
+        setter(self, "version", version)
+        setter(self, "table", table)
+        setter(self, "club", club)
 
 
 class Cut(Value):

@@ -28,7 +28,6 @@ next. ``Report.awards`` is every award pegged, in order (what ``Game.apply`` ret
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
 from typing import ClassVar, TypeVar
 
 from pegboard.rules.cards import Card, EnteredCard
@@ -609,13 +608,21 @@ Fact = (
 F = TypeVar("F", bound=Fact)
 
 
-@dataclass(frozen=True, slots=True)
-class Report:
+class Report(Value):
     """Everything one accepted entry did, as facts in order, and what comes next."""
+
+    __slots__ = ("event", "facts", "next")
+    __match_args__ = ("event", "facts", "next")
 
     event: Event
     facts: tuple[Fact, ...]
     next: Turn
+
+    def __init__(self, event: Event, facts: tuple[Fact, ...], next: Turn) -> None:
+        setter = object.__setattr__
+        setter(self, "event", event)
+        setter(self, "facts", facts)
+        setter(self, "next", next)
 
     def of(self, kind: type[F]) -> tuple[F, ...]:
         """The facts of one class, in order: ``report.of(ShowStep)``."""

@@ -27,8 +27,6 @@ points that won cancels the win too.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from pegboard.errors import RuleError
 from pegboard.rules.cards import Card
 from pegboard.rules.events import Event, Penalty
@@ -42,6 +40,7 @@ from pegboard.rules.state import (
     settled_renege,
 )
 from pegboard.rules.table import GoMark, Table, distinct, side_name, where_seen
+from pegboard.rules.value import replace
 
 RENEGE_RULE = "ACC 7.3 (2020)"
 TAKE_BACK = Reason.RENEGE_TAKE_BACK

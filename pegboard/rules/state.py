@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass
 
 from pegboard.rules.cards import DECK, Card, EnteredCard, Rank, Suit
 from pegboard.rules.scoring import ScoreItem
@@ -85,8 +84,7 @@ class Phase(enum.Enum):
     """A side reached the target; only undo or a new game (in a match) is accepted."""
 
 
-@dataclass(frozen=True, slots=True)
-class Award:
+class Award(Value):
     """Points pegged for one reason: who, which side, how many (negative: pegged back).
 
     ``items`` itemise a hand, crib or play combination; ``cards`` are the cards involved;
@@ -96,15 +94,52 @@ class Award:
     every other award.
     """
 
+    __slots__ = (
+        "cancels",
+        "cards",
+        "items",
+        "player",
+        "points",
+        "reason",
+        "rule",
+        "sentence",
+        "side",
+    )
+    __match_args__ = ("player", "side", "points", "reason", "sentence", "items", "cards", "rule",
+                      "cancels")
+
     player: int
     side: int
     points: int
     reason: Reason
     sentence: str
-    items: tuple[ScoreItem, ...] = ()
-    cards: tuple[Card, ...] = ()
-    rule: str = ""
-    cancels: Reason | None = None
+    items: tuple[ScoreItem, ...]
+    cards: tuple[Card, ...]
+    rule: str
+    cancels: Reason | None
+
+    def __init__(
+        self,
+        player: int,
+        side: int,
+        points: int,
+        reason: Reason,
+        sentence: str,
+        items: tuple[ScoreItem, ...] = (),
+        cards: tuple[Card, ...] = (),
+        rule: str = "",
+        cancels: Reason | None = None,
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "player", player)
+        setter(self, "side", side)
+        setter(self, "points", points)
+        setter(self, "reason", reason)
+        setter(self, "sentence", sentence)
+        setter(self, "items", items)
+        setter(self, "cards", cards)
+        setter(self, "rule", rule)
+        setter(self, "cancels", cancels)
 
     def to_json(self) -> dict[str, object]:
         """The replay --json form: ``{"player": P, "points": K, "reason": "..."}``, with
@@ -117,8 +152,7 @@ class Award:
         return data
 
 
-@dataclass(frozen=True, slots=True)
-class PenaltyOffer:
+class PenaltyOffer(Value):
     """A penalty the engine found but does not apply by itself: the table decides.
 
     A renege (ACC 7.3): a go said at ``count`` while holding ``cards`` that fitted, found
@@ -132,6 +166,21 @@ class PenaltyOffer:
     ``let_pass`` entry): it is no longer put to the table, but stays open to a penalty.
     """
 
+    __slots__ = (
+        "cards",
+        "count",
+        "infraction",
+        "passed",
+        "player",
+        "points",
+        "resolved",
+        "rule",
+        "to",
+        "withdrawn",
+    )
+    __match_args__ = ("infraction", "player", "count", "cards", "points", "to", "rule", "resolved",
+                      "withdrawn", "passed")
+
     infraction: str
     player: int
     count: int
@@ -139,9 +188,34 @@ class PenaltyOffer:
     points: int
     to: int
     rule: str
-    resolved: bool = False
-    withdrawn: bool = False
-    passed: bool = False
+    resolved: bool
+    withdrawn: bool
+    passed: bool
+
+    def __init__(
+        self,
+        infraction: str,
+        player: int,
+        count: int,
+        cards: tuple[Card, ...],
+        points: int,
+        to: int,
+        rule: str,
+        resolved: bool = False,
+        withdrawn: bool = False,
+        passed: bool = False,
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "infraction", infraction)
+        setter(self, "player", player)
+        setter(self, "count", count)
+        setter(self, "cards", cards)
+        setter(self, "points", points)
+        setter(self, "to", to)
+        setter(self, "rule", rule)
+        setter(self, "resolved", resolved)
+        setter(self, "withdrawn", withdrawn)
+        setter(self, "passed", passed)
 
     @property
     def sentence(self) -> str:
@@ -486,8 +560,7 @@ class SuitQuestion(Value):
         setter(self, "makes", makes)
 
 
-@dataclass(frozen=True, slots=True)
-class GameState:
+class GameState(Value):
     """A snapshot of the whole table after the entries applied so far.
 
     Scores are per side (a partnership is one side; with 2 or 3 players side = seat); every
@@ -517,6 +590,53 @@ class GameState:
       their cards again from it (``can_play`` and ``legal_cards`` say so).
     """
 
+    __slots__ = (
+        "asked",
+        "asks_suit",
+        "awards",
+        "back_pegs",
+        "cards_left",
+        "cards_whole",
+        "count",
+        "crib",
+        "deal_no",
+        "deal_reneges",
+        "dealer",
+        "dealt",
+        "game_no",
+        "hands",
+        "held_counts",
+        "laid_away",
+        "last_player",
+        "match",
+        "names",
+        "offers",
+        "open_call",
+        "pending_claims",
+        "pending_muggins",
+        "phase",
+        "pile",
+        "played",
+        "result",
+        "rules",
+        "said_go",
+        "scores",
+        "seen",
+        "starter",
+        "starter_suit_known",
+        "take_backs",
+        "to_act",
+        "turned",
+        "unchecked_gos",
+        "winner",
+    )
+    __match_args__ = ("names", "rules", "phase", "game_no", "deal_no", "dealer", "to_act", "count",
+                      "pile", "last_player", "starter", "seen", "played", "cards_left", "said_go",
+                      "hands", "crib", "scores", "back_pegs", "winner", "result", "match", "awards",
+                      "pending_claims", "pending_muggins", "offers", "dealt", "take_backs",
+                      "open_call", "starter_suit_known", "turned", "asked", "asks_suit",
+                      "unchecked_gos", "held_counts", "laid_away", "deal_reneges", "cards_whole")
+
     names: tuple[str, ...]
     rules: Rules
     phase: Phase
@@ -544,39 +664,120 @@ class GameState:
     pending_muggins: PendingMuggins | None
     offers: tuple[PenaltyOffer, ...]
     dealt: tuple[tuple[Card, ...] | None, ...]
-    take_backs: tuple[TakeBack, ...] = ()
-    open_call: OpenCall | None = None
+    take_backs: tuple[TakeBack, ...]
+    open_call: OpenCall | None
     """Muggins games: the claim an opponent may still call muggins on (:class:`OpenCall`)."""
-    starter_suit_known: bool = True
+    starter_suit_known: bool
     """False when only the starter's rank was entered: ``starter`` then holds a suit the
     engine chose to count with, which never makes a flush or nobs with cards named with
     their suits and is never to be shown (``turned`` is what was entered)."""
-    turned: EnteredCard | None = None
+    turned: EnteredCard | None
     """The starter as the table entered it: its rank, and its suit when named at the cut or
     later when a count asked for it (``None`` before the starter)."""
-    asked: SuitQuestion | None = None
+    asked: SuitQuestion | None
     """The starter's suit a count is waiting for, when one is (record version 7)."""
-    asks_suit: bool = True
+    asks_suit: bool
     """Whether a count that needs the starter's suit asks it (record version 7 on); in an
     older record a starter entered by rank counts with a stand-in that never scores with
     cards named with their suits."""
-    unchecked_gos: tuple[UncheckedGo, ...] = ()
+    unchecked_gos: tuple[UncheckedGo, ...]
     """The gos of this deal not yet checked for a renege (their players' hands unseen), in
     the order they were said."""
-    held_counts: tuple[HeldCount, ...] = ()
+    held_counts: tuple[HeldCount, ...]
     """Count it yourself: the counts pegged whose owners have not yet said theirs, in show
     order (the first owner says theirs next)."""
-    laid_away: tuple[tuple[Card, ...] | None, ...] = ()
+    laid_away: tuple[tuple[Card, ...] | None, ...]
     """The cards each seat laid away to the crib, when entered (after their dealt cards): a
     seat's kept hand is then known (``hands``) from the start of the play. Private: never
     for a shared output."""
-    deal_reneges: frozenset[int] = frozenset()
+    deal_reneges: frozenset[int]
     """The indexes in ``offers`` of this deal's renege reports."""
-    cards_whole: bool = True
+    cards_whole: bool
     """Every card of this deal was entered whole, its suit the player's: the starter named
     with its suit and not ``by_rank`` (the command line). False when the cards are entered
     by rank (the device's wheel): only the dealt hands and a named starter have their suits
     entered."""
+
+    def __init__(
+        self,
+        names: tuple[str, ...],
+        rules: Rules,
+        phase: Phase,
+        game_no: int,
+        deal_no: int,
+        dealer: int | None,
+        to_act: int | None,
+        count: int,
+        pile: tuple[Card, ...],
+        last_player: int | None,
+        starter: Card | None,
+        seen: frozenset[Card],
+        played: tuple[tuple[Card, ...], ...],
+        cards_left: tuple[int, ...],
+        said_go: frozenset[int],
+        hands: tuple[tuple[Card, ...] | None, ...],
+        crib: tuple[Card, ...] | None,
+        scores: tuple[int, ...],
+        back_pegs: tuple[int, ...],
+        winner: int | None,
+        result: GameResult | None,
+        match: MatchState,
+        awards: tuple[Award, ...],
+        pending_claims: tuple[PendingClaim, ...],
+        pending_muggins: PendingMuggins | None,
+        offers: tuple[PenaltyOffer, ...],
+        dealt: tuple[tuple[Card, ...] | None, ...],
+        take_backs: tuple[TakeBack, ...] = (),
+        open_call: OpenCall | None = None,
+        starter_suit_known: bool = True,
+        turned: EnteredCard | None = None,
+        asked: SuitQuestion | None = None,
+        asks_suit: bool = True,
+        unchecked_gos: tuple[UncheckedGo, ...] = (),
+        held_counts: tuple[HeldCount, ...] = (),
+        laid_away: tuple[tuple[Card, ...] | None, ...] = (),
+        deal_reneges: frozenset[int] = frozenset(),
+        cards_whole: bool = True,
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "names", names)
+        setter(self, "rules", rules)
+        setter(self, "phase", phase)
+        setter(self, "game_no", game_no)
+        setter(self, "deal_no", deal_no)
+        setter(self, "dealer", dealer)
+        setter(self, "to_act", to_act)
+        setter(self, "count", count)
+        setter(self, "pile", pile)
+        setter(self, "last_player", last_player)
+        setter(self, "starter", starter)
+        setter(self, "seen", seen)
+        setter(self, "played", played)
+        setter(self, "cards_left", cards_left)
+        setter(self, "said_go", said_go)
+        setter(self, "hands", hands)
+        setter(self, "crib", crib)
+        setter(self, "scores", scores)
+        setter(self, "back_pegs", back_pegs)
+        setter(self, "winner", winner)
+        setter(self, "result", result)
+        setter(self, "match", match)
+        setter(self, "awards", awards)
+        setter(self, "pending_claims", pending_claims)
+        setter(self, "pending_muggins", pending_muggins)
+        setter(self, "offers", offers)
+        setter(self, "dealt", dealt)
+        setter(self, "take_backs", take_backs)
+        setter(self, "open_call", open_call)
+        setter(self, "starter_suit_known", starter_suit_known)
+        setter(self, "turned", turned)
+        setter(self, "asked", asked)
+        setter(self, "asks_suit", asks_suit)
+        setter(self, "unchecked_gos", unchecked_gos)
+        setter(self, "held_counts", held_counts)
+        setter(self, "laid_away", laid_away)
+        setter(self, "deal_reneges", deal_reneges)
+        setter(self, "cards_whole", cards_whole)
 
     @property
     def suits_entered(self) -> frozenset[Card]:

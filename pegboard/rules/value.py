@@ -60,9 +60,13 @@ class Value:
     _fields_of: ClassVar[Any] = staticmethod(_nothing)
     """The value's fields, as one object to compare and hash (made once per class)."""
 
+    _compared: ClassVar[tuple[str, ...] | None] = None
+    """The fields equality and the hash read, when not every field (None): a field left out
+    is carried along without being part of what the value is."""
+
     def __init_subclass__(cls, **options: Any) -> None:
         super().__init_subclass__(**options)
-        names = cls.__match_args__
+        names = cls.__match_args__ if cls._compared is None else cls._compared
         # attrgetter of several names gives a tuple, of one the value itself: either compares
         # and hashes by the fields alone.
         cls._fields_of = staticmethod(attrgetter(*names) if names else _nothing)

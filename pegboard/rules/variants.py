@@ -13,11 +13,11 @@ so a record stays short and round-trips exactly.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 from typing import Any
 
 from pegboard.errors import RuleError
+from pegboard.rules.value import Value, replace
 
 
 class GamePoints(StrEnum):
@@ -60,8 +60,7 @@ def _five_card_target(rules: Rules) -> Rules:
     return replace(rules, target=61 if rules.five_card else 121)
 
 
-@dataclass(frozen=True, slots=True)
-class Variant:
+class Variant(Value):
     """One rule option: how it is named, which values it takes, where it is offered.
 
     ``key`` is the :class:`Rules` field, the record's key and the config file's key; ``kind``
@@ -72,17 +71,49 @@ class Variant:
     beside (five-card sets the target). ``config``: the config file's ``[rules]`` accepts it.
     """
 
+    __slots__ = ("allowed", "choices", "config", "help", "key", "kind", "label", "seats", "then",
+                 "valid", "words")
+    __match_args__ = ("label", "help", "kind", "allowed", "valid", "choices", "words", "seats",
+                      "then", "config", "key")
+
     label: str
     help: str
     kind: type
     allowed: str
-    valid: Callable[[Any], bool] = lambda value: True
-    choices: tuple[Any, ...] = ()
-    words: Callable[[Any], str] = str
-    seats: frozenset[int] = frozenset({2, 3, 4})
-    then: Callable[[Rules], Rules] | None = None
-    config: bool = True
-    key: str = ""
+    valid: Callable[[Any], bool]
+    choices: tuple[Any, ...]
+    words: Callable[[Any], str]
+    seats: frozenset[int]
+    then: Callable[[Rules], Rules] | None
+    config: bool
+    key: str
+
+    def __init__(
+        self,
+        label: str,
+        help: str,
+        kind: type,
+        allowed: str,
+        valid: Callable[[Any], bool] = lambda value: True,
+        choices: tuple[Any, ...] = (),
+        words: Callable[[Any], str] = str,
+        seats: frozenset[int] = frozenset({2, 3, 4}),
+        then: Callable[[Rules], Rules] | None = None,
+        config: bool = True,
+        key: str = "",
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "label", label)
+        setter(self, "help", help)
+        setter(self, "kind", kind)
+        setter(self, "allowed", allowed)
+        setter(self, "valid", valid)
+        setter(self, "choices", choices)
+        setter(self, "words", words)
+        setter(self, "seats", seats)
+        setter(self, "then", then)
+        setter(self, "config", config)
+        setter(self, "key", key)
 
     def read(self, value: object) -> Any:
         """``value`` as :class:`Rules` holds it; RuleError when it has the wrong type or is
@@ -120,50 +151,58 @@ class Variant:
         return self.then(changed) if self.then is not None else changed
 
 
-def _declares(variant: Variant) -> dict[str, Variant]:
-    """A Rules field's metadata: the variant it is."""
-    return {"variant": variant}
-
-
 _BOOL = "true or false"
 
 
-@dataclass(frozen=True, slots=True)
-class Rules:
-    """How one table plays: one field per variant (each declared with its :class:`Variant`).
+class Rules(Value):
+    """How one table plays: one field per variant (each declared in :data:`VARIANTS`, in the
+    same order).
 
     ``partnerships`` ``None`` (the default) means on for four players.
     """
 
-    target: int = field(default=121, metadata=_declares(Variant(
-        "Target", "holes to win: 121, or 61 (the usual game for five-card)", int, "121 or 61",
-        valid=lambda value: value in (121, 61), choices=(121, 61))))
-    five_card: bool = field(default=False, metadata=_declares(Variant(
-        "Five-card", "two players, 5 cards dealt, 3 kept, one count only in the play, and the "
-        "pone pegs 3 (three for last) at the first deal of each game", bool, _BOOL,
-        choices=(False, True), words=_on_off, seats=frozenset({2}), then=_five_card_target)))
-    partnerships: bool | None = field(default=None, metadata=_declares(Variant(
-        "Partners", "four players in two sides, seats 0&2 against 1&3", bool, _BOOL, config=False)))
-    muggins: bool = field(default=False, metadata=_declares(Variant(
-        "Muggins", "each score is claimed by its owner; an opponent may take what was missed",
-        bool, _BOOL, choices=(False, True), words=_on_off)))
-    game_points: GamePoints = field(default=GamePoints.ACC, metadata=_declares(Variant(
-        "Game points", "acc: a win 2, any skunk 3; classic: a win 1, a skunk 2, a double 4",
-        GamePoints, '"acc" or "classic"', choices=tuple(GamePoints),
-        words=lambda value: "ACC" if value == GamePoints.ACC else "classic")))
-    match_games: int = field(default=1, metadata=_declares(Variant(
-        "Match", "best of N games (1: a single game)", int,
-        "an odd number of games from 1 to 99",
-        valid=lambda value: 1 <= value <= 99 and value % 2 == 1, choices=(1, 3, 5, 7),
-        words=_games)))
-    next_game_dealer: NextDealer = field(default=NextDealer.LOSER, metadata=_declares(Variant(
-        "Next dealer", "who deals the first hand of the next game in a match: the loser, a "
-        "new cut, or the next seat to the left of last game's first dealer", NextDealer,
-        '"loser", "cut" or "alternate"', config=False)))
-    no_heels_last: int = field(default=0, metadata=_declares(Variant(
-        "No heels last", "house rule: no heels for a dealer already in the last N holes "
-        "(a score of target - N + 1 or more); 0 is off", int, "0 to 10 holes",
-        valid=lambda value: 0 <= value <= 10, config=False)))
+    __slots__ = (
+        "five_card",
+        "game_points",
+        "match_games",
+        "muggins",
+        "next_game_dealer",
+        "no_heels_last",
+        "partnerships",
+        "target",
+    )
+    __match_args__ = ("target", "five_card", "partnerships", "muggins", "game_points",
+                      "match_games", "next_game_dealer", "no_heels_last")
+
+    target: int
+    five_card: bool
+    partnerships: bool | None
+    muggins: bool
+    game_points: GamePoints
+    match_games: int
+    next_game_dealer: NextDealer
+    no_heels_last: int
+
+    def __init__(
+        self,
+        target: int = 121,
+        five_card: bool = False,
+        partnerships: bool | None = None,
+        muggins: bool = False,
+        game_points: GamePoints = GamePoints.ACC,
+        match_games: int = 1,
+        next_game_dealer: NextDealer = NextDealer.LOSER,
+        no_heels_last: int = 0,
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "target", target)
+        setter(self, "five_card", five_card)
+        setter(self, "partnerships", partnerships)
+        setter(self, "muggins", muggins)
+        setter(self, "game_points", game_points)
+        setter(self, "match_games", match_games)
+        setter(self, "next_game_dealer", next_game_dealer)
+        setter(self, "no_heels_last", no_heels_last)
 
     @classmethod
     def from_json(cls, data: Mapping[str, object], players: int = 2) -> Rules:
@@ -249,8 +288,43 @@ class Rules:
         return (90, 60) if self.target == 121 else (30, None)
 
 
-VARIANTS: tuple[Variant, ...] = tuple(
-    replace(f.metadata["variant"], key=f.name) for f in fields(Rules)
+DEFAULT_RULES = Rules()
+"""The rules a game plays by unless told otherwise (a default shared by the values that hold
+rules: a value never changes)."""
+
+VARIANTS: tuple[Variant, ...] = (
+    Variant(
+        "Target", "holes to win: 121, or 61 (the usual game for five-card)", int, "121 or 61",
+        valid=lambda value: value in (121, 61), choices=(121, 61), key="target"),
+    Variant(
+        "Five-card", "two players, 5 cards dealt, 3 kept, one count only in the play, and the "
+        "pone pegs 3 (three for last) at the first deal of each game", bool, _BOOL,
+        choices=(False, True), words=_on_off, seats=frozenset({2}), then=_five_card_target,
+        key="five_card"),
+    Variant(
+        "Partners", "four players in two sides, seats 0&2 against 1&3", bool, _BOOL,
+        config=False, key="partnerships"),
+    Variant(
+        "Muggins", "each score is claimed by its owner; an opponent may take what was missed",
+        bool, _BOOL, choices=(False, True), words=_on_off, key="muggins"),
+    Variant(
+        "Game points", "acc: a win 2, any skunk 3; classic: a win 1, a skunk 2, a double 4",
+        GamePoints, '"acc" or "classic"', choices=tuple(GamePoints),
+        words=lambda value: "ACC" if value == GamePoints.ACC else "classic",
+        key="game_points"),
+    Variant(
+        "Match", "best of N games (1: a single game)", int,
+        "an odd number of games from 1 to 99",
+        valid=lambda value: 1 <= value <= 99 and value % 2 == 1, choices=(1, 3, 5, 7),
+        words=_games, key="match_games"),
+    Variant(
+        "Next dealer", "who deals the first hand of the next game in a match: the loser, a "
+        "new cut, or the next seat to the left of last game's first dealer", NextDealer,
+        '"loser", "cut" or "alternate"', config=False, key="next_game_dealer"),
+    Variant(
+        "No heels last", "house rule: no heels for a dealer already in the last N holes "
+        "(a score of target - N + 1 or more); 0 is off", int, "0 to 10 holes",
+        valid=lambda value: 0 <= value <= 10, config=False, key="no_heels_last"),
 )
 """Every rule variant, in the order of the record's keys and the setup screen's rows."""
 

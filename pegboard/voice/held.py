@@ -9,11 +9,12 @@ it, so that the announcer can say the count from those facts once its owner's co
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from pegboard.rules.facts import Counted, Report, Scored, ShowStep
 from pegboard.rules.game import Game
 from pegboard.rules.state import HeldCount, Reason
+from pegboard.rules.value import replace
 
 
 @dataclass(frozen=True, slots=True)

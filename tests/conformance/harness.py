@@ -30,11 +30,11 @@ exactly that), so the rest of the game is still checked. Anything else is a mism
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import time
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 
 from pegboard.app import show, table, wheels
@@ -44,6 +44,7 @@ from pegboard.config import Config, InputConfig
 from pegboard.rules.cards import Card, Rank
 from pegboard.rules.events import Go, Muggins, Play
 from pegboard.rules.state import Phase
+from pegboard.rules.value import replace
 from pegboard.sim.fakes import FakeClock
 from pegboard.sim.keys import KeyStep
 from tests.conformance.deal import (
@@ -653,7 +654,7 @@ class Harness(Follower):
         rng = rng_at(self.spec.seed, len(self.shapes), 10)
         if rng.random() >= RATES["call"]:
             self._mistake("muggins declined", len(self.shapes))
-            self.place = replace(self.place, ledger=self.place.ledger.decline())
+            self.place = dataclasses.replace(self.place, ledger=self.place.ledger.decline())
             return
         caller = rng.choice([p for p in range(self.spec.players)
                              if self.rules.side_of(p, self.spec.players)
@@ -689,7 +690,7 @@ class Harness(Follower):
             return
         self._mistake("muggins declined", len(self.shapes))
         self.choose(view, "No muggins")
-        self.place = replace(self.place, ledger=self.place.ledger.decline())
+        self.place = dataclasses.replace(self.place, ledger=self.place.ledger.decline())
 
     def _show(self, view: View) -> None:
         if self.ended is not None:

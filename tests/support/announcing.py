@@ -4,7 +4,6 @@ of what the voice says as the screens change."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from functools import reduce
 from pathlib import Path
 from typing import TypeVar
@@ -16,6 +15,7 @@ from pegboard.config import Config
 from pegboard.device.build import open_store
 from pegboard.rules.events import GameHeader
 from pegboard.rules.facts import Report
+from pegboard.rules.value import replace
 from pegboard.rules.variants import Rules
 from pegboard.sim.keys import parse_script as parse_keys
 from pegboard.sim.script import run_script

@@ -19,7 +19,7 @@ import tempfile
 import time
 from collections import defaultdict
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +29,7 @@ from pegboard.club.seating import seat
 from pegboard.record import dump, result_json
 from pegboard.rules.events import ClubSeat, Confirm, GameHeader
 from pegboard.rules.game import Game
+from pegboard.rules.value import replace
 from pegboard.rules.variants import GamePoints
 from pegboard.store import Store
 from tests.support.games import random_game
