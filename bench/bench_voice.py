@@ -21,13 +21,13 @@ import subprocess
 import tempfile
 import threading
 import time
-from dataclasses import replace
 from pathlib import Path
 
 from pegboard.app.state import AppState
 from pegboard.config import Config, VoiceConfig
 from pegboard.device.build import open_store
 from pegboard.hw.clock import MonotonicClock
+from pegboard.rules.value import replace
 from pegboard.sim.fakes import FakeClock
 from pegboard.sim.keys import parse_script
 from pegboard.sim.script import run_script

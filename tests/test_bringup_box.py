@@ -9,7 +9,7 @@ import queue
 import select
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +38,7 @@ from pegboard.link.layout import led_config_from
 from pegboard.link.led_board import SerialLedBoard
 from pegboard.link.serial_link import SerialLink
 from pegboard.link.walk import walk_order, walk_step
+from pegboard.rules.value import replace
 from pegboard.sim.fakes import (
     FakeClock,
     MockKeypadMatrix,

@@ -4,7 +4,6 @@ and advice."""
 
 from __future__ import annotations
 
-import dataclasses
 import json
 
 import pytest
@@ -55,7 +54,7 @@ def test_a_locked_nights_setup_offers_no_help_and_each_game_records_the_lock() -
 
 
 def test_a_casual_night_keeps_every_helper_and_writes_no_lock() -> None:
-    app = App.start(club=dataclasses.replace(LOCKED, lock=False))
+    app = App.start(club=replace(LOCKED, lock=False))
     lines = setup_lines(app)
     assert "Teaching: off" in lines and "Tournament: no help" not in lines
     app.feed(OK, KnobTurn(101), OK, OK, KnobTurn(102), OK, OK)
@@ -63,7 +62,7 @@ def test_a_casual_night_keeps_every_helper_and_writes_no_lock() -> None:
 
 
 def test_each_seats_member_number_is_entered_at_setup() -> None:
-    app = App.start("keypad", club=dataclasses.replace(LOCKED, lock=False))
+    app = App.start("keypad", club=replace(LOCKED, lock=False))
     app.feed(OK)  # New game
     app.feed(OK)  # Start: no member numbers yet, so seat 1's is asked for
     assert app.view.lines[app.view.selected or 0].endswith("Member 1: _")

@@ -5,7 +5,6 @@ the frames the simulator draws, and audio mode says so once as the game begins."
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -17,6 +16,7 @@ from pegboard.record import dump
 from pegboard.rules.events import ClubSeat, Event, GameHeader, Play
 from pegboard.rules.game import Game
 from pegboard.rules.state import GameState, Phase
+from pegboard.rules.value import replace
 from pegboard.sim.keys import parse_script
 from pegboard.sim.script import run_script
 from pegboard.store import Store

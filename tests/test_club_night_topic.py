@@ -6,7 +6,6 @@ the next round. On club setup's broker (TLS, passwords, the ACL) with a real mos
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 
 from gpiozero.pins.mock import MockFactory
@@ -20,6 +19,7 @@ from pegboard.club.status import read
 from pegboard.club.topics import night_topic, parse_night
 from pegboard.config import Config
 from pegboard.device.club_status import PERIOD_S
+from pegboard.rules.value import replace
 from pegboard.store import Store
 from tests.support.club import Standings, write_club_game
 from tests.support.mosquitto import Broker, club_setup, free_port

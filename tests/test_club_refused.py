@@ -9,7 +9,6 @@ import json
 import queue
 import time
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +23,7 @@ from pegboard.device.build import APP, make_club_watch, outputs
 from pegboard.device.club_status import PERIOD_S, ClubWatch
 from pegboard.device.loop import DeviceLoop
 from pegboard.hw.inputs import EncoderKit
+from pegboard.rules.value import replace
 from pegboard.sim.fakes import FakeClock, RecordingDisplay
 from pegboard.store import Store
 from tests.support.club import Standings, write_club_game

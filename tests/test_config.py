@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import tomllib
 from pathlib import Path
 
@@ -19,6 +18,7 @@ from pegboard.config import (
 from pegboard.config import reading as config_reading
 from pegboard.config.schema import SECTIONS, section_keys
 from pegboard.errors import PegboardError
+from pegboard.rules.value import FrozenInstanceError
 from tests.support.configs import refusal
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -169,7 +169,7 @@ def test_load_config_named_file_must_exist_and_be_text(tmp_path: Path) -> None:
 def test_config_error_is_a_value_error_and_config_is_frozen() -> None:
     assert issubclass(ConfigError, PegboardError)
     assert issubclass(ConfigError, ValueError)
-    with pytest.raises(dataclasses.FrozenInstanceError):
+    with pytest.raises(FrozenInstanceError):
         Config().display.model = "sh1106"  # type: ignore[misc]
 
 

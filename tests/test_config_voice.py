@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from pathlib import Path
 
@@ -10,6 +9,7 @@ import pytest
 
 from pegboard.config import I2S_PINS, Config, InputConfig, parse_config, to_toml
 from pegboard.errors import ConfigError
+from pegboard.rules.value import FrozenInstanceError
 from tests.support.configs import refusal
 
 
@@ -105,6 +105,6 @@ def test_the_documented_amplifier_config_takes_every_kit_as_it_is(kit: str) -> N
     assert len(set(used.values())) == len(used)  # and no two inputs share a pin
 
 
-def test_the_voice_section_is_a_frozen_dataclass() -> None:
-    with pytest.raises(dataclasses.FrozenInstanceError):
+def test_the_voice_section_is_a_frozen_value() -> None:
+    with pytest.raises(FrozenInstanceError):
         Config().voice.enabled = True  # type: ignore[misc]

@@ -20,6 +20,7 @@ from pegboard.device.build import make_leds, serial_opener
 from pegboard.link.fwsim import FirmwareProcess
 from pegboard.link.layout import led_config_from, led_index
 from pegboard.link.led_board import SerialLedBoard
+from pegboard.rules.value import replace
 
 
 def run_until(board: SerialLedBoard, condition: Callable[[], bool], timeout: float = 60.0) -> None:
@@ -38,8 +39,8 @@ def run_until(board: SerialLedBoard, condition: Callable[[], bool], timeout: flo
 def test_order_and_skip_from_the_config_reach_the_firmware(tmp_path: Path) -> None:
     config = parse_config('[leds]\ncount = 242\norder = "track"\nskip = 1\n')
     with FirmwareProcess(tmp_path) as firmware:
-        config = dataclasses.replace(
-            config, link=dataclasses.replace(config.link, device=str(firmware.port)))
+        config = replace(
+            config, link=replace(config.link, device=str(firmware.port)))
         board = make_leds(config)
         assert board is not None
         cfg = led_config_from(config.leds)

@@ -10,7 +10,6 @@ and its final scores must be the ones on the last frame.
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -19,6 +18,7 @@ from PIL import Image, ImageChops
 from pegboard.app.view import Screen, View
 from pegboard.cli import main
 from pegboard.config import Config
+from pegboard.rules.value import replace
 from pegboard.sim.autoplay import PlayedGame, record_game
 from pegboard.ui.render import render
 

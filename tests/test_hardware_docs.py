@@ -102,7 +102,7 @@ def _link_attributes() -> set[str]:
     names = set(dir(link)) | set(vars(link))
     link.close()
     return {f"link.{name}" for name in names if not name.startswith("_")} - {
-        f"link.{f.name}" for f in dataclasses.fields(LinkConfig)}
+        f"link.{name}" for name in LinkConfig.__match_args__}
 
 
 NOT_CONFIG = _link_attributes()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import select
 import time
 from collections.abc import Callable
@@ -14,6 +13,7 @@ from pegboard.config import Config
 from pegboard.link.fwsim import FirmwareProcess
 from pegboard.link.layout import led_config_from, led_index
 from pegboard.link.led_board import SerialLedBoard
+from pegboard.rules.value import replace
 
 
 def run_until(
@@ -39,8 +39,8 @@ def test_no_device_means_no_board() -> None:
 def test_pegs_from_the_app_reach_the_strip(tmp_path: Path) -> None:
     config = Config()
     with FirmwareProcess(tmp_path) as firmware:
-        config = dataclasses.replace(
-            config, link=dataclasses.replace(config.link, device=str(firmware.port))
+        config = replace(
+            config, link=replace(config.link, device=str(firmware.port))
         )
         board = SerialLedBoard.from_config(config)
         assert board is not None
@@ -72,8 +72,8 @@ def test_pegs_from_the_app_reach_the_strip(tmp_path: Path) -> None:
 def test_deadlines_follow_the_link(tmp_path: Path) -> None:
     with FirmwareProcess(tmp_path) as firmware:
         config = Config()
-        config = dataclasses.replace(
-            config, link=dataclasses.replace(config.link, device=str(firmware.port))
+        config = replace(
+            config, link=replace(config.link, device=str(firmware.port))
         )
         board = SerialLedBoard.from_config(config)
         assert board is not None

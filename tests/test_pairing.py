@@ -3,7 +3,6 @@ over real passes, the QR code read back off the rendered frame, and the golden f
 
 from __future__ import annotations
 
-import dataclasses
 import http.client
 import os
 from pathlib import Path
@@ -285,7 +284,7 @@ def same(image: Image.Image, name: str) -> None:
 def test_golden_pairing_frames() -> None:
     app = started().feed(PAIRING)
     same(render(app.view), "pair_code")
-    large_print = dataclasses.replace(Config().display, large_print=True)
+    large_print = replace(Config().display, large_print=True)
     large = started(Config(phones=PHONES, display=large_print))
     same(render(large.feed(PAIRING).view), "pair_code")  # the code is large already
     app = started().feed(Pairing((SeatCode(0, held=True), PAIRING.seats[1])))

@@ -36,7 +36,7 @@ def test_the_built_in_demos_are_what_the_generator_writes(tmp_path: Path) -> Non
 
 @pytest.mark.parametrize("kit", ["encoder", "keypad"])
 def test_demo_plays_a_whole_deal(kit: str, tmp_path: Path) -> None:
-    from dataclasses import replace
+    from pegboard.rules.value import replace
 
     config = Config()
     config = replace(config, input=replace(config.input, kit=kit))

@@ -10,12 +10,12 @@ a pseudo-terminal and waits for the frame a headless run of the same keys ends o
 from __future__ import annotations
 
 import os
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from pegboard.config import Config
+from pegboard.rules.value import replace
 from pegboard.sim.keys import parse_script
 from pegboard.sim.script import run_script
 from pegboard.store import Store

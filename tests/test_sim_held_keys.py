@@ -13,7 +13,6 @@ all the keys at once draws once).
 from __future__ import annotations
 
 import threading
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -23,6 +22,7 @@ from pegboard.app.view import View
 from pegboard.config import Config
 from pegboard.device.loop import STOP
 from pegboard.hw.clock import MonotonicClock
+from pegboard.rules.value import replace
 from pegboard.sim.fakes import FakeClock, RecordingDisplay
 from pegboard.sim.hands import KeyNotSeenError, ScanWatch
 from pegboard.sim.keys import parse_script

@@ -72,8 +72,9 @@ def test_every_plain_value_class_names_its_fields_in_its_signature_and_annotatio
         names = cls.__match_args__
         # no field without a slot; beside its fields, a value keeps only what its __init__
         # works out (a card's counting value and index, a session's memo)
-        assert set(cls.__slots__) - set(names) == WORKED_OUT.get(cls, set()), cls
-        assert set(names) <= set(cls.__slots__), cls
+        slots = {slot for kind in cls.__mro__ for slot in vars(kind).get("__slots__", ())}
+        assert slots - set(names) == WORKED_OUT.get(cls, set()), cls
+        assert set(names) <= slots, cls
         assert "__dict__" not in dir(cls), cls  # nor a slot of its bases' dict
         hints = typing.get_type_hints(cls.__init__)  # type: ignore[misc]
         parameters = inspect.signature(cls, eval_str=True).parameters

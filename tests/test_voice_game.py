@@ -3,7 +3,6 @@ voice's hooks in the loop (say it again, the screen read aloud, undo)."""
 
 from __future__ import annotations
 
-import dataclasses
 import shutil
 import wave
 from collections.abc import Sequence
@@ -125,7 +124,7 @@ def _run(keys: str, config: Config, tmp_path: Path) -> Sink:
     return said_over_keys(keys, config, tmp_path, Sink())
 
 
-VOICE_ON = dataclasses.replace(Config(), voice=dataclasses.replace(Config().voice, enabled=True))
+VOICE_ON = replace(Config(), voice=replace(Config().voice, enabled=True))
 
 
 def test_say_it_again_held_go_and_undo_reach_the_voice(tmp_path: Path) -> None:

@@ -337,3 +337,7 @@ class Changes(Value):
         if effect.report is None:
             return self
         return replace(self, withdrawn=(effect.report, *self.withdrawn))
+
+
+NO_CHANGES = Changes()
+"""A batch that added and withdrew nothing."""

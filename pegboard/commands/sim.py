@@ -36,7 +36,6 @@ from pegboard.commands import paths, phone_seats
 from pegboard.errors import PegboardError, not_utf8
 
 if TYPE_CHECKING:
-    import dataclasses
     import tempfile
     from importlib import resources
 
@@ -44,6 +43,7 @@ if TYPE_CHECKING:
     from pegboard.device import build
     from pegboard.hw import clock as hw_clock
     from pegboard.hw import oled
+    from pegboard.rules import value
     from pegboard.sim import keys, script, splash
     from pegboard.sim import leds as sim_leds
     from pegboard.sim import session as sim_session
@@ -57,7 +57,7 @@ else:
     pegboard_config = lazy.module("pegboard.config")
     resources = lazy.module("importlib.resources")
     script = lazy.module("pegboard.sim.script")
-    dataclasses = lazy.module("dataclasses")
+    value = lazy.module("pegboard.rules.value")
     espeak = lazy.module("pegboard.voice.espeak")
     hw_clock = lazy.module("pegboard.hw.clock")
     keys = lazy.module("pegboard.sim.keys")
@@ -142,11 +142,11 @@ def run(args: argparse.Namespace) -> int:
         config = (pegboard_config.load_config(args.config) if args.config
                   else pegboard_config.Config())
         if args.kit:
-            config = dataclasses.replace(
-                config, input=dataclasses.replace(config.input, kit=args.kit))
+            config = value.replace(
+                config, input=value.replace(config.input, kit=args.kit))
         if args.voice or args.speech:
-            config = dataclasses.replace(
-                config, voice=dataclasses.replace(config.voice, enabled=True))
+            config = value.replace(
+                config, voice=value.replace(config.voice, enabled=True))
         if headless:
             return _headless(args, config)
     except BaseException:

@@ -14,10 +14,10 @@ publish and the service only read). A command's own options win over the file.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from pegboard.config.values import Invalid, absolute_path, boolean, int_in, matching, meta
+from pegboard.rules.value import Value
 
 _ID = r"[A-Za-z0-9_-]{1,32}"
 _club_id = matching(_ID)
@@ -41,38 +41,104 @@ def _broker(value: Any) -> str:
     return value
 
 
-@dataclass(frozen=True)
-class ClubConfig:
+class ClubConfig(Value):
     """The board's club: off by default (``enabled``)."""
 
-    enabled: bool = field(default=False, metadata=meta(boolean, "true or false"))
-    club: str = field(default="club", metadata=meta(
-        _club_id, "the club's id: 1 to 32 letters, digits, - or _"))
-    board: str = field(default="", metadata=meta(
-        _optional_id, '"" or this board\'s id: 1 to 32 letters, digits, - or _'))
-    broker: str = field(default="", metadata=meta(
-        _broker, '"" or the broker as HOST or HOST:PORT, e.g. "192.168.1.10:8883"'))
-    user: str = field(default="", metadata=meta(
-        _optional_id, '"" (no authentication) or the MQTT user: 1 to 32 letters, digits, '
-        "- or _"))
-    password_file: str = field(default="", metadata=meta(
-        absolute_path, '"" or the absolute path of a file holding the MQTT password'))
-    serve_user: str = field(default="", metadata=meta(
-        _optional_id, '"" (no authentication) or the standings service\'s MQTT user: 1 to 32 '
-        "letters, digits, - or _"))
-    serve_password_file: str = field(default="", metadata=meta(
-        absolute_path, '"" or the absolute path of a file holding the standings service\'s '
-        "MQTT password"))
-    ca_file: str = field(default="", metadata=meta(
-        absolute_path, '"" (no TLS) or the absolute path of the club\'s certificate authority '
-        "(club setup's ca.crt): the broker is reached with TLS and must be signed by it"))
-    status_file: str = field(default="", metadata=meta(
-        absolute_path, '"" (pegboard-club.service\'s: /var/lib/pegboard-club/club-status.json) '
-        "or the absolute path of the club publisher's status file (club publish writes it "
-        "beside its --acked file): the board shows what the broker refused"))
-    night: int = field(default=1, metadata=meta(int_in(1, 9999), "a whole number 1-9999"))
-    table: int = field(default=1, metadata=meta(int_in(1, 9999), "a whole number 1-9999"))
-    lock: bool = field(default=False, metadata=meta(boolean, "true or false"))
+    __slots__ = (
+        "board",
+        "broker",
+        "ca_file",
+        "club",
+        "enabled",
+        "lock",
+        "night",
+        "password_file",
+        "serve_password_file",
+        "serve_user",
+        "status_file",
+        "table",
+        "user",
+    )
+    __match_args__ = ("enabled", "club", "board", "broker", "user", "password_file", "serve_user",
+                      "serve_password_file", "ca_file", "status_file", "night", "table", "lock")
+
+    enabled: bool
+    club: str
+    board: str
+    broker: str
+    user: str
+    password_file: str
+    serve_user: str
+    serve_password_file: str
+    ca_file: str
+    status_file: str
+    night: int
+    table: int
+    lock: bool
+
+    KEYS: ClassVar[dict[str, dict[str, Any]]] = {
+        "enabled": meta(boolean, "true or false"),
+        "club": meta(
+            _club_id, "the club's id: 1 to 32 letters, digits, - or _"),
+        "board": meta(
+            _optional_id, '"" or this board\'s id: 1 to 32 letters, digits, - or _'),
+        "broker": meta(
+            _broker, '"" or the broker as HOST or HOST:PORT, e.g. "192.168.1.10:8883"'),
+        "user": meta(
+            _optional_id, '"" (no authentication) or the MQTT user: 1 to 32 letters, digits, '
+            "- or _"),
+        "password_file": meta(
+            absolute_path, '"" or the absolute path of a file holding the MQTT password'),
+        "serve_user": meta(
+            _optional_id, '"" (no authentication) or the standings service\'s MQTT user: 1 to 32 '
+            "letters, digits, - or _"),
+        "serve_password_file": meta(
+            absolute_path, '"" or the absolute path of a file holding the standings service\'s '
+            "MQTT password"),
+        "ca_file": meta(
+            absolute_path, '"" (no TLS) or the absolute path of the club\'s certificate authority '
+            "(club setup's ca.crt): the broker is reached with TLS and must be signed by it"),
+        "status_file": meta(
+            absolute_path, '"" (pegboard-club.service\'s: /var/lib/pegboard-club/club-status.json) '
+            "or the absolute path of the club publisher's status file (club publish writes it "
+            "beside its --acked file): the board shows what the broker refused"),
+        "night": meta(int_in(1, 9999), "a whole number 1-9999"),
+        "table": meta(int_in(1, 9999), "a whole number 1-9999"),
+        "lock": meta(boolean, "true or false"),
+    }
+    """Each key's check and what it allows (:func:`pegboard.config.values.meta`), in
+    the order of the fields."""
+
+    def __init__(
+        self,
+        enabled: bool = False,
+        club: str = "club",
+        board: str = "",
+        broker: str = "",
+        user: str = "",
+        password_file: str = "",
+        serve_user: str = "",
+        serve_password_file: str = "",
+        ca_file: str = "",
+        status_file: str = "",
+        night: int = 1,
+        table: int = 1,
+        lock: bool = False,
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "enabled", enabled)
+        setter(self, "club", club)
+        setter(self, "board", board)
+        setter(self, "broker", broker)
+        setter(self, "user", user)
+        setter(self, "password_file", password_file)
+        setter(self, "serve_user", serve_user)
+        setter(self, "serve_password_file", serve_password_file)
+        setter(self, "ca_file", ca_file)
+        setter(self, "status_file", status_file)
+        setter(self, "night", night)
+        setter(self, "table", table)
+        setter(self, "lock", lock)
 
     def problem(self) -> str | None:
         """A club board needs its id and its broker; a password needs a user, and a user the

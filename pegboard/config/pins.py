@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from pegboard.config.values import Invalid, int_in, meta, number_in, one_of
+from pegboard.rules.value import Value
 
 # BCM GPIO numbers on the 40-pin header. GPIO 2 and 3 carry I2C-1 (the OLED), so they are
 # never accepted as input pins.
@@ -53,36 +53,96 @@ def pins(count: int) -> Callable[[Any], tuple[int, ...]]:
     return check
 
 
-def _pin_field(default: int) -> Any:
-    return field(default=default, metadata=meta(pin, PIN_ALLOWED))
+_PIN = meta(pin, PIN_ALLOWED)
 
 
-def _pins_field(default: tuple[int, ...]) -> Any:
-    return field(default=default, metadata=meta(pins(len(default)),
-                                                 f"a list of {len(default)} pins, each "
-                                                 f"{PIN_ALLOWED}"))
+def _pins_meta(count: int) -> dict[str, Any]:
+    return meta(pins(count), f"a list of {count} pins, each {PIN_ALLOWED}")
 
 
-@dataclass(frozen=True)
-class InputConfig:
+class InputConfig(Value):
     """How players enter things: the input kit and its pins (BCM numbers)."""
 
-    kit: str = field(default="encoder", metadata=meta(one_of("encoder", "keypad"),
-                                                       '"encoder" or "keypad"'))
-    encoder_a: int = _pin_field(17)
-    encoder_b: int = _pin_field(25)
-    encoder_push: int = _pin_field(27)
-    button_go: int = _pin_field(22)
-    button_undo: int = _pin_field(23)
-    button_menu: int = _pin_field(24)
-    keypad_rows: tuple[int, ...] = _pins_field((5, 6, 13, 26))
-    keypad_cols: tuple[int, ...] = _pins_field((12, 16, 4, 7))
-    hold_s: float = field(default=0.8, metadata=meta(number_in(0.2, 5.0),
-                                                      "seconds from 0.2 to 5.0"))
-    repeat_s: float = field(default=0.15, metadata=meta(number_in(0.03, 2.0),
-                                                         "seconds from 0.03 to 2.0"))
-    debounce_ms: int = field(default=20, metadata=meta(int_in(0, 200),
-                                                        "whole milliseconds from 0 to 200"))
+    __slots__ = (
+        "button_go",
+        "button_menu",
+        "button_undo",
+        "debounce_ms",
+        "encoder_a",
+        "encoder_b",
+        "encoder_push",
+        "hold_s",
+        "keypad_cols",
+        "keypad_rows",
+        "kit",
+        "repeat_s",
+    )
+    __match_args__ = ("kit", "encoder_a", "encoder_b", "encoder_push", "button_go", "button_undo",
+                      "button_menu", "keypad_rows", "keypad_cols", "hold_s", "repeat_s",
+                      "debounce_ms")
+
+    kit: str
+    encoder_a: int
+    encoder_b: int
+    encoder_push: int
+    button_go: int
+    button_undo: int
+    button_menu: int
+    keypad_rows: tuple[int, ...]
+    keypad_cols: tuple[int, ...]
+    hold_s: float
+    repeat_s: float
+    debounce_ms: int
+
+    KEYS: ClassVar[dict[str, dict[str, Any]]] = {
+        "kit": meta(one_of("encoder", "keypad"),
+                    '"encoder" or "keypad"'),
+        "encoder_a": _PIN,
+        "encoder_b": _PIN,
+        "encoder_push": _PIN,
+        "button_go": _PIN,
+        "button_undo": _PIN,
+        "button_menu": _PIN,
+        "keypad_rows": _pins_meta(4),
+        "keypad_cols": _pins_meta(4),
+        "hold_s": meta(number_in(0.2, 5.0),
+                       "seconds from 0.2 to 5.0"),
+        "repeat_s": meta(number_in(0.03, 2.0),
+                         "seconds from 0.03 to 2.0"),
+        "debounce_ms": meta(int_in(0, 200),
+                            "whole milliseconds from 0 to 200"),
+    }
+    """Each key's check and what it allows (:func:`pegboard.config.values.meta`), in
+    the order of the fields."""
+
+    def __init__(
+        self,
+        kit: str = "encoder",
+        encoder_a: int = 17,
+        encoder_b: int = 25,
+        encoder_push: int = 27,
+        button_go: int = 22,
+        button_undo: int = 23,
+        button_menu: int = 24,
+        keypad_rows: tuple[int, ...] = (5, 6, 13, 26),
+        keypad_cols: tuple[int, ...] = (12, 16, 4, 7),
+        hold_s: float = 0.8,
+        repeat_s: float = 0.15,
+        debounce_ms: int = 20,
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "kit", kit)
+        setter(self, "encoder_a", encoder_a)
+        setter(self, "encoder_b", encoder_b)
+        setter(self, "encoder_push", encoder_push)
+        setter(self, "button_go", button_go)
+        setter(self, "button_undo", button_undo)
+        setter(self, "button_menu", button_menu)
+        setter(self, "keypad_rows", keypad_rows)
+        setter(self, "keypad_cols", keypad_cols)
+        setter(self, "hold_s", hold_s)
+        setter(self, "repeat_s", repeat_s)
+        setter(self, "debounce_ms", debounce_ms)
 
     def pins_in_use(self) -> dict[str, int]:
         """The pins the selected kit uses, by key name (the buttons belong to both kits)."""

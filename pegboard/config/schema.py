@@ -1,7 +1,8 @@
 """The whole configuration: :class:`Config`, its sections, and the keys each section takes.
 
-Every section but ``[rules]`` is a frozen dataclass whose fields carry their check and the text
-saying what is allowed (:func:`pegboard.config.values.meta`). ``[rules]`` holds what a new game
+Every section but ``[rules]`` is a value (:class:`~pegboard.rules.value.Value`) whose ``KEYS``
+give each of its fields, in order, their check and the text saying what is allowed
+(:func:`pegboard.config.values.meta`). ``[rules]`` holds what a new game
 starts with: ``players`` and the rule variants the config offers, read by each variant's own
 declaration (:data:`pegboard.rules.variants.VARIANTS`) into :attr:`Config.rules`, a
 :class:`~pegboard.rules.variants.Rules` value.
@@ -9,8 +10,6 @@ declaration (:data:`pegboard.rules.variants.VARIANTS`) into :attr:`Config.rules`
 
 from __future__ import annotations
 
-import dataclasses
-from dataclasses import dataclass, field
 from typing import Any
 
 from pegboard.config.club import ClubConfig
@@ -26,28 +25,71 @@ from pegboard.config.pins import InputConfig
 from pegboard.config.values import Invalid, int_of
 from pegboard.config.voice import VoiceConfig
 from pegboard.errors import RuleError
-from pegboard.rules.variants import VARIANTS, Rules, Variant
+from pegboard.rules.value import Value
+from pegboard.rules.variants import DEFAULT_RULES, VARIANTS, Rules, Variant
 
 
-@dataclass(frozen=True)
-class Config:
+class Config(Value):
     """The whole configuration; ``Config()`` is every default.
 
     ``players`` and ``rules`` are the ``[rules]`` section: how many play a new game and the
     rules it starts with (both can still be changed when starting a game).
     """
 
-    input: InputConfig = field(default_factory=InputConfig)
-    display: DisplayConfig = field(default_factory=DisplayConfig)
-    idle: IdleConfig = field(default_factory=IdleConfig)
-    link: LinkConfig = field(default_factory=LinkConfig)
-    leds: LedsConfig = field(default_factory=LedsConfig)
-    players: int = 2
-    rules: Rules = field(default_factory=Rules)
-    store: StoreConfig = field(default_factory=StoreConfig)
-    voice: VoiceConfig = field(default_factory=VoiceConfig)
-    club: ClubConfig = field(default_factory=ClubConfig)
-    phones: PhonesConfig = field(default_factory=PhonesConfig)
+    __slots__ = (
+        "club",
+        "display",
+        "idle",
+        "input",
+        "leds",
+        "link",
+        "phones",
+        "players",
+        "rules",
+        "store",
+        "voice",
+    )
+    __match_args__ = ("input", "display", "idle", "link", "leds", "players", "rules", "store",
+                      "voice", "club", "phones")
+
+    input: InputConfig
+    display: DisplayConfig
+    idle: IdleConfig
+    link: LinkConfig
+    leds: LedsConfig
+    players: int
+    rules: Rules
+    store: StoreConfig
+    voice: VoiceConfig
+    club: ClubConfig
+    phones: PhonesConfig
+
+    def __init__(
+        self,
+        input: InputConfig = InputConfig(),
+        display: DisplayConfig = DisplayConfig(),
+        idle: IdleConfig = IdleConfig(),
+        link: LinkConfig = LinkConfig(),
+        leds: LedsConfig = LedsConfig(),
+        players: int = 2,
+        rules: Rules = DEFAULT_RULES,
+        store: StoreConfig = StoreConfig(),
+        voice: VoiceConfig = VoiceConfig(),
+        club: ClubConfig = ClubConfig(),
+        phones: PhonesConfig = PhonesConfig(),
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "input", input)
+        setter(self, "display", display)
+        setter(self, "idle", idle)
+        setter(self, "link", link)
+        setter(self, "leds", leds)
+        setter(self, "players", players)
+        setter(self, "rules", rules)
+        setter(self, "store", store)
+        setter(self, "voice", voice)
+        setter(self, "club", club)
+        setter(self, "phones", phones)
 
 
 SECTIONS: dict[str, type[Any] | None] = {
@@ -62,16 +104,24 @@ SECTIONS: dict[str, type[Any] | None] = {
     "club": ClubConfig,
     "phones": PhonesConfig,
 }
-"""Every section in the order a written config has them (``rules`` is not a dataclass)."""
+"""Every section in the order a written config has them (``rules`` has no section class)."""
 
 
-@dataclass(frozen=True)
-class Key:
+class Key(Value):
     """One key of a section: its check (raising :class:`Invalid`) and what it allows."""
+
+    __slots__ = ("allowed", "check", "name")
+    __match_args__ = ("name", "check", "allowed")
 
     name: str
     check: Any
     allowed: str
+
+    def __init__(self, name: str, check: Any, allowed: str) -> None:
+        setter = object.__setattr__
+        setter(self, "name", name)
+        setter(self, "check", check)
+        setter(self, "allowed", allowed)
 
 
 def _variant_check(variant: Variant) -> Any:
@@ -96,8 +146,8 @@ def section_keys(section: str) -> dict[str, Key]:
     cls = SECTIONS[section]
     if cls is None:
         return RULES_KEYS
-    return {f.name: Key(f.name, f.metadata["check"], f.metadata["allowed"])
-            for f in dataclasses.fields(cls)}
+    return {name: Key(name, cls.KEYS[name]["check"], cls.KEYS[name]["allowed"])
+            for name in cls.__match_args__}
 
 
 def build(config: dict[str, Any], section: str, values: dict[str, Any]) -> None:
@@ -118,4 +168,4 @@ def section_values(config: Config, section: str) -> dict[str, Any]:
         return {name: config.players if name == "players" else getattr(config.rules, name)
                 for name in RULES_KEYS}
     table = getattr(config, section)
-    return {f.name: getattr(table, f.name) for f in dataclasses.fields(table)}
+    return {name: getattr(table, name) for name in table.__match_args__}

@@ -19,7 +19,8 @@ Check = Callable[[Any], Any]
 
 
 def meta(check: Check, allowed: str) -> dict[str, Any]:
-    """A config field's metadata: its check and the text saying what is allowed."""
+    """A config key's declaration (in its section's ``KEYS``): its check and the text saying
+    what is allowed."""
     return {"check": check, "allowed": allowed}
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -16,6 +15,7 @@ from pegboard.device.observers import Leds, Observer, Speech, Voice
 from pegboard.device.ports import LedBoard
 from pegboard.errors import PegboardError
 from pegboard.hw.clock import Clock
+from pegboard.rules.value import replace
 from pegboard.store import Recovery, Store
 from pegboard.store.replay import EngineCheck
 

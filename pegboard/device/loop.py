@@ -30,7 +30,6 @@ from __future__ import annotations
 import logging
 import queue
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from PIL import Image
@@ -64,6 +63,7 @@ from pegboard.device.ports import BenchReport, BenchTests, Bringup, GameStore, N
 from pegboard.errors import PegboardError
 from pegboard.hw.clock import Clock
 from pegboard.hw.oled import Display
+from pegboard.rules.value import Value
 from pegboard.ui.render import render
 
 if TYPE_CHECKING:  # the kit's module comes with the kit (the simulator's, on the first key)
@@ -81,26 +81,41 @@ STOP = object()
 
 
 
-@dataclass(frozen=True, slots=True)
-class App(Generic[S]):
+class App(Value, Generic[S]):
     """The pure app as the loop uses it: ``step`` and ``view``."""
+
+    __slots__ = ("scores", "step", "view")
+    __match_args__ = ("step", "view", "scores")
 
     step: Callable[[S, InputEvent, float], tuple[S, Sequence[Effect]]]
     view: Callable[[S], View]
-    scores: Callable[[S], Sequence[int] | None] | None = None
+    scores: Callable[[S], Sequence[int] | None] | None
     """The scores a state shows, kept with each saved entry for the next start-up's first
     frame (None: the store keeps none)."""
 
+    def __init__(
+        self,
+        step: Callable[[S, InputEvent, float], tuple[S, Sequence[Effect]]],
+        view: Callable[[S], View],
+        scores: Callable[[S], Sequence[int] | None] | None = None,
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "step", step)
+        setter(self, "view", view)
+        setter(self, "scores", scores)
 
-@dataclass(slots=True)
+
 class FrameStats:
     """Counters the tests and the benchmark read."""
 
-    steps: int = 0
-    frames: int = 0
-    persisted: int = 0
-    failed_saves: int = 0
-    batches: list[float] = field(default_factory=list)
+    __slots__ = ("batches", "failed_saves", "frames", "persisted", "steps")
+
+    def __init__(self) -> None:
+        self.steps = 0
+        self.frames = 0
+        self.persisted = 0
+        self.failed_saves = 0
+        self.batches: list[float] = []
 
 
 class DeviceLoop(Generic[S]):

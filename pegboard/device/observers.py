@@ -18,12 +18,12 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from typing import Generic, Protocol, TypeVar, runtime_checkable
 
 from PIL import Image
 
 from pegboard.app.effects import (
+    NO_CHANGES,
     Changes,
     Effect,
     ReadScreen,
@@ -37,6 +37,7 @@ from pegboard.device.ports import LedBoard
 from pegboard.errors import PegboardError
 from pegboard.hw.oled import Display
 from pegboard.rules.facts import Report
+from pegboard.rules.value import Value
 from pegboard.ui.render import render
 
 log = logging.getLogger(__name__)
@@ -47,8 +48,7 @@ S_contra = TypeVar("S_contra", contravariant=True)
 DIM_CONTRAST = 16
 
 
-@dataclass(frozen=True, slots=True)
-class Seen(Generic[S]):
+class Seen(Value, Generic[S]):
     """What one batch of steps did, as the outputs are told it.
 
     ``changes`` are the engine's reports of the entries the batch added that are still in
@@ -62,12 +62,32 @@ class Seen(Generic[S]):
     passing).
     """
 
+    __slots__ = ("asked", "changes", "first", "state", "stepped", "view")
+    __match_args__ = ("state", "view", "changes", "asked", "first", "stepped")
+
     state: S
     view: View
-    changes: Changes = field(default_factory=Changes)
-    asked: tuple[Effect, ...] = ()
-    first: bool = False
-    stepped: bool = False
+    changes: Changes
+    asked: tuple[Effect, ...]
+    first: bool
+    stepped: bool
+
+    def __init__(
+        self,
+        state: S,
+        view: View,
+        changes: Changes = NO_CHANGES,
+        asked: tuple[Effect, ...] = (),
+        first: bool = False,
+        stepped: bool = False,
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "state", state)
+        setter(self, "view", view)
+        setter(self, "changes", changes)
+        setter(self, "asked", asked)
+        setter(self, "first", first)
+        setter(self, "stepped", stepped)
 
     @property
     def added(self) -> tuple[Report, ...]:

@@ -21,41 +21,53 @@ The rules:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from pegboard.app.inputs import InputEvent
 from pegboard.rules.value import Value
 
 
-@dataclass(frozen=True, slots=True)
-class Timing:
+class Timing(Value):
     """How long a contact may bounce, when a press becomes a hold, and the repeat period."""
 
-    debounce_s: float = 0.02
-    hold_s: float = 0.8
-    repeat_s: float = 0.15
+    __slots__ = ("debounce_s", "hold_s", "repeat_s")
+    __match_args__ = ("debounce_s", "hold_s", "repeat_s")
 
-    def __post_init__(self) -> None:
-        if not 0 <= self.debounce_s < self.hold_s:
+    debounce_s: float
+    hold_s: float
+    repeat_s: float
+
+    def __init__(self, debounce_s: float = 0.02, hold_s: float = 0.8,
+                 repeat_s: float = 0.15) -> None:
+        if not 0 <= debounce_s < hold_s:
             raise ValueError(
-                f"debounce {self.debounce_s!r} s must be at least 0 and shorter than the "
-                f"hold time {self.hold_s!r} s"
+                f"debounce {debounce_s!r} s must be at least 0 and shorter than the "
+                f"hold time {hold_s!r} s"
             )
-        if self.repeat_s <= 0:
-            raise ValueError(f"repeat period {self.repeat_s!r} s must be more than 0")
+        if repeat_s <= 0:
+            raise ValueError(f"repeat period {repeat_s!r} s must be more than 0")
+        setter = object.__setattr__
+        setter(self, "debounce_s", debounce_s)
+        setter(self, "hold_s", hold_s)
+        setter(self, "repeat_s", repeat_s)
 
 
-@dataclass(frozen=True, slots=True)
-class KeyAction:
+class KeyAction(Value):
     """What one physical key means: its tap, and optionally a hold or a repeat event."""
 
-    tap: InputEvent
-    hold: InputEvent | None = None
-    repeat: InputEvent | None = None
+    __slots__ = ("hold", "repeat", "tap")
+    __match_args__ = ("tap", "hold", "repeat")
 
-    def __post_init__(self) -> None:
-        if self.hold is not None and self.repeat is not None:
+    tap: InputEvent
+    hold: InputEvent | None
+    repeat: InputEvent | None
+
+    def __init__(self, tap: InputEvent, hold: InputEvent | None = None,
+                 repeat: InputEvent | None = None) -> None:
+        if hold is not None and repeat is not None:
             raise ValueError("a key either reports a hold or repeats, not both")
+        setter = object.__setattr__
+        setter(self, "tap", tap)
+        setter(self, "hold", hold)
+        setter(self, "repeat", repeat)
 
 
 class RawEdge(Value):
@@ -75,16 +87,21 @@ class RawEdge(Value):
         setter(self, "t", t)
 
 
-@dataclass(slots=True)
 class _KeyState:
-    action: KeyAction
-    raw: bool = False
-    stable: bool = False
-    locked_until: float = float("-inf")
-    down_at: float = 0.0
-    held: bool = False
-    next_repeat: float | None = None
-    events: list[InputEvent] = field(default_factory=list)
+    """One key's debouncing and hold state (changed as its edges come in)."""
+
+    __slots__ = ("action", "down_at", "events", "held", "locked_until", "next_repeat", "raw",
+                 "stable")
+
+    def __init__(self, action: KeyAction) -> None:
+        self.action = action
+        self.raw = False
+        self.stable = False
+        self.locked_until = float("-inf")
+        self.down_at = 0.0
+        self.held = False
+        self.next_repeat: float | None = None
+        self.events: list[InputEvent] = []
 
 
 class KeyGestures:

@@ -28,7 +28,6 @@ pegboard.errors.RecordError: line 3: a second "game" line; a match continues wit
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
 from typing import TextIO
 
 from pegboard.errors import PegboardError, RecordError
@@ -36,6 +35,7 @@ from pegboard.record.parse import Line, parse_line, parse_object
 from pegboard.rules.events import Event, GameHeader
 from pegboard.rules.facts import Report
 from pegboard.rules.game import Game
+from pegboard.rules.value import Value
 
 RawLine = str | Mapping[str, object]
 """A record line as text, or as the JSON object the store decoded from its log line."""
@@ -154,16 +154,31 @@ def read_game(lines: Iterable[RawLine], source: str | None = None) -> Game:
     return replayer.game
 
 
-@dataclass(frozen=True)
-class Replay:
+class Replay(Value):
     """A record replayed as far as the engine goes: the game with every accepted line, how
     many lines (header included) it accepted, and why it stopped (None: it took them all)."""
+
+    __slots__ = ("accepted", "applied", "game", "problem")
+    __match_args__ = ("game", "accepted", "problem", "applied")
 
     game: Game | None
     accepted: int
     problem: str | None
-    applied: int = 0
+    applied: int
     """Entries the engine applied (a count for the tests that a record is replayed once)."""
+
+    def __init__(
+        self,
+        game: Game | None,
+        accepted: int,
+        problem: str | None,
+        applied: int = 0,
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "game", game)
+        setter(self, "accepted", accepted)
+        setter(self, "problem", problem)
+        setter(self, "applied", applied)
 
 
 def replay(lines: Iterable[RawLine], source: str | None = None) -> Replay:

@@ -24,13 +24,14 @@ from __future__ import annotations
 import re
 import tempfile
 from collections.abc import Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from PIL import Image
 
 from pegboard.app.view import Screen, View
 from pegboard.config import Config
+from pegboard.rules.value import replace
 from pegboard.sim.keys import KeyStep, expand, parse_script
 from pegboard.sim.script import run_script
 from pegboard.store import Store

@@ -26,11 +26,12 @@ from __future__ import annotations
 import sys
 import tempfile
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from pegboard.app.view import Screen, View
 from pegboard.config import Config
+from pegboard.rules.value import replace
 from pegboard.sim.autoplay import AutoPlayer, record_game, step_text
 from pegboard.sim.fakes import FakeClock, RecordingDisplay
 from pegboard.sim.keys import KeyStep, parse_script

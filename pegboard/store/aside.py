@@ -9,10 +9,10 @@ import os
 import re
 import time
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pegboard.rules.value import Value
 from pegboard.store.logfile import fsync_directory, read_regular, write_new_file
 
 log = logging.getLogger(__name__)
@@ -27,26 +27,71 @@ def timestamp(now: float) -> str:
     return time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(now))
 
 
-@dataclass(frozen=True)
-class AsideGame:
+class AsideGame(Value):
     """A set-aside game as ``pegboard game repair`` shows it.
 
     ``restorable`` is how many lines ``restore`` would bring back (0: none), ``skipping``
     how many with ``--skip-damaged``; ``dropped`` are the damaged lines that leaves out.
     """
 
+    __slots__ = (
+        "dropped",
+        "error",
+        "game_id",
+        "header",
+        "name",
+        "path",
+        "problem",
+        "restorable",
+        "skipping",
+        "started_at",
+        "total",
+        "written_by",
+    )
+    __match_args__ = ("name", "path", "game_id", "total", "restorable", "skipping", "problem",
+                      "dropped", "header", "started_at", "written_by", "error")
+
     name: str
     path: Path
-    game_id: str | None = None
-    total: int = 0
-    restorable: int = 0
-    skipping: int = 0
-    problem: str | None = None
-    dropped: tuple[tuple[int, bytes], ...] = ()
-    header: Mapping[str, Any] | None = None
-    started_at: float | None = None
-    written_by: str | None = None
-    error: str | None = None  # the file itself cannot be read
+    game_id: str | None
+    total: int
+    restorable: int
+    skipping: int
+    problem: str | None
+    dropped: tuple[tuple[int, bytes], ...]
+    header: Mapping[str, Any] | None
+    started_at: float | None
+    written_by: str | None
+    error: str | None  # the file itself cannot be read
+
+    def __init__(
+        self,
+        name: str,
+        path: Path,
+        game_id: str | None = None,
+        total: int = 0,
+        restorable: int = 0,
+        skipping: int = 0,
+        problem: str | None = None,
+        dropped: tuple[tuple[int, bytes], ...] = (),
+        header: Mapping[str, Any] | None = None,
+        started_at: float | None = None,
+        written_by: str | None = None,
+        error: str | None = None,
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "name", name)
+        setter(self, "path", path)
+        setter(self, "game_id", game_id)
+        setter(self, "total", total)
+        setter(self, "restorable", restorable)
+        setter(self, "skipping", skipping)
+        setter(self, "problem", problem)
+        setter(self, "dropped", dropped)
+        setter(self, "header", header)
+        setter(self, "started_at", started_at)
+        setter(self, "written_by", written_by)
+        setter(self, "error", error)
 
     @property
     def players(self) -> list[Any]:

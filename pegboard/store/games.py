@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from pegboard.errors import RecordError, StoreError
 from pegboard.record.bounded import load_json, shown
+from pegboard.rules.value import Value
 from pegboard.store.ids import is_valid_id
 
 
@@ -45,15 +45,28 @@ def parse_record_line(line: str | Mapping[str, Any]) -> dict[str, Any]:
     return record
 
 
-@dataclass(frozen=True)
-class _Game:
+class _Game(Value):
+    """A game's record as the store keeps it: its id, file, lines and their times."""
+
+    __slots__ = ("id", "path", "records", "recovered", "times")
+    __match_args__ = ("id", "path", "records", "times", "recovered")
+
     id: str
     path: Path
     records: tuple[dict[str, Any], ...]
     times: tuple[float, ...]
-    recovered: Mapping[str, Any] | None = field(default=None, kw_only=True)
+    recovered: Mapping[str, Any] | None
     """When this game was restored from a damaged file: what happened (see :class:`Recovery`
     in :mod:`pegboard.store.recovery`); None for a game read whole."""
+
+    def __init__(self, id: str, path: Path, records: tuple[dict[str, Any], ...],
+                 times: tuple[float, ...], recovered: Mapping[str, Any] | None = None) -> None:
+        setter = object.__setattr__
+        setter(self, "id", id)
+        setter(self, "path", path)
+        setter(self, "records", records)
+        setter(self, "times", times)
+        setter(self, "recovered", recovered)
 
     @property
     def lines(self) -> tuple[str, ...]:
@@ -93,12 +106,16 @@ class _Game:
         return len(self.records) - 1
 
 
-@dataclass(frozen=True)
 class CurrentGame(_Game):
     """The unfinished game: its record so far, with the time each line was accepted."""
 
+    __slots__ = ()
 
-@dataclass(frozen=True)
+    def __init__(self, id: str, path: Path, records: tuple[dict[str, Any], ...],
+                 times: tuple[float, ...], recovered: Mapping[str, Any] | None = None) -> None:
+        super().__init__(id, path, records, times, recovered)
+
+
 class FinishedGame(_Game):
     """A game in the history: the full record, when each line was made, and the result.
 
@@ -107,12 +124,25 @@ class FinishedGame(_Game):
     when a new game was started before this one ended.
     """
 
-    result: dict[str, Any] = field(default_factory=dict)
-    finished_at: float = 0.0
-    summaries: Any = None
+    __slots__ = ("finished_at", "result", "summaries")
+    __match_args__ = ("id", "path", "records", "times", "result", "finished_at", "summaries",
+                      "recovered")
+
+    result: dict[str, Any]
+    finished_at: float
+    summaries: Any
     """The statistics summaries the writer kept beside the result on the finish line
     (``{"layout": ..., "games": [...]}``, see :mod:`pegboard.store.index_rows`), so that an
     index made again from the history need not replay the record; None when there are none."""
+
+    def __init__(self, id: str, path: Path, records: tuple[dict[str, Any], ...],
+                 times: tuple[float, ...], result: dict[str, Any], finished_at: float,
+                 summaries: Any = None, recovered: Mapping[str, Any] | None = None) -> None:
+        super().__init__(id, path, records, times, recovered)
+        setter = object.__setattr__
+        setter(self, "result", result)
+        setter(self, "finished_at", finished_at)
+        setter(self, "summaries", summaries)
 
     @property
     def abandoned(self) -> bool:

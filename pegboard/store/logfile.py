@@ -29,10 +29,10 @@ import errno
 import os
 import stat
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from pegboard.errors import StoreError
+from pegboard.rules.value import Value
 from pegboard.store.lines import checksum_ok, read_line
 from pegboard.store.lines import decode_any as decode_any  # re-exported: part of the format
 from pegboard.store.lines import encode_line as encode_line
@@ -43,16 +43,35 @@ def count_lines(data: bytes) -> int:
     return data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
 
 
-@dataclass(frozen=True)
-class Scan:
+class Scan(Value):
     """What a log file holds: its good entries, and what follows them."""
+
+    __slots__ = ("damaged", "damaged_line", "entries", "good_bytes", "refused", "total_bytes")
+    __match_args__ = ("entries", "good_bytes", "total_bytes", "damaged", "damaged_line", "refused")
 
     entries: list[dict[str, Any]]
     good_bytes: int  # length of the prefix made of good, complete lines
     total_bytes: int
     damaged: str | None  # why the file is unreadable (damage before the tail), or None
-    damaged_line: int = 0  # the line number (from 1) of that damage, 0 when there is none
-    refused: str | None = None  # why an intact line (its checksum right) cannot be used
+    damaged_line: int  # the line number (from 1) of that damage, 0 when there is none
+    refused: str | None  # why an intact line (its checksum right) cannot be used
+
+    def __init__(
+        self,
+        entries: list[dict[str, Any]],
+        good_bytes: int,
+        total_bytes: int,
+        damaged: str | None,
+        damaged_line: int = 0,
+        refused: str | None = None,
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "entries", entries)
+        setter(self, "good_bytes", good_bytes)
+        setter(self, "total_bytes", total_bytes)
+        setter(self, "damaged", damaged)
+        setter(self, "damaged_line", damaged_line)
+        setter(self, "refused", refused)
 
     @property
     def line_problem(self) -> str:

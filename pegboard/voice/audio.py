@@ -32,7 +32,7 @@ words.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from pegboard.app.effects import Sound
 from pegboard.app.state import AppState
@@ -40,6 +40,7 @@ from pegboard.app.teach import COACH_COLUMNS
 from pegboard.app.view import PageKind, PickerView, Screen, View
 from pegboard.app.words import side_name
 from pegboard.rules.state import Phase
+from pegboard.rules.value import replace
 from pegboard.voice.acts import Announcement, Importance
 from pegboard.voice.phrases import coach_phrase, speakable
 

@@ -9,11 +9,11 @@ game never waits on it and never fails because of it.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pegboard import lazy
+from pegboard.rules.value import replace
 
 if TYPE_CHECKING:
     from pegboard.voice import espeak, hook, speaker
