@@ -16,12 +16,12 @@ import argparse
 import logging
 import socket
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from pegboard import lazy
 from pegboard.config.phones import PhonesConfig
 from pegboard.errors import PegboardError
+from pegboard.rules.value import Value
 
 if TYPE_CHECKING:
     from pegboard.commands import web as web_command
@@ -70,12 +70,19 @@ ANY_ADDRESS = "0.0.0.0"
 """Where ``[phones] enabled`` listens: every address (phones are on the local network)."""
 
 
-@dataclass(frozen=True)
-class Listening:
+class Listening(Value):
     """The phone seats' listening socket, and the extra names they answer to."""
+
+    __slots__ = ("allow", "sock")
+    __match_args__ = ("sock", "allow")
 
     sock: socket.socket
     allow: tuple[str, ...]
+
+    def __init__(self, sock: socket.socket, allow: tuple[str, ...]) -> None:
+        setter = object.__setattr__
+        setter(self, "sock", sock)
+        setter(self, "allow", allow)
 
 
 def listen(args: argparse.Namespace, config: PhonesConfig,

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from PIL import Image
@@ -12,6 +11,7 @@ from pegboard.app.effects import UpdateLeds
 from pegboard.app.inputs import LinkStatus
 from pegboard.rules.events import Event, GameHeader
 from pegboard.rules.state import GameState
+from pegboard.rules.value import Value
 
 if TYPE_CHECKING:
     from pegboard.hw.inputs import InputKit
@@ -59,12 +59,17 @@ class LedBoard(Protocol):
         ...
 
 
-@dataclass(frozen=True, slots=True)
-class BenchReport:
+class BenchReport(Value):
     """What a bring-up probe's callback puts on the loop's queue: its report, wrapped so the
     loop tells it from the kit's raw inputs (one queued as the tests closed is dropped)."""
 
+    __slots__ = ("report",)
+    __match_args__ = ("report",)
+
     report: object
+
+    def __init__(self, report: object) -> None:
+        object.__setattr__(self, "report", report)
 
 
 class BenchTests(Protocol):

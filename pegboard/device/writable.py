@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+
+from pegboard.rules.value import Value
 
 MOUNTINFO = Path("/proc/self/mountinfo")
 
@@ -25,13 +26,21 @@ FIX = ("turn the overlay file system off (sudo raspi-config → Performance → 
        "System) or set [store] path to a directory on a writable disk")
 
 
-@dataclass(frozen=True, slots=True)
-class Mount:
+class Mount(Value):
     """One line of the mount table: where it is mounted, its type and its super options."""
+
+    __slots__ = ("fstype", "options", "point")
+    __match_args__ = ("point", "fstype", "options")
 
     point: str
     fstype: str
     options: str
+
+    def __init__(self, point: str, fstype: str, options: str) -> None:
+        setter = object.__setattr__
+        setter(self, "point", point)
+        setter(self, "fstype", fstype)
+        setter(self, "options", options)
 
 
 def parse_mountinfo(text: str) -> list[Mount]:

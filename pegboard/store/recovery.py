@@ -20,10 +20,10 @@ journal and in ``pegboard game status``.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pegboard.rules.value import Value
 from pegboard.store.games import (
     CurrentGame,
     FinishedGame,
@@ -41,8 +41,7 @@ MIN_RESTORED = 2
 """A partly restored game holds its header and at least one entry; less is a new game."""
 
 
-@dataclass(frozen=True)
-class Recovery:
+class Recovery(Value):
     """What was done with a game that could not be read whole.
 
     ``restored`` lines (header included) of the ``total`` in the file are the game now; 0 when
@@ -50,11 +49,29 @@ class Recovery:
     store); None when only a reader has seen the damage, before a writer acts on it.
     """
 
+    __slots__ = ("game_id", "kept_as", "reason", "restored", "total")
+    __match_args__ = ("game_id", "restored", "total", "reason", "kept_as")
+
     game_id: str | None
     restored: int
     total: int
     reason: str
-    kept_as: str | None = None
+    kept_as: str | None
+
+    def __init__(
+        self,
+        game_id: str | None,
+        restored: int,
+        total: int,
+        reason: str,
+        kept_as: str | None = None,
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "game_id", game_id)
+        setter(self, "restored", restored)
+        setter(self, "total", total)
+        setter(self, "reason", reason)
+        setter(self, "kept_as", kept_as)
 
     @property
     def label(self) -> str:
@@ -104,16 +121,35 @@ class Recovery:
                    kept_as if isinstance(kept_as, str) else None)
 
 
-@dataclass(frozen=True)
-class Plan:
+class Plan(Value):
     """What to keep of one log file."""
+
+    __slots__ = ("dropped", "entries", "game_id", "problem", "torn", "total")
+    __match_args__ = ("entries", "total", "torn", "problem", "game_id", "dropped")
 
     entries: list[dict[str, Any]]  # the log entries kept (empty: none)
     total: int  # lines in the file
     torn: int  # bytes of torn tail to cut off (only when nothing else is wrong)
     problem: str | None  # why the lines after the kept ones are not used
     game_id: str | None
-    dropped: tuple[tuple[int, bytes], ...] = ()  # damaged lines skipped (line number, bytes)
+    dropped: tuple[tuple[int, bytes], ...]  # damaged lines skipped (line number, bytes)
+
+    def __init__(
+        self,
+        entries: list[dict[str, Any]],
+        total: int,
+        torn: int,
+        problem: str | None,
+        game_id: str | None,
+        dropped: tuple[tuple[int, bytes], ...] = (),
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "entries", entries)
+        setter(self, "total", total)
+        setter(self, "torn", torn)
+        setter(self, "problem", problem)
+        setter(self, "game_id", game_id)
+        setter(self, "dropped", dropped)
 
     def game_at(self, path: Path) -> CurrentGame | FinishedGame | None:
         """The kept lines as the game in the file at ``path`` (None when none are kept)."""

@@ -28,12 +28,12 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pegboard import __version__, lazy, record
 from pegboard.errors import StoreError
+from pegboard.rules.value import Value
 from pegboard.store.aside import (
     ASIDE_NAME,
     AsideGame,
@@ -81,15 +81,28 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
-class Restored:
+class Restored(Value):
     """What :meth:`Store.restore` did: the game now in the store (or, if it had finished, in
     the history), the recovery when only part of it came back, and where the game that was in
     progress went (``--set-aside-current``)."""
 
+    __slots__ = ("game", "moved", "recovery")
+    __match_args__ = ("game", "recovery", "moved")
+
     game: CurrentGame | FinishedGame
     recovery: Recovery | None
     moved: Path | None
+
+    def __init__(
+        self,
+        game: CurrentGame | FinishedGame,
+        recovery: Recovery | None,
+        moved: Path | None,
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "game", game)
+        setter(self, "recovery", recovery)
+        setter(self, "moved", moved)
 
 
 class Store(Opened):
