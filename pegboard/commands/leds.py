@@ -158,6 +158,10 @@ def run_demo(args: argparse.Namespace) -> int:
     try:
         print("Test pattern: every hole of every track in its colour (power-limited)")
         link.test_pattern(True)
+        # Held from when the board has it: a board slow to answer would otherwise be told to
+        # end the pattern before it ever showed it.
+        if not pump(link, lambda: link.in_sync, timeout=30):
+            raise LinkError(f"the board did not take the test pattern: {link.status}")
         _hold(link, args.pause * 2)
         link.test_pattern(False)
         for text, board in demo_steps(args.tracks):
