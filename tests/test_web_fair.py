@@ -22,7 +22,18 @@ from starlette.testclient import TestClient
 
 from pegboard.record import dump_line
 from pegboard.rules.cards import Card
-from pegboard.rules.events import Crib, Cut, Deal, Dealt, Event, LaidAway, Play, Show, Starter
+from pegboard.rules.events import (
+    RECORD_VERSION,
+    Crib,
+    Cut,
+    Deal,
+    Dealt,
+    Event,
+    LaidAway,
+    Play,
+    Show,
+    Starter,
+)
 from pegboard.rules.facts import ClaimClosed, ClaimOutcome, MugginsOpened, Report
 from pegboard.rules.game import Game
 from pegboard.rules.state import Reason
@@ -39,10 +50,11 @@ CRIB = ["7C", "8D", "9D", "2S"]  # 7
 
 
 def show_game(ben: list[str], *after: dict[str, Any]) -> list[str]:
-    """A muggins game (record version 5) to the show of the first deal: Ben shows ``ben``
+    """A muggins game (this version's record) to the show of the first deal: Ben shows ``ben``
     and claims 4; then ``after``."""
     head: list[dict[str, Any]] = [
-        {"type": "game", "version": 5, "players": ["Ann", "Ben"], "rules": {"muggins": True}},
+        {"type": "game", "version": RECORD_VERSION, "players": ["Ann", "Ben"],
+         "rules": {"muggins": True}},
         {"type": "cut", "cards": ["2H", "KH"]},
         {"type": "deal", "dealer": 0},
         {"type": "starter", "card": "5H"},
