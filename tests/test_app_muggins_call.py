@@ -97,7 +97,7 @@ def test_the_call_takes_the_miss_and_says_what_was_right() -> None:
     claim(app, 1)
     app.feed(MENU, KnobTurn(1), OK)
     assert app.view.title == "Muggins"
-    assert app.view.lines == ("P2 takes 1:", "P1 missed 1", "(fifteen)")
+    assert app.view.lines == ("P2 takes 1", "P1 missed 1", "(fifteen)")
     muggins = [a for a in app.game.awards if a.reason == Reason.MUGGINS]
     assert [(a.player, a.points) for a in muggins] == [(1, 1)]
     assert json.loads(app.record[-1]) == {"type": "muggins", "player": 1, "points": 1}
@@ -180,7 +180,7 @@ def test_a_hand_claimed_short_shows_no_count_and_the_crib_can_be_called_in_the_n
     app.pick("7")  # the starter: no heels, nothing pegged
     assert app.view.award == "P1's crib: claimed 0"
     app.feed(MENU, KnobTurn(1), OK)
-    assert app.view.lines == ("P2 takes 4:", "P1 missed 4", "(crib)")
+    assert app.view.lines == ("P2 takes 4", "P1 missed 4", "(crib)")
     assert json.loads(app.record[-1]) == {"type": "muggins", "player": 1, "points": 4}
     # The next deal has begun (its starter is in): the crib's page never comes in it.
     app.feed(OK)
@@ -382,7 +382,7 @@ def test_the_crib_page_comes_with_a_call_made_before_the_next_starter() -> None:
     assert app.view.screen is Screen.STARTER  # the next deal dealt, its starter asked
     app.feed(MENU, KnobTurn(1), OK)
     seen = pages_seen(app)
-    assert seen[0][:2] == ("Muggins", ("P2 takes 1:", "P1 missed 1", "(crib)"))
+    assert seen[0][:2] == ("Muggins", ("P2 takes 1", "P1 missed 1", "(crib)"))
     assert seen[1][0] == "P1's crib: 4" and seen[1][1][0] == "said 3"
     assert app.view.screen is Screen.STARTER
 

@@ -96,7 +96,7 @@ def test_an_under_claimed_hand_is_offered_for_muggins_before_the_next_claim() ->
     assert app.view.lines[1] == "Muggins: P1"
     app.feed(KnobTurn(1), OK)  # P1 calls muggins before claiming her own hand
     assert app.game.scores == (before[0] + 2, before[1])
-    assert app.pages[0].lines == ("P1 takes 2:", "P2 missed 2", "(hand)")
+    assert app.pages[0].lines == ("P1 takes 2", "P2 missed 2", "(hand)")
     app.read()
     assert app.view.title == "P1 claims"
 

@@ -105,7 +105,7 @@ def call(state: AppState, caller: int) -> Result:
     if missed is None or missed.points == 0:
         page = Page("Muggins", (f"{name} calls muggins,", f"but {whose} missed nothing."))
         return replace(state, screen=Reading((page,), then=state.screen)), ()
-    page = Page("Muggins", (f"{name} takes {missed.points}:",
+    page = Page("Muggins", (f"{name} takes {missed.points}",
                             f"{gs.names[missed.owner]} missed {missed.points}",
                             f"({missed.reason})"))
     # Pages the call was made over (the crib's) are read after it.
