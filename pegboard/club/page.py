@@ -316,14 +316,16 @@ def create_app(db_path: Path, notes: Notes, *, hosts: Collection[str] | None,
                director: str | None = None, points: GamePoints = GamePoints.ACC,
                secure: bool = False, seating_source: str = "",
                season_points: table.SeasonPoints = table.DEFAULT_SEASON,
-               bye: Bye = Bye.WIN) -> Starlette:
+               bye: Bye = Bye.WIN, acted: Callable[[], None] = lambda: None) -> Starlette:
     """The application; ``start`` and ``stop`` run the subscriber with the server;
     ``director``: the director's password (None: no director's acts are taken), by which
     results are accepted, voided or adjusted (counted by the club's game ``points``);
     ``secure``: served over HTTPS, else the director's acts are taken only from this host
     (:func:`local`), so the password never crosses the network in clear. ``seating``:
     tonight's, which the director may re-seat (``POST /api/seating``, kept in the results
-    database with ``seating_source``, the digest of the file it was loaded from)."""
+    database with ``seating_source``, the digest of the file it was loaded from).
+    ``acted``: called after each director's act and re-seat, once it is stored (the
+    service publishes the club's night again if it changed)."""
 
     tonight = seating if isinstance(seating, Tonight) else Tonight(seating)
 
@@ -442,13 +444,15 @@ def create_app(db_path: Path, notes: Notes, *, hosts: Collection[str] | None,
 
         def work(db: sqlite3.Connection) -> list[Round]:
             now = merged(tonight.rounds, given)
-            save_seating(db, to_json(now), source=seating_source, director=who, reason=why)
+            save_seating(db, to_json(now), source=seating_source, director=who, reason=why,
+                         night=tonight.night)
             return tonight.load(given)
         try:
             now = await run_in_threadpool(answers.use, work)
         except ClubError as error:
             return JSONResponse({"error": str(error)}, status_code=409)
         first = min(r.number for r in given)
+        await run_in_threadpool(acted)
         notes.changed({"act": "seating", "round": first})
         return JSONResponse({"done": f"tonight re-seated from round {first}",
                              "rounds": to_json(now)})
@@ -481,6 +485,7 @@ def create_app(db_path: Path, notes: Notes, *, hosts: Collection[str] | None,
             said = await run_in_threadpool(answers.use, work)
         except ClubError as error:
             return JSONResponse({"error": str(error)}, status_code=409)
+        await run_in_threadpool(acted)
         notes.changed({"act": what.value, "id": fields[0]})
         return JSONResponse({"done": said})
 

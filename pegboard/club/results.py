@@ -32,7 +32,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from pegboard.club.scorecard import key_of
 from pegboard.club.seating import Round
@@ -70,7 +70,7 @@ CREATE TABLE IF NOT EXISTS act (
     revision TEXT NOT NULL, reason TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS refused (at REAL NOT NULL, topic TEXT NOT NULL, why TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS seating (at REAL NOT NULL, rounds TEXT NOT NULL,
-    source TEXT NOT NULL);
+    source TEXT NOT NULL, night INTEGER);
 CREATE TABLE IF NOT EXISTS bye (
     club TEXT NOT NULL, night INTEGER NOT NULL, round INTEGER NOT NULL, member TEXT NOT NULL,
     game_points INTEGER NOT NULL, wins INTEGER NOT NULL, PRIMARY KEY (club, night, round));
@@ -122,6 +122,9 @@ def connect(path: Path, *, any_thread: bool = False) -> sqlite3.Connection:
         db.row_factory = sqlite3.Row
         _upgrade(db)
         db.executescript(SCHEMA)
+        if "night" not in {row[1] for row in db.execute("PRAGMA table_info(seating)")}:
+            # kept before the seating knew its night: the night it was for is not known
+            db.execute("ALTER TABLE seating ADD COLUMN night INTEGER")
     except sqlite3.Error as error:
         raise ClubError(f"cannot use the results database {path}: {error}") from None
     return db
@@ -470,30 +473,44 @@ SEATED = "seating"
 its ``revision`` the rounds it gave)."""
 
 
+class Held(NamedTuple):
+    """The seating the results database holds: the service's seating at its last change."""
+
+    rounds: list[dict[str, Any]]
+    """The rounds, as ``club seat --json`` prints them."""
+    source: str
+    """The digest of the ``--seating`` file it was first loaded from ("" when none)."""
+    night: int | None
+    """The night it is for (the service's ``--night``), None when the service was not
+    given one."""
+
+
 def save_seating(db: sqlite3.Connection, rounds: list[dict[str, Any]], *, source: str,
-                 director: str, reason: str, now: float | None = None) -> None:
+                 director: str, reason: str, night: int | None = None,
+                 now: float | None = None) -> None:
     """Keep the seating the service now holds (the rounds as ``club seat --json`` prints
-    them), loaded from the file whose digest is ``source`` or re-seated since; the act in
-    the director's acts."""
+    them) for ``night`` (None: not known), loaded from the file whose digest is ``source``
+    or re-seated since; the act in the director's acts. Every seating kept stays: the last
+    is the service's, the others its history."""
     at = time.time() if now is None else now
     if not reason.strip() or not director.strip():
         raise ClubError("a director's act needs the director's name and a reason")
     numbers = [int(r["round"]) for r in rounds]
     with transaction(db):
-        db.execute("INSERT INTO seating VALUES (?, ?, ?)",
-                   (at, json.dumps(rounds, separators=(",", ":")), source))
+        db.execute("INSERT INTO seating (at, rounds, source, night) VALUES (?, ?, ?, ?)",
+                   (at, json.dumps(rounds, separators=(",", ":")), source, night))
         db.execute("INSERT INTO act VALUES (?, ?, ?, ?, ?, ?)",
                    (at, director[:40], SEATED, "night",
                     f"rounds {min(numbers)}-{max(numbers)}" if numbers else "none",
                     reason[:500]))
 
 
-def saved_seating(db: sqlite3.Connection) -> tuple[list[dict[str, Any]], str] | None:
-    """The seating kept last (its rounds, and the digest of the file it came from), or
-    None."""
-    row = db.execute("SELECT rounds, source FROM seating ORDER BY at DESC, rowid DESC "
+def saved_seating(db: sqlite3.Connection) -> Held | None:
+    """The seating kept last, or None."""
+    row = db.execute("SELECT rounds, source, night FROM seating ORDER BY at DESC, rowid DESC "
                      "LIMIT 1").fetchone()
-    return None if row is None else (json.loads(row[0]), str(row[1]))
+    return None if row is None else Held(json.loads(row[0]), str(row[1]),
+                                         None if row[2] is None else int(row[2]))
 
 
 def queue(db: sqlite3.Connection) -> list[dict[str, Any]]:

@@ -167,8 +167,11 @@ class Tonight:
     director may change while the service runs (:meth:`load`); the subscriber checks each
     new game against it and the page shows its next round."""
 
-    def __init__(self, rounds: list[Round] | None = None) -> None:
+    def __init__(self, rounds: list[Round] | None = None, night: int | None = None) -> None:
+        """``night``: the night the seating is for (the service's ``--night``; None: not
+        given), kept with it in the results database."""
         self._rounds = rounds
+        self.night = night
         self._lock = threading.Lock()
 
     @property

@@ -55,7 +55,7 @@ def serve(db: Path, sock: socket.socket, broker: tuple[str, int], *, club: str =
                      seating=tonight, seating_source=seating_source,
                      season_points=season_points, bye=bye,
                      tables=subscriber.snapshot, director=director,
-                     points=points, secure=tls is not None)
+                     points=points, secure=tls is not None, acted=subscriber.republish)
     certfile, keyfile = tls if tls is not None else (None, None)
     server = failures.server = uvicorn.Server(guarded_config(app, Limits(), certfile=certfile,
                                                              keyfile=keyfile))

@@ -185,6 +185,16 @@ class Subscriber:
         self._night_sent = payload
         log.info("the club's night: %s", payload.decode())
 
+    def republish(self) -> None:
+        """Publish the club's night again if it changed (a director's act, stored: an
+        accept or a void may move the next round). Logged, never raised: the act stands,
+        and the night is published again on the next connection or result."""
+        try:
+            with self._db_lock:
+                self.publish_night(self._database())
+        except (sqlite3.Error, ClubError) as error:
+            log.error("the club's night not published: %s", error)
+
     def _on_disconnect(self, client: mqtt.Client, userdata: object,
                        flags: mqtt.DisconnectFlags, reason: ReasonCode,
                        properties: Properties | None) -> None:

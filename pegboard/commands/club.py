@@ -90,7 +90,8 @@ def register(parser: argparse.ArgumentParser) -> None:
                        help="the roster: member,name[,guest] per line")
     serve.add_argument("--seating", type=paths.path_name, metavar="JSON",
                        help="tonight's seating (club seat --json): the page shows each "
-                       "player's next table and opponent")
+                       "player's next table and opponent (without it: the seating the results "
+                       "database holds, as last seated, unless --night names another night)")
     serve.add_argument("--name", default="standings", type=board_id,
                        help="the service's MQTT session name (default standings)")
     serve.add_argument("--game-points", default="acc", choices=("acc", "classic"),
@@ -278,22 +279,24 @@ def run_serve(args: argparse.Namespace) -> int:
     """Serve until stopped; 1 if a result could not be stored (systemd starts it again)."""
     given = settings(args, publish=False)
     db_path = Path(args.db)
-    seating, source = _seating(Path(args.seating)) if args.seating else (None, "")
-    db = results.connect(db_path)
-    try:
-        if args.members:
-            results.load_members(db, Path(args.members))
-        if seating is not None:
-            seating = _tonight(db, seating, source, args.seating)
-    finally:
-        db.close()
-    tls = _tls(args.certfile, args.keyfile)
-    season_points = club_standings.SeasonPoints.parse(args.season_points)
     if args.lock and args.night is None:
         raise ClubError("--lock is the night's: give --night N with it")
     if args.night is not None and given.club == "+":
         raise ClubError("--night is one club's: give --club ID with it (not every club, +)")
     night = None if args.night is None else (args.night, bool(args.lock))
+    rounds, source = _seating(Path(args.seating)) if args.seating else (None, "")
+    db = results.connect(db_path)
+    try:
+        if args.members:
+            results.load_members(db, Path(args.members))
+        if rounds is not None:
+            rounds = _tonight(db, rounds, source, args.seating, args.night)
+        else:
+            rounds, source = _held(db, args.night)
+    finally:
+        db.close()
+    tls = _tls(args.certfile, args.keyfile)
+    season_points = club_standings.SeasonPoints.parse(args.season_points)
     director = _director(args.director_password_file)
     if director is not None and tls is None and not _loopback(args.host):
         raise ClubError(f"--director-password-file with --host {args.host} and no TLS would "
@@ -309,7 +312,8 @@ def run_serve(args: argparse.Namespace) -> int:
         return club_server.serve(db_path, sock, given.broker, club=given.club, name=args.name,
                                  username=given.username, password=given.password,
                                  ca_file=given.ca_file, hosts=server_hosts.board_names(),
-                                 seating=seating, points=GamePoints(args.game_points),
+                                 seating=seating.Tonight(rounds, args.night),
+                                 points=GamePoints(args.game_points),
                                  director=director, tls=tls, night=night,
                                  seating_source=source, bye=results.Bye(args.bye),
                                  season_points=season_points)
@@ -373,16 +377,39 @@ def _seating(path: Path) -> tuple[list[Any], str]:
         raise ClubError(f"cannot read the seating {path}: {error}") from None
 
 
-def _tonight(db: Any, rounds: list[Any], source: str, path: str) -> list[Any]:
+def _tonight(db: Any, rounds: list[Any], source: str, path: str, night: int | None
+             ) -> list[Any]:
     """Tonight's seating at the start: the file's, unless the director re-seated the
-    night since this very file was loaded (then that re-seat, kept in the database, so a
-    restart with the same ``--seating`` does not undo it)."""
+    night since this very file was loaded for the same night (then that re-seat, kept in
+    the database, so a restart with the same ``--seating`` does not undo it)."""
     saved = results.saved_seating(db)
-    if saved is not None and saved[1] == source:
-        return list(seating.from_json(saved[0]))
+    if saved is not None and saved.source == source and saved.night == night:
+        return list(seating.from_json(saved.rounds))
     results.save_seating(db, seating.to_json(rounds), source=source, director="club serve",
-                         reason=f"--seating {path}")
+                         reason=f"--seating {path}", night=night)
     return rounds
+
+
+def _held(db: Any, night: int | None) -> tuple[list[Any] | None, str]:
+    """Tonight's seating at a start without ``--seating``: the one the results database
+    holds (the file loaded before, as the director last re-seated it), carried on unless
+    it is another night's (``--night`` given and the seating kept for another); its rounds
+    (None: no seating) and the digest of the file it came from. Said on standard error."""
+    saved = results.saved_seating(db)
+    if saved is None:
+        return None, ""
+    if night is not None and saved.night is not None and saved.night != night:
+        print(f"pegboard club serve: the seating held is night {saved.night}'s, not "
+              f"tonight's ({night}): no seating loaded (give --seating FILE, or POST "
+              "/api/seating)", file=sys.stderr, flush=True)
+        return None, ""
+    rounds = list(seating.from_json(saved.rounds))
+    numbers = [r.number for r in rounds]
+    print(f"pegboard club serve: tonight's seating is the one held in the results database "
+          f"(rounds {min(numbers)}-{max(numbers)}"
+          f"{'' if saved.night is None else f', night {saved.night}'}, as last seated)",
+          file=sys.stderr, flush=True)
+    return rounds, saved.source
 
 
 def _league(args: argparse.Namespace) -> club_setup.League | None:

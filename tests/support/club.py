@@ -245,6 +245,18 @@ class Standings:
             self.process.send_signal(signal.SIGTERM)
         return self.process.wait(timeout=60)
 
+    def kill(self) -> None:
+        """SIGKILL, as the standings host losing its power (nothing saved on the way)."""
+        self.process.kill()
+        self.process.wait(timeout=60)
+
+    def start(self, args: list[str]) -> None:
+        """Start it (stopped) again with these ``club serve`` arguments after ``--db``'s
+        and the others this helper gives (a restart with other options)."""
+        assert self.process.poll() is not None, "club serve is still running"
+        self.args = [*self.args[: self.args.index("--name") + 2], *args]
+        self.process = self._start()
+
     def get(self, path: str) -> Any:
         answer = httpx.get(self.url.rstrip("/") + path, timeout=LIVENESS_S)
         assert answer.status_code == 200, answer.text
