@@ -3,19 +3,22 @@ sets on a card is a :class:`SuitFact` on the picker's view, never a label's word
 the simulator's 80x24 text and the voice each word it ("J: with nobs", "> J, with nobs <",
 "jack, with nobs"). A held OK on a jack offers his nobs first (far likelier than a flush), a
 hold that went round says "plain", a held keypad key with two facts asks (the likeliest shown
-and said, a tap enters it) and one with a single fact enters it and says it; GO on a claim
-says what it set and what GO sets next, with nothing else."""
+and said, a tap enters it) and one with a single fact enters it, says it and shows it in the
+same words until the next key; GO on a claim says what it set and what GO sets next, with
+nothing else."""
 
 from __future__ import annotations
 
 from pegboard.app.effects import FactsEntered
 from pegboard.app.inputs import Button, KnobTurn, Press, RankKey
-from pegboard.app.view import SuitFact, View
+from pegboard.app.view import PageKind, Screen, SuitFact, View
 from pegboard.config import VoiceConfig
 from pegboard.rules.cards import Rank
+from pegboard.rules.value import replace
 from pegboard.sim.terminal import words_below
-from pegboard.ui.render import fact_line
+from pegboard.ui.render import fact_line, render
 from pegboard.voice.hook import Transcript, VoiceHook
+from pegboard.voice.phrases import speakable
 from tests.support.announcing import changes_of
 from tests.support.app_driver import HOLD_OK, OK, App
 
@@ -127,6 +130,46 @@ def test_a_held_keypad_jack_with_one_fact_is_entered_and_its_fact_said() -> None
     assert app.game.played[1][0].suit is starter.suit
     assert FactsEntered("J", (SuitFact.NOBS,)) in app.effects
     assert said[-2:] == ["P2, jack: ten", "jack, with nobs"] or "jack, with nobs" in said, said
+
+
+def test_a_card_a_held_key_entered_is_shown_in_the_words_the_voice_says() -> None:
+    """The keypad's held J with its only fact: the OLED's bottom line and the 80x24 text
+    panel show "J, with nobs", the words the voice says (one wording), until the next key;
+    the next key's screen no longer does, and a tap enters nothing of the kind."""
+    app = audio_game("keypad")
+    app.pick("5")
+    heard = Heard(app)
+    said = heard.feed(RankKey(Rank.JACK, long=True))
+    assert app.view.screen is Screen.PLAY and app.view.entered == "J, with nobs"
+    assert speakable(app.view.entered) in said  # "jack, with nobs": the same words
+    assert "J, with nobs" in panel(app.view)
+    shown = render(app.view)
+    assert shown.tobytes() == render(replace(app.view, entered="", award="J, with nobs")
+                                     ).tobytes()  # drawn on the bottom line, as an award
+    assert shown.tobytes() != render(replace(app.view, entered="")).tobytes()
+    heard.feed(KnobTurn(1))  # the next key: the table has moved on
+    assert app.view.entered == "" and "with nobs" not in panel(app.view)
+    app.rank(Rank.KING)
+    assert app.view.entered == "" and FactsEntered not in map(type, app.effects)
+
+
+def test_a_crib_card_a_held_key_entered_shows_on_the_count_it_brings() -> None:
+    """The crib's last card held (a J, the starter 5 by rank): the crib's count page shows
+    what the hold set on the jack, on the OLED and the text panel, as the voice says it."""
+    app = audio_game("keypad")
+    for rank in (Rank.FIVE, Rank.KING, Rank.ACE, Rank.TWO, Rank.ACE, Rank.THREE, Rank.ACE,
+                 Rank.FOUR, Rank.TWO):
+        app.rank(rank)
+    while app.view.screen is not Screen.CRIB:
+        app.feed(OK)
+    for rank in (Rank.SIX, Rank.SEVEN, Rank.EIGHT):
+        app.rank(rank)
+    heard = Heard(app)
+    said = heard.feed(RankKey(Rank.JACK, long=True))
+    assert app.view.page is PageKind.COUNT and app.view.entered == "J, with nobs"
+    assert "jack, with nobs" in said
+    assert "J, with nobs" in panel(app.view)
+    assert render(app.view).tobytes() != render(replace(app.view, entered="")).tobytes()
 
 
 def test_go_on_a_claim_says_what_it_set_and_what_go_sets_next() -> None:

@@ -147,7 +147,7 @@ def step(state: AppState, event: InputEvent, now: float) -> Result:
         return _idle(state, now)
     if isinstance(event, SeatEntry):  # a phone's entry: not a key, but the pegs follow it
         before_leds = _leds(state)
-        new, effects = seat_entry.enter(state, event, now)
+        new, effects = seat_entry.enter(replace(state, entered=""), event, now)
         after_leds = _leds(new)
         if after_leds is not None and after_leds != before_leds:
             effects = (*effects, after_leds)
@@ -166,7 +166,8 @@ def step(state: AppState, event: InputEvent, now: float) -> Result:
     if state.fresh and key is Key.HOLD_GO and not state.audio:
         return replace(state, setup=replace(state.setup, audio=True), fresh=False,
                        last_input=now), (*waking, AudioMode(True))
-    state = replace(state, last_input=now, fresh=False)
+    # What a held key entered at once is shown until the next key.
+    state = replace(state, last_input=now, fresh=False, entered="")
     before = _leds(state)
     new, effects = dispatch(state, event)
     if new.score_held and key is not Key.MENU:  # only a hold right after it opens the menu
@@ -217,7 +218,8 @@ def view(state: AppState) -> View:
     if state.club and isinstance(state.screen, Home):
         shown = replace(shown, hint=club_notice.HOME_HINT)
     return replace(shown, link=state.link, brightness=state.brightness,
-                   large_print=state.setup.large_print, locked=club is not None and club.lock)
+                   large_print=state.setup.large_print, locked=club is not None and club.lock,
+                   entered=state.entered)
 
 
 def scores(state: AppState) -> tuple[int, ...] | None:

@@ -633,7 +633,8 @@ class AppState(Value):
     (holding GO then turns audio mode on). ``phones``: the seats of the game in progress
     that phones hold (their hands are private: :mod:`pegboard.app.private`). ``score_held``:
     audio mode on the keypad, the last key was ``D`` held, which said the score (held again
-    at once, it opens the menu).
+    at once, it opens the menu). ``entered``: the card a held rank key entered at once with
+    the one suit fact it could mean, in words ("J, with nobs"), shown until the next key.
     """
 
     __slots__ = (
@@ -641,6 +642,7 @@ class AppState(Value):
         "brightness",
         "club",
         "config",
+        "entered",
         "fresh",
         "helped",
         "last_input",
@@ -655,7 +657,7 @@ class AppState(Value):
     )
     __match_args__ = ("config", "screen", "setup", "session", "award", "helped", "offers_shown",
                       "race", "brightness", "last_input", "link", "club", "fresh", "phones",
-                      "score_held")
+                      "score_held", "entered")
 
     config: Config
     screen: ScreenState
@@ -672,6 +674,7 @@ class AppState(Value):
     fresh: bool
     phones: frozenset[int]
     score_held: bool
+    entered: str
 
     def __init__(
         self,
@@ -690,6 +693,7 @@ class AppState(Value):
         fresh: bool = True,
         phones: frozenset[int] = frozenset(),
         score_held: bool = False,
+        entered: str = "",
     ) -> None:
         setter = object.__setattr__
         setter(self, "config", config)
@@ -707,6 +711,7 @@ class AppState(Value):
         setter(self, "fresh", fresh)
         setter(self, "phones", phones)
         setter(self, "score_held", score_held)
+        setter(self, "entered", entered)
 
     @property
     def audio(self) -> bool:

@@ -17,7 +17,7 @@ from pegboard.app.picker import rank_label
 from pegboard.app.session import Session
 from pegboard.app.state import AppState, Reading, Result, Wheel, WheelScreen
 from pegboard.app.teach import turn_coach
-from pegboard.app.view import PageKind, PickerView, Screen, View
+from pegboard.app.view import PageKind, PickerView, Screen, View, entered_words
 from pegboard.app.views import board
 from pegboard.app.words import heading
 from pegboard.coach.help_shape import LINE_WIDTH
@@ -79,8 +79,9 @@ def wheel_key(state: AppState, screen: WheelScreen, event: InputEvent) -> Result
                              named=not chosen.plain)
     refused = isinstance(new.screen, Reading) and new.screen.pages[0].kind is PageKind.REFUSED
     if chosen.facts and isinstance(event, RankKey) and event.long and not refused:
-        # entered at once by a held key: its suit facts are said with it
+        # entered at once by a held key: its suit facts are shown and said with it
         effects = (*effects, FactsEntered(chosen.label, chosen.facts))
+        new = replace(new, entered=entered_words(chosen.label, chosen.facts))
     return new, effects
 
 

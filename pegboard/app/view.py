@@ -142,6 +142,12 @@ def suit_words(facts: tuple[SuitFact, ...], *, short: bool = False) -> str:
     return ", ".join(fact.value for fact in facts)
 
 
+def entered_words(card: str, facts: tuple[SuitFact, ...]) -> str:
+    """A card with the suit facts set on it, the one wording of the wheel, the screen and the
+    voice: "J, with nobs", "7, flush of four"; the card alone when no fact is set."""
+    return f"{card}, {suit_words(facts)}" if facts else card
+
+
 class Brightness(enum.Enum):
     """Screen brightness: ``DIM`` after a few idle minutes, ``BLANK`` later (burn-in)."""
 
@@ -232,7 +238,7 @@ class PickerView(Value):
     @property
     def entering(self) -> str:
         """What OK would enter, in words: the card and its suit facts ("J, with nobs")."""
-        return f"{self.candidate}, {self.fact_words}" if self.facts else self.candidate
+        return entered_words(self.candidate, self.facts)
 
 
 class View(Value):
@@ -244,6 +250,7 @@ class View(Value):
         "coach",
         "code",
         "count",
+        "entered",
         "first_line",
         "hint",
         "large_print",
@@ -266,7 +273,8 @@ class View(Value):
     )
     __match_args__ = ("screen", "title", "lines", "selected", "first_line", "sides", "target",
                       "count", "pile", "turn", "award", "picker", "hint", "suits", "coach", "race",
-                      "link", "page", "named", "brightness", "large_print", "locked", "qr", "code")
+                      "link", "page", "named", "brightness", "large_print", "locked", "qr", "code",
+                      "entered")
 
     screen: Screen
     title: str
@@ -296,6 +304,10 @@ class View(Value):
     """``PAIR``: the text of the QR code to draw (a seat's join address; empty: none)."""
     code: str
     """``PAIR``: the join code, drawn large beside the QR code."""
+    entered: str
+    """The card a held rank key entered at once with the one suit fact it could mean, in the
+    words the voice says it (``"J, with nobs"``, :func:`entered_words`), until the next key;
+    empty: none."""
 
     def __init__(
         self,
@@ -323,6 +335,7 @@ class View(Value):
         locked: bool = False,
         qr: str = "",
         code: str = "",
+        entered: str = "",
     ) -> None:
         setter = object.__setattr__
         setter(self, "screen", screen)
@@ -349,6 +362,7 @@ class View(Value):
         setter(self, "locked", locked)
         setter(self, "qr", qr)
         setter(self, "code", code)
+        setter(self, "entered", entered)
 
     @property
     def skunk_line(self) -> int:

@@ -112,7 +112,8 @@ def board_lines(view: View | None, sides: tuple[SideView, ...], target: int) -> 
         lines.append("")
         if view.count is not None:
             lines.append(f"Count {view.count}" + (f" - {view.turn} to play" if view.turn else ""))
-        lines.extend(line for line in (view.award, view.coach, view.title) if line)
+        lines.extend(line for line in (view.entered, view.award, view.coach, view.title)
+                     if line)
         if view.picker is not None:
             lines.append(f"{view.picker.prompt}: > {view.picker.entering} <")
         # Every line of a page and what the keys do (a suit fact GO would set among them).
@@ -164,8 +165,9 @@ def words_below(view: View, sides: tuple[SideView, ...], target: int, *,
     if view.count is not None:
         title += f"{'  ' if title else ''}Count {view.count}" + (
             f", {view.turn} to play" if view.turn else "")
-    if view.award:
-        title += f"{'  ' if title else ''}{view.award}"
+    for last in (view.entered, view.award):  # a held key's card and fact, the last award
+        if last:
+            title += f"{'  ' if title else ''}{last}"
     if title:
         head.append(title)
     body: list[str] = []

@@ -202,7 +202,8 @@ def _table(image: Image.Image, view: View) -> None:
         if left:
             draw_text(image, WIDTH - CHAR_W, HEIGHT - LINE_H, "▾")
     elif len(rows) < 2:
-        more = view.award or next((line for line in view.lines[view.first_line:] if line), "")
+        more = view.entered or view.award or next(
+            (line for line in view.lines[view.first_line:] if line), "")
         rows += wrap(more.strip(), chars)[:1] if more else []
     y = 1 + 7 * DIGIT_SCALE + 1
     if view.locked:

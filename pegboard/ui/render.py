@@ -249,8 +249,8 @@ def _play(image: Image.Image, view: View) -> None:
         _picker_line(image, x, top + LINE_H + 1, view.picker, chars)
     if view.picker is not None and view.picker.facts:  # what a hold chose, in words
         _bottom_line(image, view, fact_line(view.picker, COLUMNS), invert=True)
-    elif view.award:
-        _bottom_line(image, view, view.award, invert=True)
+    elif view.award or view.entered:
+        _bottom_line(image, view, last_entered(view), invert=True)
     elif view.coach:  # the pegging coach (teaching): its card, when the page before said why
         _bottom_line(image, view, view.coach if len(view.coach) <= COLUMNS
                      else view.coach.split(":")[0])
@@ -270,7 +270,8 @@ def _table(image: Image.Image, view: View) -> None:
     # The bottom line: the wheel, else the last award, else (a count or a claim) what GO
     # does there, so a forgotten flush or nobs is one visible press away.
     legend = view.hint if view.screen in (Screen.SHOW, Screen.CLAIM) and not view.award else ""
-    bottom = view.picker is not None or bool(view.award) or bool(legend)
+    last = last_entered(view) if view.picker is None else ""
+    bottom = view.picker is not None or bool(last) or bool(legend)
     free = (HEIGHT - top) // LINE_H - (1 if view.title else 0) - (1 if bottom else 0)
     y = _table_title(image, view, top, legend)
     if view.locked:
@@ -288,8 +289,8 @@ def _table(image: Image.Image, view: View) -> None:
         y += LINE_H + 1
     if view.picker is not None:
         _picker_line(image, 0, _BOTTOM_Y, view.picker, COLUMNS - (4 if view.link else 0))
-    elif view.award:
-        _bottom_line(image, view, view.award, invert=True)
+    elif last:
+        _bottom_line(image, view, last, invert=True)
     elif legend:
         _bottom_line(image, view, legend)
     if len(rows) > first + free:
@@ -297,6 +298,13 @@ def _table(image: Image.Image, view: View) -> None:
         draw_text(image, WIDTH - CHAR_W, mark_y, "▾")
     if first > 0 or view.first_line > 0:
         draw_text(image, WIDTH - CHAR_W, top + (LINE_H + 1 if view.title else 0), "▴")
+
+
+def last_entered(view: View) -> str:
+    """The bottom line's account of the last entry: the card a held key entered at once with
+    its suit fact ("J, with nobs", until the next key), then the last award; the card's
+    words are kept whole, the award cut where the line ends (it stays after the next key)."""
+    return "  ".join(part for part in (view.entered, view.award) if part)
 
 
 def fact_line(picker: PickerView, chars: int) -> str:
@@ -315,7 +323,9 @@ def _table_rows(view: View) -> list[str]:
         entered = "  ".join(line for line in view.lines if line)
         # A suit fact a hold chose, in words, takes the prompt's place over the wheel while
         # it is chosen (what OK enters now).
-        prompt = fact_line(view.picker, COLUMNS - 1) if view.picker.facts else view.picker.prompt
+        # So does the card a held key has just entered with its fact, until the next key.
+        prompt = (fact_line(view.picker, COLUMNS - 1) if view.picker.facts
+                  else view.entered or view.picker.prompt)
         return [f"{prompt}  {entered}" if entered else prompt]
     return [part for line in view.lines[view.first_line:] for part in wrap(line, COLUMNS - 1)]
 

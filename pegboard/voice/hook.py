@@ -22,7 +22,7 @@ from pegboard.app.effects import (
     Sound,
 )
 from pegboard.app.state import AppState
-from pegboard.app.view import View, suit_words
+from pegboard.app.view import View, entered_words
 from pegboard.config import VoiceConfig
 from pegboard.voice.acts import DEAL, Announcement, Importance
 from pegboard.voice.announce import Announcer
@@ -81,7 +81,7 @@ class VoiceHook:
             self.sink.cancel(heard.undone)
         out.extend(heard.said)
         if state.audio:  # a card a held key entered at once: its suit facts, in words
-            out.extend(Announcement(f"{speakable(effect.card)}, {suit_words(effect.facts)}",
+            out.extend(Announcement(speakable(entered_words(effect.card, effect.facts)),
                                     "entered", Importance.SCREEN, self._entries(state))
                        for effect in asked if isinstance(effect, FactsEntered))
         turned = next((effect for effect in asked if isinstance(effect, AudioMode)), None)
