@@ -36,7 +36,7 @@ from pegboard.app import flow
 from pegboard.app.inputs import InputEvent
 from pegboard.app.keys import list_move
 from pegboard.app.state import AppState, Calling, Page, Reading, Result
-from pegboard.app.view import Screen, View
+from pegboard.app.view import PageKind, Screen, View
 from pegboard.app.views import board, numbered
 from pegboard.app.words import TITLE_CHARS, claimed_line
 from pegboard.rules.events import Claim, Muggins
@@ -107,7 +107,7 @@ def call(state: AppState, caller: int) -> Result:
         return replace(state, screen=Reading((page,), then=state.screen)), ()
     page = Page("Muggins", (f"{name} takes {missed.points}",
                             f"{gs.names[missed.owner]} missed {missed.points}",
-                            f"({missed.reason})"))
+                            f"({missed.reason})"), kind=PageKind.MUGGINS)
     # Pages the call was made over (the crib's) are read after it.
     under = state.screen
     left = under.pages if isinstance(under, Reading) and under.then is None else ()

@@ -99,6 +99,9 @@ class PageKind(enum.Enum):
     """Teaching: why the card just laid scored nothing (a near miss)."""
     CLUB = "club"
     """The club's broker refused one of the board's results (the publisher's reason)."""
+    MUGGINS = "muggins"
+    """A muggins call that took points: who took them, who missed them and on what (the
+    engine's fact of the call, said as it comes)."""
 
 
 class SuitFact(enum.Enum):

@@ -20,6 +20,7 @@ from pegboard.rules.facts import (
     Fact,
     GameOver,
     Laid,
+    MugginsClosed,
     PenaltyApplied,
     Report,
     SaidGo,
@@ -37,6 +38,7 @@ from pegboard.voice.phrases import (
     corrected_phrase,
     is_play_act,
     laid_phrase,
+    muggins_phrase,
     result_phrase,
     standing,
     step_phrase,
@@ -167,6 +169,14 @@ def _told(report: Report, names: Sequence[str], sides: Sequence[str],
                 said = replace(said, text=laid_phrase(names[fact.player], before.card.rank,
                                                       scored, count, p),
                                about=(*said.about, before.card.rank))
+            called = report.first(MugginsClosed)
+            if fact.reasons == (Reason.MUGGINS,) and called is not None and called.taken:
+                # the call's page shows whose score was short and which: said with the act
+                missed = called.missed
+                said = replace(said, text=muggins_phrase(names[fact.player], fact.points,
+                                                         names[missed.owner], missed.reason,
+                                                         p),
+                               about=(*said.about, missed))
             if over is not None:
                 said = replace(said, text=corrected_phrase(fact, over, names, p),
                                about=(*said.about, over))

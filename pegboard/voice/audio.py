@@ -10,7 +10,8 @@ then the facts of the entries saved, then one of:
   whole ("Not allowed. ..."), except a page that shows a count or the end of the play, whose
   points the facts just said, and a page whose words the teaching voice said as it came (a
   coach page, the show order, a near miss: :attr:`Announcer.voiced`, by the page's kind):
-  their title only, so each score and each page is said once;
+  their title only, so each score and each page is said once; a muggins call's page, whose
+  every line the call's fact said as it was taken, is not said at all;
 * **a move** (a click): what the cursor is on now, in short words: the card on the wheel,
   the row, the number ("7", "jack, with nobs", "Teaching: on");
 * **a key taken** that changed what is chosen: the row as it is now;
@@ -209,6 +210,10 @@ class AudioScreen:
             # sets next, without the rest of the screen heard already
             said.extend(view.suits)
             kind, importance = "row", Importance.SCREEN
+        elif facts and not undone and view.page is PageKind.MUGGINS:
+            # the call's page: the facts just said all it shows ("Muggins! Ben takes two
+            # from Ann's crib"), so its words, its title too, would be said twice
+            kind, importance = "screen", Importance.SCREEN
         elif before is None or undone or reached(before, view):
             # an undo says where the table is now, whatever of it changed
             said.append(screen_words(view, voiced))

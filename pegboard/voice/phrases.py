@@ -75,6 +75,9 @@ class Phrases:
     penalty_to: str
     penalty_back: str
     muggins: str
+    muggins_on: str
+    """A muggins call that took points, with what was missed: ``{name}`` (who took them),
+    ``{points}``, ``{owner}`` (who missed them), ``{what}`` (the score missed: "crib")."""
     take_back: str
     winner: str
     skunk: dict[str, str]
@@ -116,6 +119,7 @@ ENGLISH = Phrases(
     penalty_to="Penalty. {name}: {what}, {points} to {to}",
     penalty_back="Penalty. {name}: {what}, {points} back",
     muggins="Muggins! {name} takes {points}",
+    muggins_on="Muggins! {name} takes {points} from {owner}'s {what}",
     take_back="{name} loses {points}, taken back after the renege",
     winner="{name} wins, {scores}.",
     skunk={"none": "", "skunk": "A skunk: ", "double": "A double skunk: "},
@@ -263,6 +267,14 @@ def award_phrase(award: Award, name: str, names: Sequence[str], p: Phrases = ENG
         offender = names[penalty.offender] if penalty.offender < len(names) else name
         return p.penalty_to.format(name=offender, what=what, points=points, to=name)
     return f"{name}: {reason}, {points}"
+
+
+def muggins_phrase(name: str, points: int, owner: str, reason: Reason,
+                   p: Phrases = ENGLISH) -> str:
+    """A muggins call that took points, with whose score was short and which ("Muggins! Ben
+    takes two from Ann's crib"): everything the call's page shows, said once."""
+    what = "heels" if reason is Reason.HIS_HEELS else str(reason)
+    return p.muggins_on.format(name=name, points=p.number(points), owner=owner, what=what)
 
 
 def step_phrase(step: ShowStep, names: Sequence[str], p: Phrases = ENGLISH) -> str:
