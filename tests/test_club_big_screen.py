@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx2 as httpx
 import pytest
 from playwright.sync_api import Browser
 
@@ -123,4 +124,77 @@ def test_the_page_names_a_game_counted_by_the_clubs_game_points(tmp_path: Path,
             assert "counted with the club's acc" in said[0]
         finally:
             page.close()
+            service.stop()
+
+
+ADJUSTED = """() => {
+  const line = document.querySelector('#adjusted li');
+  const box = line.getBoundingClientRect();
+  const marked = Array.from(document.querySelectorAll('#tonight tr.adjusted'));
+  return {
+    said: line.textContent, top: box.top, bottom: box.bottom, height: window.innerHeight,
+    px: parseFloat(getComputedStyle(line).fontSize),
+    marked: marked.map(r => [r.cells[1].textContent, r.cells[2].textContent]),
+  };
+}"""
+
+
+def test_an_adjusted_result_is_marked_on_the_page_and_the_big_screen(
+        tmp_path: Path, browser: Browser) -> None:
+    """The director adjusts a counted result while the room's screen and a phone are open:
+    both say which game, the board as sent and as ruled, who ruled it and why, above
+    tonight's table (on the big screen within the screen, in large print), and mark its
+    players' rows; the others are not marked."""
+    (tmp_path / "members.csv").write_text("member,name\n101,Ann Lee\n102,Ben Cho\n",
+                                          encoding="utf-8")
+    secret = tmp_path / "director.password"
+    secret.write_text("correct horse battery\n", encoding="utf-8")
+    results = connect(tmp_path / "r.db")
+    cards = []
+    for seed, members in ((1, ("101", "102")), (2, ("103", "104"))):
+        records, _ = club_records(seed, members=members, round_=1, table=seed)
+        card = judge(records, club="club", board=f"b{seed}", game_id=f"g{seed}").card
+        assert card is not None
+        store_result(results, card)
+        cards.append(card)
+    results.close()
+    first = cards[0]
+    ruled = [121 if side == first["winner"] else 95 for side in range(2)]
+    with Broker(tmp_path / "broker") as broker:
+        service = Standings(tmp_path / "r.db", broker.address, members=tmp_path / "members.csv",
+                            extra=("--director-password-file", str(secret)))
+        big = browser.new_page(viewport={"width": 1920, "height": 1080})
+        phone = browser.new_page(viewport={"width": 412, "height": 915})
+        try:
+            for page, query in ((big, "?big=1"), (phone, "")):
+                page.goto(service.url + query)
+                page.wait_for_function("() => document.querySelectorAll('#tonight tr')"
+                                       ".length === 5", timeout=WITHIN_MS)
+                assert page.locator("#adjusted li").count() == 0
+                assert page.locator("#tonight tr.adjusted").count() == 0
+            done = httpx.post(service.url.rstrip("/") + "/api/director", timeout=WITHIN_MS,
+                              headers={"authorization": "Bearer correct horse battery"},
+                              json={"act": "adjust", "id": first["id"],
+                                    "revision": first["revision"], "director": "Pat",
+                                    "reason": "the loser's last hand was pegged short",
+                                    "scores": ruled})
+            assert done.status_code == 200, done.text
+            sent = "-".join(map(str, first["scores"]))
+            for page in (big, phone):  # from the event stream: neither page is reloaded
+                page.wait_for_function("() => document.querySelectorAll('#adjusted li')"
+                                       ".length === 1", timeout=WITHIN_MS)
+                shown: dict[str, Any] = page.evaluate(ADJUSTED)
+                assert shown["said"] == (
+                    f"\u2020 Round 1, table 1, 101 Ann Lee v 102 Ben Cho, adjusted by the "
+                    f"director: {sent} adjusted to {'-'.join(map(str, ruled))}: game points "
+                    f"{'2-0' if first['winner'] == 0 else '0-2'}, skunk none, spread 26 "
+                    "(Pat: the loser's last hand was pegged short)")
+                assert sorted(shown["marked"]) == [["101", "Ann Lee \u2020"],
+                                                   ["102", "Ben Cho \u2020"]]
+            on_big: dict[str, Any] = big.evaluate(ADJUSTED)
+            assert on_big["top"] >= 0 and on_big["bottom"] <= on_big["height"], on_big
+            assert on_big["px"] >= 24, on_big  # large print, read across the room
+        finally:
+            big.close()
+            phone.close()
             service.stop()

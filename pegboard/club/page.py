@@ -75,7 +75,8 @@ PAGE = """<!doctype html>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <link rel="stylesheet" href="/static/club.css"></head>
 <body><h1>Club standings · <span id="night"></span></h1>
-<section><h2>Tonight <span id="page"></span></h2><table id="tonight"></table></section>
+<section><h2>Tonight <span id="page"></span></h2><ul id="adjusted"></ul>
+<table id="tonight"></table></section>
 <section class="season"><h2>Season</h2><table id="season"></table></section>
 <section><h2>Pots</h2><table id="hands"></table></section>
 <section><h2 id="next">Next round</h2><table id="seats"></table></section>
@@ -379,6 +380,7 @@ def create_app(db_path: Path, notes: Notes, *, hosts: Collection[str] | None,
                 "tonight": table.standings(db, night, club) if night is not None else [],
                 "season": table.season(db, club, season_points),
                 "specials": table.specials(db, night, club),
+                "adjusted": table.adjusted(db, night, club) if night is not None else [],
                 "seating": table.next_round(db, tonight.rounds or []), "queue": queue(db)}
 
     def api_standings(db: sqlite3.Connection, request: Request) -> dict[str, Any]:

@@ -40,7 +40,8 @@ def standings(db: sqlite3.Connection, night: int | None = None, club: str | None
               ) -> list[dict[str, Any]]:
     """Every player's totals in ACC order (one night, or the season when ``night`` is None;
     one club, or every club of a league when ``club`` is None), a bye credited as the club
-    said when it was counted (``byes``; results.credit_bye)."""
+    said when it was counted (``byes``; results.credit_bye); ``adjusted``: how many of the
+    player's games the director adjusted (:func:`adjusted` says how and why)."""
     where, values = _where(night, club)
     roster = db.execute("SELECT COUNT(*) FROM member").fetchone()[0] > 0
     rows = db.execute(
@@ -48,6 +49,7 @@ def standings(db: sqlite3.Connection, night: int | None = None, club: str | None
         "SUM(l.won) AS wins, SUM(1 - l.won) AS losses, SUM(l.spread) AS spread, "
         "COUNT(*) AS games, SUM(l.skunks_given) AS skunks_given, "
         "SUM(l.skunks_taken) AS skunks_taken, m.name AS roster_name, m.guest AS guest, "
+        "SUM(r.adjusted != '') AS adjusted, "
         # a guest on any of their scorecards (the header's guests) is one here too
         "MAX(COALESCE(json_extract(r.payload, '$.players[' || l.seat || '].guest'), 0)) "
         "AS carded_guest FROM line l JOIN result r ON r.id = l.result "
@@ -60,7 +62,7 @@ def standings(db: sqlite3.Connection, night: int | None = None, club: str | None
         "game_points": row["game_points"], "wins": row["wins"], "losses": row["losses"],
         "spread": row["spread"], "games": row["games"], "byes": 0,
         "skunks_given": row["skunks_given"], "skunks_taken": row["skunks_taken"],
-        "special_hands": special.get(row["member"], 0),
+        "special_hands": special.get(row["member"], 0), "adjusted": row["adjusted"],
         "guest": bool(row["guest"] or row["carded_guest"]),
         "unknown": roster and row["roster_name"] is None} for row in rows}
     byes = _where(night, club, prefix="b")
@@ -71,7 +73,7 @@ def standings(db: sqlite3.Connection, night: int | None = None, club: str | None
         player = players.setdefault(row["member"], {
             "member": row["member"], "name": row["roster_name"] or f"P{row['member']}",
             "game_points": 0, "wins": 0, "losses": 0, "spread": 0, "games": 0, "byes": 0,
-            "skunks_given": 0, "skunks_taken": 0,
+            "skunks_given": 0, "skunks_taken": 0, "adjusted": 0,
             "special_hands": special.get(row["member"], 0), "guest": bool(row["guest"]),
             "unknown": roster and row["roster_name"] is None})
         player["byes"] = row["byes"]
@@ -130,6 +132,30 @@ def rescored(db: sqlite3.Connection) -> list[dict[str, Any]]:
     return [dict(row) for row in db.execute(
         "SELECT board || ':' || game AS result, night, round, tbl AS 'table', "
         "rescored AS why FROM result WHERE rescored != '' ORDER BY night, round, tbl")]
+
+
+def adjusted(db: sqlite3.Connection, night: int | None = None, club: str | None = None
+             ) -> list[dict[str, Any]]:
+    """The results the director adjusted (results.act), by round and table: ``id``,
+    ``night``, ``round``, ``table``, ``players`` (each seat's member and name, the roster's
+    when it has one), ``said`` (the adjustment: the board as sent and as ruled, and what
+    the rules make of it) and ``why`` (the director and the reason)."""
+    where, values = _where(night, club, prefix="r")
+    found = []
+    for row in db.execute(
+            "SELECT r.id, r.night, r.round, r.tbl, r.adjusted FROM result r"
+            f"{where}{' AND' if where else ' WHERE'} r.adjusted != '' "
+            "ORDER BY r.night, r.round, r.tbl, r.id", values):
+        ruled = json.loads(row["adjusted"])
+        players = [{"member": seat["member"], "name": seat["roster_name"] or seat["name"]}
+                   for seat in db.execute(
+                       "SELECT l.member, l.name, m.name AS roster_name FROM line l LEFT JOIN "
+                       "member m ON m.member = l.member WHERE l.result = ? ORDER BY l.seat",
+                       (row["id"],))]
+        found.append({"id": row["id"], "night": row["night"], "round": row["round"],
+                      "table": row["tbl"], "players": players, "said": ruled["said"],
+                      "why": ruled["why"]})
+    return found
 
 
 def nights(db: sqlite3.Connection) -> list[int]:

@@ -16,6 +16,7 @@
     for (const cell of cells) { tr.appendChild(text(tag || "td", cell)); }
     return tr;
   }
+  const ADJUSTED = "\u2020";  // the dagger marking a result the director adjusted
   async function getJSON(url) {
     const answer = await fetch(url, { cache: "no-store" });
     return answer.json();
@@ -45,6 +46,15 @@
       : " · tournament lock not on every board (" + lock.unlocked.join(", ") + ")";
     nightBox.textContent = night === null ? "no results yet" : "Night " + night + locked;
     fill("tonight", all.tonight);
+    // A result the director adjusted: its line above tonight's table (on the big screen
+    // too, where the table pages below it), and a mark on each of its players' rows.
+    const adjusted = document.getElementById("adjusted");
+    adjusted.replaceChildren();
+    for (const a of all.adjusted) {
+      const who = a.players.map(function (p) { return p.member + (p.name ? " " + p.name : ""); });
+      adjusted.appendChild(text("li", ADJUSTED + " Round " + a.round + ", table " + a.table + ", " +
+        who.join(" v ") + ", adjusted by the director: " + a.said + " (" + a.why + ")"));
+    }
     paginate();
     fill("season", all.season);
     const pots = all.specials;
@@ -90,6 +100,12 @@
         [p.game_points, p.wins, p.losses, p.spread]));
       if (p.unknown) { tr.classList.add("unknown"); tr.title = "not on the roster: for the director"; }
       if (p.guest) { tr.classList.add("guest"); }
+      if (!season && p.adjusted) {
+        tr.classList.add("adjusted");
+        const mark = text("span", " " + ADJUSTED, "mark");
+        mark.title = "a game of this player's was adjusted by the director (see above)";
+        tr.cells[2].appendChild(mark);
+      }
       table.appendChild(tr);
     }
   }
