@@ -36,6 +36,7 @@ from pegboard.voice.espeak import EspeakVoice, espeak_command
 from pegboard.voice.hook import VoiceHook
 from pegboard.voice.samples import guide_announcements
 from pegboard.voice.speaker import Speaker
+from tests.support import listening, pace
 
 GUIDE = Path(__file__).resolve().parent.parent / "docs" / "guide.keys"
 WAV_HEADER = 44
@@ -145,8 +146,33 @@ def per_key_cost() -> None:
           f"(median of 3 runs {statistics.median(hook_ms) * 1000:.1f} us; target <= 0.2 ms)")
 
 
+PACE_GAMES = ((1, "keypad"), (25, "keypad"), (1, "encoder"), (12, "encoder"))
+"""The seeded games docs/voice.md's figures at table pace are of (10-12 deals each)."""
+
+
+def at_table_pace() -> None:
+    """Each game played by ear at a patient pace through the real queue on a simulated clock
+    (each announcement as long as its espeak-ng WAV), then its keys pressed again by a brisk
+    player, in both styles (tests/support/pace.py): seconds of speech a deal, how long a deal
+    takes each player, and how far behind the table the brisk player's voice is at the end of
+    a deal."""
+    print("at table pace (simulated clock; seconds a deal; lag: how long after the key the "
+          "voice begins the next deal, at the end of the 1st, 5th and last deal)")
+    for seed, kit in PACE_GAMES:
+        for style in ("full", "terse"):
+            listener, table, _ = listening.at_table_pace(seed, kit, style)
+            deals = listening.deals_of(listener)
+            m = pace.measure(table, deals)
+            lags = f"{m.lags[0]:.0f} / {m.lags[4]:.0f} / {m.lags[-1]:.0f} s"
+            print(f"  seed {seed:2} {kit:7} {style:5}: {deals} deals; facts {m.facts:.1f} s, "
+                  f"all speech {m.speech:.1f} s; a deal takes {m.patient:.1f} s patient, "
+                  f"{m.brisk:.1f} s brisk; brisk lag {lags}; brisk lost {m.lost} facts "
+                  f"and {m.gave_way} words for where they were")
+
+
 def main() -> None:
     print(f"{os.cpu_count()} cores")
+    at_table_pace()
     award_to_first_sample()
     per_key_cost()
 

@@ -13,8 +13,7 @@ import pytest
 
 from pegboard.rules.events import Deal
 from pegboard.voice.acts import Importance
-from tests.referee.referee import judge
-from tests.support.listening import Listener, record_lines, true_game
+from tests.support.listening import Listener, at_table_pace
 from tests.support.pace import DURATIONS, KEPT, TablePace, brisk, patient, replay
 
 GAMES = [(1, "encoder"), (25, "keypad")]
@@ -28,14 +27,7 @@ WHERE = frozenset({Importance.CUE, Importance.WHEEL, Importance.SCREEN})
 def patient_game(seed: int, kit: str, style: str = "full",
                  ) -> tuple[Listener, TablePace, list[int]]:
     """The seed's game played by ear by a patient player, from what the queue said."""
-    game = true_game(seed, 121, suits=True)
-    assert game is not None
-    record, plan, counts = game
-    table = TablePace()
-    listener = Listener(kit, list(plan), counts, table=table, style=style)
-    listener.play()
-    DURATIONS.save()
-    return listener, table, judge(record_lines(record)).result.scores
+    return at_table_pace(seed, kit, style)
 
 
 @pytest.mark.parametrize(("seed", "kit"), GAMES)

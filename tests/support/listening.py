@@ -34,8 +34,9 @@ from pegboard.rules.state import Phase, Reason
 from pegboard.rules.variants import Rules
 from pegboard.voice.hook import Transcript, VoiceHook
 from tests.conformance.deal import GameSpec, choose_play, deal_cards, fact_points, rng_at
+from tests.referee.referee import judge
 from tests.support.announcing import changes_of
-from tests.support.pace import Both, TablePace, patient
+from tests.support.pace import DURATIONS, Both, TablePace, patient
 
 NAMES = ("P1", "P2")
 """The seats as the setup names them (the listener keeps them)."""
@@ -532,3 +533,25 @@ def _count(text: str) -> tuple[str, int] | None:
     if words == "nineteen":
         return title, 0
     return (title, SPOKEN[last]) if last in SPOKEN else None
+
+
+def at_table_pace(seed: int, kit: str, style: str = "full",
+                  ) -> tuple[Listener, TablePace, list[int]]:
+    """The seed's 2-player game to 121 played by ear by a patient player, from what the real
+    queue said on a simulated clock (:mod:`tests.support.pace`): the listener, its table and
+    the scores the referee gives the same cards."""
+    game = true_game(seed, 121, suits=True)
+    assert game is not None
+    record, plan, counts = game
+    table = TablePace()
+    listener = Listener(kit, list(plan), counts, table=table, style=style)
+    listener.play()
+    DURATIONS.save()
+    return listener, table, judge(record_lines(record)).result.scores
+
+
+def deals_of(listener: Listener) -> int:
+    """How many deals the listener's game had."""
+    session = listener.state.session
+    assert session is not None
+    return sum(isinstance(event, Deal) for event in session.events)

@@ -28,7 +28,7 @@ from pathlib import Path
 
 from pegboard.config import VoiceConfig
 from pegboard.sim.fakes import FakeClock
-from pegboard.voice.acts import Announcement, Importance
+from pegboard.voice.acts import DEAL, Announcement, Importance
 from pegboard.voice.audio import sound_of
 from pegboard.voice.earcons import earcon_wav
 from pegboard.voice.espeak import synthesize
@@ -114,6 +114,8 @@ class TablePace:
     waited: dict[int, float] = field(default_factory=dict)
     """For each announcement begun (by its id), how long it waited to be begun."""
     _at: dict[int, float] = field(default_factory=dict)
+    pressed: list[float] = field(default_factory=list)
+    """When each key was pressed (the clock's time)."""
     speaking: Announcement | None = None
     ends: float = 0.0
     talking: float = 0.0
@@ -121,6 +123,11 @@ class TablePace:
 
     def __post_init__(self) -> None:
         self.queue = SpeechQueue(self.clock)
+        self.began = self.clock.now()
+
+    def elapsed(self, at: float | None = None) -> float:
+        """Seconds from the table's start to ``at`` (None: now)."""
+        return (self.clock.now() if at is None else at) - self.began
 
     # the sink
     def say(self, announcements: Sequence[Announcement]) -> None:
@@ -156,6 +163,7 @@ class TablePace:
     def key(self, name: str) -> None:
         """The key ``name`` is pressed now (what the loop says for it comes next)."""
         self.keys.append((len(self.calls), name))
+        self.pressed.append(self.clock.now())
 
     def wait(self, seconds: float) -> None:
         """Let ``seconds`` pass, speaking meanwhile."""
@@ -191,6 +199,10 @@ class TablePace:
         self.speaking = None
 
     # what was lost
+    def waited_for(self, said: Announcement) -> float:
+        """How long ``said`` waited before it was begun (it must have been)."""
+        return self.waited[id(said)]
+
     def longest_wait(self, importances: frozenset[Importance] = KEPT) -> float:
         """The longest an announcement of ``importances`` waited before it was begun."""
         return max((self.waited[id(a)] for a in self.said
@@ -266,3 +278,45 @@ class Both:
 
     def close(self) -> None:
         pass
+
+
+@dataclass(frozen=True, slots=True)
+class Measure:
+    """One game at table pace, for a patient player and a brisk one (docs/voice.md, "At
+    table pace"): the figures the docs and ``python -m bench voice`` give."""
+
+    deals: int
+    facts: float
+    """Seconds of the game's own announcements a deal (wheel words, screens and sounds left
+    out)."""
+    speech: float
+    """Seconds of everything the patient player heard a deal."""
+    patient: float
+    """Seconds a deal takes the patient player."""
+    brisk: float
+    """Seconds a deal takes the brisk player to enter (to the game's last key)."""
+    lags: tuple[float, ...]
+    """How far behind the table the brisk player's voice is at the end of each deal: how long
+    the next deal's announcement (the result, after the last deal) waited to be begun."""
+    lost: int
+    """The game's announcements the brisk player never heard (the queue's rule: 0)."""
+    gave_way: int
+    """Words for where the brisk player was (wheel words, screens, sounds) never said."""
+
+
+def measure(table: TablePace, deals: int) -> Measure:
+    """The figures of ``table`` (a patient player's game of ``deals`` deals) and of the same
+    keys pressed by a brisk player."""
+    fast = replay(table, brisk)
+    ends = [a for a in fast.made if a.kind == DEAL][1:] + [
+        a for a in fast.made if a.kind == "result"]
+    return Measure(
+        deals=deals,
+        facts=sum(DURATIONS(a) for a in table.made if a.importance in KEPT) / deals,
+        speech=table.talking / deals,
+        patient=table.elapsed() / deals,
+        brisk=fast.elapsed(fast.pressed[-1] if fast.pressed else None) / deals,
+        lags=tuple(fast.waited_for(a) for a in ends),
+        lost=len(fast.unsaid()),
+        gave_way=len(fast.unsaid(frozenset(Importance))),
+    )
