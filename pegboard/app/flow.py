@@ -17,6 +17,8 @@ The rules of the device, kept here in one place:
 
 from __future__ import annotations
 
+import itertools
+
 from pegboard.app import open_hands, private
 from pegboard.app.effects import Effect, Persist, PersistUndo
 from pegboard.app.held_counts import held_screen, reading
@@ -37,7 +39,7 @@ from pegboard.app.state import (
     ScreenState,
     WheelScreen,
 )
-from pegboard.app.teach import lessons
+from pegboard.app.teach import BASICS, given_by, lessons
 from pegboard.app.view import PageKind
 from pegboard.app.words import (
     awards_text,
@@ -73,6 +75,8 @@ def enter(state: AppState, event: Event, first: tuple[Page, ...] = (), *,
     page (a seat's own entry from its phone: the coach's pages about it are that seat's)."""
     session = state.session
     assert session is not None
+    if state.helped_unread:  # a game resumed: what it has taught is read off its record
+        state = replace(state, helped=lessons_given(state), helped_unread=False)
     before = session.state
     try:
         session, report = session.apply(event)
@@ -369,6 +373,39 @@ def held_back(state: AppState, before: GameState, report: Report, *, teach: bool
         return pages, frozenset()
     taught, helped = lessons(claimed, game.state, claim, found.awards)
     return [*pages, *taught], helped
+
+
+def lessons_given(state: AppState) -> frozenset[str]:
+    """The once-a-game lessons the game in ``state`` has given, read off its record: each
+    entry replayed as the table made it, with the lessons it brought up then (the basics
+    offered at a teaching game's start, the coach's steps, the cut's deal page, a near
+    miss, rule help, and a claim's lessons once the muggins window on it shut), so a
+    lesson given before a restart is not given again, and one not yet given still is."""
+    session = state.session
+    assert session is not None
+    game = session.game.copy()
+    games = [game.copy()]
+    while game.events:
+        game.pop()
+        games.append(game.copy())
+    games.reverse()
+    table = session.header.table
+    start = replace(state, session=Session(games[0], table))
+    helped = set(BASICS) if start.teaching else set()
+    for before, after in itertools.pairwise(games):
+        report = after.report
+        assert report is not None
+        event = report.event
+        if isinstance(event, OptionsChanged):
+            table = table.with_option(event)
+        now = replace(state, session=Session(after, table), helped=frozenset(helped))
+        helped |= held_back(now, before.state, report)[1]
+        if not _opens_count_call(report):  # else taught when the window on it shuts
+            helped |= given_by(now, before.state, event, report.awards)
+        if isinstance(event, Cut) and after.state.dealer is not None:
+            # the cut's deal page (pegboard.app.start.cut_key)
+            helped |= given_by(replace(now, helped=frozenset(helped)), after.state, Deal(), ())
+    return frozenset(helped)
 
 
 def standing_offers(session: Session) -> tuple[PenaltyOffer, ...]:

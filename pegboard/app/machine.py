@@ -103,7 +103,7 @@ def initial_state(config: Config, *, resume: Sequence[RawLine] | Game | None = N
     session = Session.resume(resume)
     gs = session.state
     state = replace(state, session=session, offers_shown=len(gs.offers),
-                    setup=seated(state.setup, gs.names))
+                    setup=seated(state.setup, gs.names), helped_unread=True)
     state = replace(state, race=flow.race(state) if gs.winner is not None else ())
     page = Page("Game restored", (score_line(gs), "OK to go on"))
     if gs.held_counts:  # count it yourself: the board as before the count still held

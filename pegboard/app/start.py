@@ -23,7 +23,7 @@ from pegboard.app.state import (
     Setup,
     SetupScreen,
 )
-from pegboard.app.teach import help_pages, lessons
+from pegboard.app.teach import BASICS, help_pages, lessons
 from pegboard.app.view import Screen, View
 from pegboard.app.views import board, numbered
 from pegboard.config import ClubConfig
@@ -251,10 +251,6 @@ def start_game(state: AppState) -> Result:
     phones = pairing.offer(state)  # each seat's join code, once the game is saved
     return state, (PersistNewGame(session.header), *((phones,) if phones else ()))
 
-
-BASICS = ("how-to-play", "counting")
-"""The basics offered before a teaching game's first entry (:mod:`pegboard.coach.help_basics`):
-how to play, and counting a hand."""
 
 BASICS_OFFER = Page("The basics", ("OK: read the basics", "UNDO: skip them", "(how to play, and",
                                    "counting a hand)"), screen=Screen.HELP)

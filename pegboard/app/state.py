@@ -635,6 +635,9 @@ class AppState(Value):
     audio mode on the keypad, the last key was ``D`` held, which said the score (held again
     at once, it opens the menu). ``entered``: the card a held rank key entered at once with
     the one suit fact it could mean, in words ("J, with nobs"), shown until the next key.
+    ``helped_unread``: a game resumed from its record, whose lessons given (``helped``) are
+    read off the record when the next entry is made (not at start: the lessons' modules are
+    loaded only when teaching needs them), never remembered across a restart.
     """
 
     __slots__ = (
@@ -645,6 +648,7 @@ class AppState(Value):
         "entered",
         "fresh",
         "helped",
+        "helped_unread",
         "last_input",
         "link",
         "offers_shown",
@@ -657,7 +661,7 @@ class AppState(Value):
     )
     __match_args__ = ("config", "screen", "setup", "session", "award", "helped", "offers_shown",
                       "race", "brightness", "last_input", "link", "club", "fresh", "phones",
-                      "score_held", "entered")
+                      "score_held", "entered", "helped_unread")
 
     config: Config
     screen: ScreenState
@@ -675,6 +679,7 @@ class AppState(Value):
     phones: frozenset[int]
     score_held: bool
     entered: str
+    helped_unread: bool
 
     def __init__(
         self,
@@ -694,6 +699,7 @@ class AppState(Value):
         phones: frozenset[int] = frozenset(),
         score_held: bool = False,
         entered: str = "",
+        helped_unread: bool = False,
     ) -> None:
         setter = object.__setattr__
         setter(self, "config", config)
@@ -712,6 +718,8 @@ class AppState(Value):
         setter(self, "phones", phones)
         setter(self, "score_held", score_held)
         setter(self, "entered", entered)
+        setter(self, "helped_unread", helped_unread)
+        setter(self, "helped_unread", helped_unread)
 
     @property
     def audio(self) -> bool:

@@ -35,31 +35,55 @@ else:
     teaching = lazy.module("pegboard.coach.teaching")
 
 
+BASICS = ("how-to-play", "counting")
+"""The basics offered before a teaching game's first entry (:mod:`pegboard.coach.help_basics`):
+how to play, and counting a hand."""
+
+
 def lessons(state: AppState, before: GameState, event: Event, awards: tuple[Award, ...],
             ) -> tuple[list[Page], frozenset[str]]:
     """The teaching pages for an entry, and the lessons they give (not to be repeated)."""
     if not state.teaching or state.session is None:
         return [], frozenset()
+    coached, no_score, topics, given = _taught(state, before, event, awards)
+    after = state.session.state
+    pages = [*coached, *_play_note(state, before, event), *_discard_reviews(after, awards),
+             *_missed(before, event), *no_score, *help_pages(topics), *_turn_page(state)]
+    return pages, given
+
+
+def given_by(state: AppState, before: GameState, event: Event, awards: tuple[Award, ...],
+             ) -> frozenset[str]:
+    """The once-a-game lessons an entry gives, as :func:`lessons` gives them, without making
+    the pages that are not once a game (a discard's review, the coach's notes): what a
+    game's record says was taught, read again after a restart."""
+    if not state.teaching or state.session is None:
+        return frozenset()
+    return _taught(state, before, event, awards)[3]
+
+
+def _taught(state: AppState, before: GameState, event: Event, awards: tuple[Award, ...],
+            ) -> tuple[list[Page], list[Page], tuple[Topic, ...], frozenset[str]]:
+    """An entry's once-a-game lessons not yet given (``state.helped``): the first-game
+    coach's pages, a near miss's page, the rule help topics, and the lessons they give."""
+    assert state.session is not None
     after = state.session.state
     coached, steps = coach_pages(before, after, event, awards, state.helped,
                                  lambda: _answered_worse(state, before))
     if isinstance(event, Deal) and "open hands" not in state.helped and open_hands(state):
         coached = [*coached, *open_hands_page(after)]
         steps = steps | {"open hands"}
-    pages = [*coached, *_play_note(state, before, event), *_discard_reviews(after, awards),
-             *_missed(before, event)]
     given: set[str] = set(steps)
+    no_score: list[Page] = []
     if isinstance(event, Play) and not any(a.player == event.player for a in awards):
         why = hints.explain_no_score((*before.pile, event.card))
         kind = f"why {why.split(':')[0]}" if why else ""
         if why is not None and kind not in state.helped:
-            pages.append(Page("No score", (no_suits(why),), kind=PageKind.NO_SCORE))
+            no_score.append(Page("No score", (no_suits(why),), kind=PageKind.NO_SCORE))
             given.add(kind)
     situation = rulehelp.situation_after(event, awards, before, after)
     topics = tuple(t for t in rulehelp.topics_for(situation) if t.id not in state.helped)
-    pages.extend(help_pages(topics))
-    pages.extend(_turn_page(state))
-    return pages, frozenset(given | {t.id for t in topics})
+    return coached, no_score, topics, frozenset(given | {t.id for t in topics})
 
 
 COACH_COLUMNS = 21
