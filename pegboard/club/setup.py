@@ -27,13 +27,16 @@ Writes into one folder:
   TLS only, the league broker checked against its authority (``--league-cafile``, copied as
   ``league-ca.crt``).
 
-Nothing is written over: the folder must not hold these files already.
+Nothing is written over: the folder must not hold these files already. A club set up by
+an older version is brought up to date with ``--upgrade`` (:func:`upgrade_acl`): the lines
+its ACL lacks are added, and nothing else is touched.
 """
 
 from __future__ import annotations
 
 import ipaddress
 import os
+import re
 import secrets
 import shutil
 import subprocess
@@ -42,7 +45,15 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from pegboard.club.topics import MAX_MESSAGE, ONLINE, RESULT, ROOT, STATE, night_topic
+from pegboard.club.topics import (
+    MAX_MESSAGE,
+    ONLINE,
+    RESULT,
+    ROOT,
+    STATE,
+    check_id,
+    night_topic,
+)
 from pegboard.errors import ClubError
 from pegboard.web.server_hosts import board_names
 
@@ -287,7 +298,8 @@ def write_setup(out: Path, *, club: str, boards: int, port: int,
     for name in (*SETUP_FILES, LEAGUE_CA, *(f"{u}.password" for u in users)):
         if (out / name).exists():
             raise ClubError(f"{out / name} exists already; setup never writes over a "
-                            "club's passwords and keys")
+                            "club's passwords and keys (an existing club's ACL is brought up "
+                            f"to date by: pegboard club setup --out {out} --upgrade)")
     extra = list(hosts)
     certified = [*extra, *(n for n in broker_names() if n not in extra)]
     make_certificates(out, club, certified)
@@ -316,3 +328,99 @@ def write_setup(out: Path, *, club: str, boards: int, port: int,
             f"keep {out / 'ca.key'} private",
             f"the standings page's certificate for the same names: {out / 'standings.crt'} "
             f"and {out / 'standings.key'} (club serve --certfile --keyfile: HTTPS)"]
+
+
+SERVICE_USERS = ("standings", "viewer")
+"""The ACL's users that are not boards."""
+
+
+def _users(lines: list[str]) -> dict[str, list[int]]:
+    """Each user of an ACL's lines and the indexes of its ``user`` line and its ``topic``
+    lines (mosquitto's grammar: a ``topic`` line belongs to the ``user`` line above it; a
+    ``pattern`` line and the lines before any ``user`` belong to no user)."""
+    found: dict[str, list[int]] = {}
+    current: str | None = None
+    for index, line in enumerate(lines):
+        words = line.split()
+        if words[:1] == ["user"] and len(words) == 2:
+            current = words[1]
+            found.setdefault(current, []).append(index)
+        elif words[:1] == ["pattern"]:
+            current = None
+        elif words[:1] == ["topic"] and current is not None:
+            found[current].append(index)
+    return found
+
+
+def upgrade_acl(out: Path) -> list[str]:
+    """Bring the ACL of the club set up in ``out`` up to date (``club setup --upgrade``):
+    every line the ACL :func:`acl` writes today that a user of the club's ACL lacks (a club
+    set up before the club's night topic lacks the boards' ``topic read`` and the
+    service's ``topic readwrite`` of it) is added under that user; every other line (a
+    board added by hand, a line of the club's own) stays as it is, and no password, key
+    or certificate is read or written. The club and its boards are the ACL's own (its
+    topics' club; a board is a user writing its own live state), and a user of the club's
+    own (neither a board, ``standings`` nor ``viewer``) is left as it is. Written whole or
+    not at all (a new file renamed over the old, its mode and owner kept); lines saying
+    what changed, or that nothing needed to. ClubError naming the problem when ``out``
+    holds no ACL a club setup wrote."""
+    path = out / "acl"
+    try:
+        text = path.read_text(encoding="utf-8")
+        kept = path.stat()
+    except (OSError, UnicodeDecodeError) as error:
+        raise ClubError(f"--upgrade: cannot read {path} "
+                        f"({getattr(error, 'strerror', None) or error}): give the folder "
+                        "club setup wrote the club's broker into (--out)") from None
+    clubs = sorted(set(re.findall(rf"^\s*topic\s+\w+\s+{ROOT}/([^/\s]+)/", text, re.M)))
+    if len(clubs) != 1:
+        named = "no club" if not clubs else "the clubs " + ", ".join(clubs)
+        raise ClubError(f"--upgrade: {path} names {named} in its topics: not an ACL club "
+                        "setup wrote for one club")
+    club = check_id(clubs[0], "the ACL's club id")
+    lines = text.splitlines()
+    users = _users(lines)
+    boards = [user for user, where in users.items() if user not in SERVICE_USERS and any(
+        lines[i].split()[1:3] == ["write", f"{ROOT}/{club}/board/{user}/{STATE}"]
+        for i in where[1:])]  # a board writes its own live state; any other user is the club's
+    wanted = _users(acl(club, boards).splitlines())
+    expected = acl(club, boards).splitlines()
+    missing: dict[str, list[str]] = {}
+    for user, where in users.items():
+        if user not in boards and user not in SERVICE_USERS:
+            continue
+        have = {" ".join(lines[i].split()) for i in where[1:]}
+        lacks = [expected[i] for i in wanted.get(user, [])[1:] if expected[i] not in have]
+        if lacks:
+            missing[user] = lacks
+    if not missing:
+        return [f"the ACL {path} of club {club} is up to date ({len(boards)} boards): "
+                "nothing changed"]
+    for user in sorted(missing, key=lambda u: users[u][-1], reverse=True):
+        last = users[user][-1]  # under the user's last line, from the bottom up
+        lines[last + 1:last + 1] = missing[user]
+    fd, temporary = tempfile.mkstemp(dir=out, prefix=".acl-")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as new:
+            new.write("\n".join(lines) + "\n")
+            new.flush()
+            os.fsync(new.fileno())
+        os.chmod(temporary, kept.st_mode & 0o7777)
+        if (kept.st_uid, kept.st_gid) != (os.getuid(), os.getgid()):
+            os.chown(temporary, kept.st_uid, kept.st_gid)
+        os.replace(temporary, path)
+    except OSError as error:
+        Path(temporary).unlink(missing_ok=True)
+        raise ClubError(f"--upgrade: cannot write {path}: {error.strerror or error}") from None
+    said = [f"brought the ACL {path} of club {club} up to date:"]
+    groups: dict[tuple[str, ...], list[str]] = {}
+    for user in users:
+        if user in missing:
+            groups.setdefault(tuple(missing[user]), []).append(user)
+    for added, who in groups.items():
+        named = ", ".join(who) if len(who) <= 3 else f"{who[0]} ... {who[-1]} ({len(who)} users)"
+        said.append(f"  added under {named}: {'; '.join(added)}")
+    said += ["the passwords, keys and certificates are as they were (not read, not written)",
+             "mosquitto reads the ACL again when sent SIGHUP or restarted: "
+             "sudo systemctl reload-or-restart mosquitto"]
+    return said

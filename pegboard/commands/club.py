@@ -142,11 +142,15 @@ def register(parser: argparse.ArgumentParser) -> None:
                            "per board and an ACL")
     setup.add_argument("--out", required=True, type=paths.path_name, metavar="DIR",
                        help="the folder to write mosquitto.conf, passwords and acl into")
-    setup.add_argument("--boards", required=True, type=int, metavar="N",
-                       help="how many boards (board-1 ... board-N)")
-    setup.add_argument("--club", default="club", type=club_name)
-    setup.add_argument("--port", default=8883, type=port_number,
+    setup.add_argument("--boards", type=int, metavar="N",
+                       help="how many boards (board-1 ... board-N); needed but with --upgrade")
+    setup.add_argument("--club", type=club_name, help="the club's id (default club)")
+    setup.add_argument("--port", type=port_number,
                        help="the broker's TLS port (default 8883)")
+    setup.add_argument("--upgrade", action="store_true",
+                       help="bring the club set up in --out up to date: add what its ACL "
+                       "lacks (a club set up before the club's night topic), never touching "
+                       "its passwords, keys or certificates; --out alone")
     setup.add_argument("--league", type=broker, metavar="HOST:PORT",
                        help="bridge the club's results to this league broker (TLS only)")
     setup.add_argument("--league-cafile", type=paths.path_name, metavar="FILE",
@@ -436,10 +440,28 @@ def _league(args: argparse.Namespace) -> club_setup.League | None:
 
 
 def run_setup(args: argparse.Namespace) -> int:
-    """Write the broker's configuration."""
-    for line in club_setup.write_setup(Path(args.out), club=args.club, boards=args.boards,
-                                       port=args.port, league=_league(args),
-                                       hosts=args.host):
+    """Write the broker's configuration, or (``--upgrade``) bring an existing club's ACL up
+    to date."""
+    if args.upgrade:
+        given = [option for option, value in (
+            ("--boards", args.boards), ("--club", args.club), ("--port", args.port),
+            ("--league", args.league), ("--league-cafile", args.league_cafile),
+            ("--league-user", args.league_user),
+            ("--league-password-file", args.league_password_file),
+            ("--host", args.host or None)) if value is not None]
+        if given:
+            raise ClubError(f"--upgrade brings the club already set up in --out up to date, "
+                            f"as it is: give --out alone, not {given[0]}")
+        for line in club_setup.upgrade_acl(Path(args.out)):
+            print(line)
+        return 0
+    if args.boards is None:
+        raise ClubError("club setup needs --boards N (how many boards), or --upgrade to "
+                        "bring a club already set up in --out up to date")
+    for line in club_setup.write_setup(Path(args.out), club=args.club or "club",
+                                       boards=args.boards,
+                                       port=8883 if args.port is None else args.port,
+                                       league=_league(args), hosts=args.host):
         print(line)
     return 0
 
