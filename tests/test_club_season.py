@@ -12,9 +12,17 @@ from typing import Any
 
 import pytest
 
+from pegboard.cli import main
 from pegboard.club.results import connect, store_result
 from pegboard.club.scorecard import judge
-from pegboard.club.standings import SeasonPoints, pots_csv, season, season_csv, standings
+from pegboard.club.standings import (
+    DEFAULT_SEASON,
+    SeasonPoints,
+    pots_csv,
+    season,
+    season_csv,
+    standings,
+)
 from pegboard.club.topics import result_topic
 from pegboard.errors import ClubError
 from tests.support.club import Standings
@@ -94,3 +102,20 @@ def test_the_service_serves_the_season_and_the_pots(tmp_path: Path) -> None:
         finally:
             board.close()
             service.stop()
+
+
+def test_the_defaults_follow_the_rules_where_they_speak_and_say_where_they_are_silent(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """RULES.md's club section: season points to a player with 12 or more game points in a
+    night, none below; how many, and how a bye is credited, it does not say, and club
+    serve's help says so beside each default."""
+    assert [DEFAULT_SEASON.points(gp) for gp in (0, 11, 12, 27)] == [0, 0, 1, 1]
+    with pytest.raises(SystemExit) as done:
+        main(["club", "serve", "--help"])
+    assert done.value.code == 0
+    said = " ".join(capsys.readouterr().out.split())
+    assert "Default 12=1: RULES.md says Grass Roots clubs award season points for 12 or " \
+        "more game points in a night, and not how many; the one point is this program's " \
+        "choice" in said
+    assert "No rule says how: RULES.md says only that there are byes when the count is " \
+        "odd, so the default is this program's choice, not ACC practice" in said

@@ -189,8 +189,10 @@ class Bye(StrEnum):
     """How the club credits a bye (``club serve --bye``)."""
 
     WIN = "win"
-    """As a game won: the club's game points for a win (ACC: 2), one win, no spread (the
-    default: what ACC Grass Roots clubs commonly do; a club's own rule may differ)."""
+    """As a game won: the club's game points for a win (ACC: 2), one win, no spread. The
+    default, and this program's choice: RULES.md says only that there are byes when the
+    count is odd, and no rule we have says how one is credited (the club's own rule
+    decides)."""
     NONE = "none"
     """Nothing: the bye is listed, and counts for nothing."""
 

@@ -254,9 +254,11 @@ def next_round(db: sqlite3.Connection, seating: list[Round]) -> dict[str, Any]:
 class SeasonPoints:
     """The club's table of season points: a night's game points and the season points they
     earn (the highest line reached counts). RULES.md: Grass Roots clubs award season points
-    to players with 12 or more game points in a night; the default table gives one point
-    for reaching 12 (:data:`DEFAULT_SEASON`), a stand-in for the club's own table
-    (``club serve --season-points``).
+    to players with 12 or more game points in a night, and no more: how many points, and
+    whether more game points earn more, it does not say. The default table follows it
+    where it speaks (season points from 12 game points, none below) and gives one point
+    for reaching 12 where it is silent (:data:`DEFAULT_SEASON`): the club's own table
+    replaces it (``club serve --season-points``).
 
     >>> table = SeasonPoints.parse("12=1,15=2,18=3")
     >>> [table.points(gp) for gp in (11, 12, 16, 27)]

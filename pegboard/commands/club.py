@@ -105,11 +105,15 @@ def register(parser: argparse.ArgumentParser) -> None:
     serve.add_argument("--bye", default="win", choices=("win", "none"),
                        help="how a bye in the seating is credited once its round has a game "
                        "counted: win (the club's game points for a win, one win, no spread; "
-                       "the default) or none")
+                       "the default) or none. No rule says how: RULES.md says only that there "
+                       "are byes when the count is odd, so the default is this program's "
+                       "choice, not ACC practice; give the club's own rule")
     serve.add_argument("--season-points", default="12=1", metavar="GP=SP,...",
-                       help="the club's table of season points: a night's game points and the "
-                       "season points they earn, the highest reached counting (default 12=1: "
-                       "a point for 12 game points in a night)")
+                       help="the club's table of season points: a night's game points (a "
+                       "bye's included) and the season points they earn, the highest reached "
+                       "counting. Default 12=1: RULES.md says Grass Roots clubs award season "
+                       "points for 12 or more game points in a night, and not how many; the "
+                       "one point is this program's choice: give the club's own table")
     serve.add_argument("--night", type=night_number, metavar="N",
                        help="tonight's night number, published with the next round and the "
                        "lock on pegboard/<club>/night for every board of --club to start "
