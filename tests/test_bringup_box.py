@@ -26,7 +26,7 @@ from pegboard.app.state import Home, Menu
 from pegboard.app.view import Screen
 from pegboard.config import Config
 from pegboard.device import bench
-from pegboard.device.bench import HOLD_S, IDLE_S, STEP_S, Bench, Stage
+from pegboard.device.bench import BOUNCE_S, DOUBLE_S, HOLD_S, IDLE_S, STEP_S, Bench, Stage
 from pegboard.device.build import APP, make_kit, outputs
 from pegboard.device.loop import DeviceLoop
 from pegboard.device.ports import Bringup
@@ -204,6 +204,7 @@ def test_holding_any_switch_goes_on_from_the_inputs_and_a_tap_does_not(
     box = make_box(Config())
     open_tests(box)
     tap(factory, box, pin)
+    box.pump(DOUBLE_S)  # the hold's press is not a second press of a double press
     press_pin(factory, pin)
     box.pump(0.05)
     box.pump(HOLD_S - 0.2)
@@ -426,3 +427,86 @@ def test_pins_that_cannot_be_opened_are_named_and_the_kit_comes_back(
     release_pin(factory, MENU_PIN)
     box.pump(0.05)
     assert isinstance(loop.state.screen, Menu)
+
+
+# -- a double press: the way on for a builder with only the encoder wired ----------------------
+
+
+def test_the_knob_alone_goes_through_every_test_by_its_push_and_its_turns(
+        factory: MockFactory) -> None:
+    box = make_box(Config(), leds=WalkRecorder())
+    open_tests(box)
+    tap(factory, box, PUSH_PIN)
+    assert box.stage is Stage.INPUTS and box.page() == ("push GPIO 27 pin 13",)
+    box.pump(0.1)
+    tap(factory, box, PUSH_PIN)  # the second press, 0.2 s after the first: on
+    assert box.stage is Stage.OLED
+    assert box.display.last.tobytes() == oled_pattern().tobytes()
+    turn_encoder(factory, A_PIN, B_PIN, 1)
+    box.pump(0.05)
+    assert box.stage is Stage.LEDS
+    tap(factory, box, PUSH_PIN)
+    assert box.loop.bench is None
+    assert box.loop.shown is not None and box.loop.shown.screen is Screen.HOME
+
+
+@pytest.mark.parametrize("pin", [GO_PIN, UNDO_PIN, MENU_PIN])
+def test_any_button_pressed_twice_goes_on(factory: MockFactory, pin: int) -> None:
+    box = make_box(Config())
+    open_tests(box)
+    tap(factory, box, pin)
+    tap(factory, box, pin)
+    assert box.stage is Stage.OLED
+
+
+def test_presses_too_far_apart_or_of_two_switches_are_not_a_double_press(
+        factory: MockFactory) -> None:
+    box = make_box(Config())
+    open_tests(box)
+    tap(factory, box, PUSH_PIN)
+    box.pump(DOUBLE_S)  # the second press comes DOUBLE_S + 0.1 s after the first
+    tap(factory, box, PUSH_PIN)
+    assert box.stage is Stage.INPUTS
+    tap(factory, box, GO_PIN)  # 0.1 s after the push: another switch
+    assert box.stage is Stage.INPUTS
+    assert box.page()[-3:] == ("push GPIO 27 pin 13", "push GPIO 27 pin 13",
+                               "GO GPIO 22 pin 15")
+
+
+def test_a_bouncing_contact_is_not_a_double_press(factory: MockFactory) -> None:
+    """A contact bounces for a few milliseconds when it closes and when it opens; each bounce
+    is an edge (the probes do not debounce: the page shows them), but none is a press."""
+    box = make_box(Config())
+    open_tests(box)
+    bounce = BOUNCE_S / 4
+    press_pin(factory, PUSH_PIN)  # closes, bouncing twice
+    for _ in range(2):
+        box.pump(bounce)
+        release_pin(factory, PUSH_PIN)
+        box.pump(bounce)
+        press_pin(factory, PUSH_PIN)
+    box.pump(0.1)
+    release_pin(factory, PUSH_PIN)  # opens, bouncing once
+    box.pump(bounce)
+    press_pin(factory, PUSH_PIN)
+    box.pump(bounce)
+    release_pin(factory, PUSH_PIN)
+    box.pump(0.05)
+    assert box.stage is Stage.INPUTS
+    assert box.page().count("push GPIO 27 pin 13") == 4  # ROOM: the last four of its edges
+    box.pump(0.1)
+    tap(factory, box, PUSH_PIN)  # a real second press, well within DOUBLE_S of the first
+    assert box.stage is Stage.OLED
+
+
+def test_a_keypad_key_pressed_twice_goes_on(factory: MockFactory) -> None:
+    box, matrix, _ = keypad_box(factory)
+    open_tests(box)
+    for _ in range(2):
+        matrix.press(1, 1)  # 5
+        box.pump(bench.SCAN_S)
+        box.pump(0.05)
+        matrix.release(1, 1)
+        box.pump(bench.SCAN_S)
+        box.pump(0.05)
+    assert box.stage is Stage.OLED

@@ -355,7 +355,10 @@ def _interactive(args: argparse.Namespace, config: Config) -> int:
             pairing = build.make_pairing(config, store)  # None unless phones are on
             sim = sim_session.Simulator(config, store, display, clock=clock, on_frame=display.frame,
                                         notice=notices.append, leds=leds.board if leds else None,
-                                        speech=speech, phones=pairing)
+                                        speech=speech, phones=pairing,
+                                        walk=leds.board if leds else None,
+                                        status=(sim_terminal.StatusWatch(display) if leds
+                                                else None))
             phones = phone_seats.start(listening, sim.loop, store)
             if phones is not None and pairing is not None:
                 pairing.serving(phones.address[1])  # the QR codes name the port served

@@ -4,11 +4,15 @@ no SSH. They are ``pegboard bringup``'s probes (:mod:`pegboard.hw.bringup`) and 
 
 1. **Inputs**: every press of GO, UNDO and MENU and of the knob (or every keypad key) with the
    GPIO it came in on (a key with its row and column pins), every detent of the knob with its
-   direction and the running count. Short presses are what is tested here, so the way on is
-   to **hold any switch or key** for :data:`HOLD_S` seconds: any one that works will do.
+   direction and the running count. Single presses are what is tested here, so the way on is
+   to **press any switch or key twice** within :data:`DOUBLE_S` seconds, or to **hold** one
+   for :data:`HOLD_S` seconds: any one that works will do, the knob's push alone included
+   (a builder who has wired only the encoder). A press counts towards a double press only
+   after its switch was open for :data:`BOUNCE_S` (the game's debounce), so a contact that
+   bounces does not skip the page.
 2. **OLED**: the panel's test pattern; any press or detent goes on.
 3. **LED walk**: each LED of the strip's chain lit alone in turn, the panel naming its hole;
-   any press or detent leaves, as it does once the walk is done.
+   any press (as it is let go) or detent leaves, as it does once the walk is done.
 
 Nothing pressed for :data:`IDLE_S` seconds also leaves. The loop has let go of the input kit
 while the tests run and makes it again after (:class:`~pegboard.device.ports.Bringup`).
@@ -51,6 +55,12 @@ if TYPE_CHECKING:
 
 HOLD_S = 2.0
 """Holding any switch or key this long on the inputs' page goes on to the next test."""
+DOUBLE_S = 0.5
+"""Two presses of one switch or key this close (the first press to the second) on the inputs'
+page go on to the next test."""
+BOUNCE_S = 0.02
+"""A press counts towards a double press only after its switch was open this long: the
+bounces of one press (edges a few milliseconds apart) are not two presses."""
 IDLE_S = 120.0
 """Nothing pressed or turned for this long: the tests end and the game's screens come back."""
 STEP_S = 0.3
@@ -67,6 +77,19 @@ class Stage(enum.Enum):
     INPUTS = "inputs"
     OLED = "OLED"
     LEDS = "LED walk"
+
+
+NO_LED_BOARD = ("No LED board: the", "config's [link] names", "no device.")
+"""The walk's page when the box has no LED board."""
+
+WHAT_THE_PATTERN_SHOWS = ("A frame on all four", "edges, the triangle", "top left, every",
+                          "square of the board.")
+"""The test pattern's page in words (for a screen that cannot show the pattern's pixels,
+the simulator's terminal): what a good panel shows (:func:`oled_pattern`)."""
+
+ScanSeen = Callable[[frozenset[str], float], None]
+"""Told the keys down at each scan of the keypad and its time (the simulator's hands, which
+hold a key until a scan has seen it)."""
 
 
 class WalkBoard(Protocol):
@@ -111,7 +134,9 @@ class Bench:
     (``sink``), which the loop hands back to :meth:`take`."""
 
     def __init__(self, config: Config, sink: Callable[[object], None], clock: Clock, *,
-                 leds: WalkBoard | None = None, pin_factory: Factory | None = None) -> None:
+                 leds: WalkBoard | None = None, pin_factory: Factory | None = None,
+                 without_leds: tuple[str, ...] = NO_LED_BOARD,
+                 scanned: ScanSeen | None = None) -> None:
         self.stage = Stage.INPUTS
         self.done = False
         self.keypad = config.input.kit == "keypad"
@@ -119,6 +144,8 @@ class Bench:
             self._invitation(), maxlen=ROOM)
         self._invited = True  # the invitation is on the page until the first report
         self._leds = leds
+        self._without_leds = without_leds
+        self._scanned = scanned
         self._cfg: LedConfig = led_config_from(config.leds)
         self._walk = walk_order(self._cfg) if leds is not None else []
         self._walked = 0
@@ -128,6 +155,9 @@ class Bench:
         self._scan_at = now
         self._held: dict[str, float] = {}  # each switch or key down now, since when
         self._spent: set[str] = set()  # held long enough once: counts again after a release
+        self._opened: dict[str, float] = {}  # each switch or key let go, when
+        self._counted: dict[str, float] = {}  # each one's last press that counted, when
+        self._leaving: str | None = None  # pressed to leave: the tests end as it is let go
         self._drawn: tuple[tuple[Stage, tuple[str, ...]], Image.Image] | None = None
         self._probes: list[SwitchProbe | EncoderProbe] = []
         self._matrix: KeypadProbe | None = None
@@ -155,6 +185,9 @@ class Bench:
         return ("Press GO, UNDO, MENU", "and the knob; turn", "the knob one detent",
                 "each way.")
 
+    def _hint(self) -> str:
+        return "Any key twice: next" if self.stage is Stage.INPUTS else "Any key: leave"
+
     # -- the loop's side ----------------------------------------------------------------------
 
     def take(self, item: object, now: float) -> None:
@@ -170,6 +203,8 @@ class Bench:
             for edge in self._matrix.poll():
                 self._seen(edge, now)
             self._scan_at = now + SCAN_S
+            if self._scanned is not None:
+                self._scanned(self._matrix.down, now)
         if self.done:
             return
         if now - self._last >= IDLE_S:
@@ -202,15 +237,19 @@ class Bench:
         shown = (self.stage, tuple(self.lines))
         if self._drawn is not None and self._drawn[0] == shown:
             return self._drawn[1]
-        if self.stage is Stage.OLED:
-            image = oled_pattern()
-        else:
-            number = list(Stage).index(self.stage) + 1
-            hint = "Hold any key: next" if self.stage is Stage.INPUTS else "Any key: leave"
-            image = render(View(Screen.MESSAGE, title=f"Test {number}/3: {self.stage.value}",
-                                lines=shown[1], hint=hint))
+        image = oled_pattern() if self.stage is Stage.OLED else render(self.words())
         self._drawn = (shown, image)
         return image
+
+    def words(self) -> View:
+        """The page as a view: the stage's lines (the test pattern's, what it should show)
+        and what the keys do. The panel draws it but for the test pattern; a screen that
+        cannot show the panel's pixels legibly shows these words."""
+        number = list(Stage).index(self.stage) + 1
+        lines = WHAT_THE_PATTERN_SHOWS if self.stage is Stage.OLED else tuple(self.lines)
+        hint = "Any key: next" if self.stage is Stage.OLED else self._hint()
+        return View(Screen.MESSAGE, title=f"Test {number}/3: {self.stage.value}",
+                    lines=lines, hint=hint)
 
     def close(self) -> None:
         """Release every probe's pins; a walk left part way puts the pegs back at the start
@@ -238,16 +277,39 @@ class Bench:
             if not pressed:
                 self._held.pop(name, None)
                 self._spent.discard(name)
+                self._opened[name] = item.t
+                if name == self._leaving:
+                    self.done = True
                 return
             self._held[name] = item.t
             lines = (switch_line(item),) if isinstance(item, SwitchEdge) else key_lines(item)
+            if self.stage is Stage.INPUTS and self._twice(name, item.t):
+                self._next(now)
+                return
         if self.stage is Stage.INPUTS:
             if self._invited:
                 self.lines.clear()
                 self._invited = False
             self.lines.extend(lines)
+        elif self.stage is Stage.LEDS and not isinstance(item, Detent):
+            self._leaving = name  # leave once it is let go: the game's kit, made again
+            # then, would take a key still down for a press of its own
         elif pressed:  # the pattern and the walk: any press or detent goes on
             self._next(now)
+
+    def _twice(self, name: str, t: float) -> bool:
+        """Whether this press of ``name`` at ``t`` is the second of a double press: a press
+        counts when its switch had been open for :data:`BOUNCE_S` (a bounce does not), and
+        two counted presses within :data:`DOUBLE_S` are a double press."""
+        opened = self._opened.get(name)
+        if opened is not None and t - opened < BOUNCE_S:
+            return False
+        last = self._counted.get(name)
+        if last is not None and t - last <= DOUBLE_S:
+            self._counted.clear()
+            return True
+        self._counted[name] = t
+        return False
 
     def _next(self, now: float) -> None:
         if self.stage is Stage.INPUTS:
@@ -256,8 +318,7 @@ class Bench:
             self.stage = Stage.LEDS
             self.lines.clear()
             if self._leds is None:
-                self.lines.extend(("No LED board: the", "config's [link] names",
-                                   "no device."))
+                self.lines.extend(self._without_leds)
             else:
                 self._step_at = now
                 self._step(now)

@@ -301,7 +301,7 @@ class DeviceLoop(Generic[S]):
             self._notice = View(Screen.MESSAGE, title="Cannot test", lines=(str(error),))
             return
         log.info("bring-up tests started")
-        self.oled.picture(self.bench.picture())
+        self.oled.picture(self.bench.picture(), self.bench.words())
 
     def _bench_turn(self, bench: BenchTests, items: list[Any], now: float) -> None:
         """A turn while the tests run: the probes' reports go to them (the app sees no key),
@@ -316,7 +316,7 @@ class DeviceLoop(Generic[S]):
                 for event in observer.poll(now):
                     self._step(event, now)
         if not bench.done:
-            self.oled.picture(bench.picture())
+            self.oled.picture(bench.picture(), bench.words())
             self._asked.clear()  # the app's own outputs wait for the tests to end
             return
         bench.close()

@@ -194,9 +194,11 @@ class Oled(Generic[S]):
         if self.on_frame is not None:
             self.on_frame(view, image)
 
-    def picture(self, image: Image.Image) -> None:
+    def picture(self, image: Image.Image, words: View | None = None) -> None:
         """Put a picture that is no view of the app's on the panel, at full brightness (the
-        bring-up tests'), when it changed; the next view is drawn whatever it is."""
+        bring-up tests'), when it changed; the next view is drawn whatever it is. ``words``,
+        the picture as a view, goes to the frame hook with it (the simulator's terminal
+        writes a frame's words under it)."""
         if self.shown is None and self.frame is not None and (
                 self.frame.tobytes() == image.tobytes()):
             return
@@ -205,6 +207,8 @@ class Oled(Generic[S]):
         self.display.show(image)
         self.shown, self.frame = None, image
         self.frames += 1
+        if self.on_frame is not None and words is not None:
+            self.on_frame(words, image)
 
     def _brightness(self, level: Brightness) -> None:
         if level is Brightness.BLANK:

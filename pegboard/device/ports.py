@@ -9,6 +9,7 @@ from PIL import Image
 
 from pegboard.app.effects import UpdateLeds
 from pegboard.app.inputs import LinkStatus
+from pegboard.app.view import View
 from pegboard.rules.events import Event, GameHeader
 from pegboard.rules.state import GameState
 from pegboard.rules.value import Value
@@ -96,6 +97,11 @@ class BenchTests(Protocol):
 
     def picture(self) -> Image.Image:
         """What the panel shows now."""
+        ...
+
+    def words(self) -> View:
+        """What the panel shows now, as words (the test pattern's: what it should show), for
+        a screen that cannot show the panel's pixels legibly (the simulator's terminal)."""
         ...
 
     def close(self) -> None:

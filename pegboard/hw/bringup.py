@@ -201,6 +201,11 @@ class KeypadProbe:
         self._down = down
         return edges
 
+    @property
+    def down(self) -> frozenset[str]:
+        """The keys down at the last scan, by the kit's names (``"ok"``, ``"undo"`` ...)."""
+        return frozenset(self._down)
+
     def close(self) -> None:
         """Release every pin."""
         self._kit.close()

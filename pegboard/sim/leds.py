@@ -11,10 +11,30 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
-from pegboard.link.fwsim import FirmwareProcess
+from pegboard.link.fwsim import FirmwareProcess, RecordedFrame
 from pegboard.link.layout import LedConfig
 from pegboard.link.led_board import SerialLedBoard
 from pegboard.link.serial_link import SerialLink
+
+NAMED = 4
+"""The most LEDs the status names as the brightest."""
+
+
+def lit_line(frame: RecordedFrame | None) -> str:
+    """The LEDs a frame lit, its current and the brightest LEDs by their place in the chain,
+    when some are brighter than the rest and at most :data:`NAMED` share the top: the pegs,
+    or the LED walk's one LED (the skunk markers are always lit faintly).
+
+    >>> lit_line(RecordedFrame(0, 15, bytes([0, 0, 0, 128, 0, 0, 6, 6, 6])))
+    'LEDs lit: 2, 15 mA; brightest: LED 1'
+    """
+    lit = frame.lit() if frame is not None else {}
+    line = f"LEDs lit: {len(lit)}" + (f", {frame.ma} mA" if frame is not None else "")
+    top = max((sum(rgb) for rgb in lit.values()), default=0)
+    brightest = [index for index, rgb in lit.items() if sum(rgb) == top]
+    if len(brightest) < len(lit) and len(brightest) <= NAMED:  # none brighter: no pegs
+        line += "; brightest: LED " + ", ".join(map(str, brightest))
+    return line
 
 
 class SimulatedBoard:
@@ -28,10 +48,9 @@ class SimulatedBoard:
         self.board = SerialLedBoard(self.link)
 
     def status(self) -> list[str]:
-        """Lines for the terminal: the link's state and the LEDs lit."""
-        frame = self.firmware.last_frame()
-        lit = len(frame.lit()) if frame is not None else 0
-        return [self.link.status, f"LEDs lit: {lit}" + (f", {frame.ma} mA" if frame else "")]
+        """Lines for the terminal: the link's state and what the strip shows
+        (:func:`lit_line`)."""
+        return [self.link.status, lit_line(self.firmware.last_frame())]
 
     def close(self) -> None:
         """Close the link and stop the firmware."""

@@ -14,6 +14,13 @@ it goes through the same gpiozero code as every other key and nothing is lost or
 With a real clock the loop runs on its own thread and the keypad's keys are found by its scan,
 so the kit reports each poll's scan to the hands' :class:`~pegboard.sim.hands.ScanWatch`: a
 typed key is held down until the scan has seen it (:mod:`pegboard.sim.hands`).
+
+"Test the box" on the home menu runs the box's bring-up tests (:mod:`pegboard.device.bench`)
+on the same mock pins: the kit lets go of them, the probes open on them, and the keys stand
+for the inputs as they do in a game, so each press is shown with its input's name and pins,
+each detent with its direction and each keypad key with its row and column. The test pattern
+goes on the simulated panel and the LED walk to the simulated board (``--leds``), so a
+builder can learn the tests on a desktop before the box is wired.
 """
 
 from __future__ import annotations
@@ -33,7 +40,7 @@ from pegboard.config import Config
 from pegboard.device.build import APP, initial_state, make_club_watch, outputs
 from pegboard.device.loop import DeviceLoop, Speech
 from pegboard.device.observers import Observer
-from pegboard.device.ports import LedBoard
+from pegboard.device.ports import Bringup, LedBoard
 from pegboard.hw.clock import Clock
 from pegboard.hw.oled import Display
 from pegboard.sim.fakes import FakeClock
@@ -44,11 +51,12 @@ if TYPE_CHECKING:
     import gpiozero
     from gpiozero.pins import mock
 
-    from pegboard.device import build
+    from pegboard.device import bench, build
     from pegboard.hw import inputs
     from pegboard.sim import fakes
     from pegboard.sim import hands as sim_hands
 else:
+    bench = lazy.module("pegboard.device.bench")
     build = lazy.module("pegboard.device.build")
     fakes = lazy.module("pegboard.sim.fakes")
     gpiozero = lazy.module("gpiozero")
@@ -60,10 +68,14 @@ if TYPE_CHECKING:
     from gpiozero.pins.mock import MockFactory
 
     from pegboard.app.inputs import InputEvent
+    from pegboard.device.bench import WalkBoard
     from pegboard.hw.inputs import InputKit, RawInput
     from pegboard.sim.hands import MockHands
 
 FrameHook = Callable[[View, Image.Image], None]
+
+SIM_WITHOUT_LEDS = ("No LED board: start", "pegboard sim --leds", "to walk the sim's.")
+"""The LED walk's page in a simulator started without its board."""
 
 
 class MockPins(NamedTuple):
@@ -136,8 +148,11 @@ class Simulator:
         notice: Callable[[str], None] | None = None,
         speech: Speech[AppState] | None = None,
         phones: Observer[AppState] | None = None,
+        walk: WalkBoard | None = None,
+        status: Observer[AppState] | None = None,
     ) -> None:
         self.config = config
+        self.walk = walk  # the board the bring-up's LED walk lights (``leds``'s, with --leds)
         self.clock = clock
         self.store = store
         self.inbox: queue.Queue[Any] = queue.Queue()
@@ -148,9 +163,11 @@ class Simulator:
         state = initial_state(config, store, notice)
         self.loop = DeviceLoop(
             APP, state, kit=self._kit, inbox=self.inbox, display=display, store=store,
-            clock=clock, observers=outputs(speech, leds, phones, make_club_watch(config)),
+            clock=clock, observers=[*outputs(speech, leds, phones, make_club_watch(config)),
+                                    *([status] if status is not None else [])],
             contrast=config.display.contrast,
             on_frame=on_frame,
+            bringup=Bringup(open=self._open_tests, kit=self._kit_again),
         )
 
     @property
@@ -205,6 +222,30 @@ class Simulator:
         if scan is None or not isinstance(kit, inputs.KeypadKit):
             return None
         return lambda now: scan.saw(kit.down, now)
+
+    def _open_tests(self, now: float) -> bench.Bench:
+        """The bring-up tests on the mock pins the kit has just let go of (made now, and let
+        go of, if no key has made them yet)."""
+        made_now = self._pins is None
+        pins = self.mock_pins()
+        if made_now:
+            pins.kit.close()
+        scan = pins.hands.scan
+        return bench.Bench(self.config, self.inbox.put, self.clock, leds=self.walk,
+                           pin_factory=pins.factory, without_leds=SIM_WITHOUT_LEDS,
+                           scanned=scan.saw if scan is not None else None)
+
+    def _kit_again(self) -> KitOnFirstKey:
+        """The kit made again on the mock pins once the tests let go of them; the loop's kit
+        is the same stand-in, now holding it."""
+        with self._making:
+            assert self._pins is not None, "the tests ran before the pins were made"
+            kit = build.make_kit(self.config.input, self.inbox.put, self.clock,
+                                 pin_factory=self._pins.factory)
+            self._pins = self._pins._replace(kit=kit)
+            self._kit.made = kit
+            self._kit.scanned = self._scanned(self._pins)
+        return self._kit
 
     def start(self) -> None:
         """Draw the first frame."""

@@ -20,12 +20,13 @@ import termios
 import threading
 import tty
 from collections.abc import Callable, Sequence
-from typing import TextIO
+from typing import Any, TextIO
 
 from PIL import Image
 
 from pegboard.app.view import Brightness, Screen, SideView, View
 from pegboard.device.loop import STOP
+from pegboard.device.observers import Seen
 from pegboard.hw.oled import Display
 from pegboard.sim.keys import KeyStep
 from pegboard.sim.screen import (
@@ -63,6 +64,8 @@ KEYPAD_KEYS: dict[str, KeyStep] = {
 }
 QUIT_KEYS = ("x", "\x03", "\x04")
 KEY_POLL_S = 0.2  # the longest the keyboard thread waits: a lone Escape, a resize
+STATUS_S = 0.1
+"""How often the LED board's status lines are read again between frames (``--leds``)."""
 
 def keymap(kit: str) -> dict[str, KeyStep]:
     """Terminal keys to key steps for the kit."""
@@ -310,6 +313,20 @@ class TerminalDisplay:
             self._extra_lines = extra
             self._draw(self._size())
 
+    def redraw_if_extra_changed(self) -> bool:
+        """Redraw if the extra lines (the LED board's status) changed since the last drawing
+        (on the loop thread, as :meth:`redraw`); say whether it did. Nothing before the
+        first frame."""
+        if self.extra is None or self.view is None:
+            return False
+        extra = self.extra()
+        with self._lock:
+            if extra == self._extra_lines:
+                return False
+            self._extra_lines = extra
+            self._draw(self._size())
+        return True
+
     def refit(self) -> bool:
         """Redraw if the terminal's size changed since the last drawing (any thread); say
         whether it did."""
@@ -333,6 +350,32 @@ class TerminalDisplay:
         self.out.write("\x1b[H" + "".join(parts))
         self.out.flush()
         self._drawn_size = size
+
+
+class StatusWatch:
+    """The loop's observer that keeps the LED board's status under the frame current: the
+    firmware shows a frame a moment after the loop sends it, after the frame that sent it was
+    drawn, so the status is read again every :data:`STATUS_S` and drawn when it changed (the
+    LED walk's lit LED is then the one the panel names)."""
+
+    def __init__(self, display: TerminalDisplay, every_s: float = STATUS_S) -> None:
+        self.display = display
+        self.every_s = every_s
+        self._due: float | None = None
+
+    def saw(self, seen: Seen[Any]) -> None:
+        """Nothing: the frame hook draws each new view with the status as it is."""
+
+    def poll(self, now: float) -> list[Any]:
+        """Read the status again when due; it brings no input."""
+        if self._due is None or now >= self._due:
+            self._due = now + self.every_s
+            self.display.redraw_if_extra_changed()
+        return []
+
+    def next_deadline(self) -> float | None:
+        """The next reading."""
+        return self._due
 
 
 def run_interactive(sim: Simulator, display: TerminalDisplay, stdin: TextIO, *,
