@@ -17,7 +17,7 @@ import statistics
 import time
 
 from pegboard.coach.advice import advise
-from pegboard.rules import DECK
+from pegboard.rules.cards import DECK
 from pegboard.rules.fast import rank_points
 
 PI_ZERO_2_W_FACTOR = 12.0

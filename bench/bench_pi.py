@@ -36,7 +36,8 @@ from pathlib import Path
 
 from pegboard.config import Config
 from pegboard.record import write
-from pegboard.rules import DECK, Card, score_hand
+from pegboard.rules.cards import DECK, Card
+from pegboard.rules.show import score_hand
 from pegboard.sim.autoplay import full_game_script
 from pegboard.sim.fakes import FakeClock, RecordingDisplay
 from pegboard.sim.keys import expand, parse_script

@@ -6,8 +6,9 @@ import os
 import random
 import time
 
-from pegboard.rules import DECK, hand_total_idx, score_hand
-from pegboard.rules.fast import rank_points, show_distribution
+from pegboard.rules.cards import DECK
+from pegboard.rules.fast import hand_total_idx, rank_points, show_distribution
+from pegboard.rules.show import score_hand
 
 
 def _rate(calls: int, seconds: float) -> str:

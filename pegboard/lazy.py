@@ -111,8 +111,6 @@ SEAMS: Mapping[str, str] = {
     "pegboard.ui.render": "the fatal error's frame: only when the device cannot start",
     "pegboard.config": "the config: after the simulator's first frame (or only with --say "
                        "or --wav)",
-    "pegboard.rules.value": "the config's changes by the simulator's options: after its first "
-                            "frame (the rules package loads the scorers)",
     "tempfile": "a scratch store: only for a headless simulator run",
     "importlib.resources": "the built-in demo's file (it loads tempfile, shutil...): only "
                            "for the demo",

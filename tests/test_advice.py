@@ -9,7 +9,9 @@ import pytest
 
 from pegboard.coach.advice import advise, best_keep, crib_expectation, deal_shape
 from pegboard.errors import InvalidCardError, RuleError
-from pegboard.rules import DECK, Card, hand_total_idx, parse_cards, score_hand
+from pegboard.rules.cards import DECK, Card, parse_cards
+from pegboard.rules.fast import hand_total_idx
+from pegboard.rules.show import score_hand
 
 
 def brute_crib(

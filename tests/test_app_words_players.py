@@ -9,7 +9,8 @@ from pegboard.app.state import Count
 from pegboard.app.words import count_lines
 from pegboard.coach.rulehelp import TOPICS
 from pegboard.coach.teaching import missed_combinations
-from pegboard.rules import Card, parse_cards, score_hand
+from pegboard.rules.cards import Card, parse_cards
+from pegboard.rules.show import score_hand
 from tests.support.app_driver import MENU, OK, App
 
 

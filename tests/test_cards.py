@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pegboard.errors import InvalidCardError, PegboardError
-from pegboard.rules import DECK, Card, Rank, Suit, parse_cards, require_distinct
+from pegboard.rules.cards import DECK, Card, Rank, Suit, parse_cards, require_distinct
 
 
 def test_every_card_round_trips() -> None:

@@ -16,8 +16,9 @@ from math import comb
 
 import pytest
 
-from pegboard.rules import DECK, Suit, hand_total_idx, score_hand
-from pegboard.rules.fast import show_distribution
+from pegboard.rules.cards import DECK, Suit
+from pegboard.rules.fast import hand_total_idx, show_distribution
+from pegboard.rules.show import score_hand
 
 PUBLISHED_HAND = {
     0: 1_009_008, 1: 99_792, 2: 2_813_796, 3: 505_008, 4: 2_855_676, 5: 697_508,

@@ -8,7 +8,7 @@ from pegboard.coach.hints import explain_no_score, hint, peg_hint
 from pegboard.coach.knowledge import Knowledge, OwnCards
 from pegboard.coach.lookahead import card_line, judge
 from pegboard.errors import InvalidCardError, RuleError
-from pegboard.rules import Card, parse_cards
+from pegboard.rules.cards import Card, parse_cards
 
 
 def cards(text: str) -> list[Card]:

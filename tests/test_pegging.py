@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from pegboard.errors import InvalidCardError, RuleError
-from pegboard.rules import Card, parse_cards, score_play
+from pegboard.rules.cards import Card, parse_cards
+from pegboard.rules.pegging import score_play
 
 
 def awards(sequence: str) -> list[int]:

@@ -10,8 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pegboard.errors import InvalidCardError
-from pegboard.rules import DECK, Card, hand_total, hand_total_idx, score_hand, score_play
-from pegboard.rules.fast import rank_key, rank_points
+from pegboard.rules.cards import DECK, Card
+from pegboard.rules.fast import hand_total, hand_total_idx, rank_key, rank_points
+from pegboard.rules.pegging import score_play
+from pegboard.rules.show import score_hand
 from tests.support.strategies import HAND_AND_STARTER, different_cards
 
 three_card_deals = different_cards(4)

@@ -7,7 +7,9 @@ from collections import Counter
 import pytest
 
 from pegboard.errors import InvalidCardError
-from pegboard.rules import Card, hand_total, parse_cards, score_hand
+from pegboard.rules.cards import Card, parse_cards
+from pegboard.rules.fast import hand_total
+from pegboard.rules.show import score_hand
 
 
 def score(hand: str, starter: str, *, crib: bool = False) -> int:

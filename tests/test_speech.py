@@ -4,15 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from pegboard.rules import (
-    Breakdown,
-    Card,
-    parse_cards,
-    say_breakdown,
-    say_play,
-    score_hand,
-    score_play,
-)
+from pegboard.rules.cards import Card, parse_cards
+from pegboard.rules.pegging import score_play
+from pegboard.rules.scoring import Breakdown
+from pegboard.rules.show import score_hand
+from pegboard.rules.speech import say_breakdown, say_play
 
 SHOW = [
     ("5H 5S 5C JD", "5D", False,

@@ -40,6 +40,7 @@ NOT_BEFORE_A_KEY = (
     "serial", "sqlite3",
     "difflib",  # a mistake in the config file (the closest valid name)
     "pegboard.service.power",  # asked of logind when a player powers off
+    "pegboard.rules.fast",  # the totals-only scorer: advice and statistics
 )
 """Modules (and their submodules) neither command loads before its first screen takes a key."""
 
@@ -48,8 +49,10 @@ PINS = ("gpiozero", "pegboard.hw.inputs", "pegboard.hw.gestures", "pegboard.sim.
 pressed on the board is never lost); the simulator, whose keys come from the terminal, makes
 its mock pins on the first key."""
 
-NOT_IN_THE_SIMULATOR = (*PINS, "tomllib", "pegboard.config.toml_guard")  # its defaults: no
-# config file to parse
+NOT_IN_THE_SIMULATOR = (
+    *PINS, "tomllib", "pegboard.config.toml_guard",  # its defaults: no config file to parse
+    "dataclasses", "inspect",  # Pegboard's values are plain classes (pegboard run: gpiozero's)
+)
 
 SERVE = """
 import json, sys
@@ -63,6 +66,26 @@ DeviceLoop.run = serve
 from pegboard.cli import main
 sys.exit(main({argv!r}))
 """
+
+
+SPLASH = """
+import json, os, sys
+from pegboard.sim import splash
+
+def drawn(out, store):  # the first frame: write what is loaded before it instead, and end
+    with open({out!r}, "w") as written:
+        json.dump(sorted(sys.modules), written)
+    os._exit(0)
+
+splash.draw_splash = drawn
+from pegboard.cli import main
+sys.exit(main({argv!r}))
+"""
+
+BEFORE_THE_SPLASH = ("pegboard.config", "pegboard.rules.cards", "pegboard.rules.scoring",
+                     "pegboard.app", "pegboard.device", "dataclasses")
+"""What the simulator's first frame (the splash) is drawn without: its arguments are read
+without the configuration (``--phones``), a value's base without the engine's scorers."""
 
 
 def _game_in_progress(store: Path) -> None:
@@ -104,3 +127,19 @@ def test_the_first_screen_that_takes_a_key_loads_only_what_it_uses(
     commands = {name for name in loaded if name.startswith("pegboard.commands.")}
     helpers = {"pegboard.commands.paths", "pegboard.commands.phone_seats"}
     assert commands - helpers == {f"pegboard.commands.{command}"}
+
+
+def test_the_simulators_first_frame_comes_before_its_config_and_its_engine(
+    tmp_path: Path,
+) -> None:
+    store, out = tmp_path / "store", tmp_path / "modules.json"
+    _game_in_progress(store)
+    code = SPLASH.format(out=str(out), argv=["sim", "--store", str(store)])
+    with Terminal(["-c", code]) as sim:
+        seen = sim.read_to_end(60)
+    assert sim.status == 0, seen[-400:]
+    loaded = set(json.loads(out.read_text(encoding="utf-8")))
+    assert {"pegboard.commands.sim", "pegboard.commands.phone_seats", "pegboard.sim.splash",
+            "pegboard.rules.value"} <= loaded
+    assert sorted(name for name in loaded for heavy in BEFORE_THE_SPLASH
+                  if name == heavy or name.startswith(heavy + ".")) == []

@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 
 from pegboard.app.view import PickerView, Screen, SideView, View
-from pegboard.rules import Card, parse_cards, score_hand
+from pegboard.rules.cards import Card, parse_cards
 from pegboard.rules.facts import GameOver, PenaltyApplied
 from pegboard.rules.penalties import infraction
+from pegboard.rules.show import score_hand
 from pegboard.rules.state import Award, Skunk
 from pegboard.voice.phrases import (
     PHRASES,

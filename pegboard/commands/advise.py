@@ -6,8 +6,7 @@ import argparse
 import json
 
 from pegboard.coach.advice import DiscardChoice, advise, deal_shape
-from pegboard.rules import parse_cards
-from pegboard.rules.cards import Card
+from pegboard.rules.cards import Card, parse_cards
 
 
 def register(parser: argparse.ArgumentParser) -> None:

@@ -5,7 +5,9 @@ from __future__ import annotations
 import argparse
 import textwrap
 
-from pegboard.rules import Card, parse_cards, say_breakdown, score_hand
+from pegboard.rules.cards import Card, parse_cards
+from pegboard.rules.show import score_hand
+from pegboard.rules.speech import say_breakdown
 
 
 def register(parser: argparse.ArgumentParser) -> None:

@@ -10,7 +10,10 @@ from pegboard import lazy
 from pegboard.coach.hints import explain_no_score
 from pegboard.commands import voice_options as voice_cli
 from pegboard.errors import RuleError
-from pegboard.rules import Breakdown, Card, parse_cards, require_distinct, say_play, score_play
+from pegboard.rules.cards import Card, parse_cards, require_distinct
+from pegboard.rules.pegging import score_play
+from pegboard.rules.scoring import Breakdown
+from pegboard.rules.speech import say_play
 from pegboard.rules.state import Reason
 
 if TYPE_CHECKING:

@@ -19,12 +19,14 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from pegboard import lazy
-from pegboard.config.phones import PhonesConfig
 from pegboard.errors import PegboardError
 from pegboard.rules.value import Value
 
 if TYPE_CHECKING:
+    # The configuration's section is a name for the type checker only: the arguments are
+    # parsed before the configuration is read (the simulator draws its first frame between).
     from pegboard.commands import web as web_command
+    from pegboard.config.phones import PhonesConfig
     from pegboard.device import phones
     from pegboard.web.phone_server import PhoneServer
 else:

@@ -9,7 +9,9 @@ from typing import TYPE_CHECKING
 from pegboard import lazy
 from pegboard.commands import voice_options as voice_cli
 from pegboard.errors import InvalidCardError
-from pegboard.rules import Card, parse_cards, say_breakdown, score_hand
+from pegboard.rules.cards import Card, parse_cards
+from pegboard.rules.show import score_hand
+from pegboard.rules.speech import say_breakdown
 
 if TYPE_CHECKING:
     from pegboard.voice import phrases

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING
 from pegboard import lazy
 from pegboard.commands import paths, phone_seats
 from pegboard.errors import PegboardError, not_utf8
+from pegboard.rules import value
 
 if TYPE_CHECKING:
     import tempfile
@@ -43,7 +44,6 @@ if TYPE_CHECKING:
     from pegboard.device import build
     from pegboard.hw import clock as hw_clock
     from pegboard.hw import oled
-    from pegboard.rules import value
     from pegboard.sim import keys, script, splash
     from pegboard.sim import leds as sim_leds
     from pegboard.sim import session as sim_session
@@ -57,7 +57,6 @@ else:
     pegboard_config = lazy.module("pegboard.config")
     resources = lazy.module("importlib.resources")
     script = lazy.module("pegboard.sim.script")
-    value = lazy.module("pegboard.rules.value")
     espeak = lazy.module("pegboard.voice.espeak")
     hw_clock = lazy.module("pegboard.hw.clock")
     keys = lazy.module("pegboard.sim.keys")

@@ -79,7 +79,8 @@ def count_phrases(breakdown: Breakdown) -> tuple[Phrase, ...]:
     flush, his nob. A run made more than once by a pair is said with its pairs, as one phrase:
     a double run (of three: 8, of four: 10), a triple run (15), a double double run (16).
 
-    >>> from pegboard.rules import Card, parse_cards, score_hand
+    >>> from pegboard.rules.cards import Card, parse_cards
+    >>> from pegboard.rules.show import score_hand
     >>> [(p.said.value, p.total) for p in count_phrases(
     ...     score_hand(parse_cards("7H 8C 8D KS"), Card.parse("9S")))]
     [('fifteen', 2), ('fifteen', 4), ('a double run', 12)]
@@ -129,7 +130,7 @@ def cards_text(cards: tuple[Card, ...], entered: frozenset[Card] | None = None) 
     """Cards as a player reads them, ordered by rank: ``7♥ 8♣``. With ``entered`` (the
     cards whose suits a player entered), any other card is its rank alone: ``5?``.
 
-    >>> from pegboard.rules import parse_cards
+    >>> from pegboard.rules.cards import parse_cards
     >>> cards_text(tuple(parse_cards("8C 7H")), frozenset(parse_cards("7H")))
     '7♥ 8?'
     """
@@ -168,7 +169,8 @@ def say_breakdown(breakdown: Breakdown, entered: frozenset[Card] | None = None) 
     """The spoken count of a show breakdown, each phrase with the running total; a fifteen
     names its cards (by rank alone, ``5?``, for a card not in ``entered`` when given).
 
-    >>> from pegboard.rules import Card, parse_cards, score_hand
+    >>> from pegboard.rules.cards import Card, parse_cards
+    >>> from pegboard.rules.show import score_hand
     >>> print(say_breakdown(score_hand(parse_cards("7H 8C 8D JS"), Card.parse("9S"))))
     Fifteen 2 (7♥ 8♣), fifteen 4 (7♥ 8♦), a double run is 12, and his nob is 13
     >>> say_breakdown(score_hand(parse_cards("2C 4D 6H 8S"), Card.parse("KC")))
@@ -196,7 +198,8 @@ def say_play(breakdown: Breakdown, count: int, *, closing: str | None = None) ->
     ``closing`` is ``"go"`` or ``"last card"`` when this card also ends the count: it adds
     "one for the go" / "one for last card" — except at 31, which already scored 2 (never 3).
 
-    >>> from pegboard.rules import parse_cards, score_play
+    >>> from pegboard.rules.cards import parse_cards
+    >>> from pegboard.rules.pegging import score_play
     >>> say_play(score_play(parse_cards("5H 5S 5C")), 15)
     'Fifteen for 2 and pair royal is 8'
     >>> say_play(score_play(parse_cards("4S 2H 6D 5C 3S")), 20)

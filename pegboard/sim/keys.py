@@ -9,23 +9,34 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+
+from pegboard.rules.value import Value
 
 ENCODER_WORDS = ("right", "left", "ok", "go", "undo", "menu")
 KEYPAD_WORDS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 
 
-@dataclass(frozen=True, slots=True)
-class KeyStep:
+class KeyStep(Value):
     """One scripted action: press ``key`` (held ``hold`` seconds), or wait, or turn.
 
     ``key`` is a button or keypad key name, ``"right"``/``"left"`` for encoder detents, or
     ``"wait"``; ``count`` repeats the step."""
 
+    __slots__ = ("count", "hold", "key", "seconds")
+    __match_args__ = ("key", "count", "hold", "seconds")
+
     key: str
-    count: int = 1
-    hold: bool = False
-    seconds: float = 0.0
+    count: int
+    hold: bool
+    seconds: float
+
+    def __init__(self, key: str, count: int = 1, hold: bool = False,
+                 seconds: float = 0.0) -> None:
+        setter = object.__setattr__
+        setter(self, "key", key)
+        setter(self, "count", count)
+        setter(self, "hold", hold)
+        setter(self, "seconds", seconds)
 
 
 _TOKEN = re.compile(

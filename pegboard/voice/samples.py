@@ -18,7 +18,8 @@ from pathlib import Path
 
 from pegboard.config import Config, VoiceConfig
 from pegboard.device.build import open_store
-from pegboard.rules import Card, parse_cards, score_hand
+from pegboard.rules.cards import Card, parse_cards
+from pegboard.rules.show import score_hand
 from pegboard.sim.keys import parse_script
 from pegboard.sim.script import run_script
 from pegboard.voice.espeak import write_wav
