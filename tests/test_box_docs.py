@@ -15,16 +15,23 @@ import pytest
 from pegboard.cli import main
 from pegboard.commands.bringup import STAGES
 from pegboard.config import InputConfig
-from pegboard.link.assembly import OLED_WINDOWS, enclosure_svg
+from pegboard.link.assembly import APRON_MM, OLED_WINDOWS, board_size_mm, enclosure_svg
 from pegboard.link.box import (
+    BASE_MM,
+    BOARD_MM,
+    CARRIER_MM,
+    DIFFUSER_MM,
     LED_HEIGHT_MM,
+    STANDOFF_MM,
     STOCK_MM,
     STRIP_MM,
+    TOP_MM,
     WANTED_GAP_MM,
     keypad_ribbon_svg,
     layers_svg,
     ribbon_pins,
     ribbon_table,
+    room_above_boards_mm,
     stack,
 )
 from pegboard.link.wiring import BCM_TO_HEADER
@@ -98,7 +105,7 @@ def test_the_level_shifter_is_at_the_hole_1_end_as_the_guide_says() -> None:
 
 def test_the_exploded_view_shows_every_layer_top_to_bottom() -> None:
     texts = [t.text or "" for t in ET.fromstring(layers_svg(2)).iter(f"{SVG}text")]
-    order = ["top, ", "diffuser, ", "spacer frame, ", "carrier, ", "M2.5 standoffs, ",
+    order = ["top, ", "diffuser, ", "spacer frame, ", "carrier, ", "standoffs, ",
              "base plate, "]
     found = [next(i for i, t in enumerate(texts) if t.startswith(name)) for name in order]
     assert found == sorted(found)
@@ -150,3 +157,38 @@ def test_the_usb_cable_drop_is_worked_out_from_its_copper() -> None:
     amps = (241 + 500 + 25) / 1000
     assert f"so {241 + 500 + 25} mA drops {0.2129 * 1.0 * amps:.2f} V" in " ".join(README.split())
     assert f"({0.0842 * 1.0 * amps:.2f} V with 24 AWG)" in " ".join(README.split())
+
+
+def test_the_boards_have_room_under_the_carrier_and_the_guide_says_how_much() -> None:
+    """The aprons stand on the base and carry the carrier: what is left above a board on its
+    standoffs is the aprons' height less the standoff and the PCB, and the drawing and the
+    guide give the same figure and the box's height."""
+    room = room_above_boards_mm()
+    assert room == pytest.approx(APRON_MM - STANDOFF_MM - BOARD_MM)
+    assert room >= 30  # a Pi 4's USB sockets (about 16 mm) and standing Dupont jumpers
+    tall = BASE_MM + APRON_MM + CARRIER_MM + stack().spacer_mm + DIFFUSER_MM + TOP_MM
+    drawing = layers_svg(2)
+    assert f"has {room:g} mm above it" in drawing and f"the box is {tall:g} mm tall" in drawing
+    assert f"standoffs has {room:g} mm above it" in GUIDE
+    assert f"the whole box is {tall:g} mm tall" in GUIDE
+    assert "Stacked:" not in drawing  # the old sum that left the boards no room at all
+
+
+def test_the_guide_says_where_each_capacitor_of_the_parts_list_goes() -> None:
+    assert "1000 µF capacitor goes across +5 V and GND at the first feed point" in GUIDE
+    assert "the 470 µF one\n  across them at the last (the game hole's LED)" in GUIDE
+
+
+def test_the_supply_jack_is_at_the_hole_1_end_near_the_fuse_it_feeds() -> None:
+    """The back apron is drawn seen from the back, so the hole-1 end (the fuse and the block,
+    on the base plate's left seen from above) is on its right: the jack must be there, not
+    half a metre of 18 AWG away at the other end."""
+    root = ET.fromstring(enclosure_svg(2))
+    texts = {t.text or "": float(t.get("x", 0)) for t in root.iter(f"{SVG}text")}
+    jack = texts["5 V jack Ø8 (5.5/2.1 panel jack)"]
+    fuse = texts["fuse holder and +5 V / GND block"]
+    board_w, _ = board_size_mm(2)
+    left = 10.0  # the drawing's margin
+    assert fuse - left < board_w / 4  # seen from above: the hole-1 end
+    assert (left + board_w) - jack < board_w / 4  # seen from the back: the same end
+    assert texts["hole-1 end (the base plate's left, seen from above)"] > jack

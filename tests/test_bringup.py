@@ -236,12 +236,14 @@ def test_a_walk_step_lights_that_hole_alone() -> None:
 def test_the_leds_stage_walks_the_strip_on_the_firmware(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     config = tmp_path / "config.toml"
-    config.write_text("[leds]\ncount = 241\n")
+    config.write_text("")  # the default count, 242: one LED past the game hole's
     with FirmwareProcess(tmp_path) as firmware:
         assert main(["bringup", "leds", "--config", str(config), "--device",
                      str(firmware.port), "--pause", "0"]) == 0
         frames = firmware.frames()
     out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("Connected: firmware ") and (
+        "Walking the 241 LEDs the board uses along the chain" in out[0])  # not 242
     assert out[1] == "LED 0: track 1 hole 1 (board row 1, column 1)"
     assert out[-1] == "Done: every LED of the chain was lit once."
     assert len([line for line in out if line.startswith("LED ")]) == 241

@@ -198,10 +198,13 @@ def walk_leds(config: Config, device: str | None, pause: float) -> int:
         up = pump(link, lambda: link.state in (LinkState.UP, LinkState.MISMATCH), timeout=10)
         if link.state is LinkState.MISMATCH or not up:
             raise LinkError(f"{link.status} {STOP_SERVICE}")
-        print(f"Connected: firmware {link.firmware_version}. Walking {cfg.led_count} LEDs "
-              "along the chain; a dark LED, or a row lit the wrong way, is where the strip "
-              "is broken or reversed.", flush=True)
-        for led, side, hole in walk_order(cfg):
+        order = walk_order(cfg)
+        # The config's count may have LEDs past the game hole's that no hole uses (a strip
+        # cut long): the walk lights only the board's, and says how many.
+        print(f"Connected: firmware {link.firmware_version}. Walking the {len(order)} LEDs "
+              "the board uses along the chain; a dark LED, or a row lit the wrong way, is "
+              "where the strip is broken or reversed.", flush=True)
+        for led, side, hole in order:
             line, board = walk_step(cfg, led, side, hole)
             print(line, flush=True)
             link.show(board)

@@ -275,12 +275,17 @@ OLED_WINDOWS = (
 128 × 64 pixels at 0.17 mm and at 0.23 mm pitch)."""
 
 
+APRON_MM = 50.0
+"""The aprons' height: they stand on the base plate round the electronics and carry the
+strip's carrier on their top edges (:func:`pegboard.link.box.layers_svg`)."""
+
+
 def enclosure_svg(tracks: int = 2) -> str:
     """The box's panels at 1:1 (the SVG's units are millimetres): the front apron with the
     OLED window, the encoder and the three buttons; the back apron with the supply's jack and
     the Pi's cable; the base plate with the Pi, Pico and level-shifter board holes."""
     board_w, board_h = board_size_mm(tracks)
-    apron_h, gap = 50.0, 22.0
+    apron_h, gap = APRON_MM, 22.0
     width, height = board_w + 20.0, 30 + 2 * (apron_h + gap) + board_h + 40
     parts: list[str] = [_text(width / 2, 12, f"Pegboard box, {tracks} tracks: print at 100 % "
                               "(actual size); every dimension in mm", 6)]
@@ -318,11 +323,16 @@ def enclosure_svg(tracks: int = 2) -> str:
     parts.append(_text(x0 + 2, y_back - 2, f"back apron {board_w} × {apron_h:g}, seen from "
                        "the back", 4, "start"))
     back_mid = y_back + apron_h / 2
-    parts += hole(x0 + 80, back_mid, 8, "5 V jack Ø8 (5.5/2.1 panel jack)")
-    parts += hole(x0 + 160, back_mid, 10, "Pi power cable Ø10, grommet")
+    # Seen from the back, the hole-1 end is on the right: the jack goes there, near the fuse
+    # and the block it feeds (well within the half metre of 18 AWG the injection table
+    # allows), and the Pi's cable near the Pi; the vents at the far end, away from both.
+    parts += hole(x0 + board_w - 60, back_mid, 8, "5 V jack Ø8 (5.5/2.1 panel jack)")
+    parts += hole(x0 + board_w - 200, back_mid, 10, "Pi power cable Ø10, grommet")
+    parts.append(_text(x0 + board_w - 2, y_back - 2, "hole-1 end (the base plate's left, seen "
+                       "from above)", 3.5, "end"))
     for i in range(6):
-        parts += rect(x0 + 400 + 14 * i, back_mid - 12, 5, 24)
-    parts.append(_text(x0 + 437, back_mid + 18, "vent slots 5 × 24", 3))
+        parts += rect(x0 + 100 + 14 * i, back_mid - 12, 5, 24)
+    parts.append(_text(x0 + 137, back_mid + 18, "vent slots 5 × 24", 3))
     y_base = y_back + apron_h + gap
     parts += rect(x0, y_base, board_w, board_h)
     parts.append(_text(x0 + 2, y_base - 2, f"base plate {board_w} × {board_h} (the top's "

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from pegboard.config import InputConfig
 from pegboard.config.pins import KEYPAD_LEGENDS, KEYPAD_RIBBON
-from pegboard.link.assembly import _svg, _text, board_size_mm
+from pegboard.link.assembly import APRON_MM, _svg, _text, board_size_mm
 from pegboard.link.wiring import BCM_TO_HEADER
 
 #: A WS2812B 5050 package is 5.0 × 5.0 × 1.6 mm (Worldsemi's datasheet).
@@ -32,6 +32,8 @@ DIFFUSER_MM = 3.0
 CARRIER_MM = 3.0
 STANDOFF_MM = 10.0
 BASE_MM = 6.0
+#: A Pi's or a protoboard's PCB.
+BOARD_MM = 1.6
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,18 +115,31 @@ def layers_svg(tracks: int = 2) -> str:
             out.append(f'<rect x="{x:.1f}" y="{posts + 5:.1f}" width="6" '
                        f'height="{STANDOFF_MM * k - 5:.1f}" fill="#bbb" stroke="#000" '
                        'stroke-width="0.4"/>')
-    out.append(_text(left + span + 8, posts + STANDOFF_MM * k / 2 + 2, f"M2.5 standoffs, "
-                     f"{STANDOFF_MM:g} mm", 6, "start", weight="bold"))
+    out.append(_text(left + span + 8, posts + STANDOFF_MM * k / 2 + 2, f"standoffs, "
+                     f"{STANDOFF_MM:g} mm (M2.5; the Pico's M2)", 6, "start", weight="bold"))
     out.append(_text(left + span + 8, posts + STANDOFF_MM * k / 2 + 9, "the Pi, the Pico, the "
-                     "74AHCT125 board, the fuse and block", 5, "start"))
+                     "74AHCT125 board; the fuse holder and block screwed down", 5, "start"))
     y = posts + STANDOFF_MM * k + 4
     layer(BASE_MM, "#d9b38c", f"base plate, {BASE_MM:g} mm", "the electronics screwed to it")
-    inner = TOP_MM + DIFFUSER_MM + s.spacer_mm + CARRIER_MM + STANDOFF_MM + BASE_MM
-    out.append(_text(width / 2, y + 4, f"Stacked: {inner:g} mm from the top's face to the base's "
-                     "underside; the aprons (50 mm) close the sides round it", 6))
-    out.append(_text(width / 2, y + 13, "Screws: the top into the spacer frame's corners, never "
+    room = room_above_boards_mm()
+    tall = BASE_MM + APRON_MM + CARRIER_MM + s.spacer_mm + DIFFUSER_MM + TOP_MM
+    out.append(_text(width / 2, y + 4, f"Assembled: the aprons ({APRON_MM:g} mm) stand on the "
+                     "base plate round the boards and carry the carrier on their top edges,", 6))
+    out.append(_text(width / 2, y + 12, f"so a board on its standoffs has {room:g} mm above it "
+                     f"for its plugs and jumpers; the box is {tall:g} mm tall", 6))
+    out.append(_text(width / 2, y + 21, "Screws: the top into the spacer frame's corners, never "
                      "glued (the strip must stay reachable)", 5))
-    return _svg(width, y + 22, out)
+    return _svg(width, y + 30, out)
+
+
+def room_above_boards_mm() -> float:
+    """The height left between a board on its standoffs and the carrier above it: the aprons'
+    height less the standoff and the board's own PCB.
+
+    >>> room_above_boards_mm()
+    38.4
+    """
+    return round(APRON_MM - STANDOFF_MM - BOARD_MM, 1)
 
 
 def ribbon_pins(inputs: InputConfig | None = None) -> list[tuple[int, str, int, int]]:
