@@ -26,6 +26,7 @@ from pegboard.app.session import Session
 from pegboard.rules.cards import Card
 from pegboard.rules.events import Deal, Dealt, LaidAway, Undo
 from pegboard.rules.value import FrozenInstanceError, Value, replace
+from tools.mypy_values import INSTEAD
 
 
 def value_types(kind: Callable[[type], bool] = dataclasses.is_dataclass) -> list[type]:
@@ -149,6 +150,9 @@ def test_importing_pegboard_changes_nothing_in_dataclasses() -> None:
 
 
 CHANGED = """
+import dataclasses
+from typing import TypeVar
+
 from pegboard.rules.events import Dealt
 from pegboard.rules.value import replace
 
@@ -157,6 +161,12 @@ kept: Dealt = replace(dealt, player=1)
 replace(dealt, player="1")
 replace(dealt, seat=1)
 dealt.player = 1
+dataclasses.replace(dealt, player=1)
+dataclasses.asdict(dealt)
+V = TypeVar("V", bound=Dealt)
+def moved(value: V) -> V:
+    return dataclasses.replace(value)
+dataclasses.fields(Dealt)
 """
 
 
@@ -170,4 +180,23 @@ def test_the_type_checker_checks_each_change_of_a_value_field_by_field(tmp_path:
         'Argument "player" to "replace" of "Dealt" has incompatible type "str"; expected '
         '"int"  [arg-type]',
         'Unexpected keyword argument "seat" for "replace" of "Dealt"  [call-arg]',
-        'Property "player" defined in "Dealt" is read-only  [misc]']
+        'Property "player" defined in "Dealt" is read-only  [misc]',
+        *(f'dataclasses.{function} raises TypeError on "Dealt": a Pegboard value is not a '
+          f'dataclass at run time ({instead})  [value-not-dataclass]'
+          for function, instead in [("replace", REPLACE), ("asdict", FIELDS),
+                                    ("replace", REPLACE), ("fields", FIELDS)])]
+
+
+REPLACE = "change it with pegboard.rules.value.replace"
+FIELDS = "its fields are named in __match_args__"
+
+
+def test_each_function_of_dataclasses_the_type_checker_refuses_on_a_value_fails_on_one() -> None:
+    dealt = Dealt(0, ())
+    assert set(INSTEAD) == {"dataclasses.replace", "dataclasses.asdict",
+                            "dataclasses.astuple", "dataclasses.fields"}
+    for name in INSTEAD:
+        with pytest.raises(TypeError, match="dataclass"):
+            getattr(dataclasses, name.removeprefix("dataclasses."))(dealt)
+    # copy.replace (Python 3.13) is the value's own __replace__, which works
+    assert dealt.__replace__(player=1) == Dealt(1, ())

@@ -18,8 +18,10 @@ them, and writes its ``__init__`` setting each through :func:`object.__setattr__
 A value is changed by making another: :func:`replace` (a copy with the fields named changed,
 through ``__init__``). The type checker checks each call field by field: :class:`Value` is
 marked :func:`typing.dataclass_transform`, so mypy reads a value class's annotated fields as
-a frozen dataclass's and checks :func:`replace` as it checks :func:`dataclasses.replace` (each
-name a field, each value of its type).
+a frozen dataclass's, and the project's mypy plugin (``tools/mypy_values.py``) checks
+:func:`replace` as mypy checks :func:`dataclasses.replace` (each name a field, each value of
+its type). A value is not a dataclass at run time: the functions of :mod:`dataclasses` raise
+``TypeError`` on one, and the plugin makes calling them on a value a type error.
 
 :class:`Value` gives it what a frozen dataclass has: equality and a hash by its fields (only
 with a value of the same class), a ``repr`` naming them, no assignment or deletion
@@ -37,7 +39,7 @@ device's start loads imports it.
 from __future__ import annotations
 
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, dataclass_transform
+from typing import Any, ClassVar, TypeVar, dataclass_transform
 
 V = TypeVar("V", bound="Value")
 
@@ -99,11 +101,11 @@ class Value:
                                  **changes})
 
 
-if TYPE_CHECKING:
-    # The type checker's own check of dataclasses.replace, applied to value classes (they are
-    # a dataclass_transform): each keyword a field of the value's class, of its type.
-    from dataclasses import replace as replace
-else:
-    def replace(value, /, **changes):
-        """``value`` with the fields named in ``changes`` changed (its ``__replace__``)."""
-        return value.__replace__(**changes)
+def replace(value: V, /, **changes: Any) -> V:
+    """``value`` with the fields named in ``changes`` changed (its ``__replace__``).
+
+    The type checker checks each call field by field, as it checks
+    :func:`dataclasses.replace` (the project's mypy plugin, ``tools/mypy_values.py``, which
+    also makes a call of :func:`dataclasses.replace` on a value a type error: it raises
+    ``TypeError`` at run time)."""
+    return value.__replace__(**changes)
