@@ -5,17 +5,20 @@ Reading a card's record through the engine is the one dear step of taking a resu
 :func:`pegboard.club.check.read_card`). A board that holds its password could send
 well-formed cards whose records disagree without end, and each would be read in turn while
 every other board's results waited behind them. So each board has a budget
-(:class:`Budget`): :data:`BURST` reads at once, then :data:`PER_MINUTE` a minute. A card
-over its board's budget is not read but put in the board's queue of cards waiting their
-turn (:class:`Waiting`, in the results database, so acknowledging it to the broker loses
-nothing), and read when the board's budget allows, in the order it came; every other
-board's cards are read as they come. A board with more than :data:`MOST_WAITING` cards
-waiting has the newest refused unread (counted in ``refused``, not remembered: sent again,
-it is taken again).
+(:class:`Budget`): :data:`BURST` reads at once, then :data:`PER_MINUTE` a minute. Every card
+is put in its board's queue (:class:`Waiting`, in the results database, so acknowledging it
+to the broker loses nothing) off the network's thread, and the boards' queues are served in
+turn, one card a board at a time, each board's in the order they came and as its budget
+allows (:mod:`pegboard.club.service`): a board's backlog, within its budget or over it,
+delays another board's card by one engine read at most. A board with more than
+:data:`MOST_WAITING` cards waiting has the newest refused unread (counted in ``refused``,
+not remembered: sent again, it is taken again).
 
 A card read and counted before is known again by a digest of its topic and payload
 (:class:`Passed`): the same message delivered again (retained, after a restart of the
-service) is not read again, nor charged to its board.
+service) is not read again, nor charged to its board; nor is a card equal to one stored
+(:func:`pegboard.club.results.stored_before`: its content, whatever its bytes, and whether or
+not a service remembered its digest).
 """
 
 from __future__ import annotations
@@ -24,10 +27,10 @@ import hashlib
 import sqlite3
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from pegboard.club.results import refuse
+from pegboard.club.results import refuse_all
 
 PER_MINUTE = 30
 """Engine reads a minute a board's budget gives once its burst is spent: a board plays a
@@ -89,6 +92,7 @@ class Budget:
 
 _WAITING = ("CREATE TABLE IF NOT EXISTS waiting (seq INTEGER PRIMARY KEY, board TEXT NOT "
             "NULL, topic TEXT NOT NULL, payload BLOB NOT NULL, digest BLOB NOT NULL UNIQUE)")
+_BY_BOARD = "CREATE INDEX IF NOT EXISTS waiting_board ON waiting (board, seq)"
 _PASSED = ("CREATE TABLE IF NOT EXISTS passed_digest (digest BLOB PRIMARY KEY, "
            "seq INTEGER NOT NULL) WITHOUT ROWID")
 KEEP_PASSED = 100_000
@@ -113,16 +117,17 @@ def waiting_count(db: sqlite3.Connection) -> int:
 
 
 class Waiting:
-    """The cards waiting for their board's budget, in the results database ``db``."""
+    """Each board's queue of cards waiting to be read, in the results database ``db``."""
 
     def __init__(self, db: sqlite3.Connection) -> None:
         self.db = db
         db.execute(_WAITING)
+        db.execute(_BY_BOARD)
 
     def boards(self) -> list[str]:
-        """The boards with cards waiting, the one waiting longest first."""
+        """The boards with cards waiting, by name (the order their turns go round in)."""
         return [row[0] for row in self.db.execute(
-            "SELECT board FROM waiting GROUP BY board ORDER BY MIN(seq)")]
+            "SELECT DISTINCT board FROM waiting ORDER BY board")]
 
     def has(self, board: str) -> bool:
         return self.db.execute("SELECT 1 FROM waiting WHERE board = ? LIMIT 1",
@@ -130,20 +135,16 @@ class Waiting:
 
     def put(self, board: str, topic: str, payload: bytes) -> bool:
         """Keep a card for later (True), or refuse it unread when ``board`` has
-        :data:`MOST_WAITING` waiting already (False). The same message waiting already is
-        kept once."""
+        :data:`MOST_WAITING` waiting already (False; counted in ``refused``). The same
+        message waiting already is kept once. In the caller's transaction, if any."""
         known = digest(topic, payload)
         if self.db.execute("SELECT 1 FROM waiting WHERE digest = ?", (known,)).fetchone():
             return True
         count = self.db.execute("SELECT COUNT(*) FROM waiting WHERE board = ?",
                                 (board,)).fetchone()[0]
         if count >= MOST_WAITING:
-            self.db.execute("PRAGMA synchronous=NORMAL")
-            try:
-                refuse(self.db, topic, f"board {board} has {MOST_WAITING:,} results waiting "
-                       "for its budget already; refused unread (sent again, it is taken)")
-            finally:
-                self.db.execute("PRAGMA synchronous=FULL")
+            refuse_all(self.db, [(topic, f"board {board} has {MOST_WAITING:,} results "
+                                  "waiting already; refused unread (sent again, it is taken)")])
             return False
         self.db.execute("INSERT OR IGNORE INTO waiting (board, topic, payload, digest) "
                         "VALUES (?, ?, ?, ?)", (board, topic, payload, known))
@@ -172,11 +173,29 @@ class Passed:
         return self.db.execute("SELECT 1 FROM passed_digest WHERE digest = ?",
                                (digest(topic, payload),)).fetchone() is not None
 
+    def known(self, digests: Sequence[bytes]) -> set[bytes]:
+        """Which of these messages' digests were counted before, in one look-up."""
+        found: set[bytes] = set()
+        for start in range(0, len(digests), 500):
+            part = digests[start:start + 500]
+            found.update(bytes(row[0]) for row in self.db.execute(
+                "SELECT digest FROM passed_digest WHERE digest IN "
+                f"({','.join('?' * len(part))})", part))
+        return found
+
     def passed(self, topic: str, payload: bytes) -> None:
         """Remember a message whose card was read and stored."""
-        self._seq += 1
-        self.db.execute("INSERT OR IGNORE INTO passed_digest VALUES (?, ?)",
-                        (digest(topic, payload), self._seq))
-        if self._seq % 1000 == 0:
+        self.remember([digest(topic, payload)])
+
+    def remember(self, digests: Sequence[bytes]) -> None:
+        """Remember messages, by digest, whose cards were stored (in the caller's
+        transaction, if any)."""
+        before = self._seq
+        rows = []
+        for known in digests:
+            self._seq += 1
+            rows.append((known, self._seq))
+        self.db.executemany("INSERT OR IGNORE INTO passed_digest VALUES (?, ?)", rows)
+        if before // 1000 != self._seq // 1000:  # now and then, not on every message
             self.db.execute("DELETE FROM passed_digest WHERE seq <= ?",
                             (self._seq - KEEP_PASSED,))

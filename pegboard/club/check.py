@@ -85,11 +85,11 @@ def read_card(topic: str, payload: bytes) -> Read:
         raise ClubError(f"the result on {topic} names the game {str(game)[:80]!r}, not "
                         f"{topic_game!r}")
     record = card.get("record")
-    if not isinstance(record, list) or not all(isinstance(line, dict) for line in record):
-        raise ClubError(f"the result {name} carries no record (a list of its lines)")
-    if len(record) > MAX_LINES:
+    if isinstance(record, list) and len(record) > MAX_LINES:  # before a line is looked at
         raise ClubError(f"the record of {name} has {len(record):,} lines; at most "
                         f"{MAX_LINES:,} are read")
+    if not isinstance(record, list) or not all(isinstance(line, dict) for line in record):
+        raise ClubError(f"the result {name} carries no record (a list of its lines)")
     return Read(card, club, board, topic_game, int(version), record)
 
 

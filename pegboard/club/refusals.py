@@ -7,9 +7,12 @@ refused message is remembered by a digest of its topic and payload (SHA-256, in 
 database, the newest :data:`KEEP_DIGESTS`): the same message arriving again is known by one
 look-up, acknowledged and dropped, neither logged nor counted again.
 
-A refusal is written without waiting for the disk (``synchronous=NORMAL`` for its
-transaction, the WAL's own order kept): writing each one through to the disk took 6 ms, so a
-board's 10,000 junk messages held every other board's result for a minute. A refusal lost
+Refusals are written in batches, one transaction for the messages taken off the network
+together (a flood of junk costs one write a batch, not one a message), and the batch's
+messages are looked up among those remembered in one query. A refusal is written without
+waiting for the disk (``synchronous=NORMAL`` for its transaction, the WAL's own order
+kept): writing each one through to the disk took 6 ms, so a board's 10,000 junk messages
+held every other board's result for a minute. A refusal lost
 to a power cut costs nothing but being refused again; a result is still written through
 before it is acknowledged (:mod:`pegboard.club.results`).
 """
@@ -18,12 +21,19 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
+from collections.abc import Sequence
 
-from pegboard.club.results import refuse
+from pegboard.club.results import refuse_all, transaction
 
 KEEP_DIGESTS = 100_000
 """The most refused messages remembered (about 5 MB): more than a night's worth of junk from
 every board; past it the oldest are forgotten (and would be counted once more)."""
+
+_LOOKUP = 500
+"""The most digests looked up in one query (SQLite's bound on a statement's parameters is
+far above it)."""
+_TRIM = 1000
+"""Every this many refusals, the digests past :data:`KEEP_DIGESTS` are forgotten."""
 
 _SCHEMA = ("CREATE TABLE IF NOT EXISTS refused_digest (digest BLOB PRIMARY KEY, "
            "seq INTEGER NOT NULL) WITHOUT ROWID")
@@ -51,23 +61,44 @@ class Refusals:
     def seen(self, topic: str, payload: bytes) -> bool:
         """Whether this very message was refused before (then it is counted in
         :attr:`again` only)."""
-        found = self.db.execute("SELECT 1 FROM refused_digest WHERE digest = ?",
-                                (digest(topic, payload),)).fetchone()
-        if found is not None:
-            self.again += 1
-        return found is not None
+        return bool(self.known([digest(topic, payload)]))
+
+    def known(self, digests: Sequence[bytes]) -> set[bytes]:
+        """Which of these messages' digests were refused before, in one look-up (each
+        counted in :attr:`again`)."""
+        found: set[bytes] = set()
+        for start in range(0, len(digests), _LOOKUP):
+            part = digests[start:start + _LOOKUP]
+            found.update(bytes(row[0]) for row in self.db.execute(
+                "SELECT digest FROM refused_digest WHERE digest IN "
+                f"({','.join('?' * len(part))})", part))
+        self.again += sum(1 for one in digests if one in found)
+        return found
 
     def refuse(self, topic: str, payload: bytes, why: str) -> None:
         """Count and keep a refusal (:func:`pegboard.club.results.refuse`) and remember the
         message, without waiting for the disk."""
-        self._seq += 1
         self.db.execute("PRAGMA synchronous=NORMAL")
         try:
-            refuse(self.db, topic, why)
-            self.db.execute("INSERT OR IGNORE INTO refused_digest VALUES (?, ?)",
-                            (digest(topic, payload), self._seq))
-            if self._seq % 1000 == 0:
-                self.db.execute("DELETE FROM refused_digest WHERE seq <= ?",
-                                (self._seq - KEEP_DIGESTS,))
+            with transaction(self.db):
+                self.record([(topic, digest(topic, payload), why)])
         finally:
             self.db.execute("PRAGMA synchronous=FULL")
+
+    def record(self, refused: Sequence[tuple[str, bytes | None, str]]) -> None:
+        """Count and keep refusals (each a topic, the message's digest, and why) in the
+        caller's transaction, remembering each message with a digest (one without is
+        refused for now only: sent again, it is taken again)."""
+        if not refused:
+            return
+        refuse_all(self.db, [(topic, why) for topic, _, why in refused])
+        rows = []
+        for _, known, _ in refused:
+            if known is not None:
+                self._seq += 1
+                rows.append((known, self._seq))
+        before = self._seq - len(rows)
+        self.db.executemany("INSERT OR IGNORE INTO refused_digest VALUES (?, ?)", rows)
+        if before // _TRIM != self._seq // _TRIM:  # now and then, not on every refusal
+            self.db.execute("DELETE FROM refused_digest WHERE seq <= ?",
+                            (self._seq - KEEP_DIGESTS,))

@@ -28,7 +28,7 @@ import csv
 import json
 import sqlite3
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
@@ -199,16 +199,41 @@ class Bye(StrEnum):
 
 def store_result(db: sqlite3.Connection, card: dict[str, Any], *, now: float | None = None,
                  points: GamePoints = GamePoints.ACC, seating: list[Round] | None = None,
-                 bye: Bye = Bye.WIN) -> Stored:
+                 bye: Bye = Bye.WIN,
+                 then: Callable[[sqlite3.Connection], None] | None = None) -> Stored:
     """Store a checked scorecard (see the module), counted by the club's game ``points``
     when it fits the night (:func:`misfit`, with tonight's ``seating`` if one is loaded),
     else held for the director: what it did. A counted game credits its round's bye, as
-    the club's ``bye`` says (:func:`credit_bye`)."""
+    the club's ``bye`` says (:func:`credit_bye`). ``then`` writes in the same transaction
+    (the service's own bookkeeping of the message: stored with it, or not at all)."""
     with transaction(db):
         stored = _store(db, card, time.time() if now is None else now, points, seating)
         if stored.changes:
             credit_bye(db, card, seating, points, bye)
+        if then is not None:
+            then(db)
         return stored
+
+
+def stored_before(db: sqlite3.Connection, card: Mapping[str, Any]) -> bool:
+    """Whether this very card, field for field, was read and stored before: its game's
+    revision is in the audit (:func:`store_result` keeps every revision it was given) as
+    this card. The stored card is the one the engine made from its record, so a card equal
+    to it needs no reading again. A card that does not name a game (junk) is not."""
+    try:
+        key, revision = key_of(card)
+    except Exception:  # whatever a hostile card's fields are: not a game stored
+        return False
+    row = db.execute("SELECT payload FROM revision WHERE id = ? AND revision = ?",
+                     (key, revision)).fetchone()
+    return row is not None and json.loads(row[0]) == card
+
+
+def count_duplicates(db: sqlite3.Connection, how_many: int) -> None:
+    """Count messages known as stored before (each a duplicate, as :func:`store_result`
+    would find it), in the caller's transaction."""
+    if how_many:
+        _bump(db, "duplicates", how_many)
 
 
 def credit_bye(db: sqlite3.Connection, card: Mapping[str, Any], seating: list[Round] | None,
@@ -550,11 +575,21 @@ def refuse(db: sqlite3.Connection, topic: str, why: str, *, now: float | None = 
     """Keep a refused message's topic and why (the message itself is not kept), the newest
     :data:`KEEP_REFUSED` of them."""
     with transaction(db):
-        added = db.execute("INSERT INTO refused VALUES (?, ?, ?)",
-                           (time.time() if now is None else now, topic[:200], why[:500]))
-        db.execute("DELETE FROM refused WHERE rowid <= ?",
-                   ((added.lastrowid or 0) - KEEP_REFUSED,))
-        _bump(db, "refused")
+        refuse_all(db, [(topic, why)], now=now)
+
+
+def refuse_all(db: sqlite3.Connection, refused: Sequence[tuple[str, str]], *,
+               now: float | None = None) -> None:
+    """Keep many refused messages (each its topic and why) as :func:`refuse` keeps one, in
+    the caller's transaction: a batch of junk costs one write, not one each."""
+    if not refused:
+        return
+    at = time.time() if now is None else now
+    db.executemany("INSERT INTO refused VALUES (?, ?, ?)",
+                   [(at, topic[:200], why[:500]) for topic, why in refused])
+    newest = db.execute("SELECT MAX(rowid) FROM refused").fetchone()[0] or 0
+    db.execute("DELETE FROM refused WHERE rowid <= ?", (newest - KEEP_REFUSED,))
+    _bump(db, "refused", len(refused))
 
 
 def counters(db: sqlite3.Connection) -> dict[str, int]:

@@ -3,20 +3,31 @@
 It subscribes to ``pegboard/<club>/board/+/result`` (``+`` for every club: a league) with QoS 1
 and a persistent session (a fixed client id, ``clean_session`` off), so the broker keeps the
 results that arrive while the service is down and delivers them when it is back. A message
-is acknowledged (paho's ``manual_ack``) only once its result is stored in SQLite or refused:
-a result the broker has handed over is on disk, and one that could not be stored is
-delivered again. A malformed or
-forged message is logged, kept in ``refused`` and never counted; a duplicate is counted once,
-and a corrected game replaces the revision counted (:mod:`pegboard.club.results`).
+is acknowledged (paho's ``manual_ack``) only once it is stored in SQLite (counted, or in its
+board's queue) or refused: a result the broker has handed over is on disk, and one that
+could not be stored is delivered again.
+
+Nothing dear runs on paho's network thread: it hands each result to the intake (bounded,
+:data:`INTAKE`), whose thread takes whatever has arrived as one batch (a message refused or
+counted before known by its digest, the rest read as far as they can be without the engine,
+junk refused) and stores it in one transaction (each card in its board's queue), then
+acknowledges it. The turns' thread reads the queued cards through the engine, the boards in
+turn (round robin), each board's in order and within its budget
+(:mod:`pegboard.club.budget`): one board's backlog delays another board's result by one
+engine read at most. A malformed or forged message is logged, kept in ``refused`` and never
+counted; a duplicate is counted once, and a corrected game replaces the revision counted
+(:mod:`pegboard.club.results`).
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import queue
 import sqlite3
 import threading
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -28,8 +39,15 @@ from paho.mqtt.reasoncodes import ReasonCode
 from pegboard.club.budget import Budget, Passed, Waiting
 from pegboard.club.check import Read, follows, read_card
 from pegboard.club.connection import Client, Failures
-from pegboard.club.refusals import Refusals
-from pegboard.club.results import Bye, connect, store_result
+from pegboard.club.refusals import Refusals, digest
+from pegboard.club.results import (
+    Bye,
+    connect,
+    count_duplicates,
+    store_result,
+    stored_before,
+    transaction,
+)
 from pegboard.club.seating import Round, Tonight
 from pegboard.club.topics import (
     MOST_ROUND,
@@ -44,6 +62,25 @@ from pegboard.errors import ClubError
 from pegboard.rules.variants import GamePoints
 
 log = logging.getLogger(__name__)
+
+INTAKE = 256
+"""The most results taken off the network and not yet stored (the broker sends the service
+at most 20 unacknowledged, ``max_inflight_messages``; this bounds the intake whatever the
+broker)."""
+BATCH = 256
+"""The most results stored, or refused, in one transaction."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Message:
+    """A result as it came off the network, not yet acknowledged: the connection it came
+    on (its ``mid`` names it on that connection only), its topic, payload and QoS."""
+
+    session: int
+    topic: str
+    payload: bytes
+    mid: int
+    qos: int
 
 
 class Subscriber:
@@ -97,6 +134,13 @@ class Subscriber:
         self.budget = budget or Budget()
         self._turns = threading.Thread(target=self._take_turns, name="pegboard-turns",
                                        daemon=True)
+        self._intake: queue.Queue[_Message | None] = queue.Queue(INTAKE)
+        self._intake_thread = threading.Thread(target=self._take_in, name="pegboard-intake",
+                                               daemon=True)
+        self._session = 0
+        """How many times the service has connected: a message is acknowledged on the
+        connection it came on only (after a reconnection the broker sends it again)."""
+        self._last_board = ""
         self._wake = threading.Event()
         self._stopping = False
         self.rested = threading.Condition()
@@ -122,6 +166,7 @@ class Subscriber:
         """Connect in the background (and again after every loss)."""
         self.client.connect_async(self.broker[0], self.broker[1], keepalive=10)
         self.client.loop_start()
+        self._intake_thread.start()
         self._turns.start()
 
     def stop(self) -> None:
@@ -130,6 +175,9 @@ class Subscriber:
         self.client.loop_stop()
         self._stopping = True
         self._wake.set()
+        if self._intake_thread.is_alive():
+            self._intake.put(None)  # what came before is stored first
+            self._intake_thread.join(30)
         if self._turns.is_alive():
             self._turns.join(30)
         with self._db_lock:
@@ -153,6 +201,7 @@ class Subscriber:
                         *self.broker, reason)
             return
         self._failures.connected()
+        self._session += 1
         client.subscribe([(self.filter, 1), (board_filter(self.club, STATE), 0),
                           (board_filter(self.club, ONLINE), 0)])
         try:
@@ -203,15 +252,14 @@ class Subscriber:
 
     def _on_message(self, client: mqtt.Client, userdata: object,
                     message: mqtt.MQTTMessage) -> None:
-        try:
-            self._take(message)
-        except (sqlite3.Error, ClubError) as error:
-            # Not acknowledged: the service stops (systemd starts it again) and the broker
-            # delivers it again to the session.
-            log.error("result on %s not stored: %s", message.topic, error)
-            self.failed(error)
+        """On paho's thread: a live state is kept at once (it is small and cheap); a result
+        goes to the intake, unacknowledged (:meth:`_take_in` stores it, then acknowledges
+        it). The intake is bounded: when it is full (it never is with the broker sending
+        at most 20 unacknowledged), this waits for room, holding the broker back."""
+        if self._live(message):
             return
-        client.ack(message.mid, message.qos)
+        self._intake.put(_Message(self._session, message.topic, bytes(message.payload),
+                                  message.mid, message.qos))
 
     def _live(self, message: mqtt.MQTTMessage) -> bool:
         """A board's live state or availability (True), kept if it reads; else False."""
@@ -242,48 +290,110 @@ class Subscriber:
             self._passed = Passed(self._db)
         return self._db
 
-    def _take(self, message: mqtt.MQTTMessage) -> None:
-        if self._live(message):
-            return
-        payload = bytes(message.payload)
-        with self._db_lock:
-            self._database()
-            assert self.refusals is not None and self._waiting is not None
-            if self.refusals.seen(message.topic, payload):
-                return  # refused before (retained, delivered again): counted once
-            try:
-                read = read_card(message.topic, payload)
-            except ClubError as error:
-                self._refuse(message.topic, payload, error)
-                return
-            assert self._passed is not None
-            known = self._passed.seen(message.topic, payload)  # read before: not again
-            if self._waiting.has(read.board) or not (known or self.budget.take(read.board)):
-                # Over its board's budget (or behind that board's cards waiting): kept
-                # for the board's turn, and acknowledged; no other board waits for it.
-                if self._waiting.put(read.board, message.topic, payload):
-                    log.info("result %s waits for its board's budget", read.name)
+    def _take_in(self) -> None:
+        """The intake's thread: the results taken off the network, in batches (whatever
+        has arrived), each batch stored in one transaction and then acknowledged."""
+        while True:
+            batch: list[_Message] = []
+            item = self._intake.get()
+            while item is not None:
+                batch.append(item)
+                if len(batch) >= BATCH:
+                    break
+                try:
+                    item = self._intake.get_nowait()
+                except queue.Empty:
+                    break
+            if batch:
+                try:
+                    self._store_batch(batch)
+                except (sqlite3.Error, ClubError) as error:
+                    # Not acknowledged: the service stops (systemd starts it again) and the
+                    # broker delivers them again to the session.
+                    log.error("%d results not stored: %s", len(batch), error)
+                    self.failed(error)
+                    return
+                for message in batch:  # on the connection they came on (else: sent again)
+                    if message.session == self._session:
+                        self.client.ack(message.mid, message.qos)
                 self.written()
                 self._wake.set()
+            if item is None:
                 return
-        self._judge(read, message.topic, payload, known=known)
 
-    def _judge(self, read: Read, topic: str, payload: bytes, *, known: bool) -> None:
-        """The engine's read of a card (outside the database's lock; not for a message
-        ``known`` as read and counted before), then the result stored or the card
-        refused."""
+    def _store_batch(self, batch: list[_Message]) -> None:
+        """Everything about a batch of results that needs no engine: a message refused or
+        counted before is known by its digest (one look-up for the batch), and one counted
+        before under other bytes by its content (:func:`stored_before`); the rest is read as
+        far as it can be without the engine (:func:`read_card`, bounded by its length),
+        and refused, or put in its board's queue. All in one transaction, written through
+        to the disk when it holds a result (refusals alone are not: see
+        :mod:`pegboard.club.refusals`)."""
+        with self._db_lock:
+            db = self._database()
+            assert self.refusals is not None and self._waiting is not None
+            assert self._passed is not None
+            digests = [digest(message.topic, message.payload) for message in batch]
+            refused_before = self.refusals.known(digests)
+            passed_before = self._passed.known(digests)
+            refused: list[tuple[str, bytes | None, str]] = []
+            queued: list[tuple[Read, _Message]] = []
+            known: list[bytes] = []
+            duplicates = 0
+            for message, one in zip(batch, digests, strict=True):
+                if one in refused_before:
+                    continue  # refused before (retained, delivered again): counted once
+                if one in passed_before:
+                    duplicates += 1  # read and counted before: not read again
+                    continue
+                try:
+                    read = read_card(message.topic, message.payload)
+                except ClubError as error:
+                    refused.append((message.topic, one, str(error)))
+                    refused_before.add(one)  # the same message twice in a batch: once
+                    continue
+                if stored_before(db, read.card):
+                    duplicates += 1
+                    known.append(one)
+                    passed_before.add(one)
+                    continue
+                queued.append((read, message))
+            db.execute(f"PRAGMA synchronous={'FULL' if queued or known else 'NORMAL'}")
+            try:
+                with transaction(db):
+                    for read, message in queued:
+                        self._waiting.put(read.board, message.topic, message.payload)
+                    self.refusals.record(refused)
+                    self._passed.remember(known)
+                    count_duplicates(db, duplicates)
+            finally:
+                db.execute("PRAGMA synchronous=FULL")
+        if refused:
+            log.warning("refused: %s%s", refused[0][2], f" (and {len(refused) - 1} more in "
+                        "the same moment: /api/refused)" if len(refused) > 1 else "")
+        for read, _ in queued:
+            log.debug("result %s queued", read.name)
+
+    def _judge(self, seq: int, read: Read, topic: str, payload: bytes, *,
+               known: bool) -> None:
+        """The engine's read of the waiting card ``seq`` (outside the database's lock; not
+        for a message ``known`` as read and counted before), then the result stored or the
+        card refused, and the card no longer waiting, in one transaction."""
         try:
             card = read.card if known else follows(read)
         except ClubError as error:
-            with self._db_lock:
-                self._refuse(topic, payload, error)
+            self._refuse(seq, topic, payload, error)
             return
+
+        def bookkeeping(db: sqlite3.Connection) -> None:
+            assert self._passed is not None and self._waiting is not None
+            self._passed.passed(topic, payload)
+            self._waiting.done(seq)
+
         with self._db_lock:
             db = self._database()
-            assert self._passed is not None
             stored = store_result(db, card, points=self.points, seating=self.tonight.rounds,
-                                  bye=self.bye)
-            self._passed.passed(topic, payload)
+                                  bye=self.bye, then=bookkeeping)
             if stored.changes:
                 self.publish_night(db)  # the next round may have come
         log.info("result %s from %s:%s: %s", card["id"], card["board"], card["game"], stored)
@@ -294,15 +404,26 @@ class Subscriber:
         else:
             self.written()
 
-    def _refuse(self, topic: str, payload: bytes, error: ClubError) -> None:
-        assert self.refusals is not None
+    def _refuse(self, seq: int, topic: str, payload: bytes, error: ClubError) -> None:
+        """Refuse the waiting card ``seq`` (remembered, so never read again) and take it
+        out of its board's queue, in one transaction."""
         log.warning("refused: %s", error)
-        self.refusals.refuse(topic, payload, str(error))
+        with self._db_lock:
+            db = self._database()
+            assert self.refusals is not None and self._waiting is not None
+            db.execute("PRAGMA synchronous=NORMAL")
+            try:
+                with transaction(db):
+                    self.refusals.record([(topic, digest(topic, payload), str(error))])
+                    self._waiting.done(seq)
+            finally:
+                db.execute("PRAGMA synchronous=FULL")
         self.written()
 
     def _take_turns(self) -> None:
-        """The turns' thread: each board's waiting cards, oldest first, as its budget
-        allows, boards in turn (the one waiting longest first)."""
+        """The turns' thread: the boards' queues in turn (round robin, by name), each
+        board's oldest card first, as its budget allows; so one board's backlog delays
+        another board's card by one engine read at most."""
         while not self._stopping:
             self._wake.clear()
             try:
@@ -319,35 +440,34 @@ class Subscriber:
             self._wake.wait(wait)
 
     def _one_turn(self) -> float | None:
-        """Read one waiting card whose board's budget allows it (None), else the seconds
-        until one may be read (an hour when none waits)."""
+        """Read the oldest waiting card of the next board in turn whose budget allows it
+        (None), else the seconds until one may be read (an hour when none waits)."""
         soonest = 3600.0
         with self._db_lock:
             self._database()
-            assert self._waiting is not None
-            for board in self._waiting.boards():
-                wait = self.budget.wait(board)
-                if wait > 0:
-                    soonest = min(soonest, wait)
-                    continue
+            assert self._waiting is not None and self._passed is not None
+            boards = self._waiting.boards()
+            after = [board for board in boards if board > self._last_board]
+            for board in after + boards[:len(boards) - len(after)]:
                 oldest = self._waiting.oldest(board)
                 if oldest is None:
                     continue
                 seq, topic, payload = oldest
-                assert self._passed is not None
                 known = self._passed.seen(topic, payload)
                 if not known:
+                    wait = self.budget.wait(board)
+                    if wait > 0:
+                        soonest = min(soonest, wait)
+                        continue
                     self.budget.take(board)
+                self._last_board = board
                 break
             else:
                 return soonest
         try:
             read = read_card(topic, payload)
         except ClubError as error:
-            with self._db_lock:
-                self._refuse(topic, payload, error)
+            self._refuse(seq, topic, payload, error)
         else:
-            self._judge(read, topic, payload, known=known)
-        with self._db_lock:  # after the result is stored: a stop before reads it again
-            self._waiting.done(seq)
+            self._judge(seq, read, topic, payload, known=known)
         return None

@@ -1,0 +1,173 @@
+"""The standings service under a hostile board, on the broker as ``club setup`` makes it
+(TLS on loopback, the passwords, the ACL):
+
+- **a flood's delay**: board 1 sends its whole burst of well-formed forged cards (each read
+  through the engine to be refused), then board 2 a genuine result; the time from board 2's
+  result acknowledged by the broker to its being counted, against the same result sent with
+  no flood before it;
+- **junk refused**: 10,000 cheap junk messages (not text, nested brackets, an object that is
+  not a card, a record over the line limit) retained on the broker before the service
+  starts; the time from the service's start to the last of them refused.
+
+Each is measured once (the machine is shared): ``python -m bench club_flood``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sqlite3
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from pegboard.club.budget import BURST
+from pegboard.club.check import MAX_LINES
+from pegboard.club.results import connect, counters
+from pegboard.club.service import Subscriber
+from pegboard.club.topics import result_topic
+from tests.support.mosquitto import Broker, club_setup, free_port
+from tests.test_club_broker import Client, card
+
+JUNK = 10_000
+WAIT_S = 300.0
+
+
+def junk(n: int) -> bytes:
+    """The ``n``-th junk message: refused before the engine, by its first byte, its JSON or
+    its shape."""
+    kind = n % 4
+    if kind == 0:
+        return b"\xff\xfe not even text %d" % n
+    if kind == 1:
+        return b"[" * 5000 + b"%d" % n
+    if kind == 2:
+        return json.dumps({"format": "pegboard-club-result", "version": 1, "n": n}).encode()
+    return json.dumps({"format": "pegboard-club-result", "version": 2, "club": "c1",
+                       "board": "board-1", "game": f"junk{n}",
+                       "record": [{}] * (MAX_LINES + 1)}).encode()
+
+
+class Counted:
+    """The ids the subscriber counted, each with when (``changed``'s calls)."""
+
+    def __init__(self) -> None:
+        self.at: dict[str, float] = {}
+        self.news = threading.Condition()
+
+    def __call__(self, what: dict[str, Any]) -> None:
+        with self.news:
+            self.at[str(what["id"])] = time.perf_counter()
+            self.news.notify_all()
+
+    def wait(self, key: str) -> float:
+        with self.news:
+            assert self.news.wait_for(lambda: key in self.at, WAIT_S), f"{key} never counted"
+            return self.at[key]
+
+
+def _setup(home: Path) -> tuple[int, Path, dict[str, str], Path]:
+    port = free_port()
+    out = home / "club"
+    config = club_setup(out, port)
+    secret = {user: (out / f"{user}.password").read_text(encoding="utf-8").strip()
+              for user in ("board-1", "board-2", "standings")}
+    return port, out / "ca.crt", secret, config
+
+
+def _subscriber(db: Path, port: int, ca: Path, secret: dict[str, str],
+                counted: Counted) -> Subscriber:
+    return Subscriber(db, ("127.0.0.1", port), club="c1", username="standings",
+                      password=secret["standings"], ca_file=ca, changed=counted)
+
+
+def flood_delay(home: Path) -> tuple[float, float]:
+    """(a result's time to be counted alone, the same behind a board's burst of forged
+    cards), in seconds."""
+    port, ca, secret, config = _setup(home)
+    counted = Counted()
+    with Broker(home / "broker", port=port, config=config):
+        subscriber = _subscriber(home / "flood.db", port, ca, secret, counted)
+        subscriber.start()
+        assert subscriber.connected.wait(WAIT_S)
+        bad = Client(port, "board-1", secret["board-1"], ca=ca)
+        good = Client(port, "board-2", secret["board-2"], ca=ca)
+        try:
+            alone = card(12, "board-2")
+            good.send(result_topic("c1", "board-2", "g12"), json.dumps(alone).encode())
+            sent = time.perf_counter()
+            first = counted.wait(str(alone["id"])) - sent
+            genuine = card(11, "board-1")
+            infos = [bad.client.publish(result_topic("c1", "board-1", f"f{n}"), json.dumps(
+                dict(genuine, game=f"f{n}", spread=int(str(genuine["spread"])) + 1 + n)
+            ).encode(), qos=1) for n in range(BURST)]
+            for info in infos:
+                info.wait_for_publish(WAIT_S)
+            behind = card(13, "board-2")
+            good.send(result_topic("c1", "board-2", "g13"), json.dumps(behind).encode())
+            sent = time.perf_counter()
+            second = counted.wait(str(behind["id"])) - sent
+        finally:
+            bad.close()
+            good.close()
+            subscriber.stop()
+    return first, second
+
+
+def junk_refused(home: Path) -> float:
+    """Seconds from the service's start to the last of :data:`JUNK` retained junk messages
+    refused."""
+    port, ca, secret, config = _setup(home)
+    db_path = home / "junk.db"
+    with Broker(home / "broker", port=port, config=config):
+        bad = Client(port, "board-1", secret["board-1"], ca=ca)
+        try:
+            infos = [bad.client.publish(result_topic("c1", "board-1", f"junk{n}"), junk(n),
+                                        qos=1, retain=True) for n in range(JUNK)]
+            for info in infos:
+                info.wait_for_publish(WAIT_S)
+        finally:
+            bad.close()
+        connect(db_path).close()
+        subscriber = _subscriber(db_path, port, ca, secret, Counted())
+        start = time.perf_counter()
+        subscriber.start()
+        try:
+            deadline = start + WAIT_S
+            db = connect(db_path)
+            try:
+                while True:
+                    try:
+                        if counters(db)["refused"] >= JUNK:
+                            break
+                    except sqlite3.OperationalError:
+                        pass
+                    assert time.perf_counter() < deadline, (
+                        f"{counters(db)['refused']:,} of {JUNK:,} junk messages refused")
+                    time.sleep(0.05)  # a benchmark's poll, never a test's
+                took = time.perf_counter() - start
+            finally:
+                db.close()
+        finally:
+            subscriber.stop()
+    return took
+
+
+def main() -> None:
+    home = Path(tempfile.mkdtemp(prefix="pegboard-bench-flood-"))
+    try:
+        alone, behind = flood_delay(home / "flood")
+        print(f"  {os.cpu_count()} cores: a result counted {alone:.2f} s after it is sent "
+              f"alone, {behind:.2f} s behind another board's {BURST} forged cards")
+        took = junk_refused(home / "junk")
+        print(f"  {JUNK:,} retained junk messages refused in {took:.1f} s "
+              f"({took / JUNK * 1e3:.2f} ms each)")
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
