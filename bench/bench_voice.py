@@ -163,11 +163,16 @@ def at_table_pace() -> None:
             listener, table, _ = listening.at_table_pace(seed, kit, style)
             deals = listening.deals_of(listener)
             m = pace.measure(table, deals)
-            lags = f"{m.lags[0]:.0f} / {m.lags[4]:.0f} / {m.lags[-1]:.0f} s"
+            was = pace.measure(table, deals, merge=False)
             print(f"  seed {seed:2} {kit:7} {style:5}: {deals} deals; facts {m.facts:.1f} s, "
                   f"all speech {m.speech:.1f} s; a deal takes {m.patient:.1f} s patient, "
-                  f"{m.brisk:.1f} s brisk; brisk lag {lags}; brisk lost {m.lost} facts "
-                  f"and {m.gave_way} words for where they were")
+                  f"{m.brisk:.1f} s brisk; brisk lag {_lags(m)} (a queue that merges "
+                  f"nothing: {_lags(was)}); brisk lost {m.lost} facts and {m.gave_way} words "
+                  f"for where they were")
+
+
+def _lags(m: pace.Measure) -> str:
+    return f"{m.lags[0]:.0f} / {m.lags[4]:.0f} / {m.lags[-1]:.0f} s"
 
 
 def main() -> None:

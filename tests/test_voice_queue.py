@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 
 from pegboard.sim.fakes import FakeClock
-from pegboard.voice.acts import Announcement, Importance
+from pegboard.voice.acts import DEAL, Announcement, Importance, Parts, of_parts
 from pegboard.voice.speaker import MOST_WAITING, Speaker, SpeechQueue
 from tests.support.announcing import added, announcer_after
 
@@ -185,3 +185,72 @@ def test_the_last_card_of_a_deal_is_said_with_the_counts_its_entry_made() -> Non
     assert q.texts() == ["Ben: one for the go", "Ann: one for last card",
                          "Ben: fifteen two, fifteen four, and a flush of four is eight",
                          "Ann: fifteen two, fifteen four, and a flush of four is eight"]
+
+
+def laid(who: str, card: str, count: str, entry: int) -> Announcement:
+    return of_parts(Parts(f"{who}, {card}", count, card=True), "laid", PLAY, entry, ())
+
+
+def scored(text: str, board: str, entry: int, kind: str = "play", *,
+           card: bool = True) -> Announcement:
+    return of_parts(Parts(text, board=board, card=card), kind, PLAY, entry, ())
+
+
+def test_a_voice_behind_the_table_says_the_plays_facts_as_one_without_what_is_obsolete(
+        ) -> None:
+    """Three cards laid by three keys while the voice is still busy: one sentence, every card
+    and point in order, the latest count and standing only; whose turn it was goes once a
+    later card is said."""
+    q = SpeechQueue(FakeClock())
+    q.put(said("Ann: fifteen two, and a pair is four; Ann 20, Ben 9", SHOW, 1))
+    q.put(laid("Ben", "seven", "seven", 2), said("8", Importance.WHEEL, 2))
+    q.put(scored("Ann, eight: fifteen for two", "Ann 22, Ben 9", 3),
+          said("[ok]", Importance.CUE, 3))
+    q.put(of_parts(Parts("Ben: go"), "go", PLAY, 4, ()),
+          of_parts(Parts("Ann to play", turn=True), "turn", PLAY, 4, ()))
+    q.put(laid("Ann", "king", "twenty-five", 5))
+    assert q.take() == said("Ann: fifteen two, and a pair is four; Ann 20, Ben 9", SHOW, 1)
+    merged = q.take()
+    assert merged is not None and merged.text == (
+        "Ben, seven; Ann, eight: fifteen for two; Ann 22, Ben 9; Ben: go; Ann, king: "
+        "twenty-five")
+    assert [a.entry for a in merged.merged] == [2, 3, 4, 4, 5]
+    assert q.texts() == ["[ok]"]  # the sound of a key long past comes after
+
+
+def test_what_one_key_brought_is_said_whole_and_a_merge_keeps_within_the_deal() -> None:
+    """A patient player hears every announcement as made: the facts of one key are never
+    merged. A standing gives way to a newer one of the same deal only, so each deal's last
+    standing is said; an undo before the voice gets there leaves the taken-back card out."""
+    q = SpeechQueue(FakeClock())
+    last = scored("Ben, ten: thirty for two, and one for last card", "Ann 30, Ben 20", 1,
+                  "last card")
+    count = of_parts(Parts("Ann: fifteen two", board="Ann 32, Ben 20"), "hand", SHOW, 1, ())
+    q.put(last, count)
+    assert [q.take(), q.take()] == [last, count]
+    q.put(last)
+    q.put(count)
+    crib = of_parts(Parts("Ben's crib: fifteen two", board="Ann 32, Ben 22"), "crib", SHOW,
+                    2, ())
+    q.put(crib)
+    q.put(Announcement("Deal 2: Ann deals", DEAL, PLAY, 3))
+    q.put(scored("Ben: his heels for two", "Ann 32, Ben 24", 3, "his heels", card=False))
+    assert [a.text for a in (q.take(), q.take(), q.take())] == [
+        "Ben, ten: thirty for two, and one for last card", "Ann: fifteen two",
+        "Ben's crib: fifteen two; Ann 32, Ben 22"]  # the deal's last standing
+    q.take()
+    q.put(laid("Ben", "seven", "seven", 4))
+    q.put(laid("Ann", "eight", "fifteen", 5))
+    q.cancel(4)  # Ann's eight taken back
+    his_heels = q.take()
+    assert his_heels is not None and his_heels.text == "Ben: his heels for two; Ann 32, Ben 24"
+    assert [a.text for a in (q.take(),) if a] == ["Ben, seven: seven"]
+    assert q.take() is None
+
+
+def test_a_queue_that_does_not_merge_says_every_announcement_as_made() -> None:
+    q = SpeechQueue(FakeClock(), merge=False)
+    first, second = laid("Ben", "seven", "seven", 1), laid("Ann", "king", "seventeen", 2)
+    q.put(first)
+    q.put(second)
+    assert [q.take(), q.take()] == [first, second]

@@ -37,6 +37,7 @@ from pegboard.voice.phrases import (
     claim_phrase,
     corrected_phrase,
     is_play_act,
+    laid_head,
     laid_phrase,
     muggins_phrase,
     result_phrase,
@@ -77,6 +78,35 @@ _IMPORTANCE = {
 
 
 @dataclass(frozen=True, slots=True)
+class Parts:
+    """Audio mode: an announcement of the game in the parts a newer announcement may make
+    obsolete, for a voice the table has got ahead of (:func:`merged`). ``head`` is never
+    obsolete: who, the card, what it scored ("Ben, eight: fifteen for two", "Ann: go", a
+    count); ``count`` is the count a card that scored nothing made ("twenty-two"), obsolete
+    once a later card is said; ``board`` the standing after a score ("Ann 46, Ben 39"),
+    obsolete once a later standing is. ``card``: a card laid (it says the count); ``turn``:
+    the whole announcement is whose turn it is, obsolete once a later card or turn is said.
+    """
+
+    head: str
+    count: str = ""
+    board: str = ""
+    card: bool = False
+    turn: bool = False
+
+    @property
+    def text(self) -> str:
+        """The words of all the parts: "Ann, seven: twenty-two"; "...; Ann 46, Ben 39"."""
+        text = f"{self.head}: {self.count}" if self.count else self.head
+        return f"{text}; {self.board}" if self.board else text
+
+
+PLAY_KINDS = frozenset({"laid", "go", "turn", "play", str(Reason.GO), str(Reason.LAST_CARD)})
+"""The kinds of the play's announcements, merged into one sentence when the voice is behind:
+a card laid, a go, whose turn it is, a card's points, a go's or the last card's point."""
+
+
+@dataclass(frozen=True, slots=True)
 class Announcement:
     """One thing to say: the words, what kind of thing it is, how much it matters and the
     entry it belongs to (the number of entries in force once it was made; 0 for none).
@@ -91,6 +121,59 @@ class Announcement:
     importance: Importance
     entry: int = 0
     about: tuple[object, ...] = field(default=(), compare=False)
+    parts: Parts | None = field(default=None, compare=False)
+    """Audio mode, a fact of the game: its words in parts a newer fact may make obsolete
+    (None: said as it is, never merged)."""
+    merged: tuple[Announcement, ...] = field(default=(), compare=False)
+    """For an announcement :func:`merged` made: the announcements it says, in order."""
+
+
+def of_parts(parts: Parts, kind: str, importance: Importance, entry: int,
+             about: tuple[object, ...]) -> Announcement:
+    """An announcement whose words are ``parts``."""
+    return Announcement(parts.text, kind, importance, entry, about, parts)
+
+
+def merged(run: Sequence[Announcement], steps: Sequence[int], newer_board: int | None,
+           ) -> Announcement:
+    """What a voice the table has got ahead of says for ``run``, announcements of the game
+    waiting one after another (each with its :class:`Parts`), brought by the keys numbered
+    ``steps``; ``newer_board`` is the step of the latest standing waiting after them (None:
+    none waits).
+
+    Nothing that happened is left out: every card, go and point is said, in order. Only what
+    an announcement a later key brought makes obsolete goes (what one key brought is said
+    whole): a card's count when a later card is said, whose turn it was when a later card or
+    turn is said, and a standing when a later one is: "Ann, seven; Ben, eight: fifteen for
+    two; Ann 46, Ben 39; Ann, king: twenty-five". An announcement with nothing obsolete is
+    itself."""
+    kept = [a.parts for a in run]
+    words: list[str] = []
+    obsolete = False
+    for i, (part, step) in enumerate(zip(kept, steps, strict=True)):
+        assert part is not None
+        later = [p for p, s in zip(kept[i + 1:], steps[i + 1:], strict=True)
+                 if p is not None and s > step]
+        newer = any(p.board for p in later) or (newer_board is not None and newer_board > step)
+        if part.turn and any(p.card or p.turn for p in later):
+            obsolete = True
+            continue
+        text = part.head
+        if part.count and any(p.card for p in later):
+            obsolete = True
+        elif part.count:
+            text = f"{text}: {part.count}"
+        if part.board and newer:
+            obsolete = True
+        elif part.board:
+            text = f"{text}; {part.board}"
+        words.append(text)
+    if len(run) == 1 and not obsolete:
+        return run[0]
+    text = "; ".join(words)
+    first = run[0]
+    return Announcement(text, first.kind if len(run) == 1 else "merged",
+                        max(a.importance for a in run), first.entry, merged=tuple(run))
 
 
 def told(report: Report, names: Sequence[str], sides: Sequence[str],
@@ -116,8 +199,8 @@ def told(report: Report, names: Sequence[str], sides: Sequence[str],
     restarted = report.first(SaidGo) is not None or (
         report.first(Laid) is not None and turn.count == 0)
     if audio and restarted and turn.phase is Phase.PLAY and turn.to_act is not None:
-        out.append(Announcement(f"{names[turn.to_act]} to play", "turn", Importance.PLAY,
-                                entry, (turn.to_act,)))
+        out.append(of_parts(Parts(f"{names[turn.to_act]} to play", turn=True), "turn",
+                            Importance.PLAY, entry, (turn.to_act,)))
     return out
 
 
@@ -137,8 +220,8 @@ def _told(report: Report, names: Sequence[str], sides: Sequence[str],
             count = fact.count
             out += _laid(fact, after, names, p, entry) if audio else []
         elif isinstance(fact, SaidGo) and audio:
-            out.append(Announcement(f"{names[fact.player]}: go", "go", Importance.PLAY, entry,
-                                    (fact.player,)))
+            out.append(of_parts(Parts(f"{names[fact.player]}: go"), "go", Importance.PLAY,
+                                entry, (fact.player,)))
         elif isinstance(fact, ClaimClosed):
             # the claim's own act comes next (other windows it closed peg nothing)
             claimed = claimed or (isinstance(report.event, Claim) and fact.pegged > 0)
@@ -166,9 +249,9 @@ def _told(report: Report, names: Sequence[str], sides: Sequence[str],
                 fact, count, names, p, entry, report.penalty)
             if audio and isinstance(before, Laid) and is_play_act(fact) and not claimed:
                 scored = [(a.reason, a.points) for a in fact.awards]
-                said = replace(said, text=laid_phrase(names[fact.player], before.card.rank,
-                                                      scored, count, p),
-                               about=(*said.about, before.card.rank))
+                text = laid_phrase(names[fact.player], before.card.rank, scored, count, p)
+                said = replace(said, text=text, about=(*said.about, before.card.rank),
+                               parts=Parts(text, card=True))
             called = report.first(MugginsClosed)
             if fact.reasons == (Reason.MUGGINS,) and called is not None and called.taken:
                 # the call's page shows whose score was short and which: said with the act
@@ -204,9 +287,10 @@ def _laid(laid: Laid, after: Fact | None, names: Sequence[str], p: Phrases,
     scores is said with its act)."""
     if isinstance(after, Scored) and is_play_act(after) and after.player == laid.player:
         return []
-    return [Announcement(laid_phrase(names[laid.player], laid.card.rank, (), laid.count, p),
-                         "laid", Importance.PLAY, entry,
-                         (laid.player, laid.card.rank, laid.count))]
+    parts = Parts(laid_head(names[laid.player], laid.card.rank, p), p.number(laid.count),
+                  card=True)
+    return [of_parts(parts, "laid", Importance.PLAY, entry,
+                     (laid.player, laid.card.rank, laid.count))]
 
 
 def _standing(said: Announcement, act: Scored, sides: Sequence[str], target: int,
@@ -214,8 +298,9 @@ def _standing(said: Announcement, act: Scored, sides: Sequence[str], target: int
     """Audio mode: an award with the board it left as the board shows it (a side that pegged
     out at ``target``, never its full total): "Ann: fifteen for two; Ann 46, Ben 39"."""
     board = shown_scores(act.scores, target)
-    return replace(said, text=f"{said.text}; {standing(board, sides)}",
-                   about=(*said.about, board))
+    parts = Parts(said.text, board=standing(board, sides),
+                  card=said.parts is not None and said.parts.card)
+    return replace(said, text=parts.text, about=(*said.about, board), parts=parts)
 
 
 def _counts(act: Scored, step: ShowStep) -> bool:

@@ -174,7 +174,10 @@ class Announcer:
                 continue
             if announcement.kind in _COUNTS:
                 text = self._phrases.recounted.format(said=announcement.text)
-                announcement = replace(announcement, text=text)
+                parts = announcement.parts
+                if parts is not None:  # merged without its board: still said as recounted
+                    parts = replace(parts, head=self._phrases.recounted.format(said=parts.head))
+                announcement = replace(announcement, text=text, parts=parts)
             out.append(announcement)
         return out
 

@@ -373,7 +373,12 @@ def laid_phrase(name: str, rank: Rank, scored: Sequence[tuple[Reason, int]], cou
     words = play_words(scored, count, p)
     if scored and not any(reason in p.play for reason, _ in scored):
         words = f"{p.number(count)}, {p.last_joiner}{words}"
-    return f"{name}, {card_word(rank, p)}: {words}"
+    return f"{laid_head(name, rank, p)}: {words}"
+
+
+def laid_head(name: str, rank: Rank, p: Phrases = ENGLISH) -> str:
+    """Audio mode: who laid which card, without what it made: "Ann, seven"."""
+    return f"{name}, {card_word(rank, p)}"
 
 
 def standing(scores: Sequence[int], sides: Sequence[str]) -> str:

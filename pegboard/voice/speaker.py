@@ -14,6 +14,16 @@ one after another. The queue's rules:
   being said (the knob's words never queue up behind each other); a sound is never replaced;
 * **cancel**: an entry taken back drops what is queued for it and for any later entry, and
   stops it if it is being said;
+* **merge**: when the table is ahead of the voice (a later key's facts wait behind
+  those about to be said), the play's facts waiting one after another (cards laid, goes,
+  whose turn it is, a card's points, a go's or the last card's point; the stale words and
+  sounds for where the player was between them skipped) are said as one sentence, without
+  what the newer ones make obsolete: a card's count once a later card is said, whose turn
+  it was once a later card or turn is, and a standing once a later one of the same deal
+  waits (each deal's last standing is said) (:func:`~pegboard.voice.acts.merged`). Every
+  card, go, point, count and result is still said, in order; what one key brought is never
+  merged (a player who waits for the voice hears each announcement as made). An undo stops
+  a merged sentence only when it takes back the first entry it says;
 * "Say it again" repeats the last announcement made that still stands (an undo takes
   back what its entries brought, so the one before is repeated); words asked for again
   while still waiting (a storm of "say it again" or "say the score") wait once;
@@ -38,7 +48,7 @@ from typing import Protocol
 
 from pegboard.app.effects import Sound
 from pegboard.hw.clock import Clock
-from pegboard.voice.acts import Announcement, Importance
+from pegboard.voice.acts import DEAL, PLAY_KINDS, Announcement, Importance, merged
 from pegboard.voice.audio import sound_of
 
 log = logging.getLogger(__name__)
@@ -53,6 +63,10 @@ the oldest of the least importance goes (a storm of keys cannot grow the queue).
 REPLACEABLE = frozenset({Importance.WHEEL, Importance.SCREEN})
 """The words that give way to newer ones of their kind: where the player is, not what
 happened."""
+
+_WHERE = frozenset({Importance.CUE, Importance.WHEEL, Importance.SCREEN})
+"""Words and sounds for where the player was: the play's facts waiting after them are merged
+past them."""
 
 _BOUNDED = frozenset({Importance.CUE, Importance.WHEEL, Importance.SCREEN, Importance.ASKED})
 """What the bound may drop: many keys bring them, and none is a fact of the game."""
@@ -72,8 +86,11 @@ class SpeechQueue:
     """The announcements waiting to be said, under the rules in the module doc (not locked:
     :class:`Speaker` holds the lock)."""
 
-    def __init__(self, clock: Clock) -> None:
+    def __init__(self, clock: Clock, *, merge: bool = True) -> None:
         self.clock = clock
+        self.merge = merge
+        """Merge what newer facts make obsolete (False: every announcement said as made,
+        the queue before merging, kept to measure against)."""
         self.pending: list[Queued] = []
         self._made: list[Announcement] = []  # the latest few, for "say it again"
         self._steps = 0
@@ -122,8 +139,34 @@ class SpeechQueue:
         return True
 
     def take(self) -> Announcement | None:
-        """The next announcement to say now."""
-        return self.pending.pop(0).said if self.pending else None
+        """The next announcement to say now: when the table is ahead of the voice, the
+        play's facts waiting one after another said as one, without what a newer one makes
+        obsolete (see the module)."""
+        if not self.pending:
+            return None
+        first = self.pending.pop(0)
+        if first.said.parts is None or not self.merge:
+            return first.said
+        run = [first]
+        if first.said.kind in PLAY_KINDS:
+            found: list[int] = []
+            for at, waiting in enumerate(q.said for q in self.pending):
+                if waiting.importance in _WHERE:  # stale words for where the player was
+                    continue
+                if waiting.parts is None or waiting.kind not in PLAY_KINDS:
+                    break
+                found.append(at)
+            # merged only past what one key brought, which is said whole
+            if any(self.pending[at].step != first.step for at in found):
+                run += [self.pending[at] for at in found]
+                self.pending = [q for at, q in enumerate(self.pending) if at not in found]
+        # a standing gives way to a newer one of the same deal: the deal's last is said
+        deal = next((at for at, q in enumerate(self.pending) if q.said.kind == DEAL),
+                    len(self.pending))
+        boards = [q.step for q in self.pending[:deal] if q.said.parts is not None
+                  and q.said.parts.board]
+        return merged([q.said for q in run], [q.step for q in run],
+                      max(boards) if boards else None)
 
     def texts(self) -> list[str]:
         """The words waiting, in order (for tests and the simulator's status)."""

@@ -121,8 +121,11 @@ class TablePace:
     talking: float = 0.0
     """Seconds spent speaking."""
 
+    merge: bool = True
+    """The queue merges what newer facts make obsolete (False: as it did before)."""
+
     def __post_init__(self) -> None:
-        self.queue = SpeechQueue(self.clock)
+        self.queue = SpeechQueue(self.clock, merge=self.merge)
         self.began = self.clock.now()
 
     def elapsed(self, at: float | None = None) -> float:
@@ -188,8 +191,9 @@ class TablePace:
             if taken is not None:
                 self.speaking = taken
                 self.said.append(taken)
-                made = self._at.get(id(taken), self.clock.now())  # a repeat asked for: now
-                self.waited[id(taken)] = self.clock.now() - made
+                for said in (taken, *taken.merged):
+                    made = self._at.get(id(said), self.clock.now())  # a repeat asked: now
+                    self.waited[id(said)] = self.clock.now() - made
                 self.ends = self.clock.now() + self.seconds(taken)
 
     def _stop(self) -> None:
@@ -211,8 +215,13 @@ class TablePace:
     def unsaid(self, importances: frozenset[Importance] = KEPT) -> list[Announcement]:
         """The announcements of ``importances`` made and never begun, but for those an undo
         took back."""
-        begun = {id(a) for a in self.said} | {id(a) for a in self.cancelled}
+        begun = {id(a) for a in self.heard()} | {id(a) for a in self.cancelled}
         return [a for a in self.made if a.importance in importances and id(a) not in begun]
+
+    def heard(self) -> list[Announcement]:
+        """Every announcement made and begun, in the order said: one the queue merged with
+        others (the voice behind the table) as each of those it says."""
+        return [part for said in self.said for part in (said.merged or (said,))]
 
 
 Pace = Callable[[TablePace, str], None]
@@ -232,10 +241,11 @@ def brisk(table: TablePace, key: str) -> None:
 
 
 def replay(table: TablePace, pace: Pace,
-           seconds: Callable[[Announcement], float] = DURATIONS) -> TablePace:
+           seconds: Callable[[Announcement], float] = DURATIONS, *,
+           merge: bool = True) -> TablePace:
     """The calls ``table`` took, made again on a new table by a player of ``pace`` (the table
-    then speaks on to the end)."""
-    out = TablePace(seconds)
+    then speaks on to the end; with ``merge`` False, from a queue that merges nothing)."""
+    out = TablePace(seconds, merge=merge)
     calls = table.calls
     starts = [start for start, _ in table.keys]
     _make(out, calls[:starts[0] if starts else len(calls)])  # before any key
@@ -244,6 +254,7 @@ def replay(table: TablePace, pace: Pace,
         out.key(name)
         _make(out, calls[start:starts[at + 1] if at + 1 < len(starts) else len(calls)])
     out.until_quiet()
+    DURATIONS.save()
     return out
 
 
@@ -304,10 +315,11 @@ class Measure:
     """Words for where the brisk player was (wheel words, screens, sounds) never said."""
 
 
-def measure(table: TablePace, deals: int) -> Measure:
+def measure(table: TablePace, deals: int, *, merge: bool = True) -> Measure:
     """The figures of ``table`` (a patient player's game of ``deals`` deals) and of the same
-    keys pressed by a brisk player."""
-    fast = replay(table, brisk)
+    keys pressed by a brisk player (``merge``: whether the brisk player's queue merges what
+    newer facts make obsolete)."""
+    fast = replay(table, brisk, merge=merge)
     ends = [a for a in fast.made if a.kind == DEAL][1:] + [
         a for a in fast.made if a.kind == "result"]
     return Measure(
