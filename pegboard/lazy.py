@@ -98,7 +98,8 @@ SEAMS: Mapping[str, str] = {
                                 "first frame",
     "pegboard.device.build": "the device (app, engine, store, kit): after the first frame",
     "pegboard.device.phones": "phone seats (the web stack on the board): only with --phones",
-    "pegboard.commands.web": "the scoreboard's address checks, for --phones: only when given",
+    "pegboard.commands.web": "the scoreboard's address checks and its listening socket, for "
+                             "phones: only when --phones is given or [phones] enabled",
     "pegboard.device.bench": "the bring-up tests (probes, test pattern, LED walk): only when "
                              "the builder picks Test the box",
     "pegboard.device.ports": "the loop's ports (the bring-up's hooks among them): with the "

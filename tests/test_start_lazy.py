@@ -52,6 +52,7 @@ its mock pins on the first key."""
 NOT_IN_THE_SIMULATOR = (
     *PINS, "tomllib", "pegboard.config.toml_guard",  # its defaults: no config file to parse
     "dataclasses", "inspect",  # Pegboard's values are plain classes (pegboard run: gpiozero's)
+    "socket",  # no phones (pegboard run: systemd's notify socket)
 )
 
 SERVE = """
@@ -83,9 +84,10 @@ sys.exit(main({argv!r}))
 """
 
 BEFORE_THE_SPLASH = ("pegboard.config", "pegboard.rules.cards", "pegboard.rules.scoring",
-                     "pegboard.app", "pegboard.device", "dataclasses")
+                     "pegboard.app", "pegboard.device", "dataclasses", "socket")
 """What the simulator's first frame (the splash) is drawn without: its arguments are read
-without the configuration (``--phones``), a value's base without the engine's scorers."""
+without the configuration and the sockets (``--phones``), a value's base without the engine's
+scorers."""
 
 
 def _game_in_progress(store: Path) -> None:

@@ -14,18 +14,18 @@ from __future__ import annotations
 
 import argparse
 import logging
-import socket
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from pegboard import lazy
 from pegboard.errors import PegboardError
-from pegboard.rules.value import Value
 
 if TYPE_CHECKING:
-    # The configuration's section is a name for the type checker only: the arguments are
-    # parsed before the configuration is read (the simulator draws its first frame between).
+    # The configuration's section and the socket are names for the type checker only: the
+    # arguments are parsed before the configuration is read (the simulator draws its first
+    # frame between), and the socket is made by the scoreboard's command, loaded with phones.
     from pegboard.commands import web as web_command
+    from pegboard.commands.web import Listening
     from pegboard.config.phones import PhonesConfig
     from pegboard.device import phones
     from pegboard.web.phone_server import PhoneServer
@@ -72,28 +72,13 @@ ANY_ADDRESS = "0.0.0.0"
 """Where ``[phones] enabled`` listens: every address (phones are on the local network)."""
 
 
-class Listening(Value):
-    """The phone seats' listening socket, and the extra names they answer to."""
-
-    __slots__ = ("allow", "sock")
-    __match_args__ = ("sock", "allow")
-
-    sock: socket.socket
-    allow: tuple[str, ...]
-
-    def __init__(self, sock: socket.socket, allow: tuple[str, ...]) -> None:
-        setter = object.__setattr__
-        setter(self, "sock", sock)
-        setter(self, "allow", allow)
-
-
 def listen(args: argparse.Namespace, config: PhonesConfig,
            warn: Callable[[str], None]) -> Listening | None:
     """The socket the phone seats will be served on (see the module doc), or None: phones
     off, or ``[phones] enabled`` and its port cannot be had (``warn`` is told why)."""
     if args.phones is not None:
         sock = web_command.bind(args.phones_host or "127.0.0.1", args.phones)
-        return Listening(sock, tuple(args.allow_host))
+        return web_command.Listening(sock, tuple(args.allow_host))
     if not config.enabled:
         return None
     host = args.phones_host or ANY_ADDRESS
@@ -104,7 +89,7 @@ def listen(args: argparse.Namespace, config: PhonesConfig,
         warn(f"phones: [phones] is enabled, but {error}: no join codes are shown and the "
              "board plays on without phones (free the port, or set [phones] port)")
         return None
-    return Listening(sock, allow)
+    return web_command.Listening(sock, allow)
 
 
 def start(listening: Listening | None, loop: Any, store: Any) -> PhoneServer | None:

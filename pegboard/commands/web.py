@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 from pegboard import lazy
 from pegboard.commands import paths
 from pegboard.errors import PegboardError
+from pegboard.rules.value import Value
 from pegboard.store import find_store_path
 
 if TYPE_CHECKING:
@@ -104,6 +105,22 @@ def store_folder(explicit: str | None) -> Path:
         raise WebError(f"cannot read the store {path}: {error.strerror}; run as the user "
                        "that owns it (pegboard)") from None
     return path
+
+
+class Listening(Value):
+    """The phone seats' listening socket (:func:`bind`), and the extra names they answer to
+    (``pegboard run`` and ``pegboard sim`` with phones: :mod:`pegboard.commands.phone_seats`)."""
+
+    __slots__ = ("allow", "sock")
+    __match_args__ = ("sock", "allow")
+
+    sock: socket.socket
+    allow: tuple[str, ...]
+
+    def __init__(self, sock: socket.socket, allow: tuple[str, ...]) -> None:
+        setter = object.__setattr__
+        setter(self, "sock", sock)
+        setter(self, "allow", allow)
 
 
 def bind(host: str, port: int) -> socket.socket:
