@@ -21,6 +21,7 @@ counted; a duplicate is counted once, and a corrected game replaces the revision
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import queue
@@ -171,12 +172,15 @@ class Subscriber:
 
     def stop(self) -> None:
         """Disconnect (the session stays on the broker) and let go of the database."""
+        self._stopping = True
         self.client.disconnect()
         self.client.loop_stop()
-        self._stopping = True
         self._wake.set()
         if self._intake_thread.is_alive():
-            self._intake.put(None)  # what came before is stored first
+            # What came before is stored first; if the intake's thread is stuck, what is
+            # left in the intake is not acknowledged, and the broker sends it again.
+            with contextlib.suppress(queue.Full):
+                self._intake.put(None, timeout=30)
             self._intake_thread.join(30)
         if self._turns.is_alive():
             self._turns.join(30)
@@ -258,8 +262,15 @@ class Subscriber:
         at most 20 unacknowledged), this waits for room, holding the broker back."""
         if self._live(message):
             return
-        self._intake.put(_Message(self._session, message.topic, bytes(message.payload),
-                                  message.mid, message.qos))
+        taken = _Message(self._session, message.topic, bytes(message.payload), message.mid,
+                         message.qos)
+        while True:
+            try:
+                self._intake.put(taken, timeout=1.0)
+                return
+            except queue.Full:
+                if self._stopping or not self._intake_thread.is_alive():
+                    return  # not acknowledged: the broker delivers it again
 
     def _live(self, message: mqtt.MQTTMessage) -> bool:
         """A board's live state or availability (True), kept if it reads; else False."""
@@ -306,7 +317,7 @@ class Subscriber:
                     break
             if batch:
                 try:
-                    self._store_batch(batch)
+                    wrote = self._store_batch(batch)
                 except (sqlite3.Error, ClubError) as error:
                     # Not acknowledged: the service stops (systemd starts it again) and the
                     # broker delivers them again to the session.
@@ -316,19 +327,21 @@ class Subscriber:
                 for message in batch:  # on the connection they came on (else: sent again)
                     if message.session == self._session:
                         self.client.ack(message.mid, message.qos)
-                self.written()
-                self._wake.set()
+                if wrote:
+                    self.written()
+                    self._wake.set()
             if item is None:
                 return
 
-    def _store_batch(self, batch: list[_Message]) -> None:
+    def _store_batch(self, batch: list[_Message]) -> bool:
         """Everything about a batch of results that needs no engine: a message refused or
         counted before is known by its digest (one look-up for the batch), and one counted
         before under other bytes by its content (:func:`stored_before`); the rest is read as
         far as it can be without the engine (:func:`read_card`, bounded by its length),
         and refused, or put in its board's queue. All in one transaction, written through
         to the disk when it holds a result (refusals alone are not: see
-        :mod:`pegboard.club.refusals`)."""
+        :mod:`pegboard.club.refusals`). Whether anything was written (not when every
+        message was refused before)."""
         with self._db_lock:
             db = self._database()
             assert self.refusals is not None and self._waiting is not None
@@ -373,6 +386,7 @@ class Subscriber:
                         "the same moment: /api/refused)" if len(refused) > 1 else "")
         for read, _ in queued:
             log.debug("result %s queued", read.name)
+        return bool(refused or queued or known or duplicates)
 
     def _judge(self, seq: int, read: Read, topic: str, payload: bytes, *,
                known: bool) -> None:
