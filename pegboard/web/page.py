@@ -14,6 +14,7 @@ Ben 2"), and the result. Its words are the ones the page shows, from the facts o
 
 from __future__ import annotations
 
+from functools import lru_cache
 from xml.sax.saxutils import escape
 
 from pegboard.web.board import board_for
@@ -117,6 +118,10 @@ _ERROR = """<!doctype html>
 """
 
 
+# Drawn once per shape: the page depends on nothing else, and drawing its board costs a few
+# milliseconds, which every request for "/" would otherwise pay (a client pipelining requests
+# for the page would have the server draw the same board over and over).
+@lru_cache(maxsize=32)
 def page(*, sides: int = 2, target: int = 121, tv: bool = False) -> str:
     """The scoreboard page; ``tv`` picks the large-type layout for a screen across the room."""
     return _PAGE.format(
