@@ -20,10 +20,10 @@ from pegboard.app.inputs import KnobTurn, Pairing, PhoneSeats, SeatCode
 from pegboard.app.state import CardEntry, WheelScreen
 from pegboard.app.view import PageKind
 from pegboard.rules.cards import DECK, Card, Rank, Suit
-from pegboard.rules.events import Dealt, LaidAway, StarterSuit
+from pegboard.rules.events import Dealt, Go, LaidAway, Play, StarterSuit
 from pegboard.rules.state import Phase
 from pegboard.web.phone_view import ActionError, asks, read_action, seat_json
-from tests.support.app_driver import HOLD_OK, OK, UNDO, App, new_game
+from tests.support.app_driver import GO, HOLD_OK, OK, UNDO, App, new_game
 from tests.test_seat_entry import Phones, names_card
 
 
@@ -234,3 +234,80 @@ def test_a_phone_names_the_starters_suit_by_its_letter() -> None:
     for wrong in ("X", "h", None, 1, "HH"):
         with pytest.raises(ActionError, match="suit must be one of C, D, H or S"):
             read_action({"do": "suit", "suit": wrong, "seq": 3}, 0)
+
+
+def rank_of(card: Card) -> str:
+    return wheels.picker.rank_label(card.rank)
+
+
+def box_plays_ben(phones: Phones, ann: tuple[Card, ...], ben: tuple[Card, ...]) -> None:
+    """The play: Ann's phone lays her lowest card that fits (else go); Ben, on the box, his
+    lowest by its rank on the wheel (else GO)."""
+    app = phones.app
+    left = {0: list(ann), 1: list(ben)}
+    while phones.gs.phase is Phase.PLAY:
+        gs = phones.gs
+        seat = gs.to_act
+        assert seat is not None
+        fits = sorted((c for c in left[seat] if gs.count + c.pips <= 31), key=lambda c: c.pips)
+        if seat == 0:
+            assert phones.send(0, Play(0, fits[0]) if fits else Go(0)).taken
+        else:
+            app.read()
+            if fits:
+                app.pick(rank_of(fits[0]))
+            else:
+                app.feed(GO)
+        if fits:
+            left[seat].remove(fits[0])
+
+
+def test_the_box_asks_a_mixed_tables_crib_only_for_the_cards_its_seats_laid_away() -> None:
+    """Ann's phone laid two cards away; Ben, on the box, lays his two. At the crib the box
+    asks for Ben's two alone ("Crib card 3/4"), its wheel and screen never list Ann's (they
+    are hers until the crib is counted), and the crib counted holds all four."""
+    ann, ben = cards("2C 3D 9H TS KC QD"), cards("4S 8H 6H 7H AC 5D")
+    phones = Phones(new_game(dealer=1), random.Random(0))
+    app = phones.app
+    assert phones.send(0, Dealt(0, ann), LaidAway(0, ann[:2])).taken
+    app.read()
+    app.pick("5")  # Ben deals: the starter, by its rank
+    box_plays_ben(phones, ann[2:], ben[2:])
+    app.read()
+    assert phones.gs.phase is Phase.CRIB
+    picker = app.view.picker
+    assert picker is not None and picker.prompt == "Crib card 3/4", picker
+    for card in ann[:2]:
+        assert card.pretty not in picker.options and card.pretty not in " ".join(app.view.lines)
+    app.pick("4")
+    assert app.view.picker is not None and app.view.picker.prompt == "Crib card 4/4"
+    assert app.view.lines == ("4",)
+    app.pick("8")
+    crib = phones.gs.crib
+    assert crib is not None and crib[:2] == ann[:2] and [c.rank for c in crib[2:]] == [
+        Rank.FOUR, Rank.EIGHT]
+    assert app.replayed().scores == phones.gs.scores
+
+
+def test_a_stand_in_is_never_the_starter_whose_suit_a_count_named() -> None:
+    """The starter entered by its rank alone, its suit named when Ann's count asked it (her
+    jack): the crib's stand-in of that rank, entered on the box, is another card, so the
+    crib is counted (not refused for a card in it twice)."""
+    ann, ben = cards("2C 3D 9S TH JS QD"), cards("KS 8H 6H 7H 2H AC")
+    phones = Phones(new_game(dealer=1), random.Random(0))
+    app = phones.app
+    assert phones.send(0, Dealt(0, ann), LaidAway(0, ann[:2])).taken
+    app.read()
+    app.pick("K")  # the starter is KD, entered as a K
+    box_plays_ben(phones, ann[2:], ben[2:])
+    app.read()
+    asked = phones.gs.asked
+    assert asked is not None and asked.player == 0 and Suit.DIAMONDS in asked.suits
+    assert phones.send(0, StarterSuit(Suit.DIAMONDS)).taken
+    app.read()
+    assert phones.gs.phase is Phase.CRIB
+    app.pick("K")
+    app.pick("8")
+    crib = phones.gs.crib
+    assert crib is not None and Card.parse("KD") not in crib, crib
+    assert app.pages == () or app.pages[0].kind is not PageKind.REFUSED, app.pages

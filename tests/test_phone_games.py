@@ -2,10 +2,14 @@
 
 Debian's Chromium driven by Playwright against the board's own phone server:
 
-* a whole 2-player game, both hands entered and played on the phones, one seat saying its
-  gos on the box's GO key (the encoder), to the independent referee's scores
-  (tests/referee), each deal's counts read on the phones' "Last count" through the next deal;
-* a 4-player game (partners) on four phones, to the referee's scores;
+* three deals of a 2-player game, both hands entered and played on the phones, one seat
+  saying its gos on the box's GO key (the encoder's pins), to the independent referee's
+  scores (tests/referee), each deal's counts read on the phones' "Last count" through the
+  next deal;
+* mixed seats: a whole game, one seat on a phone and the other on the box's encoder (every
+  card on its mock pins), and three deals with a keypad seat; the phone's seat falls back to
+  the box for a card in the middle of a deal; to the referee's scores;
+* two deals of a 4-player game (partners) on four phones, to the referee's scores;
 * a board restarted twice in the middle of a deal with the phones open: no acknowledged tap
   is lost, a reload keeps the cards tapped but not laid away, and the phones go on;
 * the starter's suit asked on the counting seat's phone;
@@ -25,17 +29,20 @@ from typing import Any
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Error as PlaywrightError
 
-from pegboard.app.inputs import Button, Press
 from pegboard.app.seat_entry import seat_seq
-from pegboard.app.state import Reading
+from pegboard.app.view import View
+from pegboard.config import Config
 from pegboard.rules.cards import DECK, Card
 from pegboard.rules.events import Dealt, Go, LaidAway, Play, Starter
+from pegboard.rules.show import score_hand
 from pegboard.rules.state import GameState, Phase
+from pegboard.rules.value import replace
 from pegboard.rules.variants import Rules
 from tests.referee import build
 from tests.referee.referee import judge
-from tests.support.phones import WAIT_S, Board, phone_board
+from tests.support.phones import WAIT_S, Board, BoxHands, phone_board
 from tests.support.web import chromium, system_chromium
 
 pytestmark = [pytest.mark.skipif(chromium() is None,
@@ -76,6 +83,22 @@ def wait_for(board: Board, done: Callable[[], bool], what: str) -> None:
             condition.wait(min(left, 0.05))  # woken by a publication, or looked at again
 
 
+def shows(page: Page, selector: str, text: str, *, whole: bool = False) -> None:
+    """Until the page's ``selector`` shows ``text`` (``whole``: exactly that), looked at
+    every 20 ms in the page itself: Playwright's ``expect`` looks again only after waits
+    growing to a second, which a game of a few hundred taps pays for every tap. Fails after
+    WAIT_S saying what it waited for and what was shown."""
+    check = ("([s, t, whole]) => { const e = document.querySelector(s); "
+             "return !!e && (whole ? e.textContent === t : e.textContent.includes(t)); }")
+    try:
+        page.wait_for_function(check, arg=[selector, text, whole], polling=20,
+                               timeout=WAIT_S * 1000)
+    except PlaywrightError as error:
+        shown = page.locator(selector).text_content()
+        raise AssertionError(f"waited {WAIT_S} s for {selector} to show {text!r}: it "
+                             f"shows {shown!r}") from error
+
+
 class Checks:
     """Accessibility findings kept by state: axe-core's violations, and the controls the
     accessibility tree gives no name."""
@@ -108,21 +131,28 @@ class Checks:
 
 
 class Table:
-    """The phones of a game on the board, and the referee's record of what they entered."""
+    """The phones of a game on the board (and the seats played on the box itself, on its
+    kit's mock pins), and the referee's record of what the table entered."""
 
     def __init__(self, board: Board, browser: Browser, players: int, dealer: int,
-                 checks: Checks) -> None:
+                 checks: Checks, *, on_box: tuple[int, ...] = ()) -> None:
         self.board = board
         self.players = players
         self.checks = checks
-        self.pages: list[Page] = []
+        self.on_box = on_box
+        self.box = BoxHands(board)
+        self.pages: dict[int, Page] = {}
         self.record: list[dict[str, Any]] = [build.game(players), build.deal(dealer)]
         self.taps = [0] * players
+        self.left: dict[int, list[Card]] = {}
+        self.starter: Card | None = None
         for seat in range(players):
+            if seat in on_box:
+                continue
             page = browser.new_context(**PHONE).new_page()
             page.goto(f"http://127.0.0.1:{board.port}/join?code={board.code(seat)}")
             expect(page.locator("#asked")).to_contain_text("Tap the")
-            self.pages.append(page)
+            self.pages[seat] = page
 
     @property
     def gs(self) -> GameState:
@@ -133,7 +163,7 @@ class Table:
         self.taps[seat] += 1
 
     def said(self, seat: int, text: str) -> None:
-        expect(self.pages[seat].locator("#said")).to_have_text(text)
+        shows(self.pages[seat], "#said", text, whole=True)
 
     def clear(self, seat: int) -> None:
         self.pages[seat].evaluate("document.getElementById('said').textContent = ''")
@@ -142,10 +172,10 @@ class Table:
              *, tapped: int = 0) -> None:
         """The seat's phone enters its cards (the first ``tapped`` are on it already)."""
         page = self.pages[seat]
-        expect(page.locator("#asked")).to_contain_text(f"Tap the {len(dealt)} cards")
+        shows(page, "#asked", f"Tap the {len(dealt)} cards")
         for card in dealt[tapped:]:
             self.tap(seat, f'#grid button[data-card="{card}"]')
-        expect(page.locator("#asked")).to_contain_text("you lay away")
+        shows(page, "#asked", "you lay away")
         for card in away:
             self.tap(seat, f'#hand button[data-card="{card}"]')
         self.clear(seat)
@@ -167,55 +197,102 @@ class Table:
             seat = (gs.dealer + k) % self.players
             dealt = tuple(deck[size * seat: size * seat + size])
             hands[seat] = (dealt, dealt[:away])
-            self.hand(seat, *hands[seat])
+            self.left[seat] = list(dealt[away:])
+            if seat not in self.on_box:
+                self.hand(seat, *hands[seat])
         dealer = gs.dealer
-        starter = deck[size * self.players]
-        expect(self.pages[dealer].locator("#asked")).to_contain_text("You deal: tap the starter")
-        self.checks.look_once(self.pages[dealer], "the starter")
-        self.clear(dealer)
-        self.tap(dealer, f'#grid button[data-card="{starter}"]')
-        self.said(dealer, "The starter is in.")
+        starter = self.starter = deck[size * self.players]
+        if dealer in self.on_box:
+            self.box.read()
+            self.box.enter(starter)  # its rank alone, on the wheel
+        else:
+            shows(self.pages[dealer], "#asked", "You deal: tap the starter")
+            self.checks.look_once(self.pages[dealer], "the starter")
+            self.clear(dealer)
+            self.tap(dealer, f'#grid button[data-card="{starter}"]')
+            self.said(dealer, "The starter is in.")
         self.record.append(build.starter(str(starter)))
         return hands
 
-    def play(self, box_go: int | None = None) -> None:
-        """The play: each seat lays its lowest card that fits, else says go, on its phone
-        (``box_go``: that seat says its gos on the box's GO key instead)."""
+    def play(self, box_go: int | None = None, fall_back: int | None = None) -> None:
+        """The play: each seat lays its lowest card that fits, else says go, on its phone or
+        on the box (``box_go``: that phone's seat says its gos on the box's GO key instead;
+        ``fall_back``: that phone's seat lays its first card on the box)."""
         while self.gs.phase is Phase.PLAY and self.gs.winner is None:
             gs = self.gs
             seat = gs.to_act
             assert seat is not None
-            page = self.pages[seat]
-            expect(page.locator("#asked")).to_have_text("Your turn: tap a card, or Go.")
-            self.checks.look_once(page, "the play")
-            held = [c for c in gs.hands[seat] or () if c not in gs.played[seat]]
-            fits = sorted((c for c in held if gs.can_play(seat, c)), key=lambda c: c.pips)
+            if gs.asked is not None:  # a count waits for the starter's suit: the box says it
+                self.box.read()
+                self.box.suit(self.starter_card())
+                continue
+            fits = sorted((c for c in self.left[seat] if gs.count + c.pips <= 31),
+                          key=lambda c: c.pips)
             before = len(self.board.state.session.events)  # type: ignore[union-attr]
-            self.clear(seat)
-            if fits:
-                self.tap(seat, f'#hand button[data-card="{fits[0]}"]')
-                self.said(seat, f"You played {fits[0].pretty}.")
-                self.record.append(build.play(seat, str(fits[0])))
-            elif seat == box_go:
-                self.box_go(before)
-                self.record.append(build.go(seat))
+            if seat in self.on_box or (seat == fall_back and not gs.played[seat]):
+                self.box.read()
+                if fits:
+                    self.box.enter(fits[0])
+                else:
+                    self.box.go()
             else:
-                self.tap(seat, "button:text-is('Go')")
-                self.said(seat, "You said go.")
+                page = self.pages[seat]
+                shows(page, "#asked", "Your turn: tap a card, or Go.", whole=True)
+                self.checks.look_once(page, "the play")
+                self.clear(seat)
+                if fits:
+                    self.tap(seat, f'#hand button[data-card="{fits[0]}"]')
+                    self.said(seat, f"You played {fits[0].pretty}.")
+                elif seat == box_go:
+                    self.box_go(before)
+                else:
+                    self.tap(seat, "button:text-is('Go')")
+                    self.said(seat, "You said go.")
+            if fits:
+                self.left[seat].remove(fits[0])
+                self.record.append(build.play(seat, str(fits[0])))
+            else:
                 self.record.append(build.go(seat))
 
+    def starter_card(self) -> Card:
+        assert self.starter is not None
+        return self.starter
+
+    def show(self, hands: dict[int, tuple[tuple[Card, ...], tuple[Card, ...]]]) -> None:
+        """The show on the box, for the seats it plays: each page read (a count its
+        stand-in suits made short put right with GO, as a player would), the starter's suit
+        said when a count asks it, and the box's seats' cards laid away entered for the crib
+        (the phones' are known): until the next deal, or the game's end."""
+        deal_no = self.gs.deal_no
+        starter = self.starter_card()
+        crib = tuple(c for seat in sorted(hands) for c in hands[seat][1])
+        names = self.gs.names
+
+        def points(view: View) -> int | None:
+            for seat, (dealt, away) in hands.items():
+                if view.title.startswith(f"{names[seat]}'s hand"):
+                    return score_hand(tuple(c for c in dealt if c not in away), starter).total
+                if view.title.startswith(f"{names[seat]}'s crib"):
+                    return score_hand(crib, starter, crib=True).total
+            return None
+
+        while self.gs.deal_no == deal_no and self.gs.winner is None:
+            if self.gs.asked is not None:
+                self.box.read()
+                self.box.suit(starter)
+                continue
+            self.box.read(points)
+            if self.gs.phase is Phase.CRIB and self.gs.asked is None:
+                for seat in self.on_box:
+                    for card in hands[seat][1]:
+                        self.box.enter(card)
+
     def box_go(self, before: int) -> None:
-        """GO on the box for the player to act, once the pages on its screen are read."""
-        board = self.board
-        while isinstance(board.state.screen, Reading):
-            shown = board.state.screen
-            board.sim.inbox.put(Press(Button.OK))
-            wait_for(board, lambda shown=shown: board.state.screen is not shown,
-                     "the box's next page")
-        board.sim.inbox.put(Press(Button.GO))
-        wait_for(board, lambda: len(board.state.session.events) > before,  # type: ignore[union-attr]
-                 "the go keyed on the box")
-        assert isinstance(board.state.session.events[before], Go)  # type: ignore[union-attr]
+        """GO on the box's pins for the player to act, once the pages on its screen are
+        read."""
+        self.box.read()
+        self.box.go()
+        assert isinstance(self.board.state.session.events[before], Go)  # type: ignore[union-attr]
 
     def counted(self, hands: dict[int, tuple[tuple[Card, ...], tuple[Card, ...]]],
                 dealer: int) -> None:
@@ -234,18 +311,23 @@ class Table:
 
 
 def whole_game(table: Table, rng: random.Random, *, box_go: int | None = None,
-               last_count: bool = False) -> int:
-    """Deal after deal until the game is won; the number of deals."""
+               last_count: bool = False, fall_back: int | None = None,
+               deals_at_most: int | None = None) -> int:
+    """Deal after deal until the game is won (or ``deals_at_most`` deals are played); the
+    number of deals (``fall_back``: that phone's seat lays its first card of the second deal
+    on the box)."""
     deals = 0
-    while table.gs.winner is None:
+    while table.gs.winner is None and deals != deals_at_most:
         dealer = table.gs.dealer
         assert dealer is not None
         deal_no = table.gs.deal_no
         hands = table.deal(rng)
-        table.play(box_go)
+        table.play(box_go, fall_back if deals == 1 else None)
         deals += 1
         if table.gs.winner is not None:
             break
+        if table.on_box:
+            table.show(hands)
         wait_for(table.board, lambda deal_no=deal_no: table.gs.deal_no == deal_no + 1
                  or table.gs.winner is not None, "the next deal")
         table.counted(hands, dealer)
@@ -254,42 +336,87 @@ def whole_game(table: Table, rng: random.Random, *, box_go: int | None = None,
             if last_count:
                 expect_last_count(table, deal_no)
         if deals == 1:
-            table.checks.look(table.pages[dealer], "last count")
+            table.checks.look(next(iter(table.pages.values())), "last count")
     return deals
 
 
 def expect_last_count(table: Table, deal_no: int) -> None:
     """Every phone shows the deal's counts (each hand and the crib) while the next deal's
     cards are asked for."""
-    for page in table.pages:
+    for page in table.pages.values():
         expect(page.locator("#asked")).to_contain_text("Tap the")
         expect(page.locator("#counts-h")).to_have_text(f"Last count (deal {deal_no})")
         for name in NAMES[:table.players]:
             expect(page.locator("#counts")).to_contain_text(f"{name}'s hand")
         expect(page.locator("#counts")).to_contain_text("crib")
         expect(page.locator("#counts")).to_contain_text("(yours)")
+        counts_where_seen(page)
 
 
-def test_a_whole_two_player_game_on_phones_and_the_box_to_the_referees_scores(
+def counts_where_seen(page: Page) -> None:
+    """At 360x740, with the next deal's cards asked on the 52-card grid, the last count
+    stands above the grid, its heading on the first screen without scrolling."""
+    counts = page.locator("#counts").bounding_box()
+    heading = page.locator("#counts-h").bounding_box()
+    grid = page.locator("#grid").bounding_box()
+    assert counts is not None and heading is not None and grid is not None
+    assert page.viewport_size == {"width": 360, "height": 740}
+    assert counts["y"] + counts["height"] <= grid["y"], (counts, grid)
+    assert heading["y"] + heading["height"] <= 740, heading
+    assert counts["x"] >= 0 and counts["x"] + counts["width"] <= 360, counts
+
+
+def test_two_deals_on_two_phones_and_the_box_to_the_referees_scores(
         browser: Browser, tmp_path: Path) -> None:
+    """Both hands entered and played on the phones, Ben's gos said on the box's GO key: the
+    referee's scores after each deal, each deal's counts on every phone through the next
+    deal, and at most 16 taps a player a deal (a whole game on a phone is played against
+    the box below)."""
     checks = Checks()
     with phone_board(tmp_path, dealer=0) as board:
         table = Table(board, browser, 2, 0, checks)
         checks.look(table.pages[1], "six cards")
-        deals = whole_game(table, random.Random(21), box_go=1, last_count=True)
-        gs = table.gs
-        assert gs.winner is not None and deals >= 5
-        # The record on disk, the engine and the independent referee agree.
-        assert board.recorded().scores == gs.scores
-        assert table.referee_scores() == list(gs.scores), table.record
-        shown = [min(score, gs.rules.target) for score in gs.scores]  # the winner at 121
-        for page in table.pages:
-            expect(page.locator("#asked")).to_have_text("The game is over.")
-            expect(page.locator("#scores")).to_have_text(f"Ann {shown[0]}Ben {shown[1]}")
-        checks.look(table.pages[0], "game over")
+        deals = whole_game(table, random.Random(21), box_go=1, last_count=True,
+                           deals_at_most=3)
+        assert deals == 3 and table.gs.winner is None
+        assert board.recorded().scores == table.gs.scores
+        assert table.referee_scores() == list(table.gs.scores), table.record
         # A player's taps a deal: at most 16 on average (9 to enter a hand, a tap a card).
         assert max(table.taps) / deals <= 16, (table.taps, deals)
-    checks.assert_clean({"six cards", "the starter", "the play", "last count", "game over"})
+    checks.assert_clean({"six cards", "the starter", "the play", "last count"})
+
+
+@pytest.mark.parametrize(("kit", "seed", "deals_at_most"),
+                         [("encoder", 5, None), ("keypad", 6, 3)])
+def test_a_phone_against_a_seat_on_the_box_to_the_referees_scores(
+        browser: Browser, tmp_path: Path, kit: str, seed: int,
+        deals_at_most: int | None) -> None:
+    """Mixed seats: Ann on her phone, Ben on the box (every card he lays, the starter when he
+    deals, his cards laid away for the crib, a count his stand-in suits made short put right:
+    keys on the kit's mock pins); in the second deal Ann lays her first card on the box
+    (her phone falls back) and goes on on her phone. A whole game with the encoder, three
+    deals with the keypad; to the referee's scores."""
+    checks = Checks()
+    config = replace(Config(), input=replace(Config().input, kit=kit))
+    with phone_board(tmp_path, dealer=0, config=config) as board:
+        table = Table(board, browser, 2, 0, checks, on_box=(1,))
+        deals = whole_game(table, random.Random(seed), fall_back=0,
+                           deals_at_most=deals_at_most)
+        gs = table.gs
+        assert board.recorded().scores == gs.scores
+        assert table.referee_scores() == list(gs.scores), table.record
+        assert table.box.keys >= 8 * deals, table.box.keys  # Ben's every card, on the box
+        if deals_at_most is not None:
+            assert deals == deals_at_most and gs.winner is None
+            checks.assert_clean({"the starter", "the play", "last count"})
+            return
+        assert gs.winner is not None and deals >= 5
+        shown = [min(score, gs.rules.target) for score in gs.scores]
+        page = table.pages[0]
+        expect(page.locator("#asked")).to_have_text("The game is over.")
+        expect(page.locator("#scores")).to_have_text(f"Ann {shown[0]}Ben {shown[1]}")
+        checks.look(page, "game over")
+    checks.assert_clean({"the starter", "the play", "last count", "game over"})
 
 
 def test_a_four_player_game_on_four_phones_to_the_referees_scores(
@@ -299,12 +426,12 @@ def test_a_four_player_game_on_four_phones_to_the_referees_scores(
         table = Table(board, browser, 4, 3, checks)
         assert board.game.rules.dealt_size(4) == 5
         checks.look(table.pages[2], "five cards, four players")
-        deals = whole_game(table, random.Random(4))
+        deals = whole_game(table, random.Random(4), deals_at_most=2)
         gs = table.gs
-        assert gs.winner is not None and deals >= 4
+        assert deals == 2 and gs.deal_no == 3
         assert board.recorded().scores == gs.scores
         assert table.referee_scores() == list(gs.scores), table.record
-        for page in table.pages:  # partners: two sides on every phone
+        for page in table.pages.values():  # partners: two sides on every phone
             expect(page.locator("#scores li")).to_have_count(2)
     checks.assert_clean({"five cards, four players", "the starter", "the play", "last count"})
 
@@ -340,6 +467,7 @@ def test_a_board_restarted_mid_deal_loses_no_acknowledged_tap(
         table.record.append(build.starter(str(deck[12])))
         # Two cards laid, then the board restarts again in the middle of the play.
         gs = table.gs
+        table.left = {0: list(ann[2:]), 1: list(ben[2:])}
         for _ in range(2):
             seat = table.gs.to_act
             assert seat is not None
@@ -349,6 +477,7 @@ def test_a_board_restarted_mid_deal_loses_no_acknowledged_tap(
             table.clear(seat)
             table.tap(seat, f'#hand button[data-card="{fits[0]}"]')
             table.said(seat, f"You played {fits[0].pretty}.")
+            table.left[seat].remove(fits[0])
             table.record.append(build.play(seat, str(fits[0])))
         played = table.gs.played
         board.restart()
@@ -360,7 +489,7 @@ def test_a_board_restarted_mid_deal_loses_no_acknowledged_tap(
         table.counted(hands, 0)
         assert board.recorded().scores == table.gs.scores
         assert table.referee_scores() == list(table.gs.scores), table.record
-        for page in table.pages:
+        for page in table.pages.values():
             expect(page.locator("#asked")).to_contain_text("Tap the 6 cards")
     checks.assert_clean({"kept after a reload"})
 

@@ -160,9 +160,10 @@ def _card(state: AppState, screen: WheelScreen, card: Card, *, named: bool = Fal
         return flow.enter(state, Show(gs.to_act, group))
     if gs.phase is Phase.CRIB:
         pending = (*screen.pending, card)
-        if len(pending) < 4:
+        laid = wheels.crib_laid_away(gs)  # known already: never asked of the box
+        if len(laid) + len(pending) < 4:
             return replace(state, screen=WheelScreen(pending=pending, anchor=card.rank)), ()
-        return flow.enter(state, Crib(pending))
+        return flow.enter(state, Crib((*laid, *pending)))
     return state, ()
 
 

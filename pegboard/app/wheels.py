@@ -295,9 +295,19 @@ def held_go(gs: GameState, player: int) -> str | None:
             "would be a renege)")
 
 
+def named_starter(gs: GameState) -> frozenset[Card]:
+    """The starter as its suit was named when a count asked for it (none: not asked): the
+    card the counts are made with from then on, so a stand-in for a card of the crib or a
+    hand is never that card (its rank alone was entered with another suit)."""
+    turned = gs.turned
+    if turned is None or turned.suit is None:
+        return frozenset()
+    return frozenset({Card(turned.rank, turned.suit)})
+
+
 def _hand_wheel(gs: GameState, p: int, pending: tuple[Card, ...], anchor: Rank | None) -> Found:
     group = pending or gs.played[p]
-    seen = gs.seen | set(group)
+    seen = gs.seen | set(group) | named_starter(gs)
     size = gs.rules.hand_size()
 
     @once
@@ -313,8 +323,18 @@ def _hand_wheel(gs: GameState, p: int, pending: tuple[Card, ...], anchor: Rank |
     return prompt, flatten(order, opts), first_of(order, opts, start)
 
 
+def crib_laid_away(gs: GameState) -> tuple[Card, ...]:
+    """The crib's cards the engine knows already: those laid away by the seats that entered
+    them (a phone's seat, a teaching game's hand). The crib's entry holds them without
+    asking the box for them: only the rest is entered on the wheel, and the wheel never
+    lists them (a phone's cards laid away are private until the crib is counted)."""
+    return tuple(card for away in gs.laid_away if away is not None for card in away)
+
+
 def _crib_wheel(gs: GameState, pending: tuple[Card, ...], anchor: Rank | None) -> Found:
-    seen = gs.seen | set(pending)
+    laid = crib_laid_away(gs)
+    pending = (*laid, *pending)
+    seen = gs.seen | set(pending) | named_starter(gs)
     known = [c for d in gs.dealt if d is not None for c in d if c not in seen]
     stand_in_seen = seen | _dealt_to_others(gs, None)
 

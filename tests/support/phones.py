@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import http.client
 import json
+import re
 import socket
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -15,17 +17,21 @@ from typing import Any
 
 from PIL import Image
 
+from pegboard.app import machine
 from pegboard.app.machine import AppState
 from pegboard.app.session import Session
-from pegboard.app.view import View
+from pegboard.app.state import Reading, WheelScreen
+from pegboard.app.view import PageKind, View
 from pegboard.config import Config
 from pegboard.device.loop import STOP
 from pegboard.device.phones import add_phones
 from pegboard.hw.clock import MonotonicClock
+from pegboard.rules.cards import Card, Rank, Suit
 from pegboard.rules.events import Deal, Event, GameHeader
 from pegboard.rules.state import GameState
 from pegboard.rules.variants import Rules
 from pegboard.sim.fakes import RecordingDisplay
+from pegboard.sim.keys import KeyStep
 from pegboard.sim.session import Simulator
 from pegboard.store import Store
 from pegboard.web.phone_app import PhoneLimits
@@ -242,3 +248,144 @@ def phone_board(folder: Path, *, dealer: int = 0, config: Config | None = None,
             yield board
         finally:
             _stop(board.sim, board.server, running[0])
+
+
+RANK_KEYS = {rank: ("10" if rank is Rank.TEN else rank.symbol) for rank in Rank}
+"""Each rank's key on the keypad, and its label on the box's card wheel."""
+
+SUIT_KEYS = {Suit.CLUBS: "A", Suit.DIAMONDS: "2", Suit.HEARTS: "3", Suit.SPADES: "4"}
+"""The keypad's key for each suit when the starter's suit is asked."""
+
+
+def until(board: Board, done: Callable[[], bool], what: str) -> None:
+    """Until ``done()`` holds of the board (fails after :data:`WAIT_S` naming ``what``):
+    looked at again at each of the board's publications, and a few times a second
+    besides (a key read off the pins changes the box's screen, not always the game)."""
+    condition = board.server.desk.published
+    deadline = time.monotonic() + WAIT_S
+    with condition:
+        while not done():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"waited {WAIT_S} s for {what}")
+            condition.wait(min(left, 0.02))
+
+
+class BoxHands:
+    """The seats a table plays on the box itself: keys pressed on gpiozero's mock pins (the
+    simulator's hands: the kit, its callbacks and the loop, as on a Pi), chosen by reading
+    the box's screen as a player reads the OLED.
+
+    ``truth`` tells the true cards of a count (a seat's hand, or the crib) so that a count
+    the box's stand-in suits made short is put right as a player would (GO on the count's
+    page, a flush or nobs)."""
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+        self.keys = 0
+
+    @property
+    def view(self) -> View:
+        """What the box shows now (the app's view of the loop's state)."""
+        return machine.view(self.board.state)
+
+    @property
+    def keypad(self) -> bool:
+        return self.board.sim.config.input.kit == "keypad"
+
+    def _press(self, *steps: KeyStep) -> None:
+        hands = self.board.sim.hands
+        hands.press_s = hands.gap_s = 0.02  # quick fingers (the gestures need no more)
+        for step in steps:
+            self.board.sim.press(step)
+            self.keys += step.count
+
+    def _after(self, steps: tuple[KeyStep, ...], changed: Callable[[AppState], bool],
+               what: str) -> None:
+        before = self.board.state
+        self._press(*steps)
+        until(self.board, lambda: changed(before), what)
+
+    def read(self, points: Callable[[View], int | None] = lambda view: None) -> None:
+        """OK on every page the box shows to be read; on a count's page whose points are
+        not those ``points`` says are right, GO first (the box's next suit fact: a flush,
+        nobs) until they are."""
+        while isinstance(self.board.state.screen, Reading):
+            view = self.view
+            right = points(view)
+            for _ in range(6):
+                if right is None or _title_points(view.title) in (None, right):
+                    break
+                assert "GO" in view.hint, (view.title, view.lines, view.hint, right)
+                self._after((KeyStep("go"),), lambda s: self.board.state is not s,
+                            "the count's next suit fact")
+                view = self.view
+            assert right is None or _title_points(view.title) in (None, right), (
+                view.title, view.lines, right)
+            self._after((KeyStep("ok"),), self._moved_on, "the box's next page")
+
+    def _moved_on(self, before: AppState) -> bool:
+        return self.board.state.screen is not before.screen
+
+    def enter(self, card: Card) -> None:
+        """Enter ``card`` on the box's card wheel by its rank (the starter, a card played,
+        a crib card): turned to on the encoder and OK, or its rank key on the keypad."""
+        view = self.view
+        picker = view.picker
+        assert picker is not None, (view.screen, view.title, view.lines)
+        label = RANK_KEYS[card.rank]
+        target = next(i for i, o in enumerate(picker.options) if o.rstrip("♠♥♦♣") == label)
+        if self.keypad:
+            steps: tuple[KeyStep, ...] = (KeyStep(label),)
+        else:
+            wheel = len(picker.options)
+            delta = (target - picker.index) % wheel
+            if delta > wheel // 2:
+                delta -= wheel
+            turn = () if delta == 0 else (KeyStep("right" if delta > 0 else "left",
+                                                  count=abs(delta)),)
+            steps = (*turn, KeyStep("ok"))
+        self._entered(steps, f"{card} entered on the box")
+
+    def suit(self, card: Card) -> None:
+        """The starter's suit asked on the box: ``card``'s suit chosen on its wheel."""
+        view = self.view
+        picker = view.picker
+        assert picker is not None and self.board.game.asked is not None
+        target = next(i for i, o in enumerate(picker.options) if o == card.pretty)
+        if self.keypad:
+            steps: tuple[KeyStep, ...] = (KeyStep(SUIT_KEYS[card.suit]),)
+        else:
+            steps = (*((KeyStep("right", count=target - picker.index),)
+                       if target > picker.index else ()), KeyStep("ok"))
+        self._entered(steps, f"the starter's suit, {card.suit}, entered on the box")
+
+    def go(self) -> None:
+        """GO: the player to act says go."""
+        self._entered((KeyStep("go"),), "a go keyed on the box")
+
+    def _entered(self, steps: tuple[KeyStep, ...], what: str) -> None:
+        session = self.board.state.session
+        assert session is not None
+        events = session.events
+        screen = self.board.state.screen
+        pending = screen.pending if isinstance(screen, WheelScreen) else ()
+
+        def taken(before: AppState) -> bool:
+            now = self.board.state
+            if now.session is None or now.session.events != events:
+                return True
+            if isinstance(now.screen, Reading) and now.screen.pages[0].kind is PageKind.REFUSED:
+                raise AssertionError(f"{what}: refused, {now.screen.pages[0].lines}")
+            return isinstance(now.screen, WheelScreen) and len(now.screen.pending) > len(pending)
+
+        self._after(steps, taken, what)
+
+
+_POINTS = re.compile(r": (\d+)\b")
+
+
+def _title_points(title: str) -> int | None:
+    """The points a count's page says in its title ("Ben's hand: 8")."""
+    found = _POINTS.search(title)
+    return int(found.group(1)) if found else None

@@ -270,6 +270,20 @@
     drawTable();
     drawMine();
     drawCounts();
+    placeCounts();
+  }
+
+  // The last count is read at the show, when the next deal's cards are asked on the grid:
+  // then it stands above the seat's cards (where the player looks, not under 52 buttons);
+  // in the play, with no grid, below them. Moved in the page itself, so a screen reader
+  // reads it in the order it is seen.
+  function placeCounts() {
+    const counts = $("counts"), mine = $("mine");
+    const above = $("grid").childElementCount > 0;
+    const next = above ? mine : mine.nextElementSibling;
+    if (counts !== next && counts.nextElementSibling !== next) {
+      mine.parentNode.insertBefore(counts, next);
+    }
   }
 
   async function join(code) {
