@@ -20,7 +20,7 @@ from pegboard.app.inputs import KnobTurn, Pairing, PhoneSeats, SeatCode
 from pegboard.app.state import CardEntry, WheelScreen
 from pegboard.app.view import PageKind
 from pegboard.rules.cards import DECK, Card, Rank, Suit
-from pegboard.rules.events import Dealt, Go, LaidAway, Play, StarterSuit
+from pegboard.rules.events import Dealt, Go, LaidAway, Play, Starter, StarterSuit
 from pegboard.rules.state import Phase
 from pegboard.web.phone_view import ActionError, asks, read_action, seat_json
 from tests.support.app_driver import GO, HOLD_OK, OK, UNDO, App, new_game
@@ -213,8 +213,54 @@ def test_an_open_handed_game_never_asks_the_box_for_a_phones_cards() -> None:
     assert app.view.title == "P1 lays away"
     app.feed(OK, OK)
     app.read()
-    assert isinstance(app.state.screen, WheelScreen) and app.game.dealt[1] is None
+    assert app.game.dealt[1] is None and not isinstance(app.state.screen, CardEntry)
+
+
+def p2_on_a_phone_p1_in() -> App:
+    """An open-handed first deal, P2's seat on a phone, P1's cards entered on the box."""
+    app = learn_to_play()
+    app.feed(PhoneSeats(frozenset({1})))
+    for card in ("A♥", "2♠", "3♦", "9♣", "10♣", "Q♠"):
+        app.pick(card[:-1])
+        app.pick(card)
+    app.read()
+    app.feed(OK, OK)
+    return app.read()
+
+
+def test_an_open_handed_deal_waits_for_every_phones_hand_before_the_starter() -> None:
+    """The box says whom the starter waits for (no card), refuses the starter meanwhile, on
+    the box and on the dealer's phone alike; once the phone's hand is in, the starter."""
+    app = p2_on_a_phone_p1_in()
+    view = app.view
+    assert view.picker is None and view.title == "Deal 1: P1 deals", view
+    assert "Waiting for P2's hand on its phone" in " ".join(view.lines), view.lines
+    app.feed(OK)
+    assert app.pages and app.pages[0].kind is PageKind.REFUSED
+    assert "Waiting for P2's hand" in " ".join(app.pages[0].lines)
+    assert app.game.starter is None
+    app.read()
+    phones = Phones(app, random.Random(3))
+    app.feed(PhoneSeats(frozenset({0, 1})))  # the dealer's phone joins too: refused alike
+    answer = phones.send(0, Starter(Card.parse("5D")))
+    assert not answer.taken and "Waiting for P2's hand" in answer.reason
+    six = cards("4H 5S 6C 7D 8H KD")
+    assert phones.send(1, Dealt(1, six), LaidAway(1, six[:2])).taken
+    app.read()
+    assert isinstance(app.state.screen, WheelScreen)
     assert app.view.picker is not None and app.view.picker.prompt == "Starter"
+    assert phones.send(0, Starter(Card.parse("5D"))).taken
+
+
+def test_a_seat_the_starter_waits_for_falls_back_to_the_box() -> None:
+    """P2's phone released while the starter waits for its hand: the box asks for P2's
+    cards itself, as for any seat on the box."""
+    app = p2_on_a_phone_p1_in()
+    assert app.view.picker is None
+    app.feed(PhoneSeats(frozenset()))
+    screen = app.state.screen
+    assert isinstance(screen, CardEntry) and screen.player == 1, screen
+    assert app.view.title == "Dealt to P2"
 
 
 def test_the_app_learns_which_seats_phones_hold() -> None:

@@ -70,6 +70,7 @@ from pegboard.app.state import (
     Result,
     Setup,
     SetupScreen,
+    WheelScreen,
 )
 from pegboard.app.transitions import dispatch, view_of
 from pegboard.app.view import Brightness, PageKind, View
@@ -77,6 +78,7 @@ from pegboard.app.words import offer_page, score_line
 from pegboard.config import Config
 from pegboard.record.reader import RawLine
 from pegboard.rules.game import Game
+from pegboard.rules.state import Phase
 from pegboard.rules.value import replace
 
 __all__ = ["AppState", "initial_state", "step", "view"]
@@ -126,11 +128,16 @@ def seated(setup: Setup, names: Sequence[str]) -> Setup:
 def _phones_joined(state: AppState) -> AppState:
     """An open-handed deal's question for a seat's dealt cards gives way when a phone now
     holds that seat (and none of them is entered yet): the box never asks for a phone's
-    cards."""
+    cards. The other way round, a seat the starter waited for whose phone is released falls
+    back to the box: its cards are asked there."""
     screen = state.screen
     if (isinstance(screen, CardEntry) and screen.purpose == open_hands.ADVICE
             and screen.player in state.phones and not screen.cards and state.session is not None
             and not state.table.points_only):
+        return replace(state, screen=flow.table_screen(state))
+    if (isinstance(screen, WheelScreen) and not screen.pending and state.session is not None
+            and open_hands.open_hands(state) and state.session.state.phase is Phase.STARTER
+            and open_hands.next_entry(state) is not None):
         return replace(state, screen=flow.table_screen(state))
     return state
 

@@ -68,6 +68,30 @@ def next_entry(state: AppState) -> CardEntry | None:
     return None
 
 
+def waiting_for_phones(state: AppState) -> tuple[int, ...]:
+    """The seats phones hold whose cards an open-handed deal still waits for (dealt, or
+    laid away), from the dealer's left: the starter is turned only once every hand is in,
+    as the box asks of its own seats. A seat that falls back to the box (its phone released)
+    is asked on the box instead (:func:`next_entry`)."""
+    if not open_hands(state) or state.session is None or state.table.points_only:
+        return ()
+    gs = state.session.state
+    if gs.phase is not Phase.STARTER or gs.dealer is None:
+        return ()
+    seats = ((gs.dealer + k) % gs.players for k in range(1, gs.players + 1))
+    return tuple(seat for seat in seats if seat in state.phones
+                 and (gs.dealt[seat] is None or gs.laid_away[seat] is None))
+
+
+def waiting_words(gs: GameState, seats: Sequence[int]) -> str:
+    """Whom the starter waits for, naming no card: "Waiting for Ben's hand (phone)"."""
+    names = [f"{gs.names[seat]}'s" for seat in seats]
+    who = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return (f"Waiting for {who} {'hand' if len(names) == 1 else 'hands'} on "
+            f"{'its phone' if len(names) == 1 else 'their phones'}: the starter comes after "
+            "every hand.")
+
+
 def away_count(gs: GameState) -> int:
     """How many cards each player lays away (2 with two players and in five-card, else 1)."""
     return gs.rules.dealt_size(gs.players) - gs.rules.hand_size()

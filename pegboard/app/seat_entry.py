@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import re
 
-from pegboard.app import flow
+from pegboard.app import flow, open_hands
 from pegboard.app.effects import Effect, Persist, SeatAnswer, SetBrightness
 from pegboard.app.inputs import SeatEntry
 from pegboard.app.session import Session
@@ -151,6 +151,9 @@ def _check(state: AppState, request: SeatEntry) -> str | None:
             return why
     if request.seq != seat_seq(session, seat):
         return STALE
+    waiting = open_hands.waiting_for_phones(state)
+    if waiting and any(isinstance(event, Starter) for event in request.entries):
+        return open_hands.waiting_words(gs, waiting)
     trial = session
     for event in request.entries:
         try:

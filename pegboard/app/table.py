@@ -11,15 +11,15 @@ from __future__ import annotations
 
 from pegboard.app import calls, flow, resuit, wheels
 from pegboard.app.effects import FactsEntered
-from pegboard.app.inputs import InputEvent, RankKey
-from pegboard.app.open_hands import open_hands
+from pegboard.app.inputs import InputEvent, KnobTurn, RankKey
+from pegboard.app.open_hands import open_hands, waiting_for_phones, waiting_words
 from pegboard.app.picker import rank_label
 from pegboard.app.session import Session
 from pegboard.app.state import AppState, Reading, Result, Wheel, WheelScreen
 from pegboard.app.teach import turn_coach
 from pegboard.app.view import PageKind, PickerView, Screen, View, entered_words
 from pegboard.app.views import board
-from pegboard.app.words import heading
+from pegboard.app.words import heading, wrap
 from pegboard.coach.help_shape import LINE_WIDTH
 from pegboard.rules.cards import Card, Suit
 from pegboard.rules.events import Crib, Go, Play, Show, Starter, StarterSuit
@@ -60,6 +60,11 @@ def wheel_key(state: AppState, screen: WheelScreen, event: InputEvent) -> Result
         if suit is None or suit not in wheels.offered_suits(_gs(state), state.phones):
             return state, ()
         return flow.enter(replace(state, screen=WheelScreen()), StarterSuit(suit))
+    waiting = waiting_for_phones(state)
+    if waiting:  # an open-handed deal: no starter before every phone's hand is in
+        if isinstance(event, KnobTurn):
+            return state, ()
+        return flow.refuse(state, waiting_words(_gs(state), waiting)), ()
     found = _wheel(state, screen)
     if found is None:
         return state, ()
@@ -179,6 +184,10 @@ def view(state: AppState, screen: WheelScreen) -> View:
         # The crib's claim, still open to a call, heads the next deal's first screen (the
         # header marks the dealer).
         title = calls.open_count_claim(state) or f"Deal {gs.deal_no}: {dealer} deals"
+        waiting = waiting_for_phones(state)
+        if waiting:
+            return replace(board(gs, Screen.MESSAGE, title), award=state.award,
+                           lines=wrap(waiting_words(gs, waiting)), hint="")
         return replace(board(gs, Screen.STARTER, title),
                        picker=pv, award=state.award, hint="OK starter  GO jump")
     if gs.phase is Phase.PLAY:
