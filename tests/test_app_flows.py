@@ -169,7 +169,9 @@ def test_cut_for_deal_with_a_tie() -> None:
     app.pick("2")
     assert app.game.dealer == 1 and app.game.phase is Phase.STARTER
     assert app.view.title == "The cut"  # shown as it fell before the deal goes on
-    assert app.view.lines == ("P1 cut 9", "P2 cut 2", "P2 deals: low card")
+    # Without teaching (no coach's page on the deal) the page says how to deal in a line.
+    assert app.view.lines == ("P1 cut 9", "P2 cut 2", "P2 deals: low card",
+                              "Deal 6, lay 2 away")
     app.feed(OK)
     assert app.view.screen is Screen.STARTER
     assert app.replayed().dealer == 1

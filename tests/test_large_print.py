@@ -242,14 +242,14 @@ def test_large_print_is_a_config_key_and_a_setup_row() -> None:
     assert machine.view(machine.initial_state(config)).large_print
 
 
-@pytest.mark.parametrize(("large", "last"), [(True, 2), (False, 1)])
+@pytest.mark.parametrize(("large", "last"), [(True, 3), (False, 2)])
 def test_a_page_scrolls_to_its_last_line_in_large_print(tmp_path: Path, large: bool,
                                                         last: int) -> None:
     """A few lines fill a large-print page, so turning goes on until the last is at the top
     (the usual screen stops with its last two lines in view)."""
     frames = play(TO_THE_CUT + "right*5", tmp_path / "store", large=large)
     view, _ = frames[-1]
-    assert view.screen is Screen.MESSAGE and view.title == "The cut" and len(view.lines) == 3
+    assert view.screen is Screen.MESSAGE and view.title == "The cut" and len(view.lines) == 4
     assert view.first_line == last
 
 

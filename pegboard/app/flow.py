@@ -39,7 +39,7 @@ from pegboard.app.state import (
     ScreenState,
     WheelScreen,
 )
-from pegboard.app.teach import BASICS, given_by, lessons
+from pegboard.app.teach import BASICS, before_the_first_card, given_by, lessons
 from pegboard.app.view import PageKind
 from pegboard.app.words import (
     awards_text,
@@ -75,8 +75,7 @@ def enter(state: AppState, event: Event, first: tuple[Page, ...] = (), *,
     page (a seat's own entry from its phone: the coach's pages about it are that seat's)."""
     session = state.session
     assert session is not None
-    if state.helped_unread:  # a game resumed: what it has taught is read off its record
-        state = replace(state, helped=lessons_given(state), helped_unread=False)
+    state = read_lessons(state)
     before = session.state
     try:
         session, report = session.apply(event)
@@ -375,10 +374,19 @@ def held_back(state: AppState, before: GameState, report: Report, *, teach: bool
     return [*pages, *taught], helped
 
 
+def read_lessons(state: AppState) -> AppState:
+    """``state`` with the lessons its game has given read off the record, if it was resumed
+    and they are not read yet (:func:`lessons_given`)."""
+    if not state.helped_unread:
+        return state
+    return replace(state, helped=lessons_given(state), helped_unread=False)
+
+
 def lessons_given(state: AppState) -> frozenset[str]:
     """The once-a-game lessons the game in ``state`` has given, read off its record: each
     entry replayed as the table made it, with the lessons it brought up then (the basics
-    offered at a teaching game's start, the coach's steps, the cut's deal page, a near
+    offered at a teaching game's start or as teaching was turned on before its first card,
+    the coach's steps, the cut's deal page, a near
     miss, rule help, and a claim's lessons once the muggins window on it shut), so a
     lesson given before a restart is not given again, and one not yet given still is."""
     session = state.session
@@ -399,6 +407,9 @@ def lessons_given(state: AppState) -> frozenset[str]:
         if isinstance(event, OptionsChanged):
             table = table.with_option(event)
         now = replace(state, session=Session(after, table), helped=frozenset(helped))
+        if (isinstance(event, OptionsChanged) and event.teaching and now.teaching
+                and before_the_first_card(after.state)):
+            helped |= set(BASICS)  # offered as teaching was turned on (pegboard.app.menus)
         helped |= held_back(now, before.state, report)[1]
         if not _opens_count_call(report):  # else taught when the window on it shuts
             helped |= given_by(now, before.state, event, report.awards)

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pegboard.app import club_notice, flow, open_hands, pairing, seat_entry, views
+from pegboard.app import club_notice, flow, open_hands, pairing, seat_entry, teach, views
 from pegboard.app.effects import (
     AudioMode,
     Earcon,
@@ -59,6 +59,7 @@ from pegboard.app.state import (
     Calling,
     CardEntry,
     Confirm,
+    Cutting,
     Dealer,
     HelpScreen,
     Home,
@@ -177,6 +178,7 @@ def step(state: AppState, event: InputEvent, now: float) -> Result:
     state = replace(state, last_input=now, fresh=False, entered="")
     before = _leds(state)
     new, effects = dispatch(state, event)
+    new = _basics(new)
     if new.score_held and key is not Key.MENU:  # only a hold right after it opens the menu
         new = replace(new, score_held=False)
     after = _leds(new)
@@ -185,6 +187,22 @@ def step(state: AppState, event: InputEvent, now: float) -> Result:
     if state.audio and new.audio and key is not None:
         effects = (*_earcon(state, new, event, effects), *effects)
     return new, (*waking, *effects)
+
+
+def _basics(state: AppState) -> AppState:
+    """Teaching turned on (from the menu) before the game's first card: the basics are offered
+    as the table's screen comes back, as at the start of a teaching game, once a game."""
+    session = state.session
+    if (session is None or not state.teaching or not isinstance(state.screen, _FIRST_ENTRY)
+            or not teach.before_the_first_card(session.state)):
+        return state
+    state = flow.read_lessons(state)  # a resumed game: were they offered before?
+    return state if teach.BASICS[0] in state.helped else teach.offer_basics(state)
+
+
+_FIRST_ENTRY = (Dealer, Cutting, WheelScreen, CardEntry)
+"""The screens on which a game's first card is entered (the cut, the starter, an open
+hand's dealt cards)."""
 
 
 _ASKED = (SayAgain, SayScore, ReadScreen)

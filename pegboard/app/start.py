@@ -23,12 +23,12 @@ from pegboard.app.state import (
     Setup,
     SetupScreen,
 )
-from pegboard.app.teach import BASICS, help_pages, lessons
+from pegboard.app.teach import lessons, offer_basics
 from pegboard.app.view import Screen, View
 from pegboard.app.views import board, numbered
 from pegboard.config import ClubConfig
 from pegboard.rules.events import Cut, Deal, GameHeader
-from pegboard.rules.state import Phase
+from pegboard.rules.state import GameState, Phase
 from pegboard.rules.value import Value, replace
 from pegboard.rules.variants import VARIANT_BY_KEY, VARIANTS
 
@@ -252,20 +252,6 @@ def start_game(state: AppState) -> Result:
     return state, (PersistNewGame(session.header), *((phones,) if phones else ()))
 
 
-BASICS_OFFER = Page("The basics", ("OK: read the basics", "UNDO: skip them", "(how to play, and",
-                                   "counting a hand)"), screen=Screen.HELP)
-"""The page that offers the basics: OK reads them, UNDO goes straight to the game."""
-
-
-def offer_basics(state: AppState) -> AppState:
-    """Before the first entry of a teaching game: the basics pages, offered (UNDO skips them
-    to the screen the game starts on)."""
-    topics = tuple(rulehelp.topic(name) for name in BASICS)
-    pages = (BASICS_OFFER, *help_pages(topics))
-    return replace(state, screen=Reading(pages, then=state.screen),
-                   helped=state.helped | set(BASICS))
-
-
 def setup_view(state: AppState, screen: SetupScreen) -> View:
     keys = setup_rows(state.setup, state.config.club, screen)
     rows = [label for _, label in keys]
@@ -328,11 +314,19 @@ def cut_key(state: AppState, screen: Cutting, event: InputEvent) -> Result:
         names, dealer = gs.names, gs.dealer
         assert dealer is not None
         lines = tuple(f"{names[i]} cut {picker.rank_label(c.rank)}" for i, c in enumerate(cards))
-        page = Page("The cut", (*lines, f"{names[dealer]} deals: low card"))
         # The deal after the cut is the table's: the coach says how to deal all the same.
         coached, steps = lessons(new, gs, Deal(), ())
+        # Without the coach, the page the table reads anyway says it in a line.
+        how = () if coached else (how_to_deal(gs),)
+        page = Page("The cut", (*lines, f"{names[dealer]} deals: low card", *how))
         new = replace(new, helped=new.helped | steps, screen=Reading((page, *coached)))
     return new, effects
+
+
+def how_to_deal(gs: GameState) -> str:
+    """The deal in one line of the screen: "Deal 6, lay 2 away" (RULES.md, "The deal")."""
+    dealt = gs.rules.dealt_size(gs.players)
+    return f"Deal {dealt}, lay {dealt - gs.rules.hand_size()} away"
 
 
 def cut_back(state: AppState, screen: Cutting, event: InputEvent) -> Result:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from pegboard import lazy
 from pegboard.app.coach import COACH, coach_pages
 from pegboard.app.open_hands import open_hands, open_hands_page
-from pegboard.app.state import AppState, Page
+from pegboard.app.state import AppState, Page, Reading
 from pegboard.app.view import PageKind, Screen
 from pegboard.app.words import no_suits, wrap
 from pegboard.coach.help_shape import in_words, paginate
@@ -22,6 +22,7 @@ from pegboard.errors import PegboardError
 from pegboard.rules.events import Claim, Deal, Event, Play
 from pegboard.rules.scoring import Breakdown
 from pegboard.rules.state import Award, GameState, Phase, Reason
+from pegboard.rules.value import replace
 
 if TYPE_CHECKING:
     from pegboard.coach import hints, knowledge, lookahead, review, rulehelp, teaching
@@ -38,6 +39,30 @@ else:
 BASICS = ("how-to-play", "counting")
 """The basics offered before a teaching game's first entry (:mod:`pegboard.coach.help_basics`):
 how to play, and counting a hand."""
+
+
+BASICS_OFFER = Page("The basics", ("OK: read the basics", "UNDO: skip them", "(how to play, and",
+                                   "counting a hand)"), screen=Screen.HELP)
+"""The page that offers the basics: OK reads them, UNDO goes straight to the game."""
+
+
+def offer_basics(state: AppState) -> AppState:
+    """Before the first entry of a teaching game (started so, or teaching turned on before
+    the first card is entered): the basics pages, offered (UNDO skips them to the screen the
+    game is on)."""
+    topics = tuple(rulehelp.topic(name) for name in BASICS)
+    pages = (BASICS_OFFER, *help_pages(topics))
+    return replace(state, screen=Reading(pages, then=state.screen),
+                   helped=state.helped | set(BASICS))
+
+
+def before_the_first_card(gs: GameState) -> bool:
+    """No card of the game is entered yet: the first deal of its first game at most, before
+    its starter and any dealt card (where the basics are still offered when teaching is
+    turned on)."""
+    return (gs.game_no == 1 and gs.deal_no <= 1
+            and gs.phase in (Phase.CUT, Phase.DEAL, Phase.STARTER)
+            and all(cards is None for cards in gs.dealt))
 
 
 def lessons(state: AppState, before: GameState, event: Event, awards: tuple[Award, ...],
