@@ -81,6 +81,8 @@ def enter(state: AppState, event: Event, first: tuple[Page, ...] = (), *,
         session, report = session.apply(event)
     except PegboardError as error:
         return refuse(state, str(error)), ()
+    # What a held key entered at once is shown until the next entry (or take-back).
+    state = replace(state, entered="")
     effects: list[Effect] = [Persist(event, session.report)]
     state, pages = notices(replace(state, session=session), before, report, teach=teach)
     claim = said_with(session.state, event)
@@ -251,7 +253,7 @@ def undo(state: AppState) -> Result:
         effects.append(Persist(option, session.report))
     state = replace(
         state, session=session, award=f"Undone: {describe(last, session.state.names)}",
-        race=(), offers_shown=min(state.offers_shown, len(session.state.offers)),
+        race=(), offers_shown=min(state.offers_shown, len(session.state.offers)), entered="",
     )
     # An offer the undone entry answered (a penalty applied, an offer let pass) stands again:
     # it is put to the table as a game resumed at this point would put it.

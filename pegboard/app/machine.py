@@ -155,7 +155,7 @@ def step(state: AppState, event: InputEvent, now: float) -> Result:
         return _idle(state, now)
     if isinstance(event, SeatEntry):  # a phone's entry: not a key, but the pegs follow it
         before_leds = _leds(state)
-        new, effects = seat_entry.enter(replace(state, entered=""), event, now)
+        new, effects = seat_entry.enter(state, event, now)
         after_leds = _leds(new)
         if after_leds is not None and after_leds != before_leds:
             effects = (*effects, after_leds)
@@ -174,8 +174,7 @@ def step(state: AppState, event: InputEvent, now: float) -> Result:
     if state.fresh and key is Key.HOLD_GO and not state.audio:
         return replace(state, setup=replace(state.setup, audio=True), fresh=False,
                        last_input=now), (*waking, AudioMode(True))
-    # What a held key entered at once is shown until the next key.
-    state = replace(state, last_input=now, fresh=False, entered="")
+    state = replace(state, last_input=now, fresh=False)
     before = _leds(state)
     new, effects = dispatch(state, event)
     new = _basics(new)

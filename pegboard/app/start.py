@@ -243,7 +243,7 @@ def start_game(state: AppState) -> Result:
                          club=club_setup.seat(s, club))
         state = replace(state, setup=club_setup.after(s))
     session = Session.new(header)
-    state = replace(state, session=session, award="", helped=frozenset(),
+    state = replace(state, session=session, award="", entered="", helped=frozenset(),
                     offers_shown=0, race=(), phones=frozenset())
     state = replace(state, screen=flow.table_screen(state))
     if state.teaching:

@@ -634,7 +634,7 @@ class AppState(Value):
     that phones hold (their hands are private: :mod:`pegboard.app.private`). ``score_held``:
     audio mode on the keypad, the last key was ``D`` held, which said the score (held again
     at once, it opens the menu). ``entered``: the card a held rank key entered at once with
-    the one suit fact it could mean, in words ("J, with nobs"), shown until the next key.
+    the one suit fact it could mean, in words ("J, with nobs"), shown until the next entry.
     ``helped_unread``: a game resumed from its record, whose lessons given (``helped``) are
     read off the record when the next entry is made (not at start: the lessons' modules are
     loaded only when teaching needs them), never remembered across a restart.

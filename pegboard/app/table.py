@@ -83,11 +83,14 @@ def wheel_key(state: AppState, screen: WheelScreen, event: InputEvent) -> Result
         new, effects = _card(replace(state, screen=screen), screen, chosen.card,
                              named=not chosen.plain)
     refused = isinstance(new.screen, Reading) and new.screen.pages[0].kind is PageKind.REFUSED
-    if chosen.facts and isinstance(event, RankKey) and event.long and not refused:
+    if refused:
+        return new, effects
+    if chosen.facts and isinstance(event, RankKey) and event.long:
         # entered at once by a held key: its suit facts are shown and said with it
         effects = (*effects, FactsEntered(chosen.label, chosen.facts))
-        new = replace(new, entered=entered_words(chosen.label, chosen.facts))
-    return new, effects
+        return replace(new, entered=entered_words(chosen.label, chosen.facts)), effects
+    # Another card chosen (a hand's or crib's next card too): the note has had its turn.
+    return replace(new, entered=""), effects
 
 
 def go(state: AppState, screen: WheelScreen, event: InputEvent) -> Result:

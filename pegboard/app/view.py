@@ -309,8 +309,8 @@ class View(Value):
     """``PAIR``: the join code, drawn large beside the QR code."""
     entered: str
     """The card a held rank key entered at once with the one suit fact it could mean, in the
-    words the voice says it (``"J, with nobs"``, :func:`entered_words`), until the next key;
-    empty: none."""
+    words the voice says it (``"J, with nobs"``, :func:`entered_words`), until the next
+    entry; empty: none."""
 
     def __init__(
         self,

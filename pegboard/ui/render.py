@@ -302,7 +302,7 @@ def _table(image: Image.Image, view: View) -> None:
 
 def last_entered(view: View) -> str:
     """The bottom line's account of the last entry: the card a held key entered at once with
-    its suit fact ("J, with nobs", until the next key), then the last award; the card's
+    its suit fact ("J, with nobs", until the next entry), then the last award; the card's
     words are kept whole, the award cut where the line ends (it stays after the next key)."""
     return "  ".join(part for part in (view.entered, view.award) if part)
 
@@ -323,7 +323,7 @@ def _table_rows(view: View) -> list[str]:
         entered = "  ".join(line for line in view.lines if line)
         # A suit fact a hold chose, in words, takes the prompt's place over the wheel while
         # it is chosen (what OK enters now).
-        # So does the card a held key has just entered with its fact, until the next key.
+        # So does the card a held key has just entered with its fact, until the next entry.
         prompt = (fact_line(view.picker, COLUMNS - 1) if view.picker.facts
                   else view.entered or view.picker.prompt)
         return [f"{prompt}  {entered}" if entered else prompt]
