@@ -93,3 +93,23 @@ def test_a_teaching_game_turned_on_in_the_menu_before_its_cut_is_still_offered_t
     assert app.view.screen is Screen.CUT
     app.feed(GO)  # the wheel still takes its keys
     assert app.view.screen is Screen.CUT
+
+
+def test_the_keypad_says_how_a_dealt_cards_suit_is_chosen() -> None:
+    """Learn to play on the keypad: a dealt card's rank, then its suit, which the line says
+    how to choose (no knob to turn): held, the rank key shows the next suit; tapped, it
+    enters the one shown."""
+    app = App.start("keypad")
+    app.feed(RankKey(Rank.TWO), OK, UNDO)  # Learn to play, Start, the basics skipped
+    app.feed(RankKey(Rank.TWO))  # P1 deals
+    while app.pages:
+        app.read()
+    assert app.view.title == "Dealt to P2"
+    app.feed(RankKey(Rank.FIVE))
+    pv = app.view.picker
+    assert pv is not None and pv.prompt == "Suit? hold 5: next" and pv.candidate == "5♣"
+    app.feed(RankKey(Rank.FIVE, long=True), RankKey(Rank.FIVE, long=True))
+    pv = app.view.picker
+    assert pv is not None and pv.candidate == "5♦"
+    app.feed(RankKey(Rank.FIVE))
+    assert app.view.lines == ("5♦",)
