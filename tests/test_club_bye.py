@@ -82,3 +82,22 @@ def test_the_service_credits_the_bye(tmp_path: Path) -> None:
         finally:
             board.close()
             service.stop()
+
+
+def test_a_seating_known_to_be_another_nights_checks_nothing_and_credits_no_bye(
+        tmp_path: Path) -> None:
+    """A board's late result of last week, arriving while this week's seating is held (the
+    service's --night): counted as its own night's, neither held by this week's tables nor
+    crediting this week's bye; the same game on the seating's own night is held."""
+    unseated = card(3, ("101", "103"), 1)  # night 1, round 2: not a table of SEATING
+    late = connect(tmp_path / "late.db")
+    assert store_result(late, unseated, seating=SEATING,
+                        seating_night=unseated["night"] + 1) is Stored.COUNTED
+    assert set(rows(late)) == {"101", "103"}  # no bye of the other night's seating
+    tonight = connect(tmp_path / "tonight.db")
+    assert store_result(tonight, unseated, seating=SEATING,
+                        seating_night=unseated["night"]) is Stored.HELD
+    fits = card(1, ("101", "102"), 1)
+    assert store_result(tonight, fits, seating=SEATING,
+                        seating_night=fits["night"]) is Stored.COUNTED
+    assert rows(tonight)["105"]["byes"] == 1

@@ -482,7 +482,7 @@ def create_app(db_path: Path, notes: Notes, *, hosts: Collection[str] | None,
         def work(db: sqlite3.Connection) -> str:
             return act(db, what, fields[0], fields[1], director=fields[2],
                        reason=fields[3], points=points, scores=scores,
-                       seating=tonight.rounds, bye=bye)
+                       seating=tonight.rounds, bye=bye, seating_night=tonight.night)
         try:
             said = await run_in_threadpool(answers.use, work)
         except ClubError as error:

@@ -197,15 +197,26 @@ class Bye(StrEnum):
     """Nothing: the bye is listed, and counts for nothing."""
 
 
+def seated(card: Mapping[str, Any], seating: list[Round] | None, night: int | None
+           ) -> list[Round] | None:
+    """The seating that applies to ``card``: tonight's ``seating``, unless it is known to
+    be another night's (``night``, the night it is for: a board's late result of last
+    week is neither checked against this week's tables nor credits this week's byes)."""
+    return None if night is not None and card["night"] != night else seating
+
+
 def store_result(db: sqlite3.Connection, card: dict[str, Any], *, now: float | None = None,
                  points: GamePoints = GamePoints.ACC, seating: list[Round] | None = None,
                  bye: Bye = Bye.WIN,
-                 then: Callable[[sqlite3.Connection], None] | None = None) -> Stored:
+                 then: Callable[[sqlite3.Connection], None] | None = None,
+                 seating_night: int | None = None) -> Stored:
     """Store a checked scorecard (see the module), counted by the club's game ``points``
-    when it fits the night (:func:`misfit`, with tonight's ``seating`` if one is loaded),
-    else held for the director: what it did. A counted game credits its round's bye, as
-    the club's ``bye`` says (:func:`credit_bye`). ``then`` writes in the same transaction
-    (the service's own bookkeeping of the message: stored with it, or not at all)."""
+    when it fits the night (:func:`misfit`, with tonight's ``seating`` if one is loaded,
+    for ``seating_night`` when known: :func:`seated`), else held for the director: what
+    it did. A counted game credits its round's bye, as the club's ``bye`` says
+    (:func:`credit_bye`). ``then`` writes in the same transaction (the service's own
+    bookkeeping of the message: stored with it, or not at all)."""
+    seating = seated(card, seating, seating_night)
     with transaction(db):
         stored = _store(db, card, time.time() if now is None else now, points, seating)
         if stored.changes:
@@ -435,7 +446,7 @@ def _adjust(db: sqlite3.Connection, key: str, card: Mapping[str, Any], scores: S
 def act(db: sqlite3.Connection, what: Act, key: str, revision: str, *, director: str,
         reason: str, points: GamePoints = GamePoints.ACC, now: float | None = None,
         scores: Sequence[int] | None = None, seating: list[Round] | None = None,
-        bye: Bye = Bye.WIN) -> str:
+        bye: Bye = Bye.WIN, seating_night: int | None = None) -> str:
     """The director's act on the game ``key``'s ``revision``, with a ``reason``, kept in the
     audit; what it did, in words. ``scores``: an adjustment's board; a game accepted credits
     its round's bye in tonight's ``seating`` as a counted one does (:func:`credit_bye`).
@@ -469,7 +480,7 @@ def act(db: sqlite3.Connection, what: Act, key: str, revision: str, *, director:
                 _bump(db, "results")
             _bump(db, "held", -1)
             _count(db, key, revision, card, at, row["payload"], points)
-            credit_bye(db, card, seating, points, bye)
+            credit_bye(db, card, seated(card, seating, seating_night), points, bye)
             status, said = ACCEPTED, f"counted revision {revision} of {key}"
         elif what is Act.ADJUST:
             assert scores is not None

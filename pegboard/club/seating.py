@@ -169,7 +169,8 @@ class Tonight:
 
     def __init__(self, rounds: list[Round] | None = None, night: int | None = None) -> None:
         """``night``: the night the seating is for (the service's ``--night``; None: not
-        given), kept with it in the results database."""
+        given), kept with it in the results database; a game of another night is not
+        checked against it (:func:`pegboard.club.results.seated`)."""
         self._rounds = rounds
         self.night = night
         self._lock = threading.Lock()

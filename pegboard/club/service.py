@@ -407,7 +407,8 @@ class Subscriber:
         with self._db_lock:
             db = self._database()
             stored = store_result(db, card, points=self.points, seating=self.tonight.rounds,
-                                  bye=self.bye, then=bookkeeping)
+                                  bye=self.bye, then=bookkeeping,
+                                  seating_night=self.tonight.night)
             if stored.changes:
                 self.publish_night(db)  # the next round may have come
         log.info("result %s from %s:%s: %s", card["id"], card["board"], card["game"], stored)
