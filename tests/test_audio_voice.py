@@ -321,3 +321,16 @@ def test_keypad_claim_digits_are_read_back(tmp_path: Path) -> None:
         "P1 claims. fifteen: 2", "[ok]", "fifteen: 5", "[ok]", "fifteen: 1", "[ok]",
         "fifteen: 12", "[ok]", "P1: twelve claimed, corrected to two; P1 2, P2 0",
         "Deal 1. P2 plays: ace"]
+
+
+def test_a_tie_for_the_cut_is_said_as_one_sentence(tmp_path: Path) -> None:
+    """A page line after a colon goes on the same sentence: "tie: cut again"."""
+    tie = transcript_of("ok ok ok ok ok", tmp_path).texts()
+    assert tie[-1] == "Entered. A tie. Lowest cards tie: cut again."
+
+
+def test_an_undo_names_a_court_card_in_words(tmp_path: Path) -> None:
+    """What UNDO took back is said with its card in words, as the wheel says it ("P2's
+    queen"), never the screen's letter ("Q", which a speech engine reads as "cue")."""
+    said = transcript_of(START + " left*2 ok undo", tmp_path).texts()
+    assert said[-2:] == ["Taken back: P2's queen", "Deal 1. P2 plays: ace"]

@@ -61,6 +61,7 @@ from pegboard.voice.phrases import (
     coach_phrase,
     no_score_phrase,
     phrases_for,
+    speakable,
 )
 
 
@@ -230,8 +231,9 @@ class Announcer:
         names = state.session.state.names
         what = next((describe(report.event, names) for report in taken
                      if not isinstance(report.event, OptionsChanged)), "")
-        return (Announcement(f"Taken back: {what}" if what else "Taken back", "undo",
-                             Importance.PENALTY, entries),)
+        # the entry as the screen names it, its card in words ("P1's queen", never "Q")
+        return (Announcement(speakable(f"Taken back: {what}") if what else "Taken back",
+                             "undo", Importance.PENALTY, entries),)
 
     def _remember(self, state: AppState) -> None:
         screen = state.screen

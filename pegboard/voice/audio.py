@@ -109,8 +109,8 @@ def sentences(parts: Sequence[str]) -> str:
     """Parts said one after another: "Who deals first? Cut for deal"."""
     out = ""
     for part in (speakable(part) for part in parts):
-        if part:
-            out += (" " if out.endswith(("?", ".", "!")) else ". " if out else "") + part
+        if part:  # a part after a colon goes on the same sentence ("Lowest cards tie: cut")
+            out += (" " if out.endswith(("?", ".", "!", ":")) else ". " if out else "") + part
     return out
 
 
