@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from itertools import combinations
 from math import comb
 
@@ -128,6 +129,12 @@ def _value(known: Knowledge, card: Card, unseen: list[Card]) -> Ahead:
     return Ahead(card, value, trap, none == 1 and bool(unseen), none)
 
 
+# Kept for the latest situations: the coach's line, its note after the play, the hint and the
+# review each judge the same situation, and a finished game's lessons are read by the store's
+# summaries and the review alike, so the same judgement would be made several times over (it
+# is the costliest part of a game's lessons). A judgement is a value (frozen, of a frozen
+# Knowledge), so one made once serves every caller.
+@lru_cache(maxsize=1024)
 def judge(known: Knowledge) -> tuple[Ahead, ...]:
     """Every card the player may lay that fits under 31, valued two cards ahead, best first
     (ties: the lower card, keeping high ones for 31); none when nothing is known of their
