@@ -334,3 +334,15 @@ def test_an_undo_names_a_court_card_in_words(tmp_path: Path) -> None:
     queen"), never the screen's letter ("Q", which a speech engine reads as "cue")."""
     said = transcript_of(START + " left*2 ok undo", tmp_path).texts()
     assert said[-2:] == ["Taken back: P2's queen", "Deal 1. P2 plays: ace"]
+
+
+def test_a_player_who_lays_again_hears_it_is_still_their_turn() -> None:
+    """Ben is out of cards: Ann lays her nine and then her last card. The turn does not pass, so
+    it is said ("Ann to play"), as after a go; it is not said where the turn passes on."""
+    announcer, state, entered = announcer_after(
+        ("Ann", "Ben"), "deal 0; starter 2C; play 1 KD 0 QD 1 JS; go 0; "
+        "play 1 AS 0 5H 1 6S 0 9H")
+    announcer.audio = True
+    said = [said.text for said in announcer.heard(state, entered).said]
+    assert said[-4:] == ["Ann, five: five", "Ben, six: eleven", "Ann, nine: twenty",
+                         "Ann to play"]

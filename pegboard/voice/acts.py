@@ -196,8 +196,11 @@ def told(report: Report, names: Sequence[str], sides: Sequence[str],
         # the next screen's words as a screen's title would be.
         out.append(Announcement(f"Deal {turn.deal_no}: {names[turn.dealer]} deals", DEAL,
                                 Importance.PLAY, entry, (turn.deal_no, turn.dealer)))
+    laid = report.first(Laid)
+    # whose turn it is, where it does not simply pass on: after a go, a count started again,
+    # or a card after which the same player lays again (the others out of cards or gone)
     restarted = report.first(SaidGo) is not None or (
-        report.first(Laid) is not None and turn.count == 0)
+        laid is not None and (turn.count == 0 or turn.to_act == laid.player))
     if audio and restarted and turn.phase is Phase.PLAY and turn.to_act is not None:
         out.append(of_parts(Parts(f"{names[turn.to_act]} to play", turn=True), "turn",
                             Importance.PLAY, entry, (turn.to_act,)))
