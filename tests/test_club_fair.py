@@ -2,7 +2,8 @@
 the passwords, the ACL): results are taken off the network into each board's queue and read
 in turn, board by board, so one board's backlog never holds another board's result; and a
 result read and stored before, even by a service from before results were remembered by
-their digest, is known again without the engine reading it.
+their digest, is known again without the engine reading it. A batch of junk is refused in
+one write.
 
 Every wait is on the subscriber's own signals or the database's counters, bounded."""
 
@@ -20,7 +21,8 @@ import pytest
 import pegboard.club.service as service_module
 from pegboard.club.budget import Budget, waiting_count
 from pegboard.club.check import Read, follows
-from pegboard.club.results import connect, counters
+from pegboard.club.refusals import Refusals, digest
+from pegboard.club.results import KEEP_REFUSED, connect, counters, transaction
 from pegboard.club.service import Subscriber
 from pegboard.club.topics import result_topic
 from tests.support.mosquitto import Broker, club_setup, free_port
@@ -215,3 +217,29 @@ def test_a_result_stored_before_is_known_again_without_the_engine(
     finally:
         board.close()
         subscriber.stop()
+
+
+def test_a_batch_of_refusals_is_one_write_and_few_look_ups(tmp_path: Path) -> None:
+    """The intake's bookkeeping of junk: 1,501 refusals in one transaction (one commit),
+    every one counted, the newest 1,000 kept to say why; then each message known again by
+    its digest, 500 to a query, and one refused without a digest (a full queue) not known."""
+    db = connect(tmp_path / "r.db")
+    refusals = Refusals(db)
+    statements: list[str] = []
+    db.set_trace_callback(statements.append)
+    batch: list[tuple[str, bytes | None, str]] = [
+        (f"t{n}", digest(f"t{n}", b"junk"), f"why {n}") for n in range(1500)]
+    batch.append(("full", None, "its board's queue is full"))
+    with transaction(db):
+        refusals.record(batch)
+    assert [s for s in statements if s.startswith(("COMMIT", "BEGIN"))] == [
+        "BEGIN IMMEDIATE", "COMMIT"]
+    assert counters(db)["refused"] == 1501
+    kept = [row[0] for row in db.execute("SELECT why FROM refused ORDER BY rowid")]
+    assert len(kept) == KEEP_REFUSED and kept[-1] == "its board's queue is full"
+    statements.clear()
+    asked = [known for _, known, _ in batch if known is not None] + [digest("full", b"x")]
+    assert refusals.known(asked) == set(asked[:-1])
+    assert len([s for s in statements if "refused_digest" in s]) == 4  # 1,501 by 500s
+    assert refusals.again == 1500
+    db.close()
