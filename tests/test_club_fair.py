@@ -30,7 +30,7 @@ from tests.test_club_broker import Client, card
 
 WAIT_S = 60.0
 """The most any step may take: far above what it takes."""
-BURST = 8
+BURST = 5
 
 
 class Clock:
