@@ -91,11 +91,13 @@ def choices(gs: GameState, count: Count) -> dict[Fact, dict[Card, Card]]:
         if len(set(cards)) < len(cards):
             continue
         change = {a: b for a, b in zip(count.cards, cards, strict=True) if a != b}
+        fact = counted_fact(gs, cards, crib=count.crib)
+        if fact in best and best[fact][0] <= len(change):
+            continue  # moving other stand-ins only adds changes: this cannot make it fewer
         moves = _make_room(gs, cards, blocked, owners, known)
         if moves is None:
             continue
         change.update(moves)
-        fact = counted_fact(gs, cards, crib=count.crib)
         if fact not in best or len(change) < best[fact][0]:
             best[fact] = (len(change), change)
     return {fact: change for fact, (_, change) in best.items()}
