@@ -107,7 +107,7 @@ def test_the_keypad_says_how_a_dealt_cards_suit_is_chosen() -> None:
     assert app.view.title == "Dealt to P2"
     app.feed(RankKey(Rank.FIVE))
     pv = app.view.picker
-    assert pv is not None and pv.prompt == "Suit? hold 5: next" and pv.candidate == "5♣"
+    assert pv is not None and pv.prompt == "Suit (hold 5: next)" and pv.candidate == "5♣"
     app.feed(RankKey(Rank.FIVE, long=True), RankKey(Rank.FIVE, long=True))
     pv = app.view.picker
     assert pv is not None and pv.candidate == "5♦"

@@ -202,6 +202,6 @@ def entry_view(state: AppState, screen: CardEntry) -> View:
     if screen.rank is not None:
         prompt = f"{picker.rank_label(screen.rank)} of which suit?"
         if state.keypad:  # no knob to turn: the line says how the suit is chosen
-            prompt = f"Suit? hold {picker.rank_label(screen.rank)}: next"
+            prompt = f"Suit (hold {picker.rank_label(screen.rank)}: next)"
     return replace(board(gs, Screen.HAND, title), lines=(" ".join(shown),), hint=hint,
                    picker=wheels.picker_view(prompt, slots, screen.wheel, start))

@@ -270,7 +270,9 @@ def _table(image: Image.Image, view: View) -> None:
     # The bottom line: the wheel, else the last award, else (a count or a claim) what GO
     # does there, so a forgotten flush or nobs is one visible press away.
     legend = view.hint if view.screen in (Screen.SHOW, Screen.CLAIM) and not view.award else ""
-    last = last_entered(view) if view.picker is None else ""
+    # A count's own lines say the suit facts a held key set: its legend (what GO adds) keeps
+    # the bottom line, where no award is said.
+    last = last_entered(view) if view.picker is None and (view.award or not legend) else ""
     bottom = view.picker is not None or bool(last) or bool(legend)
     free = (HEIGHT - top) // LINE_H - (1 if view.title else 0) - (1 if bottom else 0)
     y = _table_title(image, view, top, legend)
