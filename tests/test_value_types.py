@@ -167,6 +167,12 @@ V = TypeVar("V", bound=Dealt)
 def moved(value: V) -> V:
     return dataclasses.replace(value)
 dataclasses.fields(Dealt)
+
+@dataclasses.dataclass(frozen=True)
+class Other:
+    size: int
+
+replace(Other(1), size=2)
 """
 
 
@@ -184,7 +190,9 @@ def test_the_type_checker_checks_each_change_of_a_value_field_by_field(tmp_path:
         *(f'dataclasses.{function} raises TypeError on "Dealt": a Pegboard value is not a '
           f'dataclass at run time ({instead})  [value-not-dataclass]'
           for function, instead in [("replace", REPLACE), ("asdict", FIELDS),
-                                    ("replace", REPLACE), ("fields", FIELDS)])]
+                                    ("replace", REPLACE), ("fields", FIELDS)]),
+        'pegboard.rules.value.replace changes a Pegboard value, not changed.Other (a '
+        'dataclass: dataclasses.replace)  [value-not-dataclass]']
 
 
 REPLACE = "change it with pegboard.rules.value.replace"

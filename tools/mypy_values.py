@@ -20,6 +20,7 @@ from mypy.errorcodes import ErrorCode
 from mypy.plugin import FunctionContext, FunctionSigContext, Plugin
 from mypy.plugins.dataclasses import replace_function_sig_callback
 from mypy.types import (
+    AnyType,
     CallableType,
     Instance,
     ProperType,
@@ -79,6 +80,16 @@ def _refused(function: str) -> Callable[[FunctionContext], Type]:
     return check
 
 
+def _values_only(ctx: FunctionContext) -> Type:
+    """:func:`pegboard.rules.value.replace` of something not a value: it calls the value's
+    ``__replace__``, which a dataclass has only from Python 3.13."""
+    for typ in (typ for types in ctx.arg_types[:1] for typ in types):
+        if not isinstance(get_proper_type(typ), AnyType) and not _value_classes(typ):
+            ctx.api.fail(f"{REPLACE} changes a Pegboard value, not {typ} (a dataclass: "
+                         "dataclasses.replace)", ctx.context, code=NOT_A_DATACLASS)
+    return ctx.default_return_type
+
+
 class ValuePlugin(Plugin):
     """Pegboard's value classes, as the type checker reads them."""
 
@@ -88,6 +99,8 @@ class ValuePlugin(Plugin):
         return replace_function_sig_callback if fullname == REPLACE else None
 
     def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
+        if fullname == REPLACE:
+            return _values_only
         return _refused(fullname) if fullname in INSTEAD else None
 
 

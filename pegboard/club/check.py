@@ -16,12 +16,12 @@ named.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from typing import Any
 
 from pegboard.club.scorecard import FORMAT, VERSIONS, judge
 from pegboard.club.topics import MAX_MESSAGE, parse_result_topic
 from pegboard.errors import ClubError
+from pegboard.rules.value import Value
 
 MAX_PAYLOAD = MAX_MESSAGE
 """The largest result taken (the broker's own limit, :data:`MAX_MESSAGE`): anything longer
@@ -31,10 +31,12 @@ MAX_LINES = 2000
 included): a longer one is refused before the engine reads it."""
 
 
-@dataclass(frozen=True, slots=True)
-class Read:
+class Read(Value):
     """A message read as far as it can be without the engine: its card, with its topic's
     club, board and game, and its record."""
+
+    __slots__ = ("board", "card", "club", "game", "record", "version")
+    __match_args__ = ("card", "club", "board", "game", "version", "record")
 
     card: dict[str, Any]
     club: str
@@ -42,6 +44,23 @@ class Read:
     game: str
     version: int
     record: list[dict[str, Any]]
+
+    def __init__(
+        self,
+        card: dict[str, Any],
+        club: str,
+        board: str,
+        game: str,
+        version: int,
+        record: list[dict[str, Any]],
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "card", card)
+        setter(self, "club", club)
+        setter(self, "board", board)
+        setter(self, "game", game)
+        setter(self, "version", version)
+        setter(self, "record", record)
 
     @property
     def name(self) -> str:

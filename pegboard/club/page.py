@@ -38,7 +38,6 @@ import sqlite3
 import threading
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Collection, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -65,6 +64,7 @@ from pegboard.club.results import (
 from pegboard.club.seating import Round, Tonight, from_json, merged, to_json
 from pegboard.club.topics import check_id
 from pegboard.errors import ClubError
+from pegboard.rules.value import Value
 from pegboard.rules.variants import GamePoints
 from pegboard.web.app import Scoreboard
 
@@ -193,14 +193,29 @@ CACHED = 256
 cannot grow the cache past it (the oldest go)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Answer:
+class Answer(Value):
     """An answer as sent: its status, body and media type."""
+
+    __slots__ = ("body", "headers", "media_type", "status")
+    __match_args__ = ("status", "body", "media_type", "headers")
 
     status: int
     body: bytes
     media_type: str
-    headers: tuple[tuple[str, str], ...] = ()
+    headers: tuple[tuple[str, str], ...]
+
+    def __init__(
+        self,
+        status: int,
+        body: bytes,
+        media_type: str,
+        headers: tuple[tuple[str, str], ...] = (),
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "status", status)
+        setter(self, "body", body)
+        setter(self, "media_type", media_type)
+        setter(self, "headers", headers)
 
     def response(self) -> Response:
         return Response(self.body, status_code=self.status, media_type=self.media_type,

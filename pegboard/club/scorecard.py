@@ -24,7 +24,6 @@ import hashlib
 import json
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from pegboard.record.reader import replay
@@ -34,6 +33,7 @@ from pegboard.rules.facts import GameOver, Report, ShowStep
 from pegboard.rules.game import Game
 from pegboard.rules.scoring import Breakdown
 from pegboard.rules.state import Phase
+from pegboard.rules.value import Value
 
 FORMAT = "pegboard-club-result"
 VERSION = 2
@@ -44,14 +44,27 @@ SPECIAL_COUNTS = (24, 28, 29)
 FOUR_OF_A_KIND = "four of a kind"
 
 
-@dataclass(frozen=True, slots=True)
-class Judged:
+class Judged(Value):
     """What a stored game is to the club: its scorecard, or why it has none yet."""
+
+    __slots__ = ("card", "live", "why")
+    __match_args__ = ("card", "why", "live")
 
     card: dict[str, Any] | None
     why: str
-    live: dict[str, Any] | None = None
+    live: dict[str, Any] | None
     """The table's state for the retained ``state`` message (None: no header read)."""
+
+    def __init__(
+        self,
+        card: dict[str, Any] | None,
+        why: str,
+        live: dict[str, Any] | None = None,
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "card", card)
+        setter(self, "why", why)
+        setter(self, "live", live)
 
 
 def four_of_a_kind(breakdown: Breakdown) -> bool:

@@ -20,9 +20,9 @@ from __future__ import annotations
 import enum
 import random
 import threading
-from dataclasses import dataclass, replace
 
 from pegboard.errors import ClubError
+from pegboard.rules.value import Value, replace
 
 TRIES = 50
 """Random draws tried for one round (the fewest repeats kept)."""
@@ -35,21 +35,36 @@ class Method(enum.StrEnum):
     RANDOM = "random"
 
 
-@dataclass(frozen=True, slots=True)
-class Pairing:
+class Pairing(Value):
     """One table of a round: its number and its two players (member numbers)."""
+
+    __slots__ = ("number", "players")
+    __match_args__ = ("number", "players")
 
     number: int
     players: tuple[str, str]
 
+    def __init__(self, number: int, players: tuple[str, str]) -> None:
+        setter = object.__setattr__
+        setter(self, "number", number)
+        setter(self, "players", players)
 
-@dataclass(frozen=True, slots=True)
-class Round:
+
+class Round(Value):
     """One round's tables and the player sitting out (None: nobody)."""
+
+    __slots__ = ("bye", "number", "tables")
+    __match_args__ = ("number", "tables", "bye")
 
     number: int
     tables: tuple[Pairing, ...]
     bye: str | None
+
+    def __init__(self, number: int, tables: tuple[Pairing, ...], bye: str | None) -> None:
+        setter = object.__setattr__
+        setter(self, "number", number)
+        setter(self, "tables", tables)
+        setter(self, "bye", bye)
 
 
 def seat(members: list[str], rounds: int, method: str, seed: int = 0, first: int = 1

@@ -28,7 +28,6 @@ import queue
 import sqlite3
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -60,6 +59,7 @@ from pegboard.club.topics import (
     results_filter,
 )
 from pegboard.errors import ClubError
+from pegboard.rules.value import Value
 from pegboard.rules.variants import GamePoints
 
 log = logging.getLogger(__name__)
@@ -72,16 +72,26 @@ BATCH = 256
 """The most results stored, or refused, in one transaction."""
 
 
-@dataclass(frozen=True, slots=True)
-class _Message:
+class _Message(Value):
     """A result as it came off the network, not yet acknowledged: the connection it came
     on (its ``mid`` names it on that connection only), its topic, payload and QoS."""
+
+    __slots__ = ("mid", "payload", "qos", "session", "topic")
+    __match_args__ = ("session", "topic", "payload", "mid", "qos")
 
     session: int
     topic: str
     payload: bytes
     mid: int
     qos: int
+
+    def __init__(self, session: int, topic: str, payload: bytes, mid: int, qos: int) -> None:
+        setter = object.__setattr__
+        setter(self, "session", session)
+        setter(self, "topic", topic)
+        setter(self, "payload", payload)
+        setter(self, "mid", mid)
+        setter(self, "qos", qos)
 
 
 class Subscriber:

@@ -42,7 +42,6 @@ import shutil
 import subprocess
 import tempfile
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
 
 from pegboard.club.topics import (
@@ -55,6 +54,7 @@ from pegboard.club.topics import (
     night_topic,
 )
 from pegboard.errors import ClubError
+from pegboard.rules.value import Value
 from pegboard.web.server_hosts import board_names
 
 SAVE_AFTER_CHANGES = 100
@@ -100,16 +100,31 @@ def acl(club: str, boards: list[str]) -> str:
     return "\n".join(lines)
 
 
-@dataclass(frozen=True, slots=True)
-class League:
+class League(Value):
     """The league's broker a club's broker forwards to (``club setup --league``)."""
+
+    __slots__ = ("address", "ca_file", "password", "user")
+    __match_args__ = ("address", "ca_file", "user", "password")
 
     address: tuple[str, int]
     ca_file: Path
     """The league broker's certificate authority (its ``ca.crt``): the bridge speaks TLS
     only and checks the league broker's certificate, its name included, against it."""
-    user: str | None = None
-    password: str | None = None
+    user: str | None
+    password: str | None
+
+    def __init__(
+        self,
+        address: tuple[str, int],
+        ca_file: Path,
+        user: str | None = None,
+        password: str | None = None,
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "address", address)
+        setter(self, "ca_file", ca_file)
+        setter(self, "user", user)
+        setter(self, "password", password)
 
 
 LEAGUE_CA = "league-ca.crt"

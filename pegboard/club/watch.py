@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import logging
 import os
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from pegboard.club.scorecard import Judged, confirmed, judge, live_state
 from pegboard.errors import StoreError
+from pegboard.rules.value import Value
 from pegboard.store.games import FinishedGame, game_from_entries
 from pegboard.store.logfile import read_regular, scan
 from pegboard.store.store import HISTORY_NAME, StoreReader
@@ -27,12 +27,19 @@ from pegboard.web.follow import Follower
 log = logging.getLogger(__name__)
 
 
-@dataclass(frozen=True, slots=True)
-class Seen:
+class Seen(Value):
     """What one poll found: the scorecards, and the live table state when it changed."""
+
+    __slots__ = ("cards", "live")
+    __match_args__ = ("cards", "live")
 
     cards: list[dict[str, Any]]
     live: dict[str, Any] | None
+
+    def __init__(self, cards: list[dict[str, Any]], live: dict[str, Any] | None) -> None:
+        setter = object.__setattr__
+        setter(self, "cards", cards)
+        setter(self, "live", live)
 
 
 class BoardWatch:

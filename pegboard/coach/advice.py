@@ -28,7 +28,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations, combinations_with_replacement
 from math import comb
@@ -38,14 +37,22 @@ from pegboard.rules.cards import DECK, Card, require_distinct
 from pegboard.rules.fast import CARD_BIT, JACK, RANK_BIT, hand_total_idx, rank_points
 from pegboard.rules.scoring import Breakdown
 from pegboard.rules.show import score_hand
+from pegboard.rules.value import Value
 
 
-@dataclass(frozen=True, slots=True)
-class Deal:
+class Deal(Value):
     """The shape of a deal: cards dealt to the player, laid away, and added by others."""
+
+    __slots__ = ("five_card", "players")
+    __match_args__ = ("players", "five_card")
 
     players: int
     five_card: bool
+
+    def __init__(self, players: int, five_card: bool) -> None:
+        setter = object.__setattr__
+        setter(self, "players", players)
+        setter(self, "five_card", five_card)
 
     @property
     def dealt(self) -> int:
@@ -79,8 +86,7 @@ def deal_shape(players: int = 2, five_card: bool = False) -> Deal:
     return Deal(players, five_card)
 
 
-@dataclass(frozen=True, slots=True)
-class DiscardChoice:
+class DiscardChoice(Value):
     """One way to lay away cards, with exact expectations.
 
     ``hand`` and ``crib`` are expected totals (``crib`` is the crib's own expected total,
@@ -88,6 +94,20 @@ class DiscardChoice:
     ``best`` and ``worst`` are the highest and lowest totals the kept hand can reach, with the
     starters that give them.
     """
+
+    __slots__ = (
+        "best",
+        "best_starters",
+        "crib",
+        "discard",
+        "hand",
+        "keep",
+        "net",
+        "worst",
+        "worst_starters",
+    )
+    __match_args__ = ("discard", "keep", "hand", "crib", "net", "best", "best_starters", "worst",
+                      "worst_starters")
 
     discard: tuple[Card, ...]
     keep: tuple[Card, ...]
@@ -98,6 +118,29 @@ class DiscardChoice:
     best_starters: tuple[Card, ...]
     worst: int
     worst_starters: tuple[Card, ...]
+
+    def __init__(
+        self,
+        discard: tuple[Card, ...],
+        keep: tuple[Card, ...],
+        hand: Fraction,
+        crib: Fraction,
+        net: Fraction,
+        best: int,
+        best_starters: tuple[Card, ...],
+        worst: int,
+        worst_starters: tuple[Card, ...],
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "discard", discard)
+        setter(self, "keep", keep)
+        setter(self, "hand", hand)
+        setter(self, "crib", crib)
+        setter(self, "net", net)
+        setter(self, "best", best)
+        setter(self, "best_starters", best_starters)
+        setter(self, "worst", worst)
+        setter(self, "worst_starters", worst_starters)
 
     def to_json(self, places: int = 6) -> dict[str, object]:
         """``{"discard": [...], "keep": [...], "hand": 15.96, "crib": 3.95, "net": 19.91, ...}``."""
@@ -228,13 +271,26 @@ def advise(
     return [option for _, option in options]
 
 
-@dataclass(frozen=True, slots=True)
-class Keep:
+class Keep(Value):
     """The best hand that could have been kept for a known starter."""
+
+    __slots__ = ("breakdown", "discard", "keep")
+    __match_args__ = ("keep", "discard", "breakdown")
 
     keep: tuple[Card, ...]
     discard: tuple[Card, ...]
     breakdown: Breakdown
+
+    def __init__(
+        self,
+        keep: tuple[Card, ...],
+        discard: tuple[Card, ...],
+        breakdown: Breakdown,
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "keep", keep)
+        setter(self, "discard", discard)
+        setter(self, "breakdown", breakdown)
 
 
 def best_keep(

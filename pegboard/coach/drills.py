@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import enum
 import random
-from dataclasses import dataclass
 
 from pegboard.coach.hints import hint
 from pegboard.coach.knowledge import Knowledge
@@ -27,6 +26,7 @@ from pegboard.rules.cards import DECK, Card, parse_cards
 from pegboard.rules.pegging import score_play
 from pegboard.rules.show import score_hand
 from pegboard.rules.speech import say_breakdown, say_play
+from pegboard.rules.value import Value
 
 __all__ = ["Drill", "Marked", "Question", "ask", "mark"]
 
@@ -39,18 +39,41 @@ class Drill(enum.StrEnum):
     PEG = "peg"
 
 
-@dataclass(frozen=True, slots=True)
-class Question:
+class Question(Value):
     """One question: the cards it shows and the prompt that asks it."""
+
+    __slots__ = ("cards", "crib", "dealer", "drill", "next_left", "pile", "seen", "starter")
+    __match_args__ = ("drill", "cards", "starter", "crib", "dealer", "pile", "seen", "next_left")
 
     drill: Drill
     cards: tuple[Card, ...]
-    starter: Card | None = None
-    crib: bool = False
-    dealer: bool = False
-    pile: tuple[Card, ...] = ()
-    seen: tuple[Card, ...] = ()
-    next_left: int | None = None
+    starter: Card | None
+    crib: bool
+    dealer: bool
+    pile: tuple[Card, ...]
+    seen: tuple[Card, ...]
+    next_left: int | None
+
+    def __init__(
+        self,
+        drill: Drill,
+        cards: tuple[Card, ...],
+        starter: Card | None = None,
+        crib: bool = False,
+        dealer: bool = False,
+        pile: tuple[Card, ...] = (),
+        seen: tuple[Card, ...] = (),
+        next_left: int | None = None,
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "drill", drill)
+        setter(self, "cards", cards)
+        setter(self, "starter", starter)
+        setter(self, "crib", crib)
+        setter(self, "dealer", dealer)
+        setter(self, "pile", pile)
+        setter(self, "seen", seen)
+        setter(self, "next_left", next_left)
 
     @property
     def known(self) -> Knowledge:
@@ -74,12 +97,19 @@ class Question:
         return f"The count is {count} ({pile}). You hold {cards}. Lay which card? "
 
 
-@dataclass(frozen=True, slots=True)
-class Marked:
+class Marked(Value):
     """An answer checked: right or not, and what to say about it."""
+
+    __slots__ = ("lines", "right")
+    __match_args__ = ("right", "lines")
 
     right: bool
     lines: tuple[str, ...]
+
+    def __init__(self, right: bool, lines: tuple[str, ...]) -> None:
+        setter = object.__setattr__
+        setter(self, "right", right)
+        setter(self, "lines", lines)
 
 
 def ask(drill: Drill, rng: random.Random) -> Question:

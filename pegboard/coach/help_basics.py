@@ -8,26 +8,33 @@ ones :func:`pegboard.rules.speech.say_breakdown` says, so the topic counts the w
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from pegboard.coach.help_shape import Topic, rules_page
 from pegboard.rules.cards import Card, parse_cards
 from pegboard.rules.scoring import Breakdown
 from pegboard.rules.show import score_hand
 from pegboard.rules.speech import say_breakdown
-from pegboard.rules.value import replace
+from pegboard.rules.value import Value, replace
 
 __all__ = ["BASICS", "WORKED", "PlayedCards", "Worked"]
 
 
-@dataclass(frozen=True, slots=True)
-class Worked:
+class Worked(Value):
     """A hand counted with its starter in a topic, and the points the topic says it makes."""
+
+    __slots__ = ("crib", "hand", "points", "starter")
+    __match_args__ = ("hand", "starter", "points", "crib")
 
     hand: str
     starter: str
     points: int
-    crib: bool = False
+    crib: bool
+
+    def __init__(self, hand: str, starter: str, points: int, crib: bool = False) -> None:
+        setter = object.__setattr__
+        setter(self, "hand", hand)
+        setter(self, "starter", starter)
+        setter(self, "points", points)
+        setter(self, "crib", crib)
 
     @property
     def cards(self) -> tuple[Card, ...]:
@@ -55,12 +62,19 @@ class Worked:
         return f"{self.hand} + {self.starter} = {self.points}"
 
 
-@dataclass(frozen=True, slots=True)
-class PlayedCards:
+class PlayedCards(Value):
     """Cards laid in one count of the play, oldest first, and what the last one pegs."""
+
+    __slots__ = ("cards", "points")
+    __match_args__ = ("cards", "points")
 
     cards: str
     points: int
+
+    def __init__(self, cards: str, points: int) -> None:
+        setter = object.__setattr__
+        setter(self, "cards", cards)
+        setter(self, "points", points)
 
     @property
     def pile(self) -> tuple[Card, ...]:

@@ -13,23 +13,31 @@ nothing reaches across a reset.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
 from pegboard.coach.knowledge import Knowledge, OwnCards
 from pegboard.coach.lookahead import Ahead, card_line, judge
 from pegboard.errors import RuleError
 from pegboard.rules.cards import Card, Rank, require_distinct
 from pegboard.rules.pegging import score_play
+from pegboard.rules.value import Value
 
 
-@dataclass(frozen=True, slots=True)
-class Hint:
+class Hint(Value):
     """The suggested card (``None`` means say "go") and a one-line reason; ``options`` every
     card that fits, valued, best first."""
 
+    __slots__ = ("card", "options", "reason")
+    __match_args__ = ("card", "reason", "options")
+
     card: Card | None
     reason: str
-    options: tuple[Ahead, ...] = ()
+    options: tuple[Ahead, ...]
+
+    def __init__(self, card: Card | None, reason: str, options: tuple[Ahead, ...] = ()) -> None:
+        setter = object.__setattr__
+        setter(self, "card", card)
+        setter(self, "reason", reason)
+        setter(self, "options", options)
 
 
 def hint(known: Knowledge) -> Hint:

@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from pegboard.rules.cards import DECK, Card
 from pegboard.rules.state import GameState, Phase
+from pegboard.rules.value import Value
 
 __all__ = ["Knowledge", "OwnCards", "knowledge_for"]
 
@@ -38,8 +38,7 @@ class OwnCards(enum.StrEnum):
     """Nothing is known of the player's cards: only the pile and the cards seen."""
 
 
-@dataclass(frozen=True, slots=True)
-class Knowledge:
+class Knowledge(Value):
     """What is known when a player is to lay a card.
 
     ``cards`` and ``holds`` as ``own`` says (:class:`OwnCards`); ``pile`` is this count,
@@ -48,12 +47,32 @@ class Knowledge:
     many cards the next player to answer still holds (0 once nobody can answer; None: not
     known, and they are taken to hold an answer if there is one)."""
 
+    __slots__ = ("cards", "holds", "next_left", "own", "pile", "seen")
+    __match_args__ = ("own", "cards", "holds", "pile", "seen", "next_left")
+
     own: OwnCards
     cards: tuple[Card, ...]
     holds: int
     pile: tuple[Card, ...]
-    seen: tuple[Card, ...] = ()
-    next_left: int | None = None
+    seen: tuple[Card, ...]
+    next_left: int | None
+
+    def __init__(
+        self,
+        own: OwnCards,
+        cards: tuple[Card, ...],
+        holds: int,
+        pile: tuple[Card, ...],
+        seen: tuple[Card, ...] = (),
+        next_left: int | None = None,
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "own", own)
+        setter(self, "cards", cards)
+        setter(self, "holds", holds)
+        setter(self, "pile", pile)
+        setter(self, "seen", seen)
+        setter(self, "next_left", next_left)
 
     @classmethod
     def kept(cls, pile: Sequence[Card], cards: Sequence[Card], seen: Sequence[Card] = (), *,

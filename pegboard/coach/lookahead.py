@@ -23,7 +23,6 @@ the cards laid, which every player sees, or says nothing.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from itertools import combinations
@@ -33,23 +32,41 @@ from pegboard.coach.knowledge import Knowledge, OwnCards
 from pegboard.rules.cards import DECK, Card, Rank
 from pegboard.rules.pegging import score_play
 from pegboard.rules.speech import say_play
+from pegboard.rules.value import Value
 
 GO = 1
 """The point for the go, or for the last card (RULES.md, "The play"); 31 scores 2 instead."""
 
 
-@dataclass(frozen=True, slots=True)
-class Ahead:
+class Ahead(Value):
     """A card valued two cards ahead: its expected points (``value``), the answer it invites
     that pays the player most and the card that would make it pay (``trap`` None: no answer
     pays), ``go`` when the next player surely cannot answer, and ``none`` the chance that
     they cannot."""
 
+    __slots__ = ("card", "go", "none", "trap", "value")
+    __match_args__ = ("card", "value", "trap", "go", "none")
+
     card: Card
     value: Fraction
     trap: tuple[Rank, Card, str] | None
     go: bool
-    none: Fraction = Fraction(0)
+    none: Fraction
+
+    def __init__(
+        self,
+        card: Card,
+        value: Fraction,
+        trap: tuple[Rank, Card, str] | None,
+        go: bool,
+        none: Fraction = Fraction(0),
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "card", card)
+        setter(self, "value", value)
+        setter(self, "trap", trap)
+        setter(self, "go", go)
+        setter(self, "none", none)
 
 
 def _reply(pile: tuple[Card, ...], holding: Sequence[Card]) -> tuple[int, Card | None]:

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
 
@@ -32,6 +31,7 @@ from pegboard.errors import InvalidCardError
 from pegboard.rules.cards import DECK, Card, EnteredCard, Rank, Suit
 from pegboard.rules.pegging import score_play
 from pegboard.rules.show import score_hand
+from pegboard.rules.value import Value
 
 __all__ = [
     "DiscardReview", "Where", "Why", "cards_words", "hand_words", "points_text", "review_discard",
@@ -63,19 +63,36 @@ def _value_words(value: int) -> str:
     return "any ten-card" if value == _TEN_CARD else f"any {'ace' if value == 1 else value}"
 
 
-@dataclass(frozen=True, slots=True)
-class Why:
+class Why(Value):
     """One reason: a combination, where it scores, and its points.
 
     For :attr:`Where.CRIB_WITH`, ``needs`` are the card values (1 to 10, ten-cards as 10) or,
     for a run, the ranks, any one of which completes ``kind`` with ``cards``.
     """
 
+    __slots__ = ("cards", "kind", "needs", "points", "where")
+    __match_args__ = ("where", "kind", "cards", "points", "needs")
+
     where: Where
     kind: str
     cards: tuple[Card, ...]
     points: int
-    needs: tuple[int, ...] = ()
+    needs: tuple[int, ...]
+
+    def __init__(
+        self,
+        where: Where,
+        kind: str,
+        cards: tuple[Card, ...],
+        points: int,
+        needs: tuple[int, ...] = (),
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "where", where)
+        setter(self, "kind", kind)
+        setter(self, "cards", cards)
+        setter(self, "points", points)
+        setter(self, "needs", needs)
 
     def words(self, *, own_crib: bool) -> str:
         """A crib reason in plain words (``own_crib``: the crib is the player's own); a hand
@@ -183,9 +200,11 @@ def points_text(value: Fraction) -> str:
     return f"{float(value):.1f}"
 
 
-@dataclass(frozen=True, slots=True)
-class DiscardReview:
+class DiscardReview(Value):
     """The review of one player's discard; see the module docstring for the rules."""
+
+    __slots__ = ("best", "dealer", "dealt", "favoured", "kept", "scored", "starter")
+    __match_args__ = ("dealt", "kept", "best", "dealer", "starter", "scored", "favoured")
 
     dealt: tuple[Card, ...]
     kept: DiscardChoice
@@ -197,6 +216,25 @@ class DiscardReview:
     """What the kept hand scored with the starter, when it was shown."""
     favoured: tuple[tuple[Card, ...], int] | None
     """The keep the starter favoured (cards, points) when it beat the hand that was kept."""
+
+    def __init__(
+        self,
+        dealt: tuple[Card, ...],
+        kept: DiscardChoice,
+        best: DiscardChoice,
+        dealer: bool,
+        starter: EnteredCard | None,
+        scored: int | None,
+        favoured: tuple[tuple[Card, ...], int] | None,
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "dealt", dealt)
+        setter(self, "kept", kept)
+        setter(self, "best", best)
+        setter(self, "dealer", dealer)
+        setter(self, "starter", starter)
+        setter(self, "scored", scored)
+        setter(self, "favoured", favoured)
 
     @property
     def loss(self) -> Fraction:

@@ -9,7 +9,6 @@ topics worth showing, so the device can offer help the moment a dispute is likel
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from pegboard.coach.help_topics import (
     LINE_WIDTH,
@@ -24,6 +23,7 @@ from pegboard.rules.cards import Card, Rank
 from pegboard.rules.events import Crib, Event, Penalty, Play, Show
 from pegboard.rules.pegging import score_play
 from pegboard.rules.state import Award, GameState
+from pegboard.rules.value import Value
 
 __all__ = [
     "LINE_WIDTH",
@@ -39,8 +39,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class Situation:
+class Situation(Value):
     """What just happened at the table, described with plain values.
 
     ``event`` is the record event type just applied (``starter``, ``play``, ``go``, ``show``,
@@ -55,16 +54,56 @@ class Situation:
     reported as a renege; ``infraction`` names a penalty just applied.
     """
 
+    __slots__ = (
+        "cards",
+        "event",
+        "game_over",
+        "infraction",
+        "items",
+        "new_count",
+        "reasons",
+        "renege",
+        "skunk",
+        "starter",
+    )
+    __match_args__ = ("event", "reasons", "items", "cards", "starter", "new_count", "game_over",
+                      "skunk", "renege", "infraction")
+
     event: str
-    reasons: tuple[str, ...] = ()
-    items: tuple[str, ...] = ()
-    cards: tuple[Card, ...] = ()
-    starter: Card | None = None
-    new_count: bool = False
-    game_over: bool = False
-    skunk: str = "none"
-    renege: bool = False
-    infraction: str | None = None
+    reasons: tuple[str, ...]
+    items: tuple[str, ...]
+    cards: tuple[Card, ...]
+    starter: Card | None
+    new_count: bool
+    game_over: bool
+    skunk: str
+    renege: bool
+    infraction: str | None
+
+    def __init__(
+        self,
+        event: str,
+        reasons: tuple[str, ...] = (),
+        items: tuple[str, ...] = (),
+        cards: tuple[Card, ...] = (),
+        starter: Card | None = None,
+        new_count: bool = False,
+        game_over: bool = False,
+        skunk: str = "none",
+        renege: bool = False,
+        infraction: str | None = None,
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "event", event)
+        setter(self, "reasons", reasons)
+        setter(self, "items", items)
+        setter(self, "cards", cards)
+        setter(self, "starter", starter)
+        setter(self, "new_count", new_count)
+        setter(self, "game_over", game_over)
+        setter(self, "skunk", skunk)
+        setter(self, "renege", renege)
+        setter(self, "infraction", infraction)
 
 
 def _unscored_crib_flush(s: Situation) -> bool:

@@ -23,17 +23,22 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from pegboard.rules.scoring import Breakdown, ScoreItem
+from pegboard.rules.value import Value
 
 
-@dataclass(frozen=True, slots=True)
-class Shortfall:
+class Shortfall(Value):
     """One explanation of missed points: how many combinations of each (kind, points)."""
+
+    __slots__ = ("parts",)
+    __match_args__ = ("parts",)
 
     parts: tuple[tuple[str, int, int], ...]
     """``(kind, count, points each)`` triples, in breakdown order."""
+
+    def __init__(self, parts: tuple[tuple[str, int, int], ...]) -> None:
+        object.__setattr__(self, "parts", parts)
 
     @property
     def points(self) -> int:
@@ -53,8 +58,7 @@ class Shortfall:
         return ", ".join(words)
 
 
-@dataclass(frozen=True, slots=True)
-class MissedReport:
+class MissedReport(Value):
     """The full count set against a claim.
 
     ``missed`` holds the combinations certainly missed; ``exact`` says whether that is the
@@ -63,12 +67,32 @@ class MissedReport:
     ``not_in_hand`` holds claimed items that match nothing (itemised claims only).
     """
 
+    __slots__ = ("breakdown", "claimed", "exact", "explanations", "missed", "not_in_hand")
+    __match_args__ = ("breakdown", "claimed", "missed", "exact", "explanations", "not_in_hand")
+
     breakdown: Breakdown
     claimed: int
     missed: tuple[ScoreItem, ...]
     exact: bool
     explanations: tuple[Shortfall, ...]
-    not_in_hand: tuple[ScoreItem, ...] = ()
+    not_in_hand: tuple[ScoreItem, ...]
+
+    def __init__(
+        self,
+        breakdown: Breakdown,
+        claimed: int,
+        missed: tuple[ScoreItem, ...],
+        exact: bool,
+        explanations: tuple[Shortfall, ...],
+        not_in_hand: tuple[ScoreItem, ...] = (),
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "breakdown", breakdown)
+        setter(self, "claimed", claimed)
+        setter(self, "missed", missed)
+        setter(self, "exact", exact)
+        setter(self, "explanations", explanations)
+        setter(self, "not_in_hand", not_in_hand)
 
     @property
     def worth(self) -> int:

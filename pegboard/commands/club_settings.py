@@ -16,13 +16,13 @@ from __future__ import annotations
 import argparse
 import os
 import stat
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pegboard.club.topics import broker_address
 from pegboard.config import load_config
 from pegboard.errors import ClubError
+from pegboard.rules.value import Value
 
 if TYPE_CHECKING:
     from pegboard.config import ClubConfig
@@ -30,9 +30,11 @@ if TYPE_CHECKING:
 DEFAULT_CONFIG = "/etc/pegboard/config.toml"
 
 
-@dataclass(frozen=True)
-class ClubSettings:
+class ClubSettings(Value):
     """What a club command connects with."""
+
+    __slots__ = ("board", "broker", "ca_file", "club", "password", "username")
+    __match_args__ = ("broker", "club", "board", "username", "password", "ca_file")
 
     broker: tuple[str, int]
     club: str
@@ -42,6 +44,23 @@ class ClubSettings:
     ca_file: Path | None
     """The club's certificate authority: connect with TLS and trust only a broker it signed
     (None: no TLS, allowed only without a user)."""
+
+    def __init__(
+        self,
+        broker: tuple[str, int],
+        club: str,
+        board: str,
+        username: str | None,
+        password: str | None,
+        ca_file: Path | None,
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "broker", broker)
+        setter(self, "club", club)
+        setter(self, "board", board)
+        setter(self, "username", username)
+        setter(self, "password", password)
+        setter(self, "ca_file", ca_file)
 
 
 def _source(args: argparse.Namespace) -> str:

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from PIL import Image, ImageDraw
@@ -26,6 +25,7 @@ from pegboard.config.pins import KEYPAD_LEGENDS
 from pegboard.errors import PegboardError
 from pegboard.hw.clock import Clock
 from pegboard.hw.inputs import KEYPAD_LAYOUT, ButtonPins, EncoderPins, KeypadKit, KeypadPins
+from pegboard.rules.value import Value
 
 if TYPE_CHECKING:
     import gpiozero
@@ -41,29 +41,48 @@ KEYPAD_MEANINGS: Mapping[str, str] = {
 """Each printed key with what it does in a game ("1" enters an ace, "*" is UNDO ...)."""
 
 
-@dataclass(frozen=True, slots=True)
-class SwitchEdge:
+class SwitchEdge(Value):
     """A switch wired to ground closed (``pressed``) or opened, on BCM ``pin``."""
+
+    __slots__ = ("name", "pin", "pressed", "t")
+    __match_args__ = ("name", "pin", "pressed", "t")
 
     name: str
     pin: int
     pressed: bool
     t: float
 
+    def __init__(self, name: str, pin: int, pressed: bool, t: float) -> None:
+        setter = object.__setattr__
+        setter(self, "name", name)
+        setter(self, "pin", pin)
+        setter(self, "pressed", pressed)
+        setter(self, "t", t)
 
-@dataclass(frozen=True, slots=True)
-class Detent:
+
+class Detent(Value):
     """The encoder moved one detent: ``direction`` +1 clockwise, -1 anticlockwise; ``count``
     is the sum of every detent since the probe started."""
+
+    __slots__ = ("count", "direction", "t")
+    __match_args__ = ("direction", "count", "t")
 
     direction: int
     count: int
     t: float
 
+    def __init__(self, direction: int, count: int, t: float) -> None:
+        setter = object.__setattr__
+        setter(self, "direction", direction)
+        setter(self, "count", count)
+        setter(self, "t", t)
 
-@dataclass(frozen=True, slots=True)
-class KeyEdge:
+
+class KeyEdge(Value):
     """A keypad key went down or up: its legend, its row and column (from 1) and their pins."""
+
+    __slots__ = ("col", "col_pin", "legend", "pressed", "row", "row_pin", "t")
+    __match_args__ = ("legend", "row", "col", "row_pin", "col_pin", "pressed", "t")
 
     legend: str
     row: int
@@ -72,6 +91,25 @@ class KeyEdge:
     col_pin: int
     pressed: bool
     t: float
+
+    def __init__(
+        self,
+        legend: str,
+        row: int,
+        col: int,
+        row_pin: int,
+        col_pin: int,
+        pressed: bool,
+        t: float,
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "legend", legend)
+        setter(self, "row", row)
+        setter(self, "col", col)
+        setter(self, "row_pin", row_pin)
+        setter(self, "col_pin", col_pin)
+        setter(self, "pressed", pressed)
+        setter(self, "t", t)
 
 
 ENCODER_PUSH = "encoder push (OK)"

@@ -21,11 +21,11 @@ import json
 import os
 import sqlite3
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from pegboard.errors import RecordError
+from pegboard.rules.value import Value
 from pegboard.stats import GameSummary, replay_record, summary_from_json, summary_json
 from pegboard.store.games import CurrentGame, FinishedGame, game_from_entries
 from pegboard.store.ids import is_valid_id
@@ -104,9 +104,23 @@ class BadRow(ValueError):
     """A row whose values are not what the index writes (edited by hand, or damaged)."""
 
 
-@dataclass(frozen=True, slots=True)
-class IndexedGame:
+class IndexedGame(Value):
     """A finished (or abandoned) game as the index holds it."""
+
+    __slots__ = (
+        "events",
+        "file",
+        "finished_at",
+        "id",
+        "players",
+        "problem",
+        "result",
+        "rules",
+        "started_at",
+        "summaries",
+    )
+    __match_args__ = ("id", "file", "started_at", "finished_at", "players", "rules", "events",
+                      "result", "summaries", "problem")
 
     id: str
     file: str
@@ -124,28 +138,98 @@ class IndexedGame:
     not made yet or when the record cannot be replayed (then :attr:`problem` says why)."""
     problem: str | None
 
+    def __init__(
+        self,
+        id: str,
+        file: str,
+        started_at: float,
+        finished_at: float,
+        players: list[Any],
+        rules: dict[str, Any],
+        events: int,
+        result: dict[str, Any],
+        summaries: str | None,
+        problem: str | None,
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "id", id)
+        setter(self, "file", file)
+        setter(self, "started_at", started_at)
+        setter(self, "finished_at", finished_at)
+        setter(self, "players", players)
+        setter(self, "rules", rules)
+        setter(self, "events", events)
+        setter(self, "result", result)
+        setter(self, "summaries", summaries)
+        setter(self, "problem", problem)
+
     @property
     def abandoned(self) -> bool:
         """Whether the game was left unfinished (a new game was started instead)."""
         return self.result.get("abandoned") is True
 
 
-@dataclass(frozen=True, slots=True)
-class Row:
+class Row(Value):
     """One row as it is written."""
+
+    __slots__ = (
+        "events",
+        "file",
+        "finished_at",
+        "id",
+        "mtime_ns",
+        "players",
+        "problem",
+        "result",
+        "rules",
+        "size",
+        "started_at",
+        "summaries",
+    )
+    __match_args__ = ("file", "size", "mtime_ns", "id", "started_at", "finished_at", "players",
+                      "rules", "events", "result", "summaries", "problem")
 
     file: str
     size: int
     mtime_ns: int
-    id: str | None = None
-    started_at: float | None = None
-    finished_at: float | None = None
-    players: str | None = None
-    rules: str | None = None
-    events: int | None = None
-    result: str | None = None
-    summaries: str | None = None
-    problem: str | None = None
+    id: str | None
+    started_at: float | None
+    finished_at: float | None
+    players: str | None
+    rules: str | None
+    events: int | None
+    result: str | None
+    summaries: str | None
+    problem: str | None
+
+    def __init__(
+        self,
+        file: str,
+        size: int,
+        mtime_ns: int,
+        id: str | None = None,
+        started_at: float | None = None,
+        finished_at: float | None = None,
+        players: str | None = None,
+        rules: str | None = None,
+        events: int | None = None,
+        result: str | None = None,
+        summaries: str | None = None,
+        problem: str | None = None,
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "file", file)
+        setter(self, "size", size)
+        setter(self, "mtime_ns", mtime_ns)
+        setter(self, "id", id)
+        setter(self, "started_at", started_at)
+        setter(self, "finished_at", finished_at)
+        setter(self, "players", players)
+        setter(self, "rules", rules)
+        setter(self, "events", events)
+        setter(self, "result", result)
+        setter(self, "summaries", summaries)
+        setter(self, "problem", problem)
 
     def values(self) -> tuple[Any, ...]:
         return (self.file, self.size, self.mtime_ns, self.id, self.started_at, self.finished_at,

@@ -18,13 +18,13 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-from dataclasses import dataclass
 from html import escape as _html_escape
 from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
 from pegboard.errors import PegboardError
+from pegboard.rules.value import Value
 from pegboard.stats import Race, skunk_lines
 
 
@@ -146,15 +146,32 @@ def _pattern_line(
 # --- the chart (PNG and SVG) --------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class _Chart:
+class _Chart(Value):
     """Geometry shared by the PNG and the SVG chart."""
 
+    __slots__ = ("bottom", "left", "race", "right", "top")
+    __match_args__ = ("race", "left", "top", "right", "bottom")
+
     race: Race
-    left: int = 48
-    top: int = 36
-    right: int = 470
-    bottom: int = 360
+    left: int
+    top: int
+    right: int
+    bottom: int
+
+    def __init__(
+        self,
+        race: Race,
+        left: int = 48,
+        top: int = 36,
+        right: int = 470,
+        bottom: int = 360,
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "race", race)
+        setter(self, "left", left)
+        setter(self, "top", top)
+        setter(self, "right", right)
+        setter(self, "bottom", bottom)
 
     def x(self, deal: float) -> float:
         return self.left + deal * (self.right - self.left) / max(self.race.deals, 1)

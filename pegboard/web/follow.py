@@ -24,7 +24,6 @@ may be a torn write the writer is about to cut off. Nothing is ever written.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +33,7 @@ from pegboard.rules.events import Event, GameHeader, Undo
 from pegboard.rules.facts import Report
 from pegboard.rules.game import Game
 from pegboard.rules.state import Award
+from pegboard.rules.value import Value
 from pegboard.store.lines import MAX_LOG_LINE, checksum_ok, read_line
 from pegboard.store.logfile import open_regular
 from pegboard.store.reader import CURRENT_NAME
@@ -44,13 +44,21 @@ MAX_PROBLEMS = 20
 """The most problems kept for one game (the newest; a file of garbage must not fill memory)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Entry:
+class Entry(Value):
     """One applied record line: the entry and the engine's report of it."""
+
+    __slots__ = ("event", "line", "report")
+    __match_args__ = ("line", "event", "report")
 
     line: int
     event: Event
     report: Report
+
+    def __init__(self, line: int, event: Event, report: Report) -> None:
+        setter = object.__setattr__
+        setter(self, "line", line)
+        setter(self, "event", event)
+        setter(self, "report", report)
 
     @property
     def awards(self) -> tuple[Award, ...]:

@@ -23,24 +23,32 @@ import contextlib
 import itertools
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
 from pegboard.app.effects import SeatAnswer
 from pegboard.app.inputs import PhoneSeats, SeatEntry
 from pegboard.rules.events import Event
 from pegboard.rules.game import Game
+from pegboard.rules.value import Value
 
 __all__ = ["Desk", "Now"]
 
 
-@dataclass(frozen=True, slots=True)
-class Now:
+class Now(Value):
     """The game as the loop last published it: the engine's game (None: no game), the
     store's id of it, and a version that grows with every publication that changed it."""
+
+    __slots__ = ("game", "game_id", "version")
+    __match_args__ = ("game", "game_id", "version")
 
     game: Game | None
     game_id: str | None
     version: int
+
+    def __init__(self, game: Game | None, game_id: str | None, version: int) -> None:
+        setter = object.__setattr__
+        setter(self, "game", game)
+        setter(self, "game_id", game_id)
+        setter(self, "version", version)
 
 
 class Desk:

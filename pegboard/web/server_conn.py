@@ -39,12 +39,12 @@ import logging
 import socket
 from collections import Counter, OrderedDict
 from collections.abc import Awaitable, Callable, MutableMapping
-from dataclasses import dataclass
 from typing import Any
 
 import h11
 from uvicorn.protocols.http.h11_impl import STATUS_PHRASES, H11Protocol
 
+from pegboard.rules.value import Value
 from pegboard.web.app import SECURITY_HEADERS
 
 log = logging.getLogger("pegboard.web")
@@ -56,27 +56,60 @@ Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 
-@dataclass(frozen=True, slots=True)
-class Limits:
+class Limits(Value):
     """What one scoreboard process gives its clients."""
 
-    request_s: float = 5.0
+    __slots__ = (
+        "connections",
+        "head_bytes",
+        "per_client",
+        "request_s",
+        "requests_per_connection",
+        "reserve",
+        "streams",
+        "streams_per_client",
+    )
+    __match_args__ = ("request_s", "connections", "per_client", "reserve", "head_bytes", "streams",
+                      "streams_per_client", "requests_per_connection")
+
+    request_s: float
     """Seconds a client has to send a whole request."""
-    connections: int = 512
+    connections: int
     """Connections held at once, in total."""
-    per_client: int = 32
+    per_client: int
     """Connections held at once from one address (a browser opens at most six)."""
-    reserve: int = 96
+    reserve: int
     """File descriptors kept for everything but connections: the store, the index, the
     event loop, Python's own files."""
-    head_bytes: int = 8192
+    head_bytes: int
     """The longest request head (request line and headers) read."""
-    streams: int = 256
+    streams: int
     """Event streams open at once, in total (half the connections at most)."""
-    streams_per_client: int = 8
+    streams_per_client: int
     """Event streams open at once from one address (a phone or a screen needs one)."""
-    requests_per_connection: int = 100
+    requests_per_connection: int
     """Answers on one keep-alive connection before it is closed."""
+
+    def __init__(
+        self,
+        request_s: float = 5.0,
+        connections: int = 512,
+        per_client: int = 32,
+        reserve: int = 96,
+        head_bytes: int = 8192,
+        streams: int = 256,
+        streams_per_client: int = 8,
+        requests_per_connection: int = 100,
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "request_s", request_s)
+        setter(self, "connections", connections)
+        setter(self, "per_client", per_client)
+        setter(self, "reserve", reserve)
+        setter(self, "head_bytes", head_bytes)
+        setter(self, "streams", streams)
+        setter(self, "streams_per_client", streams_per_client)
+        setter(self, "requests_per_connection", requests_per_connection)
 
     def fitted(self, descriptors: int) -> Limits:
         """These limits within ``descriptors`` open files (the process's soft limit): the
