@@ -16,6 +16,7 @@ import random
 import pytest
 
 from pegboard.app import open_hands, private, wheels
+from pegboard.app.effects import SeatNotice
 from pegboard.app.inputs import KnobTurn, Pairing, PhoneSeats, SeatCode
 from pegboard.app.state import CardEntry, WheelScreen
 from pegboard.app.view import PageKind
@@ -97,6 +98,10 @@ def test_a_starter_a_phone_holds_is_refused_on_the_box_naming_nobody() -> None:
     text = " ".join(app.pages[0].lines)
     assert " ".join(text.split()) == " ".join(private.CLASH.split())
     assert not names_card(repr(app.view), card)
+    # Ann's phone alone is told, privately, which card and what to do; Ben's is told nothing.
+    told = [e for e in app.effects if isinstance(e, SeatNotice)]
+    assert told == [SeatNotice(0, private.holder_words(card, suit=False))], app.effects
+    assert card.pretty in told[0].text and "Undo on the box" in told[0].text
     assert app.state.session is before and app.record == record  # nothing entered
     app.read()
     assert app.game.phase is Phase.STARTER
@@ -146,6 +151,9 @@ def test_the_suit_question_on_the_box_lists_the_same_suits_whatever_the_crib_hol
     app.pick("6♦")
     text = " ".join(app.pages[0].lines)
     assert " ".join(text.split()) == " ".join(private.CLASH.split())
+    # Ben's phone (the crib's six is his, laid away) is told which card; Ann's nothing.
+    assert [e for e in app.effects if isinstance(e, SeatNotice)] == [
+        SeatNotice(1, private.holder_words(Card.parse("6D"), suit=True))], app.effects
     assert hidden.gs.asked is not None
     # Asked on Ann's phone too: the suits the table has not ruled out, hers aside.
     app.read()

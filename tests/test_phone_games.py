@@ -31,6 +31,7 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 from playwright.sync_api import Error as PlaywrightError
 
+from pegboard.app import machine
 from pegboard.app.seat_entry import seat_seq
 from pegboard.app.view import View
 from pegboard.config import Config
@@ -42,7 +43,7 @@ from pegboard.rules.value import replace
 from pegboard.rules.variants import Rules
 from tests.referee import build
 from tests.referee.referee import judge
-from tests.support.phones import WAIT_S, Board, BoxHands, phone_board
+from tests.support.phones import WAIT_S, Board, BoxHands, box_names, phone_board
 from tests.support.web import chromium, system_chromium
 
 pytestmark = [pytest.mark.skipif(chromium() is None,
@@ -615,3 +616,26 @@ def test_a_muggins_games_claims_and_calls_on_the_phones(browser: Browser,
     for state in ("a claim, and a call", "a claim"):
         assert 'spinbutton "Points you claim"' in checks.trees[state], checks.trees[state]
     assert 'button "Call muggins"' in checks.trees["a call"]
+
+
+def test_a_starter_her_hand_holds_is_told_on_her_phone_alone(browser: Browser,
+                                                           tmp_path: Path) -> None:
+    """Ben, dealing on the box, names as the starter a card Ann's phone entered: Ann's phone
+    says, in its live region, which card and what to do; the box only that it clashes."""
+    ann = cards_of("5H 5D JC 4S KH 2C")
+    checks = Checks()
+    with phone_board(tmp_path, dealer=1, first=(Dealt(0, ann), LaidAway(0, ann[4:]))) as board:
+        page = board_phone(browser, board, 0)
+        shows(page, "#asked", "Waiting for the table.", whole=True)
+        box_names(board, ann[0])
+        assert board.game.starter is None
+        shows(page, "#said", f"The starter entered on the box, {ann[0].pretty}, is in your hand")
+        expect(page.locator("#said")).to_contain_text("Undo on the box")
+        expect(page.locator("#said")).to_have_attribute("aria-live", "polite")
+        checks.look(page, "a starter her hand holds")
+        assert ann[0].pretty not in repr(machine.view(board.state))
+    checks.assert_clean({"a starter her hand holds"})
+
+
+def cards_of(text: str) -> tuple[Card, ...]:
+    return tuple(Card.parse(word) for word in text.split())

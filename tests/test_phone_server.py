@@ -16,7 +16,10 @@ import re
 from pathlib import Path
 from typing import Any
 
+from pegboard.app import machine
 from pegboard.app.machine import initial_state
+from pegboard.app.state import Reading
+from pegboard.app.view import PageKind
 from pegboard.config import Config
 from pegboard.device.build import APP
 from pegboard.device.loop import DeviceLoop
@@ -32,7 +35,7 @@ from pegboard.sim.session import KitOnFirstKey
 from pegboard.web.phone_app import PhoneLimits
 from pegboard.web.phone_desk import Desk
 from tests.support.memory_store import MemoryStore
-from tests.support.phones import Board, Listener, phone_board, request
+from tests.support.phones import Board, Listener, box_names, phone_board, request
 
 ANN_SIX = ["5H", "5D", "JC", "4S", "KH", "2C"]
 BEN_SIX = ["6H", "9D", "TC", "3S", "QH", "AC"]
@@ -400,3 +403,32 @@ def test_a_tap_the_store_could_not_save_is_answered_as_refused() -> None:
     assert store.games[-1][-2:] == [dump_line(Dealt(1, six)), dump_line(LaidAway(1, six[4:]))]
     assert desk.now.game_id == "g1" and desk.now.game is not None
     assert desk.now.game.state.dealt[1] == six
+
+
+def test_a_starter_a_phones_hand_holds_is_told_to_that_phone_alone(tmp_path: Path) -> None:
+    """Ben, dealing on the box, names as the starter a card Ann's phone entered: the box
+    says only that it clashes; Ann's phone alone is told which card and what to do; Ben's
+    phone, the scoreboard and its stream name it nowhere."""
+    with phone_board(tmp_path, dealer=1) as board:
+        tokens = joined(board)
+        watcher = Listener(board.port, "/events")
+        try:
+            status, data = act(board, tokens[0], {"do": "hand", "dealt": ANN_SIX,
+                                                  "away": ANN_SIX[4:]})
+            assert status == 200 and data["taken"], data
+            card = Card.parse(ANN_SIX[0])
+            box_names(board, card)
+            screen = board.state.screen
+            assert isinstance(screen, Reading) and screen.pages[0].kind is PageKind.REFUSED
+            assert board.game.starter is None
+            assert not re.search(rf"{card}|{card.pretty}", repr(machine.view(board.state)))
+            ann = me(board, tokens[0])["notice"]
+            assert ann is not None and card.pretty in ann["text"], ann
+            ben = me(board, tokens[1])
+            assert ben["notice"] is None and card.pretty not in json.dumps(ben)
+            status, game = request(board.port, "GET", "/api/game")
+            assert card.pretty not in json.dumps(game) and str(card) not in json.dumps(game)
+            raw = bytes(watcher.raw).decode()
+            assert card.pretty not in raw and f'"{card}"' not in raw
+        finally:
+            watcher.close()

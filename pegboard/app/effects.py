@@ -250,6 +250,24 @@ class SeatAnswer(Value):
         setter(self, "reason", reason)
 
 
+class SeatNotice(Value):
+    """Words for one seat's phone alone, not the answer to its own request: a card the box
+    entered was refused because that seat's hand, entered on its phone, holds it. Only the
+    seat whose hand holds the card is told which card and what to do; the box and every
+    other output say nothing of it (:data:`pegboard.app.private.CLASH`)."""
+
+    __slots__ = ("seat", "text")
+    __match_args__ = ("seat", "text")
+
+    seat: int
+    text: str
+
+    def __init__(self, seat: int, text: str) -> None:
+        setter = object.__setattr__
+        setter(self, "seat", seat)
+        setter(self, "text", text)
+
+
 class OfferPairing(Value):
     """Ask the pairing port for the join code of each of the ``seats`` of the game in
     progress (a new game, or "Phones" on the menu); it answers with a
@@ -283,7 +301,7 @@ class ReleaseSeat(Value):
 Effect = (
     PersistNewGame | Persist | PersistUndo | FinishGame | SetBrightness | UpdateLeds
     | PowerOff | Quit | BringUp | SayAgain | ReadScreen | SayScore | Earcon | AudioMode | SeatAnswer
-    | OfferPairing | ReleaseSeat | FactsEntered
+    | SeatNotice | OfferPairing | ReleaseSeat | FactsEntered
 )
 """Anything ``step`` can ask the loop to do."""
 

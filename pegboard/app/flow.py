@@ -20,7 +20,7 @@ from __future__ import annotations
 import itertools
 
 from pegboard.app import open_hands, private
-from pegboard.app.effects import Effect, Persist, PersistUndo
+from pegboard.app.effects import Effect, Persist, PersistUndo, SeatNotice
 from pegboard.app.held_counts import held_screen, reading
 from pegboard.app.pages import entry_pages, said
 from pegboard.app.session import Session
@@ -49,6 +49,7 @@ from pegboard.app.words import (
     wrap,
 )
 from pegboard.errors import PegboardError
+from pegboard.rules.cards import Card
 from pegboard.rules.events import (
     Claim,
     Cut,
@@ -59,6 +60,8 @@ from pegboard.rules.events import (
     Muggins,
     OptionsChanged,
     Play,
+    Starter,
+    StarterSuit,
 )
 from pegboard.rules.facts import Report
 from pegboard.rules.fold import fold_reports
@@ -80,7 +83,7 @@ def enter(state: AppState, event: Event, first: tuple[Page, ...] = (), *,
     try:
         session, report = session.apply(event)
     except PegboardError as error:
-        return refuse(state, str(error)), ()
+        return refuse(state, str(error)), _told_privately(state, event)
     # What a held key entered at once is shown until the next entry (or take-back).
     state = replace(state, entered="")
     effects: list[Effect] = [Persist(event, session.report)]
@@ -93,6 +96,26 @@ def enter(state: AppState, event: Event, first: tuple[Page, ...] = (), *,
         state, more = notices(replace(state, session=session), before, report, teach=teach)
         pages = [*pages, *more]
     return go_on(state, [*first, *pages], effects)
+
+
+def _told_privately(state: AppState, event: Event) -> tuple[Effect, ...]:
+    """A starter (or the starter's suit) the box entered that a phone's hand holds: the box
+    shows :data:`~pegboard.app.private.CLASH` only; the phone whose hand holds the card is
+    told, on that phone alone, which card and what to do."""
+    session = state.session
+    if session is None or not state.phones:
+        return ()
+    gs = session.state
+    if isinstance(event, Starter) and not event.suit_known:
+        return ()  # a rank alone: its stand-in is no hand's card
+    if isinstance(event, Starter):
+        card, suit = event.card, False
+    elif isinstance(event, StarterSuit) and gs.asked is not None:
+        card, suit = Card(gs.asked.rank, event.suit), True
+    else:
+        return ()
+    return tuple(SeatNotice(seat, private.holder_words(card, suit=suit))
+                 for seat in private.holders(gs, state.phones, card))
 
 
 ONE_FOR = ((Reason.GO,), (Reason.LAST_CARD,))

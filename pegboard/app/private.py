@@ -67,3 +67,21 @@ def public_reason(gs: GameState, phones: Collection[int], reason: str) -> str:
     if hidden and gs.asked is not None and "starter_suit" in reason:
         return SUIT_CLASH
     return reason
+
+
+def holders(gs: GameState, phones: Collection[int], card: Card) -> tuple[int, ...]:
+    """The seats phones hold whose hand (entered on the phone, unseen) holds ``card``."""
+    return tuple(seat for seat, dealt in enumerate(gs.dealt)
+                 if seat in phones and dealt is not None and card in dealt
+                 and card not in gs.seen)
+
+
+def holder_words(card: Card, *, suit: bool) -> str:
+    """What the phone whose hand holds a card the box entered is told, privately: which
+    card, that nothing was entered, and what to do (the box said only :data:`CLASH`)."""
+    what = f"The starter's suit entered on the box makes it {card.pretty}" if suit else (
+        f"The starter entered on the box, {card.pretty},")
+    return (f"{what} is in your hand as you entered it: the box refused it and nothing was "
+            "changed. If your cards are right, tell the table the card turned was entered "
+            "wrong. If you entered a card wrong, the table takes your hand back (Undo on "
+            "the box) and you enter it again.")

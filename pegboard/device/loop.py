@@ -53,6 +53,7 @@ from pegboard.app.effects import (
     SayAgain,
     SayScore,
     SeatAnswer,
+    SeatNotice,
     SetBrightness,
     UpdateLeds,
 )
@@ -409,7 +410,7 @@ class DeviceLoop(Generic[S]):
 
 
 _FOR_OUTPUTS = (SetBrightness, UpdateLeds, SayAgain, ReadScreen, SayScore, Earcon, AudioMode,
-                SeatAnswer, OfferPairing, ReleaseSeat, FactsEntered)
+                SeatAnswer, SeatNotice, OfferPairing, ReleaseSeat, FactsEntered)
 """The effects the loop hands to its observers."""
 
 

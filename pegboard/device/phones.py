@@ -14,7 +14,7 @@ import socket
 from collections.abc import Callable, Collection
 from pathlib import Path
 
-from pegboard.app.effects import SeatAnswer
+from pegboard.app.effects import SeatAnswer, SeatNotice
 from pegboard.app.machine import AppState
 from pegboard.device.loop import DeviceLoop
 from pegboard.device.observers import Seen
@@ -37,7 +37,10 @@ class PhoneObserver:
         self.game_id = game_id
 
     def saw(self, seen: Seen[AppState]) -> None:
-        """The batch is saved: the phones may be told."""
+        """The batch is saved: the phones may be told (each notice to its seat alone)."""
+        for notice in seen.asked:
+            if isinstance(notice, SeatNotice):
+                self.desk.notice(notice.seat, notice.text, self.game_id())
         self.publish(seen.state, tuple(e for e in seen.asked if isinstance(e, SeatAnswer)))
 
     def publish(self, state: AppState, answers: tuple[SeatAnswer, ...] = ()) -> None:

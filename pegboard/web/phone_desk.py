@@ -5,6 +5,7 @@ The loop's thread owns the game; the server's thread (an asyncio loop) serves th
 They meet here, and nowhere else:
 
 * after each batch the loop's observer publishes (:meth:`Desk.publish`) (the store has all of it),
+  and first hands on the words meant for one seat alone (:meth:`Desk.notice`),
   the engine's game (an immutable value, safe to read from any thread), the store's id of
   the game, and the answers (:class:`~pegboard.app.effects.SeatAnswer`) of the requests the
   batch took or refused;
@@ -64,8 +65,27 @@ class Desk:
         self._changed: asyncio.Event | None = None
         self.published = threading.Condition()
         self.closing = False
+        self._notices: dict[int, tuple[int, str, str | None]] = {}
+        self._notice_ids = itertools.count(1)
 
     # -- the loop's side -------------------------------------------------------------------
+
+    def notice(self, seat: int, text: str, game_id: str | None) -> None:
+        """Words for ``seat``'s phone alone (:class:`~pegboard.app.effects.SeatNotice`):
+        kept for that seat of that game, numbered so that a page says each once, and its
+        stream woken."""
+        with self.published:
+            self._notices[seat] = (next(self._notice_ids), text, game_id)
+            self.now = Now(self.now.game, self.now.game_id, self.now.version + 1)
+            self.published.notify_all()
+        self._wake()
+
+    def notice_for(self, seat: int, game_id: str | None) -> dict[str, object] | None:
+        """The last notice for ``seat`` in the game ``game_id`` (None: none)."""
+        kept = self._notices.get(seat)
+        if kept is None or kept[2] != game_id:
+            return None
+        return {"id": kept[0], "text": kept[1]}
 
     def publish(self, game: Game | None, game_id: str | None,
                 answers: Sequence[SeatAnswer] = ()) -> None:

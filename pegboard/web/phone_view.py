@@ -82,8 +82,11 @@ def asks(gs: GameState, seat: int) -> str:
     return "wait"
 
 
-def seat_json(game: Game, seat: int, *, game_id: str | None) -> dict[str, Any]:
-    """The private view of ``seat`` (see the module doc): for its own phone only."""
+def seat_json(game: Game, seat: int, *, game_id: str | None,
+              notice: dict[str, object] | None = None) -> dict[str, Any]:
+    """The private view of ``seat`` (see the module doc): for its own phone only.
+    ``notice``: the last words for this seat alone (a card the box entered that its hand
+    holds was refused: which card, and what to do), numbered so the page says each once."""
     gs = game.state
     dealt = gs.dealt[seat]
     away = gs.laid_away[seat]
@@ -116,6 +119,7 @@ def seat_json(game: Game, seat: int, *, game_id: str | None) -> dict[str, Any]:
         "suit": None,
         "counts": counts(game, seat),
         "last_count": last_count(game),
+        "notice": notice,
     }
     call = gs.open_call
     if gs.rules.muggins and call is not None and gs.side_of(call.owner) != gs.side_of(seat):

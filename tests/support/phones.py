@@ -18,6 +18,7 @@ from typing import Any
 from PIL import Image
 
 from pegboard.app import machine
+from pegboard.app.inputs import Button, InputEvent, KnobTurn, Press
 from pegboard.app.machine import AppState
 from pegboard.app.session import Session
 from pegboard.app.state import Reading, WheelScreen
@@ -380,6 +381,35 @@ class BoxHands:
             return isinstance(now.screen, WheelScreen) and len(now.screen.pending) > len(pending)
 
         self._after(steps, taken, what)
+
+
+def box_keys(board: Board, *events: InputEvent) -> None:
+    """Inputs on the box's queue, one at a time, each waited for (the state moves on)."""
+    for event in events:
+        before = board.state
+
+        def moved(before: AppState = before) -> bool:
+            return board.state is not before
+
+        board.sim.inbox.put(event)
+        until(board, moved, f"the box's {event}")
+
+
+def box_names(board: Board, card: Card) -> None:
+    """The card wheel of the box (its pages read first) turned to ``card``'s rank, held OK
+    round its suits to ``card`` itself, then OK: a card named with its suit."""
+    while not isinstance(board.state.screen, WheelScreen):
+        box_keys(board, Press(Button.OK))
+    picker = machine.view(board.state).picker
+    assert picker is not None
+    label = RANK_KEYS[card.rank]
+    box_keys(board, KnobTurn(list(picker.options).index(label) - picker.index))
+    for _ in range(5):  # held OK goes round the suits of the rank
+        shown = machine.view(board.state).picker
+        if shown is not None and shown.entering == card.pretty:
+            break
+        box_keys(board, Press(Button.OK, long=True))
+    box_keys(board, Press(Button.OK))
 
 
 _POINTS = re.compile(r": (\d+)\b")

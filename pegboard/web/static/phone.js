@@ -271,6 +271,18 @@
     drawMine();
     drawCounts();
     placeCounts();
+    tellNotice();
+  }
+
+  // Words for this seat alone (a card the box entered that this hand holds was refused):
+  // said once each, in the live region, the number kept across a reload.
+  function tellNotice() {
+    const notice = me ? me.notice : null;
+    if (!notice) return;
+    const key = "pegboard-notice:" + me.game + ":" + me.seat;
+    if (sessionStorage.getItem(key) === String(notice.id)) return;
+    sessionStorage.setItem(key, String(notice.id));
+    say(notice.text, true);
   }
 
   // The last count is read at the show, when the next deal's cards are asked on the grid:
