@@ -365,3 +365,56 @@ def test_a_stand_in_is_never_the_starter_whose_suit_a_count_named() -> None:
     crib = phones.gs.crib
     assert crib is not None and Card.parse("KD") not in crib, crib
     assert app.pages == () or app.pages[0].kind is not PageKind.REFUSED, app.pages
+
+
+def crib_stand_in_of_the_starters_rank() -> tuple[Phones, Card]:
+    """Ben deals on the box: the starter entered as a K (its rank alone), the play, and his
+    crib's two cards by rank, a K among them (a stand-in K of a suit of the wheel's
+    choosing). Ann laid J♥ 3♦ away on her phone, so the crib's count asks the starter's
+    suit (his nobs). Returns the table at that question and the crib's stand-in K."""
+    ann, ben = cards("JH 3D 9S TC 2H QD"), cards("KS 8H 6H 7H 2S AC")
+    phones = Phones(new_game(dealer=1), random.Random(0))
+    app = phones.app
+    assert phones.send(0, Dealt(0, ann), LaidAway(0, ann[:2])).taken
+    app.read()
+    app.pick("K")
+    box_plays_ben(phones, ann[2:], ben[2:])
+    app.read()
+    app.pick("K")
+    app.pick("8")
+    gs = phones.gs
+    assert app.pages == () or app.pages[0].kind is not PageKind.REFUSED, app.pages
+    asked = gs.asked
+    assert asked is not None and asked.crib and asked.player == 1, asked
+    crib = gs.crib
+    assert crib is not None
+    stand_in = next(card for card in crib if card.rank is Rank.KING)
+    assert gs.starter is not None and stand_in != gs.starter
+    return phones, stand_in
+
+
+@pytest.mark.parametrize("where", ["box", "phone"])
+def test_a_crib_stand_in_gives_way_to_the_starters_suit_named(where: str) -> None:
+    """A stand-in's suit is no fact: the starter's suit named (on the box or the dealer's
+    phone) may be the very suit the crib's K entered by rank was given. The answer is taken,
+    the stand-in moves to a suit no card of the deal holds, and the crib counts its pair of
+    kings and no nobs (J♥ with a ♦, ♣ or ♠ starter)."""
+    phones, stand_in = crib_stand_in_of_the_starters_rank()
+    app = phones.app
+    score = phones.gs.scores[1]
+    if where == "box":
+        app.pick(stand_in.pretty)
+        assert app.pages and app.pages[0].kind is PageKind.COUNT, app.pages
+        assert app.pages[0].title == "P2's crib: 2", app.pages[0]
+    else:
+        # The dealer's phone offers every suit: a stand-in rules none out.
+        app.feed(PhoneSeats(frozenset({0, 1})))
+        mine = seat_json(app.state.session.game, 1, game_id=None)  # type: ignore[union-attr]
+        assert mine["asks"] == "suit" and stand_in.suit.letter in mine["suit"]["suits"], mine
+        assert phones.send(1, StarterSuit(stand_in.suit)).taken
+    assert suit_entered(phones) == [stand_in.suit.letter]
+    assert phones.gs.scores[1] == score + 2  # a pair of kings; J♥ is not the starter's suit
+    crib = [json.loads(line) for line in app.record if json.loads(line).get("type") == "crib"]
+    kings = [c for c in crib[-1]["cards"] if c.startswith("K")]
+    assert len(kings) == 1 and kings[0] != str(stand_in), crib[-1]  # moved off the starter
+    assert app.replayed().scores == phones.gs.scores

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import itertools
 
-from pegboard.app import open_hands, private
+from pegboard.app import open_hands, private, resuit
 from pegboard.app.effects import Effect, Persist, PersistUndo, SeatNotice
 from pegboard.app.held_counts import held_screen, reading
 from pegboard.app.pages import entry_pages, said
@@ -81,12 +81,13 @@ def enter(state: AppState, event: Event, first: tuple[Page, ...] = (), *,
     state = read_lessons(state)
     before = session.state
     try:
-        session, report = session.apply(event)
+        moved, effects = resuit.make_way(session, event)
+        session, report = moved.apply(event)
     except PegboardError as error:
         return refuse(state, str(error)), _told_privately(state, event)
     # What a held key entered at once is shown until the next entry (or take-back).
     state = replace(state, entered="")
-    effects: list[Effect] = [Persist(event, session.report)]
+    effects.append(Persist(event, session.report))
     state, pages = notices(replace(state, session=session), before, report, teach=teach)
     claim = said_with(session.state, event)
     if claim is not None:

@@ -21,7 +21,7 @@ from pegboard.app.state import AppState, Count
 from pegboard.app.view import FLUSH_OF, SuitFact, suit_words
 from pegboard.errors import PegboardError
 from pegboard.rules.cards import DECK, Card, Rank, Suit
-from pegboard.rules.events import Crib, Event, Play, Show
+from pegboard.rules.events import Crib, Event, Play, Show, StarterSuit
 from pegboard.rules.facts import Report
 from pegboard.rules.scoring import ScoreItem
 from pegboard.rules.state import GameState
@@ -212,6 +212,36 @@ def rebuild(session: Session, change: dict[Card, Card],
     except PegboardError:
         return None
     return rebuilt, effects, replayed
+
+
+def make_way(session: Session, event: Event) -> tuple[Session, list[Effect]]:
+    """Before the starter's suit a count asked for is entered: a card entered by rank alone
+    this deal (laid in the play, or in the crib) whose stand-in suit is the one named moves
+    to another suit of its rank that no card of the deal holds, keeping what its own hand's
+    suits make where it can. A stand-in suit is never a fact, so the suit named is taken
+    as said; the deal's entries are entered again with the stand-in moved (the session as
+    it was when nothing needs to move, or no suit is free)."""
+    gs = session.state
+    starter = gs.starter
+    if not isinstance(event, StarterSuit) or gs.asked is None or starter is None:
+        return session, []
+    card = _CARD[gs.asked.rank, event.suit]
+    named = {c for d in gs.dealt if d is not None for c in d}
+    if card == starter or card in named or card not in gs.seen:
+        return session, []
+    taken = gs.seen | named | {starter, card}
+    free = [_CARD[card.rank, suit] for suit in SUITS if _CARD[card.rank, suit] not in taken]
+    hand = next((laid for laid in gs.played if card in laid), None)
+    if hand is not None and len(hand) > 1:
+        # A card laid in the play: its hand's flush and nobs stay as its player chose them.
+        before = fact_of(hand, starter, crib=False)
+        free.sort(key=lambda new: fact_of(tuple(new if c == card else c for c in hand),
+                                          starter, crib=False) != before)
+    for new in free:
+        done = rebuild(session, {card: new})
+        if done is not None:
+            return done[0], done[1]
+    return session, []
 
 
 def swap_plays(state: AppState, change: dict[Card, Card]) -> tuple[AppState, tuple[Effect, ...]]:

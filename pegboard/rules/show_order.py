@@ -97,11 +97,24 @@ def counted(t: Table, cards: tuple[Card, ...], *, crib: bool,
         real = next(iter(starter_suits(t)), None)
     if real is None:
         return stand_in_scores_nothing(t, cards, base, crib=crib)
-    told = score_hand(cards, Card(t.starter.rank, real), crib=crib)
+    starter = Card(t.starter.rank, real)
+    told = score_hand(_off(cards, starter, named), starter, crib=crib)
     # A jack entered by rank alone keeps the nobs its player chose (the made-up suit's).
     items = [item for item in told.items if item.kind != "nobs" or item.cards[0] in named]
     items += [item for item in base.items if item.kind == "nobs" and item.cards[0] not in named]
     return Breakdown(tuple(items))
+
+
+def _off(cards: tuple[Card, ...], starter: Card, named: set[Card]) -> tuple[Card, ...]:
+    """``cards`` with a card entered by rank alone that is ``starter`` counted in another
+    suit of its rank: a stand-in's suit is no fact, so a starter's suit named later may be
+    the one a stand-in was given, and the stand-in gives way (it scores nothing with named
+    cards in any suit). A card named with its suit never moves."""
+    if starter not in cards or starter in named:
+        return cards
+    free = next(Card(starter.rank, suit) for suit in SUITS
+                if Card(starter.rank, suit) not in cards and Card(starter.rank, suit) != starter)
+    return tuple(free if card == starter else card for card in cards)
 
 
 def starter_suits(t: Table) -> tuple[Suit, ...]:

@@ -146,15 +146,16 @@ def seat_json(game: Game, seat: int, *, game_id: str | None,
 
 def suit_json(gs: GameState, seat: int) -> dict[str, Any]:
     """The starter's suit asked of ``seat``: its rank, what the suit decides, and the suits
-    offered: every suit whose card the table has not seen and the seat was not dealt (one
-    another hand holds is refused without saying whose), so the question tells this seat
-    nothing of another hand."""
+    offered: every suit whose card the table has not seen named and the seat was not dealt
+    (one another hand holds is refused without saying whose), so the question tells this
+    seat nothing of another hand. A card seen that was entered by its rank alone rules out
+    nothing: its suit is a stand-in, which moves when its suit is named for the starter."""
     asked = gs.asked
     assert asked is not None and gs.starter is not None
     own = gs.dealt[seat] or ()
+    facts = {card for card in gs.seen if gs.suit_entered(card)}
     offered = [suit.letter for suit in Suit
-               if Card(asked.rank, suit) not in gs.seen - {gs.starter}
-               and Card(asked.rank, suit) not in own]
+               if Card(asked.rank, suit) not in facts and Card(asked.rank, suit) not in own]
     return {"rank": asked.rank.symbol, "suits": offered, "makes": list(asked.makes),
             "crib": asked.crib}
 
