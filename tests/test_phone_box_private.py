@@ -418,3 +418,21 @@ def test_a_crib_stand_in_gives_way_to_the_starters_suit_named(where: str) -> Non
     kings = [c for c in crib[-1]["cards"] if c.startswith("K")]
     assert len(kings) == 1 and kings[0] != str(stand_in), crib[-1]  # moved off the starter
     assert app.replayed().scores == phones.gs.scores
+
+
+def test_an_open_handed_deal_refuses_the_dealers_phone_the_starter_before_a_box_hand() -> None:
+    """P1 deals on a phone; P2's cards are asked on the box. The starter waits for P2's hand
+    too: the dealer's phone shows whom it waits for (no card) and its starter is refused."""
+    app = learn_to_play()
+    app.feed(PhoneSeats(frozenset({0})))
+    screen = app.state.screen
+    assert isinstance(screen, CardEntry) and screen.player == 1, screen  # P2's, on the box
+    phones = Phones(app, random.Random(4))
+    six = cards("4H 5S 6C 7D 8H KD")
+    assert phones.send(0, Dealt(0, six), LaidAway(0, six[:2])).taken
+    mine = seat_json(app.state.session.game, 0, game_id=None)  # type: ignore[union-attr]
+    assert mine["asks"] == "wait" and mine["waiting"]["for"] == ["P2"], mine
+    answer = phones.send(0, Starter(Card.parse("5D")))
+    assert not answer.taken
+    assert answer.reason == "Waiting for P2's hand: the starter comes after every hand."
+    assert app.game.starter is None

@@ -37,7 +37,7 @@ from pegboard.app.seat_entry import seat_seq
 from pegboard.app.view import View
 from pegboard.config import Config
 from pegboard.rules.cards import DECK, Card
-from pegboard.rules.events import Dealt, Go, LaidAway, Play, Starter
+from pegboard.rules.events import Dealt, Go, LaidAway, OptionsChanged, Play, Starter
 from pegboard.rules.show import score_hand
 from pegboard.rules.state import GameState, Phase
 from pegboard.rules.value import replace
@@ -529,6 +529,28 @@ def test_the_starters_suit_is_asked_on_the_counting_seats_phone(
         assert recorded.scores == board.game.scores and board.game.scores[0] >= 1
     checks.assert_clean({"the starter's suit"})
     assert '- button "six of hearts"' in checks.trees["the starter's suit"]
+
+
+def test_an_open_handed_deal_shows_the_dealer_whom_the_starter_waits_for(
+        browser: Browser, tmp_path: Path) -> None:
+    """An open-handed game, Ben dealing, his cards in: his phone says whom the starter waits
+    for, with no card to tap, until Ann's hand is in; then it asks the starter."""
+    ben = tuple(map(Card.parse, ["AH", "5S", "7C", "8D", "TH", "QS"]))
+    ann = tuple(map(Card.parse, ["9C", "KD", "JH", "2C", "3D", "4S"]))
+    first = (OptionsChanged(teaching=True, open_hands=True), Dealt(1, ben),
+             LaidAway(1, ben[:2]))
+    checks = Checks()
+    with phone_board(tmp_path, dealer=1, first=first) as board:
+        page = board_phone(browser, board, 1)
+        expect(page.locator("#asked")).to_have_text(
+            "Waiting for Ann's hand: the starter comes after every hand.")
+        expect(page.locator("#grid button")).to_have_count(0)
+        checks.look(page, "the starter waits")
+        assert board.server.desk.submit(0, (Dealt(0, ann), LaidAway(0, ann[:2])),
+                                        seat_seq(board.state.session, 0)).result(WAIT_S).taken
+        expect(page.locator("#asked")).to_have_text("You deal: tap the starter you turned.")
+        expect(page.locator("#grid button")).to_have_count(52)
+    checks.assert_clean({"the starter waits"})
 
 
 def board_phone(browser: Browser, board: Board, seat: int) -> Page:

@@ -27,7 +27,7 @@ from pegboard.device.phones import PhoneObserver
 from pegboard.errors import StoreError
 from pegboard.record import dump_line
 from pegboard.rules.cards import DECK, Card
-from pegboard.rules.events import Deal, Dealt, GameHeader, LaidAway
+from pegboard.rules.events import Deal, Dealt, GameHeader, LaidAway, OptionsChanged
 from pegboard.rules.state import Phase
 from pegboard.rules.variants import Rules
 from pegboard.sim.fakes import FakeClock, RecordingDisplay
@@ -432,3 +432,35 @@ def test_a_starter_a_phones_hand_holds_is_told_to_that_phone_alone(tmp_path: Pat
             assert card.pretty not in raw and f'"{card}"' not in raw
         finally:
             watcher.close()
+
+
+def test_an_open_handed_deal_shows_the_dealers_phone_whom_the_starter_waits_for(
+        tmp_path: Path) -> None:
+    """An open-handed game (teaching), both seats on phones, Ben dealing: once his own cards
+    are in, his phone's raw view asks no starter while Ann's hand is still to come; it says
+    whom the board waits for, names no card, and a starter tapped meanwhile is refused with
+    those words. Once Ann's hand is in, his phone asks the starter and it is taken."""
+    options = OptionsChanged(teaching=True, open_hands=True)
+    with phone_board(tmp_path, dealer=1, first=(options,)) as board:
+        tokens = joined(board)
+        status, data = act(board, tokens[1], {"do": "hand", "dealt": BEN_SIX,
+                                              "away": BEN_SIX[4:]})
+        assert status == 200 and data["taken"], data
+        ben = me(board, tokens[1])
+        assert ben["asks"] == "wait", ben
+        assert ben["waiting"] == {"for": ["Ann"], "text": (
+            "Waiting for Ann's hand: the starter comes after every hand.")}, ben["waiting"]
+        assert not set(CARD.findall(json.dumps(ben["waiting"])))
+        assert me(board, tokens[0])["asks"] == "cards"
+        status, data = act(board, tokens[1], {"do": "starter", "card": "7S"})
+        assert status == 409 and not data["taken"], data
+        assert data["reason"].startswith("Waiting for Ann's hand on its phone"), data
+        assert board.game.starter is None
+        status, data = act(board, tokens[0], {"do": "hand", "dealt": ANN_SIX,
+                                              "away": ANN_SIX[4:]})
+        assert status == 200 and data["taken"], data
+        ben = me(board, tokens[1])
+        assert ben["asks"] == "starter" and ben["waiting"] is None, ben
+        status, data = act(board, tokens[1], {"do": "starter", "card": "7S"})
+        assert status == 200 and data["taken"], data
+        assert board.game.phase is Phase.PLAY

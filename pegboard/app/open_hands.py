@@ -25,6 +25,7 @@ from pegboard.app.state import AppState, CardEntry, Page, WheelScreen
 from pegboard.app.view import PageKind
 from pegboard.coach.help_shape import paginate
 from pegboard.rules.cards import Card
+from pegboard.rules.events import TableOptions
 from pegboard.rules.state import GameState, Phase
 
 if TYPE_CHECKING:
@@ -73,23 +74,35 @@ def waiting_for_phones(state: AppState) -> tuple[int, ...]:
     laid away), from the dealer's left: the starter is turned only once every hand is in,
     as the box asks of its own seats. A seat that falls back to the box (its phone released)
     is asked on the box instead (:func:`next_entry`)."""
-    if not open_hands(state) or state.session is None or state.table.points_only:
+    if not open_hands(state) or state.session is None:
         return ()
-    gs = state.session.state
+    return tuple(seat for seat in hands_to_come(state.session.state, state.table)
+                 if seat in state.phones)
+
+
+def hands_to_come(gs: GameState, table: TableOptions) -> tuple[int, ...]:
+    """Every seat whose cards (dealt, or laid away) an open-handed deal still waits for
+    before the starter, from the dealer's left, wherever they are entered (a phone, or the
+    box). ``table``: the table options in force (open-handed only with teaching, never when
+    pegging by points)."""
+    if not (table.teaching and table.open_hands) or table.points_only:
+        return ()
     if gs.phase is not Phase.STARTER or gs.dealer is None:
         return ()
     seats = ((gs.dealer + k) % gs.players for k in range(1, gs.players + 1))
-    return tuple(seat for seat in seats if seat in state.phones
-                 and (gs.dealt[seat] is None or gs.laid_away[seat] is None))
+    return tuple(seat for seat in seats
+                 if gs.dealt[seat] is None or gs.laid_away[seat] is None)
 
 
-def waiting_words(gs: GameState, seats: Sequence[int]) -> str:
-    """Whom the starter waits for, naming no card: "Waiting for Ben's hand (phone)"."""
+def waiting_words(gs: GameState, seats: Sequence[int], *, phones: bool = True) -> str:
+    """Whom the starter waits for, naming no card: "Waiting for Ben's hand on its phone: the
+    starter comes after every hand." (``phones`` False: where each hand is entered is not
+    said, as on a phone's own page)."""
     names = [f"{gs.names[seat]}'s" for seat in seats]
     who = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-    return (f"Waiting for {who} {'hand' if len(names) == 1 else 'hands'} on "
-            f"{'its phone' if len(names) == 1 else 'their phones'}: the starter comes after "
-            "every hand.")
+    where = (f" on {'its phone' if len(names) == 1 else 'their phones'}" if phones else "")
+    return (f"Waiting for {who} {'hand' if len(names) == 1 else 'hands'}{where}: the "
+            "starter comes after every hand.")
 
 
 def away_count(gs: GameState) -> int:

@@ -151,9 +151,12 @@ def _check(state: AppState, request: SeatEntry) -> str | None:
             return why
     if request.seq != seat_seq(session, seat):
         return STALE
-    waiting = open_hands.waiting_for_phones(state)
+    # An open-handed deal: the starter comes after every hand, a phone's or the box's (the
+    # dealer's phone shows whom it waits for, and a tap on a page drawn before is refused).
+    waiting = open_hands.hands_to_come(gs, state.table) if open_hands.open_hands(state) else ()
     if waiting and any(isinstance(event, Starter) for event in request.entries):
-        return open_hands.waiting_words(gs, waiting)
+        phones = all(other in state.phones for other in waiting)
+        return open_hands.waiting_words(gs, waiting, phones=phones)
     trial = session
     for event in request.entries:
         try:

@@ -17,7 +17,9 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from pegboard import lazy
+from pegboard.app import open_hands
 from pegboard.app.seat_entry import seat_seq
+from pegboard.app.session import Session
 from pegboard.errors import InvalidCardError, PegboardError
 from pegboard.rules.cards import Card, Suit
 from pegboard.rules.events import (
@@ -62,10 +64,11 @@ def helps(game: Game, seat: int) -> bool:
     return club is None or club.helps(seat)
 
 
-def asks(gs: GameState, seat: int) -> str:
+def asks(gs: GameState, seat: int, waiting: Sequence[int] = ()) -> str:
     """What the table waits for from ``seat`` now: ``cards`` (its six and the two laid
-    away), ``starter`` (the dealer, once the cards are in), ``play`` (its turn: a card or
-    go), ``suit`` (its count, or its crib's, waits for the starter's suit, entered by rank
+    away), ``starter`` (the dealer, once the cards are in, and in an open-handed deal once
+    every hand is in: ``waiting`` are the seats still to enter theirs), ``play`` (its turn:
+    a card or go), ``suit`` (its count, or its crib's, waits for the starter's suit, entered by rank
     alone: asked on this phone and on the box alike, the first answer taken), ``claim`` (a
     muggins game: its score waits for its claim), else ``wait``."""
     if gs.asked is not None and gs.asked.player == seat:
@@ -75,7 +78,7 @@ def asks(gs: GameState, seat: int) -> str:
     if gs.phase is Phase.STARTER:
         if gs.dealt[seat] is None:
             return "cards"
-        if gs.dealer == seat:
+        if gs.dealer == seat and not waiting:
             return "starter"
     if gs.phase is Phase.PLAY and gs.to_act == seat:
         return "play"
@@ -93,7 +96,8 @@ def seat_json(game: Game, seat: int, *, game_id: str | None,
     hand = gs.hands[seat]
     played = gs.played[seat]
     held = [c for c in hand if c not in played] if hand is not None else None
-    asked = asks(gs, seat)
+    waiting = open_hands.hands_to_come(gs, Session.resume(game).table)
+    asked = asks(gs, seat, waiting)
     data: dict[str, Any] = {
         "game": game_id,
         "seat": seat,
@@ -120,6 +124,10 @@ def seat_json(game: Game, seat: int, *, game_id: str | None,
         "counts": counts(game, seat),
         "last_count": last_count(game),
         "notice": notice,
+        # An open-handed deal: whom the starter waits for (names only, never a card).
+        "waiting": ({"for": [gs.names[other] for other in waiting],
+                     "text": open_hands.waiting_words(gs, waiting, phones=False)}
+                    if waiting else None),
     }
     call = gs.open_call
     if gs.rules.muggins and call is not None and gs.side_of(call.owner) != gs.side_of(seat):
