@@ -417,6 +417,8 @@ def test_a_crib_stand_in_gives_way_to_the_starters_suit_named(where: str) -> Non
     crib = [json.loads(line) for line in app.record if json.loads(line).get("type") == "crib"]
     kings = [c for c in crib[-1]["cards"] if c.startswith("K")]
     assert len(kings) == 1 and kings[0] != str(stand_in), crib[-1]  # moved off the starter
+    # ... to a suit no other crib card holds (a stand-in moved makes no flush).
+    assert kings[0][1] not in {c[1] for c in crib[-1]["cards"] if c != kings[0]}, crib[-1]
     assert app.replayed().scores == phones.gs.scores
 
 

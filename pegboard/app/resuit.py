@@ -232,7 +232,11 @@ def make_way(session: Session, event: Event) -> tuple[Session, list[Effect]]:
     taken = gs.seen | named | {starter, card}
     free = [_CARD[card.rank, suit] for suit in SUITS if _CARD[card.rank, suit] not in taken]
     hand = next((laid for laid in gs.played if card in laid), None)
-    if hand is not None and len(hand) > 1:
+    crib = gs.crib or ()
+    if card in crib:
+        # A crib card: a suit the crib's other cards hold least, so that it makes no flush.
+        free.sort(key=lambda new: sum(c.suit is new.suit for c in crib))
+    elif hand is not None and len(hand) > 1:
         # A card laid in the play: its hand's flush and nobs stay as its player chose them.
         before = fact_of(hand, starter, crib=False)
         free.sort(key=lambda new: fact_of(tuple(new if c == card else c for c in hand),
