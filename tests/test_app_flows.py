@@ -42,6 +42,7 @@ def test_new_game_to_first_card_takes_four_presses() -> None:
     assert isinstance(app.effects[0], PersistNewGame)
     assert app.effects[0].header.players == ("P1", "P2")
     assert app.view.screen is Screen.DEALER
+    assert app.view.hint == "OK choose"  # a first-time player is told which key picks a row
     app.feed(KnobTurn(1), OK)  # "P1 deals"
     assert app.view.screen is Screen.STARTER
     assert app.game.dealer == 0 and app.game.phase is Phase.STARTER

@@ -285,7 +285,7 @@ def dealer_view(state: AppState, screen: Dealer) -> View:
     assert state.session is not None
     base = board(state.session.state, Screen.DEALER, "Who deals first?")
     return replace(base, lines=numbered(state.keypad, dealer_rows(state)),
-                   selected=screen.index % len(dealer_rows(state)))
+                   selected=screen.index % len(dealer_rows(state)), hint="OK choose")
 
 
 # -- the cut -----------------------------------------------------------------------------------
