@@ -25,6 +25,7 @@ from pegboard.sim.script import ScriptResult, run_script
 from pegboard.sim.session import SIM_WITHOUT_LEDS, Simulator
 from pegboard.sim.terminal import StatusWatch, TerminalDisplay
 from pegboard.store import Store
+from tests.support.sim_hands import pump_while_held
 
 TESTS = "Test 1/3: inputs"
 
@@ -108,16 +109,7 @@ def test_the_walk_on_the_sims_board_names_the_led_the_firmware_lit(tmp_path: Pat
                     on_frame=display.frame, leds=board.board, walk=board.board,
                     status=StatusWatch(display))
 
-    def wait(seconds: float) -> None:  # the loop runs while the "hand" holds a key
-        end = time.monotonic() + seconds
-        while True:
-            sim.loop.pump()
-            left = end - time.monotonic()
-            if left <= 0:
-                return
-            time.sleep(min(left, 0.005))
-
-    sim.hands.wait = wait
+    wait = pump_while_held(sim)
     try:
         sim.start()
         for step in parse_script("menu right*4 ok ok ok go"):  # the walk

@@ -509,15 +509,7 @@ def test_the_starters_suit_is_asked_on_the_counting_seats_phone(
         page = board_phone(browser, board, 0)
         # The play, each seat's lowest card that fits (else go), sent as its phone sends it;
         # then Ann's count asks for the starter's suit.
-        while board.game.phase is Phase.PLAY:
-            gs = board.game
-            seat = gs.to_act
-            assert seat is not None
-            fits = sorted((c for c in gs.hands[seat] or () if gs.can_play(seat, c)
-                           and c not in gs.played[seat]), key=lambda c: c.pips)
-            event = Play(seat, fits[0]) if fits else Go(seat)
-            assert board.server.desk.submit(seat, (event,), seat_seq(board.state.session, seat)
-                                            ).result(WAIT_S).taken
+        play_lowest(board, until=lambda: False)
         assert board.game.asked is not None and board.game.asked.player == 0
         expect(page.locator("#asked")).to_contain_text("needs the starter's suit")
         expect(page.locator('#hand button[aria-label="six of hearts"]')).to_be_visible()
@@ -551,6 +543,20 @@ def test_an_open_handed_deal_shows_the_dealer_whom_the_starter_waits_for(
         expect(page.locator("#asked")).to_have_text("You deal: tap the starter you turned.")
         expect(page.locator("#grid button")).to_have_count(52)
     checks.assert_clean({"the starter waits"})
+
+
+def play_lowest(board: Board, *, until: Callable[[], bool]) -> None:
+    """Play on, as each seat's phone sends it, each seat's lowest card that fits (else go),
+    while the play lasts and ``until`` is not yet true."""
+    while board.game.phase is Phase.PLAY and not until():
+        gs = board.game
+        seat = gs.to_act
+        assert seat is not None
+        fits = sorted((c for c in gs.hands[seat] or () if gs.can_play(seat, c)
+                       and c not in gs.played[seat]), key=lambda c: c.pips)
+        event = Play(seat, fits[0]) if fits else Go(seat)
+        assert board.server.desk.submit(seat, (event,), seat_seq(board.state.session, seat)
+                                        ).result(WAIT_S).taken
 
 
 def board_phone(browser: Browser, board: Board, seat: int) -> Page:
@@ -600,15 +606,7 @@ def test_a_muggins_games_claims_and_calls_on_the_phones(browser: Browser,
              Starter(DECK[30]))
     with phone_board(tmp_path, dealer=1, first=first, rules=Rules(muggins=True)) as board:
         pages = [board_phone(browser, board, seat) for seat in (0, 1)]
-        while board.game.phase is Phase.PLAY and not board.game.pending_claims:
-            gs = board.game
-            seat = gs.to_act
-            assert seat is not None
-            fits = sorted((c for c in gs.hands[seat] or () if gs.can_play(seat, c)
-                           and c not in gs.played[seat]), key=lambda c: c.pips)
-            event = Play(seat, fits[0]) if fits else Go(seat)
-            assert board.server.desk.submit(seat, (event,), seat_seq(board.state.session, seat)
-                                            ).result(WAIT_S).taken
+        play_lowest(board, until=lambda: bool(board.game.pending_claims))
         pending = board.game.pending_claims[0]
         assert pending.player == 0  # Ann's hand, counted first
         asked = pages[0].locator("#asked")

@@ -18,6 +18,7 @@ from pegboard.sim.fakes import RecordingDisplay
 from pegboard.sim.leds import SimulatedBoard
 from pegboard.sim.session import Simulator
 from pegboard.store import Store
+from tests.support.sim_hands import pump_while_held
 
 
 def test_pegs_reach_the_firmware(tmp_path: Path) -> None:
@@ -28,16 +29,7 @@ def test_pegs_reach_the_firmware(tmp_path: Path) -> None:
     store = Store(tmp_path, owner="test")
     sim = Simulator(Config(), store, RecordingDisplay(), clock=clock, leds=leds.board)
 
-    def wait(seconds: float) -> None:  # let the loop run while the "hand" holds a key
-        end = time.monotonic() + seconds
-        while True:
-            sim.loop.pump()
-            left = end - time.monotonic()
-            if left <= 0:
-                return
-            time.sleep(min(left, 0.005))
-
-    sim.hands.wait = wait
+    wait = pump_while_held(sim)
     try:
         sim.start()
         player = AutoPlayer(seed=11)
