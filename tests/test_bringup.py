@@ -236,7 +236,7 @@ def test_a_walk_step_lights_that_hole_alone() -> None:
 def test_the_leds_stage_walks_the_strip_on_the_firmware(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     config = tmp_path / "config.toml"
-    config.write_text("")  # the default count, 242: one LED past the game hole's
+    config.write_text("[leds]\ncount = 242\n")  # one LED past the game hole's
     with FirmwareProcess(tmp_path) as firmware:
         assert main(["bringup", "leds", "--config", str(config), "--device",
                      str(firmware.port), "--pause", "0"]) == 0

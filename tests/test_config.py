@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+import textwrap
 import tomllib
 from pathlib import Path
 
@@ -20,6 +22,7 @@ from pegboard.config.schema import SECTIONS, section_keys
 from pegboard.errors import PegboardError
 from pegboard.rules.value import FrozenInstanceError
 from tests.support.configs import refusal
+from tests.support.firmware import load_firmware
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "systemd" / "config.example.toml"
@@ -52,6 +55,39 @@ def test_example_config_is_every_default_and_names_every_key() -> None:
     assert list(data) == list(SECTIONS)
     for section in SECTIONS:
         assert set(data[section]) == set(section_keys(section)), section
+
+
+def test_the_default_led_count_is_the_chain_a_two_track_board_uses() -> None:
+    """The skipped LEDs, 120 a track and the game hole: 241 for the default board, and the
+    config, the firmware, the example file and the build's docs all say so."""
+    leds = Config().leds
+    assert leds.count == leds.skip + leds.sides * 120 + 1 == 241
+    assert leds.problem() is None
+    with pytest.raises(ConfigError, match=r"leds\.count = 240 is too few"):
+        parse_config("[leds]\ncount = 240")
+    assert load_firmware("pb_layout").DEFAULT_CFG["n"] == leds.count
+    # The builder's config block in hardware/README.md and its parts list.
+    readme = (ROOT / "hardware" / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```toml\n(.*?)```", readme, flags=re.DOTALL)
+    counts = [tomllib.loads(textwrap.dedent(block))["leds"] for block in blocks
+              if "[leds]" in block]
+    assert {(block.get("skip", 0), block["count"]) for block in counts} == {(0, 241), (1, 242)}
+    assert "2 tracks need 241 LEDs" in readme
+
+
+def test_the_led_count_has_the_firmwares_bound() -> None:
+    """The firmware refuses a chain of more than 1000 LEDs; the config file does too, when it
+    is read, not when the link starts."""
+    assert parse_config("[leds]\ncount = 1000").leds.count == 1000
+    with pytest.raises(ConfigError, match=r"leds\.count = 1001 is not accepted; allowed: a whole "
+                       r"number 1-1000"):
+        parse_config("[leds]\ncount = 1001")
+    proto = load_firmware("pb_proto")
+    fields = {"n": "1001", "tracks": "2", "order": "street", "serp": "1", "end": "left",
+              "skip": "0", "cap": "128", "ma": "500", "hb": "1000"}
+    with pytest.raises(proto.ProtocolError):
+        proto.parse_cfg(list(fields.items()))
+    assert proto.parse_cfg(list({**fields, "n": "1000"}.items()))["n"] == 1000
 
 
 def test_to_toml_round_trips_a_non_default_config() -> None:
@@ -192,7 +228,7 @@ def test_config_error_is_a_value_error_and_config_is_frozen() -> None:
          "my.toml: line 2: leds.count = a number of 25 digits"),
         ("[leds]\ncount = 0x" + "f" * 5000,
          "my.toml: leds.count = <a number of about 6020 digits> is not accepted; allowed: a "
-         "whole number 1-1024"),
+         "whole number 1-1000"),
         ("[idle]\ndim_after_s = 12345678901234567890",
          "my.toml: idle.dim_after_s = <a number of 20 digits> is not accepted"),
         ("[input]\nhold_s = nan", "my.toml: input.hold_s = nan is not accepted"),

@@ -186,7 +186,7 @@ def accepted(mention: Mention) -> str | None:
                 data = tomllib.loads(text)
                 # Keys checked alone; a long strip so that a count or skip fits any layout.
                 if section == "leds" and mention.key != "count":
-                    data["leds"].setdefault("count", 1024)
+                    data["leds"].setdefault("count", 1000)
                 if section == "club":  # what a club board and a password need beside them
                     for key, value in (("board", "b1"), ("broker", "h")):
                         data["club"].setdefault(key, value)

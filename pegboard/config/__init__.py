@@ -41,12 +41,13 @@ Sections and their defaults (pins are BCM GPIO numbers):
     on the port when it is opened; the Pico's USB serial runs at USB speed whatever it is,
     it matters only for a board behind a USB-to-UART adapter).
 ``[leds]``
-    ``count`` 242 (LEDs on the chain), ``sides`` 2 (tracks: 2 or 3), ``serpentine`` true (the
-    chain snakes back and forth), ``hole1_end`` ``"start"`` (hole 1 is at the data-in end of
-    the chain) or ``"end"``; ``order`` ``"street"`` (row after row) or ``"track"`` (track
-    after track); ``skip`` 0 (unlit LEDs at the start of the chain, such as a sacrificial
-    level-shifting LED); ``brightness`` 0.25 (cap, 0.0-1.0); ``budget_ma`` 500 (whole-frame
-    current budget); ``colours`` ["#e02020", "#2050f0", "#20b040"] (one per track).
+    ``count`` 241 (LEDs on the chain: the skipped LEDs, 120 a track and the game hole), ``sides``
+    2 (tracks: 2 or 3), ``serpentine`` true (the chain snakes back and forth), ``hole1_end``
+    ``"start"`` (hole 1 is at the data-in end of the chain) or ``"end"``; ``order``
+    ``"street"`` (row after row) or ``"track"`` (track after track); ``skip`` 0 (unlit LEDs
+    at the start of the chain, such as a sacrificial level-shifting LED); ``brightness`` 0.25
+    (cap, 0.0-1.0); ``budget_ma`` 500 (whole-frame current budget); ``colours`` ["#e02020",
+    "#2050f0", "#20b040"] (one per track).
 ``[rules]`` (the defaults offered when a new game starts: :attr:`Config.players` and
     :attr:`Config.rules`)
     ``players`` 2 (2, 3 or 4); then the rule variants, as the game record names them

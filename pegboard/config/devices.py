@@ -198,7 +198,7 @@ class LedsConfig(Value):
     colours: tuple[str, ...]
 
     KEYS: ClassVar[dict[str, dict[str, Any]]] = {
-        "count": meta(int_in(1, 1024), "a whole number 1-1024"),
+        "count": meta(int_in(1, 1000), "a whole number 1-1000 (the firmware drives at most 1000)"),
         "sides": meta(int_of(2, 3), "2 or 3 (tracks on the board)"),
         "serpentine": meta(boolean, "true or false"),
         "hole1_end": meta(
@@ -220,7 +220,7 @@ class LedsConfig(Value):
 
     def __init__(
         self,
-        count: int = 242,
+        count: int = 241,
         sides: int = 2,
         serpentine: bool = True,
         hole1_end: str = "start",
