@@ -47,7 +47,9 @@ def test_demo_plays_a_game_on_the_firmware(
 
 def test_flash_dry_run_prints_the_mpremote_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["leds", "flash", "--device", "/dev/ttyACM0", "--dry-run"]) == 0
-    command = capsys.readouterr().out.split()
+    lines = [line for line in capsys.readouterr().out.splitlines() if not line.startswith("#")]
+    assert len(lines) == 1  # one command; the service's state is said on "#" lines
+    command = lines[0].split()
     assert command[1:4] == ["connect", "/dev/ttyACM0", "fs"]
     assert command[-3:] == [":", "+", "reset"]
     copied = [Path(c).name for c in command[5:-3]]
@@ -116,6 +118,7 @@ def service(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("PATH", f"{bin_dir}:{os.environ['PATH']}")
     monkeypatch.setenv("FLASH_LOG", str(tmp_path / "log"))
     monkeypatch.setenv("SERVICE_STATE", str(state))
+    monkeypatch.setattr(leds, "SYSTEMD_RUNTIME", state)  # as if systemd booted this system
     return state
 
 
@@ -188,3 +191,47 @@ def test_the_dry_run_says_the_service_would_be_stopped(
     out = capsys.readouterr().out
     assert "pegboard.service is running: it would be stopped first and started after" in out
     assert flash_log(service) == ["systemctl is-active --quiet pegboard.service"]
+
+
+# -- flashing where systemd does not run: a desktop, a container, a chroot ------------------
+
+#: What systemctl says and does on a system systemd did not boot (systemd 252 and 257 alike).
+NOT_BOOTED_SYSTEMCTL = """#!/bin/sh
+echo "systemctl $*" >> "$FLASH_LOG"
+echo "System has not been booted with systemd as init system (PID 1). Can't operate." >&2
+echo "Failed to connect to bus: Host is down" >&2
+exit 1
+"""
+
+
+@pytest.fixture
+def no_systemd(tmp_path: Path, service: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """systemctl on PATH, but systemd did not boot this system (no /run/systemd/system)."""
+    (tmp_path / "bin" / "systemctl").write_text(NOT_BOOTED_SYSTEMCTL)
+    monkeypatch.setattr(leds, "SYSTEMD_RUNTIME", tmp_path / "run-systemd-system")
+    return service
+
+
+def test_a_flash_without_systemd_says_one_line_of_its_own(
+    tmp_path: Path, no_systemd: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    with FirmwareProcess(tmp_path) as firmware:
+        args = argparse.Namespace(device=str(firmware.port), serial=None,
+                                  firmware=FIRMWARE_DIR, dry_run=False)
+        assert leds.run_flash(args, runner=lambda command: 0) == 0
+    out, err = capfd.readouterr()
+    assert "booted with systemd" not in out + err and "Host is down" not in out + err
+    assert out.splitlines()[0] == ("This system does not run systemd, so no pegboard.service "
+                                   "holds the LED board's serial port: nothing to stop")
+    assert "speaks protocol v1: OK" in out and "Starting" not in out and err == ""
+    assert flash_log(no_systemd) == []  # systemctl was never asked
+
+
+def test_a_dry_run_without_systemd_says_so_in_its_own_words(
+    no_systemd: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["leds", "flash", "--device", "/dev/ttyACM0", "--dry-run"]) == 0
+    out, err = capfd.readouterr()
+    assert out.splitlines()[0] == ("# This system does not run systemd, so no pegboard.service "
+                                   "holds the LED board's serial port: nothing to stop")
+    assert err == "" and flash_log(no_systemd) == []

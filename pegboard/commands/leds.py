@@ -50,11 +50,24 @@ def default_firmware() -> Path:
     return FIRMWARE_DIR if FIRMWARE_DIR.is_dir() else INSTALLED_FIRMWARE
 
 
+#: The folder systemd makes when it boots the system, and only then (``sd_booted(3)``).
+SYSTEMD_RUNTIME = Path("/run/systemd/system")
+
+#: What :func:`systemctl` returns on a system that systemd does not run.
+NO_SYSTEMD = 127
+
+#: Said once when there is no service manager to ask: no service can hold the port.
+NO_SYSTEMD_NOTE = (f"This system does not run systemd, so no {SERVICE} holds the LED board's "
+                   "serial port: nothing to stop")
+
+
 def systemctl(arguments: list[str]) -> int:
-    """``systemctl`` from PATH (127 when there is none: not a systemd system)."""
+    """``systemctl ARGS...`` from PATH; :data:`NO_SYSTEMD` without running it when there is
+    no ``systemctl`` or systemd did not boot this system (a desktop without it, a container, a
+    chroot), where it could only say that it cannot operate."""
     program = shutil.which("systemctl")
-    if program is None:
-        return 127
+    if program is None or not SYSTEMD_RUNTIME.is_dir():
+        return NO_SYSTEMD
     return subprocess.run([program, *arguments], check=False).returncode
 
 
@@ -205,7 +218,10 @@ def run_flash(args: argparse.Namespace, runner: Callable[[list[str]], int] | Non
     commands = flash_commands(args.device, firmware)
     control = control or systemctl
     if args.dry_run:
-        if control(["is-active", "--quiet", SERVICE]) == 0:
+        status = control(["is-active", "--quiet", SERVICE])
+        if status == NO_SYSTEMD:
+            print(f"# {NO_SYSTEMD_NOTE}")
+        elif status == 0:
             print(f"# {SERVICE} is running: it would be stopped first and started after")
         for command in commands:
             print(" ".join(command))
@@ -230,7 +246,10 @@ def run_flash(args: argparse.Namespace, runner: Callable[[list[str]], int] | Non
 
 def _stop_service(control: Systemctl) -> bool:
     """Stop the service if it runs (it holds the port); True when it was stopped."""
-    if control(["is-active", "--quiet", SERVICE]) != 0:
+    status = control(["is-active", "--quiet", SERVICE])
+    if status == NO_SYSTEMD:
+        print(NO_SYSTEMD_NOTE, flush=True)
+    if status != 0:
         return False
     print(f"Stopping {SERVICE}: it holds the LED board's serial port (it is started again "
           "after the flash)", flush=True)
