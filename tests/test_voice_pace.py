@@ -12,8 +12,12 @@ from functools import cache
 
 import pytest
 
+from pegboard.app.effects import SayScore
+from pegboard.app.machine import view
 from pegboard.rules.events import Deal
-from pegboard.voice.acts import DEAL, Importance
+from pegboard.voice.acts import DEAL, SCORE, Importance
+from pegboard.voice.audio import score_words
+from pegboard.voice.hook import VoiceHook
 from tests.support.listening import Listener, at_table_pace, deals_of
 from tests.support.pace import DURATIONS, KEPT, TablePace, brisk, measure, patient, replay
 
@@ -125,3 +129,32 @@ def test_a_brisk_players_voice_falls_behind_less_by_merging_what_is_obsolete(
                      if a.parts is not None and a.parts.board)
         during = texts[texts.index(made[last].text):texts.index(made[at].text)]
         assert any(text.endswith(board) for text in during), board
+
+
+@pytest.mark.parametrize(("seed", "kit"), GAMES)
+def test_the_score_asked_for_is_said_next_however_far_behind_the_voice_is(
+        seed: int, kit: str) -> None:
+    """A brisk player two thirds into the game holds for the score (the keypad's held OK,
+    the encoder's held MENU: the app's SayScore, through the real voice hook): the answer
+    is begun as the announcement being said ends, not behind the minutes of facts waiting,
+    and every one of those facts is still said after it, in order."""
+    listener, table, _ = patient_game(seed, kit)
+    fast = replay(table, brisk, keys=len(table.keys) * 2 // 3)
+    waiting = sum(DURATIONS(q.said) for q in fast.queue.pending)
+    assert waiting > 60, waiting  # the voice is more than a minute behind the table
+    speaking, ends = fast.speaking, fast.ends
+    assert speaking is not None
+    fast.key("hold-ok" if kit == "keypad" else "hold-menu")
+    asked = fast.clock.now()
+    hook = VoiceHook(fast)
+    state = listener.state
+    hook.heard(state, view(state), (), first=True)
+    hook.heard(state, view(state), (SayScore(),))
+    score = fast.made[-1]
+    assert score.kind == SCORE and score.text == score_words(state)
+    fast.until_quiet()
+    assert fast.said[fast.said.index(speaking) + 1] is score
+    assert fast.waited_for(score) == pytest.approx(ends - asked)
+    assert fast.unsaid() == []
+    facts = [a for a in fast.heard() if a.importance in KEPT]
+    assert facts == [a for a in fast.made if a.importance in KEPT]

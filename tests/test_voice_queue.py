@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 
 from pegboard.sim.fakes import FakeClock
-from pegboard.voice.acts import DEAL, Announcement, Importance, Parts, of_parts
+from pegboard.voice.acts import DEAL, SCORE, Announcement, Importance, Parts, of_parts
 from pegboard.voice.speaker import MOST_WAITING, Speaker, SpeechQueue
 from tests.support.announcing import added, announcer_after
 
@@ -254,3 +254,22 @@ def test_a_queue_that_does_not_merge_says_every_announcement_as_made() -> None:
     q.put(first)
     q.put(second)
     assert [q.take(), q.take()] == [first, second]
+
+
+def test_the_score_asked_for_is_said_next_and_every_waiting_fact_after_it() -> None:
+    """"Say the score" goes ahead of what waits (after the sound of the key that asked), an
+    older answer not yet said gives way to the newer one, and nothing else is dropped."""
+    q = SpeechQueue(FakeClock())
+    q.put(said("Ann, seven: twenty-two", entry=5))
+    q.put(said("Ben: fifteen two, fifteen four", SHOW, 6))
+    q.put(said("Ann 40, Ben 31", Importance.ASKED, 6))
+    q.put(said("Ann: one for last card", PLAY, 7), said("[ok]", Importance.CUE, 7))
+    q.put(said("[ok]", Importance.CUE, 7),
+          Announcement("Ann 41, Ben 31", SCORE, Importance.ASKED, 7))
+    assert q.texts() == ["[ok]", "Ann 41, Ben 31", "Ann, seven: twenty-two",
+                         "Ben: fifteen two, fifteen four", "Ann 40, Ben 31",
+                         "Ann: one for last card", "[ok]"]
+    q.put(Announcement("Ann 43, Ben 31", SCORE, Importance.ASKED, 8))
+    assert q.texts()[:2] == ["Ann 43, Ben 31", "[ok]"]
+    assert "Ann 41, Ben 31" not in q.texts()
+    assert q.take() == Announcement("Ann 43, Ben 31", SCORE, Importance.ASKED, 8)

@@ -48,6 +48,9 @@ from pegboard.voice.phrases import (
 DEAL = "deal"
 """The kind of the announcement of a new deal and its dealer (audio mode)."""
 
+SCORE = "score"
+"""The kind of the answer to "say the score" (asked for: said next, ahead of the queue)."""
+
 
 class Importance(enum.IntEnum):
     """What an announcement is to the speech queue (:mod:`pegboard.voice.speaker`): from

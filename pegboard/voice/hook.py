@@ -24,7 +24,7 @@ from pegboard.app.effects import (
 from pegboard.app.state import AppState
 from pegboard.app.view import View, entered_words
 from pegboard.config import VoiceConfig
-from pegboard.voice.acts import DEAL, Announcement, Importance
+from pegboard.voice.acts import DEAL, SCORE, Announcement, Importance
 from pegboard.voice.announce import Announcer
 from pegboard.voice.audio import EARCON, AudioScreen, earcon, score_words, sound_of
 from pegboard.voice.espeak import WavFolder
@@ -104,7 +104,7 @@ class VoiceHook:
             out.extend(self.screen.coach(view, self._entries(state), paged=True))
         self.screen.begin(view)
         if any(isinstance(effect, SayScore) for effect in asked):
-            out.append(Announcement(score_words(state), "score", Importance.ASKED))
+            out.append(Announcement(score_words(state), SCORE, Importance.ASKED))
         if out:
             self.sink.say(out)
 

@@ -24,6 +24,10 @@ one after another. The queue's rules:
   card, go, point, count and result is still said, in order; what one key brought is never
   merged (a player who waits for the voice hears each announcement as made). An undo stops
   a merged sentence only when it takes back the first entry it says;
+* **next**: the answer to "say the score" is said as soon as the announcement being said
+  ends, ahead of everything waiting (a player who asks for the score wants it now, not after
+  the facts the table is ahead of); every one of those is still said after it, and a newer
+  answer replaces an unsaid older one;
 * "Say it again" repeats the last announcement made that still stands (an undo takes
   back what its entries brought, so the one before is repeated); words asked for again
   while still waiting (a storm of "say it again" or "say the score") wait once;
@@ -48,7 +52,7 @@ from typing import Protocol
 
 from pegboard.app.effects import Sound
 from pegboard.hw.clock import Clock
-from pegboard.voice.acts import DEAL, PLAY_KINDS, Announcement, Importance, merged
+from pegboard.voice.acts import DEAL, PLAY_KINDS, SCORE, Announcement, Importance, merged
 from pegboard.voice.audio import sound_of
 
 log = logging.getLogger(__name__)
@@ -117,7 +121,17 @@ class SpeechQueue:
             gone = REPLACEABLE if said.importance is Importance.SCREEN else {Importance.WHEEL}
             self.pending = [q for q in self.pending
                             if q.step == step or q.said.importance not in gone]
-        self.pending.append(Queued(said, self.clock.now(), step))
+        queued = Queued(said, self.clock.now(), step)
+        if said.kind == SCORE and said.importance is Importance.ASKED:
+            # asked for now: next, after the sounds of the key that asked (an older answer
+            # not yet said is out of date)
+            sounds = [q for q in self.pending
+                      if q.step == step and q.said.importance is Importance.CUE]
+            rest = [q for q in self.pending if q.said.kind != SCORE
+                    and not any(q is sound for sound in sounds)]
+            self.pending = [*sounds, queued, *rest]
+        else:
+            self.pending.append(queued)
         bounded = [q for q in self.pending if q.said.importance in _BOUNDED]
         if len(bounded) > MOST_WAITING:
             least = min(q.said.importance for q in bounded)

@@ -242,17 +242,20 @@ def brisk(table: TablePace, key: str) -> None:
 
 def replay(table: TablePace, pace: Pace,
            seconds: Callable[[Announcement], float] = DURATIONS, *,
-           merge: bool = True) -> TablePace:
+           merge: bool = True, keys: int | None = None) -> TablePace:
     """The calls ``table`` took, made again on a new table by a player of ``pace`` (the table
-    then speaks on to the end; with ``merge`` False, from a queue that merges nothing)."""
+    then speaks on to the end; with ``merge`` False, from a queue that merges nothing; with
+    ``keys``, only the calls of that many first keys, the voice left where it is)."""
     out = TablePace(seconds, merge=merge)
     calls = table.calls
     starts = [start for start, _ in table.keys]
     _make(out, calls[:starts[0] if starts else len(calls)])  # before any key
-    for at, (start, name) in enumerate(table.keys):
+    for at, (start, name) in enumerate(table.keys[:keys]):
         pace(out, name)
         out.key(name)
         _make(out, calls[start:starts[at + 1] if at + 1 < len(starts) else len(calls)])
+    if keys is not None:
+        return out
     out.until_quiet()
     DURATIONS.save()
     return out
