@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import json
 import random
+from types import SimpleNamespace
+from typing import cast
 
 import pytest
 
@@ -19,10 +21,13 @@ from pegboard.app import open_hands, private, wheels
 from pegboard.app.effects import SeatNotice
 from pegboard.app.inputs import KnobTurn, Pairing, PhoneSeats, SeatCode
 from pegboard.app.state import CardEntry, WheelScreen
-from pegboard.app.view import PageKind
+from pegboard.app.view import PageKind, Screen
+from pegboard.app.words import wrap
 from pegboard.rules.cards import DECK, Card, Rank, Suit
 from pegboard.rules.events import Dealt, Go, LaidAway, Play, Starter, StarterSuit
-from pegboard.rules.state import Phase
+from pegboard.rules.state import GameState, Phase
+from pegboard.ui.render import COLUMNS
+from pegboard.ui.text import wrap as text_wrap
 from pegboard.web.phone_view import ActionError, asks, read_action, seat_json
 from tests.support.app_driver import GO, HOLD_OK, OK, UNDO, App, new_game
 from tests.test_seat_entry import Phones, names_card
@@ -157,7 +162,7 @@ def test_the_suit_question_on_the_box_lists_the_same_suits_whatever_the_crib_hol
     assert hidden.gs.asked is not None
     # Asked on Ann's phone too: the suits the table has not ruled out, hers aside.
     app.read()
-    mine = seat_json(app.state.session.game, 0, game_id=None)  # type: ignore[union-attr]
+    mine = seat_json(app.state.session.game, 0, game_id=None, phones=app.state.phones)  # type: ignore[union-attr]
     assert mine["asks"] == "suit" and mine["suit"]["rank"] == "6"
     assert set(mine["suit"]["suits"]) == {"C", "D", "H", "S"} - {
         c.suit.letter for c in hidden.gs.seen if c.rank is Rank.SIX and c != hidden.gs.starter}
@@ -242,7 +247,8 @@ def test_an_open_handed_deal_waits_for_every_phones_hand_before_the_starter() ->
     app = p2_on_a_phone_p1_in()
     view = app.view
     assert view.picker is None and view.title == "Deal 1: P1 deals", view
-    assert "Waiting for P2's hand on its phone" in " ".join(view.lines), view.lines
+    assert view.lines == ("Waiting for P2's", "hand (on their", "phone), then the",
+                          "starter."), view.lines
     app.feed(OK)
     assert app.pages and app.pages[0].kind is PageKind.REFUSED
     assert "Waiting for P2's hand" in " ".join(app.pages[0].lines)
@@ -409,7 +415,7 @@ def test_a_crib_stand_in_gives_way_to_the_starters_suit_named(where: str) -> Non
     else:
         # The dealer's phone offers every suit: a stand-in rules none out.
         app.feed(PhoneSeats(frozenset({0, 1})))
-        mine = seat_json(app.state.session.game, 1, game_id=None)  # type: ignore[union-attr]
+        mine = seat_json(app.state.session.game, 1, game_id=None, phones=app.state.phones)  # type: ignore[union-attr]
         assert mine["asks"] == "suit" and stand_in.suit.letter in mine["suit"]["suits"], mine
         assert phones.send(1, StarterSuit(stand_in.suit)).taken
     assert suit_entered(phones) == [stand_in.suit.letter]
@@ -432,9 +438,120 @@ def test_an_open_handed_deal_refuses_the_dealers_phone_the_starter_before_a_box_
     phones = Phones(app, random.Random(4))
     six = cards("4H 5S 6C 7D 8H KD")
     assert phones.send(0, Dealt(0, six), LaidAway(0, six[:2])).taken
-    mine = seat_json(app.state.session.game, 0, game_id=None)  # type: ignore[union-attr]
+    mine = seat_json(app.state.session.game, 0, game_id=None, phones=app.state.phones)  # type: ignore[union-attr]
     assert mine["asks"] == "wait" and mine["waiting"]["for"] == ["P2"], mine
     answer = phones.send(0, Starter(Card.parse("5D")))
     assert not answer.taken
-    assert answer.reason == "Waiting for P2's hand: the starter comes after every hand."
+    assert answer.reason == ("Waiting for P2's hand (on the box): the starter comes after "
+                             "every hand.")
     assert app.game.starter is None
+
+
+def test_a_plain_deal_waits_for_the_phones_hand_and_says_where() -> None:
+    """Not open-handed, P2 (the pone) on a phone, P1 dealing on the box: the starter comes
+    after the phone's hand (the crib is laid away before the cut), the box says whose hand
+    and where it is entered, and refuses the starter with those words; a released phone's
+    seat enters no hand, and the box takes the starter at once."""
+    app = new_game(dealer=0)
+    app.feed(PhoneSeats(frozenset({1})))
+    words = "Waiting for P2's hand (on their phone): the starter comes after every hand."
+    assert app.view.picker is None and " ".join(app.view.lines) == (
+        "Waiting for P2's hand (on their phone), then the starter."), app.view
+    app.feed(OK)
+    assert app.pages and app.pages[0].kind is PageKind.REFUSED
+    assert " ".join(app.pages[0].lines) == words
+    assert app.game.starter is None
+    app.read()
+    app.feed(PhoneSeats(frozenset()))  # the phone released: P2's seat is the box's
+    assert app.view.picker is not None and app.view.picker.prompt == "Starter"
+    app.feed(PhoneSeats(frozenset({1})))
+    phones = Phones(app, random.Random(2))
+    six = cards("4H 5S 6C 7D 8H KD")
+    assert phones.send(1, Dealt(1, six), LaidAway(1, six[:2])).taken
+    app.read()
+    assert app.view.picker is not None and app.view.picker.prompt == "Starter"
+    app.pick("9")
+    assert app.game.phase is Phase.PLAY
+
+
+def test_the_dealers_phone_is_told_whose_hand_the_starter_waits_for_and_where() -> None:
+    """Both seats on phones, not open-handed: the dealer who laid away first is asked no
+    starter while the pone's hand is to come; their view and the refusal of a starter sent
+    from a page drawn before say whose hand, on their phone. Then the starter is asked."""
+    app = new_game(dealer=0)
+    phones = Phones(app, random.Random(6))
+    six = cards("4H 5S 6C 7D 8H KD")
+    assert phones.send(0, Dealt(0, six), LaidAway(0, six[:2])).taken
+    app.feed(PhoneSeats(frozenset({0, 1})))
+    game = app.game
+    mine = seat_json(app.state.session.game, 0, game_id=None,  # type: ignore[union-attr]
+                     phones=app.state.phones)
+    words = "Waiting for P2's hand (on their phone): the starter comes after every hand."
+    assert mine["asks"] == "wait" and mine["waiting"] == {"for": ["P2"], "text": words}, mine
+    answer = phones.send(0, Starter(Card.parse("9C")))
+    assert not answer.taken and answer.reason == words
+    assert app.game == game
+    other = cards("AS 2S 3S 4S 5C 6D")
+    assert phones.send(1, Dealt(1, other), LaidAway(1, other[:2])).taken
+    mine = seat_json(app.state.session.game, 0, game_id=None,  # type: ignore[union-attr]
+                     phones=app.state.phones)
+    assert mine["asks"] == "starter" and mine["waiting"] is None, mine
+    assert phones.send(0, Starter(Card.parse("9C"))).taken
+
+
+def test_the_wait_names_each_hand_with_where_it_is_entered() -> None:
+    """Hands grouped by where they are entered, in the order asked, each place said once."""
+    gs = cast(GameState, SimpleNamespace(names=("Ann", "Ben", "Cy", "Di")))
+    tail = ": the starter comes after every hand."
+    assert open_hands.waiting_words(gs, (1,), {1}) == (
+        "Waiting for Ben's hand (on their phone)" + tail)
+    assert open_hands.waiting_words(gs, (1,), ()) == "Waiting for Ben's hand (on the box)" + tail
+    assert open_hands.waiting_words(gs, (1, 2, 3, 0), {1, 3}) == (
+        "Waiting for Ben's and Di's hands (on their phones) and Cy's and Ann's (on the box)"
+        + tail)
+    assert open_hands.waiting_words(gs, (2, 3, 0), {3}) == (
+        "Waiting for Cy's and Ann's hands (on the box) and Di's (on their phone)" + tail)
+
+
+def test_a_phones_wait_says_whom_and_where() -> None:
+    """While the table asks nothing of a phone's seat, its page says whom it waits for and
+    where that is entered: the dealer's starter, the next card of the play, on the box or
+    on a phone (the board's account of the seats phones hold)."""
+    app = new_game(dealer=1)  # P2 deals, on the box
+    phones = Phones(app, random.Random(5))
+    ann = cards("5H 5D JC 4S KH 2C")
+    assert phones.send(0, Dealt(0, ann), LaidAway(0, ann[4:])).taken
+
+    def mine() -> dict[str, object]:
+        session = app.state.session
+        assert session is not None
+        return seat_json(session.game, 0, game_id=None, phones=app.state.phones)
+
+    assert mine()["wait"] == "Waiting for P2 to turn the starter (on the box)."
+    app.pick("6")
+    assert mine()["asks"] == "play" and mine()["wait"] is None
+    assert phones.send(0, Play(0, ann[0])).taken
+    assert mine()["wait"] == "Waiting for P2 to play (on the box)."
+    app.feed(PhoneSeats(frozenset({0, 1})))  # Ben's phone joins
+    assert mine()["wait"] == "Waiting for P2 to play (on their phone)."
+
+
+def test_the_boxs_wait_fits_its_screen() -> None:
+    """The box's wait is drawn whole: its text screen has five rows under the title (no
+    hint takes the bottom line), each row as the app wrapped it (the screen wraps at 20
+    characters, the last column being the scroll mark's), with names as long as a
+    player's."""
+    app = new_game(dealer=0)
+    app.feed(PhoneSeats(frozenset({1})))
+    view = app.view
+    rows = [row for line in view.lines for row in text_wrap(line, COLUMNS - 1)]
+    assert view.screen is Screen.MESSAGE and not view.hint
+    assert rows == list(view.lines) and len(rows) <= 5, rows
+    long = cast(GameState, SimpleNamespace(names=("Ann", "Margaret", "Christopher", "Di")))
+    for seats in ((1,), (2,), (1, 2), (1, 2, 3), (3, 0, 1)):
+        words = open_hands.waiting_words(long, seats, {0, 1, 2, 3}, short=True)
+        rows = list(wrap(words, COLUMNS - 1))
+        assert len(rows) <= 5 and " ".join(rows) == words, rows
+    assert open_hands.waiting_words(long, (1, 2, 3), {1, 2, 3}, short=True) == (
+        "Waiting for the hands of Margaret, Christopher and Di (on their phones), then the "
+        "starter.")

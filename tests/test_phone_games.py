@@ -462,7 +462,8 @@ def test_a_board_restarted_mid_deal_loses_no_acknowledged_tap(
         checks.look(ann_page, "kept after a reload")
         table.hand(0, ann, ann[:2], tapped=3)
         # Ben's page, never reloaded, picked the board up again: it waits for the starter.
-        expect(table.pages[1].locator("#asked")).to_have_text("Waiting for the table.")
+        expect(table.pages[1].locator("#asked")).to_have_text(
+            "Waiting for Ann to turn the starter (on their phone).")
         expect(ann_page.locator("#asked")).to_contain_text("You deal: tap the starter")
         table.tap(0, f'#grid button[data-card="{deck[12]}"]')
         table.said(0, "The starter is in.")
@@ -534,8 +535,8 @@ def test_an_open_handed_deal_shows_the_dealer_whom_the_starter_waits_for(
     checks = Checks()
     with phone_board(tmp_path, dealer=1, first=first) as board:
         page = board_phone(browser, board, 1)
-        expect(page.locator("#asked")).to_have_text(
-            "Waiting for Ann's hand: the starter comes after every hand.")
+        expect(page.locator("#asked")).to_have_text(  # Ann's hand is asked on the box
+            "Waiting for Ann's hand (on the box): the starter comes after every hand.")
         expect(page.locator("#grid button")).to_have_count(0)
         checks.look(page, "the starter waits")
         assert board.server.desk.submit(0, (Dealt(0, ann), LaidAway(0, ann[:2])),
@@ -647,7 +648,7 @@ def test_a_starter_her_hand_holds_is_told_on_her_phone_alone(browser: Browser,
     checks = Checks()
     with phone_board(tmp_path, dealer=1, first=(Dealt(0, ann), LaidAway(0, ann[4:]))) as board:
         page = board_phone(browser, board, 0)
-        shows(page, "#asked", "Waiting for the table.", whole=True)
+        shows(page, "#asked", "Waiting for Ben to turn the starter (on the box).", whole=True)
         box_names(board, ann[0])
         assert board.game.starter is None
         shows(page, "#said", f"The starter entered on the box, {ann[0].pretty}, is in your hand")

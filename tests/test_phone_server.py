@@ -413,9 +413,10 @@ def test_a_starter_a_phones_hand_holds_is_told_to_that_phone_alone(tmp_path: Pat
         tokens = joined(board)
         watcher = Listener(board.port, "/events")
         try:
-            status, data = act(board, tokens[0], {"do": "hand", "dealt": ANN_SIX,
-                                                  "away": ANN_SIX[4:]})
-            assert status == 200 and data["taken"], data
+            for token, six in ((tokens[0], ANN_SIX), (tokens[1], BEN_SIX)):
+                status, data = act(board, token, {"do": "hand", "dealt": six,
+                                                  "away": six[4:]})
+                assert status == 200 and data["taken"], data
             card = Card.parse(ANN_SIX[0])
             box_names(board, card)
             screen = board.state.screen
@@ -449,12 +450,13 @@ def test_an_open_handed_deal_shows_the_dealers_phone_whom_the_starter_waits_for(
         ben = me(board, tokens[1])
         assert ben["asks"] == "wait", ben
         assert ben["waiting"] == {"for": ["Ann"], "text": (
-            "Waiting for Ann's hand: the starter comes after every hand.")}, ben["waiting"]
+            "Waiting for Ann's hand (on their phone): the starter comes after every "
+            "hand.")}, ben["waiting"]
         assert not set(CARD.findall(json.dumps(ben["waiting"])))
         assert me(board, tokens[0])["asks"] == "cards"
         status, data = act(board, tokens[1], {"do": "starter", "card": "7S"})
         assert status == 409 and not data["taken"], data
-        assert data["reason"].startswith("Waiting for Ann's hand on its phone"), data
+        assert data["reason"].startswith("Waiting for Ann's hand (on their phone)"), data
         assert board.game.starter is None
         status, data = act(board, tokens[0], {"do": "hand", "dealt": ANN_SIX,
                                               "away": ANN_SIX[4:]})

@@ -15,7 +15,7 @@ entry (the engine knows them).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING
 
 from pegboard import lazy
@@ -70,39 +70,65 @@ def next_entry(state: AppState) -> CardEntry | None:
 
 
 def waiting_for_phones(state: AppState) -> tuple[int, ...]:
-    """The seats phones hold whose cards an open-handed deal still waits for (dealt, or
-    laid away), from the dealer's left: the starter is turned only once every hand is in,
-    as the box asks of its own seats. A seat that falls back to the box (its phone released)
-    is asked on the box instead (:func:`next_entry`)."""
-    if not open_hands(state) or state.session is None:
+    """The seats phones hold whose cards the starter still waits for (dealt, or laid away),
+    from the dealer's left: the starter is turned only once every phone's hand is in (in
+    an open-handed deal every hand, as the box asks of its own seats). A seat that falls
+    back to the box (its phone released) is asked on the box instead (:func:`next_entry`),
+    or, in a game not played open-handed, enters no hand."""
+    if state.session is None:
         return ()
-    return tuple(seat for seat in hands_to_come(state.session.state, state.table)
+    return tuple(seat for seat in hands_to_come(state.session.state, state.table,
+                                                state.phones, open_handed=open_hands(state))
                  if seat in state.phones)
 
 
-def hands_to_come(gs: GameState, table: TableOptions) -> tuple[int, ...]:
-    """Every seat whose cards (dealt, or laid away) an open-handed deal still waits for
-    before the starter, from the dealer's left, wherever they are entered (a phone, or the
-    box). ``table``: the table options in force (open-handed only with teaching, never when
-    pegging by points)."""
-    if not (table.teaching and table.open_hands) or table.points_only:
-        return ()
-    if gs.phase is not Phase.STARTER or gs.dealer is None:
+def hands_to_come(gs: GameState, table: TableOptions, phones: Collection[int], *,
+                  open_handed: bool) -> tuple[int, ...]:
+    """Every seat whose cards (dealt, and laid away) the starter still waits for, from the
+    dealer's left: each seat a phone holds (its phone enters its hand, so the board knows
+    the hand kept and the crib before the starter, as at the table the starter is cut once
+    the crib is laid away), and in an open-handed deal (``open_handed``: the option in
+    effect, with teaching) every seat, wherever its hand is entered. ``phones``: the seats
+    phones hold. Never when pegging by points (no hand is entered)."""
+    if table.points_only or gs.phase is not Phase.STARTER or gs.dealer is None:
         return ()
     seats = ((gs.dealer + k) % gs.players for k in range(1, gs.players + 1))
     return tuple(seat for seat in seats
-                 if gs.dealt[seat] is None or gs.laid_away[seat] is None)
+                 if (open_handed or seat in phones)
+                 and (gs.dealt[seat] is None or gs.laid_away[seat] is None))
 
 
-def waiting_words(gs: GameState, seats: Sequence[int], *, phones: bool = True) -> str:
-    """Whom the starter waits for, naming no card: "Waiting for Ben's hand on its phone: the
-    starter comes after every hand." (``phones`` False: where each hand is entered is not
-    said, as on a phone's own page)."""
-    names = [f"{gs.names[seat]}'s" for seat in seats]
-    who = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-    where = (f" on {'its phone' if len(names) == 1 else 'their phones'}" if phones else "")
-    return (f"Waiting for {who} {'hand' if len(names) == 1 else 'hands'}{where}: the "
-            "starter comes after every hand.")
+def waiting_words(gs: GameState, seats: Sequence[int], phones: Collection[int], *,
+                  short: bool = False) -> str:
+    """Whom the starter waits for and where each hand is entered, naming no card:
+    "Waiting for Ben's hand (on their phone): the starter comes after every hand.", or
+    "Waiting for Ben's hand (on their phone) and Ann's (on the box): ...". ``phones``: the
+    seats phones hold (the others are entered on the box). ``short``: the words for the
+    box's screen, five rows of 20 characters ("Waiting for Ben's hand (on their phone),
+    then the starter.", "Waiting for the hands of Ben, Cy and Di (on their phones), then
+    the starter.")."""
+    groups: list[list[int]] = []
+    for seat in seats:  # the hands grouped by where they are entered, in the order asked
+        group = next((g for g in groups if (g[0] in phones) == (seat in phones)), None)
+        if group is None:
+            groups.append([seat])
+        else:
+            group.append(seat)
+    # The box's short words name the players ("the hands of Ben and Cy"), a phone's whole
+    # words their hands ("Ben's and Cy's hands").
+    whose = short and len(seats) > 1
+    parts = []
+    for n, group in enumerate(groups):
+        names = [gs.names[seat] if whose else f"{gs.names[seat]}'s" for seat in group]
+        who = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+        noun = "" if n or whose else (" hand" if len(names) == 1 else " hands")
+        where = ("on their phone" if len(group) == 1 else "on their phones"
+                 ) if group[0] in phones else "on the box"
+        parts.append(f"{who}{noun} ({where})")
+    said = " and ".join(parts)
+    if short:
+        return f"Waiting for {'the hands of ' if whose else ''}{said}, then the starter."
+    return f"Waiting for {said}: the starter comes after every hand."
 
 
 def away_count(gs: GameState) -> int:

@@ -151,12 +151,13 @@ def _check(state: AppState, request: SeatEntry) -> str | None:
             return why
     if request.seq != seat_seq(session, seat):
         return STALE
-    # An open-handed deal: the starter comes after every hand, a phone's or the box's (the
-    # dealer's phone shows whom it waits for, and a tap on a page drawn before is refused).
-    waiting = open_hands.hands_to_come(gs, state.table) if open_hands.open_hands(state) else ()
+    # The starter comes after every phone's hand (in an open-handed deal, after every hand,
+    # a phone's or the box's): the dealer's phone shows whom it waits for, and a tap on a
+    # page drawn before is refused with those words.
+    waiting = open_hands.hands_to_come(gs, state.table, state.phones,
+                                       open_handed=open_hands.open_hands(state))
     if waiting and any(isinstance(event, Starter) for event in request.entries):
-        phones = all(other in state.phones for other in waiting)
-        return open_hands.waiting_words(gs, waiting, phones=phones)
+        return open_hands.waiting_words(gs, waiting, state.phones)
     trial = session
     for event in request.entries:
         try:

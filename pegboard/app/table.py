@@ -61,10 +61,10 @@ def wheel_key(state: AppState, screen: WheelScreen, event: InputEvent) -> Result
             return state, ()
         return flow.enter(replace(state, screen=WheelScreen()), StarterSuit(suit))
     waiting = waiting_for_phones(state)
-    if waiting:  # an open-handed deal: no starter before every phone's hand is in
+    if waiting:  # no starter before every phone's hand is in
         if isinstance(event, KnobTurn):
             return state, ()
-        return flow.refuse(state, waiting_words(_gs(state), waiting)), ()
+        return flow.refuse(state, waiting_words(_gs(state), waiting, state.phones)), ()
     found = _wheel(state, screen)
     if found is None:
         return state, ()
@@ -190,7 +190,9 @@ def view(state: AppState, screen: WheelScreen) -> View:
         waiting = waiting_for_phones(state)
         if waiting:
             return replace(board(gs, Screen.MESSAGE, title), award=state.award,
-                           lines=wrap(waiting_words(gs, waiting)), hint="")
+                           # The rows leave the last column to the scroll mark.
+                           lines=wrap(waiting_words(gs, waiting, state.phones, short=True),
+                                      LINE_WIDTH - 1), hint="")
         return replace(board(gs, Screen.STARTER, title),
                        picker=pv, award=state.award, hint="OK starter  GO jump")
     if gs.phase is Phase.PLAY:

@@ -47,7 +47,7 @@ class PhoneObserver:
         """Publish ``state``'s game (and ``answers``)."""
         session = state.session
         self.desk.publish(session.game if session is not None else None, self.game_id(),
-                          answers)
+                          answers, phones=state.phones)
 
 
 def add_phones(loop: DeviceLoop[AppState], store: Path, game_id: Callable[[], str | None],

@@ -242,7 +242,7 @@ def phone_routes(desk: Desk, passes: SeatPasses, *,
             return _json_error(error)
         now = desk.now
         assert now.game is not None
-        return JSONResponse(seat_json(now.game, seat, game_id=now.game_id,
+        return JSONResponse(seat_json(now.game, seat, game_id=now.game_id, phones=now.phones,
                                       notice=desk.notice_for(seat, now.game_id)),
                             headers={"cache-control": "no-store"})
 
@@ -276,7 +276,7 @@ def phone_routes(desk: Desk, passes: SeatPasses, *,
             return _json_error(Refused(503, "The board did not answer in time: look at "
                                        "your page, then try again if it still applies."))
         now = desk.now
-        mine = seat_json(now.game, seat, game_id=now.game_id,
+        mine = seat_json(now.game, seat, game_id=now.game_id, phones=now.phones,
                          notice=desk.notice_for(seat, now.game_id)) if now.game else None
         if not answer.taken:
             return JSONResponse({"taken": False, "reason": answer.reason, "me": mine},
@@ -329,7 +329,7 @@ async def _private_stream(desk: Desk, passes: SeatPasses, token: str, seat: int,
             if now.game is None or holder is None or holder.game != now.game_id:
                 yield "event: gone\ndata: {}\n\n"
                 return
-            text = json.dumps(seat_json(now.game, seat, game_id=now.game_id,
+            text = json.dumps(seat_json(now.game, seat, game_id=now.game_id, phones=now.phones,
                                         notice=desk.notice_for(seat, now.game_id)),
                               separators=(",", ":"))
             if text != sent:

@@ -29,27 +29,31 @@ from pegboard.app.effects import SeatAnswer
 from pegboard.app.inputs import PhoneSeats, SeatEntry
 from pegboard.rules.events import Event
 from pegboard.rules.game import Game
-from pegboard.rules.value import Value
+from pegboard.rules.value import Value, replace
 
 __all__ = ["Desk", "Now"]
 
 
 class Now(Value):
     """The game as the loop last published it: the engine's game (None: no game), the
-    store's id of it, and a version that grows with every publication that changed it."""
+    store's id of it, a version that grows with every publication that changed it, and the
+    seats phones hold as the board counts them (a wait says where a hand is entered)."""
 
-    __slots__ = ("game", "game_id", "version")
-    __match_args__ = ("game", "game_id", "version")
+    __slots__ = ("game", "game_id", "phones", "version")
+    __match_args__ = ("game", "game_id", "version", "phones")
 
     game: Game | None
     game_id: str | None
     version: int
+    phones: frozenset[int]
 
-    def __init__(self, game: Game | None, game_id: str | None, version: int) -> None:
+    def __init__(self, game: Game | None, game_id: str | None, version: int,
+                 phones: frozenset[int] = frozenset()) -> None:
         setter = object.__setattr__
         setter(self, "game", game)
         setter(self, "game_id", game_id)
         setter(self, "version", version)
+        setter(self, "phones", phones)
 
 
 class Desk:
@@ -76,7 +80,7 @@ class Desk:
         stream woken."""
         with self.published:
             self._notices[seat] = (next(self._notice_ids), text, game_id)
-            self.now = Now(self.now.game, self.now.game_id, self.now.version + 1)
+            self.now = replace(self.now, version=self.now.version + 1)
             self.published.notify_all()
         self._wake()
 
@@ -88,11 +92,14 @@ class Desk:
         return {"id": kept[0], "text": kept[1]}
 
     def publish(self, game: Game | None, game_id: str | None,
-                answers: Sequence[SeatAnswer] = ()) -> None:
-        """The loop's batch is saved: the game now, and the answers to give."""
-        if game is not self.now.game or game_id != self.now.game_id:
+                answers: Sequence[SeatAnswer] = (), *,
+                phones: frozenset[int] = frozenset()) -> None:
+        """The loop's batch is saved: the game now, the seats phones hold, and the answers
+        to give."""
+        now = self.now
+        if game is not now.game or game_id != now.game_id or phones != now.phones:
             with self.published:
-                self.now = Now(game, game_id, self.now.version + 1)
+                self.now = Now(game, game_id, now.version + 1, phones)
                 self.published.notify_all()
             self._wake()
         for answer in answers:

@@ -13,7 +13,7 @@ a sentence anything that is not well formed; the engine then judges the entries 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from pegboard import lazy
@@ -85,18 +85,49 @@ def asks(gs: GameState, seat: int, waiting: Sequence[int] = ()) -> str:
     return "wait"
 
 
-def seat_json(game: Game, seat: int, *, game_id: str | None,
+def wait_words(gs: GameState, seat: int, phones: Collection[int],
+               waiting: Sequence[int] = ()) -> str:
+    """What the table waits for while it asks nothing of ``seat``, and where it is entered
+    (on a phone, or on the box), naming no card: whose hands the starter waits for, the
+    dealer's starter, the next card of the play, a claim, the starter's suit a count needs."""
+    def where(other: int) -> str:
+        return "on their phone" if other in phones else "on the box"
+
+    if gs.phase is Phase.GAME_OVER:
+        return "The game is over."
+    if waiting:
+        return open_hands.waiting_words(gs, waiting, phones)
+    if gs.asked is not None:
+        return (f"Waiting for the starter's suit, for {gs.names[gs.asked.player]}'s count "
+                f"(on their phone or on the box).")
+    if gs.pending_claims:
+        owner = gs.pending_claims[0].player
+        return f"Waiting for {gs.names[owner]}'s claim ({where(owner)})."
+    if gs.phase is Phase.STARTER and gs.dealer is not None and gs.dealer != seat:
+        return f"Waiting for {gs.names[gs.dealer]} to turn the starter ({where(gs.dealer)})."
+    if gs.phase is Phase.PLAY and gs.to_act is not None and gs.to_act != seat:
+        return f"Waiting for {gs.names[gs.to_act]} to play ({where(gs.to_act)})."
+    return "Waiting for the table."
+
+
+def seat_json(game: Game, seat: int, *, game_id: str | None, phones: Collection[int],
               notice: dict[str, object] | None = None) -> dict[str, Any]:
     """The private view of ``seat`` (see the module doc): for its own phone only.
-    ``notice``: the last words for this seat alone (a card the box entered that its hand
-    holds was refused: which card, and what to do), numbered so the page says each once."""
+    ``phones``: the seats phones hold (the board's own account), so that a wait says where
+    the hand or the card waited for is entered (on a phone, or on the box). ``notice``: the
+    last words for this seat alone (a card the box entered that its hand holds was refused:
+    which card, and what to do), numbered so the page says each once."""
     gs = game.state
     dealt = gs.dealt[seat]
     away = gs.laid_away[seat]
     hand = gs.hands[seat]
     played = gs.played[seat]
     held = [c for c in hand if c not in played] if hand is not None else None
-    waiting = open_hands.hands_to_come(gs, Session.resume(game).table)
+    club = game.header.club
+    table = Session.resume(game).table
+    waiting = open_hands.hands_to_come(
+        gs, table, phones,
+        open_handed=table.teaching and table.open_hands and not (club is not None and club.lock))
     asked = asks(gs, seat, waiting)
     data: dict[str, Any] = {
         "game": game_id,
@@ -124,10 +155,11 @@ def seat_json(game: Game, seat: int, *, game_id: str | None,
         "counts": counts(game, seat),
         "last_count": last_count(game),
         "notice": notice,
-        # An open-handed deal: whom the starter waits for (names only, never a card).
+        # Whom the starter waits for, and where (names only, never a card).
         "waiting": ({"for": [gs.names[other] for other in waiting],
-                     "text": open_hands.waiting_words(gs, waiting, phones=False)}
+                     "text": open_hands.waiting_words(gs, waiting, phones)}
                     if waiting else None),
+        "wait": wait_words(gs, seat, phones, waiting) if asked == "wait" else None,
     }
     call = gs.open_call
     if gs.rules.muggins and call is not None and gs.side_of(call.owner) != gs.side_of(seat):

@@ -241,10 +241,8 @@
       actions.appendChild(input);
       actions.appendChild(actionButton("Claim", () => act(
         { do: "claim", points: parseInt(input.value || "0", 10) }, "Your claim is in.")));
-    } else if (me.waiting) {  // an open-handed deal: the starter comes after every hand
-      $("asked").textContent = me.waiting.text;
-    } else {
-      $("asked").textContent = me.phase === "game over" ? "The game is over." : "Waiting for the table.";
+    } else {  // whom the table waits for, and where (on a phone, or on the box)
+      $("asked").textContent = me.wait || "Waiting for the table.";
     }
   }
 
