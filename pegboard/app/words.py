@@ -12,7 +12,8 @@ from collections import Counter
 from pegboard.app.picker import rank_label
 from pegboard.app.state import Count, Page
 from pegboard.app.view import PageKind, Screen
-from pegboard.coach.help_shape import LINE_WIDTH
+from pegboard.coach.help_shape import LINE_WIDTH, wrap_lines
+from pegboard.coach.help_shape import rejoined as rejoined  # the wider outputs' join
 from pegboard.rules.cards import Card
 from pegboard.rules.events import (
     Crib,
@@ -246,19 +247,10 @@ def describe(event: Event, names: tuple[str, ...]) -> str:
     return _ENTRY_NAMES.get(type(event), event.TYPE)
 
 
-def wrap(text: str, width: int = 21) -> tuple[str, ...]:
-    """Words in lines of at most ``width`` characters (the screen is 21 wide)."""
-    lines: list[str] = []
-    line = ""
-    for word in text.split():
-        if line and len(line) + 1 + len(word) > width:
-            lines.append(line)
-            line = word
-        else:
-            line = f"{line} {word}" if line else word
-    if line:
-        lines.append(line)
-    return tuple(lines)
+def wrap(text: str, width: int = LINE_WIDTH) -> tuple[str, ...]:
+    """Words in lines of at most ``width`` characters (the screen is 21 wide), each line after
+    the first marked as going on from the one before, so that a wider output joins them."""
+    return wrap_lines(text, width)
 
 
 def no_suits(line: str) -> str:

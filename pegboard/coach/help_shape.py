@@ -16,7 +16,7 @@ across pages when they fit on one.
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from pegboard.errors import PegboardError
 from pegboard.rules.value import Value
@@ -32,6 +32,59 @@ ACC_EDITION = "2020"
 
 RULES_PAGE = "docs/rules.md"
 """The project's rules page, which the topics without an ACC number cite by section."""
+
+
+class Continued(str):
+    """A screen line that goes on from the line before it: the screen's width, not the text,
+    broke the line there. It is its text everywhere (compared, hashed, drawn as a ``str``);
+    an output wider than the screen (the 80x24 text panel, the voice reading a page) joins it
+    back to the line before with :func:`rejoined`, whatever it starts with ("First to" /
+    "121 wins.")."""
+
+    __slots__ = ()
+
+
+def wrap_lines(text: str, width: int = LINE_WIDTH) -> tuple[str, ...]:
+    """Words in lines of at most ``width`` characters, each line after the first marked as
+    :class:`Continued`; a word longer than a line is a line of its own.
+
+    >>> wrap_lines("First to 121 wins.", 9)
+    ('First to', '121 wins.')
+    >>> [type(line).__name__ for line in wrap_lines("First to 121 wins.", 9)]
+    ['str', 'Continued']
+    """
+    lines: list[str] = []
+    line = ""
+    for word in text.split():
+        if line and len(line) + 1 + len(word) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+    if line:
+        lines.append(line)
+    return tuple(Continued(line) if i else line for i, line in enumerate(lines))
+
+
+def rejoined(lines: Sequence[str], *, by_case: bool = True) -> list[str]:
+    """Lines the 21-column screen broke, joined again for an output with room for them: a
+    :class:`Continued` line always joins the line before it; with ``by_case``, so does a line
+    written split by hand that goes on in lower case, unless the one before ends a sentence
+    (a count's page, whose lines are phrases, is read without it).
+
+    >>> rejoined(["Show: the crib.", Continued("First to"), Continued("121 wins."), "OK next"])
+    ['Show: the crib. First to 121 wins.', 'OK next']
+    >>> rejoined(["Counting it needs the", "starter's suit.", "keys 1\u2663 2\u2666"])
+    ["Counting it needs the starter's suit.", 'keys 1\u2663 2\u2666']
+    """
+    out: list[str] = []
+    for line in lines:
+        if out and (isinstance(line, Continued) or (
+                by_case and line[:1].islower() and not out[-1].endswith((".", "?", "!", ":")))):
+            out[-1] += " " + line.strip()
+        else:
+            out.append(str(line))
+    return out
 
 
 class UnknownTopicError(PegboardError, KeyError):
@@ -93,7 +146,8 @@ def paginate(
     pages: list[list[str]] = []
     current: list[str] = []
     for paragraph in paragraphs:
-        wrapped = textwrap.wrap(paragraph, width, break_on_hyphens=False)
+        wrapped = [Continued(line) if i else line for i, line in
+                   enumerate(textwrap.wrap(paragraph, width, break_on_hyphens=False))]
         if current and len(current) + len(wrapped) > lines:
             pages.append(current)
             current = []

@@ -17,6 +17,7 @@ import os
 import select
 import sys
 import termios
+import textwrap
 import threading
 import tty
 from collections.abc import Callable, Sequence
@@ -25,6 +26,7 @@ from typing import Any, TextIO
 from PIL import Image
 
 from pegboard.app.view import Brightness, Screen, SideView, View
+from pegboard.app.words import rejoined
 from pegboard.device.loop import STOP
 from pegboard.device.observers import Seen
 from pegboard.hw.oled import Display
@@ -184,35 +186,18 @@ def words_below(view: View, sides: tuple[SideView, ...], target: int, *,
     else:
         body.extend(view.lines)
     tail = [view.hint] if view.hint else []
-    if view.screen is not Screen.SHOW:  # a count's lines are phrases, not wrapped text
-        body = rejoined(body)
+    # A count's lines are phrases: only the lines its screen wrapped are joined.
+    body = rejoined(body, by_case=view.screen is not Screen.SHOW)
     packed = pack_words([*head, *body, *tail], width)
     if len(packed) > rows and view.picker is None and view.selected is None:
         # Too long for the rows: from where the page is scrolled to, with the keys kept.
         rest = list(view.lines[view.first_line:])
-        if view.screen is not Screen.SHOW:
-            rest = rejoined(rest)
+        rest = rejoined(rest, by_case=view.screen is not Screen.SHOW)
         while rest and len(packed) > rows:
             rest.pop()
             packed = pack_words([*head, *rest, "(turn for more)", *tail], width)
     shown = packed[:rows]
     return [*shown, *[""] * (rows - len(shown))]  # the legend stays on the last rows
-
-
-def rejoined(lines: Sequence[str]) -> list[str]:
-    """Lines the 21-column screen wrapped, joined again where there is room: a line going on
-    in lower case joins the one before it unless that one ends a sentence.
-
-    >>> rejoined(["Counting it needs the", "starter's suit.", "keys 1\u2663 2\u2666"])
-    ["Counting it needs the starter's suit.", 'keys 1\u2663 2\u2666']
-    """
-    out: list[str] = []
-    for line in lines:
-        if out and line[:1].islower() and not out[-1].endswith((".", "?", "!", ":")):
-            out[-1] += " " + line.strip()
-        else:
-            out.append(line)
-    return out
 
 
 WORD_BAR = " \u2502 "
@@ -221,17 +206,20 @@ WORD_BAR = " \u2502 "
 
 def pack_words(lines: Sequence[str], width: int) -> list[str]:
     """Lines packed in order onto rows of at most ``width`` characters, a bar between two on
-    the same row; a line wider than a row is a row of its own, cut at its edge.
+    the same row; a line wider than a row goes on over rows of its own, broken between words
+    (the panel shows every word of a page's line: nothing is cut at its edge).
 
     >>> pack_words(["Ann's hand: 12", "fifteen 2 (7 8)", "cards: 7 8 9 J"], 36)
     ["Ann's hand: 12 \u2502 fifteen 2 (7 8)", 'cards: 7 8 9 J']
+    >>> pack_words(["OK", "First to 121 wins at that moment."], 16)
+    ['OK', 'First to 121', 'wins at that', 'moment.']
     """
     rows: list[str] = []
     for line in (line.strip() for line in lines if line.strip()):
         if rows and len(rows[-1]) + len(WORD_BAR) + len(line) <= width:
             rows[-1] += WORD_BAR + line
         else:
-            rows.append(line[:width])
+            rows.extend(textwrap.wrap(line, width, break_on_hyphens=False))
     return rows
 
 

@@ -39,7 +39,7 @@ from pegboard.app.effects import Sound
 from pegboard.app.state import AppState
 from pegboard.app.teach import COACH_COLUMNS
 from pegboard.app.view import PageKind, PickerView, Screen, View
-from pegboard.app.words import side_name
+from pegboard.app.words import rejoined, side_name
 from pegboard.rules.state import Phase
 from pegboard.rules.value import replace
 from pegboard.voice.acts import Announcement, Importance
@@ -128,19 +128,7 @@ def screen_words(view: View, voiced: frozenset[PageKind] = frozenset()) -> str:
         return sentences(parts)
     if view.selected is not None or view.screen is Screen.CLAIM:
         return sentences([*parts, cursor_words(view), *view.suits])
-    return sentences([*parts, *_rejoined(view.lines)])
-
-
-def _rejoined(lines: Sequence[str]) -> list[str]:
-    """A page's lines as sentences again: a line the screen wrapped (the next goes on in
-    lower case) joined to the next with a space."""
-    out: list[str] = []
-    for line in lines:
-        if out and line[:1].islower() and not out[-1].endswith((".", "?", "!", ":")):
-            out[-1] += " " + line
-        else:
-            out.append(line)
-    return out
+    return sentences([*parts, *rejoined(view.lines)])
 
 
 def score_words(state: AppState) -> str:

@@ -1,0 +1,104 @@
+"""The 80x24 text panel and the voice show a page's lines whole: a line the 21-column screen
+broke is joined back whatever the next part starts with (a digit, a capital, a card, a
+bracket), and a line wider than the panel goes on over rows of its own, never cut.
+
+The screen's wrap marks each line it broke off (``Continued``), on every page kind; the
+panel's and the voice's join follow that mark, so "First to" / "121 wins." reads as one
+sentence again."""
+
+from __future__ import annotations
+
+import pytest
+
+from pegboard.app.view import PageKind, Screen, SideView, View
+from pegboard.app.words import wrap
+from pegboard.coach import rulehelp
+from pegboard.coach.help_shape import Continued
+from pegboard.sim.screen import LEGEND_ROWS, box_size, choose_layout
+from pegboard.sim.terminal import words_below
+from pegboard.voice.audio import screen_words
+from pegboard.voice.phrases import speakable
+from tests.support.app_driver import OK, UNDO
+from tests.test_app_teaching import menu
+from tests.test_first_screen import dealer_screen
+
+SIDES = (SideView("Ann", 45, dealer=True), SideView("Ben", 38, to_act=True))
+
+GOES_ON = {
+    "a digit": "Show: pone's hand, dealer's hand, then the crib. First to 121 wins.",
+    "a capital": "Go: one point goes to Ben for the last card.",
+    "a card": "Fifteen two with the nine and the six: 6\u2663 9\u2663 pegs two.",
+    "a bracket": "Two for his heels, pegged by the dealer (before the play).",
+}
+"""Sentences whose 21-column lines each go on with a part that is not lower case."""
+
+SCREEN_OF = {PageKind.COUNT: Screen.SHOW, PageKind.END_OF_PLAY: Screen.SHOW,
+             PageKind.COACH: Screen.HELP, PageKind.SHOW_ORDER: Screen.HELP}
+"""The screen each kind of page is read on (the rest on a notice's)."""
+
+
+def panel_text(view: View) -> str:
+    """The words the simulator prints below the frame on an 80x24 terminal (the rows its
+    layout leaves them), row after row, joined with a space."""
+    layout = choose_layout(80, 24)
+    assert layout is not None and not layout.beside
+    rows = 24 - LEGEND_ROWS - box_size(layout.mode)[1]
+    assert rows == 4  # the panel of the issue: four rows of 80 columns
+    return " ".join(row for row in words_below(view, view.sides, view.target, rows=rows,
+                                               width=80) if row)
+
+
+def test_the_screen_wrap_marks_every_line_it_broke() -> None:
+    lines = wrap(GOES_ON["a digit"])
+    assert lines[-2:] == ("the crib. First to", "121 wins.")
+    assert [isinstance(line, Continued) for line in lines] == [False, True, True, True]
+    assert all(isinstance(line, Continued) for line in rulehelp.topic("how-to-play").pages[0][1:])
+
+
+@pytest.mark.parametrize("kind", [*PageKind, None], ids=lambda kind: getattr(kind, "name", "none"))
+@pytest.mark.parametrize("start", GOES_ON)
+def test_every_page_kind_shows_a_wrapped_line_whole(kind: PageKind | None, start: str) -> None:
+    text = GOES_ON[start]
+    lines = wrap(text)
+    assert any(not line[:1].islower() for line in lines[1:])  # the case alone cannot tell
+    screen = SCREEN_OF.get(kind, Screen.MESSAGE) if kind is not None else Screen.HELP
+    view = View(screen, "A page", (*lines, "OK next"), sides=SIDES, page=kind)
+    shown = panel_text(view)
+    assert text in shown and shown.endswith("OK next"), shown
+    if screen is not Screen.SHOW:  # a count's page is said by what it is about
+        assert speakable(text) in screen_words(view)
+
+
+def test_a_joined_line_wider_than_the_panel_goes_on_over_rows_never_cut() -> None:
+    text = ("The first to reach 121 wins at that moment, even in the middle of a count, and "
+            "the rest of the show is not counted.")
+    view = View(Screen.HELP, "Rule", wrap(text), sides=SIDES)
+    rows = words_below(view, SIDES, 121, rows=6, width=80)
+    assert all(len(row) <= 80 for row in rows)
+    assert text in " ".join(row for row in rows if row)
+
+
+def test_the_basics_read_in_a_teaching_game_show_every_sentence_whole_on_the_panel() -> None:
+    app = menu(dealer_screen(), "Teaching").feed(UNDO)  # the menu left: the basics offered
+    assert app.view.title == "The basics"
+    shown: list[str] = []
+    while app.view.screen is Screen.HELP:
+        shown.append(panel_text(app.view))
+        app.feed(OK)
+    assert app.view.title == "Who deals first?"
+    assert any("then the crib. First to 121 wins." in page for page in shown), shown
+    for name in ("how-to-play", "counting"):
+        for page in rulehelp.topic(name).pages:
+            parts: list[str] = []
+            for line in page:  # the page's sentences as the screen broke them, joined
+                if parts and isinstance(line, Continued):
+                    parts[-1] += " " + line
+                else:
+                    parts.append(line)
+            assert any(all(part in text for part in parts) for text in shown), (parts, shown)
+
+
+def test_a_wrapped_notice_is_one_sentence_by_ear_too() -> None:
+    view = View(Screen.MESSAGE, "Go", wrap(GOES_ON["a capital"]))
+    assert view.lines[1] == "Ben for the last"
+    assert screen_words(view) == "Go. Go: one point goes to Ben for the last card."
