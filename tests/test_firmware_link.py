@@ -17,6 +17,7 @@ import pytest
 from pegboard.link.board import BoardState
 from pegboard.link.fwsim import FIRMWARE_DIR, FirmwareProcess, RecordedFrame
 from pegboard.link.layout import LedConfig, led_index
+from pegboard.link.protocol import encode_message
 from pegboard.link.serial_link import LinkState, Port, SerialLink
 from tests.support.firmware import pump
 from tests.support.waiting import LIVENESS_S
@@ -195,6 +196,30 @@ def test_version_mismatch_is_reported(tmp_path: Path) -> None:
             "LED board firmware speaks protocol v2, this Pegboard speaks v1 — "
             "reflash it with `pegboard leds flash`"
         )
+
+
+def test_an_old_state_replayed_on_the_wire_is_refused_and_never_shown(
+        board: FirmwareProcess) -> None:
+    # The newer board stays on the LEDs, unlit by the old one even for a frame, and the
+    # heartbeat counts the refusal: the host has nothing to correct (the short soak's replays
+    # recover either way, as the link resends a board the heartbeat says is not shown).
+    link, port = connect_raw(board)
+    older, newer = BoardState.from_scores([5, 0]), BoardState.from_scores([9, 0])
+    link.show(older)
+    assert pump(link, lambda: link.shown == older and frame_shows(board, pegs(older)))
+    older_seq = link.shown_seq
+    link.show(newer)
+    assert pump(link, lambda: link.shown == newer and frame_shows(board, pegs(newer)))
+    assert older_seq is not None and link.shown_seq != older_seq
+    drawn = len(board.frames())
+    port.write(encode_message(older_seq, older))
+    assert pump(link, lambda: link.heartbeat is not None and link.heartbeat.stale == 1), (
+        link.heartbeat, board.log())
+    assert link.heartbeat is not None and link.heartbeat.shown == link.shown_seq
+    assert link.stats.naks >= 1
+    after = board.frames()[drawn:]
+    assert all(frame.lit() != pegs(older) for frame in after), "the old board was drawn"
+    assert frame_shows(board, pegs(newer))
 
 
 def test_a_stalled_board_is_dropped_and_found_again(board: FirmwareProcess) -> None:

@@ -19,7 +19,7 @@ import pytest
 from pegboard.link.board import BoardState
 from pegboard.link.fwsim import FirmwareProcess
 from pegboard.link.layout import LedConfig
-from pegboard.link.protocol import encode_message
+from pegboard.link.protocol import Heartbeat, encode_message
 from pegboard.link.serial_link import Port, SerialLink, open_serial
 from tests.support.firmware import pump
 
@@ -82,6 +82,20 @@ def showing(link: SerialLink) -> bool:
     return beat is not None and beat.shown is not None and beat.shown == link.shown_seq
 
 
+def stale_count(link: SerialLink) -> int | None:
+    """Old frames the board refused this session, as its latest heartbeat counts them."""
+    return None if link.heartbeat is None else link.heartbeat.stale
+
+
+def fresh_heartbeat(link: SerialLink) -> Heartbeat:
+    """The next heartbeat the board sends: one sent after now, whatever came before it."""
+    before = link.heartbeat
+    assert pump(link, lambda: link.heartbeat is not None and link.heartbeat is not before), (
+        f"no heartbeat from the board: {link.status}")
+    assert link.heartbeat is not None
+    return link.heartbeat
+
+
 def soak(directory: Path, frames: int, seed: int) -> SoakReport:
     rnd = random.Random(seed)
     report = SoakReport()
@@ -129,7 +143,12 @@ def soak(directory: Path, frames: int, seed: int) -> SoakReport:
             elif fault < 0.07 and port is not None and len(sent) > 3:
                 kind = "replay"  # an old STATE line arrives again after the newest
                 assert pump(link, lambda b=board: link.in_sync and link.shown == b)
+                refused = fresh_heartbeat(link).stale or 0
                 port.write(rnd.choice(sent[:-1]))
+                # The board refuses it as old: the link would resend a board the heartbeat
+                # says is not shown, so recovering alone would not tell a refusal from a slip.
+                assert pump(link, lambda n=refused: stale_count(link) == n + 1), (
+                    f"the replayed line was not refused as old: {link.heartbeat}")
             if kind:
                 report.faults[kind] = report.faults.get(kind, 0) + 1
             # Recovered: the board acknowledges the newest state and its heartbeat says it
