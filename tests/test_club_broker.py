@@ -91,7 +91,10 @@ def test_forged_malformed_and_repeated_results_on_the_broker(tmp_path: Path, bro
         assert (status["results"], status["refused"]) == (1, 2)
         board.send(result_topic("c1", "b2", "g11"), json.dumps(genuine).encode())
         again = card(12, "b1")
+        # The card counted, sent again (the same card: counted once, in no counter again),
+        # and the same game from board b2 (a board renamed: a duplicate).
         board.send(result_topic("c1", "b1", "g11"), json.dumps(genuine).encode())
+        board.send(result_topic("c1", "b2", "g11"), json.dumps(dict(genuine, board="b2")).encode())
         board.send(result_topic("c1", "b1", "g12"), json.dumps(again).encode())
         status = service.wait_for(2, refused=3, duplicates=1)
         assert (status["results"], status["duplicates"], status["refused"]) == (2, 1, 3)

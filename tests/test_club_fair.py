@@ -57,6 +57,7 @@ class Club:
         self.news = threading.Condition()
         self.counted: list[tuple[str, int]] = []
         """Each result counted, with how many messages were refused when it was."""
+        self.broker: Broker | None = None
 
     def _changed(self, what: dict[str, Any]) -> None:
         refused = self.counters()["refused"]
@@ -86,6 +87,14 @@ class Club:
         finally:
             db.close()
 
+    def known(self, subscriber: Subscriber, how_many: int, what: str) -> None:
+        """Wait (on the intake's batches, bounded) until ``subscriber`` has known
+        ``how_many`` messages as cards stored before."""
+        with subscriber.took:
+            assert subscriber.took.wait_for(lambda: subscriber.known >= how_many, WAIT_S), (
+                f"waited {WAIT_S:.0f} s for {what}: {subscriber.known} known")
+        assert subscriber.known == how_many, f"{what}: {subscriber.known} known"
+
     def wait_until(self, what: str, wanted: dict[str, int]) -> dict[str, int]:
         """Wait (on the subscriber's writes, bounded) until the counters hold ``wanted``."""
         deadline = time.monotonic() + WAIT_S
@@ -102,7 +111,8 @@ class Club:
 @pytest.fixture
 def club(tmp_path: Path) -> Iterator[Club]:
     made = Club(tmp_path)
-    with Broker(tmp_path / "broker", port=made.port, config=made.config):
+    with Broker(tmp_path / "broker", port=made.port, config=made.config) as broker:
+        made.broker = broker
         yield made
 
 
@@ -192,12 +202,14 @@ def test_a_result_stored_before_is_known_again_without_the_engine(
         budget = Budget(burst=1, per_minute=1, clock=Clock())
         subscriber = club.subscriber(budget)
         subscriber.start()
-        club.wait_until("the retained three known again", {"duplicates": 3, "waiting": 0})
+        club.known(subscriber, 3, "the retained three known again")
         board.send(result_topic("c1", "board-1", "g12"),
                    json.dumps(cards["g12"], indent=1).encode())
-        club.wait_until("the same card in other bytes known", {"duplicates": 4})
+        club.known(subscriber, 4, "the same card in other bytes known")
         assert reads == [] and budget.wait("board-1") == 0
-        assert club.counters()["results"] == 3
+        # The same cards: counted once, as results, and never again as duplicates.
+        assert club.wait_until("nothing waiting", {"waiting": 0, "results": 3,
+                                                   "duplicates": 0})
         forged = dict(cards["g13"], spread=int(str(cards["g13"]["spread"])) + 1)
         board.send(result_topic("c1", "board-1", "g13"), json.dumps(forged).encode())
         club.wait_until("a changed card read and refused", {"refused": 1, "waiting": 0})
@@ -208,12 +220,159 @@ def test_a_result_stored_before_is_known_again_without_the_engine(
         reads.clear()
         subscriber = club.subscriber()
         subscriber.start()
-        club.wait_until("the two known by digest", {"duplicates": 6})
+        club.known(subscriber, 2, "the two known by digest")
         with club.news:  # and the forged one, refused before, is not refused again
             assert club.news.wait_for(lambda: subscriber.refusals is not None
                                       and subscriber.refusals.again == 1, WAIT_S), (
                 "the retained forged card was never known as refused before")
         assert reads == [] and club.counters()["refused"] == 1
+        assert club.counters()["duplicates"] == 0
+    finally:
+        board.close()
+        subscriber.stop()
+
+
+def test_a_forged_card_sent_again_in_other_bytes_is_known_by_what_it_is(
+        club: Club, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A forged card, read once and refused, sent again spaced and ordered otherwise: known
+    by its identity, neither read by the engine again nor charged to its board (whose budget
+    is spent: read, it would wait for ever) nor counted again. Two spellings of another
+    forged card sent back to back wait as one card and are read once. At a restart the
+    broker's retained copies (the new bytes) are known by their digest."""
+    reads: list[str] = []
+
+    def spied(read: Read) -> dict[str, Any]:
+        reads.append(read.name)
+        return follows(read)
+
+    monkeypatch.setattr(service_module, "follows", spied)
+    clock = Clock()
+    budget = Budget(burst=1, per_minute=1, clock=clock)
+    subscriber = club.subscriber(budget)
+    subscriber.start()
+    board = club.board(1)
+    genuine = card(11, "board-1")
+    forged = dict(genuine, spread=int(str(genuine["spread"])) + 1)
+    topic = result_topic("c1", "board-1", "g11")
+    try:
+        board.send(topic, json.dumps(forged).encode())
+        club.wait_until("the forged card read and refused", {"refused": 1, "waiting": 0})
+        assert reads == ["board-1:g11"] and budget.wait("board-1") > 0  # the budget spent
+        again = json.dumps(dict(reversed(list(forged.items()))), indent=2).encode()
+        assert again != json.dumps(forged).encode()
+        board.send(topic, again)
+        with subscriber.took:
+            assert subscriber.took.wait_for(
+                lambda: subscriber.refusals is not None and subscriber.refusals.again == 1,
+                WAIT_S), "the forged card in other bytes was not known as refused before"
+        assert club.counters()["waiting"] == 0 and club.counters()["refused"] == 1
+        assert reads == ["board-1:g11"]
+        clock.now += 120.0  # two reads' worth
+        other = dict(card(12, "board-1"), spread=99)
+        other_topic = result_topic("c1", "board-1", "g12")
+        board.send(other_topic, json.dumps(other).encode())
+        board.send(other_topic, json.dumps(other, indent=1).encode())
+        subscriber.nudge()
+        club.wait_until("the second forged card refused", {"refused": 2, "waiting": 0})
+        assert reads == ["board-1:g11", "board-1:g12"]  # one read for its two spellings
+        subscriber.stop()
+        reads.clear()
+        subscriber = club.subscriber(Budget(burst=0, per_minute=1, clock=Clock()))
+        subscriber.start()
+        with subscriber.took:  # the two retained copies: refused before, by their digest
+            assert subscriber.took.wait_for(
+                lambda: subscriber.refusals is not None and subscriber.refusals.again >= 2,
+                WAIT_S), "the retained forged cards were not known as refused before"
+        assert reads == [] and club.counters()["refused"] == 2
+        assert club.counters()["waiting"] == 0
+    finally:
+        board.close()
+        subscriber.stop()
+
+
+def test_a_broker_restart_in_the_middle_of_a_batch_counts_nothing_twice(club: Club) -> None:
+    """Board 1's result is counted, then the same game from board 2 (a board renamed): one
+    duplicate. Board 2 sends its card again while the intake is storing a batch, and the
+    broker is restarted before the batch is acknowledged: the service reconnects, the
+    broker delivers the unacknowledged card again (and the retained ones at the new
+    subscription), and each is known as the card it is: still one result and one
+    duplicate. Every wait is on the subscriber's signals, bounded."""
+    genuine = card(11, "board-1")
+    renamed = dict(genuine, board="board-2")
+    subscriber = club.subscriber()
+    gate = threading.Event()
+    in_batch = threading.Event()
+    store = subscriber._store_batch
+
+    def gated(batch: list[Any]) -> bool:
+        if gate.is_set():
+            gate.clear()
+            session = subscriber._session
+            in_batch.set()
+            deadline = time.monotonic() + WAIT_S  # until the service is on a new connection
+            while subscriber._session == session and time.monotonic() < deadline:
+                subscriber.connected.wait(0.2)
+            assert subscriber._session != session, "the service never connected again"
+        return store(batch)
+
+    subscriber._store_batch = gated  # type: ignore[method-assign]
+    subscriber.start()
+    one, two = club.board(1), club.board(2)
+    try:
+        one.send(result_topic("c1", "board-1", "g11"), json.dumps(genuine).encode())
+        club.wait_until("the result counted", {"results": 1, "waiting": 0})
+        two.send(result_topic("c1", "board-2", "g11"), json.dumps(renamed).encode())
+        club.wait_until("the renamed board's copy", {"duplicates": 1, "waiting": 0})
+        known = subscriber.known
+        gate.set()
+        two.client.publish(result_topic("c1", "board-2", "g11"), json.dumps(renamed).encode(),
+                           qos=1, retain=True)
+        assert in_batch.wait(WAIT_S), "the card sent again never reached the intake"
+        broker = club.broker
+        assert broker is not None
+        broker.restart()
+        with subscriber.took:  # the card in the batch, and delivered again after it
+            assert subscriber.took.wait_for(lambda: subscriber.known >= known + 2, WAIT_S), (
+                f"the card was not delivered again: {subscriber.known - known} known")
+        subscriber.stop()  # everything taken in is stored: the counters are final
+        final = club.counters()
+        assert (final["results"], final["duplicates"], final["waiting"]) == (1, 1, 0)
+    finally:
+        one.close()
+        two.close()
+        subscriber.stop()
+
+
+def test_waiting_is_the_cards_received_and_not_yet_decided(club: Club) -> None:
+    """Board 1's budget spent on its genuine result, three forged cards wait: ``waiting`` is
+    3 in the database the page's ``/api/status`` reads, and stays 3 when one of them comes
+    again in other bytes, the genuine card comes again (stored: known at once) and a junk
+    message is refused (decided at once). Each read as the budget allows takes one off."""
+    clock = Clock()
+    subscriber = club.subscriber(Budget(burst=1, per_minute=1, clock=clock))
+    subscriber.start()
+    board = club.board(1)
+    genuine = card(11, "board-1")
+    forged = [dict(card(seed, "board-1"), spread=99) for seed in (12, 13, 14)]
+    try:
+        board.send(result_topic("c1", "board-1", "g11"), json.dumps(genuine).encode())
+        club.wait_until("the genuine result", {"results": 1, "waiting": 0})
+        for one in forged:
+            board.send(result_topic("c1", "board-1", str(one["game"])), json.dumps(one).encode())
+        club.wait_until("three forged cards waiting", {"waiting": 3, "refused": 0})
+        board.send(result_topic("c1", "board-1", "g12"), json.dumps(forged[0], indent=1).encode())
+        board.send(result_topic("c1", "board-1", "g11"), json.dumps(genuine, indent=1).encode())
+        board.send(result_topic("c1", "board-1", "g15"), b"junk")
+        now = club.wait_until("the junk refused", {"refused": 1})
+        with subscriber.took:
+            assert subscriber.took.wait_for(lambda: subscriber.known == 1, WAIT_S)
+        assert now["waiting"] == 3 and club.counters()["waiting"] == 3
+        for read in (1, 2, 3):  # a read a minute, the budget's
+            clock.now += 60.0
+            subscriber.nudge()
+            club.wait_until(f"forged card {read} read and refused",
+                            {"waiting": 3 - read, "refused": 1 + read})
+        assert club.counters()["results"] == 1 and club.counters()["duplicates"] == 0
     finally:
         board.close()
         subscriber.stop()

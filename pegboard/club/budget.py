@@ -14,11 +14,13 @@ delays another board's card by one engine read at most. A board with more than
 :data:`MOST_WAITING` cards waiting has the newest refused unread (counted in ``refused``,
 not remembered: sent again, it is taken again).
 
-A card read and counted before is known again by a digest of its topic and payload
-(:class:`Passed`): the same message delivered again (retained, after a restart of the
-service) is not read again, nor charged to its board; nor is a card equal to one stored
-(:func:`pegboard.club.results.stored_before`: its content, whatever its bytes, and whether or
-not a service remembered its digest).
+A card read and stored before is known again by a digest of its topic and payload and by
+its identity (:func:`pegboard.club.check.identity`: what the card is, whatever its bytes),
+both kept in :class:`Passed`: the same card delivered again (retained, after a restart of
+the service or a reconnection, or sent again spaced otherwise) is not read again, nor
+charged to its board, nor counted again; nor is a card equal to one stored
+(:func:`pegboard.club.results.stored_before`, whether or not a service remembered it). A
+card waiting already is not queued twice, in any bytes.
 """
 
 from __future__ import annotations
@@ -93,6 +95,7 @@ class Budget:
 _WAITING = ("CREATE TABLE IF NOT EXISTS waiting (seq INTEGER PRIMARY KEY, board TEXT NOT "
             "NULL, topic TEXT NOT NULL, payload BLOB NOT NULL, digest BLOB NOT NULL UNIQUE)")
 _BY_BOARD = "CREATE INDEX IF NOT EXISTS waiting_board ON waiting (board, seq)"
+_BY_CARD = "CREATE INDEX IF NOT EXISTS waiting_card ON waiting (card)"
 _PASSED = ("CREATE TABLE IF NOT EXISTS passed_digest (digest BLOB PRIMARY KEY, "
            "seq INTEGER NOT NULL) WITHOUT ROWID")
 KEEP_PASSED = 100_000
@@ -109,7 +112,10 @@ def digest(topic: str, payload: bytes) -> bytes:
 
 
 def waiting_count(db: sqlite3.Connection) -> int:
-    """Cards waiting for their board's budget (0 in a database no service has used)."""
+    """Results received and not yet decided: cards taken from the broker (stored and
+    acknowledged) that wait for the engine's read, each card once whatever its bytes (0 in
+    a database no service has used). A card decided without the engine (refused unread,
+    known as stored or refused before) never waits."""
     try:
         return int(db.execute("SELECT COUNT(*) FROM waiting").fetchone()[0])
     except sqlite3.OperationalError:  # no such table: nothing waits
@@ -122,7 +128,11 @@ class Waiting:
     def __init__(self, db: sqlite3.Connection) -> None:
         self.db = db
         db.execute(_WAITING)
+        if "card" not in {row[1] for row in db.execute("PRAGMA table_info(waiting)")}:
+            # kept before cards were known by their identity: those waiting have none
+            db.execute("ALTER TABLE waiting ADD COLUMN card BLOB")
         db.execute(_BY_BOARD)
+        db.execute(_BY_CARD)
 
     def boards(self) -> list[str]:
         """The boards with cards waiting, by name (the order their turns go round in)."""
@@ -133,12 +143,15 @@ class Waiting:
         return self.db.execute("SELECT 1 FROM waiting WHERE board = ? LIMIT 1",
                                (board,)).fetchone() is not None
 
-    def put(self, board: str, topic: str, payload: bytes) -> bool:
+    def put(self, board: str, topic: str, payload: bytes, card: bytes | None = None) -> bool:
         """Keep a card for later (True), or refuse it unread when ``board`` has
         :data:`MOST_WAITING` waiting already (False; counted in ``refused``). The same
-        message waiting already is kept once. In the caller's transaction, if any."""
+        message, or the same card (its identity ``card``) in other bytes, waiting already
+        is kept once. In the caller's transaction, if any."""
         known = digest(topic, payload)
-        if self.db.execute("SELECT 1 FROM waiting WHERE digest = ?", (known,)).fetchone():
+        if self.db.execute("SELECT 1 FROM waiting WHERE digest = ?", (known,)).fetchone() or (
+                card is not None and self.db.execute(
+                    "SELECT 1 FROM waiting WHERE card = ?", (card,)).fetchone()):
             return True
         count = self.db.execute("SELECT COUNT(*) FROM waiting WHERE board = ?",
                                 (board,)).fetchone()[0]
@@ -146,32 +159,31 @@ class Waiting:
             refuse_all(self.db, [(topic, f"board {board} has {MOST_WAITING:,} results "
                                   "waiting already; refused unread (sent again, it is taken)")])
             return False
-        self.db.execute("INSERT OR IGNORE INTO waiting (board, topic, payload, digest) "
-                        "VALUES (?, ?, ?, ?)", (board, topic, payload, known))
+        self.db.execute("INSERT OR IGNORE INTO waiting (board, topic, payload, digest, card) "
+                        "VALUES (?, ?, ?, ?, ?)", (board, topic, payload, known, card))
         return True
 
-    def oldest(self, board: str) -> tuple[int, str, bytes] | None:
-        """The card of ``board`` waiting longest: its number, topic and payload."""
-        row = self.db.execute("SELECT seq, topic, payload FROM waiting WHERE board = ? "
+    def oldest(self, board: str) -> tuple[int, str, bytes, bytes | None] | None:
+        """The card of ``board`` waiting longest: its number, topic, payload and identity
+        (None: kept before cards were known by it)."""
+        row = self.db.execute("SELECT seq, topic, payload, card FROM waiting WHERE board = ? "
                               "ORDER BY seq LIMIT 1", (board,)).fetchone()
-        return None if row is None else (int(row[0]), str(row[1]), bytes(row[2]))
+        return None if row is None else (int(row[0]), str(row[1]), bytes(row[2]),
+                                         None if row[3] is None else bytes(row[3]))
 
     def done(self, seq: int) -> None:
         self.db.execute("DELETE FROM waiting WHERE seq = ?", (seq,))
 
 
 class Passed:
-    """The messages counted before, by digest (the newest :data:`KEEP_PASSED`)."""
+    """The messages and cards stored before, by digest and by identity (the newest
+    :data:`KEEP_PASSED`)."""
 
     def __init__(self, db: sqlite3.Connection) -> None:
         self.db = db
         db.execute(_PASSED)
         row = db.execute("SELECT max(seq) FROM passed_digest").fetchone()
         self._seq = int(row[0] or 0)
-
-    def seen(self, topic: str, payload: bytes) -> bool:
-        return self.db.execute("SELECT 1 FROM passed_digest WHERE digest = ?",
-                               (digest(topic, payload),)).fetchone() is not None
 
     def known(self, digests: Sequence[bytes]) -> set[bytes]:
         """Which of these messages' digests were counted before, in one look-up."""
@@ -183,13 +195,13 @@ class Passed:
                 f"({','.join('?' * len(part))})", part))
         return found
 
-    def passed(self, topic: str, payload: bytes) -> None:
-        """Remember a message whose card was read and stored."""
-        self.remember([digest(topic, payload)])
+    def passed(self, topic: str, payload: bytes, card: bytes | None = None) -> None:
+        """Remember a message whose card was read and stored, and the card (its identity)."""
+        self.remember([digest(topic, payload), *([] if card is None else [card])])
 
     def remember(self, digests: Sequence[bytes]) -> None:
-        """Remember messages, by digest, whose cards were stored (in the caller's
-        transaction, if any)."""
+        """Remember messages (by digest) and cards (by identity) that were stored (in the
+        caller's transaction, if any)."""
         before = self._seq
         rows = []
         for known in digests:

@@ -15,6 +15,7 @@ named.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from typing import Any
 
@@ -66,6 +67,22 @@ class Read(Value):
     def name(self) -> str:
         """How the messages name the result: ``<board>:<game>``."""
         return f"{self.board}:{self.game}"
+
+
+def identity(card: dict[str, Any]) -> bytes | None:
+    """What a card is, whatever its bytes: a digest of its fields and values (keys in order,
+    no spacing), so the same card sent again spaced or ordered otherwise is known as the
+    same. Its verdict follows from its fields alone (:func:`follows` compares them), so a
+    card refused or counted once needs no engine read again. None for a card that cannot
+    be written again (nested too deep): it is known by its bytes alone."""
+    try:
+        text = json.dumps(card, sort_keys=True, separators=(",", ":"))
+    except (ValueError, RecursionError):
+        return None
+    # Never a message's digest (its topic, a zero byte, its payload): a topic has no zero.
+    hashed = hashlib.sha256(b"\0card\0")
+    hashed.update(text.encode("ascii"))
+    return hashed.digest()
 
 
 def check_result(topic: str, payload: bytes) -> dict[str, Any]:

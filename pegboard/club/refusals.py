@@ -5,7 +5,11 @@ time the service subscribes again: after each restart, 10,000 junk messages woul
 judged and counted again, and every other board's results would wait behind them. Each
 refused message is remembered by a digest of its topic and payload (SHA-256, in the results
 database, the newest :data:`KEEP_DIGESTS`): the same message arriving again is known by one
-look-up, acknowledged and dropped, neither logged nor counted again.
+look-up, acknowledged and dropped, neither logged nor counted again. A card the engine
+refused (a forged result) is also remembered by its identity
+(:func:`pegboard.club.check.identity`: what it is, whatever its bytes): sent again spaced or
+ordered otherwise, it is known by one more look-up, never read by the engine again nor
+charged to its board's budget, and not counted again.
 
 Refusals are written in batches, one transaction for the messages taken off the network
 together (a flood of junk costs one write a batch, not one a message), and the batch's
@@ -75,6 +79,22 @@ class Refusals:
         self.again += sum(1 for one in digests if one in found)
         return found
 
+    def remember(self, digests: Sequence[bytes]) -> None:
+        """Remember messages (by digest) or cards (by identity) as refused without counting
+        them (each is a refusal known already: the same card in other bytes), in the
+        caller's transaction."""
+        if not digests:
+            return
+        before = self._seq
+        rows = []
+        for known in digests:
+            self._seq += 1
+            rows.append((known, self._seq))
+        self.db.executemany("INSERT OR IGNORE INTO refused_digest VALUES (?, ?)", rows)
+        if before // _TRIM != self._seq // _TRIM:
+            self.db.execute("DELETE FROM refused_digest WHERE seq <= ?",
+                            (self._seq - KEEP_DIGESTS,))
+
     def refuse(self, topic: str, payload: bytes, why: str) -> None:
         """Count and keep a refusal (:func:`pegboard.club.results.refuse`) and remember the
         message, without waiting for the disk."""
@@ -92,13 +112,5 @@ class Refusals:
         if not refused:
             return
         refuse_all(self.db, [(topic, why) for topic, _, why in refused])
-        rows = []
-        for _, known, _ in refused:
-            if known is not None:
-                self._seq += 1
-                rows.append((known, self._seq))
-        before = self._seq - len(rows)
-        self.db.executemany("INSERT OR IGNORE INTO refused_digest VALUES (?, ?)", rows)
-        if before // _TRIM != self._seq // _TRIM:  # now and then, not on every refusal
-            self.db.execute("DELETE FROM refused_digest WHERE seq <= ?",
-                            (self._seq - KEEP_DIGESTS,))
+        # the oldest forgotten now and then (every _TRIM), not on every refusal
+        self.remember([known for _, known, _ in refused if known is not None])

@@ -240,13 +240,6 @@ def stored_before(db: sqlite3.Connection, card: Mapping[str, Any]) -> bool:
     return row is not None and json.loads(row[0]) == card
 
 
-def count_duplicates(db: sqlite3.Connection, how_many: int) -> None:
-    """Count messages known as stored before (each a duplicate, as :func:`store_result`
-    would find it), in the caller's transaction."""
-    if how_many:
-        _bump(db, "duplicates", how_many)
-
-
 def credit_bye(db: sqlite3.Connection, card: Mapping[str, Any], seating: list[Round] | None,
                points: GamePoints, bye: Bye) -> None:
     """The bye of ``card``'s round in tonight's ``seating``, credited once the round has a

@@ -1,9 +1,12 @@
 """Running the standings service: the subscriber and the page, on the scoreboard's server.
 
 uvicorn with the scoreboard's limits (:mod:`pegboard.web.server`: each connection held to a
-deadline and a share, the short log); the subscriber runs on paho's thread beside it. If the
-subscriber cannot store a result the server stops with status 1 (systemd starts it again and
-the broker delivers the result again); SIGTERM and Ctrl-C stop it as the scoreboard does.
+deadline and a share, the short log); the subscriber beside it on threads of its own
+(:mod:`pegboard.club.service`): paho's network thread only hands each result to the intake,
+whose thread stores and acknowledges it, and the turns' thread reads the boards' queued
+cards through the engine. If the subscriber cannot store a result the server stops with
+status 1 (systemd starts it again and the broker delivers the result again); SIGTERM and
+Ctrl-C stop it as the scoreboard does.
 """
 
 from __future__ import annotations

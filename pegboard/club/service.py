@@ -9,14 +9,21 @@ could not be stored is delivered again.
 
 Nothing dear runs on paho's network thread: it hands each result to the intake (bounded,
 :data:`INTAKE`), whose thread takes whatever has arrived as one batch (a message refused or
-counted before known by its digest, the rest read as far as they can be without the engine,
-junk refused) and stores it in one transaction (each card in its board's queue), then
-acknowledges it. The turns' thread reads the queued cards through the engine, the boards in
-turn (round robin), each board's in order and within its budget
-(:mod:`pegboard.club.budget`): one board's backlog delays another board's result by one
-engine read at most. A malformed or forged message is logged, kept in ``refused`` and never
-counted; a duplicate is counted once, and a corrected game replaces the revision counted
+stored before known by its digest, the rest read as far as they can be without the engine,
+junk refused, and a card refused or stored before known by its identity whatever its bytes,
+:func:`~pegboard.club.check.identity`) and stores it in one transaction (each card still
+to be read in its board's queue), then acknowledges it. The turns' thread reads the queued
+cards through the engine, the boards in turn (round robin), each board's in order and
+within its budget (:mod:`pegboard.club.budget`): one board's backlog delays another board's
+result by one engine read at most. A malformed or forged message is logged, kept in
+``refused`` and never counted; a corrected game replaces the revision counted
 (:mod:`pegboard.club.results`).
+
+The counters count cards, not deliveries: each card is decided once (counted, a correction,
+held, a duplicate of another card's game, or refused) and known by its identity ever after,
+so the broker delivering it again (a retained copy at a restart, an unacknowledged one after
+a reconnection in the middle of a batch) or its board sending it again in any bytes changes
+no counter (:attr:`Subscriber.known`, :attr:`pegboard.club.refusals.Refusals.again`).
 """
 
 from __future__ import annotations
@@ -37,13 +44,12 @@ from paho.mqtt.properties import Properties
 from paho.mqtt.reasoncodes import ReasonCode
 
 from pegboard.club.budget import Budget, Passed, Waiting
-from pegboard.club.check import Read, follows, read_card
+from pegboard.club.check import Read, follows, identity, read_card
 from pegboard.club.connection import Client, Failures
 from pegboard.club.refusals import Refusals, digest
 from pegboard.club.results import (
     Bye,
     connect,
-    count_duplicates,
     store_result,
     stored_before,
     transaction,
@@ -158,6 +164,12 @@ class Subscriber:
         self.rests = 0
         """How often the turns' thread found no waiting card it could read yet (and waited):
         a test waits on :attr:`rested` for it to move on."""
+        self.known = 0
+        """Messages known as a card stored before (by digest or identity) and so neither
+        read nor counted again, in this process; :attr:`took` is told of each batch."""
+        self.took = threading.Condition()
+        self.batches = 0
+        """Batches the intake has stored (and acknowledged): a test waits on :attr:`took`."""
         self.connected = threading.Event()
         self.client = Client(CallbackAPIVersion.VERSION2,
                              client_id=f"pegboard-{name}", clean_session=False,
@@ -340,18 +352,23 @@ class Subscriber:
                 if wrote:
                     self.written()
                     self._wake.set()
+                with self.took:
+                    self.batches += 1
+                    self.took.notify_all()
             if item is None:
                 return
 
     def _store_batch(self, batch: list[_Message]) -> bool:
         """Everything about a batch of results that needs no engine: a message refused or
-        counted before is known by its digest (one look-up for the batch), and one counted
-        before under other bytes by its content (:func:`stored_before`); the rest is read as
-        far as it can be without the engine (:func:`read_card`, bounded by its length),
-        and refused, or put in its board's queue. All in one transaction, written through
-        to the disk when it holds a result (refusals alone are not: see
-        :mod:`pegboard.club.refusals`). Whether anything was written (not when every
-        message was refused before)."""
+        stored before is known by its digest (one look-up for the batch); the rest is read
+        as far as it can be without the engine (:func:`read_card`, bounded by its length)
+        and junk refused; a card refused or stored before in other bytes is known by its
+        identity (one more look-up), or by its content as the card stored
+        (:func:`stored_before`, a database kept before identities were); the rest is put in
+        its board's queue, each card once. Nothing known before is counted again (it is
+        remembered in its new bytes). All in one transaction, written through to the disk
+        when it holds a result (refusals alone are not: see :mod:`pegboard.club.refusals`).
+        Whether anything was written (not when every message was known by its digest)."""
         with self._db_lock:
             db = self._database()
             assert self.refusals is not None and self._waiting is not None
@@ -360,14 +377,12 @@ class Subscriber:
             refused_before = self.refusals.known(digests)
             passed_before = self._passed.known(digests)
             refused: list[tuple[str, bytes | None, str]] = []
-            queued: list[tuple[Read, _Message]] = []
-            known: list[bytes] = []
-            duplicates = 0
+            reads: list[tuple[Read, bytes | None, _Message, bytes]] = []
             for message, one in zip(batch, digests, strict=True):
                 if one in refused_before:
                     continue  # refused before (retained, delivered again): counted once
                 if one in passed_before:
-                    duplicates += 1  # read and counted before: not read again
+                    self.known += 1  # read and stored before: neither read nor counted
                     continue
                 try:
                     read = read_card(message.topic, message.payload)
@@ -375,43 +390,60 @@ class Subscriber:
                     refused.append((message.topic, one, str(error)))
                     refused_before.add(one)  # the same message twice in a batch: once
                     continue
-                if stored_before(db, read.card):
-                    duplicates += 1
+                reads.append((read, identity(read.card), message, one))
+            cards = [card for _, card, _, _ in reads if card is not None]
+            refused_cards = self.refusals.known(cards)
+            passed_cards = self._passed.known(cards)
+            queued: list[tuple[Read, _Message, bytes | None]] = []
+            known_refused: list[bytes] = []
+            known: list[bytes] = []
+            for read, card, message, one in reads:
+                if card is not None and card in refused_cards:
+                    known_refused.append(one)  # a refused card in other bytes: not read
+                elif card is not None and card in passed_cards:
+                    self.known += 1
                     known.append(one)
-                    passed_before.add(one)
-                    continue
-                queued.append((read, message))
+                elif stored_before(db, read.card):
+                    self.known += 1
+                    known.extend([one] if card is None else [one, card])
+                    if card is not None:
+                        passed_cards.add(card)
+                else:
+                    queued.append((read, message, card))
             db.execute(f"PRAGMA synchronous={'FULL' if queued or known else 'NORMAL'}")
             try:
                 with transaction(db):
-                    for read, message in queued:
-                        self._waiting.put(read.board, message.topic, message.payload)
+                    for read, message, card in queued:
+                        self._waiting.put(read.board, message.topic, message.payload, card)
                     self.refusals.record(refused)
+                    self.refusals.remember(known_refused)
                     self._passed.remember(known)
-                    count_duplicates(db, duplicates)
             finally:
                 db.execute("PRAGMA synchronous=FULL")
         if refused:
             log.warning("refused: %s%s", refused[0][2], f" (and {len(refused) - 1} more in "
                         "the same moment: /api/refused)" if len(refused) > 1 else "")
-        for read, _ in queued:
+        if known_refused:
+            log.info("%d card(s) refused before, sent again in other bytes: not read again",
+                     len(known_refused))
+        for read, _, _ in queued:
             log.debug("result %s queued", read.name)
-        return bool(refused or queued or known or duplicates)
+        return bool(refused or queued or known or known_refused)
 
-    def _judge(self, seq: int, read: Read, topic: str, payload: bytes, *,
-               known: bool) -> None:
-        """The engine's read of the waiting card ``seq`` (outside the database's lock; not
-        for a message ``known`` as read and counted before), then the result stored or the
-        card refused, and the card no longer waiting, in one transaction."""
+    def _judge(self, seq: int, read: Read, topic: str, payload: bytes,
+               card_id: bytes | None) -> None:
+        """The engine's read of the waiting card ``seq`` (outside the database's lock),
+        then the result stored or the card refused (remembered by its digest and its
+        identity ``card_id``), and the card no longer waiting, in one transaction."""
         try:
-            card = read.card if known else follows(read)
+            card = follows(read)
         except ClubError as error:
-            self._refuse(seq, topic, payload, error)
+            self._refuse(seq, topic, payload, error, card_id)
             return
 
         def bookkeeping(db: sqlite3.Connection) -> None:
             assert self._passed is not None and self._waiting is not None
-            self._passed.passed(topic, payload)
+            self._passed.passed(topic, payload, card_id)
             self._waiting.done(seq)
 
         with self._db_lock:
@@ -429,9 +461,11 @@ class Subscriber:
         else:
             self.written()
 
-    def _refuse(self, seq: int, topic: str, payload: bytes, error: ClubError) -> None:
-        """Refuse the waiting card ``seq`` (remembered, so never read again) and take it
-        out of its board's queue, in one transaction."""
+    def _refuse(self, seq: int, topic: str, payload: bytes, error: ClubError,
+                card_id: bytes | None = None) -> None:
+        """Refuse the waiting card ``seq`` (remembered by its digest and its identity
+        ``card_id``, so never read again in any bytes) and take it out of its board's
+        queue, in one transaction."""
         log.warning("refused: %s", error)
         with self._db_lock:
             db = self._database()
@@ -440,10 +474,33 @@ class Subscriber:
             try:
                 with transaction(db):
                     self.refusals.record([(topic, digest(topic, payload), str(error))])
+                    if card_id is not None:
+                        self.refusals.remember([card_id])
                     self._waiting.done(seq)
             finally:
                 db.execute("PRAGMA synchronous=FULL")
         self.written()
+
+    def _settle(self, seq: int, topic: str, payload: bytes, card_id: bytes | None) -> bool:
+        """Take the waiting card ``seq`` out of its queue unread if it is known already
+        (stored or refused since it was queued, in these bytes or others: a service's queue
+        from before cards were known by identity, or a twin queued meanwhile), counting
+        nothing; whether it was (under ``_db_lock``)."""
+        assert self.refusals is not None and self._waiting is not None
+        assert self._passed is not None
+        one = digest(topic, payload)
+        asked = [one] if card_id is None else [one, card_id]
+        if self._passed.known(asked):
+            remember = self._passed.remember
+            self.known += 1
+        elif self.refusals.known(asked):
+            remember = self.refusals.remember
+        else:
+            return False
+        with transaction(self._database()):
+            remember([one])
+            self._waiting.done(seq)
+        return True
 
     def _take_turns(self) -> None:
         """The turns' thread: the boards' queues in turn (round robin, by name), each
@@ -477,14 +534,16 @@ class Subscriber:
                 oldest = self._waiting.oldest(board)
                 if oldest is None:
                     continue
-                seq, topic, payload = oldest
-                known = self._passed.seen(topic, payload)
-                if not known:
-                    wait = self.budget.wait(board)
-                    if wait > 0:
-                        soonest = min(soonest, wait)
-                        continue
-                    self.budget.take(board)
+                seq, topic, payload, card_id = oldest
+                if self._settle(seq, topic, payload, card_id):
+                    self._last_board = board
+                    self.written()
+                    return None
+                wait = self.budget.wait(board)
+                if wait > 0:
+                    soonest = min(soonest, wait)
+                    continue
+                self.budget.take(board)
                 self._last_board = board
                 break
             else:
@@ -492,7 +551,7 @@ class Subscriber:
         try:
             read = read_card(topic, payload)
         except ClubError as error:
-            self._refuse(seq, topic, payload, error)
+            self._refuse(seq, topic, payload, error, card_id)
         else:
-            self._judge(seq, read, topic, payload, known=known)
+            self._judge(seq, read, topic, payload, card_id)
         return None
