@@ -23,6 +23,7 @@ from pegboard.club.topics import night_topic, parse_night, result_topic
 from tests.support.club import Standings
 from tests.support.mosquitto import Broker
 from tests.support.waiting import LIVENESS_S
+from tests.support.web import system_chromium
 from tests.test_club_broker import Client
 from tests.test_club_director import card
 from tests.test_club_scorecard import club_records
@@ -195,11 +196,72 @@ def test_the_seating_held_carries_on_after_a_crash_and_acts_republish_the_night(
             # Next week (--night 2) the seating held is last week's: none is loaded.
             service.stop()
             service.start(["--night", "2", *director])
-            assert "the seating held is night 1's, not tonight's (2)" in (
+            assert "the seating held is night 1's, not known to be tonight's (2)" in (
                 service.log.read_text(encoding="utf-8"))
             send(night_card(4, ("101", "102"), 9, 1, night=2))  # no seating: it counts
             assert service.wait_for(2)["held"] == 1
         finally:
             watch.close()
+            board.close()
+            service.stop()
+
+
+def test_a_seating_kept_without_a_night_is_not_carried_into_another_night(
+        tmp_path: Path) -> None:
+    """Week 1: the service started with ``--seating`` and no ``--night``, a game of its
+    seating counted. Restarted without ``--seating`` (a new week: the service cannot tell),
+    it holds no seating and says why on standard error and on the page (``/api/seating``'s
+    ``none``, which the page shows under "Next round"): a game the old seating would hold
+    counts. Restarted with ``--night 2``, the same. The director's seating then loaded
+    (``POST /api/seating``) is the night's: the page's note goes."""
+    secret = tmp_path / "director.password"
+    secret.write_text(SECRET + "\n", encoding="utf-8")
+    seating = tmp_path / "seating.json"
+    seating.write_text(json.dumps(NIGHT), encoding="utf-8")
+    director = ("--director-password-file", str(secret))
+    with Broker(tmp_path / "broker") as broker:
+        service = Standings(tmp_path / "r.db", broker.address, club="club",
+                            extra=("--seating", str(seating), *director))
+        board = Client(broker.port)
+
+        def send(found: dict[str, Any]) -> None:
+            board.send(result_topic("club", "b1", found["game"]), json.dumps(found).encode())
+
+        try:
+            assert service.get("/api/seating")["none"] == ""
+            send(night_card(1, ("101", "102"), 1, 1))  # week 1, round 1, as seated
+            assert service.wait_for(1)["held"] == 0
+            service.stop()
+            service.start(list(director))  # next week, no --seating, no --night
+            why = ("the seating held is kept without a night number (club serve without "
+                   "--night), not known to be tonight's")
+            assert why in service.log.read_text(encoding="utf-8")
+            seats = service.get("/api/seating")
+            assert why in seats["none"] and (seats["round"], seats["tables"]) == (None, [])
+            with system_chromium() as browser:  # and the page, under "Next round"
+                page = browser.new_page()
+                page.goto(service.url)
+                page.wait_for_function(
+                    "why => document.getElementById('unseated').textContent === "
+                    "'No seating: ' + why", arg=seats["none"], timeout=LIVENESS_S * 1000)
+                assert page.locator("#seats tr").count() == 1  # the heading alone
+            # Week 2, round 1, table 1: 101 v 103, which week 1's seating does not seat.
+            send(night_card(2, ("101", "103"), 1, 1, night=2))
+            status = service.wait_for(2)
+            assert (status["results"], status["held"]) == (2, 0)
+            service.stop()
+            service.start(["--night", "2", *director])
+            assert "not known to be tonight's (2)" in service.log.read_text(encoding="utf-8")
+            assert "not known to be tonight's (2)" in service.get("/api/seating")["none"]
+            send(night_card(3, ("102", "104"), 2, 1, night=2))  # not week 1's table 2
+            status = service.wait_for(3)
+            assert (status["results"], status["held"]) == (3, 0)
+            done = httpx.post(service.url.rstrip("/") + "/api/seating", timeout=LIVENESS_S,
+                              headers={"authorization": f"Bearer {SECRET}"},
+                              json={"director": "Pat", "reason": "week 2", "rounds": NIGHT})
+            assert done.status_code == 200, done.text
+            assert service.get("/api/seating")["none"] == ""
+            assert "no seating" not in service.log.read_text(encoding="utf-8").lower()
+        finally:
             board.close()
             service.stop()

@@ -79,7 +79,7 @@ PAGE = """<!doctype html>
 <table id="tonight"></table></section>
 <section class="season"><h2>Season</h2><table id="season"></table></section>
 <section><h2>Pots</h2><table id="hands"></table></section>
-<section><h2 id="next">Next round</h2><table id="seats"></table></section>
+<section><h2 id="next">Next round</h2><p id="unseated"></p><table id="seats"></table></section>
 <section><h2>Tables</h2><table id="live"></table></section>
 <section class="director"><h2>Director's queue</h2><table id="queue"></table></section>
 <p id="counts"></p>
@@ -396,7 +396,7 @@ def create_app(db_path: Path, notes: Notes, *, hosts: Collection[str] | None,
                 "season": table.season(db, club, season_points),
                 "specials": table.specials(db, night, club),
                 "adjusted": table.adjusted(db, night, club) if night is not None else [],
-                "seating": table.next_round(db, tonight.rounds or []), "queue": queue(db)}
+                "seating": api_seating(db, request), "queue": queue(db)}
 
     def api_standings(db: sqlite3.Connection, request: Request) -> dict[str, Any]:
         night = _night(request)
@@ -412,7 +412,9 @@ def create_app(db_path: Path, notes: Notes, *, hosts: Collection[str] | None,
                 "rescored": table.rescored(db)}
 
     def api_seating(db: sqlite3.Connection, request: Request) -> dict[str, Any]:
-        return table.next_round(db, tonight.rounds or [])
+        """The next round's tables and bye, and ``none``: why no seating is loaded ("" when
+        one is, or none was ever kept: a new night's seating held back from last night's)."""
+        return {**table.next_round(db, tonight.rounds or []), "none": tonight.why_none}
 
     async def api_tables(request: Request) -> Response:
         return JSONResponse({"tables": tables()}, headers={"cache-control": "no-store"})

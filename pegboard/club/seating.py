@@ -182,12 +182,15 @@ class Tonight:
     director may change while the service runs (:meth:`load`); the subscriber checks each
     new game against it and the page shows its next round."""
 
-    def __init__(self, rounds: list[Round] | None = None, night: int | None = None) -> None:
+    def __init__(self, rounds: list[Round] | None = None, night: int | None = None,
+                 why_none: str = "") -> None:
         """``night``: the night the seating is for (the service's ``--night``; None: not
         given), kept with it in the results database; a game of another night is not
-        checked against it (:func:`pegboard.club.results.seated`)."""
+        checked against it (:func:`pegboard.club.results.seated`). ``why_none``: why no
+        seating is loaded, for the page ("" when one is, or none was ever kept)."""
         self._rounds = rounds
         self.night = night
+        self.why_none = "" if rounds is not None else why_none
         self._lock = threading.Lock()
 
     @property
@@ -200,4 +203,5 @@ class Tonight:
         """Re-seat from ``given``'s first round on (:func:`merged`); the rounds now."""
         with self._lock:
             self._rounds = merged(self._rounds, given)
+            self.why_none = ""
             return self._rounds

@@ -91,7 +91,8 @@ def register(parser: argparse.ArgumentParser) -> None:
     serve.add_argument("--seating", type=paths.path_name, metavar="JSON",
                        help="tonight's seating (club seat --json): the page shows each "
                        "player's next table and opponent (without it: the seating the results "
-                       "database holds, as last seated, unless --night names another night)")
+                       "database holds for this --night, as last seated; a seating kept for "
+                       "another night or without --night is not carried over)")
     serve.add_argument("--name", default="standings", type=board_id,
                        help="the service's MQTT session name (default standings)")
     serve.add_argument("--game-points", default="acc", choices=("acc", "classic"),
@@ -297,10 +298,11 @@ def run_serve(args: argparse.Namespace) -> int:
     try:
         if args.members:
             results.load_members(db, Path(args.members))
+        why_none = ""
         if rounds is not None:
             rounds = _tonight(db, rounds, source, args.seating, args.night)
         else:
-            rounds, source = _held(db, args.night)
+            rounds, source, why_none = _held(db, args.night)
     finally:
         db.close()
     tls = _tls(args.certfile, args.keyfile)
@@ -320,7 +322,7 @@ def run_serve(args: argparse.Namespace) -> int:
         return club_server.serve(db_path, sock, given.broker, club=given.club, name=args.name,
                                  username=given.username, password=given.password,
                                  ca_file=given.ca_file, hosts=server_hosts.board_names(),
-                                 seating=seating.Tonight(rounds, args.night),
+                                 seating=seating.Tonight(rounds, args.night, why_none),
                                  points=GamePoints(args.game_points),
                                  director=director, tls=tls, night=night,
                                  seating_source=source, bye=results.Bye(args.bye),
@@ -398,26 +400,32 @@ def _tonight(db: Any, rounds: list[Any], source: str, path: str, night: int | No
     return rounds
 
 
-def _held(db: Any, night: int | None) -> tuple[list[Any] | None, str]:
+def _held(db: Any, night: int | None) -> tuple[list[Any] | None, str, str]:
     """Tonight's seating at a start without ``--seating``: the one the results database
-    holds (the file loaded before, as the director last re-seated it), carried on unless
-    it is another night's (``--night`` given and the seating kept for another); its rounds
-    (None: no seating) and the digest of the file it came from. Said on standard error."""
+    holds (the file loaded before, as the director last re-seated it) when it is tonight's,
+    kept for this very ``--night``. A seating belongs to its night: one kept for another
+    night, or kept without a night number (a service started without ``--night``, which
+    cannot tell tonight from next week), is not carried over, and the night starts with
+    none. Its rounds (None: no seating), the digest of the file it came from, and why none
+    is loaded (for the page; "" when one is). Said on standard error."""
     saved = results.saved_seating(db)
     if saved is None:
-        return None, ""
-    if night is not None and saved.night is not None and saved.night != night:
-        print(f"pegboard club serve: the seating held is night {saved.night}'s, not "
-              f"tonight's ({night}): no seating loaded (give --seating FILE, or POST "
-              "/api/seating)", file=sys.stderr, flush=True)
-        return None, ""
+        return None, "", ""
+    if night is None or saved.night != night:
+        kept = ("kept without a night number (club serve without --night)"
+                if saved.night is None else f"night {saved.night}'s")
+        tonight = "tonight's" if night is None else f"tonight's ({night})"
+        why = (f"the seating held is {kept}, not known to be {tonight}: a seating belongs to "
+               "its night, so none is loaded (give --seating FILE, or POST /api/seating; "
+               "started with --night N, a night's seating carries over a restart)")
+        print(f"pegboard club serve: {why}", file=sys.stderr, flush=True)
+        return None, "", why
     rounds = list(seating.from_json(saved.rounds))
     numbers = [r.number for r in rounds]
     print(f"pegboard club serve: tonight's seating is the one held in the results database "
-          f"(rounds {min(numbers)}-{max(numbers)}"
-          f"{'' if saved.night is None else f', night {saved.night}'}, as last seated)",
+          f"(rounds {min(numbers)}-{max(numbers)}, night {saved.night}, as last seated)",
           file=sys.stderr, flush=True)
-    return rounds, saved.source
+    return rounds, saved.source, ""
 
 
 def _league(args: argparse.Namespace) -> club_setup.League | None:

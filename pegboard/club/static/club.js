@@ -71,6 +71,8 @@
       seats.appendChild(row([t.table, who.join(" v ")]));
     }
     if (next.bye) { seats.appendChild(row(["bye", next.bye])); }
+    // No seating loaded, and why (last week's seating is not tonight's): the director's cue.
+    document.getElementById("unseated").textContent = next.none ? "No seating: " + next.none : "";
     const held = all.queue;
     const queue = document.getElementById("queue");
     queue.replaceChildren(row(["Night", "Round", "Table", "Members", "From", "Why it waits"], "th"));
