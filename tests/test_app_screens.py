@@ -309,10 +309,11 @@ def test_an_illegal_card_is_refused_and_the_game_is_unchanged() -> None:
     app.rank(Rank.FIVE)
     for rank in (Rank.KING, Rank.QUEEN, Rank.JACK):
         app.rank(rank)
-    before = (app.game.count, len(app.record))
-    app.rank(Rank.TWO)  # 32: not on the wheel, nothing happens
-    assert (app.game.count, len(app.record)) == before
-    assert not isinstance(app.state.screen, Reading)
+    before = (app.game, list(app.record))
+    app.rank(Rank.TWO)  # 32: not on the wheel: nothing entered, and the screen says why
+    assert (app.game, app.record) == before
+    assert isinstance(app.state.screen, Reading)
+    assert " ".join(app.view.lines) == "2 does not fit: 30 and 2 make 32, over 31"
 
 
 def test_the_wheel_shows_a_run_of_neighbours_and_never_skips_the_ten() -> None:

@@ -22,7 +22,7 @@ Every card at the table is entered, so the picker is built to need as few action
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 
 from pegboard.app.view import FLUSH_OF, SuitFact
 from pegboard.rules.cards import Card, Rank, Suit
@@ -96,12 +96,17 @@ def suit_options(
     last: bool = False,
     allowed: Collection[Card] | None = None,
     avoid: Collection[Suit] = (),
+    entered: Callable[[Card], bool] | None = None,
 ) -> list[WheelChoice]:
     """The entries for one rank: the plain card first, then each suit fact that can score.
 
     ``group`` is the cards already in the same hand (or crib) and ``last`` says this card
     completes a hand; ``allowed`` limits the cards to a known set (a player's dealt cards);
     ``avoid`` are suits other hands may still need for a flush, so stand-ins take them last.
+    A known card is shown with its suit only where ``entered`` says a player entered that
+    suit (by default every known card's was): a card known by its rank alone (laid by its
+    rank, then taken back after a renege) is shown by its rank, once however many such
+    cards of the rank there are, since nothing tells them apart.
     """
     available = [
         Card(rank, suit) for suit in SUITS
@@ -110,8 +115,11 @@ def suit_options(
     if not available:
         return []
     if allowed is not None:
-        # Known cards: name them exactly.
-        return [WheelChoice(card.pretty, card, plain=False) for card in available]
+        # Known cards: each named with the suit a player entered, or by its rank alone.
+        named = [card for card in available if entered is None or entered(card)]
+        by_rank = [card for card in available if card not in named][:1]
+        return [WheelChoice(card.pretty if card in named else rank_label(rank), card,
+                            plain=False) for card in available if card in named + by_rank]
     starter_suit = starter.suit if starter is not None else None
     common = _flush_suit(group, starter_suit, crib=crib)
 

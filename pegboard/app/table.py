@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pegboard.app import calls, flow, resuit, wheels
 from pegboard.app.effects import FactsEntered
-from pegboard.app.inputs import InputEvent, KnobTurn, RankKey
+from pegboard.app.inputs import Button, InputEvent, KnobTurn, Press, RankKey
 from pegboard.app.open_hands import open_hands, waiting_for_phones, waiting_words
 from pegboard.app.picker import rank_label
 from pegboard.app.session import Session
@@ -55,10 +55,13 @@ def wheel_key(state: AppState, screen: WheelScreen, event: InputEvent) -> Result
     """Turn, OK, hold OK, GO (jump) and rank keys on the wheel."""
     asked = _gs(state).asked
     if asked is not None and isinstance(event, RankKey):
-        # The starter's suit asked: keys 1 to 4 name clubs to spades (others do nothing).
+        # The starter's suit asked: keys 1 to 4 name clubs to spades; another key is told
+        # which keys those are, and a suit the starter cannot have the engine's reason.
         suit = wheels.KEYPAD_SUITS.get(event.rank)
-        if suit is None or suit not in wheels.offered_suits(_gs(state), state.phones):
-            return state, ()
+        if suit is None:
+            keys = wheels.suit_keys(asked, wheels.offered_suits(_gs(state), state.phones))
+            return flow.refuse(state, f"The starter's suit is asked: keys {keys}. "
+                                      f"{rank_label(event.rank)} names no suit"), ()
         return flow.enter(replace(state, screen=WheelScreen()), StarterSuit(suit))
     waiting = waiting_for_phones(state)
     if waiting:  # no starter before every phone's hand is in
@@ -69,6 +72,11 @@ def wheel_key(state: AppState, screen: WheelScreen, event: InputEvent) -> Result
     if found is None:
         return state, ()
     _, slots, start = found
+    if isinstance(event, RankKey) and not any(slot[0].rank is event.rank for slot in slots):
+        # A rank the wheel has no place for: said why, and nothing entered.
+        return flow.refuse(state, wheels.no_place(_gs(state), event.rank, screen.pending)), ()
+    if not slots and isinstance(event, Press) and event.button is Button.OK:
+        return flow.refuse(state, wheels.no_card_words(_gs(state))), ()
     wheel, chosen = wheels.pick(screen.wheel, event, slots, start)
     if chosen is None:
         return replace(state, screen=replace(screen, wheel=wheel)), ()
@@ -179,7 +187,8 @@ def view(state: AppState, screen: WheelScreen) -> View:
     gs = _gs(state)
     found = _wheel(state, screen)
     prompt, slots, start = found if found is not None else ("", [], 0)
-    pv = wheels.picker_view(prompt, slots, screen.wheel, start)
+    empty = wheels.NO_CARD_FITS if says_go(gs) else ()
+    pv = wheels.picker_view(prompt, slots, screen.wheel, start, empty)
     if gs.asked is not None:
         return _suit_view(state, gs, gs.asked, pv)
     if gs.phase is Phase.STARTER:
@@ -200,7 +209,8 @@ def view(state: AppState, screen: WheelScreen) -> View:
             board(gs, Screen.PLAY, f"Deal {gs.deal_no}"), count=gs.count,
             pile=tuple(rank_label(c.rank) for c in gs.pile), award=state.award,
             turn=gs.names[gs.to_act] if gs.to_act is not None else "", picker=pv,
-            hint="OK play  GO go" if says_go(gs) else "OK lead  GO jump",
+            hint=("GO go" if not slots else "OK play  GO go") if says_go(gs)
+            else "OK lead  GO jump",
             coach=turn_coach(state),
         )
     shown = screen.pending

@@ -204,16 +204,19 @@ class PickerView(Value):
     "Starter"). ``facts`` are the suit facts a hold set on the highlighted card (``(NOBS,)``
     for "J, with nobs"; ``(PLAIN,)`` once a hold went round to the card without any; empty
     when no hold chose): typed, so the OLED, the text panel and the voice each word them
-    (:func:`suit_words`) and none reads a label.
+    (:func:`suit_words`) and none reads a label. ``empty`` is what a wheel offering no card
+    says instead, in its parts ("No card fits", "GO says go"): the screen puts each on a
+    line of its own, the text panel and the voice say them together (:attr:`empty_words`).
     """
 
-    __slots__ = ("facts", "index", "options", "prompt")
-    __match_args__ = ("prompt", "options", "index", "facts")
+    __slots__ = ("empty", "facts", "index", "options", "prompt")
+    __match_args__ = ("prompt", "options", "index", "facts", "empty")
 
     prompt: str
     options: tuple[str, ...]
     index: int
     facts: tuple[SuitFact, ...]
+    empty: tuple[str, ...]
 
     def __init__(
         self,
@@ -221,12 +224,14 @@ class PickerView(Value):
         options: tuple[str, ...],
         index: int,
         facts: tuple[SuitFact, ...] = (),
+        empty: tuple[str, ...] = (),
     ) -> None:
         setter = object.__setattr__
         setter(self, "prompt", prompt)
         setter(self, "options", options)
         setter(self, "index", index)
         setter(self, "facts", facts)
+        setter(self, "empty", empty)
 
     @property
     def candidate(self) -> str:
@@ -240,8 +245,17 @@ class PickerView(Value):
 
     @property
     def entering(self) -> str:
-        """What OK would enter, in words: the card and its suit facts ("J, with nobs")."""
+        """What OK would enter, in words: the card and its suit facts ("J, with nobs"); on a
+        wheel offering no card, what it says instead (:attr:`empty_words`)."""
+        if not self.options:
+            return self.empty_words
         return entered_words(self.candidate, self.facts)
+
+    @property
+    def empty_words(self) -> str:
+        """A wheel offering no card, in one line: "No card fits, GO says go" (empty on a
+        wheel with cards)."""
+        return ", ".join(self.empty) if not self.options else ""
 
 
 class View(Value):

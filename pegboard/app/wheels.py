@@ -108,11 +108,13 @@ def jump(wheel: Wheel, slots: list[Slot], start: int, *, back: bool = False) -> 
                  picker.jump_index(ranks, index))
 
 
-def picker_view(prompt: str, slots: list[Slot], wheel: Wheel, start: int) -> PickerView:
+def picker_view(prompt: str, slots: list[Slot], wheel: Wheel, start: int,
+                empty: tuple[str, ...] = ()) -> PickerView:
     """The wheel as the screen shows it: each place's card, and the suit facts a hold chose
-    on the highlighted one (plain, once a hold went round to the card without any)."""
+    on the highlighted one (plain, once a hold went round to the card without any); with no
+    place, ``empty``: what it says instead."""
     if not slots:
-        return PickerView(prompt, (), 0)
+        return PickerView(prompt, (), 0, empty=empty)
     index = (wheel.cursor if wheel.cursor is not None else start) % len(slots)
     labels = [slot[0].label for slot in slots]
     chosen = slots[index][wheel.fact % len(slots[index])]
@@ -243,7 +245,7 @@ def _play_wheel(gs: GameState, goes: Sequence[SaidGo], p: int, open_hands: bool)
             return _hidden_options(rank, hidden, gs.played[p], unavailable, gs.starter)
         return picker.suit_options(
             rank, unavailable, starter=gs.starter, group=gs.played[p], allowed=allowed,
-            avoid=avoid, last=last,
+            avoid=avoid, last=last, entered=gs.suit_entered,
         )
 
     ranks = [r for r in picker.RANKS if r.pips <= room and opts(r)]
@@ -284,6 +286,67 @@ def held_elsewhere(gs: GameState, card: Card) -> str | None:
     return f"{gs.names[p]} holds no {picker.rank_label(card.rank)}: not one of the cards dealt"
 
 
+def rank_words(rank: Rank) -> str:
+    """A rank in the plural, as the screen and the voice both read it: "aces", "5s", "10s",
+    "kings"."""
+    if rank in (Rank.ACE, Rank.JACK, Rank.QUEEN, Rank.KING):
+        return f"{rank.spoken}s"
+    return f"{picker.rank_label(rank)}s"
+
+
+def over_31(rank: Rank, count: int) -> str:
+    """Why a card of ``rank`` cannot be laid at ``count``: "6 does not fit: 28 and 6 make
+    34, over 31"."""
+    return (f"{picker.rank_label(rank)} does not fit: {count} and {rank.pips} make "
+            f"{count + rank.pips}, over 31")
+
+
+def no_place(gs: GameState, rank: Rank, pending: Sequence[Card] = ()) -> str:
+    """Why the table's wheel has no place for ``rank`` (a keypad's rank key that can enter
+    nothing), in words a player never told the rules can follow: in the play a card too
+    big for the count (:func:`over_31`); a rank whose four cards are all in
+    (laid, the starter, a hand or crib counted, the cards ``pending`` on the screen); a
+    rank the player's known hand lacks (as :func:`held_elsewhere` words it); else a rank
+    whose other cards the table knows are in other hands. None of them lists a hand: the
+    starter's wheel offers every card a phone's hand may hold."""
+    label = picker.rank_label(rank)
+    p = gs.to_act
+    if gs.phase is Phase.PLAY and p is not None and gs.count + rank.pips > 31:
+        return over_31(rank, gs.count)
+    gone = set(gs.seen) | set(pending) | named_starter(gs)
+    if gs.phase is Phase.CRIB:
+        gone |= set(crib_laid_away(gs))
+    if all(Card(rank, suit) in gone for suit in Suit):
+        return f"all four {rank_words(rank)} are already in"
+    if gs.phase is Phase.PLAY and p is not None:
+        held = gs.hands[p]
+        if held is not None:
+            why = "not one kept" if gs.laid_away[p] is not None else "their cards are known"
+            return f"{gs.names[p]} holds no {label}: {why}"
+        if gs.dealt[p] is not None:
+            return f"{gs.names[p]} holds no {label}: not one of the cards dealt"
+    if gs.phase is Phase.SHOW and p is not None and gs.dealt[p] is not None:
+        return f"{gs.names[p]} was dealt no {label}"
+    if gs.phase is Phase.STARTER:
+        return f"the starter is no {label}: every {label} was dealt to a hand"
+    return f"no {label} is left: the others are in the players' hands"
+
+
+NO_CARD_FITS = ("No card fits", "GO says go")
+"""What the play's wheel says when it offers no card: the player's known hand has none that
+fits, or every card that would fit is in already (a go is all there is to enter)."""
+
+
+def no_card_words(gs: GameState) -> str:
+    """Why OK on a wheel offering no card enters nothing, as a notice: in the play, that no
+    card of the player's fits and GO says go ("No card of Ann's fits at 28: GO says go")."""
+    p = gs.to_act
+    if gs.phase is Phase.PLAY and p is not None:
+        whose = f"of {gs.names[p]}'s" if gs.hands[p] is not None else "left"
+        return f"No card {whose} fits at {gs.count}: GO says go"
+    return "No card can be entered here"
+
+
 def held_go(gs: GameState, player: int) -> str | None:
     """Why ``player`` may not say go when the hand they kept is known (the cards laid away
     entered) and one of its cards fits, worded without listing the hand (None: they may)."""
@@ -314,7 +377,7 @@ def _hand_wheel(gs: GameState, p: int, pending: tuple[Card, ...], anchor: Rank |
     def opts(rank: Rank) -> list[WheelChoice]:
         return picker.suit_options(
             rank, seen, starter=gs.starter, group=group, allowed=gs.dealt[p],
-            last=len(group) == size - 1,
+            last=len(group) == size - 1, entered=gs.suit_entered,
         )
 
     ranks = [r for r in picker.RANKS if opts(r)]

@@ -284,7 +284,7 @@ def _window_line(state: GameState, fact: Fact) -> str | None:
     if isinstance(fact, TakenBack):
         return _taken_back_line(state, fact)
     if isinstance(fact, Offered):
-        return f"  ! {names[fact.offer.player]}: {fact.offer.sentence}"
+        return f"  ! {names[fact.offer.player]}: {fact.offer.said(state.suit_entered)}"
     if isinstance(fact, Withdrawn):
         return _withdrawn_line(state, fact)
     if isinstance(fact, Undone):

@@ -7,7 +7,7 @@ record tools read; it is rebuilt from the event log and never changed in place.
 from __future__ import annotations
 
 import enum
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 
 from pegboard.rules.cards import DECK, Card, EnteredCard, Rank, Suit
 from pegboard.rules.scoring import ScoreItem
@@ -219,9 +219,16 @@ class PenaltyOffer(Value):
 
     @property
     def sentence(self) -> str:
-        """What the screen says about it."""
+        """What the screen says about it, each card named with its suit (:meth:`said`)."""
+        return self.said()
+
+    def said(self, entered: Callable[[Card], bool] | None = None) -> str:
+        """The offer in a sentence; a card whose suit no player entered (``entered``, the
+        engine's :meth:`GameState.suit_entered`) is named by its rank alone, never by the
+        suit the card wheel chose for it."""
         if self.infraction == "renege":
-            listed = " ".join(card.pretty for card in self.cards)
+            listed = " ".join(EnteredCard.of(card, suit_known=entered is None or entered(card))
+                              .short for card in self.cards)
             return (
                 f"renege: go at {self.count} while holding {listed}; "
                 f"{self.points} to the opponent ({self.rule})"

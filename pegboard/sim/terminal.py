@@ -25,7 +25,7 @@ from typing import Any, TextIO
 
 from PIL import Image
 
-from pegboard.app.view import Brightness, Screen, SideView, View
+from pegboard.app.view import Brightness, PickerView, Screen, SideView, View
 from pegboard.app.words import rejoined
 from pegboard.device.loop import STOP
 from pegboard.device.observers import Seen
@@ -120,12 +120,21 @@ def board_lines(view: View | None, sides: tuple[SideView, ...], target: int) -> 
         lines.extend(line for line in (view.entered, view.award, view.coach, view.title)
                      if line)
         if view.picker is not None:
-            lines.append(f"{view.picker.prompt}: > {view.picker.entering} <")
+            lines.append(wheel_line(view.picker))
         # Every line of a page and what the keys do (a suit fact GO would set among them).
         lines.extend(f"  {line}" for line in view.lines)
         if view.hint:
             lines.append(view.hint)
     return lines
+
+
+def wheel_line(picker: PickerView) -> str:
+    """The wheel on a line of the panel: "Ann plays: > 7 <", the card OK would enter between
+    the marks; a wheel offering no card says what it says instead ("Ann plays: No card fits,
+    GO says go")."""
+    if not picker.options and picker.empty:
+        return f"{picker.prompt}: {picker.empty_words}"
+    return f"{picker.prompt}: > {picker.entering} <"
 
 
 def screen_lines(image: Image.Image | None, view: View | None, sides: tuple[SideView, ...],
@@ -177,7 +186,7 @@ def words_below(view: View, sides: tuple[SideView, ...], target: int, *,
         head.append(title)
     body: list[str] = []
     if view.picker is not None:
-        body.append(f"{view.picker.prompt}: > {view.picker.entering} <")
+        body.append(wheel_line(view.picker))
         body.extend(view.lines)
     elif view.selected is not None and view.lines:
         chosen = view.selected % len(view.lines)

@@ -174,7 +174,12 @@ def _play(image: Image.Image, view: View) -> None:
     """The card being played on the left, full height in a frame; the count top right and the
     scores under it, all in big digits."""
     draw = ImageDraw.Draw(image)
-    if view.picker is not None:
+    if view.picker is not None and not view.picker.options and view.picker.empty:
+        # A wheel offering no card: why, in the card's column, a word a line ("No card
+        # fits"; four letters fill the column, so no frame).
+        for row, word in enumerate(view.picker.empty[0].split()[:3]):
+            draw_text(image, 0, 4 + row * _WORD_H, word[:4], scale=2)
+    elif view.picker is not None:
         draw.rectangle((0, 0, _CARD_W - 1, HEIGHT - 1), outline=1)
         _card(image, view.picker, 1, 1, _CARD_W - 2, HEIGHT - 2, prompt=False)
     x0 = _CARD_W + 2

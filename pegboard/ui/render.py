@@ -220,7 +220,7 @@ def _picker_line(image: Image.Image, x: int, y: int, picker: PickerView, chars: 
     :func:`wheel_layout`)."""
     options = picker.options
     if not options:
-        draw_text(image, x, y, fit("(nothing fits)", chars))
+        draw_text(image, x, y, fit(picker.empty[-1] if picker.empty else "(nothing fits)", chars))
         return
     (_, cx), *rest = wheel_layout(picker, x, chars)
     _inverted(image, cx - 2, y, text.width(picker.candidate) + 3, LINE_H, picker.candidate)
@@ -242,6 +242,9 @@ def _play(image: Image.Image, view: View) -> None:
     x = 3 * 2 * CHAR_W + 4
     chars = (WIDTH - x) // CHAR_W
     prompt = view.picker.prompt if view.picker else (f"{view.turn} to play" if view.turn else "")
+    if view.picker is not None and not view.picker.options and len(view.picker.empty) > 1:
+        # A wheel offering no card: why, over what to do (the side to act is lit above).
+        prompt = view.picker.empty[0]
     draw_text(image, x, top, fit(prompt, (LOCK_X - 1 - x) // CHAR_W if view.locked else chars))
     if view.locked:
         lock_mark(image)

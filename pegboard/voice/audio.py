@@ -101,6 +101,8 @@ def cursor_words(view: View) -> str:
 def wheel_words(picker: PickerView) -> str:
     """The wheel's card as said, with the suit facts a hold set on it, in the words every
     output gives them: "jack, with nobs", "7, flush of four", "7, plain"."""
+    if not picker.options:
+        return speakable(picker.empty_words)
     card = speakable(picker.candidate)
     return f"{card}, {picker.fact_words}" if picker.facts else card
 
