@@ -367,6 +367,53 @@ def _users(lines: list[str]) -> dict[str, list[int]]:
     return found
 
 
+def _read(path: Path) -> tuple[str, os.stat_result]:
+    """A club's file for ``--upgrade``: its text and its status (mode, owner); ClubError
+    naming the file when it cannot be read."""
+    try:
+        return path.read_text(encoding="utf-8"), path.stat()
+    except (OSError, UnicodeDecodeError) as error:
+        raise ClubError(f"--upgrade: cannot read {path} "
+                        f"({getattr(error, 'strerror', None) or error}): give the folder "
+                        "club setup wrote the club's broker into (--out)") from None
+
+
+def _club_of(path: Path, text: str) -> tuple[str, list[str], list[str], dict[str, list[int]]]:
+    """The club and its boards as the ACL at ``path`` (its ``text``) has them: the topics'
+    one club, and each user that writes its own live state; with the ACL's lines and their
+    users (:func:`_users`). ClubError when it is not an ACL club setup wrote for one club."""
+    clubs = sorted(set(re.findall(rf"^\s*topic\s+\w+\s+{ROOT}/([^/\s]+)/", text, re.M)))
+    if len(clubs) != 1:
+        named = "no club" if not clubs else "the clubs " + ", ".join(clubs)
+        raise ClubError(f"--upgrade: {path} names {named} in its topics: not an ACL club "
+                        "setup wrote for one club")
+    club = check_id(clubs[0], "the ACL's club id")
+    lines = text.splitlines()
+    users = _users(lines)
+    boards = [user for user, where in users.items() if user not in SERVICE_USERS and any(
+        lines[i].split()[1:3] == ["write", f"{ROOT}/{club}/board/{user}/{STATE}"]
+        for i in where[1:])]  # a board writes its own live state; any other user is the club's
+    return club, boards, lines, users
+
+
+def _replace(path: Path, lines: list[str], kept: os.stat_result) -> None:
+    """Write ``lines`` as the file at ``path``, whole or not at all: a new file, written
+    through, with the old one's mode and owner (``kept``), renamed over it."""
+    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}-")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as new:
+            new.write("\n".join(lines) + "\n")
+            new.flush()
+            os.fsync(new.fileno())
+        os.chmod(temporary, kept.st_mode & 0o7777)
+        if (kept.st_uid, kept.st_gid) != (os.getuid(), os.getgid()):
+            os.chown(temporary, kept.st_uid, kept.st_gid)
+        os.replace(temporary, path)
+    except OSError as error:
+        Path(temporary).unlink(missing_ok=True)
+        raise ClubError(f"--upgrade: cannot write {path}: {error.strerror or error}") from None
+
+
 def upgrade_acl(out: Path) -> list[str]:
     """Bring the ACL of the club set up in ``out`` up to date (``club setup --upgrade``):
     every line the ACL :func:`acl` writes today that a user of the club's ACL lacks (a club
@@ -380,24 +427,8 @@ def upgrade_acl(out: Path) -> list[str]:
     what changed, or that nothing needed to. ClubError naming the problem when ``out``
     holds no ACL a club setup wrote."""
     path = out / "acl"
-    try:
-        text = path.read_text(encoding="utf-8")
-        kept = path.stat()
-    except (OSError, UnicodeDecodeError) as error:
-        raise ClubError(f"--upgrade: cannot read {path} "
-                        f"({getattr(error, 'strerror', None) or error}): give the folder "
-                        "club setup wrote the club's broker into (--out)") from None
-    clubs = sorted(set(re.findall(rf"^\s*topic\s+\w+\s+{ROOT}/([^/\s]+)/", text, re.M)))
-    if len(clubs) != 1:
-        named = "no club" if not clubs else "the clubs " + ", ".join(clubs)
-        raise ClubError(f"--upgrade: {path} names {named} in its topics: not an ACL club "
-                        "setup wrote for one club")
-    club = check_id(clubs[0], "the ACL's club id")
-    lines = text.splitlines()
-    users = _users(lines)
-    boards = [user for user, where in users.items() if user not in SERVICE_USERS and any(
-        lines[i].split()[1:3] == ["write", f"{ROOT}/{club}/board/{user}/{STATE}"]
-        for i in where[1:])]  # a board writes its own live state; any other user is the club's
+    text, kept = _read(path)
+    club, boards, lines, users = _club_of(path, text)
     wanted = _users(acl(club, boards).splitlines())
     expected = acl(club, boards).splitlines()
     missing: dict[str, list[str]] = {}
@@ -414,19 +445,7 @@ def upgrade_acl(out: Path) -> list[str]:
     for user in sorted(missing, key=lambda u: users[u][-1], reverse=True):
         last = users[user][-1]  # under the user's last line, from the bottom up
         lines[last + 1:last + 1] = missing[user]
-    fd, temporary = tempfile.mkstemp(dir=out, prefix=".acl-")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as new:
-            new.write("\n".join(lines) + "\n")
-            new.flush()
-            os.fsync(new.fileno())
-        os.chmod(temporary, kept.st_mode & 0o7777)
-        if (kept.st_uid, kept.st_gid) != (os.getuid(), os.getgid()):
-            os.chown(temporary, kept.st_uid, kept.st_gid)
-        os.replace(temporary, path)
-    except OSError as error:
-        Path(temporary).unlink(missing_ok=True)
-        raise ClubError(f"--upgrade: cannot write {path}: {error.strerror or error}") from None
+    _replace(path, lines, kept)
     said = [f"brought the ACL {path} of club {club} up to date:"]
     groups: dict[tuple[str, ...], list[str]] = {}
     for user in users:
@@ -438,4 +457,112 @@ def upgrade_acl(out: Path) -> list[str]:
     said += ["the passwords, keys and certificates are as they were (not read, not written)",
              "mosquitto reads the ACL again when sent SIGHUP or restarted: "
              "sudo systemctl reload-or-restart mosquitto"]
+    return said
+
+
+LISTENER_TLS = ("cafile", "certfile", "keyfile", "tls_version")
+"""The listener's TLS settings, which belong to the ``listener`` line above them."""
+LISTENER_OWN = ("max_connections",)
+"""The other settings :func:`mosquitto_conf` writes that belong to the listener above them
+(mosquitto.conf(5)); every other one is the broker's, wherever it stands."""
+BROKER_FILES = ("ca.crt", "ca.key", "broker.crt", "broker.key", "standings.crt",
+                "standings.key")
+"""The club's authority and the certificates it signed (:func:`make_certificates`)."""
+
+
+def _key(line: str) -> str | None:
+    """A configuration line's setting (its first word), None for a comment or a blank."""
+    words = line.split()
+    return None if not words or words[0].startswith("#") else words[0]
+
+
+def upgrade_conf(out: Path, hosts: Iterable[str] = ()) -> list[str]:
+    """Bring the broker's configuration of the club set up in ``out`` up to date (``club
+    setup --upgrade``), as :func:`upgrade_acl` does the ACL: every setting
+    :func:`mosquitto_conf` writes today that the club's configuration lacks is added, and
+    nothing else changes (a setting the club has, at whatever value, a line of its own, a
+    bridge). The listener setup wrote (the first) gets what it lacks of TLS (the club's
+    certificate authority and the broker's certificate, made by :func:`make_certificates`
+    with ``hosts`` when the folder holds none; never written over) and of its own bounds,
+    under it; the broker's bounds and persistence go at the end of that listener's lines,
+    before any other listener or bridge. Written whole or not at all, its mode and owner
+    kept; lines saying what changed (and the settings the club has at another value than
+    today's setup writes, kept), or that nothing needed to. ClubError naming the problem
+    (nothing changed) when it cannot be done with care: no ACL or configuration a club setup
+    wrote, a listener with some TLS settings of its own but not all, or some of the club's
+    certificates present and others not."""
+    acl_path = out / "acl"
+    acl_text, _ = _read(acl_path)
+    club, boards, _, _ = _club_of(acl_path, acl_text)
+    path = out / "mosquitto.conf"
+    text, kept = _read(path)
+    lines = text.splitlines()
+    keys = [_key(line) for line in lines]
+    if "listener" not in keys:
+        raise ClubError(f"--upgrade: {path} has no listener line: not a configuration club "
+                        "setup wrote")
+    first = keys.index("listener")
+    try:
+        port = int(lines[first].split()[1])
+    except (IndexError, ValueError):
+        raise ClubError(f"--upgrade: {path} line {first + 1}: {lines[first][:80]!r} is not "
+                        "a listener club setup wrote (listener PORT)") from None
+    end = next((i for i in range(first + 1, len(lines)) if keys[i] in ("listener",
+                                                                        "connection")),
+               len(lines))
+    own = {key for key in keys[first + 1:end] if key is not None}
+    broker_keys = {key for i, key in enumerate(keys) if key is not None and (
+        "connection" not in keys or i < keys.index("connection"))}
+    today = [line for line in mosquitto_conf(out, club=club, boards=max(1, len(boards)),
+                                             port=port).splitlines() if _key(line)]
+    tls = [line for line in today if _key(line) in LISTENER_TLS and _key(line) not in own]
+    rest = [line for line in today if _key(line) not in (*LISTENER_TLS, "listener")
+            and _key(line) not in (own if _key(line) in LISTENER_OWN else broker_keys)]
+    have = {key: " ".join(line.split()) for key, line in zip(keys, lines, strict=True)
+            if key is not None}
+    differ = [(have[key], line) for line in today if (key := _key(line)) in have
+              and key != "listener" and have[key] != line
+              and (key not in (*LISTENER_TLS, *LISTENER_OWN) or key in own)]
+    said: list[str] = []
+    needs = {"cafile", "certfile", "keyfile"} & {_key(line) for line in tls}
+    if needs and needs != {"cafile", "certfile", "keyfile"}:
+        raise ClubError(f"--upgrade: the listener in {path} has TLS settings of its own but "
+                        f"not {', '.join(sorted(needs))}: set them by hand (nothing changed)")
+    if needs:
+        present = [name for name in BROKER_FILES if (out / name).exists()]
+        if present and len(present) != len(BROKER_FILES):
+            raise ClubError(f"--upgrade: {out} holds {', '.join(present)} but not "
+                            f"{', '.join(n for n in BROKER_FILES if n not in present)}: "
+                            "setup never writes over a club's keys (nothing changed)")
+        if not present:
+            extra = list(hosts)
+            certified = [*extra, *(n for n in broker_names() if n not in extra)]
+            make_certificates(out, club, certified)
+            said += [f"made the club's certificate authority ({out / 'ca.crt'}, keep "
+                     f"{out / 'ca.key'} private) and the broker's certificate for "
+                     f"{', '.join(certified)}"]
+    elif list(hosts):
+        raise ClubError("--upgrade --host names the broker's certificate, which only a club "
+                        "without one is given; this club's listener has its TLS settings")
+    if not tls and not rest:
+        return [f"the configuration {path} of club {club} is up to date: nothing changed",
+                *(f"  kept as the club has it: {mine} (setup writes {theirs} today)"
+                  for mine, theirs in differ)]
+    last = max([first, *(i for i in range(first + 1, end) if keys[i] is not None)])
+    lines[last + 1:last + 1] = rest
+    lines[first + 1:first + 1] = tls
+    _replace(path, lines, kept)
+    said.insert(0, f"brought the configuration {path} of club {club} up to date:")
+    if tls:
+        said.append(f"  added under {lines[first].strip()}: {'; '.join(tls)}")
+    if rest:
+        said.append(f"  added: {'; '.join(rest)}")
+    said += [f"  kept as the club has it: {mine} (setup writes {theirs} today)"
+             for mine, theirs in differ]
+    if needs:
+        said += [f"the broker now listens with TLS only on port {port}: copy {out / 'ca.crt'} "
+                 "to every board and the standings host (club.ca_file, --cafile); a board "
+                 "without it is refused (docs/club.md: enrolling a board)"]
+    said += ["mosquitto reads its configuration when started: "
+             "sudo systemctl restart mosquitto"]
     return said

@@ -154,8 +154,10 @@ def register(parser: argparse.ArgumentParser) -> None:
                        help="the broker's TLS port (default 8883)")
     setup.add_argument("--upgrade", action="store_true",
                        help="bring the club set up in --out up to date: add what its ACL "
-                       "lacks (a club set up before the club's night topic), never touching "
-                       "its passwords, keys or certificates; --out alone")
+                       "lacks (a club set up before the club's night topic) and what its "
+                       "mosquitto.conf lacks (TLS, with a certificate authority made when "
+                       "the club has none; the size limits; persistence), never writing over "
+                       "its passwords, keys or certificates; --out alone (and --host)")
     setup.add_argument("--league", type=broker, metavar="HOST:PORT",
                        help="bridge the club's results to this league broker (TLS only)")
     setup.add_argument("--league-cafile", type=paths.path_name, metavar="FILE",
@@ -459,12 +461,15 @@ def run_setup(args: argparse.Namespace) -> int:
             ("--boards", args.boards), ("--club", args.club), ("--port", args.port),
             ("--league", args.league), ("--league-cafile", args.league_cafile),
             ("--league-user", args.league_user),
-            ("--league-password-file", args.league_password_file),
-            ("--host", args.host or None)) if value is not None]
+            ("--league-password-file", args.league_password_file)) if value is not None]
         if given:
             raise ClubError(f"--upgrade brings the club already set up in --out up to date, "
-                            f"as it is: give --out alone, not {given[0]}")
-        for line in club_setup.upgrade_acl(Path(args.out)):
+                            f"as it is: give --out alone (and --host for a club whose "
+                            f"broker has no certificate yet), not {given[0]}")
+        # The configuration first: it checks the ACL too, so a club that cannot be
+        # brought up to date with care has neither file changed.
+        conf = club_setup.upgrade_conf(Path(args.out), args.host)
+        for line in [*club_setup.upgrade_acl(Path(args.out)), *conf]:
             print(line)
         return 0
     if args.boards is None:
