@@ -320,7 +320,7 @@ def test_keypad_claim_digits_are_read_back(tmp_path: Path) -> None:
     assert said[at:] == [
         "P1 claims. fifteen: 2", "[ok]", "fifteen: 5", "[ok]", "fifteen: 1", "[ok]",
         "fifteen: 12", "[ok]", "P1: twelve claimed, corrected to two; P1 2, P2 0",
-        "Deal 1. P2 plays: ace"]
+        "P2 plays: ace"]
 
 
 def test_a_tie_for_the_cut_is_said_as_one_sentence(tmp_path: Path) -> None:

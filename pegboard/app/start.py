@@ -24,7 +24,7 @@ from pegboard.app.state import (
     SetupScreen,
 )
 from pegboard.app.teach import lessons, offer_basics
-from pegboard.app.view import Screen, View
+from pegboard.app.view import PageKind, Screen, View
 from pegboard.app.views import board, numbered
 from pegboard.config import ClubConfig
 from pegboard.rules.events import Cut, Deal, GameHeader
@@ -318,7 +318,8 @@ def cut_key(state: AppState, screen: Cutting, event: InputEvent) -> Result:
         coached, steps = lessons(new, gs, Deal(), ())
         # Without the coach, the page the table reads anyway says it in a line.
         how = () if coached else (how_to_deal(gs),)
-        page = Page("The cut", (*lines, f"{names[dealer]} deals: low card", *how))
+        page = Page("The cut", (*lines, f"{names[dealer]} deals: low card", *how),
+                    kind=PageKind.CUT)
         new = replace(new, helped=new.helped | steps, screen=Reading((page, *coached)))
     return new, effects
 

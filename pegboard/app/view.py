@@ -99,6 +99,9 @@ class PageKind(enum.Enum):
     """Teaching: why the card just laid scored nothing (a near miss)."""
     CLUB = "club"
     """The club's broker refused one of the board's results (the publisher's reason)."""
+    CUT = "cut"
+    """The cut for deal: each seat's card and who deals, the low card (audio mode says it as
+    the new deal's own announcement, once)."""
     MUGGINS = "muggins"
     """A muggins call that took points: who took them, who missed them and on what (the
     engine's fact of the call, said as it comes)."""

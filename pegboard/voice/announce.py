@@ -162,18 +162,35 @@ class Announcer:
         """Entries taken back and entered again in one step (GO putting a count right): of
         what their reports call for now, only what is about other facts than what the
         withdrawn reports called for (the count put right, a later count's new standing); a
-        count so said again is said as recounted. What was held unsaid for the withdrawn
-        entries (count it yourself) is dropped: the new reports bring it again."""
+        count so said again is said as recounted. A later count whose words did not change
+        is not said again: the standing it now leaves is said with the count put right
+        before it ("Recounted. Ann: ... twelve; Ann 88, Ben 79"). What was held unsaid for
+        the withdrawn entries (count it yourself) is dropped: the new reports bring it
+        again."""
         unsaid = Counter(_about(a) for a in self._held)
         replaced = Counter(_about(a) for a in before)
+        words = Counter(_words(a) for a in before if a.kind in _COUNTS) - Counter(
+            _words(a) for a in self._held if a.kind in _COUNTS)
         self._held = tuple(a for a in self._held if _about(a) not in replaced)
         owed = replaced - unsaid  # said already, to be said again only if changed
         out: list[Announcement] = []
+        recounted: int | None = None  # where in ``out`` the last count said again is
         for announcement in said:
             if owed[_about(announcement)] > 0:
                 owed[_about(announcement)] -= 1
                 continue
+            parts = announcement.parts
+            if (announcement.kind in _COUNTS and words[_words(announcement)] > 0
+                    and recounted is not None and parts is not None and parts.board):
+                # the same words, only its standing is new: carried by the count put right
+                words[_words(announcement)] -= 1
+                said_again = out[recounted]
+                if said_again.parts is not None:
+                    moved = replace(said_again.parts, board=parts.board)
+                    out[recounted] = replace(said_again, text=moved.text, parts=moved)
+                continue
             if announcement.kind in _COUNTS:
+                recounted = len(out)
                 text = self._phrases.recounted.format(said=announcement.text)
                 parts = announcement.parts
                 if parts is not None:  # merged without its board: still said as recounted
@@ -249,6 +266,12 @@ _COUNTS = frozenset(kind.value for kind in Counted)
 def _about(said: Announcement) -> tuple[object, ...]:
     """What an announcement says, as the facts it words (its kind, then those facts)."""
     return (said.kind, *said.about)
+
+
+def _words(said: Announcement) -> tuple[object, ...]:
+    """What a count says but its standing (its kind, owner, what it counts and its
+    phrases)."""
+    return (said.kind, *said.about[:3])
 
 
 def _waiting(screen: ScreenState) -> int:

@@ -42,7 +42,7 @@ from pegboard.app.view import PageKind, PickerView, Screen, View
 from pegboard.app.words import rejoined, side_name
 from pegboard.rules.state import Phase
 from pegboard.rules.value import replace
-from pegboard.voice.acts import Announcement, Importance
+from pegboard.voice.acts import DEAL, Announcement, Importance
 from pegboard.voice.phrases import coach_phrase, speakable
 
 EARCON = "earcon"
@@ -55,6 +55,10 @@ LOCKED = "Tournament lock: no help"
 """Said once as a game under the tournament lock begins (the view's ``locked`` turning on)."""
 
 _WORDLESS = (Screen.SHOW, Screen.GAME_OVER)
+
+_DEALT = (Screen.STARTER, Screen.PLAY)
+"""The screens of a deal whose title names it ("Deal 3"): said without it once the deal's own
+announcement has named it."""
 """Pages whose points or result the engine's facts have just said: only their title."""
 
 
@@ -162,7 +166,9 @@ class AudioScreen:
     terse: bool = False
     """The terse style: no "Entered" (the key's tone says so)."""
     deal_said: bool = False
-    """A new deal and its dealer were said, and the starter's screen not yet reached."""
+    """A new deal and its dealer were said (and no undo since): the deal's starter and play
+    screens are said without their titles ("Deal 3: Ann deals", "Deal 3"), which the deal's
+    own announcement said."""
     coached: tuple[int, str] = (0, "")
     """The pegging coach's line said last, with the entries in force then: a page read or a
     key refused on the same turn does not bring it again; the same words on a later turn
@@ -175,20 +181,21 @@ class AudioScreen:
     def heard(self, view: View, sounds: Sequence[Sound], *, facts: bool, saved: bool,
               entry: int = 0, voiced: frozenset[PageKind] = frozenset(),
               undone: bool = False, redone: bool = False,
-              dealt: bool = False) -> list[Announcement]:
+              dealt: bool = False, counted: bool = False) -> list[Announcement]:
         """The words ``view`` brings after a batch whose keys made ``sounds``; ``facts``
         when the engine's facts already said something, ``saved`` when an entry was saved,
         ``undone`` when entries were taken back and none entered, ``redone`` when entries
         were taken back and entered again (GO setting a suit fact), ``dealt`` when the facts
-        said a new deal and its dealer (the starter's screen then says its wheel, not the
-        deal again); ``voiced``: the kinds of the pages on screen the teaching voice has
-        said."""
+        said a new deal and its dealer (the deal's screens then say their wheel, not the
+        deal again; the cut's page, reached with them, is said as the deal's announcement:
+        who deals and why, once), ``counted`` when they said the count of the page reached
+        (its name is not said again, only its suits line); ``voiced``: the kinds of the pages
+        on screen the teaching voice has said."""
         before, self._view = self._view, view
         self.deal_said = (self.deal_said or dealt) and not undone
-        if self.deal_said and view.screen is Screen.STARTER:
-            # the deal's own announcement named it: the starter's screen says its wheel
-            view = replace(view, title="")
-            self.deal_said = False
+        whole = view  # an undo says where the table is now, title and all
+        view = self._untitled(view)
+        before = None if before is None else self._untitled(before)
         said: list[str] = []
         if saved and not facts and not self.terse and not redone:
             said.append("Entered")
@@ -204,9 +211,19 @@ class AudioScreen:
             # the call's page: the facts just said all it shows ("Muggins! Ben takes two
             # from Ann's crib"), so its words, its title too, would be said twice
             kind, importance = "screen", Importance.SCREEN
+        elif counted and not undone and view.page is PageKind.COUNT:
+            # the count's page, reached as its count is said: the facts named it and said
+            # its points; what GO sets on it is all that is new
+            said.extend(view.suits)
+            kind, importance = "screen", Importance.SCREEN
+        elif dealt and not undone and view.page is PageKind.CUT:
+            # the cut's page says who deals and why: said once, as the deal's own
+            # announcement (the hook leaves out the deal's shorter one)
+            said.append(screen_words(view, voiced))
+            kind, importance = DEAL, Importance.PLAY
         elif before is None or undone or reached(before, view):
             # an undo says where the table is now, whatever of it changed
-            said.append(screen_words(view, voiced))
+            said.append(screen_words(whole if undone else view, voiced))
             kind, importance = "screen", Importance.SCREEN
         elif saved and view.picker is not None:
             # an entry made on a wheel that stays (the play's wheel passing to the next
@@ -231,6 +248,13 @@ class AudioScreen:
         text = sentences(said)
         out = [Announcement(text, kind, importance, entry)] if text else []
         return out + self.coach(view, entry)
+
+    def _untitled(self, view: View) -> View:
+        """``view`` as heard: a screen of the deal said without its title (see
+        :attr:`deal_said`)."""
+        if self.deal_said and view.screen in _DEALT and view.title:
+            return replace(view, title="")
+        return view
 
     def coach(self, view: View, entry: int = 0, *, paged: bool = False) -> list[Announcement]:
         """The pegging coach's line, once as it comes (:func:`coach_line`)."""

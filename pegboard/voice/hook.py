@@ -21,9 +21,10 @@ from pegboard.app.effects import (
     SayScore,
     Sound,
 )
-from pegboard.app.state import AppState
+from pegboard.app.state import AppState, Reading
 from pegboard.app.view import View, entered_words
 from pegboard.config import VoiceConfig
+from pegboard.rules.facts import Counted
 from pegboard.voice.acts import DEAL, SCORE, Announcement, Importance
 from pegboard.voice.announce import Announcer
 from pegboard.voice.audio import EARCON, AudioScreen, earcon, score_words, sound_of
@@ -96,10 +97,14 @@ class VoiceHook:
             undone = changes is not None and bool(changes.withdrawn) and not changes.added
             redone = saved and changes is not None and bool(changes.withdrawn)
             dealt = any(said.kind == DEAL for said in heard.said)
-            out.extend(self.screen.heard(view, sounds, facts=bool(heard.said), saved=saved,
-                                         entry=self._entries(state),
-                                         voiced=self.announcer.voiced, undone=undone,
-                                         redone=redone, dealt=dealt))
+            screen = self.screen.heard(view, sounds, facts=bool(heard.said), saved=saved,
+                                       entry=self._entries(state),
+                                       voiced=self.announcer.voiced, undone=undone,
+                                       redone=redone, dealt=dealt,
+                                       counted=_counted(state, heard.said))
+            if any(said.kind == DEAL for said in screen):  # the cut's page says the deal
+                out = [said for said in out if said.kind != DEAL]
+            out.extend(screen)
         else:  # the voice without audio mode: the coach's line the screen shows, said once
             out.extend(self.screen.coach(view, self._entries(state), paged=True))
         self.screen.begin(view)
@@ -140,6 +145,17 @@ class VoiceHook:
     def close(self) -> None:
         """Release the sink (its children ended)."""
         self.sink.close()
+
+
+def _counted(state: AppState, said: Sequence[Announcement]) -> bool:
+    """Whether ``said`` counts the hand or crib of the page on screen (its owner and what it
+    is, as the engine's facts name them)."""
+    screen = state.screen
+    count = screen.pages[0].count if isinstance(screen, Reading) and screen.pages else None
+    if count is None:
+        return False
+    kind = Counted.CRIB.value if count.crib else Counted.HAND.value
+    return any(a.kind == kind and a.about[:1] == (count.player,) for a in said)
 
 
 class Transcript:

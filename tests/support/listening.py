@@ -216,6 +216,9 @@ class Listener:
     said, and claims. Every ``short``-th hand or crib is claimed two short, and the other
     player calls muggins by ear from the menu."""
     short: int = 3
+    cut: bool = False
+    """Cut for deal by ear (P1 cuts an ace, P2 a two: P1 deals, as in the true game), where
+    the listener otherwise names P1 the dealer."""
     suits_by_ear: bool = True
     """Set a hand's suit fact by ear (GO until it is said) before claiming; without, the
     owner claims the count of the real cards with the suits the wheel entered (the box
@@ -236,6 +239,8 @@ class Listener:
     """Muggins calls that took points."""
     shorted: int = 0
     """Claims made short on purpose (each then called)."""
+    counted: str = ""
+    """The title of the page of the count said last ("P1's crib")."""
     claim_keys: list[int] = field(default_factory=list)
     """Keys each claim took, from its page to its OK."""
     _keys_at_claim: int = 0
@@ -297,20 +302,28 @@ class Listener:
                     # the count said stands)
                     self.own[title] = self.counts.pop(0) if self.counts else total
                 self.said[title] = total
+                # the count's page is where the table is, unless another screen is said
+                if title != self.screen and not again:
+                    self.asked = 0
+                self.counted = self.screen = title
                 continue
+            if text.startswith("suits: ") and self.counted:
+                # the page of the count just said: its suits line alone
+                text = f"{self.counted}. {text}"
             if ". Crib card " in text:  # the crib's screen headed by a claim still open
                 text = "The crib. Crib card " + text.split(". Crib card ", 1)[1]
             if text.startswith(("P1's", "P2's")) and ". suits: " in text:
                 text = text.split(". suits: ")[0]  # a count page and its suit facts in words
-            if text.startswith(("Deal ", "The crib. Crib card", "Who deals", "New game")) or (
+            if text.startswith(("Deal ", "The crib. Crib card", "Who deals", "New game",
+                                "Starter: ", "P1 plays: ", "P2 plays: ")) or (
                     text.startswith(("P1's", "P2's", "End of the play", "The cut"))
                     and ":" not in text):
                 if text != self.screen:
                     self.asked = 0
                 self.screen = text
                 self.wheel = text.rsplit(": ", 1)[-1] if ": " in text else ""
-            elif text.startswith("Starter: "):  # the starter's wheel, after the deal said
-                self.wheel = text.split(": ", 1)[1]
+            elif text.startswith("The cut. "):  # the cut's page: who deals, read, go on
+                self.screen = "The cut"
             elif " " not in text or text.endswith(("P1 deals", "P2 deals")):
                 self.wheel = text  # a wheel word: the card or row now chosen
         return not over
@@ -330,8 +343,14 @@ class Listener:
             self._row("Start", -1)
         self.press(Press(Button.OK), "ok")
         self.listen()
-        self._row("P1 deals", 1)  # "Who deals first? Cut for deal"
-        self.press(Press(Button.OK), "ok")
+        if self.cut:  # "Who deals first? Cut for deal": chosen
+            self.press(Press(Button.OK), "ok")
+            self.listen()
+            for rank in (Rank.ACE, Rank.TWO):  # "Cut for deal. P1 cuts: 6"
+                self._cut(rank)
+        else:
+            self._row("P1 deals", 1)  # "Who deals first? Cut for deal"
+            self.press(Press(Button.OK), "ok")
         over = 0  # keys pressed since the game was won
         while self.keys < limit:
             if not self.listen() or over:
@@ -351,6 +370,21 @@ class Listener:
                 self.press(KnobTurn(way), "right" if way > 0 else "left")
             if any(text.endswith(row) for text in self.heard()) or self.keys > 100:
                 return
+
+    def _cut(self, rank: Rank) -> None:
+        """Cut ``rank`` for deal: typed on the keypad, turned to on the encoder."""
+        if self.kit == "keypad":
+            self.press(RankKey(rank), rank_label(rank))
+            return
+        want = rank_word(rank)
+        while self.wheel.split(" of ")[0] != want and self.keys < 100:
+            self.press(KnobTurn(1), "right")
+            for text in self.heard():
+                self.wheel = text.rsplit(": ", 1)[-1]
+        self.wheel = ""
+        self.press(Press(Button.OK), "ok")
+        for text in self.heard():
+            self.wheel = text.rsplit(": ", 1)[-1]
 
     def _short(self) -> bool:
         """Whether the count on the page now read was said short of its owner's own (and GO
@@ -471,7 +505,7 @@ class Listener:
             self._claiming()
             return
         screen = self.screen
-        on_wheel = screen.startswith(("Deal ", "The crib."))
+        on_wheel = screen.startswith(("Deal ", "The crib.", "Starter", "P1 plays", "P2 plays"))
         if not on_wheel or not self.plan:
             if self._short():  # "you missed my flush": GO adds the next fact
                 self.asked += 1
