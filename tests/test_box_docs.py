@@ -18,6 +18,7 @@ from pegboard.commands.bringup import STAGES
 from pegboard.config import InputConfig
 from pegboard.link.assembly import (
     APRON_MM,
+    CORNER_BLOCK_MM,
     OLED_WINDOWS,
     PI_CABLE_NOTCH_MM,
     board_size_mm,
@@ -27,8 +28,11 @@ from pegboard.link.box import (
     BASE_MM,
     BOARD_MM,
     CARRIER_MM,
+    CLEARANCE_MM,
     DIFFUSER_MM,
     LED_HEIGHT_MM,
+    SCREW_BITE_MM,
+    SCREW_STOCK_MM,
     STANDOFF_MM,
     STOCK_MM,
     STRIP_MM,
@@ -40,6 +44,7 @@ from pegboard.link.box import (
     ribbon_table,
     room_above_boards_mm,
     stack,
+    top_screw_mm,
 )
 from pegboard.link.fwsim import tool
 from pegboard.link.wiring import BCM_TO_HEADER
@@ -127,6 +132,44 @@ def test_the_pis_cable_leaves_through_a_notch_its_plug_never_passes() -> None:
     assert label in enclosure_svg(2) and "grommet" not in enclosure_svg(2)
     assert "8 × 6 mm notch in the back apron's bottom edge" in " ".join(GUIDE.split())
     assert "grommet" not in bom() + GUIDE
+
+
+def test_the_top_is_screwed_through_its_layers_into_the_corner_blocks() -> None:
+    """The shortest screw sold that passes the top's four layers and bites the block, and the
+    guide, the parts list and the drawings say the same."""
+    through = TOP_MM + DIFFUSER_MM + stack().spacer_mm + CARRIER_MM
+    length = top_screw_mm()
+    assert length - through >= SCREW_BITE_MM
+    assert all(n - through < SCREW_BITE_MM for n in SCREW_STOCK_MM if n < length)
+    assert length - through <= APRON_MM  # it ends inside the block, as long as the aprons
+    guide = " ".join(GUIDE.split())
+    assert f"four 4 × {length:g} mm wood screws" in guide
+    bite = length - through
+    assert f"({through:g} mm together) into the corner blocks, {bite:g} mm deep" in guide
+    assert f"drill Ø{CLEARANCE_MM:g} through them all at once" in guide
+    assert f"4 × {length:g} mm for the top's layers" in bom() and "| corner blocks |" in bom()
+    assert f"four 4 × {length:g} mm through the top" in layers_svg(2)
+
+
+def test_a_corner_block_stands_in_each_corner_clear_of_every_board() -> None:
+    root = ET.fromstring(enclosure_svg(2))
+    boxes = [tuple(float(r.get(k, 0)) for k in ("x", "y", "width", "height"))
+             for r in root.iter(f"{SVG}rect")]
+    base = next(b for b in boxes if b[2:] == (600.0, float(board_size_mm(2)[1])))
+    blocks = [b for b in boxes if b[2:] == (CORNER_BLOCK_MM, CORNER_BLOCK_MM)]
+    assert len(blocks) == 4
+    # Inside the aprons' 6 mm, one at each corner of the base plate.
+    corners = {(b[0] - base[0] < 50, b[1] - base[1] < 50) for b in blocks}
+    assert corners == {(True, True), (True, False), (False, True), (False, False)}
+    assert all(base[0] + 6 <= b[0] and b[0] + b[2] <= base[0] + base[2] - 6 for b in blocks)
+    boards = [b for b in boxes if b[2:] in ((70.0, 50.0), (60.0, 40.0))]  # level shifter, fuse
+    holes = [(float(c.get("cx", 0)), float(c.get("cy", 0))) for c in root.iter(f"{SVG}circle")]
+    for x, y, w, h in blocks:
+        for bx, by, bw, bh in boards:
+            assert x + w <= bx or bx + bw <= x or y + h <= by or by + bh <= y
+        assert not [(cx, cy) for cx, cy in holes if x <= cx <= x + w and y <= cy <= y + h]
+    assert "glued and screwed (3 × 16 mm) to a **corner block** in each corner" in (
+        " ".join(GUIDE.split()))
 
 
 def test_the_level_shifter_is_at_the_hole_1_end_as_the_guide_says() -> None:

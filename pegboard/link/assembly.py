@@ -279,6 +279,13 @@ APRON_MM = 50.0
 """The aprons' height: they stand on the base plate round the electronics and carry the
 strip's carrier on their top edges (:func:`pegboard.link.box.layers_svg`)."""
 
+APRON_BOARD_MM = 6.0
+"""The aprons' sheet (plywood or acrylic)."""
+
+CORNER_BLOCK_MM = 20.0
+"""The square section of the four corner blocks (softwood, as long as the aprons are high)
+glued inside the box's corners: the aprons, the base plate and the top are screwed to them."""
+
 PI_CABLE_NOTCH_MM = (8.0, 6.0)
 """The notch in the back apron's bottom edge the Pi's power cable leaves through, wide by
 high: room for a supply cable up to 5 mm thick, with the base plate closing it from below, so
@@ -352,7 +359,16 @@ def enclosure_svg(tracks: int = 2) -> str:
     # Row 1's DIN, the feed points and the first joints are all at the hole-1 end (drawn on the
     # left, the data-in end): the level shifter and the fuse and block go there, so the data
     # wire to the first LED stays short (under 30 cm) and so do the feed wires.
-    parts += rect(x0 + 20, y_base + 20, 70, 50, "74AHCT125 board 70 × 50 (drill through it): "
+    # A corner block stands inside each corner, behind the aprons: the boards keep clear.
+    inner = APRON_BOARD_MM
+    for cx in (x0 + inner, x0 + board_w - inner - CORNER_BLOCK_MM):
+        for cy in (y_base + inner, y_base + board_h - inner - CORNER_BLOCK_MM):
+            parts += rect(cx, cy, CORNER_BLOCK_MM, CORNER_BLOCK_MM)
+    parts.append(_text(x0 + inner + CORNER_BLOCK_MM + 3,
+                       y_base + board_h - inner - CORNER_BLOCK_MM / 2 + 1,
+                       f"corner block {CORNER_BLOCK_MM:g} × {CORNER_BLOCK_MM:g} (one in each "
+                       "corner)", 3, "start"))
+    parts += rect(x0 + 35, y_base + 20, 70, 50, "74AHCT125 board 70 × 50 (drill through it): "
                   "under row 1's DIN")
     parts += rect(x0 + 20, y_base + 95, 60, 40, "fuse holder and +5 V / GND block")
     parts.append(_text(x0 + 4, y_base + 160, "hole-1 end: row 1's DIN (top left, under the "
@@ -365,7 +381,7 @@ def enclosure_svg(tracks: int = 2) -> str:
     for dx, dy in ((0, 0), (58, 0), (0, 23), (58, 23)):
         parts += hole(zero[0] + dx, zero[1] + dy, 2.7, "")
     parts.append(_text(zero[0] + 29, zero[1] + 13, "or Zero 2 W: 58 × 23", 3.5))
-    pico = (x0 + 120, y_base + 20)
+    pico = (x0 + 135, y_base + 20)
     for across, along in ((0.0, 0.0), (11.4, 0.0), (0.0, 47.0), (11.4, 47.0)):
         parts += hole(pico[0] + across, pico[1] + along, 2.2, "")
     parts.append(_text(pico[0] + 5.7, pico[1] + 56, "Pico 11.4 × 47 (Ø2.2, M2)", 3.5))

@@ -34,6 +34,13 @@ STANDOFF_MM = 10.0
 BASE_MM = 6.0
 #: A Pi's or a protoboard's PCB.
 BOARD_MM = 1.6
+#: Lengths of 4 mm wood screws sold, in mm.
+SCREW_STOCK_MM = (16.0, 20.0, 25.0, 30.0, 35.0, 40.0, 45.0, 50.0)
+#: How far a 4 mm wood screw must go into the corner block to hold: five times its size.
+SCREW_BITE_MM = 20.0
+#: The clearance hole for a 4 mm screw through the layers it holds (acrylic cracks if a screw
+#: cuts its own thread in it).
+CLEARANCE_MM = 4.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +62,20 @@ def stack(wanted_gap_mm: float = WANTED_GAP_MM) -> Stack:
     led_top = round(STRIP_MM + LED_HEIGHT_MM, 2)
     spacer = next(t for t in STOCK_MM if t - led_top >= wanted_gap_mm)
     return Stack(led_top, spacer, round(spacer - led_top, 2))
+
+
+def top_screw_mm() -> float:
+    """The 4 mm wood screw that holds the top's layers (top, diffuser, spacer frame, carrier)
+    to a corner block: the shortest sold that passes them and still goes
+    :data:`SCREW_BITE_MM` into the block, which is as long as the aprons are high.
+
+    >>> top_screw_mm()
+    40.0
+    """
+    through = TOP_MM + DIFFUSER_MM + stack().spacer_mm + CARRIER_MM
+    length = next(n for n in SCREW_STOCK_MM if n - through >= SCREW_BITE_MM)
+    assert length - through <= APRON_MM  # it ends inside the block
+    return length
 
 
 def layers_svg(tracks: int = 2) -> str:
@@ -127,8 +148,10 @@ def layers_svg(tracks: int = 2) -> str:
                      "base plate round the boards and carry the carrier on their top edges,", 6))
     out.append(_text(width / 2, y + 12, f"so a board on its standoffs has {room:g} mm above it "
                      f"for its plugs and jumpers; the box is {tall:g} mm tall", 6))
-    out.append(_text(width / 2, y + 21, "Screws: the top into the spacer frame's corners, never "
-                     "glued (the strip must stay reachable)", 5))
+    out.append(_text(width / 2, y + 21, f"Screws: four 4 × {top_screw_mm():g} mm through the "
+                     "top, the diffuser, the spacer frame and the carrier (Ø"
+                     f"{CLEARANCE_MM:g} holes) into the corner blocks; never glued (the strip "
+                     "must stay reachable)", 5))
     return _svg(width, y + 30, out)
 
 
