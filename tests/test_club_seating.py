@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from pegboard.cli import main
-from pegboard.club.seating import from_json, seat
+from pegboard.club.results import connect, save_seating, saved_seating
+from pegboard.club.seating import from_json, seat, to_json
 from pegboard.errors import ClubError
 
 PLAYERS = [str(100 + n) for n in range(1, 21)]
@@ -62,7 +63,7 @@ def test_check_in_shows_the_rosters_names_and_flags(tmp_path: object, capsys: py
     roster = Path(str(tmp_path)) / "members.csv"
     roster.write_text("member,name,guest\n101,Ann Lee\n102,Ben Cho,guest\n", encoding="utf-8")
     assert main(["club", "seat", "--members", str(roster), "--present", "101,102,999",
-                 "--rounds", "2"]) == 0
+                 "--rounds", "2", "--seating", "moves"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[:3] == ["checked in 101 Ann Lee", "checked in 102 Ben Cho (guest)",
                        "checked in 999 (not on the roster)"]
@@ -83,8 +84,50 @@ def test_seat_json_writes_the_seating_file_alone_on_standard_output(
     seating.write_text(said.out, encoding="utf-8")
     rounds = from_json(json.loads(seating.read_text(encoding="utf-8")))
     assert [r.number for r in rounds] == [1, 2, 3] and rounds[0].bye == "999"
-    assert said.err.splitlines() == ["checked in 101 Ann Lee", "checked in 102 Ben Cho (guest)",
-                                     "checked in 999 (not on the roster)"]
+    seed = rounds[0].seed
+    assert seed is not None and all(r.seed == seed for r in rounds)
+    assert said.err.splitlines() == [
+        "checked in 101 Ann Lee", "checked in 102 Ben Cho (guest)",
+        "checked in 999 (not on the roster)",
+        f"seated at random each round with seed {seed} (the same players, rounds and --seed "
+        f"{seed} seat the night the same way again)"]
+
+
+def test_club_seat_draws_at_random_by_default_seeded_reproducible_and_recorded(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """RULES.md: "a club night is usually 9 games with random seating each round". With no
+    ``--seating``, ``club seat`` draws each round at random with a new seed, says it and
+    writes it in each round of the seating file; the same command with ``--seed`` seats the
+    night the same way again, as the draw itself does; one side moves only when asked, with
+    no seed. The results database keeps the seed with the seating it holds. A seed out of
+    range is refused (exit 2)."""
+    present = ["101", "102", "103", "104", "105", "106", "107", "108"]
+    command = ["club", "seat", "--present", ",".join(present), "--rounds", "9", "--json"]
+    assert main(command) == 0
+    first = capsys.readouterr()
+    drawn = json.loads(first.out)
+    seed = drawn[0]["seed"]
+    assert isinstance(seed, int) and all(r["seed"] == seed for r in drawn)
+    assert f"seated at random each round with seed {seed}" in first.err
+    assert from_json(drawn) == seat(present, 9, "random", seed)
+    assert seat(present, 9, "random", seed) != seat(present, 9, "moves")
+    assert main([*command, "--seed", str(seed)]) == 0
+    assert json.loads(capsys.readouterr().out) == drawn  # reproduced from its seed
+    assert main([*command, "--seating", "moves"]) == 0
+    moved = capsys.readouterr()
+    assert "seed" not in moved.out and "seed" not in moved.err
+    assert from_json(json.loads(moved.out)) == seat(present, 9, "moves")
+    db = connect(tmp_path / "r.db")
+    save_seating(db, to_json(from_json(drawn)), source="", director="club serve",
+                 reason="--seating seating.json", night=1)
+    held = saved_seating(db)
+    assert held is not None and held.rounds == drawn  # the seed kept with it
+    db.close()
+    for wrong in ("-1", "1000000", "x"):
+        with pytest.raises(SystemExit) as stopped:
+            main([*command, f"--seed={wrong}"])
+        assert stopped.value.code == 2
+        assert "give a seed from 0 to 999999" in capsys.readouterr().err
 
 
 def test_the_next_round_follows_the_results_stored(tmp_path: object) -> None:

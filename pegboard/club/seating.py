@@ -5,8 +5,10 @@ Two ways, as clubs do it:
 - ``moves`` ("one side moves"): the players checked in are split into a side that stays at
   its table and a side that moves one table on each round, so nobody meets the same
   opponent twice until every table has been visited;
-- ``random``: each round is drawn afresh (from ``seed``: the same seed seats the night the
-  same way), taking the draw with the fewest repeated pairings of a few tried.
+- ``random`` (RULES.md: "a club night is usually 9 games with random seating each round";
+  ``club seat``'s default): each round is drawn afresh (from ``seed``: the same seed seats
+  the night the same way; each round drawn carries it), taking the draw with the fewest
+  repeated pairings of a few tried.
 
 With an odd number of players, one sits out each round (a bye), each player at most once
 until everyone has had one.
@@ -51,20 +53,24 @@ class Pairing(Value):
 
 
 class Round(Value):
-    """One round's tables and the player sitting out (None: nobody)."""
+    """One round's tables and the player sitting out (None: nobody), and the seed of the
+    random draw that seated it (None: one side moves, or not known)."""
 
-    __slots__ = ("bye", "number", "tables")
-    __match_args__ = ("number", "tables", "bye")
+    __slots__ = ("bye", "number", "seed", "tables")
+    __match_args__ = ("number", "tables", "bye", "seed")
 
     number: int
     tables: tuple[Pairing, ...]
     bye: str | None
+    seed: int | None
 
-    def __init__(self, number: int, tables: tuple[Pairing, ...], bye: str | None) -> None:
+    def __init__(self, number: int, tables: tuple[Pairing, ...], bye: str | None,
+                 seed: int | None = None) -> None:
         setter = object.__setattr__
         setter(self, "number", number)
         setter(self, "tables", tables)
         setter(self, "bye", bye)
+        setter(self, "seed", seed)
 
 
 def seat(members: list[str], rounds: int, method: str, seed: int = 0, first: int = 1
@@ -96,7 +102,8 @@ def seat(members: list[str], rounds: int, method: str, seed: int = 0, first: int
             pairs = _drawn(playing, met, random.Random(seed * 1009 + number))
         met.update(frozenset(pair) for pair in pairs)
         night.append(Round(number, tuple(Pairing(t, pair) for t, pair in
-                                         enumerate(pairs, start=1)), bye))
+                                         enumerate(pairs, start=1)), bye,
+                           None if how is Method.MOVES else seed))
     return [replace(r, number=r.number + first - 1) for r in night]
 
 
@@ -136,9 +143,12 @@ def _drawn(playing: list[str], met: set[frozenset[str]], rng: random.Random
 
 
 def to_json(night: list[Round]) -> list[dict[str, object]]:
-    """The rounds as ``club seat --json`` prints them and ``club serve --seating`` reads."""
+    """The rounds as ``club seat --json`` prints them and ``club serve --seating`` reads:
+    a round drawn at random carries its draw's ``seed`` (the night's: ``club seat --seed``
+    seats it the same way again)."""
     return [{"round": r.number, "bye": r.bye, "tables": [
-        {"table": t.number, "members": list(t.players)} for t in r.tables]} for r in night]
+        {"table": t.number, "members": list(t.players)} for t in r.tables],
+        **({} if r.seed is None else {"seed": r.seed})} for r in night]
 
 
 def from_json(data: object) -> list[Round]:
@@ -150,8 +160,9 @@ def from_json(data: object) -> list[Round]:
         try:
             tables = tuple(Pairing(int(t["table"]), (str(t["members"][0]), str(t["members"][1])))
                            for t in item["tables"])
-            bye = item.get("bye")
-            night.append(Round(int(item["round"]), tables, None if bye is None else str(bye)))
+            bye, seed = item.get("bye"), item.get("seed")
+            night.append(Round(int(item["round"]), tables, None if bye is None else str(bye),
+                               None if seed is None else int(seed)))
         except (KeyError, IndexError, TypeError, ValueError, AttributeError):
             raise ClubError(f"a seating round must be {{\"round\", \"bye\", \"tables\": "
                             f"[{{\"table\", \"members\"}}]}}, got {str(item)[:80]}") from None

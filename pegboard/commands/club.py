@@ -20,6 +20,7 @@ import hashlib
 import ipaddress
 import json
 import logging
+import secrets
 import signal
 import ssl
 import sys
@@ -134,9 +135,13 @@ def register(parser: argparse.ArgumentParser) -> None:
     seat.add_argument("--present", required=True, metavar="NUMBERS",
                       help="the member numbers checked in, comma-separated")
     seat.add_argument("--rounds", default=9, type=int, help="rounds in the night (default 9)")
-    seat.add_argument("--seating", default="moves", choices=("moves", "random"),
-                      help="one side moves a table each round, or a random draw each round")
-    seat.add_argument("--seed", default=0, type=int, help="the random draw's seed")
+    seat.add_argument("--seating", default="random", choices=("random", "moves"),
+                      help="a random draw each round (the default: RULES.md's usual club "
+                      "night), or one side moves a table each round")
+    seat.add_argument("--seed", type=seed_number, metavar="N",
+                      help="the random draw's seed, 0 to 999999 (default: a new one, "
+                      "printed and written in each round of --json, so the same command "
+                      "with --seed N seats the night the same way again)")
     seat.add_argument("--json", action="store_true", help="print the rounds as JSON")
     seat.add_argument("--from-round", default=1, type=int, metavar="N",
                       help="number the rounds from N: a re-seat of the rest of the night "
@@ -333,6 +338,17 @@ def run_serve(args: argparse.Namespace) -> int:
         sock.close()
 
 
+MOST_SEED = 999_999
+"""The highest seed ``club seat`` draws or takes: six digits, easy to write down."""
+
+
+def seed_number(text: str) -> int:
+    """``--seed``: a whole number from 0 to :data:`MOST_SEED`."""
+    if not text.isascii() or not text.isdigit() or int(text) > MOST_SEED:
+        raise argparse.ArgumentTypeError(f"{text[:20]!r}: give a seed from 0 to {MOST_SEED}")
+    return int(text)
+
+
 def night_number(text: str) -> int:
     """``--night``: a night number from 1 to 9999."""
     if not text.isascii() or not text.isdigit() or not 1 <= int(text) <= 9999:
@@ -490,7 +506,9 @@ def run_seat(args: argparse.Namespace) -> int:
     if args.members:
         roster = _roster(Path(args.members))
     present = [number.strip() for number in args.present.split(",") if number.strip()]
-    night = seating.seat(present, args.rounds, args.seating, args.seed, args.from_round)
+    drawn = args.seating == "random"
+    seed = args.seed if args.seed is not None else secrets.randbelow(MOST_SEED + 1)
+    night = seating.seat(present, args.rounds, args.seating, seed, args.from_round)
     # With --json standard output is the seating file alone (club serve --seating reads it):
     # the check-in lines, for the director's eyes, go to standard error.
     said = sys.stderr if args.json else sys.stdout
@@ -498,6 +516,9 @@ def run_seat(args: argparse.Namespace) -> int:
         name, guest = roster.get(number, ("", False))
         flag = "(guest)" if guest else "" if name or not roster else "(not on the roster)"
         print(" ".join(word for word in ("checked in", number, name, flag) if word), file=said)
+    if drawn:
+        print(f"seated at random each round with seed {seed} (the same players, rounds and "
+              f"--seed {seed} seat the night the same way again)", file=said)
     if args.json:
         print(json.dumps(seating.to_json(night)))
         return 0
