@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from pegboard.app.inputs import Button, Press, RankKey
+from pegboard.app.inputs import Button, KnobTurn, Press, RankKey
 from pegboard.app.machine import initial_state
 from pegboard.app.view import PageKind, Screen, View
 from pegboard.cli import main
@@ -23,7 +23,7 @@ from pegboard.sim.script import run_script
 from pegboard.sim.terminal import words_below
 from pegboard.voice.audio import screen_words, wheel_words
 from pegboard.voice.hook import Transcript, VoiceHook
-from tests.support.app_driver import GO, OK, App, new_game
+from tests.support.app_driver import GO, MENU, OK, App, new_game
 from tests.support.rulings_records import entry, header, play
 
 SUITS = "♣♦♥♠"
@@ -193,3 +193,45 @@ def test_no_card_fits_says_so_and_what_go_does() -> None:
         "No card of P2's fits at 30: GO says go")
     app.feed(GO)
     assert '"type": "go"' in app.record[-1]
+
+
+def test_a_rank_key_on_the_advice_cards_says_why_it_chooses_nothing() -> None:
+    app = new_game("keypad")
+    app.feed(MENU)
+    rows = [row.split(" ", 1)[1] for row in app.view.lines]
+    app.feed(KnobTurn(rows.index("Discard advice")), OK)
+    assert app.view.title == "Whose cards?"
+    app.feed(OK)  # P1's
+    app.rank(Rank.FIVE)  # the rank, then its suit
+    assert unchanged_by(app, RankKey(Rank.SEVEN)) == (
+        "The suit of the 5 is asked: turn to it and press OK, or UNDO for another rank")
+    app.rank(Rank.FIVE)  # the first suit offered
+    for _ in range(3):
+        app.rank(Rank.FIVE)
+        app.rank(Rank.FIVE)
+    assert unchanged_by(app, RankKey(Rank.FIVE)) == "all four 5s are already in"
+
+
+def test_no_card_left_fits_is_said_on_the_keypad(tmp_path: Path) -> None:
+    """Every ace is in and the count is 30: P2's wheel offers nothing, and says so as P1's
+    7 is laid; OK says why and enters nothing; GO says go."""
+    config = parse_config('[input]\nkit = "keypad"\n[voice]\naudio = true\n')
+    store = open_store(tmp_path / "store", owner="test")
+    heard = Transcript()
+    try:
+        # New game, Start, P1 deals; starter A; A A A (every ace in), K Q 7: 30; OK, then GO.
+        result = run_script(parse_script("ok ok 2 A A A A K Q 7 ok ok go"), config, store,
+                            speech=VoiceHook(heard))
+    finally:
+        store.close()
+    empty = next(view for view in result.views if view.picker is not None
+                 and view.picker.empty and not view.picker.options)
+    assert empty.count == 30 and empty.turn == "P2"
+    assert "P2 plays: No card fits, GO says go" in panel(empty)
+    said = heard.texts()
+    at = said.index("P1, seven: thirty")
+    assert said[at + 1:at + 4] == ["No card fits, GO says go", "[refused]",
+                                   "Not allowed. No card left fits at 30: GO says go"]
+    assert any("go" in text.lower() for text in said[at + 4:])
+    final = result.views[-1]
+    assert final.count == 30 and final.turn == "P1"  # P2's go entered: P1 to play

@@ -14,13 +14,13 @@ from typing import TYPE_CHECKING
 
 from pegboard import lazy
 from pegboard.app import flow, open_hands, picker, wheels
-from pegboard.app.inputs import InputEvent
+from pegboard.app.inputs import InputEvent, RankKey
 from pegboard.app.keys import list_move, steps
 from pegboard.app.state import AppState, CardEntry, HelpScreen, Page, Reading, Result, Wheel
 from pegboard.app.view import Screen, View
 from pegboard.app.views import board, numbered
 from pegboard.coach.help_shape import in_words
-from pegboard.rules.cards import Card
+from pegboard.rules.cards import Card, Rank
 from pegboard.rules.events import Dealt, LaidAway, Penalty
 from pegboard.rules.state import GameState
 from pegboard.rules.value import replace
@@ -121,6 +121,9 @@ def entry_key(state: AppState, screen: CardEntry, event: InputEvent) -> Result:
         index, row = list_move(screen.index, event, gs.players)
         return replace(state, screen=replace(screen, index=index, player=row)), ()
     slots, start = _slots(state, screen)
+    if isinstance(event, RankKey) and not any(slot[0].rank is event.rank for slot in slots):
+        # A rank with no place on the wheel: said why, and nothing chosen.
+        return flow.refuse(state, _no_place(gs, screen, event.rank)), ()
     wheel, chosen = wheels.pick(screen.wheel, event, slots, start)
     if chosen is None:
         return replace(state, screen=replace(screen, wheel=wheel)), ()
@@ -130,6 +133,25 @@ def entry_key(state: AppState, screen: CardEntry, event: InputEvent) -> Result:
     if len(screen.cards) >= _size(gs, screen):
         return _done(state, screen)
     return replace(state, screen=screen), ()
+
+
+def _no_place(gs: GameState, screen: CardEntry, rank: Rank) -> str:
+    """Why a rank key chooses nothing on a card entry's wheel: a suit is being chosen for
+    another rank; the cards laid away come from the dealt cards, which hold none (or none
+    left); every card of the rank is in already, or the rest are in other hands."""
+    label = picker.rank_label(rank)
+    assert screen.player is not None
+    name = gs.names[screen.player]
+    if screen.rank is not None:
+        return (f"The suit of the {picker.rank_label(screen.rank)} is asked: turn to it and "
+                "press OK, or UNDO for another rank")
+    if screen.purpose == open_hands.AWAY:
+        chosen = any(card.rank is rank for card in screen.cards)
+        return f"{name} {'has no other' if chosen else 'was dealt no'} {label} to lay away"
+    entered = set(gs.seen) | set(screen.cards) | ({gs.starter} if gs.starter else set())
+    if all(Card(rank, suit) in entered for suit in picker.SUITS):
+        return f"all four {wheels.rank_words(rank)} are already in"
+    return f"no {label} is left: the others are in the players' hands"
 
 
 def entry_back(state: AppState, screen: CardEntry, event: InputEvent) -> Result:
