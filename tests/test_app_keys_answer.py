@@ -189,8 +189,8 @@ def test_no_card_fits_says_so_and_what_go_does() -> None:
     assert screen_words(view) == "Deal 1. P2 plays: No card fits, GO says go"
     assert wheel_words(view.picker) == "No card fits, GO says go"
     assert view.hint == "GO go"
-    assert unchanged_by(app, Press(Button.OK), Press(Button.OK, long=True)) == (
-        "No card of P2's fits at 30: GO says go")
+    assert unchanged_by(app, Press(Button.OK), Press(Button.OK, long=True),
+                        Press(Button.GO, long=True)) == "No card of P2's fits at 30: GO says go"
     app.feed(GO)
     assert '"type": "go"' in app.record[-1]
 
@@ -235,3 +235,34 @@ def test_no_card_left_fits_is_said_on_the_keypad(tmp_path: Path) -> None:
     assert any("go" in text.lower() for text in said[at + 4:])
     final = result.views[-1]
     assert final.count == 30 and final.turn == "P1"  # P2's go entered: P1 to play
+
+
+def test_a_hand_card_whose_rank_is_all_in_says_so() -> None:
+    """Five-card cribbage: the cards not played are entered as the hand is counted. The
+    starter 5, P2's 5 and P1's 5 laid, P2's last 5 entered on the hand's wheel: a fifth 5
+    says why."""
+    app = App.start("keypad")
+    app.feed(OK, RankKey(Rank.SIX), RankKey(Rank.ACE))  # setup: Five-card on, Start
+    app.rank(Rank.TWO)  # P1 deals
+    for _ in range(3):
+        app.rank(Rank.FIVE)  # the starter, P2's 5, P1's 5
+    app.feed(GO, GO)  # the play stops at the first go
+    app.read()
+    assert app.view.screen is Screen.HAND
+    app.rank(Rank.FIVE)
+    assert app.view.lines == ("5 5",)
+    assert unchanged_by(app, RankKey(Rank.FIVE), RankKey(Rank.FIVE, long=True)) == (
+        "all four 5s are already in")
+
+
+def test_a_starter_rank_dealt_whole_to_the_hands_says_so() -> None:
+    """Both hands entered with their suits (the open-handed first game), every 5 among them:
+    the starter's wheel has no 5, and its key says why."""
+    record = [header(), entry("deal", dealer=0),
+              entry("dealt", player=0, cards=["5C", "5D", "3C", "9S", "KD", "QD"]),
+              entry("dealt", player=1, cards=["5H", "5S", "6H", "7S", "8C", "AD"])]
+    app = App(initial_state(Config(input=InputConfig(kit="keypad")), resume=record))
+    app.read()
+    assert app.view.screen is Screen.STARTER
+    assert unchanged_by(app, RankKey(Rank.FIVE)) == (
+        "no 5 can be the starter: every 5 was dealt to a hand")

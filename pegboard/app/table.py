@@ -74,9 +74,11 @@ def wheel_key(state: AppState, screen: WheelScreen, event: InputEvent) -> Result
     _, slots, start = found
     if isinstance(event, RankKey) and not any(slot[0].rank is event.rank for slot in slots):
         # A rank the wheel has no place for: said why, and nothing entered.
-        return flow.refuse(state, wheels.no_place(_gs(state), event.rank, screen.pending)), ()
+        return flow.refuse(state, wheels.no_place(_gs(state), event.rank, screen.pending,
+                                                  open_hands=open_hands(state))), ()
     if not slots and isinstance(event, Press) and event.button is Button.OK:
-        return flow.refuse(state, wheels.no_card_words(_gs(state))), ()
+        return flow.refuse(state, wheels.no_card_words(_gs(state),
+                                                       open_hands=open_hands(state))), ()
     wheel, chosen = wheels.pick(screen.wheel, event, slots, start)
     if chosen is None:
         return replace(state, screen=replace(screen, wheel=wheel)), ()
@@ -142,6 +144,9 @@ def hold_go(state: AppState, screen: WheelScreen, event: InputEvent) -> Result:
     if found is None:
         return state, ()
     _, slots, start = found
+    if not slots:  # no card to jump to: the wheel's words again, as a notice
+        return flow.refuse(state, wheels.no_card_words(_gs(state),
+                                                       open_hands=open_hands(state))), ()
     return replace(state, screen=replace(
         screen, wheel=wheels.jump(screen.wheel, slots, start, back=True))), ()
 

@@ -301,14 +301,24 @@ def over_31(rank: Rank, count: int) -> str:
             f"{count + rank.pips}, over 31")
 
 
-def no_place(gs: GameState, rank: Rank, pending: Sequence[Card] = ()) -> str:
+def lists_hand(gs: GameState, player: int, open_hands: bool) -> bool:
+    """Whether the play's wheel offers ``player``'s known hand itself (the hand known after a
+    renege's take-back, or kept at an open-handed table), not every rank as for any player
+    (a hand kept private is never listed on the shared screen)."""
+    held = gs.hands[player]
+    return held is not None and (gs.laid_away[player] is None or open_hands)
+
+
+def no_place(gs: GameState, rank: Rank, pending: Sequence[Card] = (), *,
+             open_hands: bool = False) -> str:
     """Why the table's wheel has no place for ``rank`` (a keypad's rank key that can enter
     nothing), in words a player never told the rules can follow: in the play a card too
     big for the count (:func:`over_31`); a rank whose four cards are all in
     (laid, the starter, a hand or crib counted, the cards ``pending`` on the screen); a
-    rank the player's known hand lacks (as :func:`held_elsewhere` words it); else a rank
-    whose other cards the table knows are in other hands. None of them lists a hand: the
-    starter's wheel offers every card a phone's hand may hold."""
+    rank the player's known hand lacks, where the wheel lists it (:func:`lists_hand`); else
+    a rank whose other cards the table knows are in other hands. None of them lists a hand:
+    the starter's wheel offers every card a phone's hand may hold, and the play's wheel
+    every rank to a player whose hand is private."""
     label = picker.rank_label(rank)
     p = gs.to_act
     if gs.phase is Phase.PLAY and p is not None and gs.count + rank.pips > 31:
@@ -318,17 +328,13 @@ def no_place(gs: GameState, rank: Rank, pending: Sequence[Card] = ()) -> str:
         gone |= set(crib_laid_away(gs))
     if all(Card(rank, suit) in gone for suit in Suit):
         return f"all four {rank_words(rank)} are already in"
-    if gs.phase is Phase.PLAY and p is not None:
-        held = gs.hands[p]
-        if held is not None:
-            why = "not one kept" if gs.laid_away[p] is not None else "their cards are known"
-            return f"{gs.names[p]} holds no {label}: {why}"
-        if gs.dealt[p] is not None:
-            return f"{gs.names[p]} holds no {label}: not one of the cards dealt"
+    if gs.phase is Phase.PLAY and p is not None and lists_hand(gs, p, open_hands):
+        why = "not one kept" if gs.laid_away[p] is not None else "their cards are known"
+        return f"{gs.names[p]} holds no {label}: {why}"
     if gs.phase is Phase.SHOW and p is not None and gs.dealt[p] is not None:
         return f"{gs.names[p]} was dealt no {label}"
     if gs.phase is Phase.STARTER:
-        return f"the starter is no {label}: every {label} was dealt to a hand"
+        return f"no {label} can be the starter: every {label} was dealt to a hand"
     return f"no {label} is left: the others are in the players' hands"
 
 
@@ -337,12 +343,13 @@ NO_CARD_FITS = ("No card fits", "GO says go")
 fits, or every card that would fit is in already (a go is all there is to enter)."""
 
 
-def no_card_words(gs: GameState) -> str:
+def no_card_words(gs: GameState, *, open_hands: bool = False) -> str:
     """Why OK on a wheel offering no card enters nothing, as a notice: in the play, that no
-    card of the player's fits and GO says go ("No card of Ann's fits at 28: GO says go")."""
+    card of the player's fits (where the wheel lists their hand, :func:`lists_hand`) or no
+    card left does, and GO says go ("No card of Ann's fits at 28: GO says go")."""
     p = gs.to_act
     if gs.phase is Phase.PLAY and p is not None:
-        whose = f"of {gs.names[p]}'s" if gs.hands[p] is not None else "left"
+        whose = f"of {gs.names[p]}'s" if lists_hand(gs, p, open_hands) else "left"
         return f"No card {whose} fits at {gs.count}: GO says go"
     return "No card can be entered here"
 
