@@ -45,6 +45,22 @@ SEAMS: Mapping[str, str] = {
                                 "or a hint only",
     "pegboard.coach.review": "a discard reviewed by expected value: teaching, or the review",
     "pegboard.app.review_pages": "the game reviewed: from the game-over menu only",
+    # the app's screens: a screen's module when that screen is first shown or takes a key
+    # (pegboard.app.transitions), or the event it answers first comes
+    "pegboard.app.start": "the start's screens (home, setup, the dealer, the cut): not "
+                          "before a restored game's first key",
+    "pegboard.app.menus": "the menu, its questions and the scores page: when MENU is pressed",
+    "pegboard.app.help": "rule help and the card entry it asks for: from the menu or a "
+                         "lesson only",
+    "pegboard.app.game_over": "the game-over screen: only at a game's end",
+    "pegboard.app.own_count": "a count a player gives for their own hand: only at a "
+                              "count-it-yourself show",
+    "pegboard.app.pegging": "quick pegging and the penalty screen (with the penalties' "
+                            "rules): only when one is used",
+    "pegboard.app.pairing": "the pairing screen and the phones' seats: only where phones pair",
+    "pegboard.app.seat_entry": "an entry sent by a phone: only where phones play",
+    "pegboard.app.club_notice": "the club publisher's and the standings' word: only on a "
+                                "club night's board",
     # drawing
     "pegboard.ui.large": "the large-print layouts: only where large print is on",
     "pegboard.ui.race": "the score-race picture: only at a game's end",

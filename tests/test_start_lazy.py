@@ -41,6 +41,12 @@ NOT_BEFORE_A_KEY = (
     "difflib",  # a mistake in the config file (the closest valid name)
     "pegboard.service.power",  # asked of logind when a player powers off
     "pegboard.rules.fast",  # the totals-only scorer: advice and statistics
+    # a screen's module with that screen: a restored game's first is a page over the table
+    "pegboard.app.start", "pegboard.app.club_setup",  # home, setup, dealer, cut
+    "pegboard.app.menus", "pegboard.app.help", "pegboard.app.game_over",
+    "pegboard.app.own_count", "pegboard.app.pegging",
+    "pegboard.app.pairing", "pegboard.app.seat_entry",  # phones
+    "pegboard.app.club_notice",  # a club night's board
 )
 """Modules (and their submodules) neither command loads before its first screen takes a key."""
 

@@ -191,6 +191,19 @@ def test_files_set_aside_by_earlier_releases_move_into_aside(tmp_path: Path) -> 
     assert not list(tmp_path.glob("current.log.unreadable-*"))
 
 
+def test_a_copy_into_aside_cut_short_goes_and_the_whole_files_stay(tmp_path: Path) -> None:
+    aside = tmp_path / "aside"
+    aside.mkdir()
+    for name in ("g1.log.partial", ".partial", "g2.log", "g3.partial.log", "partial"):
+        (aside / name).write_bytes(b"x\n")
+    (tmp_path / "kept.partial").write_bytes(b"x\n")  # only aside/ holds copies being made
+    with open_store(tmp_path):
+        pass
+    assert sorted(path.name for path in aside.iterdir()) == ["g2.log", "g3.partial.log",
+                                                             "partial"]
+    assert (tmp_path / "kept.partial").exists()
+
+
 # -- bringing a game back ---------------------------------------------------------------------
 
 

@@ -26,8 +26,10 @@ refused.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from pegboard.app import club_notice, flow, open_hands, pairing, seat_entry, teach, views
+from pegboard import lazy
+from pegboard.app import flow, open_hands, teach, views
 from pegboard.app.effects import (
     AudioMode,
     Earcon,
@@ -81,6 +83,13 @@ from pegboard.record.reader import RawLine
 from pegboard.rules.game import Game
 from pegboard.rules.state import Phase
 from pegboard.rules.value import replace
+
+if TYPE_CHECKING:
+    from pegboard.app import club_notice, pairing, seat_entry
+else:
+    club_notice = lazy.module("pegboard.app.club_notice")
+    pairing = lazy.module("pegboard.app.pairing")
+    seat_entry = lazy.module("pegboard.app.seat_entry")
 
 __all__ = ["AppState", "initial_state", "step", "view"]
 

@@ -7,15 +7,23 @@ from its row before its module's ``register(parser)`` adds the arguments.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from pegboard.rules.value import Value
 
 
-class Command(NamedTuple):
+class Command(Value):
     """A command's words: its summary in ``pegboard --help`` and the description on its own
     ``--help`` page (None: none, or its module sets one)."""
 
+    __slots__ = ("description", "summary")
+    __match_args__ = ("summary", "description")
+
     summary: str
-    description: str | None = None
+    description: str | None
+
+    def __init__(self, summary: str, description: str | None = None) -> None:
+        setter = object.__setattr__
+        setter(self, "summary", summary)
+        setter(self, "description", description)
 
 
 COMMANDS: dict[str, Command] = {

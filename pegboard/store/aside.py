@@ -137,10 +137,24 @@ def keep_copy(directory: Path, data: bytes, stem: str | None, clock: Clock) -> P
     raise AssertionError("unreachable: the candidates never end")
 
 
+def named(directory: Path, start: str = "", end: str = "") -> list[Path]:
+    """The entries of ``directory`` whose names start with ``start`` and end with ``end``,
+    sorted (none when there is no such directory). A plain scan: a glob pattern is compiled
+    to a regular expression first, at every start of the device."""
+    try:
+        with os.scandir(directory) as entries:
+            names = [entry.name for entry in entries]
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    return [directory / name for name in sorted(names)
+            if name.startswith(start) and name.endswith(end)
+            and len(name) >= len(start) + len(end)]
+
+
 def move_legacy_asides(directory: Path, clock: Clock) -> None:
     """Files set aside by earlier releases (``current.log.unreadable-<time>``) go into
     ``aside/`` too, so that ``pegboard game repair`` lists them."""
-    for path in sorted(directory.glob(LEGACY_ASIDE + "*")):
+    for path in named(directory, start=LEGACY_ASIDE):
         stem = "unreadable-" + re.sub(r"[^0-9A-Za-z_-]", "-", path.name[len(LEGACY_ASIDE):])
         target = free_aside(directory, stem, clock)
         os.rename(path, target)

@@ -20,6 +20,7 @@ from pegboard.store.aside import (
     free_aside,
     keep_copy,
     move_legacy_asides,
+    named,
 )
 from pegboard.store.games import CurrentGame, FinishedGame, game_from_entries
 from pegboard.store.ids import check_id
@@ -128,7 +129,7 @@ class Opened(StoreReader):
         # Files being written when a crash came: each is only ever a copy of something that
         # is still in place, so they go.
         for stale in [self.directory / SALVAGE_NAME,
-                      *(self.directory / ASIDE_NAME).glob("*" + PARTIAL)]:
+                      *named(self.directory / ASIDE_NAME, end=PARTIAL)]:
             if os.path.lexists(stale):
                 os.unlink(stale)
         path = self.directory / CURRENT_NAME
