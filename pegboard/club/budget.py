@@ -99,8 +99,10 @@ _BY_CARD = "CREATE INDEX IF NOT EXISTS waiting_card ON waiting (card)"
 _PASSED = ("CREATE TABLE IF NOT EXISTS passed_digest (digest BLOB PRIMARY KEY, "
            "seq INTEGER NOT NULL) WITHOUT ROWID")
 KEEP_PASSED = 100_000
-"""The most counted messages remembered (about 5 MB): past it the oldest are forgotten
-(and read once more when delivered again)."""
+"""The most digests of stored messages and cards remembered (about 5 MB; a card read
+through the engine is remembered by both, so some 50,000 cards, a league's season): past it
+the oldest are forgotten (and a card equal to the one stored for its game is still known by
+its content, :func:`pegboard.club.results.stored_before`; another is read once more)."""
 
 
 def digest(topic: str, payload: bytes) -> bytes:
