@@ -23,6 +23,7 @@ from pegboard.sim.script import run_script
 from pegboard.sim.terminal import words_below
 from pegboard.voice.audio import screen_words, wheel_words
 from pegboard.voice.hook import Transcript, VoiceHook
+from pegboard.web.phone_view import seat_json
 from tests.support.app_driver import GO, MENU, OK, App, new_game
 from tests.support.rulings_records import entry, header, play
 
@@ -266,3 +267,14 @@ def test_a_starter_rank_dealt_whole_to_the_hands_says_so() -> None:
     assert app.view.screen is Screen.STARTER
     assert unchanged_by(app, RankKey(Rank.FIVE)) == (
         "no 5 can be the starter: every 5 was dealt to a hand")
+
+
+def test_a_phone_names_the_cards_taken_back_by_rank() -> None:
+    """The seat's own page: the cards it holds again after the take-back were laid by rank
+    on the box, so the page is told to name them by rank (their codes carry the wheel's
+    stand-in suits, which the page never shows)."""
+    app = taken_back()
+    assert app.state.session is not None
+    mine = seat_json(app.state.session.game, 1, game_id=None, phones=frozenset({1}))
+    assert len(mine["held"]) == 3 and mine["by_rank"] == mine["held"]
+    assert [code[0] for code in mine["held"]] == ["2", "4", "6"]

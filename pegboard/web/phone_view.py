@@ -143,6 +143,9 @@ def seat_json(game: Game, seat: int, *, game_id: str | None, phones: Collection[
         "dealt": _cards(dealt),
         "away": _cards(away),
         "held": _cards(tuple(held)) if held is not None else None,
+        # The cards held whose suits no player entered (laid by rank on the box, then taken
+        # back after a renege): the page names them by rank, never by the wheel's suit.
+        "by_rank": [str(c) for c in held or () if not gs.suit_entered(c)],
         "played": _cards(played),
         "seen": sorted(str(c) for c in gs.seen),
         "playable": [str(c) for c in held or () if gs.can_play(seat, c)],

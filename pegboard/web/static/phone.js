@@ -46,6 +46,11 @@
 
   const spoken = (c) => RANK_WORDS[c[0]] + " of " + SUIT_WORDS[c[1]];
   const shown = (c) => (c[0] === "T" ? "10" : c[0]) + SUIT_SIGNS[c[1]];
+  // A card held whose suit nobody entered (laid by its rank on the box, taken back after a
+  // renege) is named by its rank alone: its suit is the box's stand-in, no fact.
+  const byRank = (c) => !!(me && me.by_rank && me.by_rank.includes(c));
+  const heldShown = (c) => byRank(c) ? (c[0] === "T" ? "10" : c[0]) : shown(c);
+  const heldSpoken = (c) => byRank(c) ? RANK_WORDS[c[0]] + ", suit not entered" : spoken(c);
 
   function say(text, refused) {
     const node = $("said");
@@ -53,12 +58,13 @@
     node.className = refused ? "refused" : "";
   }
 
-  function cardButton(card, onTap, pressed) {
+  function cardButton(card, onTap, pressed, held) {
     const b = document.createElement("button");
+    const suit = !(held && byRank(card));
     b.type = "button";
-    b.className = "card" + ("DH".includes(card[1]) ? " red" : "");
-    b.textContent = shown(card);
-    b.setAttribute("aria-label", spoken(card));
+    b.className = "card" + (suit && "DH".includes(card[1]) ? " red" : "");
+    b.textContent = held ? heldShown(card) : shown(card);
+    b.setAttribute("aria-label", held ? heldSpoken(card) : spoken(card));
     b.dataset.card = card;
     if (pressed !== undefined) b.setAttribute("aria-pressed", pressed ? "true" : "false");
     b.addEventListener("click", () => onTap(card));
@@ -210,8 +216,8 @@
       }));
     }
     (me.held || []).forEach((c) => hand.appendChild(cardButton(c, (card) => {
-      if (me.asks === "play") act({ do: "play", card: card }, "You played " + shown(card) + ".");
-    })));
+      if (me.asks === "play") act({ do: "play", card: card }, "You played " + heldShown(card) + ".");
+    }, undefined, true)));
     if (me.asks === "play") {
       $("asked").textContent = "Your turn: tap a card, or Go.";
       actions.appendChild(actionButton("Go", () => act({ do: "go" }, "You said go.")));
