@@ -164,11 +164,14 @@ def at_table_pace() -> None:
             deals = listening.deals_of(listener)
             m = pace.measure(table, deals)
             was = pace.measure(table, deals, merge=False)
+            whole = pace.measure(table, deals, short=False)
             print(f"  seed {seed:2} {kit:7} {style:5}: {deals} deals; facts {m.facts:.1f} s, "
-                  f"all speech {m.speech:.1f} s; a deal takes {m.patient:.1f} s patient, "
-                  f"{m.brisk:.1f} s brisk; brisk lag {_lags(m)} (a queue that merges "
-                  f"nothing: {_lags(was)}); brisk lost {m.lost} facts and {m.gave_way} words "
-                  f"for where they were")
+                  f"all speech {m.speech:.1f} s patient, {m.heard:.1f} s brisk "
+                  f"({whole.heard:.1f} s with every count whole); a deal takes "
+                  f"{m.patient:.1f} s patient, {m.brisk:.1f} s brisk; brisk lag {_lags(m)} "
+                  f"(every count whole: {_lags(whole)}; a queue that merges nothing: "
+                  f"{_lags(was)}); brisk lost {m.lost} facts ({whole.lost} with every count "
+                  f"whole) and {m.gave_way} words for where they were")
 
 
 def _lags(m: pace.Measure) -> str:

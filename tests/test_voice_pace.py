@@ -114,7 +114,9 @@ def test_a_brisk_players_voice_falls_behind_less_by_merging_what_is_obsolete(
     merged = [said for said in fast.said if said.merged]
     assert merged
     for said in merged:  # each fact's words (who, the card, what it scored) are said
-        heads = [part.parts.head for part in said.merged if part.parts is not None]
+        # (a count the table dealt past, in its short form)
+        heads = [part.parts.head if part.parts.head in said.text else part.short
+                 for part in said.merged if part.parts is not None]
         at = 0
         for head in heads:
             if head.endswith(" to play"):
@@ -158,3 +160,31 @@ def test_the_score_asked_for_is_said_next_however_far_behind_the_voice_is(
     assert fast.unsaid() == []
     facts = [a for a in fast.heard() if a.importance in KEPT]
     assert facts == [a for a in fast.made if a.importance in KEPT]
+
+
+COUNTS = ("hand", "crib")
+
+
+@pytest.mark.parametrize(("seed", "kit"), GAMES)
+def test_a_count_the_brisk_table_dealt_past_is_said_short_and_a_patient_player_hears_it_whole(
+        seed: int, kit: str) -> None:
+    """When the table has dealt again while a count waits, the count is said in its short
+    form (the total and the names of what made it, with its standing); every count is still
+    said, in order, and a patient player hears each whole."""
+    _, table, _ = patient_game(seed, kit)
+    counts = [a for a in table.made if a.kind in COUNTS and a.short]
+    assert counts and [a for a in table.said if a.kind in COUNTS] == [
+        a for a in table.made if a.kind in COUNTS]  # whole, as made
+    fast = replay(table, brisk)
+    short = [a for a in fast.said if len(a.merged) == 1 and a.merged[0].kind in COUNTS
+             and a.merged[0].short and a.text.startswith(a.merged[0].short)]
+    assert len(short) >= len(counts) // 2, (len(short), len(counts))
+    for said in short:
+        count = said.merged[0]
+        assert DURATIONS(said) < DURATIONS(count)
+        parts = count.parts
+        assert parts is None or not parts.board or said.text.endswith(parts.board) or (
+            said.text == count.short)  # a newer standing of the deal waits: said with it
+    assert fast.unsaid() == []
+    assert [a for a in fast.heard() if a.kind in COUNTS] == [
+        a for a in fast.made if a.kind in COUNTS]

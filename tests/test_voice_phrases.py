@@ -20,6 +20,7 @@ from pegboard.voice.phrases import (
     play_phrase,
     read_view,
     result_phrase,
+    short_count_words,
     show_phrase,
     speakable,
 )
@@ -216,3 +217,18 @@ def test_the_terse_style_says_a_count_by_its_total() -> None:
     assert show_phrase(hand.items, "Ann").startswith("Ann: fifteen two, ")
     nothing = score_hand(parse_cards("2H 4S 8D QC"), Card.parse("KC"), crib=True)
     assert show_phrase(nothing.items, "Ben", crib=True, p=terse) == "Ben's crib: nineteen"
+
+
+@pytest.mark.parametrize(("hand", "starter", "said"), [
+    ("5H 5S 5C JD", "5D", "twenty-nine, fifteens, double pair royal, and his nob"),
+    ("4H 5S 6C 6D", "KD", "fourteen, fifteens and a double run"),
+    ("7H 8S 9C QD", "AH", "five, a fifteen and a run"),
+    ("4H 6H 8H 10H", "KC", "four, a flush"),
+    ("2H 2S 9C 9D", "KC", "four, two pairs"),
+    ("2H 4S 8D QC", "KC", "nineteen"),
+])
+def test_a_counts_short_form_is_its_total_and_the_names_of_what_made_it(
+        hand: str, starter: str, said: str) -> None:
+    items = score_hand(parse_cards(hand), Card.parse(starter)).items
+    assert short_count_words(items) == said
+    assert short_count_words(items, phrases_for("en", terse=True)) == ""  # terse: shorter

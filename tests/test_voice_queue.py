@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from dataclasses import replace
 
 from pegboard.sim.fakes import FakeClock
 from pegboard.voice.acts import DEAL, SCORE, Announcement, Importance, Parts, of_parts
@@ -273,3 +274,28 @@ def test_the_score_asked_for_is_said_next_and_every_waiting_fact_after_it() -> N
     assert q.texts()[:2] == ["Ann 43, Ben 31", "[ok]"]
     assert "Ann 41, Ben 31" not in q.texts()
     assert q.take() == Announcement("Ann 43, Ben 31", SCORE, Importance.ASKED, 8)
+
+
+def test_a_count_the_table_has_dealt_past_is_said_in_its_short_form() -> None:
+    """A show count still waiting when the next deal's announcement waits behind it is said
+    in its short form with its standing, and says the count (nothing is lost); with no
+    newer deal waiting, or from a queue that merges nothing, it is said whole."""
+    count = of_parts(Parts("Ben: fifteen two, fifteen four, and a double run is twelve",
+                           board="Ann 40, Ben 52"), "hand", SHOW, 20, ())
+    count = replace(count, short="Ben: twelve, fifteens and a double run")
+    deal = Announcement("Deal 4: Ann deals", DEAL, PLAY, 22)
+    q = SpeechQueue(FakeClock())
+    q.put(count)
+    q.put(said("Ann's crib: nineteen", SHOW, 21))
+    assert q.take() is count  # no newer deal waits: whole
+    assert q.take() is not None
+    q.put(count)
+    q.put(deal)
+    short = q.take()
+    assert short is not None
+    assert short.text == "Ben: twelve, fifteens and a double run; Ann 40, Ben 52"
+    assert short.merged == (count,)
+    assert q.take() is deal
+    plain = SpeechQueue(FakeClock(), merge=False)
+    plain.put(count, deal)
+    assert plain.take() is count

@@ -41,6 +41,7 @@ from pegboard.voice.phrases import (
     laid_phrase,
     muggins_phrase,
     result_phrase,
+    short_step_phrase,
     standing,
     step_phrase,
 )
@@ -129,6 +130,18 @@ class Announcement:
     (None: said as it is, never merged)."""
     merged: tuple[Announcement, ...] = field(default=(), compare=False)
     """For an announcement :func:`merged` made: the announcements it says, in order."""
+    short: str = field(default="", compare=False)
+    """A show count's short form, without its standing ("Ben: twelve, fifteens and a double
+    run"), said instead of its whole words when the table is a deal ahead of the voice
+    (:func:`briefly`; empty: none)."""
+
+
+def briefly(said: Announcement) -> Announcement:
+    """``said`` in its short form (a count the table is a deal ahead of), with its
+    standing; it says ``said`` (:attr:`Announcement.merged`)."""
+    parts = None if said.parts is None else replace(said.parts, head=said.short)
+    return replace(said, text=said.short if parts is None else parts.text, parts=parts,
+                   merged=(said,))
 
 
 def of_parts(parts: Parts, kind: str, importance: Importance, entry: int,
@@ -176,7 +189,8 @@ def merged(run: Sequence[Announcement], steps: Sequence[int], newer_board: int |
     text = "; ".join(words)
     first = run[0]
     return Announcement(text, first.kind if len(run) == 1 else "merged",
-                        max(a.importance for a in run), first.entry, merged=tuple(run))
+                        max(a.importance for a in run), first.entry,
+                        merged=tuple(part for a in run for part in (a.merged or (a,))))
 
 
 def told(report: Report, names: Sequence[str], sides: Sequence[str],
@@ -238,7 +252,8 @@ def _told(report: Report, names: Sequence[str], sides: Sequence[str],
             shown = len(out)
             out.append(Announcement(step_phrase(fact, names, p), fact.counted.value,
                                     Importance.SHOW, entry,
-                                    (fact.player, fact.counted, _phrases(fact.items))))
+                                    (fact.player, fact.counted, _phrases(fact.items)),
+                                    short=short_step_phrase(fact, names, p)))
         elif isinstance(fact, GameOver):
             out.append(Announcement(result_phrase(fact, sides, p), "result",
                                     Importance.RESULT, entry, (fact,)))

@@ -191,11 +191,13 @@ class Announcer:
                 continue
             if announcement.kind in _COUNTS:
                 recounted = len(out)
-                text = self._phrases.recounted.format(said=announcement.text)
+                again = self._phrases.recounted
+                text = again.format(said=announcement.text)
                 parts = announcement.parts
                 if parts is not None:  # merged without its board: still said as recounted
-                    parts = replace(parts, head=self._phrases.recounted.format(said=parts.head))
-                announcement = replace(announcement, text=text, parts=parts)
+                    parts = replace(parts, head=again.format(said=parts.head))
+                short = again.format(said=announcement.short) if announcement.short else ""
+                announcement = replace(announcement, text=text, parts=parts, short=short)
             out.append(announcement)
         return out
 

@@ -87,6 +87,14 @@ class Phrases:
     recounted: str
     """A count said again because the entries before it were put right (a forgotten flush
     or his nobs added with GO): ``{said}``, the count as the engine now counts it."""
+    named: dict[Said, str] | None = None
+    """What each kind of phrase of a count is called in a count's short form (a voice
+    behind the table): a fifteen, a pair, a run ... (None: no short form; the terse style,
+    whose counts are shorter still)."""
+    several: dict[Said, str] | None = None
+    """... the names of more than one phrase of the same kind ("fifteens", "two pairs")."""
+    short: str = "{total}, {names}"
+    """A count's short form: ``{total}`` and the ``{names}`` of what made it."""
     breakdown: bool = True
     """A count said phrase by phrase ("fifteen two, fifteen four, and a pair is six"), or
     by its total alone ("six": the terse style)."""
@@ -126,9 +134,15 @@ ENGLISH = Phrases(
     game_points="{points} game point{s}.",
     no_score="No score: {why}",
     recounted="Recounted. {said}",
+    named={Said.FIFTEEN: "a fifteen", Said.PAIR: "a pair", Said.PAIR_ROYAL: "pair royal",
+           Said.DOUBLE_PAIR_ROYAL: "double pair royal", Said.RUN: "a run",
+           Said.DOUBLE_RUN: "a double run", Said.TRIPLE_RUN: "a triple run",
+           Said.DOUBLE_DOUBLE_RUN: "a double double run", Said.FLUSH: "a flush",
+           Said.NOBS: "his nob"},
+    several={Said.FIFTEEN: "fifteens", Said.PAIR: "two pairs", Said.RUN: "two runs"},
 )
 
-TERSE_ENGLISH = replace(ENGLISH, breakdown=False)
+TERSE_ENGLISH = replace(ENGLISH, breakdown=False, named=None)
 """The terse style (``[voice] style = "terse"``): the same facts, fewer words."""
 
 PHRASES: dict[str, Phrases] = {"en": ENGLISH}
@@ -223,6 +237,40 @@ def count_words(items: Sequence[ScoreItem], p: Phrases = ENGLISH) -> str:
         # "and" before the last phrase, unless it is all fifteens: "fifteen two, fifteen four"
         phrases[-1] = p.last_joiner + phrases[-1]
     return ", ".join(phrases)
+
+
+def short_count_words(items: Sequence[ScoreItem], p: Phrases = ENGLISH) -> str:
+    """A count in its short form, for a voice the table is ahead of: the total and the
+    names of what made it, each kind once ("twelve, fifteens and a double run"; "six, a
+    fifteen, a pair and his nob"); a hand of nothing "nineteen". Empty: the phrases have no
+    short form (the terse style says the total alone)."""
+    if p.named is None:
+        return ""
+    said = [phrase.said for phrase in count_phrases(Breakdown(tuple(items)))]
+    if not said:
+        return p.nineteen
+    kinds = [Said.PAIR if kind is Said.ANOTHER_PAIR else kind for kind in said]
+    names: list[str] = []
+    for kind in dict.fromkeys(kinds):
+        many = (p.several or {}).get(kind) if kinds.count(kind) > 1 else None
+        names.append(many or p.named[kind])
+    if len(names) > 1:
+        names[-1] = p.last_joiner + names[-1]
+    joined = " ".join(names) if len(names) == 2 else ", ".join(names)
+    total = sum(item.points for item in items)
+    return p.short.format(total=p.number(total), names=joined)
+
+
+def short_step_phrase(step: ShowStep, names: Sequence[str], p: Phrases = ENGLISH) -> str:
+    """A hand or crib counted, in its short form with its owner ("Ben: twelve, fifteens and
+    a double run"); empty where the phrases have none, or for a count of one phrase, which
+    is as short whole ("Ben: a pair is two")."""
+    words = short_count_words(step.items, p)
+    whole = count_words(step.items, p)
+    if ", " not in whole or len(words.split()) >= len(whole.split()):
+        return ""
+    owner = p.crib if step.counted is Counted.CRIB else p.hand
+    return f"{owner.format(name=names[step.player])}: {words}"
 
 
 _PAIRS = {Said.PAIR: 1, Said.PAIR_ROYAL: 3, Said.DOUBLE_PAIR_ROYAL: 6}

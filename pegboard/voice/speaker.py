@@ -24,6 +24,11 @@ one after another. The queue's rules:
   card, go, point, count and result is still said, in order; what one key brought is never
   merged (a player who waits for the voice hears each announcement as made). An undo stops
   a merged sentence only when it takes back the first entry it says;
+* **short**: when the table has dealt again while a show count of the deal before still
+  waits (the next deal's announcement waits behind it), the count is said in its short form,
+  the total and the names of what made it ("Ben: twelve, fifteens and a double run"), with
+  its standing; every count is still said, and a player who waits for the voice hears each
+  whole;
 * **next**: the answer to "say the score" is said as soon as the announcement being said
   ends, ahead of everything waiting (a player who asks for the score wants it now, not after
   the facts the table is ahead of); every one of those is still said after it, and a newer
@@ -52,7 +57,15 @@ from typing import Protocol
 
 from pegboard.app.effects import Sound
 from pegboard.hw.clock import Clock
-from pegboard.voice.acts import DEAL, PLAY_KINDS, SCORE, Announcement, Importance, merged
+from pegboard.voice.acts import (
+    DEAL,
+    PLAY_KINDS,
+    SCORE,
+    Announcement,
+    Importance,
+    briefly,
+    merged,
+)
 from pegboard.voice.audio import sound_of
 
 log = logging.getLogger(__name__)
@@ -90,11 +103,14 @@ class SpeechQueue:
     """The announcements waiting to be said, under the rules in the module doc (not locked:
     :class:`Speaker` holds the lock)."""
 
-    def __init__(self, clock: Clock, *, merge: bool = True) -> None:
+    def __init__(self, clock: Clock, *, merge: bool = True, short: bool = True) -> None:
         self.clock = clock
         self.merge = merge
         """Merge what newer facts make obsolete (False: every announcement said as made,
         the queue before merging, kept to measure against)."""
+        self.short = short
+        """Say a count the table dealt past in its short form (False: whole, as before; kept
+        to measure against)."""
         self.pending: list[Queued] = []
         self._made: list[Announcement] = []  # the latest few, for "say it again"
         self._steps = 0
@@ -159,7 +175,13 @@ class SpeechQueue:
         if not self.pending:
             return None
         first = self.pending.pop(0)
-        if first.said.parts is None or not self.merge:
+        if not self.merge:
+            return first.said
+        if self.short and first.said.short and any(q.said.kind == DEAL
+                                                   for q in self.pending):
+            # the table has dealt again: a count of the deal before in its short form
+            first = Queued(briefly(first.said), first.at, first.step)
+        if first.said.parts is None:
             return first.said
         run = [first]
         if first.said.kind in PLAY_KINDS:

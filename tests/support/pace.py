@@ -123,9 +123,11 @@ class TablePace:
 
     merge: bool = True
     """The queue merges what newer facts make obsolete (False: as it did before)."""
+    short: bool = True
+    """The queue says a count the table dealt past in its short form (False: whole)."""
 
     def __post_init__(self) -> None:
-        self.queue = SpeechQueue(self.clock, merge=self.merge)
+        self.queue = SpeechQueue(self.clock, merge=self.merge, short=self.short)
         self.began = self.clock.now()
 
     def elapsed(self, at: float | None = None) -> float:
@@ -242,11 +244,12 @@ def brisk(table: TablePace, key: str) -> None:
 
 def replay(table: TablePace, pace: Pace,
            seconds: Callable[[Announcement], float] = DURATIONS, *,
-           merge: bool = True, keys: int | None = None) -> TablePace:
+           merge: bool = True, short: bool = True, keys: int | None = None) -> TablePace:
     """The calls ``table`` took, made again on a new table by a player of ``pace`` (the table
     then speaks on to the end; with ``merge`` False, from a queue that merges nothing; with
-    ``keys``, only the calls of that many first keys, the voice left where it is)."""
-    out = TablePace(seconds, merge=merge)
+    ``keys``, only the calls of that many first keys, the voice left where it is; with
+    ``short`` False, every count said whole)."""
+    out = TablePace(seconds, merge=merge, short=short)
     calls = table.calls
     starts = [start for start, _ in table.keys]
     _make(out, calls[:starts[0] if starts else len(calls)])  # before any key
@@ -316,13 +319,17 @@ class Measure:
     """The game's announcements the brisk player never heard (the queue's rule: 0)."""
     gave_way: int
     """Words for where the brisk player was (wheel words, screens, sounds) never said."""
+    heard: float
+    """Seconds of everything the brisk player heard a deal."""
 
 
-def measure(table: TablePace, deals: int, *, merge: bool = True) -> Measure:
+def measure(table: TablePace, deals: int, *, merge: bool = True, short: bool = True,
+            ) -> Measure:
     """The figures of ``table`` (a patient player's game of ``deals`` deals) and of the same
     keys pressed by a brisk player (``merge``: whether the brisk player's queue merges what
-    newer facts make obsolete)."""
-    fast = replay(table, brisk, merge=merge)
+    newer facts make obsolete; ``short``: whether it says a count the table dealt past in
+    its short form)."""
+    fast = replay(table, brisk, merge=merge, short=short)
     ends = [a for a in fast.made if a.kind == DEAL][1:] + [
         a for a in fast.made if a.kind == "result"]
     return Measure(
@@ -334,4 +341,5 @@ def measure(table: TablePace, deals: int, *, merge: bool = True) -> Measure:
         lags=tuple(fast.waited_for(a) for a in ends),
         lost=len(fast.unsaid()),
         gave_way=len(fast.unsaid(frozenset(Importance))),
+        heard=fast.talking / deals,
     )
