@@ -239,11 +239,28 @@ def _suit_view(state: AppState, gs: GameState, asked: SuitQuestion, pv: PickerVi
     nobs?"); on the keypad which key is which suit too, where the line has room."""
     what = "crib" if asked.crib else "hand"
     title, first = heading(gs.names[asked.player], what)
-    pv = replace(pv, prompt=suit_prompt(asked, keypad=state.keypad,
-                                        suits=wheels.offered_suits(gs, state.phones)))
+    suits = wheels.offered_suits(gs, state.phones)
+    pv = replace(pv, prompt=suit_prompt(asked, keypad=state.keypad, suits=suits),
+                 spoken=suit_question(asked, keypad=state.keypad, suits=suits))
     return replace(board(gs, Screen.HAND if not asked.crib else Screen.CRIB, title),
                    picker=pv, award=state.award, lines=first,
         hint="OK suit  GO across")
+
+
+def suit_question(asked: SuitQuestion, *, keypad: bool,
+                  suits: tuple[Suit, ...] | None = None) -> str:
+    """The suit question whole, for the voice, which has no line to fit: the starter, what
+    its suit decides and, on the keypad, which key is which suit ("Starter A: suit for nobs?
+    1 clubs, 2 diamonds, 3 hearts, 4 spades"; the screen's "1♣" would be heard as a card)."""
+    makes = [{"flush": "a flush"}.get(kind, kind) for kind in asked.makes]
+    why = f" for {' or '.join(makes)}" if makes else ""
+    question = f"Starter {rank_label(asked.rank)}: suit{why}?"
+    if not keypad:
+        return question
+    number = {suit: n for n, suit in enumerate(wheels.KEYPAD_SUITS.values(), start=1)}
+    keys = ", ".join(f"{number[suit]} {suit.name.lower()}"
+                     for suit in (asked.suits if suits is None else suits))
+    return f"{question} {keys}"
 
 
 def suit_prompt(asked: SuitQuestion, *, keypad: bool,

@@ -210,16 +210,20 @@ class PickerView(Value):
     (:func:`suit_words`) and none reads a label. ``empty`` is what a wheel offering no card
     says instead, in its parts ("No card fits", "GO says go"): the screen puts each on a
     line of its own, the text panel and the voice say them together (:attr:`empty_words`).
+    ``spoken`` is the prompt whole, in words, where the screen's line shortens it (the
+    starter's suit question with the keypad's keys: "Starter ace: suit for nobs? 1 clubs, 2
+    diamonds, 3 hearts, 4 spades"; empty: the prompt as shown).
     """
 
-    __slots__ = ("empty", "facts", "index", "options", "prompt")
-    __match_args__ = ("prompt", "options", "index", "facts", "empty")
+    __slots__ = ("empty", "facts", "index", "options", "prompt", "spoken")
+    __match_args__ = ("prompt", "options", "index", "facts", "empty", "spoken")
 
     prompt: str
     options: tuple[str, ...]
     index: int
     facts: tuple[SuitFact, ...]
     empty: tuple[str, ...]
+    spoken: str
 
     def __init__(
         self,
@@ -228,6 +232,7 @@ class PickerView(Value):
         index: int,
         facts: tuple[SuitFact, ...] = (),
         empty: tuple[str, ...] = (),
+        spoken: str = "",
     ) -> None:
         setter = object.__setattr__
         setter(self, "prompt", prompt)
@@ -235,6 +240,7 @@ class PickerView(Value):
         setter(self, "index", index)
         setter(self, "facts", facts)
         setter(self, "empty", empty)
+        setter(self, "spoken", spoken)
 
     @property
     def candidate(self) -> str:

@@ -88,6 +88,15 @@ def reached(before: View, after: View) -> bool:
     return after.screen is not Screen.PLAY and before.picker.prompt != after.picker.prompt
 
 
+def prompt_words(picker: PickerView) -> str:
+    """A wheel's question and the card it is on: "Ben plays: 7"; a question whole, as the
+    voice says it where the screen shortens it, then the card ("Starter ace: suit for nobs?
+    1 clubs, 2 diamonds, 3 hearts, 4 spades. ace of clubs")."""
+    prompt = speakable(picker.spoken or picker.prompt)
+    joiner = " " if prompt.endswith("?") else ": " if not picker.spoken else ". "
+    return f"{prompt}{joiner}{wheel_words(picker)}"
+
+
 def cursor_words(view: View) -> str:
     """What the cursor is on: the card on the wheel, the row, the number being turned."""
     if view.picker is not None:
@@ -127,7 +136,7 @@ def screen_words(view: View, voiced: frozenset[PageKind] = frozenset()) -> str:
     words the teaching voice said, of a kind in ``voiced``, by its title alone)."""
     parts = [view.title] if view.title else []
     if view.picker is not None:
-        return sentences([*parts, f"{speakable(view.picker.prompt)}: {wheel_words(view.picker)}"])
+        return sentences([*parts, prompt_words(view.picker)])
     if view.screen in _WORDLESS:
         return sentences([view.named or view.title, *view.suits])
     if view.title and view.page in voiced:

@@ -467,7 +467,7 @@ def read_view(view: View) -> str:
     if view.award:
         parts.append(view.award)
     if view.picker is not None:
-        parts.append(f"{view.picker.prompt}: {view.picker.entering}")
+        parts.append(f"{view.picker.spoken or view.picker.prompt}: {view.picker.entering}")
     for index, line in enumerate(view.lines):
         parts.append(f"{line}, chosen" if index == view.selected else line)
     parts.append(view.coach)  # the pegging coach's line, whole
