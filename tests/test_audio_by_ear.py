@@ -3,10 +3,16 @@ the simulator's audio mode (docs/accessibility.md), each put right and held here
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from pegboard.app.inputs import KnobTurn
+from pegboard.app.menus import QUESTIONS, menu_rows
+from pegboard.app.state import Home
 from pegboard.voice.audio import screen_words
 from pegboard.voice.phrases import read_view
+from tests.support.app_driver import OK, App, started
 from tests.test_app_starter_suit import asked, resumed
 
 
@@ -23,3 +29,24 @@ def test_the_starters_suit_question_is_said_whole_with_the_keypads_keys_in_words
     view = asked(resumed(kit))
     assert screen_words(view) == said
     assert " of clubs 2" not in read_view(view) and "suit for nobs?" in read_view(view)
+
+
+DOCS = Path(__file__).resolve().parent.parent / "docs" / "accessibility.md"
+
+
+def test_the_accessibility_guide_names_every_question_and_every_menu_row() -> None:
+    """docs/accessibility.md, checked against the code: every question a screen asks and
+    every row the menu offers (with no game, and over the table in a game with teaching
+    on), by the words the box says (a row's value after its colon aside)."""
+    text = " ".join(DOCS.read_text(encoding="utf-8").split())
+    questions = [*QUESTIONS.values(), "Who deals first?", "Who offended?", "Apply penalty?",
+                 "Whose cards?", "of which suit?", "Suit (hold 7: next)", "Release Ann's phone?",
+                 "Starter ace: suit for nobs?", "1 clubs, 2 diamonds, 3 hearts, 4 spades",
+                 "Ann missed 2", "Cut for deal"]
+    game = started("Teaching: off").feed(KnobTurn(1), OK, OK)  # past the coach: the starter
+    rows = {label.split(":")[0] for label in [
+        *(label for _, label in menu_rows(App.start().state, Home())),
+        *(label for _, label in menu_rows(game.state, game.state.screen))]}
+    missing = [words for words in [*questions, *sorted(rows)] if words not in text]
+    assert missing == []
+    assert "Discard advice" in rows and "Count it yourself" in rows  # the rows were found
