@@ -94,6 +94,36 @@ def test_the_codes_come_up_seat_by_seat_over_the_table_and_ok_goes_back() -> Non
     assert after == table
 
 
+def test_a_phone_joining_by_the_code_on_screen_moves_the_screen_on() -> None:
+    """P1's phone joins while P1's code is up: the screen goes on to P2's code by itself, so
+    the OK the table was about to press ("OK next") does not ask to release the phone that
+    has just joined; P2's joining too leaves the codes for the table. A seat joining that is
+    not on screen moves nothing."""
+    app = started()
+    table = app.state.screen
+    app.feed(PAIRING)
+    app.feed(PhoneSeats(frozenset({1})))  # P2's phone joins while P1's code is up
+    assert (app.view.title, app.view.code) == ("P1", "CEF347")
+    app.feed(GO)
+    assert app.view.title == "P2's phone"  # turned to, a held seat says so
+    app.feed(GO)
+    app.feed(PhoneSeats(frozenset({0, 1})))  # P1's phone joins by the code on screen
+    assert app.state.screen == table and app.effects == []
+    app.feed(MENU)
+    rows = list(app.view.lines)
+    app.feed(KnobTurn(rows.index("Phones") - (app.view.selected or 0)), OK)
+    app.feed(Pairing((SeatCode(0, "CEF347", ADDRESS), SeatCode(1, held=True))))
+    app.feed(PhoneSeats(frozenset({0, 1})))  # the first seat joins: on to... none left
+    assert app.state.screen == table
+    app.feed(MENU)
+    app.feed(KnobTurn(rows.index("Phones") - (app.view.selected or 0)), OK)
+    app.feed(Pairing((SeatCode(0, "CEF347", ADDRESS), PAIRING.seats[1])))
+    app.feed(PhoneSeats(frozenset({0})))
+    assert (app.view.title, app.view.code, app.view.hint) == ("P2", "HT7X4M", "OK done")
+    app.feed(OK)
+    assert app.state.screen == table and app.effects == []
+
+
 def test_undo_leaves_at_once_and_the_menu_row_asks_again() -> None:
     app = started().feed(PAIRING)
     app.feed(UNDO)

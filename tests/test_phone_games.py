@@ -20,6 +20,7 @@ Debian's Chromium driven by Playwright against the board's own phone server:
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
 import time
@@ -239,7 +240,8 @@ class Table:
                     self.box.go()
             else:
                 page = self.pages[seat]
-                shows(page, "#asked", "Your turn: tap a card, or Go.", whole=True)
+                shows(page, "#asked", f"Your turn, count {gs.count}: tap a card, or Go.",
+                      whole=True)
                 self.checks.look_once(page, "the play")
                 self.clear(seat)
                 if fits:
@@ -599,8 +601,11 @@ def test_every_control_is_named_in_the_accessibility_tree(browser: Browser,
 
 def test_a_muggins_games_claims_and_calls_on_the_phones(browser: Browser,
                                                         tmp_path: Path) -> None:
-    """A muggins game: each count waits for its owner's claim, made on the owner's phone,
-    and the opponent's phone offers the call (or no call) on every claim alike."""
+    """A muggins game: each count waits for its owner's claim, made on the owner's phone
+    (which shows the cards counted and the starter, the points field labelled on screen),
+    and the opponent's phone offers the call (or no call) on every claim alike, its question
+    first and its field labelled; the crib's claim, open to a call while the next deal's
+    cards are asked, is called on from the phone tapping those cards."""
     checks = Checks()
     ann, ben = tuple(DECK[0:6]), tuple(DECK[13:19])
     first = (Dealt(0, ann), LaidAway(0, ann[:2]), Dealt(1, ben), LaidAway(1, ben[:2]),
@@ -612,9 +617,16 @@ def test_a_muggins_games_claims_and_calls_on_the_phones(browser: Browser,
         assert pending.player == 0  # Ann's hand, counted first
         asked = pages[0].locator("#asked")
         expect(asked).to_contain_text("Your score waits for your claim")
-        expect(pages[0].locator("#hint")).to_contain_text("Muggins on Ben's")
+        expect(pages[0].locator("#call-q")).to_contain_text("Muggins on Ben's")
+        kept = " ".join(card.pretty for card in board.game.hands[0] or ())
+        assert kept == "A♥ A♠ 2♣ 2♦"
+        expect(pages[0].locator("#counted")).to_have_text(f"Your hand: {kept} starter 8♥")
+        expect(pages[0].locator("#starter")).to_have_text("Starter 8♥")
+        # The table's own line ("Waiting for Ann's claim") is not said again under it.
+        expect(pages[0].locator("#doing")).to_have_text("")
+        expect(pages[1].locator("#asked")).to_have_text("Waiting for Ann's claim (on their phone).")
         checks.look(pages[0], "a claim, and a call")
-        pages[0].locator("#points").fill(str(pending.points))
+        pages[0].get_by_label("Points you claim", exact=True).fill(str(pending.points))
         pages[0].locator("button:text-is('Claim')").click()
         expect(pages[0].locator("#said")).to_have_text("Your claim is in.")
         expect(pages[1].locator("#asked")).to_contain_text("Your score waits for your claim")
@@ -623,21 +635,46 @@ def test_a_muggins_games_claims_and_calls_on_the_phones(browser: Browser,
         pages[1].locator("#points").fill(str(points))
         pages[1].locator("button:text-is('Claim')").click()
         expect(pages[1].locator("#said")).to_have_text("Your claim is in.")
-        expect(pages[0].locator("#hint")).to_contain_text(f"Muggins on Ben's hand (claimed "
-                                                          f"{points})")
+        expect(pages[0].locator("#call-q")).to_contain_text(f"Muggins on Ben's hand (claimed "
+                                                            f"{points})")
         checks.look(pages[0], "a call")
         before = board.state.session.events  # type: ignore[union-attr]
         pages[0].locator("button:text-is('No muggins')").click()
         # Ben claimed his count right: nothing is entered, and Ann is answered as she would
         # be had he missed points; the question is not put to her again.
         expect(pages[0].locator("#said")).to_have_text("No muggins.")
-        expect(pages[0].locator("#hint")).not_to_contain_text("Muggins on")
+        expect(pages[0].locator("#call")).to_be_hidden()
         assert board.state.session.events == before  # type: ignore[union-attr]
+        # Ben's crib (A♣ A♦ 4♦ 4♥, the 8♥: two pairs, 4) claimed 3: the next deal is
+        # entered, and Ann's phone, asking her next six cards, offers the call on it.
+        crib = " ".join(card.pretty for card in board.game.crib or ())
+        assert sorted(crib.split()) == sorted(["A♣", "A♦", "4♦", "4♥"]), crib
+        expect(pages[1].locator("#counted")).to_have_text(f"Your crib: {crib} starter 8♥")
+        owed = board.game.pending_claims[0]
+        assert owed.player == 1 and owed.points == 4, owed
+        pages[1].get_by_label("Points you claim", exact=True).fill("3")
+        pages[1].locator("button:text-is('Claim')").click()
+        expect(pages[1].locator("#said")).to_have_text("Your claim is in.")
+        expect(pages[0].locator("#asked")).to_contain_text("Tap the 6 cards")
+        expect(pages[0].locator("#call-q")).to_contain_text("Muggins on Ben's crib (claimed 3)")
+        checks.look(pages[0], "a call at the next deal")
+        scores = board.game.scores
+        pages[0].get_by_label("Points Ben missed", exact=True).fill("1")
+        pages[0].locator("button:text-is('Call muggins')").click()
+        expect(pages[0].locator("#said")).to_have_text("Your call is in.")
+        assert board.game.scores == (scores[0] + 1, scores[1]), (scores, board.game.scores)
         assert board.recorded().scores == board.game.scores
-    checks.assert_clean({"a claim, and a call", "a claim", "a call"})
+    checks.assert_clean({"a claim, and a call", "a claim", "a call",
+                         "a call at the next deal"})
     for state in ("a claim, and a call", "a claim"):
         assert 'spinbutton "Points you claim"' in checks.trees[state], checks.trees[state]
-    assert 'button "Call muggins"' in checks.trees["a call"]
+        assert 'img "eight of hearts"' in checks.trees[state], checks.trees[state]
+    for state in ("a call", "a call at the next deal"):
+        assert 'button "Call muggins"' in checks.trees[state]
+        assert 'spinbutton "Points Ben missed"' in checks.trees[state], checks.trees[state]
+    # The call is read first, before what the seat is asked (the next deal's cards).
+    tree = checks.trees["a call at the next deal"]
+    assert tree.index("Muggins on Ben's crib") < tree.index("Tap the 6 cards"), tree
 
 
 def test_a_starter_her_hand_holds_is_told_on_her_phone_alone(browser: Browser,
@@ -661,3 +698,160 @@ def test_a_starter_her_hand_holds_is_told_on_her_phone_alone(browser: Browser,
 
 def cards_of(text: str) -> tuple[Card, ...]:
     return tuple(Card.parse(word) for word in text.split())
+
+
+HEAR = """() => {
+  // What a screen reader is told: Chromium raises a live-region event at each change of a
+  // live region's text, so each change is kept here, region by region, in order.
+  window.heard = [];
+  for (const node of document.querySelectorAll("[aria-live]")) {
+    new MutationObserver(() => window.heard.push([node.id, node.textContent]))
+      .observe(node, { childList: true, characterData: true, subtree: true });
+  }
+}"""
+
+SPOKEN_WHOLE = ("button", "spinbutton", "textbox", "img", "heading", "link", "checkbox")
+"""The roles a screen reader says by their name alone (not their content)."""
+
+CARD_WORDS = re.compile(r"^(ace|two|three|four|five|six|seven|eight|nine|ten|jack|queen|king) "
+                        r"of (clubs|diamonds|hearts|spades)$")
+
+
+def read_aloud(page: Page) -> list[str]:
+    """The page as a screen reader reads it, swiping from the top: Chromium's own
+    accessibility tree (the one TalkBack reads through Chrome, over the DevTools protocol),
+    in document order: each control, image and heading as "role: name" (its name is what is
+    said of it), each run of other text as "text: ..."; nodes the tree ignores are not
+    read, their children are."""
+    session = page.context.new_cdp_session(page)
+    try:
+        nodes = session.send("Accessibility.getFullAXTree")["nodes"]
+    finally:
+        session.detach()
+    by_id = {node["nodeId"]: node for node in nodes}
+    said: list[str] = []
+
+    def walk(node: dict[str, Any]) -> None:
+        role = node.get("role", {}).get("value", "")
+        name = str(node.get("name", {}).get("value", "")).strip()
+        if not node.get("ignored") and role in SPOKEN_WHOLE:
+            said.append(f"{role}: {name}")
+            return
+        if not node.get("ignored") and role == "StaticText":
+            said.append(f"text: {name}")
+            return
+        for child in node.get("childIds", []):
+            if child in by_id:
+                walk(by_id[child])
+
+    walk(nodes[0])
+    return said
+
+
+def test_a_screen_reader_reads_each_state_in_order_and_hears_each_change_once(
+        browser: Browser, tmp_path: Path) -> None:
+    """No phone screen reader runs here: what one is given is checked instead, in Chromium.
+    Ann's whole deal on her phone (Ben's entries sent as his phone would): in every state,
+    read from the top through Chromium's accessibility tree, every control has a spoken
+    name, every card button its name in words ("five of hearts"), and what the seat is asked
+    comes before the cards it acts on; the live regions (what her taps did, what she is
+    asked, the last award) change once for each new thing to say, never again for a redraw
+    of the same words, so each is said once."""
+    ann, ben = cards_of("5H 5D JC 4S KH 2C"), cards_of("6H 9D TC 3S QH AC")
+    with phone_board(tmp_path, dealer=1) as board:
+        page = board_phone(browser, board, 0)
+        shows(page, "#asked", "Tap the 6 cards you were dealt (0 so far).", whole=True)
+        page.evaluate(HEAR)
+        readings: dict[str, list[str]] = {"six cards": read_aloud(page)}
+        for card in ann:
+            page.get_by_role("button", name=CARD_NAMES[card], exact=True).click()
+        readings["lay away"] = read_aloud(page)
+        for card in ann[4:]:
+            page.get_by_role("button", name=CARD_NAMES[card], exact=True).click()
+        page.get_by_role("button", name="Lay away", exact=True).click()
+        shows(page, "#said", "Your cards are in.", whole=True)
+        submit = board.server.desk.submit
+        assert submit(1, (Dealt(1, ben), LaidAway(1, ben[4:])), seat_seq(
+            board.state.session, 1)).result(WAIT_S).taken
+        assert submit(1, (Starter(Card.parse("7S")),), seat_seq(
+            board.state.session, 1)).result(WAIT_S).taken
+        turns = 0
+        while board.game.phase is Phase.PLAY:
+            gs = board.game
+            seat = gs.to_act
+            held = [c for c in gs.hands[seat] or () if c not in gs.played[seat]]  # type: ignore[index]
+            fits = sorted((c for c in held if gs.can_play(seat, c)), key=lambda c: c.pips)  # type: ignore[arg-type]
+            if seat == 1:
+                event = Play(1, fits[0]) if fits else Go(1)
+                assert submit(1, (event,), seat_seq(board.state.session, 1)).result(
+                    WAIT_S).taken
+                continue
+            shows(page, "#asked", f"Your turn, count {gs.count}: tap a card, or Go.", whole=True)
+            turns += 1
+            readings.setdefault("the play", read_aloud(page))
+            if fits:
+                page.get_by_role("button", name=CARD_NAMES[fits[0]], exact=True).click()
+                shows(page, "#said", f"You played {fits[0].pretty}.", whole=True)
+            else:
+                page.get_by_role("button", name="Go", exact=True).click()
+                shows(page, "#said", "You said go.", whole=True)
+        wait_for(board, lambda: board.game.deal_no == 2, "the next deal")
+        shows(page, "#asked", "Tap the 6 cards you were dealt (0 so far).", whole=True)
+        readings["last count"] = read_aloud(page)
+        heard: list[list[str]] = page.evaluate("window.heard")
+    for state, said in readings.items():
+        controls = [line for line in said if line.startswith(("button", "spinbutton"))]
+        assert controls, (state, said)
+        cards = [line.removeprefix("button: ") for line in controls
+                 if line.removeprefix("button: ") not in ("Undo", "Lay away", "Advice", "Go")]
+        assert all(CARD_WORDS.match(name) for name in cards), (state, cards)
+        asked = next(n for n, line in enumerate(said)
+                     if line.startswith(("text: Tap the", "text: Your turn")))
+        first_card = next(n for n, line in enumerate(said) if CARD_WORDS.match(
+            line.removeprefix("button: ")))
+        assert said[0] == "heading: Pegboard: Ann's hand" and asked < first_card, (state, said)
+    assert "heading: Last count (deal 1)" in readings["last count"], readings["last count"]
+    # Each change said once: never the same words twice running in one region.
+    for region in ("said", "asked", "award"):
+        texts = [text for node, text in heard if node == region]
+        assert texts, (region, heard)
+        assert all(a != b for a, b in itertools.pairwise(texts)), (region, texts)
+    asked = [text for node, text in heard if node == "asked"]
+    assert sum(text.startswith("Your turn") for text in asked) == turns, asked
+    assert [f"Tap the 6 cards you were dealt ({n} so far)." for n in range(1, 6)] == [
+        text for text in asked if text.startswith("Tap the 6")][:5], asked
+
+
+RANK_WORDS = {"A": "ace", "2": "two", "3": "three", "4": "four", "5": "five", "6": "six",
+              "7": "seven", "8": "eight", "9": "nine", "T": "ten", "J": "jack", "Q": "queen",
+              "K": "king"}
+CARD_NAMES = {card: f"{RANK_WORDS[card.rank.symbol]} of {card.suit.name.lower()}"
+              for card in DECK}
+
+
+def test_a_released_phone_keeps_nothing_of_the_hand_in_view(browser: Browser,
+                                                            tmp_path: Path) -> None:
+    """The board releases Ann's seat (a lost phone): her page says so in its live region,
+    offers the join field, and leaves none of her hand in view or in the accessibility
+    tree; it is told at once (the release is the board's news), not at the next entry."""
+    ann = cards_of("5H 5D JC 4S KH 2C")
+    checks = Checks()
+    with phone_board(tmp_path, dealer=1, first=(Dealt(0, ann), LaidAway(0, ann[4:]))) as board:
+        page = board_phone(browser, board, 0)
+        shows(page, "#asked", "Waiting for Ben to turn the starter (on the box).", whole=True)
+        records = len(board.store.current().records)  # type: ignore[union-attr]
+        assert board.server.passes.release(board.game_id, 0)
+        board.server.desk.held(board.server.passes.held(board.game_id))  # as the port does
+        # Within 10 s: well inside the stream's 15 s keep-alive, which alone would tell it
+        # had the board published nothing on the release.
+        expect(page.locator("#said")).to_have_text(
+            "This phone no longer holds a seat: scan the board's code to join.", timeout=10_000)
+        expect(page.locator("#mine")).to_be_hidden()
+        expect(page.locator("#join")).to_be_visible()
+        expect(page.locator("#title")).to_have_text("Pegboard: your hand")
+        checks.look(page, "released")
+        assert len(board.store.current().records) == records  # type: ignore[union-attr]
+    checks.assert_clean({"released"})
+    tree = checks.trees["released"]
+    assert "Waiting for Ben" not in tree and "Your cards" not in tree, tree
+    assert 'textbox "The code the board shows"' in tree, tree

@@ -9,6 +9,7 @@ answer.
 
 from __future__ import annotations
 
+import http.client
 import json
 import queue
 import random
@@ -27,15 +28,15 @@ from pegboard.device.phones import PhoneObserver
 from pegboard.errors import StoreError
 from pegboard.record import dump_line
 from pegboard.rules.cards import DECK, Card
-from pegboard.rules.events import Deal, Dealt, GameHeader, LaidAway, OptionsChanged
-from pegboard.rules.state import Phase
+from pegboard.rules.events import Deal, Dealt, GameHeader, LaidAway, OptionsChanged, Starter
+from pegboard.rules.state import Phase, Reason
 from pegboard.rules.variants import Rules
 from pegboard.sim.fakes import FakeClock, RecordingDisplay
 from pegboard.sim.session import KitOnFirstKey
 from pegboard.web.phone_app import PhoneLimits
 from pegboard.web.phone_desk import Desk
 from tests.support.memory_store import MemoryStore
-from tests.support.phones import Board, Listener, box_names, phone_board, request
+from tests.support.phones import WAIT_S, Board, Listener, box_names, phone_board, request
 
 ANN_SIX = ["5H", "5D", "JC", "4S", "KH", "2C"]
 BEN_SIX = ["6H", "9D", "TC", "3S", "QH", "AC"]
@@ -149,14 +150,22 @@ def test_a_muggins_game_claims_on_the_phones(tmp_path: Path) -> None:
             assert act(board, tokens[seat], {"do": "hand", "dealt": six,
                                              "away": six[4:]})[1]["taken"]
         assert act(board, tokens[0], {"do": "starter", "card": "7S"})[1]["taken"]
-        claims = short = 0
+        claims = short = counts = 0
         while board.game.deal_no == 1:
             gs = board.game
             if gs.pending_claims:
                 pending = gs.pending_claims[0]
                 owner, other = pending.player, 1 - pending.player
-                assert me(board, tokens[owner])["asks"] == "claim"
+                mine = me(board, tokens[owner])
+                assert mine["asks"] == "claim"
                 assert me(board, tokens[other])["asks"] != "claim"
+                # A count's claim shows the owner the cards counted, with the starter.
+                counted = {Reason.HAND: gs.hands[owner], Reason.CRIB: gs.crib}.get(
+                    pending.reason)
+                assert mine["claim"]["cards"] == (
+                    [str(card) for card in counted] if counted else None), mine["claim"]
+                assert mine["claim"]["starter"] == ("7S" if counted else None)
+                counts += counted is not None
                 points = pending.points - 1 if pending.points > 1 and not short else (
                     pending.points)
                 _, data = act(board, tokens[owner], {"do": "claim", "points": points})
@@ -181,7 +190,7 @@ def test_a_muggins_game_claims_on_the_phones(tmp_path: Path) -> None:
             body = {"do": "play", "card": view["playable"][0]} if view["playable"] else {
                 "do": "go"}
             assert act(board, tokens[seat], body)[1]["taken"]
-        assert claims >= 3 and short == 1  # the hands and the crib at least
+        assert claims >= 3 and short == 1 and counts == 3  # the hands and the crib at least
         assert board.recorded().scores == board.game.scores
 
 
@@ -466,3 +475,59 @@ def test_an_open_handed_deal_shows_the_dealers_phone_whom_the_starter_waits_for(
         status, data = act(board, tokens[1], {"do": "starter", "card": "7S"})
         assert status == 200 and data["taken"], data
         assert board.game.phase is Phase.PLAY
+
+
+def test_the_pages_script_is_asked_again_at_each_use(tmp_path: Path) -> None:
+    """The phone's script and styles are revalidated at each use ("no-cache", a 304 by the
+    ETag when unchanged): a page reloaded after an upgrade never runs an old script."""
+    with phone_board(tmp_path) as board:
+        for path in ("/static/phone.js", "/static/phone.css"):
+            connection = http.client.HTTPConnection("127.0.0.1", board.port, timeout=WAIT_S)
+            try:
+                connection.request("GET", path, headers={"host": f"127.0.0.1:{board.port}"})
+                first = connection.getresponse()
+                first.read()
+                assert first.status == 200 and first.getheader("cache-control") == "no-cache"
+                etag = first.getheader("etag")
+                assert etag
+                connection.request("GET", path, headers={"host": f"127.0.0.1:{board.port}",
+                                                         "if-none-match": etag})
+                again = connection.getresponse()
+                assert again.status == 304 and not again.read()
+            finally:
+                connection.close()
+
+
+def test_a_claim_names_a_card_entered_by_rank_by_its_rank(tmp_path: Path) -> None:
+    """The starter turned on the box by its rank alone (a 6): at a count's claim the owner's
+    phone is sent it among the cards entered by rank (shown "6", said "six, suit not
+    entered"), never as the stand-in suit's card."""
+    ann, ben = cards_of("5H 5D 9C 4S KH 2C"), cards_of("6H 9D TC 3S QH AC")
+    first = (Dealt(0, ann), LaidAway(0, ann[4:]), Dealt(1, ben), LaidAway(1, ben[4:]),
+             Starter(Card.parse("6C"), suit_known=False))
+    with phone_board(tmp_path, dealer=1, first=first, rules=Rules(muggins=True)) as board:
+        tokens = joined(board)
+        while not (board.game.pending_claims
+                   and board.game.pending_claims[0].reason is Reason.HAND):
+            gs = board.game
+            if gs.pending_claims:
+                owner = gs.pending_claims[0].player
+                points = gs.pending_claims[0].points
+                assert act(board, tokens[owner], {"do": "claim", "points": points})[1]["taken"]
+                continue
+            assert gs.phase is Phase.PLAY, gs.phase
+            seat = gs.to_act or 0
+            view = me(board, tokens[seat])
+            body = {"do": "play", "card": view["playable"][0]} if view["playable"] else {
+                "do": "go"}
+            assert act(board, tokens[seat], body)[1]["taken"]
+        owner = board.game.pending_claims[0].player
+        claim = me(board, tokens[owner])["claim"]
+        starter = board.game.starter
+        assert starter is not None and claim["starter"] == str(starter), claim
+        assert claim["by_rank"] == [str(starter)], claim
+        assert claim["cards"] == [str(c) for c in board.game.hands[owner] or ()], claim
+
+
+def cards_of(text: str) -> tuple[Card, ...]:
+    return tuple(Card.parse(word) for word in text.split())

@@ -9,9 +9,11 @@ on screen; ``step`` itself never draws a code.
 The screen shows one seat at a time: its name, its join code in large characters and the QR
 code of its join address (a seat a phone holds says so instead). Turning the knob or GO goes
 to another seat; OK goes on to the next seat and, after the last, back to where the table
-was; UNDO goes back at once. On a seat a phone holds, OK asks "Release Ann's phone?" (No
-first): Yes frees the seat (:class:`~pegboard.app.effects.ReleaseSeat`), its phone's token
-stops working, and the port answers with that seat's new code.
+was; UNDO goes back at once. A phone joining by the code on screen moves the screen on by
+itself (to the next seat still to join, or back once every seat is held). On a seat a phone
+holds (one turned to, or every seat shown from the menu), OK asks "Release Ann's phone?"
+(No first): Yes frees the seat (:class:`~pegboard.app.effects.ReleaseSeat`), its phone's
+token stops working, and the port answers with that seat's new code.
 
 The code is said letter by letter in the screen's words, so audio mode reads it as it reads
 any page.
@@ -56,16 +58,28 @@ def arrived(state: AppState, event: Pairing) -> Result:
 
 def held(state: AppState, seats: frozenset[int]) -> AppState:
     """The seats phones hold now: kept by the app, and shown as held on the pairing screen
-    if it is up (a phone that has just joined by the code on it)."""
+    if it is up. When the seat on screen is the one whose phone has just joined (by the code
+    on it), the screen goes on by itself to the next seat still to join, or back to where
+    the table was once every seat is held: the key the table was about to press ("OK
+    next") must not then ask to release the phone that has just joined."""
     if state.session is None:
         return state
     players = state.session.state.players
     state = replace(state, phones=frozenset(s for s in seats if 0 <= s < players))
     screen = state.screen
     if isinstance(screen, PairingScreen):
+        count = len(screen.seats)
+        current = screen.seats[screen.index % count]
         shown = tuple(SeatCode(seat.seat, held=True) if seat.seat in seats else seat
                       for seat in screen.seats)
-        state = replace(state, screen=replace(screen, seats=shown))
+        screen = replace(screen, seats=shown)
+        if not current.held and current.seat in seats and not screen.asking:
+            after = (screen.index + k for k in range(1, count))
+            rest = [index % count for index in after if not shown[index % count].held]
+            if not rest:
+                return replace(state, screen=screen.under)
+            screen = replace(screen, index=rest[0])
+        state = replace(state, screen=screen)
     return state
 
 

@@ -107,6 +107,17 @@ class SecurityHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
+class Revalidated(StaticFiles):
+    """The page's script and styles, which a browser asks again for at each use (unchanged,
+    the answer is a bodiless 304 by its ETag): a page reloaded after the board's software
+    was upgraded never runs the old script against the new server's answers."""
+
+    def file_response(self, *args: Any, **kwargs: Any) -> Response:
+        response = super().file_response(*args, **kwargs)
+        response.headers["cache-control"] = "no-cache"
+        return response
+
+
 class BoundedQuery:
     """ASGI middleware refusing a query string longer than :data:`MAX_QUERY` with 400."""
 
@@ -218,7 +229,7 @@ def create_app(directory: Path, *, period: float = 0.05, hosts: Collection[str] 
         Route("/api/game", api_game, methods=read),
         Route("/api/games", api_games, methods=read),
         Route("/events", events, methods=read),
-        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        Mount("/static", Revalidated(directory=STATIC), name="static"),
     ]
     app = Scoreboard(
         routes=routes,

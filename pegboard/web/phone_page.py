@@ -4,7 +4,8 @@ Like the scoreboard's page it holds no inline script or style (the content secur
 forbids both): its behaviour is ``/static/phone.js``, its look ``/static/phone.css``. Every
 card and control is a real button with a spoken name ("seven of hearts", "Lay away"), at
 least 44 px square, laid out for a phone 360 px wide held upright. What the seat is told
-(an entry taken or refused, and why) is a live region, so a screen reader says it.
+(an entry taken or refused, and why), what the table asks of it or whom it waits for, and
+the last award are live regions, so a screen reader says each change.
 """
 
 from __future__ import annotations
@@ -34,12 +35,23 @@ _PAGE = """<!doctype html>
 <h2 id="table-h">The table</h2>
 <ul id="scores"></ul>
 <p id="doing"></p>
+<p id="starter"></p>
 <p id="count"></p>
-<p id="award"></p>
+<p id="award" aria-live="polite"></p>
 </section>
 <section id="mine" aria-labelledby="mine-h" hidden>
 <h2 id="mine-h">Your cards</h2>
-<p id="asked"></p>
+<div id="call" class="call" role="group" aria-labelledby="call-q" hidden>
+<p id="call-q"></p>
+<label for="missed" id="missed-l">Points missed</label>
+<input id="missed" type="number" inputmode="numeric" min="0" max="29">
+<div class="actions">
+<button id="call-yes" type="button">Call muggins</button>
+<button id="call-no" type="button">No muggins</button>
+</div>
+</div>
+<p id="asked" aria-live="polite"></p>
+<p id="counted"></p>
 <div id="hand" class="cards"></div>
 <div id="actions" class="actions"></div>
 <p id="hint"></p>

@@ -36,7 +36,7 @@ from pegboard.rules.events import (
     StarterSuit,
 )
 from pegboard.rules.game import Game
-from pegboard.rules.state import GameState, Phase
+from pegboard.rules.state import GameState, Phase, Reason
 from pegboard.web.follow import Entry
 from pegboard.web.snapshot import open_claim, show_json
 
@@ -86,10 +86,11 @@ def asks(gs: GameState, seat: int, waiting: Sequence[int] = ()) -> str:
 
 
 def wait_words(gs: GameState, seat: int, phones: Collection[int],
-               waiting: Sequence[int] = ()) -> str:
+               waiting: Sequence[int] = ()) -> str | None:
     """What the table waits for while it asks nothing of ``seat``, and where it is entered
     (on a phone, or on the box), naming no card: whose hands the starter waits for, the
-    dealer's starter, the next card of the play, a claim, the starter's suit a count needs."""
+    dealer's starter, the next card of the play, a claim, the starter's suit a count needs
+    (None: none of these; the page then shows the table's own line, what it does next)."""
     def where(other: int) -> str:
         return "on their phone" if other in phones else "on the box"
 
@@ -107,7 +108,7 @@ def wait_words(gs: GameState, seat: int, phones: Collection[int],
         return f"Waiting for {gs.names[gs.dealer]} to turn the starter ({where(gs.dealer)})."
     if gs.phase is Phase.PLAY and gs.to_act is not None and gs.to_act != seat:
         return f"Waiting for {gs.names[gs.to_act]} to play ({where(gs.to_act)})."
-    return "Waiting for the table."
+    return None
 
 
 def seat_json(game: Game, seat: int, *, game_id: str | None, phones: Collection[int],
@@ -139,6 +140,7 @@ def seat_json(game: Game, seat: int, *, game_id: str | None, phones: Collection[
         "phase": gs.phase.value,
         "dealer": gs.dealer,
         "to_act": gs.to_act,
+        "count": gs.count,
         "asks": asked,
         "dealt": _cards(dealt),
         "away": _cards(away),
@@ -173,7 +175,16 @@ def seat_json(game: Game, seat: int, *, game_id: str | None, phones: Collection[
         data["suit"] = suit_json(gs, seat)
     if asked == "claim":
         pending = gs.pending_claims[0]
-        data["claim"] = {"for": [r.value for r in (pending.reasons or (pending.reason,))]}
+        # The cards a count's claim is for, as the seat counts them: its own hand kept, or
+        # its crib (turned up at the table for its count), with the starter.
+        counted = (gs.hands[seat] if pending.reason is Reason.HAND
+                   else gs.crib if pending.reason is Reason.CRIB else None)
+        data["claim"] = {"for": [r.value for r in (pending.reasons or (pending.reason,))],
+                         "cards": _cards(counted),
+                         # a card entered by its rank alone: its suit is a stand-in
+                         "by_rank": [str(c) for c in (*(counted or ()), gs.starter)
+                                     if c is not None and not gs.suit_entered(c)],
+                         "starter": str(gs.starter) if counted and gs.starter else None}
     if asked == "play" and held is not None and data["help"]:
         known = knowledge.knowledge_for(gs)
         if known is not None:

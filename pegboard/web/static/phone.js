@@ -58,6 +58,14 @@
     node.className = refused ? "refused" : "";
   }
 
+  // Text put in a node only when it changed: #asked and #award are live regions, and a
+  // screen reader says a live region again at every change of its text node, even to the
+  // same words (the page is drawn again at every event of either stream).
+  function put(id, text) {
+    const node = $(id);
+    if (node.textContent !== text) node.textContent = text;
+  }
+
   function cardButton(card, onTap, pressed, held) {
     const b = document.createElement("button");
     const suit = !(held && byRank(card));
@@ -125,10 +133,14 @@
       item.textContent = name + " " + game.shown[side];
       list.appendChild(item);
     });
-    $("doing").textContent = game.doing || "";
-    $("count").textContent = game.phase === "play" ? "Count " + game.count + (game.pile_text ? ": " + game.pile_text : "") : "";
+    // What the table does next, unless this seat's own line says what it asks or whom it
+    // waits for (the table's line would then only repeat it, or name a step the board
+    // holds back: the starter while hands are to come).
+    put("doing", me && (me.asks !== "wait" || me.wait) ? "" : game.doing || "");
+    put("starter", game.starter && game.phase !== "starter" ? "Starter " + shown(game.starter) : "");
+    put("count", game.phase === "play" ? "Count " + game.count + (game.pile_text ? ": " + game.pile_text : "") : "");
     const acts = game.last_award ? game.last_award.acts.map((a) => a.text) : [];
-    $("award").textContent = acts.join(". ");
+    put("award", acts.join(". "));
   }
 
   // The last deal's counts (every hand and the crib, public once counted), kept up through
@@ -165,18 +177,52 @@
     }
   }
 
+  // A card named in words for a screen reader, shown as its sign ("five of hearts", 5♥);
+  // ``rankOnly``: its suit was never entered (a stand-in), so named by its rank alone.
+  function cardImage(card, rankOnly) {
+    const span = document.createElement("span");
+    span.setAttribute("role", "img");
+    span.setAttribute("aria-label", rankOnly ? RANK_WORDS[card[0]] + ", suit not entered" : spoken(card));
+    span.className = !rankOnly && "DH".includes(card[1]) ? "red" : "";
+    span.textContent = rankOnly ? (card[0] === "T" ? "10" : card[0]) : shown(card);
+    return span;
+  }
+
+  // The opponent's claim open to a muggins call: asked whatever else this seat is asked
+  // (the next deal's cards too), its question first, its points labelled.
+  function drawCall() {
+    const call = $("call");
+    const open = !!(me && me.call && callKey(me) !== passed);
+    call.hidden = !open;
+    if (!open) return;
+    const said = me.call.claimed === null ? "" : " (claimed " + me.call.claimed + ")";
+    $("call-q").textContent = "Muggins on " + me.call.owner + "'s " + me.call.for.join(", ") + said +
+      "? If points were missed, enter how many and call; else No muggins.";
+    $("missed-l").textContent = "Points " + me.call.owner + " missed";
+  }
+
   function drawMine() {
     const hand = $("hand"), actions = $("actions");
+    // A claim being typed survives a redraw (an event of either stream), focus included.
+    const typing = $("points");
+    const typed = typing ? typing.value : "";
+    const focused = typing !== null && document.activeElement === typing;
     hand.replaceChildren(); actions.replaceChildren();
     $("grid").replaceChildren(); $("hint").textContent = ""; $("advice").replaceChildren();
-    if (!me) return;
+    $("counted").replaceChildren();
+    drawCall();
+    if (!me) {  // no seat (released, or the game ended): nothing of a hand is left in view
+      $("mine").hidden = true;
+      $("title").textContent = "Pegboard: your hand";
+      return;
+    }
     $("mine").hidden = false;
     $("title").textContent = "Pegboard: " + me.name + "'s hand";
     const seen = me.seen || [];
     if (me.asks === "cards") {
       const six = me.lays + 4;
       if (chosen.length < six) {
-        $("asked").textContent = "Tap the " + six + " cards you were dealt (" + chosen.length + " so far).";
+        put("asked", "Tap the " + six + " cards you were dealt (" + chosen.length + " so far).");
         chosen.forEach((c) => hand.appendChild(cardButton(c, () => {}, true)));
         drawGrid(seen, (c) => {
           if (chosen.includes(c)) chosen = chosen.filter((x) => x !== c);
@@ -184,7 +230,7 @@
           draw();
         }, chosen);
       } else {
-        $("asked").textContent = "Tap the " + me.lays + " cards you lay away, then Lay away.";
+        put("asked", "Tap the " + me.lays + " cards you lay away, then Lay away.");
         chosen.forEach((c) => hand.appendChild(cardButton(c, (card) => {
           if (away.includes(card)) away = away.filter((x) => x !== card);
           else if (away.length < me.lays) away.push(card);
@@ -200,55 +246,65 @@
       }, chosen.length === 0));
       return;
     }
-    if (me.call && callKey(me) !== passed) {  // muggins: the opponent's claim may be called on
-      const said = me.call.claimed === null ? "" : " (claimed " + me.call.claimed + ")";
-      $("hint").textContent = "Muggins on " + me.call.owner + "'s " + me.call.for.join(", ") + said + "?";
-      const missed = document.createElement("input");
-      missed.type = "number"; missed.min = "0"; missed.max = "29"; missed.id = "missed";
-      missed.setAttribute("aria-label", "Points missed");
-      actions.appendChild(missed);
-      actions.appendChild(actionButton("Call muggins", () => act(
-        { do: "muggins", points: parseInt(missed.value || "0", 10) }, "Your call is in.")));
-      actions.appendChild(actionButton("No muggins", async () => {
-        const key = callKey(me);
-        await act({ do: "muggins", points: 0 }, "No muggins.");
-        if (taken) { passed = key; draw(); }
-      }));
-    }
     (me.held || []).forEach((c) => hand.appendChild(cardButton(c, (card) => {
       if (me.asks === "play") act({ do: "play", card: card }, "You played " + heldShown(card) + ".");
     }, undefined, true)));
     if (me.asks === "play") {
-      $("asked").textContent = "Your turn: tap a card, or Go.";
+      put("asked", "Your turn, count " + me.count + ": tap a card, or Go.");
       actions.appendChild(actionButton("Go", () => act({ do: "go" }, "You said go.")));
       if (me.hint && !me.call) $("hint").textContent = "Hint: " + me.hint.reason;
       if (!me.held) {  // your cards are not on this phone: any card you hold
         drawGrid(seen, (card) => act({ do: "play", card: card }, "You played " + shown(card) + "."));
       }
     } else if (me.asks === "starter") {
-      $("asked").textContent = "You deal: tap the starter you turned.";
+      put("asked", "You deal: tap the starter you turned.");
       drawGrid(seen.concat(me.dealt || []), (card) => act({ do: "starter", card: card },
         "The starter is in."));
     } else if (me.asks === "suit") {  // the starter was entered by its rank alone
       const rank = me.suit.rank;
       const what = me.suit.crib ? "Your crib's count" : "Your count";
-      $("asked").textContent = what + " needs the starter's suit (" + (me.suit.makes.join(", ") || "the suit") +
-        "): tap the suit of the " + (rank === "T" ? "10" : rank) + " turned.";
+      put("asked", what + " needs the starter's suit (" + (me.suit.makes.join(", ") || "the suit") +
+        "): tap the suit of the " + (rank === "T" ? "10" : rank) + " turned.");
       me.suit.suits.forEach((suit) => {
         const b = cardButton(rank + suit, () => act({ do: "suit", suit: suit },
           "The starter's suit is in."));
         hand.appendChild(b);
       });
     } else if (me.asks === "claim") {
-      $("asked").textContent = "Your score waits for your claim: " + me.claim.for.join(", ") + ".";
+      put("asked", "Your score waits for your claim: " + me.claim.for.join(", ") +
+        ". Count it, enter the points, then Claim.");
+      if (me.claim.cards) {  // the cards counted, with the starter
+        const counted = $("counted");
+        counted.append(me.claim.for.includes("crib") ? "Your crib: " : "Your hand: ");
+        me.claim.cards.forEach((c) => {
+          counted.append(cardImage(c, (me.claim.by_rank || []).includes(c)), " ");
+        });
+        if (me.claim.starter) {
+          counted.append("starter ", cardImage(me.claim.starter,
+            (me.claim.by_rank || []).includes(me.claim.starter)));
+        }
+      }
+      const label = document.createElement("label");
+      label.htmlFor = "points"; label.textContent = "Points you claim";
       const input = document.createElement("input");
       input.type = "number"; input.min = "0"; input.max = "29"; input.id = "points";
-      input.setAttribute("aria-label", "Points you claim");
+      input.inputMode = "numeric";
+      input.value = typed;
+      actions.appendChild(label);
       actions.appendChild(input);
-      actions.appendChild(actionButton("Claim", () => act(
-        { do: "claim", points: parseInt(input.value || "0", 10) }, "Your claim is in.")));
+      if (focused) input.focus();
+      actions.appendChild(actionButton("Claim", async () => {
+        // Cleared as it is sent, so that the next claim's field starts empty; put back
+        // if the claim was not taken.
+        if (busy) return;
+        const points = input.value;
+        input.value = "";
+        await act({ do: "claim", points: parseInt(points || "0", 10) }, "Your claim is in.");
+        const field = $("points");
+        if (!taken && field) field.value = points;
+      }));
     } else {  // whom the table waits for, and where (on a phone, or on the box)
-      $("asked").textContent = me.wait || "Waiting for the table.";
+      put("asked", me.wait || "Waiting for the table.");
     }
   }
 
@@ -261,8 +317,9 @@
       data.advice.forEach((o) => {
         const item = document.createElement("li");
         item.textContent = "Lay away " + o.away.map(shown).join(" ") + ": keep " +
-          o.keep.map(shown).join(" ") + ", at least " + o.least + ", " + o.hand +
-          " on average; " + (o.own_crib ? "your" : "their") + " crib " + o.crib + ".";
+          o.keep.map(shown).join(" ") + ": your hand makes at least " + o.least + ", " + o.hand +
+          " on average; " + (o.own_crib ? "your crib" : me.names[me.dealer] + "'s crib") +
+          " gets " + o.crib + " on average.";
         list.appendChild(item);
       });
     } catch (e) {
@@ -380,6 +437,15 @@
     draw();
   });
   $("join-go").addEventListener("click", () => join($("code").value));
+  $("call-yes").addEventListener("click", async () => {
+    await act({ do: "muggins", points: parseInt($("missed").value || "0", 10) }, "Your call is in.");
+    if (taken) $("missed").value = "";
+  });
+  $("call-no").addEventListener("click", async () => {
+    const key = callKey(me);
+    await act({ do: "muggins", points: 0 }, "No muggins.");
+    if (taken) { passed = key; draw(); }
+  });
   const code = new URLSearchParams(location.search).get("code");
   if (code && !token) join(code);
   else if (token) follow();
