@@ -102,16 +102,35 @@ def shows(page: Page, selector: str, text: str, *, whole: bool = False) -> None:
                              f"shows {shown!r}") from error
 
 
+TARGETS = """() => {
+  // Every control shown, smaller than 44 x 44 CSS pixels; and the page's width.
+  const small = [];
+  for (const node of document.querySelectorAll("button, input, select, textarea, a[href]")) {
+    const box = node.getBoundingClientRect();
+    if (!node.offsetParent || box.width === 0) continue;  // not shown
+    if (box.width < 44 || box.height < 44) {
+      small.push((node.id || node.textContent || node.tagName) + " " +
+                 Math.round(box.width) + "x" + Math.round(box.height));
+    }
+  }
+  return [small, document.documentElement.scrollWidth];
+}"""
+
+
 class Checks:
-    """Accessibility findings kept by state: axe-core's violations, and the controls the
-    accessibility tree gives no name."""
+    """Accessibility findings kept by state: axe-core's violations, the controls the
+    accessibility tree gives no name, the controls shown smaller than 44 x 44 px, and a page
+    wider than the phone's 360 px."""
 
     def __init__(self) -> None:
         self.axe: dict[str, list[str]] = {}
         self.unnamed: dict[str, list[str]] = {}
         self.trees: dict[str, str] = {}
+        self.small: dict[str, list[str]] = {}
 
     def look(self, page: Page, state: str) -> None:
+        small, width = page.evaluate(TARGETS)
+        self.small[state] = [*small, *([f"page {width} px wide"] if width > 360 else [])]
         found = Axe().run(page).response["violations"]
         self.axe[state] = [f"{v['id']}: {v['help']} at {[n['target'] for n in v['nodes']]}: "
                            f"{[n.get('failureSummary', '') for n in v['nodes']][:2]}"
@@ -131,6 +150,7 @@ class Checks:
         assert states <= self.axe.keys(), sorted(states - self.axe.keys())
         assert not any(self.axe.values()), self.axe
         assert not any(self.unnamed.values()), self.unnamed
+        assert not any(self.small.values()), self.small
 
 
 class Table:
@@ -586,7 +606,10 @@ def test_every_control_is_named_in_the_accessibility_tree(browser: Browser,
             page.locator(f'#grid button[data-card="{card}"]').click()
         expect(page.locator("#asked")).to_contain_text("you lay away")
         page.locator("button:text-is('Advice')").click()
-        expect(page.locator("#advice li").first).to_be_visible()
+        # Ben's advice, Ann dealing: what his hand makes, and what goes to her crib.
+        expect(page.locator("#advice li").first).to_contain_text(
+            ": your hand makes at least ")
+        expect(page.locator("#advice li").first).to_contain_text(" on average; Ann's crib gets ")
         checks.look(page, "lay away, with advice")
     checks.assert_clean({"join", "six cards", "lay away, with advice"})
     join = checks.trees["join"]

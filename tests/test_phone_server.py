@@ -28,7 +28,15 @@ from pegboard.device.phones import PhoneObserver
 from pegboard.errors import StoreError
 from pegboard.record import dump_line
 from pegboard.rules.cards import DECK, Card
-from pegboard.rules.events import Deal, Dealt, GameHeader, LaidAway, OptionsChanged, Starter
+from pegboard.rules.events import (
+    ClubSeat,
+    Deal,
+    Dealt,
+    GameHeader,
+    LaidAway,
+    OptionsChanged,
+    Starter,
+)
 from pegboard.rules.state import Phase, Reason
 from pegboard.rules.variants import Rules
 from pegboard.sim.fakes import FakeClock, RecordingDisplay
@@ -381,8 +389,35 @@ def test_advice_is_the_seats_own_and_not_under_the_lock(tmp_path: Path) -> None:
         assert status == 200, data
         best = data["advice"][0]
         assert best["away"] == ["JC", "KS"] and best["own_crib"] is True
-        # Under the night's tournament lock there is none (a guest's seat excepted).
-        assert len(data["advice"]) == 3 and len(DECK) == 52
+        assert len(data["advice"]) == 3
+
+
+def test_no_advice_or_hint_under_the_tournament_lock_but_a_guests(tmp_path: Path) -> None:
+    """A club night's game under the tournament lock: Ann's phone gets no discard advice
+    (refused with the reason) and no pegging hint at her turn; Ben, a guest, gets both, as
+    a guest's own help is given today (docs/club.md)."""
+    club = ClubSeat(1, 1, 1, ("101", "102"), lock=True, guests=(1,))
+    six = {"cards": ["5H", "5S", "6D", "JC", "4C", "KS"]}
+    with phone_board(tmp_path, club=club) as board:
+        tokens = joined(board)
+        status, data = request(board.port, "POST", "/phone/advice", six, token=tokens[0])
+        assert status == 403 and "tournament lock" in data["reason"], data
+        status, data = request(board.port, "POST", "/phone/advice", six, token=tokens[1])
+        assert status == 200 and data["advice"], data
+        for seat, hand in ((1, BEN_SIX), (0, ANN_SIX)):
+            assert act(board, tokens[seat], {"do": "hand", "dealt": hand,
+                                             "away": hand[4:]})[1]["taken"]
+        assert act(board, tokens[0], {"do": "starter", "card": "7S"})[1]["taken"]
+        hinted = {0: 0, 1: 0}
+        while board.game.phase is Phase.PLAY:
+            seat = board.game.to_act or 0
+            view = me(board, tokens[seat])
+            assert view["help"] is (seat == 1), view
+            hinted[seat] += view["hint"] is not None
+            body = {"do": "play", "card": view["playable"][0]} if view["playable"] else {
+                "do": "go"}
+            assert act(board, tokens[seat], body)[1]["taken"]
+        assert hinted[0] == 0 and hinted[1] > 0, hinted
 
 
 def test_a_tap_the_store_could_not_save_is_answered_as_refused() -> None:

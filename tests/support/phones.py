@@ -28,7 +28,7 @@ from pegboard.device.loop import STOP
 from pegboard.device.phones import add_phones
 from pegboard.hw.clock import MonotonicClock
 from pegboard.rules.cards import Card, Rank, Suit
-from pegboard.rules.events import Deal, Event, GameHeader
+from pegboard.rules.events import ClubSeat, Deal, Event, GameHeader
 from pegboard.rules.state import GameState
 from pegboard.rules.variants import Rules
 from pegboard.sim.fakes import RecordingDisplay
@@ -218,13 +218,14 @@ def _stop(sim: Simulator, server: PhoneServer, loop: threading.Thread) -> None:
 def phone_board(folder: Path, *, dealer: int = 0, config: Config | None = None,
                 first: tuple[Event, ...] = (), rules: Rules | None = None,
                 limits: PhoneLimits = LENIENT, names: tuple[str, ...] = ("Ann", "Ben"),
-                ) -> Iterator[Board]:
+                club: ClubSeat | None = None) -> Iterator[Board]:
     """A game of ``names`` (Ann and Ben unless told, ``dealer`` dealing the first hand) on a
     board serving phone seats; the loop runs on its own thread until the block ends.
     :meth:`Board.restart` stops the board and starts it again on the same store and port,
-    as a power cut and a start-up would."""
+    as a power cut and a start-up would. ``club``: the game is a club night's (its seat,
+    its tournament lock)."""
     with Store(folder / "store", owner="test") as store:
-        store.new_game(GameHeader(names, rules or Rules()))
+        store.new_game(GameHeader(names, rules or Rules(), club=club))
         for event in (Deal(dealer), *first):
             store.append(event)
         views: list[View] = []
