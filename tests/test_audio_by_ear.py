@@ -10,8 +10,11 @@ import pytest
 from pegboard.app.inputs import KnobTurn
 from pegboard.app.menus import QUESTIONS, menu_rows
 from pegboard.app.state import Home
+from pegboard.config import parse_config
 from pegboard.voice.audio import screen_words
+from pegboard.voice.hook import Transcript
 from pegboard.voice.phrases import read_view
+from tests.support.announcing import said_over_keys
 from tests.support.app_driver import OK, App, started
 from tests.test_app_starter_suit import asked, resumed
 
@@ -50,3 +53,22 @@ def test_the_accessibility_guide_names_every_question_and_every_menu_row() -> No
     missing = [words for words in [*questions, *sorted(rows)] if words not in text]
     assert missing == []
     assert "Discard advice" in rows and "Count it yourself" in rows  # the rows were found
+
+
+@pytest.mark.parametrize(("kit", "keys"), [
+    ("encoder", "ok ok right ok left*3 ok"), ("keypad", "ok ok 2 3")])
+def test_the_starter_is_said_by_its_rank(kit: str, keys: str, tmp_path: Path) -> None:
+    """A player who cannot see the pack needs the starter to count their hand: audio mode
+    says it as it is entered, by its rank alone (its suit may be the box's stand-in), where
+    "Entered" said nothing of it."""
+    config = parse_config(f'[input]\nkit = "{kit}"\n[voice]\naudio = true\n')
+    said = said_over_keys(keys, config, tmp_path, Transcript()).texts()
+    at = said.index("The starter is three")
+    assert said[at + 1:] == ["P2 plays: 10"]
+
+
+def test_a_jack_turned_up_is_said_by_his_heels_alone(tmp_path: Path) -> None:
+    config = parse_config('[input]\nkit = "keypad"\n[voice]\naudio = true\n')
+    said = said_over_keys("ok ok 2 J", config, tmp_path, Transcript()).texts()
+    assert said[-3:] == ["[ok]", "P1: his heels for two; P1 2, P2 0", "P2 plays: 6"]
+    assert not [text for text in said if text.startswith("The starter")]

@@ -43,6 +43,7 @@ def test_a_laid_card_a_score_a_go_and_the_turn_said_from_the_facts() -> None:
     announcer.audio = True
     assert [said.text for said in announcer.heard(state, entered).said] == [
         "Deal 1: Ann deals",  # the deal and its dealer: an announcement of its own
+        "The starter is two",  # by its rank: the suit may be the box's stand-in
         "Ben, seven: seven", "Ann, eight: fifteen for two; Ann 2, Ben 0",
         "Ben, nine: twenty-four for three, a run; Ann 2, Ben 3",
         "Ann, six: thirty for four, a run; Ann 6, Ben 3",

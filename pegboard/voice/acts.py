@@ -11,7 +11,7 @@ import enum
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from pegboard.rules.events import Claim, Deal
+from pegboard.rules.events import Claim, Deal, Starter
 from pegboard.rules.facts import (
     ClaimClosed,
     ClaimOpened,
@@ -34,6 +34,7 @@ from pegboard.voice.phrases import (
     Phrases,
     act_phrase,
     award_phrase,
+    card_word,
     claim_phrase,
     corrected_phrase,
     is_play_act,
@@ -48,6 +49,9 @@ from pegboard.voice.phrases import (
 
 DEAL = "deal"
 """The kind of the announcement of a new deal and its dealer (audio mode)."""
+
+STARTER = "starter"
+"""The kind of the announcement of the starter turned up (audio mode)."""
 
 SCORE = "score"
 """The kind of the answer to "say the score" (asked for: said next, ahead of the queue)."""
@@ -208,6 +212,13 @@ def told(report: Report, names: Sequence[str], sides: Sequence[str],
     """
     out = _told(report, names, sides, p, entry, target, audio)
     turn = report.next
+    event = report.event
+    if audio and isinstance(event, Starter) and not any(
+            Reason.HIS_HEELS in act.reasons for act in report.of(Scored)):
+        # the starter turned up, by its rank: a player who cannot see the pack needs it to
+        # count their hand (his heels names a jack itself)
+        out.insert(0, Announcement(p.starter.format(card=card_word(event.card.rank, p)),
+                                   STARTER, Importance.PLAY, entry, (event.card.rank,)))
     if audio and isinstance(report.event, Deal) and turn.dealer is not None:
         # A new deal and its dealer: an announcement of the game's own, never replaced by
         # the next screen's words as a screen's title would be.

@@ -84,6 +84,9 @@ class Phrases:
     game_points: str
     no_score: str
     """A teaching near miss: ``{why}`` (the engine's one-line reason)."""
+    starter: str
+    """Audio mode: the starter turned up, by its rank (its suit may be the box's stand-in):
+    ``{card}``."""
     recounted: str
     """A count said again because the entries before it were put right (a forgotten flush
     or his nobs added with GO): ``{said}``, the count as the engine now counts it."""
@@ -134,6 +137,7 @@ ENGLISH = Phrases(
     game_points="{points} game point{s}.",
     no_score="No score: {why}",
     recounted="Recounted. {said}",
+    starter="The starter is {card}",
     named={Said.FIFTEEN: "a fifteen", Said.PAIR: "a pair", Said.PAIR_ROYAL: "pair royal",
            Said.DOUBLE_PAIR_ROYAL: "double pair royal", Said.RUN: "a run",
            Said.DOUBLE_RUN: "a double run", Said.TRIPLE_RUN: "a triple run",
