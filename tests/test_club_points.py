@@ -18,6 +18,7 @@ from pegboard.club.scorecard import judge
 from pegboard.club.standings import rescored, scorecards_csv, standings
 from pegboard.rules.variants import GamePoints
 from pegboard.store import Store
+from tests.support import club as club_support
 from tests.support.club import (
     Publisher,
     Standings,
@@ -88,6 +89,15 @@ def boards(tmp_path: Path) -> Iterator[Path]:
     folder = fast_folder(tmp_path / "boards")
     yield folder
     shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_without_room_in_dev_shm_the_boards_folder_is_made_in_the_tests_own(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A CI machine's /dev/shm may be 64 MB: the boards then go to the fallback, which a board's
+    # log is opened in before anything else writes there.
+    monkeypatch.setattr(club_support, "RAM_NEEDED", 2**62)
+    folder = club_support.fast_folder(tmp_path / "boards")
+    assert folder == tmp_path / "boards" and folder.is_dir()
 
 
 def test_the_service_counts_a_classic_board_by_acc_on_the_broker(tmp_path: Path,

@@ -115,13 +115,14 @@ container's is often 64 MB, and a machine may have none."""
 
 
 def fast_folder(fallback: Path) -> Path:
-    """A folder in memory (tmpfs: a store's fsync per line costs nothing there) when the
-    machine has one with room to spare, else ``fallback``."""
+    """A new folder in memory (tmpfs: a store's fsync per line costs nothing there) when the
+    machine has one with room to spare, else ``fallback``, made here as the other would be."""
     shm = Path("/dev/shm")
     if shm.is_dir() and os.access(shm, os.W_OK):
         stats = os.statvfs(shm)
         if stats.f_bavail * stats.f_frsize >= RAM_NEEDED:
             return Path(tempfile.mkdtemp(prefix="pegboard-club-", dir=shm))
+    fallback.mkdir(parents=True, exist_ok=True)
     return fallback
 
 
