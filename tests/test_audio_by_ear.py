@@ -72,3 +72,12 @@ def test_a_jack_turned_up_is_said_by_his_heels_alone(tmp_path: Path) -> None:
     said = said_over_keys("ok ok 2 J", config, tmp_path, Transcript()).texts()
     assert said[-3:] == ["[ok]", "P1: his heels for two; P1 2, P2 0", "P2 plays: 6"]
     assert not [text for text in said if text.startswith("The starter")]
+
+
+def test_each_card_cut_for_deal_is_said_back(tmp_path: Path) -> None:
+    """The first seat's cut card is said as the next seat is asked (it used to be heard only
+    on the cut's page, after every seat had cut)."""
+    config = parse_config('[input]\nkit = "keypad"\n[voice]\naudio = true\n')
+    said = said_over_keys("ok ok ok A 2", config, tmp_path, Transcript()).texts()
+    assert "Cut for deal. P1: ace. P2 cuts: 6" in said
+    assert said[-1].startswith("The cut. P1 cut ace. P2 cut 2. P1 deals: low card")

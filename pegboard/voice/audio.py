@@ -136,7 +136,9 @@ def screen_words(view: View, voiced: frozenset[PageKind] = frozenset()) -> str:
     words the teaching voice said, of a kind in ``voiced``, by its title alone)."""
     parts = [view.title] if view.title else []
     if view.picker is not None:
-        return sentences([*parts, prompt_words(view.picker)])
+        # the cut: each card cut so far ("Ann: 4"), which the wheel's next prompt does not say
+        cut = view.lines if view.screen is Screen.CUT else ()
+        return sentences([*parts, *cut, prompt_words(view.picker)])
     if view.screen in _WORDLESS:
         return sentences([view.named or view.title, *view.suits])
     if view.title and view.page in voiced:
