@@ -10,6 +10,7 @@ as infinity), and its text is valid Unicode.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import re
@@ -30,11 +31,22 @@ header's ``rules`` object is 2, a list of cards in an event is 2)."""
 MAX_DIGITS = 12
 """The most digits of a whole number in a line (Python refuses to read 4,301 or more)."""
 
-# A JSON string (closed or running to the end of the text) or one bracket. The string
-# alternative is the unrolled-loop form, linear on any input; it consumes the brackets that
-# are text, so only the structural ones are counted.
-_STRUCTURE = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?|(?P<open>[\[{])|(?P<close>[\]}])', re.S)
-_SURROGATE = re.compile(r"[\ud800-\udfff]")
+
+@functools.cache
+def _structure() -> re.Pattern[str]:
+    """A JSON string (closed or running to the end of the text) or one bracket.
+
+    The string alternative is the unrolled-loop form, linear on any input; it consumes the
+    brackets that are text, so only the structural ones are counted. Compiled when a line
+    first has more brackets than the depth allowed (every device start reads lines, and a
+    usual line never needs it)."""
+    return re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?|(?P<open>[\[{])|(?P<close>[\]}])', re.S)
+
+
+@functools.cache
+def _surrogate() -> re.Pattern[str]:
+    """A lone surrogate; compiled when a string that is not ASCII is first read."""
+    return re.compile(r"[\ud800-\udfff]")
 
 
 class _Refused(Exception):
@@ -89,7 +101,7 @@ def _depth_error(text: str, deepest: int) -> str | None:
     if text.count("[") + text.count("{") <= deepest:  # the usual line: nothing to scan
         return None
     depth = 0
-    for match in _STRUCTURE.finditer(text):
+    for match in _structure().finditer(text):
         if match.group("open"):
             depth += 1
             if depth > deepest:
@@ -109,7 +121,7 @@ def _bad_text(value: object) -> str | None:
     be encoded, so it would fail only later, when the line is written or printed.
     """
     if isinstance(value, str):
-        return value if _SURROGATE.search(value) else None
+        return None if value.isascii() or not _surrogate().search(value) else value
     if isinstance(value, list):
         for item in value:
             found = _bad_text(item)
@@ -165,7 +177,8 @@ def load_json(text: str, line: int = 1, *, longest: int = MAX_LINE,
         ) from None
     # Only an escape (\u...) or a surrogate smuggled into the text can make one; most lines
     # have neither, and are not walked.
-    bad = _bad_text(data) if "\\u" in text or _SURROGATE.search(text) else None
+    bad = _bad_text(data) if "\\u" in text or (
+        not text.isascii() and _surrogate().search(text)) else None
     if bad is not None:
         raise RecordError(
             f"line {line}: the text {shown(bad)} is not valid Unicode (a lone surrogate); "
