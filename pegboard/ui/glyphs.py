@@ -60,11 +60,10 @@ def text_of(glyphs: dict[str, tuple[int, ...]]) -> str:
 def glyphs() -> dict[str, tuple[int, ...]]:
     """Each character's 12 rows, read from the file that ships with the package."""
     text = Path(__file__).with_name(FILE).read_text(encoding="ascii")
-    table: dict[str, tuple[int, ...]] = {}
-    for line in text.splitlines():
-        code, *rows = line.split()
-        table[chr(int(code, 16))] = tuple(int(row, 16) for row in rows)
-    return table
+    # Each line is the code point's 4 hex digits, then the rows as hex bytes: one
+    # bytes.fromhex a line, not an int() a row (this runs before the first frame).
+    return {chr(int(line[:4], 16)): tuple(bytes.fromhex(line[5:]))
+            for line in text.splitlines()}
 
 
 @functools.lru_cache(maxsize=64)
