@@ -118,3 +118,19 @@ def test_pegboard_run_on_a_real_read_only_directory_exits_2(tmp_path: Path) -> N
     assert "Traceback" not in done.stderr
     assert done.stderr.splitlines()[-1].startswith(expected)
     assert list(store.iterdir()) == []
+
+
+def test_the_mount_is_the_deepest_containing_point_and_the_last_of_a_point() -> None:
+    table = parse_mountinfo(
+        "1 0 0:1 / / rw - ext4 /dev/root rw\n"
+        "2 1 0:2 / /mnt/games rw - ext4 /dev/sda1 rw\n"
+        "3 1 0:3 / /mnt/games rw - tmpfs tmpfs rw\n"  # mounted over the one before
+        "4 1 0:4 / /mnt/games/old rw - vfat /dev/sdb1 rw\n")
+    found = {path: mount_of(path, table) for path in (
+        "/mnt/gamesx/pegboard", "/mnt/games", "/mnt/games/", "/mnt/games/./pegboard",
+        "/mnt/games/old/pegboard", "/mnt/games/older", "/")}
+    assert {path: mount.fstype if mount else None for path, mount in found.items()} == {
+        "/mnt/gamesx/pegboard": "ext4", "/mnt/games": "tmpfs", "/mnt/games/": "tmpfs",
+        "/mnt/games/./pegboard": "tmpfs", "/mnt/games/old/pegboard": "vfat",
+        "/mnt/games/older": "tmpfs", "/": "ext4"}
+    assert found["/mnt/gamesx/pegboard"] is table[0]

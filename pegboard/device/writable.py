@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 from pegboard.rules.value import Value
 
@@ -64,13 +64,20 @@ def mount_of(path: str, mounts: list[Mount]) -> Mount | None:
     """The mount ``path`` is on: the longest mount point that contains it (the last mounted
     wins when one point has several)."""
     best: Mount | None = None
-    target = PurePosixPath(path)
+    deepest = 0
+    target = _parts(path)
     for mount in mounts:
-        point = PurePosixPath(mount.point)
-        if (target == point or point in target.parents) and (
-                best is None or len(point.parts) >= len(PurePosixPath(best.point).parts)):
-            best = mount
+        point = _parts(mount.point)
+        # Compared as lists of names, not as path objects: the device's start reads every
+        # line of the table, and a path object for each costs more than the rest.
+        if target[:len(point)] == point and len(point) >= deepest:
+            best, deepest = mount, len(point)
     return best
+
+
+def _parts(path: str) -> list[str]:
+    """The names along an absolute path, the root first (as PurePosixPath's parts)."""
+    return ["/", *(name for name in path.split("/") if name and name != ".")]
 
 
 def _read_mountinfo() -> str:
