@@ -3,6 +3,7 @@ the simulator's audio mode (docs/accessibility.md), each put right and held here
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -81,3 +82,18 @@ def test_each_card_cut_for_deal_is_said_back(tmp_path: Path) -> None:
     said = said_over_keys("ok ok ok A 2", config, tmp_path, Transcript()).texts()
     assert "Cut for deal. P1: ace. P2 cuts: 6" in said
     assert said[-1].startswith("The cut. P1 cut ace. P2 cut 2. P1 deals: low card")
+
+
+@pytest.mark.parametrize("name", ["audio_encoder", "audio_keypad", "audio_muggins_encoder"])
+def test_a_counts_page_after_the_result_says_whose_count_it_is(name: str) -> None:
+    """A count's page reached as its count is said needs no name (the count named it), but
+    one reached after the result, which the game's last count won, says what it is: its
+    suits line alone would follow "P1 wins" with no count to belong to. Read off the whole
+    games' transcripts (tests/test_audio_game.py makes them)."""
+    lines = (Path(__file__).parent / "golden_text" / f"{name}.txt").read_text(
+        encoding="utf-8").splitlines()
+    said = [line.split("\t", 1)[1] for line in lines if "\t[" not in line]
+    won = next(at for at, text in enumerate(said) if " wins, " in text)
+    assert re.match(r"P\d's (hand|crib)\. suits: ", said[won + 1]), said[won:]
+    pages = [text for text in said if text.startswith("suits: ")]
+    assert pages  # elsewhere the page reached with its count says only its suits

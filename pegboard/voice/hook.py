@@ -148,14 +148,15 @@ class VoiceHook:
 
 
 def _counted(state: AppState, said: Sequence[Announcement]) -> bool:
-    """Whether ``said`` counts the hand or crib of the page on screen (its owner and what it
-    is, as the engine's facts name them)."""
+    """Whether the last of ``said`` counts the hand or crib of the page on screen (its owner
+    and what it is, as the engine's facts name them): the page then needs no name. After
+    anything else (the result), the page says what it is."""
     screen = state.screen
     count = screen.pages[0].count if isinstance(screen, Reading) and screen.pages else None
-    if count is None:
+    if count is None or not said:
         return False
     kind = Counted.CRIB.value if count.crib else Counted.HAND.value
-    return any(a.kind == kind and a.about[:1] == (count.player,) for a in said)
+    return said[-1].kind == kind and said[-1].about[:1] == (count.player,)
 
 
 class Transcript:
