@@ -4,24 +4,30 @@ Debian's Chromium driven by Playwright, against the board's own phone server: ea
 joins by its seat's join address, enters its six cards on the grid and lays two away, the
 dealer taps the starter, and the play is tapped card by card (a card that does not fit is
 refused with the engine's reason), one seat saying go on the box's key instead; at the end
-each phone shows its own count and the scores are the engine's.
+each phone shows its own count and the scores are the engine's. And a seat's own page names
+the cards it holds by rank where no player entered their suits (the real seat view after a
+renege's take-back of cards laid by rank on the box, sent to the real page).
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, Route, expect
 
 from pegboard.app.inputs import Button, Press
 from pegboard.rules.cards import Card
 from pegboard.rules.state import Phase
+from pegboard.web.phone_page import phone_page
+from pegboard.web.phone_view import seat_json
 from tests.support.phones import phone_board
 from tests.support.waiting import LIVENESS_S
 from tests.support.web import chromium, system_chromium
+from tests.test_app_keys_answer import taken_back
 
 pytestmark = pytest.mark.skipif(chromium() is None,
                                 reason="needs chromium (`make test` installs it)")
@@ -147,3 +153,41 @@ def test_two_phones_and_the_box_play_a_deal(browser: Browser, tmp_path: Path) ->
         assert max(taps) <= 16, taps
         assert found.keys() == {"join", "six cards", "lay away", "the play", "the count"}
         assert not any(found.values()), found
+
+
+STATIC = Path(__file__).resolve().parent.parent / "pegboard" / "web" / "static"
+
+
+def test_the_cards_taken_back_read_by_rank_on_the_phone(browser: Browser) -> None:
+    app = taken_back()
+    assert app.state.session is not None
+    mine = seat_json(app.state.session.game, 1, game_id="g", phones=frozenset({1}))
+    assert mine["asks"] == "play" and mine["by_rank"] == mine["held"]
+
+    def answer(route: Route) -> None:
+        """The page, its script and look, the seat's stream with that view once; nothing
+        for the scoreboard's stream."""
+        path = route.request.url.split("phone.test", 1)[1].split("?")[0]
+        if path == "/phone":
+            route.fulfill(body=phone_page(), content_type="text/html")
+        elif path.startswith("/static/"):
+            kind = "text/javascript" if path.endswith(".js") else "text/css"
+            route.fulfill(body=(STATIC / path.rsplit("/", 1)[1]).read_text(encoding="utf-8"),
+                          content_type=kind)
+        elif path == "/phone/stream":
+            route.fulfill(body=f"event: me\ndata: {json.dumps(mine)}\n\n",
+                          content_type="text/event-stream")
+        else:
+            route.fulfill(status=204, body="")
+
+    page = phone(browser)
+    page.route("http://phone.test/**", answer)
+    page.add_init_script("sessionStorage.setItem('pegboard-seat', 'token')")
+    page.goto("http://phone.test/phone")
+    cards = page.locator("#hand button")
+    expect(cards).to_have_count(3)
+    assert cards.all_text_contents() == ["2", "4", "6"]
+    assert [cards.nth(i).get_attribute("aria-label") for i in range(3)] == [
+        "two, suit not entered", "four, suit not entered", "six, suit not entered"]
+    assert not [c for c in cards.all() if "red" in (c.get_attribute("class") or "")]
+    page.context.close()
