@@ -69,7 +69,11 @@ def pick(wheel: Wheel, event: InputEvent, slots: list[Slot], start: int,
         if not event.long:
             # A tap of the key a hold is showing enters what it shows.
             return Wheel(), slots[index][fact] if shown else slots[of_rank[0]][0]
-        return _hold_rank(slots, of_rank, index, fact, shown)
+        # The wheel resting on one of several cards of the held rank (a suit step starts on
+        # the clubs) shows that card already: the first hold goes on from it, so that it is
+        # seen and heard to do something.
+        resting = wheel.cursor is None and index in of_rank and len(of_rank) > 1
+        return _hold_rank(slots, of_rank, index, fact, shown or resting)
     return wheel, None
 
 
