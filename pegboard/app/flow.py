@@ -65,7 +65,7 @@ from pegboard.rules.events import (
 )
 from pegboard.rules.facts import Report
 from pegboard.rules.fold import fold_reports
-from pegboard.rules.state import GameState, PenaltyOffer, Phase, Reason
+from pegboard.rules.state import Award, GameState, PenaltyOffer, Phase, Reason
 from pegboard.rules.value import replace
 
 
@@ -169,15 +169,25 @@ def settle(state: AppState, effects: list[Effect] | None = None) -> Result:
         session, report = session.apply(Deal())
         awards = report.awards
         done.append(Persist(Deal(), session.report))
-        # Five-card cribbage: the pone's three for last comes with the deal; say it.
-        said = awards_text(list(awards), session.state.names) if awards else state.award
-        state = replace(state, session=session, award=said)
+        state = replace(state, session=session, award=dealt_award(state.award, session,
+                                                                  list(awards)))
     screen = table_screen(state)
     if isinstance(screen, GameOverScreen) and not state.race:
         state = replace(state, race=race(state))
     elif not isinstance(screen, GameOverScreen) and state.race:
         state = replace(state, race=())  # a win withdrawn (a renege claimed after it)
     return replace(state, screen=screen), tuple(done)
+
+
+def dealt_award(award: str, session: Session, awards: list[Award]) -> str:
+    """The award line once the next deal is entered (``session`` after it): a new deal starts
+    with none, for the last deal's last award is not this deal's; five-card cribbage's
+    pone's three for last, which comes with the deal, is said. Only a claim still open to a
+    muggins call across the deal (the crib's) stays in view, where the other side judges it
+    (ACC 10), until its window shuts."""
+    if awards:
+        return awards_text(awards, session.state.names)
+    return award if session.state.open_call is not None else ""
 
 
 def waiting(state: AppState) -> bool:
@@ -318,13 +328,22 @@ def notices(state: AppState, before: GameState, report: Report, *,
         award = spoken
     elif claimed:
         award = claimed
-    elif isinstance(event, Play | Go):
+    elif isinstance(event, Play | Go) or _claim_left(before, after):
         award = ""
     else:
         award = state.award
     state = replace(state, award=award, offers_shown=len(after.offers))
     state, shown = withhold(state, report, pages, taught, helped)
     return state, [*released, *shown]
+
+
+def _claim_left(before: GameState, after: GameState) -> bool:
+    """The last deal's crib claim, kept on the award line into the next deal while an
+    opponent may call muggins on it (:func:`dealt_award`), leaves the line as its window
+    shuts."""
+    call = before.open_call
+    return (call is not None and call.claim.reason is Reason.CRIB
+            and before.phase in (Phase.STARTER, Phase.PLAY) and after.open_call != call)
 
 
 COUNTED = (Reason.HAND, Reason.CRIB)

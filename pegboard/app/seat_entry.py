@@ -124,8 +124,9 @@ def _deal_when_due(state: AppState) -> tuple[AppState, tuple[Effect, ...]]:
     if (session is None or session.state.phase is not Phase.DEAL or state.table.points_only
             or flow.waiting(state)):
         return state, ()
-    session, _ = session.apply(Deal())
-    return replace(state, session=session), (Persist(Deal(), session.report),)
+    session, report = session.apply(Deal())
+    award = flow.dealt_award(state.award, session, list(report.awards))
+    return replace(state, session=session, award=award), (Persist(Deal(), session.report),)
 
 
 def _unread(state: AppState) -> tuple[Page, ...]:

@@ -176,7 +176,10 @@ class Follower:
         self.across = False
         """The page kept back is a crib's whose window stayed open across the next deal: it
         comes if the window shuts before that deal begins, and never once it has."""
-        self.helds: list[tuple[tuple[PageWant, ...], bool]] = [((), False)]
+        self.in_view = False
+        """The crib's claim stays on the award line across the next deal while its muggins
+        window is open (the starter does not shut it); the line clears when it shuts."""
+        self.helds: list[tuple[tuple[PageWant, ...], bool, bool]] = [((), False, False)]
         """What was kept back after each entry (an undo or a restart goes back to it: the
         device reads it off the record)."""
         self.ended: Spoken | None = None
@@ -233,7 +236,7 @@ class Follower:
             self._process(event)
             self.shapes.append(shape(event))
             self.places.append(self.place)
-            self.helds.append((tuple(self.withheld), self.across))
+            self.helds.append((tuple(self.withheld), self.across, self.in_view))
 
     def _header(self, header: Event | GameHeader) -> None:
         assert isinstance(header, GameHeader)
@@ -246,7 +249,7 @@ class Follower:
         del self.places[count + 1:]
         del self.shapes[count:]
         self.pages.clear()
-        held, self.across = self.helds[count]
+        held, self.across, self.in_view = self.helds[count]
         del self.helds[count + 1:]
         self.withheld = list(held)  # kept back as it was then: the device reads the record
         self.ended = None
@@ -261,6 +264,7 @@ class Follower:
         ledger = replace(place.ledger, pegged=())
         if isinstance(event, OptionsChanged):
             return
+        in_view = self.in_view
         if self.across and not isinstance(event, Deal | Muggins):
             self.withheld.clear()  # the next deal has begun: the crib's page never comes
             self.across = False
@@ -270,6 +274,7 @@ class Follower:
         if isinstance(event, Deal):
             self.across = bool(self.withheld)
             self.place = self._new_deal(event, replace(place, ledger=ledger))
+            self.in_view = self.across
             self._say(self.place.ledger, event)
             return
         truth, deal = self.truth, place.deal
@@ -310,20 +315,23 @@ class Follower:
             if ledger.winner is not None or any(part.points for _, part in ledger.pegged):
                 self.release()  # the next score pegged (his heels), or the game over
         self.place = replace(self.place, ledger=ledger)
-        self._say(ledger, event)
+        self._say(ledger, event, left=in_view and not self.in_view)
         if isinstance(event, Starter | Play | Go | Show | Crib | Claim | Muggins):
             self._maybe_undo()
 
-    def _say(self, ledger: Ledger, event: Event) -> None:
+    def _say(self, ledger: Ledger, event: Event, *, left: bool = False) -> None:
         """What the award line says after an entry: what it pegged in the play, else ""
-        after a card or a go, else what it said before."""
+        after a card or a go, and at a new deal (the last deal's last award is not this
+        deal's), unless the crib's claim is still open to a muggins call across it, until
+        that window shuts (``left``); else what it said before."""
         spoken = self._spoken(ledger)
         claimed, self.count_claimed = self.count_claimed, None
         if spoken:
             self.award = spoken
         elif claimed is not None and isinstance(event, Claim):
             self.award = claimed
-        elif isinstance(event, Play | Go):
+        elif isinstance(event, Play | Go) or left or (
+                isinstance(event, Deal) and not self.across):
             self.award = ()
 
     def _spoken(self, ledger: Ledger) -> Spoken:
@@ -508,6 +516,7 @@ class Follower:
         self.pages.extend(self.withheld)
         self.withheld.clear()
         self.across = False
+        self.in_view = False
 
     def _claimed(self, event: Claim, ledger: Ledger) -> Ledger:
         self.release()  # the next claim closes the window on the last
