@@ -39,19 +39,24 @@ class PersistNewGame(Value):
 class Persist(Value):
     """Append one accepted entry to the current game's record; ``report`` is the engine's
     report of it, added for the loop's observers once the entry is saved (it is not part of
-    what the effect is: two effects that save the same entry are equal)."""
+    what the effect is: two effects that save the same entry are equal). ``seat``: the seat
+    whose phone made the entry (None: the box), kept beside the record so that a resumed
+    game counts as given on the box only the lessons the box gave."""
 
-    __slots__ = ("entry", "report")
-    __match_args__ = ("entry", "report")
+    __slots__ = ("entry", "report", "seat")
+    __match_args__ = ("entry", "report", "seat")
     _compared = ("entry",)
 
     entry: Event
     report: Report | None
+    seat: int | None
 
-    def __init__(self, entry: Event, report: Report | None = None) -> None:
+    def __init__(self, entry: Event, report: Report | None = None,
+                 seat: int | None = None) -> None:
         setter = object.__setattr__
         setter(self, "entry", entry)
         setter(self, "report", report)
+        setter(self, "seat", seat)
 
 
 class PersistUndo(Value):

@@ -282,12 +282,15 @@ def undo(state: AppState) -> Result:
         together = bool(session.events) and said_with(session.state, session.events[-1]) == last
         if not ((automatic or together) and session.events):
             break
+    # A phone's entry taken back is no longer among the resumed game's entries.
+    phone_made = frozenset(at for at in state.phone_made if at < len(session.events))
     for option in kept:
         session, _ = session.apply(option)
         effects.append(Persist(option, session.report))
     state = replace(
         state, session=session, award=f"Undone: {describe(last, session.state.names)}",
         race=(), offers_shown=min(state.offers_shown, len(session.state.offers)), entered="",
+        phone_made=phone_made,
     )
     # An offer the undone entry answered (a penalty applied, an offer let pass) stands again:
     # it is put to the table as a game resumed at this point would put it.
@@ -424,7 +427,8 @@ def read_lessons(state: AppState) -> AppState:
     and they are not read yet (:func:`lessons_given`)."""
     if not state.helped_unread:
         return state
-    return replace(state, helped=lessons_given(state), helped_unread=False)
+    return replace(state, helped=lessons_given(state), helped_unread=False,
+                   phone_made=frozenset())
 
 
 def lessons_given(state: AppState) -> frozenset[str]:
@@ -433,7 +437,9 @@ def lessons_given(state: AppState) -> frozenset[str]:
     offered at a teaching game's start or as teaching was turned on before its first card,
     the coach's steps, the cut's deal page, a near
     miss, rule help, and a claim's lessons once the muggins window on it shut), so a
-    lesson given before a restart is not given again, and one not yet given still is."""
+    lesson given before a restart is not given again, and one not yet given still is. An
+    entry a phone made (``state.phone_made``) gave the box no lesson (its coach pages were
+    that phone's, :mod:`pegboard.app.seat_entry`), nor did a claim's window it shut."""
     session = state.session
     assert session is not None
     game = session.game.copy()
@@ -445,7 +451,7 @@ def lessons_given(state: AppState) -> frozenset[str]:
     table = session.header.table
     start = replace(state, session=Session(games[0], table))
     helped = set(BASICS) if start.teaching else set()
-    for before, after in itertools.pairwise(games):
+    for at, (before, after) in enumerate(itertools.pairwise(games)):
         report = after.report
         assert report is not None
         event = report.event
@@ -455,6 +461,8 @@ def lessons_given(state: AppState) -> frozenset[str]:
         if (isinstance(event, OptionsChanged) and event.teaching and now.teaching
                 and before_the_first_card(after.state)):
             helped |= set(BASICS)  # offered as teaching was turned on (pegboard.app.menus)
+        if at in state.phone_made:
+            continue
         helped |= held_back(now, before.state, report)[1]
         if not _opens_count_call(report):  # else taught when the window on it shuts
             helped |= given_by(now, before.state, event, report.awards)

@@ -95,7 +95,8 @@ __all__ = ["AppState", "initial_state", "step", "view"]
 
 
 def initial_state(config: Config, *, resume: Sequence[RawLine] | Game | None = None,
-                  notice: tuple[str, ...] = (), names: Sequence[str] = ()) -> AppState:
+                  notice: tuple[str, ...] = (), names: Sequence[str] = (),
+                  phone_made: frozenset[int] = frozenset()) -> AppState:
     """The state at power-on; ``resume`` is an unfinished game to continue: its record lines,
     or the game the store already replayed.
 
@@ -103,7 +104,8 @@ def initial_state(config: Config, *, resume: Sequence[RawLine] | Game | None = N
     notice saying so. ``notice`` (a title, then lines) is a page shown first: what the store
     had to do at start (a damaged game restored in part, or set aside). ``names`` are the
     seat names of the last game kept: the next game's setup starts with them (a resumed
-    game's own names win).
+    game's own names win). ``phone_made``: which of the resumed game's entries in force a
+    phone made (see ``AppState.phone_made``).
     """
     setup = Setup(players=config.players, rules=config.rules, audio=config.voice.audio,
                   terse=config.voice.style == "terse",
@@ -115,7 +117,8 @@ def initial_state(config: Config, *, resume: Sequence[RawLine] | Game | None = N
     session = Session.resume(resume)
     gs = session.state
     state = replace(state, session=session, offers_shown=len(gs.offers),
-                    setup=seated(state.setup, gs.names), helped_unread=True)
+                    setup=seated(state.setup, gs.names), helped_unread=True,
+                    phone_made=phone_made)
     state = replace(state, race=flow.race(state) if gs.winner is not None else ())
     page = Page("Game restored", (score_line(gs), "OK to go on"))
     if gs.held_counts:  # count it yourself: the board as before the count still held

@@ -99,6 +99,10 @@ def enter(state: AppState, request: SeatEntry, now: float) -> Result:
         first = _unread(state)
     state, dealt = _deal_when_due(state)
     effects.extend(dealt)
+    # Every entry the request made (the next deal with it) brought no lesson to the box:
+    # kept as the phone's, so that a resumed game does not count them as the box's.
+    effects = [replace(effect, seat=request.seat) if isinstance(effect, Persist) else effect
+               for effect in effects]
     effects.append(SeatAnswer(request.ticket, request.seat, True))
     return state, tuple(effects)
 

@@ -638,6 +638,8 @@ class AppState(Value):
     ``helped_unread``: a game resumed from its record, whose lessons given (``helped``) are
     read off the record when the next entry is made (not at start: the lessons' modules are
     loaded only when teaching needs them), never remembered across a restart.
+    ``phone_made``: with ``helped_unread``, which of the resumed game's entries in force (by
+    their place, the first 0) a phone made: their lessons were that phone's, not the box's.
     """
 
     __slots__ = (
@@ -652,6 +654,7 @@ class AppState(Value):
         "last_input",
         "link",
         "offers_shown",
+        "phone_made",
         "phones",
         "race",
         "score_held",
@@ -661,7 +664,7 @@ class AppState(Value):
     )
     __match_args__ = ("config", "screen", "setup", "session", "award", "helped", "offers_shown",
                       "race", "brightness", "last_input", "link", "club", "fresh", "phones",
-                      "score_held", "entered", "helped_unread")
+                      "score_held", "entered", "helped_unread", "phone_made")
 
     config: Config
     screen: ScreenState
@@ -680,6 +683,7 @@ class AppState(Value):
     score_held: bool
     entered: str
     helped_unread: bool
+    phone_made: frozenset[int]
 
     def __init__(
         self,
@@ -700,6 +704,7 @@ class AppState(Value):
         score_held: bool = False,
         entered: str = "",
         helped_unread: bool = False,
+        phone_made: frozenset[int] = frozenset(),
     ) -> None:
         setter = object.__setattr__
         setter(self, "config", config)
@@ -719,7 +724,7 @@ class AppState(Value):
         setter(self, "score_held", score_held)
         setter(self, "entered", entered)
         setter(self, "helped_unread", helped_unread)
-        setter(self, "helped_unread", helped_unread)
+        setter(self, "phone_made", phone_made)
 
     @property
     def audio(self) -> bool:

@@ -16,7 +16,7 @@ from pegboard.device.ports import LedBoard
 from pegboard.errors import PegboardError
 from pegboard.hw.clock import Clock
 from pegboard.rules.value import replace
-from pegboard.store import Recovery, Store
+from pegboard.store import CurrentGame, Recovery, Store
 from pegboard.store.replay import EngineCheck
 
 if TYPE_CHECKING:
@@ -215,7 +215,8 @@ def initial_state(config: Config, store: Store,
     names = store.last_players() if lines is None else ()
     try:
         return machine.initial_state(config, resume=lines, names=names,
-                                     notice=_screen(getattr(store, "recoveries", [])))
+                                     notice=_screen(getattr(store, "recoveries", [])),
+                                     phone_made=phone_made(store.current()))
     except Exception as error:  # whatever the cause, the device must start
         if lines is None:
             raise
@@ -227,6 +228,22 @@ def initial_state(config: Config, store: Store,
             notice(store.notices[-1])
         return machine.initial_state(config, notice=_screen(store.recoveries[-1:]),
                                      names=store.last_players())
+
+
+def phone_made(current: CurrentGame | None) -> frozenset[int]:
+    """Which of the unfinished game's entries in force (by place, the first 0) a phone
+    made, from the seats its log keeps beside the record: each line an entry, each ``undo``
+    line taking back the last (as the engine reads them)."""
+    if current is None or len(current.seats) != len(current.records):
+        return frozenset()
+    made: list[bool] = []
+    for record, seat in zip(current.records[1:], current.seats[1:], strict=True):
+        if record.get("type") == "undo":
+            if made:
+                made.pop()
+        else:
+            made.append(seat is not None)
+    return frozenset(at for at, by_phone in enumerate(made) if by_phone)
 
 
 def _screen(recoveries: list[Recovery]) -> tuple[str, ...]:

@@ -360,7 +360,7 @@ class DeviceLoop(Generic[S]):
         if isinstance(effect, PersistNewGame):
             self.store.new_game(effect.header)
         elif isinstance(effect, Persist):
-            self.store.append(effect.entry, scores=scores)
+            self.store.append(effect.entry, scores=scores, seat=effect.seat)
         elif isinstance(effect, PersistUndo):
             self.store.undo(scores=scores)
         elif isinstance(effect, FinishGame):

@@ -26,8 +26,10 @@ class GameStore(Protocol):
         """Start a game with its header."""
         ...
 
-    def append(self, line: Event, *, scores: Sequence[int] | None = None) -> Any:
-        """Record one accepted entry (with the scores it leaves, when known)."""
+    def append(self, line: Event, *, scores: Sequence[int] | None = None,
+               seat: int | None = None) -> Any:
+        """Record one accepted entry (with the scores it leaves, when known, and the seat
+        whose phone made it)."""
         ...
 
     def undo(self, *, scores: Sequence[int] | None = None) -> Any:

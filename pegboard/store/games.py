@@ -109,11 +109,20 @@ class _Game(Value):
 class CurrentGame(_Game):
     """The unfinished game: its record so far, with the time each line was accepted."""
 
-    __slots__ = ()
+    __slots__ = ("seats",)
+    __match_args__ = ("id", "path", "records", "times", "recovered", "seats")
+
+    seats: tuple[int | None, ...]
+    """For each line, the seat whose phone made its entry (None: made on the box), as the
+    log keeps it beside the record (a hint, as the scores are: the once-a-game lessons a
+    resumed game gave on the box leave out those of a phone's entries, which only that
+    phone showed); empty when none is known (a game restored from a damaged file)."""
 
     def __init__(self, id: str, path: Path, records: tuple[dict[str, Any], ...],
-                 times: tuple[float, ...], recovered: Mapping[str, Any] | None = None) -> None:
+                 times: tuple[float, ...], recovered: Mapping[str, Any] | None = None,
+                 seats: tuple[int | None, ...] = ()) -> None:
         super().__init__(id, path, records, times, recovered)
+        object.__setattr__(self, "seats", seats)
 
 
 class FinishedGame(_Game):
@@ -194,4 +203,6 @@ def game_from_entries(
             finished_at=float(entries[-1]["at"]),
             summaries=entries[-1].get("summaries"),
         )
-    return CurrentGame(game_id, path, records, times, recovered=recovered)
+    seats = tuple(seat if isinstance(seat := entry.get("seat"), int) else None
+                  for entry in body)
+    return CurrentGame(game_id, path, records, times, recovered=recovered, seats=seats)

@@ -136,17 +136,18 @@ class Store(Opened):
             if isinstance(error, StoreError):
                 raise
             raise StoreError(f"cannot create {path}: {error.strerror or error}") from None
-        self._current = CurrentGame(game_id, path, (record,), (now,))
+        self._current = CurrentGame(game_id, path, (record,), (now,), seats=(None,))
         return self._current
 
     def append(self, line: Event | str | Mapping[str, Any], *,
-               scores: Sequence[int] | None = None) -> int:
+               scores: Sequence[int] | None = None, seat: int | None = None) -> int:
         """Record one accepted event (the engine's, or its record line); returns only when
         it is on disk (its line number).
 
         ``scores``, the scores once the event is in force, are kept on its line so that the
         device can show them at start-up before it has loaded the engine (a hint only: the
-        record is the truth, see :mod:`pegboard.store.peek`).
+        record is the truth, see :mod:`pegboard.store.peek`). ``seat``: the seat whose phone
+        made the entry, kept on its line too (:attr:`CurrentGame.seats`).
         """
         lock = self._require_open()
         record = _record(line)
@@ -157,10 +158,13 @@ class Store(Opened):
         entry: dict[str, Any] = {"at": now, "record": record}
         if scores is not None:
             entry["scores"] = [int(score) for score in scores]
+        if seat is not None:
+            entry["seat"] = int(seat)
         seq = writer.append(entry, guard=lock.check)
+        known = len(game.seats) == len(game.records)
         self._current = CurrentGame(
             game.id, game.path, (*game.records, record), (*game.times, now),
-            recovered=game.recovered,
+            recovered=game.recovered, seats=(*game.seats, seat) if known else (),
         )
         return seq
 

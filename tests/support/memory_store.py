@@ -33,8 +33,10 @@ class MemoryStore:
         self.games.append([dump_line(header)])
         self.results.append(None)
 
-    def append(self, line: Event, *, scores: Sequence[int] | None = None) -> None:
-        """Record one event of the current game as its line (the scores are not kept)."""
+    def append(self, line: Event, *, scores: Sequence[int] | None = None,
+               seat: int | None = None) -> None:
+        """Record one event of the current game as its line (the scores and the phone's
+        seat are not kept)."""
         self._line(dump_line(line))
 
     def undo(self, *, scores: Sequence[int] | None = None) -> None:
