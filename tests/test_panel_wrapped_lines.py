@@ -8,6 +8,8 @@ sentence again."""
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from pegboard.app.view import PageKind, Screen, SideView, View
@@ -37,15 +39,20 @@ SCREEN_OF = {PageKind.COUNT: Screen.SHOW, PageKind.END_OF_PLAY: Screen.SHOW,
 """The screen each kind of page is read on (the rest on a notice's)."""
 
 
-def panel_text(view: View) -> str:
-    """The words the simulator prints below the frame on an 80x24 terminal (the rows its
-    layout leaves them), row after row, joined with a space."""
+def panel_rows(view: View) -> list[str]:
+    """The words the simulator prints below the frame on an 80x24 terminal, in the rows its
+    layout leaves them."""
     layout = choose_layout(80, 24)
     assert layout is not None and not layout.beside
     rows = 24 - LEGEND_ROWS - box_size(layout.mode)[1]
     assert rows == 4  # the panel of the issue: four rows of 80 columns
-    return " ".join(row for row in words_below(view, view.sides, view.target, rows=rows,
-                                               width=80) if row)
+    return [row for row in words_below(view, view.sides, view.target, rows=rows, width=80)
+            if row]
+
+
+def panel_text(view: View) -> str:
+    """The panel's rows one after another, joined with a space."""
+    return " ".join(panel_rows(view))
 
 
 def test_the_screen_wrap_marks_every_line_it_broke() -> None:
@@ -82,11 +89,17 @@ def test_the_basics_read_in_a_teaching_game_show_every_sentence_whole_on_the_pan
     app = menu(dealer_screen(), "Teaching").feed(UNDO)  # the menu left: the basics offered
     assert app.view.title == "The basics"
     shown: list[str] = []
+    rows: list[str] = []
     while app.view.screen is Screen.HELP:
         shown.append(panel_text(app.view))
+        rows.append("\n".join(panel_rows(app.view)))
         app.feed(OK)
     assert app.view.title == "Who deals first?"
     assert any("then the crib. First to 121 wins." in page for page in shown), shown
+    # The reference under a topic's last page is a line of its own.
+    assert not any("= 6 rules:" in page for page in rows), rows
+    assert any("+ 7D = 6\nrules: Card values" in page or "+ 7D = 6 \u2502 rules: Card values"
+               in page for page in rows), rows
     for name in ("how-to-play", "counting"):
         for page in rulehelp.topic(name).pages:
             parts: list[str] = []
@@ -96,6 +109,9 @@ def test_the_basics_read_in_a_teaching_game_show_every_sentence_whole_on_the_pan
                 else:
                     parts.append(line)
             assert any(all(part in text for part in parts) for text in shown), (parts, shown)
+            # Nor is a paragraph run on into the next ("... + 7D = 6 rules: The show").
+            for part, after in itertools.pairwise(parts):
+                assert not any(f"{part} {after}" in text for text in rows), (part, after)
 
 
 def test_a_wrapped_notice_is_one_sentence_by_ear_too() -> None:

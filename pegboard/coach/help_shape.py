@@ -34,12 +34,19 @@ RULES_PAGE = "docs/rules.md"
 """The project's rules page, which the topics without an ACC number cite by section."""
 
 
-class Continued(str):
+class Wrapped(str):
+    """A screen line the screen's wrap made (:func:`wrap_lines`, :func:`paginate`): a
+    paragraph's first line, or (:class:`Continued`) one going on from the line before. It is
+    its text everywhere (compared, hashed, drawn as a ``str``); an output wider than the
+    screen (the 80x24 text panel, the voice reading a page) joins the lines of a paragraph
+    back with :func:`rejoined`, and never joins a paragraph to the one before."""
+
+    __slots__ = ()
+
+
+class Continued(Wrapped):
     """A screen line that goes on from the line before it: the screen's width, not the text,
-    broke the line there. It is its text everywhere (compared, hashed, drawn as a ``str``);
-    an output wider than the screen (the 80x24 text panel, the voice reading a page) joins it
-    back to the line before with :func:`rejoined`, whatever it starts with ("First to" /
-    "121 wins.")."""
+    broke the line there, whatever it starts with ("First to" / "121 wins.")."""
 
     __slots__ = ()
 
@@ -51,7 +58,7 @@ def wrap_lines(text: str, width: int = LINE_WIDTH) -> tuple[str, ...]:
     >>> wrap_lines("First to 121 wins.", 9)
     ('First to', '121 wins.')
     >>> [type(line).__name__ for line in wrap_lines("First to 121 wins.", 9)]
-    ['str', 'Continued']
+    ['Wrapped', 'Continued']
     """
     lines: list[str] = []
     line = ""
@@ -63,24 +70,28 @@ def wrap_lines(text: str, width: int = LINE_WIDTH) -> tuple[str, ...]:
             line = f"{line} {word}" if line else word
     if line:
         lines.append(line)
-    return tuple(Continued(line) if i else line for i, line in enumerate(lines))
+    return tuple(Continued(line) if i else Wrapped(line) for i, line in enumerate(lines))
 
 
 def rejoined(lines: Sequence[str], *, by_case: bool = True) -> list[str]:
     """Lines the 21-column screen broke, joined again for an output with room for them: a
-    :class:`Continued` line always joins the line before it; with ``by_case``, so does a line
-    written split by hand that goes on in lower case, unless the one before ends a sentence
-    (a count's page, whose lines are phrases, is read without it).
+    :class:`Continued` line always joins the line before it, and a paragraph the wrap began
+    (:class:`Wrapped`) never does; with ``by_case``, a line written split by hand that goes
+    on in lower case joins the one before, unless that one ends a sentence (a count's page,
+    whose lines are phrases, is read without it).
 
     >>> rejoined(["Show: the crib.", Continued("First to"), Continued("121 wins."), "OK next"])
     ['Show: the crib. First to 121 wins.', 'OK next']
+    >>> rejoined(["7D = 6", Wrapped("rules: The show")])
+    ['7D = 6', 'rules: The show']
     >>> rejoined(["Counting it needs the", "starter's suit.", "keys 1\u2663 2\u2666"])
     ["Counting it needs the starter's suit.", 'keys 1\u2663 2\u2666']
     """
     out: list[str] = []
     for line in lines:
         if out and (isinstance(line, Continued) or (
-                by_case and line[:1].islower() and not out[-1].endswith((".", "?", "!", ":")))):
+                by_case and not isinstance(line, Wrapped) and line[:1].islower()
+                and not out[-1].endswith((".", "?", "!", ":")))):
             out[-1] += " " + line.strip()
         else:
             out.append(str(line))
@@ -146,7 +157,7 @@ def paginate(
     pages: list[list[str]] = []
     current: list[str] = []
     for paragraph in paragraphs:
-        wrapped = [Continued(line) if i else line for i, line in
+        wrapped = [Continued(line) if i else Wrapped(line) for i, line in
                    enumerate(textwrap.wrap(paragraph, width, break_on_hyphens=False))]
         if current and len(current) + len(wrapped) > lines:
             pages.append(current)
@@ -168,8 +179,9 @@ def acc(number: str) -> str:
 
 def in_words(reference: str) -> str:
     """A reference as a player reads it on the device: the rules page's sections by name
-    ("rules: The play"), never the file they are kept in."""
-    return reference.replace(f"{RULES_PAGE}, ", "rules: ")
+    ("rules: The play"), never the file they are kept in; a line of its own on a page, never
+    run on into the line before it."""
+    return Wrapped(reference.replace(f"{RULES_PAGE}, ", "rules: "))
 
 
 def rules_page(*sections: str) -> str:
