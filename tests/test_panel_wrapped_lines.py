@@ -12,15 +12,17 @@ import itertools
 
 import pytest
 
+from pegboard.app.inputs import RankKey
 from pegboard.app.view import PageKind, Screen, SideView, View
 from pegboard.app.words import wrap
 from pegboard.coach import rulehelp
 from pegboard.coach.help_shape import Continued
+from pegboard.rules.cards import Rank
 from pegboard.sim.screen import LEGEND_ROWS, box_size, choose_layout
 from pegboard.sim.terminal import words_below
 from pegboard.voice.audio import screen_words
 from pegboard.voice.phrases import speakable
-from tests.support.app_driver import OK, UNDO
+from tests.support.app_driver import OK, UNDO, App
 from tests.test_app_teaching import menu
 from tests.test_first_screen import dealer_screen
 
@@ -118,3 +120,19 @@ def test_a_wrapped_notice_is_one_sentence_by_ear_too() -> None:
     view = View(Screen.MESSAGE, "Go", wrap(GOES_ON["a capital"]))
     assert view.lines[1] == "Ben for the last"
     assert screen_words(view) == "Go. Go: one point goes to Ben for the last card."
+
+
+def test_the_discard_advice_reads_its_sentences_whole() -> None:
+    """Learn to play on the keypad, P2 dealing (cut 9 to 6): P1's six cards 5\u2666 5\u2663
+    10\u2665 J\u2663 4\u2660 6\u2666, each a rank key and its suit's holds; the coach's advice
+    says "At least 12, 16.0 on average." as one sentence."""
+    app = App.start("keypad")
+    app.feed(RankKey(Rank.TWO), OK, UNDO)  # Learn to play, Start, the basics skipped
+    app.feed(RankKey(Rank.THREE))  # P2 deals
+    app.read()
+    for rank, holds in ((Rank.FIVE, 1), (Rank.FIVE, 0), (Rank.TEN, 2), (Rank.JACK, 0),
+                        (Rank.FOUR, 3), (Rank.SIX, 1)):
+        app.feed(RankKey(rank), *[RankKey(rank, long=True)] * holds, RankKey(rank))
+    assert app.view.title == "Coach: P1 lays away", app.view
+    assert app.view.lines[2:4] == ("At least 12,", "16.0 on average.")
+    assert "\u2502 At least 12, 16.0 on average. \u2502" in panel_text(app.view)

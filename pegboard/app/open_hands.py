@@ -23,7 +23,7 @@ from pegboard.app import picker
 from pegboard.app.coach import COACH
 from pegboard.app.state import AppState, CardEntry, Page, WheelScreen
 from pegboard.app.view import PageKind
-from pegboard.coach.help_shape import paginate
+from pegboard.coach.help_shape import Continued, paginate
 from pegboard.rules.cards import Card
 from pegboard.rules.events import TableOptions
 from pegboard.rules.state import GameState, Phase
@@ -177,7 +177,7 @@ def advice_pages(gs: GameState, player: int, options: Sequence[DiscardChoice], *
         f"Lay {_cards(best.discard)} away.",
         f"Keep {_cards(best.keep)}.",
         f"At least {best.worst},",
-        f"{float(best.hand):.1f} on average.",
+        Continued(f"{float(best.hand):.1f} on average."),  # one sentence: read as one
         f"{whose.capitalize()} crib gets {float(best.crib):.1f}.",
     ]
     for other in options[1:3]:
