@@ -196,7 +196,8 @@ def entry_inputs(state: AppState, label: str) -> list[InputEvent]:
     """The fewest inputs that choose ``label`` on a card entry's wheel (a player's dealt cards:
     the rank, then the suit; the cards laid away): on the knob the shorter way round, then
     OK (GO's jumps are not used: an upper bound); on the keypad the rank key, a tap for the
-    wheel's first card of that rank, else held until the wanted one shows and tapped."""
+    wheel's first card of that rank, else held until the wanted one shows (the holds fed to
+    the real ``step``: the first moves off the card the wheel rests on) and tapped."""
     pv = view(state).picker
     assert isinstance(state.screen, CardEntry) and pv is not None, view(state)
     target = pv.options.index(label)
@@ -204,10 +205,17 @@ def entry_inputs(state: AppState, label: str) -> list[InputEvent]:
         rank = next(r for r in Rank if rank_label(r) == _bare_rank(label))
         same = [i for i, option in enumerate(pv.options)
                 if _bare_rank(option) == _bare_rank(label)]
-        at = same.index(target)
-        if at == 0:
+        if same.index(target) == 0:
             return [RankKey(rank)]
-        return [*[RankKey(rank, long=True)] * (at + 1), RankKey(rank)]
+        held: list[InputEvent] = []
+        now, at = state.last_input or 0.0, state
+        while len(held) <= len(same):
+            held.append(RankKey(rank, long=True))
+            at, _ = step(at, held[-1], now)
+            shown = view(at).picker
+            if shown is not None and shown.candidate == label:
+                return [*held, RankKey(rank)]
+        raise AssertionError(f"no hold of {rank_label(rank)} shows {label}: {pv}")
     n = len(pv.options)
     right, left = (target - pv.index) % n, (pv.index - target) % n
     moves: list[InputEvent] = [KnobTurn(right)] if right <= left else [KnobTurn(-left)]
