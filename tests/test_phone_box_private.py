@@ -13,11 +13,11 @@ from __future__ import annotations
 import json
 import random
 from types import SimpleNamespace
-from typing import cast
+from typing import Any, cast
 
 import pytest
 
-from pegboard.app import open_hands, private, wheels
+from pegboard.app import open_hands, private, teach, wheels
 from pegboard.app.effects import SeatNotice
 from pegboard.app.inputs import KnobTurn, Pairing, PhoneSeats, SeatCode
 from pegboard.app.state import CardEntry, WheelScreen
@@ -29,7 +29,7 @@ from pegboard.rules.state import GameState, Phase
 from pegboard.ui.render import COLUMNS
 from pegboard.ui.text import wrap as text_wrap
 from pegboard.web.phone_view import ActionError, asks, read_action, seat_json
-from tests.support.app_driver import GO, HOLD_OK, OK, UNDO, App, new_game
+from tests.support.app_driver import GO, HOLD_OK, OK, UNDO, App, new_game, started
 from tests.test_seat_entry import Phones, names_card
 
 
@@ -555,3 +555,40 @@ def test_the_boxs_wait_fits_its_screen() -> None:
     assert open_hands.waiting_words(long, (1, 2, 3), {1, 2, 3}, short=True) == (
         "Waiting for the hands of Margaret, Christopher and Di (on their phones), then the "
         "starter.")
+
+
+def test_a_phones_seat_is_coached_on_its_phone_alone() -> None:
+    """A teaching game, hands closed: Ben (P2) on his phone, P1 dealing on the box. At his
+    turn the box's play screen shows no coach's line for him, and after his card no coach's
+    note comes up on the box; his phone's own view has both: the card to lay, naming his
+    cards, and then the note on the card he laid."""
+    app = started("Teaching: off").feed(KnobTurn(1), OK)  # P1 deals
+    app.read()
+    assert app.state.teaching and not open_hands.open_hands(app.state)
+    phones = Phones(app, random.Random(1))
+    ben = cards("5H 5D JC 4S KH 2C")
+    assert phones.send(1, Dealt(1, ben), LaidAway(1, ben[4:])).taken
+    app.read()
+    app.pick("9")  # the starter, by its rank, on the box
+    app.read()
+    assert app.game.phase is Phase.PLAY and app.game.to_act == 1
+    assert app.view.coach == "", app.view
+
+    def his() -> dict[str, Any]:
+        session = app.state.session
+        assert session is not None
+        return seat_json(session.game, 1, game_id=None, phones=app.state.phones)
+
+    line = his()["coach"]["line"]
+    assert line and any(card.rank.symbol in line or wheels.picker.rank_label(card.rank) in line
+                        for card in ben[:4]), line
+    assert phones.send(1, Play(1, ben[3])).taken  # his 4 led
+    app.read()
+    app.pick("7")  # P1's 7, on the box: 11
+    app.read()
+    assert phones.send(1, Play(1, ben[2])).taken  # his J to 21: a J back makes 31
+    assert not any(page.title == teach.PLAY_NOTE for page in app.pages), app.pages
+    assert "Gave away" not in repr(app.view)
+    note = his()["coach"]
+    assert note == {"line": None, "note": "Gave away: a J back made thirty-one for 2 and a "
+                                          "pair is 4; 5 was safer"}, note

@@ -349,6 +349,10 @@ def whole_game(table: Table, rng: random.Random, *, box_go: int | None = None,
         table.play(box_go, fall_back if deals == 1 else None)
         deals += 1
         if table.gs.winner is not None:
+            # Won at the show, where the phones' hands are counted with no entry: the
+            # referee counts it at the crib's line (a line it refuses, the game being over,
+            # when the game was won in the play).
+            table.counted(hands, dealer)
             break
         if table.on_box:
             table.show(hands)
@@ -458,6 +462,31 @@ def test_a_four_player_deal_on_four_phones_to_the_referees_scores(
         for page in table.pages.values():  # partners: two sides on every phone
             expect(page.locator("#scores li")).to_have_count(2)
     checks.assert_clean({"five cards, four players", "the starter", "the play", "last count"})
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize(("players", "seed"), [(2, 21), (4, 4)])
+def test_whole_games_on_two_and_on_four_phones_to_the_referees_scores(
+        browser: Browser, tmp_path: Path, players: int, seed: int) -> None:
+    """The long variant (``-m soak``; the suite plays two deals on two phones and one on
+    four): whole games with every hand, starter, card and go tapped on the phones, two
+    players, then four at a partners' table, to the referee's scores after every deal and
+    at the end, and the game's end on every phone."""
+    checks = Checks()
+    dealer = players - 1
+    with phone_board(tmp_path, dealer=dealer, names=NAMES[:players]) as board:
+        table = Table(board, browser, players, dealer, checks)
+        deals = whole_game(table, random.Random(seed))
+        gs = table.gs
+        assert gs.winner is not None and deals >= 4, (deals, gs.scores)
+        assert board.recorded().scores == gs.scores
+        assert table.referee_scores() == list(gs.scores), table.record
+        sides = 2
+        for page in table.pages.values():
+            expect(page.locator("#asked")).to_have_text("The game is over.")
+            expect(page.locator("#scores li")).to_have_count(sides)
+        checks.look(table.pages[0], "game over")
+    checks.assert_clean({"the starter", "the play", "last count", "game over"})
 
 
 def test_a_board_restarted_mid_deal_loses_no_acknowledged_tap(
@@ -878,3 +907,29 @@ def test_a_released_phone_keeps_nothing_of_the_hand_in_view(browser: Browser,
     tree = checks.trees["released"]
     assert "Waiting for Ben" not in tree and "Your cards" not in tree, tree
     assert 'textbox "The code the board shows"' in tree, tree
+
+
+def test_a_teaching_games_coach_is_on_the_phone(browser: Browser, tmp_path: Path) -> None:
+    """A teaching game, hands closed, Ben on his phone and Ann dealing on the box: at his
+    turn his phone shows the pegging coach's card (naming his cards); after his card that
+    gave points away, the coach's note on it; the box shows neither."""
+    ben = cards_of("5H 5D JC 4S KH 2C")
+    first = (OptionsChanged(teaching=True), Dealt(1, ben), LaidAway(1, ben[4:]),
+             Starter(Card.parse("9S")))
+    checks = Checks()
+    with phone_board(tmp_path, dealer=0, first=first) as board:
+        page = board_phone(browser, board, 1)
+        shows(page, "#coach", "Coach: Lay 4: a 6 back, your 5 makes fifteen for 2", whole=False)
+        checks.look(page, "the coach")
+        assert machine.view(board.state).coach == ""
+        page.get_by_role("button", name="four of spades", exact=True).click()
+        shows(page, "#said", "You played 4♠.", whole=True)
+        submit = board.server.desk.submit
+        assert submit(0, (Play(0, Card.parse("7D")),), seat_seq(
+            board.state.session, 0)).result(WAIT_S).taken
+        page.get_by_role("button", name="jack of clubs", exact=True).click()
+        shows(page, "#coach", "Coach, on your last card: Gave away: a J back made thirty-one",
+              whole=False)
+        checks.look(page, "the coach's note")
+        assert "Gave away" not in repr(machine.view(board.state))
+    checks.assert_clean({"the coach", "the coach's note"})

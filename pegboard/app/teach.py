@@ -72,7 +72,8 @@ def lessons(state: AppState, before: GameState, event: Event, awards: tuple[Awar
         return [], frozenset()
     coached, no_score, topics, given = _taught(state, before, event, awards)
     after = state.session.state
-    pages = [*coached, *_play_note(state, before, event), *_discard_reviews(after, awards),
+    pages = [*coached, *_play_note(state, before, event),
+             *_discard_reviews(after, tuple(a for a in awards if not _private(state, a.player))),
              *_missed(before, event), *no_score, *help_pages(topics), *_turn_page(state)]
     return pages, given
 
@@ -124,6 +125,8 @@ def turn_coach(state: AppState) -> str:
     session = state.session
     if not state.teaching or session is None or session.state.phase is not Phase.PLAY:
         return ""
+    if _private(state, session.state.to_act):
+        return ""  # a phone's seat is coached on its phone alone
 
     def line() -> str:
         known = knowledge.knowledge_for(session.state)
@@ -132,6 +135,13 @@ def turn_coach(state: AppState) -> str:
         return lookahead.coach_line(known, open_hand=open_hands(state)) or ""
 
     return session.memo("coach line", line)
+
+
+def _private(state: AppState, seat: int | None) -> bool:
+    """The seat's hand is its phone's, and the table's hands are not open: the pegging
+    coach's line and note, and the review of its discard, are that phone's alone, never the
+    box's (an open-handed game's coach is the whole table's)."""
+    return seat is not None and seat in state.phones and not open_hands(state)
 
 
 def _turn_page(state: AppState) -> list[Page]:
@@ -160,6 +170,8 @@ def _play_note(state: AppState, before: GameState, event: Event) -> list[Page]:
     game it names none of the cards the player still holds."""
     if not isinstance(event, Play) or before.to_act != event.player:
         return []
+    if _private(state, event.player):
+        return []  # a phone's seat is coached on its phone alone
     known = knowledge.knowledge_for(before)
     note = (lookahead.play_note(known, event.card, open_hand=open_hands(state))
             if known is not None else None)

@@ -41,11 +41,12 @@ from pegboard.web.follow import Entry
 from pegboard.web.snapshot import open_claim, show_json
 
 if TYPE_CHECKING:
-    from pegboard.coach import advice, hints, knowledge
+    from pegboard.coach import advice, hints, knowledge, lookahead
 else:
     advice = lazy.module("pegboard.coach.advice")
     hints = lazy.module("pegboard.coach.hints")
     knowledge = lazy.module("pegboard.coach.knowledge")
+    lookahead = lazy.module("pegboard.coach.lookahead")
 
 __all__ = ["ActionError", "advice_json", "read_action", "seat_json"]
 
@@ -126,9 +127,9 @@ def seat_json(game: Game, seat: int, *, game_id: str | None, phones: Collection[
     held = [c for c in hand if c not in played] if hand is not None else None
     club = game.header.club
     table = Session.resume(game).table
-    waiting = open_hands.hands_to_come(
-        gs, table, phones,
-        open_handed=table.teaching and table.open_hands and not (club is not None and club.lock))
+    teaching = table.teaching and not (club is not None and club.lock)
+    waiting = open_hands.hands_to_come(gs, table, phones,
+                                       open_handed=teaching and table.open_hands)
     asked = asks(gs, seat, waiting)
     data: dict[str, Any] = {
         "game": game_id,
@@ -165,6 +166,7 @@ def seat_json(game: Game, seat: int, *, game_id: str | None, phones: Collection[
                      "text": open_hands.waiting_words(gs, waiting, phones)}
                     if waiting else None),
         "wait": wait_words(gs, seat, phones, waiting) if asked == "wait" else None,
+        "coach": coach_json(game, seat, asked) if teaching else None,
     }
     call = gs.open_call
     if gs.rules.muggins and call is not None and gs.side_of(call.owner) != gs.side_of(seat):
@@ -196,6 +198,37 @@ def seat_json(game: Game, seat: int, *, game_id: str | None, phones: Collection[
                 data["hint"] = {"card": str(found.card) if found.card else None,
                                 "reason": found.reason}
     return data
+
+
+def coach_json(game: Game, seat: int, asked: str) -> dict[str, str | None]:
+    """The pegging coach of a teaching game for this seat alone (the box's own coach,
+    :mod:`pegboard.coach.lookahead`, which the box keeps off its screen for a phone's seat):
+    at its turn the card to lay, looking two cards ahead, its own cards named (the phone is
+    the player's own, as an open hand is the table's); after its card, until its next turn,
+    the coach's note on that card when it gave points away."""
+    gs = game.state
+    line = None
+    if asked == "play":
+        known = knowledge.knowledge_for(gs)
+        line = lookahead.coach_line(known, open_hand=True) if known is not None else None
+    return {"line": line, "note": None if asked == "play" else _play_note(game, seat)}
+
+
+def _play_note(game: Game, seat: int) -> str | None:
+    """The coach's note on the seat's last card of this deal's play, judged with what was
+    known as it was laid (None: no such card, or nothing to say of it)."""
+    if game.state.phase is not Phase.PLAY:
+        return None
+    back = game.copy()
+    while back.events:
+        event = back.pop()  # ``back`` is now the game as the card was laid
+        if isinstance(event, Deal | NewGame | Starter):
+            return None
+        if isinstance(event, Play) and event.player == seat:
+            known = knowledge.knowledge_for(back.state)
+            return (lookahead.play_note(known, event.card, open_hand=True)
+                    if known is not None else None)
+    return None
 
 
 def suit_json(gs: GameState, seat: int) -> dict[str, Any]:

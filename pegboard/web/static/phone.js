@@ -210,6 +210,11 @@
     hand.replaceChildren(); actions.replaceChildren();
     $("grid").replaceChildren(); $("hint").textContent = ""; $("advice").replaceChildren();
     $("counted").replaceChildren();
+    // A teaching game's pegging coach, for this seat alone: the card to lay at its turn,
+    // and after its card the coach's note on it.
+    const coach = me && me.coach ? (me.coach.line ? "Coach: " + me.coach.line :
+      me.coach.note ? "Coach, on your last card: " + me.coach.note : "") : "";
+    put("coach", coach);
     drawCall();
     if (!me) {  // no seat (released, or the game ended): nothing of a hand is left in view
       $("mine").hidden = true;
