@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import queue
+import threading
 
 import pytest
 from gpiozero.pins.mock import MockFactory
@@ -279,3 +280,22 @@ def test_the_configured_keypad_kit_has_the_buttons_of_the_config(factory: MockFa
     release_pin(factory, 9)
     assert drain(q, kit) == [Press(Button.MENU)]  # type: ignore[arg-type]
     kit.close()
+
+
+def test_neither_kit_starts_a_thread(factory: MockFactory) -> None:
+    # gpiozero's Button starts a hold thread that wakes ten times a second for as long as the
+    # board runs; the kits' buttons are plain input devices (the holds are KeyGestures').
+    before = set(threading.enumerate())
+    clock = FakeClock()
+    q: queue.Queue[RawInput] = queue.Queue()
+    encoder = EncoderKit(q.put, clock, timing=TIMING)
+    MockKeypadMatrix(factory, ROWS, COLS)
+    keypad = KeypadKit(clock, timing=TIMING, buttons=ButtonPins(go=20, undo=21, menu=19),
+                       sink=q.put)
+    assert set(threading.enumerate()) - before == set()
+    press_pin(factory, 27)  # the encoder's push, pressed low as a button is
+    clock.advance(0.1)
+    release_pin(factory, 27)
+    assert drain(q, encoder) == [Press(Button.OK)]
+    encoder.close()
+    keypad.close()

@@ -184,8 +184,8 @@ class EncoderKit:
 
     All switches are wired to ground and use the Pi's internal pull-ups. Turns are decoded by
     gpiozero's :class:`~gpiozero.RotaryEncoder` (its state machine already rejects contact
-    chatter); the buttons are plain :class:`~gpiozero.Button` objects without gpiozero's own
-    bounce or hold handling, whose edges go through :class:`KeyGestures`.
+    chatter); each button is a plain :class:`~gpiozero.DigitalInputDevice` without gpiozero's
+    own bounce handling, whose edges go through :class:`KeyGestures` (:func:`_button`).
     """
 
     def __init__(
@@ -209,10 +209,7 @@ class EncoderKit:
         named = {"ok": self.pins.push, "go": self.pins.go, "undo": self.pins.undo,
                  "menu": self.pins.menu}
         for name, pin in named.items():
-            button = gpiozero.Button(pin, pull_up=True, bounce_time=None, **kw)
-            button.when_pressed = _edge_callback(sink, clock, name, True)
-            button.when_released = _edge_callback(sink, clock, name, False)
-            self._devices.append(button)
+            self._devices.append(_button(pin, name, sink, clock, kw))
 
     def translate(self, item: RawInput) -> list[InputEvent]:
         """A detent becomes ``KnobTurn(±1)``; a button edge goes through the gesture rules."""
@@ -233,6 +230,18 @@ class EncoderKit:
         for device in reversed(self._devices):
             device.close()
         self._devices.clear()
+
+
+def _button(pin: int, name: str, sink: Sink, clock: Clock, kw: dict[str, Any]) -> Any:
+    """A button wired to ground (the Pi's pull-up; pressed is low), its edges put in ``sink``.
+
+    A :class:`~gpiozero.DigitalInputDevice`, not a :class:`~gpiozero.Button`: a Button starts
+    a thread of its own for its hold events, which wakes ten times a second for as long as
+    the board runs, and the holds here are :class:`KeyGestures`'s."""
+    button = gpiozero.DigitalInputDevice(pin, pull_up=True, bounce_time=None, **kw)
+    button.when_activated = _edge_callback(sink, clock, name, True)
+    button.when_deactivated = _edge_callback(sink, clock, name, False)
+    return button
 
 
 def _edge_callback(sink: Sink, clock: Clock, key: str, pressed: bool) -> Callable[[], None]:
@@ -321,10 +330,7 @@ class KeypadKit:
             named = {"button_go": buttons.go, "button_undo": buttons.undo,
                      "button_menu": buttons.menu}
             for name, pin in named.items():
-                button = gpiozero.Button(pin, pull_up=True, bounce_time=None, **kw)
-                button.when_pressed = _edge_callback(sink, clock, name, True)
-                button.when_released = _edge_callback(sink, clock, name, False)
-                self._buttons.append(button)
+                self._buttons.append(_button(pin, name, sink, clock, kw))
         self._down: set[str] = set()
         self._next_scan = clock.now()
 
