@@ -18,9 +18,12 @@
 # Then it checks the packages, the user and its groups, the config, the enabled units (and
 # systemd-analyze verify on them), that the installed command runs as the service user and
 # `pegboard run` stops with its message about the missing hardware, and that a second run of
-# install.sh changes nothing. The Debian mirror is the one apt is configured with
-# (/etc/apt/sources.list*), or $MIRROR. Needs root, debootstrap and a few minutes (the first
-# run longer, arm64 much longer); not part of `make test`.
+# install.sh changes nothing. A root that passes is written down in
+# systemd/install-check.passed with the digest of the install's inputs it passed on
+# (tools/install_inputs.py); the test suite requires bookworm's amd64 and arm64 lines to match
+# the checkout. The Debian mirror is the one apt is configured with (/etc/apt/sources.list*),
+# or $MIRROR. Needs root, debootstrap and a few minutes (the first run longer, arm64 much
+# longer); not part of `make test`.
 set -euo pipefail
 
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -180,6 +183,26 @@ fi
 say "This checkout into /usr/src/pegboard (without .git, .venv and tool caches)"
 rm -rf "$TARGET/usr/src/pegboard"
 python3 "$SRC/tools/checkout_copy.py" "$SRC" "$TARGET/usr/src/pegboard"
+# The install's inputs this run is tried on, as the copy holds them (tools/install_inputs.py).
+INPUTS=$(python3 "$SRC/tools/install_inputs.py" "$TARGET/usr/src/pegboard")
+
+# A root that passed is written down, one line each, with the digest of the inputs it passed
+# on: tests/test_install_check_record.py fails the suite when the checkout's inputs no longer
+# match those of bookworm on amd64 and on arm64.
+RECORD=$SRC/systemd/install-check.passed
+record_pass() {
+    local name=$SUITE-$ARCH${LGPIO_DEBS:+-lgpio-debs}
+    {
+        grep '^#' "$RECORD" 2>/dev/null || true
+        {
+            grep -v -e '^#' -e "^$name " "$RECORD" 2>/dev/null || true
+            printf '%s %s %s %s %s %s\n' "$name" "$INPUTS" "$(date -u +%Y-%m-%d)" "$machine" \
+                "${python// /-}" "$1"
+        } | sort
+    } >"$RECORD.part"
+    mv "$RECORD.part" "$RECORD"
+    printf 'install-check: recorded in %s: %s %s\n' "$RECORD" "$name" "$INPUTS"
+}
 
 in_root() { chroot "$TARGET" env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
     HOME=/root LANG=C.UTF-8 "$@"; }
@@ -214,6 +237,7 @@ if [ "$status" != 0 ]; then
     printf '        before the service was set up, and said what to do\n'
     printf '\ninstall-check: passed (%s, %s, %s, %s): the installer stops and says what to do\n' \
         "$SUITE" "$ARCH" "$machine" "$python"
+    record_pass stops-and-says-what-to-do
     exit 0
 fi
 
@@ -285,3 +309,4 @@ grep -q 'cannot open the OLED on I2C bus 1 at address 0x3c' "$LOG-run.txt" ||
 printf '    ok: exit status 2 and the message naming the OLED, its bus and its address\n'
 
 printf '\ninstall-check: passed (%s, %s, %s, %s)\n' "$SUITE" "$ARCH" "$machine" "$python"
+record_pass installed
