@@ -62,9 +62,12 @@ def entry_pages(before: GameState, after: GameState, report: Report, spoken: str
     """Every page ``report`` brings up, in the order it happened (see the module doc).
     ``spoken`` (the award line) stays in view on the first page, unless that page is the
     end of the play, which says it. ``opening`` (the coach's show order) comes after the end
-    of the play and before the counts it explains."""
+    of the play and before the counts it explains, with the board as it stood before them
+    (the counts' points are told on their own pages, not ahead of them)."""
     ended = _end_of_play(after, report)
     pages = [*count_pages(before, after, report)]
+    if opening and pages and pages[0].before is not None:
+        opening = [replace(page, sides=pages[0].before) for page in opening]
     pages.extend(take_back_page(after, fact.take_back) for fact in report.of(TakenBack))
     if pages and spoken and not ended:
         pages[0] = replace(pages[0], award=spoken)
