@@ -228,10 +228,11 @@ def play_order(
         return order, 0
     likely = _play_chances(pile, order, weight, held)
     n = len(order)
+    neighbours = _neighbours(order, ahead=not pile)  # the same wheel from every start
 
     def cost(s: int) -> tuple[float, float]:
         # Expected moves, held GO counted; of equal starts, the one fewest detents away.
-        moves = wheel_moves(order, s, ahead=not pile)
+        moves = _moves(neighbours, s)
         return (round(sum(likely[r] * moves[i] for i, r in enumerate(order)), 9),
                 sum(likely[r] * min((i - s) % n, (s - i) % n) for i, r in enumerate(order)))
 
@@ -246,16 +247,28 @@ def wheel_moves(ranks: Sequence[Rank], start: int, *, ahead: bool = False) -> li
     >>> wheel_moves(list(Rank), 5)  # from the 6: the ace one held GO away, the 10 two
     [1, 2, 3, 2, 1, 0, 1, 2, 3, 2, 3, 3, 2]
     """
+    return _moves(_neighbours(ranks, ahead=ahead), start)
+
+
+def _neighbours(ranks: Sequence[Rank], *, ahead: bool) -> list[tuple[int, ...]]:
+    """Each place of the play's wheel and the places one move takes it to: a detent either
+    way, a held GO back, and with ``ahead`` GO on."""
     n = len(ranks)
+    return [((here + 1) % n, (here - 1) % n, jump_back_index(ranks, here),
+             *((jump_index(ranks, here),) if ahead else ())) for here in range(n)]
+
+
+def _moves(neighbours: Sequence[tuple[int, ...]], start: int) -> list[int]:
+    """The fewest moves from ``start`` to each place, one move to each of its
+    ``neighbours`` (breadth first)."""
     moves = {start: 0}
     queue = [start]
     for here in queue:
-        jumps = (jump_back_index(ranks, here), *([jump_index(ranks, here)] if ahead else []))
-        for there in ((here + 1) % n, (here - 1) % n, *jumps):
+        for there in neighbours[here]:
             if there not in moves:
                 moves[there] = moves[here] + 1
                 queue.append(there)
-    return [moves[i] for i in range(n)]
+    return [moves[i] for i in range(len(neighbours))]
 
 
 def _play_chances(pile: Sequence[Card], order: Sequence[Rank], weight: Mapping[Rank, float],
@@ -293,7 +306,12 @@ GROUPS: tuple[Rank, ...] = (Rank.ACE, Rank.SIX, Rank.TEN)
 
 def group_of(rank: Rank) -> int:
     """Which jump group ``rank`` is in: 0 for A-5, 1 for 6-9, 2 for 10-K."""
-    return sum(1 for first in GROUPS[1:] if rank >= first)
+    return _GROUP_OF[rank]
+
+
+_GROUP_OF = {rank: sum(1 for first in GROUPS[1:] if rank >= first) for rank in Rank}
+"""Each rank's jump group, worked out once: the wheels ask it for every place from every
+start."""
 
 
 def jump_back_index(ranks: Sequence[Rank], index: int) -> int:

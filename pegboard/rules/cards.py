@@ -142,6 +142,17 @@ class Card(Value):
     def __lt__(self, other: Card) -> bool:
         return self.index < other.index
 
+    # Equal and hashed by the dense index, which names the rank and suit together: the same
+    # equality as by the fields, without hashing two enums for every card put in a set or a
+    # key (the wheels and the re-suiting do that hundreds of thousands of times a game).
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return bool(self.index == other.index)
+
+    def __hash__(self) -> int:
+        return self.index
+
 
 class EnteredCard(Value):
     """A card as the table entered it: its rank always, its suit only when a player named it
