@@ -136,3 +136,14 @@ def test_the_discard_advice_reads_its_sentences_whole() -> None:
     assert app.view.title == "Coach: P1 lays away", app.view
     assert app.view.lines[2:4] == ("At least 12,", "16.0 on average.")
     assert "\u2502 At least 12, 16.0 on average. \u2502" in panel_text(app.view)
+
+
+@pytest.mark.parametrize("screen", [Screen.CLAIM, Screen.SHOW])
+def test_a_claims_and_a_counts_phrases_are_never_run_together(screen: Screen) -> None:
+    """One fact a line, lower case or not: the panel keeps each apart."""
+    lines = ("hand: 4", "cards: 10 A 3 5", "suits: plain", "GO: flush of four")
+    view = View(screen, "P2 claims", lines, sides=SIDES, hint="OK claim  GO +flush 4")
+    rows = "\n".join(panel_rows(view))
+    assert all(line in rows for line in lines), rows
+    for line, after in itertools.pairwise(lines):
+        assert f"{line} {after}" not in rows, rows

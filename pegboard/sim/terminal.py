@@ -195,19 +195,23 @@ def words_below(view: View, sides: tuple[SideView, ...], target: int, *,
     else:
         body.extend(view.lines)
     tail = [view.hint] if view.hint else []
-    # A count's lines are phrases: only the lines its screen wrapped are joined.
-    body = rejoined(body, by_case=view.screen is not Screen.SHOW)
+    # A count's and a claim's lines are phrases: only the lines their screen wrapped join.
+    body = rejoined(body, by_case=view.screen not in PHRASES)
     packed = pack_words([*head, *body, *tail], width)
     if len(packed) > rows and view.picker is None and view.selected is None:
         # Too long for the rows: from where the page is scrolled to, with the keys kept.
         rest = list(view.lines[view.first_line:])
-        rest = rejoined(rest, by_case=view.screen is not Screen.SHOW)
+        rest = rejoined(rest, by_case=view.screen not in PHRASES)
         while rest and len(packed) > rows:
             rest.pop()
             packed = pack_words([*head, *rest, "(turn for more)", *tail], width)
     shown = packed[:rows]
     return [*shown, *[""] * (rows - len(shown))]  # the legend stays on the last rows
 
+
+PHRASES = (Screen.SHOW, Screen.CLAIM)
+"""The screens whose lines are phrases, one fact a line ("hand: 4", "cards: 10 A 3 5",
+"suits: plain"), never a sentence split by hand: the panel joins none of them by case."""
 
 WORD_BAR = " \u2502 "
 """What stands between two lines of the frame packed on one row of the panel."""
