@@ -33,6 +33,11 @@ class RCard:
     def __str__(self) -> str:
         return self.text
 
+    def __deepcopy__(self, memo: dict[int, object]) -> RCard:
+        """A card never changes: a copy of a deal holds the card itself (deepcopy would
+        otherwise rebuild every card of every pile and hand the referee copies)."""
+        return self
+
 
 def card(text: object) -> RCard:
     """Read ``"7H"``, ``"TD"`` or ``"10D"``; raises ValueError for anything else.
