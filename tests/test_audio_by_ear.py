@@ -77,10 +77,11 @@ def test_a_jack_turned_up_is_said_by_his_heels_alone(tmp_path: Path) -> None:
 
 def test_each_card_cut_for_deal_is_said_back(tmp_path: Path) -> None:
     """The first seat's cut card is said as the next seat is asked (it used to be heard only
-    on the cut's page, after every seat had cut)."""
+    on the cut's page, after every seat had cut); the screen's title, said as the cut began,
+    is not said again."""
     config = parse_config('[input]\nkit = "keypad"\n[voice]\naudio = true\n')
     said = said_over_keys("ok ok ok A 2", config, tmp_path, Transcript()).texts()
-    assert "Cut for deal. P1: ace. P2 cuts: 6" in said
+    assert "Cut for deal. P1 cuts: 6" in said and "P1: ace. P2 cuts: 6" in said
     assert said[-1].startswith("The cut. P1 cut ace. P2 cut 2. P1 deals: low card")
 
 
@@ -97,3 +98,21 @@ def test_a_counts_page_after_the_result_says_whose_count_it_is(name: str) -> Non
     assert re.match(r"P\d's (hand|crib)\. suits: ", said[won + 1]), said[won:]
     pages = [text for text in said if text.startswith("suits: ")]
     assert pages  # elsewhere the page reached with its count says only its suits
+
+
+def test_the_terse_style_says_the_starter_in_two_words(tmp_path: Path) -> None:
+    config = parse_config('[input]\nkit = "keypad"\n[voice]\naudio = true\nstyle = "terse"\n')
+    said = said_over_keys("ok ok 2 3", config, tmp_path, Transcript()).texts()
+    assert said[-2:] == ["Starter three", "P2 plays: 10"]
+
+
+def test_the_next_crib_card_asked_says_its_question_alone(tmp_path: Path) -> None:
+    """The crib's cards one by one: the screen's title once as it is reached ("The crib"),
+    then each next card's question alone ("Crib card 2/4: 5"), where every card repeated
+    the title (in a muggins game, the open claim heading it: "P1's hand: claimed 8")."""
+    lines = (Path(__file__).parent / "golden_text" / "audio_keypad.txt").read_text(
+        encoding="utf-8").splitlines()
+    said = [line.split("\t", 1)[1] for line in lines if "\t[" not in line]
+    first = said.index("The crib. Crib card 1/4: 4")
+    assert said[first + 1].startswith("Crib card 2/4: ")
+    assert not [text for text in said if re.match(r".+\. Crib card [234]/4", text)]

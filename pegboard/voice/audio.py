@@ -233,8 +233,13 @@ class AudioScreen:
             said.append(screen_words(view, voiced))
             kind, importance = DEAL, Importance.PLAY
         elif before is None or undone or reached(before, view):
-            # an undo says where the table is now, whatever of it changed
-            said.append(screen_words(whole if undone else view, voiced))
+            # an undo says where the table is now, whatever of it changed; the next card
+            # asked on the same screen (the crib's next card, the next seat's cut), its
+            # question alone: its title was said as it was reached
+            same = (before is not None and view.picker is not None and before.picker is not None
+                    and (before.screen, before.title) == (view.screen, view.title))
+            heard = whole if undone else replace(view, title="") if same else view
+            said.append(screen_words(heard, voiced))
             kind, importance = "screen", Importance.SCREEN
         elif saved and view.picker is not None:
             # an entry made on a wheel that stays (the play's wheel passing to the next

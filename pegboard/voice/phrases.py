@@ -146,7 +146,7 @@ ENGLISH = Phrases(
     several={Said.FIFTEEN: "fifteens", Said.PAIR: "two pairs", Said.RUN: "two runs"},
 )
 
-TERSE_ENGLISH = replace(ENGLISH, breakdown=False, named=None)
+TERSE_ENGLISH = replace(ENGLISH, breakdown=False, named=None, starter="Starter {card}")
 """The terse style (``[voice] style = "terse"``): the same facts, fewer words."""
 
 PHRASES: dict[str, Phrases] = {"en": ENGLISH}

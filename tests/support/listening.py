@@ -315,7 +315,7 @@ class Listener:
             if text.startswith(("P1's", "P2's")) and ". suits: " in text:
                 text = text.split(". suits: ")[0]  # a count page and its suit facts in words
             if text.startswith(("Deal ", "The crib. Crib card", "Who deals", "New game",
-                                "Starter: ", "P1 plays: ", "P2 plays: ")) or (
+                                "Starter: ", "P1 plays: ", "P2 plays: ", "Crib card ")) or (
                     text.startswith(("P1's", "P2's", "End of the play", "The cut"))
                     and ":" not in text):
                 if text != self.screen:
@@ -505,7 +505,8 @@ class Listener:
             self._claiming()
             return
         screen = self.screen
-        on_wheel = screen.startswith(("Deal ", "The crib.", "Starter", "P1 plays", "P2 plays"))
+        on_wheel = screen.startswith(("Deal ", "The crib.", "Starter", "P1 plays", "P2 plays",
+                                      "Crib card "))
         if not on_wheel or not self.plan:
             if self._short():  # "you missed my flush": GO adds the next fact
                 self.asked += 1
