@@ -497,7 +497,9 @@ def test_a_go_while_a_card_fits_is_accepted_and_reported_as_a_renege() -> None:
     assert not [a for line in verdict.lines for a in line.awards if a.reason == "penalty"]
     status, out, _ = spoken(record)
     assert status == 0
-    assert reported_reneges(out, ["Ann", "Ben"]) == [(0, ("4S",))]
+    # The record's cards were entered by rank (its starter's suit not named): the replay
+    # names the card that fitted by its rank.
+    assert reported_reneges(out, ["Ann", "Ben"]) == [(0, ("4",))]
     assert [(p, tuple(sorted(c))) for _, p, c in verdict.reneges] == [(0, ("4S",))]
 
 
@@ -505,8 +507,12 @@ def _renege_mismatch(record: Record) -> tuple[list[Any], list[Any]]:
     """(reported by the engine but not by the referee, by the referee but not the engine)."""
     verdict = judge(record)
     _, out, _ = spoken(record)
-    theirs = Counter(reported_reneges(out, record[0]["players"]))
-    mine = Counter((p, tuple(sorted(c))) for _, p, c in verdict.reneges)
+    reported = reported_reneges(out, record[0]["players"])
+    theirs = Counter(reported)
+    # A card the replay names by rank alone (no player entered its suit) is compared by rank.
+    by_rank = any(len(card) == 1 for _, cards in reported for card in cards)
+    mine = Counter((p, tuple(sorted(card[0] if by_rank else card for card in c)))
+                   for _, p, c in verdict.reneges)
     return sorted((theirs - mine).elements()), sorted((mine - theirs).elements())
 
 

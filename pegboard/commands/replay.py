@@ -99,6 +99,9 @@ def replay(lines: Iterable[str], out: TextIO, *, as_json: bool = False) -> int:
     for text in lines:
         game = replayer.game
         before = game.report.next if game is not None and game.report is not None else None
+        # The deal the entry is made in, as it stood: what its players entered of each card
+        # (the entry may end the deal, and the next one knows nothing of it).
+        prior = game.state if game is not None else None
         try:
             taken = replayer.apply(text)
         except RecordError:
@@ -113,7 +116,7 @@ def replay(lines: Iterable[str], out: TextIO, *, as_json: bool = False) -> int:
         elif as_json:
             out.write(json.dumps(_json_line(replayer.number, report)) + "\n")
         else:
-            _tell(replayer.game.state, before, report, out)
+            _tell(replayer.game.state, before, report, out, prior)
     game = replayer.game
     if game is None:
         raise replayer.empty()
@@ -192,7 +195,8 @@ def _print_header(game: Game, out: TextIO) -> None:
     out.write(f"{names}: game to {rules.target}{more}\n")
 
 
-def _tell(state: GameState, before: Turn | None, report: Report, out: TextIO) -> None:
+def _tell(state: GameState, before: Turn | None, report: Report, out: TextIO,
+          prior: GameState | None = None) -> None:
     """One entry, as its report says it: the entry, then each fact in order."""
     names, event, turn = state.names, report.event, report.next
     if isinstance(event, Cut):
@@ -222,18 +226,19 @@ def _tell(state: GameState, before: Turn | None, report: Report, out: TextIO) ->
     elif isinstance(event, NewGame):
         out.write(f"\nGame {turn.game_no}\n")
     for fact in report.facts:
-        _tell_fact(state, fact, out)
+        _tell_fact(state, fact, out, prior)
     if report.of(TakenBack) and report.game_over is None and turn.to_act is not None:
         out.write(f"  The play goes on at {number(turn.count)}: {names[turn.to_act]} to play\n")
 
 
-def _tell_fact(state: GameState, fact: Fact, out: TextIO) -> None:
+def _tell_fact(state: GameState, fact: Fact, out: TextIO,
+               prior: GameState | None = None) -> None:
     if isinstance(fact, GameOver):
         _print_game_over(state, fact, out)
         return
     line = _card_line(state, fact)
     if line is None:
-        line = _window_line(state, fact)
+        line = _window_line(state, fact, prior)
     if line is not None:
         out.write(line + "\n")
 
@@ -264,7 +269,7 @@ def _starter(step: ShowStep) -> str:
     return turned.pretty
 
 
-def _window_line(state: GameState, fact: Fact) -> str | None:
+def _window_line(state: GameState, fact: Fact, prior: GameState | None = None) -> str | None:
     """The line of a claim or muggins window, a penalty, an offer or an undo (else ``None``)."""
     names = state.names
     if isinstance(fact, ClaimOpened):
@@ -284,7 +289,9 @@ def _window_line(state: GameState, fact: Fact) -> str | None:
     if isinstance(fact, TakenBack):
         return _taken_back_line(state, fact)
     if isinstance(fact, Offered):
-        return f"  ! {names[fact.offer.player]}: {fact.offer.said(state.suit_entered)}"
+        # Named as entered in the deal of the go, which the entry reporting it may have ended.
+        entered = (prior or state).suit_entered
+        return f"  ! {names[fact.offer.player]}: {fact.offer.said(entered)}"
     if isinstance(fact, Withdrawn):
         return _withdrawn_line(state, fact)
     if isinstance(fact, Undone):

@@ -52,12 +52,14 @@ def spoken(events: Sequence[Mapping[str, Any]]) -> tuple[int, str, str]:
     return status, out.getvalue(), err.getvalue()
 
 
-_PRETTY = re.compile(r"(10|[2-9AJQKT])([♣♦♥♠CDHS])")
+_PRETTY = re.compile(r"(?<!\S)(10|[2-9AJQKT])([♣♦♥♠CDHS]?)(?!\S)")
 _SUIT = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
 
 
 def reported_reneges(text: str, players: Sequence[str]) -> list[tuple[int, tuple[str, ...]]]:
-    """The renege reports (``!`` lines) of a spoken replay: (seat, cards that fitted)."""
+    """The renege reports (``!`` lines) of a spoken replay: (seat, cards that fitted), each
+    card as written: ``4S``, or its rank alone (``4``) where the replay names it so because
+    no player entered its suit."""
     found: list[tuple[int, tuple[str, ...]]] = []
     for line in text.splitlines():
         line = line.strip()
