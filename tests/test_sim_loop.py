@@ -83,8 +83,9 @@ class JournalStore(MemoryStore):
         super().__init__()
         self.journal = journal
 
-    def append(self, line: Event, *, scores: Sequence[int] | None = None) -> None:
-        super().append(line)
+    def append(self, line: Event, *, scores: Sequence[int] | None = None,
+               seat: int | None = None) -> None:
+        super().append(line, scores=scores, seat=seat)
         self.journal.entries.append("store")
 
 
