@@ -57,3 +57,18 @@ def test_pips() -> None:
     assert [Card.parse(t).pips for t in ("AS", "9C", "TD", "JH", "QS", "KC")] == [
         1, 9, 10, 10, 10, 10,
     ]
+
+
+def test_a_card_equals_and_hashes_as_its_rank_and_suit() -> None:
+    """Two cards are equal exactly when rank and suit both are, and equal cards hash alike:
+    a set of the deck holds 52, a card made again is found in it, and no card equals a value
+    of another kind with the same fields."""
+    again = [Card(card.rank, card.suit) for card in DECK]
+    assert again == list(DECK) and len(set(DECK) | set(again)) == 52
+    assert all(hash(a) == hash(b) for a, b in zip(again, DECK, strict=True))
+    for card in DECK:
+        for other in DECK:
+            assert (card == other) is (card.rank is other.rank and card.suit is other.suit)
+            assert (card != other) is not (card == other)
+    assert Card(Rank.FIVE, Suit.HEARTS) != (Rank.FIVE, Suit.HEARTS)
+    assert {Card(Rank.JACK, Suit.CLUBS): 1}[Card.parse("JC")] == 1
