@@ -559,8 +559,10 @@ def test_a_claim_names_a_card_entered_by_rank_by_its_rank(tmp_path: Path) -> Non
         owner = board.game.pending_claims[0].player
         claim = me(board, tokens[owner])["claim"]
         starter = board.game.starter
-        assert starter is not None and claim["starter"] == str(starter), claim
-        assert claim["by_rank"] == [str(starter)], claim
+        # Its rank alone: the stand-in suit is never sent, not even to the counting seat.
+        assert starter is not None and claim["starter"] == starter.rank.symbol, claim
+        assert claim["by_rank"] == [starter.rank.symbol], claim
+        assert str(starter) not in json.dumps(me(board, tokens[owner])), claim
         assert claim["cards"] == [str(c) for c in board.game.hands[owner] or ()], claim
 
 

@@ -36,6 +36,7 @@ from pegboard.app.session import Session
 from pegboard.app.state import AppState, Page, Reading, Result
 from pegboard.app.view import Brightness, PageKind
 from pegboard.errors import PegboardError
+from pegboard.rules.cards import DECK
 from pegboard.rules.events import (
     Claim,
     Deal,
@@ -80,6 +81,9 @@ def enter(state: AppState, request: SeatEntry, now: float) -> Result:
         # open until the next score, as at the box), and the phone is answered as when
         # points were missed, so the answer says nothing of the claim.
         return state, (SeatAnswer(request.ticket, request.seat, True),)
+    if state.session is not None:
+        request = replace(request, entries=tuple(
+            past_stand_in(state.session.state, event) for event in request.entries))
     refused = _check(state, request)
     if refused is not None:
         return state, (SeatAnswer(request.ticket, request.seat, False, refused),)
@@ -105,6 +109,27 @@ def enter(state: AppState, request: SeatEntry, now: float) -> Result:
                for effect in effects]
     effects.append(SeatAnswer(request.ticket, request.seat, True))
     return state, tuple(effects)
+
+
+def past_stand_in(gs: GameState, event: Event) -> Event:
+    """A phone's card laid past a stand-in: the card as the engine takes it.
+
+    A card the box entered by its rank alone took a suit the card wheel chose, no fact; the
+    phone's tap names a real card, which may be that very suit. The phone's card is taken
+    all the same, as a card of its rank in a suit nobody holds or has seen (a suit is no
+    fact of a card laid in a deal entered by rank, and never changes a pegging score): its
+    rank, the one thing the table knows of either card, is what it pegs. A card the seat
+    laid itself, a card whose suit a player entered, and a rank whose four cards are all
+    out are left to the engine, which refuses the card as seen."""
+    if not isinstance(event, Play) or event.card not in gs.seen:
+        return event
+    card = event.card
+    if gs.suit_entered(card) or card in gs.played[event.player]:
+        return event
+    named = {c for dealt in gs.dealt if dealt is not None for c in dealt}
+    free = next((other for other in DECK if other.rank is card.rank
+                 and other not in gs.seen and other not in named), None)
+    return event if free is None else Play(event.player, free)
 
 
 def _passing_nothing(state: AppState, request: SeatEntry) -> bool:

@@ -38,7 +38,7 @@ from pegboard.rules.events import (
 from pegboard.rules.game import Game
 from pegboard.rules.state import GameState, Phase, Reason
 from pegboard.web.follow import Entry
-from pegboard.web.snapshot import open_claim, show_json
+from pegboard.web.snapshot import entered, open_claim, show_json
 
 if TYPE_CHECKING:
     from pegboard.coach import advice, hints, knowledge, lookahead
@@ -149,8 +149,10 @@ def seat_json(game: Game, seat: int, *, game_id: str | None, phones: Collection[
         # The cards held whose suits no player entered (laid by rank on the box, then taken
         # back after a renege): the page names them by rank, never by the wheel's suit.
         "by_rank": [str(c) for c in held or () if not gs.suit_entered(c)],
-        "played": _cards(played),
-        "seen": sorted(str(c) for c in gs.seen),
+        # Cards the table has seen, named as entered: a card entered by its rank alone on the
+        # box is its rank ("5"), so its stand-in suit never greys out the phone's real card.
+        "played": [entered(gs, c) for c in played],
+        "seen": sorted(entered(gs, c) for c in gs.seen),
         "playable": [str(c) for c in held or () if gs.can_play(seat, c)],
         "lays": gs.rules.dealt_size(gs.players) - gs.rules.hand_size(),
         "help": helps(game, seat),
@@ -182,11 +184,13 @@ def seat_json(game: Game, seat: int, *, game_id: str | None, phones: Collection[
         counted = (gs.hands[seat] if pending.reason is Reason.HAND
                    else gs.crib if pending.reason is Reason.CRIB else None)
         data["claim"] = {"for": [r.value for r in (pending.reasons or (pending.reason,))],
-                         "cards": _cards(counted),
-                         # a card entered by its rank alone: its suit is a stand-in
-                         "by_rank": [str(c) for c in (*(counted or ()), gs.starter)
+                         "cards": ([entered(gs, c) for c in counted]
+                                   if counted is not None else None),
+                         # a card entered by its rank alone, named by its rank
+                         "by_rank": [entered(gs, c) for c in (*(counted or ()), gs.starter)
                                      if c is not None and not gs.suit_entered(c)],
-                         "starter": str(gs.starter) if counted and gs.starter else None}
+                         "starter": (entered(gs, gs.starter)
+                                     if counted and gs.starter else None)}
     if asked == "play" and held is not None and data["help"]:
         known = knowledge.knowledge_for(gs)
         if known is not None:

@@ -33,6 +33,7 @@ from pegboard.app.words import (
     result_lines,
     side_name,
 )
+from pegboard.rules.cards import Card
 from pegboard.rules.events import Claim, Deal, GameHeader, NewGame
 from pegboard.rules.facts import (
     ClaimClosed,
@@ -44,7 +45,7 @@ from pegboard.rules.facts import (
     Turn,
 )
 from pegboard.rules.fold import fold_reports
-from pegboard.rules.state import HeldCount, PendingClaim, Phase, Reason
+from pegboard.rules.state import GameState, HeldCount, PendingClaim, Phase, Reason
 from pegboard.stats import Race, skunk_lines
 from pegboard.ui.race import race_svg
 from pegboard.web.follow import Entry, Follower
@@ -101,12 +102,12 @@ def game_json(follower: Follower) -> dict[str, Any] | None:
         "next_dealer": turn.next_dealer if turn is not None else None,
         "to_act": gs.to_act,
         "count": gs.count,
-        "pile": [str(card) for card in gs.pile],
+        "pile": [entered(gs, card) for card in gs.pile],
         "pile_text": " ".join(rank_label(card.rank) for card in gs.pile),
         # The starter's suit only when a player entered it (the wheel's is made up).
         "starter": str(gs.turned.card) if gs.turned and gs.turned.card else None,
         "starter_text": rank_label(gs.starter.rank) if gs.starter is not None else None,
-        "crib": [str(card) for card in gs.crib] if gs.crib is not None else None,
+        "crib": [entered(gs, card) for card in gs.crib] if gs.crib is not None else None,
         "last_award": last_scores(deal, names, callable_at=callable_at),
         "show": show_json(deal, turn, names, callable_at),
         "winner": gs.winner,
@@ -130,6 +131,14 @@ def game_json(follower: Follower) -> dict[str, Any] | None:
     if gs.held_counts:
         hold(data, gs.held_counts, deal, names, callable_at)
     return data
+
+
+def entered(gs: GameState, card: Card) -> str:
+    """``card`` named as the table entered it: with its suit (``5D``) when a player entered
+    the suit (the engine's :meth:`GameState.suit_entered`), else by its rank alone (``5``,
+    ``T``): the suit of a card entered by rank is the card wheel's stand-in, no fact, and
+    never leaves the box."""
+    return str(card) if gs.suit_entered(card) else card.rank.symbol
 
 
 def hold(data: dict[str, Any], held: tuple[HeldCount, ...], deal: list[Entry],

@@ -180,6 +180,7 @@
   // A card named in words for a screen reader, shown as its sign ("five of hearts", 5♥);
   // ``rankOnly``: its suit was never entered (a stand-in), so named by its rank alone.
   function cardImage(card, rankOnly) {
+    rankOnly = rankOnly || card.length < 2;  // "6": entered by its rank alone
     const span = document.createElement("span");
     span.setAttribute("role", "img");
     span.setAttribute("aria-label", rankOnly ? RANK_WORDS[card[0]] + ", suit not entered" : spoken(card));

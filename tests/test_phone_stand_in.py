@@ -1,0 +1,69 @@
+"""Cards entered by rank on the box reach no phone, no scoreboard and no stream with the
+suit the card wheel gave them (issue 31: no output invents a missing fact), and a phone's
+real card is taken when a box stand-in was given its suit.
+
+One board for the module's one deal: the starter and Ben's lead entered by rank alone on the
+box (the wheel's stand-ins 6C and 5C), Ann's phone holding no entered hand."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from pegboard.rules.cards import Card
+from pegboard.rules.events import Play, Starter
+from pegboard.rules.state import Phase
+from tests.support.phones import Board, Listener, phone_board, request
+from tests.test_phone_server import act, joined, me
+
+SUITED = re.compile(r"\b(?:10|[2-9TJQKA])[CDHS]\b|[\u2660-\u2667]")
+"""A card named with a suit, in the record's names or the page's signs."""
+
+STAND_INS = (Starter(Card.parse("6C"), suit_known=False), Play(1, Card.parse("5C")))
+"""The box's entries by rank: the starter (Ann deals) and Ben's lead."""
+
+
+def followed(board: Board, watcher: Listener) -> None:
+    """Until the scoreboard has followed the store to its last line (bounded, naming it)."""
+    lines = len(board.store.current().records)  # type: ignore[union-attr]
+    watcher.wait_for(f'"lines":{lines},'.encode(), f"the scoreboard's line {lines}")
+
+
+def test_no_stand_in_suit_is_sent_and_a_phones_real_card_is_taken(tmp_path: Path) -> None:
+    with phone_board(tmp_path, dealer=0, first=STAND_INS) as board:
+        tokens = joined(board)
+        watcher = Listener(board.port, "/events")
+        try:
+            gs = board.game
+            assert gs.phase is Phase.PLAY and gs.to_act == 0, gs.phase
+            assert not gs.suit_entered(Card.parse("5C"))
+            ann = me(board, tokens[0])
+            # The phone's grid is drawn from ``seen``: named by rank, so no real card of
+            # Ann's (the 5 of clubs, the 6 of clubs) is greyed out for the wheel's suit.
+            assert ann["asks"] == "play" and ann["held"] is None
+            assert ann["seen"] == ["5", "6"], ann["seen"]
+            assert not SUITED.search(json.dumps(ann)), ann
+            followed(board, watcher)
+            status, game = request(board.port, "GET", "/api/game")
+            assert status == 200 and game["game"]["pile"] == ["5"], game["game"]
+            # Ann's real five of clubs, the suit Ben's stand-in was given: taken (a pair).
+            status, data = act(board, tokens[0], {"do": "play", "card": "5C"})
+            assert status == 200 and data["taken"], data
+            gs = board.game
+            assert [c.rank for c in gs.pile] == [Card.parse("5C").rank] * 2
+            assert gs.scores == (2, 0)
+            for token in tokens:
+                view = me(board, token)
+                assert not SUITED.search(json.dumps(view)), view
+            assert me(board, tokens[0])["played"] == ["5"]
+            assert me(board, tokens[0])["seen"] == ["5", "5", "6"]
+            followed(board, watcher)
+            status, game = request(board.port, "GET", "/api/game")
+            assert status == 200 and game["game"]["pile"] == ["5", "5"], game["game"]
+            assert not SUITED.search(json.dumps(game)), game
+            raw = bytes(watcher.raw).decode()
+            assert '"pile":["5","5"]' in raw.replace(" ", ""), raw[-2000:]
+            assert not SUITED.search(raw), SUITED.search(raw)
+        finally:
+            watcher.close()
