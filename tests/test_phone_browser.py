@@ -162,7 +162,8 @@ def test_the_cards_taken_back_read_by_rank_on_the_phone(browser: Browser) -> Non
     app = taken_back()
     assert app.state.session is not None
     mine = seat_json(app.state.session.game, 1, game_id="g", phones=frozenset({1}))
-    assert mine["asks"] == "play" and mine["by_rank"] == mine["held"]
+    assert mine["asks"] == "play" and mine["by_rank"] == mine["held"] == ["2", "4", "6"]
+    posted: list[dict[str, object]] = []
 
     def answer(route: Route) -> None:
         """The page, its script and look, the seat's stream with that view once; nothing
@@ -177,6 +178,10 @@ def test_the_cards_taken_back_read_by_rank_on_the_phone(browser: Browser) -> Non
         elif path == "/phone/stream":
             route.fulfill(body=f"event: me\ndata: {json.dumps(mine)}\n\n",
                           content_type="text/event-stream")
+        elif path == "/phone/act":
+            posted.append(json.loads(route.request.post_data or "{}"))
+            route.fulfill(body=json.dumps({"taken": True, "me": mine}),
+                          content_type="application/json")
         else:
             route.fulfill(status=204, body="")
 
@@ -190,4 +195,8 @@ def test_the_cards_taken_back_read_by_rank_on_the_phone(browser: Browser) -> Non
     assert [cards.nth(i).get_attribute("aria-label") for i in range(3)] == [
         "two, suit not entered", "four, suit not entered", "six, suit not entered"]
     assert not [c for c in cards.all() if "red" in (c.get_attribute("class") or "")]
+    # A tap lays the card by the name it was sent, its rank alone.
+    cards.nth(1).click()
+    expect(page.locator("#said")).to_have_text("You played 4.")
+    assert [body["card"] for body in posted] == ["4"], posted
     page.context.close()

@@ -11,10 +11,14 @@ import json
 import re
 from pathlib import Path
 
-from pegboard.rules.cards import Card
+import pytest
+
+from pegboard.rules.cards import Card, Rank
 from pegboard.rules.events import Play, Starter
 from pegboard.rules.state import Phase
+from pegboard.web.phone_view import ActionError, held_by_rank, read_action, seat_json
 from tests.support.phones import Board, Listener, phone_board, request
+from tests.test_app_keys_answer import taken_back
 from tests.test_phone_server import act, joined, me
 
 SUITED = re.compile(r"\b(?:10|[2-9TJQKA])[CDHS]\b|[\u2660-\u2667]")
@@ -67,3 +71,26 @@ def test_no_stand_in_suit_is_sent_and_a_phones_real_card_is_taken(tmp_path: Path
             assert not SUITED.search(raw), SUITED.search(raw)
         finally:
             watcher.close()
+
+
+def test_cards_taken_back_by_rank_are_sent_and_laid_by_rank() -> None:
+    """After a renege's take-back Ben (P2) holds 2 4 6, each entered by rank alone on the
+    box: his phone is sent them by rank, no stand-in suit anywhere in its view, and a tap on
+    the "4" lays the very card the engine holds."""
+    app = taken_back()
+    session = app.state.session
+    assert session is not None
+    game = session.game
+    mine = seat_json(game, 1, game_id="g", phones=frozenset({1}))
+    assert mine["held"] == mine["by_rank"] == ["2", "4", "6"], mine
+    assert mine["playable"] == ["2", "4", "6"] or set(mine["playable"]) <= {"2", "4", "6"}
+    assert not SUITED.search(json.dumps(mine)), mine
+    by_rank = held_by_rank(game, 1)
+    entries, seq = read_action({"do": "play", "card": "4", "seq": 3}, 1, by_rank)
+    four = next(c for c in game.state.hands[1] or () if c.rank is Rank.FOUR)
+    assert entries == (Play(1, four),) and seq == 3
+    after, _ = session.apply(entries[0])
+    assert after.state.count == 24 and four in after.state.played[1]
+    # Without the seat's cards by rank, a rank alone is no card.
+    with pytest.raises(ActionError):
+        read_action({"do": "play", "card": "4", "seq": 3}, 1)

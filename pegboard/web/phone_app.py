@@ -51,7 +51,14 @@ from pegboard.rules.cards import Card
 from pegboard.web.passes import JOIN_PATH, SHORT_PATH
 from pegboard.web.phone_desk import Desk
 from pegboard.web.phone_page import phone_page
-from pegboard.web.phone_view import ActionError, advice_json, parse_cards, read_action, seat_json
+from pegboard.web.phone_view import (
+    ActionError,
+    advice_json,
+    held_by_rank,
+    parse_cards,
+    read_action,
+    seat_json,
+)
 
 __all__ = ["LIMITS", "Budget", "PhoneLimits", "SeatHolder", "SeatPasses", "phone_routes"]
 
@@ -263,7 +270,7 @@ def phone_routes(desk: Desk, passes: SeatPasses, *,
             _, seat = seat_of(request, writes=True)
             body = await body_of(request)
             try:
-                entries, seq = read_action(body, seat)
+                entries, seq = read_action(body, seat, held_by_rank(desk.now.game, seat))
             except ActionError as error:
                 raise Refused(400, str(error)) from None
         except Refused as error:

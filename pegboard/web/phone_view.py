@@ -48,7 +48,7 @@ else:
     knowledge = lazy.module("pegboard.coach.knowledge")
     lookahead = lazy.module("pegboard.coach.lookahead")
 
-__all__ = ["ActionError", "advice_json", "read_action", "seat_json"]
+__all__ = ["ActionError", "advice_json", "held_by_rank", "read_action", "seat_json"]
 
 MAX_CARDS = 6
 """The most cards one request names (the six dealt)."""
@@ -145,15 +145,16 @@ def seat_json(game: Game, seat: int, *, game_id: str | None, phones: Collection[
         "asks": asked,
         "dealt": _cards(dealt),
         "away": _cards(away),
-        "held": _cards(tuple(held)) if held is not None else None,
-        # The cards held whose suits no player entered (laid by rank on the box, then taken
-        # back after a renege): the page names them by rank, never by the wheel's suit.
-        "by_rank": [str(c) for c in held or () if not gs.suit_entered(c)],
+        # Held cards as entered: one whose suit no player entered (laid by rank on the box,
+        # then taken back after a renege) is its rank alone, and the phone lays it by that
+        # name (:func:`held_by_rank`); the wheel's suit never leaves the box.
+        "held": [entered(gs, c) for c in held] if held is not None else None,
+        "by_rank": [entered(gs, c) for c in held or () if not gs.suit_entered(c)],
         # Cards the table has seen, named as entered: a card entered by its rank alone on the
         # box is its rank ("5"), so its stand-in suit never greys out the phone's real card.
         "played": [entered(gs, c) for c in played],
         "seen": sorted(entered(gs, c) for c in gs.seen),
-        "playable": [str(c) for c in held or () if gs.can_play(seat, c)],
+        "playable": [entered(gs, c) for c in held or () if gs.can_play(seat, c)],
         "lays": gs.rules.dealt_size(gs.players) - gs.rules.hand_size(),
         "help": helps(game, seat),
         "hint": None,
@@ -199,7 +200,7 @@ def seat_json(game: Game, seat: int, *, game_id: str | None, phones: Collection[
             except PegboardError:
                 found = None
             if found is not None:
-                data["hint"] = {"card": str(found.card) if found.card else None,
+                data["hint"] = {"card": entered(gs, found.card) if found.card else None,
                                 "reason": found.reason}
     return data
 
@@ -325,8 +326,22 @@ def parse_cards(value: object, most: int = MAX_CARDS) -> tuple[Card, ...]:
         raise ActionError(str(error)) from None
 
 
-def read_action(body: Mapping[str, Any], seat: int) -> tuple[tuple[Event, ...], int]:
+def held_by_rank(game: Game | None, seat: int) -> dict[str, Card]:
+    """The seat's held cards whose suits no player entered, by the names its phone is sent
+    (their ranks, :func:`seat_json`): what a ``play`` naming a rank alone lays."""
+    if game is None:
+        return {}
+    gs = game.state
+    hand = gs.hands[seat] if 0 <= seat < gs.players else None
+    held = [c for c in hand or () if c not in gs.played[seat] and not gs.suit_entered(c)]
+    return {entered(gs, c): c for c in reversed(held)}
+
+
+def read_action(body: Mapping[str, Any], seat: int,
+                by_rank: Mapping[str, Card] | None = None) -> tuple[tuple[Event, ...], int]:
     """The entries a phone's action asks for and the sequence number it was made at.
+    ``by_rank``: the seat's held cards sent by their ranks alone (:func:`held_by_rank`),
+    which a ``play`` may name.
 
     ``{"do": "hand", "dealt": [6 cards], "away": [2 cards], "seq": N}``, ``{"do": "play",
     "card": "5H"}``, ``{"do": "go"}``, ``{"do": "starter", "card": "JD"}``, ``{"do": "claim",
@@ -339,8 +354,11 @@ def read_action(body: Mapping[str, Any], seat: int) -> tuple[tuple[Event, ...], 
     if do == "hand":
         return (Dealt(seat, parse_cards(body.get("dealt"))),
                 LaidAway(seat, parse_cards(body.get("away"), 2))), seq
+    named = body.get("card")
+    if do == "play" and by_rank and isinstance(named, str) and named in by_rank:
+        return (Play(seat, by_rank[named]),), seq
     if do in ("play", "starter"):
-        card = parse_cards([body.get("card")], 1)
+        card = parse_cards([named], 1)
         if len(card) != 1:
             raise ActionError("name one card")
         return ((Play(seat, card[0]) if do == "play" else Starter(card[0])),), seq
