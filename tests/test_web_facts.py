@@ -6,6 +6,7 @@ the ``Turn`` scores at each deal's end. Most cases are a moment of an example re
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -238,3 +239,28 @@ def test_a_deal_starts_with_no_award_in_view(store: Path) -> None:
         client.app.state.hub.refresh()
         assert api_game(client)["last_award"] is None
     game.close()
+
+
+BY_RANK = [LINES[0], LINES[1], LINES[2],
+           '{"type": "starter", "card": "KD", "by_rank": true}', *LINES[4:13]]
+"""The first deal of LINES as the box enters it: the starter named by a hold, every other
+card by its rank alone (``by_rank``), its suit the card wheel's."""
+
+
+def test_api_game_names_cards_entered_by_rank_by_their_ranks(store: Path) -> None:
+    """The pile and the crib name a card whose suit no player entered by its rank alone: no
+    stand-in suit reaches the page or ``/api/game`` (the starter, named, keeps its suit)."""
+    game = ScriptedGame(store, BY_RANK)
+    with TestClient(create_app(store)) as client:
+        game.play_to(7)
+        client.app.state.hub.refresh()
+        data = api_game(client)
+        assert not game.state.suit_entered(game.state.pile[0])
+        assert data["pile"] == ["5", "4", "K"], data["pile"]
+        assert data["starter"] == "KD"
+        game.play_to(13)
+        client.app.state.hub.refresh()
+        data = api_game(client)
+        assert data["crib"] == ["7", "J", "3", "7"], data["crib"]
+        shown = json.dumps({key: data[key] for key in ("pile", "crib", "show", "last_award")})
+        assert not re.search(r"\b(?:10|[2-9TJQKA])[CDHS]\b|[\u2660-\u2667]", shown), shown
