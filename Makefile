@@ -22,9 +22,12 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy --strict pegboard tests/support tests/conformance tools
 
-# The suite on every core (pytest-xdist), a module's tests on one worker (its module fixtures made
-# once), the slowest modules first (tests/conftest.py). `make test WORKERS=0` runs it in one process.
-WORKERS ?= auto
+# The suite on two workers a core (pytest-xdist): much of it waits on real processes (the
+# firmware's heartbeat, mosquitto, Chromium, espeak-ng), so a second worker a core keeps the cores
+# busy (on 2 cores: 262 s with 4 workers, 314 s with 3, about 330-350 s with 2). A module's tests
+# run on one worker (its module fixtures made once), the slowest modules first
+# (tests/conftest.py). `make test WORKERS=0` runs it in one process.
+WORKERS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) * 2 )))
 test: lint test-tools
 	$(BIN)/pytest -n $(WORKERS) --dist loadfile --no-loadscope-reorder
 
