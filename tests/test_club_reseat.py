@@ -44,11 +44,17 @@ def test_club_seat_numbers_a_re_seat_from_its_round(capsys: pytest.CaptureFixtur
     assert all(len(r.tables) == 3 for r in rounds)
 
 
-def test_the_director_re_seats_the_night_without_a_restart(tmp_path: Path) -> None:
-    secret = tmp_path / "director.password"
+def night_files(folder: Path) -> tuple[Path, Path]:
+    """The night's seating file (``NIGHT``) and the director's password file, in ``folder``."""
+    secret = folder / "director.password"
     secret.write_text(SECRET + "\n", encoding="utf-8")
-    seating = tmp_path / "seating.json"
+    seating = folder / "seating.json"
     seating.write_text(json.dumps(NIGHT), encoding="utf-8")
+    return seating, secret
+
+
+def test_the_director_re_seats_the_night_without_a_restart(tmp_path: Path) -> None:
+    seating, secret = night_files(tmp_path)
     extra = ("--seating", str(seating), "--director-password-file", str(secret))
     with Broker(tmp_path / "broker") as broker:
         service = Standings(tmp_path / "r.db", broker.address, extra=extra)
@@ -140,10 +146,7 @@ def test_the_seating_held_carries_on_after_a_crash_and_acts_republish_the_night(
     (SIGKILL) and started again without ``--seating``, it checks games against the re-seat;
     started for another night, it holds none. A director's accept or void that moves the
     next round publishes the club's night again, as a board hears it."""
-    secret = tmp_path / "director.password"
-    secret.write_text(SECRET + "\n", encoding="utf-8")
-    seating = tmp_path / "seating.json"
-    seating.write_text(json.dumps(NIGHT), encoding="utf-8")
+    seating, secret = night_files(tmp_path)
     director = ("--director-password-file", str(secret))
     with Broker(tmp_path / "broker") as broker:
         service = Standings(tmp_path / "r.db", broker.address, club="club", extra=(
@@ -214,10 +217,7 @@ def test_a_seating_kept_without_a_night_is_not_carried_into_another_night(
     ``none``, which the page shows under "Next round"): a game the old seating would hold
     counts. Restarted with ``--night 2``, the same. The director's seating then loaded
     (``POST /api/seating``) is the night's: the page's note goes."""
-    secret = tmp_path / "director.password"
-    secret.write_text(SECRET + "\n", encoding="utf-8")
-    seating = tmp_path / "seating.json"
-    seating.write_text(json.dumps(NIGHT), encoding="utf-8")
+    seating, secret = night_files(tmp_path)
     director = ("--director-password-file", str(secret))
     with Broker(tmp_path / "broker") as broker:
         service = Standings(tmp_path / "r.db", broker.address, club="club",

@@ -72,6 +72,11 @@ def act(board: Board, token: str, body: dict[str, Any]) -> tuple[int, dict[str, 
     return request(board.port, "POST", "/phone/act", body, token=token)
 
 
+def first_playable(view: dict[str, Any]) -> dict[str, Any]:
+    """The phone's tap for its turn: the first card its view offers, else go."""
+    return {"do": "play", "card": view["playable"][0]} if view["playable"] else {"do": "go"}
+
+
 def play_deal(board: Board, tokens: list[str], starter: str = "7S") -> None:
     """Both phones enter their cards, the dealer the starter; the play, lowest card that
     fits first, else go; every tap must be taken."""
@@ -135,8 +140,7 @@ def test_two_phones_play_a_whole_game_over_http(tmp_path: Path) -> None:
             while board.game.phase is Phase.PLAY:
                 seat = board.game.to_act or 0
                 view = me(board, tokens[seat])
-                body = {"do": "play", "card": view["playable"][0]} if view["playable"] else {
-                    "do": "go"}
+                body = first_playable(view)
                 _, data = act(board, tokens[seat], body)
                 assert data["taken"], data
             deals += 1
@@ -195,8 +199,7 @@ def test_a_muggins_game_claims_on_the_phones(tmp_path: Path) -> None:
             assert gs.phase is Phase.PLAY, gs.phase
             seat = gs.to_act or 0
             view = me(board, tokens[seat])
-            body = {"do": "play", "card": view["playable"][0]} if view["playable"] else {
-                "do": "go"}
+            body = first_playable(view)
             assert act(board, tokens[seat], body)[1]["taken"]
         assert claims >= 3 and short == 1 and counts == 3  # the hands and the crib at least
         assert board.recorded().scores == board.game.scores
@@ -414,8 +417,7 @@ def test_no_advice_or_hint_under_the_tournament_lock_but_a_guests(tmp_path: Path
             view = me(board, tokens[seat])
             assert view["help"] is (seat == 1), view
             hinted[seat] += view["hint"] is not None
-            body = {"do": "play", "card": view["playable"][0]} if view["playable"] else {
-                "do": "go"}
+            body = first_playable(view)
             assert act(board, tokens[seat], body)[1]["taken"]
         assert hinted[0] == 0 and hinted[1] > 0, hinted
 
@@ -553,8 +555,7 @@ def test_a_claim_names_a_card_entered_by_rank_by_its_rank(tmp_path: Path) -> Non
             assert gs.phase is Phase.PLAY, gs.phase
             seat = gs.to_act or 0
             view = me(board, tokens[seat])
-            body = {"do": "play", "card": view["playable"][0]} if view["playable"] else {
-                "do": "go"}
+            body = first_playable(view)
             assert act(board, tokens[seat], body)[1]["taken"]
         owner = board.game.pending_claims[0].player
         claim = me(board, tokens[owner])["claim"]
