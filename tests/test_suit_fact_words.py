@@ -108,6 +108,31 @@ def test_the_oled_the_text_panel_and_the_voice_word_the_same_fact() -> None:
     assert starter is not None and app.game.played[1][-1].suit is starter.suit
 
 
+def test_a_held_ok_on_a_card_with_no_suit_fact_answers_and_enters_nothing() -> None:
+    """P2's lead after the starter: a 7 can be in no flush and is no jack. Each hold says and
+    shows it plain (the first with the tone of a key taken, each later one, which changes
+    nothing, with the refusal's), enters nothing, and OK then lays the 7."""
+    app = audio_game()
+    app.pick("5")
+    heard = Heard(app)
+    pv = app.view.picker
+    assert pv is not None
+    heard.feed(KnobTurn(pv.options.index("7") - pv.index))
+    record, game = list(app.record), app.game
+    for _ in range(3):
+        before = len(heard.transcript.texts())
+        assert heard.feed(HOLD_OK) == ["7, plain"]
+        sounds = [t for t in heard.transcript.texts()[before:] if t.startswith("[")]
+        assert sounds == (["[ok]"] if _ == 0 else ["[refused]"])
+        pv = app.view.picker
+        assert pv is not None and pv.facts == (SuitFact.PLAIN,) and pv.candidate == "7"
+        assert fact_line(pv, 21) == "7: plain"
+        assert "P2 plays: > 7, plain <" in panel(app.view)
+        assert list(app.record) == record and app.game == game
+    heard.feed(OK)
+    assert [card.rank for card in app.game.played[1]] == [Rank.SEVEN]
+
+
 def test_a_held_keypad_jack_with_two_facts_asks_and_a_tap_enters_the_one_said() -> None:
     app = jack_after_a_two("keypad")
     heard = Heard(app)

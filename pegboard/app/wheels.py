@@ -3,7 +3,8 @@ and what each key does to it.
 
 Keys on a wheel: turning moves the highlight; OK enters the highlighted card; holding OK
 switches to the highlighted rank's next suit fact ("J, with nobs", "7, in the flush"; after
-the last, the card plain again); GO, where it means
+the last, the card plain again; on a card with no suit fact, "7, plain" at once, entering
+nothing); GO, where it means
 nothing else, jumps to the next group of ranks (A-5, 6-9, 10-K), and a held GO on the table's
 wheel back to the group before. On the keypad a rank key
 enters that rank's plain card at once; held, it highlights the rank with its next suit fact.
@@ -123,8 +124,9 @@ def picker_view(prompt: str, slots: list[Slot], wheel: Wheel, start: int,
     labels = [slot[0].label for slot in slots]
     chosen = slots[index][wheel.fact % len(slots[index])]
     labels[index] = chosen.label
-    # The plain card a hold went round to is said to be plain (where a hold offers facts).
-    plain = wheel.held and chosen.plain and any(o.facts for o in slots[index])
+    # The plain card a hold went round to is said to be plain; so is a card a hold offers
+    # no fact for, so that the hold is seen and heard to answer (and enters nothing).
+    plain = wheel.held and chosen.plain
     facts = chosen.facts or ((SuitFact.PLAIN,) if plain else ())
     return PickerView(prompt, tuple(labels), index, facts)
 

@@ -14,7 +14,9 @@ then the facts of the entries saved, then one of:
   every line the call's fact said as it was taken, is not said at all;
 * **a move** (a click): what the cursor is on now, in short words: the card on the wheel,
   the row, the number ("7", "jack, with nobs", "Teaching: on");
-* **a key taken** that changed what is chosen: the row as it is now;
+* **a key taken** that changed what is chosen: the row as it is now; a hold that changed
+  nothing on a wheel showing what a hold set (a card with no other suit fact): the
+  refusal's tone and the card as it stands ("7, plain");
 * a game under a club night's tournament lock: "Tournament lock: no help" once, before its
   first screen, or before the whole screen when a locked game is resumed or audio mode is
   turned on in one (the screens show the lock for the whole game);
@@ -257,6 +259,12 @@ class AudioScreen:
                 view.selected is not None or view.screen is Screen.CLAIM or (
                 not saved and view.picker is not None and before.picker is not None
                 and view.picker.entering != before.picker.entering)):
+            said.append(cursor_words(view))
+            kind, importance = "row", Importance.SCREEN
+        elif (Sound.REFUSED in sounds and view == before and view.picker is not None
+              and view.picker.facts):
+            # a hold again on a card it offers no other suit fact for: the refusal's tone,
+            # and what the wheel still shows ("7, plain"), so that the hold is answered
             said.append(cursor_words(view))
             kind, importance = "row", Importance.SCREEN
         else:
