@@ -13,11 +13,13 @@ import itertools
 import pytest
 
 from pegboard.app.inputs import RankKey
+from pegboard.app.state import Count
 from pegboard.app.view import PageKind, Screen, SideView, View
-from pegboard.app.words import wrap
+from pegboard.app.words import count_lines, wrap
 from pegboard.coach import rulehelp
 from pegboard.coach.help_shape import Continued
-from pegboard.rules.cards import Rank
+from pegboard.rules.cards import Card, Rank, parse_cards
+from pegboard.rules.show import score_hand
 from pegboard.sim.screen import LEGEND_ROWS, box_size, choose_layout
 from pegboard.sim.terminal import words_below
 from pegboard.voice.audio import screen_words
@@ -147,3 +149,21 @@ def test_a_claims_and_a_counts_phrases_are_never_run_together(screen: Screen) ->
     assert all(line in rows for line in lines), rows
     for line, after in itertools.pairwise(lines):
         assert f"{line} {after}" not in rows, rows
+
+
+@pytest.mark.parametrize(("hand", "starter", "phrase"), [
+    ("5C 5D AH 2S", "5H", "pair royal is 8 (5 5 5)"),
+    ("5C 6D 7H JS", "5H", "double run is 12 (5 5 6 7)"),
+])
+def test_a_counts_phrase_the_screen_broke_before_its_cards_reads_whole(
+        hand: str, starter: str, phrase: str) -> None:
+    """A count's phrase too long for the screen puts its cards on a line of their own; the
+    panel joins them back to their phrase and keeps the phrases apart."""
+    count = score_hand(parse_cards(hand), Card.parse(starter))
+    lines = count_lines(Count(0, False, tuple(parse_cards(hand)), count.items))
+    words = phrase.split(" (")[0]
+    assert words in lines and phrase not in lines, lines  # the screen's two lines
+    view = View(Screen.SHOW, "P2's hand: 8", lines, sides=SIDES, hint="OK next")
+    rows = "\n".join(panel_rows(view))
+    assert phrase in rows, rows
+    assert f"\u2502 ({phrase.split(' (')[1]}" not in rows, rows

@@ -12,7 +12,7 @@ from collections import Counter
 from pegboard.app.picker import rank_label
 from pegboard.app.state import Count, Page
 from pegboard.app.view import PageKind, Screen
-from pegboard.coach.help_shape import LINE_WIDTH, wrap_lines
+from pegboard.coach.help_shape import LINE_WIDTH, Continued, wrap_lines
 from pegboard.coach.help_shape import rejoined as rejoined  # the wider outputs' join
 from pegboard.rules.cards import Card
 from pegboard.rules.events import (
@@ -184,8 +184,8 @@ def count_lines(count: Count) -> tuple[str, ...]:
             lines.append(f"{phrase_words(phrase)} ({cards})")
         elif len(f"{words} ({cards})") < LINE_WIDTH:  # the last column holds the scroll mark
             lines.append(f"{words} ({cards})")
-        else:  # the cards on a line of their own, not cut off at the edge
-            lines.extend((words, f"  ({cards})"))
+        else:  # the cards on a line of their own, not cut off at the edge; a wider output
+            lines.extend((words, Continued(f"  ({cards})")))  # joins them back to their phrase
     if not lines:
         lines.append("nineteen")  # the players' word for a count of nothing, as the voice says
     held = " ".join(rank_label(c.rank) for c in count.cards)
