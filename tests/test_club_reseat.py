@@ -2,11 +2,14 @@
 night (a late arrival, a withdrawal) with ``POST /api/seating`` (the rounds ``club seat
 --json --from-round N`` prints), and each new game is checked against the seating as it now
 stands; the re-seat is an act in the audit of acts and stands across a restart with the same
-``--seating`` file. Against a real mosquitto."""
+``--seating`` file, and without it: with the service's ``--night``, for that night; without
+one, within the evening (the night of its first game counted kept with it). Against a real
+mosquitto."""
 
 from __future__ import annotations
 
 import json
+import sqlite3
 import threading
 from pathlib import Path
 from typing import Any
@@ -17,8 +20,19 @@ import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
 from pegboard.cli import main
+from pegboard.club.results import (
+    EVENING_S,
+    Stored,
+    bind_seating,
+    carried,
+    connect,
+    save_seating,
+    saved_seating,
+    store_result,
+    transaction,
+)
 from pegboard.club.scorecard import judge
-from pegboard.club.seating import from_json
+from pegboard.club.seating import Tonight, from_json
 from pegboard.club.topics import night_topic, parse_night, result_topic
 from tests.support.club import Standings
 from tests.support.mosquitto import Broker
@@ -209,14 +223,70 @@ def test_the_seating_held_carries_on_after_a_crash_and_acts_republish_the_night(
             service.stop()
 
 
-def test_a_seating_kept_without_a_night_is_not_carried_into_another_night(
+def test_a_re_seat_without_a_night_number_carries_over_a_restart(tmp_path: Path) -> None:
+    """A service started with ``--seating`` and no ``--night`` (the boards' configs give the
+    night): its seating is the night of its first game counted (kept with it, said on the
+    page's ``/api/seating``). The director re-seats round 2 in the middle of the night;
+    the service restarted without ``--seating`` (nor ``--night``) takes the re-seat up, with
+    its night: a game the re-seat seats counts, one of the first seating's round 2 waits
+    for the director, and a late result of another night is not checked against it."""
+    seating, secret = night_files(tmp_path)
+    director = ("--director-password-file", str(secret))
+    with Broker(tmp_path / "broker") as broker:
+        service = Standings(tmp_path / "r.db", broker.address, club="club",
+                            extra=("--seating", str(seating), *director))
+        board = Client(broker.port)
+
+        def send(found: dict[str, Any]) -> None:
+            board.send(result_topic("club", "b1", found["game"]), json.dumps(found).encode())
+
+        try:
+            assert service.get("/api/seating")["night"] is None  # not known yet
+            send(night_card(1, ("101", "102"), 1, 1, night=7))  # round 1, as seated
+            assert service.wait_for(1)["held"] == 0
+            seats = service.get("/api/seating")
+            assert (seats["night"], seats["round"]) == (7, 2)
+            again = [{"round": 2, "bye": None, "tables": [
+                {"table": 1, "members": ["101", "105"]},
+                {"table": 2, "members": ["103", "104"]}]}]
+            done = httpx.post(service.url.rstrip("/") + "/api/seating", timeout=LIVENESS_S,
+                              headers={"authorization": f"Bearer {SECRET}"},
+                              json={"director": "Pat", "reason": "105 late, 102 went home",
+                                    "rounds": again})
+            assert done.status_code == 200, done.text
+            service.kill()  # the standings host loses its power in the middle of the night
+            service.start(list(director))  # started again: no --seating, no --night
+            assert ("tonight's seating is the one held in the results database (rounds 1-2, "
+                    "night 7, as last seated)") in service.log.read_text(encoding="utf-8")
+            seats = service.get("/api/seating")
+            assert (seats["night"], seats["round"], seats["none"]) == (7, 2, "")
+            assert [t["members"] for t in seats["tables"]] == [["101", "105"], ["103", "104"]]
+            send(night_card(2, ("101", "105"), 1, 2, night=7))  # fits the re-seat only
+            assert service.wait_for(2)["held"] == 0
+            old = night_card(3, ("103", "102"), 2, 2, night=7)  # the first seating's table 2
+            send(old)
+            status = service.wait_for(2, held=1)
+            assert (status["results"], status["held"]) == (2, 1)
+            assert [(q["id"], q["why"]) for q in service.get("/api/queue")["queue"]] == [
+                (old["id"], "round 2, table 2 is seated 103 v 104, not 102 v 103")]
+            # A board's late result of night 6, seated otherwise: not night 7's to check.
+            send(night_card(4, ("102", "103"), 1, 1, night=6))
+            status = service.wait_for(3)
+            assert (status["results"], status["held"]) == (3, 1)
+        finally:
+            board.close()
+            service.stop()
+
+
+def test_a_seating_held_without_a_night_number_is_not_carried_into_next_week(
         tmp_path: Path) -> None:
     """Week 1: the service started with ``--seating`` and no ``--night``, a game of its
-    seating counted. Restarted without ``--seating`` (a new week: the service cannot tell),
-    it holds no seating and says why on standard error and on the page (``/api/seating``'s
-    ``none``, which the page shows under "Next round"): a game the old seating would hold
-    counts. Restarted with ``--night 2``, the same. The director's seating then loaded
-    (``POST /api/seating``) is the night's: the page's note goes."""
+    seating counted. A week on (the results database's clock moved back a week), restarted
+    without ``--seating``, it holds no seating and says why on standard error and on the
+    page (``/api/seating``'s ``none``, which the page shows under "Next round"): a game
+    the old seating would hold counts. Restarted with ``--night 2``, the same. The
+    director's seating then loaded (``POST /api/seating``) is the night's: the page's note
+    goes."""
     seating, secret = night_files(tmp_path)
     director = ("--director-password-file", str(secret))
     with Broker(tmp_path / "broker") as broker:
@@ -232,9 +302,11 @@ def test_a_seating_kept_without_a_night_is_not_carried_into_another_night(
             send(night_card(1, ("101", "102"), 1, 1))  # week 1, round 1, as seated
             assert service.wait_for(1)["held"] == 0
             service.stop()
+            week_ago(tmp_path / "r.db")
             service.start(list(director))  # next week, no --seating, no --night
-            why = ("the seating held is kept without a night number (club serve without "
-                   "--night), not known to be tonight's")
+            why = ("the seating held (night 1's, last used 168 hours ago) is not tonight's: "
+                   "without --night, a seating carries over a restart within 12 hours of its "
+                   "last use, so none is loaded")
             assert why in service.log.read_text(encoding="utf-8")
             seats = service.get("/api/seating")
             assert why in seats["none"] and (seats["round"], seats["tables"]) == (None, [])
@@ -265,3 +337,78 @@ def test_a_seating_kept_without_a_night_is_not_carried_into_another_night(
         finally:
             board.close()
             service.stop()
+
+
+def week_ago(path: Path) -> None:
+    """Move everything the results database at ``path`` holds a week into the past (the
+    service stopped): as if the service were started again a week later."""
+    db = sqlite3.connect(path)
+    try:
+        with db:
+            db.execute("UPDATE seating SET at = at - ?", (WEEK_S,))
+            db.execute("UPDATE result SET received = received - ?", (WEEK_S,))
+    finally:
+        db.close()
+
+
+WEEK_S = 7 * 24 * 3600.0
+
+
+def test_a_seating_held_is_tonight_s_by_its_night_or_within_the_evening(tmp_path: Path
+                                                                        ) -> None:
+    """:func:`carried`: with ``--night`` a seating is tonight's when kept for that night;
+    without, when kept or counted against within 12 hours (a game of its night counted
+    later keeps it in use); its night number is kept with it once a game binds it."""
+    db = connect(tmp_path / "r.db")
+    try:
+        save_seating(db, NIGHT, source="f", director="club serve", reason="x", now=1000.0)
+        held = saved_seating(db)
+        assert held is not None and (held.night, held.at) == (None, 1000.0)
+        assert carried(db, held, None, 1000.0 + EVENING_S) == ""
+        assert "last used 12 hours ago" in carried(db, held, None, 1001.0 + EVENING_S)
+        assert "kept without a night number" in carried(db, held, 3, 1000.0)
+        with transaction(db):
+            assert bind_seating(db, 3)
+            assert not bind_seating(db, 4)  # known: kept
+        held = saved_seating(db)
+        assert held is not None and held.night == 3
+        assert carried(db, held, 3, 1000.0 + WEEK_S) == ""  # --night says so
+        assert "night 3's, not known to be tonight's (4)" in carried(db, held, 4, 1000.0)
+        # a game of night 3 counted five hours after the seating was kept: in use till then
+        found = night_card(1, ("101", "102"), 1, 1, night=3)
+        assert store_result(db, found, now=1000.0 + 5 * 3600, seating=from_json(NIGHT),
+                            seating_night=3) is Stored.COUNTED
+        assert carried(db, held, None, 1000.0 + 5 * 3600 + EVENING_S) == ""
+        assert "night 3's, last used 13 hours ago" in carried(
+            db, held, None, 1000.0 + 5 * 3600 + EVENING_S + 3600)
+    finally:
+        db.close()
+
+
+def test_a_seating_s_night_is_its_first_game_counted_and_none_before(tmp_path: Path
+                                                                     ) -> None:
+    """:func:`store_result` with a seating of no known night: a game held (not seated) or a
+    board's late result of an older night binds nothing; the first game counted against it
+    binds its night, in the database and through ``bound``."""
+    db = connect(tmp_path / "r.db")
+    told: list[int] = []
+    try:
+        rounds = from_json(NIGHT)
+        older = night_card(1, ("101", "103"), 1, 1, night=4)  # before the seating: counted
+        assert store_result(db, older, seating=None) is Stored.COUNTED
+        save_seating(db, NIGHT, source="f", director="club serve", reason="x")
+        misfit = night_card(2, ("101", "103"), 1, 1, night=5)  # not seated so: held
+        assert store_result(db, misfit, seating=rounds, bound=told.append) is Stored.HELD
+        late = night_card(3, ("102", "104"), 1, 2, night=3)  # an older night's: not checked
+        assert store_result(db, late, seating=rounds, bound=told.append) is Stored.COUNTED
+        held = saved_seating(db)
+        assert told == [] and held is not None and held.night is None
+        fits = night_card(4, ("101", "102"), 1, 1, night=5)
+        assert store_result(db, fits, seating=rounds, bound=told.append) is Stored.COUNTED
+        held = saved_seating(db)
+        assert told == [5] and held is not None and held.night == 5
+        tonight = Tonight(rounds)
+        assert tonight.bind(5) and tonight.night == 5 and not tonight.bind(6)
+        assert not Tonight(None).bind(5)  # no seating: nothing to bind
+    finally:
+        db.close()

@@ -412,9 +412,12 @@ def create_app(db_path: Path, notes: Notes, *, hosts: Collection[str] | None,
                 "rescored": table.rescored(db)}
 
     def api_seating(db: sqlite3.Connection, request: Request) -> dict[str, Any]:
-        """The next round's tables and bye, and ``none``: why no seating is loaded ("" when
-        one is, or none was ever kept: a new night's seating held back from last night's)."""
-        return {**table.next_round(db, tonight.rounds or []), "none": tonight.why_none}
+        """The next round's tables and bye, the ``night`` the seating is for (None: not
+        known yet), and ``none``: why no seating is loaded ("" when one is, or none was ever
+        kept: a new night's seating held back from last night's)."""
+        night = tonight.night
+        return {**table.next_round(db, tonight.rounds or [], night), "night": night,
+                "none": tonight.why_none}
 
     async def api_tables(request: Request) -> Response:
         return JSONResponse({"tables": tables()}, headers={"cache-control": "no-store"})

@@ -209,21 +209,31 @@ def store_result(db: sqlite3.Connection, card: dict[str, Any], *, now: float | N
                  points: GamePoints = GamePoints.ACC, seating: list[Round] | None = None,
                  bye: Bye = Bye.WIN,
                  then: Callable[[sqlite3.Connection], None] | None = None,
-                 seating_night: int | None = None) -> Stored:
+                 seating_night: int | None = None,
+                 bound: Callable[[int], None] | None = None) -> Stored:
     """Store a checked scorecard (see the module), counted by the club's game ``points``
     when it fits the night (:func:`misfit`, with tonight's ``seating`` if one is loaded,
     for ``seating_night`` when known: :func:`seated`), else held for the director: what
     it did. A counted game credits its round's bye, as the club's ``bye`` says
     (:func:`credit_bye`). ``then`` writes in the same transaction (the service's own
-    bookkeeping of the message: stored with it, or not at all)."""
+    bookkeeping of the message: stored with it, or not at all).
+
+    A seating whose night is not known (``seating_night`` None: a service started without
+    ``--night``) is the night of the first game counted against it: that night is kept
+    with the seating held (:func:`bind_seating`, in the same transaction) and ``bound`` is
+    told it once stored."""
     seating = seated(card, seating, seating_night)
+    learns = seating_night is None and checked(db, card, seating)
     with transaction(db):
         stored = _store(db, card, time.time() if now is None else now, points, seating)
         if stored.changes:
             credit_bye(db, card, seating, points, bye)
+        learnt = learns and stored is Stored.COUNTED and bind_seating(db, card["night"])
         if then is not None:
             then(db)
-        return stored
+    if learnt and bound is not None:
+        bound(int(card["night"]))
+    return stored
 
 
 def stored_before(db: sqlite3.Connection, card: Mapping[str, Any]) -> bool:
@@ -260,15 +270,25 @@ def credit_bye(db: sqlite3.Connection, card: Mapping[str, Any], seating: list[Ro
                (card["club"], card["night"], card["round"], found.bye, gained, won))
 
 
+def checked(db: sqlite3.Connection, card: Mapping[str, Any], seating: list[Round] | None
+            ) -> bool:
+    """Whether ``card`` is checked against the ``seating`` loaded (:func:`misfit`): a game of
+    tonight, the newest night with results of its club, or a later one (a board's late
+    result of an older night is not)."""
+    if seating is None:
+        return False
+    newest = db.execute("SELECT MAX(night) FROM result WHERE club = ?",
+                        (card["club"],)).fetchone()[0]
+    return newest is None or bool(card["night"] >= newest)
+
+
 def misfit(db: sqlite3.Connection, card: Mapping[str, Any], key: str,
            seating: list[Round] | None) -> str:
     """Why a new game does not fit the night ("" when it does): with a seating loaded (for
-    tonight: the newest night with results, or a later one), its round and table must seat
-    its members; and none of its members may already have a game counted in that round."""
+    tonight: :func:`checked`), its round and table must seat its members; and none of its
+    members may already have a game counted in that round."""
     members = sorted(player["member"] for player in card["players"])
-    newest = db.execute("SELECT MAX(night) FROM result WHERE club = ?",
-                        (card["club"],)).fetchone()[0]
-    if seating is not None and (newest is None or card["night"] >= newest):
+    if seating is not None and checked(db, card, seating):
         found = next((r for r in seating if r.number == card["round"]), None)
         if found is None:
             return f"round {card['round']} is not in tonight's seating"
@@ -512,8 +532,54 @@ class Held(NamedTuple):
     source: str
     """The digest of the ``--seating`` file it was first loaded from ("" when none)."""
     night: int | None
-    """The night it is for (the service's ``--night``), None when the service was not
-    given one."""
+    """The night it is for (the service's ``--night``, or the night of the first game
+    counted against it: :func:`bind_seating`), None when not known."""
+    at: float = 0.0
+    """When it was kept (seconds since the epoch)."""
+
+
+EVENING_S = 12 * 3600.0
+"""How long a seating held without a night number given (a service started without
+``--night``) stays tonight's after its last use: a club night is one evening, so a seating
+neither kept nor counted against for 12 hours is another night's, and a service that
+cannot tell nights by number tells them by this."""
+
+
+def bind_seating(db: sqlite3.Connection, night: int) -> bool:
+    """Keep ``night`` with the seating held when its night is not known (the night of the
+    first game counted against it); whether it was not known (in the caller's
+    transaction)."""
+    return db.execute("UPDATE seating SET night = ? WHERE rowid = (SELECT rowid FROM seating "
+                      "ORDER BY at DESC, rowid DESC LIMIT 1) AND night IS NULL",
+                      (night,)).rowcount > 0
+
+
+def carried(db: sqlite3.Connection, held: Held, night: int | None, now: float) -> str:
+    """Why the seating ``held`` is not tonight's at a start of the service ("" when it is,
+    and the service takes it up as it stands, re-seats and all). ``night``: the service's
+    ``--night``. With one, a seating is tonight's when kept for that very night. Without
+    one (the boards' configs give the night), a seating is tonight's when it was last used
+    within the evening (:data:`EVENING_S`): kept, or a game of its night counted; its
+    night, if known, stays with it."""
+    if night is not None:
+        if held.night == night:
+            return ""
+        kept = ("kept without a night number (club serve without --night)"
+                if held.night is None else f"night {held.night}'s")
+        return (f"the seating held is {kept}, not known to be tonight's ({night}): a seating "
+                "belongs to its night, so none is loaded")
+    last = held.at
+    if held.night is not None:
+        row = db.execute("SELECT MAX(received) FROM result WHERE night = ?",
+                         (held.night,)).fetchone()
+        last = max(last, row[0] or 0.0)
+    if now - last <= EVENING_S:
+        return ""
+    hours = (now - last) / 3600
+    of = "" if held.night is None else f"night {held.night}'s, "
+    return (f"the seating held ({of}last used {hours:.0f} hours ago) is not tonight's: "
+            f"without --night, a seating carries over a restart within {EVENING_S / 3600:.0f} "
+            "hours of its last use, so none is loaded")
 
 
 def save_seating(db: sqlite3.Connection, rounds: list[dict[str, Any]], *, source: str,
@@ -538,10 +604,11 @@ def save_seating(db: sqlite3.Connection, rounds: list[dict[str, Any]], *, source
 
 def saved_seating(db: sqlite3.Connection) -> Held | None:
     """The seating kept last, or None."""
-    row = db.execute("SELECT rounds, source, night FROM seating ORDER BY at DESC, rowid DESC "
-                     "LIMIT 1").fetchone()
+    row = db.execute("SELECT rounds, source, night, at FROM seating ORDER BY at DESC, "
+                     "rowid DESC LIMIT 1").fetchone()
     return None if row is None else Held(json.loads(row[0]), str(row[1]),
-                                         None if row[2] is None else int(row[2]))
+                                         None if row[2] is None else int(row[2]),
+                                         float(row[3]))
 
 
 def queue(db: sqlite3.Connection) -> list[dict[str, Any]]:

@@ -196,9 +196,10 @@ class Tonight:
     def __init__(self, rounds: list[Round] | None = None, night: int | None = None,
                  why_none: str = "") -> None:
         """``night``: the night the seating is for (the service's ``--night``; None: not
-        given), kept with it in the results database; a game of another night is not
-        checked against it (:func:`pegboard.club.results.seated`). ``why_none``: why no
-        seating is loaded, for the page ("" when one is, or none was ever kept)."""
+        known yet, until a game of it is counted: :meth:`bind`), kept with it in the results
+        database; a game of another night is not checked against it
+        (:func:`pegboard.club.results.seated`). ``why_none``: why no seating is loaded, for
+        the page ("" when one is, or none was ever kept)."""
         self._rounds = rounds
         self.night = night
         self.why_none = "" if rounds is not None else why_none
@@ -216,3 +217,14 @@ class Tonight:
             self._rounds = merged(self._rounds, given)
             self.why_none = ""
             return self._rounds
+
+    def bind(self, night: int) -> bool:
+        """The seating is ``night``'s, when its night was not known: a game of ``night``
+        was counted against it (a service started without ``--night`` learns its night
+        from its first game seated). Whether it was bound now (not: known before, or no
+        seating)."""
+        with self._lock:
+            if self.night is not None or self._rounds is None:
+                return False
+            self.night = night
+            return True

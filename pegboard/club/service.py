@@ -450,7 +450,7 @@ class Subscriber:
             db = self._database()
             stored = store_result(db, card, points=self.points, seating=self.tonight.rounds,
                                   bye=self.bye, then=bookkeeping,
-                                  seating_night=self.tonight.night)
+                                  seating_night=self.tonight.night, bound=self._bound)
             if stored.changes:
                 self.publish_night(db)  # the next round may have come
         log.info("result %s from %s:%s: %s", card["id"], card["board"], card["game"], stored)
@@ -460,6 +460,12 @@ class Subscriber:
                           "table": card["table"]})
         else:
             self.written()
+
+    def _bound(self, night: int) -> None:
+        """Tonight's seating, loaded with no night number, is ``night``'s: its first game
+        was counted (kept with it in the database, so a restart takes it up)."""
+        if self.tonight.bind(night):
+            log.info("tonight's seating is night %d's: its first game is counted", night)
 
     def _refuse(self, seq: int, topic: str, payload: bytes, error: ClubError,
                 card_id: bytes | None = None) -> None:

@@ -229,11 +229,14 @@ def night_csv(db: sqlite3.Connection, night: int | None) -> str:
     return out.getvalue()
 
 
-def next_round(db: sqlite3.Connection, seating: list[Round]) -> dict[str, Any]:
-    """The next round to play tonight (one after the highest with a result on the newest
-    night): its tables with each player's name (the roster's, else as last played), and
-    the bye. ``round`` is None when the seating has no more rounds."""
-    newest = db.execute("SELECT MAX(night) FROM result").fetchone()[0]
+def next_round(db: sqlite3.Connection, seating: list[Round], night: int | None = None
+               ) -> dict[str, Any]:
+    """The next round to play tonight (one after the highest with a result on ``night``,
+    the seating's, or when it is not known the newest night): its tables with each
+    player's name (the roster's, else as last played), and the bye. ``round`` is None when
+    the seating has no more rounds."""
+    newest = (db.execute("SELECT MAX(night) FROM result").fetchone()[0] if night is None
+              else night)
     played = db.execute("SELECT MAX(round) FROM result WHERE night = ?",
                         (newest,)).fetchone()[0] if newest is not None else None
     number = (played or 0) + 1

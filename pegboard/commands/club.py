@@ -307,9 +307,9 @@ def run_serve(args: argparse.Namespace) -> int:
             results.load_members(db, Path(args.members))
         why_none = ""
         if rounds is not None:
-            rounds = _tonight(db, rounds, source, args.seating, args.night)
+            rounds, seated = _tonight(db, rounds, source, args.seating, args.night)
         else:
-            rounds, source, why_none = _held(db, args.night)
+            rounds, source, why_none, seated = _held(db, args.night)
     finally:
         db.close()
     tls = _tls(args.certfile, args.keyfile)
@@ -329,7 +329,7 @@ def run_serve(args: argparse.Namespace) -> int:
         return club_server.serve(db_path, sock, given.broker, club=given.club, name=args.name,
                                  username=given.username, password=given.password,
                                  ca_file=given.ca_file, hosts=server_hosts.board_names(),
-                                 seating=seating.Tonight(rounds, args.night, why_none),
+                                 seating=seating.Tonight(rounds, seated, why_none),
                                  points=GamePoints(args.game_points),
                                  director=director, tls=tls, night=night,
                                  seating_source=source, bye=results.Bye(args.bye),
@@ -406,44 +406,44 @@ def _seating(path: Path) -> tuple[list[Any], str]:
 
 
 def _tonight(db: Any, rounds: list[Any], source: str, path: str, night: int | None
-             ) -> list[Any]:
-    """Tonight's seating at the start: the file's, unless the director re-seated the
-    night since this very file was loaded for the same night (then that re-seat, kept in
-    the database, so a restart with the same ``--seating`` does not undo it)."""
+             ) -> tuple[list[Any], int | None]:
+    """Tonight's seating at the start, and the night it is for: the file's, unless the
+    director re-seated the night since this very file was loaded for tonight
+    (:func:`~pegboard.club.results.carried`; then that re-seat, kept in the database, so a
+    restart with the same ``--seating`` does not undo it)."""
     saved = results.saved_seating(db)
-    if saved is not None and saved.source == source and saved.night == night:
-        return list(seating.from_json(saved.rounds))
+    if (saved is not None and saved.source == source
+            and not results.carried(db, saved, night, time.time())):
+        return list(seating.from_json(saved.rounds)), saved.night
     results.save_seating(db, seating.to_json(rounds), source=source, director="club serve",
                          reason=f"--seating {path}", night=night)
-    return rounds
+    return rounds, night
 
 
-def _held(db: Any, night: int | None) -> tuple[list[Any] | None, str, str]:
+def _held(db: Any, night: int | None) -> tuple[list[Any] | None, str, str, int | None]:
     """Tonight's seating at a start without ``--seating``: the one the results database
-    holds (the file loaded before, as the director last re-seated it) when it is tonight's,
-    kept for this very ``--night``. A seating belongs to its night: one kept for another
-    night, or kept without a night number (a service started without ``--night``, which
-    cannot tell tonight from next week), is not carried over, and the night starts with
-    none. Its rounds (None: no seating), the digest of the file it came from, and why none
-    is loaded (for the page; "" when one is). Said on standard error."""
+    holds (the file loaded before, as the director last re-seated it) when it is tonight's
+    (:func:`~pegboard.club.results.carried`: kept for this very ``--night``; without
+    ``--night``, used within the evening). A seating belongs to its night: one kept for
+    another night is not carried over, and the night starts with none. Its rounds (None: no
+    seating), the digest of the file it came from, why none is loaded (for the page; ""
+    when one is), and the night it is for (None: not known yet). Said on standard error."""
     saved = results.saved_seating(db)
     if saved is None:
-        return None, "", ""
-    if night is None or saved.night != night:
-        kept = ("kept without a night number (club serve without --night)"
-                if saved.night is None else f"night {saved.night}'s")
-        tonight = "tonight's" if night is None else f"tonight's ({night})"
-        why = (f"the seating held is {kept}, not known to be {tonight}: a seating belongs to "
-               "its night, so none is loaded (give --seating FILE, or POST /api/seating; "
-               "started with --night N, a night's seating carries over a restart)")
+        return None, "", "", night
+    why = results.carried(db, saved, night, time.time())
+    if why:
+        why += (" (give --seating FILE, or POST /api/seating; started with --night N, a "
+                "night's seating carries over a restart)")
         print(f"pegboard club serve: {why}", file=sys.stderr, flush=True)
-        return None, "", why
+        return None, "", why, night
     rounds = list(seating.from_json(saved.rounds))
     numbers = [r.number for r in rounds]
+    of = "night not known yet" if saved.night is None else f"night {saved.night}"
     print(f"pegboard club serve: tonight's seating is the one held in the results database "
-          f"(rounds {min(numbers)}-{max(numbers)}, night {saved.night}, as last seated)",
+          f"(rounds {min(numbers)}-{max(numbers)}, {of}, as last seated)",
           file=sys.stderr, flush=True)
-    return rounds, saved.source, ""
+    return rounds, saved.source, "", saved.night
 
 
 def _league(args: argparse.Namespace) -> club_setup.League | None:
