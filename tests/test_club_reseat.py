@@ -33,6 +33,7 @@ from pegboard.club.results import (
 )
 from pegboard.club.scorecard import judge
 from pegboard.club.seating import Tonight, from_json
+from pegboard.club.standings import next_round
 from pegboard.club.topics import night_topic, parse_night, result_topic
 from tests.support.club import Standings
 from tests.support.mosquitto import Broker
@@ -407,6 +408,8 @@ def test_a_seating_s_night_is_its_first_game_counted_and_none_before(tmp_path: P
         assert store_result(db, fits, seating=rounds, bound=told.append) is Stored.COUNTED
         held = saved_seating(db)
         assert told == [5] and held is not None and held.night == 5
+        # The next round is counted on the seating's night: a night not begun starts at 1.
+        assert [next_round(db, rounds, n)["round"] for n in (5, 6)] == [2, 1]
         tonight = Tonight(rounds)
         assert tonight.bind(5) and tonight.night == 5 and not tonight.bind(6)
         assert not Tonight(None).bind(5)  # no seating: nothing to bind
