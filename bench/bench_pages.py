@@ -8,6 +8,8 @@ as a browser after the 5 s keep-alive) for each ``standings`` note, one at a tim
 ``tables`` note read from the stream alone. Measured:
 
 - the service's CPU over the run (utime + stime of its process, as % of one core);
+- the service's CPU a page update: its CPU over the run by the ``/api/page`` answers it
+  gave (what a Pi's budget is worked out from);
 - result → page redrawn: from the result's publish to each page's ``/api/page`` answer
   read whole with it (every page, every result): the median page and the last page;
 - a keep-alive request's round trip (``/api/status`` 50 times on one connection, and
@@ -199,6 +201,9 @@ def one_run(home: Path, pages: int, seconds: float, first_seed: int) -> None:
     drawn = min((len(crowd.done.get(r, [])) for r in sent), default=0)
     print(f"  {pages} pages, {elapsed:.0f} s, {len(sent)} results, {entries} entries: "
           f"service CPU {100 * used / elapsed:.1f} % of a core (goal ≤ 10 %)")
+    if crowd.fetches:
+        print(f"    service CPU a page update (all the service's CPU over the run, entries and "
+              f"results included, by /api/page answered): {1000 * used / crowd.fetches:.2f} ms")
     if waits:
         print(f"    result → page redrawn: median {statistics.median(waits):.2f} s, "
               f"last page {max(lasts):.2f} s (goal: median ≤ 1 s); every result drawn by "
