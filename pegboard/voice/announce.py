@@ -54,7 +54,7 @@ from pegboard.rules.facts import (
     CountSaid,
     Report,
 )
-from pegboard.voice.acts import Announcement, Importance, told
+from pegboard.voice.acts import Announcement, Importance, Parts, told
 from pegboard.voice.held import Unheard, pegged_before
 from pegboard.voice.phrases import (
     Phrases,
@@ -127,7 +127,8 @@ class Announcer:
             return Heard(self._release(state.screen, []))
         said = self._told(state, added, entries)
         if taken:
-            said = self._corrected(said, self._told(state, taken, entries))
+            said = self._corrected(said, self._told(state, taken, entries),
+                                   session.state.names)
         said = _show_order_first([*said, *self._teaching(state, entries)])
         self._remember(state)
         return Heard(self._release(state.screen, said))
@@ -158,15 +159,16 @@ class Announcer:
                     audio=self.audio)
 
     def _corrected(self, said: list[Announcement], before: list[Announcement],
-                   ) -> list[Announcement]:
+                   names: Sequence[str]) -> list[Announcement]:
         """Entries taken back and entered again in one step (GO putting a count right): of
         what their reports call for now, only what is about other facts than what the
         withdrawn reports called for (the count put right, a later count's new standing); a
-        count so said again is said as recounted. A later count whose words did not change
-        is not said again: the standing it now leaves is said with the count put right
-        before it ("Recounted. Ann: ... twelve; Ann 88, Ben 79"). What was held unsaid for
-        the withdrawn entries (count it yourself) is dropped: the new reports bring it
-        again."""
+        count so said again is said as recounted, with the standing it leaves. A later count
+        whose words did not change is not said whole again: its total, with the standing it
+        now leaves ("Recounted. Ann: ... twelve; Ann 82, Ben 79", then "Ben still six; Ann
+        82, Ben 85"); a later count of nothing not at all (its standing is the one just
+        said). What was held unsaid for the withdrawn entries (count it yourself) is
+        dropped: the new reports bring it again."""
         unsaid = Counter(_about(a) for a in self._held)
         replaced = Counter(_about(a) for a in before)
         words = Counter(_words(a) for a in before if a.kind in _COUNTS) - Counter(
@@ -174,23 +176,22 @@ class Announcer:
         self._held = tuple(a for a in self._held if _about(a) not in replaced)
         owed = replaced - unsaid  # said already, to be said again only if changed
         out: list[Announcement] = []
-        recounted: int | None = None  # where in ``out`` the last count said again is
+        recounted = False  # a count was said again: the later ones' standings moved
         for announcement in said:
             if owed[_about(announcement)] > 0:
                 owed[_about(announcement)] -= 1
                 continue
             parts = announcement.parts
             if (announcement.kind in _COUNTS and words[_words(announcement)] > 0
-                    and recounted is not None and parts is not None and parts.board):
-                # the same words, only its standing is new: carried by the count put right
+                    and recounted and parts is not None and parts.board):
+                # the same words, only its standing is new: said by its total
                 words[_words(announcement)] -= 1
-                said_again = out[recounted]
-                if said_again.parts is not None:
-                    moved = replace(said_again.parts, board=parts.board)
-                    out[recounted] = replace(said_again, text=moved.text, parts=moved)
+                moved = self._still(announcement, parts, names)
+                if moved is not None:
+                    out.append(moved)
                 continue
             if announcement.kind in _COUNTS:
-                recounted = len(out)
+                recounted = True
                 again = self._phrases.recounted
                 text = again.format(said=announcement.text)
                 parts = announcement.parts
@@ -200,6 +201,20 @@ class Announcer:
                 announcement = replace(announcement, text=text, parts=parts, short=short)
             out.append(announcement)
         return out
+
+    def _still(self, count: Announcement, parts: Parts, names: Sequence[str],
+               ) -> Announcement | None:
+        """A later count said again for its new standing, by its total ("Ben still six; Ann
+        82, Ben 85"); None for a count of nothing, which moves no standing."""
+        player, counted, phrases = count.about[:3]
+        assert isinstance(player, int) and isinstance(phrases, tuple)
+        if not phrases:
+            return None
+        p = self._phrases
+        who = (p.crib if counted is Counted.CRIB else p.hand).format(name=names[player])
+        head = p.still.format(who=who, points=p.number(phrases[-1][1]))
+        moved = replace(parts, head=head, count="")
+        return replace(count, text=moved.text, parts=moved, short="")
 
     def _release(self, screen: ScreenState, said: list[Announcement]
                  ) -> tuple[Announcement, ...]:

@@ -101,6 +101,10 @@ class Phrases:
     breakdown: bool = True
     """A count said phrase by phrase ("fifteen two, fifteen four, and a pair is six"), or
     by its total alone ("six": the terse style)."""
+    still: str = "{who} still {points}"
+    """A later count whose words did not change, said again for the standing a count put
+    right before it moved (a count is never said whole twice): ``{who}`` (a count's owner,
+    :attr:`hand` or :attr:`crib`), ``{points}``."""
 
 
 ENGLISH = Phrases(
