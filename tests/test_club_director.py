@@ -214,6 +214,23 @@ def test_the_director_on_the_service(tmp_path: Path) -> None:
                           if r["result"] == fits["id"]) == [("-26", True), ("26", True)]
             assert [a["act"] for a in service.get("/api/queue")["acts"]] == [
                 "seating", "accept", "adjust"]  # the seating loaded at the start, too
+            void = {**adjust, "act": "void", "reason": "played in the wrong round"}
+            del void["scores"]
+            done = httpx.post(url, json=void, timeout=60, headers={
+                "authorization": "Bearer correct horse battery"})
+            assert done.status_code == 200, done.text
+            assert service.get("/api/status")["results"] == 1
+            rows = list(csv.DictReader(io.StringIO(service.get("/export/audit.csv"))))
+            assert [(r["status"], r["why"]) for r in rows][1] == (
+                "voided", "Pat: played in the wrong round")
+            # The audit shows a revision's last act; the acts' sheet shows every one.
+            sheet = list(csv.DictReader(io.StringIO(service.get("/export/acts.csv"))))
+            assert [(r["director"], r["act"], r["id"], r["revision"], r["reason"])
+                    for r in sheet][1:] == [
+                ("Pat", "accept", waits["id"], waits["revision"], "seated late at table 2"),
+                ("Pat", "adjust", fits["id"], fits["revision"], "pegged short"),
+                ("Pat", "void", fits["id"], fits["revision"], "played in the wrong round")]
+            assert sheet[0]["act"] == "seating" and float(sheet[0]["at"]) > 0
         finally:
             board.close()
             service.stop()

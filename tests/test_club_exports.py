@@ -11,7 +11,14 @@ from typing import Any
 
 from pegboard.club.results import connect, store_result
 from pegboard.club.scorecard import judge
-from pegboard.club.standings import locks, night_csv, scorecards_csv, specials, standings
+from pegboard.club.standings import (
+    acts_csv,
+    locks,
+    night_csv,
+    scorecards_csv,
+    specials,
+    standings,
+)
 from pegboard.record import dump
 from pegboard.rules.events import ClubSeat, Confirm, GameHeader
 from pegboard.rules.game import Game
@@ -70,6 +77,11 @@ def test_exports_and_fields_are_the_documented_ones_and_carry_guests_and_the_loc
     assert night.splitlines()[0].split(",") == columns("/export/night.csv")
     assert {line["member"]: line["guest"] for line in rows(night)} == {
         "101": "0", "102": "0", "G7": "1"}  # no roster: the scorecard says who is a guest
+
+    acts_row = re.search(r"one row per act[^`]*`([^`]*)`", documented("/export/acts.csv"))
+    assert acts_row is not None
+    assert acts_csv([]).splitlines()[0].split(",") == [
+        name.strip() for name in acts_row.group(1).split(",")]
 
     row = documented("/api/standings")
     named = re.findall(r"`([a-z_]+)`", row.split("Each player:")[1])

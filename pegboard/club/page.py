@@ -13,6 +13,7 @@ content security policy, the ``Host`` check, the bounded query) and served by
   ``/api/queue`` the director's queue (the revisions held) and the director's acts;
   ``POST /api/director`` a director's act (accept, void or adjust, with a reason);
   ``/export/audit.csv?night=N`` the audit as a spreadsheet takes it;
+  ``/export/acts.csv`` the director's acts, every one, as a spreadsheet takes them;
   ``/api/seating`` the next round's tables and bye (from ``--seating``), with names;
   ``/api/tables`` each board's live state and availability (its retained messages);
 - ``/export/scorecards.csv?night=N`` one row per player per game;
@@ -431,6 +432,9 @@ def create_app(db_path: Path, notes: Notes, *, hosts: Collection[str] | None,
     def audit_csv(db: sqlite3.Connection, request: Request) -> Answer:
         return csv_answer(table.audit_csv(audit(db, _night(request))), "audit.csv")
 
+    def acts_csv(db: sqlite3.Connection, request: Request) -> Answer:
+        return csv_answer(table.acts_csv(acts(db)), "acts.csv")
+
     def authorised(request: Request) -> Response | None:
         """None when ``request`` carries the director's password over a way it may come
         (HTTPS, or this host); else the answer refusing it."""
@@ -553,6 +557,7 @@ def create_app(db_path: Path, notes: Notes, *, hosts: Collection[str] | None,
         Route("/api/queue", answer(api_queue), methods=["GET", "HEAD"]),
         Route("/api/director", api_director, methods=["POST"]),
         Route("/export/audit.csv", answer(audit_csv), methods=["GET", "HEAD"]),
+        Route("/export/acts.csv", answer(acts_csv), methods=["GET", "HEAD"]),
         Route("/api/seating", answer(api_seating), methods=["GET", "HEAD"]),
         Route("/api/seating", api_reseat, methods=["POST"]),
         Route("/api/tables", api_tables, methods=["GET", "HEAD"]),

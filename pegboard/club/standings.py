@@ -212,6 +212,21 @@ def audit_csv(revisions: list[dict[str, Any]]) -> str:
     return out.getvalue()
 
 
+ACT_COLUMNS = ("at", "director", "act", "id", "revision", "reason")
+
+
+def acts_csv(acts: list[dict[str, Any]]) -> str:
+    """The director's acts (results.acts), oldest first: one row per act (accept, void,
+    adjust, seating), with who and the reason, each kept whatever a later act did to its
+    revision (the audit shows a revision's last status only)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(ACT_COLUMNS)
+    for row in acts:
+        writer.writerow([row[key] for key in ACT_COLUMNS])
+    return out.getvalue()
+
+
 NIGHT_COLUMNS = (
     "rank", "member", "name", "game_points", "wins", "losses", "spread", "skunks_given",
     "skunks_taken", "special_hands", "guest", "unknown",
