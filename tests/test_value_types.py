@@ -6,6 +6,7 @@ library, so another library's dataclass made in the same process is made as it a
 
 from __future__ import annotations
 
+import ast
 import copy
 import dataclasses
 import importlib
@@ -151,10 +152,10 @@ def test_importing_pegboard_changes_nothing_in_dataclasses() -> None:
 
 CHANGED = """
 import dataclasses
-from typing import TypeVar
+from typing import Generic, TypeVar
 
 from pegboard.rules.events import Dealt
-from pegboard.rules.value import replace
+from pegboard.rules.value import Value, replace
 
 dealt = Dealt(0, ())
 kept: Dealt = replace(dealt, player=1)
@@ -173,6 +174,36 @@ class Other:
     size: int
 
 replace(Other(1), size=2)
+
+T = TypeVar("T")
+
+class Box(Value, Generic[T]):
+    __slots__ = ("item", "count")
+    __match_args__ = ("item", "count")
+    item: T
+    count: int
+
+    def __init__(self, item: T, count: int) -> None:
+        object.__setattr__(self, "item", item)
+        object.__setattr__(self, "count", count)
+
+class Tray(Value):
+    __slots__ = ("count", "item")
+    __match_args__ = ("count", "item")
+    count: int
+    item: str
+
+    def __init__(self, count: int, item: str) -> None:
+        object.__setattr__(self, "count", count)
+        object.__setattr__(self, "item", item)
+
+boxed: Box[str] = replace(Box("a", 1), item="b")
+replace(Box("a", 1), item=2)
+def either(value: Box[bytes] | Tray) -> Box[bytes] | Tray:
+    replace(value, item="c")
+    return replace(value, count=2)
+def bounded(value: V) -> V:
+    return replace(value, player="2")
 """
 
 
@@ -192,7 +223,25 @@ def test_the_type_checker_checks_each_change_of_a_value_field_by_field(tmp_path:
           for function, instead in [("replace", REPLACE), ("asdict", FIELDS),
                                     ("replace", REPLACE), ("fields", FIELDS)]),
         'pegboard.rules.value.replace changes a Pegboard value, not changed.Other (a '
-        'dataclass: dataclasses.replace)  [value-not-dataclass]']
+        'dataclass: dataclasses.replace)  [value-not-dataclass]',
+        # a generic value's fields with its type arguments
+        'Argument "item" to "replace" of "Box[str]" has incompatible type "int"; expected "str"  '
+        '[arg-type]',
+        # a union: only a field of every class, of one type in all
+        'Unexpected keyword argument "item" for "replace" of "Box[bytes] | Tray"  [call-arg]',
+        # a type variable: its bound's fields
+        'Argument "player" to "replace" of "V" has incompatible type "str"; expected "int"  '
+        '[arg-type]']
+
+
+def test_the_type_checker_plugin_uses_only_the_plugin_interface() -> None:
+    """The plugin reads a value's fields itself through the hooks' public context, not
+    through mypy's own dataclasses plugin, whose internals change between releases."""
+    tree = ast.parse(Path("tools/mypy_values.py").read_text(encoding="utf-8"))
+    imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+    imported |= {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import)
+                 for alias in node.names}
+    assert {name for name in imported if name and name.startswith("mypy.plugins")} == set()
 
 
 REPLACE = "change it with pegboard.rules.value.replace"
