@@ -17,6 +17,7 @@ from playwright.sync_api import Browser
 from pegboard.club.results import connect, store_result
 from pegboard.club.scorecard import judge
 from tests.support.club import Standings
+from tests.support.games import random_game
 from tests.support.mosquitto import Broker
 from tests.support.web import chromium, system_chromium
 from tests.test_club_scorecard import club_records
@@ -197,4 +198,53 @@ def test_an_adjusted_result_is_marked_on_the_page_and_the_big_screen(
         finally:
             big.close()
             phone.close()
+            service.stop()
+
+
+def pots_night(db: Path) -> tuple[str, list[tuple[str, str]]]:
+    """Night 1: member 301 wins each of its 9 rounds (a 9–0 night, each game's winner seated
+    as 301), and seed 21's game (a 24 and four of a kind, both in 102's hand or crib). The
+    9–0 night's member, and seed 21's pots (its hand, its member)."""
+    results = connect(db)
+    try:
+        for round_ in range(1, 10):
+            seed = 100 + round_
+            winner = random_game(seed).winner
+            members = ("301", f"4{round_:02}") if winner == 0 else (f"4{round_:02}", "301")
+            records, _ = club_records(seed, members=members, table=1, round_=round_)
+            card = judge(records, club="club", board="b1", game_id=f"g{seed}").card
+            assert card is not None and card["players"][card["winner"]]["member"] == "301"
+            store_result(results, card)
+        records, _ = club_records(21, members=("101", "102"), table=2, round_=1)
+        card = judge(records, club="club", board="b2", game_id="g21").card
+        assert card is not None
+        store_result(results, card)
+        return "301", [(h["hand"], h["member"]) for h in card["special"]]
+    finally:
+        results.close()
+
+
+def test_the_page_and_the_csv_show_the_nights_pots_and_who_won_each(
+        tmp_path: Path, browser: Browser) -> None:
+    """RULES.md's pots: a hand of 24 and four of a kind (seed 21's) and a 9–0 night, each
+    with its winner, in the page's Pots table (Chromium) and in ``pots.csv``."""
+    perfect, hands = pots_night(tmp_path / "r.db")
+    assert sorted(pot for pot, _ in hands) == ["24", "four of a kind"]
+    with Broker(tmp_path / "broker") as broker:
+        service = Standings(tmp_path / "r.db", broker.address)
+        page = browser.new_page()
+        try:
+            page.goto(service.url)
+            page.wait_for_function("n => document.querySelectorAll('#hands tr').length === n",
+                                   arg=len(hands) + 2, timeout=WITHIN_MS)
+            shown = [tuple(row.locator("td").all_text_contents())
+                     for row in page.locator("#hands tr").all()[1:]]
+            assert [(night, member, pot) for night, member, _, pot, _ in shown] == [
+                *(("1", member, pot) for pot, member in hands), ("1", perfect, "9–0 night")]
+            sheet = service.get("/export/pots.csv?night=1").splitlines()
+            assert sheet[0] == "night,pot,member,name,points,counted,cards,result"
+            assert [tuple(line.split(",")[:3]) for line in sheet[1:]] == [
+                *(("1", pot, member) for pot, member in hands), ("1", "9-0 night", perfect)]
+        finally:
+            page.close()
             service.stop()

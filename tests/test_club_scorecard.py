@@ -88,6 +88,7 @@ def test_special_hands_are_read_off_the_counted_hand() -> None:
         return ShowStep(0, Counted.HAND, cards, cut, score_hand(cards, cut))
 
     assert special_hands(step("5H 5C 5S JD", "5D")) == ["29", FOUR_OF_A_KIND]
+    assert special_hands(step("5H 5C 5S 5D", "JH")) == ["28", FOUR_OF_A_KIND]
     assert special_hands(step("2H 2C 2S 2D", "KD")) == [FOUR_OF_A_KIND]
     assert special_hands(step("7H 7C 8S 8D", "9D")) == ["24"]
     assert special_hands(step("5H 5C 5S TD", "JD")) == []
