@@ -20,7 +20,7 @@ run: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
-	$(BIN)/mypy --strict pegboard tests/support tests/conformance tools
+	$(BIN)/mypy --strict pegboard tests bench tools
 
 # The suite on two workers a core (pytest-xdist): much of it waits on real processes (the
 # firmware's heartbeat, mosquitto, Chromium, espeak-ng), so a second worker a core keeps the cores
