@@ -215,6 +215,10 @@ def pots_night(db: Path) -> tuple[str, list[tuple[str, str]]]:
             card = judge(records, club="club", board="b1", game_id=f"g{seed}").card
             assert card is not None and card["players"][card["winner"]]["member"] == "301"
             store_result(results, card)
+        records, _ = club_records(110, members=("301", "101"), table=1, round_=1, night=2)
+        later = judge(records, club="club", board="b1", game_id="g110").card
+        assert later is not None
+        store_result(results, later)  # night 2: the season spans both nights
         records, _ = club_records(21, members=("101", "102"), table=2, round_=1)
         card = judge(records, club="club", board="b2", game_id="g21").card
         assert card is not None
@@ -224,19 +228,28 @@ def pots_night(db: Path) -> tuple[str, list[tuple[str, str]]]:
         results.close()
 
 
-def test_the_page_and_the_csv_show_the_nights_pots_and_who_won_each(
+def test_the_page_shows_the_season_and_the_nights_pots_with_who_won_each(
         tmp_path: Path, browser: Browser) -> None:
     """RULES.md's pots: a hand of 24 and four of a kind (seed 21's) and a 9–0 night, each
-    with its winner, in the page's Pots table (Chromium) and in ``pots.csv``."""
+    with its winner, in the page's Pots table (Chromium, the page of night 1) and in
+    ``pots.csv``; and the season across both nights, with season points, in the page's
+    Season table as ``/api/season`` ranks it."""
     perfect, hands = pots_night(tmp_path / "r.db")
     assert sorted(pot for pot, _ in hands) == ["24", "four of a kind"]
     with Broker(tmp_path / "broker") as broker:
         service = Standings(tmp_path / "r.db", broker.address)
         page = browser.new_page()
         try:
-            page.goto(service.url)
+            page.goto(service.url + "?night=1")
             page.wait_for_function("n => document.querySelectorAll('#hands tr').length === n",
                                    arg=len(hands) + 2, timeout=WITHIN_MS)
+            ranked = service.get("/api/season")["players"]
+            assert next(p for p in ranked if p["member"] == perfect)["nights"] == 2
+            season = [tuple(row.locator("td").all_text_contents()[1:5])
+                      for row in page.locator("#season tr").all()[1:]]
+            assert season == [(p["member"], p["name"], str(p["season_points"]),
+                               str(p["nights"])) for p in ranked]
+            assert any(int(sp) > 0 for _, _, sp, _ in season)
             shown = [tuple(row.locator("td").all_text_contents())
                      for row in page.locator("#hands tr").all()[1:]]
             assert [(night, member, pot) for night, member, _, pot, _ in shown] == [
