@@ -82,7 +82,21 @@ def test_each_card_cut_for_deal_is_said_back(tmp_path: Path) -> None:
     config = parse_config('[input]\nkit = "keypad"\n[voice]\naudio = true\n')
     said = said_over_keys("ok ok ok A 2", config, tmp_path, Transcript()).texts()
     assert "Cut for deal. P1 cuts: 6" in said and "P1: ace. P2 cuts: 6" in said
-    assert said[-1].startswith("The cut. P1 cut ace. P2 cut 2. P1 deals: low card")
+    assert said[-1].startswith("Deal 1. The cut. P1 cut ace. P2 cut 2. P1 deals: low card")
+
+
+def test_the_first_deal_and_its_dealer_are_said_once_after_the_cut(tmp_path: Path) -> None:
+    """The cut's page says who deals and why as the deal's own announcement, with the deal's
+    number ("Deal 1. The cut. ... P1 deals: low card"): the deal and its dealer said once,
+    the number no longer left out, the dealer not said twice; the starter's wheel after it
+    without the deal again."""
+    config = parse_config('[input]\nkit = "keypad"\n[voice]\naudio = true\n')
+    said = said_over_keys("ok ok ok A 2 ok", config, tmp_path, Transcript()).texts()
+    words = " ".join(said)
+    assert words.count("Deal 1") == 1 and words.count("P1 deals") == 1, said
+    cut = next(text for text in said if "The cut" in text)
+    assert cut.startswith("Deal 1. The cut. ") and "P1 deals: low card" in cut
+    assert said[-1] == "Starter: 6"
 
 
 @pytest.mark.parametrize("name", ["audio_encoder", "audio_keypad", "audio_muggins_encoder"])

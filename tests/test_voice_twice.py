@@ -105,6 +105,8 @@ def test_the_check_finds_a_fact_said_twice() -> None:
     listener, table = played(*GAMES[0])
     said = heard(listener, table)
     assert said_twice(said) == []
+    # the first deal is said once, by its number, with the cut that chose its dealer
+    assert sum(len(re.findall(r"\bDeal 1\b", a.text)) for _, a in said) == 1
     crib = next(at for at, (_, a) in enumerate(said) if a.kind == "crib")
     key, count = said[crib]
     said.insert(crib + 1, (key, Announcement(count.text.split(": ")[0], "screen",
@@ -120,5 +122,5 @@ def test_the_check_finds_a_fact_said_twice() -> None:
     found = said_twice(said)
     assert any("crib" in line.split(" in ")[0] for line in found), found
     assert any("'P1 deals'" in line for line in found), found
-    assert "Deal 1 said 2 times" in found, found
+    assert "Deal 1 said 3 times" in found, found
     assert any(line.startswith("a count said again") for line in found), found

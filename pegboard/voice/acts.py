@@ -222,8 +222,8 @@ def told(report: Report, names: Sequence[str], sides: Sequence[str],
     if audio and isinstance(report.event, Deal) and turn.dealer is not None:
         # A new deal and its dealer: an announcement of the game's own, never replaced by
         # the next screen's words as a screen's title would be.
-        out.append(Announcement(f"Deal {turn.deal_no}: {names[turn.dealer]} deals", DEAL,
-                                Importance.PLAY, entry, (turn.deal_no, turn.dealer)))
+        out.append(Announcement(f"{deal_words(turn.deal_no)}: {names[turn.dealer]} deals",
+                                DEAL, Importance.PLAY, entry, (turn.deal_no, turn.dealer)))
     laid = report.first(Laid)
     # whose turn it is, where it does not simply pass on: after a go, a count started again,
     # or a card after which the same player lays again (the others out of cards or gone)
@@ -233,6 +233,11 @@ def told(report: Report, names: Sequence[str], sides: Sequence[str],
         out.append(of_parts(Parts(f"{names[turn.to_act]} to play", turn=True), "turn",
                             Importance.PLAY, entry, (turn.to_act,)))
     return out
+
+
+def deal_words(deal_no: int) -> str:
+    """A deal by its number, as audio mode names it: "Deal 3"."""
+    return f"Deal {deal_no}"
 
 
 def _told(report: Report, names: Sequence[str], sides: Sequence[str],

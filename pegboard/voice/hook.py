@@ -9,6 +9,7 @@ or a :class:`Transcript` that keeps every announcement in order (scripted runs, 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Protocol
 
@@ -25,7 +26,7 @@ from pegboard.app.state import AppState, Reading
 from pegboard.app.view import View, entered_words
 from pegboard.config import VoiceConfig
 from pegboard.rules.facts import Counted
-from pegboard.voice.acts import DEAL, SCORE, Announcement, Importance
+from pegboard.voice.acts import DEAL, SCORE, Announcement, Importance, deal_words
 from pegboard.voice.announce import Announcer
 from pegboard.voice.audio import EARCON, AudioScreen, earcon, score_words, sound_of
 from pegboard.voice.espeak import WavFolder
@@ -96,14 +97,22 @@ class VoiceHook:
             saved = changes is not None and bool(changes.added)
             undone = changes is not None and bool(changes.withdrawn) and not changes.added
             redone = saved and changes is not None and bool(changes.withdrawn)
-            dealt = any(said.kind == DEAL for said in heard.said)
+            deal = next((said for said in heard.said if said.kind == DEAL), None)
+            dealt = deal is not None
             screen = self.screen.heard(view, sounds, facts=bool(heard.said), saved=saved,
                                        entry=self._entries(state),
                                        voiced=self.announcer.voiced, undone=undone,
                                        redone=redone, dealt=dealt,
                                        counted=_counted(state, heard.said))
-            if any(said.kind == DEAL for said in screen):  # the cut's page says the deal
+            if deal is not None and any(said.kind == DEAL for said in screen):
+                # the cut's page says who deals and why: the deal's own announcement, its
+                # number first ("Deal 1. The cut. ... P1 deals: low card"), each said once
                 out = [said for said in out if said.kind != DEAL]
+                number = deal.about[0]
+                assert isinstance(number, int)
+                screen = [replace(said, text=f"{deal_words(number)}. {said.text}")
+                          if said.kind == DEAL
+                          else said for said in screen]
             out.extend(screen)
         else:  # the voice without audio mode: the coach's line the screen shows, said once
             out.extend(self.screen.coach(view, self._entries(state), paged=True))
