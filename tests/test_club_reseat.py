@@ -86,6 +86,10 @@ def test_the_director_re_seats_the_night_without_a_restart(tmp_path: Path) -> No
             assert httpx.post(url, json={"director": "Pat", "reason": "x", "rounds": []},
                               headers={"authorization": f"Bearer {SECRET}"},
                               timeout=60).status_code == 409  # no round given
+            twice = httpx.post(url, timeout=60, headers={"authorization": f"Bearer {SECRET}"},
+                               json={**body, "rounds": [{**again[0], "bye": "105"}]})
+            assert twice.status_code == 400 and "round 2 seats member 105 twice" in (
+                twice.json()["error"])  # and nothing changed: the re-seat below is the first
             done = httpx.post(url, json=body, timeout=60,
                               headers={"authorization": f"Bearer {SECRET}"})
             assert done.status_code == 200, done.text

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -54,6 +55,58 @@ def test_a_night_that_cannot_be_seated_says_why(members: list[str], rounds: int,
                                                why: str) -> None:
     with pytest.raises(ClubError, match=why):
         seat(members, rounds, how)
+
+
+def table(number: int, members: list[object]) -> dict[str, object]:
+    return {"table": number, "members": members}
+
+
+@pytest.mark.parametrize(("rounds", "why"), [
+    ([{"round": 1, "bye": "101", "tables": [table(1, ["101", "102"])]}],
+     "round 1 seats member 101 twice: each member at one table, or on the bye"),
+    ([{"round": 1, "bye": None, "tables": [table(1, ["101", "102"]),
+                                           table(2, ["103", "102"])]}],
+     "round 1 seats member 102 twice"),
+    ([{"round": 2, "bye": None, "tables": [table(1, ["101", "102"]),
+                                           table(1, ["103", "104"])]}],
+     r"round 2 seats tables \[1, 1\]: each table once, numbered from 1"),
+    ([{"round": 1, "bye": None, "tables": [table(0, ["101", "102"])]}], "numbered from 1"),
+    ([{"round": 0, "bye": None, "tables": []}], "seating round 0: give rounds 1 to 99"),
+    ([{"round": 1, "bye": None, "tables": []}, {"round": 1, "bye": None, "tables": []}],
+     r"each round once; got rounds \[1, 1\]"),
+    ([{"round": 1, "bye": None, "tables": [table(1, ["101", "102", "103"])]}],
+     "two member numbers"),
+    ([{"round": 1, "bye": None, "tables": [table(1, ["", "102"])]}], "two member numbers"),
+    ([{"round": 1, "bye": None, "tables": [table(1, ["1" * 21, "102"])]}],
+     "two member numbers"),
+    ([{"round": 1, "bye": None, "tables": [table(1, ["10\n1", "102"])]}],
+     "two member numbers"),
+    ([{"round": 1.5, "bye": None, "tables": []}], "a seating round must be"),
+    ([{"round": True, "bye": None, "tables": []}], "a seating round must be"),
+], ids=["bye-seated", "seated-twice", "table-twice", "table-0", "round-0", "round-twice",
+        "three", "blank", "long", "control", "fraction", "boolean"])
+def test_a_seating_that_seats_nobody_right_is_refused_naming_why(
+        rounds: list[object], why: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+        ) -> None:
+    """A seating file (``club serve --seating``, ``POST /api/seating``) that seats a member
+    twice in a round, a table twice, or gives what is no round or member number is refused,
+    naming the problem: ``club serve`` stops with exit 2 before it touches the results."""
+    with pytest.raises(ClubError, match=why):
+        from_json(rounds)
+    path = tmp_path / "seating.json"
+    path.write_text(json.dumps(rounds), encoding="utf-8")
+    assert main(["club", "serve", "--broker", "127.0.0.1:1", "--db", str(tmp_path / "r.db"),
+                 "--seating", str(path)]) == 2
+    said = capsys.readouterr().err
+    assert said.startswith(f"pegboard club: cannot read the seating {path}: ")
+    assert re.search(why, said)
+    assert not (tmp_path / "r.db").exists()
+
+
+def test_a_seating_s_member_numbers_may_be_json_numbers() -> None:
+    rounds = from_json([{"round": 2, "bye": 105, "tables": [table(1, [101, "102"])]}])
+    assert [(r.number, r.bye, r.tables[0].players) for r in rounds] == [
+        (2, "105", ("101", "102"))]
 
 
 def test_check_in_shows_the_rosters_names_and_flags(tmp_path: object, capsys: pytest.

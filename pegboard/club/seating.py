@@ -24,6 +24,7 @@ import random
 import threading
 
 from pegboard.errors import ClubError
+from pegboard.record.parse import MAX_MEMBER
 from pegboard.rules.value import Value, replace
 
 TRIES = 50
@@ -152,21 +153,68 @@ def to_json(night: list[Round]) -> list[dict[str, object]]:
 
 
 def from_json(data: object) -> list[Round]:
-    """The rounds of a seating file; ClubError naming what is wrong."""
+    """The rounds of a seating file; ClubError naming what is wrong (a round is seated
+    once, 1 to 99; in a round, each table once, numbered from 1, with two member numbers,
+    and each member at one table or on the bye at most)."""
     if not isinstance(data, list):
         raise ClubError("a seating file is a list of rounds, as club seat --json prints")
     night = []
     for item in data:
         try:
-            tables = tuple(Pairing(int(t["table"]), (str(t["members"][0]), str(t["members"][1])))
+            tables = tuple(Pairing(_whole(t["table"]), _pair(t["members"]))
                            for t in item["tables"])
             bye, seed = item.get("bye"), item.get("seed")
-            night.append(Round(int(item["round"]), tables, None if bye is None else str(bye),
-                               None if seed is None else int(seed)))
+            night.append(Round(_whole(item["round"]), tables,
+                               None if bye is None else _member(bye),
+                               None if seed is None else _whole(seed)))
         except (KeyError, IndexError, TypeError, ValueError, AttributeError):
             raise ClubError(f"a seating round must be {{\"round\", \"bye\", \"tables\": "
-                            f"[{{\"table\", \"members\"}}]}}, got {str(item)[:80]}") from None
+                            f"[{{\"table\", \"members\": [two member numbers]}}]}}, got "
+                            f"{str(item)[:80]}") from None
+        _check_round(night[-1])
+    numbers = [r.number for r in night]
+    if len(set(numbers)) != len(numbers):
+        raise ClubError(f"a seating gives each round once; got rounds {numbers[:20]}")
     return night
+
+
+def _whole(value: object) -> int:
+    """A whole number as a seating file gives one (JSON's integers; not true, not 2.5)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(value)
+    return value
+
+
+def _member(value: object) -> str:
+    """A member number as a seating file gives one: text (or a whole number) of 1 to
+    :data:`~pegboard.record.parse.MAX_MEMBER` printable (as a game's header takes) characters."""
+    text = str(_whole(value)) if not isinstance(value, str) else value
+    if not text.strip() or len(text) > MAX_MEMBER or not text.isprintable():
+        raise ValueError(value)
+    return text
+
+
+def _pair(value: object) -> tuple[str, str]:
+    if not isinstance(value, list) or len(value) != 2:
+        raise ValueError(value)
+    return _member(value[0]), _member(value[1])
+
+
+def _check_round(found: Round) -> None:
+    """ClubError when ``found`` seats nobody right: its number 1 to 99, each table once
+    (from 1), each member once in the round (at one table, or on the bye)."""
+    if not 1 <= found.number <= 99:
+        raise ClubError(f"seating round {found.number}: give rounds 1 to 99")
+    tables = [t.number for t in found.tables]
+    if any(n < 1 for n in tables) or len(set(tables)) != len(tables):
+        raise ClubError(f"round {found.number} seats tables {tables[:20]}: each table once, "
+                        "numbered from 1")
+    seated = [m for t in found.tables for m in t.players] + (
+        [found.bye] if found.bye is not None else [])
+    twice = sorted({m for m in seated if seated.count(m) > 1})
+    if twice:
+        raise ClubError(f"round {found.number} seats member {twice[0]} twice: each member "
+                        "at one table, or on the bye, in a round")
 
 
 def merged(kept: list[Round] | None, given: list[Round]) -> list[Round]:
