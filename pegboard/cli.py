@@ -1,10 +1,11 @@
 """The ``pegboard`` command: one subcommand per module in :mod:`pegboard.commands`.
 
-Each command's words (its summary and description) are its row of
-:data:`pegboard.commands.COMMANDS`; its module's ``register(parser)`` adds the arguments to the
-parser made from that row and sets ``func`` to a callable taking the parsed arguments and
-returning an exit status. Errors the project raises on purpose are printed as one clear line
-and give exit status 2, like argparse's own usage errors.
+The words are read by argparse (:mod:`pegboard.commands.parsers`), except a command whose
+options are a table of plain ones (:mod:`pegboard.commands.options`: ``run`` and ``sim``)
+given only those, written out whole: its module reads them without argparse, which is then
+never loaded. Either way the values, every message and every help page are argparse's.
+Errors the project raises on purpose are printed as one clear line and give exit status 2,
+like argparse's own usage errors.
 
 Only the module of the command being run is imported: ``pegboard score`` never loads the
 device, the store or the simulator, and ``pegboard --help`` lists the summaries from the table
@@ -13,73 +14,22 @@ without importing any command.
 
 from __future__ import annotations
 
-import argparse
-import functools
 import importlib
 import sys
 from collections.abc import Callable, Sequence
-from typing import NoReturn
+from typing import TYPE_CHECKING
 
-from pegboard import __version__
+from pegboard import lazy
 from pegboard.commands import COMMANDS
+from pegboard.commands.options import Options
 from pegboard.errors import PegboardError
 
+if TYPE_CHECKING:
+    import argparse
 
-class _Parser(argparse.ArgumentParser):
-    """argparse's parser with usage errors on one line, like every other error here.
-
-    Subcommand parsers are made with the class of the parser they hang from, so this one
-    setting covers every command.
-    """
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
-
-
-def _top() -> tuple[argparse.ArgumentParser, argparse._SubParsersAction[argparse.ArgumentParser]]:
-    parser: argparse.ArgumentParser = _Parser(
-        prog="pegboard",
-        description="Pegboard: an electronic cribbage scorekeeper.",
-    )
-    parser.add_argument("--version", action="version", version=f"pegboard {__version__}")
-    return parser, parser.add_subparsers(dest="command", metavar="COMMAND")
-
-
-@functools.cache
-def command_parser(name: str | None) -> argparse.ArgumentParser:
-    """The parser for one command (its module imported and registered), or, for ``None``,
-    the summary parser: every command listed with its summary and none of them imported.
-
-    A command's parser holds that command alone: the words before it name it, so no other
-    command can be chosen, and each parser argparse makes costs start-up time (a Pi pays
-    milliseconds for the twenty). Cached because a process that calls :func:`main` many
-    times (the tests, the input fuzz) would otherwise rebuild it each time; ``parse_args``
-    never changes a parser.
-    """
-    parser, subparsers = _top()
-    if name is not None:
-        _register(subparsers, name)
-        return parser
-    for command, words in COMMANDS.items():
-        subparsers.add_parser(command, help=words.summary)
-    return parser
-
-
-def build_parser() -> argparse.ArgumentParser:
-    """The full argument parser with every subcommand registered (imports every command)."""
-    parser, subparsers = _top()
-    for name in COMMANDS:
-        _register(subparsers, name)
-    return parser
-
-
-def _register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], name: str,
-              ) -> None:
-    """Command ``name``'s parser, made from its row of :data:`COMMANDS`, with the arguments
-    its module's ``register`` adds (the module is imported here)."""
-    words = COMMANDS[name]
-    parser = subparsers.add_parser(name, help=words.summary, description=words.description)
-    importlib.import_module(f"pegboard.commands.{name}").register(parser)
+    from pegboard.commands import parsers
+else:
+    parsers = lazy.module("pegboard.commands.parsers")
 
 
 def _command_named(argv: Sequence[str]) -> str | None:
@@ -97,15 +47,27 @@ def _command_named(argv: Sequence[str]) -> str | None:
     return None
 
 
+def _read_plainly(name: str | None, words: Sequence[str]) -> argparse.Namespace | None:
+    """The words read by the command's own table of options, when it has one and the words
+    are the command's name then only those options (None: argparse reads them)."""
+    if name is None or not words or words[0] != name:
+        return None
+    options = getattr(importlib.import_module(f"pegboard.commands.{name}"), "OPTIONS", None)
+    return options.read(name, words[1:]) if isinstance(options, Options) else None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script; returns the exit status."""
     words = sys.argv[1:] if argv is None else list(argv)
-    parser = command_parser(_command_named(words))
-    args = parser.parse_args(words)
-    func: Callable[[argparse.Namespace], int] | None = getattr(args, "func", None)
-    if func is None:
-        parser.print_help()
-        return 2
+    name = _command_named(words)
+    args = _read_plainly(name, words)
+    if args is None:
+        parser = parsers.command_parser(name)
+        args = parser.parse_args(words)
+        if getattr(args, "func", None) is None:
+            parser.print_help()
+            return 2
+    func: Callable[[argparse.Namespace], int] = args.func
     try:
         return func(args)
     except PegboardError as error:

@@ -148,6 +148,12 @@ SEAMS: Mapping[str, str] = {
     "pegboard.store.index": "the finished games' index: when a game is archived",
     "pegboard.store.index_rows": "the index's rows: when a game finishes",
     "pegboard.coach.lessons": "what a record teaches: only for the statistics that ask for it",
+    # the command line
+    "pegboard.commands.parsers": "argparse (with gettext) and the commands' parsers: for "
+                                 "help, a mistake, or a command whose options are not read "
+                                 "plainly (pegboard.commands.options)",
+    "argparse": "argparse's usage error, for a file name refused (pegboard.commands.paths): "
+                "the simulator checks its names without argparse",
     # the club command: each subcommand loads only its own parts
     "pegboard.club.outbox": "club publish only",
     "pegboard.club.publisher": "club publish only (MQTT)",

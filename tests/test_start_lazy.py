@@ -39,6 +39,7 @@ NOT_BEFORE_A_KEY = (
     "pegboard.web", "pegboard.store.index", "pegboard.store.replay_text",
     "serial", "sqlite3",
     "difflib",  # a mistake in the config file (the closest valid name)
+    "argparse", "gettext",  # the plain options are read by the command's own table
     "pegboard.service.power",  # asked of logind when a player powers off
     "pegboard.rules.fast",  # the totals-only scorer: advice and statistics
     # a screen's module with that screen: a restored game's first is a page over the table
@@ -133,7 +134,8 @@ def test_the_first_screen_that_takes_a_key_loads_only_what_it_uses(
     if command == "run":
         assert set(PINS[:3]) <= loaded
     commands = {name for name in loaded if name.startswith("pegboard.commands.")}
-    helpers = {"pegboard.commands.paths", "pegboard.commands.phone_seats"}
+    helpers = {"pegboard.commands.paths", "pegboard.commands.phone_seats",
+               "pegboard.commands.options"}
     assert commands - helpers == {f"pegboard.commands.{command}"}
 
 

@@ -10,16 +10,21 @@ quoting the name and saying what is accepted; the commands call them before they
 
 from __future__ import annotations
 
-import argparse
 import functools
 import math
 import os
 import re
 from collections.abc import Callable
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
+from pegboard import lazy
 from pegboard.errors import PegboardError
+
+if TYPE_CHECKING:
+    import argparse
+else:
+    argparse = lazy.module("argparse")
 
 MAX_PATH_BYTES = 4095
 """The longest path Linux accepts (PATH_MAX, 4096 bytes with the closing NUL)."""

@@ -12,15 +12,17 @@ on without phones, showing no code no server would answer.
 
 from __future__ import annotations
 
-import argparse
 import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from pegboard import lazy
+from pegboard.commands.options import Option
 from pegboard.errors import PegboardError
 
 if TYPE_CHECKING:
+    import argparse
+
     # The configuration's section and the socket are names for the type checker only: the
     # arguments are parsed before the configuration is read (the simulator draws its first
     # frame between), and the socket is made by the scoreboard's command, loaded with phones.
@@ -51,21 +53,16 @@ def allowed_name(text: str) -> str:
     return web_command.allowed_name(text)
 
 
-def register(parser: argparse.ArgumentParser) -> None:
-    """Add ``--phones PORT``, ``--phones-host ADDRESS`` and ``--allow-host NAME``; the
-    checks load the scoreboard's command only when one of them is given."""
-    parser.add_argument(
-        "--phones", metavar="PORT", type=port_number, default=None,
-        help="serve phone seats (and the scoreboard) on this TCP port (off by default; 0 "
-        "picks a free one)")
-    parser.add_argument(
-        "--phones-host", metavar="ADDRESS", default=None,
-        type=host_address,
-        help="the address the phone seats listen on (default 127.0.0.1; 0.0.0.0 or :: for "
-        "the network)")
-    parser.add_argument(
-        "--allow-host", action="append", default=[], type=allowed_name,
-        metavar="NAME", help="another name the phones may reach the board by; repeat for more")
+OPTIONS = (
+    Option("--phones", "serve phone seats (and the scoreboard) on this TCP port (off by "
+           "default; 0 picks a free one)", metavar="PORT", convert=port_number),
+    Option("--phones-host", "the address the phone seats listen on (default 127.0.0.1; "
+           "0.0.0.0 or :: for the network)", metavar="ADDRESS", convert=host_address),
+    Option("--allow-host", "another name the phones may reach the board by; repeat for more",
+           metavar="NAME", convert=allowed_name, repeated=True),
+)
+"""``--phones PORT``, ``--phones-host ADDRESS`` and ``--allow-host NAME``; their checks load
+the scoreboard's command only when one of them is given."""
 
 
 ANY_ADDRESS = "0.0.0.0"

@@ -14,7 +14,6 @@ goes to the journal and, when the panel can be opened, to the screen.
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import logging
 import queue
@@ -26,12 +25,15 @@ from typing import TYPE_CHECKING, Any
 
 from pegboard import lazy
 from pegboard.commands import phone_seats
+from pegboard.commands.options import Option, Options
 from pegboard.config import load_config
 from pegboard.errors import PegboardError, StoreError
 from pegboard.hw.oled import OledDisplay, open_dummy, open_emulator, open_oled
 from pegboard.service.logs import setup_logging
 
 if TYPE_CHECKING:
+    import argparse
+
     import pegboard.service.notify as service_notify
     from pegboard.app import view as app_view
     from pegboard.device import bench, build, ports, writable
@@ -67,18 +69,8 @@ log = logging.getLogger("pegboard.run")
 
 
 def register(parser: argparse.ArgumentParser) -> None:
-    """The ``run`` command\'s arguments."""
-    parser.add_argument("--config", metavar="PATH",
-                        help="config file (default /etc/pegboard/config.toml; missing = "
-                             "all defaults)")
-    parser.add_argument("--store", metavar="DIR", help="game store directory (default: "
-                        "$PEGBOARD_STORE, the config's [store] path, $STATE_DIRECTORY, "
-                        "~/.local/share/pegboard)")
-    parser.add_argument("--display", choices=("oled", "dummy", "emulator"), default="oled",
-                        help="where frames go: the I2C panel (default), luma's dummy device "
-                             "(nothing shown), or a luma.emulator window")
-    phone_seats.register(parser)
-    parser.set_defaults(func=run)
+    """The ``run`` command's arguments (:data:`OPTIONS`)."""
+    OPTIONS.add_to(parser)
 
 
 def run(args: argparse.Namespace,
@@ -211,3 +203,17 @@ def _open_display(kind: str, model: str, port: int, address: int, rotate: int) -
             return open_dummy(rotate)
         return device
     return open_oled(model, port=port, address=address, rotate=rotate)
+
+
+OPTIONS = Options((
+    Option("--config", "config file (default /etc/pegboard/config.toml; missing = all "
+           "defaults)", metavar="PATH"),
+    Option("--store", "game store directory (default: $PEGBOARD_STORE, the config's [store] "
+           "path, $STATE_DIRECTORY, ~/.local/share/pegboard)", metavar="DIR"),
+    Option("--display", "where frames go: the I2C panel (default), luma's dummy device "
+           "(nothing shown), or a luma.emulator window", choices=("oled", "dummy", "emulator"),
+           default="oled"),
+    *phone_seats.OPTIONS,
+), run)
+"""The ``run`` command's options: plain, so a start is read without argparse
+(:mod:`pegboard.commands.options`)."""

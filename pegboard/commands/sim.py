@@ -23,7 +23,6 @@ right``, a tab, the words; audio mode's sounds as ``[click]``, ``[ok]``, ``[refu
 
 from __future__ import annotations
 
-import argparse
 import os
 import re
 import sys
@@ -33,10 +32,12 @@ from typing import TYPE_CHECKING
 
 from pegboard import lazy
 from pegboard.commands import paths, phone_seats
+from pegboard.commands.options import Option, Options
 from pegboard.errors import PegboardError, not_utf8
 from pegboard.rules import value
 
 if TYPE_CHECKING:
+    import argparse
     import tempfile
     from importlib import resources
 
@@ -97,37 +98,8 @@ MAX_WAITING_S = 86_400.0
 
 
 def register(parser: argparse.ArgumentParser) -> None:
-    """The ``sim`` command\'s arguments."""
-    parser.add_argument("--kit", choices=("encoder", "keypad"),
-                        help="input kit to simulate (default: the config's, else encoder)")
-    parser.add_argument("--config", metavar="PATH",
-                        help="config file to use (default: built-in defaults)")
-    parser.add_argument("--store", metavar="DIR",
-                        help="game store directory (default: a simulator store, or a fresh "
-                             "temporary one for scripts)")
-    parser.add_argument("--script", metavar="FILE",
-                        help="run this key script headless ('-' reads standard input)")
-    parser.add_argument("--demo", action="store_true",
-                        help="run the built-in demo script headless and print its frames")
-    parser.add_argument("--frames", metavar="DIR", help="write every frame as PNG here")
-    parser.add_argument("--record", metavar="FILE",
-                        help="write the game record (JSON Lines) here")
-    parser.add_argument("--print", dest="print_frames", action="store_true",
-                        help="print every frame in half blocks (headless runs)")
-    parser.add_argument("--window", action="store_true",
-                        help="also show the frames in a luma.emulator window (needs the "
-                             "luma.emulator package and a desktop)")
-    parser.add_argument("--voice", action="store_true",
-                        help="say awards and counts aloud through espeak-ng (turns the "
-                             "config's [voice] on)")
-    parser.add_argument("--speech", metavar="DIR",
-                        help="headless runs: write each announcement here as a numbered WAV "
-                             "(0001.wav) with its words beside it (0001.txt)")
-    phone_seats.register(parser)
-    parser.add_argument("--leds", action="store_true",
-                        help="run the LED board's firmware under MicroPython and drive it over "
-                             "the real serial link (interactive runs)")
-    parser.set_defaults(func=run)
+    """The ``sim`` command's arguments (:data:`OPTIONS`)."""
+    OPTIONS.add_to(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -394,3 +366,30 @@ def _window() -> OledDisplay | None:
 def _sim_store_path() -> Path:
     real = location.find_store_path(None)
     return real.with_name(real.name + "-sim")
+
+
+OPTIONS = Options((
+    Option("--kit", "input kit to simulate (default: the config's, else encoder)",
+           choices=("encoder", "keypad")),
+    Option("--config", "config file to use (default: built-in defaults)", metavar="PATH"),
+    Option("--store", "game store directory (default: a simulator store, or a fresh temporary "
+           "one for scripts)", metavar="DIR"),
+    Option("--script", "run this key script headless ('-' reads standard input)",
+           metavar="FILE"),
+    Option("--demo", "run the built-in demo script headless and print its frames", flag=True),
+    Option("--frames", "write every frame as PNG here", metavar="DIR"),
+    Option("--record", "write the game record (JSON Lines) here", metavar="FILE"),
+    Option("--print", "print every frame in half blocks (headless runs)", dest="print_frames",
+           flag=True),
+    Option("--window", "also show the frames in a luma.emulator window (needs the "
+           "luma.emulator package and a desktop)", flag=True),
+    Option("--voice", "say awards and counts aloud through espeak-ng (turns the config's "
+           "[voice] on)", flag=True),
+    Option("--speech", "headless runs: write each announcement here as a numbered WAV "
+           "(0001.wav) with its words beside it (0001.txt)", metavar="DIR"),
+    *phone_seats.OPTIONS,
+    Option("--leds", "run the LED board's firmware under MicroPython and drive it over the "
+           "real serial link (interactive runs)", flag=True),
+), run)
+"""The ``sim`` command's options: plain, so a start is read without argparse
+(:mod:`pegboard.commands.options`)."""
