@@ -35,6 +35,7 @@ from pegboard.club.scorecard import judge
 from pegboard.club.seating import Tonight, from_json
 from pegboard.club.standings import next_round
 from pegboard.club.topics import night_topic, parse_night, result_topic
+from pegboard.commands import club as club_command
 from tests.support.club import Standings
 from tests.support.mosquitto import Broker
 from tests.support.waiting import LIVENESS_S
@@ -417,5 +418,29 @@ def test_a_seating_s_night_is_its_first_game_counted_and_none_before(tmp_path: P
         tonight = Tonight(rounds)
         assert tonight.bind(5) and tonight.night == 5 and not tonight.bind(6)
         assert not Tonight(None).bind(5)  # no seating: nothing to bind
+    finally:
+        db.close()
+
+
+def test_a_seating_held_that_no_longer_reads_is_not_loaded_and_says_why(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A seating kept before seatings were checked (a member seated twice in a round): a
+    start without ``--seating`` loads none and says why; a start with its own file loads
+    the file again."""
+    db = connect(tmp_path / "r.db")
+    try:
+        bad = [{**NIGHT[0], "bye": "101"}]
+        save_seating(db, bad, source="digest", director="club serve", reason="x", night=1)
+        assert club_command._held(db, 1) == (
+            None, "", "the seating held does not read (round 1 seats member 101 twice: each "
+            "member at one table, or on the bye, in a round), so none is loaded (give "
+            "--seating FILE, or POST /api/seating; started with --night N, a night's seating "
+            "carries over a restart)", 1)
+        assert "the seating held does not read" in capsys.readouterr().err
+        rounds = from_json(NIGHT)
+        assert club_command._tonight(db, rounds, "digest", "s.json", 1) == (rounds, 1)
+        assert "--seating s.json is loaded again" in capsys.readouterr().err
+        held = saved_seating(db)
+        assert held is not None and held.rounds == NIGHT  # the file's, kept
     finally:
         db.close()

@@ -414,7 +414,11 @@ def _tonight(db: Any, rounds: list[Any], source: str, path: str, night: int | No
     saved = results.saved_seating(db)
     if (saved is not None and saved.source == source
             and not results.carried(db, saved, night, time.time())):
-        return list(seating.from_json(saved.rounds)), saved.night
+        try:
+            return list(seating.from_json(saved.rounds)), saved.night
+        except ClubError as error:  # kept before seatings were checked: the file's again
+            print(f"pegboard club serve: the seating held does not read ({error}): "
+                  f"--seating {path} is loaded again", file=sys.stderr, flush=True)
     results.save_seating(db, seating.to_json(rounds), source=source, director="club serve",
                          reason=f"--seating {path}", night=night)
     return rounds, night
@@ -432,12 +436,15 @@ def _held(db: Any, night: int | None) -> tuple[list[Any] | None, str, str, int |
     if saved is None:
         return None, "", "", night
     why = results.carried(db, saved, night, time.time())
+    try:
+        rounds = list(seating.from_json(saved.rounds))
+    except ClubError as error:  # kept before seatings were checked
+        why = why or f"the seating held does not read ({error}), so none is loaded"
     if why:
         why += (" (give --seating FILE, or POST /api/seating; started with --night N, a "
                 "night's seating carries over a restart)")
         print(f"pegboard club serve: {why}", file=sys.stderr, flush=True)
         return None, "", why, night
-    rounds = list(seating.from_json(saved.rounds))
     numbers = [r.number for r in rounds]
     of = "night not known yet" if saved.night is None else f"night {saved.night}"
     print(f"pegboard club serve: tonight's seating is the one held in the results database "
