@@ -27,13 +27,14 @@ from pegboard.club.results import (
 )
 from pegboard.club.scorecard import judge
 from pegboard.club.seating import Pairing, Round
-from pegboard.club.standings import scorecards_csv, standings
+from pegboard.club.standings import adjusted, scorecards_csv, standings
 from pegboard.club.topics import result_topic
 from pegboard.errors import ClubError
 from tests.support.club import Standings
 from tests.support.mosquitto import Broker
 from tests.test_club_broker import Client
 from tests.test_club_hostile import _notes
+from tests.test_club_identity import corrected
 from tests.test_club_scorecard import club_records
 
 SEATING = [Round(2, (Pairing(1, ("101", "102")), Pairing(2, ("103", "104"))), None)]
@@ -162,6 +163,32 @@ def test_the_director_adjusts_a_counted_result_by_the_rules(tmp_path: Path) -> N
     with pytest.raises(ClubError, match="only a counted result is adjusted"):
         act(db, Act.ADJUST, held["id"], held["revision"], director="Pat", reason="no",
             scores=[121, 100])
+
+
+def test_a_boards_correction_of_a_game_the_director_adjusted_waits_for_the_director(
+        tmp_path: Path) -> None:
+    """The director ruled on a game (adjusted it); the table then corrects it on the board
+    and both confirm again: the board does not overrule the director. The correction is
+    held with why, the adjusted board stands, and the director may accept it."""
+    db = connect(tmp_path / "r.db")
+    records, _ = club_records(5, mode="quick", table=1, round_=2)
+    first = judge(records, club="club", board="b1", game_id="g5").card
+    assert first is not None and store_result(db, first) is Stored.COUNTED
+    act(db, Act.ADJUST, first["id"], first["revision"], director="Pat",
+        reason="the loser's last hand was pegged short", scores=board_of(first, 95))
+    ruled = standings(db)
+    fixed = judge(corrected(records, 5), club="club", board="b1", game_id="g5").card
+    assert fixed is not None and fixed["id"] == first["id"]
+    assert store_result(db, fixed) is Stored.HELD
+    assert queue(db)[-1]["why"] == (f"a correction of revision {first['revision']}, which "
+                                    "the director adjusted: the director's to accept")
+    assert standings(db) == ruled and counters(db)["corrections"] == 0
+    act(db, Act.ACCEPT, fixed["id"], fixed["revision"], director="Pat",
+        reason="the table's own correction is right")
+    assert queue(db) == [] and adjusted(db, 1) == []
+    assert [r["status"] for r in audit(db)] == ["replaced", "accepted"]
+    assert {p["member"]: p["spread"] for p in standings(db)} != {
+        p["member"]: p["spread"] for p in ruled}
 
 
 def test_the_director_on_the_service(tmp_path: Path) -> None:

@@ -7,8 +7,9 @@ again after a restart, a board renamed or a store moved to a spare board sending
 another board's id) is counted in ``duplicates`` and changes nothing else. A new revision
 whose record extends the counted one (the game taken back on the board after it was
 confirmed, entered right and confirmed again) replaces it in the standings
-(``corrections``); one that the counted record extends is an older revision arriving late
-(a duplicate). A revision that neither extends nor is extended by the counted one is another
+(``corrections``), unless the director adjusted the one counted: then it is held for the
+director, who has ruled on that game; one that the counted record extends is an older
+revision arriving late (a duplicate). A revision that neither extends nor is extended by the counted one is another
 record of the same place in the night: it is held for the director, not counted
 (``held``). Every revision is kept in the audit (``revision``) with what became of it. A
 refused message is kept in ``refused`` with why (for the director), never counted. A member
@@ -322,8 +323,8 @@ def _store(db: sqlite3.Connection, card: Mapping[str, Any], received: float,
                   (key, revision)).fetchone() is not None:
         _bump(db, "duplicates")
         return Stored.DUPLICATE
-    counted = db.execute("SELECT revision, board, game, payload FROM result WHERE id = ?",
-                         (key,)).fetchone()
+    counted = db.execute("SELECT revision, board, game, payload, adjusted FROM result "
+                         "WHERE id = ?", (key,)).fetchone()
     if counted is None:
         voided = db.execute("SELECT revision FROM revision WHERE id = ? AND status = ?",
                             (key, VOIDED)).fetchone()
@@ -339,6 +340,12 @@ def _store(db: sqlite3.Connection, card: Mapping[str, Any], received: float,
         return Stored.COUNTED
     old: list[Any] = json.loads(counted["payload"])["record"]
     new: list[Any] = list(card["record"])
+    if len(new) > len(old) and new[: len(old)] == old and counted["adjusted"]:
+        # The director ruled on the game counted: a board does not overrule the director.
+        audit(Stored.HELD, f"a correction of revision {counted['revision']}, which the "
+                           "director adjusted: the director's to accept")
+        _bump(db, "held")
+        return Stored.HELD
     if len(new) > len(old) and new[: len(old)] == old:
         db.execute("UPDATE revision SET status = ?, why = ? WHERE id = ? AND revision = ?",
                    (REPLACED, f"corrected by revision {revision} from board {card['board']}",
