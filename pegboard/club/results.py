@@ -11,10 +11,10 @@ confirmed, entered right and confirmed again) replaces it in the standings
 director, who has ruled on that game; one that the counted record extends is an older
 revision arriving late (a duplicate). A revision that neither extends nor is extended by
 the counted one is another record of the same place in the night: it is held for the
-director, not counted (``held``). Every revision is kept in the audit (``revision``) with what became of it. A
-refused message is kept in ``refused`` with why (for the director), never counted. A member
-number not on the roster (``members``, loaded from a CSV of ``member,name[,guest]``) is kept
-and flagged.
+director, not counted (``held``). Every revision is kept in the audit (``revision``) with
+what became of it. A refused message is kept in ``refused`` with why (for the director),
+never counted. A member number not on the roster (``members``, loaded from a CSV of
+``member,name[,guest]``) is kept and flagged.
 
 Club games are counted by the club's game points (``club serve --game-points``, ACC by
 default: RULES.md's club section): a game a table played with other game points (a board
