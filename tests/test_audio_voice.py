@@ -79,14 +79,14 @@ def test_the_wheels_card_is_said_after_a_card_is_laid_and_the_table_after_an_und
         tmp_path: Path) -> None:
     """OK lays a card and the wheel passes to the next player: its card is said, so OK at
     once lays a card the player heard. UNDO says what it took back, then where the table is
-    now: the screen whole, with the card under the wheel."""
+    now: the screen whole, the count the play is at, and the card under the wheel."""
     said = transcript_of(START + " right ok ok undo undo", tmp_path).texts()
     at = said.index("P2, two: two")
     assert said[at:] == [
         "P2, two: two", "2",
         "[ok]", "P1, two: four for two, a pair; P1 2, P2 0", "2",
-        "[ok]", "Taken back: P1's 2", "Deal 1. P1 plays: 2",
-        "[ok]", "Taken back: P2's 2", "Deal 1. P2 plays: ace"]
+        "[ok]", "Taken back: P1's 2", "Deal 1. Count 2. P1 plays: 2",
+        "[ok]", "Taken back: P2's 2", "Deal 1. Count 0. P2 plays: ace"]
     assert said[at - 3:at] == ["[click]", "2", "[ok]"]
 
 
@@ -334,7 +334,7 @@ def test_an_undo_names_a_court_card_in_words(tmp_path: Path) -> None:
     """What UNDO took back is said with its card in words, as the wheel says it ("P2's
     queen"), never the screen's letter ("Q", which a speech engine reads as "cue")."""
     said = transcript_of(START + " left*2 ok undo", tmp_path).texts()
-    assert said[-2:] == ["Taken back: P2's queen", "Deal 1. P2 plays: ace"]
+    assert said[-2:] == ["Taken back: P2's queen", "Deal 1. Count 0. P2 plays: ace"]
 
 
 def test_a_player_who_lays_again_hears_it_is_still_their_turn() -> None:

@@ -150,6 +150,14 @@ def screen_words(view: View, voiced: frozenset[PageKind] = frozenset()) -> str:
     return sentences([*parts, *rejoined(view.lines)])
 
 
+def undone_words(view: View, voiced: frozenset[PageKind] = frozenset()) -> str:
+    """Where the table is after an undo: the screen whole, and in the play the count the
+    card taken back leaves ("Deal 1. Count 2. P1 plays: 2"), which no screen word says."""
+    if view.screen is Screen.PLAY and view.count is not None and view.picker is not None:
+        return sentences([view.title, f"Count {view.count}", prompt_words(view.picker)])
+    return screen_words(view, voiced)
+
+
 def score_words(state: AppState) -> str:
     """"Say the score": each side's score, in the play the count and who is to act
     ("Ann 46, Ben 39. Count 22, Ben to play"); with no game, that there is none."""
@@ -241,7 +249,7 @@ class AudioScreen:
             same = (before is not None and view.picker is not None and before.picker is not None
                     and (before.screen, before.title) == (view.screen, view.title))
             heard = whole if undone else replace(view, title="") if same else view
-            said.append(screen_words(heard, voiced))
+            said.append(undone_words(heard, voiced) if undone else screen_words(heard, voiced))
             kind, importance = "screen", Importance.SCREEN
         elif saved and view.picker is not None:
             # an entry made on a wheel that stays (the play's wheel passing to the next
