@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from pegboard.cli import build_parser, main
+from pegboard.cli import main
 from pegboard.club.outbox import Outbox
 from pegboard.commands.club_settings import settings
+from pegboard.commands.parsers import build_parser
 from pegboard.store import Store
 from tests.support.club import Publisher, Standings, write_club_game
 from tests.support.mosquitto import Broker, club_setup, free_port
