@@ -2,15 +2,16 @@
 
 Debian's Chromium driven by Playwright against the board's own phone server:
 
-* two deals of a 2-player game, both hands entered and played on the phones, one seat
+* a whole 2-player game to 121, both hands entered and played on the phones, one seat
   saying its gos on the box's GO key (the encoder's pins), to the independent referee's
-  scores (tests/referee), each deal's counts read on the phones' "Last count" through the
-  next deal;
-* mixed seats: a whole game, one seat on a phone and the other on the box's encoder (every
-  card on its mock pins), and two deals with a keypad seat; the phone's seat falls back to
+  scores (tests/referee) after every deal, the first deals' counts read on the phones'
+  "Last count" through the next deal;
+* mixed seats: a whole game, one seat on a phone and the other on the box's keypad (every
+  card on its mock pins), and two deals with an encoder seat; the phone's seat falls back to
   the box for a card in the middle of a deal; to the referee's scores;
-* a deal of a 4-player game (partners) on four phones, to the referee's scores, and its
-  counts on every phone at the next;
+* a whole 4-player game (partners) to 61 on four phones, to the referee's scores, and the
+  first deal's counts on every phone at the next (games to 121 on two and four phones with
+  every tap a pointer click: ``-m soak``);
 * a board restarted twice in the middle of a deal with the phones open: no acknowledged tap
   is lost, a reload keeps the cards tapped but not laid away, and the phones go on;
 * the starter's suit asked on the counting seat's phone;
@@ -24,7 +25,7 @@ import itertools
 import random
 import re
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -38,11 +39,13 @@ from pegboard.app.seat_entry import seat_seq
 from pegboard.app.view import View
 from pegboard.config import Config
 from pegboard.rules.cards import DECK, Card
-from pegboard.rules.events import Dealt, Go, LaidAway, OptionsChanged, Play, Starter
+from pegboard.rules.events import Deal, Dealt, Go, LaidAway, OptionsChanged, Play, Starter
+from pegboard.rules.game import Game
 from pegboard.rules.show import score_hand
 from pegboard.rules.state import GameState, Phase
 from pegboard.rules.value import replace
 from pegboard.rules.variants import Rules
+from pegboard.web.phone_view import review_json
 from tests.referee import build
 from tests.referee.referee import judge
 from tests.support.phones import WAIT_S, Board, BoxHands, box_names, phone_board
@@ -122,13 +125,16 @@ class Checks:
     accessibility tree gives no name, the controls shown smaller than 44 x 44 px, and a page
     wider than the phone's 360 px."""
 
-    def __init__(self) -> None:
+    def __init__(self, states: Collection[str] | None = None) -> None:
+        self.states = states  # None: every state met; else only these
         self.axe: dict[str, list[str]] = {}
         self.unnamed: dict[str, list[str]] = {}
         self.trees: dict[str, str] = {}
         self.small: dict[str, list[str]] = {}
 
     def look(self, page: Page, state: str) -> None:
+        if self.states is not None and state not in self.states:
+            return
         small, width = page.evaluate(TARGETS)
         self.small[state] = [*small, *([f"page {width} px wide"] if width > 360 else [])]
         found = Axe().run(page).response["violations"]
@@ -143,8 +149,12 @@ class Checks:
 
     def look_once(self, page: Page, state: str) -> None:
         """:meth:`look`, the first time ``state`` is met."""
-        if state not in self.axe:
+        if not self.looked(state):
             self.look(page, state)
+
+    def looked(self, state: str) -> bool:
+        """``state`` was looked at (or is not to be)."""
+        return state in self.axe or (self.states is not None and state not in self.states)
 
     def assert_clean(self, states: set[str]) -> None:
         assert states <= self.axe.keys(), sorted(states - self.axe.keys())
@@ -153,37 +163,121 @@ class Checks:
         assert not any(self.small.values()), self.small
 
 
+STEPS = """async ([steps, ms]) => {
+  // A phone's taps done in the page itself, in order: each step first waits (a mutation
+  // observer, bounded by ms) until a node shows a text, then taps a button, the one a finger
+  // would: shown, enabled, at least 44 x 44 px and the topmost element at its centre once
+  // scrolled to. One round trip from the test for a whole hand of taps.
+  const shows = (s, t, whole) => { const e = document.querySelector(s);
+    return !!e && (whole ? e.textContent === t : e.textContent.includes(t)); };
+  const until = (s, t, whole) => new Promise((resolve, reject) => {
+    if (shows(s, t, whole)) { resolve(); return; }
+    const watch = new MutationObserver(() => { if (shows(s, t, whole)) { done(); resolve(); } });
+    const timer = setTimeout(() => {
+      done();
+      const e = document.querySelector(s);
+      reject(new Error("waited " + ms + " ms for " + s + " to show " + JSON.stringify(t) +
+        ": it shows " + JSON.stringify(e && e.textContent)));
+    }, ms);
+    const done = () => { clearTimeout(timer); watch.disconnect(); };
+    watch.observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
+  for (const step of steps) {
+    if (step.wait) await until(step.wait[0], step.wait[1], step.wait[2]);
+    if (step.clear) document.getElementById("said").textContent = "";
+    if (!step.css) continue;
+    const found = [...document.querySelectorAll(step.css)].filter(
+      (b) => step.text === null || b.textContent === step.text);
+    const what = step.css + (step.text === null ? "" : " " + step.text);
+    if (found.length !== 1) throw new Error(found.length + " buttons are " + what);
+    const b = found[0];
+    if (b.disabled) throw new Error(what + " is disabled");
+    b.scrollIntoView({ block: "nearest" });
+    const r = b.getBoundingClientRect();
+    if (r.width < 44 || r.height < 44) throw new Error(what + " is " + r.width + "x" + r.height);
+    const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    if (top !== b && !b.contains(top)) {
+      throw new Error(what + " is covered by " + (top ? top.outerHTML.slice(0, 80) : "nothing"));
+    }
+    b.click();
+  }
+}"""
+
+
+def wait(selector: str, text: str, *, whole: bool = False) -> dict[str, Any]:
+    """A step: until the page's ``selector`` shows ``text`` (``whole``: exactly)."""
+    return {"wait": [selector, text, whole], "clear": False, "css": None, "text": None}
+
+
+def tap(css: str, text: str | None = None, *, clear: bool = False) -> dict[str, Any]:
+    """A step: tap the one button ``css`` picks (with the text ``text``, when given),
+    ``#said`` cleared first (``clear``) so that the answer's words are waited for anew."""
+    return {"wait": None, "clear": clear, "css": css, "text": text}
+
+
 class Table:
     """The phones of a game on the board (and the seats played on the box itself, on its
-    kit's mock pins), and the referee's record of what the table entered."""
+    kit's mock pins), and the referee's record of what the table entered.
+
+    ``real_deals``: the deals whose taps are Playwright's pointer clicks (each waiting for
+    the button to be stable, enabled and hit); the taps of the later deals are made in the
+    page (:data:`STEPS`: the same checks, one round trip for a hand of taps), so that a
+    whole game fits the suite's time."""
 
     def __init__(self, board: Board, browser: Browser, players: int, dealer: int,
-                 checks: Checks, *, on_box: tuple[int, ...] = ()) -> None:
+                 checks: Checks, *, on_box: tuple[int, ...] = (),
+                 real_deals: int | None = None) -> None:
         self.board = board
         self.players = players
         self.checks = checks
         self.on_box = on_box
+        self.real_deals = real_deals
         self.box = BoxHands(board)
         self.pages: dict[int, Page] = {}
-        self.record: list[dict[str, Any]] = [build.game(players), build.deal(dealer)]
+        target = board.game.rules.target
+        self.record: list[dict[str, Any]] = [
+            build.game(players, **({} if target == 121 else {"target": target})),
+            build.deal(dealer)]
         self.taps = [0] * players
         self.left: dict[int, list[Card]] = {}
         self.starter: Card | None = None
-        for seat in range(players):
+        for seat in range(players):  # the phones open their pages together, as at a table
             if seat in on_box:
                 continue
             page = browser.new_context(**PHONE).new_page()
-            page.goto(f"http://127.0.0.1:{board.port}/join?code={board.code(seat)}")
-            expect(page.locator("#asked")).to_contain_text("Tap the")
+            page.goto(f"http://127.0.0.1:{board.port}/join?code={board.code(seat)}",
+                      wait_until="commit")
             self.pages[seat] = page
+        for page in self.pages.values():
+            expect(page.locator("#asked")).to_contain_text("Tap the")
 
     @property
     def gs(self) -> GameState:
         return self.board.game
 
+    @property
+    def real(self) -> bool:
+        """This deal's taps are pointer clicks."""
+        return self.real_deals is None or self.gs.deal_no <= self.real_deals
+
+    def do(self, seat: int, *steps: dict[str, Any]) -> None:
+        """The steps (:func:`wait`, :func:`tap`) on the seat's phone, in order."""
+        page = self.pages[seat]
+        self.taps[seat] += sum(1 for step in steps if step["css"] is not None)
+        if not self.real:
+            page.evaluate(STEPS, [list(steps), WAIT_S * 1000])
+            return
+        for step in steps:
+            if step["wait"] is not None:
+                shows(page, *step["wait"][:2], whole=step["wait"][2])
+            if step["clear"]:
+                self.clear(seat)
+            if step["css"] is not None:
+                css = step["css"] + (f":text-is('{step['text']}')" if step["text"] else "")
+                page.locator(css).click()
+
     def tap(self, seat: int, selector: str) -> None:
-        self.pages[seat].locator(selector).click()
-        self.taps[seat] += 1
+        self.do(seat, tap(selector))
 
     def said(self, seat: int, text: str) -> None:
         shows(self.pages[seat], "#said", text, whole=True)
@@ -194,16 +288,12 @@ class Table:
     def hand(self, seat: int, dealt: tuple[Card, ...], away: tuple[Card, ...],
              *, tapped: int = 0) -> None:
         """The seat's phone enters its cards (the first ``tapped`` are on it already)."""
-        page = self.pages[seat]
-        shows(page, "#asked", f"Tap the {len(dealt)} cards")
-        for card in dealt[tapped:]:
-            self.tap(seat, f'#grid button[data-card="{card}"]')
-        shows(page, "#asked", "you lay away")
-        for card in away:
-            self.tap(seat, f'#hand button[data-card="{card}"]')
-        self.clear(seat)
-        self.tap(seat, "button:text-is('Lay away')")
-        self.said(seat, "Your cards are in.")
+        self.do(seat, wait("#asked", f"Tap the {len(dealt)} cards"),
+                *(tap(f'#grid button[data-card="{card}"]') for card in dealt[tapped:]),
+                wait("#asked", "you lay away"),
+                *(tap(f'#hand button[data-card="{card}"]') for card in away),
+                tap("#actions button", "Lay away", clear=True),
+                wait("#said", "Your cards are in.", whole=True))
         assert self.gs.dealt[seat] == dealt and self.gs.laid_away[seat] == away
 
     def deal(self, rng: random.Random) -> dict[int, tuple[tuple[Card, ...], tuple[Card, ...]]]:
@@ -231,9 +321,8 @@ class Table:
         else:
             shows(self.pages[dealer], "#asked", "You deal: tap the starter")
             self.checks.look_once(self.pages[dealer], "the starter")
-            self.clear(dealer)
-            self.tap(dealer, f'#grid button[data-card="{starter}"]')
-            self.said(dealer, "The starter is in.")
+            self.do(dealer, tap(f'#grid button[data-card="{starter}"]', clear=True),
+                    wait("#said", "The starter is in.", whole=True))
         self.record.append(build.starter(str(starter)))
         return hands
 
@@ -259,19 +348,20 @@ class Table:
                 else:
                     self.box.go()
             else:
-                page = self.pages[seat]
-                shows(page, "#asked", f"Your turn, count {gs.count}: tap a card, or Go.",
-                      whole=True)
-                self.checks.look_once(page, "the play")
-                self.clear(seat)
+                turn = wait("#asked", f"Your turn, count {gs.count}: tap a card, or Go.",
+                            whole=True)
+                if not self.checks.looked("the play"):
+                    self.do(seat, turn)
+                    self.checks.look(self.pages[seat], "the play")
                 if fits:
-                    self.tap(seat, f'#hand button[data-card="{fits[0]}"]')
-                    self.said(seat, f"You played {fits[0].pretty}.")
+                    self.do(seat, turn, tap(f'#hand button[data-card="{fits[0]}"]', clear=True),
+                            wait("#said", f"You played {fits[0].pretty}.", whole=True))
                 elif seat == box_go:
+                    self.do(seat, turn)
                     self.box_go(before)
                 else:
-                    self.tap(seat, "button:text-is('Go')")
-                    self.said(seat, "You said go.")
+                    self.do(seat, turn, tap("#actions button", "Go", clear=True),
+                            wait("#said", "You said go.", whole=True))
             if fits:
                 self.left[seat].remove(fits[0])
                 self.record.append(build.play(seat, str(fits[0])))
@@ -335,11 +425,12 @@ class Table:
 
 
 def whole_game(table: Table, rng: random.Random, *, box_go: int | None = None,
-               last_count: bool = False, fall_back: int | None = None,
+               last_count: int = 0, fall_back: int | None = None,
                deals_at_most: int | None = None) -> int:
     """Deal after deal until the game is won (or ``deals_at_most`` deals are played); the
     number of deals (``fall_back``: that phone's seat lays its first card of the second deal
-    on the box)."""
+    on the box; ``last_count``: every phone shows the counts of each of the first so many
+    deals through the next)."""
     deals = 0
     while table.gs.winner is None and deals != deals_at_most:
         dealer = table.gs.dealer
@@ -361,7 +452,7 @@ def whole_game(table: Table, rng: random.Random, *, box_go: int | None = None,
         table.counted(hands, dealer)
         if table.gs.winner is None:
             assert table.referee_scores() == list(table.gs.scores), table.record
-            if last_count:
+            if deals <= last_count:
                 expect_last_count(table, deal_no)
         if deals == 1:
             table.checks.look(next(iter(table.pages.values())), "last count")
@@ -394,40 +485,48 @@ def counts_where_seen(page: Page) -> None:
     assert counts["x"] >= 0 and counts["x"] + counts["width"] <= 360, counts
 
 
-def test_two_deals_on_two_phones_and_the_box_to_the_referees_scores(
+def test_a_whole_game_on_two_phones_and_the_box_to_the_referees_scores(
         browser: Browser, tmp_path: Path) -> None:
-    """Both hands entered and played on the phones, Ben's gos said on the box's GO key: the
-    referee's scores after each deal, each deal's counts on every phone through the next
-    deal, and at most 16 taps a player a deal (a whole game on a phone is played against
-    the box below)."""
+    """A whole game to 121: both hands entered and played on the phones, Ben's gos said on
+    the box's GO key (the encoder's pins): the referee's scores after every deal and at the
+    end, each of the first two deals' counts on every phone through the next deal, the
+    game's end on both phones, and at most 16 taps a player a deal. The first deal is
+    tapped with Playwright's pointer clicks, the rest in the page (:class:`Table`)."""
     checks = Checks()
     with phone_board(tmp_path, dealer=0) as board:
-        table = Table(board, browser, 2, 0, checks)
+        table = Table(board, browser, 2, 0, checks, real_deals=1)
         checks.look(table.pages[1], "six cards")
-        deals = whole_game(table, random.Random(21), box_go=1, last_count=True,
-                           deals_at_most=2)
-        assert deals == 2 and table.gs.winner is None
-        assert board.recorded().scores == table.gs.scores
-        assert table.referee_scores() == list(table.gs.scores), table.record
+        deals = whole_game(table, random.Random(21), box_go=1, last_count=2)
+        gs = table.gs
+        assert gs.winner is not None and deals >= 5, (deals, gs.scores)
+        assert max(gs.scores) >= 121 and gs.rules.target == 121
+        assert board.recorded().scores == gs.scores
+        assert table.referee_scores() == list(gs.scores), table.record
         # A player's taps a deal: at most 16 on average (9 to enter a hand, a tap a card).
         assert max(table.taps) / deals <= 16, (table.taps, deals)
-    checks.assert_clean({"six cards", "the starter", "the play", "last count"})
+        assert table.box.keys >= 1, "no go was said on the box"
+        shown = [min(score, 121) for score in gs.scores]
+        for page in table.pages.values():
+            shows(page, "#asked", "The game is over.", whole=True)
+            expect(page.locator("#scores")).to_have_text(f"Ann {shown[0]}Ben {shown[1]}")
+        checks.look(table.pages[0], "game over")
+    checks.assert_clean({"six cards", "the starter", "the play", "last count", "game over"})
 
 
 @pytest.mark.parametrize(("kit", "seed", "deals_at_most"),
-                         [("encoder", 5, None), ("keypad", 6, 2)])
+                         [("keypad", 6, None), ("encoder", 5, 2)])
 def test_a_phone_against_a_seat_on_the_box_to_the_referees_scores(
         browser: Browser, tmp_path: Path, kit: str, seed: int,
         deals_at_most: int | None) -> None:
     """Mixed seats: Ann on her phone, Ben on the box (every card he lays, the starter when he
     deals, his cards laid away for the crib, a count his stand-in suits made short put right:
     keys on the kit's mock pins); in the second deal Ann lays her first card on the box
-    (her phone falls back) and goes on on her phone. A whole game with the encoder, two
-    deals with the keypad; to the referee's scores."""
+    (her phone falls back) and goes on on her phone. A whole game with the keypad, two
+    deals with the encoder; to the referee's scores."""
     checks = Checks()
     config = replace(Config(), input=replace(Config().input, kit=kit))
     with phone_board(tmp_path, dealer=0, config=config) as board:
-        table = Table(board, browser, 2, 0, checks, on_box=(1,))
+        table = Table(board, browser, 2, 0, checks, on_box=(1,), real_deals=1)
         deals = whole_game(table, random.Random(seed), fall_back=0,
                            deals_at_most=deals_at_most)
         gs = table.gs
@@ -447,31 +546,42 @@ def test_a_phone_against_a_seat_on_the_box_to_the_referees_scores(
     checks.assert_clean({"the starter", "the play", "last count", "game over"})
 
 
-def test_a_four_player_deal_on_four_phones_to_the_referees_scores(
+def test_a_whole_game_on_four_phones_to_the_referees_scores(
         browser: Browser, tmp_path: Path) -> None:
-    checks = Checks()
-    with phone_board(tmp_path, dealer=3, names=NAMES) as board:
-        table = Table(board, browser, 4, 3, checks)
+    """Four players, partners, on four phones: a whole game to 61 (RULES.md's short game;
+    a game to 121 on four phones is the soak's), every hand, starter, card and go tapped on
+    the phones, to the referee's scores after every deal and at the end, the first deal's
+    counts on every phone through the next deal, and the game's end on every phone."""
+    # The states met are those of the game on two phones: looked at here, four players'.
+    checks = Checks({"five cards, four players", "game over"})
+    with phone_board(tmp_path, dealer=3, names=NAMES, rules=Rules(target=61)) as board:
+        table = Table(board, browser, 4, 3, checks, real_deals=0)
         assert board.game.rules.dealt_size(4) == 5
         checks.look(table.pages[2], "five cards, four players")
-        deals = whole_game(table, random.Random(4), deals_at_most=1, last_count=True)
+        deals = whole_game(table, random.Random(4), last_count=1)
         gs = table.gs
-        assert deals == 1 and gs.deal_no == 2
+        assert gs.winner is not None and deals >= 3, (deals, gs.scores)
+        assert max(gs.scores) >= 61
         assert board.recorded().scores == gs.scores
         assert table.referee_scores() == list(gs.scores), table.record
+        shown = [min(score, 61) for score in gs.scores]
         for page in table.pages.values():  # partners: two sides on every phone
+            shows(page, "#asked", "The game is over.", whole=True)
             expect(page.locator("#scores li")).to_have_count(2)
-    checks.assert_clean({"five cards, four players", "the starter", "the play", "last count"})
+            expect(page.locator("#scores")).to_contain_text(str(shown[0]))
+        checks.look(table.pages[0], "game over")
+    checks.assert_clean({"five cards, four players", "game over"})
 
 
 @pytest.mark.soak
 @pytest.mark.parametrize(("players", "seed"), [(2, 21), (4, 4)])
 def test_whole_games_on_two_and_on_four_phones_to_the_referees_scores(
         browser: Browser, tmp_path: Path, players: int, seed: int) -> None:
-    """The long variant (``-m soak``; the suite plays two deals on two phones and one on
-    four): whole games with every hand, starter, card and go tapped on the phones, two
-    players, then four at a partners' table, to the referee's scores after every deal and
-    at the end, and the game's end on every phone."""
+    """The long variant (``-m soak``; the suite plays a game to 121 on two phones, one to 61
+    on four, most taps made in the page): whole games to 121 with every hand, starter, card
+    and go tapped on the phones with Playwright's pointer clicks, two players, then four at
+    a partners' table, to the referee's scores after every deal and at the end, and the
+    game's end on every phone."""
     checks = Checks()
     dealer = players - 1
     with phone_board(tmp_path, dealer=dealer, names=NAMES[:players]) as board:
@@ -933,3 +1043,54 @@ def test_a_teaching_games_coach_is_on_the_phone(browser: Browser, tmp_path: Path
         checks.look(page, "the coach's note")
         assert "Gave away" not in repr(machine.view(board.state))
     checks.assert_clean({"the coach", "the coach's note"})
+
+
+def test_a_teaching_games_discard_review_is_on_its_own_phone(browser: Browser,
+                                                             tmp_path: Path) -> None:
+    """A teaching game whose first deal both phones played: each phone shows, under the last
+    count, the review of its own discard (the coach's words), read as part of the page; the
+    other seat's review is on neither the page nor its accessibility tree."""
+    ann, ben = cards_of("5H 5D JC 4S KH 2C"), cards_of("6H 9D TC 3S QH AC")
+    first = (OptionsChanged(teaching=True), *played_deal(0, ann, ben)[1:])
+    checks = Checks()
+    with phone_board(tmp_path, dealer=0, first=first) as board:
+        assert board.game.deal_no == 1 and board.game.phase is Phase.DEAL
+        pages = [board_phone(browser, board, seat) for seat in (0, 1)]
+        reviews = [review_json(board.state.session.game, seat)  # type: ignore[union-attr]
+                   for seat in (0, 1)]
+        assert all(reviews) and reviews[0] != reviews[1], reviews
+        for seat, page in enumerate(pages):
+            review = reviews[seat]
+            assert review is not None
+            shows(page, "#review-lines", review["lines"][0])
+            expect(page.locator("#review")).to_be_visible()
+            expect(page.locator("#review-h")).to_have_text("Your discard, reviewed")
+            expect(page.locator("#review-lines p")).to_have_count(len(review["lines"]))
+            other = reviews[1 - seat]
+            assert other is not None
+            assert other["lines"][0] not in (page.locator("body").text_content() or "")
+        checks.look(pages[0], "a discard reviewed")
+    checks.assert_clean({"a discard reviewed"})
+    tree = checks.trees["a discard reviewed"]
+    assert tree.index("Last count (deal 1)") < tree.index("Your discard, reviewed"), tree
+
+
+def played_deal(dealer: int, first: tuple[Card, ...], second: tuple[Card, ...],
+                starter: str = "7S") -> list[Any]:
+    """A 2-player deal's entries, both hands entered (``first``: seat 0's, each laying its
+    last two away), played out lowest card first, else go."""
+    events: list[Any] = [Deal(dealer), Dealt(0, first), LaidAway(0, first[4:]),
+                         Dealt(1, second), LaidAway(1, second[4:]), Starter(Card.parse(starter))]
+    game = Game(["Ann", "Ben"])
+    for event in events:
+        game.push(event)
+    while game.state.phase is Phase.PLAY:
+        gs = game.state
+        seat = gs.to_act
+        assert seat is not None
+        held = [c for c in gs.hands[seat] or () if c not in gs.played[seat]]
+        fits = sorted((c for c in held if gs.can_play(seat, c)), key=lambda c: c.pips)
+        event = Play(seat, fits[0]) if fits else Go(seat)
+        game.push(event)
+        events.append(event)
+    return events

@@ -5,7 +5,8 @@ forbids both): its behaviour is ``/static/phone.js``, its look ``/static/phone.c
 card and control is a real button with a spoken name ("seven of hearts", "Lay away"), at
 least 44 px square, laid out for a phone 360 px wide held upright. What the seat is told
 (an entry taken or refused, and why), what the table asks of it or whom it waits for, and
-the last award are live regions, so a screen reader says each change.
+the last award are live regions, so a screen reader says each change. In a teaching game the
+last count is followed by the review of the seat's own discard, on this phone alone.
 """
 
 from __future__ import annotations
@@ -62,6 +63,10 @@ _PAGE = """<!doctype html>
 <section id="counts" aria-labelledby="counts-h" hidden>
 <h2 id="counts-h">Last count</h2>
 <div id="count-lines"></div>
+<div id="review" hidden>
+<h3 id="review-h">Your discard, reviewed</h3>
+<div id="review-lines"></div>
+</div>
 </section>
 </main>
 </body>

@@ -12,6 +12,7 @@ a sentence anything that is not well formed; the engine then judges the entries 
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -21,7 +22,7 @@ from pegboard.app import open_hands
 from pegboard.app.seat_entry import seat_seq
 from pegboard.app.session import Session
 from pegboard.errors import InvalidCardError, PegboardError
-from pegboard.rules.cards import Card, Suit
+from pegboard.rules.cards import Card, EnteredCard, Suit
 from pegboard.rules.events import (
     Claim,
     Deal,
@@ -35,18 +36,20 @@ from pegboard.rules.events import (
     Starter,
     StarterSuit,
 )
+from pegboard.rules.facts import Counted, ShowStep
 from pegboard.rules.game import Game
 from pegboard.rules.state import GameState, Phase, Reason
 from pegboard.web.follow import Entry
 from pegboard.web.snapshot import entered, open_claim, show_json
 
 if TYPE_CHECKING:
-    from pegboard.coach import advice, hints, knowledge, lookahead
+    from pegboard.coach import advice, hints, knowledge, lookahead, review
 else:
     advice = lazy.module("pegboard.coach.advice")
     hints = lazy.module("pegboard.coach.hints")
     knowledge = lazy.module("pegboard.coach.knowledge")
     lookahead = lazy.module("pegboard.coach.lookahead")
+    review = lazy.module("pegboard.coach.review")
 
 __all__ = ["ActionError", "advice_json", "held_by_rank", "read_action", "seat_json"]
 
@@ -170,6 +173,7 @@ def seat_json(game: Game, seat: int, *, game_id: str | None, phones: Collection[
                     if waiting else None),
         "wait": wait_words(gs, seat, phones, waiting) if asked == "wait" else None,
         "coach": coach_json(game, seat, asked) if teaching else None,
+        "review": review_json(game, seat) if teaching else None,
     }
     call = gs.open_call
     if gs.rules.muggins and call is not None and gs.side_of(call.owner) != gs.side_of(seat):
@@ -234,6 +238,51 @@ def _play_note(game: Game, seat: int) -> str | None:
             return (lookahead.play_note(known, event.card, open_hand=True)
                     if known is not None else None)
     return None
+
+
+def review_json(game: Game, seat: int) -> dict[str, Any] | None:
+    """The teaching review of the seat's discard (:mod:`pegboard.coach.review`, the review the
+    box shows of a hand on the box, which it keeps off its screen for a phone's seat), for
+    its own phone: from the count of its hand in the latest deal with a count (the deal the
+    phone's "Last count" shows, through the next deal), with that deal's number. None: the
+    seat's hand was not counted in that deal, its cards were not entered, or, in a muggins
+    game, its claim is still to come (the review would help count it)."""
+    gs = game.state
+    if any(p.player == seat and p.reason is Reason.HAND for p in gs.pending_claims):
+        return None
+    back = game.copy()
+    counted = False  # a count of the latest deal with counts was passed
+    while back.events:
+        report = back.report
+        steps = report.of(ShowStep) if report is not None else ()
+        for step in steps:
+            if step.counted is Counted.HAND and step.player == seat:
+                after = back.state
+                dealt = after.dealt[seat]
+                if dealt is None or after.dealer is None:
+                    return None
+                lines = _review_lines(dealt, step.cards, step.turned or EnteredCard.of(
+                    step.starter), after.side_of(seat) == after.side_of(after.dealer),
+                    after.players, after.rules.five_card)
+                return {"deal_no": after.deal_no, "lines": list(lines)} if lines else None
+        counted = counted or bool(steps)
+        event = back.pop()
+        if isinstance(event, NewGame) or (isinstance(event, Deal) and counted):
+            return None
+    return None
+
+
+@functools.lru_cache(maxsize=32)
+def _review_lines(dealt: tuple[Card, ...], kept: tuple[Card, ...], starter: EnteredCard,
+                  dealer: bool, players: int, five_card: bool) -> tuple[str, ...]:
+    """The review's sentences (worked out once a hand: every stream of the seat sends its
+    view again at each change of the game)."""
+    try:
+        found = review.review_discard(dealt, kept, dealer=dealer, starter=starter,
+                                      players=players, five_card=five_card)
+    except PegboardError:
+        return ()
+    return found.lines()
 
 
 def suit_json(gs: GameState, seat: int) -> dict[str, Any]:

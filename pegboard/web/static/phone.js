@@ -20,6 +20,7 @@
   let busy = false;
   let taken = false;  // the last tap's answer
   let passed = "";   // the call this seat said "no muggins" to (not asked again)
+  let advised = null;  // the discard advice last asked: {six: the cards, options: [...]}
   const callKey = (m) => [m.deal_no, m.call.owner, m.call.claimed, m.call.for.join(",")].join(":");
 
   // The cards tapped but not yet laid away survive a reload of the page: kept in the tab's
@@ -162,6 +163,16 @@
         lines.appendChild(p);
       });
     });
+    // A teaching game: the review of this seat's own discard, of the deal counted above.
+    const review = me && me.review && last && me.review.deal_no === last.deal_no ? me.review : null;
+    const shownReview = $("review-lines");
+    shownReview.replaceChildren();
+    $("review").hidden = !review;
+    (review ? review.lines : []).forEach((text) => {
+      const p = document.createElement("p");
+      p.textContent = text;
+      shownReview.appendChild(p);
+    });
   }
 
   function drawGrid(taken, onTap, pressed) {
@@ -209,7 +220,8 @@
     const typed = typing ? typing.value : "";
     const focused = typing !== null && document.activeElement === typing;
     hand.replaceChildren(); actions.replaceChildren();
-    $("grid").replaceChildren(); $("hint").textContent = ""; $("advice").replaceChildren();
+    $("grid").replaceChildren(); $("hint").textContent = "";
+    drawAdvice();
     $("counted").replaceChildren();
     // A teaching game's pegging coach, for this seat alone: the card to lay at its turn,
     // and after its card the coach's note on it.
@@ -314,31 +326,52 @@
     }
   }
 
+  // The advice asked for the six cards tapped: shown while those six are the hand being
+  // entered (the cards laid away tapped meanwhile too), gone once the six change.
+  const sixKey = (cards) => cards.slice().sort().join(" ");
+  function drawAdvice() {
+    const list = $("advice");
+    list.replaceChildren();
+    if (!advised || !me || me.asks !== "cards" || advised.six !== sixKey(chosen)) return;
+    advised.options.forEach((o) => {
+      const item = document.createElement("li");
+      item.textContent = "Lay away " + o.away.map(shown).join(" ") + ": keep " +
+        o.keep.map(shown).join(" ") + ": your hand makes at least " + o.least + ", " + o.hand +
+        " on average; " + (o.own_crib ? "your crib" : me.names[me.dealer] + "'s crib") +
+        " gets " + o.crib + " on average.";
+      list.appendChild(item);
+    });
+  }
+
   async function advise() {
     try {
+      const six = sixKey(chosen);
       const [status, data] = await post("/phone/advice", { cards: chosen });
-      const list = $("advice");
-      list.replaceChildren();
       if (!data.advice) { say(data.reason || "No advice (status " + status + ").", true); return; }
-      data.advice.forEach((o) => {
-        const item = document.createElement("li");
-        item.textContent = "Lay away " + o.away.map(shown).join(" ") + ": keep " +
-          o.keep.map(shown).join(" ") + ": your hand makes at least " + o.least + ", " + o.hand +
-          " on average; " + (o.own_crib ? "your crib" : me.names[me.dealer] + "'s crib") +
-          " gets " + o.crib + " on average.";
-        list.appendChild(item);
-      });
+      advised = { six: six, options: data.advice };
     } catch (e) {
       say("The board cannot be reached.", true);
     }
+    draw();
+  }
+
+  // Each part of the page is drawn again only when what it shows changed: an event of either
+  // stream redraws none of the seat's buttons it did not change, so the button a finger or
+  // a screen reader is on stays, and a phone does no work for nothing.
+  const drawn = { table: "", mine: "", counts: "" };
+  function changed(part, value) {
+    const text = JSON.stringify(value);
+    if (drawn[part] === text) return false;
+    drawn[part] = text;
+    return true;
   }
 
   function draw() {
     keepPick();
     $("join").hidden = !!token;
-    drawTable();
-    drawMine();
-    drawCounts();
+    if (changed("table", [game, me && me.asks, me && me.wait])) drawTable();
+    if (changed("mine", [me, chosen, away, passed, advised])) drawMine();
+    if (changed("counts", [me && me.seat, me && me.last_count, me && me.review])) drawCounts();
     placeCounts();
     tellNotice();
   }
