@@ -42,8 +42,10 @@ class Drill(enum.StrEnum):
 class Question(Value):
     """One question: the cards it shows and the prompt that asks it."""
 
-    __slots__ = ("cards", "crib", "dealer", "drill", "next_left", "pile", "seen", "starter")
-    __match_args__ = ("drill", "cards", "starter", "crib", "dealer", "pile", "seen", "next_left")
+    __slots__ = ("cards", "crib", "dealer", "drill", "next_left", "pile", "seen", "starter",
+                 "theirs")
+    __match_args__ = ("drill", "cards", "starter", "crib", "dealer", "pile", "seen", "next_left",
+                      "theirs")
 
     drill: Drill
     cards: tuple[Card, ...]
@@ -53,6 +55,7 @@ class Question(Value):
     pile: tuple[Card, ...]
     seen: tuple[Card, ...]
     next_left: int | None
+    theirs: tuple[Card, ...] | None
 
     def __init__(
         self,
@@ -64,6 +67,7 @@ class Question(Value):
         pile: tuple[Card, ...] = (),
         seen: tuple[Card, ...] = (),
         next_left: int | None = None,
+        theirs: tuple[Card, ...] | None = None,
     ) -> None:
         setter = object.__setattr__
         setter(self, "drill", drill)
@@ -74,13 +78,16 @@ class Question(Value):
         setter(self, "pile", pile)
         setter(self, "seen", seen)
         setter(self, "next_left", next_left)
+        setter(self, "theirs", theirs)
 
     @property
     def known(self) -> Knowledge:
         """What the peg drill's player knows: the cards they hold, the pile, any other cards
-        seen (none in a random question) and the next player's cards left (not known in a
-        random question: taken to hold an answer if there is one)."""
-        return Knowledge.kept(self.pile, self.cards, self.seen, next_left=self.next_left)
+        seen (none in a random question), the next player's cards left (not known in a
+        random question: taken to hold an answer if there is one) and, when the hands are
+        open, which cards they are (``theirs``)."""
+        return Knowledge.kept(self.pile, self.cards, self.seen, next_left=self.next_left,
+                              theirs=self.theirs)
 
     def prompt(self) -> str:
         """The question as it is asked."""
@@ -94,7 +101,10 @@ class Question(Value):
             return f"Dealt {cards} ({whose}). Lay away two: "
         count = sum(c.pips for c in self.pile)
         pile = " ".join(c.pretty for c in self.pile) or "nothing yet, you lead"
-        return f"The count is {count} ({pile}). You hold {cards}. Lay which card? "
+        theirs = ("" if self.theirs is None else
+                  f" Open hands: the next player holds {' '.join(c.pretty for c in self.theirs)}."
+                  if self.theirs else " Open hands: the next player holds nothing.")
+        return f"The count is {count} ({pile}). You hold {cards}.{theirs} Lay which card? "
 
 
 class Marked(Value):

@@ -45,8 +45,8 @@ def hint(known: Knowledge) -> Hint:
     coach's card and line)."""
     if known.own is not OwnCards.KEPT:
         raise RuleError("a hint needs the cards you hold")
-    require_distinct((*known.pile, *known.cards, *known.seen),
-                     "the pile, the hand and the cards seen")
+    require_distinct((*known.pile, *known.cards, *known.seen, *(known.theirs or ())),
+                     "the pile, the hand, the cards seen and the next player's")
     count = known.count
     if count > 31:
         raise RuleError(f"the count is {count}: a count may not pass 31")
@@ -58,9 +58,10 @@ def hint(known: Knowledge) -> Hint:
 
 
 def peg_hint(pile: Sequence[Card], hand: Sequence[Card], seen: Sequence[Card] = (), *,
-             next_left: int | None = None) -> Hint:
+             next_left: int | None = None, theirs: Sequence[Card] | None = None) -> Hint:
     """:func:`hint` for a player holding ``hand`` on ``pile``; ``seen`` are other cards they
-    know are not the next player's (earlier counts, the starter, their own discards).
+    know are not the next player's (earlier counts, the starter, their own discards);
+    ``theirs`` the next player's cards, when the hands are open to the table.
 
     >>> from pegboard.rules.cards import parse_cards
     >>> peg_hint(parse_cards("TC"), parse_cards("5H 2D 9S")).reason
@@ -68,7 +69,7 @@ def peg_hint(pile: Sequence[Card], hand: Sequence[Card], seen: Sequence[Card] = 
     >>> peg_hint([], parse_cards("5H 4D KS 9C")).card
     Card.parse('4D')
     """
-    return hint(Knowledge.kept(pile, hand, seen, next_left=next_left))
+    return hint(Knowledge.kept(pile, hand, seen, next_left=next_left, theirs=theirs))
 
 
 def _a(word: str) -> str:

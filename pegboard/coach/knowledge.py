@@ -6,11 +6,15 @@ Of the player's own cards the box knows one of three things (:class:`OwnCards`):
 kept (the hand, once the engine knows it, or the cards a player named for a hint); only the
 cards dealt, not which of them were laid away, so any of them not yet laid may be in the crib;
 or nothing. Besides that: the pile (this count), the cards seen that the next player cannot
-hold, and how many cards the next player to answer still holds.
+hold, and how many cards the next player to answer still holds; and in an open-handed game,
+where every hand is open to the table, the very cards the next player holds (``theirs``): then
+no card in the crib, in another hand or still in the pack is ever taken for their answer.
 
 Read off the engine's state by :func:`knowledge_for`: the kept hand is ``GameState.hands``
-(known once the engine knows it), the dealt cards ``GameState.dealt``, the rest ``pile``,
-``seen``, ``played``, ``said_go`` and ``cards_left``.
+(known once the engine knows it), the dealt cards ``GameState.dealt``, the next player's open
+hand ``GameState.open_hand``, the rest ``pile``, ``seen``, ``played``, ``said_go`` and
+``cards_left``. The review reads the same facts off the engine's report of the card laid
+(:class:`~pegboard.rules.facts.Laid`), so it judges each play with what was known then.
 """
 
 from __future__ import annotations
@@ -45,10 +49,13 @@ class Knowledge(Value):
     oldest first; ``seen`` every other card known not to be the next player's (the starter,
     the cards laid in earlier counts, the player's own discards when known); ``next_left`` how
     many cards the next player to answer still holds (0 once nobody can answer; None: not
-    known, and they are taken to hold an answer if there is one)."""
+    known, and they are taken to hold an answer if there is one); ``theirs`` the very cards
+    the next player to answer holds, when every player sees them (an open-handed game; None:
+    not known, and any card not seen may be theirs). With ``theirs`` known, ``next_left`` is
+    how many they are."""
 
-    __slots__ = ("cards", "holds", "next_left", "own", "pile", "seen")
-    __match_args__ = ("own", "cards", "holds", "pile", "seen", "next_left")
+    __slots__ = ("cards", "holds", "next_left", "own", "pile", "seen", "theirs")
+    __match_args__ = ("own", "cards", "holds", "pile", "seen", "next_left", "theirs")
 
     own: OwnCards
     cards: tuple[Card, ...]
@@ -56,6 +63,7 @@ class Knowledge(Value):
     pile: tuple[Card, ...]
     seen: tuple[Card, ...]
     next_left: int | None
+    theirs: tuple[Card, ...] | None
 
     def __init__(
         self,
@@ -65,6 +73,7 @@ class Knowledge(Value):
         pile: tuple[Card, ...],
         seen: tuple[Card, ...] = (),
         next_left: int | None = None,
+        theirs: tuple[Card, ...] | None = None,
     ) -> None:
         setter = object.__setattr__
         setter(self, "own", own)
@@ -72,13 +81,16 @@ class Knowledge(Value):
         setter(self, "holds", holds)
         setter(self, "pile", pile)
         setter(self, "seen", seen)
-        setter(self, "next_left", next_left)
+        setter(self, "next_left", len(theirs) if theirs is not None else next_left)
+        setter(self, "theirs", theirs)
 
     @classmethod
     def kept(cls, pile: Sequence[Card], cards: Sequence[Card], seen: Sequence[Card] = (), *,
-             next_left: int | None = None) -> Knowledge:
-        """The player holds exactly ``cards``."""
-        return cls(OwnCards.KEPT, tuple(cards), len(cards), tuple(pile), tuple(seen), next_left)
+             next_left: int | None = None, theirs: Sequence[Card] | None = None) -> Knowledge:
+        """The player holds exactly ``cards`` (and the next player ``theirs``, when every
+        player sees them)."""
+        return cls(OwnCards.KEPT, tuple(cards), len(cards), tuple(pile), tuple(seen), next_left,
+                   None if theirs is None else tuple(theirs))
 
     @property
     def count(self) -> int:
@@ -92,7 +104,10 @@ class Knowledge(Value):
         return self.cards if self.own is OwnCards.KEPT else ()
 
     def unseen(self) -> list[Card]:
-        """The cards the next player might hold."""
+        """The cards the next player might hold: exactly ``theirs`` when every player sees
+        them, else every card not known to be elsewhere."""
+        if self.theirs is not None:
+            return list(self.theirs)
         known = {*self.pile, *self.cards, *self.seen}
         return [card for card in DECK if card not in known]
 
@@ -104,7 +119,10 @@ def knowledge_for(gs: GameState, *, holding: Sequence[Card] | None = None) -> Kn
     in the deal, for the review; the cards named for a hint); else the engine's kept hand, or
     its dealt cards, or nothing. The player's own discards are seen whenever both the dealt
     cards and the kept ones are known. The next player is the first after them still in this
-    count with cards left (none: nobody can answer, ``next_left`` 0)."""
+    count with cards left (none: nobody can answer, ``next_left`` 0); their cards are known
+    exactly when the hands are open to the table (:meth:`~pegboard.rules.state.GameState.
+    open_hand`), never otherwise, whatever the box knows of them (a closed hand is its
+    player's own)."""
     player = gs.to_act
     if gs.phase is not Phase.PLAY or player is None:
         return None
@@ -126,5 +144,7 @@ def knowledge_for(gs: GameState, *, holding: Sequence[Card] | None = None) -> Kn
     seats = gs.players
     after = ((player + k) % seats for k in range(1, seats))
     nxt = next((s for s in after if s not in gs.said_go and gs.cards_left[s] > 0), None)
-    return Knowledge(own, cards, holds, gs.pile, tuple(seen),
-                     0 if nxt is None else gs.cards_left[nxt])
+    if nxt is None:
+        return Knowledge(own, cards, holds, gs.pile, tuple(seen), 0)
+    return Knowledge(own, cards, holds, gs.pile, tuple(seen), gs.cards_left[nxt],
+                     gs.open_hand(nxt))

@@ -9,7 +9,8 @@ Read off the record's fold (:mod:`pegboard.rules.fold`, the engine's facts for e
 * **Pegging**: each card laid (``Laid``) by a player whose hand becomes known in that deal's
   show is judged by the pegging coach's look-ahead (:func:`pegboard.coach.lookahead.given_up`)
   with what the player knew as they laid it (:func:`known_when_laid`: the cards they held,
-  the pile, the cards seen and their own discards, the next player's cards left); the loss
+  the pile, the cards seen and their own discards, the next player's cards left, and in an
+  open-handed game the very cards the next player held); the loss
   is the best card's value less the laid card's, so the coach's card is never a mistake.
 * **Counting**: each claim closed in a muggins game (``ClaimClosed``), and each owner's own
   count at count it yourself (``CountSaid``), is exact, under (the points not said are
@@ -199,10 +200,12 @@ def known_when_laid(play: LaidCard, hand: tuple[Card, ...], starter: Card | None
                     away: tuple[Card, ...]) -> Knowledge | None:
     """What the player knew as they laid ``play``, their ``hand`` shown later: the cards of it
     not yet laid, the pile, every card seen that deal (the starter, the cards laid before) and
-    their own discards (``away``), and the cards the next player still in the count then held
-    (the engine's :attr:`~pegboard.rules.facts.Laid.answer_left`). The same knowledge the
-    coach had, its hand known, at that turn (:func:`pegboard.coach.knowledge.knowledge_for`).
-    None when the hand does not hold the card."""
+    their own discards (``away``), and how many cards the next player still in the count then
+    held (the engine's :attr:`~pegboard.rules.facts.Laid.answer_left`), and which, when every
+    player saw them (:attr:`~pegboard.rules.facts.Laid.answer_held`, an open-handed game). The
+    same knowledge the coach had, its hand known, at that turn
+    (:func:`pegboard.coach.knowledge.knowledge_for`). None when the hand does not hold the
+    card."""
     card, pile = play.laid.card, play.laid.before
     own = set(c for c in play.played if c in hand)
     holding = tuple(c for c in hand if c not in own)
@@ -211,7 +214,8 @@ def known_when_laid(play: LaidCard, hand: tuple[Card, ...], starter: Card | None
     seen = [c for c in (*play.played, *away) if c not in pile and c not in holding]
     if starter is not None and starter not in holding and starter not in pile:
         seen.append(starter)
-    return Knowledge.kept(pile, holding, seen, next_left=play.laid.answer_left)
+    return Knowledge.kept(pile, holding, seen, next_left=play.laid.answer_left,
+                          theirs=play.laid.answer_held)
 
 
 def lessons(record: Game | Fold) -> GameLessons:

@@ -6,7 +6,9 @@ never a mistake in the review.
 
 A card is valued by what is known: the points it makes now; then the next player's answer,
 every card they could hold equally likely (not the cards seen this deal, nor any the player
-was dealt: their own discards are nobody else's); the chance that none of the cards they still
+was dealt: their own discards are nobody else's; in an open-handed game, where every hand is
+open to the table, exactly the cards they hold, so no card in the crib, in another hand or
+still in the pack is ever feared or hoped for); the chance that none of the cards they still
 hold fits under 31, when the go (or the last card) comes back to the player; and the player's
 own best card after the answer. When only the dealt cards are known, each card the player might
 still hold counts as often as the holdings that include it; such a judgement names no card as
@@ -123,6 +125,8 @@ def _value(known: Knowledge, card: Card, unseen: list[Card]) -> Ahead:
     if none:
         alone = sum(_alone(laid, holding) for holding in holdings)
         value += none * Fraction(alone, len(holdings))
+    if known.theirs is not None:
+        return _open_value(card, value, laid, answers, holdings, none)
     trap: tuple[Rank, Card, str] | None = None
     gained = 0
     if none < 1:
@@ -144,6 +148,35 @@ def _value(known: Knowledge, card: Card, unseen: list[Card]) -> Ahead:
                     trap = (answer.rank, mine, say_play(score_play((*after, mine)),
                                                         made).lower())
     return Ahead(card, value, trap, none == 1 and bool(unseen), none)
+
+
+def _open_value(card: Card, value: Fraction, laid: tuple[Card, ...], answers: list[Card],
+                holdings: list[tuple[Card, ...]], none: Fraction) -> Ahead:
+    """``card`` valued at an open-handed table, where the next player holds exactly
+    ``answers`` (those that fit) and sees the player's cards as the player sees theirs: they
+    answer with the card best for them, the one that leaves them most once the player's best
+    card after it is counted (ties: the one that scores them most now, then the lower card).
+    The trap is what the player's card after that answer makes, when it scores."""
+    if none:  # nothing of theirs fits: the player lays on alone (``value`` counts it)
+        return Ahead(card, value, None, True, none)
+    best: tuple[tuple[Fraction, int, int, int], Card, list[tuple[int, Card | None]]] | None = None
+    for answer in answers:
+        after = (*laid, answer)
+        lost = score_play(after).total
+        replies = [_reply(after, holding) for holding in holdings]
+        net = Fraction(sum(p for p, _ in replies), len(holdings)) - lost
+        order = (net, -lost, answer.pips, answer.index)
+        if best is None or order < best[0]:
+            best = (order, answer, replies)
+    assert best is not None
+    (net, *_), answer, replies = best
+    trap: tuple[Rank, Card, str] | None = None
+    points, mine = max(replies, key=lambda r: r[0])
+    if mine is not None and points > 0:
+        after = (*laid, answer, mine)
+        trap = (answer.rank, mine, say_play(score_play(after),
+                                            sum(c.pips for c in after)).lower())
+    return Ahead(card, value + net, trap, False, none)
 
 
 # Kept for the latest situations: the coach's line, its note after the play, the hint and the
@@ -173,9 +206,11 @@ def given_up(known: Knowledge, card: Card) -> Fraction | None:
 
 
 def look_ahead(pile: Sequence[Card], hand: Sequence[Card], seen: Sequence[Card] = (), *,
-               next_left: int | None = None) -> tuple[Ahead, ...]:
-    """:func:`judge` for a player holding ``hand`` (kept cards known)."""
-    return judge(Knowledge.kept(pile, hand, seen, next_left=next_left))
+               next_left: int | None = None,
+               theirs: Sequence[Card] | None = None) -> tuple[Ahead, ...]:
+    """:func:`judge` for a player holding ``hand`` (kept cards known; the next player's
+    ``theirs`` too, when the hands are open to the table)."""
+    return judge(Knowledge.kept(pile, hand, seen, next_left=next_left, theirs=theirs))
 
 
 def coach_line(known: Knowledge, *, open_hand: bool) -> str | None:

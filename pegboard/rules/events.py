@@ -66,6 +66,12 @@ class TableOptions(Value):
         setter(self, "count_yourself", count_yourself)
         setter(self, "open_hands", open_hands)
 
+    @property
+    def hands_open(self) -> bool:
+        """Every hand is open to the table (``open_hands``, in effect with teaching only): what
+        each player holds is known to every player, and to the coach judging a play."""
+        return self.teaching and self.open_hands
+
     def with_option(self, option: OptionsChanged) -> TableOptions:
         """These options changed by an ``option`` entry."""
         return TableOptions(

@@ -98,13 +98,16 @@ class Laid(Value):
     """A card laid in the play and the count it made (up to 31; the count after the entry,
     ``Turn.count``, is 0 once the count ends). ``pile`` is every card of this count, oldest
     first, this one last. ``answer_left`` is how many cards the next player still in this
-    count held as it was laid (0: nobody could answer it; the player themselves aside).
+    count held as it was laid (0: nobody could answer it; the player themselves aside), and
+    ``answer_held`` the very cards they held when every player saw them (an open-handed game,
+    :attr:`~pegboard.rules.state.GameState.hands_open`, their hand known; else None).
     ``entered`` is the card as the table entered it: its suit only when a player named it
     (the card was dealt by name, or every card of the deal was entered whole), else its rank
     alone (``card``'s suit is then the card wheel's, never to be shown)."""
 
-    __slots__ = ("answer_left", "card", "count", "entered", "pile", "player")
-    __match_args__ = ("player", "card", "count", "pile", "answer_left", "entered")
+    __slots__ = ("answer_held", "answer_left", "card", "count", "entered", "pile", "player")
+    __match_args__ = ("player", "card", "count", "pile", "answer_left", "entered",
+                      "answer_held")
 
     kind: ClassVar[FactKind] = FactKind.LAID
     player: int
@@ -113,6 +116,7 @@ class Laid(Value):
     pile: tuple[Card, ...]
     answer_left: int
     entered: EnteredCard
+    answer_held: tuple[Card, ...] | None
 
     def __init__(
         self,
@@ -122,6 +126,7 @@ class Laid(Value):
         pile: tuple[Card, ...],
         answer_left: int,
         entered: EnteredCard,
+        answer_held: tuple[Card, ...] | None = None,
     ) -> None:
         setter = object.__setattr__
         setter(self, "player", player)
@@ -130,6 +135,7 @@ class Laid(Value):
         setter(self, "pile", pile)
         setter(self, "answer_left", answer_left)
         setter(self, "entered", entered)
+        setter(self, "answer_held", answer_held)
 
     @property
     def before(self) -> tuple[Card, ...]:

@@ -19,7 +19,7 @@ from pegboard.rules.renege import check_reneges
 from pegboard.rules.scoring import Breakdown
 from pegboard.rules.show_order import advance_show, named_cards
 from pegboard.rules.speech import say_play
-from pegboard.rules.state import Award, Phase, Reason
+from pegboard.rules.state import Award, Phase, Reason, still_held
 from pegboard.rules.table import Act, GoMark, Part, Table, phase_message, where_seen
 
 
@@ -67,8 +67,12 @@ def apply_play(t: Table, event: Play, out: list[Award]) -> None:
     t.last_player = player
     answer = _next_in(t, player, include_self=False)
     named = (t.starter_suit_known and t.cards_whole) or card in named_cards(t)
+    # The answering player's cards, when every player sees them: the coach judged this card
+    # with them, and the review judges it with the same.
+    held = (still_held(t.hand(answer), t.played[answer])
+            if answer is not None and t.options.hands_open else None)
     t.note(Laid(player, card, t.count, t.pile, 0 if answer is None else t.cards_left(answer),
-                EnteredCard.of(card, suit_known=named)))
+                EnteredCard.of(card, suit_known=named), held))
     breakdown = score_play(t.pile)
     # Each item is its own award; the last one's sentence is the whole call for the card.
     items = breakdown.items

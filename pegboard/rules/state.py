@@ -567,6 +567,12 @@ class SuitQuestion(Value):
         setter(self, "makes", makes)
 
 
+def still_held(hand: tuple[Card, ...] | None, played: tuple[Card, ...],
+               ) -> tuple[Card, ...] | None:
+    """The cards of a kept ``hand`` not yet laid this deal (None: the hand is not known)."""
+    return None if hand is None else tuple(card for card in hand if card not in played)
+
+
 class GameState(Value):
     """A snapshot of the whole table after the entries applied so far.
 
@@ -612,6 +618,7 @@ class GameState(Value):
         "dealt",
         "game_no",
         "hands",
+        "hands_open",
         "held_counts",
         "laid_away",
         "last_player",
@@ -642,7 +649,8 @@ class GameState(Value):
                       "hands", "crib", "scores", "back_pegs", "winner", "result", "match", "awards",
                       "pending_claims", "pending_muggins", "offers", "dealt", "take_backs",
                       "open_call", "starter_suit_known", "turned", "asked", "asks_suit",
-                      "unchecked_gos", "held_counts", "laid_away", "deal_reneges", "cards_whole")
+                      "unchecked_gos", "held_counts", "laid_away", "deal_reneges", "cards_whole",
+                      "hands_open")
 
     names: tuple[str, ...]
     rules: Rules
@@ -704,6 +712,10 @@ class GameState(Value):
     with its suit and not ``by_rank`` (the command line). False when the cards are entered
     by rank (the device's wheel): only the dealt hands and a named starter have their suits
     entered."""
+    hands_open: bool
+    """Every hand is open to the table (an open-handed teaching game, the table option
+    ``open_hands``): each hand the box knows (``hands``) every player knows too. False: a
+    hand is its player's own, whatever the box knows of it."""
 
     def __init__(
         self,
@@ -745,6 +757,7 @@ class GameState(Value):
         laid_away: tuple[tuple[Card, ...] | None, ...] = (),
         deal_reneges: frozenset[int] = frozenset(),
         cards_whole: bool = True,
+        hands_open: bool = False,
     ) -> None:
         setter = object.__setattr__
         setter(self, "names", names)
@@ -785,6 +798,7 @@ class GameState(Value):
         setter(self, "laid_away", laid_away)
         setter(self, "deal_reneges", deal_reneges)
         setter(self, "cards_whole", cards_whole)
+        setter(self, "hands_open", hands_open)
 
     @property
     def suits_entered(self) -> frozenset[Card]:
@@ -804,6 +818,12 @@ class GameState(Value):
         :attr:`suits_entered`. A card laid and taken back after a renege keeps what was
         entered of it."""
         return (self.starter_suit_known and self.cards_whole) or card in self.suits_entered
+
+    def open_hand(self, seat: int) -> tuple[Card, ...] | None:
+        """The cards ``seat`` still holds when every player sees them: the hands are open to
+        the table (:attr:`hands_open`) and the seat's hand is known. None otherwise: the
+        hand is the player's own, or not known."""
+        return still_held(self.hands[seat], self.played[seat]) if self.hands_open else None
 
     @property
     def players(self) -> int:

@@ -503,6 +503,7 @@ class Table:
                                                                   self.starter_suit),
             asked=self.asked, asks_suit=self.version >= 7,
             deal_reneges=frozenset(i for i, _ in self.renege_marks),
+            hands_open=self.options.hands_open,
         )
 
 
