@@ -34,8 +34,8 @@ UNDONE = '{"type": "undo"}'
 
 def keys_of(kit: str) -> list[InputEvent]:
     """The keys a walk picks from: OK most often (so that games go on), every other key."""
-    shared: list[InputEvent] = [OK] * 6 + [GO] * 2 + [UNDO, MENU, HOLD_OK,
-                                                       Press(Button.GO, long=True)]
+    shared: list[InputEvent] = [*[OK] * 6, GO, GO, UNDO, MENU, HOLD_OK,
+                                Press(Button.GO, long=True)]
     if kit == "encoder":
         return [*shared, KnobTurn(1), KnobTurn(-1), KnobTurn(3)]
     return [*shared, *(RankKey(rank) for rank in Rank), RankKey(Rank.JACK, long=True)]
