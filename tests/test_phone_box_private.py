@@ -23,7 +23,7 @@ from pegboard.app.inputs import KnobTurn, Pairing, PhoneSeats, SeatCode
 from pegboard.app.state import CardEntry, WheelScreen
 from pegboard.app.view import PageKind, Screen
 from pegboard.app.words import wrap
-from pegboard.rules.cards import DECK, Card, Rank, Suit
+from pegboard.rules.cards import DECK, Card, EnteredCard, Rank, Suit
 from pegboard.rules.events import Dealt, Go, LaidAway, Play, Starter, StarterSuit
 from pegboard.rules.state import GameState, Phase
 from pegboard.ui.render import COLUMNS
@@ -106,7 +106,8 @@ def test_a_starter_a_phone_holds_is_refused_on_the_box_naming_nobody() -> None:
     # Ann's phone alone is told, privately, which card and what to do; Ben's is told nothing.
     told = [e for e in app.effects if isinstance(e, SeatNotice)]
     assert told == [SeatNotice(0, private.holder_words(card, suit=False))], app.effects
-    assert card.pretty in told[0].text and "Undo on the box" in told[0].text
+    assert EnteredCard.of(card).spoken in told[0].text and "Undo on the box" in told[0].text
+    assert not names_card(told[0].text, card)  # in words, as a phone's screen reader reads it
     assert app.state.session is before and app.record == record  # nothing entered
     app.read()
     assert app.game.phase is Phase.STARTER

@@ -850,7 +850,8 @@ def test_a_starter_her_hand_holds_is_told_on_her_phone_alone(browser: Browser,
         shows(page, "#asked", "Waiting for Ben to turn the starter (on the box).", whole=True)
         box_names(board, ann[0])
         assert board.game.starter is None
-        shows(page, "#said", f"The starter entered on the box, {ann[0].pretty}, is in your hand")
+        shows(page, "#said", "The starter entered on the box, the five of hearts, is in your "
+              "hand")
         expect(page.locator("#said")).to_contain_text("Undo on the box")
         expect(page.locator("#said")).to_have_attribute("aria-live", "polite")
         checks.look(page, "a starter her hand holds")

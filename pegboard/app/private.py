@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 
-from pegboard.rules.cards import Card
+from pegboard.rules.cards import Card, EnteredCard
 from pegboard.rules.state import GameState
 
 CLASH = ("That card clashes with a hand entered on a phone: check the card turned. If it "
@@ -78,9 +78,12 @@ def holders(gs: GameState, phones: Collection[int], card: Card) -> tuple[int, ..
 
 def holder_words(card: Card, *, suit: bool) -> str:
     """What the phone whose hand holds a card the box entered is told, privately: which
-    card, that nothing was entered, and what to do (the box said only :data:`CLASH`)."""
-    what = f"The starter's suit entered on the box makes it {card.pretty}" if suit else (
-        f"The starter entered on the box, {card.pretty},")
+    card, that nothing was entered, and what to do (the box said only :data:`CLASH`). The card
+    is said in words ("the five of hearts"), as a phone's screen reader reads it: the box named
+    it with its suit."""
+    spoken = EnteredCard.of(card).spoken
+    what = f"The starter's suit entered on the box makes it the {spoken}, which" if suit else (
+        f"The starter entered on the box, the {spoken},")
     return (f"{what} is in your hand as you entered it: the box refused it and nothing was "
             "changed. If your cards are right, tell the table the card turned was entered "
             "wrong. If you entered a card wrong, the table takes your hand back (Undo on "

@@ -17,7 +17,9 @@ the engine like a key, and is written by the store before anyone is told. The ru
   taken, as it is when points were missed and it enters the table's pass.
 * **The engine judges**: a refused entry changes nothing, and its reason goes to the seat
   alone (:class:`~pegboard.app.effects.SeatAnswer`), never to the box's screen; a reason that
-  would name a card another seat holds privately is replaced by one that names none.
+  would name a card another seat holds privately is replaced by one that names none, and
+  every card it names is said in words, as a phone's screen reader reads it ("eight of
+  hearts"; a card whose suit nobody entered by its rank alone: :func:`in_words`).
 * **The box follows**: a taken entry brings up the pages it brings up when keyed on the box
   (the end of the play, each count, a penalty offered), after any page still being read;
   whatever else the box showed (a menu, a card half-entered on the wheel) gives way to the
@@ -36,7 +38,7 @@ from pegboard.app.session import Session
 from pegboard.app.state import AppState, Page, Reading, Result
 from pegboard.app.view import Brightness, PageKind
 from pegboard.errors import PegboardError
-from pegboard.rules.cards import DECK
+from pegboard.rules.cards import DECK, Card, EnteredCard
 from pegboard.rules.events import (
     Claim,
     Deal,
@@ -86,6 +88,8 @@ def enter(state: AppState, request: SeatEntry, now: float) -> Result:
             past_stand_in(state.session.state, event) for event in request.entries))
     refused = _check(state, request)
     if refused is not None:
+        if state.session is not None:
+            refused = in_words(state.session.state, request.seat, refused)
         return state, (SeatAnswer(request.ticket, request.seat, False, refused),)
     screen = state.screen
     # Pages still to be read on the box stay first; a refusal shown for a box key, and any
@@ -219,6 +223,42 @@ def _not_own(gs: GameState, seat: int, event: Event) -> str | None:
 
 
 _CARD = re.compile(r"\b(?:10|[2-9TJQKA])[CDHS]\b")
+
+_NAMED = r"(?:10|[2-9TJQKA])[CDHS\u2663\u2666\u2665\u2660]"
+_CARDS = re.compile(rf"(?<![\w]){_NAMED}(?: {_NAMED})*(?![\w])")
+"""A card as the engine's reasons name it (``8H``; ``10\u2665`` on the box's pages), or a
+run of them listed with spaces (``dealt 5H 5D JC``)."""
+
+
+def in_words(gs: GameState, seat: int, text: str) -> str:
+    """``text`` with every card it names said in words, for ``seat``'s phone: "count is 25:
+    eight of hearts would make 33"; a run of cards as a list ("five of hearts, five of
+    diamonds and jack of clubs"). A card is named by its rank alone ("eight") when its suit
+    is no fact the seat knows: a card the table has seen whose suit nobody entered, or one
+    the seat holds by its rank alone (entered by rank on the box), whose suit is the card
+    wheel's stand-in. A word that is a player's name is left as it is.
+
+    >>> from pegboard.rules.game import Game
+    >>> in_words(Game(["Ann", "Ben"]).state, 0, "count is 25: 8H would make 33")
+    'count is 25: eight of hearts would make 33'
+    """
+    hand = gs.hands[seat] if 0 <= seat < gs.players else None
+    by_rank = {card for card in hand or () if not gs.suit_entered(card)}
+
+    def said(card: Card) -> str:
+        if gs.suit_entered(card) or (card not in gs.seen and card not in by_rank):
+            return EnteredCard.of(card).spoken
+        return card.rank.spoken
+
+    def run(found: re.Match[str]) -> str:
+        words = found.group(0).split(" ")
+        if any(word in gs.names for word in words):  # a name such as "JC": each word alone
+            return " ".join(word if word in gs.names else said(Card.parse(word))
+                            for word in words)
+        spoken = [said(Card.parse(word)) for word in words]
+        return spoken[0] if len(spoken) == 1 else f"{', '.join(spoken[:-1])} and {spoken[-1]}"
+
+    return _CARDS.sub(run, text)
 
 
 def private_reason(gs: GameState, seat: int, reason: str) -> str:
