@@ -40,6 +40,7 @@ NOT_BEFORE_A_KEY = (
     "serial", "sqlite3",
     "difflib",  # a mistake in the config file (the closest valid name)
     "argparse", "gettext",  # the plain options are read by the command's own table
+    "encodings.ascii",  # the glyph file is decoded by bytes.decode's own ASCII
     "pegboard.service.power",  # asked of logind when a player powers off
     "pegboard.rules.fast",  # the totals-only scorer: advice and statistics
     # a screen's module with that screen: a restored game's first is a page over the table

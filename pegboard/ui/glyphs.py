@@ -59,7 +59,9 @@ def text_of(glyphs: dict[str, tuple[int, ...]]) -> str:
 @functools.cache
 def glyphs() -> dict[str, tuple[int, ...]]:
     """Each character's 12 rows, read from the file that ships with the package."""
-    text = Path(__file__).with_name(FILE).read_text(encoding="ascii")
+    # Decoded from bytes: ASCII is built into bytes.decode, where a file opened as ASCII
+    # text loads the codec's module (and its six classes) before the first frame.
+    text = Path(__file__).with_name(FILE).read_bytes().decode("ascii")
     # Each line is the code point's 4 hex digits, then the rows as hex bytes: one
     # bytes.fromhex a line, not an int() a row (this runs before the first frame).
     return {chr(int(line[:4], 16)): tuple(bytes.fromhex(line[5:]))
