@@ -69,11 +69,11 @@ class Club:
         with self.news:
             self.news.notify_all()
 
-    def subscriber(self, budget: Budget | None = None) -> Subscriber:
+    def subscriber(self, budget: Budget | None = None, **options: Any) -> Subscriber:
         return Subscriber(self.db, ("127.0.0.1", self.port), club="c1",
                           username="standings", password=self.secret["standings"],
                           ca_file=self.ca, changed=self._changed, written=self._written,
-                          budget=budget)
+                          budget=budget, **options)
 
     def board(self, n: int) -> Client:
         return Client(self.port, f"board-{n}", self.secret[f"board-{n}"], ca=self.ca)

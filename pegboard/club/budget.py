@@ -91,6 +91,11 @@ class Budget:
         bucket = self._bucket(board)
         return 0.0 if bucket.tokens >= 1.0 else (1.0 - bucket.tokens) / self.per_second
 
+    def full_in(self, board: str) -> float:
+        """Seconds until ``board``'s budget is whole again (0 when it is)."""
+        bucket = self._bucket(board)
+        return max(0.0, (self.burst - bucket.tokens) / self.per_second)
+
 
 _WAITING = ("CREATE TABLE IF NOT EXISTS waiting (seq INTEGER PRIMARY KEY, board TEXT NOT "
             "NULL, topic TEXT NOT NULL, payload BLOB NOT NULL, digest BLOB NOT NULL UNIQUE)")
@@ -98,11 +103,6 @@ _BY_BOARD = "CREATE INDEX IF NOT EXISTS waiting_board ON waiting (board, seq)"
 _BY_CARD = "CREATE INDEX IF NOT EXISTS waiting_card ON waiting (card)"
 _PASSED = ("CREATE TABLE IF NOT EXISTS passed_digest (digest BLOB PRIMARY KEY, "
            "seq INTEGER NOT NULL) WITHOUT ROWID")
-KEEP_PASSED = 100_000
-"""The most digests of stored messages and cards remembered (about 5 MB; a card read
-through the engine is remembered by both, so some 50,000 cards, a league's season): past it
-the oldest are forgotten (and a card equal to the one stored for its game is still known by
-its content, :func:`pegboard.club.results.stored_before`; another is read once more)."""
 
 
 def digest(topic: str, payload: bytes) -> bytes:
@@ -178,8 +178,9 @@ class Waiting:
 
 
 class Passed:
-    """The messages and cards stored before, by digest and by identity (the newest
-    :data:`KEEP_PASSED`)."""
+    """The messages and cards stored before, by digest and by identity, for good: on disk
+    (some 60 bytes each, two a card), never in the process's memory, so a copy of a card
+    stored however long ago is known again and never counted twice."""
 
     def __init__(self, db: sqlite3.Connection) -> None:
         self.db = db
@@ -204,12 +205,8 @@ class Passed:
     def remember(self, digests: Sequence[bytes]) -> None:
         """Remember messages (by digest) and cards (by identity) that were stored (in the
         caller's transaction, if any)."""
-        before = self._seq
         rows = []
         for known in digests:
             self._seq += 1
             rows.append((known, self._seq))
         self.db.executemany("INSERT OR IGNORE INTO passed_digest VALUES (?, ?)", rows)
-        if before // 1000 != self._seq // 1000:  # now and then, not on every message
-            self.db.execute("DELETE FROM passed_digest WHERE seq <= ?",
-                            (self._seq - KEEP_PASSED,))

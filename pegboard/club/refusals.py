@@ -4,8 +4,11 @@ A result is retained on the broker, so a refused one (junk, a forged card) comes
 time the service subscribes again: after each restart, 10,000 junk messages would be read,
 judged and counted again, and every other board's results would wait behind them. Each
 refused message is remembered by a digest of its topic and payload (SHA-256, in the results
-database, the newest :data:`KEEP_DIGESTS`): the same message arriving again is known by one
-look-up, acknowledged and dropped, neither logged nor counted again. A card the engine
+database, for good): the same message arriving again is known by one look-up, acknowledged
+and dropped, neither logged nor counted again, however many came between. The digests live
+on disk, never in the process: its memory is SQLite's page cache whatever their number, and
+the disk grows some 60 bytes a refusal, no faster than each board's rate lets messages be
+read (:mod:`pegboard.club.rate`). A card the engine
 refused (a forged result) is also remembered by its identity
 (:func:`pegboard.club.check.identity`: what it is, whatever its bytes): sent again spaced or
 ordered otherwise, it is known by one more look-up, never read by the engine again nor
@@ -29,15 +32,9 @@ from collections.abc import Sequence
 
 from pegboard.club.results import refuse_all, transaction
 
-KEEP_DIGESTS = 100_000
-"""The most refused messages remembered (about 5 MB): more than a night's worth of junk from
-every board; past it the oldest are forgotten (and would be counted once more)."""
-
 _LOOKUP = 500
 """The most digests looked up in one query (SQLite's bound on a statement's parameters is
 far above it)."""
-_TRIM = 1000
-"""Every this many refusals, the digests past :data:`KEEP_DIGESTS` are forgotten."""
 
 _SCHEMA = ("CREATE TABLE IF NOT EXISTS refused_digest (digest BLOB PRIMARY KEY, "
            "seq INTEGER NOT NULL) WITHOUT ROWID")
@@ -82,18 +79,15 @@ class Refusals:
     def remember(self, digests: Sequence[bytes]) -> None:
         """Remember messages (by digest) or cards (by identity) as refused without counting
         them (each is a refusal known already: the same card in other bytes), in the
-        caller's transaction."""
+        caller's transaction; none is ever forgotten (a refusal forgotten would be counted
+        again when its retained message came back)."""
         if not digests:
             return
-        before = self._seq
         rows = []
         for known in digests:
             self._seq += 1
             rows.append((known, self._seq))
         self.db.executemany("INSERT OR IGNORE INTO refused_digest VALUES (?, ?)", rows)
-        if before // _TRIM != self._seq // _TRIM:
-            self.db.execute("DELETE FROM refused_digest WHERE seq <= ?",
-                            (self._seq - KEEP_DIGESTS,))
 
     def refuse(self, topic: str, payload: bytes, why: str) -> None:
         """Count and keep a refusal (:func:`pegboard.club.results.refuse`) and remember the
@@ -112,5 +106,4 @@ class Refusals:
         if not refused:
             return
         refuse_all(self.db, [(topic, why) for topic, _, why in refused])
-        # the oldest forgotten now and then (every _TRIM), not on every refusal
         self.remember([known for _, known, _ in refused if known is not None])

@@ -46,6 +46,13 @@ from paho.mqtt.reasoncodes import ReasonCode
 from pegboard.club.budget import Budget, Passed, Waiting
 from pegboard.club.check import Read, follows, identity, read_card
 from pegboard.club.connection import Client, Failures
+from pegboard.club.rate import (
+    LIVE_BURST,
+    LIVE_PER_MINUTE,
+    RESULTS_BURST,
+    RESULTS_PER_MINUTE,
+    Rate,
+)
 from pegboard.club.refusals import Refusals, digest
 from pegboard.club.results import (
     Bye,
@@ -60,6 +67,8 @@ from pegboard.club.topics import (
     ONLINE,
     STATE,
     board_filter,
+    board_key,
+    board_results_filter,
     night_topic,
     parse_board_topic,
     results_filter,
@@ -115,7 +124,8 @@ class Subscriber:
                  points: GamePoints = GamePoints.ACC,
                  seating: Tonight | list[Round] | None = None,
                  budget: Budget | None = None, night: tuple[int, bool] | None = None,
-                 bye: Bye = Bye.WIN) -> None:
+                 bye: Bye = Bye.WIN, rate: Rate | None = None,
+                 live_rate: Rate | None = None) -> None:
         """``changed`` is told what changed in the standings or the director's queue (the
         result, its night, how it was stored: counted, corrected or held); ``tables_changed``
         a board's new live state and availability (its key and entry); ``written`` that
@@ -125,7 +135,8 @@ class Subscriber:
         checked (docs/club.md); ``budget``: each board's engine reads
         (:mod:`pegboard.club.budget`); ``night``: tonight's number and lock, published to
         the club's boards with the next round (:meth:`publish_night`; one club only, not
-        ``+``); ``bye``: how the club credits a bye."""
+        ``+``); ``bye``: how the club credits a bye; ``rate`` and ``live_rate``: how fast
+        each board may send results and live states (:mod:`pegboard.club.rate`)."""
         self.db_path = db_path
         self.broker = broker
         self.filter = results_filter(club)
@@ -149,6 +160,19 @@ class Subscriber:
         self._waiting: Waiting | None = None
         self._passed: Passed | None = None
         self.budget = budget or Budget()
+        self.rate = rate or Rate(per_minute=RESULTS_PER_MINUTE, burst=RESULTS_BURST,
+                                 what="results")
+        self.live_rate = live_rate or Rate(per_minute=LIVE_PER_MINUTE, burst=LIVE_BURST,
+                                           what="live states")
+        self._live_lock = threading.Lock()
+        self._held: dict[str, dict[str, bytes]] = {}
+        """Each board's newest live state and availability over its rate, unread, until
+        its bucket allows (a timer of :attr:`_timers` takes it then)."""
+        self._timers: dict[str, threading.Timer] = {}
+        self._asking_lock = threading.Lock()
+        self._asking: dict[int, str] = {}
+        """The subscriptions asking the broker for a board's results again, by their mid:
+        each is let go once the broker has it (:meth:`_on_subscribe`)."""
         self._turns = threading.Thread(target=self._take_turns, name="pegboard-turns",
                                        daemon=True)
         self._intake: queue.Queue[_Message | None] = queue.Queue(INTAKE)
@@ -184,6 +208,7 @@ class Subscriber:
         self.client.on_connect = self._on_connect
         self.client.on_message = self._on_message
         self.client.on_disconnect = self._on_disconnect
+        self.client.on_subscribe = self._on_subscribe
 
     def start(self) -> None:
         """Connect in the background (and again after every loss)."""
@@ -197,6 +222,10 @@ class Subscriber:
         self._stopping = True
         self.client.disconnect()
         self.client.loop_stop()
+        with self._live_lock:
+            for timer in self._timers.values():
+                timer.cancel()
+            self._timers.clear()
         self._wake.set()
         if self._intake_thread.is_alive():
             # What came before is stored first; if the intake's thread is stuck, what is
@@ -228,6 +257,7 @@ class Subscriber:
             return
         self._failures.connected()
         self._session += 1
+        self.rate.subscribed()  # every retained result comes again
         client.subscribe([(self.filter, 1), (board_filter(self.club, STATE), 0),
                           (board_filter(self.club, ONLINE), 0)])
         try:
@@ -278,11 +308,22 @@ class Subscriber:
 
     def _on_message(self, client: mqtt.Client, userdata: object,
                     message: mqtt.MQTTMessage) -> None:
-        """On paho's thread: a live state is kept at once (it is small and cheap); a result
-        goes to the intake, unacknowledged (:meth:`_take_in` stores it, then acknowledges
-        it). The intake is bounded: when it is full (it never is with the broker sending
+        """On paho's thread: a live state is kept at once (it is small and cheap, within
+        its board's rate); a result of a board whose rate is spent is acknowledged and
+        dropped unread (:meth:`pegboard.club.rate.Rate.spent`); any other result goes to
+        the intake, unacknowledged (:meth:`_take_in` stores it, then acknowledges it). The
+        intake is bounded: when it is full (it never is with the broker sending
         at most 20 unacknowledged), this waits for room, holding the broker back."""
         if self._live(message):
+            return
+        if self.rate.spent(board_key(message.topic)):
+            # Its board's rate spent: dropped unread at once (retained, it is asked for
+            # again when the rate allows), without the intake's round trip.
+            self.client.ack(message.mid, message.qos)
+            self.rate.report()
+            self._wake.set()
+            with self.took:  # a test waits on it for what its rate dropped
+                self.took.notify_all()
             return
         taken = _Message(self._session, message.topic, bytes(message.payload), message.mid,
                          message.qos)
@@ -295,24 +336,68 @@ class Subscriber:
                     return  # not acknowledged: the broker delivers it again
 
     def _live(self, message: mqtt.MQTTMessage) -> bool:
-        """A board's live state or availability (True), kept if it reads; else False."""
+        """A board's live state or availability (True), kept if it reads; else False. One
+        over its board's rate (:attr:`live_rate`) is held unread as the board's newest,
+        and kept once the rate allows (:meth:`_let_go`)."""
         parts = parse_board_topic(message.topic)
         if parts is None:
             return False
         club, board, leaf = parts
+        key = f"{club}/{board}"
+        payload = bytes(message.payload[:65537])
+        with self._live_lock:
+            held = self._held.get(key)
+            if held is not None:  # the rate allows none yet: this is the newest held
+                held[leaf] = payload
+                self.live_rate.dropped(key)
+                return True
+            if not self.live_rate.allow(key):
+                self._held[key] = {leaf: payload}
+                if not self._stopping:
+                    timer = threading.Timer(self.live_rate.wait(key), self._let_go, (key,))
+                    timer.daemon = True
+                    self._timers[key] = timer
+                    timer.start()
+                self.live_rate.report()
+                return True
+            self._keep_live(club, board, leaf, payload)  # in order with a timer's
+        return True
+
+    def _let_go(self, key: str) -> None:
+        """On a timer's thread: the board's held live state and availability, kept now
+        that its rate allows (each charged), or held on until it does."""
+        club, _, board = key.partition("/")
+        with self._live_lock:
+            self._timers.pop(key, None)
+            held = self._held.get(key, {})
+            for leaf in list(held):
+                if not self.live_rate.take(key):
+                    break
+                self._keep_live(club, board, leaf, held.pop(leaf))
+            if held and not self._stopping:
+                timer = threading.Timer(self.live_rate.wait(key), self._let_go, (key,))
+                timer.daemon = True
+                self._timers[key] = timer
+                timer.start()
+            elif not held:
+                self._held.pop(key, None)
+
+    def _keep_live(self, club: str, board: str, leaf: str, payload: bytes) -> None:
+        """Keep a board's live state or availability if it reads (at most 64 KiB)."""
         try:
-            text = bytes(message.payload[:65536]).decode("utf-8")
+            if len(payload) > 65536:
+                raise ValueError("over 64 KiB")
+            text = payload.decode("utf-8")
             value = json.loads(text) if leaf == STATE else text
         except (UnicodeDecodeError, ValueError, RecursionError):
             log.warning("the %s of board %s is not readable; ignored", leaf, board)
-            return True
+            return
         key = f"{club}/{board}"
         with self._tables_lock:
             entry = self.tables.setdefault(key, {"club": club, "board": board})
             entry[leaf] = value
             now = dict(entry)
         self.tables_changed(key, now)  # not the standings: no phone fetches them for it
-        return True
 
     def _database(self) -> sqlite3.Connection:
         """The subscriber's connection (made on first use; under ``_db_lock``)."""
@@ -378,11 +463,15 @@ class Subscriber:
             passed_before = self._passed.known(digests)
             refused: list[tuple[str, bytes | None, str]] = []
             reads: list[tuple[Read, bytes | None, _Message, bytes]] = []
+            over = 0
             for message, one in zip(batch, digests, strict=True):
                 if one in refused_before:
                     continue  # refused before (retained, delivered again): counted once
                 if one in passed_before:
                     self.known += 1  # read and stored before: neither read nor counted
+                    continue
+                if not self.rate.allow(board_key(message.topic)):
+                    over += 1  # unread, unremembered: the broker keeps it retained
                     continue
                 try:
                     read = read_card(message.topic, message.payload)
@@ -420,6 +509,9 @@ class Subscriber:
                     self._passed.remember(known)
             finally:
                 db.execute("PRAGMA synchronous=FULL")
+        if over:
+            self.rate.report()
+            self._wake.set()  # the turns' thread asks the broker for them again in time
         if refused:
             log.warning("refused: %s%s", refused[0][2], f" (and {len(refused) - 1} more in "
                         "the same moment: /api/refused)" if len(refused) > 1 else "")
@@ -520,12 +612,41 @@ class Subscriber:
                 log.error("a waiting result was not stored: %s", error)
                 self.failed(error)
                 return
+            asked = self._ask_again()
             if wait is None:
                 continue  # one was read: look again at once
+            wait = min(wait, asked)
             with self.rested:
                 self.rests += 1
                 self.rested.notify_all()
             self._wake.wait(wait)
+
+    def _ask_again(self) -> float:
+        """Ask the broker again for the results of each board whose results went over its
+        rate and whose bucket is whole again (a subscription to that board's results,
+        let go once made: the broker sends its retained results again); the seconds until
+        the next board may be asked."""
+        boards, soonest = self.rate.due()
+        for key in boards:
+            club, _, board = key.partition("/")
+            if self.club not in ("+", club):
+                continue
+            asked = board_results_filter(club, board)
+            with self._asking_lock:  # its SUBACK is not looked at before it is noted
+                result, mid = self.client.subscribe(asked, 1)
+                if result == mqtt.MQTT_ERR_SUCCESS and mid is not None:
+                    self._asking[mid] = asked
+                log.info("asking the broker again for the results of board %s", key)
+        return soonest
+
+    def _on_subscribe(self, client: mqtt.Client, userdata: object, mid: int,
+                      reasons: list[ReasonCode], properties: Properties | None) -> None:
+        """A board's results asked for again: the broker has queued them (retained), so
+        the board's own subscription is let go (the club's goes on)."""
+        with self._asking_lock:
+            asked = self._asking.pop(mid, None)
+        if asked is not None:
+            client.unsubscribe(asked)
 
     def _one_turn(self) -> float | None:
         """Read the oldest waiting card of the next board in turn whose budget allows it

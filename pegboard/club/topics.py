@@ -69,6 +69,21 @@ def results_filter(club: str = "+") -> str:
     return f"{ROOT}/{club}/board/+/{RESULT}/+"
 
 
+def board_results_filter(club: str, board: str) -> str:
+    """The subscription to one board's results."""
+    return f"{ROOT}/{club}/board/{board}/{RESULT}/+"
+
+
+def board_key(name: str) -> str:
+    """``<club>/<board>`` of a board's topic, by its levels alone (nothing of the message
+    read; the broker's ACL makes the board's level its own): the key a board's rate is kept
+    by. Any other topic is its own key (cut to 100 characters)."""
+    parts = name.split("/", 4)
+    if len(parts) >= 4 and parts[0] == ROOT and parts[2] == "board":
+        return f"{parts[1][:32]}/{parts[3][:32]}"
+    return name[:100]
+
+
 def board_filter(club: str, leaf: str) -> str:
     """The subscription to every board's ``state`` or ``online`` messages."""
     return f"{ROOT}/{club}/board/+/{leaf}"
