@@ -3,9 +3,12 @@ mosquitto, and forged, malformed and repeated messages on the broker."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import socket
 import ssl
 import threading
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -117,7 +120,7 @@ def test_setup_gives_each_board_its_own_topic_and_the_service_read_only(tmp_path
     assert "autosave_interval 100\nautosave_on_changes true\n" in config.read_text(
         encoding="utf-8")  # a snapshot after 100 changes, not after each one
     secret = {user: (out / f"{user}.password").read_text(encoding="utf-8").strip()
-              for user in ("board-1", "board-2", "standings")}
+              for user in ("board-1", "board-2", "standings", "viewer")}
     ca = out / "ca.crt"
     with Broker(tmp_path / "broker", port=port, config=config):
         assert Client(port, ca=ca).refused  # no anonymous clients
@@ -137,10 +140,11 @@ def test_setup_gives_each_board_its_own_topic_and_the_service_read_only(tmp_path
                        json.dumps(card(12, "board-1")).encode())
             status = service.wait_for(1)
             assert (status["results"], status["refused"]) == (1, 0)
-            standings = Client(port, "standings", secret["standings"], ca=ca)
-            standings.send(result_topic("c1", "board-1", "g13"),
+            for user in ("standings", "viewer"):  # neither may write a result
+                other = Client(port, user, secret[user], ca=ca)
+                other.send(result_topic("c1", "board-1", "g13"),
                            json.dumps(card(13, "board-1")).encode())
-            standings.close()
+                other.close()
             board.send(result_topic("c1", "board-1", "g14"),
                        json.dumps(card(14, "board-1")).encode())
             status = service.wait_for(2)
@@ -169,3 +173,21 @@ def test_the_broker_speaks_tls_only_and_only_with_the_clubs_own_certificate(
         good = Client(port, "board-1", secret, ca=tmp_path / "club" / "ca.crt")
         assert not good.refused and not good.dropped.is_set()
         good.close()
+        # TLS 1.2 at least: a client offering 1.1 at most gets no handshake.
+        old = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+        old.load_verify_locations(tmp_path / "club" / "ca.crt")
+        assert "tls_version tlsv1.2\n" in config.read_text(encoding="utf-8")
+        with warnings.catch_warnings():  # naming TLS 1.1 is deprecated: that is the point
+            warnings.simplefilter("ignore", DeprecationWarning)
+            old.minimum_version = ssl.TLSVersion.MINIMUM_SUPPORTED
+            old.maximum_version = ssl.TLSVersion.TLSv1_1
+        with contextlib.suppress(ssl.SSLError):
+            old.set_ciphers("ALL:@SECLEVEL=0")  # let this end offer 1.1 if OpenSSL can
+        with socket.create_connection(("127.0.0.1", port), timeout=60) as raw, \
+                pytest.raises(ssl.SSLError):
+            old.wrap_socket(raw, server_hostname="127.0.0.1")
+        modern = ssl.create_default_context(cafile=str(tmp_path / "club" / "ca.crt"))
+        modern.minimum_version = modern.maximum_version = ssl.TLSVersion.TLSv1_2
+        with socket.create_connection(("127.0.0.1", port), timeout=60) as raw, \
+                modern.wrap_socket(raw, server_hostname="127.0.0.1") as wrapped:
+            assert wrapped.version() == "TLSv1.2"

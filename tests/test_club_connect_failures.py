@@ -9,12 +9,15 @@ from __future__ import annotations
 import itertools
 import logging
 import os
+import socket
 import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from pegboard.club import setup
+from pegboard.club.connection import why_not
 from pegboard.club.publisher import Publisher
 from pegboard.club.service import Subscriber
 from pegboard.club.setup import make_certificates
@@ -120,3 +123,45 @@ def test_nothing_listening_is_named_as_such(tmp_path: Path, lines: Lines) -> Non
         assert f"refused the connection: nothing listens on port {port}" in said
     finally:
         board.stop()
+
+
+def test_an_expired_certificate_is_named_as_such(tmp_path: Path, lines: Lines,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    tls = tmp_path / "tls"
+    tls.mkdir()
+    monkeypatch.setattr(setup, "BROKER_DAYS", 0)  # good until the second it was made
+    make_certificates(tls, "c1", ["127.0.0.1"])
+    port = free_port()
+    with Broker(tmp_path / "broker", port=port, extra=(
+            f"cafile {tls / 'ca.crt'}\ncertfile {tls / 'broker.crt'}\n"
+            f"keyfile {tls / 'broker.key'}\n" + ("user root\n" if os.geteuid() == 0 else ""))):
+        board = publisher(tmp_path, port, tls / "ca.crt")
+        board.start()
+        try:
+            said = lines.wait_for("board board-1 cannot connect")
+            assert "its certificate has expired" in said and "club setup again" in said
+        finally:
+            board.stop()
+
+
+def test_a_port_not_speaking_tls_is_named_as_such(tmp_path: Path, lines: Lines) -> None:
+    """A plain MQTT listener (another broker, or an old club's port): the board says the
+    port does not speak TLS and never falls back to plain MQTT (nothing is published)."""
+    port = free_port()
+    make_certificates(tmp_path, "c1", ["127.0.0.1"])
+    with Broker(tmp_path / "broker", port=port):
+        board = publisher(tmp_path, port, tmp_path / "ca.crt")
+        board.start()
+        try:
+            said = lines.wait_for("board board-1 cannot connect")
+            assert "does not speak TLS on that port" in said and "TLS handshake" in said
+            assert not board._connected.is_set()
+        finally:
+            board.stop()
+
+
+def test_a_name_that_does_not_resolve_is_named_as_such() -> None:
+    error = socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+    said = why_not(error, "broker.invalid", 8883, None)
+    assert said == ("the broker broker.invalid:8883: the name 'broker.invalid' cannot be "
+                    "resolved (Name or service not known)")

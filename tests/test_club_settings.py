@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import errno
 import os
+import socket
 from pathlib import Path
 
 import pytest
@@ -189,3 +190,29 @@ def test_a_full_disk_stops_publish_in_one_line_and_keeps_every_result(
         assert again.acked == set()
     finally:
         again.close()
+
+
+@pytest.mark.parametrize("command", ["publish", "serve"])
+def test_a_user_without_the_clubs_authority_is_refused_before_connecting(
+        tmp_path: Path, command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """A user and password with no certificate authority would cross the network in clear:
+    ``club publish`` and ``club serve`` stop with one line naming ``--cafile`` (exit 2)
+    before connecting; the port given never sees a connection."""
+    password = tmp_path / "p.password"
+    password.write_text("secret\n", encoding="utf-8")
+    with socket.socket() as listening:
+        listening.bind(("127.0.0.1", 0))
+        listening.listen(8)
+        listening.setblocking(False)
+        broker = f"127.0.0.1:{listening.getsockname()[1]}"
+        given = (["club", "publish", "--store", str(tmp_path), "--board", "board-1"]
+                 if command == "publish" else
+                 ["club", "serve", "--db", str(tmp_path / "r.db"), "--port", "0"])
+        assert main([*given, "--broker", broker, "--user", "board-1",
+                     "--password-file", str(password)]) == 2
+        with pytest.raises(BlockingIOError):
+            listening.accept()  # nothing connected, not even to say hello
+    err = capsys.readouterr().err
+    assert "would send its password in clear" in err and "--cafile" in err, err
+    assert len(err.strip().splitlines()) == 1, err
+    assert not (tmp_path / "r.db").exists()

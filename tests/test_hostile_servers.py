@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+import selectors
 import socket
 import time
 from collections.abc import Iterator
@@ -18,7 +19,14 @@ import pytest
 
 from pegboard.web.server_conn import Limits
 from tests.support.club import Standings
-from tests.support.hostile import Board, has_security_headers, scoreboard_store, stream_from
+from tests.support.hostile import (
+    Board,
+    ask,
+    get,
+    has_security_headers,
+    scoreboard_store,
+    stream_from,
+)
 from tests.support.mosquitto import free_port
 
 LIVENESS_S = 60.0
@@ -161,4 +169,94 @@ def test_the_standings_event_streams_are_capped_per_address_and_in_all(tmp_path:
     finally:
         for conn in held:
             conn.close()
+        service.stop()
+
+
+def test_one_address_gets_its_share_of_connections_and_the_next_is_closed_at_once(
+        server: tuple[int, str]) -> None:
+    """32 connections from one address, none of them sending anything yet, are held; the
+    33rd is closed at once (long before the 5 s the others have to send a request), and
+    another address is answered meanwhile."""
+    port, api = server
+    started = time.monotonic()
+    held = [connect(port, "127.0.12.1") for _ in range(LIMITS.per_client)]
+    try:
+        for conn in held:  # each taken by the server (it answers a request on it)
+            conn.setblocking(False)
+        with connect(port, "127.0.12.1") as extra:
+            closed = extra.recv(1)  # bounded by the socket's timeout
+            assert closed == b"", closed
+        assert time.monotonic() - started < LIMITS.request_s, "not closed at once"
+        with connect(port, "127.0.12.2") as other:
+            other.sendall(request(api, close=True))
+            got = next(answers(other), None)
+            assert got is not None and got[0] == 200, got
+    finally:
+        for conn in held:
+            conn.close()
+
+
+def test_both_servers_refuse_the_same_requests_with_the_same_headers(
+        server: tuple[int, str]) -> None:
+    """A name not the server's (421), no ``Host`` or two (400), a head over 8 KiB (431), a
+    method other than GET or HEAD on a read-only route (405): each refused with the
+    security headers, on the scoreboard and the standings page alike."""
+    port, api = server
+    cases = [
+        (f"GET {api} HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n", b"421"),
+        (f"GET {api} HTTP/1.1\r\nConnection: close\r\n\r\n", b"400"),
+        (f"GET {api} HTTP/1.1\r\nHost: localhost\r\nHost: evil.example\r\n"
+         "Connection: close\r\n\r\n", b"400"),
+        (f"GET {api} HTTP/1.1\r\nHost: localhost\r\nX: {'a' * 9000}\r\n\r\n", b"431"),
+        (f"POST {api} HTTP/1.1\r\nHost: localhost\r\nContent-Length: 2\r\n"
+         "Connection: close\r\n\r\n{{}}", b"405"),
+        (f"DELETE {api} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n", b"405"),
+    ]
+    for sent, status in cases:
+        answer = ask(port, sent.encode())
+        assert answer.startswith(b"HTTP/1.1 " + status), (sent[:80], answer[:300])
+        assert has_security_headers(answer), (sent[:80], answer[:300])
+        assert b"Traceback" not in answer
+    status_, answer = get(port, api)
+    assert status_ == 200 and has_security_headers(answer)
+
+
+def test_the_standings_closes_a_request_not_whole_within_its_deadline(tmp_path: Path
+                                                                      ) -> None:
+    """The standings page's 5 s for a whole request, as the scoreboard's
+    (tests/test_hostile_web.py): a silent half-sent request and one dripped a byte every
+    half second are both closed, neither before the deadline."""
+    service = Standings(tmp_path / "r.db", f"127.0.0.1:{free_port()}")
+    port = int(service.url.rstrip("/").rsplit(":", 1)[1])
+    try:
+        started = time.monotonic()
+        silent = connect(port, "127.0.13.1")
+        silent.sendall(b"GET / HTTP/1.1\r\nHost: localhost\r\n")
+        drip = connect(port, "127.0.13.2")
+        open_ = {silent, drip}
+        closed_at: dict[socket.socket, float] = {}
+        header = iter(b"GET / HTTP/1.1\r\nHost: localhost\r\nX-Slow: " + b"a" * 200)
+        with selectors.DefaultSelector() as watch:
+            for conn in open_:
+                watch.register(conn, selectors.EVENT_READ)
+            while open_ and time.monotonic() - started < 120:  # a bound, not a speed
+                for key, _ in watch.select(timeout=0.5):  # a byte every half second
+                    conn = key.fileobj
+                    assert isinstance(conn, socket.socket)
+                    try:
+                        data = conn.recv(100)
+                    except ConnectionResetError:
+                        data = b""
+                    assert data == b"", data
+                    closed_at[conn] = time.monotonic() - started
+                    watch.unregister(conn)
+                    open_.discard(conn)
+                if drip in open_:
+                    with contextlib.suppress(OSError):
+                        drip.send(bytes([next(header)]))
+        silent.close()
+        drip.close()
+        assert set(closed_at) == {silent, drip}, "a half-sent request was never closed"
+        assert all(LIMITS.request_s - 0.5 <= when for when in closed_at.values()), closed_at
+    finally:
         service.stop()

@@ -24,6 +24,7 @@ from pegboard.store.index import INDEX_NAME, GameIndex
 from pegboard.web.follow import Follower
 from pegboard.web.games import Games
 from tests.support.games import random_game
+from tests.support.hostile import Board, get
 from tests.support.stores import reads_from_now
 from tests.test_device_recovery import run_device
 
@@ -299,3 +300,35 @@ def test_the_scoreboard_reads_a_history_without_its_index_once(
     (tmp_path / INDEX_NAME).unlink()
     assert len(games.newest(2)) == 2 and len(read) == 4  # only the new game's file
     assert not (tmp_path / INDEX_NAME).exists()
+
+
+def test_the_scoreboard_lists_the_games_of_a_damaged_index_with_one_notice(
+        tmp_path: Path) -> None:
+    """The LAN page over a store whose index has bit rot in its games table: ``/api/games``
+    answers 200 with every finished game, again and again, and the page's log says once
+    that the index was read again from the history; no 500, no traceback."""
+    for seed in range(3):
+        write_game(tmp_path, game_lines(14 + 2 * seed))
+        with Store(tmp_path) as store:
+            store.finish({"abandoned": True})
+    GameIndex(tmp_path).close()
+    truth = sorted(game.id for game in StoreReader(tmp_path).history())
+    with sqlite3.connect(tmp_path / INDEX_NAME) as db:
+        (size,) = db.execute("PRAGMA page_size").fetchone()
+        (page,) = db.execute("SELECT rootpage FROM sqlite_schema WHERE name = 'games'"
+                             ).fetchone()
+    data = bytearray((tmp_path / INDEX_NAME).read_bytes())
+    data[(page - 1) * size:page * size] = os.urandom(size)  # bit rot in the games table
+    (tmp_path / INDEX_NAME).write_bytes(bytes(data))
+    board = Board(tmp_path, tmp_path / "web.log")
+    try:
+        for _ in range(3):
+            status, answer = get(board.port, "/api/games?limit=10")
+            assert status == 200, answer[:400]
+            body = json.loads(answer.partition(b"\r\n\r\n")[2])
+            assert sorted(game["id"] for game in body["games"]) == truth
+    finally:
+        _, log = board.stop()
+    assert "Traceback" not in log, log
+    said = [line for line in log.splitlines() if "index" in line]
+    assert len(said) == 1 and "games index" in said[0], log

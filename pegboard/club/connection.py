@@ -45,6 +45,11 @@ def why_not(error: OSError, host: str, port: int, ca_file: Path | None) -> str:
             return (f"{where} does not speak TLS on that port (TLS: {reason}): give the "
                     "port of club setup's listener")
         return f"{where}: the TLS handshake failed ({reason})"
+    if isinstance(error, ConnectionResetError) and ca_file is not None:
+        # A plain MQTT listener (mosquitto) resets a connection that opens with a TLS
+        # hello, rather than answering it in clear.
+        return (f"{where} reset the connection at the TLS handshake: it most likely does "
+                "not speak TLS on that port: give the port of club setup's listener")
     if isinstance(error, ConnectionRefusedError):
         return f"{where} refused the connection: nothing listens on port {port} there"
     if isinstance(error, socket.gaierror):
