@@ -18,7 +18,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from pegboard.cli import main
 from pegboard.club.scorecard import judge
-from pegboard.club.topics import result_topic
+from pegboard.club.topics import night_topic, result_topic
 from tests.support.club import Standings
 from tests.support.mosquitto import Broker, club_setup, free_port
 from tests.test_club_scorecard import club_records
@@ -149,6 +149,32 @@ def test_setup_gives_each_board_its_own_topic_and_the_service_read_only(tmp_path
                        json.dumps(card(14, "board-1")).encode())
             status = service.wait_for(2)
             assert status["results"] == 2  # the service's own user cannot write results
+            # The club's night: a board reads it and cannot write it; the service writes.
+            nights: list[bytes] = []
+            heard = threading.Condition()
+
+            def took(client: mqtt.Client, userdata: object, message: mqtt.MQTTMessage
+                     ) -> None:
+                with heard:
+                    nights.append(bytes(message.payload))
+                    heard.notify_all()
+
+            reader = Client(port, "board-2", secret["board-2"], ca=ca)
+            reader.client.on_message = took
+            subscribed = threading.Event()
+            reader.client.on_subscribe = lambda *args: subscribed.set()
+            reader.client.subscribe(night_topic("c1"), 1)
+            assert subscribed.wait(60), "the board's subscription to the night never made"
+            writer = Client(port, "standings", secret["standings"], ca=ca)
+            try:
+                board.send(night_topic("c1"), b'{"night":99,"round":9,"lock":false}')
+                writer.send(night_topic("c1"), b'{"night":1,"round":1,"lock":false}')
+                with heard:
+                    assert heard.wait_for(lambda: bool(nights), 60), "no night came"
+                assert nights == [b'{"night":1,"round":1,"lock":false}']
+            finally:
+                reader.close()
+                writer.close()
         finally:
             board.close()
             service.stop()

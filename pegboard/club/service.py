@@ -7,6 +7,11 @@ is acknowledged (paho's ``manual_ack``) only once it is stored in SQLite (counte
 board's queue) or refused: a result the broker has handed over is on disk, and one that
 could not be stored is delivered again.
 
+Each board has a rate (:mod:`pegboard.club.rate`), checked before a byte of its message is
+parsed: a result of a board whose rate is spent is acknowledged and dropped on paho's thread
+(it stays retained, and the board's results are asked of the broker again once its rate
+allows); a live state over it is held, the newest taken later.
+
 Nothing dear runs on paho's network thread: it hands each result to the intake (bounded,
 :data:`INTAKE`), whose thread takes whatever has arrived as one batch (a message refused or
 stored before known by its digest, the rest read as far as they can be without the engine,
