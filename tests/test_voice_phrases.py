@@ -5,19 +5,23 @@ from __future__ import annotations
 import pytest
 
 from pegboard.app.view import PickerView, Screen, SideView, View
-from pegboard.rules.cards import Card, parse_cards
+from pegboard.rules.cards import Card, Rank, parse_cards
 from pegboard.rules.facts import GameOver, PenaltyApplied
 from pegboard.rules.penalties import infraction
 from pegboard.rules.show import score_hand
-from pegboard.rules.state import Award, Skunk
+from pegboard.rules.state import Award, Reason, Skunk
 from pegboard.voice.phrases import (
+    ENGLISH,
     PHRASES,
+    TERSE_ENGLISH,
     award_phrase,
     claim_phrase,
     coach_phrase,
+    laid_phrase,
     no_score_phrase,
     phrases_for,
     play_phrase,
+    play_words,
     read_view,
     result_phrase,
     short_count_words,
@@ -232,3 +236,14 @@ def test_a_counts_short_form_is_its_total_and_the_names_of_what_made_it(
     items = score_hand(parse_cards(hand), Card.parse(starter)).items
     assert short_count_words(items) == said
     assert short_count_words(items, phrases_for("en", terse=True)) == ""  # terse: shorter
+
+
+def test_the_terse_style_says_a_go_and_the_last_card_in_fewer_words() -> None:
+    """"One for last" and "one for go", as players say them, where the full style says "and
+    one for last card" and "one for the go"."""
+    last = [(Reason.LAST_CARD, 1)]
+    assert laid_phrase("Ann", Rank.QUEEN, last, 30, TERSE_ENGLISH) == (
+        "Ann, queen: thirty, one for last")
+    assert laid_phrase("Ann", Rank.QUEEN, last, 30, ENGLISH) == (
+        "Ann, queen: thirty, and one for last card")
+    assert play_words([(Reason.GO, 1)], 25, TERSE_ENGLISH) == "one for go"

@@ -299,3 +299,36 @@ def test_a_count_the_table_has_dealt_past_is_said_in_its_short_form() -> None:
     plain = SpeechQueue(FakeClock(), merge=False)
     plain.put(count, deal)
     assert plain.take() is count
+
+
+def behind(names: tuple[str, ...], script: str) -> str:
+    """The play of ``script`` told (in audio mode) to a queue still saying a count, each
+    entry by a key of its own: what the voice says for them once the count is said."""
+    announcer, state, entered = announcer_after(names, script)
+    announcer.audio = True
+    q = SpeechQueue(FakeClock())
+    q.put(said("Ann: fifteen two, and a pair is four", SHOW, 1))
+    for report in entered.added:
+        q.put(*announcer.heard(state, added(report)).said)
+    taken = [q.take() for _ in range(len(q.pending))]
+    merged = [a.text for a in taken if a is not None and a.merged]
+    assert len(merged) == 1, taken
+    return merged[0]
+
+
+def test_behind_the_table_a_card_after_the_other_players_is_said_without_their_name() -> None:
+    """In a game of two, a card laid right after the other player's goes without its
+    player's name (the turn passed as it always does); a card after a go, or the first, keeps
+    it; a go followed by the same player's one for the go is said by the point."""
+    assert behind(("Ann", "Ben"), "deal 0; starter 5C; play 1 TH 0 TS 1 AH 0 2S 1 3H 0 4S; "
+                                  "go 1; go 0; play 1 KH") == (
+        "Ben, ten; ten: twenty for two, a pair; ace; two; three: twenty-six for three, a run; "
+        "four: thirty for four, a run; Ben: go; Ann: one for the go; Ann 7, Ben 3; Ben, king: "
+        "ten")
+
+
+def test_behind_the_table_a_game_of_three_names_every_card() -> None:
+    """Three players: who lays next is not always the seat after (a player out of cards is
+    passed by without a word), so every card keeps its player's name."""
+    text = behind(("Ann", "Ben", "Cy"), "deal 0; starter 5C; play 1 TH 2 9S 0 2S")
+    assert text == "Ben, ten; Cy, nine; Ann, two: twenty-one"

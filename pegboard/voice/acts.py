@@ -94,6 +94,13 @@ class Parts:
     once a later card is said; ``board`` the standing after a score ("Ann 46, Ben 39"),
     obsolete once a later standing is. ``card``: a card laid (it says the count); ``turn``:
     the whole announcement is whose turn it is, obsolete once a later card or turn is said.
+    ``go``: the whole announcement is a go said by that player, obsolete when the next says
+    that player's one for the go (``for_go``: the point for the go pegged by that player),
+    which says the go ("Ben: go; Ann: one for the go", not "...; Ann: go; Ann: one for the
+    go"). ``player``: who laid the card; ``brief``: the card's words without their name
+    ("six"; "ten: twenty for two, a pair"), in a game of two players, said in place of
+    ``head`` right after the other player's card in one sentence (the turn passed as it
+    always does: "Ben, queen; six; three" for Ben, Ann, Ben).
     """
 
     head: str
@@ -101,6 +108,10 @@ class Parts:
     board: str = ""
     card: bool = False
     turn: bool = False
+    go: int | None = None
+    for_go: int | None = None
+    player: int | None = None
+    brief: str = ""
 
     @property
     def text(self) -> str:
@@ -165,11 +176,15 @@ def merged(run: Sequence[Announcement], steps: Sequence[int], newer_board: int |
     an announcement a later key brought makes obsolete goes (what one key brought is said
     whole): a card's count when a later card is said, whose turn it was when a later card or
     turn is said, and a standing when a later one is: "Ann, seven; Ben, eight: fifteen for
-    two; Ann 46, Ben 39; Ann, king: twenty-five". An announcement with nothing obsolete is
-    itself."""
+    two; Ann 46, Ben 39; Ann, king: twenty-five". A go followed at once by the same player's
+    one for the go is said by the point alone, even from one key ("Ben: go; Ann: one for the
+    go": the point is pegged for a go). In a game of two, a card right after the other
+    player's card goes without its player's name ("Ann, seven; eight: fifteen for two"). An
+    announcement with nothing obsolete is itself."""
     kept = [a.parts for a in run]
     words: list[str] = []
     obsolete = False
+    before: Parts | None = None  # the part said last
     for i, (part, step) in enumerate(zip(kept, steps, strict=True)):
         assert part is not None
         later = [p for p, s in zip(kept[i + 1:], steps[i + 1:], strict=True)
@@ -178,7 +193,16 @@ def merged(run: Sequence[Announcement], steps: Sequence[int], newer_board: int |
         if part.turn and any(p.card or p.turn for p in later):
             obsolete = True
             continue
+        after = kept[i + 1] if i + 1 < len(kept) else None
+        if part.go is not None and after is not None and after.for_go == part.go:
+            obsolete = True
+            continue
         text = part.head
+        if (part.brief and before is not None and before.card and before.player is not None
+                and before.player != part.player):
+            text = part.brief  # the other player's card just said: whose this is goes
+            obsolete = True
+        before = part
         if part.count and any(p.card for p in later):
             obsolete = True
         elif part.count:
@@ -256,8 +280,8 @@ def _told(report: Report, names: Sequence[str], sides: Sequence[str],
             count = fact.count
             out += _laid(fact, after, names, p, entry) if audio else []
         elif isinstance(fact, SaidGo) and audio:
-            out.append(of_parts(Parts(f"{names[fact.player]}: go"), "go", Importance.PLAY,
-                                entry, (fact.player,)))
+            out.append(of_parts(Parts(f"{names[fact.player]}: go", go=fact.player), "go",
+                                Importance.PLAY, entry, (fact.player,)))
         elif isinstance(fact, ClaimClosed):
             # the claim's own act comes next (other windows it closed peg nothing)
             claimed = claimed or (isinstance(report.event, Claim) and fact.pegged > 0)
@@ -287,8 +311,10 @@ def _told(report: Report, names: Sequence[str], sides: Sequence[str],
             if audio and isinstance(before, Laid) and is_play_act(fact) and not claimed:
                 scored = [(a.reason, a.points) for a in fact.awards]
                 text = laid_phrase(names[fact.player], before.card.rank, scored, count, p)
+                brief = (laid_phrase("", before.card.rank, scored, count, p).removeprefix(", ")
+                         if len(names) == 2 else "")
                 said = replace(said, text=text, about=(*said.about, before.card.rank),
-                               parts=Parts(text, card=True))
+                               parts=Parts(text, card=True, player=fact.player, brief=brief))
             called = report.first(MugginsClosed)
             if fact.reasons == (Reason.MUGGINS,) and called is not None and called.taken:
                 # the call's page shows whose score was short and which: said with the act
@@ -325,7 +351,8 @@ def _laid(laid: Laid, after: Fact | None, names: Sequence[str], p: Phrases,
     if isinstance(after, Scored) and is_play_act(after) and after.player == laid.player:
         return []
     parts = Parts(laid_head(names[laid.player], laid.card.rank, p), p.number(laid.count),
-                  card=True)
+                  card=True, player=laid.player,
+                  brief=card_word(laid.card.rank, p) if len(names) == 2 else "")
     return [of_parts(parts, "laid", Importance.PLAY, entry,
                      (laid.player, laid.card.rank, laid.count))]
 
@@ -335,8 +362,9 @@ def _standing(said: Announcement, act: Scored, sides: Sequence[str], target: int
     """Audio mode: an award with the board it left as the board shows it (a side that pegged
     out at ``target``, never its full total): "Ann: fifteen for two; Ann 46, Ben 39"."""
     board = shown_scores(act.scores, target)
-    parts = Parts(said.text, board=standing(board, sides),
-                  card=said.parts is not None and said.parts.card)
+    parts = replace(said.parts or Parts(said.text), head=said.text,
+                    board=standing(board, sides),
+                    for_go=act.player if act.reasons == (Reason.GO,) else None)
     return replace(said, text=parts.text, about=(*said.about, board), parts=parts)
 
 

@@ -150,7 +150,9 @@ ENGLISH = Phrases(
     several={Said.FIFTEEN: "fifteens", Said.PAIR: "two pairs", Said.RUN: "two runs"},
 )
 
-TERSE_ENGLISH = replace(ENGLISH, breakdown=False, named=None, starter="Starter {card}")
+TERSE_ENGLISH = replace(ENGLISH, breakdown=False, named=None, starter="Starter {card}",
+                        closing={Reason.GO: "one for go", Reason.LAST_CARD: "one for last"},
+                        last_joiner="")
 """The terse style (``[voice] style = "terse"``): the same facts, fewer words."""
 
 PHRASES: dict[str, Phrases] = {"en": ENGLISH}

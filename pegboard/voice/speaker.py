@@ -19,8 +19,10 @@ one after another. The queue's rules:
   whose turn it is, a card's points, a go's or the last card's point; the stale words and
   sounds for where the player was between them skipped) are said as one sentence, without
   what the newer ones make obsolete: a card's count once a later card is said, whose turn
-  it was once a later card or turn is, and a standing once a later one of the same deal
-  waits (each deal's last standing is said) (:func:`~pegboard.voice.acts.merged`). Every
+  it was once a later card or turn is, a standing once a later one of the same deal
+  waits (each deal's last standing is said), a go the same player's one for the go says,
+  and in a game of two the name of a card's player right after the other player's card
+  (:func:`~pegboard.voice.acts.merged`). Every
   card, go, point, count and result is still said, in order; what one key brought is never
   merged (a player who waits for the voice hears each announcement as made). An undo stops
   a merged sentence only when it takes back the first entry it says;
