@@ -22,6 +22,7 @@ from __future__ import annotations
 import enum
 import random
 import threading
+from collections import Counter
 
 from pegboard.errors import ClubError
 from pegboard.record.parse import MAX_MEMBER
@@ -211,7 +212,7 @@ def _check_round(found: Round) -> None:
                         "numbered from 1")
     seated = [m for t in found.tables for m in t.players] + (
         [found.bye] if found.bye is not None else [])
-    twice = sorted({m for m in seated if seated.count(m) > 1})
+    twice = sorted(m for m, times in Counter(seated).items() if times > 1)
     if twice:
         raise ClubError(f"round {found.number} seats member {twice[0]} twice: each member "
                         "at one table, or on the bye, in a round")
