@@ -92,8 +92,8 @@ def register(parser: argparse.ArgumentParser) -> None:
     serve.add_argument("--seating", type=paths.path_name, metavar="JSON",
                        help="tonight's seating (club seat --json): the page shows each "
                        "player's next table and opponent (without it: the seating the results "
-                       "database holds for this --night, as last seated; a seating kept for "
-                       "another night or without --night is not carried over)")
+                       "database holds, as last seated, when it is tonight's: kept for this "
+                       "--night, or without --night used within the last 12 hours)")
     serve.add_argument("--name", default="standings", type=board_id,
                        help="the service's MQTT session name (default standings)")
     serve.add_argument("--game-points", default="acc", choices=("acc", "classic"),
