@@ -17,16 +17,18 @@ from typing import Any, cast
 
 import pytest
 
-from pegboard.app import open_hands, private, teach, wheels
+from pegboard.app import open_hands, private, table, teach, wheels
 from pegboard.app.effects import SeatNotice
-from pegboard.app.inputs import KnobTurn, Pairing, PhoneSeats, SeatCode
+from pegboard.app.inputs import KnobTurn, Pairing, PhoneSeats, RankKey, SeatCode
 from pegboard.app.state import CardEntry, WheelScreen
 from pegboard.app.view import PageKind, Screen
 from pegboard.app.words import wrap
 from pegboard.rules.cards import DECK, Card, EnteredCard, Rank, Suit
 from pegboard.rules.events import Dealt, Go, LaidAway, Play, Starter, StarterSuit
 from pegboard.rules.state import GameState, Phase
+from pegboard.ui.marks import LINK_W
 from pegboard.ui.render import COLUMNS
+from pegboard.ui.text import CHAR_W
 from pegboard.ui.text import wrap as text_wrap
 from pegboard.web.phone_view import ActionError, asks, read_action, seat_json
 from tests.support.app_driver import GO, HOLD_OK, OK, UNDO, App, new_game, started
@@ -250,7 +252,7 @@ def test_an_open_handed_deal_waits_for_every_phones_hand_before_the_starter() ->
     assert view.picker is None and view.title == "Deal 1: P1 deals", view
     assert view.lines == ("Waiting for P2's", "hand (on their", "phone), then the",
                           "starter."), view.lines
-    app.feed(OK)
+    app.feed(RankKey(Rank.FIVE) if app.state.keypad else GO)  # no starter: refused
     assert app.pages and app.pages[0].kind is PageKind.REFUSED
     assert "Waiting for P2's hand" in " ".join(app.pages[0].lines)
     assert app.game.starter is None
@@ -458,7 +460,7 @@ def test_a_plain_deal_waits_for_the_phones_hand_and_says_where() -> None:
     words = "Waiting for P2's hand (on their phone): the starter comes after every hand."
     assert app.view.picker is None and " ".join(app.view.lines) == (
         "Waiting for P2's hand (on their phone), then the starter."), app.view
-    app.feed(OK)
+    app.feed(GO)  # (OK asks "On the box instead?": tests/test_phone_fall_back.py)
     assert app.pages and app.pages[0].kind is PageKind.REFUSED
     assert " ".join(app.pages[0].lines) == words
     assert app.game.starter is None
@@ -538,24 +540,32 @@ def test_a_phones_wait_says_whom_and_where() -> None:
 
 
 def test_the_boxs_wait_fits_its_screen() -> None:
-    """The box's wait is drawn whole: its text screen has five rows under the title (no
-    hint takes the bottom line), each row as the app wrapped it (the screen wraps at 20
-    characters, the last column being the scroll mark's), with names as long as a
-    player's."""
+    """The box's wait is drawn whole: its text screen has four rows under the title above
+    the hint on the bottom line ("OK: on the box"), each row as the app wrapped it (the
+    screen wraps at 20 characters, the last column being the scroll mark's), with names as
+    long as a player's: "then the starter" gives way where the names need its rows."""
     app = new_game(dealer=0)
     app.feed(PhoneSeats(frozenset({1})))
     view = app.view
     rows = [row for line in view.lines for row in text_wrap(line, COLUMNS - 1)]
-    assert view.screen is Screen.MESSAGE and not view.hint
-    assert rows == list(view.lines) and len(rows) <= 5, rows
+    assert view.screen is Screen.MESSAGE and view.hint == open_hands.FALL_BACK_HINT
+    assert len(view.hint) <= COLUMNS - (LINK_W // CHAR_W + 1)  # beside the LED link's mark
+    assert rows == list(view.lines) and len(rows) <= table.WAIT_ROWS, rows
     long = cast(GameState, SimpleNamespace(names=("Ann", "Margaret", "Christopher", "Di")))
     for seats in ((1,), (2,), (1, 2), (1, 2, 3), (3, 0, 1)):
         words = open_hands.waiting_words(long, seats, {0, 1, 2, 3}, short=True)
         rows = list(wrap(words, COLUMNS - 1))
-        assert len(rows) <= 5 and " ".join(rows) == words, rows
+        if len(rows) > table.WAIT_ROWS:
+            words = open_hands.waiting_words(long, seats, {0, 1, 2, 3}, short=True,
+                                             starter=False)
+            rows = list(wrap(words, COLUMNS - 1))
+        assert len(rows) <= table.WAIT_ROWS and " ".join(rows) == words, rows
     assert open_hands.waiting_words(long, (1, 2, 3), {1, 2, 3}, short=True) == (
         "Waiting for the hands of Margaret, Christopher and Di (on their phones), then the "
         "starter.")
+    assert open_hands.waiting_words(long, (1, 2, 3), {1, 2, 3}, short=True,
+                                    starter=False) == (
+        "Waiting for the hands of Margaret, Christopher and Di (on their phones).")
 
 
 def test_a_phones_seat_is_coached_on_its_phone_alone() -> None:

@@ -35,6 +35,7 @@ from playwright.sync_api import Browser, Page, expect
 from playwright.sync_api import Error as PlaywrightError
 
 from pegboard.app import machine
+from pegboard.app.inputs import Button, KnobTurn, Press
 from pegboard.app.seat_entry import seat_seq
 from pegboard.app.view import View
 from pegboard.config import Config
@@ -48,8 +49,9 @@ from pegboard.rules.variants import Rules
 from pegboard.web.phone_view import review_json
 from tests.referee import build
 from tests.referee.referee import judge
-from tests.support.phones import WAIT_S, Board, BoxHands, box_names, phone_board
+from tests.support.phones import WAIT_S, Board, BoxHands, box_keys, box_names, phone_board, until
 from tests.support.web import chromium, system_chromium
+from tests.test_phone_fall_back import on_the_wait
 
 pytestmark = [pytest.mark.skipif(chromium() is None,
                                  reason="needs chromium (`make test` installs it)"),
@@ -1095,3 +1097,27 @@ def played_deal(dealer: int, first: tuple[Card, ...], second: tuple[Card, ...],
         game.push(event)
         events.append(event)
     return events
+
+
+def test_a_phone_asked_for_its_cards_says_how_and_is_let_go_at_once(
+        browser: Browser, tmp_path: Path) -> None:
+    """Ben's phone at 360x740, asked for his cards, says how to enter them on the box
+    instead; the box's OK, then Ben's hand: his phone is told at once it holds no seat and
+    shows nothing of a hand, and the box asks for the starter."""
+    with phone_board(tmp_path, dealer=0, pairing=True) as board:
+        page = browser.new_context(**PHONE).new_page()
+        page.goto(f"http://127.0.0.1:{board.port}/join?code={board.code(1)}")
+        expect(page.locator("#asked")).to_contain_text("Tap the 6 cards")
+        expect(page.locator("#fallback")).to_have_text(
+            "Entering this hand on the box instead? On the box press OK, then choose "
+            "\u201cBen's hand\u201d: this phone then lets go of your seat.")
+        until(board, lambda: board.state.phones == {1}, "Ben's phone held")
+        on_the_wait(board)
+        box_keys(board, Press(Button.OK), KnobTurn(1), Press(Button.OK))
+        until(board, lambda: not board.state.phones, "Ben's seat freed")
+        expect(page.locator("#said")).to_have_text(
+            "This phone no longer holds a seat: scan the board's code to join.",
+            timeout=10_000)
+        expect(page.locator("#mine")).to_be_hidden()
+        picker = machine.view(board.state).picker
+        assert picker is not None and picker.prompt == "Starter"

@@ -289,18 +289,23 @@ class OfferPairing(Value):
 
 class ReleaseSeat(Value):
     """Free ``seat`` of the game in progress from its phone (a lost phone: its token stops
-    working); the pairing port answers with the pairing as it then is, from that seat."""
+    working); the pairing port answers with the pairing as it then is, from that seat
+    (``offer``: its new join code on the pairing screen), or, for a seat taken on the box
+    while the starter waited for its phone's hand (not ``offer``), with the seats phones
+    still hold alone."""
 
-    __slots__ = ("seat", "seats")
-    __match_args__ = ("seat", "seats")
+    __slots__ = ("offer", "seat", "seats")
+    __match_args__ = ("seat", "seats", "offer")
 
     seat: int
     seats: int
+    offer: bool
 
-    def __init__(self, seat: int, seats: int) -> None:
+    def __init__(self, seat: int, seats: int, offer: bool = True) -> None:
         setter = object.__setattr__
         setter(self, "seat", seat)
         setter(self, "seats", seats)
+        setter(self, "offer", offer)
 
 
 Effect = (

@@ -99,14 +99,14 @@ def hands_to_come(gs: GameState, table: TableOptions, phones: Collection[int], *
 
 
 def waiting_words(gs: GameState, seats: Sequence[int], phones: Collection[int], *,
-                  short: bool = False) -> str:
+                  short: bool = False, starter: bool = True) -> str:
     """Whom the starter waits for and where each hand is entered, naming no card:
     "Waiting for Ben's hand (on their phone): the starter comes after every hand.", or
     "Waiting for Ben's hand (on their phone) and Ann's (on the box): ...". ``phones``: the
     seats phones hold (the others are entered on the box). ``short``: the words for the
     box's screen, five rows of 20 characters ("Waiting for Ben's hand (on their phone),
     then the starter.", "Waiting for the hands of Ben, Cy and Di (on their phones), then
-    the starter.")."""
+    the starter."; not ``starter``: without "then the starter", where rows are short)."""
     groups: list[list[int]] = []
     for seat in seats:  # the hands grouped by where they are entered, in the order asked
         group = next((g for g in groups if (g[0] in phones) == (seat in phones)), None)
@@ -127,8 +127,27 @@ def waiting_words(gs: GameState, seats: Sequence[int], phones: Collection[int], 
         parts.append(f"{who}{noun} ({where})")
     said = " and ".join(parts)
     if short:
-        return f"Waiting for {'the hands of ' if whose else ''}{said}, then the starter."
+        then = ", then the starter" if starter else ""
+        return f"Waiting for {'the hands of ' if whose else ''}{said}{then}."
     return f"Waiting for {said}: the starter comes after every hand."
+
+
+FALL_BACK_HINT = "OK: on the box"
+"""The box's wait for phones' hands: OK takes a seat the starter waits for on the box
+instead ("On the box instead?", :mod:`pegboard.app.pairing`)."""
+
+
+def fall_back_words(gs: GameState, seats: Sequence[int], seat: int) -> str:
+    """How a hand the starter waits for on a phone is entered on the box instead, in the
+    words of ``seat``'s phone (``seats``: the phones' hands waited for): on the box, OK, then
+    that hand; its phone then lets go of the seat."""
+    if seat in seats:
+        return (f"Entering this hand on the box instead? On the box press OK, then choose "
+                f"\u201c{gs.names[seat]}'s hand\u201d: this phone then lets go of your seat.")
+    named = [f"\u201c{gs.names[other]}'s hand\u201d" for other in seats]
+    which = named[0] if len(named) == 1 else ", ".join(named[:-1]) + " or " + named[-1]
+    return (f"A hand can be entered on the box instead: on the box press OK, then choose "
+            f"{which}.")
 
 
 def away_count(gs: GameState) -> int:

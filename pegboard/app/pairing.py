@@ -17,6 +17,15 @@ token stops working, and the port answers with that seat's new code.
 
 The code is said letter by letter in the screen's words, so audio mode reads it as it reads
 any page.
+
+A seat falls back to the box at the moment it matters too: while the starter waits for
+phones' hands, the box's wait says "OK: on the box", and OK asks "On the box instead?" (No
+first, then each hand waited for, "Ben's hand"). Choosing a hand frees that seat from its
+phone (:class:`~pegboard.app.effects.ReleaseSeat`, offering no code: the port answers with
+the seats phones still hold), and the box goes on as for a seat of its own: the starter,
+or in an open-handed deal the seat's cards asked on the box. Each phone's page says the
+same while it is asked for its cards, or waits for another's
+(:func:`pegboard.app.open_hands.fall_back_words`).
 """
 
 from __future__ import annotations
@@ -24,7 +33,15 @@ from __future__ import annotations
 from pegboard.app.effects import OfferPairing, ReleaseSeat
 from pegboard.app.inputs import InputEvent, Pairing, SeatCode
 from pegboard.app.keys import Key, key_of, list_move, steps
-from pegboard.app.state import AppState, Confirm, Menu, PairingScreen, Result, Saved
+from pegboard.app.state import (
+    AppState,
+    Confirm,
+    FallBack,
+    Menu,
+    PairingScreen,
+    Result,
+    Saved,
+)
 from pegboard.app.view import Screen, View
 from pegboard.app.views import numbered
 from pegboard.rules.value import replace
@@ -145,3 +162,35 @@ def pairing_view(state: AppState, screen: PairingScreen) -> View:
                 (f"{place}: join code {spelled(seat.code)}.",
                  "Scan the QR code, or type the code on the phone's page."),
                 hint="OK done" if last else "OK next", qr=seat.address, code=seat.code)
+
+
+FALL_BACK_TITLE = "On the box instead?"
+"""The question OK asks on the box's wait for phones' hands."""
+
+
+def fall_back_key(state: AppState, screen: FallBack, event: InputEvent) -> Result:
+    """"On the box instead?": No (the first row) goes back to the wait; a hand frees its
+    seat from its phone, and the box goes on without waiting for it."""
+    index, row = list_move(screen.index, event, len(screen.seats) + 1)
+    if row is None:
+        return replace(state, screen=replace(screen, index=index)), ()
+    back = replace(state, screen=screen.under)
+    if row == 0 or state.session is None:
+        return back, ()
+    seat = screen.seats[row - 1]
+    return back, (ReleaseSeat(seat, state.session.state.players, offer=False),)
+
+
+def fall_back_back(state: AppState, screen: FallBack, event: InputEvent) -> Result:
+    """UNDO: back to the wait."""
+    return replace(state, screen=screen.under), ()
+
+
+def fall_back_view(state: AppState, screen: FallBack) -> View:
+    """No, then each hand the starter waits for on a phone, by its player's name."""
+    names = state.session.state.names if state.session is not None else ()
+    rows = ["No: keep waiting",
+            *(f"{names[seat]}'s hand" if seat < len(names) else f"Seat {seat + 1}"
+              for seat in screen.seats)]
+    return View(Screen.CONFIRM, FALL_BACK_TITLE, numbered(state.keypad, rows),
+                screen.index % len(rows), hint="OK choose  UNDO back")

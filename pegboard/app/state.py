@@ -612,11 +612,30 @@ class PairingScreen(Value):
         setter(self, "answer", answer)
 
 
+class FallBack(Value):
+    """"On the box instead?" (:mod:`pegboard.app.pairing`), asked by OK while the starter
+    waits for phones' hands: ``seats`` are the seats it waits for on phones, from the
+    dealer's left, each a row after "No" (``index``: the row highlighted), over ``under``."""
+
+    __slots__ = ("index", "seats", "under")
+    __match_args__ = ("seats", "under", "index")
+
+    seats: tuple[int, ...]
+    under: ScreenState
+    index: int
+
+    def __init__(self, seats: tuple[int, ...], under: ScreenState, index: int = 0) -> None:
+        setter = object.__setattr__
+        setter(self, "seats", seats)
+        setter(self, "under", under)
+        setter(self, "index", index)
+
+
 ScreenState = (
     Home | SetupScreen | Dealer | Cutting | WheelScreen | Claiming | OwnCount | Calling | Reading
     | QuickPeg
     | GameOverScreen | Saved | Menu | Confirm | Scores | PenaltyScreen | HelpScreen | CardEntry
-    | PairingScreen
+    | PairingScreen | FallBack
 )
 """Every screen the app can be on."""
 

@@ -12,10 +12,16 @@ from __future__ import annotations
 from pegboard.app import calls, flow, resuit, wheels
 from pegboard.app.effects import FactsEntered
 from pegboard.app.inputs import Button, InputEvent, KnobTurn, Press, RankKey
-from pegboard.app.open_hands import open_hands, waiting_for_phones, waiting_words
+from pegboard.app.keys import Key, key_of
+from pegboard.app.open_hands import (
+    FALL_BACK_HINT,
+    open_hands,
+    waiting_for_phones,
+    waiting_words,
+)
 from pegboard.app.picker import rank_label
 from pegboard.app.session import Session
-from pegboard.app.state import AppState, Reading, Result, Wheel, WheelScreen
+from pegboard.app.state import AppState, FallBack, Reading, Result, Wheel, WheelScreen
 from pegboard.app.teach import turn_coach
 from pegboard.app.view import PageKind, PickerView, Screen, View, entered_words
 from pegboard.app.views import board
@@ -26,6 +32,10 @@ from pegboard.rules.events import Crib, Go, Play, Show, Starter, StarterSuit
 from pegboard.rules.facts import SaidGo
 from pegboard.rules.state import GameState, Phase, SuitQuestion
 from pegboard.rules.value import replace
+
+WAIT_ROWS = 4
+"""The rows of the box's wait for phones' hands above its hint (the text screen's five, less
+the hint's)."""
 
 
 def _gs(state: AppState) -> GameState:
@@ -67,6 +77,8 @@ def wheel_key(state: AppState, screen: WheelScreen, event: InputEvent) -> Result
     if waiting:  # no starter before every phone's hand is in
         if isinstance(event, KnobTurn):
             return state, ()
+        if key_of(event) is Key.OK:  # "On the box instead?": a phone's seat taken here
+            return replace(state, screen=FallBack(waiting, screen)), ()
         return flow.refuse(state, waiting_words(_gs(state), waiting, state.phones)), ()
     found = _wheel(state, screen)
     if found is None:
@@ -203,10 +215,17 @@ def view(state: AppState, screen: WheelScreen) -> View:
         title = calls.open_count_claim(state) or f"Deal {gs.deal_no}: {dealer} deals"
         waiting = waiting_for_phones(state)
         if waiting:
+            # The rows leave the last column to the scroll mark, and four rows to the words
+            # above the hint: the starter's mention gives way when the names need them.
+            words = wrap(waiting_words(gs, waiting, state.phones, short=True), LINE_WIDTH - 1)
+            if len(words) > WAIT_ROWS:
+                words = wrap(waiting_words(gs, waiting, state.phones, short=True,
+                                           starter=False), LINE_WIDTH - 1)
+            if state.audio:  # the voice reads the lines, not the hint
+                return replace(board(gs, Screen.MESSAGE, title), award=state.award,
+                               lines=(*words, f"{FALL_BACK_HINT}."), hint="")
             return replace(board(gs, Screen.MESSAGE, title), award=state.award,
-                           # The rows leave the last column to the scroll mark.
-                           lines=wrap(waiting_words(gs, waiting, state.phones, short=True),
-                                      LINE_WIDTH - 1), hint="")
+                           lines=words, hint=FALL_BACK_HINT)
         return replace(board(gs, Screen.STARTER, title),
                        picker=pv, award=state.award, hint="OK starter  GO jump")
     if gs.phase is Phase.PLAY:

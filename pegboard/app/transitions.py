@@ -36,6 +36,7 @@ from pegboard.app.state import (
     Confirm,
     Cutting,
     Dealer,
+    FallBack,
     GameOverScreen,
     HelpScreen,
     Home,
@@ -122,6 +123,7 @@ TRANSITIONS: dict[type, Callable[[], dict[Key, Handler]]] = {
     Saved: lambda: {K.MENU: menus.nothing, K.HOLD_MENU: menus.nothing,
                     K.HOLD_OK: menus.nothing},
     PairingScreen: lambda: _keys((K.TURN, K.GO, K.OK, K.UNDO, K.RANK), pairing.pairing_key),
+    FallBack: lambda: {**_keys(LIST, pairing.fall_back_key), K.UNDO: pairing.fall_back_back},
 }
 """Each screen's keys: the row that makes them (see the module's documentation)."""
 
@@ -158,6 +160,7 @@ VIEWS: dict[type, Callable[[], Viewer]] = {
     CardEntry: lambda: help.entry_view,
     Saved: lambda: menus.saved_view,
     PairingScreen: lambda: pairing.pairing_view,
+    FallBack: lambda: pairing.fall_back_view,
 }
 """What each screen shows: the view it names (looked up when the screen is first shown)."""
 

@@ -7,7 +7,9 @@ An observer (:mod:`pegboard.device.observers`) with the passes file open
   progress (the store's game id), or that a phone holds the seat;
   :class:`~pegboard.app.effects.ReleaseSeat`: the seat freed first. Either is answered with
   a :class:`~pegboard.app.inputs.Pairing` input at the loop's next turn (:meth:`poll`), so
-  the codes, drawn at random, come into the pure app as an input.
+  the codes, drawn at random, come into the pure app as an input; a seat taken on the box
+  while the starter waited for its phone's hand (a release that offers no code) is answered
+  with the seats phones still hold (:class:`~pegboard.app.inputs.PhoneSeats`).
 * When the store's game in progress changes (finished, abandoned, a new one), the passes of
   the one before are ended: its codes and its phones' tokens stop working. At start, the
   passes of every game but the one resumed are ended too (the board was off as it ended),
@@ -91,7 +93,12 @@ class PairingPort:
             elif isinstance(effect, ReleaseSeat) and current is not None:
                 if self._guarded(self.passes.release, current, effect.seat):
                     log.info("phones: seat %d released", effect.seat + 1)
-                self._answer(effect.seats, effect.seat)
+                if effect.offer:
+                    self._answer(effect.seats, effect.seat)
+                else:  # taken on the box: the app learns the seats phones still hold
+                    held = self._guarded(self.passes.held, current)
+                    if held is not None:
+                        self._pending.append(PhoneSeats(held))
 
     def _guarded(self, call: Callable[..., Any], *args: Any) -> Any:
         try:

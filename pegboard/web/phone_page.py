@@ -55,6 +55,7 @@ _PAGE = """<!doctype html>
 <p id="counted"></p>
 <div id="hand" class="cards"></div>
 <div id="actions" class="actions"></div>
+<p id="fallback" class="note"></p>
 <p id="hint"></p>
 <p id="coach"></p>
 <div id="grid" class="grid"></div>

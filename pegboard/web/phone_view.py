@@ -89,6 +89,15 @@ def asks(gs: GameState, seat: int, waiting: Sequence[int] = ()) -> str:
     return "wait"
 
 
+def fall_back(gs: GameState, seat: int, asked: str, waiting: Sequence[int]) -> str | None:
+    """While the starter waits for phones' hands (``waiting``), how one is entered on the box
+    instead (:func:`pegboard.app.open_hands.fall_back_words`): said to the phone asked for
+    its cards, and to a phone that waits for another's; None otherwise."""
+    if not waiting or asked not in ("cards", "wait") or (asked == "cards") != (seat in waiting):
+        return None
+    return open_hands.fall_back_words(gs, waiting, seat)
+
+
 def wait_words(gs: GameState, seat: int, phones: Collection[int],
                waiting: Sequence[int] = ()) -> str | None:
     """What the table waits for while it asks nothing of ``seat``, and where it is entered
@@ -172,6 +181,8 @@ def seat_json(game: Game, seat: int, *, game_id: str | None, phones: Collection[
                      "text": open_hands.waiting_words(gs, waiting, phones)}
                     if waiting else None),
         "wait": wait_words(gs, seat, phones, waiting) if asked == "wait" else None,
+        # How a phone's hand the starter waits for is entered on the box instead.
+        "fall_back": fall_back(gs, seat, asked, [other for other in waiting if other in phones]),
         "coach": coach_json(game, seat, asked) if teaching else None,
         "review": review_json(game, seat) if teaching else None,
     }

@@ -24,12 +24,14 @@ from pegboard.app.session import Session
 from pegboard.app.state import Reading, WheelScreen
 from pegboard.app.view import PageKind, View
 from pegboard.config import Config
+from pegboard.device import build
 from pegboard.device.loop import STOP
 from pegboard.device.phones import add_phones
 from pegboard.hw.clock import MonotonicClock
 from pegboard.rules.cards import Card, Rank, Suit
 from pegboard.rules.events import ClubSeat, Deal, Event, GameHeader
 from pegboard.rules.state import GameState
+from pegboard.rules.value import replace
 from pegboard.rules.variants import Rules
 from pegboard.sim.fakes import RecordingDisplay
 from pegboard.sim.keys import KeyStep
@@ -187,16 +189,20 @@ def listening_socket() -> socket.socket:
 
 
 def _start(board_store: Store, config: Config, sock: socket.socket, limits: PhoneLimits,
-           views: list[View], frames_at: list[float],
+           views: list[View], frames_at: list[float], *, pairing: bool = False,
            ) -> tuple[Simulator, PhoneServer, threading.Thread]:
-    """The simulator's loop over the store, on its own thread, serving phones on ``sock``."""
+    """The simulator's loop over the store, on its own thread, serving phones on ``sock``
+    (``pairing``: with the board's pairing port, which frees a seat the app releases)."""
     clock = MonotonicClock()
 
     def keep(view: View, image: Image.Image) -> None:
         views.append(view)
         frames_at.append(clock.now())
 
-    sim = Simulator(config, board_store, RecordingDisplay(), clock=clock, on_frame=keep)
+    port = build.make_pairing(replace(config, phones=replace(config.phones, enabled=True)),
+                              board_store) if pairing else None
+    sim = Simulator(config, board_store, RecordingDisplay(), clock=clock, on_frame=keep,
+                    phones=port)
     sim.start()
     server = add_phones(sim.loop, board_store.directory,
                         lambda: (lambda g: g.id if g else None)(board_store.current()),
@@ -218,12 +224,13 @@ def _stop(sim: Simulator, server: PhoneServer, loop: threading.Thread) -> None:
 def phone_board(folder: Path, *, dealer: int = 0, config: Config | None = None,
                 first: tuple[Event, ...] = (), rules: Rules | None = None,
                 limits: PhoneLimits = LENIENT, names: tuple[str, ...] = ("Ann", "Ben"),
-                club: ClubSeat | None = None) -> Iterator[Board]:
+                club: ClubSeat | None = None, pairing: bool = False) -> Iterator[Board]:
     """A game of ``names`` (Ann and Ben unless told, ``dealer`` dealing the first hand) on a
     board serving phone seats; the loop runs on its own thread until the block ends.
     :meth:`Board.restart` stops the board and starts it again on the same store and port,
     as a power cut and a start-up would. ``club``: the game is a club night's (its seat,
-    its tournament lock)."""
+    its tournament lock). ``pairing``: the board's pairing port runs too (a seat the box
+    releases is freed)."""
     with Store(folder / "store", owner="test") as store:
         store.new_game(GameHeader(names, rules or Rules(), club=club))
         for event in (Deal(dealer), *first):
@@ -232,7 +239,8 @@ def phone_board(folder: Path, *, dealer: int = 0, config: Config | None = None,
         frames_at: list[float] = []
         sock = listening_socket()
         port = sock.getsockname()[1]
-        sim, server, loop = _start(store, config or Config(), sock, limits, views, frames_at)
+        sim, server, loop = _start(store, config or Config(), sock, limits, views, frames_at,
+                                   pairing=pairing)
         board = Board(sim, store, server, port, views, frames_at)
 
         def restart() -> None:
@@ -242,7 +250,8 @@ def phone_board(folder: Path, *, dealer: int = 0, config: Config | None = None,
             again.bind(("127.0.0.1", port))
             again.listen(64)
             board.sim, board.server, running[0] = _start(store, config or Config(), again,
-                                                         limits, views, frames_at)
+                                                         limits, views, frames_at,
+                                                         pairing=pairing)
 
         running = [loop]
         board.restarter = restart

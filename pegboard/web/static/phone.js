@@ -228,6 +228,7 @@
     const coach = me && me.coach ? (me.coach.line ? "Coach: " + me.coach.line :
       me.coach.note ? "Coach, on your last card: " + me.coach.note : "") : "";
     put("coach", coach);
+    put("fallback", me && me.fall_back ? me.fall_back : "");
     drawCall();
     if (!me) {  // no seat (released, or the game ended): nothing of a hand is left in view
       $("mine").hidden = true;
