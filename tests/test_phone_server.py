@@ -470,9 +470,12 @@ def test_a_starter_a_phones_hand_holds_is_told_to_that_phone_alone(tmp_path: Pat
             assert board.game.starter is None
             assert not re.search(rf"{card}|{card.pretty}", repr(machine.view(board.state)))
             ann = me(board, tokens[0])["notice"]
-            assert ann is not None and card.pretty in ann["text"], ann
+            # Named in words, as her phone's screen reader says it.
+            assert ann is not None and "the five of hearts" in ann["text"], ann
+            assert card.pretty not in ann["text"] and not CARD.search(ann["text"]), ann
             ben = me(board, tokens[1])
             assert ben["notice"] is None and card.pretty not in json.dumps(ben)
+            assert "five of hearts" not in json.dumps(ben)
             status, game = request(board.port, "GET", "/api/game")
             assert card.pretty not in json.dumps(game) and str(card) not in json.dumps(game)
             raw = bytes(watcher.raw).decode()
