@@ -72,9 +72,13 @@ def test_a_closed_hand_is_not_shown_the_coach_speaks_of_the_count() -> None:
         app.read()
     assert app.view.turn == "P2" and app.view.coach == ""  # nothing known of P2's cards
     app.pick("7")  # P2 pairs
+    # Longer than the play screen's line: whole on a page first, titled as what the count
+    # offers (it names no card of P1's), never as P1's card.
+    titles = [page.title for page in app.pages]
+    assert "Coach: the count" in titles and not [t for t in titles if t.endswith("'s card")]
     while app.pages:
         app.read()
-    assert app.view.coach == count_line(app.game.pile) == "At 17: 7 for pair royal"
+    assert app.view.coach == count_line(app.game.pile) == "At 17: 7 for a pair royal"
     assert render(app.view).tobytes() != before.tobytes()
 
 

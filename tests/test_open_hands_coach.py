@@ -334,8 +334,9 @@ def test_on_the_box_an_open_handed_deal_plans_for_the_cards_ben_holds() -> None:
 
 # -- What the coach names, over 200 deals of each kind of game --------------------------------
 
-_OWN = re.compile(r"\bLay (\w+)|\b[Yy]our (\w+)|(\w+) was safer")
-"""Where a line names a card as the player's: the card to lay, their card, the safer one."""
+_OWN = re.compile(r"\bLay (\w+)|\b[Yy]our (?!last card)(\w+)|(\w+) was safer")
+"""Where a line names a card as the player's: the card to lay, their card, the safer one
+("your last card" names none)."""
 
 
 def _random_deals(seed: int, table: TableOptions, away: bool,

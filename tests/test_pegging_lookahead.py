@@ -81,7 +81,7 @@ def test_the_box_knows_the_dealt_cards_and_nothing_seen_is_an_answer() -> None:
 
 
 def test_every_line_and_note_is_what_the_scorer_says() -> None:
-    lines = notes = 0
+    lines = notes = only = 0
     for before, played, holding in kept_turns(SEEDS):
         known = knowledge_for(before, holding=holding)
         assert known is not None and known.own is OwnCards.KEPT
@@ -116,6 +116,13 @@ def test_every_line_and_note_is_what_the_scorer_says() -> None:
                 after = (*laid, reply, own)
                 assert said == say_play(score_play(after), sum(c.pips for c in after)).lower()
                 assert score_play(after).total > 0
+            elif rest in (f"your last card, to {count}", f"the only card that fits, to {count}"):
+                assert len(found) == 1  # no other card fits under 31
+                assert rest.startswith("your last card") == (len(known.held) == 1)
+                only += 1
+            else:
+                assert rest == f"to {count}, the least they can score back", rest
+                assert len(found) > 1
         note = play_note(known, played, open_hand=True)
         if note is None:
             continue
@@ -144,7 +151,7 @@ def test_every_line_and_note_is_what_the_scorer_says() -> None:
             reply = next(c for c in known.unseen() if _label(c.rank) == answer)
             after = (*known.pile, played, reply)
             assert said == say_play(score_play(after), sum(c.pips for c in after)).lower()
-    assert lines > 200 and notes > 10
+    assert lines > 200 and notes > 10 and only > 10
 
 
 def test_with_the_next_player_out_of_cards_the_last_card_is_the_players() -> None:

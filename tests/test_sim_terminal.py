@@ -161,6 +161,16 @@ def test_80x24_gives_the_highlighted_option_and_the_pages_words() -> None:
     assert below[1] == "Ann deals: low card \u2502 OK next"
 
 
+def test_80x24_shows_the_pegging_coach_s_line_whole() -> None:
+    """The play screen's bottom line holds 21 columns, so the frame shows a long coach line's
+    start ("Lay 7"); the panel under it says the line whole, after the count."""
+    line = "Lay 7: a 6 back, your 3 makes thirty-one for 2"
+    play = replace(VIEW, award="", coach=line)
+    below = screen_lines(render(play), play, play.sides, 121, "keypad", (80, 24))[18:-2]
+    text = " \u2502 ".join(below)
+    assert f"Count 23, Ben to play \u2502 {line}" in text
+
+
 def test_80x24_shows_every_line_of_a_count_page_and_what_go_sets() -> None:
     # A count page as long as a big hand makes, with its suit facts in words and the keys.
     lines = ("fifteen 2 (7 8)", "fifteen 4 (7 8)", "fifteen 6 (6 9)", "fifteen 8 (6 9)",

@@ -21,6 +21,9 @@ from pegboard.rules.state import Award, GameState, Reason
 
 COACH = "Coach: "
 """The start of every coach page's title."""
+COUNT_TITLE = f"{COACH}the count"
+"""The title of the pegging coach's page on what the count offers (a closed hand: it names
+nobody's card), the turn's page and the pegging hint alike."""
 SHOW_STEP = "the show"
 """The coach's step on the show order, whose page comes before the counts it explains."""
 

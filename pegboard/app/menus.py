@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from pegboard import lazy
 from pegboard.app import calls, flow, pairing
 from pegboard.app.club_setup import LOCK_ROW
+from pegboard.app.coach import COUNT_TITLE
 from pegboard.app.effects import (
     BringUp,
     Effect,
@@ -232,7 +233,7 @@ def _guest(state: AppState) -> int | None:
 
 HINT_TITLE = "Coach: your card"
 """The pegging hint's page when the box knows the player's hand, in an open-handed game."""
-HINT_COUNT_TITLE = "Coach: the count"
+HINT_COUNT_TITLE = COUNT_TITLE
 """The pegging hint's page when the box knows the player's hand, in a closed game."""
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from pegboard import lazy
-from pegboard.app.coach import COACH, coach_pages
+from pegboard.app.coach import COACH, COUNT_TITLE, coach_pages
 from pegboard.app.open_hands import open_hands, open_hands_page
 from pegboard.app.state import AppState, Page, Reading
 from pegboard.app.view import PageKind, Screen
@@ -153,7 +153,10 @@ def _turn_page(state: AppState) -> list[Page]:
         return []
     assert state.session is not None
     gs = state.session.state
-    title = f"{COACH}{gs.names[gs.to_act] if gs.to_act is not None else ''}'s card"
+    # An open hand's line is the player's card; a closed one's is what the count offers,
+    # which names nobody's card (titled as the pegging hint titles it).
+    title = (f"{COACH}{gs.names[gs.to_act] if gs.to_act is not None else ''}'s card"
+             if open_hands(state) else COUNT_TITLE)
     # A page's rows keep their last column for the scroll marks.
     body = paginate([line], width=COACH_COLUMNS - 1)
     return [Page(title if len(body) == 1 else f"{title} {n}/{len(body)}", lines,

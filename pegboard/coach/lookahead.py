@@ -226,8 +226,9 @@ def coach_line(known: Knowledge, *, open_hand: bool) -> str | None:
 
 
 def card_line(known: Knowledge) -> str | None:
-    """The card to lay and the trap it sets, or the go it wins (None: no card fits, the
-    player says go; or their cards are not known, and no card is named)."""
+    """The card to lay and the trap it sets, or the go it wins, or that it is the only card
+    that fits (None: no card fits, the player says go; or their cards are not known, and no
+    card is named)."""
     if known.own is not OwnCards.KEPT:
         return None
     found = judge(known)
@@ -246,14 +247,18 @@ def card_line(known: Knowledge) -> str | None:
     if best.go:
         last = "last card" if known.next_left == 0 else "the go"
         return f"Lay {rank}: at {count} nobody can answer, {last} is yours"
+    if len(found) == 1:  # no choice to explain: say so, not that it was chosen
+        only = "your last card" if len(known.cards) == 1 else "the only card that fits"
+        return f"Lay {rank}: {only}, to {count}"
     return f"Lay {rank}: to {count}, the least they can score back"
 
 
 def count_line(pile: Sequence[Card]) -> str:
     """What the count offers, from the pile alone (every player sees it; it says nothing of
     anyone's cards and asks no one to lay one), short enough for the play screen's line: the
-    rank that scores most on it now ("At 8: 7 for 15"; any ten-card is "10" when a 15 or 31
-    is all it makes), else the count to keep clear of, where any ten-card makes 15 or 31."""
+    rank that scores most on it now ("At 8: 7 for 15", "At 17: 7 for a pair royal"; any
+    ten-card is "10" when a 15 or 31 is all it makes), else the count to keep clear of, where
+    any ten-card makes 15 or 31."""
     pile = tuple(pile)
     count = sum(c.pips for c in pile)
     if not pile:
@@ -275,7 +280,8 @@ def count_line(pile: Sequence[Card]) -> str:
         elif kinds <= {"fifteen", "thirty-one"}:
             what = "15" if "fifteen" in kinds else "31"
         else:
-            what = f"a {items[0].kind}" if items[0].kind in ("pair", "run") else items[0].kind
+            what = f"a {items[0].kind}" if items[0].kind.endswith(("pair", "royal", "run")) \
+                else items[0].kind
         name = "10" if card.pips == 10 and kinds <= {"fifteen", "thirty-one"} else (
             _name(card.rank))
         return f"At {count}: {name} for {what}"

@@ -161,8 +161,9 @@ def screen_lines(image: Image.Image | None, view: View | None, sides: tuple[Side
 def words_below(view: View, sides: tuple[SideView, ...], target: int, *,
                 rows: int = 4, width: int = 80) -> list[str]:
     """Under the frame (80x24 leaves four rows) the frame's words, which its dots are too
-    small to read: the scores, the title with the count, the card the wheel is on or every
-    line of the page (a list's chosen row first, marked), and what the keys do, packed
+    small to read: the scores, the title with the count, the pegging coach's line whole,
+    the card the wheel is on or every line of the page (a list's chosen row first, marked),
+    and what the keys do, packed
     side by side (a bar between them) so that a whole page fits; the keys are never left
     out. A page longer than the rows (a long rule help) shows from where it is scrolled to,
     saying there is more.
@@ -184,6 +185,8 @@ def words_below(view: View, sides: tuple[SideView, ...], target: int, *,
             title += f"{'  ' if title else ''}{last}"
     if title:
         head.append(title)
+    if view.coach:  # the pegging coach's line (teaching), whole: the frame may show its start
+        head.append(view.coach)
     body: list[str] = []
     if view.picker is not None:
         body.append(wheel_line(view.picker))
