@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from pegboard.app.inputs import KnobTurn
+from pegboard.app.state import Page
 from pegboard.coach.drills import Drill, Question, mark
 from pegboard.coach.hints import hint
 from pegboard.coach.knowledge import Knowledge, OwnCards, knowledge_for
@@ -34,7 +35,7 @@ from pegboard.rules.events import (
 from pegboard.rules.fold import fold_reports
 from pegboard.rules.game import Game
 from pegboard.rules.state import GameState, Phase
-from tests.support.app_driver import OK
+from tests.support.app_driver import OK, App
 
 OPEN = TableOptions(teaching=True, open_hands=True)
 CLOSED = TableOptions(teaching=True)
@@ -294,13 +295,9 @@ def test_coach_hint_quiz_and_review_agree_open_handed_and_closed() -> None:
     assert tally.others > 300 and tally.reviewed > 200
 
 
-def test_on_the_box_an_open_handed_deal_plans_for_the_cards_ben_holds() -> None:
-    """Learn to play, the deal above entered hand by hand and laid away as advised: on Ann's
-    turn (P1) the box's coach, its page and the pegging hint plan for Ben's 2, never the 7
-    in the crib."""
-    from pegboard.app.menus import HINT_TITLE
-    from pegboard.app.teach import turn_coach
-    from tests.support.app_driver import MENU
+def open_deal_on_the_box() -> App:
+    """Learn to play, the deal above entered hand by hand and laid away as advised, the
+    starter by its rank and Ben's (P2's) lead of 9♦: the pages it brings up still to read."""
     from tests.test_app_teaching import learn_to_play
 
     app = learn_to_play()
@@ -317,7 +314,25 @@ def test_on_the_box_an_open_handed_deal_plans_for_the_cards_ben_holds() -> None:
     app.pick("10")  # the starter, by its rank
     while app.pages:
         app.read()
-    app.pick("9♦")  # P2 leads
+    return app.pick("9♦")  # P2 leads
+
+
+def lay(app: App, card: str) -> list[Page]:
+    """The pages on screen read, then ``card`` laid: the pages it brings up."""
+    while app.pages:
+        app.read()
+    app.pick(card)
+    return list(app.pages)
+
+
+def test_on_the_box_an_open_handed_deal_plans_for_the_cards_ben_holds() -> None:
+    """On Ann's turn (P1) the box's coach, its page and the pegging hint plan for Ben's
+    cards, never the 7 in the crib."""
+    from pegboard.app.menus import HINT_TITLE
+    from pegboard.app.teach import turn_coach
+    from tests.support.app_driver import MENU
+
+    app = open_deal_on_the_box()
     line = "Lay 7: to 16, the least they can score back"
     assert turn_coach(app.state) == line
     said = [" ".join(p.lines) for p in app.pages if p.title.startswith("Coach: P1's card")]
@@ -330,6 +345,28 @@ def test_on_the_box_an_open_handed_deal_plans_for_the_cards_ben_holds() -> None:
     app.feed(KnobTurn(rows.index("Pegging hint") - (app.view.selected or 0)), OK)
     assert app.pages[0].title == HINT_TITLE
     assert " ".join(app.pages[0].lines) == line
+
+
+def test_points_given_only_where_another_card_then_held_was_better() -> None:
+    """Ann's 2 on Ben's 9 lets his open 2 pair it, where her 7 gave nothing: the coach's
+    note on her 2 and, once Ben pairs, the "points given" page. Laid as the coach says, her 2
+    at 25 is the only card that fits and Ben pairs it the same: no page blames it."""
+    worse = open_deal_on_the_box()
+    note = lay(worse, "2♣")
+    assert [p.title for p in note] == ["Coach: that card"]
+    assert " ".join(note[0].lines) == "Gave away: a 2 back made pair for 2; 7 was safer"
+    paired = lay(worse, "2♠")
+    given = [" ".join(p.lines) for p in paired if p.title == "Coach: points given"]
+    assert given == ["P2 paired P1's 2♣. A rank still out can be paired."]
+
+    coached = open_deal_on_the_box()
+    assert not [p for p in lay(coached, "7♣") if p.title.startswith("Coach: that")]
+    lay(coached, "9♥")
+    only = lay(coached, "2♣")
+    assert not [p for p in only if p.title.startswith("Coach: that")]
+    paired = lay(coached, "2♠")
+    assert coached.game.scores == (0, 2)  # Ben's pair, as before
+    assert "Coach: points given" not in [p.title for p in paired]
 
 
 # -- What the coach names, over 200 deals of each kind of game --------------------------------
