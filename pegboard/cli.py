@@ -14,14 +14,13 @@ without importing any command.
 
 from __future__ import annotations
 
-import gc
 import importlib
 import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from pegboard import lazy
-from pegboard.commands import COMMANDS
+from pegboard.commands import COMMANDS, collector
 from pegboard.commands.options import Options
 from pegboard.errors import PegboardError
 
@@ -62,11 +61,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     words = sys.argv[1:] if argv is None else list(argv)
     name = _command_named(words)
     # Reading the words imports the command's module, whose objects last as long as the
-    # process: the cyclic collector would scan them every few hundred allocations for no
-    # garbage, so it is paused until the command itself runs.
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
+    # process: the collector is paused meanwhile (pegboard.commands.collector).
+    with collector.paused():
         args = _read_plainly(name, words)
         if args is None:
             parser = parsers.command_parser(name)
@@ -74,9 +70,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             if getattr(args, "func", None) is None:
                 parser.print_help()
                 return 2
-    finally:
-        if collecting:
-            gc.enable()
     func: Callable[[argparse.Namespace], int] = args.func
     try:
         return func(args)

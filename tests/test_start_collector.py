@@ -1,6 +1,7 @@
-"""The cyclic garbage collector over a start: paused while ``pegboard run`` starts (its objects
-last as long as the board), running again once it is ready, with what the start made left
-out of later collections; and as it was after anything else."""
+"""The cyclic garbage collector over a start (:mod:`pegboard.commands.collector`): paused while
+``pegboard run`` or the interactive ``pegboard sim`` starts (its objects last as long as the
+process), running again once it waits for its first key, with what the start made left out
+of later collections; and as it was found after anything else."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from pegboard.config import Config
 from pegboard.sim.keys import parse_script
 from pegboard.sim.script import run_script
 from pegboard.store import Store
+from tests.support.terminal import Terminal
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -55,14 +57,24 @@ def collecting() -> Iterator[None]:
         gc.disable()
 
 
-def test_the_board_starts_without_the_collector_and_is_ready_with_it(tmp_path: Path) -> None:
+@pytest.mark.parametrize("command", ["run", "sim"])
+def test_a_start_is_made_without_the_collector_and_ready_with_it(
+        command: str, tmp_path: Path) -> None:
     store, out = tmp_path / "store", tmp_path / "seen.json"
     with Store(store, owner="test") as opened:
         guide = (ROOT / "docs" / "guide.keys").read_text(encoding="utf-8")
         run_script(parse_script("\n".join(guide.splitlines()[:20])), Config(), opened)
-    code = WATCH.format(out=str(out), argv=["run", "--display", "dummy", "--store", str(store)])
-    subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True,
-                   env={**os.environ, "GPIOZERO_PIN_FACTORY": "mock"}, timeout=120)
+    if command == "run":
+        code = WATCH.format(out=str(out), argv=["run", "--display", "dummy", "--store",
+                                                str(store)])
+        subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
+                       text=True, env={**os.environ, "GPIOZERO_PIN_FACTORY": "mock"},
+                       timeout=120)
+    else:  # interactive: on a terminal
+        code = WATCH.format(out=str(out), argv=["sim", "--store", str(store)])
+        with Terminal(["-c", code]) as sim:
+            seen = sim.read_to_end(60)
+        assert sim.status == 0, seen[-400:]
     seen = json.loads(out.read_text(encoding="utf-8"))
     assert seen["collecting while starting"] is False
     assert seen["collecting when ready"] is True

@@ -136,7 +136,7 @@ def test_the_first_screen_that_takes_a_key_loads_only_what_it_uses(
         assert set(PINS[:3]) <= loaded
     commands = {name for name in loaded if name.startswith("pegboard.commands.")}
     helpers = {"pegboard.commands.paths", "pegboard.commands.phone_seats",
-               "pegboard.commands.options"}
+               "pegboard.commands.options", "pegboard.commands.collector"}
     assert commands - helpers == {f"pegboard.commands.{command}"}
 
 

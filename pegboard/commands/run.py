@@ -15,7 +15,6 @@ goes to the journal and, when the panel can be opened, to the screen.
 from __future__ import annotations
 
 import contextlib
-import gc
 import logging
 import queue
 import signal
@@ -25,7 +24,7 @@ from types import FrameType
 from typing import TYPE_CHECKING, Any
 
 from pegboard import lazy
-from pegboard.commands import phone_seats
+from pegboard.commands import collector, phone_seats
 from pegboard.commands.options import Option, Options
 from pegboard.config import load_config
 from pegboard.errors import PegboardError, StoreError
@@ -82,13 +81,7 @@ def run(args: argparse.Namespace,
     file system; :func:`pegboard.device.writable.store_problem` by default); then nothing
     starts, and the reason goes to the journal and the screen.
     """
-    # The start makes tens of thousands of objects that live as long as the process (the
-    # modules, their classes, the restored game) and next to no garbage, so the cyclic
-    # collector, which would otherwise scan them every few hundred allocations, is paused
-    # until the board is ready (:func:`_play`).
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
+    with collector.paused():  # until the board is ready (_play)
         config = load_config(args.config)
         setup_logging()
         path = location.find_store_path(args.store, configured=config.store.path)
@@ -107,9 +100,6 @@ def run(args: argparse.Namespace,
             powering_off = _play(args, config, store, display)
         finally:
             store.close()
-    finally:
-        if collecting:
-            gc.enable()
     if powering_off:
         power.request_poweroff()
     return 0
@@ -172,12 +162,7 @@ def _play(args: argparse.Namespace, config: Config, store: Any,
     phones = phone_seats.start(listening, loop, store)
     if phones is not None and pairing is not None:
         pairing.serving(phones.address[1])  # the QR codes name the port served
-    # What the start made lives as long as the board: later collections leave it out
-    # (gc.freeze), and the collector runs again from here. The few hundred objects the start
-    # left unreachable (under 100 KB, most from the libraries' imports) are kept with it:
-    # a full collection to free them would cost more than pausing the collector saved.
-    gc.freeze()
-    gc.enable()
+    collector.ready()
     service_notify.ready()
     log.info("ready")
     try:

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pegboard import lazy
-from pegboard.commands import paths, phone_seats
+from pegboard.commands import collector, paths, phone_seats
 from pegboard.commands.options import Option, Options
 from pegboard.errors import PegboardError, not_utf8
 from pegboard.rules import value
@@ -107,25 +107,29 @@ def run(args: argparse.Namespace) -> int:
     _check_arguments(args)
     headless = bool(args.script or args.demo or not sys.stdin.isatty()
                     or not sys.stdout.isatty())
-    if not headless:
-        splash.draw_splash(sys.stdout, Path(args.store) if args.store else _sim_store_path())
-    try:
-        config = (pegboard_config.load_config(args.config) if args.config
-                  else pegboard_config.Config())
-        if args.kit:
-            config = value.replace(
-                config, input=value.replace(config.input, kit=args.kit))
-        if args.voice or args.speech:
-            config = value.replace(
-                config, voice=value.replace(config.voice, enabled=True))
-        if headless:
-            return _headless(args, config)
-    except BaseException:
-        if not headless:  # the splash's screen is handed back before the message
+    if headless:
+        return _headless(args, _config(args))
+    splash.draw_splash(sys.stdout, Path(args.store) if args.store else _sim_store_path())
+    with collector.paused():  # until the simulator waits for its first key (_interactive)
+        try:
+            config = _config(args)
+        except BaseException:  # the splash's screen is handed back before the message
             sys.stdout.write(splash.LEAVE)
             sys.stdout.flush()
-        raise
-    return _interactive(args, config)
+            raise
+        return _interactive(args, config)
+
+
+def _config(args: argparse.Namespace) -> Config:
+    """The configuration played: ``--config``'s file, else the defaults; ``--kit`` chooses
+    the kit, and ``--voice`` or ``--speech`` turns the voice on."""
+    config = (pegboard_config.load_config(args.config) if args.config
+              else pegboard_config.Config())
+    if args.kit:
+        config = value.replace(config, input=value.replace(config.input, kit=args.kit))
+    if args.voice or args.speech:
+        config = value.replace(config, voice=value.replace(config.voice, enabled=True))
+    return config
 
 
 def demo_script(kit: str) -> str:
@@ -335,7 +339,8 @@ def _interactive(args: argparse.Namespace, config: Config) -> int:
                 pairing.serving(phones.address[1])  # the QR codes name the port served
             try:
                 playing = True
-                sim_terminal.run_interactive(sim, display, sys.stdin, entered=True)
+                sim_terminal.run_interactive(sim, display, sys.stdin, entered=True,
+                                             ready=collector.ready)
             finally:
                 if phones is not None:
                     phones.stop()

@@ -383,9 +383,10 @@ class StatusWatch:
 
 
 def run_interactive(sim: Simulator, display: TerminalDisplay, stdin: TextIO, *,
-                    entered: bool = False) -> None:
+                    entered: bool = False, ready: Callable[[], None] | None = None) -> None:
     """Play in the terminal until the player quits (x or Ctrl-C) or the app quits
-    (``entered``: the splash has already switched to the simulator's screen).
+    (``entered``: the splash has already switched to the simulator's screen; ``ready`` is
+    called once the first frame is drawn, before the first key is read).
 
     The keyboard thread wakes at least every ``KEY_POLL_S`` and then asks the display to
     refit, so a resized terminal is redrawn within that time, between frames as well. An
@@ -435,6 +436,8 @@ def run_interactive(sim: Simulator, display: TerminalDisplay, stdin: TextIO, *,
     reader = threading.Thread(target=read_keys, name="keyboard", daemon=True)
     try:
         sim.start()
+        if ready is not None:
+            ready()
         reader.start()
         with contextlib.suppress(KeyboardInterrupt):
             sim.loop.run()
