@@ -67,15 +67,16 @@ def bare(code: str = "pass") -> float:
 
 LIBRARIES = {
     "sim": "import PIL.ImageFont; PIL.ImageFont.load_default_imagefont()",
-    "run": "import gpiozero, luma.core.device, PIL.ImageFont; "
+    "run": "import gpiozero, gpiozero.pins.mock, luma.core.device, PIL.ImageFont; "
            "PIL.ImageFont.load_default_imagefont()",
 }
 """What each command's first screen cannot do without, from other projects: Pillow and its
 font for the frame; for ``run``, gpiozero for the buttons (they must exist before it is
-ready, or a key pressed on the board would be lost) and luma for the panel. Their start-up
-alone is the least the command can cost, its floor, printed beside it. (The simulator's first
-key loads gpiozero too, but most of the standard library gpiozero needs is loaded by then, so
-its floor is given as a bare start.)"""
+ready, or a key pressed on the board would be lost), with the pin factory it runs on here
+(its mock pins, as ``GPIOZERO_PIN_FACTORY=mock`` asks; lgpio's on a Pi), and luma for the
+panel. Their start-up alone is the least the command can cost, its floor, printed beside it.
+(The simulator's first key loads gpiozero too, but most of the standard library gpiozero
+needs is loaded by then, so its floor is given as a bare start.)"""
 
 
 def sim(store: Path) -> float:
