@@ -768,8 +768,9 @@ def test_a_muggins_games_claims_and_calls_on_the_phones(browser: Browser,
     """A muggins game: each count waits for its owner's claim, made on the owner's phone
     (which shows the cards counted and the starter, the points field labelled on screen),
     and the opponent's phone offers the call (or no call) on every claim alike, its question
-    first and its field labelled; the crib's claim, open to a call while the next deal's
-    cards are asked, is called on from the phone tapping those cards."""
+    first, the cards counted and the starter shown to count by, and its field labelled; the
+    crib's claim, open to a call while the next deal's cards are asked, is called on from
+    the phone tapping those cards."""
     checks = Checks()
     ann, ben = tuple(DECK[0:6]), tuple(DECK[13:19])
     first = (Dealt(0, ann), LaidAway(0, ann[:2]), Dealt(1, ben), LaidAway(1, ben[:2]),
@@ -801,6 +802,9 @@ def test_a_muggins_games_claims_and_calls_on_the_phones(browser: Browser,
         expect(pages[1].locator("#said")).to_have_text("Your claim is in.")
         expect(pages[0].locator("#call-q")).to_contain_text(f"Muggins on Ben's hand (claimed "
                                                             f"{points})")
+        # The cards Ben counted, turned up at the table for his count, to count them by.
+        his = " ".join(card.pretty for card in board.game.hands[1] or ())
+        expect(pages[0].locator("#call-cards")).to_have_text(f"Ben's hand: {his} starter 8♥")
         checks.look(pages[0], "a call")
         before = board.state.session.events  # type: ignore[union-attr]
         pages[0].locator("button:text-is('No muggins')").click()
@@ -821,6 +825,7 @@ def test_a_muggins_games_claims_and_calls_on_the_phones(browser: Browser,
         expect(pages[1].locator("#said")).to_have_text("Your claim is in.")
         expect(pages[0].locator("#asked")).to_contain_text("Tap the 6 cards")
         expect(pages[0].locator("#call-q")).to_contain_text("Muggins on Ben's crib (claimed 3)")
+        expect(pages[0].locator("#call-cards")).to_have_text(f"Ben's crib: {crib} starter 8♥")
         checks.look(pages[0], "a call at the next deal")
         scores = board.game.scores
         pages[0].get_by_label("Points Ben missed", exact=True).fill("1")
@@ -835,6 +840,7 @@ def test_a_muggins_games_claims_and_calls_on_the_phones(browser: Browser,
         assert 'img "eight of hearts"' in checks.trees[state], checks.trees[state]
     for state in ("a call", "a call at the next deal"):
         assert 'button "Call muggins"' in checks.trees[state]
+        assert 'img "eight of hearts"' in checks.trees[state], checks.trees[state]
         assert 'spinbutton "Points Ben missed"' in checks.trees[state], checks.trees[state]
     # The call is read first, before what the seat is asked (the next deal's cards).
     tree = checks.trees["a call at the next deal"]

@@ -44,6 +44,7 @@ _PAGE = """<!doctype html>
 <h2 id="mine-h">Your cards</h2>
 <div id="call" class="call" role="group" aria-labelledby="call-q" hidden>
 <p id="call-q"></p>
+<p id="call-cards"></p>
 <label for="missed" id="missed-l">Points missed</label>
 <input id="missed" type="number" inputmode="numeric" min="0" max="29">
 <div class="actions">

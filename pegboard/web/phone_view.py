@@ -190,7 +190,8 @@ def seat_json(game: Game, seat: int, *, game_id: str | None, phones: Collection[
     if gs.rules.muggins and call is not None and gs.side_of(call.owner) != gs.side_of(seat):
         # The chance to call muggins, the same whether or not points were missed.
         data["call"] = {"owner": gs.names[call.owner], "claimed": call.claimed,
-                        "for": [r.value for r in (call.claim.reasons or (call.claim.reason,))]}
+                        "for": [r.value for r in (call.claim.reasons or (call.claim.reason,))],
+                        **counted_json(game, call.owner, call.claim.reason)}
     if asked == "suit" and gs.asked is not None:
         data["suit"] = suit_json(gs, seat)
     if asked == "claim":
@@ -249,6 +250,31 @@ def _play_note(game: Game, seat: int) -> str | None:
             return (lookahead.play_note(known, event.card, open_hand=True)
                     if known is not None else None)
     return None
+
+
+def counted_json(game: Game, owner: int, reason: Reason) -> dict[str, Any]:
+    """The cards a hand's or crib's count was made of, with its starter, as the table saw
+    them turned up for it (a card entered by its rank alone by its rank, listed in
+    ``by_rank``): what a player calling muggins on that count counts, as at the table; never
+    what it scored. Empty for a claim of the play (its cards are the count's, on the page)."""
+    if reason not in (Reason.HAND, Reason.CRIB):
+        return {}
+    counted = Counted.HAND if reason is Reason.HAND else Counted.CRIB
+    back = game.copy()
+    while back.events:
+        report = back.report
+        for step in report.of(ShowStep) if report is not None else ():
+            if step.player == owner and step.counted is counted:
+                gs = back.state
+                starter = step.turned or EnteredCard.of(step.starter)
+                cards = [entered(gs, card) for card in step.cards]
+                return {"cards": cards,
+                        "starter": str(starter.card) if starter.card else starter.rank.symbol,
+                        "by_rank": [entered(gs, card) for card in step.cards
+                                    if not gs.suit_entered(card)]}
+        if isinstance(back.pop(), NewGame):
+            break
+    return {}
 
 
 def review_json(game: Game, seat: int) -> dict[str, Any] | None:

@@ -210,6 +210,15 @@
     const said = me.call.claimed === null ? "" : " (claimed " + me.call.claimed + ")";
     $("call-q").textContent = "Muggins on " + me.call.owner + "'s " + me.call.for.join(", ") + said +
       "? If points were missed, enter how many and call; else No muggins.";
+    // The cards of the count called on, turned up at the table for it: counted here.
+    const cardsCalled = $("call-cards");
+    cardsCalled.replaceChildren();
+    if (me.call.cards) {
+      const rankOnly = me.call.by_rank || [];
+      cardsCalled.append(me.call.owner + "'s " + me.call.for[0] + ": ");
+      me.call.cards.forEach((c) => cardsCalled.append(cardImage(c, rankOnly.includes(c)), " "));
+      cardsCalled.append("starter ", cardImage(me.call.starter, me.call.starter.length < 2));
+    }
     $("missed-l").textContent = "Points " + me.call.owner + " missed";
   }
 
