@@ -32,7 +32,7 @@ from pegboard.store.ids import is_valid_id
 from pegboard.store.lines import LATEST
 from pegboard.store.logfile import read_regular, scan
 
-LAYOUT = "4"
+LAYOUT = "5"
 """The index's layout; an index of another layout is rebuilt. Raise it when the columns or
 the meaning of a summary change (a summary is what :mod:`pegboard.stats` makes of a record).
 Layout 2 added what a game teaches to each tally (discards reviewed and the points given up
@@ -41,7 +41,8 @@ one fold of a record (:mod:`pegboard.rules.fold`): the race stops at the target,
 tallied by the engine's reasons in its show order, a starter entered by rank alone is kept
 without a suit, and the lessons are judged by the one look-ahead. Layout 4: the best hand keeps
 each card as entered (a card entered by its rank alone without the suit the card wheel gave
-it). An older index, and an older
+it). Layout 5: the plays of an open-handed game are judged with the next player's open cards,
+as its coach judged them. An older index, and an older
 finish line's summaries, are made again from the records, so the games of an old store count
 too, by today's rules of counting."""
 
