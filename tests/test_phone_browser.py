@@ -20,7 +20,7 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, Route, expect
 
 from pegboard.app.inputs import Button, Press
-from pegboard.rules.cards import Card
+from pegboard.rules.cards import Card, EnteredCard
 from pegboard.rules.state import Phase
 from pegboard.web.phone_page import phone_page
 from pegboard.web.phone_view import seat_json
@@ -118,7 +118,10 @@ def test_two_phones_and_the_box_play_a_deal(browser: Browser, tmp_path: Path) ->
             too_big = [c for c in held if c not in fits]
             if too_big and not refused:
                 page.locator(f'#hand button[data-card="{too_big[0]}"]').click()
-                expect(page.locator("#said")).to_contain_text(f"Not taken: count is {gs.count}")
+                # The engine's reason, its card in words as a screen reader says it.
+                expect(page.locator("#said")).to_contain_text(
+                    f"Not taken: count is {gs.count}: {EnteredCard.of(too_big[0]).spoken} "
+                    f"would make {gs.count + too_big[0].pips} — play a card of ")
                 refused += 1
             page.evaluate("document.getElementById('said').textContent = ''")
             if fits:
