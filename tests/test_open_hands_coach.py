@@ -460,3 +460,54 @@ def test_over_200_deals_the_coach_names_no_card_that_may_be_in_the_crib() -> Non
         assert naming == 0, report[-1]
         assert lines > 1000
     print("; ".join(report))
+
+
+def test_a_closed_deal_on_the_box_shows_no_hand_the_box_knows() -> None:
+    """A closed teaching game, both hands entered for advice with the cards laid away (the
+    box knows each hand kept): through the whole play, on every turn, the coach's line is
+    what the count offers, the wheel lists ranks (never a hand, never a suit), and no page
+    names a card as the player's."""
+    from pegboard.sim.terminal import words_below
+    from tests.support.app_driver import GO
+    from tests.test_app_teaching import menu, teaching_game
+
+    app = teaching_game()
+    for seat, dealt, away in ((1, BEN, "K♦ 7♠"), (0, ANN, "Q♥ K♠")):
+        menu(app, "Discard advice")
+        app.feed(KnobTurn(seat), OK)
+        for card in cards(dealt):
+            app.pick(_label(card.rank))
+            app.pick(card.pretty)
+        while app.pages:
+            app.read()
+        assert app.view.title.endswith(" lays away")
+        for label in away.split():
+            app.pick(label)
+    app.pick("10")  # the starter
+    turns = 0
+    while app.game.phase is Phase.PLAY:
+        while app.pages:
+            page = app.pages[0]
+            named = {a or b or c for a, b, c in _OWN.findall(" ".join(page.lines))}
+            assert not named & {_label(rank) for rank in Rank}, page
+            app.read()
+        gs = app.game
+        if gs.phase is not Phase.PLAY:
+            break
+        player = gs.to_act
+        assert player is not None and gs.hands[player] is not None and not gs.hands_open
+        held = [c for c in gs.hands[player] or () if c not in gs.played[player]]
+        assert app.view.coach == count_line(gs.pile)
+        picker = app.view.picker
+        assert picker is not None
+        assert not set("♣♦♥♠") & set("".join(picker.options)), picker.options
+        panel = " ".join(words_below(app.view, app.view.sides, 121))
+        for card in held:
+            assert card.pretty not in panel, (card, panel)
+        fits = [c for c in held if gs.count + c.pips <= 31]
+        if fits:
+            app.pick(_label(fits[0].rank))
+            turns += 1
+        else:
+            app.feed(GO)
+    assert turns == 8 and app.game.deal_no == 1
