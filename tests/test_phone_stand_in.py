@@ -1,6 +1,7 @@
 """Cards entered by rank on the box reach no phone, no scoreboard and no stream with the
 suit the card wheel gave them (issue 31: no output invents a missing fact), and a phone's
-real card is taken when a box stand-in was given its suit.
+real card is taken, with its own suit, when a box stand-in was given that suit (the
+stand-in moves).
 
 One board for the module's one deal: the starter and Ben's lead entered by rank alone on the
 box (the wheel's stand-ins 6C and 5C), Ann's phone holding no entered hand."""
@@ -51,24 +52,33 @@ def test_no_stand_in_suit_is_sent_and_a_phones_real_card_is_taken(tmp_path: Path
             followed(board, watcher)
             status, game = request(board.port, "GET", "/api/game")
             assert status == 200 and game["game"]["pile"] == ["5"], game["game"]
-            # Ann's real five of clubs, the suit Ben's stand-in was given: taken (a pair).
+            # Ann's real five of clubs, the suit Ben's stand-in was given: taken as the
+            # five of clubs (a pair), and Ben's five, entered by its rank alone, moves to a
+            # suit nobody holds: the record keeps the phone's real suit.
             status, data = act(board, tokens[0], {"do": "play", "card": "5C"})
             assert status == 200 and data["taken"], data
             gs = board.game
-            assert [c.rank for c in gs.pile] == [Card.parse("5C").rank] * 2
+            ben = gs.played[1][0]
+            assert gs.played[0] == (Card.parse("5C"),) and ben.rank is Rank.FIVE, gs.played
+            assert ben != Card.parse("5C") and gs.pile == (ben, Card.parse("5C"))
+            assert gs.suit_entered(Card.parse("5C")) and not gs.suit_entered(ben)
             assert gs.scores == (2, 0)
+            recorded = board.recorded()
+            assert recorded.played == gs.played and recorded.named_laid == {Card.parse("5C")}
+            # The phone's real card is a fact, named whole; Ben's stand-in is never named.
             for token in tokens:
                 view = me(board, token)
-                assert not SUITED.search(json.dumps(view)), view
-            assert me(board, tokens[0])["played"] == ["5"]
-            assert me(board, tokens[0])["seen"] == ["5", "5", "6"]
+                assert SUITED.findall(json.dumps(view)) in ([], ["5C"], ["5C", "5C"]), view
+            assert me(board, tokens[0])["played"] == ["5C"]
+            assert me(board, tokens[0])["seen"] == ["5", "5C", "6"]
             followed(board, watcher)
             status, game = request(board.port, "GET", "/api/game")
-            assert status == 200 and game["game"]["pile"] == ["5", "5"], game["game"]
-            assert not SUITED.search(json.dumps(game)), game
+            assert status == 200 and game["game"]["pile"] == ["5", "5C"], game["game"]
+            assert SUITED.findall(json.dumps(game)) == ["5C"], game
             raw = bytes(watcher.raw).decode()
-            assert '"pile":["5","5"]' in raw.replace(" ", ""), raw[-2000:]
-            assert not SUITED.search(raw), SUITED.search(raw)
+            assert '"pile":["5","5C"]' in raw.replace(" ", ""), raw[-2000:]
+            assert set(SUITED.findall(raw)) == {"5C"}, SUITED.findall(raw)
+            assert str(ben) not in SUITED.findall(raw)
         finally:
             watcher.close()
 

@@ -21,7 +21,7 @@ from pegboard.app.state import AppState, Count
 from pegboard.app.view import FLUSH_OF, SuitFact, suit_words
 from pegboard.errors import PegboardError
 from pegboard.rules.cards import DECK, Card, Rank, Suit
-from pegboard.rules.events import Crib, Event, Play, Show, StarterSuit
+from pegboard.rules.events import Crib, Event, Play, Show, Starter, StarterSuit
 from pegboard.rules.facts import Report
 from pegboard.rules.scoring import ScoreItem
 from pegboard.rules.state import GameState
@@ -64,8 +64,7 @@ def counted_fact(gs: GameState, cards: tuple[Card, ...], *, crib: bool) -> Fact:
             starter = _CARD[starter.rank, gs.turned.suit]
         elif any(c in gs.suits_entered for c in cards):
             suits = {c.suit for c in cards}
-            dealt = {c for d in gs.dealt if d is not None for c in d}
-            if len(suits) == 1 and _CARD[starter.rank, cards[0].suit] not in dealt:
+            if len(suits) == 1 and _CARD[starter.rank, cards[0].suit] not in gs.named:
                 starter = _CARD[starter.rank, cards[0].suit]
     return fact_of(cards, starter, crib=crib)
 
@@ -78,7 +77,7 @@ def choices(gs: GameState, count: Count) -> dict[Fact, dict[Card, Card]]:
     changes nothing of its own hand. Empty when every suit of the hand is known."""
     if gs.starter is None:
         return {}
-    known = {c for d in gs.dealt if d is not None for c in d}
+    known = gs.named
     if all(c in known for c in count.cards):
         return {}
     mine = set(count.cards)
@@ -215,25 +214,46 @@ def rebuild(session: Session, change: dict[Card, Card],
 
 
 def make_way(session: Session, event: Event) -> tuple[Session, list[Effect]]:
-    """Before the starter's suit a count asked for is entered: a card entered by rank alone
-    this deal (laid in the play, or in the crib) whose stand-in suit is the one named moves
-    to another suit of its rank that no card of the deal holds, keeping what its own hand's
-    suits make where it can. A stand-in suit is never a fact, so the suit named is taken
-    as said; the deal's entries are entered again with the stand-in moved (the session as
-    it was when nothing needs to move, or no suit is free)."""
+    """Before a card's suit is named, a card entered by rank alone this deal that holds
+    that suit as a stand-in (laid in the play, in the crib, held again after a renege's
+    take-back, or the starter entered by its rank) moves to another suit of its rank that
+    no card of the deal holds, keeping what its own hand's suits make where it can. The
+    suit is named by the starter's suit a count asked for, or by a card laid with its suit
+    named (``Play.named``: a phone's tap on its real card). A stand-in suit is never a fact,
+    so the suit named is taken as said; the deal's entries are entered again with the
+    stand-in moved (the session as it was when nothing needs to move, or no suit is free:
+    the engine then refuses the entry, saying what is known)."""
     gs = session.state
     starter = gs.starter
-    if not isinstance(event, StarterSuit) or gs.asked is None or starter is None:
+    if starter is None:
         return session, []
-    card = _CARD[gs.asked.rank, event.suit]
-    named = {c for d in gs.dealt if d is not None for c in d}
-    if card == starter or card in named or card not in gs.seen:
+    if isinstance(event, StarterSuit) and gs.asked is not None:
+        card = _CARD[gs.asked.rank, event.suit]
+        if card == starter:
+            return session, []
+    elif isinstance(event, Play) and event.named:
+        card = event.card
+    else:
         return session, []
-    taken = gs.seen | named | {starter, card}
+    named = gs.named
+    held = {c for hand in gs.hands for c in hand or ()}
+    if card in named or (card not in gs.seen and card not in held):
+        return session, []
+    if card == starter and (gs.starter_suit_known or gs.turned is None
+                            or gs.turned.suit is not None):
+        return session, []  # the starter named: its suit is a fact
+    taken = gs.seen | named | held | {starter, card}
     free = [_CARD[card.rank, suit] for suit in SUITS if _CARD[card.rank, suit] not in taken]
-    hand = next((laid for laid in gs.played if card in laid), None)
+    hand = next((laid for laid in (*gs.hands, *gs.played) if laid and card in laid), None)
     crib = gs.crib or ()
-    if card in crib:
+    if card == starter:
+        # The starter: a suit that makes no nobs and no flush with any hand laid that it
+        # did not make before.
+        laid = [cards for cards in gs.played if cards]
+        free.sort(key=lambda new: sum(fact_of(cards, new, crib=False)
+                                      != fact_of(cards, starter, crib=False)
+                                      for cards in laid))
+    elif card in crib:
         # A crib card: a suit the crib's other cards hold least, so that it makes no flush.
         free.sort(key=lambda new: sum(c.suit is new.suit for c in crib))
     elif hand is not None and len(hand) > 1:
@@ -261,7 +281,9 @@ def swap_plays(state: AppState, change: dict[Card, Card]) -> tuple[AppState, tup
 
 def _mapped(event: Event, change: dict[Card, Card]) -> Event:
     if isinstance(event, Play):
-        return Play(event.player, change.get(event.card, event.card))
+        return Play(event.player, change.get(event.card, event.card), event.named)
+    if isinstance(event, Starter) and not event.suit_known:  # its suit a stand-in
+        return Starter(change.get(event.card, event.card), False, event.by_rank)
     if isinstance(event, Show):
         return Show(event.player, tuple(change.get(c, c) for c in event.cards))
     if isinstance(event, Crib):

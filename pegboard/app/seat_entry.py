@@ -31,14 +31,14 @@ from __future__ import annotations
 
 import re
 
-from pegboard.app import flow, open_hands
+from pegboard.app import flow, open_hands, resuit
 from pegboard.app.effects import Effect, Persist, SeatAnswer, SetBrightness
 from pegboard.app.inputs import SeatEntry
 from pegboard.app.session import Session
 from pegboard.app.state import AppState, Page, Reading, Result
 from pegboard.app.view import Brightness, PageKind
 from pegboard.errors import PegboardError
-from pegboard.rules.cards import DECK, Card, EnteredCard
+from pegboard.rules.cards import Card, EnteredCard
 from pegboard.rules.events import (
     Claim,
     Deal,
@@ -116,24 +116,21 @@ def enter(state: AppState, request: SeatEntry, now: float) -> Result:
 
 
 def past_stand_in(gs: GameState, event: Event) -> Event:
-    """A phone's card laid past a stand-in: the card as the engine takes it.
+    """A phone's card laid with its suit named: marked as named (``Play.named``), so that
+    the record keeps the phone's real suit.
 
     A card the box entered by its rank alone took a suit the card wheel chose, no fact; the
     phone's tap names a real card, which may be that very suit. The phone's card is taken
-    all the same, as a card of its rank in a suit nobody holds or has seen (a suit is no
-    fact of a card laid in a deal entered by rank, and never changes a pegging score): its
-    rank, the one thing the table knows of either card, is what it pegs. A card the seat
-    laid itself, a card whose suit a player entered, and a rank whose four cards are all
-    out are left to the engine, which refuses the card as seen."""
-    if not isinstance(event, Play) or event.card not in gs.seen:
+    as it is, and the stand-in gives way: it moves to a suit of its rank nobody holds or has
+    seen, its entries entered again (:func:`pegboard.app.resuit.make_way`). A card whose
+    suit is already entered (dealt to the seat, or every card of the deal entered whole)
+    and the seat's own held card sent by its rank (its suit unknown) are left as they are."""
+    if not isinstance(event, Play) or event.named or gs.suit_entered(event.card):
         return event
-    card = event.card
-    if gs.suit_entered(card) or card in gs.played[event.player]:
-        return event
-    named = {c for dealt in gs.dealt if dealt is not None for c in dealt}
-    free = next((other for other in DECK if other.rank is card.rank
-                 and other not in gs.seen and other not in named), None)
-    return event if free is None else Play(event.player, free)
+    hand = gs.hands[event.player] if 0 <= event.player < gs.players else None
+    if hand is not None and event.card in hand and event.card not in gs.played[event.player]:
+        return event  # its own card, held by its rank after a take-back
+    return Play(event.player, event.card, named=True)
 
 
 def _passing_nothing(state: AppState, request: SeatEntry) -> bool:
@@ -195,6 +192,7 @@ def _check(state: AppState, request: SeatEntry) -> str | None:
     trial = session
     for event in request.entries:
         try:
+            trial, _ = resuit.make_way(trial, event)
             trial, _ = trial.apply(event)
         except PegboardError as error:
             return private_reason(gs, seat, str(error))

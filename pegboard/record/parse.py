@@ -191,7 +191,7 @@ def parse_line(text: str, line: int = 1) -> Line:
     :func:`parse_object`.
 
     >>> parse_line('{"type": "play", "player": 1, "card": "5C"}')
-    Play(player=1, card=Card.parse('5C'))
+    Play(player=1, card=Card.parse('5C'), named=False)
     """
     return parse_object(load_json(text, line), line)
 
@@ -320,7 +320,8 @@ _READERS: dict[str, Callable[[_Fields], Line]] = {
                                           f.opt_bool("suit_known") is not False,
                                           f.opt_bool("by_rank") is True),
     ev.StarterSuit.TYPE: lambda f: ev.StarterSuit(f.suit("suit")),
-    ev.Play.TYPE: lambda f: ev.Play(f.seat("player"), f.card("card")),
+    ev.Play.TYPE: lambda f: ev.Play(f.seat("player"), f.card("card"),
+                                    f.opt_bool("named") is True),
     ev.Go.TYPE: lambda f: ev.Go(f.seat("player")),
     ev.Show.TYPE: lambda f: ev.Show(f.seat("player"), f.cards("cards")),
     ev.Crib.TYPE: lambda f: ev.Crib(f.cards("cards")),

@@ -272,19 +272,26 @@ class StarterSuit(Value):
 
 
 class Play(Value):
-    """A card laid in the play."""
+    """A card laid in the play.
 
-    __slots__ = ("card", "player")
-    __match_args__ = ("player", "card")
+    ``named``: its player named its suit, in a deal whose cards are otherwise entered by
+    rank (a phone's tap on its real card): the suit is a fact of the deal, as a dealt hand's
+    is, and no card entered by rank alone holds it (a stand-in given that suit moves to
+    another). Without it, a card laid in a deal entered by rank has its suit unknown."""
+
+    __slots__ = ("card", "named", "player")
+    __match_args__ = ("player", "card", "named")
 
     TYPE: ClassVar[str] = "play"
     player: int
     card: Card
+    named: bool
 
-    def __init__(self, player: int, card: Card) -> None:
+    def __init__(self, player: int, card: Card, named: bool = False) -> None:
         setter = object.__setattr__
         setter(self, "player", player)
         setter(self, "card", card)
+        setter(self, "named", named)
 
 
 class Go(Value):

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pegboard.errors import RuleError
 from pegboard.rules.awards import number
-from pegboard.rules.cards import Card, EnteredCard
+from pegboard.rules.cards import Card, EnteredCard, Suit
 from pegboard.rules.events import Go, Play
 from pegboard.rules.facts import Laid, SaidGo
 from pegboard.rules.pegging import score_play
@@ -42,7 +42,7 @@ def apply_play(t: Table, event: Play, out: list[Award]) -> None:
     player, card = event.player, event.card
     _require_turn(t, player, card)
     if card in t.seen:
-        raise RuleError(f"{card} was already seen this deal ({where_seen(t, card)})")
+        raise RuleError(_seen_message(t, card))
     known = t.dealt[player]
     if known is not None and card not in known:
         listed = " ".join(str(c) for c in known)
@@ -60,6 +60,8 @@ def apply_play(t: Table, event: Play, out: list[Award]) -> None:
         )
     t.play_started = True
     t.moves += 1
+    if event.named and not t.suit_named(card):
+        t.named_laid = t.named_laid | {card}
     t.pile = (*t.pile, card)
     t.count += card.pips
     t.played[player] = (*t.played[player], card)
@@ -109,7 +111,7 @@ def apply_go(t: Table, event: Go, out: list[Award]) -> None:
         # a go is accepted only when true.
         fits = [c for c in hand if c not in t.played[player] and t.count + c.pips <= 31]
         if fits:
-            listed = " ".join(str(c) for c in fits)
+            listed = t.said_all(fits)
             raise RuleError(
                 f"{t.name(player)} holds {listed}, which fits at {t.count}: a card that fits "
                 "must be played (a go now would be a renege, ACC 7.3)"
@@ -129,17 +131,46 @@ def apply_go(t: Table, event: Go, out: list[Award]) -> None:
 
 
 def _require_from_known_hand(t: Table, player: int, card: Card) -> None:
-    """After a renege's take-back the known hands are laid again, card for card."""
+    """After a renege's take-back the known hands are laid again, card for card. A refusal
+    names each held card as entered: one laid by its rank alone by its rank (its suit is
+    the card wheel's stand-in, no fact)."""
     for seat, other in enumerate(t.known):
         if seat != player and other is not None and card in other:
-            raise RuleError(f"{card} is in {t.name(seat)}'s hand (known since the renege)")
+            if t.suit_named(card):
+                raise RuleError(f"{card} is in {t.name(seat)}'s hand (known since the renege)")
+            raise RuleError(_stand_in_message(
+                t, card, f"in {t.name(seat)}'s hand, known since the renege"))
     hand = t.known[player]
     if hand is not None and card not in hand:
-        left = " ".join(str(c) for c in hand if c not in t.played[player])
+        left = t.said_all(c for c in hand if c not in t.played[player])
         raise RuleError(
             f"{card} is not in {t.name(player)}'s hand: after the renege was taken back "
             f"{t.name(player)} holds {left}"
         )
+
+
+def _seen_message(t: Table, card: Card) -> str:
+    """Why a card already seen this deal cannot be laid, worded from what is known: a card
+    whose suit was entered by name, a card entered by its rank alone by its rank."""
+    if t.suit_named(card):
+        return f"{card} was already seen this deal ({where_seen(t, card)})"
+    place = "the starter" if card == t.starter else where_seen(t, card)
+    return _stand_in_message(t, card, place)
+
+
+def _stand_in_message(t: Table, card: Card, place: str) -> str:
+    """A card named with its suit where a card entered by its rank alone stands (its suit,
+    the card wheel's, is no fact): the refusal says what is known, the rank, and names no
+    suit as held."""
+    label = EnteredCard(card.rank, None).short
+    free = [other for other in (Card(card.rank, suit) for suit in Suit)
+            if other not in t.seen and not t.suit_named(other)
+            and not any(other in (known or ()) for known in t.known)]
+    if not free:
+        return (f"{card} cannot be laid: every {label} of the deal is entered already "
+                f"(one {place}, by its rank alone)")
+    return (f"{card} cannot be laid as it stands: the {label} entered by its rank alone "
+            f"({place}) was given that suit, and moves to another first")
 
 
 def _next_in(t: Table, player: int, *, include_self: bool) -> int | None:

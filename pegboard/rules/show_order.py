@@ -51,7 +51,7 @@ def stand_in_scores_nothing(
     too follow the suit facts the players chose, the starter's included."""
     if t.starter_suit_known:
         return breakdown
-    named = {card for dealt in t.dealt if dealt is not None for card in dealt}
+    named = named_cards(t)
     items: list[ScoreItem] = []
     for item in breakdown.items:
         if item.kind == "nobs" and item.cards[0] in named:
@@ -70,8 +70,9 @@ SUITS: tuple[Suit, ...] = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
 
 
 def named_cards(t: Table) -> set[Card]:
-    """The cards named with their suits this deal: the dealt hands entered."""
-    return {card for dealt in t.dealt if dealt is not None for card in dealt}
+    """The cards named with their suits this deal: the dealt hands entered, and the cards
+    laid with their suits named (``Play.named``)."""
+    return {card for dealt in t.dealt if dealt is not None for card in dealt} | t.named_laid
 
 
 def counted(t: Table, cards: tuple[Card, ...], *, crib: bool,
@@ -172,7 +173,11 @@ def apply_starter_suit(t: Table, event: StarterSuit, out: list[Award]) -> None:
     if event.suit not in question.suits:
         assert t.starter is not None
         card = Card(t.starter.rank, event.suit)
-        owner = next(p for p, dealt in enumerate(t.dealt) if dealt is not None and card in dealt)
+        owner = next((p for p, dealt in enumerate(t.dealt) if dealt is not None
+                      and card in dealt), None)
+        if owner is None:  # laid in the play with its suit named (``Play.named``)
+            raise RuleError(f"the starter cannot be {card.pretty}: that card was laid in "
+                            "the play, its suit named")
         raise RuleError(f"the starter cannot be {card.pretty}: that card was dealt to "
                         f"{t.name(owner)}")
     t.starter_suit = event.suit

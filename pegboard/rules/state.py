@@ -623,6 +623,7 @@ class GameState(Value):
         "laid_away",
         "last_player",
         "match",
+        "named_laid",
         "names",
         "offers",
         "open_call",
@@ -650,7 +651,7 @@ class GameState(Value):
                       "pending_claims", "pending_muggins", "offers", "dealt", "take_backs",
                       "open_call", "starter_suit_known", "turned", "asked", "asks_suit",
                       "unchecked_gos", "held_counts", "laid_away", "deal_reneges", "cards_whole",
-                      "hands_open")
+                      "hands_open", "named_laid")
 
     names: tuple[str, ...]
     rules: Rules
@@ -716,6 +717,10 @@ class GameState(Value):
     """Every hand is open to the table (an open-handed teaching game, the table option
     ``open_hands``): each hand the box knows (``hands``) every player knows too. False: a
     hand is its player's own, whatever the box knows of it."""
+    named_laid: frozenset[Card]
+    """The cards laid this deal whose suits their players named, in a deal entered by rank
+    (``Play.named``: a phone's tap on its real card). Their suits are facts, as a dealt
+    hand's are."""
 
     def __init__(
         self,
@@ -758,6 +763,7 @@ class GameState(Value):
         deal_reneges: frozenset[int] = frozenset(),
         cards_whole: bool = True,
         hands_open: bool = False,
+        named_laid: frozenset[Card] = frozenset(),
     ) -> None:
         setter = object.__setattr__
         setter(self, "names", names)
@@ -799,18 +805,28 @@ class GameState(Value):
         setter(self, "deal_reneges", deal_reneges)
         setter(self, "cards_whole", cards_whole)
         setter(self, "hands_open", hands_open)
+        setter(self, "named_laid", named_laid)
 
     @property
     def suits_entered(self) -> frozenset[Card]:
-        """The cards of this deal whose suits a player entered: the dealt hands named, and
-        the starter when its suit was named or asked; every card seen when the starter was
+        """The cards of this deal whose suits a player entered: the dealt hands named, the
+        cards laid with their suits named (:attr:`named_laid`), and the starter when its
+        suit was named or asked; every card seen when the starter was
         named with its suit (cards entered whole). Every other card was entered by its rank,
         its suit chosen by the card wheel, and is shown by its rank alone."""
-        named = {card for dealt in self.dealt if dealt is not None for card in dealt}
+        named = self.named
         if self.starter_suit_known and self.cards_whole:
             named |= self.seen
         starter = self.turned.card if self.turned is not None else None
         return frozenset(named | ({starter} if starter is not None else set()))
+
+    @property
+    def named(self) -> frozenset[Card]:
+        """The cards of this deal named with their suits, in a deal entered by rank: the
+        dealt hands entered and the cards laid with their suits named (:attr:`named_laid`).
+        A card entered by rank alone never holds one of them."""
+        return self.named_laid.union(card for dealt in self.dealt if dealt is not None
+                                     for card in dealt)
 
     def suit_entered(self, card: Card) -> bool:
         """Whether ``card``'s suit was entered by a player this deal: always when the cards

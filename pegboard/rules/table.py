@@ -8,6 +8,8 @@ reaches the target.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from pegboard.errors import InvalidCardError, RuleError
 from pegboard.rules.awards import number
 from pegboard.rules.cards import Card, EnteredCard, Suit, require_distinct
@@ -270,6 +272,9 @@ class Table:
         self.shown: list[tuple[Card, ...] | None] = [None] * self.n
         self.dealt: list[tuple[Card, ...] | None] = [None] * self.n
         self.laid_away: list[tuple[Card, ...] | None] = [None] * self.n
+        # Cards laid with their suits named in a deal entered by rank (``Play.named``): kept
+        # through a renege's take-back, as what was entered of a card is.
+        self.named_laid: frozenset[Card] = frozenset()
         self.crib: tuple[Card, ...] | None = None
         self.held_counts: tuple[HeldCount, ...] = ()  # count it yourself (rules/own_count)
         self.gos: tuple[GoMark, ...] = ()
@@ -321,6 +326,27 @@ class Table:
         if len(self.played[player]) == self.hand_size:
             return self.played[player]
         return self.kept(player)
+
+    def suit_named(self, card: Card) -> bool:
+        """Whether a player entered ``card``'s suit this deal (:meth:`GameState.suit_entered`):
+        every card of a deal entered whole, else a dealt hand's card, a card laid with its
+        suit named, or the starter when its suit was named."""
+        if self.starter_suit_known and self.cards_whole:
+            return True
+        if card in self.named_laid or any(card in dealt for dealt in self.dealt if dealt):
+            return True
+        return card == self.starter and self.starter_suit is card.suit
+
+    def said(self, card: Card) -> str:
+        """``card`` as a refusal names it: by its rank alone when its suit was not entered
+        (its suit is the card wheel's stand-in, no fact), else whole ("5", "5H")."""
+        if self.suit_named(card):
+            return str(card)
+        return EnteredCard(card.rank, None).short
+
+    def said_all(self, cards: Iterable[Card]) -> str:
+        """Cards as a refusal lists them (:meth:`said`), separated by spaces."""
+        return " ".join(self.said(card) for card in cards)
 
     def kept(self, player: int) -> tuple[Card, ...] | None:
         """The hand the player kept, when their dealt cards and the cards they laid away
@@ -492,6 +518,7 @@ class Table:
             offers=self.offers,
             dealt=tuple(self.dealt),
             laid_away=tuple(self.laid_away),
+            named_laid=self.named_laid,
             unchecked_gos=tuple(
                 UncheckedGo(mark.player, mark.count, self.cards_left(mark.player))
                 for mark in self.gos if self.hand(mark.player) is None
