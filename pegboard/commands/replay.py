@@ -200,7 +200,10 @@ def _tell(state: GameState, before: Turn | None, report: Report, out: TextIO,
     """One entry, as its report says it: the entry, then each fact in order."""
     names, event, turn = state.names, report.event, report.next
     if isinstance(event, Cut):
-        cards = ", ".join(f"{names[p]} {c.pretty}" for p, c in enumerate(event.cards))
+        # By rank alone: the cut's suits decide nothing, and the box enters them by rank,
+        # so a record cannot vouch for them (the card wheel's suits are no fact).
+        cards = ", ".join(f"{names[p]} {_card(c, lambda _: False)}"
+                          for p, c in enumerate(event.cards))
         tie = " — a tie, cut again" if turn.phase.value == "cut" else ""
         out.write(f"  Cut for deal: {cards}{tie}\n")
     elif isinstance(event, Deal):
