@@ -32,7 +32,7 @@ from math import comb
 
 from pegboard.coach.knowledge import Knowledge, OwnCards
 from pegboard.rules.cards import DECK, Card, Rank
-from pegboard.rules.pegging import score_play
+from pegboard.rules.pegging import play_points, score_play
 from pegboard.rules.speech import say_play
 from pegboard.rules.value import Value
 
@@ -79,7 +79,7 @@ def _reply(pile: tuple[Card, ...], holding: Sequence[Card]) -> tuple[int, Card |
     best: tuple[int, Card | None] = (-GO if count < 31 else 0, None)
     for card in holding:
         if count + card.pips <= 31:
-            points = score_play((*pile, card)).total
+            points = play_points((*pile, card))
             if best[1] is None or points > best[0]:
                 best = (points, card)
     return best
@@ -116,7 +116,7 @@ def _holdings(known: Knowledge, laid: Card) -> list[tuple[Card, ...]]:
 def _value(known: Knowledge, card: Card, unseen: list[Card]) -> Ahead:
     laid = (*known.pile, card)
     reached = known.count + card.pips
-    value = Fraction(score_play(laid).total)
+    value = Fraction(play_points(laid))
     if reached == 31:  # the count starts again: nothing more to look at
         return Ahead(card, value, None, False)
     holdings = _holdings(known, card)
@@ -137,7 +137,7 @@ def _value(known: Knowledge, card: Card, unseen: list[Card]) -> Ahead:
         for same in by_rank.values():
             answer = same[0]
             after = (*laid, answer)
-            lost = score_play(after).total
+            lost = play_points(after)
             replies = [_reply(after, holding) for holding in holdings]
             value += share * len(same) * (
                 Fraction(sum(p for p, _ in replies), len(holdings)) - lost)
@@ -162,7 +162,7 @@ def _open_value(card: Card, value: Fraction, laid: tuple[Card, ...], answers: li
     best: tuple[tuple[Fraction, int, int, int], Card, list[tuple[int, Card | None]]] | None = None
     for answer in answers:
         after = (*laid, answer)
-        lost = score_play(after).total
+        lost = play_points(after)
         replies = [_reply(after, holding) for holding in holdings]
         net = Fraction(sum(p for p, _ in replies), len(holdings)) - lost
         order = (net, -lost, answer.pips, answer.index)

@@ -10,9 +10,10 @@ are awarded by the game, not here.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from pegboard.errors import RuleError
-from pegboard.rules.cards import Card, require_distinct
+from pegboard.rules.cards import Card, Rank, Suit, require_distinct
 from pegboard.rules.scoring import Breakdown, ScoreItem
 
 _OF_A_KIND = {2: ("pair", 2), 3: ("pair royal", 6), 4: ("double pair royal", 12)}
@@ -53,3 +54,24 @@ def score_play(pile: Sequence[Card]) -> Breakdown:
             items.append(ScoreItem("run", window, size))
             break
     return Breakdown(tuple(items))
+
+
+def play_points(pile: Sequence[Card]) -> int:
+    """The points the last card of ``pile`` makes: :func:`score_play`'s total, worked out once
+    for each sequence of ranks (a card's suit never scores in the play), for the look-ahead,
+    which asks it of the same few piles many times over."""
+    return _points_of_ranks(tuple(card.rank for card in pile))
+
+
+_SUITS = tuple(Suit)
+
+
+@lru_cache(maxsize=1 << 16)
+def _points_of_ranks(ranks: tuple[Rank, ...]) -> int:
+    seen: dict[Rank, int] = {}
+    pile = []
+    for rank in ranks:  # any cards of these ranks score the same: one suit per copy
+        copy = seen.get(rank, 0)
+        seen[rank] = copy + 1
+        pile.append(Card(rank, _SUITS[copy % len(_SUITS)]))
+    return score_play(pile).total
