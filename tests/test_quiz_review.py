@@ -13,14 +13,15 @@ import pytest
 from pegboard import record
 from pegboard.cli import main
 from pegboard.coach.advice import advise
-from pegboard.coach.drills import Drill, ask
+from pegboard.coach.drills import Drill, Question, ask
 from pegboard.coach.lessons import lessons
-from pegboard.coach.lookahead import judge
+from pegboard.coach.lookahead import given_up, judge
 from pegboard.coach.review import points_text, review_discard
 from pegboard.rules.cards import Card, parse_cards
 from pegboard.rules.events import Claim, Dealt
 from pegboard.rules.game import Game
 from pegboard.rules.show import score_hand
+from pegboard.rules.value import replace
 from tests.support.games import random_game
 from tests.test_cli_lazy import HEAVY, _loaded_after
 
@@ -83,6 +84,37 @@ def test_peg_quiz_judges_the_card_by_the_coachs_look_ahead(
                           f"{options[-1].card}\n")
     lost = points_text(options[0].value - options[-1].value)
     assert f"{lost} given up on average" in out and out.endswith("0 of 1 right.\n")
+
+
+def test_the_open_handed_peg_quiz_weighs_the_next_players_shown_cards(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--open``: the next player's cards are shown with the question, and the right card
+    is the one the coach names at an open-handed table with those cards known; the same
+    question without them would be judged otherwise (the look-ahead then fears any card)."""
+    def open_question(seed: int) -> Question:
+        return ask(Drill.PEG, random.Random(seed), open_hands=True)
+
+    def fearful(seed: int) -> bool:  # the card best without their cards gives up points
+        question = open_question(seed)
+        closed = judge(replace(question, theirs=None).known)[0].card
+        return (given_up(question.known, closed) or 0) > 0
+
+    seed = next(seed for seed in range(200) if fearful(seed))
+    question = open_question(seed)
+    assert question.theirs is not None and question.known.theirs == question.theirs
+    options = judge(question.known)
+    status, out, _ = quiz(monkeypatch, capsys, ["peg", "--open", "--seed", str(seed),
+                                                "--rounds", "1"], f"{options[0].card}\n")
+    shown = " ".join(c.pretty for c in question.theirs)
+    assert status == 0 and f"Open hands: the next player holds {shown}." in out
+    assert out.count(question.prompt()) == 1 and out.endswith("1 of 1 right.\n")
+    closed = judge(replace(question, theirs=None).known)[0].card
+    status, out, _ = quiz(monkeypatch, capsys, ["peg", "--open", "--seed", str(seed),
+                                                "--rounds", "1"], f"{closed}\n")
+    assert status == 0 and out.endswith("0 of 1 right.\n")
+    status, _, err = quiz(monkeypatch, capsys, ["count", "--open", "--seed", "1"], "4\n")
+    assert status == 2 and "--open is for the peg drill" in err
 
 
 @pytest.mark.parametrize("drill, answer, message", [

@@ -10,6 +10,8 @@ questions) and a check of the answer against the scorer or the advice engine:
 * **peg**: a count in the play and a hand; the answer is a card, judged by the pegging
   coach's look-ahead (:func:`pegboard.coach.lookahead.given_up`: right when no card is worth
   more), the judgement the coach, the hint and the game review make of the same situation.
+  With open hands, as a first game is played, the next player's cards are shown too, and
+  the judgement weighs those cards alone, as the coach does at an open-handed table.
 """
 
 from __future__ import annotations
@@ -122,8 +124,9 @@ class Marked(Value):
         setter(self, "lines", lines)
 
 
-def ask(drill: Drill, rng: random.Random) -> Question:
-    """A question of ``drill`` from the random source (seed it for the same questions)."""
+def ask(drill: Drill, rng: random.Random, *, open_hands: bool = False) -> Question:
+    """A question of ``drill`` from the random source (seed it for the same questions);
+    ``open_hands`` (peg only): the next player's cards shown, one to four of them."""
     deck = list(DECK)
     rng.shuffle(deck)
     if drill is Drill.COUNT:
@@ -137,8 +140,9 @@ def ask(drill: Drill, rng: random.Random) -> Question:
                 break
             pile.append(card)
         hand = tuple(deck[:rng.randint(2, 4)])
-        if len(judge(Knowledge.kept(pile, hand))) >= 2:
-            return Question(drill, hand, pile=tuple(pile))
+        theirs = tuple(deck[8:8 + rng.randint(1, 4)]) if open_hands else None
+        if len(judge(Knowledge.kept(pile, hand, theirs=theirs))) >= 2:
+            return Question(drill, hand, pile=tuple(pile), theirs=theirs)
         rng.shuffle(deck)
 
 

@@ -20,6 +20,8 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("drill", choices=[d.value for d in Drill], help="what to practise")
     parser.add_argument("--seed", type=int, default=None, help="the same seed, the same deals")
     parser.add_argument("--rounds", type=int, default=5, help="questions to ask (default 5)")
+    parser.add_argument("--open", action="store_true",
+                        help="peg: show the next player's cards too, as in an open-handed game")
     parser.set_defaults(func=run)
 
 
@@ -28,10 +30,13 @@ def run(args: argparse.Namespace) -> int:
     if not 1 <= args.rounds <= 1000:
         raise PegboardError(f"--rounds {args.rounds}: ask 1 to 1000 questions")
     drill = Drill(args.drill)
+    if args.open and drill is not Drill.PEG:
+        raise PegboardError(f"--open is for the peg drill (the next player's cards shown), "
+                            f"not {drill.value}")
     rng = random.Random(args.seed)
     right = asked = 0
     for _ in range(args.rounds):
-        question = ask(drill, rng)
+        question = ask(drill, rng, open_hands=args.open)
         print(question.prompt(), end="", flush=True)
         answer = sys.stdin.readline()
         if not answer:
