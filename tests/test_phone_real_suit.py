@@ -23,7 +23,7 @@ from pegboard.errors import RuleError
 from pegboard.record import parse_line
 from pegboard.record.writer import dump_line
 from pegboard.rules.cards import Card, EnteredCard, Rank, Suit
-from pegboard.rules.events import Deal, Go, Play, Starter, StarterSuit
+from pegboard.rules.events import Crib, Deal, Go, Play, Starter, StarterSuit
 from pegboard.rules.game import Game
 from pegboard.rules.state import Phase, Reason
 from pegboard.web.phone_view import seat_json
@@ -204,3 +204,23 @@ def test_refusals_after_a_take_back_list_cards_entered_by_rank_by_rank() -> None
         assert suits_named(answer.reason, *sent) == [], answer.reason
         assert app.game == gs
     assert app.game.phase is Phase.PLAY
+
+
+def test_a_crib_naming_a_card_a_stand_in_holds_is_refused_by_its_rank() -> None:
+    """The engine's own refusal, on any entry (here a crib entered with its suits named): a
+    card whose place a card entered by rank alone holds is refused saying that card's rank
+    and where, never that its suit was seen as a fact."""
+    c = Card.parse
+    game = Game(["Ann", "Ben"])
+    for event in (Deal(1), Starter(c("KS"), by_rank=True), Play(0, c("5D")),
+                  Play(1, c("6C")), Play(0, c("7H")), Play(1, c("8S")), Play(0, c("2H")),
+                  Play(1, c("3S")), Play(0, c("9D")), Play(1, c("AC"))):
+        game.push(event)
+    assert game.state.phase is Phase.CRIB and not game.state.suit_entered(c("5D"))
+    before = game.state
+    with pytest.raises(RuleError) as refused:
+        game.push(Crib((c("5D"), c("TC"), c("JD"), c("QH"))))
+    said = str(refused.value)
+    assert said.startswith("5D cannot be entered as it stands: the 5 entered by its rank "
+                           "alone (played by Ann) was given that suit"), said
+    assert "was already seen" not in said and game.state == before

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pegboard.errors import RuleError
 from pegboard.rules.awards import number
-from pegboard.rules.cards import Card, EnteredCard, Suit
+from pegboard.rules.cards import Card, EnteredCard
 from pegboard.rules.events import Go, Play
 from pegboard.rules.facts import Laid, SaidGo
 from pegboard.rules.pegging import score_play
@@ -20,7 +20,7 @@ from pegboard.rules.scoring import Breakdown
 from pegboard.rules.show_order import advance_show, named_cards
 from pegboard.rules.speech import say_play
 from pegboard.rules.state import Award, Phase, Reason, still_held
-from pegboard.rules.table import Act, GoMark, Part, Table, phase_message, where_seen
+from pegboard.rules.table import Act, GoMark, Part, Table, phase_message
 
 
 def _require_turn(t: Table, player: int, card: Card | None) -> None:
@@ -42,7 +42,7 @@ def apply_play(t: Table, event: Play, out: list[Award]) -> None:
     player, card = event.player, event.card
     _require_turn(t, player, card)
     if card in t.seen:
-        raise RuleError(_seen_message(t, card))
+        raise RuleError(t.seen_message(card))
     known = t.dealt[player]
     if known is not None and card not in known:
         listed = " ".join(str(c) for c in known)
@@ -138,8 +138,8 @@ def _require_from_known_hand(t: Table, player: int, card: Card) -> None:
         if seat != player and other is not None and card in other:
             if t.suit_named(card):
                 raise RuleError(f"{card} is in {t.name(seat)}'s hand (known since the renege)")
-            raise RuleError(_stand_in_message(
-                t, card, f"in {t.name(seat)}'s hand, known since the renege"))
+            raise RuleError(t.stand_in_message(
+                card, f"in {t.name(seat)}'s hand, known since the renege"))
     hand = t.known[player]
     if hand is not None and card not in hand:
         left = t.said_all(c for c in hand if c not in t.played[player])
@@ -147,30 +147,6 @@ def _require_from_known_hand(t: Table, player: int, card: Card) -> None:
             f"{card} is not in {t.name(player)}'s hand: after the renege was taken back "
             f"{t.name(player)} holds {left}"
         )
-
-
-def _seen_message(t: Table, card: Card) -> str:
-    """Why a card already seen this deal cannot be laid, worded from what is known: a card
-    whose suit was entered by name, a card entered by its rank alone by its rank."""
-    if t.suit_named(card):
-        return f"{card} was already seen this deal ({where_seen(t, card)})"
-    place = "the starter" if card == t.starter else where_seen(t, card)
-    return _stand_in_message(t, card, place)
-
-
-def _stand_in_message(t: Table, card: Card, place: str) -> str:
-    """A card named with its suit where a card entered by its rank alone stands (its suit,
-    the card wheel's, is no fact): the refusal says what is known, the rank, and names no
-    suit as held."""
-    label = EnteredCard(card.rank, None).short
-    free = [other for other in (Card(card.rank, suit) for suit in Suit)
-            if other not in t.seen and not t.suit_named(other)
-            and not any(other in (known or ()) for known in t.known)]
-    if not free:
-        return (f"{card} cannot be laid: every {label} of the deal is entered already "
-                f"(one {place}, by its rank alone)")
-    return (f"{card} cannot be laid as it stands: the {label} entered by its rank alone "
-            f"({place}) was given that suit, and moves to another first")
 
 
 def _next_in(t: Table, player: int, *, include_self: bool) -> int | None:

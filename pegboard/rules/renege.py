@@ -39,7 +39,7 @@ from pegboard.rules.state import (
     TakeBack,
     settled_renege,
 )
-from pegboard.rules.table import GoMark, Table, distinct, side_name, where_seen
+from pegboard.rules.table import GoMark, Table, distinct, side_name
 from pegboard.rules.value import replace
 
 RENEGE_RULE = "ACC 7.3 (2020)"
@@ -150,7 +150,7 @@ def reveal_held(t: Table, event: Penalty) -> None:
 def _require_unseen_elsewhere(t: Table, player: int, card: Card) -> None:
     """A card ``player`` says they hold must be one nobody has seen elsewhere this deal."""
     if card in t.seen or (t.crib is not None and card in t.crib):
-        raise RuleError(f"{card} was already seen this deal ({where_seen(t, card)})")
+        raise RuleError(t.seen_message(card))
     dealt = t.dealt[player]
     if dealt is not None and card not in dealt:
         raise RuleError(f"{card} was not dealt to {t.name(player)}")

@@ -17,7 +17,7 @@ from pegboard.rules.scoring import Breakdown, ScoreItem
 from pegboard.rules.show import score_hand
 from pegboard.rules.speech import cards_text, say_breakdown
 from pegboard.rules.state import Award, Phase, Reason, SuitQuestion
-from pegboard.rules.table import Act, Part, Table, distinct, phase_message, where_seen
+from pegboard.rules.table import Act, Part, Table, distinct, phase_message
 
 
 def advance_show(t: Table, out: list[Award]) -> None:
@@ -280,7 +280,7 @@ def _check_shown(t: Table, player: int, cards: tuple[Card, ...]) -> None:
         )
     for card in cards:
         if card in t.seen and card not in t.played[player]:
-            raise RuleError(f"{card} was already seen this deal ({where_seen(t, card)})")
+            raise RuleError(t.seen_message(card))
     known = t.dealt[player]
     if known is not None:
         for card in cards:
@@ -307,7 +307,7 @@ def apply_crib(t: Table, event: Crib, out: list[Award]) -> None:
     distinct(cards, "the crib")
     for card in cards:
         if card in t.seen:
-            raise RuleError(f"{card} was already seen this deal ({where_seen(t, card)})")
+            raise RuleError(t.seen_message(card))
     for p, away in enumerate(t.laid_away):
         missing = [card for card in away or () if card not in cards]
         if missing:

@@ -348,6 +348,28 @@ class Table:
         """Cards as a refusal lists them (:meth:`said`), separated by spaces."""
         return " ".join(self.said(card) for card in cards)
 
+    def seen_message(self, card: Card) -> str:
+        """Why a card already seen this deal cannot be entered again, worded from what is
+        known: a card whose suit was entered by name, and a card entered by its rank alone
+        (its suit the card wheel's stand-in, no fact) by its rank."""
+        if self.suit_named(card):
+            return f"{card} was already seen this deal ({where_seen(self, card)})"
+        place = "the starter" if card == self.starter else where_seen(self, card)
+        return self.stand_in_message(card, place)
+
+    def stand_in_message(self, card: Card, place: str) -> str:
+        """A card named with its suit where a card entered by its rank alone stands (at
+        ``place``): the refusal says what is known, the rank, and names no suit as held."""
+        label = EnteredCard(card.rank, None).short
+        free = [other for other in (Card(card.rank, suit) for suit in Suit)
+                if other not in self.seen and not self.suit_named(other)
+                and not any(other in (known or ()) for known in self.known)]
+        if not free:
+            return (f"{card} cannot be entered: every {label} of the deal is entered already "
+                    f"(one {place}, by its rank alone)")
+        return (f"{card} cannot be entered as it stands: the {label} entered by its rank alone "
+                f"({place}) was given that suit, and moves to another first")
+
     def kept(self, player: int) -> tuple[Card, ...] | None:
         """The hand the player kept, when their dealt cards and the cards they laid away
         were both entered: the dealt cards less those laid away."""
