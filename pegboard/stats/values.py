@@ -9,6 +9,7 @@ from pegboard.errors import PegboardError
 from pegboard.rules.cards import EnteredCard
 from pegboard.rules.fold import Race as Race  # the race is the fold's: one account
 from pegboard.rules.state import Skunk
+from pegboard.rules.value import Value
 
 
 def skunk_lines(target: int) -> tuple[int, int | None]:
@@ -25,17 +26,34 @@ def skunk_lines(target: int) -> tuple[int, int | None]:
     return target - 31, target - 61
 
 
-@dataclass(frozen=True, slots=True)
-class BestHand:
+class BestHand(Value):
     """A hand as it was counted: its points, and its cards and the starter as the table
     entered them (a card entered by its rank alone has no suit: the engine's
     :class:`~pegboard.rules.cards.EnteredCard`)."""
+
+    __slots__ = ("cards", "game", "player", "points", "starter")
+    __match_args__ = ("points", "cards", "starter", "player", "game")
 
     points: int
     cards: tuple[EnteredCard, ...]
     starter: EnteredCard | None
     player: str
     game: int
+
+    def __init__(
+        self,
+        points: int,
+        cards: tuple[EnteredCard, ...],
+        starter: EnteredCard | None,
+        player: str,
+        game: int,
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "points", points)
+        setter(self, "cards", cards)
+        setter(self, "starter", starter)
+        setter(self, "player", player)
+        setter(self, "game", game)
 
     def to_json(self) -> dict[str, object]:
         """``{"points": 24, "cards": ["5H", "J", ...], "starter": "5D", "player": "Ann",
@@ -121,9 +139,33 @@ class Tally:
             self.best_hand = other.best_hand
 
 
-@dataclass(frozen=True, slots=True)
-class GameSummary:
+class GameSummary(Value):
     """One game replayed: sides, race, result and each side's tally."""
+
+    __slots__ = (
+        "finished",
+        "first_dealer_side",
+        "names",
+        "number",
+        "players",
+        "race",
+        "skunk",
+        "source",
+        "tallies",
+        "winner",
+    )
+    __match_args__ = (
+        "number",
+        "source",
+        "players",
+        "names",
+        "race",
+        "finished",
+        "winner",
+        "skunk",
+        "first_dealer_side",
+        "tallies",
+    )
 
     number: int
     source: str
@@ -135,6 +177,31 @@ class GameSummary:
     skunk: Skunk
     first_dealer_side: int | None
     tallies: tuple[Tally, ...]
+
+    def __init__(
+        self,
+        number: int,
+        source: str,
+        players: tuple[str, ...],
+        names: tuple[str, ...],
+        race: Race,
+        finished: bool,
+        winner: int | None,
+        skunk: Skunk,
+        first_dealer_side: int | None,
+        tallies: tuple[Tally, ...],
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "number", number)
+        setter(self, "source", source)
+        setter(self, "players", players)
+        setter(self, "names", names)
+        setter(self, "race", race)
+        setter(self, "finished", finished)
+        setter(self, "winner", winner)
+        setter(self, "skunk", skunk)
+        setter(self, "first_dealer_side", first_dealer_side)
+        setter(self, "tallies", tallies)
 
     def to_json(self) -> dict[str, object]:
         """The per-game part of ``pegboard stats --json``."""
@@ -221,17 +288,43 @@ class SideStats:
         }
 
 
-@dataclass(frozen=True, slots=True)
-class Statistics:
+class Statistics(Value):
     """Everything ``pegboard stats`` reports."""
+
+    __slots__ = ("finished", "first_dealer_games", "first_dealer_wins", "games", "notes", "sides")
+    __match_args__ = (
+        "sides",
+        "games",
+        "first_dealer_games",
+        "first_dealer_wins",
+        "notes",
+        "finished",
+    )
 
     sides: tuple[SideStats, ...]
     games: tuple[GameSummary, ...]
     first_dealer_games: int
     first_dealer_wins: int
-    notes: tuple[str, ...] = ()
-    finished: int | None = None
+    notes: tuple[str, ...]
+    finished: int | None
     """Finished games counted (None: count those in ``games``)."""
+
+    def __init__(
+        self,
+        sides: tuple[SideStats, ...],
+        games: tuple[GameSummary, ...],
+        first_dealer_games: int,
+        first_dealer_wins: int,
+        notes: tuple[str, ...] = (),
+        finished: int | None = None,
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "sides", sides)
+        setter(self, "games", games)
+        setter(self, "first_dealer_games", first_dealer_games)
+        setter(self, "first_dealer_wins", first_dealer_wins)
+        setter(self, "notes", notes)
+        setter(self, "finished", finished)
 
     @property
     def first_dealer_win_rate(self) -> float | None:
