@@ -34,6 +34,7 @@ from pegboard.rules.events import GameHeader
 from pegboard.rules.facts import ClaimClosed, ClaimOutcome, CountSaid
 from pegboard.rules.fold import Fold, GameFold, HandCounted, LaidCard, fold_reports
 from pegboard.rules.game import Game
+from pegboard.rules.value import Value
 
 __all__ = ["Counting", "GameLessons", "Mistake", "MistakeKind", "PlayerLessons", "lessons",
            "player_parts", "worth_showing"]
@@ -46,10 +47,12 @@ class MistakeKind(enum.StrEnum):
     PEGGING = "pegging"
 
 
-@dataclass(frozen=True, slots=True)
-class Mistake:
+class Mistake(Value):
     """One choice that gave points away on average: ``did`` what was done, ``better`` the
     choice worth most, ``lost`` the expected points between them."""
+
+    __slots__ = ("better", "deal_no", "did", "game_no", "kind", "lost", "player")
+    __match_args__ = ("kind", "game_no", "deal_no", "player", "lost", "did", "better")
 
     kind: MistakeKind
     game_no: int
@@ -58,6 +61,25 @@ class Mistake:
     lost: Fraction
     did: str
     better: str
+
+    def __init__(
+        self,
+        kind: MistakeKind,
+        game_no: int,
+        deal_no: int,
+        player: int,
+        lost: Fraction,
+        did: str,
+        better: str,
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "kind", kind)
+        setter(self, "game_no", game_no)
+        setter(self, "deal_no", deal_no)
+        setter(self, "player", player)
+        setter(self, "lost", lost)
+        setter(self, "did", did)
+        setter(self, "better", better)
 
     def line(self, names: tuple[str, ...]) -> str:
         """``-3.6  game 1 deal 2  Ann  discard: kept ...; best ...``."""
@@ -135,18 +157,33 @@ class PlayerLessons:
         self.counting.add(other.counting)
 
 
-@dataclass(frozen=True, slots=True)
-class GameLessons:
+class GameLessons(Value):
     """Everything a record teaches: ``mistakes`` biggest first, ``players`` by seat over the
     whole record and ``per_game`` each game's own (game 1 first), which add up to them."""
+
+    __slots__ = ("games", "mistakes", "names", "per_game", "players")
+    __match_args__ = ("names", "games", "mistakes", "players", "per_game")
 
     names: tuple[str, ...]
     games: int
     mistakes: tuple[Mistake, ...]
     players: tuple[PlayerLessons, ...]
-    per_game: tuple[tuple[PlayerLessons, ...], ...] = ()
+    per_game: tuple[tuple[PlayerLessons, ...], ...]
 
-
+    def __init__(
+        self,
+        names: tuple[str, ...],
+        games: int,
+        mistakes: tuple[Mistake, ...],
+        players: tuple[PlayerLessons, ...],
+        per_game: tuple[tuple[PlayerLessons, ...], ...] = (),
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "names", names)
+        setter(self, "games", games)
+        setter(self, "mistakes", mistakes)
+        setter(self, "players", players)
+        setter(self, "per_game", per_game)
 def worth_showing(found: GameLessons, top: int) -> list[Mistake]:
     """The mistakes worth showing (at least a tenth of a point given up on average), biggest
     first, at most ``top``: what every review lists (``pegboard review``, the device's review
