@@ -10,11 +10,11 @@ and checks the guide's tables are :func:`injection_table` and :func:`battery_tab
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
 from pegboard.link.layout import STREET, STREETS, LedConfig, led_at
 from pegboard.link.wiring import FULL_MA_PER_CHANNEL, IDLE_MA_PER_LED
+from pegboard.rules.value import Value
 
 #: Strip pitch at 60 LEDs per metre, in metres.
 LED_M = 1 / 60
@@ -30,14 +30,23 @@ SUPPLY_BUDGET_MA = 2000
 AWG_OHM_PER_M = {18: 0.0210, 20: 0.0333, 22: 0.0530}
 
 
-@dataclass(frozen=True, slots=True)
-class Injection:
+class Injection(Value):
     """Where a strip of ``count`` LEDs takes power: ``points`` LED indices, the worst drop."""
+
+    __slots__ = ("amps", "count", "drop_v", "points")
+    __match_args__ = ("count", "amps", "points", "drop_v")
 
     count: int
     amps: float
     points: tuple[int, ...]
     drop_v: float
+
+    def __init__(self, count: int, amps: float, points: tuple[int, ...], drop_v: float) -> None:
+        setter = object.__setattr__
+        setter(self, "count", count)
+        setter(self, "amps", amps)
+        setter(self, "points", points)
+        setter(self, "drop_v", drop_v)
 
 
 def strip_amps(count: int, budget_ma: int = SUPPLY_BUDGET_MA) -> float:
@@ -257,14 +266,27 @@ def board_size_mm(tracks: int) -> tuple[int, int]:
     return BOARD_WIDTH_MM, int(-(-height // 10) * 10)
 
 
-@dataclass(frozen=True, slots=True)
-class OledWindow:
+class OledWindow(Value):
     """A panel's window in the front apron: its active area (the lit pixels) and the cut-out,
     1 mm wider than the active area on every side so the pixels never hide behind the edge."""
+
+    __slots__ = ("active_mm", "name", "window_mm")
+    __match_args__ = ("name", "active_mm", "window_mm")
 
     name: str
     active_mm: tuple[float, float]
     window_mm: tuple[int, int]
+
+    def __init__(
+        self,
+        name: str,
+        active_mm: tuple[float, float],
+        window_mm: tuple[int, int],
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "name", name)
+        setter(self, "active_mm", active_mm)
+        setter(self, "window_mm", window_mm)
 
 
 OLED_WINDOWS = (

@@ -16,9 +16,9 @@ engine reported scoring (nothing here works out who scored):
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 
 from pegboard.errors import PegboardError
+from pegboard.rules.value import Value
 
 Colour = tuple[int, int, int]
 
@@ -73,8 +73,7 @@ def colour_hex(colour: Colour) -> str:
     return "{:02X}{:02X}{:02X}".format(*colour)
 
 
-@dataclass(frozen=True, slots=True)
-class BoardState:
+class BoardState(Value):
     """The whole picture on the LED board.
 
     ``front[s]`` and ``back[s]`` are side *s*'s two pegs (0 = still at the start, 121 = the
@@ -83,14 +82,37 @@ class BoardState:
     skunk markers sit), ``colours`` one per side (defaults: red, blue, green).
     """
 
+    __slots__ = ("back", "colours", "front", "last", "target", "winner")
+    __match_args__ = ("front", "back", "last", "winner", "target", "colours")
+
     front: tuple[int, ...]
     back: tuple[int, ...]
-    last: int | None = None
-    winner: int | None = None
-    target: int = 121
-    colours: tuple[Colour, ...] = field(default=())
+    last: int | None
+    winner: int | None
+    target: int
+    colours: tuple[Colour, ...]
 
-    def __post_init__(self) -> None:
+    def __init__(
+        self,
+        front: tuple[int, ...],
+        back: tuple[int, ...],
+        last: int | None = None,
+        winner: int | None = None,
+        target: int = 121,
+        colours: tuple[Colour, ...] = (),
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "front", front)
+        setter(self, "back", back)
+        setter(self, "last", last)
+        setter(self, "winner", winner)
+        setter(self, "target", target)
+        setter(self, "colours", colours)
+        self._check()
+
+    def _check(self) -> None:
+        """A board as the firmware can show it (a :class:`BoardError` names what is not),
+        with one default colour a side when none were given."""
         sides = len(self.front)
         if sides not in (2, 3):
             raise BoardError(f"a board shows 2 or 3 sides, not {sides} (front={self.front!r})")

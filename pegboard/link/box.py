@@ -9,12 +9,11 @@ and the tests check both against this code.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from pegboard.config import InputConfig
 from pegboard.config.pins import KEYPAD_LEGENDS, KEYPAD_RIBBON
 from pegboard.link.assembly import APRON_MM, _svg, _text, board_size_mm
 from pegboard.link.wiring import BCM_TO_HEADER
+from pegboard.rules.value import Value
 
 #: A WS2812B 5050 package is 5.0 × 5.0 × 1.6 mm (Worldsemi's datasheet).
 LED_HEIGHT_MM = 1.6
@@ -43,13 +42,21 @@ SCREW_BITE_MM = 20.0
 CLEARANCE_MM = 4.5
 
 
-@dataclass(frozen=True, slots=True)
-class Stack:
+class Stack(Value):
     """The spacer frame the LED's height asks for, and the gap it leaves."""
+
+    __slots__ = ("gap_mm", "led_top_mm", "spacer_mm")
+    __match_args__ = ("led_top_mm", "spacer_mm", "gap_mm")
 
     led_top_mm: float
     spacer_mm: float
     gap_mm: float
+
+    def __init__(self, led_top_mm: float, spacer_mm: float, gap_mm: float) -> None:
+        setter = object.__setattr__
+        setter(self, "led_top_mm", led_top_mm)
+        setter(self, "spacer_mm", spacer_mm)
+        setter(self, "gap_mm", gap_mm)
 
 
 def stack(wanted_gap_mm: float = WANTED_GAP_MM) -> Stack:

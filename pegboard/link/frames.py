@@ -10,10 +10,10 @@ Frame(seq=3, kind='ACK', fields=(('a', '12'),))
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Literal
 
 from pegboard.errors import PegboardError
+from pegboard.rules.value import Value
 
 #: Longest line accepted, counting the final newline.
 MAX_LINE = 200
@@ -61,13 +61,21 @@ def crc16(data: bytes) -> int:
     return crc
 
 
-@dataclass(frozen=True, slots=True)
-class Frame:
+class Frame(Value):
     """One decoded line: sequence number, message type and its fields in wire order."""
+
+    __slots__ = ("fields", "kind", "seq")
+    __match_args__ = ("seq", "kind", "fields")
 
     seq: int
     kind: str
-    fields: tuple[tuple[str, str], ...] = ()
+    fields: tuple[tuple[str, str], ...]
+
+    def __init__(self, seq: int, kind: str, fields: tuple[tuple[str, str], ...] = ()) -> None:
+        setter = object.__setattr__
+        setter(self, "seq", seq)
+        setter(self, "kind", kind)
+        setter(self, "fields", fields)
 
     def field_map(self) -> dict[str, str]:
         """The fields as a dict."""

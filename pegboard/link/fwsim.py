@@ -23,12 +23,12 @@ import sys
 import time
 import tty
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 
 from pegboard.errors import LinkError
 from pegboard.link.serial_link import SerialLink
+from pegboard.rules.value import Value
 
 #: The firmware sources (``main.py`` and its modules), next to the package in a checkout.
 FIRMWARE_DIR = Path(__file__).resolve().parent.parent.parent / "firmware"
@@ -45,13 +45,21 @@ def tool(name: str) -> str:
     return found
 
 
-@dataclass(frozen=True, slots=True)
-class RecordedFrame:
+class RecordedFrame(Value):
     """One frame the firmware showed: its clock (ms), estimated current (mA) and RGB bytes."""
+
+    __slots__ = ("ma", "ms", "rgb")
+    __match_args__ = ("ms", "ma", "rgb")
 
     ms: int
     ma: int
     rgb: bytes
+
+    def __init__(self, ms: int, ma: int, rgb: bytes) -> None:
+        setter = object.__setattr__
+        setter(self, "ms", ms)
+        setter(self, "ma", ma)
+        setter(self, "rgb", rgb)
 
     def pixel(self, index: int) -> tuple[int, int, int]:
         """The (r, g, b) of LED ``index``."""

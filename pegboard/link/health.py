@@ -7,6 +7,8 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from pegboard.rules.value import Value
+
 
 class LinkState(enum.Enum):
     """Where the link is."""
@@ -33,11 +35,27 @@ class LinkStats:
     stale_boards: int = 0  # heartbeats showing a board other than the one acknowledged
 
 
-@dataclass(frozen=True)
-class LinkTiming:
+class LinkTiming(Value):
     """Seconds to wait for an ACK and for a HELLO, how many times a message or a HELLO is
     sent, the least silence that means the board is gone, and the first and the longest wait
     before connecting again (the defaults are :class:`~pegboard.link.serial_link.SerialLink`'s)."""
+
+    __slots__ = (
+        "ack_timeout",
+        "backoff_initial",
+        "backoff_max",
+        "hello_timeout",
+        "max_tries",
+        "min_silence",
+    )
+    __match_args__ = (
+        "ack_timeout",
+        "hello_timeout",
+        "max_tries",
+        "min_silence",
+        "backoff_initial",
+        "backoff_max",
+    )
 
     ack_timeout: float
     hello_timeout: float
@@ -45,3 +63,20 @@ class LinkTiming:
     min_silence: float
     backoff_initial: float
     backoff_max: float
+
+    def __init__(
+        self,
+        ack_timeout: float,
+        hello_timeout: float,
+        max_tries: int,
+        min_silence: float,
+        backoff_initial: float,
+        backoff_max: float,
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "ack_timeout", ack_timeout)
+        setter(self, "hello_timeout", hello_timeout)
+        setter(self, "max_tries", max_tries)
+        setter(self, "min_silence", min_silence)
+        setter(self, "backoff_initial", backoff_initial)
+        setter(self, "backoff_max", backoff_max)

@@ -50,8 +50,6 @@ Ack(seq=12)
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from pegboard.errors import ConfigError
 from pegboard.link.board import BoardError, BoardState, Colour, colour_hex
 from pegboard.link.frames import (
@@ -68,6 +66,7 @@ from pegboard.link.frames import (
     encode_frame,
 )
 from pegboard.link.layout import End, LedConfig, Order
+from pegboard.rules.value import Value
 
 #: The protocol version this host speaks; the firmware must speak the same.
 PROTOCOL_VERSION = 1
@@ -97,60 +96,141 @@ __all__ = [
 # ---- messages ------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Hello:
+class Hello(Value):
     """Version handshake. ``ack`` is set on the firmware's answer to a host HELLO."""
 
-    version: int = PROTOCOL_VERSION
-    app: str | None = None
-    firmware: str | None = None
-    ack: int | None = None
+    __slots__ = ("ack", "app", "firmware", "version")
+    __match_args__ = ("version", "app", "firmware", "ack")
+
+    version: int
+    app: str | None
+    firmware: str | None
+    ack: int | None
+
+    def __init__(
+        self,
+        version: int = PROTOCOL_VERSION,
+        app: str | None = None,
+        firmware: str | None = None,
+        ack: int | None = None,
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "version", version)
+        setter(self, "app", app)
+        setter(self, "firmware", firmware)
+        setter(self, "ack", ack)
 
 
-@dataclass(frozen=True, slots=True)
-class TestPattern:
+class TestPattern(Value):
     """Switch the test pattern on or off."""
+
+    __slots__ = ("on",)
+    __match_args__ = ("on",)
 
     __test__ = False  # not a pytest test class
 
     on: bool
 
+    def __init__(self, on: bool) -> None:
+        setter = object.__setattr__
+        setter(self, "on", on)
 
-@dataclass(frozen=True, slots=True)
-class Goodbye:
+
+class Goodbye(Value):
     """The host is shutting down on purpose: the board goes dark, with no link-lost."""
 
+    __slots__ = ()
+    __match_args__ = ()
 
-@dataclass(frozen=True, slots=True)
-class Heartbeat:
+
+class Heartbeat(Value):
     """Still here. The firmware reports uptime, counts of rejected frames and errors, the seq
     of the board it shows, and its own figures: longest loop pass, last frame's cost (µs),
     free heap and output dropped (bytes)."""
 
-    uptime_ms: int | None = None
-    bad: int | None = None
-    errors: int | None = None
-    shown: int | None = None
-    stale: int | None = None
-    loop_us: int | None = None
-    frame_us: int | None = None
-    mem_free: int | None = None
-    dropped: int | None = None
+    __slots__ = (
+        "bad",
+        "dropped",
+        "errors",
+        "frame_us",
+        "loop_us",
+        "mem_free",
+        "shown",
+        "stale",
+        "uptime_ms",
+    )
+    __match_args__ = (
+        "uptime_ms",
+        "bad",
+        "errors",
+        "shown",
+        "stale",
+        "loop_us",
+        "frame_us",
+        "mem_free",
+        "dropped",
+    )
+
+    uptime_ms: int | None
+    bad: int | None
+    errors: int | None
+    shown: int | None
+    stale: int | None
+    loop_us: int | None
+    frame_us: int | None
+    mem_free: int | None
+    dropped: int | None
+
+    def __init__(
+        self,
+        uptime_ms: int | None = None,
+        bad: int | None = None,
+        errors: int | None = None,
+        shown: int | None = None,
+        stale: int | None = None,
+        loop_us: int | None = None,
+        frame_us: int | None = None,
+        mem_free: int | None = None,
+        dropped: int | None = None,
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "uptime_ms", uptime_ms)
+        setter(self, "bad", bad)
+        setter(self, "errors", errors)
+        setter(self, "shown", shown)
+        setter(self, "stale", stale)
+        setter(self, "loop_us", loop_us)
+        setter(self, "frame_us", frame_us)
+        setter(self, "mem_free", mem_free)
+        setter(self, "dropped", dropped)
 
 
-@dataclass(frozen=True, slots=True)
-class Ack:
+class Ack(Value):
     """The firmware accepted the message with this sequence number."""
+
+    __slots__ = ("seq",)
+    __match_args__ = ("seq",)
 
     seq: int
 
+    def __init__(self, seq: int) -> None:
+        setter = object.__setattr__
+        setter(self, "seq", seq)
 
-@dataclass(frozen=True, slots=True)
-class Nak:
+
+class Nak(Value):
     """The firmware rejected a message (``seq`` None when the line was unreadable)."""
+
+    __slots__ = ("error", "seq")
+    __match_args__ = ("seq", "error")
 
     seq: int | None
     error: str
+
+    def __init__(self, seq: int | None, error: str) -> None:
+        setter = object.__setattr__
+        setter(self, "seq", seq)
+        setter(self, "error", error)
 
 
 Message = Hello | LedConfig | BoardState | TestPattern | Goodbye | Heartbeat | Ack | Nak

@@ -7,9 +7,8 @@ expects; a test checks the README's table is exactly :func:`pi_pin_table`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from pegboard.config import DisplayConfig, InputConfig
+from pegboard.rules.value import Value
 
 #: BCM GPIO number → physical pin on the 40-pin header (same on every 40-pin Pi).
 BCM_TO_HEADER = {
@@ -22,14 +21,23 @@ HEADER_POWER = {1: "3V3", 2: "5V", 4: "5V", 6: "GND", 9: "GND", 14: "GND", 17: "
                 20: "GND", 25: "GND", 30: "GND", 34: "GND", 39: "GND"}
 
 
-@dataclass(frozen=True, slots=True)
-class PiPin:
+class PiPin(Value):
     """One signal on the Pi header: the config key (or bus signal), BCM GPIO, physical pin."""
+
+    __slots__ = ("bcm", "function", "header", "part")
+    __match_args__ = ("function", "bcm", "header", "part")
 
     function: str
     bcm: int
     header: int
     part: str
+
+    def __init__(self, function: str, bcm: int, header: int, part: str) -> None:
+        setter = object.__setattr__
+        setter(self, "function", function)
+        setter(self, "bcm", bcm)
+        setter(self, "header", header)
+        setter(self, "part", part)
 
 
 def pi_pins(inputs: InputConfig | None = None, display: DisplayConfig | None = None) -> list[PiPin]:
@@ -70,13 +78,21 @@ def pi_pin_table(pins: list[PiPin] | None = None) -> str:
     return "\n".join(rows) + "\n"
 
 
-@dataclass(frozen=True, slots=True)
-class PicoPin:
+class PicoPin(Value):
     """One connection on the Pico: its label, physical pin and where it goes."""
+
+    __slots__ = ("goes_to", "label", "pin")
+    __match_args__ = ("label", "pin", "goes_to")
 
     label: str
     pin: int
     goes_to: str
+
+    def __init__(self, label: str, pin: int, goes_to: str) -> None:
+        setter = object.__setattr__
+        setter(self, "label", label)
+        setter(self, "pin", pin)
+        setter(self, "goes_to", goes_to)
 
 
 #: The Pico's side of the LED board (GP0 carries the WS2812B data; see firmware/pb_hw.py).
