@@ -27,9 +27,13 @@ lint: $(STAMP)
 # busy (on 2 cores: 262 s with 4 workers, 314 s with 3, about 330-350 s with 2). A module's tests
 # run on one worker (its module fixtures made once), the slowest modules first
 # (tests/conftest.py). `make test WORKERS=0` runs it in one process.
+# Python writes its compiled modules even where the environment says not to
+# (PYTHONDONTWRITEBYTECODE): otherwise every worker, and every `pegboard` the tests start (the
+# scoreboard, the club's services, the simulator), compiles Pegboard's source again, about 0.2 s
+# of processor a start, and every worker rewrites each test module's asserts afresh.
 WORKERS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) * 2 )))
 test: lint test-tools
-	$(BIN)/pytest -n $(WORKERS) --dist loadfile --no-loadscope-reorder
+	env -u PYTHONDONTWRITEBYTECODE $(BIN)/pytest -n $(WORKERS) --dist loadfile --no-loadscope-reorder
 
 # System tools the tests use that pip cannot provide: systemd-analyze (from Debian's systemd
 # package), tmux (the simulator's terminal test), espeak-ng and sox (the voice: speech into WAV
