@@ -2,8 +2,10 @@
 real app in audio mode, each batch told to the real voice hook as the loop tells it, check
 after every key that
 
-* a card wheel reached, entered again (after a page, the menu, an undo) or left on screen
-  by an entry (the play's wheel passing to the next player) has its card said;
+* a card wheel reached, entered again (after a page, the menu, an undo), moved (a turn,
+  GO's jump, a hold's suit fact) or left on screen by an entry (the play's wheel passing to
+  the next player) has its card said, with what a hold set on it;
+* what GO set on a count or a claim (its suits line: "suits: flush of four. GO: plain");
 * an undo says what it took back;
 * a new deal is said with its number and its dealer ("Deal 3: Ann deals", after a cut
   too);
@@ -26,6 +28,7 @@ from pegboard.rules.cards import Rank
 from pegboard.voice.acts import DEAL, Announcement, Importance
 from pegboard.voice.audio import wheel_words
 from pegboard.voice.hook import Transcript, VoiceHook
+from pegboard.voice.phrases import speakable
 from tests.support.announcing import changes_of
 from tests.support.app_driver import GO, HOLD_OK, MENU, OK, UNDO, App
 
@@ -77,12 +80,18 @@ def walk(kit: str, seed: int, steps: int, transcript: Transcript | None = None) 
         entered = len(app.record) > entries
         undone = entered and app.record[-1] == UNDONE
         where = f"key {at} ({key}) {before.title!r} -> {view.title!r}: {said}"
+        moved = before.picker is not None and view.picker is not None and (
+            before.picker.index, before.picker.facts, before.picker.options) != (
+            view.picker.index, view.picker.facts, view.picker.options)
         if view.picker is not None and (
-                entered or before.picker is None
+                entered or moved or before.picker is None
                 or (before.screen, before.title) != (view.screen, view.title)):
             card = wheel_words(view.picker)
             if not any(text.endswith(card) for text in said):
                 unsaid.append(f"wheel {card!r} unsaid, {where}")
+        if (view.suits and view.suits != before.suits
+                and not any(speakable(view.suits[0]) in text for text in said)):
+            unsaid.append(f"suits {view.suits} unsaid, {where}")
         if undone and not any(text.startswith("Taken back") for text in said):
             unsaid.append(f"undo unsaid, {where}")
         gs = app.state.session.state if app.state.session is not None else None
@@ -103,7 +112,8 @@ def test_every_keys_effect_is_said_on_a_random_walk(kit: str, seed: int) -> None
 
 
 def test_the_walk_finds_each_effect_left_unsaid() -> None:
-    """The check can fail: a voice that loses its wheel words, undos, deals and screens is
-    caught on each."""
+    """The check can fail: a voice that loses its wheel words, undos, deals and screens
+    (what GO set among them) is caught on each."""
     unsaid = walk("keypad", 1, 400, Deaf(Importance.WHEEL, Importance.SCREEN, "undo", DEAL))
-    assert {line.split()[0] for line in unsaid} == {"wheel", "undo", "deal", "page"}, unsaid
+    assert {line.split()[0] for line in unsaid} == {"wheel", "undo", "deal", "page",
+                                                    "suits"}, unsaid
