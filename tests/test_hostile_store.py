@@ -305,8 +305,9 @@ def test_the_scoreboard_reads_a_history_without_its_index_once(
 def test_the_scoreboard_lists_the_games_of_a_damaged_index_with_one_notice(
         tmp_path: Path) -> None:
     """The LAN page over a store whose index has bit rot in its games table: ``/api/games``
-    answers 200 with every finished game, again and again, and the page's log says once
-    that the index was read again from the history; no 500, no traceback."""
+    answers 200 with every finished game, again and again, and so does each game's review
+    page; the log says once that the index was read again from the history; no 500, no
+    traceback."""
     for seed in range(3):
         write_game(tmp_path, game_lines(14 + 2 * seed))
         with Store(tmp_path) as store:
@@ -327,6 +328,9 @@ def test_the_scoreboard_lists_the_games_of_a_damaged_index_with_one_notice(
             assert status == 200, answer[:400]
             body = json.loads(answer.partition(b"\r\n\r\n")[2])
             assert sorted(game["id"] for game in body["games"]) == truth
+        for game_id in truth * 2:  # the review page reads the same index
+            status, answer = get(board.port, f"/review/{game_id}")
+            assert status == 200, answer[:400]
     finally:
         _, log = board.stop()
     assert "Traceback" not in log, log
