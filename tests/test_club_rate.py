@@ -21,7 +21,7 @@ import pytest
 import pegboard.club.service as service_module
 from pegboard.club import check
 from pegboard.club.check import Read
-from pegboard.club.rate import Rate
+from pegboard.club.rate import ASK_AGAIN_MOST, Rate
 from pegboard.club.service import Subscriber
 from pegboard.club.topics import result_topic, topic
 from tests.support.mosquitto import Broker
@@ -166,3 +166,27 @@ def test_a_boards_live_states_over_its_rate_are_held_and_the_newest_taken(
     finally:
         board.close()
         subscriber.stop()
+
+
+def test_a_board_over_its_rate_is_asked_for_again_once_whole_unless_it_flooded() -> None:
+    """The rate's own rules on a clock: a board over its rate is due to be asked again once
+    its bucket is whole (not before), once; a board with more than
+    :data:`ASK_AGAIN_MOST` over it is not (its results wait for the next subscription);
+    a subscription owes nothing; a spent board's message is counted over, uncharged."""
+    clock = Clock()
+    rate = Rate(per_minute=60, burst=2, what="results", clock=clock)
+    assert [rate.allow("c1/b1") for _ in range(3)] == [True, True, False]
+    for _ in range(ASK_AGAIN_MOST + 3):
+        rate.allow("c1/flood")
+    assert rate.over == 1 + ASK_AGAIN_MOST + 1
+    due, soonest = rate.due()
+    assert due == [] and 0 < soonest <= 2.0  # two tokens at one a second
+    clock.now += 2.0
+    assert rate.due()[0] == ["c1/b1"]
+    assert rate.due() == ([], 3600.0)  # asked once; the flood never
+    assert rate.spent("c1/b1") is False  # whole again: looked at (charged by allow)
+    assert [rate.allow("c1/b1") for _ in range(3)] == [True, True, False]
+    assert rate.spent("c1/b1") is True and rate.over == ASK_AGAIN_MOST + 4
+    rate.subscribed()
+    clock.now += 60.0
+    assert rate.due() == ([], 3600.0)
