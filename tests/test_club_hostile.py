@@ -20,7 +20,7 @@ from tests.support.club import Standings
 from tests.support.mosquitto import Broker, club_setup, free_port
 from tests.test_club_broker import Client, card
 
-JUNK = 1500
+JUNK = 600
 
 
 def junk(n: int, genuine: dict[str, object]) -> bytes:
@@ -51,7 +51,7 @@ def refused_topics(db_path: Path) -> list[str]:
 
 def test_one_boards_junk_is_refused_once_and_never_holds_another_boards_result(
         tmp_path: Path) -> None:
-    """Board 1 publishes 1,500 bad results (retained), then board 2 a genuine one, to
+    """Board 1 publishes 600 bad results (retained), then board 2 a genuine one, to
     ``club serve`` as a club runs it: board 2's is counted; board 1's first ones, up to its
     rate, are read and refused, the rest dropped unread; an oversize message disconnects
     its sender. At a restart every junk message comes again: those refused are known by
