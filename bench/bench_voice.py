@@ -21,9 +21,12 @@ import subprocess
 import tempfile
 import threading
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
+from pegboard.app.effects import Changes, Effect
 from pegboard.app.state import AppState
+from pegboard.app.view import View
 from pegboard.config import Config, VoiceConfig
 from pegboard.device.build import open_store
 from pegboard.hw.clock import MonotonicClock
@@ -103,9 +106,17 @@ class TimedHook(VoiceHook):
     spent = 0.0
     calls = 0
 
-    def stepped(self, state: AppState) -> None:
+    def heard(self, state: AppState, view: View, asked: Sequence[Effect],
+              changes: Changes | None = None, *, first: bool = False) -> None:
+        # what the loop calls after each batch (the voice's observer)
         start = time.perf_counter()
-        super().stepped(state)
+        super().heard(state, view, asked, changes, first=first)
+        self.spent += time.perf_counter() - start
+        self.calls += 1
+
+    def stepped(self, state: AppState, changes: Changes | None = None) -> None:
+        start = time.perf_counter()
+        super().stepped(state, changes)
         self.spent += time.perf_counter() - start
         self.calls += 1
 
