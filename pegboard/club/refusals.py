@@ -7,9 +7,9 @@ refused message is remembered by a digest of its topic and payload (SHA-256, in 
 database, for good): the same message arriving again is known by one look-up, acknowledged
 and dropped, neither logged nor counted again, however many came between. The digests live
 on disk, never in the process: its memory is SQLite's page cache whatever their number, and
-the disk grows some 60 bytes a refusal, no faster than each board's rate lets messages be
-read (:mod:`pegboard.club.rate`). A card the engine
-refused (a forged result) is also remembered by its identity
+the disk grows about 50 bytes a refusal (measured), no faster than each board's rate lets
+messages be read (:mod:`pegboard.club.rate`). A card the engine refused (a forged result) is
+also remembered by its identity
 (:func:`pegboard.club.check.identity`: what it is, whatever its bytes): sent again spaced or
 ordered otherwise, it is known by one more look-up, never read by the engine again nor
 charged to its board's budget, and not counted again.
