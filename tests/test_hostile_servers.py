@@ -199,8 +199,8 @@ def test_one_address_gets_its_share_of_connections_and_the_next_is_closed_at_onc
 def test_both_servers_refuse_the_same_requests_with_the_same_headers(
         server: tuple[int, str]) -> None:
     """A name not the server's (421), no ``Host`` or two (400), a head over 8 KiB (431), a
-    method other than GET or HEAD on a read-only route (405): each refused with the
-    security headers, on the scoreboard and the standings page alike."""
+    method other than GET or HEAD on a read-only route (405), no such page (404): each
+    refused with the security headers, on the scoreboard and the standings page alike."""
     port, api = server
     cases = [
         (f"GET {api} HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n", b"421"),
@@ -211,6 +211,7 @@ def test_both_servers_refuse_the_same_requests_with_the_same_headers(
         (f"POST {api} HTTP/1.1\r\nHost: localhost\r\nContent-Length: 2\r\n"
          "Connection: close\r\n\r\n{{}}", b"405"),
         (f"DELETE {api} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n", b"405"),
+        ("GET /nowhere HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n", b"404"),
     ]
     for sent, status in cases:
         answer = ask(port, sent.encode())
@@ -258,5 +259,27 @@ def test_the_standings_closes_a_request_not_whole_within_its_deadline(tmp_path: 
         drip.close()
         assert set(closed_at) == {silent, drip}, "a half-sent request was never closed"
         assert all(LIMITS.request_s - 0.5 <= when for when in closed_at.values()), closed_at
+    finally:
+        service.stop()
+
+
+def test_the_standings_over_a_database_it_cannot_read_is_503_with_the_headers(
+        tmp_path: Path) -> None:
+    """``club serve`` whose results database is overwritten while it runs (it refuses to
+    start on one that is not a database): each answer made from it is a 503 naming the
+    database, with the security headers and no traceback; the page itself loads."""
+    db = tmp_path / "r.db"
+    service = Standings(db, f"127.0.0.1:{free_port()}")
+    port = int(service.url.rstrip("/").rsplit(":", 1)[1])
+    try:
+        assert get(port, "/api/status")[0] == 200
+        for path in tmp_path.glob("r.db*"):
+            path.write_bytes(b"not a database " * 400)  # in place: the same files
+        for path in ("/api/standings?night=1", "/api/specials?night=2"):  # not made before
+            status, answer = get(port, path)
+            assert status == 503 and b"results database" in answer, answer[:300]
+            assert has_security_headers(answer) and b"Traceback" not in answer
+        status, answer = get(port, "/")
+        assert status == 200 and has_security_headers(answer)
     finally:
         service.stop()
