@@ -105,6 +105,15 @@ def test_a_card_held_by_its_rank_alone_is_said_by_its_rank() -> None:
         "now would be a renege, ACC 7.3)")
 
 
+def test_a_card_not_in_the_hand_after_a_renege_is_said_by_its_rank() -> None:
+    """Ben holds 2 4 6 by rank after a take-back: a card he names that is not among them is
+    refused naming it as he named it, and his hand by its ranks alone."""
+    phones = Phones(taken_back(), random.Random(1))
+    assert refused(phones, 1, Play(1, Card.parse("9D"))) == (
+        "nine of diamonds is not in P2's hand: after the renege was taken back P2 holds two, "
+        "four and six")
+
+
 def test_the_notice_of_a_starter_a_phones_hand_holds_is_in_words() -> None:
     """The box enters as the starter a card Ann's phone entered: her phone's notice names it
     in words."""
@@ -120,8 +129,14 @@ def test_the_notice_of_a_starter_a_phones_hand_holds_is_in_words() -> None:
 
 def test_in_words_lists_runs_names_ranks_and_leaves_names_alone() -> None:
     gs = Game(["Ann", "JC"]).state
-    assert in_words(gs, 0, "10♥ and TD; 8H 5C, JC said go") == (
+    named = cards("TH TD 8H 5C")
+    assert in_words(gs, 0, "10♥ and TD; 8H 5C, JC said go", named) == (
         "ten of hearts and ten of diamonds; eight of hearts and five of clubs, JC said go")
+    # In a deal entered by rank on the box, a card neither entered with its suit nor named
+    # by the request is said by its rank alone.
+    by_rank = taken_back().game
+    assert not by_rank.suit_entered(Card.parse("8H"))
+    assert in_words(by_rank, 1, "8H and 9D", cards("9D")) == "eight and nine of diamonds"
     assert in_words(gs, 0, "no card here: ACC 7.3, 31 for 2") == "no card here: ACC 7.3, 31 for 2"
 
 

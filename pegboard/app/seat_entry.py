@@ -30,6 +30,7 @@ the engine like a key, and is written by the store before anyone is told. The ru
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 
 from pegboard.app import flow, open_hands, resuit
 from pegboard.app.effects import Effect, Persist, SeatAnswer, SetBrightness
@@ -89,7 +90,8 @@ def enter(state: AppState, request: SeatEntry, now: float) -> Result:
     refused = _check(state, request)
     if refused is not None:
         if state.session is not None:
-            refused = in_words(state.session.state, request.seat, refused)
+            refused = in_words(state.session.state, request.seat, refused,
+                               named_cards(request.entries))
         return state, (SeatAnswer(request.ticket, request.seat, False, refused),)
     screen = state.screen
     # Pages still to be read on the box stay first; a refusal shown for a box key, and any
@@ -228,23 +230,26 @@ _CARDS = re.compile(rf"(?<![\w]){_NAMED}(?: {_NAMED})*(?![\w])")
 run of them listed with spaces (``dealt 5H 5D JC``)."""
 
 
-def in_words(gs: GameState, seat: int, text: str) -> str:
+def in_words(gs: GameState, seat: int, text: str, named: Collection[Card] = ()) -> str:
     """``text`` with every card it names said in words, for ``seat``'s phone: "count is 25:
     eight of hearts would make 33"; a run of cards as a list ("five of hearts, five of
-    diamonds and jack of clubs"). A card is named by its rank alone ("eight") when its suit
-    is no fact the seat knows: a card the table has seen whose suit nobody entered, or one
-    the seat holds by its rank alone (entered by rank on the box), whose suit is the card
-    wheel's stand-in. A word that is a player's name is left as it is.
+    diamonds and jack of clubs"). A card is said with its suit when a player entered that
+    suit, or when the phone's own request named it (``named``) and it is no card the table
+    has seen or the seat holds by its rank; every other card by its rank alone ("eight"):
+    its suit is the card wheel's stand-in for a card entered by rank, no fact. A word that
+    is a player's name is left as it is.
 
     >>> from pegboard.rules.game import Game
-    >>> in_words(Game(["Ann", "Ben"]).state, 0, "count is 25: 8H would make 33")
+    >>> in_words(Game(["Ann", "Ben"]).state, 0, "count is 25: 8H would make 33",
+    ...          [Card.parse("8H")])
     'count is 25: eight of hearts would make 33'
     """
     hand = gs.hands[seat] if 0 <= seat < gs.players else None
     by_rank = {card for card in hand or () if not gs.suit_entered(card)}
 
     def said(card: Card) -> str:
-        if gs.suit_entered(card) or (card not in gs.seen and card not in by_rank):
+        if gs.suit_entered(card) or (card in named and card not in gs.seen
+                                     and card not in by_rank):
             return EnteredCard.of(card).spoken
         return card.rank.spoken
 
@@ -257,6 +262,17 @@ def in_words(gs: GameState, seat: int, text: str) -> str:
         return spoken[0] if len(spoken) == 1 else f"{', '.join(spoken[:-1])} and {spoken[-1]}"
 
     return _CARDS.sub(run, text)
+
+
+def named_cards(entries: Collection[Event]) -> frozenset[Card]:
+    """The cards a request names itself (its hand, the card it lays, the starter)."""
+    found: set[Card] = set()
+    for event in entries:
+        if isinstance(event, Dealt | LaidAway):
+            found.update(event.cards)
+        elif isinstance(event, Play | Starter):
+            found.add(event.card)
+    return frozenset(found)
 
 
 def private_reason(gs: GameState, seat: int, reason: str) -> str:
