@@ -36,7 +36,7 @@ def _options(name: str) -> Options:
     return options
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(name=st.sampled_from(("run", "sim")), words=st.lists(st.sampled_from(WORDS), max_size=6))
 def test_what_is_read_plainly_is_what_argparse_reads(name: str, words: list[str]) -> None:
     plain = _options(name).read(name, words)
