@@ -463,8 +463,8 @@ def test_over_200_deals_the_coach_names_no_card_that_may_be_in_the_crib() -> Non
 
 
 def test_a_closed_deal_on_the_box_shows_no_hand_the_box_knows() -> None:
-    """A closed teaching game, both hands entered for advice with the cards laid away (the
-    box knows each hand kept): through the whole play, on every turn, the coach's line is
+    """A closed teaching game, both hands entered for advice and the cards laid away asked
+    (two presses each, as advised: the box then knows each hand kept): through the whole play, on every turn, the coach's line is
     what the count offers, the wheel lists ranks (never a hand, never a suit), and no page
     names a card as the player's."""
     from pegboard.sim.terminal import words_below
@@ -472,7 +472,7 @@ def test_a_closed_deal_on_the_box_shows_no_hand_the_box_knows() -> None:
     from tests.test_app_teaching import menu, teaching_game
 
     app = teaching_game()
-    for seat, dealt, away in ((1, BEN, "K♦ 7♠"), (0, ANN, "Q♥ K♠")):
+    for seat, dealt, away in ((1, BEN, "KD 7S"), (0, ANN, "QH KS")):
         menu(app, "Discard advice")
         app.feed(KnobTurn(seat), OK)
         for card in cards(dealt):
@@ -480,9 +480,10 @@ def test_a_closed_deal_on_the_box_shows_no_hand_the_box_knows() -> None:
             app.pick(card.pretty)
         while app.pages:
             app.read()
+        # The box asks which two went to the crib: two presses lay away as advised.
         assert app.view.title.endswith(" lays away")
-        for label in away.split():
-            app.pick(label)
+        app.feed(OK, OK)
+        assert app.game.laid_away[seat] == cards(away)
     app.pick("10")  # the starter
     turns = 0
     while app.game.phase is Phase.PLAY:
