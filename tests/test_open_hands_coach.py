@@ -464,9 +464,9 @@ def test_over_200_deals_the_coach_names_no_card_that_may_be_in_the_crib() -> Non
 
 def test_a_closed_deal_on_the_box_shows_no_hand_the_box_knows() -> None:
     """A closed teaching game, both hands entered for advice and the cards laid away asked
-    (two presses each, as advised: the box then knows each hand kept): through the whole play, on every turn, the coach's line is
-    what the count offers, the wheel lists ranks (never a hand, never a suit), and no page
-    names a card as the player's."""
+    (two presses each, as advised: the box then knows each hand kept): through the whole
+    play, on every turn, the coach's line is what the count offers, the wheel lists ranks
+    (never a hand, never a suit), and no page names a card as the player's."""
     from pegboard.sim.terminal import words_below
     from tests.support.app_driver import GO
     from tests.test_app_teaching import menu, teaching_game
