@@ -572,3 +572,21 @@ def test_a_claim_names_a_card_entered_by_rank_by_its_rank(tmp_path: Path) -> Non
 
 def cards_of(text: str) -> tuple[Card, ...]:
     return tuple(Card.parse(word) for word in text.split())
+
+
+def test_a_tap_reaches_the_scoreboard_at_once_not_at_its_next_poll(tmp_path: Path) -> None:
+    """The scoreboard served beside the phones reads the store when the board publishes a
+    saved batch: with its poll of the store ten minutes apart, a phone's tap still reaches
+    its event stream (within the bounded wait)."""
+    with phone_board(tmp_path, period=600.0) as board:
+        tokens = joined(board)
+        spectator = Listener(board.port, "/events")
+        try:
+            spectator.wait_for(b"event: game", "the scoreboard's first event")
+            status, data = act(board, tokens[1], {"do": "hand", "dealt": BEN_SIX,
+                                                  "away": BEN_SIX[4:]})
+            assert status == 200 and data["taken"], data
+            lines = len(board.store.current().records)  # type: ignore[union-attr]
+            spectator.wait_for(f'"lines":{lines},'.encode(), "the tap's line on the scoreboard")
+        finally:
+            spectator.close()

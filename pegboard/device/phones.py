@@ -52,14 +52,16 @@ class PhoneObserver:
 
 def add_phones(loop: DeviceLoop[AppState], store: Path, game_id: Callable[[], str | None],
                sock: socket.socket, *, hosts: Collection[str] | None,
-               limits: PhoneLimits = LIMITS) -> PhoneServer:
+               limits: PhoneLimits = LIMITS, period: float = 0.05) -> PhoneServer:
     """Serve phone seats for ``loop`` on ``sock``: the observer joins the loop's outputs,
-    the server starts on its thread. Call before the loop runs; stop the server after."""
+    the server starts on its thread. Call before the loop runs; stop the server after.
+    ``period``: how often the scoreboard beside the phones polls the store for what the
+    board did not publish (a change made by another process)."""
     desk = Desk(loop.inbox.put)
     observer = PhoneObserver(desk, game_id)
     loop.observers = (*loop.observers, observer)
     observer.publish(loop.state)
-    server = PhoneServer(store, desk, sock, hosts=hosts, limits=limits)
+    server = PhoneServer(store, desk, sock, hosts=hosts, limits=limits, period=period)
     if not server.start():
         log.error("the phone seats could not start: the board goes on without them")
     return server

@@ -71,6 +71,10 @@ class Desk:
         self.closing = False
         self._notices: dict[int, tuple[int, str, str | None]] = {}
         self._notice_ids = itertools.count(1)
+        # Called on the server's loop at each publication: the scoreboard served beside the
+        # phones looks at the store at once (the board has just saved the batch) instead of
+        # at its next poll.
+        self.on_change: Callable[[], None] | None = None
 
     # -- the loop's side -------------------------------------------------------------------
 
@@ -166,5 +170,7 @@ class Desk:
         changed, self._changed = self._changed, asyncio.Event()
         if changed is not None:
             changed.set()
+        if self.on_change is not None and not self.closing:
+            self.on_change()
         if also is not None:
             also()

@@ -39,6 +39,7 @@ class PhoneServer:
                               extra=phone_routes(desk, self.passes, limits=limits))
         self.server = uvicorn.Server(guarded_config(self.app, Limits(), own_process=False))
         self._thread = threading.Thread(target=self._serve, name="phones", daemon=True)
+        desk.on_change = self._scoreboard_now
 
     @property
     def address(self) -> tuple[str, int]:
@@ -54,6 +55,13 @@ class PhoneServer:
         while self._thread.is_alive() and not self.server.started:
             pause.wait(0.01)
         return bool(self.server.started)
+
+    def _scoreboard_now(self) -> None:
+        """The board published a batch it has saved: the scoreboard reads the store now, so a
+        tap reaches its event stream without waiting for the next poll (every ``period``)."""
+        hub = getattr(self.app.state, "hub", None)
+        if hub is not None:
+            hub.refresh()
 
     def _serve(self) -> None:
         self.server.run(sockets=[self.sock])

@@ -190,7 +190,7 @@ def listening_socket() -> socket.socket:
 
 def _start(board_store: Store, config: Config, sock: socket.socket, limits: PhoneLimits,
            views: list[View], frames_at: list[float], *, pairing: bool = False,
-           ) -> tuple[Simulator, PhoneServer, threading.Thread]:
+           period: float = 0.05) -> tuple[Simulator, PhoneServer, threading.Thread]:
     """The simulator's loop over the store, on its own thread, serving phones on ``sock``
     (``pairing``: with the board's pairing port, which frees a seat the app releases)."""
     clock = MonotonicClock()
@@ -206,7 +206,7 @@ def _start(board_store: Store, config: Config, sock: socket.socket, limits: Phon
     sim.start()
     server = add_phones(sim.loop, board_store.directory,
                         lambda: (lambda g: g.id if g else None)(board_store.current()),
-                        sock, hosts=frozenset(), limits=limits)
+                        sock, hosts=frozenset(), limits=limits, period=period)
     loop = threading.Thread(target=sim.loop.run, name="loop", daemon=True)
     loop.start()
     return sim, server, loop
@@ -224,13 +224,14 @@ def _stop(sim: Simulator, server: PhoneServer, loop: threading.Thread) -> None:
 def phone_board(folder: Path, *, dealer: int = 0, config: Config | None = None,
                 first: tuple[Event, ...] = (), rules: Rules | None = None,
                 limits: PhoneLimits = LENIENT, names: tuple[str, ...] = ("Ann", "Ben"),
-                club: ClubSeat | None = None, pairing: bool = False) -> Iterator[Board]:
+                club: ClubSeat | None = None, pairing: bool = False,
+                period: float = 0.05) -> Iterator[Board]:
     """A game of ``names`` (Ann and Ben unless told, ``dealer`` dealing the first hand) on a
     board serving phone seats; the loop runs on its own thread until the block ends.
     :meth:`Board.restart` stops the board and starts it again on the same store and port,
     as a power cut and a start-up would. ``club``: the game is a club night's (its seat,
     its tournament lock). ``pairing``: the board's pairing port runs too (a seat the box
-    releases is freed)."""
+    releases is freed). ``period``: the scoreboard's poll of the store."""
     with Store(folder / "store", owner="test") as store:
         store.new_game(GameHeader(names, rules or Rules(), club=club))
         for event in (Deal(dealer), *first):
@@ -240,7 +241,7 @@ def phone_board(folder: Path, *, dealer: int = 0, config: Config | None = None,
         sock = listening_socket()
         port = sock.getsockname()[1]
         sim, server, loop = _start(store, config or Config(), sock, limits, views, frames_at,
-                                   pairing=pairing)
+                                   pairing=pairing, period=period)
         board = Board(sim, store, server, port, views, frames_at)
 
         def restart() -> None:
@@ -251,7 +252,7 @@ def phone_board(folder: Path, *, dealer: int = 0, config: Config | None = None,
             again.listen(64)
             board.sim, board.server, running[0] = _start(store, config or Config(), again,
                                                          limits, views, frames_at,
-                                                         pairing=pairing)
+                                                         pairing=pairing, period=period)
 
         running = [loop]
         board.restarter = restart
