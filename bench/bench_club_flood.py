@@ -29,7 +29,8 @@ from pegboard.club.check import MAX_LINES
 from pegboard.club.results import connect, counters
 from pegboard.club.service import Subscriber
 from pegboard.club.topics import result_topic
-from tests.support.mosquitto import Broker, club_setup, free_port
+from tests.support.mosquitto import Broker, club_setup
+from tests.support.ports import free_port
 from tests.test_club_broker import Client, card
 
 JUNK = 10_000

@@ -8,6 +8,7 @@ import statistics
 import subprocess
 import tempfile
 import time
+from functools import partial
 from pathlib import Path
 
 from pegboard.link.board import BoardState
@@ -42,6 +43,11 @@ print("render", 200 * 1000000 // took)
 """
 
 
+def shows(link: SerialLink, board: BoardState) -> bool:
+    """The board acknowledged ``board``."""
+    return link.shown == board
+
+
 def main() -> None:
     """Print the figures."""
     cores = os.cpu_count()
@@ -74,7 +80,7 @@ def main() -> None:
             board = BoardState.from_scores([i % 122, (i * 7) % 122, 5], last=0)
             start = time.perf_counter()
             link.show(board)
-            assert pump(link, lambda b=board: link.shown == b)
+            assert pump(link, partial(shows, link, board))
             rounds.append(time.perf_counter() - start)
         rounds.sort()
         print(f"full-state round trip host -> firmware -> ACK over a pty: median "

@@ -86,6 +86,7 @@ def main() -> None:
                 count[gs.dealer] += 1
                 while board.game.phase is Phase.PLAY:
                     gs = board.game
+                    assert gs.to_act is not None
                     seat = gs.to_act
                     assert seat is not None
                     mine = _me(board, tokens[seat])

@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+import io
 import os
 import statistics
 import subprocess
@@ -24,7 +25,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from pegboard.app.effects import Changes, Effect
+from pegboard.app.effects import Changes, Effect, Sound
 from pegboard.app.state import AppState
 from pegboard.app.view import View
 from pegboard.config import Config, VoiceConfig
@@ -60,9 +61,11 @@ class FirstSample:
         assert process.stdin is not None and process.stdout is not None
         process.stdin.write(text.encode("utf-8"))
         process.stdin.close()
+        stdout = process.stdout
+        assert isinstance(stdout, io.BufferedReader)
         got = b""
         while len(got) <= WAV_HEADER:
-            chunk = process.stdout.read1(4096)
+            chunk = stdout.read1(4096)
             if not chunk:
                 break
             got += chunk
@@ -70,6 +73,9 @@ class FirstSample:
         process.stdout.read()
         process.wait()
         self.done.release()
+
+    def play(self, sound: Sound) -> None:
+        raise AssertionError(f"the bench's announcements are words, not sounds ({sound})")
 
     def stop(self) -> None:
         pass

@@ -369,7 +369,7 @@ def test_three_for_last_is_said_when_the_deal_follows_a_cut() -> None:
 
 def test_a_claimed_part_of_a_run_is_not_a_run_of_nothing() -> None:
     from pegboard.app.words import award_text
-    from pegboard.rules.state import Award
+    from pegboard.rules.state import Award, Reason
 
-    claimed = Award(0, 0, 2, "run", "Ann: run, as claimed: two")
+    claimed = Award(0, 0, 2, Reason.RUN, "Ann: run, as claimed: two")
     assert award_text(claimed, ("Ann", "Ben")) == "Ann: Run for 2"

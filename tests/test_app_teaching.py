@@ -57,7 +57,7 @@ def test_rule_help_from_the_menu() -> None:
     renege = [t.id for t in rulehelp.TOPICS].index("renege")
     app.feed(KnobTurn(renege), OK)
     topic = rulehelp.topic("renege")
-    assert app.view.screen is Screen.HELP
+    assert app.view.screen is Screen.HELP  # type: ignore[comparison-overlap]
     for page in range(len(topic.pages)):
         assert app.view.lines[: len(topic.pages[page])] == topic.pages[page]
         if page < len(topic.pages) - 1:

@@ -135,7 +135,7 @@ def _total(count: str) -> str:
 
 def test_a_later_count_said_by_its_total_is_the_act_it_names() -> None:
     """The check can fail: a total or a board that is not the act's is not taken for it."""
-    final = [("P1", "P1: fifteen two, fifteen four, and a pair is six", (88, 79))]
+    final: list[Act] = [("P1", "P1: fifteen two, fifteen four, and a pair is six", (88, 79))]
     assert _as_counted(("P1", "P1 still six", (88, 79)), final) == final[0]
     assert _as_counted(("P1", "P1 still eight", (88, 79)), final)[1] == "P1 still eight"
     assert _as_counted(("P1", "P1 still six", (88, 75)), final)[1] == "P1 still six"

@@ -106,8 +106,9 @@ def test_the_page_names_a_game_counted_by_the_clubs_game_points(tmp_path: Path,
     rescored, and how."""
     results = connect(tmp_path / "r.db")
     records, _ = club_records(4)
-    header = {**records[0], "rules": {**dict(records[0].get("rules") or {}),  # type: ignore[arg-type]
-                                      "game_points": "classic"}}
+    rules = records[0].get("rules") or {}
+    assert isinstance(rules, dict)
+    header = {**records[0], "rules": {**rules, "game_points": "classic"}}
     card = judge([header, *records[1:]], club="club", board="b1", game_id="g4").card
     assert card is not None
     store_result(results, card)

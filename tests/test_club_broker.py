@@ -15,12 +15,14 @@ from pathlib import Path
 import paho.mqtt.client as mqtt
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
+from paho.mqtt.reasoncodes import ReasonCode
 
 from pegboard.cli import main
 from pegboard.club.scorecard import judge
 from pegboard.club.topics import night_topic, result_topic
 from tests.support.club import Standings
-from tests.support.mosquitto import Broker, club_setup, free_port
+from tests.support.mosquitto import Broker, club_setup
+from tests.support.ports import free_port
 from tests.test_club_scorecard import club_records
 
 
@@ -46,8 +48,8 @@ class Client:
         self.refused = False
         self.dropped = threading.Event()
 
-        def connected(client: mqtt.Client, userdata: object, flags: object, reason: mqtt.
-                      ReasonCode, properties: object) -> None:
+        def connected(client: mqtt.Client, userdata: object, flags: object,
+                      reason: ReasonCode, properties: object) -> None:
             self.refused = reason.is_failure
             self.answered.set()
 

@@ -18,7 +18,8 @@ from pegboard.club.budget import MOST_WAITING, Budget, Waiting, waiting_count
 from pegboard.club.results import connect, counters
 from pegboard.club.service import Subscriber
 from pegboard.club.topics import result_topic
-from tests.support.mosquitto import Broker, club_setup, free_port
+from tests.support.mosquitto import Broker, club_setup
+from tests.support.ports import free_port
 from tests.test_club_broker import Client, card
 
 WAIT_S = 60.0

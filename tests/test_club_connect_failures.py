@@ -22,7 +22,8 @@ from pegboard.club.publisher import Publisher
 from pegboard.club.service import Subscriber
 from pegboard.club.setup import make_certificates
 from pegboard.store import Store
-from tests.support.mosquitto import Broker, club_setup, free_port
+from tests.support.mosquitto import Broker, club_setup
+from tests.support.ports import free_port
 
 WAIT_S = 60.0
 """How long a failed attempt may take to be logged: far above what it takes."""

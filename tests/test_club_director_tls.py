@@ -18,7 +18,8 @@ from starlette.testclient import TestClient
 from pegboard.cli import main
 from pegboard.club.page import DIRECTOR_IN_CLEAR, Notes, create_app, local
 from tests.support.club import Standings
-from tests.support.mosquitto import Broker, free_port
+from tests.support.mosquitto import Broker
+from tests.support.ports import free_port
 
 SECRET = "correct horse battery"
 

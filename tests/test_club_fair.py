@@ -25,7 +25,8 @@ from pegboard.club.refusals import Refusals, digest
 from pegboard.club.results import KEEP_REFUSED, connect, counters, transaction
 from pegboard.club.service import Subscriber
 from pegboard.club.topics import result_topic
-from tests.support.mosquitto import Broker, club_setup, free_port
+from tests.support.mosquitto import Broker, club_setup
+from tests.support.ports import free_port
 from tests.test_club_broker import Client, card
 
 WAIT_S = 60.0

@@ -17,7 +17,8 @@ from pegboard.club.rate import RESULTS_BURST, RESULTS_PER_MINUTE
 from pegboard.club.results import connect
 from pegboard.club.topics import MAX_MESSAGE, result_topic, topic
 from tests.support.club import Standings
-from tests.support.mosquitto import Broker, club_setup, free_port
+from tests.support.mosquitto import Broker, club_setup
+from tests.support.ports import free_port
 from tests.test_club_broker import Client, card
 
 JUNK = 600

@@ -70,7 +70,7 @@ def correction(seed: int) -> list[Any]:
 
 
 def corrected(records: Records, seed: int) -> Records:
-    return [*records, *(dump(event) for event in correction(seed))]  # type: ignore[arg-type]
+    return [*records, *(dump(event) for event in correction(seed))]
 
 
 def test_the_same_game_from_any_board_or_under_any_game_id_counts_once(tmp_path: Path
@@ -237,7 +237,7 @@ def test_a_correction_and_a_renamed_board_on_the_broker(tmp_path: Path, boards: 
             assert table_of(service.get("/api/standings?night=1")) == expected_standings(
                 [played])
             for event in correction(5):
-                store.append(dump(event))  # type: ignore[arg-type]
+                store.append(dump(event))
             status = service.wait_for(1, corrections=1)
         loser = 1 - played.winner
         scores = list(played.scores)

@@ -19,7 +19,8 @@ from pegboard.cli import main
 from pegboard.club.setup import make_certificates
 from pegboard.club.topics import result_topic
 from tests.support.club import Standings
-from tests.support.mosquitto import Broker, free_port
+from tests.support.mosquitto import Broker
+from tests.support.ports import free_port
 from tests.test_club_broker import Client, card
 
 WAIT_S = 60.0

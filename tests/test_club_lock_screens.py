@@ -20,7 +20,7 @@ from pegboard.rules.value import replace
 from pegboard.sim.keys import parse_script
 from pegboard.sim.script import run_script
 from pegboard.store import Store
-from pegboard.ui.render import lock_mark
+from pegboard.ui.marks import lock_mark
 from pegboard.voice.audio import LOCKED
 from pegboard.voice.hook import Transcript
 from tests.support.announcing import said_over_keys

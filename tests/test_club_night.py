@@ -79,9 +79,9 @@ def run_night(tmp_path: Path, boards: Path, broker: Broker, tables: int, rounds:
         assert status["results"] == tables * rounds  # none lost, none counted twice
         night = service.get("/api/standings?night=1")
         assert table_of(night) == expected_standings(played)
-        boards = {f"board-{t}" for t in range(1, tables + 1)}
-        live = service.wait_for_tables(boards)  # the boards' retained live states
-        assert {b["board"] for b in live} == boards
+        names = {f"board-{t}" for t in range(1, tables + 1)}
+        live = service.wait_for_tables(names)  # the boards' retained live states
+        assert {b["board"] for b in live} == names
         assert all(len(b["state"]["players"]) == 2 for b in live)
         upcoming = service.get("/api/seating")  # the seating's extra round is next
         assert upcoming["round"] == rounds + 1 and len(upcoming["tables"]) == tables

@@ -22,7 +22,8 @@ from pegboard.device.club_status import PERIOD_S
 from pegboard.rules.value import replace
 from pegboard.store import Store
 from tests.support.club import Standings, write_club_game
-from tests.support.mosquitto import Broker, club_setup, free_port
+from tests.support.mosquitto import Broker, club_setup
+from tests.support.ports import free_port
 from tests.test_club_refused import Clock, board_loop, settle
 
 

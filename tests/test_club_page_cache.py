@@ -32,7 +32,7 @@ def test_answers_are_made_once_per_version_from_one_connection(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = results_db(tmp_path)
     opened: list[Path] = []
-    real = page.connect
+    real = connect
 
     def counting(at: Path, **kwargs: Any) -> sqlite3.Connection:
         opened.append(at)

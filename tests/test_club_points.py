@@ -35,7 +35,9 @@ def classic_card(seed: int, members: tuple[str, str] = ("101", "102")) -> dict[s
     """``seed``'s game played at a table whose setup said "Game points: classic"."""
     records, _ = club_records(seed, members=members)
     header = dict(records[0])
-    header["rules"] = {**dict(header.get("rules") or {}), "game_points": "classic"}
+    rules = header.get("rules") or {}
+    assert isinstance(rules, dict)
+    header["rules"] = {**rules, "game_points": "classic"}
     card = judge([header, *records[1:]], club="club", board="b1", game_id=f"g{seed}").card
     assert card is not None and card["rules"]["game_points"] == "classic"
     return card

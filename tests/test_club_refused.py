@@ -17,7 +17,8 @@ from gpiozero.pins.mock import MockFactory
 from pegboard.app.inputs import Button, Press
 from pegboard.app.machine import AppState, initial_state
 from pegboard.app.view import PageKind, Screen
-from pegboard.club.publisher import STATUS_NAME, Publisher
+from pegboard.club.publisher import Publisher
+from pegboard.club.status import STATUS_NAME
 from pegboard.config import Config
 from pegboard.device.build import APP, make_club_watch, outputs
 from pegboard.device.club_status import PERIOD_S, ClubWatch
@@ -28,7 +29,8 @@ from pegboard.sim.fakes import FakeClock, RecordingDisplay
 from pegboard.store import Store
 from tests.support.club import Standings, write_club_game
 from tests.support.memory_store import MemoryStore
-from tests.support.mosquitto import Broker, club_setup, free_port
+from tests.support.mosquitto import Broker, club_setup
+from tests.support.ports import free_port
 
 
 class Clock:

@@ -132,7 +132,7 @@ class NightWatch:
 
         def message(client: mqtt.Client, userdata: object, found: mqtt.MQTTMessage) -> None:
             with self.came:
-                self.seen.append(parse_night(found.payload))
+                self.seen.append(parse_night(bytes(found.payload)))
                 self.came.notify_all()
 
         self.client.on_message = message

@@ -16,7 +16,8 @@ from pegboard.commands.club_settings import settings
 from pegboard.commands.parsers import build_parser
 from pegboard.store import Store
 from tests.support.club import Publisher, Standings, write_club_game
-from tests.support.mosquitto import Broker, club_setup, free_port
+from tests.support.mosquitto import Broker, club_setup
+from tests.support.ports import free_port
 
 
 def some_ca(folder: Path) -> str:

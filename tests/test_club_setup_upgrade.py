@@ -20,7 +20,8 @@ from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion
 from pegboard.cli import main
 from pegboard.club.setup import acl
 from pegboard.club.topics import MAX_MESSAGE, night_topic
-from tests.support.mosquitto import Broker, club_setup, free_port
+from tests.support.mosquitto import Broker, club_setup
+from tests.support.ports import free_port
 from tests.support.waiting import LIVENESS_S
 from tests.test_club_broker import Client
 

@@ -90,7 +90,7 @@ AUDIO_MD = Path(__file__).resolve().parent.parent / "hardware" / "audio.md"
 
 def documented_config() -> str:
     """The config block hardware/audio.md gives for the amplifier (the first with ``[voice]``)."""
-    blocks = re.findall(r"```\n(.*?)```", AUDIO_MD.read_text(encoding="utf-8"), re.S)
+    blocks: list[str] = re.findall(r"```\n(.*?)```", AUDIO_MD.read_text(encoding="utf-8"), re.S)
     return next(block for block in blocks if "[voice]" in block)
 
 

@@ -136,9 +136,9 @@ def check_store(
         history = reader.history()
         assert reader.notices == []
         assert len(history) == number
-        for index, game in enumerate(history):
-            assert game.lines == (plan.headers[index], *plan.lines[index]), index
-            assert not game.result["abandoned"]
+        for index, finished in enumerate(history):
+            assert finished.lines == (plan.headers[index], *plan.lines[index]), index
+            assert not finished.result["abandoned"]
         if checked is not None:
             checked[0] = number
     current = reader.current()

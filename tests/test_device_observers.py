@@ -11,7 +11,14 @@ from typing import Any
 
 from gpiozero.pins.mock import MockFactory
 
-from pegboard.app.effects import Changes, Persist, PersistNewGame, PersistUndo, UpdateLeds
+from pegboard.app.effects import (
+    Changes,
+    Effect,
+    Persist,
+    PersistNewGame,
+    PersistUndo,
+    UpdateLeds,
+)
 from pegboard.app.inputs import Button, KnobTurn, Press
 from pegboard.app.machine import AppState, initial_state
 from pegboard.app.session import Session
@@ -132,7 +139,7 @@ def test_an_entry_taken_back_in_its_own_batch_is_not_reported(factory: MockFacto
     loop.feed([OK, OK, KnobTurn(1), OK])
     loop.feed([OK, Press(Button.UNDO)])  # the starter, and at once taken back
     assert loop.state.session is not None and len(loop.state.session.events) == 1
-    assert first.seen[-1].added == ()
+    assert not first.seen[-1].added
     loop.feed([OK, Press(Button.UNDO), OK])  # taken back, entered again: the last in force
     reports = first.seen[-1].added
     assert [type(r.event) for r in reports] == [Starter]
@@ -177,9 +184,10 @@ def test_changes_net_what_a_run_of_saved_effects_adds_and_withdraws() -> None:
         session, report = session.apply(event)
         reports.append(report)
     deal, starter, five = reports
-    run = reduce(Changes.after, [PersistUndo(five), PersistUndo(starter),
-                                 Persist(starter.event, starter), Persist(Deal(), deal),
-                                 PersistUndo(deal)], Changes())
+    saved: list[Effect] = [PersistUndo(five), PersistUndo(starter),
+                           Persist(starter.event, starter), Persist(Deal(), deal),
+                           PersistUndo(deal)]
+    run = reduce(Changes.after, saved, Changes())
     assert run.withdrawn == (starter, five)  # in the order they had been entered
     assert run.added == (starter,)  # the deal was added and taken back in the run
     assert not run.began

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import serial
 
 from pegboard.link.board import BoardState
 from pegboard.link.fwsim import FIRMWARE_DIR, FirmwareProcess, tool
@@ -61,8 +62,10 @@ def test_each_tools_interrupt_hands_the_board_back(
     for data in writes:
         if not board.running:
             break  # stopped by the first repeat: the rest reaches the REPL, as on a Pico
-        link.port.write(data)
-        link.port.flush()
+        port = link.port
+        assert isinstance(port, serial.Serial)  # the link's own opener: pyserial's port
+        port.write(data)
+        port.flush()
     assert pump(link, lambda: not board.running), tool_name
     assert board.process is not None and board.process.wait() == 0
     assert f"stopped by {seen!r}" in board.log(), board.log()

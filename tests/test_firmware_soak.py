@@ -12,6 +12,7 @@ import signal
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -96,6 +97,21 @@ def fresh_heartbeat(link: SerialLink) -> Heartbeat:
     return link.heartbeat
 
 
+def in_sync_on(link: SerialLink, board: BoardState) -> bool:
+    """The board acknowledged ``board``, the newest state the link sent."""
+    return link.in_sync and link.shown == board
+
+
+def showing_now(link: SerialLink, board: BoardState) -> bool:
+    """The board acknowledged ``board`` and its heartbeat says it shows that very frame."""
+    return in_sync_on(link, board) and showing(link)
+
+
+def refused_again(link: SerialLink, refused: int) -> bool:
+    """The board's count of lines refused as old went up by one from ``refused``."""
+    return stale_count(link) == refused + 1
+
+
 def soak(directory: Path, frames: int, seed: int) -> SoakReport:
     rnd = random.Random(seed)
     report = SoakReport()
@@ -133,7 +149,7 @@ def soak(directory: Path, frames: int, seed: int) -> SoakReport:
                 pump(link, lambda: not link.is_up, timeout=5)
                 firmware.plug()
                 started = time.monotonic()
-                assert pump(link, lambda b=board: link.in_sync and link.shown == b), link.status
+                assert pump(link, partial(in_sync_on, link, board)), link.status
                 report.resync.append(time.monotonic() - started)
             elif fault < 0.052 and firmware.process is not None:
                 kind = "stall"
@@ -142,19 +158,18 @@ def soak(directory: Path, frames: int, seed: int) -> SoakReport:
                 firmware.process.send_signal(signal.SIGCONT)
             elif fault < 0.07 and port is not None and len(sent) > 3:
                 kind = "replay"  # an old STATE line arrives again after the newest
-                assert pump(link, lambda b=board: link.in_sync and link.shown == b)
+                assert pump(link, partial(in_sync_on, link, board))
                 refused = fresh_heartbeat(link).stale or 0
                 port.write(rnd.choice(sent[:-1]))
                 # The board refuses it as old: the link would resend a board the heartbeat
                 # says is not shown, so recovering alone would not tell a refusal from a slip.
-                assert pump(link, lambda n=refused: stale_count(link) == n + 1), (
+                assert pump(link, partial(refused_again, link, refused)), (
                     f"the replayed line was not refused as old: {link.heartbeat}")
             if kind:
                 report.faults[kind] = report.faults.get(kind, 0) + 1
             # Recovered: the board acknowledges the newest state and its heartbeat says it
             # shows that very frame (not an older one replayed to it).
-            assert pump(link, lambda b=board: link.in_sync and link.shown == b and showing(link)
-                        ), (
+            assert pump(link, partial(showing_now, link, board)), (
                 f"stuck after {report.frames} frames: {link.status}\n{firmware.log()}"
             )
             report.frames += 1

@@ -52,7 +52,8 @@ def test_a_damaged_last_line_falls_back_to_the_line_before(tmp_path: Path) -> No
     log.write_bytes(b"".join(lines[:-1]) + lines[-1][:-9] + b"garbage\n")
     after = glance(tmp_path)
     assert after is not None and after.players == ("Ann", "Ben")
-    assert after.scores is not None and sum(after.scores) <= sum(before.scores)  # type: ignore[union-attr]
+    assert before is not None and before.scores is not None
+    assert after.scores is not None and sum(after.scores) <= sum(before.scores)
 
 
 def test_no_game_or_a_game_without_scores(tmp_path: Path) -> None:

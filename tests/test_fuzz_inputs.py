@@ -26,6 +26,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from types import FrameType
 
@@ -261,7 +262,7 @@ def fuzz_replay(cases: int, seed: int, folder: Path) -> Tally:
         argv = ["replay", *as_json, "-" if from_stdin else str(record)]
         label = f"replay #{number} (seed {seed}) {data[:120]!r}"
         stdin = data if from_stdin else None
-        outcome = run_case(tally, label, lambda argv=argv, stdin=stdin: run_cli(argv, stdin))
+        outcome = run_case(tally, label, partial(run_cli, argv, stdin))
         if isinstance(outcome, tuple):
             clear_refusal(tally, label, outcome[0], outcome[1], "pegboard replay: ")
     return tally
@@ -270,7 +271,7 @@ def fuzz_replay(cases: int, seed: int, folder: Path) -> Tally:
 def test_the_examples_replay_cleanly_before_mutation(tmp_path: Path) -> None:
     tally = Tally("examples")
     for path in EXAMPLES:
-        outcome = run_case(tally, path.name, lambda path=path: run_cli(["replay", str(path)]))
+        outcome = run_case(tally, path.name, partial(run_cli, ["replay", str(path)]))
         assert outcome == (0, "")
     tally.check()
 
@@ -340,8 +341,8 @@ def fuzz_game_add(cases: int, seed: int, store: Path) -> Tally:
     rng = random.Random(seed)
     lines = [line for path in EXAMPLES for line in path.read_bytes().splitlines()[1:] if line]
     tally = Tally("game add")
-    outcome = run_cli(["game", "new", HEADER.decode(), "--store", str(store)])
-    assert outcome[0] == 0, outcome
+    created = run_cli(["game", "new", HEADER.decode(), "--store", str(store)])
+    assert created[0] == 0, created
     for number in range(cases):
         data = junk_line(rng, lines)
         label = f"game add #{number} {data[:120]!r}"
@@ -349,13 +350,13 @@ def fuzz_game_add(cases: int, seed: int, store: Path) -> Tally:
         # hold a NUL.
         line = data.replace(b"\0", b"").decode("utf-8", "surrogateescape")
         argv = ["game", "add", "--store", str(store), "--", line]
-        outcome = run_case(tally, label, lambda argv=argv: run_cli(argv))
+        outcome = run_case(tally, label, partial(run_cli, argv))
         if isinstance(outcome, tuple):
             clear_refusal(tally, label, outcome[0], outcome[1], "pegboard game")
     # The crash: one accepted line broke every later command. Still readable?
     for argv in (["status"], ["export"], ["list"]):
         outcome = run_case(tally, f"game {argv[0]} after the junk",
-                           lambda argv=argv: run_cli(["game", *argv, "--store", str(store)]))
+                           partial(run_cli, ["game", *argv, "--store", str(store)]))
         assert isinstance(outcome, tuple) and outcome[0] == 0, outcome
     return tally
 

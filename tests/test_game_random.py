@@ -161,7 +161,7 @@ def _noise(rng: random.Random, players: int) -> Event:
     def cards(k: int) -> tuple[Card, ...]:
         return tuple(rng.sample(DECK, k))
 
-    return rng.choice([
+    noise: list[Event] = [
         Play(seat(), rng.choice(DECK)), Go(seat()), Show(seat(), cards(rng.choice([3, 4, 5]))),
         Crib(cards(rng.choice([3, 4]))), Peg(seat(), rng.randint(-5, 200)),
         Penalty(seat(), rng.choice(["renege", "misdeal", "wrong-number-of-cards", "x"]),
@@ -170,7 +170,8 @@ def _noise(rng: random.Random, players: int) -> Event:
         Deal(rng.choice([None, seat()])), Starter(rng.choice(DECK)),
         Cut(cards(rng.choice([players, players + 1]))), Dealt(seat(), cards(6)),
         NewGame(rng.choice([None, seat()])),
-    ])
+    ]
+    return rng.choice(noise)
 
 
 @pytest.mark.parametrize("seed", range(40))

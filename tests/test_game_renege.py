@@ -185,7 +185,7 @@ def test_three_players_the_penalty_goes_left_and_every_hand_gives_back() -> None
     (report,) = game.state.reneges
     assert (report.player, report.count, report.cards, report.to) == (2, 29, (C("AC"),), 0)
     before = game.state.scores
-    awards = game.apply(Penalty(2, "renege"))
+    awards = list(game.apply(Penalty(2, "renege")))
     assert awards[-1].reason == "penalty" and (awards[-1].player, awards[-1].points) == (0, 2)
     state = game.state
     # Nothing was pegged before Cat's go: every point of the deal is taken back.

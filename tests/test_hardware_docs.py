@@ -16,7 +16,8 @@ from pegboard.config import DisplayConfig, InputConfig, LinkConfig, config_from_
 from pegboard.config.schema import SECTIONS as CONFIG_SECTIONS
 from pegboard.config.schema import section_keys
 from pegboard.errors import ConfigError
-from pegboard.link.drawings import DRAWINGS, board_size_mm, board_svg, template_svg
+from pegboard.link.assembly import board_size_mm
+from pegboard.link.drawings import DRAWINGS, board_svg, template_svg
 from pegboard.link.layout import LedConfig
 from pegboard.link.schematic import header_pin, wiring_diagram
 from pegboard.link.serial_link import SerialLink

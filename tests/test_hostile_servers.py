@@ -27,7 +27,7 @@ from tests.support.hostile import (
     scoreboard_store,
     stream_from,
 )
-from tests.support.mosquitto import free_port
+from tests.support.ports import free_port
 
 LIVENESS_S = 60.0
 """How long an answer may take before the server counts as shutting the client out: far
@@ -242,8 +242,8 @@ def test_the_standings_closes_a_request_not_whole_within_its_deadline(tmp_path: 
                 watch.register(conn, selectors.EVENT_READ)
             while open_ and time.monotonic() - started < 120:  # a bound, not a speed
                 for key, _ in watch.select(timeout=0.5):  # a byte every half second
+                    assert isinstance(key.fileobj, socket.socket)
                     conn = key.fileobj
-                    assert isinstance(conn, socket.socket)
                     try:
                         data = conn.recv(100)
                     except ConnectionResetError:
@@ -275,8 +275,8 @@ def test_the_standings_over_a_database_it_cannot_read_is_503_with_the_headers(
         assert get(port, "/api/status")[0] == 200
         for path in tmp_path.glob("r.db*"):
             path.write_bytes(b"not a database " * 400)  # in place: the same files
-        for path in ("/api/standings?night=1", "/api/specials?night=2"):  # not made before
-            status, answer = get(port, path)
+        for asked in ("/api/standings?night=1", "/api/specials?night=2"):  # not made before
+            status, answer = get(port, asked)
             assert status == 503 and b"results database" in answer, answer[:300]
             assert has_security_headers(answer) and b"Traceback" not in answer
         status, answer = get(port, "/")

@@ -134,14 +134,14 @@ def test_every_refusal_is_clean_and_carries_the_security_headers(board: Board) -
         answer = ask(board.port, b"POST " + route + b" HTTP/1.1\r\nHost: localhost\r\n"
                                  b"Content-Length: 3\r\nConnection: close\r\n\r\nabc")
         assert answer.startswith(b"HTTP/1.1 405") and has_security_headers(answer)
-    for garbage, status in (
+    for garbage, refused in (
             (b"NOT HTTP AT ALL\r\n\r\n", b"400"),
             (b"GET / HTTP/1.1\r\nHost: localhost\r\nContent-Length: zz\r\n\r\n", b"400"),
             (b"GET / HTTP/1.1\r\nHost: localhost\r\nX: " + b"a" * 9000 + b"\r\n\r\n", b"431"),
             (b"POST / HTTP/1.1\r\nHost: localhost\r\nContent-Length: 20000\r\n\r\n"
              + b"a" * 20000, b"431")):
         answer = ask(board.port, garbage)
-        assert answer.startswith(b"HTTP/1.1 " + status), answer[:200]
+        assert answer.startswith(b"HTTP/1.1 " + refused), answer[:200]
         assert has_security_headers(answer)
     status, log = board.stop()
     assert "Traceback" not in log
@@ -169,8 +169,8 @@ def test_a_request_not_whole_within_the_deadline_is_closed(board: Board) -> None
         while open_ and time.monotonic() - started < 120:
             ready = watch.select(timeout=0.5)  # a byte every half second
             for key, _ in ready:
+                assert isinstance(key.fileobj, socket.socket)
                 conn = key.fileobj
-                assert isinstance(conn, socket.socket)
                 try:
                     data = conn.recv(100)
                 except ConnectionResetError:

@@ -143,14 +143,14 @@ def read(image: Image.Image) -> list[Read]:
                 found.append(Read(glyph, x, y, shape.width, shape.height))
     found.sort(key=lambda r: (r.y, r.height, r.x))
     joined: list[Read] = []
-    for glyph in found:
+    for piece in found:
         last = joined[-1] if joined else None
-        if (last is not None and (last.y, last.height) == (glyph.y, glyph.height)
-                and 0 <= glyph.x - (last.x + last.width) <= glyph.width):
-            joined[-1] = Read(last.text + glyph.text, last.x, last.y,
-                              glyph.x + glyph.width - last.x, last.height)
+        if (last is not None and (last.y, last.height) == (piece.y, piece.height)
+                and 0 <= piece.x - (last.x + last.width) <= piece.width):
+            joined[-1] = Read(last.text + piece.text, last.x, last.y,
+                              piece.x + piece.width - last.x, last.height)
         else:
-            joined.append(glyph)
+            joined.append(piece)
     return joined
 
 

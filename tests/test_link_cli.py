@@ -61,10 +61,15 @@ def test_flash_checks_the_handshake_after_copying(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     ran: list[list[str]] = []
+
+    def runner(command: list[str]) -> int:
+        ran.append(command)
+        return 0
+
     with FirmwareProcess(tmp_path) as firmware:
         args = argparse.Namespace(device=str(firmware.port), serial=None,
                                   firmware=FIRMWARE_DIR, dry_run=False)
-        assert leds.run_flash(args, runner=lambda c: ran.append(c) or 0) == 0
+        assert leds.run_flash(args, runner=runner) == 0
     assert ran and ran[0][1] == "connect"
     assert "LED board firmware 1.1.0 speaks protocol v1: OK" in capsys.readouterr().out
 

@@ -12,14 +12,21 @@ import pytest
 
 from pegboard.errors import ConfigError
 from pegboard.link.fwsim import FIRMWARE_DIR, tool
-from pegboard.link.layout import LedConfig, hole_position, layout_table, led_index
+from pegboard.link.layout import (
+    End,
+    LedConfig,
+    Order,
+    hole_position,
+    layout_table,
+    led_index,
+)
 from tests.support.firmware import load_firmware
 
+ORDERS: tuple[Order, ...] = ("street", "track")
+ENDS: tuple[End, ...] = ("left", "right")
 ALL_CONFIGS = [
     LedConfig(tracks=t, order=o, serpentine=s, hole1_end=e, skip=k)
-    for t, o, s, e, k in itertools.product(
-        (2, 3), ("street", "track"), (True, False), ("left", "right"), (0, 1)
-    )
+    for t, o, s, e, k in itertools.product((2, 3), ORDERS, (True, False), ENDS, (0, 1))
 ]
 
 

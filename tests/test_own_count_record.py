@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from io import StringIO
 from pathlib import Path
+from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
@@ -70,14 +71,15 @@ def test_the_owners_count_is_a_record_line_the_engine_reports(
         done.push(OwnCountEntry(0, 7))
 
 
-def lan_page(store: Path, lines: list[str]) -> tuple[dict[str, object], str]:
+def lan_page(store: Path, lines: list[str]) -> tuple[dict[str, Any], str]:
     """The LAN page's game object (as its event stream sends it) and the page's HTML, with
     ``lines`` written into a real store."""
     game = ScriptedGame(store, lines)
     game.play_to(len(lines))
     try:
-        with TestClient(create_app(store)) as client:
-            client.app.state.hub.refresh()
+        app = create_app(store)
+        with TestClient(app) as client:
+            app.state.hub.refresh()
             answer = client.get("/api/game")
             assert answer.status_code == 200
             data = answer.json()["game"]

@@ -139,16 +139,16 @@ def test_every_line_and_note_is_what_the_scorer_says() -> None:
         elif note.startswith("Gave away: "):
             gave = re.match(r"Gave away: an? (\w+) back made (.*);", note)
             assert gave is not None, note
-            answer, said = gave.groups()
-            reply = next(c for c in known.unseen() if _label(c.rank) == answer)
+            named, said = gave.groups()
+            reply = next(c for c in known.unseen() if _label(c.rank) == named)
             after = (*known.pile, played, reply)
             assert said == say_play(score_play(after), sum(c.pips for c in after)).lower()
         closed = play_note(known, played, open_hand=False)  # names no card still held
         if closed is not None:
             gave = re.fullmatch(r"Gave away: an? (\w+) back made ([^;]*)", closed)
             assert gave is not None, closed
-            answer, said = gave.groups()
-            reply = next(c for c in known.unseen() if _label(c.rank) == answer)
+            named, said = gave.groups()
+            reply = next(c for c in known.unseen() if _label(c.rank) == named)
             after = (*known.pile, played, reply)
             assert said == say_play(score_play(after), sum(c.pips for c in after)).lower()
     assert lines > 200 and notes > 10 and only > 10
@@ -235,11 +235,11 @@ def test_what_the_count_offers_is_what_the_scorer_says() -> None:
     import random
     rng = random.Random(3)
     for _ in range(300):
-        pile: list[Card] = []
+        laid: list[Card] = []
         for card in rng.sample(DECK, 5):
-            if sum(c.pips for c in pile) + card.pips <= 31 and rng.random() < 0.7:
-                pile.append(card)
-        rng_piles.append(tuple(pile))
+            if sum(c.pips for c in laid) + card.pips <= 31 and rng.random() < 0.7:
+                laid.append(card)
+        rng_piles.append(tuple(laid))
     for pile in rng_piles:
         line = count_line(pile)
         count = sum(c.pips for c in pile)

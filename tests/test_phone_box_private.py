@@ -20,6 +20,7 @@ import pytest
 from pegboard.app import open_hands, private, table, teach, wheels
 from pegboard.app.effects import SeatNotice
 from pegboard.app.inputs import KnobTurn, Pairing, PhoneSeats, RankKey, SeatCode
+from pegboard.app.picker import rank_label
 from pegboard.app.state import CardEntry, WheelScreen
 from pegboard.app.view import PageKind, Screen
 from pegboard.app.words import wrap
@@ -77,7 +78,7 @@ def test_held_ok_on_the_box_lists_every_suit_of_a_rank_a_phone_holds() -> None:
     held = phones.gs.dealt[0]
     assert held is not None
     rank = held[3].rank
-    label = wheels.picker.rank_label(rank)
+    label = rank_label(rank)
     picker = app.view.picker
     assert picker is not None
     app.feed(KnobTurn(list(picker.options).index(label) - picker.index))  # on to the rank
@@ -116,8 +117,9 @@ def test_a_starter_a_phone_holds_is_refused_on_the_box_naming_nobody() -> None:
     # The card on the table is entered by its rank alone: a stand-in no hand holds.
     other = next(c for c in DECK if c not in (phones.gs.dealt[0] or ())
                  and c not in (phones.gs.dealt[1] or ()))
-    app.pick(wheels.picker.rank_label(other.rank))
-    assert app.game.phase is Phase.PLAY and app.game.starter is not None
+    app.pick(rank_label(other.rank))
+    assert app.game.phase is Phase.PLAY  # type: ignore[comparison-overlap]
+    assert app.game.starter is not None
     assert all(app.game.starter not in (d or ()) for d in app.game.dealt)
 
 
@@ -300,7 +302,7 @@ def test_a_phone_names_the_starters_suit_by_its_letter() -> None:
 
 
 def rank_of(card: Card) -> str:
-    return wheels.picker.rank_label(card.rank)
+    return rank_label(card.rank)
 
 
 def box_plays_ben(phones: Phones, ann: tuple[Card, ...], ben: tuple[Card, ...]) -> None:
@@ -591,7 +593,7 @@ def test_a_phones_seat_is_coached_on_its_phone_alone() -> None:
         return seat_json(session.game, 1, game_id=None, phones=app.state.phones)
 
     line = his()["coach"]["line"]
-    assert line and any(card.rank.symbol in line or wheels.picker.rank_label(card.rank) in line
+    assert line and any(card.rank.symbol in line or rank_label(card.rank) in line
                         for card in ben[:4]), line
     assert phones.send(1, Play(1, ben[3])).taken  # his 4 led
     app.read()

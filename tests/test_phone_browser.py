@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
@@ -34,8 +35,8 @@ pytestmark = pytest.mark.skipif(chromium() is None,
 
 ANN_SIX = ["5H", "5D", "JC", "4S", "KH", "2C"]
 BEN_SIX = ["6H", "9D", "TC", "3S", "QH", "AC"]
-PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True,
-         "device_scale_factor": 2}
+PHONE: dict[str, Any] = {"viewport": {"width": 360, "height": 740}, "is_mobile": True,
+                         "has_touch": True, "device_scale_factor": 2}
 
 
 @pytest.fixture(scope="module")
@@ -108,8 +109,8 @@ def test_two_phones_and_the_box_play_a_deal(browser: Browser, tmp_path: Path) ->
         refused = 0
         while board.game.phase is Phase.PLAY:
             gs = board.game
+            assert gs.to_act is not None
             seat = gs.to_act
-            assert seat is not None
             page = pages[seat]
             expect(page.locator("#asked")).to_have_text(
                 f"Your turn, count {gs.count}: tap a card, or Go.")

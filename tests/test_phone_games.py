@@ -57,8 +57,8 @@ pytestmark = [pytest.mark.skipif(chromium() is None,
                                  reason="needs chromium (`make test` installs it)"),
               pytest.mark.timeout(600)]
 
-PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True,
-         "device_scale_factor": 2}
+PHONE: dict[str, Any] = {"viewport": {"width": 360, "height": 740}, "is_mobile": True,
+                         "has_touch": True, "device_scale_factor": 2}
 NAMES = ("Ann", "Ben", "Cat", "Dan")
 CONTROL = re.compile(r"^\s*- (button|textbox|spinbutton|combobox|link|checkbox|radio)\b(.*)$")
 
@@ -449,8 +449,11 @@ def whole_game(table: Table, rng: random.Random, *, box_go: int | None = None,
             break
         if table.on_box:
             table.show(hands)
-        wait_for(table.board, lambda deal_no=deal_no: table.gs.deal_no == deal_no + 1
-                 or table.gs.winner is not None, "the next deal")
+
+        def next_deal_or_won(past: int = deal_no) -> bool:
+            return table.gs.deal_no == past + 1 or table.gs.winner is not None
+
+        wait_for(table.board, next_deal_or_won, "the next deal")
         table.counted(hands, dealer)
         if table.gs.winner is None:
             assert table.referee_scores() == list(table.gs.scores), table.record
@@ -987,10 +990,10 @@ def test_a_screen_reader_reads_each_state_in_order_and_hears_each_change_once(
         texts = [text for node, text in heard if node == region]
         assert texts, (region, heard)
         assert all(a != b for a, b in itertools.pairwise(texts)), (region, texts)
-    asked = [text for node, text in heard if node == "asked"]
-    assert sum(text.startswith("Your turn") for text in asked) == turns, asked
+    asks = [text for node, text in heard if node == "asked"]
+    assert sum(text.startswith("Your turn") for text in asks) == turns, asks
     assert [f"Tap the 6 cards you were dealt ({n} so far)." for n in range(1, 6)] == [
-        text for text in asked if text.startswith("Tap the 6")][:5], asked
+        text for text in asks if text.startswith("Tap the 6")][:5], asks
 
 
 RANK_WORDS = {"A": "ace", "2": "two", "3": "three", "4": "four", "5": "five", "6": "six",

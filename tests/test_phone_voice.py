@@ -66,6 +66,7 @@ def test_the_voice_names_no_card_a_phone_holds_unseen(seed: int) -> None:
         send(gs.dealer, Starter(deck[12]))
         while app.game.phase is Phase.PLAY and app.game.winner is None:
             gs = app.game
+            assert gs.to_act is not None
             seat = gs.to_act
             assert seat is not None
             hand = gs.hands[seat] or ()

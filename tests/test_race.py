@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops
 
+from pegboard.rules.state import Skunk
 from pegboard.stats import Race, skunk_lines
 from pegboard.ui.race import (
     CHART_SIZE,
@@ -32,19 +33,19 @@ REGEN = os.environ.get("PEGBOARD_REGEN_GOLDEN") == "1"
 SKUNK = Race(
     ("Ann", "Ben"), 121,
     ((0, 0), (10, 14), (25, 22), (40, 35), (52, 60), (70, 66), (88, 75), (101, 80), (121, 89)),
-    0, "skunk",
+    0, Skunk.SKUNK,
 )
 # A three-player game to 61 won by Cat.
 THREE = Race(
     ("Ann", "Ben", "Cat"), 61,
     ((0, 0, 0), (5, 9, 3), (20, 14, 12), (33, 29, 30), (40, 46, 61)),
-    2, "none",
+    2, Skunk.NONE,
 )
 # Partnerships to 121, a close finish; the winners peg out past the game hole (123).
 PARTNERS = Race(
     ("Ann & Cat", "Ben & Dan"), 121,
     tuple((min(123, 9 * k), min(117, 9 * k - 2) if k else 0) for k in range(15)),
-    0, "none",
+    0, Skunk.NONE,
 )
 CASES = {"skunk": SKUNK, "three": THREE, "partners": PARTNERS}
 

@@ -15,6 +15,7 @@ from pegboard.rules.events import (
     Cut,
     Deal,
     Dealt,
+    Event,
     GameHeader,
     Go,
     Muggins,
@@ -72,7 +73,7 @@ def test_every_line_of_the_documented_format_is_read() -> None:
 
 
 def test_every_event_round_trips_through_a_line() -> None:
-    events = [
+    events: list[Event] = [
         Cut(tuple(parse_cards("7H KD"))), Deal(), Deal(2), Dealt(1, tuple(parse_cards(
             "AC 2C 3C 4C 5C 6C"))), Starter(parse_cards("JH")[0]), Play(1, parse_cards("TC")[0]),
         Go(0), Show(1, tuple(parse_cards("5C 6D 7H 8S"))), Crib(tuple(parse_cards("2C 3D 4H KS"))),
@@ -84,10 +85,11 @@ def test_every_event_round_trips_through_a_line() -> None:
 
 
 def test_headers_round_trip_with_rules() -> None:
-    for players, rules in [
+    cases: list[tuple[int, dict[str, object]]] = [
         (2, {"five_card": True}), (4, {}), (4, {"partnerships": False, "muggins": True}),
         (3, {"target": 61, "game_points": "classic", "match_games": 3}),
-    ]:
+    ]
+    for players, rules in cases:
         header = GameHeader(tuple("ABCD"[:players]), Rules.from_json(rules, players))
         assert parse_line(dump_line(header, players)) == header
 

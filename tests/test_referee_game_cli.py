@@ -89,7 +89,7 @@ def test_the_first_deals_of_a_two_player_game_with_slips(tmp_path: Path) -> None
 
 
 def test_an_entry_after_the_game_is_won_is_refused(tmp_path: Path) -> None:
-    record = [
+    record: Record = [
         {"type": "game", "players": ["Ann", "Ben", "Cat"], "rules": {"game_points": "classic"}},
         {"type": "deal", "dealer": 2},
         {"type": "peg", "player": 1, "points": 60},

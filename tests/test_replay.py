@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import pytest
@@ -149,7 +150,7 @@ def test_examples_awards_add_up_to_the_scores() -> None:
         assert tuple(totals) == game.state.scores
 
 
-def _write(tmp_path: Path, lines: list[dict[str, object]]) -> Path:
+def _write(tmp_path: Path, lines: Sequence[Mapping[str, object]]) -> Path:
     path = tmp_path / "game.jsonl"
     path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
     return path

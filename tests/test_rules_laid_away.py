@@ -162,7 +162,7 @@ def test_a_record_keeps_the_laid_away_cards_through_a_restart() -> None:
                            LaidAway(1, cards("4C KS")), LaidAway(0, cards("TC QS")),
                            Starter(card("7D")), Play(1, card("5H"))]
     buffer = io.StringIO()
-    write(buffer, header, events)  # type: ignore[arg-type]
+    write(buffer, header, events)
     text = buffer.getvalue()
     assert '{"type": "laid_away", "player": 1, "cards": ["4C", "KS"]}' in text
     assert '"table": {"teaching": true, "open_hands": true}' in text
@@ -199,7 +199,7 @@ def test_the_replay_tells_the_cards_laid_away(tmp_path: object,
 
     assert isinstance(tmp_path, Path)
     buffer = io.StringIO()
-    write(buffer, GameHeader(("Ann", "Ben")), [  # type: ignore[arg-type]
+    write(buffer, GameHeader(("Ann", "Ben")), [
         Deal(0), Dealt(1, cards(BEN)), LaidAway(1, cards("4C KS")), Starter(card("7D"))])
     record = tmp_path / "game.jsonl"
     record.write_text(buffer.getvalue(), encoding="utf-8")

@@ -109,6 +109,7 @@ def test_while_the_suit_is_asked_the_deal_waits_and_a_wrong_suit_is_refused() ->
     named = game_of([header(), entry("deal", dealer=0),
                      entry("dealt", player=1, cards=["JC", "QH", "2S", "3S", "6D", "8D"]),
                      entry("starter", card="QD", suit_known=False), *SHOWS, CRIB])
+    assert named.state.asked is not None
     assert [s.letter for s in named.state.asked.suits] == ["C", "D", "S"]  # Ben holds Q♥
     with pytest.raises(RuleError, match="cannot be Q♥: that card was dealt to Ben"):
         named.apply(event(entry("starter_suit", suit="H")))

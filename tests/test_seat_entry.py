@@ -133,6 +133,7 @@ def test_the_box_never_shows_a_card_a_phone_holds() -> None:
         phones.send(phones.gs.dealer or 0, Starter(deck[12]))
         while phones.gs.phase is Phase.PLAY:
             gs = phones.gs
+            assert gs.to_act is not None
             seat = gs.to_act
             assert seat is not None and gs.hands[seat] is not None
             fits = [c for c in gs.hands[seat] or () if gs.can_play(seat, c)]

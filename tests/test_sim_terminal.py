@@ -11,8 +11,8 @@ from PIL import Image
 
 from pegboard.app.view import Brightness, Screen, SideView, View
 from pegboard.rules.value import replace
-from pegboard.sim.screen import Layout, choose_layout, compose, minimum_size, too_small
-from pegboard.sim.terminal import LEGENDS, TerminalDisplay, screen_lines, split_keys
+from pegboard.sim.screen import LEGENDS, Layout, choose_layout, compose, minimum_size, too_small
+from pegboard.sim.terminal import TerminalDisplay, screen_lines, split_keys
 from pegboard.ui.render import render
 from pegboard.ui.term import BRAILLE, HALF_BLOCKS, frame_to_braille, frame_to_halfblocks
 

@@ -37,8 +37,9 @@ def expected(stores_games: list[list[str]]) -> list[str]:
             totals.setdefault(name, [Fraction(0)] * 5)[0] += found.games
         for who in found.players:
             row = totals[sides[game.side_of(who.player)]]
-            for at, value in enumerate((who.discards, who.discard_loss, who.counting.missed,
-                                        who.pegging_loss), start=1):
+            counted: tuple[int | Fraction, ...] = (who.discards, who.discard_loss,
+                                                    who.counting.missed, who.pegging_loss)
+            for at, value in enumerate(counted, start=1):
                 row[at] += value
     out = []
     for name, (games, discards, loss, missed, pegging) in totals.items():

@@ -10,6 +10,7 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -23,8 +24,8 @@ from tests.support.games import random_game
 from tests.support.stores import Clock, fail_next_sync
 from tests.support.waiting import line_from
 
-HEADER = {"type": "game", "players": ["Ann", "Ben"], "rules": {"target": 121}}
-EVENTS = [
+HEADER: dict[str, Any] = {"type": "game", "players": ["Ann", "Ben"], "rules": {"target": 121}}
+EVENTS: list[dict[str, Any]] = [
     {"type": "deal", "dealer": 0},
     {"type": "starter", "card": "JH"},
     {"type": "play", "player": 1, "card": "5C"},
@@ -322,7 +323,7 @@ def test_a_failed_write_is_reported_and_leaves_no_partial_line(
             real_write(fd, bytes(data)[: len(data) // 2])
             raise OSError(errno.ENOSPC, "No space left on device")
 
-        monkeypatch.setattr(logfile_module.os, "write", half_then_full)
+        monkeypatch.setattr(os, "write", half_then_full)
         with pytest.raises(StoreError, match=r"cannot save to .*No space left on device"):
             store.append(EVENTS[0])
         monkeypatch.undo()
@@ -442,7 +443,7 @@ def test_when_even_the_cut_back_fails_the_stray_line_is_spoiled_and_dropped_on_t
             raise OSError(errno.EROFS, "Read-only file system")
 
         monkeypatch.setattr(logfile_module, "_sync", sync_fails)
-        monkeypatch.setattr(logfile_module.os, "ftruncate", refuse)
+        monkeypatch.setattr(os, "ftruncate", refuse)
         with pytest.raises(StoreError, match=r"Input/output error.*restart Pegboard"):
             store.append(EVENTS[1])  # written whole; neither synced nor cut back
         stray = current_log(tmp_path).read_bytes()[len(confirmed):]
@@ -474,8 +475,8 @@ def test_a_writer_whose_cut_back_failed_once_recovers_when_the_disk_does(
         def refuse(fd: int, length: int) -> None:
             raise OSError(errno.EIO, "Input/output error")
 
-        monkeypatch.setattr(logfile_module.os, "write", half)
-        monkeypatch.setattr(logfile_module.os, "ftruncate", refuse)
+        monkeypatch.setattr(os, "write", half)
+        monkeypatch.setattr(os, "ftruncate", refuse)
         with pytest.raises(StoreError, match="No space left"):
             store.append(EVENTS[0])
         monkeypatch.undo()

@@ -40,7 +40,8 @@ def no_listing(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
 
     def recorded_listdir(path: object = ".") -> list[str]:
         listed.append(str(path))
-        return listdir(path)  # type: ignore[call-overload]
+        names: list[str] = listdir(path)  # type: ignore[call-overload]
+        return names
 
     monkeypatch.setattr(os, "scandir", recorded_scandir)
     monkeypatch.setattr(os, "listdir", recorded_listdir)

@@ -20,7 +20,6 @@ import pytest
 from pegboard.cli import main
 from pegboard.errors import StoreError
 from pegboard.store import Store, StoreReader, engine_check
-from pegboard.store import lock as lock_module
 from pegboard.store import logfile as logfile_module
 from pegboard.store.logfile import encode_line
 from tests.support.stores import fail_next_sync
@@ -378,7 +377,7 @@ def test_a_full_disk_when_writing_the_holder_is_a_clear_error_and_no_lock_is_kep
     def full(*args: object) -> int:
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(lock_module.os, "pwrite", full)
+    monkeypatch.setattr(os, "pwrite", full)
     with pytest.raises(StoreError, match=r"cannot write to the lock file .*No space left on "
                        r"device; the disk holding the store is full .*free some space"):
         open_store(tmp_path)

@@ -57,7 +57,7 @@ def test_a_count_page_says_its_suits_and_what_go_makes_them() -> None:
 
 
 def test_the_replay_names_the_starter_by_rank_until_its_suit_is_asked() -> None:
-    lines = [header(players=["Ann", "Ben"]), entry("deal", dealer=0),
+    lines = [header(players=("Ann", "Ben")), entry("deal", dealer=0),
              entry("dealt", player=0, cards=["JH", "2H", "3C", "9S", "KD", "QD"]),
              entry("starter", card="AD", suit_known=False),
              *(play(p, c) for p, c in ((1, "5C"), (0, "JH"), (1, "5D"), (0, "2H"),

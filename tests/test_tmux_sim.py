@@ -26,8 +26,8 @@ from pegboard.app.view import Screen, View
 from pegboard.config import Config
 from pegboard.sim.autoplay import record_game
 from pegboard.sim.keys import parse_script
+from pegboard.sim.screen import LEGENDS
 from pegboard.sim.script import run_script
-from pegboard.sim.terminal import LEGENDS
 from pegboard.store import Store
 from pegboard.ui.term import frame_to_braille, frame_to_halfblocks
 

@@ -71,6 +71,7 @@ def test_every_plain_value_class_names_its_fields_in_its_signature_and_annotatio
     classes = value_types(_plain)
     assert len(classes) > 80 and Dealt in classes and Card in classes
     for cls in classes:
+        assert issubclass(cls, Value)
         names = cls.__match_args__
         # no field without a slot; beside its fields, a value keeps only what its __init__
         # works out (a card's counting value and index, a session's memo)
@@ -78,7 +79,7 @@ def test_every_plain_value_class_names_its_fields_in_its_signature_and_annotatio
         assert slots - set(names) == WORKED_OUT.get(cls, set()), cls
         assert set(names) <= slots, cls
         assert "__dict__" not in dir(cls), cls  # nor a slot of its bases' dict
-        hints = typing.get_type_hints(cls.__init__)  # type: ignore[misc]
+        hints = typing.get_type_hints(cls.__init__)
         parameters = inspect.signature(cls, eval_str=True).parameters
         assert list(parameters) == list(names), cls
         assert all(parameter.kind is parameter.POSITIONAL_OR_KEYWORD
@@ -102,7 +103,7 @@ def test_a_plain_value_is_compared_hashed_shown_and_kept_as_a_frozen_dataclass_i
     with pytest.raises(FrozenInstanceError, match="cannot assign to field 'player'"):
         dealt.player = 1  # type: ignore[misc]
     with pytest.raises(AttributeError, match="cannot delete field 'cards'"):
-        del dealt.cards  # type: ignore[misc]
+        del dealt.cards
     assert dealt.player == 0
     for kept in (copy.copy(dealt), copy.deepcopy(dealt), pickle.loads(pickle.dumps(dealt))):
         assert kept == dealt and type(kept) is Dealt

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from pegboard import config as config_package
+from pegboard.app.inputs import KnobTurn
 from pegboard.app.machine import initial_state
 from pegboard.app.start import setup_rows
 from pegboard.app.state import Setup
@@ -30,7 +31,7 @@ from pegboard.rules.variants import (
     Rules,
     Variant,
 )
-from tests.support.app_driver import OK, App, KnobTurn
+from tests.support.app_driver import OK, App
 
 ROOT = Path(__file__).resolve().parent.parent
 OFFERED = [v for v in VARIANTS if v.choices]
@@ -77,13 +78,14 @@ def test_an_old_record_header_reads_and_writes_the_same() -> None:
 
 
 def test_record_messages_name_the_key_and_what_is_allowed() -> None:
-    for data, message in [
+    cases: list[tuple[dict[str, object], str]] = [
         ({"game_points": "ACC"}, 'game_points must be "acc" or "classic", not \'ACC\''),
         ({"next_game_dealer": 1}, "rules 'next_game_dealer' must be text, got 1"),
         ({"no_heels_last": 11}, "no_heels_last must be 0 to 10 holes, not 11"),
         ({"match_games": 4}, "match_games must be an odd number of games from 1 to 99, not 4"),
         ({"muggins": "yes"}, "rules 'muggins' must be true or false, got 'yes'"),
-    ]:
+    ]
+    for data, message in cases:
         with pytest.raises(RuleError) as caught:
             Rules.from_json(data)
         assert str(caught.value) == message
@@ -92,12 +94,13 @@ def test_record_messages_name_the_key_and_what_is_allowed() -> None:
 def test_a_huge_or_long_value_is_refused_in_one_short_line() -> None:
     # repr() of an int of over 4,300 digits raises ValueError: the refusal must not.
     huge = 7 ** 6000
-    for data, shown in [
+    cases: list[tuple[dict[str, object], str]] = [
         ({"next_game_dealer": huge}, "got a number of about 5071 digits"),
         ({"no_heels_last": huge}, "not a number of about 5071 digits"),
         ({"muggins": [huge]}, "got a list"),
         ({"muggins": "y" * 500}, "got '" + "y" * 38 + "\u2026"),
-    ]:
+    ]
+    for data, shown in cases:
         with pytest.raises(RuleError) as caught:
             Rules.from_json(data)
         assert str(caught.value).endswith(shown) and len(str(caught.value)) < 120
@@ -147,6 +150,7 @@ def test_ok_on_a_setup_row_cycles_the_variants_choices(variant: Variant) -> None
     seen = []
     for _ in variant.choices:
         seen.append(getattr(app.state.setup.rules, variant.key))
+        assert app.view.selected is not None
         label = app.view.lines[app.view.selected]
         assert label.endswith(f"{variant.label}: {variant.words(seen[-1])}")
         app.feed(OK)

@@ -57,9 +57,9 @@ def test_a_card_that_scores_in_the_play_says_count_points_and_what(
 
 
 def test_the_go_and_last_card() -> None:
-    go = Award(1, 1, 1, "go", "")
-    last = Award(0, 0, 1, "last card", "")
-    pair = Award(0, 0, 2, "pair", "")
+    go = Award(1, 1, 1, Reason.GO, "")
+    last = Award(0, 0, 1, Reason.LAST_CARD, "")
+    pair = Award(0, 0, 2, Reason.PAIR, "")
     assert play_phrase([go], 27, "Ben") == "Ben: one for the go"
     assert play_phrase([last], 22, "Ann") == "Ann: one for last card"
     assert play_phrase([pair, last], 4, "Ann") == "Ann: four for two, a pair, and one for last card"
@@ -100,7 +100,7 @@ def test_the_engine_show_award_is_said_as_counted() -> None:
 def test_pegging_by_points_and_three_for_last() -> None:
     (peg,) = awards("deal 0; starter 2S; peg 0 10")
     assert award_phrase(peg, "Ann", NAMES) == "Ann pegs ten"
-    assert award_phrase(Award(1, 1, 3, "three for last", ""), "Ben", NAMES) == (
+    assert award_phrase(Award(1, 1, 3, Reason.THREE_FOR_LAST, ""), "Ben", NAMES) == (
         "Ben: three for last")
 
 
@@ -111,7 +111,7 @@ def test_penalties_given_and_pegged_back_are_said_from_the_engines_fact() -> Non
     assert award_phrase(given, "Ben", NAMES, penalty=report.penalty) == (
         "Penalty. Ann: looking at a card while dealing or cutting, two to Ben")
     # The words are the fact's: the award's own sentence is never read for them.
-    back = Award(0, 0, -2, "penalty", "text no output reads")
+    back = Award(0, 0, -2, Reason.PENALTY, "text no output reads")
     over = PenaltyApplied(0, infraction("over-pegging"), None, 0, 2)
     assert award_phrase(back, "Ann", NAMES, penalty=over) == (
         "Penalty. Ann: over-pegging, two back")
@@ -123,11 +123,11 @@ def test_muggins_and_claims() -> None:
     claimed, taken = made[-2], made[-1]
     assert award_phrase(claimed, "Ben", NAMES) == "Ben: twenty, as claimed"
     assert award_phrase(taken, "Ann", NAMES) == "Muggins! Ann takes nine"
-    assert claim_phrase(Award(0, 0, 5, "thirty-one", ""), "Ann") == "Ann claims five"
+    assert claim_phrase(Award(0, 0, 5, Reason.THIRTY_ONE, ""), "Ann") == "Ann claims five"
 
 
 def test_a_renege_take_back() -> None:
-    back = Award(0, 0, 7, "renege take-back", "")
+    back = Award(0, 0, 7, Reason.RENEGE_TAKE_BACK, "")
     assert award_phrase(back, "Ann", NAMES) == "Ann loses seven, taken back after the renege"
 
 

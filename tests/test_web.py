@@ -21,7 +21,6 @@ from starlette.testclient import TestClient
 
 from pegboard.cli import main
 from pegboard.link.layout import HOLES, LedConfig, hole_position
-from pegboard.web import follow
 from pegboard.web.app import CSP, create_app
 from pegboard.web.board import board_for
 from pegboard.web.follow import Follower
@@ -51,7 +50,7 @@ def test_the_follower_reads_only_the_bytes_appended_since_its_last_look(
         reads.append((offset, length))
         return real_pread(fd, length, offset)
 
-    monkeypatch.setattr(follow.os, "pread", pread)
+    monkeypatch.setattr(os, "pread", pread)
     size = (store / "current.log").stat().st_size
     assert not follower.poll()  # nothing new: a stat, no read
     assert reads == []
@@ -229,9 +228,10 @@ def test_the_scoreboard_never_writes_to_the_store(store: Path) -> None:
 
 def test_a_store_that_disappears_is_a_friendly_message_not_a_traceback(store: Path) -> None:
     ScriptedGame(store, LINES[:8]).close()
-    with TestClient(create_app(store)) as client:
+    app = create_app(store)
+    with TestClient(app) as client:
         shutil.rmtree(store)
-        client.app.state.hub.refresh()
+        app.state.hub.refresh()
         answer = client.get("/api/game")
         page = client.get("/")
     assert answer.status_code == 503

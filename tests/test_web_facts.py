@@ -171,10 +171,11 @@ def api_game(client: TestClient) -> dict[str, Any]:
 def test_api_game_is_the_engines_state_in_the_record_names_and_the_apps_words(
         store: Path) -> None:
     game = ScriptedGame(store, LINES)
-    with TestClient(create_app(store)) as client:
+    app = create_app(store)
+    with TestClient(app) as client:
         for line in (2, 12, 40, 53, 60):
             game.play_to(line)
-            client.app.state.hub.refresh()
+            app.state.hub.refresh()
             data = api_game(client)
             gs = game.state
             assert data["lines"] == line
@@ -232,11 +233,12 @@ def test_api_games_lists_the_finished_games_newest_first_with_their_races(store:
 
 def test_a_deal_starts_with_no_award_in_view(store: Path) -> None:
     game = ScriptedGame(store, LINES)
-    with TestClient(create_app(store)) as client:
+    app = create_app(store)
+    with TestClient(app) as client:
         while not (game.game.events and isinstance(game.game.events[-1], Deal)
                    and game.state.deal_no == 2):
             game.step()
-        client.app.state.hub.refresh()
+        app.state.hub.refresh()
         assert api_game(client)["last_award"] is None
     game.close()
 
@@ -251,15 +253,16 @@ def test_api_game_names_cards_entered_by_rank_by_their_ranks(store: Path) -> Non
     """The pile and the crib name a card whose suit no player entered by its rank alone: no
     stand-in suit reaches the page or ``/api/game`` (the starter, named, keeps its suit)."""
     game = ScriptedGame(store, BY_RANK)
-    with TestClient(create_app(store)) as client:
+    app = create_app(store)
+    with TestClient(app) as client:
         game.play_to(7)
-        client.app.state.hub.refresh()
+        app.state.hub.refresh()
         data = api_game(client)
         assert not game.state.suit_entered(game.state.pile[0])
         assert data["pile"] == ["5", "4", "K"], data["pile"]
         assert data["starter"] == "KD"
         game.play_to(13)
-        client.app.state.hub.refresh()
+        app.state.hub.refresh()
         data = api_game(client)
         assert data["crib"] == ["7", "J", "3", "7"], data["crib"]
         shown = json.dumps({key: data[key] for key in ("pile", "crib", "show", "last_award")})
