@@ -10,6 +10,8 @@ penalty). Records written before version 6 keep the misdeal their release accept
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from pegboard.errors import RuleError
@@ -72,3 +74,15 @@ def test_a_misdeal_before_any_hand_is_dealt_is_refused() -> None:
 def test_an_earlier_record_keeps_the_misdeal_its_release_accepted() -> None:
     game = game_of([header(version=5), *PLAYED[1:], MISDEAL])
     assert game.state.phase is Phase.DEAL and game.state.scores == (0, 2)
+
+
+def test_the_rules_page_says_which_ruling_the_engine_makes() -> None:
+    """docs/rules.md says a misdeal after cards are laid is refused (not dealt again with the
+    deal's points retracted), as the tests above hold the engine to."""
+    page = Path(__file__).resolve().parent.parent / "docs" / "rules.md"
+    text = " ".join(page.read_text(encoding="utf-8").split())
+    assert ("A misdeal is called while the cards are being dealt: after the deal is entered "
+            "and before the starter is turned") in text
+    assert ("Once the starter is turned, a card is laid or the deal is pegged by points, the "
+            "device refuses the misdeal: the deal has been played and stands.") in text
+    assert "Records written before version 6 keep the misdeal" in text
