@@ -97,12 +97,13 @@ def test_a_hand_refused_says_its_cards_in_words() -> None:
 
 def test_a_card_held_by_its_rank_alone_is_said_by_its_rank() -> None:
     """After a renege's take-back Ben holds 2 4 6, each entered by rank alone on the box:
-    his go is refused naming them by their ranks, no suit the card wheel gave them."""
+    his go is refused naming them by their ranks, as the engine names them (on the box's
+    screen too), no suit the card wheel gave them."""
     app = taken_back()
     phones = Phones(app, random.Random(1))
     assert refused(phones, 1, Go(1)) == (
-        "P2 holds two, four and six, which fits at 20: a card that fits must be played (a go "
-        "now would be a renege, ACC 7.3)")
+        "P2 holds 2 4 6, which fits at 20: a card that fits must be played (a go now would "
+        "be a renege, ACC 7.3)")
 
 
 def test_a_card_not_in_the_hand_after_a_renege_is_said_by_its_rank() -> None:
@@ -110,8 +111,8 @@ def test_a_card_not_in_the_hand_after_a_renege_is_said_by_its_rank() -> None:
     refused naming it as he named it, and his hand by its ranks alone."""
     phones = Phones(taken_back(), random.Random(1))
     assert refused(phones, 1, Play(1, Card.parse("9D"))) == (
-        "nine of diamonds is not in P2's hand: after the renege was taken back P2 holds two, "
-        "four and six")
+        "nine of diamonds is not in P2's hand: after the renege was taken back P2 holds 2 4 "
+        "6")
 
 
 def test_the_notice_of_a_starter_a_phones_hand_holds_is_in_words() -> None:
