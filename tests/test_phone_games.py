@@ -755,6 +755,18 @@ def test_every_control_is_named_in_the_accessibility_tree(browser: Browser,
             ": your hand makes at least ")
         expect(page.locator("#advice li").first).to_contain_text(" on average; Ann's crib gets ")
         checks.look(page, "lay away, with advice")
+        # The advice stays while its six cards stand (a card laid away tapped, a stream's
+        # event redrawing the page), and goes once the six change.
+        page.locator('#hand button[data-card="KH"]').click()
+        expect(page.locator('#hand button[data-card="KH"]')).to_have_attribute(
+            "aria-pressed", "true")
+        board.server.desk.notice(1, "A word for Ben alone.", board.game_id)  # a redraw
+        expect(page.locator("#said")).to_have_text("A word for Ben alone.")
+        expect(page.locator("#advice li")).to_have_count(3)
+        page.locator("button:text-is('Undo')").click()  # KH no longer laid away
+        expect(page.locator("#advice li")).to_have_count(3)
+        page.locator("button:text-is('Undo')").click()  # the six are five
+        expect(page.locator("#advice li")).to_have_count(0)
     checks.assert_clean({"join", "six cards", "lay away, with advice"})
     join = checks.trees["join"]
     assert 'textbox "The code the board shows"' in join and 'button "Join"' in join
