@@ -1,17 +1,10 @@
-"""Whole games on phones in Chromium (mobile viewports, 360x740), to the referee's scores.
+"""Phones in Chromium (mobile viewports, 360x740), against the board's own phone server.
 
-Debian's Chromium driven by Playwright against the board's own phone server:
+Debian's Chromium driven by Playwright. The driver of a table of phones (:class:`Table`:
+each seat's taps, the box's seats on its kit's mock pins, the referee's record) and whole
+games (:func:`whole_game`) are here; the whole games themselves are in
+tests/test_phone_whole_games.py. Here:
 
-* a whole 2-player game to 121, both hands entered and played on the phones, one seat
-  saying its gos on the box's GO key (the encoder's pins), to the independent referee's
-  scores (tests/referee) after every deal, the first deals' counts read on the phones'
-  "Last count" through the next deal;
-* mixed seats: a whole game, one seat on a phone and the other on the box's keypad (every
-  card on its mock pins), and two deals with an encoder seat; the phone's seat falls back to
-  the box for a card in the middle of a deal; to the referee's scores;
-* a whole 4-player game (partners) to 61 on four phones, to the referee's scores, and the
-  first deal's counts on every phone at the next (games to 121 on two and four phones with
-  every tap a pointer click: ``-m soak``);
 * a board restarted twice in the middle of a deal with the phones open: no acknowledged tap
   is lost, a reload keeps the cards tapped but not laid away, and the phones go on;
 * the starter's suit asked on the counting seat's phone;
@@ -38,13 +31,11 @@ from pegboard.app import machine
 from pegboard.app.inputs import Button, KnobTurn, Press
 from pegboard.app.seat_entry import seat_seq
 from pegboard.app.view import View
-from pegboard.config import Config
 from pegboard.rules.cards import DECK, Card
 from pegboard.rules.events import Deal, Dealt, Go, LaidAway, OptionsChanged, Play, Starter
 from pegboard.rules.game import Game
 from pegboard.rules.show import score_hand
 from pegboard.rules.state import GameState, Phase
-from pegboard.rules.value import replace
 from pegboard.rules.variants import Rules
 from pegboard.web.phone_view import review_json
 from tests.referee import build
@@ -488,120 +479,6 @@ def counts_where_seen(page: Page) -> None:
     assert counts["y"] + counts["height"] <= grid["y"], (counts, grid)
     assert heading["y"] + heading["height"] <= 740, heading
     assert counts["x"] >= 0 and counts["x"] + counts["width"] <= 360, counts
-
-
-def test_a_whole_game_on_two_phones_and_the_box_to_the_referees_scores(
-        browser: Browser, tmp_path: Path) -> None:
-    """A whole game to 121: both hands entered and played on the phones, Ben's gos said on
-    the box's GO key (the encoder's pins): the referee's scores after every deal and at the
-    end, each of the first two deals' counts on every phone through the next deal, the
-    game's end on both phones, and at most 16 taps a player a deal. The first deal is
-    tapped with Playwright's pointer clicks, the rest in the page (:class:`Table`)."""
-    checks = Checks()
-    with phone_board(tmp_path, dealer=0) as board:
-        table = Table(board, browser, 2, 0, checks, real_deals=1)
-        checks.look(table.pages[1], "six cards")
-        deals = whole_game(table, random.Random(21), box_go=1, last_count=2)
-        gs = table.gs
-        assert gs.winner is not None and deals >= 5, (deals, gs.scores)
-        assert max(gs.scores) >= 121 and gs.rules.target == 121
-        assert board.recorded().scores == gs.scores
-        assert table.referee_scores() == list(gs.scores), table.record
-        # A player's taps a deal: at most 16 on average (9 to enter a hand, a tap a card).
-        assert max(table.taps) / deals <= 16, (table.taps, deals)
-        assert table.box.keys >= 1, "no go was said on the box"
-        shown = [min(score, 121) for score in gs.scores]
-        for page in table.pages.values():
-            shows(page, "#asked", "The game is over.", whole=True)
-            expect(page.locator("#scores")).to_have_text(f"Ann {shown[0]}Ben {shown[1]}")
-        checks.look(table.pages[0], "game over")
-    checks.assert_clean({"six cards", "the starter", "the play", "last count", "game over"})
-
-
-@pytest.mark.parametrize(("kit", "seed", "deals_at_most"),
-                         [("keypad", 6, None), ("encoder", 5, 2)])
-def test_a_phone_against_a_seat_on_the_box_to_the_referees_scores(
-        browser: Browser, tmp_path: Path, kit: str, seed: int,
-        deals_at_most: int | None) -> None:
-    """Mixed seats: Ann on her phone, Ben on the box (every card he lays, the starter when he
-    deals, his cards laid away for the crib, a count his stand-in suits made short put right:
-    keys on the kit's mock pins); in the second deal Ann lays her first card on the box
-    (her phone falls back) and goes on on her phone. A whole game with the keypad, two
-    deals with the encoder; to the referee's scores."""
-    checks = Checks()
-    config = replace(Config(), input=replace(Config().input, kit=kit))
-    with phone_board(tmp_path, dealer=0, config=config) as board:
-        table = Table(board, browser, 2, 0, checks, on_box=(1,), real_deals=1)
-        deals = whole_game(table, random.Random(seed), fall_back=0,
-                           deals_at_most=deals_at_most)
-        gs = table.gs
-        assert board.recorded().scores == gs.scores
-        assert table.referee_scores() == list(gs.scores), table.record
-        assert table.box.keys >= 8 * deals, table.box.keys  # Ben's every card, on the box
-        if deals_at_most is not None:
-            assert deals == deals_at_most and gs.winner is None
-            checks.assert_clean({"the starter", "the play", "last count"})
-            return
-        assert gs.winner is not None and deals >= 5
-        shown = [min(score, gs.rules.target) for score in gs.scores]
-        page = table.pages[0]
-        expect(page.locator("#asked")).to_have_text("The game is over.")
-        expect(page.locator("#scores")).to_have_text(f"Ann {shown[0]}Ben {shown[1]}")
-        checks.look(page, "game over")
-    checks.assert_clean({"the starter", "the play", "last count", "game over"})
-
-
-def test_a_whole_game_on_four_phones_to_the_referees_scores(
-        browser: Browser, tmp_path: Path) -> None:
-    """Four players, partners, on four phones: a whole game to 61 (RULES.md's short game;
-    a game to 121 on four phones is the soak's), every hand, starter, card and go tapped on
-    the phones, to the referee's scores after every deal and at the end, the first deal's
-    counts on every phone through the next deal, and the game's end on every phone."""
-    # The states met are those of the game on two phones: looked at here, four players'.
-    checks = Checks({"five cards, four players", "game over"})
-    with phone_board(tmp_path, dealer=3, names=NAMES, rules=Rules(target=61)) as board:
-        table = Table(board, browser, 4, 3, checks, real_deals=0)
-        assert board.game.rules.dealt_size(4) == 5
-        checks.look(table.pages[2], "five cards, four players")
-        deals = whole_game(table, random.Random(4), last_count=1)
-        gs = table.gs
-        assert gs.winner is not None and deals >= 3, (deals, gs.scores)
-        assert max(gs.scores) >= 61
-        assert board.recorded().scores == gs.scores
-        assert table.referee_scores() == list(gs.scores), table.record
-        shown = [min(score, 61) for score in gs.scores]
-        for page in table.pages.values():  # partners: two sides on every phone
-            shows(page, "#asked", "The game is over.", whole=True)
-            expect(page.locator("#scores li")).to_have_count(2)
-            expect(page.locator("#scores")).to_contain_text(str(shown[0]))
-        checks.look(table.pages[0], "game over")
-    checks.assert_clean({"five cards, four players", "game over"})
-
-
-@pytest.mark.soak
-@pytest.mark.parametrize(("players", "seed"), [(2, 21), (4, 4)])
-def test_whole_games_on_two_and_on_four_phones_to_the_referees_scores(
-        browser: Browser, tmp_path: Path, players: int, seed: int) -> None:
-    """The long variant (``-m soak``; the suite plays a game to 121 on two phones, one to 61
-    on four, most taps made in the page): whole games to 121 with every hand, starter, card
-    and go tapped on the phones with Playwright's pointer clicks, two players, then four at
-    a partners' table, to the referee's scores after every deal and at the end, and the
-    game's end on every phone."""
-    checks = Checks()
-    dealer = players - 1
-    with phone_board(tmp_path, dealer=dealer, names=NAMES[:players]) as board:
-        table = Table(board, browser, players, dealer, checks)
-        deals = whole_game(table, random.Random(seed))
-        gs = table.gs
-        assert gs.winner is not None and deals >= 4, (deals, gs.scores)
-        assert board.recorded().scores == gs.scores
-        assert table.referee_scores() == list(gs.scores), table.record
-        sides = 2
-        for page in table.pages.values():
-            expect(page.locator("#asked")).to_have_text("The game is over.")
-            expect(page.locator("#scores li")).to_have_count(sides)
-        checks.look(table.pages[0], "game over")
-    checks.assert_clean({"the starter", "the play", "last count", "game over"})
 
 
 def test_a_board_restarted_mid_deal_loses_no_acknowledged_tap(
