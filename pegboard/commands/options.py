@@ -20,13 +20,11 @@ from collections.abc import Callable, Sequence
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any, cast
 
-from pegboard.rules.value import Value
-
 if TYPE_CHECKING:
     import argparse
 
 
-class Option(Value):
+class Option:
     """One option, ``--name VALUE`` (``--name=VALUE`` too), a flag (``flag``: ``--name``
     alone sets it True), or an option that may be repeated (``repeated``: each value is
     added to a list, in order).
@@ -34,12 +32,13 @@ class Option(Value):
     ``convert`` turns the word into the value (argparse's ``type``: a word it refuses is
     argparse's to report), ``choices`` are the values allowed, and ``default`` is the value
     when the option is not given, taken as it is (never a word to convert; a flag's is False,
-    a repeated option's a new empty list every time)."""
+    a repeated option's a new empty list every time).
+
+    Not a value type: its ``dest`` and ``default`` are worked out from the declaration, and an
+    option is only ever read, never compared, copied or matched."""
 
     __slots__ = ("choices", "convert", "default", "dest", "flag", "help", "metavar", "name",
                  "repeated")
-    __match_args__ = ("name", "help", "dest", "metavar", "choices", "convert", "default",
-                      "flag", "repeated")
 
     name: str
     help: str
@@ -55,38 +54,35 @@ class Option(Value):
                  metavar: str | None = None, choices: tuple[str, ...] | None = None,
                  convert: Callable[[str], Any] | None = None, default: Any = None,
                  flag: bool = False, repeated: bool = False) -> None:
-        setter = object.__setattr__
-        setter(self, "name", name)
-        setter(self, "help", help)
-        setter(self, "dest", dest if dest is not None else name.removeprefix("--").replace(
-            "-", "_"))
-        setter(self, "metavar", metavar)
-        setter(self, "choices", choices)
-        setter(self, "convert", convert)
-        setter(self, "default", False if flag else default)
-        setter(self, "flag", flag)
-        setter(self, "repeated", repeated)
+        self.name = name
+        self.help = help
+        self.dest = dest if dest is not None else name.removeprefix("--").replace("-", "_")
+        self.metavar = metavar
+        self.choices = choices
+        self.convert = convert
+        self.default = False if flag else default
+        self.flag = flag
+        self.repeated = repeated
 
     def initial(self) -> Any:
         """The value when the option is not given."""
         return [] if self.repeated else self.default
 
 
-class Options(Value):
+class Options:
     """A command's options (each plain: see the module's documentation) and the function
-    that runs the command with the values read."""
+    that runs the command with the values read. Like :class:`Option`, only ever read: not a
+    value type (argparse, named in its annotations, is imported only when a command needs it)."""
 
     __slots__ = ("func", "options")
-    __match_args__ = ("options", "func")
 
     options: tuple[Option, ...]
     func: Callable[[argparse.Namespace], int]
 
     def __init__(self, options: Sequence[Option],
                  func: Callable[[argparse.Namespace], int]) -> None:
-        setter = object.__setattr__
-        setter(self, "options", tuple(options))
-        setter(self, "func", func)
+        self.options = tuple(options)
+        self.func = func
 
     def add_to(self, parser: argparse.ArgumentParser) -> None:
         """Give argparse the options, and the function as the parsed words' ``func``."""
