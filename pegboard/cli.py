@@ -21,13 +21,13 @@ from typing import TYPE_CHECKING
 
 from pegboard import lazy
 from pegboard.commands import COMMANDS, collector
-from pegboard.commands.options import Options
 from pegboard.errors import PegboardError
 
 if TYPE_CHECKING:
     import argparse
 
     from pegboard.commands import parsers
+    from pegboard.commands.options import Options
 else:
     parsers = lazy.module("pegboard.commands.parsers")
 
@@ -52,8 +52,11 @@ def _read_plainly(name: str | None, words: Sequence[str]) -> argparse.Namespace 
     are the command's name then only those options (None: argparse reads them)."""
     if name is None or not words or words[0] != name:
         return None
-    options = getattr(importlib.import_module(f"pegboard.commands.{name}"), "OPTIONS", None)
-    return options.read(name, words[1:]) if isinstance(options, Options) else None
+    # A command with a table of options has it as OPTIONS (pegboard.commands.options, loaded
+    # by the commands that use it only).
+    options: Options | None = getattr(importlib.import_module(f"pegboard.commands.{name}"),
+                                      "OPTIONS", None)
+    return options.read(name, words[1:]) if options is not None else None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -62,7 +65,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     name = _command_named(words)
     # Reading the words imports the command's module, whose objects last as long as the
     # process: the collector is paused meanwhile (pegboard.commands.collector).
-    with collector.paused():
+    with collector.Paused():
         args = _read_plainly(name, words)
         if args is None:
             parser = parsers.command_parser(name)

@@ -12,20 +12,27 @@ with the rest: a full collection to free them would cost more than the pause sav
 
 from __future__ import annotations
 
-import contextlib
 import gc
-from collections.abc import Iterator
+from types import TracebackType
 
 
-@contextlib.contextmanager
-def paused() -> Iterator[None]:
-    """The collector paused for the block, then as it was found."""
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if collecting:
+class Paused:
+    """The collector paused for a ``with`` block, then as it was found. A plain class rather
+    than :func:`contextlib.contextmanager`: every command passes through it, and one that
+    needs nothing else of contextlib's would load it for this."""
+
+    __slots__ = ("_collecting",)
+
+    def __init__(self) -> None:
+        self._collecting = gc.isenabled()
+
+    def __enter__(self) -> None:
+        self._collecting = gc.isenabled()
+        gc.disable()
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        if self._collecting:
             gc.enable()
         else:
             gc.disable()
@@ -33,6 +40,6 @@ def paused() -> Iterator[None]:
 
 def ready() -> None:
     """The start is over: what it made is kept out of later collections, and the collector
-    runs (until the :func:`paused` block around the start ends, which leaves it as found)."""
+    runs (until the :class:`Paused` block around the start ends, which leaves it as found)."""
     gc.freeze()
     gc.enable()

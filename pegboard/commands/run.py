@@ -81,7 +81,7 @@ def run(args: argparse.Namespace,
     file system; :func:`pegboard.device.writable.store_problem` by default); then nothing
     starts, and the reason goes to the journal and the screen.
     """
-    with collector.paused():  # until the board is ready (_play)
+    with collector.Paused():  # until the board is ready (_play)
         config = load_config(args.config)
         setup_logging()
         path = location.find_store_path(args.store, configured=config.store.path)

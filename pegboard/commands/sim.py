@@ -110,7 +110,7 @@ def run(args: argparse.Namespace) -> int:
     if headless:
         return _headless(args, _config(args))
     splash.draw_splash(sys.stdout, Path(args.store) if args.store else _sim_store_path())
-    with collector.paused():  # until the simulator waits for its first key (_interactive)
+    with collector.Paused():  # until the simulator waits for its first key (_interactive)
         try:
             config = _config(args)
         except BaseException:  # the splash's screen is handed back before the message
