@@ -54,6 +54,7 @@ from pegboard.rules.facts import (
     CountSaid,
     Report,
 )
+from pegboard.rules.value import Value
 from pegboard.voice.acts import Announcement, Importance, Parts, told
 from pegboard.voice.held import Unheard, pegged_before
 from pegboard.voice.phrases import (
@@ -65,13 +66,20 @@ from pegboard.voice.phrases import (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Heard:
+class Heard(Value):
     """What one step brought: announcements to make, and (after an undo) the number of
     entries still in force — anything queued for a later entry is to be dropped."""
 
-    said: tuple[Announcement, ...] = ()
-    undone: int | None = None
+    __slots__ = ("said", "undone")
+    __match_args__ = ("said", "undone")
+
+    said: tuple[Announcement, ...]
+    undone: int | None
+
+    def __init__(self, said: tuple[Announcement, ...] = (), undone: int | None = None) -> None:
+        setter = object.__setattr__
+        setter(self, "said", said)
+        setter(self, "undone", undone)
 
 
 @dataclass(slots=True)

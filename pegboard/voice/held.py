@@ -9,22 +9,29 @@ it, so that the announcer can say the count from those facts once its owner's co
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from pegboard.rules.facts import Counted, Report, Scored, ShowStep
 from pegboard.rules.game import Game
 from pegboard.rules.state import HeldCount, Reason
-from pegboard.rules.value import replace
+from pegboard.rules.value import Value, replace
 
 
-@dataclass(frozen=True, slots=True)
-class Unheard:
+class Unheard(Value):
     """A held count never said: its owner, hand or crib, and the report of the entry that
     pegged it."""
+
+    __slots__ = ("counted", "player", "report")
+    __match_args__ = ("player", "counted", "report")
 
     player: int
     counted: Counted
     report: Report
+
+    def __init__(self, player: int, counted: Counted, report: Report) -> None:
+        setter = object.__setattr__
+        setter(self, "player", player)
+        setter(self, "counted", counted)
+        setter(self, "report", report)
 
     def pegged(self) -> Report:
         """The report with only this count's facts: its step and the act that pegged it."""

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
 
 from pegboard.app.view import Screen, View
 from pegboard.rules.awards import number as english_number
@@ -33,11 +32,88 @@ from pegboard.rules.facts import Counted, GameOver, PenaltyApplied, Scored, Show
 from pegboard.rules.scoring import Breakdown, ScoreItem
 from pegboard.rules.speech import Said, count_phrases
 from pegboard.rules.state import PLAY_REASONS, Award, Reason
+from pegboard.rules.value import Value, replace
 
 
-@dataclass(frozen=True, slots=True)
-class Phrases:
+class Phrases(Value):
     """One language's words. ``number`` spells a number as that language says scores."""
+
+    __slots__ = (
+        "another_pair",
+        "breakdown",
+        "claimed",
+        "claims",
+        "closing",
+        "corrected",
+        "count_for",
+        "crib",
+        "fifteen",
+        "flush",
+        "game_points",
+        "hand",
+        "heels",
+        "last_joiner",
+        "muggins",
+        "muggins_on",
+        "named",
+        "nineteen",
+        "no_score",
+        "nob",
+        "number",
+        "pairs",
+        "peg",
+        "penalty_back",
+        "penalty_to",
+        "play",
+        "recounted",
+        "runs",
+        "several",
+        "short",
+        "skunk",
+        "starter",
+        "still",
+        "take_back",
+        "three_for_last",
+        "winner",
+    )
+    __match_args__ = (
+        "number",
+        "play",
+        "count_for",
+        "closing",
+        "heels",
+        "fifteen",
+        "pairs",
+        "another_pair",
+        "runs",
+        "flush",
+        "nob",
+        "last_joiner",
+        "nineteen",
+        "hand",
+        "crib",
+        "claimed",
+        "claims",
+        "corrected",
+        "peg",
+        "three_for_last",
+        "penalty_to",
+        "penalty_back",
+        "muggins",
+        "muggins_on",
+        "take_back",
+        "winner",
+        "skunk",
+        "game_points",
+        "no_score",
+        "starter",
+        "recounted",
+        "named",
+        "several",
+        "short",
+        "breakdown",
+        "still",
+    )
 
     number: Callable[[int], str]
     play: dict[Reason, str]
@@ -90,21 +166,98 @@ class Phrases:
     recounted: str
     """A count said again because the entries before it were put right (a forgotten flush
     or his nobs added with GO): ``{said}``, the count as the engine now counts it."""
-    named: dict[Said, str] | None = None
+    named: dict[Said, str] | None
     """What each kind of phrase of a count is called in a count's short form (a voice
     behind the table): a fifteen, a pair, a run ... (None: no short form; the terse style,
     whose counts are shorter still)."""
-    several: dict[Said, str] | None = None
+    several: dict[Said, str] | None
     """... the names of more than one phrase of the same kind ("fifteens", "two pairs")."""
-    short: str = "{total}, {names}"
+    short: str
     """A count's short form: ``{total}`` and the ``{names}`` of what made it."""
-    breakdown: bool = True
+    breakdown: bool
     """A count said phrase by phrase ("fifteen two, fifteen four, and a pair is six"), or
     by its total alone ("six": the terse style)."""
-    still: str = "{who} still {points}"
+    still: str
     """A later count whose words did not change, said again for the standing a count put
     right before it moved (a count is never said whole twice): ``{who}`` (a count's owner,
     :attr:`hand` or :attr:`crib`), ``{points}``."""
+
+    def __init__(
+        self,
+        number: Callable[[int], str],
+        play: dict[Reason, str],
+        count_for: str,
+        closing: dict[Reason, str],
+        heels: str,
+        fifteen: str,
+        pairs: dict[int, str],
+        another_pair: str,
+        runs: dict[int, str],
+        flush: str,
+        nob: str,
+        last_joiner: str,
+        nineteen: str,
+        hand: str,
+        crib: str,
+        claimed: str,
+        claims: str,
+        corrected: str,
+        peg: str,
+        three_for_last: str,
+        penalty_to: str,
+        penalty_back: str,
+        muggins: str,
+        muggins_on: str,
+        take_back: str,
+        winner: str,
+        skunk: dict[str, str],
+        game_points: str,
+        no_score: str,
+        starter: str,
+        recounted: str,
+        named: dict[Said, str] | None = None,
+        several: dict[Said, str] | None = None,
+        short: str = "{total}, {names}",
+        breakdown: bool = True,
+        still: str = "{who} still {points}",
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "number", number)
+        setter(self, "play", play)
+        setter(self, "count_for", count_for)
+        setter(self, "closing", closing)
+        setter(self, "heels", heels)
+        setter(self, "fifteen", fifteen)
+        setter(self, "pairs", pairs)
+        setter(self, "another_pair", another_pair)
+        setter(self, "runs", runs)
+        setter(self, "flush", flush)
+        setter(self, "nob", nob)
+        setter(self, "last_joiner", last_joiner)
+        setter(self, "nineteen", nineteen)
+        setter(self, "hand", hand)
+        setter(self, "crib", crib)
+        setter(self, "claimed", claimed)
+        setter(self, "claims", claims)
+        setter(self, "corrected", corrected)
+        setter(self, "peg", peg)
+        setter(self, "three_for_last", three_for_last)
+        setter(self, "penalty_to", penalty_to)
+        setter(self, "penalty_back", penalty_back)
+        setter(self, "muggins", muggins)
+        setter(self, "muggins_on", muggins_on)
+        setter(self, "take_back", take_back)
+        setter(self, "winner", winner)
+        setter(self, "skunk", skunk)
+        setter(self, "game_points", game_points)
+        setter(self, "no_score", no_score)
+        setter(self, "starter", starter)
+        setter(self, "recounted", recounted)
+        setter(self, "named", named)
+        setter(self, "several", several)
+        setter(self, "short", short)
+        setter(self, "breakdown", breakdown)
+        setter(self, "still", still)
 
 
 ENGLISH = Phrases(
