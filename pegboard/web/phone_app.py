@@ -48,6 +48,7 @@ from starlette.routing import BaseRoute, Route
 
 from pegboard.errors import PairingBusyError, PegboardError
 from pegboard.rules.cards import Card
+from pegboard.rules.value import Value
 from pegboard.web.passes import JOIN_PATH, SHORT_PATH
 from pegboard.web.phone_desk import Desk
 from pegboard.web.phone_page import phone_page
@@ -133,14 +134,27 @@ def _json_error(error: Refused) -> JSONResponse:
                         headers={"cache-control": "no-store"})
 
 
-@dataclass(frozen=True, slots=True)
-class PhoneLimits:
+class PhoneLimits(Value):
     """The request budgets: each seat's writes (taps, advice), each address's requests of
     any kind, each address's joins; a burst, then so many a second."""
 
-    writes: tuple[float, float] = (20, 5)
-    requests: tuple[float, float] = (60, 20)
-    joins: tuple[float, float] = (5, 0.2)
+    __slots__ = ("joins", "requests", "writes")
+    __match_args__ = ("writes", "requests", "joins")
+
+    writes: tuple[float, float]
+    requests: tuple[float, float]
+    joins: tuple[float, float]
+
+    def __init__(
+        self,
+        writes: tuple[float, float] = (20, 5),
+        requests: tuple[float, float] = (60, 20),
+        joins: tuple[float, float] = (5, 0.2),
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "writes", writes)
+        setter(self, "requests", requests)
+        setter(self, "joins", joins)
 
 
 LIMITS = PhoneLimits()
