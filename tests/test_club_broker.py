@@ -101,11 +101,15 @@ def test_forged_malformed_and_repeated_results_on_the_broker(tmp_path: Path, bro
         board.send(result_topic("c1", "b1", "g11"), json.dumps(genuine).encode())
         board.send(result_topic("c1", "b2", "g11"), json.dumps(dict(genuine, board="b2")).encode())
         board.send(result_topic("c1", "b1", "g12"), json.dumps(again).encode())
-        status = service.wait_for(2, refused=3, duplicates=1)
-        assert (status["results"], status["duplicates"], status["refused"]) == (2, 1, 3)
+        status = service.wait_for(2, refused=2, duplicates=1)
+        assert (status["results"], status["duplicates"], status["refused"]) == (2, 1, 2)
+        # b1's counted card on b2's topic is that card again (known, in no counter), not a
+        # refusal; another board's card not yet counted waits for the director
+        # (tests/test_club_director.py)
+        assert status["held"] == 0
         assert [p["games"] for p in service.get("/api/standings")["players"]] == [2, 2]
         why = " ".join(row["why"] for row in service.get("/api/refused")["refused"])
-        assert "'spread' differs" in why and "a board publishes only its own results" in why
+        assert "'spread' differs" in why
         assert "is not JSON" in why
         assert "'spread' differs" in service.log.read_text(encoding="utf-8")
     finally:

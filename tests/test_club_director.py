@@ -84,8 +84,6 @@ def test_the_director_accepts_and_voids_with_a_reason_all_in_the_audit(tmp_path:
     before = standings(db)
     with pytest.raises(ClubError, match="a reason"):
         act(db, Act.ACCEPT, held["id"], held["revision"], director="Pat", reason=" ")
-    with pytest.raises(ClubError, match="only a counted result is voided"):
-        act(db, Act.VOID, held["id"], held["revision"], director="Pat", reason="no")
     with pytest.raises(ClubError, match="not held"):
         act(db, Act.ACCEPT, first["id"], first["revision"], director="Pat", reason="no")
     assert standings(db) == before and acts(db) == []  # nothing changed
@@ -96,6 +94,8 @@ def test_the_director_accepts_and_voids_with_a_reason_all_in_the_audit(tmp_path:
         reason="played in the wrong round")
     assert games(db) == {"101": 1, "103": 1}
     assert counters(db)["results"] == 1 and counters(db)["voided"] == 1
+    with pytest.raises(ClubError, match="only a counted or held result is voided"):
+        act(db, Act.VOID, first["id"], first["revision"], director="Pat", reason="again")
     assert [(a["act"], a["director"], a["reason"]) for a in acts(db)] == [
         ("accept", "Pat", "103 was moved to table 2 for a late arrival"),
         ("void", "Pat", "played in the wrong round")]
@@ -291,6 +291,58 @@ def test_a_held_result_is_a_note_and_the_page_shows_the_queue(tmp_path: Path) ->
                 page = service.get("/api/page")
                 assert [q["id"] for q in page["queue"]] == [waits["id"]]
                 assert page["status"]["held"] == 1 and page["status"]["results"] == 0
+        finally:
+            board.close()
+            service.stop()
+
+
+def test_a_result_on_another_boards_topic_waits_until_the_director_accepts_it(
+        tmp_path: Path) -> None:
+    """Board b2's card (genuinely scored) published on board b1's topic is neither refused
+    nor counted: it waits in the director's queue, both boards named, and counts once the
+    director accepts it; another such card the director voids stays out, both acts in the
+    audit and its CSV."""
+    secret = tmp_path / "director.password"
+    secret.write_text("correct horse battery\n", encoding="utf-8")
+    with Broker(tmp_path / "broker") as broker:
+        service = Standings(tmp_path / "r.db", broker.address, extra=(
+            "--director-password-file", str(secret)))
+        board = Client(broker.port)
+        try:
+            theirs, forged = card(1, ("101", "102"), 1, "b2"), card(2, ("103", "104"), 2, "b2")
+            board.send(result_topic("club", "b1", "g7"), json.dumps(theirs).encode())
+            board.send(result_topic("club", "b1", "g8"), json.dumps(forged).encode())
+            status = service.wait_for(0, held=2)
+            assert (status["results"], status["held"], status["refused"]) == (0, 2, 0)
+            assert service.get("/api/standings")["players"] == []
+            waiting = service.get("/api/queue")["queue"]
+            assert [(q["id"], q["board"], q["why"]) for q in waiting] == [
+                (theirs["id"], "b2", "board b1's topic (result g7) carried a result of board "
+                 "b2 (game g1): a board publishes only its own results"),
+                (forged["id"], "b2", "board b1's topic (result g8) carried a result of board "
+                 "b2 (game g2): a board publishes only its own results")]
+            url = service.url.rstrip("/") + "/api/director"
+            key = {"authorization": "Bearer correct horse battery"}
+            for sent, what, reason in ((theirs, "accept", "b2's own card: b2 was offline"),
+                                       (forged, "void", "no such game was played")):
+                done = httpx.post(url, timeout=60, headers=key, json={
+                    "act": what, "id": sent["id"], "revision": sent["revision"],
+                    "director": "Pat", "reason": reason})
+                assert done.status_code == 200, done.text
+            status = service.get("/api/status")
+            assert (status["results"], status["held"], status["voided"]) == (1, 0, 1)
+            assert service.get("/api/queue")["queue"] == []
+            assert sorted((p["member"], p["games"])
+                          for p in service.get("/api/standings")["players"]) == [
+                ("101", 1), ("102", 1)]
+            rows = list(csv.DictReader(io.StringIO(service.get("/export/audit.csv"))))
+            assert [(r["board"], r["status"], r["why"]) for r in rows] == [
+                ("b2", "accepted", "Pat: b2's own card: b2 was offline"),
+                ("b2", "voided", "Pat: no such game was played")]
+            sheet = list(csv.DictReader(io.StringIO(service.get("/export/acts.csv"))))
+            assert [(r["act"], r["id"], r["reason"]) for r in sheet] == [
+                ("accept", theirs["id"], "b2's own card: b2 was offline"),
+                ("void", forged["id"], "no such game was played")]
         finally:
             board.close()
             service.stop()

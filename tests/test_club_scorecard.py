@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from pegboard.club.check import check_result
+from pegboard.club.check import check_result, follows, read_card
 from pegboard.club.outbox import Outbox
 from pegboard.club.results import Stored, connect, counters, load_members, store_result
 from pegboard.club.scorecard import FOUR_OF_A_KIND, identity, judge, revision, special_hands
@@ -100,8 +100,21 @@ def test_a_genuine_result_is_taken_and_a_forged_one_names_what_differs() -> None
     forged = dict(card, game_points=card["game_points"][::-1])  # type: ignore[index]
     with pytest.raises(ClubError, match="'game_points' differs"):
         check_result(TOPIC, json.dumps(forged).encode())
+    # Board b1's genuine card on board b2's topic: read, checked, and marked for the
+    # director, both boards named; on its own topic it is not.
+    assert read_card(TOPIC, json.dumps(card).encode()).misplaced == ""
+    elsewhere = read_card("pegboard/club/board/b2/result/g7", json.dumps(card).encode())
+    assert elsewhere.misplaced == ("board b2's topic (result g7) carried a result of board "
+                                   "b1 (game g11): a board publishes only its own results")
+    assert follows(elsewhere) == card
+    with pytest.raises(ClubError, match="'spread' differs"):  # forged: refused wherever
+        check_result("pegboard/club/board/b2/result/g11",
+                     json.dumps(dict(card, spread=card["spread"] + 1)).encode())  # type: ignore[operator]
     with pytest.raises(ClubError, match="a board publishes only its own results"):
-        check_result("pegboard/club/board/b2/result/g11", json.dumps(card).encode())
+        check_result("pegboard/other/board/b1/result/g11", json.dumps(card).encode())
+    with pytest.raises(ClubError, match="the board the result names 'x/b1' must be"):
+        check_result("pegboard/club/board/b2/result/g11",
+                     json.dumps(dict(card, board="x/b1")).encode())
     with pytest.raises(ClubError, match="names the game 'g11', not 'g12'"):
         check_result("pegboard/club/board/b1/result/g12", json.dumps(card).encode())
     with pytest.raises(ClubError, match="is not JSON"):

@@ -4,13 +4,17 @@ A message is taken only when all of this holds, checked cheapest first (its leng
 a byte is decoded, its shape before the engine reads it): its topic is a board's
 ``result/<game>``; its payload is at most :data:`MAX_PAYLOAD` bytes of JSON in the
 scorecard's format, its record at most :data:`MAX_LINES` lines; its
-``club``, ``board`` and ``game`` are the topic's (a board publishes only under its own
-topic); and the card is exactly the scorecard of its version (docs/club.md: 2, or 1 from a
-board not yet updated) its own record makes, read again through the one record reader and
-the engine, its ``id`` (the game's place in the night; a version-1 card's
-``<board>:<game>``) and ``revision`` included. A card whose numbers
-do not follow from its record (a forged or edited result) is refused, the first difference
-named.
+``club`` is the topic's, and on its own board's topic its ``game`` is the topic's; and the
+card is exactly the scorecard of its version (docs/club.md: 2, or 1 from a board not yet
+updated) its own record makes under its own club, board and game, read again through the
+one record reader and the engine, its ``id`` (the game's place in the night; a version-1
+card's ``<board>:<game>``) and ``revision`` included. A card whose numbers do not follow from
+its record (a forged or edited result) is refused, the first difference named.
+
+A board publishes only under its own topic: a card that follows from its record but names
+another board than the topic's (:attr:`Read.misplaced` says so, naming both) is not refused
+but held for the director (:func:`pegboard.club.results.store_result`), never counted
+unless the director accepts it.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ import json
 from typing import Any
 
 from pegboard.club.scorecard import FORMAT, VERSIONS, judge
-from pegboard.club.topics import MAX_MESSAGE, parse_result_topic
+from pegboard.club.topics import MAX_MESSAGE, check_id, parse_result_topic
 from pegboard.errors import ClubError
 from pegboard.rules.value import Value
 
@@ -34,10 +38,11 @@ included): a longer one is refused before the engine reads it."""
 
 class Read(Value):
     """A message read as far as it can be without the engine: its card, with its topic's
-    club, board and game, and its record."""
+    club, board and game, its record, and why it is not on its own board's topic ("" when
+    it is)."""
 
-    __slots__ = ("board", "card", "club", "game", "record", "version")
-    __match_args__ = ("card", "club", "board", "game", "version", "record")
+    __slots__ = ("board", "card", "club", "game", "misplaced", "record", "version")
+    __match_args__ = ("card", "club", "board", "game", "version", "record", "misplaced")
 
     card: dict[str, Any]
     club: str
@@ -45,6 +50,9 @@ class Read(Value):
     game: str
     version: int
     record: list[dict[str, Any]]
+    misplaced: str
+    """Why the card waits for the director: the topic is another board's than the one the
+    card names, both named ("" when the card names the topic's board)."""
 
     def __init__(
         self,
@@ -54,6 +62,7 @@ class Read(Value):
         game: str,
         version: int,
         record: list[dict[str, Any]],
+        misplaced: str = "",
     ) -> None:
         setter = object.__setattr__
         setter(self, "card", card)
@@ -62,11 +71,19 @@ class Read(Value):
         setter(self, "game", game)
         setter(self, "version", version)
         setter(self, "record", record)
+        setter(self, "misplaced", misplaced)
 
     @property
     def name(self) -> str:
-        """How the messages name the result: ``<board>:<game>``."""
+        """How the messages name the result: ``<board>:<game>`` as the topic names it."""
         return f"{self.board}:{self.game}"
+
+    @property
+    def own(self) -> tuple[str, str]:
+        """The board and game the card names (the topic's, unless :attr:`misplaced`)."""
+        if not self.misplaced:
+            return self.board, self.game
+        return str(self.card["board"]), str(self.card["game"])
 
 
 def identity(card: dict[str, Any]) -> bytes | None:
@@ -112,12 +129,19 @@ def read_card(topic: str, payload: bytes) -> Read:
     if version not in VERSIONS or isinstance(version, bool):
         raise ClubError(f"the result on {topic} has version {version!r}; this service reads "
                         f"versions {', '.join(map(str, VERSIONS))}")
-    if card.get("club") != club or card.get("board") != board:
+    named, game = card.get("board"), card.get("game")
+    if card.get("club") != club or not isinstance(named, str):
         raise ClubError(f"the result on {topic} names club {card.get('club')!r} and board "
-                        f"{card.get('board')!r}: a board publishes only its own results")
-    game = card.get("game")
+                        f"{named!r}: a board publishes only its own results")
     name = f"{board}:{topic_game}"  # how the messages below name it
-    if game != topic_game:
+    misplaced = ""
+    if named != board:  # another board's card: the director's, if it follows from its record
+        check_id(named, "board the result names")
+        if not isinstance(game, str) or not game:
+            raise ClubError(f"the result on {topic} names no game of board {named[:40]!r}")
+        misplaced = (f"board {board}'s topic (result {topic_game}) carried a result of board "
+                     f"{named} (game {game[:64]}): a board publishes only its own results")
+    elif game != topic_game:
         raise ClubError(f"the result on {topic} names the game {str(game)[:80]!r}, not "
                         f"{topic_game!r}")
     record = card.get("record")
@@ -126,7 +150,7 @@ def read_card(topic: str, payload: bytes) -> Read:
                         f"{MAX_LINES:,} are read")
     if not isinstance(record, list) or not all(isinstance(line, dict) for line in record):
         raise ClubError(f"the result {name} carries no record (a list of its lines)")
-    return Read(card, club, board, topic_game, int(version), record)
+    return Read(card, club, board, topic_game, int(version), record, misplaced)
 
 
 def follows(read: Read) -> dict[str, Any]:
@@ -135,8 +159,9 @@ def follows(read: Read) -> dict[str, Any]:
     part (about 0.05 to 0.1 s a card), which a board's budget bounds
     (:mod:`pegboard.club.budget`)."""
     card, name, version = read.card, read.name, read.version
+    board, game = read.own  # the card is judged as the board it names made it
     try:
-        again = judge(read.record, club=read.club, board=read.board, game_id=read.game,
+        again = judge(read.record, club=read.club, board=board, game_id=game,
                       version=version).card
     except Exception as error:  # whatever the engine makes of a hostile record
         raise ClubError(f"the record of {name} cannot be read: {error}") from None

@@ -11,7 +11,9 @@ confirmed, entered right and confirmed again) replaces it in the standings
 director, who has ruled on that game; one that the counted record extends is an older
 revision arriving late (a duplicate). A revision that neither extends nor is extended by
 the counted one is another record of the same place in the night: it is held for the
-director, not counted (``held``). Every revision is kept in the audit (``revision``) with
+director, not counted (``held``); so is a card that arrived on another board's topic than
+the one it names (held naming both; :attr:`pegboard.club.check.Read.misplaced`), unless the
+very revision is stored already. Every revision is kept in the audit (``revision``) with
 what became of it. A refused message is kept in ``refused`` with why (for the director),
 never counted. A member number not on the roster (``members``, loaded from a CSV of
 ``member,name[,guest]``) is kept and flagged.
@@ -211,7 +213,7 @@ def store_result(db: sqlite3.Connection, card: dict[str, Any], *, now: float | N
                  bye: Bye = Bye.WIN,
                  then: Callable[[sqlite3.Connection], None] | None = None,
                  seating_night: int | None = None,
-                 bound: Callable[[int], None] | None = None) -> Stored:
+                 bound: Callable[[int], None] | None = None, misplaced: str = "") -> Stored:
     """Store a checked scorecard (see the module), counted by the club's game ``points``
     when it fits the night (:func:`misfit`, with tonight's ``seating`` if one is loaded,
     for ``seating_night`` when known: :func:`seated`), else held for the director: what
@@ -222,11 +224,15 @@ def store_result(db: sqlite3.Connection, card: dict[str, Any], *, now: float | N
     A seating whose night is not known (``seating_night`` None: a service started without
     ``--night``) is the night of the first game counted against it: that night is kept
     with the seating held (:func:`bind_seating`, in the same transaction) and ``bound`` is
-    told it once stored."""
+    told it once stored.
+
+    ``misplaced``: why the card is not on its own board's topic ("" when it is): then it is
+    held for the director with that reason, whatever else it fits."""
     seating = seated(card, seating, seating_night)
     learns = seating_night is None and checked(db, card, seating)
     with transaction(db):
-        stored = _store(db, card, time.time() if now is None else now, points, seating)
+        stored = _store(db, card, time.time() if now is None else now, points, seating,
+                        misplaced)
         if stored.changes:
             credit_bye(db, card, seating, points, bye)
         learnt = learns and stored is Stored.COUNTED and bind_seating(db, card["night"])
@@ -310,7 +316,8 @@ def misfit(db: sqlite3.Connection, card: Mapping[str, Any], key: str,
 
 
 def _store(db: sqlite3.Connection, card: Mapping[str, Any], received: float,
-           points: GamePoints = GamePoints.ACC, seating: list[Round] | None = None) -> Stored:
+           points: GamePoints = GamePoints.ACC, seating: list[Round] | None = None,
+           misplaced: str = "") -> Stored:
     key, revision = key_of(card)
     payload = json.dumps(card, ensure_ascii=False)
 
@@ -325,6 +332,10 @@ def _store(db: sqlite3.Connection, card: Mapping[str, Any], received: float,
         return Stored.DUPLICATE
     counted = db.execute("SELECT revision, board, game, payload, adjusted FROM result "
                          "WHERE id = ?", (key,)).fetchone()
+    if misplaced:  # another board's topic: never counted but by the director
+        audit(Stored.HELD, misplaced)
+        _bump(db, "held")
+        return Stored.HELD
     if counted is None:
         voided = db.execute("SELECT revision FROM revision WHERE id = ? AND status = ?",
                             (key, VOIDED)).fetchone()
@@ -410,7 +421,8 @@ class Act(StrEnum):
     ACCEPT = "accept"
     """Count a revision held in the queue (in place of any revision counted for its game)."""
     VOID = "void"
-    """Take a counted game out of the standings."""
+    """Take a counted game out of the standings, or a held revision out of the queue
+    (never counted)."""
     ADJUST = "adjust"
     """Count a counted game with the board the director rules it ended on (each side's
     final score): its winner, skunk, game points and spread follow by the rules."""
@@ -509,10 +521,14 @@ def act(db: sqlite3.Connection, what: Act, key: str, revision: str, *, director:
                                 "a counted result is adjusted")
             change = _adjust(db, key, card, scores, points, f"{director}: {reason}")
             status, said = ADJUSTED, f"adjusted revision {revision} of {key}: {change}"
+        elif row["status"] == Stored.HELD:  # out of the queue; the standings as they were
+            _bump(db, "held", -1)
+            _bump(db, "voided")
+            status, said = VOIDED, f"voided revision {revision} of {key}, held"
         else:
             if counted is None or counted[0] != revision:
-                raise ClubError(f"revision {revision} of {key} is not the one counted: only "
-                                "a counted result is voided")
+                raise ClubError(f"revision {revision} of {key} is neither the one counted nor "
+                                "held: only a counted or held result is voided")
             for table, column in (("result", "id"), ("line", "result"), ("special", "result")):
                 db.execute(f"DELETE FROM {table} WHERE {column} = ?", (key,))
             _bump(db, "results", -1)

@@ -21,8 +21,9 @@ to be read in its board's queue), then acknowledges it. The turns' thread reads 
 cards through the engine, the boards in turn (round robin), each board's in order and
 within its budget (:mod:`pegboard.club.budget`): one board's backlog delays another board's
 result by one engine read at most. A malformed or forged message is logged, kept in
-``refused`` and never counted; a corrected game replaces the revision counted
-(:mod:`pegboard.club.results`).
+``refused`` and never counted; a genuine card on another board's topic than the one it
+names is held for the director (:attr:`~pegboard.club.check.Read.misplaced`); a corrected
+game replaces the revision counted (:mod:`pegboard.club.results`).
 
 The counters count cards, not deliveries: each card is decided once (counted, a correction,
 held, a duplicate of another card's game, or refused) and known by its identity ever after,
@@ -547,7 +548,8 @@ class Subscriber:
             db = self._database()
             stored = store_result(db, card, points=self.points, seating=self.tonight.rounds,
                                   bye=self.bye, then=bookkeeping,
-                                  seating_night=self.tonight.night, bound=self._bound)
+                                  seating_night=self.tonight.night, bound=self._bound,
+                                  misplaced=read.misplaced)
             if stored.changes:
                 self.publish_night(db)  # the next round may have come
         log.info("result %s from %s:%s: %s", card["id"], card["board"], card["game"], stored)
