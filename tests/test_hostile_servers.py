@@ -178,7 +178,6 @@ def test_one_address_gets_its_share_of_connections_and_the_next_is_closed_at_onc
     33rd is closed at once (long before the 5 s the others have to send a request), and
     another address is answered meanwhile."""
     port, api = server
-    started = time.monotonic()
     held = [connect(port, "127.0.12.1") for _ in range(LIMITS.per_client)]
     try:
         for conn in held:  # each taken by the server (it answers a request on it)
@@ -186,7 +185,11 @@ def test_one_address_gets_its_share_of_connections_and_the_next_is_closed_at_onc
         with connect(port, "127.0.12.1") as extra:
             closed = extra.recv(1)  # bounded by the socket's timeout
             assert closed == b"", closed
-        assert time.monotonic() - started < LIMITS.request_s, "not closed at once"
+        # Closed for being over the share, not by the deadline for a whole request: the 32
+        # made before it, whose deadlines come first, are all still open (no clock needed).
+        for conn in held:
+            with pytest.raises(BlockingIOError):
+                conn.recv(1)
         with connect(port, "127.0.12.2") as other:
             other.sendall(request(api, close=True))
             got = next(answers(other), None)
