@@ -189,3 +189,48 @@ def scoreboard_store(tmp_path: Path) -> Path:
     game.play_to(3)
     game.close()
     return folder
+
+
+def half_sent_closed_at(port: int, *, sources: tuple[str, str] = ("127.0.0.1", "127.0.0.1")
+                        ) -> list[float]:
+    """Two half-sent requests to ``port``, one silent after its first lines and one dripping a
+    header byte every half second: the seconds after the first was made at which the server
+    closed each, in the order they were made (a list shorter than 2: one was never closed
+    within the 120 s that only bound the wait).
+
+    The clock starts before either connection is made: the server's deadline for each starts
+    later (when it takes the connection), so however long a busy machine takes to make the
+    second, neither can be seen closed before its deadline."""
+    started = time.monotonic()
+    silent = socket.create_connection(("127.0.0.1", port), timeout=LIVENESS_S,
+                                      source_address=(sources[0], 0))
+    silent.sendall(b"GET / HTTP/1.1\r\nHost: localhost\r\n")
+    drip = socket.create_connection(("127.0.0.1", port), timeout=LIVENESS_S,
+                                    source_address=(sources[1], 0))
+    made = [silent, drip]
+    open_ = set(made)
+    closed_at: dict[socket.socket, float] = {}
+    header = iter(b"GET / HTTP/1.1\r\nHost: localhost\r\nX-Slow: " + b"a" * 200)
+    with selectors.DefaultSelector() as watch:
+        for conn in made:
+            watch.register(conn, selectors.EVENT_READ)
+        # 120 s only bounds the wait: how soon after its deadline a busy machine closes is the
+        # benchmarks' business; that neither is closed before it, nor left open, is the rule.
+        while open_ and time.monotonic() - started < 120:
+            for key, _ in watch.select(timeout=0.5):  # a byte every half second
+                assert isinstance(key.fileobj, socket.socket)
+                conn = key.fileobj
+                try:
+                    data = conn.recv(100)
+                except ConnectionResetError:
+                    data = b""
+                assert data == b"", data  # closed, never answered
+                closed_at[conn] = time.monotonic() - started
+                watch.unregister(conn)
+                open_.discard(conn)
+            if drip in open_:
+                with contextlib.suppress(OSError):  # closed meanwhile: seen on the next turn
+                    drip.send(bytes([next(header)]))
+    for conn in made:
+        conn.close()
+    return [closed_at[conn] for conn in made if conn in closed_at]
