@@ -95,15 +95,20 @@ def test_a_broker_of_another_authority_is_named_as_such(tmp_path: Path, lines: L
     assert all(a != b for a, b in itertools.pairwise(said_by_board)), said_by_board
 
 
+def broker_with(tls: Path, where: Path, port: int) -> Broker:
+    """A mosquitto on ``port`` serving the certificate made in ``tls``."""
+    return Broker(where, port=port, extra=(
+        f"cafile {tls / 'ca.crt'}\ncertfile {tls / 'broker.crt'}\n"
+        f"keyfile {tls / 'broker.key'}\n" + ("user root\n" if os.geteuid() == 0 else "")))
+
+
 def test_a_certificate_not_naming_the_brokers_address_is_named_as_such(
         tmp_path: Path, lines: Lines) -> None:
     tls = tmp_path / "tls"
     tls.mkdir()
     make_certificates(tls, "c1", ["elsewhere.example"])  # the club's, for another name
     port = free_port()
-    with Broker(tmp_path / "broker", port=port, extra=(
-            f"cafile {tls / 'ca.crt'}\ncertfile {tls / 'broker.crt'}\n"
-            f"keyfile {tls / 'broker.key'}\n" + ("user root\n" if os.geteuid() == 0 else ""))):
+    with broker_with(tls, tmp_path / "broker", port):
         board = publisher(tmp_path, port, tls / "ca.crt")
         board.start()
         try:
@@ -133,9 +138,7 @@ def test_an_expired_certificate_is_named_as_such(tmp_path: Path, lines: Lines,
     monkeypatch.setattr(setup, "BROKER_DAYS", 0)  # good until the second it was made
     make_certificates(tls, "c1", ["127.0.0.1"])
     port = free_port()
-    with Broker(tmp_path / "broker", port=port, extra=(
-            f"cafile {tls / 'ca.crt'}\ncertfile {tls / 'broker.crt'}\n"
-            f"keyfile {tls / 'broker.key'}\n" + ("user root\n" if os.geteuid() == 0 else ""))):
+    with broker_with(tls, tmp_path / "broker", port):
         board = publisher(tmp_path, port, tls / "ca.crt")
         board.start()
         try:

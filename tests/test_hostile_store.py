@@ -239,19 +239,24 @@ def test_an_index_with_crafted_rows_is_rebuilt_with_one_message(
         assert all(game.players == ["Ann", "Ben"] for game in index.games())
 
 
+def rot_the_games_table(store: Path) -> None:
+    """Bit rot in the index's table of games: its first page overwritten with random bytes."""
+    with sqlite3.connect(store / INDEX_NAME) as db:
+        (size,) = db.execute("PRAGMA page_size").fetchone()
+        (page,) = db.execute("SELECT rootpage FROM sqlite_schema WHERE name = 'games'"
+                             ).fetchone()
+    data = bytearray((store / INDEX_NAME).read_bytes())
+    data[(page - 1) * size:page * size] = os.urandom(size)
+    (store / INDEX_NAME).write_bytes(bytes(data))
+
+
 def test_a_damaged_index_file_is_rebuilt_while_a_writer_holds_the_store(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     write_game(tmp_path, game_lines())
     with Store(tmp_path) as store:
         store.finish({"abandoned": True})
     GameIndex(tmp_path).close()
-    with sqlite3.connect(tmp_path / INDEX_NAME) as db:
-        (size,) = db.execute("PRAGMA page_size").fetchone()
-        (page,) = db.execute("SELECT rootpage FROM sqlite_schema WHERE name = 'games'"
-                             ).fetchone()
-    data = bytearray((tmp_path / INDEX_NAME).read_bytes())
-    data[(page - 1) * size:page * size] = os.urandom(size)  # bit rot in the games table
-    (tmp_path / INDEX_NAME).write_bytes(bytes(data))
+    rot_the_games_table(tmp_path)
     with Store(tmp_path):  # the device keeps running
         assert main(["game", "list", "--store", str(tmp_path)]) == 0
         out, err = capsys.readouterr()
@@ -314,13 +319,7 @@ def test_the_scoreboard_lists_the_games_of_a_damaged_index_with_one_notice(
             store.finish({"abandoned": True})
     GameIndex(tmp_path).close()
     truth = sorted(game.id for game in StoreReader(tmp_path).history())
-    with sqlite3.connect(tmp_path / INDEX_NAME) as db:
-        (size,) = db.execute("PRAGMA page_size").fetchone()
-        (page,) = db.execute("SELECT rootpage FROM sqlite_schema WHERE name = 'games'"
-                             ).fetchone()
-    data = bytearray((tmp_path / INDEX_NAME).read_bytes())
-    data[(page - 1) * size:page * size] = os.urandom(size)  # bit rot in the games table
-    (tmp_path / INDEX_NAME).write_bytes(bytes(data))
+    rot_the_games_table(tmp_path)
     board = Board(tmp_path, tmp_path / "web.log")
     try:
         for _ in range(3):
