@@ -18,7 +18,24 @@ class InvalidCardError(PegboardError, ValueError):
 
 
 class RuleError(PegboardError, ValueError):
-    """Something the rules of cribbage do not allow at this moment (an illegal event)."""
+    """Something the rules of cribbage do not allow at this moment (an illegal event).
+
+    ``words`` is the same reason for a reader who hears or reads cards in words (a phone):
+    given where the message names a card entered by its rank alone by its rank's label
+    ("P2 holds 2 4 6"), which no reader can tell from a number, it names that card by its
+    rank in words ("P2 holds two, four and six"). A card named with its suit stays as the
+    message names it (``8H``), for the reader to say in its own words. None: the message
+    names no card by its rank alone.
+
+    ``holder`` is the seat whose held cards the message names (None: it names none a seat
+    holds): a seat's hand is told to that seat alone.
+    """
+
+    def __init__(self, message: str, *, words: str | None = None,
+                 holder: int | None = None) -> None:
+        super().__init__(message)
+        self.words = words
+        self.holder = holder
 
 
 class RecordError(PegboardError, ValueError):

@@ -173,15 +173,15 @@ def test_a_fifth_five_is_refused_naming_no_stand_in_suit(which: str) -> None:
     assert card is not None and not gs.suit_entered(card)
     answer = phones.send(1, Play(1, card))
     assert not answer.taken
-    assert "every 5 of the deal is entered already" in answer.reason, answer.reason
+    assert "every five of the deal is entered already" in answer.reason, answer.reason
     assert suits_named(answer.reason) == [], answer.reason
     assert app.game == gs
 
 
 def test_refusals_after_a_take_back_list_cards_entered_by_rank_by_rank() -> None:
     """After a renege's take-back P2 holds 2 4 6, laid by rank on the box: a go, a card not
-    in the hand and a card in P1's hand are refused by P2's phone naming those by rank (the
-    card the phone sent is named back to it as it sent it)."""
+    in the hand and a card in P1's hand are refused by P2's phone naming those by rank, in
+    words (the card the phone sent is named back to it as it sent it)."""
     app = taken_back()
     gs = app.game
     # On the box's shared screen first: GO is refused naming the cards by their ranks (it
@@ -195,8 +195,9 @@ def test_refusals_after_a_take_back_list_cards_entered_by_rank_by_rank() -> None
     four = next(c for c in gs.hands[1] or () if c.rank is Rank.FOUR)
     three = next(c for c in gs.hands[0] or () if c.rank is Rank.THREE)
     other_four = next(Card(Rank.FOUR, s) for s in Suit if Card(Rank.FOUR, s) != four)
-    for event, said in ((Go(1), "P2 holds 2 4 6, which fits at 20"),
-                        (Play(1, other_four), "after the renege was taken back P2 holds 2 4 6"),
+    for event, said in ((Go(1), "P2 holds two, four and six, which fits at 20"),
+                        (Play(1, other_four),
+                         "after the renege was taken back P2 holds two, four and six"),
                         (Play(1, three), "is not in P2's hand")):
         answer = phones.send(1, event)
         assert not answer.taken and said in answer.reason, answer.reason

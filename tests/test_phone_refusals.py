@@ -7,7 +7,9 @@ card over 31, a go while a card fits, a card seen already, a card not dealt, a c
 away, a card before the starter, the dealer's own card as the starter, a card laid away
 that was not dealt, a go after a renege's take-back holding cards entered by rank; and a
 card the box entered that a phone's hand holds (the notice to that phone). None names a
-card by its letters ("8H") or its sign ("8♥").
+card by its letters ("8H") or its sign ("8♥"), and a card held by its rank alone is named by
+its rank in words ("two, four and six"), never by a digit a screen reader says as a number.
+A refusal naming a seat's held cards is told to that seat's phone alone.
 """
 
 from __future__ import annotations
@@ -16,13 +18,18 @@ import random
 import re
 from pathlib import Path
 
-from pegboard.app.seat_entry import CLASH, in_words
+import pytest
+
+from pegboard.app.seat_entry import CLASH, in_words, private_reason
+from pegboard.errors import RuleError
 from pegboard.rules.cards import Card
-from pegboard.rules.events import Dealt, Go, LaidAway, Play, Starter
+from pegboard.rules.events import Crib, Deal, Dealt, Go, LaidAway, Penalty, Play, Starter
 from pegboard.rules.game import Game
 from pegboard.rules.state import Phase
-from tests.support.app_driver import new_game
+from tests.support.app_driver import GO, OK, new_game
+from tests.support.games import RENEGE_DEAL, scripted_game
 from tests.support.phones import phone_board
+from tests.test_app_keys_answer import refused as refused_on_the_box
 from tests.test_app_keys_answer import taken_back
 from tests.test_phone_server import act, joined
 from tests.test_seat_entry import Phones
@@ -69,6 +76,12 @@ def test_every_refusal_of_a_card_in_the_play_says_it_in_words() -> None:
     assert refused(phones, 0, Go(0)) == (
         "P1 holds five of hearts, five of diamonds, jack of clubs and four of spades, which "
         "fits at 10: a card that fits must be played (a go now would be a renege, ACC 7.3)")
+    # Her go keyed on the box instead: the shared screen (and the voice, which says its
+    # page) names none of her cards, entered on her phone.
+    phones.app.feed(GO)
+    assert refused_on_the_box(phones.app) == (
+        "P1 holds a card that fits at 10: play it (a go now would be a renege)")
+    phones.app.feed(OK)
     # A card seen already, one dealt to nobody, one laid away.
     assert refused(phones, 0, Play(0, Card.parse("TC"))) == (
         "ten of clubs was already seen this deal (played by P2)")
@@ -97,22 +110,63 @@ def test_a_hand_refused_says_its_cards_in_words() -> None:
 
 def test_a_card_held_by_its_rank_alone_is_said_by_its_rank() -> None:
     """After a renege's take-back Ben holds 2 4 6, each entered by rank alone on the box:
-    his go is refused naming them by their ranks, as the engine names them (on the box's
-    screen too), no suit the card wheel gave them."""
+    his go is refused on his phone naming them by their ranks in words, as the phone's page
+    names a card held by its rank ("two"), no suit the card wheel gave them and no digit a
+    screen reader says as a number. The box's own screen lists them as it shows cards."""
     app = taken_back()
     phones = Phones(app, random.Random(1))
     assert refused(phones, 1, Go(1)) == (
-        "P2 holds 2 4 6, which fits at 20: a card that fits must be played (a go now would "
-        "be a renege, ACC 7.3)")
+        "P2 holds two, four and six, which fits at 20: a card that fits must be played (a go "
+        "now would be a renege, ACC 7.3)")
+    app.feed(GO)
+    assert refused_on_the_box(app) == (
+        "P2 holds 2 4 6, which fits at 20: a card that fits must be played (a go now would be "
+        "a renege, ACC 7.3)")
 
 
 def test_a_card_not_in_the_hand_after_a_renege_is_said_by_its_rank() -> None:
     """Ben holds 2 4 6 by rank after a take-back: a card he names that is not among them is
-    refused naming it as he named it, and his hand by its ranks alone."""
+    refused naming it as he named it, and his hand by its ranks alone, in words."""
     phones = Phones(taken_back(), random.Random(1))
     assert refused(phones, 1, Play(1, Card.parse("9D"))) == (
-        "nine of diamonds is not in P2's hand: after the renege was taken back P2 holds 2 4 "
-        "6")
+        "nine of diamonds is not in P2's hand: after the renege was taken back P2 holds two, "
+        "four and six")
+    # Ben lays his two; Ann's phone is then told her own hand, A A 3, in words.
+    assert phones.send(1, Play(1, Card.parse("2H"))).taken
+    assert refused(phones, 0, Go(0)) == (
+        "P1 holds ace, ace and three, which fits at 22: a card that fits must be played (a go "
+        "now would be a renege, ACC 7.3)")
+
+
+def test_a_refusal_naming_another_seats_held_cards_is_not_told_to_a_phone() -> None:
+    """After a renege's take-back Ann (to play at 25) names the queen of spades, which the
+    take-back returned to Ben's hand: the engine's refusal names Ben's hand (its holder),
+    and a phone other than Ben's is told only that a card was entered by another seat."""
+    game, _ = scripted_game(script=RENEGE_DEAL)
+    game.apply(Penalty(0, "renege"))
+    with pytest.raises(RuleError) as error:
+        game.apply(Play(0, Card.parse("QS")))
+    assert str(error.value) == "QS is in Ben's hand (known since the renege)"
+    assert error.value.holder == 1
+    assert private_reason(game.state, 0, error.value) == CLASH
+    assert private_reason(game.state, 1, error.value) == str(error.value)
+
+
+def test_a_card_a_stand_in_holds_is_refused_naming_the_rank_in_words() -> None:
+    """A card whose place a card entered by its rank alone holds: the box's message names
+    that card by its rank's label ("the 5"), its words (a phone's) by its rank in words."""
+    c = Card.parse
+    game = Game(["Ann", "Ben"])
+    for event in (Deal(1), Starter(c("KS"), by_rank=True), Play(0, c("5D")),
+                  Play(1, c("6C")), Play(0, c("7H")), Play(1, c("8S")), Play(0, c("2H")),
+                  Play(1, c("3S")), Play(0, c("9D")), Play(1, c("AC"))):
+        game.push(event)
+    with pytest.raises(RuleError) as error:
+        game.push(Crib((c("5D"), c("TC"), c("JD"), c("QH"))))
+    tail = "entered by its rank alone (played by Ann) was given that suit, and moves to another"
+    assert str(error.value) == f"5D cannot be entered as it stands: the 5 {tail} first"
+    assert error.value.words == f"5D cannot be entered as it stands: the five {tail} first"
+    assert error.value.holder is None
 
 
 def test_the_notice_of_a_starter_a_phones_hand_holds_is_in_words() -> None:

@@ -197,7 +197,7 @@ def _check(state: AppState, request: SeatEntry) -> str | None:
             trial, _ = resuit.make_way(trial, event)
             trial, _ = trial.apply(event)
         except PegboardError as error:
-            return private_reason(gs, seat, str(error))
+            return private_reason(gs, seat, error)
     return None
 
 
@@ -275,14 +275,19 @@ def named_cards(entries: Collection[Event]) -> frozenset[Card]:
     return frozenset(found)
 
 
-def private_reason(gs: GameState, seat: int, reason: str) -> str:
-    """The engine's reason as ``seat`` may read it: one naming a card another seat holds
-    unseen (dealt to them, not yet played or counted) is replaced by :data:`CLASH`, so no
-    refusal tells a phone what another player holds."""
+def private_reason(gs: GameState, seat: int, error: PegboardError) -> str:
+    """The engine's refusal as ``seat`` may read it: one naming cards another seat holds
+    (its ``holder``), or a card another seat holds unseen (dealt to them, not yet played or
+    counted), is replaced by :data:`CLASH`, so no refusal tells a phone what another player
+    holds. Otherwise its words where it has them (a card entered by its rank alone named by
+    its rank in words, :class:`~pegboard.errors.RuleError`), else its message."""
+    reason = str(error)
+    holder = getattr(error, "holder", None)
     hidden = {str(card) for other, dealt in enumerate(gs.dealt)
               if other != seat and dealt is not None
               for card in dealt if card not in gs.seen}
-    if any(word in hidden for word in _CARD.findall(reason)):
+    if (holder is not None and holder != seat) or any(
+            word in hidden for word in _CARD.findall(reason)):
         return CLASH
-    return reason
-
+    words: str | None = getattr(error, "words", None)
+    return reason if words is None else words

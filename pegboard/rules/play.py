@@ -42,7 +42,7 @@ def apply_play(t: Table, event: Play, out: list[Award]) -> None:
     player, card = event.player, event.card
     _require_turn(t, player, card)
     if card in t.seen:
-        raise RuleError(t.seen_message(card))
+        raise t.seen_refusal(card)
     known = t.dealt[player]
     if known is not None and card not in known:
         listed = " ".join(str(c) for c in known)
@@ -111,11 +111,10 @@ def apply_go(t: Table, event: Go, out: list[Award]) -> None:
         # a go is accepted only when true.
         fits = [c for c in hand if c not in t.played[player] and t.count + c.pips <= 31]
         if fits:
-            listed = t.said_all(fits)
-            raise RuleError(
-                f"{t.name(player)} holds {listed}, which fits at {t.count}: a card that fits "
-                "must be played (a go now would be a renege, ACC 7.3)"
-            )
+            raise t.held_refusal(
+                player, f"{t.name(player)} holds ", fits,
+                f", which fits at {t.count}: a card that fits must be played (a go now would "
+                "be a renege, ACC 7.3)")
     t.play_started = True
     t.note(SaidGo(player, t.count))
     t.gos = (*t.gos, GoMark(player, t.count, len(t.played[player]), t.rewind_point()))
@@ -137,16 +136,15 @@ def _require_from_known_hand(t: Table, player: int, card: Card) -> None:
     for seat, other in enumerate(t.known):
         if seat != player and other is not None and card in other:
             if t.suit_named(card):
-                raise RuleError(f"{card} is in {t.name(seat)}'s hand (known since the renege)")
-            raise RuleError(t.stand_in_message(
-                card, f"in {t.name(seat)}'s hand, known since the renege"))
+                raise RuleError(f"{card} is in {t.name(seat)}'s hand (known since the renege)",
+                                holder=seat)
+            raise t.stand_in_refusal(card, f"in {t.name(seat)}'s hand, known since the renege",
+                                     seat)
     hand = t.known[player]
     if hand is not None and card not in hand:
-        left = t.said_all(c for c in hand if c not in t.played[player])
-        raise RuleError(
-            f"{card} is not in {t.name(player)}'s hand: after the renege was taken back "
-            f"{t.name(player)} holds {left}"
-        )
+        raise t.held_refusal(
+            player, f"{card} is not in {t.name(player)}'s hand: after the renege was taken back "
+            f"{t.name(player)} holds ", (c for c in hand if c not in t.played[player]))
 
 
 def _next_in(t: Table, player: int, *, include_self: bool) -> int | None:

@@ -150,7 +150,7 @@ def reveal_held(t: Table, event: Penalty) -> None:
 def _require_unseen_elsewhere(t: Table, player: int, card: Card) -> None:
     """A card ``player`` says they hold must be one nobody has seen elsewhere this deal."""
     if card in t.seen or (t.crib is not None and card in t.crib):
-        raise RuleError(t.seen_message(card))
+        raise t.seen_refusal(card)
     dealt = t.dealt[player]
     if dealt is not None and card not in dealt:
         raise RuleError(f"{card} was not dealt to {t.name(player)}")

@@ -280,7 +280,7 @@ def _check_shown(t: Table, player: int, cards: tuple[Card, ...]) -> None:
         )
     for card in cards:
         if card in t.seen and card not in t.played[player]:
-            raise RuleError(t.seen_message(card))
+            raise t.seen_refusal(card)
     known = t.dealt[player]
     if known is not None:
         for card in cards:
@@ -307,7 +307,7 @@ def apply_crib(t: Table, event: Crib, out: list[Award]) -> None:
     distinct(cards, "the crib")
     for card in cards:
         if card in t.seen:
-            raise RuleError(t.seen_message(card))
+            raise t.seen_refusal(card)
     for p, away in enumerate(t.laid_away):
         missing = [card for card in away or () if card not in cards]
         if missing:

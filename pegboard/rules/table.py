@@ -348,27 +348,50 @@ class Table:
         """Cards as a refusal lists them (:meth:`said`), separated by spaces."""
         return " ".join(self.said(card) for card in cards)
 
-    def seen_message(self, card: Card) -> str:
+    def said_in_words(self, cards: Iterable[Card]) -> str:
+        """Cards as a refusal's words list them (:class:`RuleError`'s ``words``): one entered
+        by its rank alone by its rank in words ("four"), one whose suit was entered as
+        :meth:`said` names it ("5H"), listed "5H, four and six"."""
+        said = [str(card) if self.suit_named(card) else card.rank.spoken for card in cards]
+        return said[0] if len(said) < 2 else f"{', '.join(said[:-1])} and {said[-1]}"
+
+    def held_refusal(self, holder: int, before: str, cards: Iterable[Card],
+                     after: str = "") -> RuleError:
+        """A refusal naming cards ``holder`` holds, between ``before`` and ``after``: the
+        box's message lists them as :meth:`said_all` does, its words (for a phone) as
+        :meth:`said_in_words` does."""
+        held = tuple(cards)
+        return RuleError(f"{before}{self.said_all(held)}{after}",
+                         words=f"{before}{self.said_in_words(held)}{after}", holder=holder)
+
+    def seen_refusal(self, card: Card) -> RuleError:
         """Why a card already seen this deal cannot be entered again, worded from what is
         known: a card whose suit was entered by name, and a card entered by its rank alone
         (its suit the card wheel's stand-in, no fact) by its rank."""
         if self.suit_named(card):
-            return f"{card} was already seen this deal ({where_seen(self, card)})"
+            return RuleError(f"{card} was already seen this deal ({where_seen(self, card)})")
         place = "the starter" if card == self.starter else where_seen(self, card)
-        return self.stand_in_message(card, place)
+        return self.stand_in_refusal(card, place)
 
-    def stand_in_message(self, card: Card, place: str) -> str:
+    def stand_in_refusal(self, card: Card, place: str, holder: int | None = None,
+                         ) -> RuleError:
         """A card named with its suit where a card entered by its rank alone stands (at
-        ``place``): the refusal says what is known, the rank, and names no suit as held."""
-        label = EnteredCard(card.rank, None).short
+        ``place``; in ``holder``'s hand, when a seat holds it): the refusal says what is
+        known, the rank, and names no suit as held (its words name the rank in words: "the
+        eight entered by its rank alone")."""
         free = [other for other in (Card(card.rank, suit) for suit in Suit)
                 if other not in self.seen and not self.suit_named(other)
                 and not any(other in (known or ()) for known in self.known)]
         if not free:
-            return (f"{card} cannot be entered: every {label} of the deal is entered already "
-                    f"(one {place}, by its rank alone)")
-        return (f"{card} cannot be entered as it stands: the {label} entered by its rank alone "
-                f"({place}) was given that suit, and moves to another first")
+            message = ("{card} cannot be entered: every {label} of the deal is entered "
+                       "already (one {place}, by its rank alone)")
+        else:
+            message = ("{card} cannot be entered as it stands: the {label} entered by its "
+                       "rank alone ({place}) was given that suit, and moves to another first")
+        return RuleError(
+            message.format(card=card, label=EnteredCard(card.rank, None).short, place=place),
+            words=message.format(card=card, label=card.rank.spoken, place=place),
+            holder=holder)
 
     def kept(self, player: int) -> tuple[Card, ...] | None:
         """The hand the player kept, when their dealt cards and the cards they laid away
