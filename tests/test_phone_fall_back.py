@@ -10,6 +10,7 @@ phone let go of is told at once.
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 
@@ -18,6 +19,8 @@ from pegboard.app.effects import ReleaseSeat
 from pegboard.app.inputs import Button, KnobTurn, PhoneSeats, Press, RankKey
 from pegboard.app.state import CardEntry, FallBack, PairingScreen, Reading, WheelScreen
 from pegboard.app.view import Screen, View
+from pegboard.config import Config
+from pegboard.config.phones import PhonesConfig
 from pegboard.device.observers import Seen
 from pegboard.device.pairing import PairingPort
 from pegboard.rules.cards import Card, Rank
@@ -25,8 +28,9 @@ from pegboard.rules.events import Dealt, LaidAway
 from pegboard.rules.value import replace
 from pegboard.voice.audio import screen_words
 from pegboard.web.passes import Passes
+from pegboard.web.phone_app import LET_GO
 from pegboard.web.phone_view import seat_json
-from tests.support.app_driver import GO, OK, UNDO, new_game
+from tests.support.app_driver import GO, MENU, OK, UNDO, new_game
 from tests.support.phones import Board, Listener, box_keys, phone_board, request, until
 from tests.test_phone_box_private import p2_on_a_phone_p1_in
 from tests.test_phone_server import me
@@ -115,7 +119,8 @@ def test_the_phones_say_how_a_hand_is_entered_on_the_box_instead() -> None:
     ben, ann = view(1), view(0)
     assert ben["asks"] == "cards" and ben["fall_back"] == (
         "Entering this hand on the box instead? On the box press OK, then choose \u201cP2's "
-        "hand\u201d: this phone then lets go of your seat.")
+        "hand\u201d: this phone then lets go of your seat. To carry on here afterwards, join "
+        "again with the code the box shows under Phones on its menu.")
     assert ann["asks"] == "wait" and ann["fall_back"] == (
         "A hand can be entered on the box instead: on the box press OK, then choose "
         "\u201cP2's hand\u201d.")
@@ -156,7 +161,8 @@ def test_four_players_three_phones_one_taken_on_the_box(tmp_path: Path) -> None:
     ends at once, her token no longer answers), the others still hold their seats, and the
     box waits for their two hands alone."""
     names = ("Ann", "Ben", "Cat", "Dan")
-    with phone_board(tmp_path, dealer=0, names=names, pairing=True) as board:
+    config = Config(phones=PhonesConfig(enabled=True, host="127.0.0.1"))
+    with phone_board(tmp_path, dealer=0, names=names, pairing=True, config=config) as board:
         tokens = {}
         for seat in (1, 2, 3):
             status, data = request(board.port, "POST", "/phone/join",
@@ -179,8 +185,51 @@ def test_four_players_three_phones_one_taken_on_the_box(tmp_path: Path) -> None:
         finally:
             cat.close()
         status, data = request(board.port, "GET", "/phone/me", token=tokens[2])
-        assert status == 401, data
+        assert status == 401 and data["reason"] == LET_GO, data
         assert me(board, tokens[1])["asks"] == "cards"
         lines = " ".join(machine.view(board.state).lines)
         assert "Ben" in lines and "Dan" in lines and "Cat" not in lines, lines
         assert not any(view.screen is Screen.PAIR for view in board.views)
+        # Cat carries on on her phone as her page says: Phones on the box's menu shows her
+        # seat's code again; her phone joins by it and is asked for her cards again, and the
+        # starter waits for them again.
+        box_keys(board, MENU)
+        rows = list(machine.view(board.state).lines)
+        box_keys(board, KnobTurn(rows.index("Phones") - (machine.view(board.state).selected
+                                                          or 0)), OK_KEY)
+        until(board, lambda: machine.view(board.state).code is not None, "a join code")
+        assert machine.view(board.state).title == "Ann"  # the seats from the first
+        box_keys(board, KnobTurn(2))  # past Ben's phone to Cat's seat
+        shown = machine.view(board.state)
+        assert shown.title == "Cat" and shown.code is not None, shown
+        status, data = request(board.port, "POST", "/phone/join", {"code": shown.code})
+        assert status == 200, data
+        until(board, lambda: board.state.phones == {1, 2, 3}, "Cat's phone held again")
+        assert me(board, data["token"])["asks"] == "cards"
+        box_keys(board, UNDO)  # the pairing screen left: the box's wait names her again
+        lines = " ".join(machine.view(board.state).lines)
+        assert "Cat" in lines, lines
+
+
+def test_a_let_go_phone_is_told_how_to_carry_on(tmp_path: Path) -> None:
+    """Ben's seat taken on the box: his phone's open stream ends with the words saying how
+    to carry on on that phone (the code under Phones on the box's menu), as its next request
+    is answered."""
+    with phone_board(tmp_path, dealer=0, pairing=True) as board:
+        status, data = request(board.port, "POST", "/phone/join", {"code": board.code(1)})
+        assert status == 200, data
+        until(board, lambda: board.state.phones == {1}, "Ben's phone held")
+        ben = Listener(board.port, "/phone/stream", data["token"])
+        try:
+            ben.wait_for(b"event: me", "Ben's view")
+            on_the_wait(board)
+            box_keys(board, OK_KEY, KnobTurn(1), OK_KEY)
+            ben.wait_for(b"event: gone", "Ben's stream to end")
+            ben.wait_for(b"\n\n", "the end of its last event")
+            until(board, lambda: ben.events()[-1][0] == "gone", "the gone event whole")
+            assert json.loads(ben.events()[-1][1]) == {"said": LET_GO}
+        finally:
+            ben.close()
+        assert "Phones on its menu" in LET_GO
+        status, data = request(board.port, "GET", "/phone/me", token=data["token"])
+        assert status == 401 and data["reason"] == LET_GO, data

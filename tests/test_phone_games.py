@@ -37,6 +37,7 @@ from pegboard.rules.game import Game
 from pegboard.rules.show import score_hand
 from pegboard.rules.state import GameState, Phase
 from pegboard.rules.variants import Rules
+from pegboard.web.phone_app import LET_GO
 from pegboard.web.phone_view import review_json
 from tests.referee import build
 from tests.referee.referee import judge
@@ -908,7 +909,7 @@ def test_a_released_phone_keeps_nothing_of_the_hand_in_view(browser: Browser,
         # Within 10 s: well inside the stream's 15 s keep-alive, which alone would tell it
         # had the board published nothing on the release.
         expect(page.locator("#said")).to_have_text(
-            "This phone no longer holds a seat: scan the board's code to join.", timeout=10_000)
+            LET_GO, timeout=10_000)
         expect(page.locator("#mine")).to_be_hidden()
         expect(page.locator("#join")).to_be_visible()
         expect(page.locator("#title")).to_have_text("Pegboard: your hand")
@@ -1008,13 +1009,14 @@ def test_a_phone_asked_for_its_cards_says_how_and_is_let_go_at_once(
         expect(page.locator("#asked")).to_contain_text("Tap the 6 cards")
         expect(page.locator("#fallback")).to_have_text(
             "Entering this hand on the box instead? On the box press OK, then choose "
-            "\u201cBen's hand\u201d: this phone then lets go of your seat.")
+            "\u201cBen's hand\u201d: this phone then lets go of your seat. To carry on here "
+            "afterwards, join again with the code the box shows under Phones on its menu.")
         until(board, lambda: board.state.phones == {1}, "Ben's phone held")
         on_the_wait(board)
         box_keys(board, Press(Button.OK), KnobTurn(1), Press(Button.OK))
         until(board, lambda: not board.state.phones, "Ben's seat freed")
         expect(page.locator("#said")).to_have_text(
-            "This phone no longer holds a seat: scan the board's code to join.",
+            LET_GO,
             timeout=10_000)
         expect(page.locator("#mine")).to_be_hidden()
         picker = machine.view(board.state).picker

@@ -353,7 +353,7 @@ def test_hostile_requests_change_nothing(tmp_path: Path) -> None:
         # A released seat's token stops at once.
         board.server.passes.release(board.game_id, 1)
         status, data = request(port, "GET", "/phone/me", token=tokens[1])
-        assert status == 401 and "scan the board's code" in data["reason"]
+        assert status == 401 and "under Phones on its menu" in data["reason"]
         # A wrong Host is refused before any route (DNS rebinding) on the board's own server.
         status, _ = request(port, "GET", "/phone/me", token=tokens[0],
                             headers={"host": "evil.example"})

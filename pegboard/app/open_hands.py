@@ -140,10 +140,13 @@ instead ("On the box instead?", :mod:`pegboard.app.pairing`)."""
 def fall_back_words(gs: GameState, seats: Sequence[int], seat: int) -> str:
     """How a hand the starter waits for on a phone is entered on the box instead, in the
     words of ``seat``'s phone (``seats``: the phones' hands waited for): on the box, OK, then
-    that hand; its phone then lets go of the seat."""
+    that hand; its phone then lets go of the seat, and says how to carry on there (join
+    again by the code the box's Phones menu shows)."""
     if seat in seats:
         return (f"Entering this hand on the box instead? On the box press OK, then choose "
-                f"\u201c{gs.names[seat]}'s hand\u201d: this phone then lets go of your seat.")
+                f"\u201c{gs.names[seat]}'s hand\u201d: this phone then lets go of your seat. "
+                "To carry on here afterwards, join again with the code the box shows under "
+                "Phones on its menu.")
     named = [f"\u201c{gs.names[other]}'s hand\u201d" for other in seats]
     which = named[0] if len(named) == 1 else ", ".join(named[:-1]) + " or " + named[-1]
     return (f"A hand can be entered on the box instead: on the box press OK, then choose "

@@ -74,6 +74,12 @@ STREAMS_PER_SEAT = 3
 
 KEEP_ALIVE = 15.0
 
+LET_GO = ("This phone no longer holds a seat (taken on the box, released, or the game ended). "
+          "To carry on here, join again with the code the box shows under Phones on its "
+          "menu: scan it, or type it here.")
+"""What a phone whose pass stopped working is told (its request answered 401, its stream's
+``gone`` event): how to carry on, the board's Phones menu being the one way to a seat."""
+
 
 class SeatHolder(Protocol):
     """Who a token speaks for: one seat of one game."""
@@ -187,8 +193,7 @@ def phone_routes(desk: Desk, passes: SeatPasses, *,
         token = header[0].removeprefix("Bearer ").strip()
         holder = passes.holder(token)
         if holder is None:
-            raise Refused(401, "This phone no longer holds a seat (released, or the game "
-                          "ended): scan the board's code to join again.")
+            raise Refused(401, LET_GO)
         now = desk.now
         if now.game is None or holder.game != now.game_id:
             raise Refused(409, "That seat was for another game: scan the board's code to "
@@ -348,7 +353,7 @@ async def _private_stream(desk: Desk, passes: SeatPasses, token: str, seat: int,
             now = desk.now
             holder = passes.holder(token)
             if now.game is None or holder is None or holder.game != now.game_id:
-                yield "event: gone\ndata: {}\n\n"
+                yield f"event: gone\ndata: {json.dumps({'said': LET_GO})}\n\n"
                 return
             text = json.dumps(seat_json(now.game, seat, game_id=now.game_id, phones=now.phones,
                                         notice=desk.notice_for(seat, now.game_id)),

@@ -466,7 +466,7 @@
               me = next;
               draw();
             } else if (kind === "gone") {
-              say("This phone no longer holds a seat: scan the board's code to join.", true);
+              say((data && JSON.parse(data).said) || "This phone no longer holds a seat.", true);
               token = ""; sessionStorage.removeItem("pegboard-seat");
               me = null;
               draw();
