@@ -20,8 +20,9 @@ The open-handed mode (printed first; ``PEGBOARD_BENCH_INPUT=open`` prints it alo
 first game as it is taught, from "Learn to play": at each deal both players' six cards are
 entered, the coach's advice is read and the cards are laid away as advised, the starter is
 named with its suit where the wheel offers it, the play is entered from the known hands, and
-every page (the coach's, rule help, the counts, the discard reviews) is read with OK; the
-hands and the crib need no entry.
+every page (the coach's, rule help, the counts, the discard reviews) is read with OK; each
+card laid is the one the coach's line names, as a learner follows it; the hands and the crib
+need no entry.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from pegboard.app.inputs import Button, InputEvent, KnobTurn, Press, RankKey
 from pegboard.app.machine import AppState, initial_state, step, view
 from pegboard.app.picker import rank_label
 from pegboard.app.state import Calling, Claiming, Reading, WheelScreen
+from pegboard.coach import knowledge, lookahead
 from pegboard.config import Config, InputConfig
 from pegboard.rules.cards import DECK, Card, Rank, Suit
 from pegboard.rules.events import Crib, Deal, Dealt, Go, LaidAway, Play, Starter
@@ -217,6 +219,16 @@ def _choose_play(
     return rng.choice([c for c in legal if score_play((*pile, c)).total == best])
 
 
+def _coached(state: AppState) -> Card | None:
+    """The card the pegging coach's line names for the player to act in an open-handed
+    first game (every card of it entered with its suit, so the box's cards are the true
+    ones); None: no card fits, the player says go."""
+    session = state.session
+    assert session is not None
+    known = knowledge.knowledge_for(session.state)
+    return None if known is None else lookahead.coach_card(known, open_hand=True)
+
+
 def play_deal(
     driver: Driver, truth: Game, rng: random.Random, *, greedy: bool, forget: bool = False,
     open_hands: bool = False,
@@ -382,8 +394,9 @@ def play_open_deal(driver: Driver, truth: Game, rng: random.Random) -> DealResul
     """One open-handed deal of a first game: each player's six cards entered (sorted by rank,
     as a player holds them; the rank, then the suit), the advice read, the discard laid away
     as advised (OK on the wheel's start, twice), the starter, the play from the known hands
-    (the most points a card, as :func:`play_deal`), and the pages read until the next deal's
-    first entry; the hands and the crib are counted with no entry."""
+    (each card the one the coach's line names, as a learner follows it: :func:`_coached`),
+    and the pages read until the next deal's first entry; the hands and the crib are counted
+    with no entry."""
     gs = truth.state
     assert gs.phase is Phase.STARTER and gs.dealer is not None
     deck = list(DECK)
@@ -423,7 +436,7 @@ def play_open_deal(driver: Driver, truth: Game, rng: random.Random) -> DealResul
         ts = truth.state
         p = ts.to_act
         assert p is not None
-        chosen = _choose_play(rng, hands[p], ts.pile, ts.count, True)
+        chosen = _coached(driver.state)
         if chosen is None:
             driver.doing("goes").feed(GO)
             truth.apply(Go(p))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 from pegboard.app.inputs import KnobTurn
+from pegboard.app.picker import rank_label
 from pegboard.app.view import Screen
 from pegboard.coach import rulehelp
 from pegboard.coach.review import points_text, review_discard
@@ -552,3 +553,41 @@ def test_a_restart_asks_for_the_cards_the_table_still_owes() -> None:
     assert again.view.title == "Dealt to P1"
     again.feed(UNDO)
     assert again.game.laid_away[1] is None and again.view.title == "P2 lays away"
+
+
+def test_an_open_handed_play_wheel_starts_on_the_coachs_card() -> None:
+    """Learn to play, the hands open: at each turn of the play the card wheel rests on the
+    card the coach's line names ("Lay 5: ..."), so that following the coach is one OK on the
+    encoder; the card entered is that very card. Where no card fits, nothing is named and the
+    wheel is the one every closed game has."""
+    app = learn_to_play()
+    app.read()
+    for dealt in (DEALT, ("A♥", "2♠", "3♦", "9♣", "10♣", "Q♠")):
+        for card in dealt:
+            app.pick(card[:-1])
+            app.pick(card)
+        app.read()
+        app.feed(OK, OK)  # laid away as advised
+    app.pick("7")
+    followed = 0
+    while app.game.phase is Phase.PLAY:
+        while app.pages:
+            app.read()
+        if app.game.phase is not Phase.PLAY:
+            break
+        coach, picker = app.view.coach, app.view.picker
+        gs = app.game
+        seat = gs.to_act
+        assert seat is not None and picker is not None
+        if not gs.legal_cards():
+            app.feed(GO)
+            continue
+        assert coach.startswith("Lay "), coach
+        named = coach.removeprefix("Lay ").split(":")[0]
+        assert picker.candidate.rstrip("♣♦♥♠") == named, (coach, picker)
+        laid = len(gs.played[seat])
+        app.feed(OK)
+        assert len(app.game.played[seat]) == laid + 1
+        assert rank_label(app.game.played[seat][-1].rank) == named
+        followed += 1
+    assert followed == 8

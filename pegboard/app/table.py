@@ -22,7 +22,7 @@ from pegboard.app.open_hands import (
 from pegboard.app.picker import rank_label
 from pegboard.app.session import Session
 from pegboard.app.state import AppState, FallBack, Reading, Result, Wheel, WheelScreen
-from pegboard.app.teach import turn_coach
+from pegboard.app.teach import turn_card, turn_coach
 from pegboard.app.view import PageKind, PickerView, Screen, View, entered_words
 from pegboard.app.views import board
 from pegboard.app.words import heading, wrap
@@ -47,10 +47,14 @@ def _wheel(state: AppState, screen: WheelScreen) -> wheels.Found | None:
     session = state.session
     assert session is not None
     shown = open_hands(state)
-    return session.memo(("table wheel", screen.pending, screen.anchor, shown, state.phones),
+    # An open-handed teaching game's play wheel starts on the card the coach's line names.
+    coached = turn_card(state)
+    return session.memo(("table wheel", screen.pending, screen.anchor, shown, state.phones,
+                         coached),
                         lambda: wheels.table_wheel(session.state, goes_this_deal(session),
                                                    screen.pending, screen.anchor,
-                                                   open_hands=shown, phones=state.phones))
+                                                   open_hands=shown, phones=state.phones,
+                                                   coached=coached))
 
 
 def goes_this_deal(session: Session) -> tuple[SaidGo, ...]:

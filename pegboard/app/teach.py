@@ -19,6 +19,7 @@ from pegboard.app.view import PageKind, Screen
 from pegboard.app.words import no_suits, wrap
 from pegboard.coach.help_shape import in_words, paginate
 from pegboard.errors import PegboardError
+from pegboard.rules.cards import Card
 from pegboard.rules.events import Claim, Deal, Event, Play
 from pegboard.rules.scoring import Breakdown
 from pegboard.rules.state import Award, GameState, Phase, Reason
@@ -135,6 +136,23 @@ def turn_coach(state: AppState) -> str:
         return lookahead.coach_line(known, open_hand=open_hands(state)) or ""
 
     return session.memo("coach line", line)
+
+
+def turn_card(state: AppState) -> Card | None:
+    """The card the pegging coach's line names for the player to act (:func:`turn_coach`: an
+    open-handed teaching game, that player's hand known and not a phone's): where the play's
+    card wheel starts, so that the card the coach advises is one OK away. None: the line
+    names no card."""
+    session = state.session
+    if (not state.teaching or session is None or session.state.phase is not Phase.PLAY
+            or not open_hands(state) or _private(state, session.state.to_act)):
+        return None
+
+    def card() -> Card | None:
+        known = knowledge.knowledge_for(session.state)
+        return None if known is None else lookahead.coach_card(known, open_hand=True)
+
+    return session.memo("coach card", card)
 
 
 def _private(state: AppState, seat: int | None) -> bool:

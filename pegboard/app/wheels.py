@@ -146,16 +146,17 @@ def plain_wheel(blocked: set[Card], anchor: Rank | None, avoid: set[Suit] | None
 
 def table_wheel(gs: GameState, goes: Sequence[SaidGo], pending: tuple[Card, ...],
                 anchor: Rank | None, *, open_hands: bool = False,
-                phones: Collection[int] = ()) -> Found | None:
+                phones: Collection[int] = (), coached: Card | None = None) -> Found | None:
     """The card wheel of the table screen in the engine's phase (None: no card to enter);
     ``open_hands``: the hands are open at this table, so the play's wheel may list them;
-    ``phones``: the seats phones hold, whose hands the starter's wheels keep private."""
+    ``phones``: the seats phones hold, whose hands the starter's wheels keep private;
+    ``coached``: the card the pegging coach advises, where the play's wheel starts."""
     if gs.asked is not None:
         return suit_wheel(gs.asked, offered_suits(gs, phones))
     if gs.phase is Phase.STARTER:
         return _starter_wheel(gs, anchor, phones)
     if gs.phase is Phase.PLAY and gs.to_act is not None:
-        return _play_wheel(gs, goes, gs.to_act, open_hands)
+        return _play_wheel(gs, goes, gs.to_act, open_hands, coached)
     if gs.phase is Phase.SHOW and gs.to_act is not None:
         return _hand_wheel(gs, gs.to_act, pending, anchor)
     if gs.phase is Phase.CRIB:
@@ -230,7 +231,8 @@ def suit_keys(asked: SuitQuestion, suits: Sequence[Suit] | None = None) -> str:
                     for suit in (asked.suits if suits is None else suits))
 
 
-def _play_wheel(gs: GameState, goes: Sequence[SaidGo], p: int, open_hands: bool) -> Found:
+def _play_wheel(gs: GameState, goes: Sequence[SaidGo], p: int, open_hands: bool,
+                coached: Card | None = None) -> Found:
     room = 31 - gs.count
     # Cards known to be the player's: their dealt cards, or after a renege's take-back the
     # hand the engine already knows (they must lay those very cards again), or the hand kept
@@ -257,7 +259,14 @@ def _play_wheel(gs: GameState, goes: Sequence[SaidGo], p: int, open_hands: bool)
     ranks = [r for r in picker.RANKS if r.pips <= room and opts(r)]
     order, start = picker.play_order(gs.pile, ranks, _play_weights(gs, goes, p),
                                      held=gs.cards_left[p])
-    return f"{gs.names[p]} plays", flatten(order, opts), first_of(order, opts, start)
+    slots = flatten(order, opts)
+    # The coach's card, where the coach names one, is where the player looks first.
+    advised = next((i for i, slot in enumerate(slots) if slot[0].card == coached), None)
+    if coached is not None and advised is None:
+        advised = next((i for i, slot in enumerate(slots)
+                        if any(choice.card == coached for choice in slot)), None)
+    return (f"{gs.names[p]} plays", slots,
+            first_of(order, opts, start) if advised is None else advised)
 
 
 def _hidden_options(rank: Rank, dealt: Sequence[Card], played: Sequence[Card],

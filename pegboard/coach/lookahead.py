@@ -213,6 +213,16 @@ def look_ahead(pile: Sequence[Card], hand: Sequence[Card], seen: Sequence[Card] 
     return judge(Knowledge.kept(pile, hand, seen, next_left=next_left, theirs=theirs))
 
 
+def coach_card(known: Knowledge, *, open_hand: bool) -> Card | None:
+    """The card the coach's line names for the player to act (:func:`card_line`): the best
+    of :func:`judge`, when their kept cards are known and open to the table (``open_hand``);
+    None when the line names no card (a closed hand, nothing known, or no card fits)."""
+    if known.own is not OwnCards.KEPT or not open_hand:
+        return None
+    found = judge(known)
+    return found[0].card if found else None
+
+
 def coach_line(known: Knowledge, *, open_hand: bool) -> str | None:
     """The coach's line for the player to act. Their cards known and open to the table
     (``open_hand``): the card to lay (:func:`card_line`). Else, when anything of their cards
