@@ -18,11 +18,15 @@ import shutil
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 from hypothesis import settings
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
 
 # Hypothesis fails an example that runs over 200 ms by default: a wall-clock limit, which a
 # machine busy with other work trips on correct code. Speed is the benchmarks' business.
@@ -132,3 +136,27 @@ def factory() -> Iterator[MockFactory]:
     finally:
         factory.reset()
         Device.pin_factory = saved
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """The system's Chromium, launched once for a module's tests (those modules are skipped
+    where it is not installed)."""
+    # Loaded here, not with the conftest: most modules never start a browser.
+    from tests.support.web import system_chromium
+
+    with system_chromium() as launched:
+        yield launched
+
+
+@pytest.fixture(scope="module")
+def patient() -> Iterator[None]:
+    """A module's pages waited for as long as the board's answers (``WAIT_S``: a busy machine
+    is slow, not wrong), then Playwright's 5 s again for the modules after it."""
+    from playwright.sync_api import expect  # a development tool, loaded where a page is
+
+    from tests.support.phones import WAIT_S
+
+    expect.set_options(timeout=WAIT_S * 1000)
+    yield
+    expect.set_options(timeout=5000)

@@ -6,7 +6,6 @@ table's."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +18,7 @@ from pegboard.club.scorecard import judge
 from tests.support.club import Standings
 from tests.support.games import random_game
 from tests.support.mosquitto import Broker
-from tests.support.web import chromium, system_chromium
+from tests.support.web import chromium
 from tests.test_club_scorecard import club_records
 
 pytestmark = pytest.mark.skipif(chromium() is None,
@@ -29,12 +28,6 @@ PLAYERS = 60
 PAGE_MS = 10_000
 """How often the big screen turns to its next page (club.js's PAGE_MS)."""
 WITHIN_MS = 60_000
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with system_chromium() as launched:
-        yield launched
 
 
 def night_of(db: Path, players: int) -> None:

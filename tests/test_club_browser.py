@@ -24,13 +24,12 @@ from pegboard.store import Store
 from tests.support.club import Played, Publisher, Standings, expected_standings, write_club_game
 from tests.support.games import random_game
 from tests.support.mosquitto import Broker
-from tests.support.web import chromium, system_chromium
+from tests.support.web import SHOWN_WITHIN_MS, chromium
 
 CHROMIUM = chromium()
 pytestmark = pytest.mark.skipif(CHROMIUM is None,
                                 reason="needs chromium (`make test` installs it)")
 
-SHOWN_WITHIN_MS = 60_000
 """The longest the test waits for a result to reach the page (board, broker, service, event
 stream, page): a page that stops following fails, a busy machine does not (how soon it shows
 one is the club bench's figure, docs/club.md)."""
@@ -50,12 +49,6 @@ class Night:
     standings: Standings
     page: Page
     played: list[Played]
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with system_chromium() as launched:
-        yield launched
 
 
 @pytest.fixture(scope="module")

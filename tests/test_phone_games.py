@@ -18,7 +18,7 @@ import itertools
 import random
 import re
 import time
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import Any
 
@@ -42,32 +42,17 @@ from pegboard.web.phone_view import review_json
 from tests.referee import build
 from tests.referee.referee import judge
 from tests.support.phones import WAIT_S, Board, BoxHands, box_keys, box_names, phone_board, until
-from tests.support.web import chromium, system_chromium
+from tests.support.web import chromium
 from tests.test_phone_fall_back import on_the_wait
 
 pytestmark = [pytest.mark.skipif(chromium() is None,
                                  reason="needs chromium (`make test` installs it)"),
-              pytest.mark.timeout(600)]
+              pytest.mark.timeout(600), pytest.mark.usefixtures("patient")]
 
 PHONE: dict[str, Any] = {"viewport": {"width": 360, "height": 740}, "is_mobile": True,
                          "has_touch": True, "device_scale_factor": 2}
 NAMES = ("Ann", "Ben", "Cat", "Dan")
 CONTROL = re.compile(r"^\s*- (button|textbox|spinbutton|combobox|link|checkbox|radio)\b(.*)$")
-
-
-@pytest.fixture(autouse=True, scope="module")
-def patient() -> Iterator[None]:
-    """The pages' answers are waited for as long as the board's (a busy machine is slow,
-    not wrong): WAIT_S, then Playwright's 5 s again for other modules."""
-    expect.set_options(timeout=WAIT_S * 1000)
-    yield
-    expect.set_options(timeout=5000)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with system_chromium() as launched:
-        yield launched
 
 
 def wait_for(board: Board, done: Callable[[], bool], what: str) -> None:

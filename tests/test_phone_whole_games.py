@@ -14,7 +14,6 @@ the two files' time.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -23,28 +22,13 @@ from playwright.sync_api import Browser, expect
 from pegboard.config import Config
 from pegboard.rules.value import replace
 from pegboard.rules.variants import Rules
-from tests.support.phones import WAIT_S, phone_board
-from tests.support.web import chromium, system_chromium
+from tests.support.phones import phone_board
+from tests.support.web import chromium
 from tests.test_phone_games import NAMES, Checks, Table, shows, whole_game
 
 pytestmark = [pytest.mark.skipif(chromium() is None,
                                  reason="needs chromium (`make test` installs it)"),
-              pytest.mark.timeout(600)]
-
-
-@pytest.fixture(autouse=True, scope="module")
-def patient() -> Iterator[None]:
-    """The pages' answers are waited for as long as the board's (as in
-    tests/test_phone_games.py), then Playwright's 5 s again."""
-    expect.set_options(timeout=WAIT_S * 1000)
-    yield
-    expect.set_options(timeout=5000)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with system_chromium() as launched:
-        yield launched
+              pytest.mark.timeout(600), pytest.mark.usefixtures("patient")]
 
 
 def test_a_whole_game_on_two_phones_and_the_box_to_the_referees_scores(

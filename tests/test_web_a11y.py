@@ -23,14 +23,21 @@ from playwright.sync_api import Page
 from pegboard.app.words import awards_text, result_lines
 from pegboard.rules.facts import Report
 from pegboard.rules.state import Phase
-from tests.support.web import EXAMPLES, ScriptedGame, WebServer, chromium, system_chromium
+from tests.support.web import (
+    EXAMPLES,
+    SHOWN_WITHIN_MS,
+    ScriptedGame,
+    WebServer,
+    chromium,
+    shown_lines,
+    system_chromium,
+)
 
 CHROMIUM = chromium()
 pytestmark = pytest.mark.skipif(CHROMIUM is None,
                                 reason="needs chromium (`make test` installs it)")
 
 LINES = (EXAMPLES / "two-player.jsonl").read_text(encoding="utf-8").splitlines()
-SHOWN_WITHIN_MS = 60_000
 BLOCKING = ("serious", "critical")
 CONTROLS = ("button", "link", "textbox", "checkbox", "radio", "combobox", "slider",
             "switch", "searchbox", "spinbutton", "menuitem", "tab")
@@ -45,11 +52,6 @@ class Seen:
     tree: str
     said: list[str]
     expected: list[str] = field(default_factory=list)
-
-
-def shown_lines(page: Page, lines: int) -> None:
-    page.wait_for_selector(f'body[data-lines="{lines}"]', state="attached",
-                           timeout=SHOWN_WITHIN_MS)
 
 
 def look(page: Page, line: int) -> Seen:

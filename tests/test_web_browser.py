@@ -8,15 +8,21 @@ policy stays on: the tests read the page through selectors and attributes only.
 from __future__ import annotations
 
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from PIL import Image
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser
 
 from pegboard.app.words import awards_text, result_lines
-from tests.support.web import EXAMPLES, ScriptedGame, WebServer, chromium, system_chromium
+from tests.support.web import (
+    EXAMPLES,
+    SHOWN_WITHIN_MS,
+    ScriptedGame,
+    WebServer,
+    chromium,
+    shown_lines,
+)
 from tools import web_shots
 
 CHROMIUM = chromium()
@@ -24,7 +30,6 @@ pytestmark = pytest.mark.skipif(CHROMIUM is None,
                                 reason="needs chromium (`make test` installs it)")
 
 LINES = (EXAMPLES / "two-player.jsonl").read_text(encoding="utf-8").splitlines()
-SHOWN_WITHIN_MS = 60_000
 """The longest the test waits for the page to show an entry: a page that stops following the
 game fails, a busy machine does not (how soon it shows one is ``make bench``'s figure:
 ``bench/bench_web.py``, median and 99th percentile within 250 ms)."""
@@ -40,17 +45,6 @@ SCORES = """sides => {
 }"""
 """Each side's score and the holes of its two pegs, and the count, as the page shows them:
 read at once (one round trip to the browser for every entry of the game, not seven)."""
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with system_chromium() as launched:
-        yield launched
-
-
-def shown_lines(page: Page, lines: int) -> None:
-    """Wait until the page shows the game as of record line ``lines``."""
-    page.wait_for_selector(f'body[data-lines="{lines}"]', state="attached", timeout=SHOWN_WITHIN_MS)
 
 
 def test_the_page_follows_a_whole_game_entry_by_entry(browser: Browser, tmp_path: Path) -> None:

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -24,7 +23,14 @@ from playwright.sync_api import Browser, Page
 
 from pegboard.record import dump_line
 from tests.support.games import random_game
-from tests.support.web import EXAMPLES, ScriptedGame, WebServer, chromium, system_chromium
+from tests.support.web import (
+    EXAMPLES,
+    SHOWN_WITHIN_MS,
+    ScriptedGame,
+    WebServer,
+    chromium,
+    shown_lines,
+)
 from tests.test_web_fair import (
     ANN_CLAIMS,
     ANN_SHOWS,
@@ -40,20 +46,7 @@ pytestmark = pytest.mark.skipif(CHROMIUM is None,
                                 reason="needs chromium (`make test` installs it)")
 
 
-SHOWN_WITHIN_MS = 60_000
 """The longest the test waits for the page to show an entry (a hang guard)."""
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with system_chromium() as launched:
-        yield launched
-
-
-def shown_lines(page: Page, lines: int) -> None:
-    """Wait until the page shows the game as of record line ``lines``."""
-    page.wait_for_selector(f'body[data-lines="{lines}"]', state="attached",
-                           timeout=SHOWN_WITHIN_MS)
 
 
 def page_text(page: Page) -> str:

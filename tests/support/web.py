@@ -30,7 +30,7 @@ from tests.support.games import random_game
 from tests.support.waiting import line_from
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser
+    from playwright.sync_api import Browser, Page
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
@@ -123,6 +123,16 @@ def system_chromium() -> Iterator[Browser]:
             yield browser
         finally:
             browser.close()
+
+
+SHOWN_WITHIN_MS = 60_000
+"""How long a page may take to show what the server has (a busy machine is slow, not wrong)."""
+
+
+def shown_lines(page: Page, lines: int) -> None:
+    """Wait until the page shows the game as of record line ``lines``."""
+    page.wait_for_selector(f'body[data-lines="{lines}"]', state="attached",
+                           timeout=SHOWN_WITHIN_MS)
 
 
 class WebServer:
