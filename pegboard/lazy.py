@@ -69,6 +69,8 @@ SEAMS: Mapping[str, str] = {
     "pegboard.device.club_status": "the club publisher's status read on the board: only with "
                                    "[club] enabled",
     "pegboard.web.passes": "the phones' passes (and sqlite3): only with [phones] enabled",
+    "pegboard.rules.fold": "the one account of a game's reports (the race): the app folds "
+                           "them only at a game's end",
     "pegboard.stats": "the statistics (the race's values): only at a game's end, or by a "
                       "command that reports them",
     "PIL.ImageDraw": "Pillow's drawing: only to make the glyph file again",

@@ -26,7 +26,8 @@ import pegboard
 from pegboard.app.session import Session
 from pegboard.rules.cards import Card
 from pegboard.rules.events import Deal, Dealt, LaidAway, Undo
-from pegboard.rules.value import FrozenInstanceError, Value, replace
+from pegboard.rules.value import FieldsOf, FrozenInstanceError, Value, replace
+from pegboard.store.games import CurrentGame, FinishedGame, _Game
 from tools.mypy_values import INSTEAD
 
 
@@ -121,6 +122,33 @@ def test_a_plain_value_is_compared_hashed_shown_and_kept_as_a_frozen_dataclass_i
             assert (seat, held) == (0, cards)
         case _:
             pytest.fail("a positional pattern names the fields in order")
+
+
+def test_a_value_class_makes_its_fields_getter_when_first_compared_and_each_derived_its_own(
+) -> None:
+    class Seat(Value):
+        __slots__ = ("player",)
+        __match_args__ = ("player",)
+        player: int
+
+        def __init__(self, player: int) -> None:
+            object.__setattr__(self, "player", player)
+
+    assert "_fields_of" not in vars(Seat)  # nothing made as the class was
+    assert Seat(1) == Seat(1) != Seat(2) and hash(Seat(1)) == hash(Seat(1))
+    assert "_fields_of" in vars(Seat)  # made once, then kept on the class
+    derived = [cls for cls in value_types(_plain)
+               if any(_plain(base) for base in cls.__mro__[1:])]
+    assert CurrentGame in derived and FinishedGame in derived
+    # each value class derived from another has its own: the one made for its base first
+    # would otherwise be the one it finds, and compare it by its base's fields
+    assert all(isinstance(vars(cls).get("_fields_of"), FieldsOf | staticmethod)
+               for cls in derived)
+    path, record = Path("g.log"), ({"type": "game"},)
+    base = _Game("g", path, record, (0.0,))
+    assert base == _Game("g", path, record, (0.0,))  # the base's getter made first
+    assert CurrentGame("g", path, record, (0.0,), seats=(0,)) != CurrentGame(
+        "g", path, record, (0.0,), seats=(1,))
 
 
 CHECK = """

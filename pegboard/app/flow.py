@@ -18,7 +18,9 @@ The rules of the device, kept here in one place:
 from __future__ import annotations
 
 import itertools
+from typing import TYPE_CHECKING
 
+from pegboard import lazy
 from pegboard.app import open_hands, private, resuit
 from pegboard.app.effects import Effect, Persist, PersistUndo, SeatNotice
 from pegboard.app.held_counts import held_screen, reading
@@ -64,9 +66,13 @@ from pegboard.rules.events import (
     StarterSuit,
 )
 from pegboard.rules.facts import Report
-from pegboard.rules.fold import fold_reports
 from pegboard.rules.state import Award, GameState, PenaltyOffer, Phase, Reason
 from pegboard.rules.value import replace
+
+if TYPE_CHECKING:
+    from pegboard.rules import fold
+else:
+    fold = lazy.module("pegboard.rules.fold")
 
 
 def enter(state: AppState, event: Event, first: tuple[Page, ...] = (), *,
@@ -509,4 +515,4 @@ def race(state: AppState) -> tuple[tuple[int, ...], ...]:
     session = state.session
     assert session is not None
     game = session.game
-    return fold_reports(game.header, game.reports()).game.race.scores
+    return fold.fold_reports(game.header, game.reports()).game.race.scores

@@ -38,6 +38,7 @@ device's start loads imports it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from operator import attrgetter
 from typing import Any, ClassVar, TypeVar, dataclass_transform
 
@@ -53,25 +54,42 @@ def _nothing(value: object) -> tuple[()]:
     return ()
 
 
+class FieldsOf:
+    """``_fields_of`` of a value class: the getter of the fields its equality and hash read,
+    made when a value of the class is first compared or hashed, and then kept on the class.
+
+    Made lazily because most value classes a start loads are never compared before the first
+    screen, and a hook run as each class is made would cost every one of them (a start makes
+    about two hundred). A value class another value class derives from gives each its own
+    (``__init_subclass__`` setting ``_fields_of = FieldsOf()``): the getter kept on it would
+    otherwise be the one its derived classes find (``tests/test_value_types.py`` checks every
+    value class of the package).
+    """
+
+    __slots__ = ()
+
+    def __get__(self, instance: object, owner: type[Value]) -> Callable[[object], Any]:
+        names = owner.__match_args__ if owner._compared is None else owner._compared
+        # attrgetter of several names gives a tuple, of one the value itself: either compares
+        # and hashes by the fields alone.
+        fields: Callable[[object], Any] = attrgetter(*names) if names else _nothing
+        type.__setattr__(owner, "_fields_of", staticmethod(fields))
+        return fields
+
+
 @dataclass_transform(eq_default=True, frozen_default=True)
 class Value:
     """The base of a value class (see the module's documentation)."""
 
     __slots__ = ()
     __match_args__: ClassVar[tuple[str, ...]] = ()
-    _fields_of: ClassVar[Any] = staticmethod(_nothing)
-    """The value's fields, as one object to compare and hash (made once per class)."""
+    _fields_of: ClassVar[Any] = FieldsOf()
+    """The value's fields, as one object to compare and hash: made for a class the first time
+    one of its values is compared or hashed, then kept on the class (:class:`FieldsOf`)."""
 
     _compared: ClassVar[tuple[str, ...] | None] = None
     """The fields equality and the hash read, when not every field (None): a field left out
     is carried along without being part of what the value is."""
-
-    def __init_subclass__(cls, **options: Any) -> None:
-        super().__init_subclass__(**options)
-        names = cls.__match_args__ if cls._compared is None else cls._compared
-        # attrgetter of several names gives a tuple, of one the value itself: either compares
-        # and hashes by the fields alone.
-        cls._fields_of = staticmethod(attrgetter(*names) if names else _nothing)
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:

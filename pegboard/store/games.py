@@ -9,7 +9,7 @@ from typing import Any
 
 from pegboard.errors import RecordError, StoreError
 from pegboard.record.bounded import load_json, shown
-from pegboard.rules.value import Value
+from pegboard.rules.value import FieldsOf, Value
 from pegboard.store.ids import is_valid_id
 
 
@@ -58,6 +58,9 @@ class _Game(Value):
     recovered: Mapping[str, Any] | None
     """When this game was restored from a damaged file: what happened (see :class:`Recovery`
     in :mod:`pegboard.store.recovery`); None for a game read whole."""
+
+    def __init_subclass__(cls) -> None:
+        cls._fields_of = FieldsOf()  # each kind of game is compared by its own fields
 
     def __init__(self, id: str, path: Path, records: tuple[dict[str, Any], ...],
                  times: tuple[float, ...], recovered: Mapping[str, Any] | None = None) -> None:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import NamedTuple
 
 from pegboard.store.lines import decode_any
 
@@ -22,11 +21,20 @@ TAIL_BYTES = 1 << 16
 """How much of the end of the log is searched for the last scores (an entry is ~100 bytes)."""
 
 
-class Glance(NamedTuple):
-    """The players of the game in progress and, when the log says, their scores."""
+class Glance:
+    """The players of the game in progress and, when the log says, their scores.
 
-    players: tuple[str, ...]
-    scores: tuple[int, ...] | None
+    A plain class, not a value (:mod:`pegboard.rules.value`): the splash is drawn before
+    anything of the rules package is loaded, and a glance is only read, never compared."""
+
+    __slots__ = ("players", "scores")
+
+    def __init__(self, players: tuple[str, ...], scores: tuple[int, ...] | None) -> None:
+        self.players = players
+        self.scores = scores
+
+    def __repr__(self) -> str:
+        return f"Glance(players={self.players!r}, scores={self.scores!r})"
 
 
 def glance(directory: str | os.PathLike[str]) -> Glance | None:
