@@ -222,9 +222,9 @@ def test_a_result_stored_before_is_known_again_without_the_engine(
         subscriber = club.subscriber()
         subscriber.start()
         club.known(subscriber, 2, "the two known by digest")
-        with club.news:  # and the forged one, refused before, is not refused again
-            assert club.news.wait_for(lambda: subscriber.refusals is not None
-                                      and subscriber.refusals.again == 1, WAIT_S), (
+        with subscriber.took:  # and the forged one, refused before, is not refused again
+            assert subscriber.took.wait_for(lambda: subscriber.refusals is not None
+                                            and subscriber.refusals.again == 1, WAIT_S), (
                 "the retained forged card was never known as refused before")
         assert reads == [] and club.counters()["refused"] == 1
         assert club.counters()["duplicates"] == 0
@@ -308,12 +308,13 @@ def test_a_broker_restart_in_the_middle_of_a_batch_counts_nothing_twice(club: Cl
     def gated(batch: list[Any]) -> bool:
         if gate.is_set():
             gate.clear()
-            session = subscriber._session
+            link = batch[0].link  # board 2's connection, the card's
+            session = link.session
             in_batch.set()
             deadline = time.monotonic() + WAIT_S  # until the service is on a new connection
-            while subscriber._session == session and time.monotonic() < deadline:
+            while link.session == session and time.monotonic() < deadline:
                 subscriber.connected.wait(0.2)
-            assert subscriber._session != session, "the service never connected again"
+            assert link.session != session, "the service never connected again"
         return store(batch)
 
     subscriber._store_batch = gated  # type: ignore[method-assign]

@@ -186,7 +186,7 @@ def test_setup_upgrade_brings_an_old_clubs_broker_to_tls_and_its_bounds(
            "tls_version tlsv1.2\n")
     added = (f"max_packet_size {MAX_MESSAGE}\nmemory_limit {256 * 1024 * 1024}\n"
              f"max_queued_bytes {64 * 1024 * 1024}\nmax_inflight_messages 20\n"
-             "max_keepalive 120\nmax_connections 36\nmax_queued_messages 100000\n")
+             "max_keepalive 120\nmax_connections 38\nmax_queued_messages 100000\n")
     assert conf.read_text(encoding="utf-8") == text.replace(listener, listener + tls) + added
     assert conf.stat().st_mode & 0o777 == 0o640
     assert "kept as the club has it: autosave_interval 1 (setup writes autosave_interval " \

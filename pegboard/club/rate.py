@@ -16,7 +16,8 @@ message is parsed:
   broker for that board's results again (:meth:`Rate.due`), and they are taken at its
   rate. A board with more than :data:`ASK_AGAIN_MOST` dropped since it was last asked (a
   flood, not a night's results sent again) is not asked again: its results are taken when
-  the service next subscribes (a restart or a reconnection), at its rate again;
+  the service next subscribes to them (a restart, or its connection made again), at its
+  rate again;
 - live states and availability (:data:`LIVE_BURST` at once, then :data:`LIVE_PER_MINUTE` a
   minute): one over the rate is kept unread as its board's newest (the one before it is
   dropped) and taken once the bucket allows, so a page always ends on the board's last
@@ -139,10 +140,14 @@ class Rate:
                 del self._owed[board]
         return ready, soonest
 
-    def subscribed(self) -> None:
-        """Every retained message comes again (a new subscription): nothing is owed."""
+    def subscribed(self, board: str | None = None) -> None:
+        """Every retained message of ``board`` (of every board when None) comes again (a
+        new subscription): nothing is owed to it."""
         with self._lock:
-            self._owed.clear()
+            if board is None:
+                self._owed.clear()
+            else:
+                self._owed.pop(board, None)
 
     def report(self) -> None:
         """Log the boards whose messages went over their rate, at most once a

@@ -1,8 +1,12 @@
 """The standings service's subscriber: every board's results, stored once.
 
-It subscribes to ``pegboard/<club>/board/+/result`` (``+`` for every club: a league) with QoS 1
-and a persistent session (a fixed client id, ``clean_session`` off), so the broker keeps the
-results that arrive while the service is down and delivers them when it is back. A message
+Each board's results come on a connection of their own (:mod:`pegboard.club.links`): a
+subscription to ``pegboard/<club>/board/<board>/result/+`` with QoS 1 and a persistent
+session (a fixed client id a board, ``clean_session`` off), so the broker keeps the results
+that arrive while the service is down and delivers them when it is back, and one board's
+backlog on the broker never stands in front of another board's results. The boards are
+learnt from their availability and live states (``+`` for every club: a league), which come
+on the service's own connection, and from a census of the results' topics. A message
 is acknowledged (paho's ``manual_ack``) only once it is stored in SQLite (counted, or in its
 board's queue) or refused: a result the broker has handed over is on disk, and one that
 could not be stored is delivered again.
@@ -12,7 +16,7 @@ parsed: a result of a board whose rate is spent is acknowledged and dropped on p
 (it stays retained, and the board's results are asked of the broker again once its rate
 allows); a live state over it is held, the newest taken later.
 
-Nothing dear runs on paho's network thread: it hands each result to the intake (bounded,
+Nothing dear runs on paho's network threads: each hands each result to the intake (bounded,
 :data:`INTAKE`), whose thread takes whatever has arrived as one batch (a message refused or
 stored before known by its digest, the rest read as far as they can be without the engine,
 junk refused, and a card refused or stored before known by its identity whatever its bytes,
@@ -52,6 +56,7 @@ from paho.mqtt.reasoncodes import ReasonCode
 from pegboard.club.budget import Budget, Passed, Waiting
 from pegboard.club.check import Read, follows, identity, read_card
 from pegboard.club.connection import Client, Failures
+from pegboard.club.links import Link, Links
 from pegboard.club.rate import (
     LIVE_BURST,
     LIVE_PER_MINUTE,
@@ -74,9 +79,9 @@ from pegboard.club.topics import (
     STATE,
     board_filter,
     board_key,
-    board_results_filter,
     night_topic,
     parse_board_topic,
+    parse_result_topic,
     results_filter,
 )
 from pegboard.errors import ClubError
@@ -94,20 +99,24 @@ BATCH = 256
 
 
 class _Message(Value):
-    """A result as it came off the network, not yet acknowledged: the connection it came
-    on (its ``mid`` names it on that connection only), its topic, payload and QoS."""
+    """A result as it came off the network, not yet acknowledged: the link and the
+    connection of it it came on (its ``mid`` names it on that connection only), its topic,
+    payload and QoS."""
 
-    __slots__ = ("mid", "payload", "qos", "session", "topic")
-    __match_args__ = ("session", "topic", "payload", "mid", "qos")
+    __slots__ = ("link", "mid", "payload", "qos", "session", "topic")
+    __match_args__ = ("link", "session", "topic", "payload", "mid", "qos")
 
+    link: Link
     session: int
     topic: str
     payload: bytes
     mid: int
     qos: int
 
-    def __init__(self, session: int, topic: str, payload: bytes, mid: int, qos: int) -> None:
+    def __init__(self, link: Link, session: int, topic: str, payload: bytes, mid: int,
+                 qos: int) -> None:
         setter = object.__setattr__
+        setter(self, "link", link)
         setter(self, "session", session)
         setter(self, "topic", topic)
         setter(self, "payload", payload)
@@ -175,18 +184,11 @@ class Subscriber:
         """Each board's newest live state and availability over its rate, unread, until
         its bucket allows (a timer of :attr:`_timers` takes it then)."""
         self._timers: dict[str, threading.Timer] = {}
-        self._asking_lock = threading.Lock()
-        self._asking: dict[int, str] = {}
-        """The subscriptions asking the broker for a board's results again, by their mid:
-        each is let go once the broker has it (:meth:`_on_subscribe`)."""
         self._turns = threading.Thread(target=self._take_turns, name="pegboard-turns",
                                        daemon=True)
         self._intake: queue.Queue[_Message | None] = queue.Queue(INTAKE)
         self._intake_thread = threading.Thread(target=self._take_in, name="pegboard-intake",
                                                daemon=True)
-        self._session = 0
-        """How many times the service has connected: a message is acknowledged on the
-        connection it came on only (after a reconnection the broker sends it again)."""
         self._last_board = ""
         self._wake = threading.Event()
         self._stopping = False
@@ -201,33 +203,83 @@ class Subscriber:
         self.batches = 0
         """Batches the intake has stored (and acknowledged): a test waits on :attr:`took`."""
         self.connected = threading.Event()
-        self.client = Client(CallbackAPIVersion.VERSION2,
-                             client_id=f"pegboard-{name}", clean_session=False,
-                             manual_ack=True)
-        if ca_file is not None:  # TLS: the broker verified against the club's authority
-            self.client.tls_set(ca_certs=str(ca_file))
-        if username is not None:
-            self.client.username_pw_set(username, password)
+        """Set while the service's own connection (live states, the night) is up and
+        subscribed."""
+        self._credentials = (username, password, ca_file)
         self._failures = Failures(log, broker[0], broker[1], ca_file, "the standings service")
-        self.client.connect_failed = self._failures.failed  # logged with its reason
-        self.client.reconnect_delay_set(1, 4)
+        # Its own connection: the boards' live states and availability, and the club's night
+        # published. A clean session: a service from before the boards' own connections had
+        # its results on this client id, and they must not come here any more.
+        self.client = self._client(f"pegboard-{name}", clean=True)
         self.client.on_connect = self._on_connect
-        self.client.on_message = self._on_message
+        self.client.on_message = self._on_live_message
         self.client.on_disconnect = self._on_disconnect
-        self.client.on_subscribe = self._on_subscribe
+        # The census: the results' topics at QoS 0, to learn the boards, never a result.
+        self.census = self._client(f"pegboard-{name}.census", clean=True)
+        self.census.on_connect = self._on_census_connect
+        self.census.on_message = self._on_census_message
+        self.links = Links(name, self._client, self._wire)
+        """Each board's connection for its results (:mod:`pegboard.club.links`)."""
+
+    def _client(self, client_id: str, clean: bool) -> Client:
+        """A client of the broker with the service's credentials (TLS when given), telling
+        :attr:`_failures` why a connection failed; ``clean``: no persistent session."""
+        username, password, ca_file = self._credentials
+        client = Client(CallbackAPIVersion.VERSION2, client_id=client_id,
+                        clean_session=clean, manual_ack=not clean)
+        if ca_file is not None:  # TLS: the broker verified against the club's authority
+            client.tls_set(ca_certs=str(ca_file))
+        if username is not None:
+            client.username_pw_set(username, password)
+        client.connect_failed = self._failures.failed  # logged with its reason, once
+        client.reconnect_delay_set(1, 4)
+        return client
+
+    def _wire(self, link: Link) -> None:
+        """A new link's callbacks: its boards subscribed at each connection, its results
+        taken as :meth:`_on_message` takes them."""
+
+        def connected(client: mqtt.Client, userdata: object, flags: mqtt.ConnectFlags,
+                      reason: ReasonCode, properties: Properties | None) -> None:
+            self._on_link_connect(link, reason)
+
+        def message(client: mqtt.Client, userdata: object,
+                    message: mqtt.MQTTMessage) -> None:
+            self._on_message(link, message)
+
+        def disconnected(client: mqtt.Client, userdata: object, flags: mqtt.DisconnectFlags,
+                         reason: ReasonCode, properties: Properties | None) -> None:
+            log.info("the results of %s: disconnected (%s)", ", ".join(link.boards), reason)
+
+        link.client.on_connect = connected
+        link.client.on_message = message
+        link.client.on_disconnect = disconnected
+
+    def _start_link(self, link: Link) -> None:
+        """Connect a link in the background (and again after every loss), unless the
+        service is stopping."""
+        if self._stopping:
+            return
+        link.client.connect_async(self.broker[0], self.broker[1], keepalive=10)
+        link.client.loop_start()
 
     def start(self) -> None:
         """Connect in the background (and again after every loss)."""
-        self.client.connect_async(self.broker[0], self.broker[1], keepalive=10)
-        self.client.loop_start()
         self._intake_thread.start()
         self._turns.start()
+        self.links.start(self._start_link)
+        for client in (self.client, self.census):
+            client.connect_async(self.broker[0], self.broker[1], keepalive=10)
+            client.loop_start()
 
     def stop(self) -> None:
         """Disconnect (the session stays on the broker) and let go of the database."""
         self._stopping = True
-        self.client.disconnect()
-        self.client.loop_stop()
+        clients = [self.client, self.census, *(link.client for link in self.links.stop())]
+        for client in clients:
+            client.disconnect()
+        for client in clients:
+            client.loop_stop()
         with self._live_lock:
             for timer in self._timers.values():
                 timer.cancel()
@@ -262,9 +314,7 @@ class Subscriber:
                         *self.broker, reason)
             return
         self._failures.connected()
-        self._session += 1
-        self.rate.subscribed()  # every retained result comes again
-        client.subscribe([(self.filter, 1), (board_filter(self.club, STATE), 0),
+        client.subscribe([(board_filter(self.club, STATE), 0),
                           (board_filter(self.club, ONLINE), 0)])
         try:
             with self._db_lock:
@@ -273,7 +323,43 @@ class Subscriber:
         except (sqlite3.Error, ClubError) as error:
             log.error("the club's night not published: %s", error)
         self.connected.set()
-        log.info("subscribed to %s on %s:%d", self.filter, *self.broker)
+        log.info("subscribed to the boards' live states on %s:%d", *self.broker)
+
+    def _on_census_connect(self, client: mqtt.Client, userdata: object,
+                           flags: mqtt.ConnectFlags, reason: ReasonCode,
+                           properties: Properties | None) -> None:
+        """The census: every board's results' topics, at QoS 0 (retained and new), only to
+        learn the boards."""
+        if reason.is_failure:
+            return  # said once by the service's own connection
+        self._failures.connected()
+        client.subscribe(self.filter, 0)
+
+    def _on_census_message(self, client: mqtt.Client, userdata: object,
+                           message: mqtt.MQTTMessage) -> None:
+        """A result's topic seen by the census: its board known (its result is taken on
+        the board's own connection, never here)."""
+        parts = parse_result_topic(message.topic)
+        if parts is not None:
+            self.links.know(f"{parts[0]}/{parts[1]}")
+
+    def _on_link_connect(self, link: Link, reason: ReasonCode) -> None:
+        """A board's connection made: its results subscribed (every retained one comes
+        again, so nothing is owed to its boards' rates)."""
+        if reason.is_failure:
+            log.warning("the broker %s:%d refused the standings service's connection for "
+                        "%s: %s", *self.broker, ", ".join(link.boards), reason)
+            return
+        self._failures.connected()
+        with link.lock:
+            link.session += 1
+            boards = list(link.boards)
+        for key in boards:
+            self.rate.subscribed(key)
+        filters = link.filters()
+        if filters:
+            link.client.subscribe([(one, 1) for one in filters])
+        log.debug("subscribed to the results of %s", ", ".join(boards))
 
     def next_round(self, db: sqlite3.Connection) -> int:
         """Tonight's next round: one after the highest with a result counted tonight."""
@@ -312,27 +398,32 @@ class Subscriber:
         self.connected.clear()
         log.warning("disconnected from %s:%d (%s)", *self.broker, reason)
 
-    def _on_message(self, client: mqtt.Client, userdata: object,
-                    message: mqtt.MQTTMessage) -> None:
-        """On paho's thread: a live state is kept at once (it is small and cheap, within
-        its board's rate); a result of a board whose rate is spent is acknowledged and
-        dropped unread (:meth:`pegboard.club.rate.Rate.spent`); any other result goes to
-        the intake, unacknowledged (:meth:`_take_in` stores it, then acknowledges it). The
-        intake is bounded: when it is full (it never is with the broker sending
-        at most 20 unacknowledged), this waits for room, holding the broker back."""
-        if self._live(message):
-            return
+    def _on_live_message(self, client: mqtt.Client, userdata: object,
+                         message: mqtt.MQTTMessage) -> None:
+        """On the service's own connection: a board's live state or availability, kept
+        (:meth:`_live`), and its board known (its results subscribed on its own link)."""
+        parts = parse_board_topic(message.topic)
+        if parts is not None:
+            self.links.know(f"{parts[0]}/{parts[1]}")
+        self._live(message)
+
+    def _on_message(self, link: Link, message: mqtt.MQTTMessage) -> None:
+        """On a link's network thread: a result of a board whose rate is spent is
+        acknowledged and dropped unread (:meth:`pegboard.club.rate.Rate.spent`); any other
+        goes to the intake, unacknowledged (:meth:`_take_in` stores it, then acknowledges
+        it on its link). The intake is bounded: when it is full, this waits for room,
+        holding back this link's messages alone."""
         if self.rate.spent(board_key(message.topic)):
             # Its board's rate spent: dropped unread at once (retained, it is asked for
             # again when the rate allows), without the intake's round trip.
-            self.client.ack(message.mid, message.qos)
+            link.client.ack(message.mid, message.qos)
             self.rate.report()
             self._wake.set()
             with self.took:  # a test waits on it for what its rate dropped
                 self.took.notify_all()
             return
-        taken = _Message(self._session, message.topic, bytes(message.payload), message.mid,
-                         message.qos)
+        taken = _Message(link, link.session, message.topic, bytes(message.payload),
+                         message.mid, message.qos)
         while True:
             try:
                 self._intake.put(taken, timeout=1.0)
@@ -438,8 +529,8 @@ class Subscriber:
                     self.failed(error)
                     return
                 for message in batch:  # on the connection they came on (else: sent again)
-                    if message.session == self._session:
-                        self.client.ack(message.mid, message.qos)
+                    if message.session == message.link.session:
+                        message.link.client.ack(message.mid, message.qos)
                 if wrote:
                     self.written()
                     self._wake.set()
@@ -630,30 +721,14 @@ class Subscriber:
 
     def _ask_again(self) -> float:
         """Ask the broker again for the results of each board whose results went over its
-        rate and whose bucket is whole again (a subscription to that board's results,
-        let go once made: the broker sends its retained results again); the seconds until
-        the next board may be asked."""
+        rate and whose bucket is whole again (its subscription made again on its link:
+        the broker sends its retained results again); the seconds until the next board may
+        be asked."""
         boards, soonest = self.rate.due()
         for key in boards:
-            club, _, board = key.partition("/")
-            if self.club not in ("+", club):
-                continue
-            asked = board_results_filter(club, board)
-            with self._asking_lock:  # its SUBACK is not looked at before it is noted
-                result, mid = self.client.subscribe(asked, 1)
-                if result == mqtt.MQTT_ERR_SUCCESS and mid is not None:
-                    self._asking[mid] = asked
+            if self.links.ask_again(key):
                 log.info("asking the broker again for the results of board %s", key)
         return soonest
-
-    def _on_subscribe(self, client: mqtt.Client, userdata: object, mid: int,
-                      reasons: list[ReasonCode], properties: Properties | None) -> None:
-        """A board's results asked for again: the broker has queued them (retained), so
-        the board's own subscription is let go (the club's goes on)."""
-        with self._asking_lock:
-            asked = self._asking.pop(mid, None)
-        if asked is not None:
-            client.unsubscribe(asked)
 
     def _one_turn(self) -> float | None:
         """Read the oldest waiting card of the next board in turn whose budget allows it

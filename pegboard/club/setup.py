@@ -185,11 +185,12 @@ def bounds(boards: int) -> str:
     (:data:`MAX_PACKET`), its memory (:data:`MEMORY_LIMIT`), a client's queue while away
     (:data:`QUEUED_BYTES`), a client's messages in flight, the keep-alive a client may ask
     for, and the connections at once (every board twice, as a board that lost its
-    connection comes back before the broker has timed the old one out, and 32 more for
-    the standings service, viewers and a league's bridge)."""
+    connection comes back before the broker has timed the old one out; once more for the
+    standings service's connection for that board's results, :mod:`pegboard.club.links`;
+    and 32 more for the service's own two, viewers and a league's bridge)."""
     return (f"max_packet_size {MAX_PACKET}\nmemory_limit {MEMORY_LIMIT}\n"
             f"max_queued_bytes {QUEUED_BYTES}\nmax_inflight_messages 20\n"
-            f"max_keepalive 120\nmax_connections {2 * boards + 32}\n")
+            f"max_keepalive 120\nmax_connections {3 * boards + 32}\n")
 
 
 def broker_names(extra: Iterable[str] = ()) -> list[str]:

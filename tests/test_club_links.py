@@ -1,0 +1,160 @@
+"""Each board's results on a connection of their own, on the broker as ``club setup`` makes
+it (TLS on loopback, the passwords, the ACL): one board's retained flood, still undelivered,
+never stands in front of another board's result; each board's session persists (a result
+sent while the service is down is delivered when it is back, on that board's connection);
+and the boards past the most with a connection of their own share one.
+
+Every wait is on the subscriber's own signals or the database's counters, bounded."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import paho.mqtt.client as mqtt
+import pytest
+
+import pegboard.club.links as links_module
+from pegboard.club.links import Link
+from pegboard.club.rate import RESULTS_BURST
+from pegboard.club.setup import MOST_BOARDS
+from pegboard.club.topics import result_topic, topic
+from tests.support.mosquitto import Broker
+from tests.test_club_broker import card
+from tests.test_club_fair import WAIT_S, Club
+
+FLOOD = 400
+
+
+@pytest.fixture
+def club(tmp_path: Path) -> Iterator[Club]:
+    made = Club(tmp_path)
+    with Broker(tmp_path / "broker", port=made.port, config=made.config) as broker:
+        made.broker = broker
+        yield made
+
+
+def test_a_boards_result_is_counted_while_another_boards_retained_flood_waits(
+        club: Club) -> None:
+    """Board 1 leaves 400 junk results retained on the broker; board 2 (which said it is
+    online, as every board does when it connects) leaves a genuine one. The service starts;
+    board 2's result is taken only once board 1's first message has reached the service,
+    and that message is held on its connection's thread until board 2's result is counted
+    (conditions, bounded): board 2's result is counted while 399 of board 1's are still not
+    taken by the service. On one connection for every board, either would wait for the
+    other and board 2's result would never be counted. Once let go, board 1's flood is
+    taken as before: its burst refused, the rest dropped over its rate."""
+    bad, good = club.board(1), club.board(2)
+    try:
+        sent = [bad.client.publish(result_topic("c1", "board-1", f"junk{n}"), b"junk %d" % n,
+                                   qos=1, retain=True) for n in range(FLOOD)]
+        for info in sent:
+            info.wait_for_publish(WAIT_S)
+        good.send(topic("c1", "board-2", "online"), b"online")
+        result = card(12, "board-2")
+        good.send(result_topic("c1", "board-2", "g12"), json.dumps(result).encode())
+    finally:
+        bad.close()
+        good.close()
+    counted = threading.Event()
+    flood_began = threading.Event()
+    seen: list[str] = []
+    seen_lock = threading.Lock()
+    subscriber = club.subscriber()
+    take = subscriber._on_message
+
+    def held(link: Link, message: mqtt.MQTTMessage) -> None:
+        if "/board-1/" in message.topic:
+            with seen_lock:
+                seen.append(message.topic)
+                first = len(seen) == 1
+            if first:  # bounded: the assertion below says what it waited for
+                flood_began.set()
+                counted.wait(WAIT_S)
+        elif "/board-2/" in message.topic:
+            assert flood_began.wait(WAIT_S), "board 1's flood never reached the service"
+        take(link, message)
+
+    subscriber._on_message = held  # type: ignore[method-assign]
+    real_changed = subscriber.changed
+
+    def changed(what: dict[str, object]) -> None:
+        real_changed(what)
+        counted.set()
+
+    subscriber.changed = changed
+    subscriber.start()
+    try:
+        assert counted.wait(WAIT_S), (
+            f"board 2's result was not counted within {WAIT_S:.0f} s while board 1's first "
+            "message was held: it waits behind board 1's")
+        with seen_lock:
+            at_count = len(seen)
+        assert at_count == 1, f"{at_count} of board 1's messages delivered before board 2's"
+        assert club.counters()["results"] == 1
+        club.wait_until("board 1's burst refused", {"refused": RESULTS_BURST})
+        with subscriber.took:
+            assert subscriber.took.wait_for(
+                lambda: subscriber.rate.over >= FLOOD - RESULTS_BURST, WAIT_S), (
+                f"board 1's flood over its rate: {subscriber.rate.over} dropped")
+        now = club.counters()
+        assert (now["results"], now["refused"]) == (1, RESULTS_BURST)
+        assert subscriber.links.boards() == ["c1/board-1", "c1/board-2"]
+    finally:
+        subscriber.stop()
+
+
+def test_a_result_sent_while_the_service_is_down_comes_on_its_boards_session(
+        club: Club) -> None:
+    """Board 2's result is counted, the service stops, board 2 sends a result that is not
+    retained (so only its connection's persistent session on the broker keeps it), and a
+    new service with the same name counts it: the session is the board's own, kept across
+    the restart."""
+    subscriber = club.subscriber()
+    subscriber.start()
+    board = club.board(2)
+    try:
+        board.send(result_topic("c1", "board-2", "g12"), json.dumps(card(12, "board-2")).encode())
+        club.wait_until("board 2's first result", {"results": 1, "waiting": 0})
+        link = subscriber.links.link("c1/board-2")
+        assert link is not None and link.client._client_id == b"pegboard-standings.c1.board-2"
+        subscriber.stop()
+        board.client.publish(result_topic("c1", "board-2", "g13"),
+                             json.dumps(card(13, "board-2")).encode(),
+                             qos=1).wait_for_publish(WAIT_S)
+        subscriber = club.subscriber()
+        subscriber.start()
+        now = club.wait_until("the result sent while the service was down",
+                              {"results": 2, "waiting": 0})
+        assert (now["duplicates"], now["refused"]) == (0, 0)
+    finally:
+        board.close()
+        subscriber.stop()
+
+
+def test_boards_past_the_most_share_one_connection(club: Club,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """With one connection of their own at most, the first board known gets its own and
+    the second shares the one for the rest (a clean session, its boards subscribed on it):
+    both boards' results are counted, each once."""
+    assert links_module.MOST_LINKS == MOST_BOARDS  # a connection each for a club's boards
+    monkeypatch.setattr(links_module, "MOST_LINKS", 1)
+    subscriber = club.subscriber()
+    subscriber.start()
+    one, two = club.board(1), club.board(2)
+    try:
+        one.send(result_topic("c1", "board-1", "g11"), json.dumps(card(11, "board-1")).encode())
+        club.wait_until("board 1's result", {"results": 1, "waiting": 0})
+        two.send(result_topic("c1", "board-2", "g12"), json.dumps(card(12, "board-2")).encode())
+        club.wait_until("board 2's result", {"results": 2, "waiting": 0})
+        first, second = subscriber.links.link("c1/board-1"), subscriber.links.link("c1/board-2")
+        assert first is not None and second is not None and first is not second
+        assert first.boards == ["c1/board-1"] and second.boards == ["c1/board-2"]
+        assert second.client._client_id == b"pegboard-standings.more"
+        assert (club.counters()["duplicates"], club.counters()["refused"]) == (0, 0)
+    finally:
+        one.close()
+        two.close()
+        subscriber.stop()
