@@ -49,6 +49,14 @@ SEAMS: Mapping[str, str] = {
     # (pegboard.app.transitions), or the event it answers first comes
     "pegboard.app.start": "the start's screens (home, setup, the dealer, the cut): not "
                           "before a restored game's first key",
+    "pegboard.app.table": "the table's card wheel: when it is first shown or takes a key (a "
+                          "restored game opens on a page, the wheel comes after its OK)",
+    "pegboard.app.calls": "muggins calls and claims: when a claim is made or the calling "
+                          "screen is first shown",
+    "pegboard.app.resuit": "a forgotten flush or nobs, and what an entry moves out of its way: "
+                           "with the first entry, or a count's page",
+    "pegboard.app.private": "what phones' hands hold: with the first entry refused or the "
+                            "table's wheel",
     "pegboard.app.menus": "the menu, its questions and the scores page: when MENU is pressed",
     "pegboard.app.help": "rule help and the card entry it asks for: from the menu or a "
                          "lesson only",

@@ -49,6 +49,10 @@ NOT_BEFORE_A_KEY = (
     "pegboard.app.own_count", "pegboard.app.pegging",
     "pegboard.app.pairing", "pegboard.app.seat_entry",  # phones
     "pegboard.app.club_notice",  # a club night's board
+    # the table's wheel and what it needs come after the restored game's page is read
+    "pegboard.app.table", "pegboard.app.wheels", "pegboard.app.calls",
+    "pegboard.app.resuit", "pegboard.app.private",
+    "pegboard.rules.fold",  # the race, folded at a game's end
 )
 """Modules (and their submodules) neither command loads before its first screen takes a key."""
 

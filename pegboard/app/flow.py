@@ -21,7 +21,7 @@ import itertools
 from typing import TYPE_CHECKING
 
 from pegboard import lazy
-from pegboard.app import open_hands, private, resuit
+from pegboard.app import open_hands
 from pegboard.app.effects import Effect, Persist, PersistUndo, SeatNotice
 from pegboard.app.held_counts import held_screen, reading
 from pegboard.app.pages import entry_pages, said
@@ -70,9 +70,12 @@ from pegboard.rules.state import Award, GameState, PenaltyOffer, Phase, Reason
 from pegboard.rules.value import replace
 
 if TYPE_CHECKING:
+    from pegboard.app import private, resuit
     from pegboard.rules import fold
 else:
     fold = lazy.module("pegboard.rules.fold")
+    private = lazy.module("pegboard.app.private")
+    resuit = lazy.module("pegboard.app.resuit")
 
 
 def enter(state: AppState, event: Event, first: tuple[Page, ...] = (), *,

@@ -9,7 +9,10 @@ wheel entered without (see :mod:`pegboard.app.resuit`).
 
 from __future__ import annotations
 
-from pegboard.app import calls, flow, resuit
+from typing import TYPE_CHECKING
+
+from pegboard import lazy
+from pegboard.app import flow
 from pegboard.app.effects import Persist
 from pegboard.app.inputs import InputEvent, KnobTurn
 from pegboard.app.keys import number_edit, steps
@@ -26,6 +29,12 @@ from pegboard.rules.events import Event, LetPass, Penalty
 from pegboard.rules.show import score_hand
 from pegboard.rules.state import GameState, Reason
 from pegboard.rules.value import replace
+
+if TYPE_CHECKING:
+    from pegboard.app import calls, resuit
+else:
+    calls = lazy.module("pegboard.app.calls")
+    resuit = lazy.module("pegboard.app.resuit")
 
 MAX_CLAIM = 29
 """The most a claim can be (the best hand)."""

@@ -12,8 +12,8 @@ input event, and returns the new state with the effects to run.
 
 A screen's row is made when that screen first takes a key or is first shown, so a screen's
 module is imported then, through its lazy seam, and not when this table is: the first screen
-of a restored game needs neither the menus, the game's end, help nor the start's screens,
-and every module is start-up CPU on a Pi.
+of a restored game (a page) needs neither the table's card wheel, muggins calls, the menus,
+the game's end, help nor the start's screens, and every module is start-up CPU on a Pi.
 
 Turning the knob never leaves a screen (it moves, scrolls or counts), so detents still
 coming from a spin can never act on the screen that follows.
@@ -25,7 +25,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from pegboard import lazy
-from pegboard.app import calls, flow, show, table
+from pegboard.app import flow, show
 from pegboard.app.inputs import InputEvent
 from pegboard.app.keys import Key, key_of
 from pegboard.app.state import (
@@ -56,8 +56,19 @@ from pegboard.app.state import (
 from pegboard.app.view import View
 
 if TYPE_CHECKING:
-    from pegboard.app import game_over, help, menus, own_count, pairing, pegging, start
+    from pegboard.app import (
+        calls,
+        game_over,
+        help,
+        menus,
+        own_count,
+        pairing,
+        pegging,
+        start,
+        table,
+    )
 else:
+    calls = lazy.module("pegboard.app.calls")
     game_over = lazy.module("pegboard.app.game_over")
     help = lazy.module("pegboard.app.help")
     menus = lazy.module("pegboard.app.menus")
@@ -65,6 +76,7 @@ else:
     pairing = lazy.module("pegboard.app.pairing")
     pegging = lazy.module("pegboard.app.pegging")
     start = lazy.module("pegboard.app.start")
+    table = lazy.module("pegboard.app.table")
 
 Handler = Callable[[AppState, Any, InputEvent], Result]
 Viewer = Callable[[AppState, Any], View]

@@ -9,7 +9,6 @@ and always parses back to the same card.
 from __future__ import annotations
 
 import enum
-import re
 from collections.abc import Iterable, Sequence
 
 from pegboard.errors import InvalidCardError
@@ -84,7 +83,6 @@ _SUIT_BY_TEXT = {
     "♥": Suit.HEARTS, "♡": Suit.HEARTS,
     "♠": Suit.SPADES, "♤": Suit.SPADES,
 }
-_CARD_RE = re.compile(r"^(10|[2-9TJQKA])(.)$")
 _ACCEPTED = (
     "a rank (A 2 3 4 5 6 7 8 9 10 T J Q K) followed by a suit "
     "(C D H S or ♣ ♦ ♥ ♠), for example 5H, TH, 10H, Q♣"
@@ -122,10 +120,11 @@ class Card(Value):
         """
         if not isinstance(text, str):
             raise InvalidCardError(f"{text!r} is not a card: expected text, {_ACCEPTED}")
-        match = _CARD_RE.match(text.strip().upper())
-        if match is None or match.group(2) not in _SUIT_BY_TEXT:
+        written = text.strip().upper()  # a rank's one or two characters, then a suit's one
+        rank, suit = _RANK_BY_TEXT.get(written[:-1]), _SUIT_BY_TEXT.get(written[-1:])
+        if rank is None or suit is None:
             raise InvalidCardError(f"{text!r} is not a card: expected {_ACCEPTED}")
-        return cls(_RANK_BY_TEXT[match.group(1)], _SUIT_BY_TEXT[match.group(2)])
+        return cls(rank, suit)
 
     @property
     def pretty(self) -> str:

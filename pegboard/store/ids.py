@@ -12,17 +12,17 @@ True
 
 from __future__ import annotations
 
-import re
+import string
 
 from pegboard.errors import StoreError
 
-ID_PATTERN = re.compile(r"[0-9A-Za-z_-]{1,64}")
-"""What a game id (or the name of a set-aside game) may be."""
+ID_CHARACTERS = string.ascii_letters + string.digits + "_-"
+"""What a game id (or the name of a set-aside game) is made of: 1 to 64 of these."""
 
 
 def is_valid_id(text: object) -> bool:
     """Whether ``text`` is a string a store may use as a game id or file name stem."""
-    return isinstance(text, str) and ID_PATTERN.fullmatch(text) is not None
+    return isinstance(text, str) and 0 < len(text) <= 64 and not text.strip(ID_CHARACTERS)
 
 
 def check_id(text: str, what: str = "game id") -> str:
