@@ -61,6 +61,7 @@ def test_a_boards_result_is_counted_while_another_boards_retained_flood_waits(
     counted = threading.Event()
     flood_began = threading.Event()
     seen: list[str] = []
+    at_count: list[int] = []
     seen_lock = threading.Lock()
     subscriber = club.subscriber()
     take = subscriber._on_message
@@ -82,6 +83,8 @@ def test_a_boards_result_is_counted_while_another_boards_retained_flood_waits(
 
     def changed(what: dict[str, object]) -> None:
         real_changed(what)
+        with seen_lock:  # board 1's connection is held until counted is set: exact
+            at_count.append(len(seen))
         counted.set()
 
     subscriber.changed = changed
@@ -90,9 +93,7 @@ def test_a_boards_result_is_counted_while_another_boards_retained_flood_waits(
         assert counted.wait(WAIT_S), (
             f"board 2's result was not counted within {WAIT_S:.0f} s while board 1's first "
             "message was held: it waits behind board 1's")
-        with seen_lock:
-            at_count = len(seen)
-        assert at_count == 1, f"{at_count} of board 1's messages delivered before board 2's"
+        assert at_count == [1], f"{at_count} of board 1's messages taken before board 2's"
         assert club.counters()["results"] == 1
         club.wait_until("board 1's burst refused", {"refused": RESULTS_BURST})
         with subscriber.took:
