@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 
 from pegboard.app.state import Count
-from pegboard.app.words import count_lines
+from pegboard.app.words import cards_lines, count_lines
 from pegboard.cli import main
+from pegboard.coach.help_shape import LINE_WIDTH
 from pegboard.coach.hints import explain_no_score
 from pegboard.rules.awards import number
 from pegboard.rules.cards import DECK, Card, parse_cards
@@ -87,10 +88,26 @@ def test_the_screen_shows_suits_where_two_cards_share_a_rank() -> None:
     lines = count_lines(Count(0, False, tuple(parse_cards("5H 5S JC 2D")), count.items,
                               entered=entered))
     assert lines[:2] == ("fifteen 2 (5♥ J)", "fifteen 4 (5♥ K)")
-    assert "a pair is 10 (5♥ 5♠)" in lines and lines[-1] == "cards: 5 5 J 2"
+    # The cards line names each card whose suit was entered with it, as the line above does.
+    assert "a pair is 10 (5♥ 5♠)" in lines and lines[-1] == "cards: 5♥ 5♠ J♣ 2♦"
     # Suits the card wheel chose (cards entered by rank) are never shown.
     lines = count_lines(Count(0, False, tuple(parse_cards("5H 5S JC 2D")), count.items))
-    assert "a pair is 10 (5 5)" in lines
+    assert "a pair is 10 (5 5)" in lines and lines[-1] == "cards: 5 5 J 2"
+
+
+def test_the_cards_line_names_a_suit_exactly_where_one_was_entered() -> None:
+    """His nobs named on the wheel (the jack's suit entered), the rest entered by rank: the
+    cards line shows the jack's suit and no other; four tens entered whole do not run off the
+    screen's line, the last going on a line of its own."""
+    hand = tuple(parse_cards("5H 6S JD 2C"))
+    count = score_hand(hand, Card.parse("8D"))
+    lines = count_lines(Count(0, False, hand, count.items,
+                              entered=frozenset(parse_cards("JD 8D"))))
+    assert lines[-1] == "cards: 5 6 J♦ 2", lines
+    assert cards_lines(parse_cards("TH TD TC TS"), frozenset(parse_cards("TH TD TC TS"))) == (
+        "cards: 10♥ 10♦ 10♣", "  10♠")
+    assert all(len(line) < LINE_WIDTH for line in cards_lines(
+        parse_cards("TH TD TC TS"), frozenset(parse_cards("TH TD TC TS"))))
 
 
 def test_the_rules_page_says_a_double_run_of_three_is_8() -> None:

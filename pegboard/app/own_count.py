@@ -20,11 +20,10 @@ from pegboard.app.effects import Persist
 from pegboard.app.held_counts import reading
 from pegboard.app.inputs import InputEvent
 from pegboard.app.keys import number_edit
-from pegboard.app.picker import rank_label
 from pegboard.app.state import AppState, OwnCount, Result
 from pegboard.app.view import Screen, View
 from pegboard.app.views import board
-from pegboard.app.words import count_heading, count_lines, no_suits
+from pegboard.app.words import cards_lines, count_heading, count_lines, no_suits
 from pegboard.errors import PegboardError
 from pegboard.rules import events
 from pegboard.rules.facts import CountSaid
@@ -94,5 +93,5 @@ def own_view(state: AppState, screen: OwnCount) -> View:
     before = screen.pages[0].before  # the board before this count was pegged: not a hint
     return replace(base, sides=before if before is not None else base.sides,
                    lines=(f"count: {screen.number}",
-                          "cards: " + " ".join(rank_label(c.rank) for c in count.cards)),
+                          *cards_lines(count.cards, count.entered | gs.suits_entered)),
                    hint="OK say it")

@@ -17,12 +17,11 @@ from pegboard.app.effects import Persist
 from pegboard.app.inputs import InputEvent, KnobTurn
 from pegboard.app.keys import number_edit, steps
 from pegboard.app.pages import count_pages
-from pegboard.app.picker import rank_label
 from pegboard.app.session import Session
 from pegboard.app.state import AppState, Claiming, Count, Page, Reading, Result
 from pegboard.app.view import Screen, View
 from pegboard.app.views import board
-from pegboard.app.words import count_page, owed_label
+from pegboard.app.words import cards_lines, count_page, owed_label
 from pegboard.errors import PegboardError
 from pegboard.rules.cards import Card
 from pegboard.rules.events import Event, LetPass, Penalty
@@ -252,7 +251,7 @@ def claiming_view(state: AppState, screen: Claiming) -> View:
     hint = "OK claim" + (f"  GO {resuit.fact_label(change[0])}" if change else "")
     lines = [f"{owed_label(pending)}: {screen.number}"]
     if count is not None:
-        lines.append("cards: " + " ".join(rank_label(c.rank) for c in count.cards))
+        lines.extend(cards_lines(count.cards, gs.suits_entered))
     suits = resuit.suit_lines(pending.items, change[0] if change else None)
     return replace(board(gs, Screen.CLAIM, f"{gs.names[pending.player]} claims"),
                    lines=(*lines, *suits), hint=hint, suits=suits)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Collection, Sequence
 
 from pegboard.app.picker import rank_label
 from pegboard.app.state import Count, Page
@@ -188,8 +189,24 @@ def count_lines(count: Count) -> tuple[str, ...]:
             lines.extend((words, Continued(f"  ({cards})")))  # joins them back to their phrase
     if not lines:
         lines.append("nineteen")  # the players' word for a count of nothing, as the voice says
-    held = " ".join(rank_label(c.rank) for c in count.cards)
-    return (*lines, f"cards: {held}")
+    return (*lines, *cards_lines(count.cards, count.entered))
+
+
+def cards_lines(cards: Sequence[Card], entered: Collection[Card]) -> tuple[str, ...]:
+    """A count's cards under it ("cards: 7 8♣ 8♦ 9"): each card whose suit a player entered
+    (``entered``: what the engine knows) with that suit, every other by its rank alone (its
+    suit is the card wheel's stand-in, no fact). Too long for the screen's line ("cards: 10♥
+    10♦ 10♣ 10♠"), the last cards go on a line of their own, not cut off at the edge."""
+    said = [card.pretty if card in entered else rank_label(card.rank) for card in cards]
+    line = "cards: " + " ".join(said)
+    if len(line) < LINE_WIDTH:  # the last column holds the scroll mark
+        return (line,)
+    first = "cards:"
+    for at, word in enumerate(said):
+        if len(f"{first} {word}") >= LINE_WIDTH:
+            return (first, Continued("  " + " ".join(said[at:])))
+        first = f"{first} {word}"
+    return (first,)
 
 
 def offer_page(gs: GameState, offer: PenaltyOffer) -> Page:
