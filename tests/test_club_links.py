@@ -15,9 +15,11 @@ from pathlib import Path
 
 import paho.mqtt.client as mqtt
 import pytest
+from paho.mqtt.enums import CallbackAPIVersion
+from paho.mqtt.reasoncodes import ReasonCode
 
 import pegboard.club.links as links_module
-from pegboard.club.links import Link
+from pegboard.club.links import TOKEN_HEX, Link, client_token
 from pegboard.club.rate import RESULTS_BURST
 from pegboard.club.setup import MOST_BOARDS
 from pegboard.club.topics import result_topic, topic
@@ -120,7 +122,9 @@ def test_a_result_sent_while_the_service_is_down_comes_on_its_boards_session(
         board.send(result_topic("c1", "board-2", "g12"), json.dumps(card(12, "board-2")).encode())
         club.wait_until("board 2's first result", {"results": 1, "waiting": 0})
         link = subscriber.links.link("c1/board-2")
-        assert link is not None and link.client._client_id == b"pegboard-standings.c1.board-2"
+        token = client_token("standings", club.secret["standings"])
+        assert link is not None
+        assert link.client._client_id == f"pegboard-standings.{token}.c1.board-2".encode()
         subscriber.stop()
         board.client.publish(result_topic("c1", "board-2", "g13"),
                              json.dumps(card(13, "board-2")).encode(),
@@ -153,9 +157,69 @@ def test_boards_past_the_most_share_one_connection(club: Club,
         first, second = subscriber.links.link("c1/board-1"), subscriber.links.link("c1/board-2")
         assert first is not None and second is not None and first is not second
         assert first.boards == ["c1/board-1"] and second.boards == ["c1/board-2"]
-        assert second.client._client_id == b"pegboard-standings.more"
+        token = client_token("standings", club.secret["standings"])
+        assert second.client._client_id == f"pegboard-standings.{token}.more".encode()
         assert (club.counters()["duplicates"], club.counters()["refused"]) == (0, 0)
     finally:
         one.close()
         two.close()
+        subscriber.stop()
+
+
+def _connected_as(club: Club, client_id: str) -> mqtt.Client:
+    """Board 1, with its own password, connected with ``client_id`` (a persistent session),
+    once the broker has let it in (bounded)."""
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id,
+                         clean_session=False)
+    client.tls_set(ca_certs=str(club.ca))
+    client.username_pw_set("board-1", club.secret["board-1"])
+    answered = threading.Event()
+    let_in: list[bool] = []
+
+    def connected(client: mqtt.Client, userdata: object, flags: object,
+                  reason: ReasonCode, properties: object) -> None:
+        let_in.append(not reason.is_failure)
+        answered.set()
+
+    client.on_connect = connected
+    client.connect("127.0.0.1", club.port)
+    client.loop_start()
+    assert answered.wait(WAIT_S) and let_in == [True], f"{client_id} not let in: {let_in}"
+    return client
+
+
+def test_a_board_cannot_take_the_services_connection_for_another_boards_results(
+        club: Club) -> None:
+    """mosquitto hands a client id's connection to whoever connects with it next. Board 1,
+    with its own password, connects with every client id it could guess for the service's
+    connections (the service's name, the census, board 2's results: with and without a
+    club): none is the service's, whose ids carry a token made from its password (64 bits,
+    another password another token), so board 2's connection is never taken (connected
+    once) and its result is counted."""
+    password = club.secret["standings"]
+    token = client_token("standings", password)
+    assert len(token) == TOKEN_HEX and int(token, 16) >= 0
+    assert client_token("standings", password + "x") != token
+    assert client_token("league", password) != token and client_token("standings", None) == ""
+    subscriber = club.subscriber()
+    subscriber.start()
+    good = club.board(2)
+    thieves: list[mqtt.Client] = []
+    try:
+        good.send(topic("c1", "board-2", "online"), b"online")
+        good.send(result_topic("c1", "board-2", "g12"), json.dumps(card(12, "board-2")).encode())
+        club.wait_until("board 2's first result", {"results": 1, "waiting": 0})
+        link = subscriber.links.link("c1/board-2")
+        assert link is not None and link.session == 1
+        for guess in ("pegboard-standings.census", "pegboard-standings.c1.board-2",
+                      "pegboard-standings.board-2", "pegboard-standings.more"):
+            thieves.append(_connected_as(club, guess))
+        good.send(result_topic("c1", "board-2", "g13"), json.dumps(card(13, "board-2")).encode())
+        club.wait_until("board 2's next result", {"results": 2, "waiting": 0})
+        assert link.session == 1, "the service's connection for board 2 was taken over"
+    finally:
+        for thief_client in thieves:
+            thief_client.disconnect()
+            thief_client.loop_stop()
+        good.close()
         subscriber.stop()

@@ -7,26 +7,35 @@ board's thousands of retained junk messages, delivered when the service subscrib
 board's result waited for every one of them. So each board's results come on a connection
 of their own (:class:`Link`), with its own subscription to that board's results only
 (``pegboard/<club>/board/<board>/result/+``, QoS 1), its own persistent session (client id
-``pegboard-<name>.<club>.<board>``, ``clean_session`` off: results arriving while the
-service is down are queued for it) and its own paho network thread. The broker delivers
+``pegboard-<name>.<token>.<club>.<board>``, ``clean_session`` off: results arriving while
+the service is down are queued for it) and its own paho network thread. The broker delivers
 each connection's messages independently, so one board's backlog is that board's alone.
+
+mosquitto lets any user connect with any client id, closing the connection that had it
+(and handing over its session): a board that knew the id of the service's connection for
+another board's results could keep that connection dropping, and the other board's results
+waiting. So the ids carry a token only the service can make (:func:`client_token`: a keyed
+digest of the service's name under its password, the same at every start, so each board's
+session is found again).
 
 A board is known (:meth:`Links.know`) by any message under its topics: its availability and
 live state (retained, one each, on the service's connection for live states, so every board
 that ever connected is known at once when the service starts) and its results' topics, which
-a census connection (client id ``pegboard-<name>.census``, a clean session) subscribes to at
+a census connection (client id ``pegboard-<name>.<token>.census``, a clean session) subscribes to at
 QoS 0 only to learn the boards' names, never to take a result. A board that never sent its
 availability (boards always do, as they connect) is known when the census reaches its
 results, which may be behind another board's retained backlog.
 
 At most :data:`MOST_LINKS` boards get a connection of their own; any more share one (client
-id ``pegboard-<name>.more``, a clean session: the boards on it differ from run to run), so a
+id ``pegboard-<name>.<token>.more``, a clean session: the boards on it differ from run to run), so a
 broker that lets clients make up board names (a league's, whose clubs' bridges publish any
 board under their club) cannot make the service open connections without end.
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import threading
 from collections.abc import Callable
 
@@ -38,6 +47,29 @@ from pegboard.club.topics import board_results_filter
 MOST_LINKS = 200
 """The most boards with a connection of their own (as many as ``club setup`` makes:
 :data:`pegboard.club.setup.MOST_BOARDS`)."""
+
+
+TOKEN_HEX = 16
+"""The token's length in hex digits (64 bits)."""
+
+
+def client_token(name: str, password: str | None) -> str:
+    """The token in the client ids of the service called ``name`` with ``password``: a
+    keyed digest (HMAC-SHA-256, :data:`TOKEN_HEX` hex digits), the same at every start,
+    that no one without the password can make; empty without a password (a broker letting
+    anyone in, where anyone may take any id anyway)."""
+    if not password:
+        return ""
+    digest = hmac.new(password.encode(), f"pegboard client id {name}".encode(),
+                      hashlib.sha256)
+    return digest.hexdigest()[:TOKEN_HEX]
+
+
+def client_prefix(name: str, password: str | None) -> str:
+    """The start of every client id of the service's connections but its own:
+    ``pegboard-<name>.<token>`` (``pegboard-<name>`` without a password)."""
+    token = client_token(name, password)
+    return f"pegboard-{name}" + (f".{token}" if token else "")
 
 
 class Link:
@@ -62,9 +94,10 @@ class Links:
     client (its client id, whether its session is clean), ``wire`` sets a new link's
     callbacks, and the ``start`` given to :meth:`start` connects it."""
 
-    def __init__(self, name: str, make: Callable[[str, bool], Client],
+    def __init__(self, prefix: str, make: Callable[[str, bool], Client],
                  wire: Callable[[Link], None]) -> None:
-        self.name = name
+        """``prefix``: the start of every link's client id (:func:`client_prefix`)."""
+        self.prefix = prefix
         self.make = make
         self.wire = wire
         self._links: dict[str, Link] = {}
@@ -96,14 +129,14 @@ class Links:
             own = sum(1 for link in self._links.values() if link is not self._more)
             if own < MOST_LINKS:
                 club, board = key.split("/", 1)
-                link = Link(self.make(f"pegboard-{self.name}.{club}.{board}", False), [key])
+                link = Link(self.make(f"{self.prefix}.{club}.{board}", False), [key])
                 self.wire(link)
                 self._links[key] = link
                 start = self._start if self._started else None
             else:
                 fresh = self._more is None
                 if self._more is None:
-                    self._more = Link(self.make(f"pegboard-{self.name}.more", True), [])
+                    self._more = Link(self.make(f"{self.prefix}.more", True), [])
                     self.wire(self._more)
                 link = self._more
                 with link.lock:

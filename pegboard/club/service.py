@@ -56,7 +56,7 @@ from paho.mqtt.reasoncodes import ReasonCode
 from pegboard.club.budget import Budget, Passed, Waiting
 from pegboard.club.check import Read, follows, identity, read_card
 from pegboard.club.connection import Client, Failures
-from pegboard.club.links import Link, Links
+from pegboard.club.links import Link, Links, client_prefix
 from pegboard.club.rate import (
     LIVE_BURST,
     LIVE_PER_MINUTE,
@@ -208,17 +208,19 @@ class Subscriber:
         self._credentials = (username, password, ca_file)
         self._failures = Failures(log, broker[0], broker[1], ca_file, "the standings service")
         # Its own connection: the boards' live states and availability, and the club's night
-        # published. A clean session: a service from before the boards' own connections had
-        # its results on this client id, and they must not come here any more.
+        # published. A clean session on the id it always had: a service from before the
+        # boards' own connections had a persistent session there, subscribed to every
+        # result, which must not go on filling a queue on the broker.
         self.client = self._client(f"pegboard-{name}", clean=True)
+        prefix = client_prefix(name, password)
         self.client.on_connect = self._on_connect
         self.client.on_message = self._on_live_message
         self.client.on_disconnect = self._on_disconnect
         # The census: the results' topics at QoS 0, to learn the boards, never a result.
-        self.census = self._client(f"pegboard-{name}.census", clean=True)
+        self.census = self._client(f"{prefix}.census", clean=True)
         self.census.on_connect = self._on_census_connect
         self.census.on_message = self._on_census_message
-        self.links = Links(name, self._client, self._wire)
+        self.links = Links(prefix, self._client, self._wire)
         """Each board's connection for its results (:mod:`pegboard.club.links`)."""
 
     def _client(self, client_id: str, clean: bool) -> Client:
