@@ -7,11 +7,13 @@ import json
 
 from pegboard.app.inputs import KnobTurn
 from pegboard.app.picker import rank_label
-from pegboard.app.view import Screen
+from pegboard.app.view import PageKind, Screen
 from pegboard.coach import rulehelp
 from pegboard.coach.review import points_text, review_discard
 from pegboard.rules.cards import parse_cards
 from pegboard.rules.state import Phase
+from pegboard.voice.announce import Announcer
+from tests.support.announcing import added
 from tests.support.app_driver import GO, MENU, OK, UNDO, App, muggins_game, new_game
 
 DEALT = ("5♥", "5♠", "6♦", "J♣", "4♣", "K♠")
@@ -225,8 +227,28 @@ def test_teaching_says_why_a_card_scored_nothing() -> None:
     for label in ("5", "6", "9", "7"):
         app.read()  # the coach's pages: the starter, the lead
         app.pick(label)
-    pages = [p for p in app.pages if p.title == "No score"]
+    pages = [p for p in app.pages if p.kind is PageKind.NO_SCORE]
     assert pages and "no run" in " ".join(pages[-1].lines), app.pages
+    assert pages[-1].title == "27, no score"
+
+
+def test_a_near_fifteen_is_said_as_players_say_it_on_the_screen_and_by_the_voice() -> None:
+    """9 then 7: the count first, then that it scored nothing ("16, no score"), then why;
+    the voice says the page's own words."""
+    app = teaching_game()
+    app.pick("K")  # the starter
+    app.read()
+    app.pick("9")
+    app.read()
+    announcer = Announcer()
+    announcer.begin(app.state)
+    app.pick("7")
+    (page,) = [p for p in app.pages if p.kind is PageKind.NO_SCORE]
+    assert (page.title, page.lines) == ("16, no score", ("no fifteen: one past it",))
+    session = app.state.session
+    assert session is not None and session.report is not None
+    said = announcer.heard(app.state, added(session.report)).said
+    assert "16, no score. No fifteen: one past it" in [a.text for a in said], said
 
 
 def test_no_why_pages_without_teaching() -> None:
@@ -234,7 +256,7 @@ def test_no_why_pages_without_teaching() -> None:
     app.pick("K")
     for label in ("5", "6", "9", "7"):
         app.pick(label)
-    assert not [p for p in app.pages if p.title == "No score"]
+    assert not [p for p in app.pages if p.kind is PageKind.NO_SCORE]
 
 
 def test_the_coach_teaches_each_step_of_a_deal_once() -> None:

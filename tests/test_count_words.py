@@ -142,7 +142,7 @@ def test_near_miss_text_has_no_symbols_a_voice_would_read_out(pile: str) -> None
 def test_espeak_reads_the_near_miss_without_a_dash(pile: str) -> None:
     why = explain_no_score(parse_cards(pile))
     assert why is not None
-    phonemes = subprocess.run(["espeak-ng", "-q", "-x", no_score_phrase(why)],
+    phonemes = subprocess.run(["espeak-ng", "-q", "-x", no_score_phrase("16, no score", why)],
                               capture_output=True, text=True, check=True).stdout
     dash = subprocess.run(["espeak-ng", "-q", "-x", "dash"], capture_output=True, text=True,
                           check=True).stdout.strip()

@@ -81,9 +81,10 @@ def test_bad_input() -> None:
         ("JC QD", "",
          "no pair: a jack and a queen both count 10, but a pair must be the same rank"),
         ("9C 4D 9H", "", "no pair: a pair must match the card just before it, and that was a four"),
-        ("9C 7D", "", "no fifteen: the count is 16"),
-        ("6C 8D", "", "no fifteen: the count is 14"),
-        ("KC QD 9H", "", "no thirty-one: the count is 29"),
+        ("9C 7D", "", "no fifteen: one past it"),
+        ("6C 8D", "", "no fifteen: one short of it"),
+        ("KC QD 9H", "", "no thirty-one: two short of it"),
+        ("KC QD AH 9S", "", "no thirty-one: one short of it"),
         ("5C", "KC QD AH 5D", "no pair: the count was reset after a go, so the five before it"
          " no longer counts"),
         ("7H", "KC 9D 5C 6D", "no run: the count was reset after a go; runs never reach across"

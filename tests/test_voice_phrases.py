@@ -154,8 +154,8 @@ def test_the_winner_with_skunk_and_game_points(result: GameOver, said: str) -> N
 
 
 def test_a_teaching_near_miss() -> None:
-    assert no_score_phrase("no run: 4-5-7 needs a six to be a run") == (
-        "No score: no run: 4-5-7 needs a six to be a run")
+    assert no_score_phrase("16, no score", "no run: 4-5-7 needs a six to be a run") == (
+        "16, no score. No run: 4-5-7 needs a six to be a run")
 
 
 def test_the_screen_read_aloud() -> None:
@@ -186,11 +186,12 @@ def test_the_announcer_says_a_near_miss_once_and_a_hand_with_its_entry() -> None
     announcer, state, entered = announcer_after(("Ann", "Ben"), "deal 0; starter KS; play 1 4C")
     session = state.session
     assert session is not None
-    near = Page("No score", ("no run: 4-5-7 needs a six to be a run",), kind=PageKind.NO_SCORE)
+    near = Page("16, no score", ("no run: 4-5-7 needs a six to be a run",),
+                kind=PageKind.NO_SCORE)
     state = replace(state, screen=Reading((near,)))
     heard = announcer.heard(state, entered)
     assert [(a.text, a.importance, a.entry) for a in heard.said] == [
-        ("No score: no run: 4-5-7 needs a six to be a run", Importance.TEACHING, 3)]
+        ("16, no score. No run: 4-5-7 needs a six to be a run", Importance.TEACHING, 3)]
     assert announcer.heard(state).said == ()  # the same page is not said twice
     session, report = session.apply(parse_script("play 0 5H")[0])
     heard = announcer.heard(replace(state, session=session), added(report))

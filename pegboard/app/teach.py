@@ -106,7 +106,9 @@ def _taught(state: AppState, before: GameState, event: Event, awards: tuple[Awar
         why = hints.explain_no_score((*before.pile, event.card))
         kind = f"why {why.split(':')[0]}" if why else ""
         if why is not None and kind not in state.helped:
-            no_score.append(Page("No score", (no_suits(why),), kind=PageKind.NO_SCORE))
+            # Titled as a player says it ("16, no score"); the voice says the same words.
+            no_score.append(Page(hints.no_score_heading(after.count), (no_suits(why),),
+                                 kind=PageKind.NO_SCORE))
             given.add(kind)
     situation = rulehelp.situation_after(event, awards, before, after)
     topics = tuple(t for t in rulehelp.topics_for(situation) if t.id not in state.helped)

@@ -99,6 +99,8 @@ def explain_no_score(pile: Sequence[Card], previous: Sequence[Card] = ()) -> str
     'no run: the 9 breaks the run 5, 6 and 7'
     >>> explain_no_score(parse_cards("JC QD"))
     'no pair: a jack and a queen both count 10, but a pair must be the same rank'
+    >>> explain_no_score(parse_cards("9C 7D"))
+    'no fifteen: one past it'
     """
     pile = tuple(pile)
     if not pile or score_play(pile).total:
@@ -175,10 +177,16 @@ def _late_pair(pile: tuple[Card, ...]) -> str | None:
 
 
 def _near_count(pile: tuple[Card, ...]) -> str | None:
-    """A count one off fifteen or thirty-one."""
+    """A count one off fifteen, or one or two short of thirty-one (the count itself is said
+    first, as players say it: :func:`no_score_heading`)."""
     count = sum(card.pips for card in pile)
-    if count in (14, 16):
-        return f"no fifteen: the count is {count}"
-    if count in (29, 30):
-        return f"no thirty-one: the count is {count}"
-    return None
+    near = {14: "no fifteen: one short of it", 16: "no fifteen: one past it",
+            29: "no thirty-one: two short of it", 30: "no thirty-one: one short of it"}
+    return near.get(count)
+
+
+def no_score_heading(count: int) -> str:
+    """What a player says laying a card that scored nothing: the count, then "no score"
+    ("16, no score"). The screen's page and the voice both say a near miss under it (the
+    page as its title, the voice before :func:`explain_no_score`'s reason)."""
+    return f"{count}, no score"

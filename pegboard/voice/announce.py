@@ -248,7 +248,8 @@ class Announcer:
             if page in self._pages:
                 continue
             if page.kind is PageKind.NO_SCORE and page.lines:
-                out.append(Announcement(no_score_phrase(page.lines[0], self._phrases),
+                out.append(Announcement(no_score_phrase(page.title, page.lines[0],
+                                                        self._phrases),
                                         "no score", Importance.TEACHING, entries))
             elif page.kind is PageKind.SHOW_ORDER:
                 out.append(Announcement(coach_phrase(page.lines), SHOW_ORDER,

@@ -292,7 +292,7 @@ ENGLISH = Phrases(
     winner="{name} wins, {scores}.",
     skunk={"none": "", "skunk": "A skunk: ", "double": "A double skunk: "},
     game_points="{points} game point{s}.",
-    no_score="No score: {why}",
+    no_score="{heading}. {why}",
     recounted="Recounted. {said}",
     starter="The starter is {card}",
     named={Said.FIFTEEN: "a fifteen", Said.PAIR: "a pair", Said.PAIR_ROYAL: "pair royal",
@@ -556,9 +556,10 @@ def result_phrase(over: GameOver, sides: Sequence[str], p: Phrases = ENGLISH) ->
     return f"{text} {skunk}{points if skunk else _cap(points)}"
 
 
-def no_score_phrase(why: str, p: Phrases = ENGLISH) -> str:
-    """A teaching near miss: "No score: no run: 4-5-7 needs a six to be a run"."""
-    return p.no_score.format(why=why)
+def no_score_phrase(heading: str, why: str, p: Phrases = ENGLISH) -> str:
+    """A teaching near miss, as its page says it (its title, the player's call, then the
+    reason): "16, no score. No fifteen: one past it"."""
+    return p.no_score.format(heading=heading, why=_cap(why))
 
 
 _SPOKEN_CARDS = {"A": "ace", "J": "jack", "Q": "queen", "K": "king"}
