@@ -57,6 +57,10 @@ SEAMS: Mapping[str, str] = {
                            "with the first entry, or a count's page",
     "pegboard.app.private": "what phones' hands hold: with the first entry refused or the "
                             "table's wheel",
+    "pegboard.app.teach": "teaching's lessons and the coach's pages: with the first entry, "
+                          "or when teaching is on",
+    "pegboard.app.open_hands": "an open-handed first game's entries and advice: with the "
+                               "first entry, or at an open-handed table",
     "pegboard.app.menus": "the menu, its questions and the scores page: when MENU is pressed",
     "pegboard.app.help": "rule help and the card entry it asks for: from the menu or a "
                          "lesson only",

@@ -52,6 +52,8 @@ NOT_BEFORE_A_KEY = (
     # the table's wheel and what it needs come after the restored game's page is read
     "pegboard.app.table", "pegboard.app.wheels", "pegboard.app.calls",
     "pegboard.app.resuit", "pegboard.app.private",
+    "pegboard.app.teach", "pegboard.app.open_hands",  # with the first entry, or teaching
+    "pegboard.app.coach",
     "pegboard.rules.fold",  # the race, folded at a game's end
 )
 """Modules (and their submodules) neither command loads before its first screen takes a key."""

@@ -21,7 +21,6 @@ import itertools
 from typing import TYPE_CHECKING
 
 from pegboard import lazy
-from pegboard.app import open_hands
 from pegboard.app.effects import Effect, Persist, PersistUndo, SeatNotice
 from pegboard.app.held_counts import held_screen, reading
 from pegboard.app.pages import entry_pages, said
@@ -41,7 +40,6 @@ from pegboard.app.state import (
     ScreenState,
     WheelScreen,
 )
-from pegboard.app.teach import BASICS, before_the_first_card, given_by, lessons
 from pegboard.app.view import PageKind
 from pegboard.app.words import (
     awards_text,
@@ -70,10 +68,13 @@ from pegboard.rules.state import Award, GameState, PenaltyOffer, Phase, Reason
 from pegboard.rules.value import replace
 
 if TYPE_CHECKING:
-    from pegboard.app import private, resuit
+    from pegboard.app import open_hands, private, resuit
+    from pegboard.app import teach as teaching
     from pegboard.rules import fold
 else:
     fold = lazy.module("pegboard.rules.fold")
+    open_hands = lazy.module("pegboard.app.open_hands")
+    teaching = lazy.module("pegboard.app.teach")
     private = lazy.module("pegboard.app.private")
     resuit = lazy.module("pegboard.app.resuit")
 
@@ -325,7 +326,7 @@ def notices(state: AppState, before: GameState, report: Report, *,
     state = replace(state, helped=state.helped | given)
     pegged = [award for act in said(report) for award in act.awards]
     spoken = awards_text(pegged, after.names) if pegged else ""
-    taught, helped = (lessons(state, before, event, report.awards) if teach
+    taught, helped = (teaching.lessons(state, before, event, report.awards) if teach
                       else ([], frozenset[str]()))
     # The show order is said before the counts it explains; the other lessons follow them.
     opening = [page for page in taught if page.kind is PageKind.SHOW_ORDER]
@@ -427,7 +428,7 @@ def held_back(state: AppState, before: GameState, report: Report, *, teach: bool
     pages = [page for page in entry_pages(game.state, after, found) if _told(page)]
     if not teach:
         return pages, frozenset()
-    taught, helped = lessons(claimed, game.state, claim, found.awards)
+    taught, helped = teaching.lessons(claimed, game.state, claim, found.awards)
     return [*pages, *taught], helped
 
 
@@ -459,7 +460,7 @@ def lessons_given(state: AppState) -> frozenset[str]:
     games.reverse()
     table = session.header.table
     start = replace(state, session=Session(games[0], table))
-    helped = set(BASICS) if start.teaching else set()
+    helped = set(teaching.BASICS) if start.teaching else set()
     for at, (before, after) in enumerate(itertools.pairwise(games)):
         report = after.report
         assert report is not None
@@ -468,16 +469,17 @@ def lessons_given(state: AppState) -> frozenset[str]:
             table = table.with_option(event)
         now = replace(state, session=Session(after, table), helped=frozenset(helped))
         if (isinstance(event, OptionsChanged) and event.teaching and now.teaching
-                and before_the_first_card(after.state)):
-            helped |= set(BASICS)  # offered as teaching was turned on (pegboard.app.menus)
+                and teaching.before_the_first_card(after.state)):
+            helped |= set(teaching.BASICS)  # offered as teaching was turned on (pegboard.app.menus)
         if at in state.phone_made:
             continue
         helped |= held_back(now, before.state, report)[1]
         if not _opens_count_call(report):  # else taught when the window on it shuts
-            helped |= given_by(now, before.state, event, report.awards)
+            helped |= teaching.given_by(now, before.state, event, report.awards)
         if isinstance(event, Cut) and after.state.dealer is not None:
             # the cut's deal page (pegboard.app.start.cut_key)
-            helped |= given_by(replace(now, helped=frozenset(helped)), after.state, Deal(), ())
+            helped |= teaching.given_by(replace(now, helped=frozenset(helped)), after.state,
+                                      Deal(), ())
     return frozenset(helped)
 
 

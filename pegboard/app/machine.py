@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from pegboard import lazy
-from pegboard.app import flow, open_hands, teach, views
+from pegboard.app import flow, views
 from pegboard.app.effects import (
     AudioMode,
     Earcon,
@@ -85,11 +85,13 @@ from pegboard.rules.state import Phase
 from pegboard.rules.value import replace
 
 if TYPE_CHECKING:
-    from pegboard.app import club_notice, pairing, seat_entry
+    from pegboard.app import club_notice, open_hands, pairing, seat_entry, teach
 else:
     club_notice = lazy.module("pegboard.app.club_notice")
+    open_hands = lazy.module("pegboard.app.open_hands")
     pairing = lazy.module("pegboard.app.pairing")
     seat_entry = lazy.module("pegboard.app.seat_entry")
+    teach = lazy.module("pegboard.app.teach")
 
 __all__ = ["AppState", "initial_state", "step", "view"]
 
