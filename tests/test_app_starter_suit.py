@@ -10,6 +10,7 @@ actions away on the encoder, one key on the keypad. The answer is an entry, undo
 from __future__ import annotations
 
 import pytest
+from PIL import Image
 
 from pegboard.app.inputs import Button, InputEvent, KnobTurn, Press, RankKey
 from pegboard.app.machine import initial_state
@@ -20,7 +21,10 @@ from pegboard.record import parse_line
 from pegboard.rules.cards import Rank, Suit
 from pegboard.rules.events import StarterSuit
 from pegboard.rules.state import Reason, SuitQuestion
-from pegboard.ui.render import COLUMNS, _table_rows
+from pegboard.sim.terminal import wheel_line
+from pegboard.ui.marks import BOTTOM_Y, WIDTH
+from pegboard.ui.render import COLUMNS, _table_rows, render
+from pegboard.ui.text import CHAR_W, LINE_H, draw_text
 from tests.support.app_driver import OK, App
 from tests.support.rulings_records import entry, header, play
 
@@ -44,8 +48,7 @@ def resumed(kit: str = "encoder") -> App:
 def asked(app: App) -> View:
     view = app.view
     assert app.game.asked is not None, view
-    assert view.picker is not None and view.picker.prompt in (
-        "A: suit for nobs?", "A? 1♣ 2♦ 3♥ 4♠ nobs")  # the keypad's keys on the wheel's line
+    assert view.picker is not None and view.picker.prompt == "A: suit for nobs?"
     return view
 
 
@@ -82,7 +85,7 @@ def test_every_suit_is_two_actions_at_most_on_the_encoder(keys: tuple[InputEvent
 def test_one_key_on_the_keypad_and_undo_asks_again() -> None:
     app = resumed("keypad")
     view = asked(app)
-    assert view.picker is not None and "1♣ 2♦ 3♥ 4♠" in view.picker.prompt
+    assert view.picker is not None and view.picker.key_legend == "press 1♣ 2♦ 3♥ 4♠"
     app.feed(RankKey(Rank.THREE))
     assert parse_line(app.record[-1], 9) == StarterSuit(Suit.HEARTS)
     assert hand_points(app.read()) == 8
@@ -103,16 +106,34 @@ def test_the_question_and_its_why_fit_the_screen_whole(kit: str) -> None:
     assert "nobs" in _table_rows(view)[0]
 
 
-@pytest.mark.parametrize(("rank", "makes", "keypad", "prompt"), [
-    (Rank.ACE, ("nobs",), False, "A: suit for nobs?"),
-    (Rank.TEN, ("flush",), False, "10: suit for a flush?"),
-    (Rank.TEN, ("nobs", "flush"), False, "Suit for nobs, flush?"),
-    (Rank.FIVE, ("flush",), True, "5? 1♣ 2♦ 3♥ 4♠ flush"),
-    (Rank.TEN, ("nobs", "flush"), True, "10: suit? 1♣ 2♦ 3♥ 4♠"),
+@pytest.mark.parametrize(("rank", "makes", "prompt"), [
+    (Rank.ACE, ("nobs",), "A: suit for nobs?"),
+    (Rank.TEN, ("flush",), "10: suit for a flush?"),
+    (Rank.TEN, ("nobs", "flush"), "Suit for nobs, flush?"),
+    (Rank.FIVE, ("flush",), "5: suit for a flush?"),
+    (Rank.FIVE, (), "Starter 5: suit?"),
 ])
 def test_every_suit_question_is_worded_within_a_line(
-        rank: Rank, makes: tuple[str, ...], keypad: bool, prompt: str) -> None:
+        rank: Rank, makes: tuple[str, ...], prompt: str) -> None:
     question = SuitQuestion(0, False, (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES),
                             rank, makes)
-    assert suit_prompt(question, keypad=keypad) == prompt
+    assert suit_prompt(question) == prompt
     assert len(prompt) <= COLUMNS
+
+
+def test_on_the_keypad_the_question_is_asked_and_the_keys_shown_under_it() -> None:
+    """The keypad's screen asks the question as the encoder's does ("A: suit for nobs?",
+    where it read "A? 1♣ 2♦ 3♥ 4♠ nobs"), and the line under it says which key is which
+    suit ("press 1♣ 2♦ 3♥ 4♠"), in place of a wheel no key turns; read off the picture: the
+    row under the question holds the keys, no card of the wheel."""
+    view = asked(resumed("keypad"))
+    assert view.picker is not None and view.picker.keys == ("1", "2", "3", "4")
+    assert wheel_line(view.picker) == "A: suit for nobs? press 1♣ 2♦ 3♥ 4♠"
+    image = render(view)
+    bottom = image.crop((0, BOTTOM_Y, WIDTH, BOTTOM_Y + LINE_H))
+    legend = Image.new("1", (WIDTH, LINE_H))
+    draw_text(legend, 0, 0, "press")
+    assert bottom.crop((0, 0, 5 * CHAR_W, LINE_H)).tobytes() == legend.crop(
+        (0, 0, 5 * CHAR_W, LINE_H)).tobytes()
+    encoder = render(asked(resumed("encoder"))).crop((0, BOTTOM_Y, WIDTH, BOTTOM_Y + LINE_H))
+    assert encoder.tobytes() != bottom.tobytes()  # the encoder keeps its wheel of cards

@@ -263,11 +263,15 @@ def _suit_view(state: AppState, gs: GameState, asked: SuitQuestion, pv: PickerVi
     what = "crib" if asked.crib else "hand"
     title, first = heading(gs.names[asked.player], what)
     suits = wheels.offered_suits(gs, state.phones)
-    pv = replace(pv, prompt=suit_prompt(asked, keypad=state.keypad, suits=suits),
+    pv = replace(pv, prompt=suit_prompt(asked),
                  spoken=suit_question(asked, keypad=state.keypad, suits=suits))
+    if state.keypad:
+        # A key answers at once: the keys, each with its suit, in place of the wheel.
+        number = {suit: str(n) for n, suit in enumerate(wheels.KEYPAD_SUITS.values(), start=1)}
+        pv = replace(pv, keys=tuple(number[suit] for suit in suits))
     return replace(board(gs, Screen.HAND if not asked.crib else Screen.CRIB, title),
                    picker=pv, award=state.award, lines=first,
-        hint="OK suit  GO across")
+                   hint="" if state.keypad else "OK suit  GO across")
 
 
 def suit_question(asked: SuitQuestion, *, keypad: bool,
@@ -286,21 +290,16 @@ def suit_question(asked: SuitQuestion, *, keypad: bool,
     return f"{question} {keys}"
 
 
-def suit_prompt(asked: SuitQuestion, *, keypad: bool,
-                suits: tuple[Suit, ...] | None = None) -> str:
-    """The suit question in one line of the screen (:data:`LINE_WIDTH` characters): the
-    starter's rank and what its suit decides, the longest wording that fits ("Starter A:
-    suit for nobs?", "A: suit for a flush?", "Suit for nobs, flush?"); on the keypad the
-    keys of the suits offered (``suits``, else the engine's) first ("A? 1♣ 2♦ 3♥ 4♠ nobs")."""
+def suit_prompt(asked: SuitQuestion) -> str:
+    """The suit question in one line of the screen (:data:`LINE_WIDTH` characters), asked as
+    a question: the starter's rank and what its suit decides, the longest wording that fits
+    ("Starter A: suit for nobs?", "A: suit for a flush?", "Suit for nobs, flush?"). On the
+    keypad the keys, each with its suit, take the wheel's line under it (``PickerView.keys``:
+    "press 1♣ 2♦ 3♥ 4♠")."""
     rank = rank_label(asked.rank)
     makes = [{"flush": "a flush"}.get(kind, kind) for kind in asked.makes]
     why = " or ".join(makes)
-    if keypad:
-        keys = wheels.suit_keys(asked, suits)
-        tried = [f"{rank}: suit? {keys}", f"{rank}? {keys}"]
-        if asked.makes:
-            tried.insert(0, f"{rank}? {keys} {', '.join(asked.makes)}")
-    elif makes:
+    if makes:
         tried = [f"Starter {rank}: suit for {why}?", f"{rank}: suit for {why}?",
                  f"Suit for {', '.join(asked.makes)}?", f"{rank}: suit?"]
     else:

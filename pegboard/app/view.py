@@ -212,11 +212,13 @@ class PickerView(Value):
     line of its own, the text panel and the voice say them together (:attr:`empty_words`).
     ``spoken`` is the prompt whole, in words, where the screen's line shortens it (the
     starter's suit question with the keypad's keys: "Starter ace: suit for nobs? 1 clubs, 2
-    diamonds, 3 hearts, 4 spades"; empty: the prompt as shown).
+    diamonds, 3 hearts, 4 spades"; empty: the prompt as shown). ``keys`` is the keypad's key
+    for each option where a key answers the question at once (the starter's suit: "1" to
+    "4"): the screen shows them in place of the wheel ("press 1♣ 2♦ 3♥ 4♠"); empty: a wheel.
     """
 
-    __slots__ = ("empty", "facts", "index", "options", "prompt", "spoken")
-    __match_args__ = ("prompt", "options", "index", "facts", "empty", "spoken")
+    __slots__ = ("empty", "facts", "index", "keys", "options", "prompt", "spoken")
+    __match_args__ = ("prompt", "options", "index", "facts", "empty", "spoken", "keys")
 
     prompt: str
     options: tuple[str, ...]
@@ -224,6 +226,7 @@ class PickerView(Value):
     facts: tuple[SuitFact, ...]
     empty: tuple[str, ...]
     spoken: str
+    keys: tuple[str, ...]
 
     def __init__(
         self,
@@ -233,6 +236,7 @@ class PickerView(Value):
         facts: tuple[SuitFact, ...] = (),
         empty: tuple[str, ...] = (),
         spoken: str = "",
+        keys: tuple[str, ...] = (),
     ) -> None:
         setter = object.__setattr__
         setter(self, "prompt", prompt)
@@ -241,6 +245,7 @@ class PickerView(Value):
         setter(self, "facts", facts)
         setter(self, "empty", empty)
         setter(self, "spoken", spoken)
+        setter(self, "keys", keys)
 
     @property
     def candidate(self) -> str:
@@ -251,6 +256,15 @@ class PickerView(Value):
     def fact_words(self) -> str:
         """The highlighted card's suit facts in words ("with nobs"; empty: none set)."""
         return suit_words(self.facts)
+
+    @property
+    def key_legend(self) -> str:
+        """The keys shown in place of the wheel, each with its option's suit ("press 1♣ 2♦
+        3♥ 4♠"; empty: a wheel)."""
+        if not self.keys:
+            return ""
+        return "press " + " ".join(f"{key}{option[-1]}"
+                                   for key, option in zip(self.keys, self.options, strict=True))
 
     @property
     def entering(self) -> str:

@@ -131,9 +131,12 @@ def board_lines(view: View | None, sides: tuple[SideView, ...], target: int) -> 
 def wheel_line(picker: PickerView) -> str:
     """The wheel on a line of the panel: "Ann plays: > 7 <", the card OK would enter between
     the marks; a wheel offering no card says what it says instead ("Ann plays: No card fits,
-    GO says go")."""
+    GO says go"); keys that answer at once, the keys ("A: suit for nobs? press 1♣ 2♦ 3♥
+    4♠")."""
     if not picker.options and picker.empty:
         return f"{picker.prompt}: {picker.empty_words}"
+    if picker.keys:  # a key answers at once: the keys, as the frame shows them
+        return f"{picker.prompt} {picker.key_legend}"
     return f"{picker.prompt}: > {picker.entering} <"
 
 

@@ -164,8 +164,16 @@ def _card(image: Image.Image, picker: PickerView, x0: int, y0: int, w: int, h: i
     x = x0 + 2 if beside else x0 + (w - mask.width) // 2
     _stamp(image, x, y0 + (h - mask.height) // 2, mask)
     right = x + mask.width + 4
-    if prompt:
-        draw_text(image, right, y0 + 1, fit(picker.prompt, (x0 + w - right) // CHAR_W))
+    chars = (x0 + w - right) // CHAR_W
+    if prompt and picker.keys:
+        # A question a key answers: the question whole over two lines, the keys under it.
+        lines = wrap(picker.prompt, chars)
+        for row, line in enumerate([*lines[:2], fit(" ".join(
+                f"{key}{option[-1]}" for key, option in zip(picker.keys, picker.options,
+                                                            strict=True)), chars)]):
+            draw_text(image, right, y0 + 1 + row * (LINE_H + 1), line)
+    elif prompt:
+        draw_text(image, right, y0 + 1, fit(picker.prompt, chars))
     if fact:
         draw_text(image, right, y0 + LINE_H + 4, fact, scale=2)
 

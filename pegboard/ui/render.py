@@ -222,6 +222,13 @@ def _picker_line(image: Image.Image, x: int, y: int, picker: PickerView, chars: 
     if not options:
         draw_text(image, x, y, fit(picker.empty[-1] if picker.empty else "(nothing fits)", chars))
         return
+    if picker.keys:  # a key answers at once: each key with its suit, the wheel's own inverted
+        legend = picker.key_legend
+        draw_text(image, x, y, fit(legend, chars))
+        at = legend.index(" ") + 1 + 3 * (picker.index % len(options))
+        shown = legend[at:at + 2]
+        _inverted(image, x + at * CHAR_W - 1, y, text.width(shown) + 2, LINE_H, shown)
+        return
     (_, cx), *rest = wheel_layout(picker, x, chars)
     _inverted(image, cx - 2, y, text.width(picker.candidate) + 3, LINE_H, picker.candidate)
     for index, at in rest:
