@@ -227,3 +227,30 @@ def test_go_on_a_claim_says_what_it_set_and_what_go_sets_next() -> None:
     assert now[0] == "suits: " + first[1].removeprefix("GO: ")  # what GO said it would set
     assert said == [f"{now[0]}. {now[1]}"]  # that, and what GO sets next: nothing else
     assert app.view.lines[0].endswith(": 7")  # the number typed is kept
+
+
+def test_a_held_ok_on_the_cut_says_the_suit_is_not_needed_and_ok_cuts() -> None:
+    """The cut for deal: the lowest rank deals and a suit breaks no tie, so a held OK says
+    that the suit is not needed ("6, suit not needed", on the screen "6: suit not needed"),
+    never "plain" (which speaks of a flush and nobs); it enters nothing, and OK then cuts
+    the card the wheel is on."""
+    app = App.start(voice=VoiceConfig(audio=True))
+    app.feed(OK)  # New game
+    while app.view.selected != 0:
+        app.feed(KnobTurn(1))
+    app.feed(OK, OK)  # Start, then cut for deal (the default)
+    assert app.view.title == "Cut for deal"
+    heard = Heard(app)
+    pv = app.view.picker
+    assert pv is not None
+    heard.feed(KnobTurn(pv.options.index("6") - pv.index))
+    record = list(app.record)
+    said = heard.feed(HOLD_OK)
+    assert said == ["6, suit not needed"], said
+    pv = app.view.picker
+    assert pv is not None and pv.facts == (SuitFact.NOT_NEEDED,) and pv.candidate == "6"
+    assert fact_line(pv, 21) == "6: suit not needed"
+    assert "plain" not in panel(app.view) and "> 6, suit not needed <" in panel(app.view)
+    assert list(app.record) == record and app.view.title == "Cut for deal"
+    heard.feed(OK)
+    assert app.view.lines[:1] == ("P1: 6",), app.view

@@ -345,4 +345,5 @@ def cut_view(state: AppState, screen: Cutting) -> View:
     prompt = f"{names[len(screen.cards)]} cuts"
     lines = tuple(f"{names[i]}: {picker.rank_label(c.rank)}" for i, c in enumerate(screen.cards))
     return replace(board(gs, Screen.CUT, "Cut for deal"), lines=lines, hint="lowest card deals",
-                   picker=wheels.picker_view(prompt, slots, screen.wheel, start))
+                   picker=wheels.picker_view(prompt, slots, screen.wheel, start,
+                                             suitless=True))

@@ -121,6 +121,10 @@ class SuitFact(enum.Enum):
     FLUSH_OF_THREE = "flush of three"
     FLUSH_OF_FOUR = "flush of four"
     FLUSH_OF_FIVE = "flush of five"
+    NOT_NEEDED = "suit not needed"
+    """A card whose suit decides nothing there (the cut for deal: the lowest rank deals, and
+    a suit breaks no tie): what a hold on it says, in place of "plain", which speaks of a
+    flush and nobs."""
 
 
     @property
@@ -132,7 +136,7 @@ class SuitFact(enum.Enum):
 
 _SHORT = {SuitFact.PLAIN: "plain", SuitFact.NOBS: "nobs", SuitFact.IN_FLUSH: "flush",
           SuitFact.FLUSH_OF_THREE: "flush 3", SuitFact.FLUSH_OF_FOUR: "flush 4",
-          SuitFact.FLUSH_OF_FIVE: "flush 5"}
+          SuitFact.FLUSH_OF_FIVE: "flush 5", SuitFact.NOT_NEEDED: "no suit"}
 
 
 FLUSH_OF: dict[int, SuitFact] = {3: SuitFact.FLUSH_OF_THREE, 4: SuitFact.FLUSH_OF_FOUR,

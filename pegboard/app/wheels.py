@@ -114,10 +114,11 @@ def jump(wheel: Wheel, slots: list[Slot], start: int, *, back: bool = False) -> 
 
 
 def picker_view(prompt: str, slots: list[Slot], wheel: Wheel, start: int,
-                empty: tuple[str, ...] = ()) -> PickerView:
+                empty: tuple[str, ...] = (), *, suitless: bool = False) -> PickerView:
     """The wheel as the screen shows it: each place's card, and the suit facts a hold chose
     on the highlighted one (plain, once a hold went round to the card without any); with no
-    place, ``empty``: what it says instead."""
+    place, ``empty``: what it says instead. ``suitless``: a wheel whose suits decide nothing
+    (the cut for deal), where a hold says so ("7, suit not needed"), not "plain"."""
     if not slots:
         return PickerView(prompt, (), 0, empty=empty)
     index = (wheel.cursor if wheel.cursor is not None else start) % len(slots)
@@ -127,7 +128,8 @@ def picker_view(prompt: str, slots: list[Slot], wheel: Wheel, start: int,
     # The plain card a hold went round to is said to be plain; so is a card a hold offers
     # no fact for, so that the hold is seen and heard to answer (and enters nothing).
     plain = wheel.held and chosen.plain
-    facts = chosen.facts or ((SuitFact.PLAIN,) if plain else ())
+    answer = SuitFact.NOT_NEEDED if suitless else SuitFact.PLAIN
+    facts = chosen.facts or ((answer,) if plain else ())
     return PickerView(prompt, tuple(labels), index, facts)
 
 
