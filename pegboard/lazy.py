@@ -169,6 +169,7 @@ SEAMS: Mapping[str, str] = {
     "argparse": "argparse's usage error, for a file name refused (pegboard.commands.paths): "
                 "the simulator checks its names without argparse",
     # the club command: each subcommand loads only its own parts
+    "pegboard.club.heal": "club serve only (its results database checked, rebuilt if damaged)",
     "pegboard.club.outbox": "club publish only",
     "pegboard.club.publisher": "club publish only (MQTT)",
     "pegboard.club.results": "club serve and club roster only",

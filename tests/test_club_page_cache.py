@@ -15,6 +15,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from pegboard.club import page
+from pegboard.club.heal import open_results
 from pegboard.club.page import CACHED, Answer, Answers, Notes, create_app
 from pegboard.club.results import connect, store_result
 from tests.test_club_exports import card
@@ -32,13 +33,13 @@ def test_answers_are_made_once_per_version_from_one_connection(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = results_db(tmp_path)
     opened: list[Path] = []
-    real = connect
+    real = open_results
 
     def counting(at: Path, **kwargs: Any) -> sqlite3.Connection:
         opened.append(at)
         return real(at, **kwargs)
 
-    monkeypatch.setattr(page, "connect", counting)
+    monkeypatch.setattr(page, "open_results", counting)
     notes = Notes()
     app = create_app(path, notes, hosts=None, start=lambda: None, stop=lambda: None)
     answers: Answers = app.state.answers

@@ -1,7 +1,7 @@
 """The standings service's routes against a hostile LAN: a night or club in the query that no
 night or club can be is refused with 400 naming it (never a 500, never read as another
-night), a results database that cannot be read is 503 while the page still loads, and
-nothing but GET and HEAD is answered."""
+night), a results database that is not one is moved aside and made anew with a notice,
+and nothing but GET and HEAD is answered."""
 
 from __future__ import annotations
 
@@ -61,15 +61,23 @@ def test_the_right_night_is_answered_and_only_get_and_head(client: TestClient) -
         assert client.request(method, "/api/standings").status_code == 405
 
 
-def test_a_database_that_cannot_be_read_is_503_and_the_page_still_loads(
+def test_a_file_that_is_not_a_database_is_kept_aside_and_the_page_answers_with_a_notice(
         tmp_path: Path) -> None:
+    """No route answers 500 or 503 for a damaged database: the file is moved aside (kept,
+    named in the notice), a new one made (from the journal: here there is none, so the
+    results come again from the broker), and every route answers, the standings with the
+    notice."""
     broken = tmp_path / "results.db"
     broken.write_bytes(b"not a database " * 100)
     with service(broken) as opened:
         for route in (*ROUTES, "/api/status", "/api/refused"):
             answer = opened.get(route)
-            assert answer.status_code == 503, (route, answer.text)
-            assert "results database" in answer.json()["error"]
+            assert answer.status_code == 200, (route, answer.text)
+        notice = opened.get("/api/standings").json()["notice"]
+        [aside] = tmp_path.glob("results.db.damaged-*")
+        assert f"kept as {aside.name}" in notice and "there was no journal" in notice
+        assert aside.read_bytes() == b"not a database " * 100
+        assert len(opened.get("/api/status").json()["healed"]) == 1
         assert opened.get("/").status_code == 200
         assert opened.get("/api/tables").json() == {"tables": []}
 

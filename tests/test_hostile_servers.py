@@ -28,6 +28,8 @@ from tests.support.hostile import (
     stream_from,
 )
 from tests.support.ports import free_port
+from tests.support.stores import rot_table
+from tests.test_club_heal import kept_night, members_file
 
 LIVENESS_S = 60.0
 """How long an answer may take before the server counts as shutting the client out: far
@@ -240,23 +242,34 @@ def test_the_standings_closes_a_request_not_whole_within_its_deadline(tmp_path: 
         service.stop()
 
 
-def test_the_standings_over_a_database_it_cannot_read_is_503_with_the_headers(
+def test_the_standings_over_a_damaged_database_heals_with_one_notice_and_the_headers(
         tmp_path: Path) -> None:
-    """``club serve`` whose results database is overwritten while it runs (it refuses to
-    start on one that is not a database): each answer made from it is a 503 naming the
-    database, with the security headers and no traceback; the page itself loads."""
-    db = tmp_path / "r.db"
+    """``club serve`` started on a database with bit rot in its results says so in one line
+    (no traceback) and serves the night as it was; overwritten while it runs, the next
+    answers are 200 again, the same standings with the notice and the security headers,
+    never a 500 or a 503, the damaged files kept aside."""
+    db, before = kept_night(tmp_path, members_file(tmp_path))
+    rot_table(db, "result")
     service = Standings(db, f"127.0.0.1:{free_port()}")
     port = int(service.url.rstrip("/").rsplit(":", 1)[1])
     try:
-        assert get(port, "/api/status")[0] == 200
+        said = service.log.read_text(encoding="utf-8")
+        assert said.count("was damaged") == 1 and "Traceback" not in said, said
+        assert service.get("/api/standings?night=1")["players"] == before["tonight"]
         for path in tmp_path.glob("r.db*"):
-            path.write_bytes(b"not a database " * 400)  # in place: the same files
-        for asked in ("/api/standings?night=1", "/api/specials?night=2"):  # not made before
+            if "damaged" not in path.name:
+                path.write_bytes(b"not a database " * 400)  # in place: the same files
+        for asked in ("/api/standings?night=1", "/api/specials?night=2"):
             status, answer = get(port, asked)
-            assert status == 503 and b"results database" in answer, answer[:300]
-            assert has_security_headers(answer) and b"Traceback" not in answer
+            assert status == 200 and has_security_headers(answer), answer[:300]
+            assert b"Traceback" not in answer
+        shown = service.get("/api/standings?night=1")
+        assert shown["players"] == before["tonight"] and "kept as r.db.damaged-" in shown[
+            "notice"]
+        assert len(service.get("/api/status")["healed"]) == 2
+        assert len(list(tmp_path.glob("r.db.damaged-*[0-9Z]"))) == 2
         status, answer = get(port, "/")
         assert status == 200 and has_security_headers(answer)
     finally:
         service.stop()
+    assert "Traceback" not in service.log.read_text(encoding="utf-8")

@@ -25,7 +25,7 @@ from pegboard.web.follow import Follower
 from pegboard.web.games import Games
 from tests.support.games import random_game
 from tests.support.hostile import Board, get
-from tests.support.stores import reads_from_now
+from tests.support.stores import reads_from_now, rot_table
 from tests.test_device_recovery import run_device
 
 DEEP = "[" * 985 + "]" * 985
@@ -241,13 +241,7 @@ def test_an_index_with_crafted_rows_is_rebuilt_with_one_message(
 
 def rot_the_games_table(store: Path) -> None:
     """Bit rot in the index's table of games: its first page overwritten with random bytes."""
-    with sqlite3.connect(store / INDEX_NAME) as db:
-        (size,) = db.execute("PRAGMA page_size").fetchone()
-        (page,) = db.execute("SELECT rootpage FROM sqlite_schema WHERE name = 'games'"
-                             ).fetchone()
-    data = bytearray((store / INDEX_NAME).read_bytes())
-    data[(page - 1) * size:page * size] = os.urandom(size)
-    (store / INDEX_NAME).write_bytes(bytes(data))
+    rot_table(store / INDEX_NAME, "games")
 
 
 def test_a_damaged_index_file_is_rebuilt_while_a_writer_holds_the_store(

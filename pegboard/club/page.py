@@ -51,14 +51,19 @@ from starlette.staticfiles import StaticFiles
 
 from pegboard.club import standings as table
 from pegboard.club.budget import waiting_count
+from pegboard.club.heal import open_results, retried, stale
+from pegboard.club.journal import Stale
 from pegboard.club.results import (
     Act,
     Bye,
+    Results,
     act,
     acts,
     audit,
-    connect,
     counters,
+    healed,
+    is_damage,
+    notice,
     queue,
     save_seating,
 )
@@ -76,6 +81,7 @@ PAGE = """<!doctype html>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <link rel="stylesheet" href="/static/club.css"></head>
 <body><h1>Club standings · <span id="night"></span></h1>
+<p id="notice" class="notice" role="status"></p>
 <section><h2>Tonight <span id="page"></span></h2><ul id="adjusted"></ul>
 <table id="tonight"></table></section>
 <section class="season"><h2>Season</h2><table id="season"></table></section>
@@ -235,17 +241,31 @@ class Answers:
         self.notes = notes
         self.made = 0
         """Answers made (not taken from the cache): for the tests and the benchmark."""
-        self._db: sqlite3.Connection | None = None
+        self._db: Results | None = None
         self._lock = threading.Lock()
         self._kept: OrderedDict[str, tuple[tuple[int, int], asyncio.Future[Answer]]] = (
             OrderedDict())
 
     def use(self, work: Callable[[sqlite3.Connection], Any]) -> Any:
-        """Run ``work`` with the page's one connection (on a worker thread; one at a time)."""
+        """Run ``work`` with the page's one connection (on a worker thread; one at a time).
+        A database found damaged is rebuilt (:mod:`pegboard.club.heal`) and ``work`` done
+        again on the new one, every page told to fetch the standings again."""
         with self._lock:
-            if self._db is None:
-                self._db = connect(self.db_path, any_thread=True)
-            return work(self._db)
+            return retried(self._connection, work, self._dropped)
+
+    def _connection(self) -> Results:
+        if self._db is not None and stale(self._db):  # rebuilt by the subscriber
+            self._db.close()
+            self._db = None
+        if self._db is None:
+            self._db = open_results(self.db_path, any_thread=True)
+        return self._db
+
+    def _dropped(self) -> None:
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+        self.notes.changed({"healed": True})
 
     def close(self) -> None:
         with self._lock:
@@ -366,9 +386,11 @@ def create_app(db_path: Path, notes: Notes, *, hosts: Collection[str] | None,
                 result = work(db, request)
             except QueryError as error:
                 return _json({"error": str(error)}, 400)
-            except ClubError as error:  # the database, not the request: try again later
-                return _json({"error": str(error)}, 503)
-            except sqlite3.Error as error:
+            except (ClubError, sqlite3.Error) as error:
+                if is_damage(error) or isinstance(error, Stale):
+                    raise  # the database is rebuilt (Answers.use) and the answer made again
+                if isinstance(error, ClubError):  # the database, not the request: later
+                    return _json({"error": str(error)}, 503)
                 return _json({"error": f"the results database: {error}"}, 503)
             if isinstance(result, Answer):
                 return result
@@ -382,6 +404,8 @@ def create_app(db_path: Path, notes: Notes, *, hosts: Collection[str] | None,
                 found = await answers.get(key, functools.partial(make, request))
             except ClubError as error:  # the connection could not be made: try again later
                 found = _json({"error": str(error)}, 503)
+            except sqlite3.Error as error:  # damaged again after its rebuild
+                found = _json({"error": f"the results database: {error}"}, 503)
             return found.response()
         return route
 
@@ -392,7 +416,7 @@ def create_app(db_path: Path, notes: Notes, *, hosts: Collection[str] | None,
         status = api_status(db, request)
         night = given if given is not None else (status["nights"][-1] if status["nights"]
                                                  else None)
-        return {"night": night, "status": status,
+        return {"night": night, "status": status, "notice": notice(db),
                 "tonight": table.standings(db, night, club) if night is not None else [],
                 "season": table.season(db, club, season_points),
                 "specials": table.specials(db, night, club),
@@ -402,7 +426,7 @@ def create_app(db_path: Path, notes: Notes, *, hosts: Collection[str] | None,
     def api_standings(db: sqlite3.Connection, request: Request) -> dict[str, Any]:
         night = _night(request)
         return {"night": night, "club": _club(request),
-                "players": table.standings(db, night, _club(request))}
+                "players": table.standings(db, night, _club(request)), "notice": notice(db)}
 
     def api_specials(db: sqlite3.Connection, request: Request) -> dict[str, Any]:
         return table.specials(db, _night(request), _club(request))
@@ -410,7 +434,7 @@ def create_app(db_path: Path, notes: Notes, *, hosts: Collection[str] | None,
     def api_status(db: sqlite3.Connection, request: Request) -> dict[str, Any]:
         return {**counters(db), "waiting": waiting_count(db),
                 "nights": table.nights(db), "locks": table.locks(db),
-                "rescored": table.rescored(db)}
+                "rescored": table.rescored(db), "healed": healed(db)}
 
     def api_seating(db: sqlite3.Connection, request: Request) -> dict[str, Any]:
         """The next round's tables and bye, the ``night`` the seating is for (None: not

@@ -23,10 +23,19 @@ default: RULES.md's club section): a game a table played with other game points 
 whose setup said "Game points: classic") is counted with the points the engine gives its
 result under the club's (:func:`~pegboard.rules.result.game_result`), and flagged
 (``rescored``) for the page and the exports.
+
+Every write that decides the standings (a result stored, a director's act, a seating kept,
+the roster loaded) is appended to the database's journal (:mod:`pegboard.club.journal`)
+inside its transaction, synced before it commits, with the journal's place kept in the
+database (``kept``); :func:`replay` makes the same write again from the journal's entry, so
+a damaged database is rebuilt from the journal with the very standings of before
+(:mod:`pegboard.club.heal`). A connection made by :func:`connect` without a journal
+writes none (the tests' and the tools' databases).
 """
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import json
 import sqlite3
@@ -37,8 +46,9 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from pegboard.club.journal import Journal
 from pegboard.club.scorecard import key_of
-from pegboard.club.seating import Round
+from pegboard.club.seating import Round, from_json, to_json
 from pegboard.errors import ClubError
 from pegboard.rules.result import game_result, spread, winner_of
 from pegboard.rules.state import GameResult, Skunk
@@ -78,6 +88,10 @@ CREATE TABLE IF NOT EXISTS bye (
     club TEXT NOT NULL, night INTEGER NOT NULL, round INTEGER NOT NULL, member TEXT NOT NULL,
     game_points INTEGER NOT NULL, wins INTEGER NOT NULL, PRIMARY KEY (club, night, round));
 CREATE TABLE IF NOT EXISTS counter (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS kept (one INTEGER PRIMARY KEY CHECK (one = 1),
+    journal TEXT NOT NULL, seq INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS healed (at REAL NOT NULL, moved TEXT NOT NULL, why TEXT NOT NULL,
+    said TEXT NOT NULL);
 """
 
 
@@ -113,13 +127,50 @@ OLDER = "older"
 """The audit's status of a revision older than the counted one, arriving after it."""
 
 
-def connect(path: Path, *, any_thread: bool = False) -> sqlite3.Connection:
+class Results(sqlite3.Connection):
+    """A connection to the results database, with the journal its writes are appended to
+    (None: none) and the journal's generation it was made in."""
+
+    journal: Journal | None = None
+    generation = 0
+    pending: tuple[int, int] | None = None
+    """The journal entry appended in the open transaction: its sequence number and the
+    journal's size before it (taken back if the transaction does not commit)."""
+    replaying: int | None = None
+    """The sequence number of the journal entry being replayed (None: not replaying)."""
+
+
+SQLITE_CORRUPT = 11
+SQLITE_NOTADB = 26
+
+
+def is_damage(error: BaseException) -> bool:
+    """Whether ``error`` says the database file is damaged (SQLite's "malformed" or "not a
+    database"), not busy, locked or full."""
+    code = getattr(error, "sqlite_errorcode", None)
+    return isinstance(error, Damaged) or (
+        isinstance(error, sqlite3.DatabaseError) and isinstance(code, int)
+        and code & 0xFF in (SQLITE_CORRUPT, SQLITE_NOTADB))
+
+
+class Damaged(ClubError):
+    """The results database's file is damaged (it cannot be opened as a database)."""
+
+
+def connect(path: Path, *, any_thread: bool = False, journal: Journal | None = None
+            ) -> Results:
     """A connection to the results database (made, in WAL mode, when it is new; one written
     before results were keyed by their game is brought up to date);
-    ``any_thread``: it may be closed by another thread than the one that used it."""
+    ``any_thread``: it may be closed by another thread than the one that used it;
+    ``journal``: where its writes are appended (:mod:`pegboard.club.journal`).
+    :class:`Damaged` when the file is not a database or is malformed."""
     try:
         db = sqlite3.connect(path, timeout=30, isolation_level=None,
-                             check_same_thread=not any_thread)
+                             check_same_thread=not any_thread, factory=Results)
+        assert isinstance(db, Results)
+        db.journal = journal
+        if journal is not None:
+            db.generation = journal.generation
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=FULL")  # a result acknowledged is on disk
         db.row_factory = sqlite3.Row
@@ -129,7 +180,10 @@ def connect(path: Path, *, any_thread: bool = False) -> sqlite3.Connection:
             # kept before the seating knew its night: the night it was for is not known
             db.execute("ALTER TABLE seating ADD COLUMN night INTEGER")
     except sqlite3.Error as error:
-        raise ClubError(f"cannot use the results database {path}: {error}") from None
+        with contextlib.suppress(UnboundLocalError, sqlite3.Error):
+            db.close()
+        kind = Damaged if is_damage(error) else ClubError
+        raise kind(f"cannot use the results database {path}: {error}") from None
     return db
 
 
@@ -159,14 +213,51 @@ def _upgrade(db: sqlite3.Connection) -> None:
 
 @contextmanager
 def transaction(db: sqlite3.Connection) -> Iterator[None]:
-    """One write transaction (taken at once, so two writers never deadlock)."""
+    """One write transaction (taken at once, so two writers never deadlock); a journal
+    entry appended in it is taken back if it does not commit."""
     db.execute("BEGIN IMMEDIATE")
     try:
         yield
+        db.execute("COMMIT")
     except BaseException:
-        db.execute("ROLLBACK")
+        if db.in_transaction:
+            with contextlib.suppress(sqlite3.Error):
+                db.execute("ROLLBACK")
+        if isinstance(db, Results) and db.pending is not None and db.journal is not None:
+            db.journal.undo(*db.pending, db.generation)
         raise
-    db.execute("COMMIT")
+    finally:
+        if isinstance(db, Results):
+            db.pending = None
+
+
+def journal(db: sqlite3.Connection, kind: str, fields: dict[str, Any], now: float) -> None:
+    """Append the write ``kind`` (its ``fields``, enough for :func:`replay` to make it
+    again) to the connection's journal, in the caller's transaction, and keep the
+    journal's place in the database; when replaying, keep the place of the entry replayed.
+    ClubError when the journal cannot be written (the transaction does not commit)."""
+    if not isinstance(db, Results):
+        return
+    if db.replaying is not None:
+        seq, name = db.replaying, db.journal.id if db.journal is not None else ""
+    elif db.journal is not None:
+        try:
+            seq, size = db.journal.append(kind, fields, generation=db.generation, now=now)
+        except OSError as error:
+            raise ClubError(f"cannot write the journal {db.journal.path}: "
+                            f"{error.strerror or error}; nothing was changed") from None
+        db.pending = (seq, size)
+        name = db.journal.id
+    else:
+        return
+    db.execute("INSERT INTO kept VALUES (1, ?, ?) ON CONFLICT(one) DO UPDATE SET "
+               "journal = excluded.journal, seq = excluded.seq", (name, seq))
+
+
+def kept(db: sqlite3.Connection) -> tuple[str, int] | None:
+    """The journal the database was written with and its last entry written, or None."""
+    row = db.execute("SELECT journal, seq FROM kept").fetchone()
+    return None if row is None else (str(row[0]), int(row[1]))
 
 
 def _bump(db: sqlite3.Connection, name: str, by: int = 1) -> None:
@@ -228,14 +319,19 @@ def store_result(db: sqlite3.Connection, card: dict[str, Any], *, now: float | N
 
     ``misplaced``: why the card is not on its own board's topic ("" when it is): then it is
     held for the director with that reason, whatever else it fits."""
+    at = time.time() if now is None else now
+    given = seating
     seating = seated(card, seating, seating_night)
     learns = seating_night is None and checked(db, card, seating)
     with transaction(db):
-        stored = _store(db, card, time.time() if now is None else now, points, seating,
-                        misplaced)
+        stored = _store(db, card, at, points, seating, misplaced)
         if stored.changes:
             credit_bye(db, card, seating, points, bye)
         learnt = learns and stored is Stored.COUNTED and bind_seating(db, card["night"])
+        journal(db, "result", {"card": card, "points": points.value,
+                               "seating": None if given is None else to_json(given),
+                               "bye": bye.value, "seating_night": seating_night,
+                               "misplaced": misplaced}, at)
         if then is not None:
             then(db)
     if learnt and bound is not None:
@@ -539,6 +635,11 @@ def act(db: sqlite3.Connection, what: Act, key: str, revision: str, *, director:
                    (status, ruled, key, revision))
         db.execute("INSERT INTO act VALUES (?, ?, ?, ?, ?, ?)",
                    (at, director[:40], what.value, key, revision, reason[:500]))
+        journal(db, "act", {"act": what.value, "id": key, "revision": revision,
+                            "director": director, "reason": reason, "points": points.value,
+                            "scores": None if scores is None else list(scores),
+                            "seating": None if seating is None else to_json(seating),
+                            "bye": bye.value, "seating_night": seating_night}, at)
     return said
 
 
@@ -623,6 +724,8 @@ def save_seating(db: sqlite3.Connection, rounds: list[dict[str, Any]], *, source
                    (at, director[:40], SEATED, "night",
                     f"rounds {min(numbers)}-{max(numbers)}" if numbers else "none",
                     reason[:500]))
+        journal(db, "seating", {"rounds": rounds, "source": source, "director": director,
+                                "reason": reason, "night": night}, at)
 
 
 def saved_seating(db: sqlite3.Connection) -> Held | None:
@@ -712,4 +815,75 @@ def load_members(db: sqlite3.Connection, path: Path) -> int:
         rows.append((row[0].strip(), row[1].strip(), int(guest)))
     with transaction(db):
         db.executemany("INSERT OR REPLACE INTO member VALUES (?, ?, ?)", rows)
+        journal(db, "members", {"rows": rows}, time.time())
     return len(rows)
+
+
+def note_healed(db: sqlite3.Connection, moved: str, why: str, said: str,
+                now: float | None = None) -> None:
+    """Keep that the database was rebuilt (the damaged file ``moved`` aside, ``why``, and
+    the notice ``said``), journaled like any write so every later rebuild keeps it too."""
+    at = time.time() if now is None else now
+    with transaction(db):
+        db.execute("INSERT INTO healed VALUES (?, ?, ?, ?)", (at, moved, why, said))
+        journal(db, "healed", {"moved": moved, "why": why, "said": said}, at)
+
+
+def healed(db: sqlite3.Connection) -> list[dict[str, Any]]:
+    """Every rebuild of the database, oldest first: ``at``, the damaged file ``moved``
+    aside, ``why`` and the notice ``said``."""
+    return [dict(row) for row in db.execute("SELECT * FROM healed ORDER BY at, rowid")]
+
+
+def notice(db: sqlite3.Connection, now: float | None = None) -> str:
+    """The notice of the newest rebuild of the database, shown with the standings through
+    the evening it happened (:data:`EVENING_S`); "" when there is none."""
+    row = db.execute("SELECT at, said FROM healed ORDER BY at DESC, rowid DESC LIMIT 1"
+                     ).fetchone()
+    if row is None or (time.time() if now is None else now) - row[0] > EVENING_S:
+        return ""
+    return str(row[1])
+
+
+def replay(db: Results, entry: Mapping[str, Any]) -> None:
+    """Make the journal's ``entry`` again in ``db`` (a database being rebuilt), as it was
+    made: the same arguments, the same time. ClubError if it does not fit (named by the
+    rebuild's notice)."""
+    kind, at = entry["kind"], float(entry["at"])
+    db.replaying = int(entry["seq"])
+    try:
+        if kind == "result":
+            store_result(db, dict(entry["card"]), now=at, points=GamePoints(entry["points"]),
+                         seating=_rounds(entry["seating"]), bye=Bye(entry["bye"]),
+                         seating_night=entry["seating_night"], misplaced=entry["misplaced"])
+        elif kind == "act":
+            act(db, Act(entry["act"]), entry["id"], entry["revision"],
+                director=entry["director"], reason=entry["reason"],
+                points=GamePoints(entry["points"]), now=at, scores=entry["scores"],
+                seating=_rounds(entry["seating"]), bye=Bye(entry["bye"]),
+                seating_night=entry["seating_night"])
+        elif kind == "seating":
+            save_seating(db, list(entry["rounds"]), source=entry["source"],
+                         director=entry["director"], reason=entry["reason"],
+                         night=entry["night"], now=at)
+        elif kind == "members":
+            with transaction(db):
+                db.executemany("INSERT OR REPLACE INTO member VALUES (?, ?, ?)",
+                               [tuple(row) for row in entry["rows"]])
+                journal(db, kind, {}, at)
+        elif kind == "healed":
+            note_healed(db, entry["moved"], entry["why"], entry["said"], now=at)
+        elif kind != "begin":
+            raise ClubError(f"the journal's entry {entry['seq']} is of a kind not known "
+                            f"({kind[:40]!r})")
+    except (KeyError, TypeError, ValueError) as error:
+        if isinstance(error, ClubError):
+            raise
+        raise ClubError(f"the journal's entry {entry.get('seq')} cannot be replayed: "
+                        f"{type(error).__name__} {error}") from None
+    finally:
+        db.replaying = None
+
+
+def _rounds(data: object) -> list[Round] | None:
+    return None if data is None else from_json(data)

@@ -9,7 +9,9 @@ learnt from their availability and live states (``+`` for every club: a league),
 on the service's own connection, and from a census of the results' topics. A message
 is acknowledged (paho's ``manual_ack``) only once it is stored in SQLite (counted, or in its
 board's queue) or refused: a result the broker has handed over is on disk, and one that
-could not be stored is delivered again.
+could not be stored is delivered again. A database found damaged is rebuilt from its journal
+(:mod:`pegboard.club.heal`), the work done again on the new one, and the boards' retained
+results asked of the broker again.
 
 Each board has a rate (:mod:`pegboard.club.rate`), checked before a byte of its message is
 parsed: a result of a board whose rate is spent is acknowledged and dropped on paho's thread
@@ -56,6 +58,7 @@ from paho.mqtt.reasoncodes import ReasonCode
 from pegboard.club.budget import Budget, Passed, Waiting
 from pegboard.club.check import Read, follows, identity, read_card
 from pegboard.club.connection import Client, Failures
+from pegboard.club.heal import healing, open_results, stale
 from pegboard.club.links import Link, Links, client_prefix
 from pegboard.club.rate import (
     LIVE_BURST,
@@ -67,7 +70,7 @@ from pegboard.club.rate import (
 from pegboard.club.refusals import Refusals, digest
 from pegboard.club.results import (
     Bye,
-    connect,
+    Results,
     store_result,
     stored_before,
     transaction,
@@ -142,7 +145,8 @@ class Subscriber:
                  bye: Bye = Bye.WIN, rate: Rate | None = None,
                  live_rate: Rate | None = None) -> None:
         """``changed`` is told what changed in the standings or the director's queue (the
-        result, its night, how it was stored: counted, corrected or held); ``tables_changed``
+        result, its night, how it was stored: counted, corrected or held; ``healed`` when
+        the database was rebuilt); ``tables_changed``
         a board's new live state and availability (its key and entry); ``written`` that
         something else was stored (a refusal, a duplicate, a card waiting for its board's
         budget), for which no page redraws. ``points``: the club's game points, by which
@@ -169,7 +173,7 @@ class Subscriber:
         self.failed = failed
         self.night = night
         self._night_sent: bytes | None = None
-        self._db: sqlite3.Connection | None = None
+        self._db: Results | None = None
         self._db_lock = threading.RLock()  # paho's thread and the turns' thread share it
         self.refusals: Refusals | None = None
         self._waiting: Waiting | None = None
@@ -499,13 +503,37 @@ class Subscriber:
         self.tables_changed(key, now)  # not the standings: no phone fetches them for it
 
     def _database(self) -> sqlite3.Connection:
-        """The subscriber's connection (made on first use; under ``_db_lock``)."""
+        """The subscriber's connection (made on first use, and again after the database
+        was rebuilt; under ``_db_lock``)."""
+        if self._db is not None and stale(self._db):  # rebuilt by the page: made again
+            self._rebuilt()
         if self._db is None:
-            self._db = connect(self.db_path, any_thread=True)  # closed on another thread
+            self._db = open_results(self.db_path, any_thread=True)  # closed on another thread
             self.refusals = Refusals(self._db)
             self._waiting = Waiting(self._db)
             self._passed = Passed(self._db)
         return self._db
+
+    def _healed(self, error: BaseException) -> bool:
+        """Whether ``error`` was a damaged database, now rebuilt (:mod:`pegboard.club.heal`:
+        the work is done again on the new one)."""
+        with self._db_lock:
+            if self._db is None or not healing(self._db, error):
+                return False
+            self._rebuilt()
+        return True
+
+    def _rebuilt(self) -> None:
+        """The database was rebuilt: the connection made again, the retained results asked
+        of the broker again (what waited for its board's budget in the damaged file comes
+        again), and every page told (under ``_db_lock``)."""
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+        for key in self.links.boards():  # on each board's own link
+            if self.links.ask_again(key):
+                self.rate.subscribed(key)  # its every retained result comes again
+        self.changed({"healed": True})
 
     def _take_in(self) -> None:
         """The intake's thread: the results taken off the network, in batches (whatever
@@ -523,7 +551,12 @@ class Subscriber:
                     break
             if batch:
                 try:
-                    wrote = self._store_batch(batch)
+                    try:
+                        wrote = self._store_batch(batch)
+                    except (sqlite3.Error, ClubError) as error:
+                        if not self._healed(error):
+                            raise
+                        wrote = self._store_batch(batch)  # on the rebuilt database
                 except (sqlite3.Error, ClubError) as error:
                     # Not acknowledged: the service stops (systemd starts it again) and the
                     # broker delivers them again to the session.
@@ -709,6 +742,8 @@ class Subscriber:
             try:
                 wait = self._one_turn()
             except (sqlite3.Error, ClubError) as error:
+                if self._healed(error):
+                    continue  # the card comes again from the broker
                 log.error("a waiting result was not stored: %s", error)
                 self.failed(error)
                 return

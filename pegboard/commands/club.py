@@ -40,7 +40,7 @@ from pegboard.rules.variants import GamePoints
 if TYPE_CHECKING:
     import sqlite3
 
-    from pegboard.club import outbox, results, seating
+    from pegboard.club import heal, outbox, results, seating
     from pegboard.club import publisher as club_publisher
     from pegboard.club import server as club_server
     from pegboard.club import setup as club_setup
@@ -50,6 +50,7 @@ else:
     club_server = lazy.module("pegboard.club.server")
     club_setup = lazy.module("pegboard.club.setup")
     outbox = lazy.module("pegboard.club.outbox")
+    heal = lazy.module("pegboard.club.heal")
     club_publisher = lazy.module("pegboard.club.publisher")
     results = lazy.module("pegboard.club.results")
     seating = lazy.module("pegboard.club.seating")
@@ -301,7 +302,7 @@ def run_serve(args: argparse.Namespace) -> int:
         raise ClubError("--night is one club's: give --club ID with it (not every club, +)")
     night = None if args.night is None else (args.night, bool(args.lock))
     rounds, source = _seating(Path(args.seating)) if args.seating else (None, "")
-    db = results.connect(db_path)
+    db = heal.at_start(db_path, said=_said)  # a damaged one rebuilt, said in one line
     try:
         if args.members:
             results.load_members(db, Path(args.members))
@@ -336,6 +337,10 @@ def run_serve(args: argparse.Namespace) -> int:
                                  season_points=season_points)
     finally:
         sock.close()
+
+
+def _said(text: str) -> None:
+    print(f"pegboard club serve: {text}", file=sys.stderr, flush=True)
 
 
 MOST_SEED = 999_999

@@ -1,11 +1,12 @@
 """Store set-up shared by the store, crash and recovery tests: a clock that moves on each
 reading, a real game entered into a store as its game in progress, a count of the files the game
-index reads, and a failing fsync."""
+index reads, a failing fsync, and bit rot in an SQLite table."""
 
 from __future__ import annotations
 
 import errno
 import os
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -69,3 +70,15 @@ def fail_next_sync(monkeypatch: pytest.MonkeyPatch) -> None:
         real(fd)
 
     monkeypatch.setattr(logfile, "_sync", sync_fails_once)
+
+
+def rot_table(file: Path, table: str) -> None:
+    """Bit rot in the SQLite database ``file`` (closed, its log checkpointed): the first page
+    of ``table`` overwritten with random bytes."""
+    with sqlite3.connect(file) as db:
+        (size,) = db.execute("PRAGMA page_size").fetchone()
+        (page,) = db.execute("SELECT rootpage FROM sqlite_schema WHERE name = ?",
+                             (table,)).fetchone()
+    data = bytearray(file.read_bytes())
+    data[(page - 1) * size:page * size] = os.urandom(size)
+    file.write_bytes(bytes(data))

@@ -45,6 +45,8 @@
     const locked = !lock || lock.lock === "off" ? "" : lock.lock === "on" ? " · tournament lock"
       : " · tournament lock not on every board (" + lock.unlocked.join(", ") + ")";
     nightBox.textContent = night === null ? "no results yet" : "Night " + night + locked;
+    // The results database was found damaged and rebuilt this evening: said once, here.
+    document.getElementById("notice").textContent = all.notice || "";
     fill("tonight", all.tonight);
     // A result the director adjusted: its line above tonight's table (on the big screen
     // too, where the table pages below it), and a mark on each of its players' rows.
