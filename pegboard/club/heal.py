@@ -295,6 +295,7 @@ def heal(found: Journal, why: str, tell: Callable[[str], None],
     if read.damaged:
         notes.append(f"the journal's damaged lines were left out ({_lines(read)})")
     rebuilt = connect(building, journal=found)
+    rebuilt.execute("PRAGMA synchronous=OFF")  # a new file, synced whole before it is used
     results = acts = 0
     try:
         for entry in entries:
@@ -305,15 +306,11 @@ def heal(found: Journal, why: str, tell: Callable[[str], None],
                 continue
             results += entry["kind"] == "result"
             acts += entry["kind"] in ("act", "seating", "members")
-        if not entries:
-            rebuilt.close()
-            for name in (building, *(building.with_name(building.name + side)
-                                     for side in SIDE_FILES)):
-                name.unlink(missing_ok=True)
-            rebuilt = connect(building, journal=found)
         rebuilt.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     finally:
         rebuilt.close()
+    with open(building, "rb") as file:
+        os.fsync(file.fileno())
     aside = _move_aside(db_path) if db_path.exists() else None
     os.replace(building, db_path)
     for side in SIDE_FILES:
