@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
@@ -169,3 +170,31 @@ def test_a_held_result_shows_in_the_directors_queue_without_a_reload(night: Nigh
     assert cells[5].startswith("member 101 already has a game counted in round 1")
     assert page.evaluate("window.openedOnce") is True
     counted(page, len(night.played))  # and it counts for nothing
+
+
+def test_a_damaged_results_database_heals_and_the_open_page_says_so_once(
+        night: Night) -> None:
+    """The results database overwritten in place while the page is open; the board's next
+    game finds it damaged: the database is rebuilt from its journal, the game counted on
+    it, and the open page (unreloaded) shows the standings with every game, in ACC order,
+    and one notice above them naming the damaged file kept aside."""
+    while len(night.played) < len(GAMES):  # (when run alone)
+        confirm_next(night)
+    page = night.page
+    page.goto(night.standings.url)
+    counted(page, len(night.played))
+    page.evaluate("window.openedOnce = true")
+    notice = page.locator("#notice")
+    assert notice.text_content() == "" and not notice.is_visible()
+    db = Path(night.standings.args[night.standings.args.index("--db") + 1])
+    for path in db.parent.glob(db.name + "*"):
+        path.write_bytes(b"not a database " * 400)  # in place: the very files in use
+    night.played.append(write_club_game(night.store, 15, night=NIGHT, round_=len(GAMES) + 1,
+                                        table=1, members=("102", "103")))
+    counted(page, len(night.played))
+    page.wait_for_function("() => document.getElementById('notice').textContent"
+                           ".includes('was damaged')", timeout=SHOWN_WITHIN_MS)
+    assert tonight(page) == expected_standings(night.played, NIGHT) and notice.is_visible()
+    [aside] = db.parent.glob(db.name + ".damaged-*[0-9Z]")
+    assert f"kept as {aside.name}" in (notice.text_content() or "")
+    assert page.evaluate("window.openedOnce") is True

@@ -42,11 +42,13 @@ from pegboard.club.results import (
 )
 from pegboard.club.scorecard import key_of
 from pegboard.club.seating import to_json
+from pegboard.club.service import Subscriber
 from pegboard.club.standings import adjusted, season, standings
 from pegboard.club.topics import result_topic
 from pegboard.errors import ClubError
 from tests.support.mosquitto import Broker
 from tests.support.stores import rot_table
+from tests.test_club_broker import Client
 from tests.test_club_broker import card as broker_card
 from tests.test_club_director import SEATING, card
 from tests.test_club_fair import Clock, Club
@@ -295,48 +297,60 @@ def test_damage_while_the_service_runs_loses_nothing_acknowledged(club: Club) ->
     from the journal (the two results and the adjustment as they were), the retained results
     are asked of the broker again (the waiting one comes again and waits again; the two
     counted are known, not counted twice), the new result is stored, and once the board's
-    budget allows the waiting one is counted: nothing acknowledged is lost."""
+    budget allows the waiting one is counted: nothing acknowledged is lost. The page, asked
+    at the same moment, answers 200 with the acts as they were: the database is rebuilt
+    once, by whichever finds the damage first."""
     clock = Clock()
     subscriber = club.subscriber(Budget(burst=2, per_minute=1, clock=clock))
     subscriber.start()
     one, two = club.board(1), club.board(2)
+    app = create_app(club.db, Notes(), hosts=None, start=lambda: None, stop=lambda: None)
+    with TestClient(app, raise_server_exceptions=False) as page:
+        try:
+            damaged(club, subscriber, one, two, page, clock)
+        finally:
+            one.close()
+            two.close()
+            subscriber.stop()
+
+
+def damaged(club: Club, subscriber: Subscriber, one: Client, two: Client, page: TestClient,
+            clock: Clock) -> None:
+    """The steps of :func:`test_damage_while_the_service_runs_loses_nothing_acknowledged`."""
+    cards = {f"g{seed}": broker_card(seed, "board-1") for seed in (11, 12, 13)}
+    for game, sent in cards.items():
+        one.send(result_topic("c1", "board-1", game), json.dumps(sent).encode())
+    club.wait_until("two counted, one waiting", {"results": 2, "waiting": 1})
+    db = open_results(club.db)  # the director's act, as the page makes it
     try:
-        cards = {f"g{seed}": broker_card(seed, "board-1") for seed in (11, 12, 13)}
-        for game, sent in cards.items():
-            one.send(result_topic("c1", "board-1", game), json.dumps(sent).encode())
-        club.wait_until("two counted, one waiting", {"results": 2, "waiting": 1})
-        db = open_results(club.db)  # the director's act, as the page makes it
-        try:
-            counted = {row["id"]: row for row in audit(db)}
-            key = next(iter(counted))
-            act(db, Act.ADJUST, key, counted[key]["revision"], director="Dee",
-                reason="miscount", scores=[121, 100])
-            before = {"lines": lines(db, set(counted)), "acts": acts(db), "audit": audit(db)}
-        finally:
-            db.close()
-        for name in ("r.db", "r.db-wal", "r.db-shm"):
-            if (club.db.parent / name).exists():
-                (club.db.parent / name).write_bytes(os.urandom(4096) * 8)
-        later = broker_card(21, "board-2")
-        two.send(result_topic("c1", "board-2", "g21"), json.dumps(later).encode())
-        club.wait_until("the new result counted on the rebuilt database, the waiting one "
-                        "waiting again", {"results": 3, "waiting": 1, "duplicates": 0})
-        db = connect(club.db)
-        try:
-            assert audit(db)[:2] == before["audit"] and acts(db) == before["acts"]
-            [rebuilt] = healed(db)
-            assert "r.db was damaged" in rebuilt["said"] and Path(rebuilt["moved"]).exists()
-            assert lines(db, set(counted)) == before["lines"]  # adjusted as it was
-        finally:
-            db.close()
-        clock.now += 600.0  # board 1's budget allows its waiting card
-        subscriber.nudge()
-        club.wait_until("the waiting result counted", {"results": 4, "waiting": 0,
-                                                       "duplicates": 0})
+        counted = {row["id"]: row for row in audit(db)}
+        key = next(iter(counted))
+        act(db, Act.ADJUST, key, counted[key]["revision"], director="Dee",
+            reason="miscount", scores=[121, 100])
+        before = {"lines": lines(db, set(counted)), "acts": acts(db), "audit": audit(db)}
     finally:
-        one.close()
-        two.close()
-        subscriber.stop()
+        db.close()
+    for name in ("r.db", "r.db-wal", "r.db-shm"):
+        if (club.db.parent / name).exists():
+            (club.db.parent / name).write_bytes(os.urandom(4096) * 8)
+    later = broker_card(21, "board-2")
+    two.send(result_topic("c1", "board-2", "g21"), json.dumps(later).encode())
+    asked = page.get("/api/queue?night=1")  # the page and the subscriber find it at once
+    assert asked.status_code == 200 and asked.json()["acts"] == before["acts"]
+    club.wait_until("the new result counted on the rebuilt database, the waiting one "
+                    "waiting again", {"results": 3, "waiting": 1, "duplicates": 0})
+    db = connect(club.db)
+    try:
+        assert audit(db)[:2] == before["audit"] and acts(db) == before["acts"]
+        [rebuilt] = healed(db)  # once, whichever found the damage first
+        assert "r.db was damaged" in rebuilt["said"] and Path(rebuilt["moved"]).exists()
+        assert lines(db, set(counted)) == before["lines"]  # adjusted as it was
+    finally:
+        db.close()
+    clock.now += 600.0  # board 1's budget allows its waiting card
+    subscriber.nudge()
+    club.wait_until("the waiting result counted", {"results": 4, "waiting": 0,
+                                                   "duplicates": 0})
 
 
 def test_a_damaged_journal_line_is_left_out_of_a_rebuild_and_named(
@@ -363,3 +377,31 @@ def test_a_damaged_journal_line_is_left_out_of_a_rebuild_and_named(
     [aside] = tmp_path.glob("r.journal.damaged-*")
     assert aside.name in notice
     assert read_journal(journal.read_bytes()).damaged == []
+
+
+def test_a_journal_that_cannot_be_written_changes_nothing_and_says_so(
+        tmp_path: Path, members: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A full disk under the journal: the director's act is refused naming the journal, and
+    neither the database nor the journal changed (the line written in part is cut off)."""
+    path, before = kept_night(tmp_path, members)
+    db = open_results(path)
+    journal = journal_path(path)
+    size = journal.stat().st_size
+
+    def full(fd: int) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "fdatasync", full)  # the journal syncs with it
+    counted = next(row for row in before["audit"] if row["status"] == "counted")
+    try:
+        with pytest.raises(ClubError, match=r"cannot write the journal .*r\.journal: No space "
+                                            "left on device; nothing was changed"):
+            act(db, Act.VOID, counted["id"], counted["revision"], director="Dee",
+                reason="a full disk")
+        assert picture(db) == before and journal.stat().st_size == size
+        monkeypatch.undo()
+        act(db, Act.VOID, counted["id"], counted["revision"], director="Dee",
+            reason="room again")  # the journal goes on where it was
+        assert read_journal(journal.read_bytes()).damaged == []
+    finally:
+        db.close()
