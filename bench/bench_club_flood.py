@@ -12,6 +12,12 @@
   board's results come on a connection of their own, :mod:`pegboard.club.links`, so the
   time should not grow with the flood).
 
+- **a flood while running**: both boards' results already taken (the service running),
+  board 1 publishes 1,000 and then 10,000 junk messages as fast as the broker takes them
+  and, once the broker has them all, board 2 a genuine result: the time from board 2's
+  result sent to its being counted, and how much of board 1's flood the service had taken
+  by then.
+
 Both boards say they are online as they connect (retained), as every board does. Each is
 measured once (the machine is shared): ``python -m bench club_flood``.
 """
@@ -26,6 +32,9 @@ import threading
 import time
 from pathlib import Path
 from typing import Any
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
 
 from pegboard.club.budget import BURST
 from pegboard.club.check import MAX_LINES
@@ -169,6 +178,68 @@ def junk_taken(home: Path, junks: int) -> tuple[float, int, int]:
     return took, refused, dropped
 
 
+def _fast_client(port: int, user: str, password: str, ca: Path) -> mqtt.Client:
+    """A board's client with 1,000 messages in flight (paho's default is 20), connected:
+    a flood as fast as the broker takes it."""
+    client = mqtt.Client(CallbackAPIVersion.VERSION2)
+    client.max_inflight_messages_set(1000)
+    client.tls_set(ca_certs=str(ca))
+    client.username_pw_set(user, password)
+    ready = threading.Event()
+    client.on_connect = lambda *args: ready.set()
+    client.connect("127.0.0.1", port)
+    client.loop_start()
+    assert ready.wait(WAIT_S), "the flooding board never connected"
+    return client
+
+
+def live_flood(home: Path, junks: int) -> tuple[float, int]:
+    """Both boards' first results counted, then ``junks`` junk messages of board 1 sent at
+    once (QoS 1, retained) and board 2's next result sent once the broker has them: the
+    seconds from sending it to its being counted, and how many of board 1's junk messages
+    the service had taken (refused, or dropped unread over its rate) by then."""
+    port, ca, secret, config = _setup(home)
+    db_path = home / "live.db"
+    counted = Counted()
+    with Broker(home / "broker", port=port, config=config):
+        subscriber = _subscriber(db_path, port, ca, secret, counted)
+        subscriber.start()
+        bad = Client(port, "board-1", secret["board-1"], ca=ca)
+        good = Client(port, "board-2", secret["board-2"], ca=ca)
+        fast = _fast_client(port, "board-1", secret["board-1"], ca)
+        try:
+            assert subscriber.connected.wait(WAIT_S)
+            _online(bad, "board-1")
+            _online(good, "board-2")
+            for board, seed in (("board-1", 11), ("board-2", 12)):
+                first = card(seed, board)
+                sender = bad if board == "board-1" else good
+                sender.send(result_topic("c1", board, f"g{seed}"), json.dumps(first).encode())
+                counted.wait(str(first["id"]))
+            infos = [fast.publish(result_topic("c1", "board-1", f"junk{n}"), junk(n),
+                                        qos=1, retain=True) for n in range(junks)]
+            for info in infos:  # all on the broker, before board 2's result
+                info.wait_for_publish(WAIT_S)
+            result = card(13, "board-2")
+            good.client.publish(result_topic("c1", "board-2", "g13"),
+                                json.dumps(result).encode(), qos=1, retain=True)
+            sent = time.perf_counter()
+            took = counted.wait(str(result["id"])) - sent
+            taken = subscriber.rate.over
+            db = connect(db_path)
+            try:
+                taken += counters(db)["refused"]
+            finally:
+                db.close()
+        finally:
+            bad.close()
+            good.close()
+            fast.disconnect()
+            fast.loop_stop()
+            subscriber.stop()
+    return took, taken
+
+
 def main() -> None:
     home = Path(tempfile.mkdtemp(prefix="pegboard-bench-flood-"))
     try:
@@ -181,6 +252,11 @@ def main() -> None:
                   f"counted {took:.2f} s after it is sent (by then, of the {junks:,}: "
                   f"{refused:,} refused, {dropped:,} dropped unread over that board's "
                   "rate)", flush=True)
+        for junks in JUNKS:
+            took, taken = live_flood(home / f"live{junks}", junks)
+            print(f"  {junks:,} junk messages of another board on the broker, then a result: "
+                  f"counted {took:.2f} s after it is sent (by then {taken:,} of the {junks:,} "
+                  "taken)", flush=True)
         print(f"  load average {os.getloadavg()[0]:.1f} at the end")
     finally:
         shutil.rmtree(home, ignore_errors=True)
