@@ -166,19 +166,26 @@ def test_boards_past_the_most_share_one_connection(club: Club,
         subscriber.stop()
 
 
-def _connected_as(club: Club, client_id: str) -> mqtt.Client:
-    """Board 1, with its own password, connected with ``client_id`` (a persistent session),
-    once the broker has let it in (bounded)."""
-    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id,
-                         clean_session=False)
+class _Session(mqtt.Client):
+    """A client that noted whether the broker had a session for its id when it connected."""
+
+    session_present = False
+
+
+def _client_of(club: Club, client_id: str, user: str) -> _Session:
+    """``user``, with its own password, connected with ``client_id`` (a persistent
+    session), once the broker has let it in (bounded)."""
+    client = _Session(CallbackAPIVersion.VERSION2, client_id=client_id, clean_session=False)
     client.tls_set(ca_certs=str(club.ca))
-    client.username_pw_set("board-1", club.secret["board-1"])
+    client.username_pw_set(user, club.secret[user])
     answered = threading.Event()
     let_in: list[bool] = []
 
-    def connected(client: mqtt.Client, userdata: object, flags: object,
+    def connected(client: mqtt.Client, userdata: object, flags: mqtt.ConnectFlags,
                   reason: ReasonCode, properties: object) -> None:
         let_in.append(not reason.is_failure)
+        assert isinstance(client, _Session)
+        client.session_present = flags.session_present
         answered.set()
 
     client.on_connect = connected
@@ -186,6 +193,11 @@ def _connected_as(club: Club, client_id: str) -> mqtt.Client:
     client.loop_start()
     assert answered.wait(WAIT_S) and let_in == [True], f"{client_id} not let in: {let_in}"
     return client
+
+
+def _connected_as(club: Club, client_id: str) -> mqtt.Client:
+    """Board 1, with its own password, connected with ``client_id``."""
+    return _client_of(club, client_id, "board-1")
 
 
 def test_a_board_cannot_take_the_services_connection_for_another_boards_results(
@@ -223,3 +235,30 @@ def test_a_board_cannot_take_the_services_connection_for_another_boards_results(
             thief_client.loop_stop()
         good.close()
         subscriber.stop()
+
+
+def test_an_older_services_session_on_its_own_id_is_cleared(club: Club) -> None:
+    """A service from before the boards' own connections kept a persistent session on
+    ``pegboard-standings`` subscribed to every result, which the broker would go on
+    filling. The service's own connection takes that id with a clean session: once it has
+    connected, the id has no session on the broker (a client taking it finds none)."""
+    old = _client_of(club, "pegboard-standings", "standings")
+    assert old.subscribe("pegboard/c1/board/+/result/+", 1)[0] == mqtt.MQTT_ERR_SUCCESS
+    old.disconnect()
+    old.loop_stop()
+    again = _client_of(club, "pegboard-standings", "standings")
+    assert again.session_present, "the older service's session was not kept to begin with"
+    again.disconnect()
+    again.loop_stop()
+    subscriber = club.subscriber()
+    subscriber.start()
+    try:
+        assert subscriber.connected.wait(WAIT_S), "the service never connected"
+    finally:
+        subscriber.stop()
+    after = _client_of(club, "pegboard-standings", "standings")
+    try:
+        assert not after.session_present, "the older service's session is still there"
+    finally:
+        after.disconnect()
+        after.loop_stop()
