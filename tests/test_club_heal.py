@@ -210,7 +210,7 @@ def test_a_write_synced_to_the_journal_but_not_committed_is_made_at_start(
             *(row["revision"] for row in before["audit"]), key_of(late)[1]]
     finally:
         db.close()
-    assert len(said) == 1 and "1 journal entries behind" in said[0]
+    assert len(said) == 1 and "1 journal entry behind" in said[0]
 
 
 def test_a_database_from_before_the_journal_starts_one_from_a_copy_and_heals(
@@ -405,3 +405,28 @@ def test_a_journal_that_cannot_be_written_changes_nothing_and_says_so(
         assert read_journal(journal.read_bytes()).damaged == []
     finally:
         db.close()
+
+
+def test_an_older_copy_put_back_is_brought_up_to_date_from_the_journal(
+        tmp_path: Path, members: Path) -> None:
+    """The director puts back a copy of the database taken before the last act: at the
+    start, the acts since are made again from the journal, said in one line."""
+    path, before = kept_night(tmp_path, members)
+    copy = path.read_bytes()
+    db = open_results(path)
+    try:
+        counted = next(row for row in before["audit"] if row["status"] == "counted")
+        act(db, Act.VOID, counted["id"], counted["revision"], director="Dee",
+            reason="played twice")
+        after = picture(db)
+    finally:
+        db.close()
+    journal_module._JOURNALS.clear()
+    path.write_bytes(copy)
+    said: list[str] = []
+    db = at_start(path, said.append)
+    try:
+        assert picture(db) == after != before
+    finally:
+        db.close()
+    assert len(said) == 1 and "1 journal entry behind" in said[0]

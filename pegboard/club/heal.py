@@ -163,15 +163,28 @@ def _prepare(found: Journal, tell: Callable[[str], None], *, check: bool) -> Non
             at = (found.id, 0)
         if at is None or at[0] != found.id or at[1] > last:
             db.close()
-            _rebase(found)  # the database is the newer: the journal starts again from it
+            # Another journal's database (a copy put back), or one ahead of its journal:
+            # the database is the one in use, so the journal starts again from it, the old
+            # one kept.
+            aside = _move_aside(found.path)
+            tell(f"the results database {db_path} was not written with the journal "
+                 f"{found.path} (or is ahead of it): the journal is kept as {aside.name}, "
+                 "and a new one starts from a copy of the database")
+            _rebase(found)
             return
         behind = [entry for entry in read.entries if entry["seq"] > at[1]]
+        failed = []
         for entry in behind:  # synced, never committed: made now
-            replay(db, entry)
+            try:
+                replay(db, entry)
+            except (ClubError, sqlite3.Error) as error:
+                failed.append(f"entry {entry['seq']} was not made again: {error}")
         if behind:
-            tell(f"the results database {db_path} was {len(behind)} journal entries behind "
-                 "(a stop between the journal's sync and the commit): made again from "
-                 f"{found.path}")
+            entries = "entry" if len(behind) == 1 else "entries"
+            tell(f"the results database {db_path} was {len(behind)} journal {entries} behind "
+                 "(a stop between the journal's sync and the commit, or an older copy put "
+                 "back): made again from "
+                 f"{found.path}" + "".join(f"; {one}" for one in failed))
     finally:
         db.close()
 
@@ -191,6 +204,8 @@ def _problem(db_path: Path, *, check: bool) -> str | None:
                 return f"its quick check says {'; '.join(map(str, rows))[:300]}"
         db.execute("SELECT COUNT(*) FROM kept").fetchone()
     except sqlite3.DatabaseError as error:
+        if not is_damage(error):
+            raise  # busy, locked, full: not damage, and not to be rebuilt
         return str(error)
     finally:
         db.close()
