@@ -9,6 +9,8 @@
   QoS 1 until acknowledged, its table's live state retained, its availability a Last Will;
 - :mod:`~pegboard.club.results` and :mod:`~pegboard.club.standings`: the service's SQLite
   results (idempotent) and the ACC standings;
+- :mod:`~pegboard.club.journal` and :mod:`~pegboard.club.heal`: every decision appended to
+  a journal before it commits, and a damaged results database rebuilt from it;
 - :mod:`~pegboard.club.service` and :mod:`~pegboard.club.page`: the subscriber and the page.
 
 docs/club.md describes the topics and payloads as an interchange format.
