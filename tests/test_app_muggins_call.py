@@ -167,10 +167,9 @@ def test_a_hand_claimed_short_shows_no_count_and_the_crib_can_be_called_in_the_n
     assert crib.reason is Reason.CRIB
     assert crib.points == 4  # fifteen 2, fifteen 4
     claim(app, 0)
-    # The crib's claim shut the window on the dealer's hand: its page, right as claimed.
-    assert app.view.title == f"P1's hand: {dealer.points}"
-    assert app.view.lines[0].startswith("fifteen")
-    app.feed(OK)
+    # The crib's claim shut the window on the dealer's hand, claimed right: no page comes
+    # for it (nothing can be called on it now; the award line said it while it could be).
+    assert not any(page.count is not None for page in app.pages), app.pages
     # The crib's claim is the deal's last count: the next deal's starter is asked for,
     # with the claim in view.
     assert app.view.screen is Screen.STARTER and app.view.award == "P1's crib: claimed 0"
@@ -330,13 +329,14 @@ def going_on(app: App) -> App:
     raise AssertionError(f"never settled: {app.view}")
 
 
-def to_the_crib_entered(app: App) -> App:
-    """Starter 5, the play 4 4 7 8 8 K Q 9; P2's hand claimed 1 short, P1's hand in full,
-    the crib 2 3 6 J entered: the window on P1's hand is open, her crib's claim waits."""
+def to_the_crib_entered(app: App, *, short: int = 0) -> App:
+    """Starter 5, the play 4 4 7 8 8 K Q 9; P2's hand claimed 1 short, P1's hand in full
+    (``short``: that much short), the crib 2 3 6 J entered: the window on P1's hand is open,
+    her crib's claim waits."""
     for label in ("5", "4", "4", "7", "8", "8", "K", "Q", "9"):
         going_on(app).pick(label)
     claim(going_on(app), app.game.pending_claims[0].points - 1)
-    claim(going_on(app), app.game.pending_claims[0].points)
+    claim(going_on(app), app.game.pending_claims[0].points - short)
     for label in ("2", "3", "6", "J"):
         going_on(app).pick(label)
     going_on(app)
@@ -350,14 +350,17 @@ def test_a_page_kept_back_comes_alike_after_an_undo_and_a_power_cut() -> None:
     uninterrupted game shows (with teaching, its lessons given once a game may come again
     after a restart, so there the count pages are compared)."""
     for teaching in (False, True):
-        straight = to_the_crib_entered(muggins_game(teaching=teaching))
+        # A page comes for a hand claimed short, and with teaching for one claimed right
+        # (teaching asks "Muggins?" at once on a short claim, which shuts its window).
+        short = 0 if teaching else 1
+        straight = to_the_crib_entered(muggins_game(teaching=teaching), short=short)
         claim(straight, 4)  # the crib's claim shuts the window on P1's hand
         expected = pages_seen(straight)
         first = counts(expected)[0]
-        assert first[0] == "P1's hand: 2" and first[1][:2] == (
-            "fifteen 2 (5 K)", "cards: 4 8 K 9"), expected
+        lines = ("said 1",) * short + ("fifteen 2 (5 K)", "cards: 4 8 K 9")
+        assert first[0] == "P1's hand: 2" and first[1][:len(lines)] == lines, expected
 
-        undone = to_the_crib_entered(muggins_game(teaching=teaching))
+        undone = to_the_crib_entered(muggins_game(teaching=teaching), short=short)
         undone.feed(UNDO)  # the crib taken back: the window on P1's hand stays open
         assert undone.game.crib is None and undone.game.open_call is not None
         for label in ("2", "3", "6", "J"):
@@ -365,7 +368,7 @@ def test_a_page_kept_back_comes_alike_after_an_undo_and_a_power_cut() -> None:
         claim(going_on(undone), 4)
         assert pages_seen(undone) == expected
 
-        cut = to_the_crib_entered(muggins_game(teaching=teaching))
+        cut = to_the_crib_entered(muggins_game(teaching=teaching), short=short)
         resumed = App(initial_state(Config(), resume=cut.record))
         resumed.read()  # "Game restored"
         claim(resumed, 4)
@@ -378,7 +381,7 @@ def test_a_page_kept_back_comes_alike_after_an_undo_and_a_power_cut() -> None:
 def test_the_crib_page_comes_with_a_call_made_before_the_next_starter() -> None:
     app = to_the_crib_entered(muggins_game())
     claim(app, 3)  # one short
-    assert [title for title, _, _ in pages_seen(app)] == ["P1's hand: 2"]
+    assert pages_seen(app) == []  # P1's hand was claimed right: no page of it now
     assert app.view.screen is Screen.STARTER  # the next deal dealt, its starter asked
     app.feed(MENU, KnobTurn(1), OK)
     seen = pages_seen(app)
@@ -419,3 +422,16 @@ def test_a_claim_from_a_phone_keeps_the_count_back_too() -> None:
     claim(going_on(app), app.game.pending_claims[0].points)
     assert app.view.title == f"P2's hand: {pending.points}"
     assert app.view.lines[0] == f"said {pending.points - 1}"
+
+
+def test_a_right_claims_page_comes_only_where_it_teaches() -> None:
+    """Once its window shuts, a hand claimed right brings no page (nothing can be called on
+    it any more, and the award line said the claim while it could be): only a short or an
+    over claim's page comes, saying what was said and what was there, and with teaching a
+    right one's too, for its breakdown."""
+    for short, teaching, titles in ((0, False, []), (1, False, ["P1's hand: 2"]),
+                                    (0, True, ["P1's hand: 2"])):
+        app = to_the_crib_entered(muggins_game(teaching=teaching), short=short)
+        claim(app, 4)  # the crib's claim shuts the window on P1's hand
+        seen = [title for title, _ in counts(pages_seen(app))]
+        assert seen == titles, (short, teaching, seen)

@@ -403,7 +403,10 @@ def held_back(state: AppState, before: GameState, report: Report, *, teach: bool
     A crib's window stays open across the next deal's automatic ``deal``: its page comes
     when the window shuts before the next deal begins (a muggins call, "no muggins"), and
     not at all once the next deal has begun (its starter, a card dealt or laid), so never
-    in the middle of its play."""
+    in the middle of its play. A claim that was right brings no page but with teaching: the
+    award line said it while it could be called, nothing can be called on it now, and a
+    page would only cost its reader a press (a short or an over claim's page says what was
+    said and what was there)."""
     call = before.open_call
     session = state.session
     none: tuple[list[Page], frozenset[str]] = ([], frozenset())
@@ -425,11 +428,21 @@ def held_back(state: AppState, before: GameState, report: Report, *, teach: bool
     claimed = replace(state, session=Session(game.copy(), session.table))
     after = game.state
     claim = game.pop()
-    pages = [page for page in entry_pages(game.state, after, found) if _told(page)]
+    # A right claim's page tells nothing the table can still act on once its window has
+    # shut (the award line said the claim while it could be called; a short or an over
+    # claim's page says what was said): it is read only where it teaches.
+    pages = [page for page in entry_pages(game.state, after, found)
+             if _told(page) and (state.teaching or not _claimed_right(page))]
     if not teach:
         return pages, frozenset()
     taught, helped = teaching.lessons(claimed, game.state, claim, found.awards)
     return [*pages, *taught], helped
+
+
+def _claimed_right(page: Page) -> bool:
+    """A count's page whose claim was the count itself (muggins games)."""
+    count = page.count
+    return count is not None and count.claimed is not None and count.claimed == count.points
 
 
 def read_lessons(state: AppState) -> AppState:

@@ -179,7 +179,11 @@ class Follower:
         self.in_view = False
         """The crib's claim stays on the award line across the next deal while its muggins
         window is open (the starter does not shut it); the line clears when it shuts."""
-        self.helds: list[tuple[tuple[PageWant, ...], bool, bool]] = [((), False, False)]
+        self.window = False
+        """A hand's or crib's claim is open to a muggins call (its page, when it has one, is
+        kept back meanwhile; a right claim's has none but with teaching)."""
+        self.helds: list[tuple[tuple[PageWant, ...], bool, bool, bool]] = [
+            ((), False, False, False)]
         """What was kept back after each entry (an undo or a restart goes back to it: the
         device reads it off the record)."""
         self.ended: Spoken | None = None
@@ -236,7 +240,7 @@ class Follower:
             self._process(event)
             self.shapes.append(shape(event))
             self.places.append(self.place)
-            self.helds.append((tuple(self.withheld), self.across, self.in_view))
+            self.helds.append((tuple(self.withheld), self.across, self.in_view, self.window))
 
     def _header(self, header: Event | GameHeader) -> None:
         assert isinstance(header, GameHeader)
@@ -249,7 +253,7 @@ class Follower:
         del self.places[count + 1:]
         del self.shapes[count:]
         self.pages.clear()
-        held, self.across, self.in_view = self.helds[count]
+        held, self.across, self.in_view, self.window = self.helds[count]
         del self.helds[count + 1:]
         self.withheld = list(held)  # kept back as it was then: the device reads the record
         self.ended = None
@@ -272,7 +276,7 @@ class Follower:
             self.place = self._cut_made(event, place)
             return
         if isinstance(event, Deal):
-            self.across = bool(self.withheld)
+            self.across = self.window
             self.place = self._new_deal(event, replace(place, ledger=ledger))
             self.in_view = self.across
             self._say(self.place.ledger, event)
@@ -515,6 +519,7 @@ class Follower:
         """The muggins window on the claim kept back closed: its page comes now."""
         self.pages.extend(self.withheld)
         self.withheld.clear()
+        self.window = False
         self.across = False
         self.in_view = False
 
@@ -534,13 +539,16 @@ class Follower:
             # The claim stays on the award line, where the other side judges it.
             self.count_claimed = claimed_words(self.names[act.player], act.kind, event.points)
         if act.counted:
-            # The page comes once no muggins can be called on the claim (ACC 10).
+            # The page comes once no muggins can be called on the claim (ACC 10); a right
+            # claim's then only with teaching (nothing is left to call on it).
             page = PageWant(act.player, act.kind == "crib", act.points, act.points,
                             said=event.points, award=())
-            if ledger.winner is None:
-                self.withheld.append(page)
-            else:
+            if ledger.winner is not None:
                 self.pages.append(page)
+            else:
+                self.window = True
+                if event.points != act.points or self.spec.teaching:
+                    self.withheld.append(page)
         return ledger
 
     def _called(self, event: Muggins, ledger: Ledger) -> Ledger:
