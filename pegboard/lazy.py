@@ -61,6 +61,10 @@ SEAMS: Mapping[str, str] = {
                           "or when teaching is on",
     "pegboard.app.open_hands": "an open-handed first game's entries and advice: with the "
                                "first entry, or at an open-handed table",
+    "pegboard.app.held_counts": "the screen a count's pages ask for: with the first entry "
+                                "that brings pages, or a count held for its owner",
+    "pegboard.app.pages": "the pages an entry brings up, read off its report: with the "
+                          "first step",
     "pegboard.app.menus": "the menu, its questions and the scores page: when MENU is pressed",
     "pegboard.app.help": "rule help and the card entry it asks for: from the menu or a "
                          "lesson only",

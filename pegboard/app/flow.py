@@ -22,8 +22,6 @@ from typing import TYPE_CHECKING
 
 from pegboard import lazy
 from pegboard.app.effects import Effect, Persist, PersistUndo, SeatNotice
-from pegboard.app.held_counts import held_screen, reading
-from pegboard.app.pages import entry_pages, said
 from pegboard.app.session import Session
 from pegboard.app.state import (
     AppState,
@@ -68,12 +66,15 @@ from pegboard.rules.state import Award, GameState, PenaltyOffer, Phase, Reason
 from pegboard.rules.value import replace
 
 if TYPE_CHECKING:
-    from pegboard.app import open_hands, private, resuit
+    from pegboard.app import held_counts, open_hands, private, resuit
+    from pegboard.app import pages as app_pages
     from pegboard.app import teach as teaching
     from pegboard.rules import fold
 else:
     fold = lazy.module("pegboard.rules.fold")
+    held_counts = lazy.module("pegboard.app.held_counts")
     open_hands = lazy.module("pegboard.app.open_hands")
+    app_pages = lazy.module("pegboard.app.pages")
     teaching = lazy.module("pegboard.app.teach")
     private = lazy.module("pegboard.app.private")
     resuit = lazy.module("pegboard.app.resuit")
@@ -164,7 +165,7 @@ def refuse(state: AppState, reason: str) -> AppState:
 def go_on(state: AppState, pages: list[Page], effects: list[Effect]) -> Result:
     """Show ``pages`` (if any), else go on to what the table needs next."""
     if pages:
-        return replace(state, screen=reading(state, tuple(pages))), tuple(effects)
+        return replace(state, screen=held_counts.reading(state, tuple(pages))), tuple(effects)
     return settle(state, effects)
 
 
@@ -257,7 +258,7 @@ def table_screen(state: AppState) -> ScreenState:
     assert session is not None
     gs = session.state
     if gs.held_counts:  # count it yourself: resumed, or an owner's count taken back
-        return held_screen(gs)
+        return held_counts.held_screen(gs)
     if gs.phase is Phase.GAME_OVER:
         return GameOverScreen()
     if muggins_open(state):
@@ -324,14 +325,14 @@ def notices(state: AppState, before: GameState, report: Report, *,
     # lessons given before this entry's own.
     released, given = held_back(state, before, report, teach=teach)
     state = replace(state, helped=state.helped | given)
-    pegged = [award for act in said(report) for award in act.awards]
+    pegged = [award for act in app_pages.said(report) for award in act.awards]
     spoken = awards_text(pegged, after.names) if pegged else ""
     taught, helped = (teaching.lessons(state, before, event, report.awards) if teach
                       else ([], frozenset[str]()))
     # The show order is said before the counts it explains; the other lessons follow them.
     opening = [page for page in taught if page.kind is PageKind.SHOW_ORDER]
     taught = [page for page in taught if page.kind is not PageKind.SHOW_ORDER]
-    pages = entry_pages(before, after, report, spoken, opening)
+    pages = app_pages.entry_pages(before, after, report, spoken, opening)
     for offer in after.offers[state.offers_shown:]:
         if not offer.resolved:
             pages.append(offer_page(after, offer))
@@ -431,7 +432,7 @@ def held_back(state: AppState, before: GameState, report: Report, *, teach: bool
     # A right claim's page tells nothing the table can still act on once its window has
     # shut (the award line said the claim while it could be called; a short or an over
     # claim's page says what was said): it is read only where it teaches.
-    pages = [page for page in entry_pages(game.state, after, found)
+    pages = [page for page in app_pages.entry_pages(game.state, after, found)
              if _told(page) and (state.teaching or not _claimed_right(page))]
     if not teach:
         return pages, frozenset()

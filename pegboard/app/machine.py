@@ -54,7 +54,6 @@ from pegboard.app.inputs import (
     Tick,
 )
 from pegboard.app.keys import Key, key_of
-from pegboard.app.pages import last_scored
 from pegboard.app.session import Session
 from pegboard.app.state import (
     AppState,
@@ -86,7 +85,9 @@ from pegboard.rules.value import replace
 
 if TYPE_CHECKING:
     from pegboard.app import club_notice, open_hands, pairing, seat_entry, teach
+    from pegboard.app import pages as app_pages
 else:
+    app_pages = lazy.module("pegboard.app.pages")
     club_notice = lazy.module("pegboard.app.club_notice")
     open_hands = lazy.module("pegboard.app.open_hands")
     pairing = lazy.module("pegboard.app.pairing")
@@ -300,4 +301,4 @@ def _leds(state: AppState) -> UpdateLeds | None:
     sides = tuple(
         LedSide(gs.shown[s], gs.back_pegs[s], gs.winner == s) for s in range(gs.sides)
     )
-    return UpdateLeds(sides, gs.rules.target, last_scored(state.session.report))
+    return UpdateLeds(sides, gs.rules.target, app_pages.last_scored(state.session.report))

@@ -16,7 +16,6 @@ from pegboard.app import flow
 from pegboard.app.effects import Persist
 from pegboard.app.inputs import InputEvent, KnobTurn
 from pegboard.app.keys import number_edit, steps
-from pegboard.app.pages import count_pages
 from pegboard.app.session import Session
 from pegboard.app.state import AppState, Claiming, Count, Page, Reading, Result
 from pegboard.app.view import Screen, View
@@ -31,7 +30,9 @@ from pegboard.rules.value import replace
 
 if TYPE_CHECKING:
     from pegboard.app import calls, resuit
+    from pegboard.app import pages as app_pages
 else:
+    app_pages = lazy.module("pegboard.app.pages")
     calls = lazy.module("pegboard.app.calls")
     resuit = lazy.module("pegboard.app.resuit")
 
@@ -134,7 +135,7 @@ def _resuit_page(state: AppState, screen: Reading, count: Count, change: dict[Ca
         return flow.settle(state, list(effects))
     counts: list[Page] = []
     for before, report, after in replayed:
-        counts.extend(count_pages(before, after, report))
+        counts.extend(app_pages.count_pages(before, after, report))
     at = next((i for i, p in enumerate(counts) if p.count is not None
                and (p.count.player, p.count.crib) == (count.player, count.crib)), None)
     if at is None:  # not counted again (the game ended before it): show it as it stands
