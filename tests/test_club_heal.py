@@ -21,6 +21,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from pegboard.club import journal as journal_module
+from pegboard.club import page as page_module
 from pegboard.club.budget import Budget
 from pegboard.club.heal import at_start, open_results
 from pegboard.club.journal import base_path, journal_of, journal_path, read_journal
@@ -430,3 +431,27 @@ def test_an_older_copy_put_back_is_brought_up_to_date_from_the_journal(
     finally:
         db.close()
     assert len(said) == 1 and "1 journal entry behind" in said[0]
+
+
+def test_a_directors_act_on_a_database_that_stays_busy_is_503_naming_it(
+        tmp_path: Path, members: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Not damage (a database locked past its timeout): nothing is rebuilt, and the act is
+    answered 503 naming the database, never a 500."""
+    path, before = kept_night(tmp_path, members)
+
+    def locked(*args: object, **kwargs: object) -> str:
+        raise sqlite3.OperationalError("database is locked")
+
+    monkeypatch.setattr(page_module, "act", locked)
+    app = create_app(path, Notes(), hosts=None, start=lambda: None, stop=lambda: None,
+                     director="a director's secret", secure=True)
+    counted = next(row for row in before["audit"] if row["status"] == "counted")
+    with TestClient(app, raise_server_exceptions=False) as client:
+        answer = client.post("/api/director", headers={
+            "authorization": "Bearer a director's secret"}, json={
+            "act": "void", "id": counted["id"], "revision": counted["revision"],
+            "director": "Dee", "reason": "busy"})
+        assert answer.status_code == 503, answer.text
+        assert answer.json() == {"error": "the results database: database is locked"}
+        assert client.get("/api/status").json()["healed"] == []
+    assert list(tmp_path.glob("r.db.damaged-*")) == []

@@ -501,6 +501,8 @@ def create_app(db_path: Path, notes: Notes, *, hosts: Collection[str] | None,
             now = await run_in_threadpool(answers.use, work)
         except ClubError as error:
             return JSONResponse({"error": str(error)}, status_code=409)
+        except sqlite3.Error as error:  # busy past its timeout, or damaged past rebuilding
+            return JSONResponse({"error": f"the results database: {error}"}, status_code=503)
         first = min(r.number for r in given)
         await run_in_threadpool(acted)
         notes.changed({"act": "seating", "round": first})
@@ -535,6 +537,8 @@ def create_app(db_path: Path, notes: Notes, *, hosts: Collection[str] | None,
             said = await run_in_threadpool(answers.use, work)
         except ClubError as error:
             return JSONResponse({"error": str(error)}, status_code=409)
+        except sqlite3.Error as error:  # busy past its timeout, or damaged past rebuilding
+            return JSONResponse({"error": f"the results database: {error}"}, status_code=503)
         await run_in_threadpool(acted)
         notes.changed({"act": what.value, "id": fields[0]})
         return JSONResponse({"done": said})
