@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
+from pegboard.club import heal as heal_module
 from pegboard.club import journal as journal_module
 from pegboard.club import page as page_module
 from pegboard.club.budget import Budget
@@ -455,3 +456,24 @@ def test_a_directors_act_on_a_database_that_stays_busy_is_503_naming_it(
         assert answer.json() == {"error": "the results database: database is locked"}
         assert client.get("/api/status").json()["healed"] == []
     assert list(tmp_path.glob("r.db.damaged-*")) == []
+
+
+def test_a_long_journal_starts_afresh_from_a_copy_at_the_start_and_still_rebuilds(
+        tmp_path: Path, members: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path, before = kept_night(tmp_path, members)
+    monkeypatch.setattr(heal_module, "JOURNAL_MOST", 1000)  # the night's is far longer
+    said: list[str] = []
+    at_start(path, said.append).close()
+    assert len(said) == 1 and "a new one starts from a copy of the database" in said[0]
+    [old] = tmp_path.glob("r.journal.old-*")
+    assert old.name in said[0] and read_journal(old.read_bytes()).entries
+    assert len(read_journal(journal_path(path).read_bytes()).entries) == 1  # its begin
+    journal_module._JOURNALS.clear()
+    rot_table(path, "result")
+    said.clear()
+    db = at_start(path, said.append)  # from the copy, and the new journal
+    try:
+        assert picture(db) == before
+    finally:
+        db.close()
+    assert len(said) == 1 and "r.db was damaged" in said[0]
