@@ -65,6 +65,8 @@ SEAMS: Mapping[str, str] = {
                                 "that brings pages, or a count held for its owner",
     "pegboard.app.pages": "the pages an entry brings up, read off its report: with the "
                           "first step",
+    "pegboard.app.picker": "the card wheel's choices (and how a rank is labelled on it): with "
+                           "the wheel, or the first page that names a card's rank",
     "pegboard.app.menus": "the menu, its questions and the scores page: when MENU is pressed",
     "pegboard.app.help": "rule help and the card entry it asks for: from the menu or a "
                          "lesson only",

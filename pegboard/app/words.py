@@ -9,8 +9,9 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Collection, Sequence
+from typing import TYPE_CHECKING
 
-from pegboard.app.picker import rank_label
+from pegboard import lazy
 from pegboard.app.state import Count, Page
 from pegboard.app.view import PageKind, Screen
 from pegboard.coach.help_shape import LINE_WIDTH, Continued, wrap_lines
@@ -46,6 +47,11 @@ from pegboard.rules.state import (
     TakeBack,
 )
 from pegboard.rules.value import replace
+
+if TYPE_CHECKING:
+    from pegboard.app import picker
+else:
+    picker = lazy.module("pegboard.app.picker")
 
 _PLAIN = {
     Reason.GO: "Go", Reason.LAST_CARD: "Last card", Reason.HIS_HEELS: "His heels",
@@ -169,7 +175,7 @@ def count_lines(count: Count) -> tuple[str, ...]:
 
     def label(card: Card) -> str:
         shown = ranks[card.rank] > 1 and card in count.entered
-        return card.pretty if shown else rank_label(card.rank)
+        return card.pretty if shown else picker.rank_label(card.rank)
 
     lines = []
     for phrase in count_phrases(Breakdown(count.items)):
@@ -197,7 +203,7 @@ def cards_lines(cards: Sequence[Card], entered: Collection[Card]) -> tuple[str, 
     (``entered``: what the engine knows) with that suit, every other by its rank alone (its
     suit is the card wheel's stand-in, no fact). Too long for the screen's line ("cards: 10♥
     10♦ 10♣ 10♠"), the last cards go on a line of their own, not cut off at the edge."""
-    said = [card.pretty if card in entered else rank_label(card.rank) for card in cards]
+    said = [card.pretty if card in entered else picker.rank_label(card.rank) for card in cards]
     line = "cards: " + " ".join(said)
     if len(line) < LINE_WIDTH:  # the last column holds the scroll mark
         return (line,)
@@ -214,7 +220,7 @@ def offer_page(gs: GameState, offer: PenaltyOffer) -> Page:
     event = Penalty(offer.player, offer.infraction, offer.points, offer.to)
     who, to = gs.names[offer.player], gs.names[offer.to]
     if offer.infraction == "renege":
-        held = " ".join(rank_label(c.rank) for c in offer.cards)
+        held = " ".join(picker.rank_label(c.rank) for c in offer.cards)
         lines = (f"{who} said go at {offer.count}", f"holding {held}",
                  f"{offer.points} to {to}", offer.rule)
         return Page("Renege", lines, offer=event)
@@ -229,7 +235,7 @@ def take_back_page(gs: GameState, back: TakeBack) -> Page:
     lines = [f"Back to {gs.names[back.offender]}'s go, {back.count}"]
     for seat, cards in enumerate(back.cards):
         if cards:
-            held = " ".join(rank_label(c.rank) for c in cards)
+            held = " ".join(picker.rank_label(c.rank) for c in cards)
             lines.append(f"{gs.names[seat]} takes back {held}")
     for side, points in enumerate(back.points):
         if points:
@@ -248,7 +254,7 @@ def describe(event: Event, names: tuple[str, ...]) -> str:
     """An entry as "Undone: ..." names it."""
     match event:
         case Play(player=player, card=card):
-            return f"{names[player]}'s {rank_label(card.rank)}"
+            return f"{names[player]}'s {picker.rank_label(card.rank)}"
         case Go(player=player):
             return f"{names[player]}'s go"
         case Show(player=player):
