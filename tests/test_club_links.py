@@ -19,7 +19,9 @@ from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.reasoncodes import ReasonCode
 
 import pegboard.club.links as links_module
-from pegboard.club.links import TOKEN_HEX, Link, client_token
+from pegboard.club.connection import TOKEN_HEX, client_id, client_token
+from pegboard.club.links import Link
+from pegboard.club.publisher import Publisher
 from pegboard.club.rate import RESULTS_BURST
 from pegboard.club.setup import MOST_BOARDS
 from pegboard.club.topics import result_topic, topic
@@ -223,12 +225,15 @@ def test_a_board_cannot_take_the_services_connection_for_another_boards_results(
         club.wait_until("board 2's first result", {"results": 1, "waiting": 0})
         link = subscriber.links.link("c1/board-2")
         assert link is not None and link.session == 1
-        for guess in ("pegboard-standings.census", "pegboard-standings.c1.board-2",
-                      "pegboard-standings.board-2", "pegboard-standings.more"):
+        assert subscriber.client._client_id == f"pegboard-standings.{token}".encode()
+        for guess in ("pegboard-standings", "pegboard-standings.census",
+                      "pegboard-standings.c1.board-2", "pegboard-standings.board-2",
+                      "pegboard-standings.more"):
             thieves.append(_connected_as(club, guess))
         good.send(result_topic("c1", "board-2", "g13"), json.dumps(card(13, "board-2")).encode())
         club.wait_until("board 2's next result", {"results": 2, "waiting": 0})
         assert link.session == 1, "the service's connection for board 2 was taken over"
+        assert subscriber.connected.is_set(), "the service's own connection was taken over"
     finally:
         for thief_client in thieves:
             thief_client.disconnect()
@@ -253,6 +258,7 @@ def test_an_older_services_session_on_its_own_id_is_cleared(club: Club) -> None:
     subscriber = club.subscriber()
     subscriber.start()
     try:
+        assert subscriber.swept.wait(WAIT_S), "the service never cleared the older id"
         assert subscriber.connected.wait(WAIT_S), "the service never connected"
     finally:
         subscriber.stop()
@@ -262,3 +268,51 @@ def test_an_older_services_session_on_its_own_id_is_cleared(club: Club) -> None:
     finally:
         after.disconnect()
         after.loop_stop()
+
+
+def test_a_board_cannot_take_another_boards_connection(club: Club, tmp_path: Path) -> None:
+    """Board 2's publisher connects with an id carrying a token made from board 2's
+    password. Board 1, with its own password, connects with the ids it could guess for
+    board 2 (``pegboard-c1-board-2``, with and without a token made from no password):
+    board 2 is still on its first connection when a message it sends next is acknowledged.
+    The id with the token, which only board 2's password makes, does take it (the broker
+    closes the older connection and the board connects again), so the test would see a
+    guessed id taking the connection."""
+    publisher = Publisher(tmp_path / "board-2", ("127.0.0.1", club.port), club="c1",
+                          board="board-2", acked=tmp_path / "board-2.acked",
+                          username="board-2", password=club.secret["board-2"], ca_file=club.ca)
+    own = client_id("c1-board-2", club.secret["board-2"])
+    assert own.startswith("pegboard-c1-board-2.") and len(own.split(".")[-1]) == TOKEN_HEX
+    assert publisher.client._client_id == own.encode()
+    thieves: list[mqtt.Client] = []
+
+    def connections_reach(count: int, what: str) -> None:
+        for _ in range(int(WAIT_S * 10)):
+            if publisher.connections >= count:
+                return
+            publisher.news.wait(0.1)  # set by paho's thread at each connection
+            publisher.news.clear()
+        raise AssertionError(f"waited {WAIT_S:.0f} s for {what}: "
+                             f"{publisher.connections} connections")
+
+    def acknowledged() -> None:
+        sent = publisher.client.publish(topic("c1", "board-2", "online"), b"online", qos=1,
+                                        retain=True)
+        sent.wait_for_publish(WAIT_S)
+        assert sent.is_published(), "board 2's message was never acknowledged"
+
+    publisher.start()
+    try:
+        connections_reach(1, "board 2's publisher to connect")
+        for guess in ("pegboard-c1-board-2", client_id("c1-board-2", None),
+                      "pegboard-c1-board-2.0000000000000000"):
+            thieves.append(_connected_as(club, guess))
+        acknowledged()
+        assert publisher.connections == 1, "a guessed id took board 2's connection"
+        thieves.append(_connected_as(club, own))
+        connections_reach(2, "the broker to hand board 2's id to whoever has its token")
+    finally:
+        for thief_client in thieves:
+            thief_client.disconnect()
+            thief_client.loop_stop()
+        publisher.stop()

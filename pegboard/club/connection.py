@@ -6,10 +6,17 @@ telling :attr:`Client.connect_failed` each failed attempt's error; :func:`why_no
 (the broker's certificate not of the club's authority, not naming the host the board was
 given, nothing listening, ...); :class:`Failures` logs each reason once until a connection
 is made, so a board retrying every few seconds writes one line, not one a retry.
+
+mosquitto lets any user connect with any client id, closing the connection that had it (and
+handing over its session). So every client id Pegboard connects with carries a token
+(:func:`client_id`) that only the holder of the connection's password can make: a board with
+its own password can guess no other board's id, nor any of the standings service's.
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import logging
 import socket
 import ssl
@@ -18,6 +25,30 @@ from pathlib import Path
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import MQTTErrorCode
+
+TOKEN_HEX = 16
+"""A client id's token's length in hex digits (64 bits)."""
+
+
+def client_token(name: str, password: str | None) -> str:
+    """The token in the client ids of ``name`` (a board, the standings service) connecting
+    with ``password``: a keyed digest (HMAC-SHA-256, :data:`TOKEN_HEX` hex digits), the same
+    at every start (so a persistent session is found again), that no one without the
+    password can make; empty without a password (a broker letting anyone in, where anyone
+    may take any id anyway)."""
+    if not password:
+        return ""
+    digest = hmac.new(password.encode(), f"pegboard client id {name}".encode(),
+                      hashlib.sha256)
+    return digest.hexdigest()[:TOKEN_HEX]
+
+
+def client_id(name: str, password: str | None) -> str:
+    """``pegboard-<name>.<token>`` (:func:`client_token`; ``pegboard-<name>`` without a
+    password): the id ``name`` connects with, and the start of any other id of its."""
+    token = client_token(name, password)
+    return f"pegboard-{name}" + (f".{token}" if token else "")
+
 
 X509_V_ERR_CERT_HAS_EXPIRED = 10
 X509_V_ERR_HOSTNAME_MISMATCH = 62

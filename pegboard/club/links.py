@@ -14,9 +14,9 @@ each connection's messages independently, so one board's backlog is that board's
 mosquitto lets any user connect with any client id, closing the connection that had it
 (and handing over its session): a board that knew the id of the service's connection for
 another board's results could keep that connection dropping, and the other board's results
-waiting. So the ids carry a token only the service can make (:func:`client_token`: a keyed
-digest of the service's name under its password, the same at every start, so each board's
-session is found again).
+waiting. So the ids carry a token only the service can make
+(:func:`pegboard.club.connection.client_id`: a keyed digest of the service's name under its
+password, the same at every start, so each board's session is found again).
 
 A board is known (:meth:`Links.know`) by any message under its topics: its availability and
 live state (retained, one each, on the service's connection for live states, so every board
@@ -34,8 +34,6 @@ board under their club) cannot make the service open connections without end.
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import threading
 from collections.abc import Callable
 
@@ -47,29 +45,6 @@ from pegboard.club.topics import board_results_filter
 MOST_LINKS = 200
 """The most boards with a connection of their own (as many as ``club setup`` makes:
 :data:`pegboard.club.setup.MOST_BOARDS`)."""
-
-
-TOKEN_HEX = 16
-"""The token's length in hex digits (64 bits)."""
-
-
-def client_token(name: str, password: str | None) -> str:
-    """The token in the client ids of the service called ``name`` with ``password``: a
-    keyed digest (HMAC-SHA-256, :data:`TOKEN_HEX` hex digits), the same at every start,
-    that no one without the password can make; empty without a password (a broker letting
-    anyone in, where anyone may take any id anyway)."""
-    if not password:
-        return ""
-    digest = hmac.new(password.encode(), f"pegboard client id {name}".encode(),
-                      hashlib.sha256)
-    return digest.hexdigest()[:TOKEN_HEX]
-
-
-def client_prefix(name: str, password: str | None) -> str:
-    """The start of every client id of the service's connections but its own:
-    ``pegboard-<name>.<token>`` (``pegboard-<name>`` without a password)."""
-    token = client_token(name, password)
-    return f"pegboard-{name}" + (f".{token}" if token else "")
 
 
 class Link:
@@ -96,7 +71,8 @@ class Links:
 
     def __init__(self, prefix: str, make: Callable[[str, bool], Client],
                  wire: Callable[[Link], None]) -> None:
-        """``prefix``: the start of every link's client id (:func:`client_prefix`)."""
+        """``prefix``: the start of every link's client id
+        (:func:`pegboard.club.connection.client_id`)."""
         self.prefix = prefix
         self.make = make
         self.wire = wire

@@ -40,7 +40,7 @@ from paho.mqtt.properties import Properties
 from paho.mqtt.reasoncodes import ReasonCode
 
 from pegboard.club import status as status_file
-from pegboard.club.connection import Client, Failures
+from pegboard.club.connection import Client, Failures, client_id
 from pegboard.club.outbox import Outbox, describe, key
 from pegboard.club.status import STATUS_NAME
 from pegboard.club.topics import ONLINE, STATE, night_topic, parse_night, result_topic, topic
@@ -117,8 +117,10 @@ class Publisher:
         self.night: tuple[int, int, bool] | None = None
         """The club's night as the standings service last published it (night, round,
         lock), set on paho's thread; written in the status file for the board's loop."""
+        self.connections = 0
+        """Connections the broker has let the board make (set on paho's thread)."""
         self.client = Client(CallbackAPIVersion.VERSION2,
-                             client_id=f"pegboard-{club}-{board}",
+                             client_id=client_id(f"{club}-{board}", password),
                              protocol=mqtt.MQTTv5)
         if ca_file is not None:
             self.client.tls_set(ca_certs=str(ca_file))
@@ -155,6 +157,7 @@ class Publisher:
             log.warning("the broker %s:%d refused the board: %s", *self.broker, reason)
             return
         self._failures.connected()
+        self.connections += 1
         log.info("connected to %s:%d (MQTT v5)", *self.broker)
         client.publish(self._topic(ONLINE), b"online", qos=QOS, retain=True)
         client.subscribe(night_topic(self.club), qos=QOS)  # retained: it comes at once

@@ -57,9 +57,9 @@ from paho.mqtt.reasoncodes import ReasonCode
 
 from pegboard.club.budget import Budget, Passed, Waiting
 from pegboard.club.check import Read, follows, identity, read_card
-from pegboard.club.connection import Client, Failures
+from pegboard.club.connection import Client, Failures, client_id
 from pegboard.club.heal import healing, open_results, stale
-from pegboard.club.links import Link, Links, client_prefix
+from pegboard.club.links import Link, Links
 from pegboard.club.rate import (
     LIVE_BURST,
     LIVE_PER_MINUTE,
@@ -212,11 +212,20 @@ class Subscriber:
         self._credentials = (username, password, ca_file)
         self._failures = Failures(log, broker[0], broker[1], ca_file, "the standings service")
         # Its own connection: the boards' live states and availability, and the club's night
-        # published. A clean session on the id it always had: a service from before the
-        # boards' own connections had a persistent session there, subscribed to every
-        # result, which must not go on filling a queue on the broker.
-        self.client = self._client(f"pegboard-{name}", clean=True)
-        prefix = client_prefix(name, password)
+        # published, a clean session on an id no board can guess (client_id's token).
+        prefix = client_id(name, password)
+        self.client = self._client(prefix, clean=True)
+        # A service from before the boards' own connections kept a persistent session on
+        # the id without a token, subscribed to every result, which must not go on filling
+        # a queue on the broker: one clean connection there, let go at once, clears it.
+        self._sweep = self._client(f"pegboard-{name}", clean=True) \
+            if prefix != f"pegboard-{name}" else None
+        self.swept = threading.Event()
+        """Set once no older service's session is left on ``pegboard-<name>``."""
+        if self._sweep is None:
+            self.swept.set()
+        else:
+            self._sweep.on_connect = self._on_sweep_connect
         self.client.on_connect = self._on_connect
         self.client.on_message = self._on_live_message
         self.client.on_disconnect = self._on_disconnect
@@ -240,6 +249,16 @@ class Subscriber:
         client.connect_failed = self._failures.failed  # logged with its reason, once
         client.reconnect_delay_set(1, 4)
         return client
+
+    def _on_sweep_connect(self, client: mqtt.Client, userdata: object,
+                          flags: mqtt.ConnectFlags, reason: ReasonCode,
+                          properties: Properties | None) -> None:
+        """The id without a token taken with a clean session: any older session there is
+        gone; let go of it (its network thread ends with the disconnection)."""
+        if reason.is_failure:
+            return
+        self.swept.set()
+        client.disconnect()
 
     def _wire(self, link: Link) -> None:
         """A new link's callbacks: its boards subscribed at each connection, its results
@@ -274,7 +293,9 @@ class Subscriber:
         self._intake_thread.start()
         self._turns.start()
         self.links.start(self._start_link)
-        for client in (self.client, self.census):
+        starting = [self.client, self.census] if self._sweep is None else \
+            [self.client, self.census, self._sweep]
+        for client in starting:
             client.connect_async(self.broker[0], self.broker[1], keepalive=10)
             client.loop_start()
 
@@ -282,6 +303,8 @@ class Subscriber:
         """Disconnect (the session stays on the broker) and let go of the database."""
         self._stopping = True
         clients = [self.client, self.census, *(link.client for link in self.links.stop())]
+        if self._sweep is not None:
+            clients.append(self._sweep)
         for client in clients:
             client.disconnect()
         for client in clients:
