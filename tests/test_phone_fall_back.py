@@ -63,9 +63,16 @@ def test_ok_on_the_boxs_wait_takes_the_phones_seat_on_the_box() -> None:
     assert isinstance(app.state.screen, WheelScreen) and not app.effects
     app.feed(OK, KnobTurn(1), OK)
     assert app.effects == [ReleaseSeat(1, 2, offer=False)]
-    assert isinstance(app.state.screen, WheelScreen)
+    # The box says so in words: which seat now enters on the box, how to get the phone back.
+    view = app.view
+    assert view.title == "P2's hand: on the box", view
+    assert " ".join(view.lines) == (
+        "P2's phone has let go of the seat: P2's seat is entered on the box now. To carry "
+        "on on the phone: menu, Phones, OK shows P2's code; P2's phone joins by it and "
+        "carries on from where the table is.")
     assert app.state.phones == {1}  # until the port has freed the seat
     app.feed(PhoneSeats(frozenset()))  # the port's answer
+    app.feed(OK)  # the notice read
     assert app.view.picker is not None and app.view.picker.prompt == "Starter"
     assert not isinstance(app.state.screen, PairingScreen)
 
@@ -96,7 +103,8 @@ def test_an_open_handed_deal_asks_the_seat_taken_on_the_box_for_its_cards() -> N
     assert app.view.hint == open_hands.FALL_BACK_HINT
     app.feed(OK, GO, OK)  # GO moves down the list, as a turn does
     assert app.effects == [ReleaseSeat(1, 2, offer=False)]
-    app.feed(PhoneSeats(frozenset()))
+    assert app.view.title == "P2's hand: on the box"
+    app.feed(PhoneSeats(frozenset()), OK)
     screen = app.state.screen
     assert isinstance(screen, CardEntry) and screen.player == 1, screen
     assert app.view.title == "Dealt to P2"
@@ -187,19 +195,22 @@ def test_four_players_three_phones_one_taken_on_the_box(tmp_path: Path) -> None:
         status, data = request(board.port, "GET", "/phone/me", token=tokens[2])
         assert status == 401 and data["reason"] == LET_GO, data
         assert me(board, tokens[1])["asks"] == "cards"
+        # The box says whose seat it now enters, and how Cat gets her phone back.
+        told = machine.view(board.state)
+        assert told.title == "Cat's hand: on the box", told
+        assert "menu, Phones, OK shows Cat's code" in " ".join(told.lines)
+        box_keys(board, OK_KEY)
         lines = " ".join(machine.view(board.state).lines)
         assert "Ben" in lines and "Dan" in lines and "Cat" not in lines, lines
         assert not any(view.screen is Screen.PAIR for view in board.views)
-        # Cat carries on on her phone as her page says: Phones on the box's menu shows her
-        # seat's code again; her phone joins by it and is asked for her cards again, and the
-        # starter waits for them again.
+        # Cat carries on on her phone as her page says: Phones on the box's menu opens on her
+        # seat's code (no turn past Ann's and Ben's seats); her phone joins by it and is
+        # asked for her cards again, and the starter waits for them again.
         box_keys(board, MENU)
         rows = list(machine.view(board.state).lines)
         box_keys(board, KnobTurn(rows.index("Phones") - (machine.view(board.state).selected
                                                           or 0)), OK_KEY)
         until(board, lambda: machine.view(board.state).code is not None, "a join code")
-        assert machine.view(board.state).title == "Ann"  # the seats from the first
-        box_keys(board, KnobTurn(2))  # past Ben's phone to Cat's seat
         shown = machine.view(board.state)
         assert shown.title == "Cat" and shown.code is not None, shown
         status, data = request(board.port, "POST", "/phone/join", {"code": shown.code})

@@ -1004,5 +1004,7 @@ def test_a_phone_asked_for_its_cards_says_how_and_is_let_go_at_once(
             LET_GO,
             timeout=10_000)
         expect(page.locator("#mine")).to_be_hidden()
+        assert machine.view(board.state).title == "Ben's hand: on the box"
+        box_keys(board, Press(Button.OK))  # the box's notice of the seat it took, read
         picker = machine.view(board.state).picker
         assert picker is not None and picker.prompt == "Starter"

@@ -345,9 +345,12 @@ def test_hostile_requests_change_nothing(tmp_path: Path) -> None:
         status, data = request(port, "POST", "/phone/act", hand, token=tokens[0])
         assert status == 409 and "moved on" in data["reason"]
         assert board.store.current().records == after  # type: ignore[union-attr]
-        # A pass for another game speaks for nothing in this one.
+        # A code for another game is refused at the join, naming why, and left unused; a
+        # pass for another game speaks for nothing in this one.
         other = board.server.passes.offer("20260101T000000Z-000000", 0).code
-        stranger = request(port, "POST", "/phone/join", {"code": other})[1]["token"]
+        status, data = request(port, "POST", "/phone/join", {"code": other})
+        assert status == 403 and "for another game than the one in progress" in data["reason"]
+        stranger = board.server.passes.join(other)
         status, data = request(port, "POST", "/phone/act", hand, token=stranger)
         assert status == 409 and "another game" in data["reason"]
         # A released seat's token stops at once.

@@ -276,15 +276,20 @@ class SeatNotice(Value):
 class OfferPairing(Value):
     """Ask the pairing port for the join code of each of the ``seats`` of the game in
     progress (a new game, or "Phones" on the menu); it answers with a
-    :class:`~pegboard.app.inputs.Pairing` input. Nothing happens where phones are off."""
+    :class:`~pegboard.app.inputs.Pairing` input, shown from the seat ``first`` (the seat
+    last taken on the box, so its phone gets it back at once). Nothing happens where phones
+    are off."""
 
-    __slots__ = ("seats",)
-    __match_args__ = ("seats",)
+    __slots__ = ("first", "seats")
+    __match_args__ = ("seats", "first")
 
     seats: int
+    first: int
 
-    def __init__(self, seats: int) -> None:
-        object.__setattr__(self, "seats", seats)
+    def __init__(self, seats: int, first: int = 0) -> None:
+        setter = object.__setattr__
+        setter(self, "seats", seats)
+        setter(self, "first", first)
 
 
 class ReleaseSeat(Value):

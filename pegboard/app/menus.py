@@ -127,6 +127,11 @@ def menu_rows(state: AppState, under: ScreenState) -> list[tuple[str, str]]:
     rows = [("back", "Back")]
     # An opponent's muggins call comes first: it must be made before the next score.
     rows += [(f"muggins {p}", f"Muggins: {gs.names[p]}") for p in calls.callers(state)]
+    # A seat taken on the box from its phone: Phones comes next, so giving the phone back
+    # is one row away (the box's notice said "menu, Phones") until its phone is back.
+    phones_first = state.let_go is not None and state.let_go not in state.phones
+    if phones_first and pairing.offer(state) is not None:
+        rows.append(("phones", pairing.MENU_ROW))
     if gs.phase is Phase.GAME_OVER and not (club is not None and club.lock):
         rows.append(("review", "Review the game"))  # teaching too: not on a locked night
     if state.speaking:
@@ -141,7 +146,7 @@ def menu_rows(state: AppState, under: ScreenState) -> list[tuple[str, str]]:
     if gs.phase is not Phase.GAME_OVER:
         entry = "Enter cards" if state.table.points_only else "Enter points only"
         rows.append(("entry", entry))
-    if pairing.offer(state) is not None:
+    if pairing.offer(state) is not None and not phones_first:
         rows.append(("phones", pairing.MENU_ROW))
     rows += [("help", "Rule help"), teach]
     if state.teaching:

@@ -30,6 +30,7 @@ same while it is asked for its cards, or waits for another's
 
 from __future__ import annotations
 
+from pegboard.app import flow
 from pegboard.app.effects import OfferPairing, ReleaseSeat
 from pegboard.app.inputs import InputEvent, Pairing, SeatCode
 from pegboard.app.keys import Key, key_of, list_move, steps
@@ -38,12 +39,15 @@ from pegboard.app.state import (
     Confirm,
     FallBack,
     Menu,
+    Page,
     PairingScreen,
+    Reading,
     Result,
     Saved,
 )
-from pegboard.app.view import Screen, View
+from pegboard.app.view import PageKind, Screen, View
 from pegboard.app.views import numbered
+from pegboard.app.words import wrap
 from pegboard.rules.value import replace
 
 MENU_ROW = "Phones"
@@ -52,10 +56,13 @@ MENU_ROW = "Phones"
 
 def offer(state: AppState) -> OfferPairing | None:
     """The effect asking for every seat's code of the game in progress (None: phones off,
-    or no game)."""
+    or no game), shown from the seat last taken on the box whose phone has not joined again
+    (its phone gets it back with the fewest presses), else from the first."""
     if not state.config.phones.enabled or state.session is None:
         return None
-    return OfferPairing(len(state.session.state.names))
+    seats = len(state.session.state.names)
+    first = state.let_go if state.let_go is not None and 0 <= state.let_go < seats else 0
+    return OfferPairing(seats, first)
 
 
 def arrived(state: AppState, event: Pairing) -> Result:
@@ -82,7 +89,9 @@ def held(state: AppState, seats: frozenset[int]) -> AppState:
     if state.session is None:
         return state
     players = state.session.state.players
-    state = replace(state, phones=frozenset(s for s in seats if 0 <= s < players))
+    let_go = None if state.let_go in seats else state.let_go  # its phone is back
+    state = replace(state, phones=frozenset(s for s in seats if 0 <= s < players),
+                    let_go=let_go)
     screen = state.screen
     if isinstance(screen, PairingScreen):
         count = len(screen.seats)
@@ -168,9 +177,20 @@ FALL_BACK_TITLE = "On the box instead?"
 """The question OK asks on the box's wait for phones' hands."""
 
 
+def taken_words(name: str) -> tuple[str, str]:
+    """What the box says when it takes ``name``'s seat from a phone: the title, and which
+    seat now enters on the box and how that player gets the phone back."""
+    return (f"{name}'s hand: on the box",
+            f"{name}'s phone has let go of the seat: {name}'s seat is entered on the box "
+            f"now. To carry on on the phone: menu, Phones, OK shows {name}'s code; "
+            f"{name}'s phone joins by it and carries on from where the table is.")
+
+
 def fall_back_key(state: AppState, screen: FallBack, event: InputEvent) -> Result:
     """"On the box instead?": No (the first row) goes back to the wait; a hand frees its
-    seat from its phone, and the box goes on without waiting for it."""
+    seat from its phone, the box says so in words (which seat now enters on the box, and
+    how its player gets the phone back: :func:`taken_words`), and the box goes on without
+    waiting for it. The Phones screen then opens on that seat until its phone is back."""
     index, row = list_move(screen.index, event, len(screen.seats) + 1)
     if row is None:
         return replace(state, screen=replace(screen, index=index)), ()
@@ -178,7 +198,13 @@ def fall_back_key(state: AppState, screen: FallBack, event: InputEvent) -> Resul
     if row == 0 or state.session is None:
         return back, ()
     seat = screen.seats[row - 1]
-    return back, (ReleaseSeat(seat, state.session.state.players, offer=False),)
+    title, said = taken_words(_name(state, SeatCode(seat)))
+    # What comes after the notice is the table's next screen without that phone (the port
+    # frees the seat at the loop's next turn): the starter, or the seat's own cards.
+    after = flow.table_screen(replace(state, phones=state.phones - {seat}))
+    notice = Page(title, wrap(said), kind=PageKind.NOTICE)
+    return (replace(state, screen=Reading((notice,), then=after), let_go=seat),
+            (ReleaseSeat(seat, state.session.state.players, offer=False),))
 
 
 def fall_back_back(state: AppState, screen: FallBack, event: InputEvent) -> Result:

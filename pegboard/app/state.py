@@ -659,6 +659,8 @@ class AppState(Value):
     loaded only when teaching needs them), never remembered across a restart.
     ``phone_made``: with ``helped_unread``, which of the resumed game's entries in force (by
     their place, the first 0) a phone made: their lessons were that phone's, not the box's.
+    ``let_go``: the seat last taken on the box from its phone ("On the box instead?"), whose
+    phone has not joined again: the Phones screen opens on it (None: none).
     """
 
     __slots__ = (
@@ -671,6 +673,7 @@ class AppState(Value):
         "helped",
         "helped_unread",
         "last_input",
+        "let_go",
         "link",
         "offers_shown",
         "phone_made",
@@ -683,7 +686,7 @@ class AppState(Value):
     )
     __match_args__ = ("config", "screen", "setup", "session", "award", "helped", "offers_shown",
                       "race", "brightness", "last_input", "link", "club", "fresh", "phones",
-                      "score_held", "entered", "helped_unread", "phone_made")
+                      "score_held", "entered", "helped_unread", "phone_made", "let_go")
 
     config: Config
     screen: ScreenState
@@ -703,6 +706,7 @@ class AppState(Value):
     entered: str
     helped_unread: bool
     phone_made: frozenset[int]
+    let_go: int | None
 
     def __init__(
         self,
@@ -724,6 +728,7 @@ class AppState(Value):
         entered: str = "",
         helped_unread: bool = False,
         phone_made: frozenset[int] = frozenset(),
+        let_go: int | None = None,
     ) -> None:
         setter = object.__setattr__
         setter(self, "config", config)
@@ -744,6 +749,7 @@ class AppState(Value):
         setter(self, "entered", entered)
         setter(self, "helped_unread", helped_unread)
         setter(self, "phone_made", phone_made)
+        setter(self, "let_go", let_go)
 
     @property
     def audio(self) -> bool:

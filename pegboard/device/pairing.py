@@ -89,7 +89,7 @@ class PairingPort:
             self._current = current
         for effect in seen.asked:
             if isinstance(effect, OfferPairing):
-                self._answer(effect.seats, 0)
+                self._answer(effect.seats, effect.first)
             elif isinstance(effect, ReleaseSeat) and current is not None:
                 if self._guarded(self.passes.release, current, effect.seat):
                     log.info("phones: seat %d released", effect.seat + 1)

@@ -374,20 +374,22 @@ class Passes:
                 (game, seat, game, seat, KEPT_CODES))
         return JoinOffer(game, seat, code)
 
-    def join(self, code: str, *, source: str = "") -> str:
+    def join(self, code: str, *, source: str = "", game: str | None = None) -> str:
         """A new token holding the seat ``code`` was offered for; PairingError if it cannot.
 
         ``source`` is the phone's address, for the limit on wrong joins. Every refusal counts
         against it; past the limit, PairingBusyError comes before the code is even looked at.
+        ``game``: the game in progress, when the caller knows it: a code of another game is
+        refused, and stays unused.
         """
         self._wrong.check(source)
         try:
-            return self._join(code)
+            return self._join(code, game)
         except PairingError:
             self._wrong.count(source)
             raise
 
-    def _join(self, code: str) -> str:
+    def _join(self, code: str, current: str | None = None) -> str:
         wanted = normal_code(code) if isinstance(code, str) else normal_code(repr(code))
         db = self._db
         with self._write(db):
@@ -397,15 +399,26 @@ class Passes:
                 if hmac.compare_digest(row[0], wanted):
                     found = row
             if found is None:
-                raise PairingError(f"join code {wanted} is not one the board offered; read it "
-                                   "again off the board, or ask the board for a new one "
-                                   "(menu: Phones)")
+                raise PairingError(f"join code {wanted} is not one the board offered (a code "
+                                   "of another table, or of a game that has ended); read it "
+                                   "again off this board, or ask it for a new one (menu: "
+                                   "Phones)")
             _, game, seat, used = found
+            if current is not None and game != current:
+                raise PairingError(f"join code {wanted} is for another game than the one in "
+                                   "progress; ask the board for this game's code (menu: "
+                                   "Phones)")
+            holds = db.execute("SELECT 1 FROM holders WHERE game = ? AND seat = ?",
+                               (game, seat)).fetchone() is not None
+            if used and holds:
+                raise PairingError(f"join code {wanted} was used already: seat {seat + 1} is "
+                                   "held by the phone that joined with it. If that is this "
+                                   "phone, it holds the seat: open its page again. If not, "
+                                   "release that seat on the board first (menu: Phones)")
             if used:
                 raise PairingError(f"join code {wanted} was used already; ask the board for a "
                                    "new one (menu: Phones)")
-            if db.execute("SELECT 1 FROM holders WHERE game = ? AND seat = ?",
-                          (game, seat)).fetchone() is not None:
+            if holds:
                 raise PairingError(f"seat {seat + 1} is held by another phone; release it on "
                                    "the board first (menu: Phones)")
             token = secrets.token_urlsafe(TOKEN_BYTES)

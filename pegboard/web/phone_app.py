@@ -95,7 +95,7 @@ class SeatPasses(Protocol):
     """The seat passes (:class:`pegboard.web.passes.Passes`): a join code for a token, a
     token for the seat it holds."""
 
-    def join(self, code: str, *, source: str = "") -> str: ...
+    def join(self, code: str, *, source: str = "", game: str | None = None) -> str: ...
 
     def holder(self, token: str) -> SeatHolder | None: ...
 
@@ -249,7 +249,7 @@ def phone_routes(desk: Desk, passes: SeatPasses, *,
             if not isinstance(code, str) or not 0 < len(code) <= 16:
                 raise Refused(400, "The join code is the six letters the board shows.")
             try:
-                token = passes.join(code, source=client(request))
+                token = passes.join(code, source=client(request), game=desk.now.game_id)
             except PairingBusyError as error:
                 raise Refused(429, str(error)) from None
             except PegboardError as error:

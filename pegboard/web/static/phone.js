@@ -45,6 +45,15 @@
   }
   function dropPick(m) { if (m) sessionStorage.removeItem(pickKey(m)); }
 
+  // The seat let go of (taken on the box, released, the game ended): nothing tapped for it
+  // is kept, so a phone joining again shows only what the board knows, and enters nothing
+  // it tapped before.
+  function letGo() {
+    dropPick(me);
+    token = ""; sessionStorage.removeItem("pegboard-seat");
+    me = null; chosen = []; away = []; passed = ""; advised = null;
+  }
+
   const spoken = (c) => RANK_WORDS[c[0]] + " of " + SUIT_WORDS[c[1]];
   const shown = (c) => (c[0] === "T" ? "10" : c[0]) + SUIT_SIGNS[c[1]];
   // A card held whose suit nobody entered (laid by its rank on the box, taken back after a
@@ -115,7 +124,7 @@
         chosen = []; away = [];
       } else {
         say("Not taken: " + (data.reason || "status " + status), true);
-        if (status === 401) { token = ""; sessionStorage.removeItem("pegboard-seat"); }
+        if (status === 401) letGo();
       }
     } catch (e) {
       say("The board cannot be reached: your tap was not sent.", true);
@@ -410,7 +419,11 @@
     }
   }
 
+  let joining = false;
   async function join(code) {
+    // One join at a time: a code typed twice (a second tap on Join) is not sent twice.
+    if (joining || token) return;
+    joining = true;
     try {
       const answer = await fetch("/phone/join", {
         method: "POST", headers: { "content-type": "application/json" },
@@ -429,6 +442,7 @@
     } catch (e) {
       say("The board cannot be reached.", true);
     }
+    joining = false;
     draw();
   }
 
@@ -440,7 +454,7 @@
         if (answer.status === 401 || answer.status === 409) {
           const data = await answer.json();
           say(data.reason, true);
-          token = ""; sessionStorage.removeItem("pegboard-seat");
+          letGo();
           draw();
           return;
         }
@@ -467,8 +481,7 @@
               draw();
             } else if (kind === "gone") {
               say((data && JSON.parse(data).said) || "This phone no longer holds a seat.", true);
-              token = ""; sessionStorage.removeItem("pegboard-seat");
-              me = null;
+              letGo();
               draw();
               return;
             }
