@@ -67,9 +67,8 @@ def test_ok_on_the_boxs_wait_takes_the_phones_seat_on_the_box() -> None:
     view = app.view
     assert view.title == "P2's hand: on the box", view
     assert " ".join(view.lines) == (
-        "P2's phone has let go of the seat: P2's seat is entered on the box now. To carry "
-        "on on the phone: menu, Phones, OK shows P2's code; P2's phone joins by it and "
-        "carries on from where the table is.")
+        "P2's phone is let go: P2 enters on the box now. To play on the phone again: menu, "
+        "Phones, and join with P2's code.")
     assert app.state.phones == {1}  # until the port has freed the seat
     app.feed(PhoneSeats(frozenset()))  # the port's answer
     app.feed(OK)  # the notice read
@@ -198,7 +197,7 @@ def test_four_players_three_phones_one_taken_on_the_box(tmp_path: Path) -> None:
         # The box says whose seat it now enters, and how Cat gets her phone back.
         told = machine.view(board.state)
         assert told.title == "Cat's hand: on the box", told
-        assert "menu, Phones, OK shows Cat's code" in " ".join(told.lines)
+        assert "menu, Phones, and join with Cat's code" in " ".join(told.lines)
         box_keys(board, OK_KEY)
         lines = " ".join(machine.view(board.state).lines)
         assert "Ben" in lines and "Dan" in lines and "Cat" not in lines, lines

@@ -73,9 +73,8 @@ def taken_on_the_box(kit: str = "encoder", *, audio: bool = False) -> App:
     return app
 
 
-TAKEN = ("P2's phone has let go of the seat: P2's seat is entered on the box now. To carry "
-         "on on the phone: menu, Phones, OK shows P2's code; P2's phone joins by it and "
-         "carries on from where the table is.")
+TAKEN = ("P2's phone is let go: P2 enters on the box now. To play on the phone again: menu, "
+         "Phones, and join with P2's code.")
 
 
 @pytest.mark.parametrize("kit", ["encoder", "keypad"])

@@ -181,9 +181,8 @@ def taken_words(name: str) -> tuple[str, str]:
     """What the box says when it takes ``name``'s seat from a phone: the title, and which
     seat now enters on the box and how that player gets the phone back."""
     return (f"{name}'s hand: on the box",
-            f"{name}'s phone has let go of the seat: {name}'s seat is entered on the box "
-            f"now. To carry on on the phone: menu, Phones, OK shows {name}'s code; "
-            f"{name}'s phone joins by it and carries on from where the table is.")
+            f"{name}'s phone is let go: {name} enters on the box now. To play on the phone "
+            f"again: menu, Phones, and join with {name}'s code.")
 
 
 def fall_back_key(state: AppState, screen: FallBack, event: InputEvent) -> Result:
