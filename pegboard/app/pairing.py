@@ -89,9 +89,9 @@ def held(state: AppState, seats: frozenset[int]) -> AppState:
     if state.session is None:
         return state
     players = state.session.state.players
-    let_go = None if state.let_go in seats else state.let_go  # its phone is back
+    back = state.let_go if state.let_go in seats else None  # the seat taken, its phone back
     state = replace(state, phones=frozenset(s for s in seats if 0 <= s < players),
-                    let_go=let_go)
+                    let_go=None if back is not None else state.let_go)
     screen = state.screen
     if isinstance(screen, PairingScreen):
         count = len(screen.seats)
@@ -99,6 +99,10 @@ def held(state: AppState, seats: frozenset[int]) -> AppState:
         shown = tuple(SeatCode(seat.seat, held=True) if seat.seat in seats else seat
                       for seat in screen.seats)
         screen = replace(screen, seats=shown)
+        if current.seat == back and not current.held and not screen.asking:
+            # Phones was opened to give that seat its phone back: done, back to the table
+            # (the other seats without a phone are the box's by choice).
+            return replace(state, screen=screen.under)
         if not current.held and current.seat in seats and not screen.asking:
             after = (screen.index + k for k in range(1, count))
             rest = [index % count for index in after if not shown[index % count].held]
