@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import gpiozero
 import pytest
@@ -31,13 +31,15 @@ from pegboard.device.build import APP, make_kit, outputs
 from pegboard.device.loop import DeviceLoop
 from pegboard.device.ports import Bringup
 from pegboard.hw.bringup import oled_pattern
-from pegboard.hw.inputs import InputKit
 from pegboard.link.board import BoardState
 from pegboard.link.fwsim import FirmwareProcess, RecordedFrame
 from pegboard.link.layout import led_config_from
 from pegboard.link.led_board import SerialLedBoard
 from pegboard.link.serial_link import SerialLink
 from pegboard.link.walk import walk_order, walk_step
+
+if TYPE_CHECKING:
+    from pegboard.hw.inputs import InputKit
 from pegboard.rules.value import replace
 from pegboard.sim.fakes import (
     FakeClock,

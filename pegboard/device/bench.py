@@ -43,7 +43,6 @@ from pegboard.hw.bringup import (
     button_switches,
     oled_pattern,
 )
-from pegboard.hw.clock import Clock
 from pegboard.link.board import BoardState
 from pegboard.link.layout import LedConfig, led_config_from
 from pegboard.link.walk import walk_order, walk_step
@@ -52,6 +51,8 @@ from pegboard.ui.render import render
 
 if TYPE_CHECKING:
     from gpiozero import Factory
+
+    from pegboard.hw.clock import Clock
 
 HOLD_S = 2.0
 """Holding any switch or key this long on the inputs' page goes on to the next test."""

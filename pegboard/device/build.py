@@ -11,10 +11,8 @@ from pegboard import lazy
 from pegboard.app import machine
 from pegboard.config import Config, InputConfig
 from pegboard.device.loop import App
-from pegboard.device.observers import Leds, Observer, Speech, Voice
-from pegboard.device.ports import LedBoard
+from pegboard.device.observers import Leds, Voice
 from pegboard.errors import PegboardError
-from pegboard.hw.clock import Clock
 from pegboard.rules.value import replace
 from pegboard.store import CurrentGame, Recovery, Store
 from pegboard.store.replay import EngineCheck
@@ -43,7 +41,10 @@ if TYPE_CHECKING:
     from gpiozero import Factory
 
     from pegboard.device.club_status import ClubWatch
+    from pegboard.device.observers import Observer, Speech
     from pegboard.device.pairing import PairingPort
+    from pegboard.device.ports import LedBoard
+    from pegboard.hw.clock import Clock
     from pegboard.hw.gestures import Timing
     from pegboard.hw.inputs import ButtonPins, EncoderPins, InputKit, KeypadPins, Sink
     from pegboard.link.led_board import SerialLedBoard

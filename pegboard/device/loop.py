@@ -59,18 +59,20 @@ from pegboard.app.effects import (
 )
 from pegboard.app.inputs import InputEvent, KnobTurn, Tick
 from pegboard.app.view import Screen, View
-from pegboard.device.observers import Closing, Observer, Oled, Polled, Seen, Speech, Voice
-from pegboard.device.ports import BenchReport, BenchTests, Bringup, GameStore, NoWatchdog, Watchdog
+from pegboard.device.observers import Closing, Oled, Polled, Seen, Voice
+from pegboard.device.ports import BenchReport, Bringup, NoWatchdog
 from pegboard.errors import PegboardError
-from pegboard.hw.clock import Clock
-from pegboard.hw.oled import Display
 from pegboard.rules.value import Value
 from pegboard.ui.render import render
 
 if TYPE_CHECKING:  # the kit's module comes with the kit (the simulator's, on the first key)
+    from pegboard.device.observers import Observer
+    from pegboard.device.ports import BenchTests, GameStore, Watchdog
+    from pegboard.hw.clock import Clock
     from pegboard.hw.inputs import InputKit, RawInput
+    from pegboard.hw.oled import Display
 
-__all__ = ["STOP", "App", "DeviceLoop", "FrameStats", "Speech"]
+__all__ = ["STOP", "App", "DeviceLoop", "FrameStats"]
 
 log = logging.getLogger(__name__)
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
-from typing import Generic, Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Generic, Protocol, TypeVar, runtime_checkable
 
 from PIL import Image
 
@@ -33,12 +33,14 @@ from pegboard.app.effects import (
 )
 from pegboard.app.inputs import InputEvent
 from pegboard.app.view import Brightness, View
-from pegboard.device.ports import LedBoard
 from pegboard.errors import PegboardError
-from pegboard.hw.oled import Display
 from pegboard.rules.facts import Report
 from pegboard.rules.value import Value
 from pegboard.ui.render import render
+
+if TYPE_CHECKING:
+    from pegboard.device.ports import LedBoard
+    from pegboard.hw.oled import Display
 
 log = logging.getLogger(__name__)
 
@@ -100,11 +102,39 @@ class Seen(Value, Generic[S]):
         return self.changes.withdrawn
 
 
-class Observer(Protocol[S]):
-    """An in-loop output."""
+# Protocols only the type checker reads (no isinstance on them): not made at run time.
+if TYPE_CHECKING:
+    class Observer(Protocol[S]):
+        """An in-loop output."""
 
-    def saw(self, seen: Seen[S]) -> None:
-        """Render what a batch did (queue slow work; never block the loop)."""
+        def saw(self, seen: Seen[S]) -> None:
+            """Render what a batch did (queue slow work; never block the loop)."""
+
+
+    class Speech(Protocol[S_contra]):
+        """The voice as the loop drives it (:class:`pegboard.voice.hook.VoiceHook`): told the
+        reports each batch added and withdrew, asked to repeat or to read a view. Each call only
+        queues work for the voice's own thread, so speaking never holds up a key."""
+
+        def begin(self, state: S_contra) -> None:
+            """The state at start: nothing in it is new."""
+
+        def stepped(self, state: S_contra, changes: Changes) -> None:
+            """A batch of steps made ``state`` (and it is saved): ``changes``, the reports it
+            added and withdrew."""
+
+        def read(self, view: View) -> None:
+            """Read ``view`` aloud."""
+
+        def again(self) -> None:
+            """Say the last announcement again."""
+
+        def close(self) -> None:
+            """Stop speaking."""
+
+        @property
+        def problem(self) -> str | None:
+            """Why the voice cannot be heard (None: no known reason)."""
 
 
 @runtime_checkable
@@ -124,32 +154,6 @@ class Polled(Protocol):
 
     def next_deadline(self) -> float | None:
         """When :meth:`poll` must next run."""
-
-
-class Speech(Protocol[S_contra]):
-    """The voice as the loop drives it (:class:`pegboard.voice.hook.VoiceHook`): told the
-    reports each batch added and withdrew, asked to repeat or to read a view. Each call only
-    queues work for the voice's own thread, so speaking never holds up a key."""
-
-    def begin(self, state: S_contra) -> None:
-        """The state at start: nothing in it is new."""
-
-    def stepped(self, state: S_contra, changes: Changes) -> None:
-        """A batch of steps made ``state`` (and it is saved): ``changes``, the reports it
-        added and withdrew."""
-
-    def read(self, view: View) -> None:
-        """Read ``view`` aloud."""
-
-    def again(self) -> None:
-        """Say the last announcement again."""
-
-    def close(self) -> None:
-        """Stop speaking."""
-
-    @property
-    def problem(self) -> str | None:
-        """Why the voice cannot be heard (None: no known reason)."""
 
 
 @runtime_checkable

@@ -18,48 +18,94 @@ if TYPE_CHECKING:
     from pegboard.hw.inputs import InputKit
 
 
-class GameStore(Protocol):
-    """The durable store (:class:`pegboard.store.Store`): each call returns once on disk.
-    It is handed the engine's values; their record lines are made where they are written."""
+# Protocols only the type checker reads (no isinstance on them): not made at run time.
+if TYPE_CHECKING:
+    class GameStore(Protocol):
+        """The durable store (:class:`pegboard.store.Store`): each call returns once on disk.
+        It is handed the engine's values; their record lines are made where they are written."""
 
-    def new_game(self, header: GameHeader) -> Any:
-        """Start a game with its header."""
-        ...
+        def new_game(self, header: GameHeader) -> Any:
+            """Start a game with its header."""
+            ...
 
-    def append(self, line: Event, *, scores: Sequence[int] | None = None,
-               seat: int | None = None) -> Any:
-        """Record one accepted entry (with the scores it leaves, when known, and the seat
-        whose phone made it)."""
-        ...
+        def append(self, line: Event, *, scores: Sequence[int] | None = None,
+                   seat: int | None = None) -> Any:
+            """Record one accepted entry (with the scores it leaves, when known, and the seat
+            whose phone made it)."""
+            ...
 
-    def undo(self, *, scores: Sequence[int] | None = None) -> Any:
-        """Record that the last event was taken back."""
-        ...
+        def undo(self, *, scores: Sequence[int] | None = None) -> Any:
+            """Record that the last event was taken back."""
+            ...
 
-    def finish(self, result: GameState) -> Any:
-        """Move the current game into the history with the result of ``result``, the
-        engine's table as the game ended."""
-        ...
+        def finish(self, result: GameState) -> Any:
+            """Move the current game into the history with the result of ``result``, the
+            engine's table as the game ended."""
+            ...
 
 
-class LedBoard(Protocol):
-    """The LED pegboard link: takes the pegs to show, reports when it goes up or down."""
+    class LedBoard(Protocol):
+        """The LED pegboard link: takes the pegs to show, reports when it goes up or down."""
 
-    def show(self, leds: UpdateLeds) -> None:
-        """Show these pegs (idempotent; resent by the link when it reconnects)."""
-        ...
+        def show(self, leds: UpdateLeds) -> None:
+            """Show these pegs (idempotent; resent by the link when it reconnects)."""
+            ...
 
-    def poll(self, now: float) -> list[LinkStatus]:
-        """Do the link's timed work (heartbeat, retries); returns changes of link state."""
-        ...
+        def poll(self, now: float) -> list[LinkStatus]:
+            """Do the link's timed work (heartbeat, retries); returns changes of link state."""
+            ...
 
-    def next_deadline(self) -> float | None:
-        """When :meth:`poll` must next run."""
-        ...
+        def next_deadline(self) -> float | None:
+            """When :meth:`poll` must next run."""
+            ...
 
-    def close(self) -> None:
-        """Let go of the serial port."""
-        ...
+        def close(self) -> None:
+            """Let go of the serial port."""
+            ...
+
+
+    class BenchTests(Protocol):
+        """The bring-up tests while they run (:class:`pegboard.device.bench.Bench`): the probes'
+        reports in, a picture for the panel out, until the builder leaves them."""
+
+        @property
+        def done(self) -> bool:
+            """The builder has left the tests (or they gave up waiting)."""
+            ...
+
+        def take(self, item: object, now: float) -> None:
+            """One item from the loop's queue: a probe's :class:`BenchReport` (anything else,
+            a key the kit queued before it let go, is ignored)."""
+            ...
+
+        def poll(self, now: float) -> None:
+            """The tests' timed work: keypad scans, holds, the LED walk's steps."""
+            ...
+
+        def next_deadline(self) -> float:
+            """When :meth:`poll` must next run."""
+            ...
+
+        def picture(self) -> Image.Image:
+            """What the panel shows now."""
+            ...
+
+        def words(self) -> View:
+            """What the panel shows now, as words (the test pattern's: what it should show), for
+            a screen that cannot show the panel's pixels legibly (the simulator's terminal)."""
+            ...
+
+        def close(self) -> None:
+            """Release the probes' pins."""
+            ...
+
+
+    class Watchdog(Protocol):
+        """The systemd watchdog, paced by itself (:class:`pegboard.service.notify.Watchdog`)."""
+
+        def tick(self, now: float) -> bool:
+            """Ping if a ping is due."""
+            ...
 
 
 class BenchReport(Value):
@@ -75,42 +121,6 @@ class BenchReport(Value):
         object.__setattr__(self, "report", report)
 
 
-class BenchTests(Protocol):
-    """The bring-up tests while they run (:class:`pegboard.device.bench.Bench`): the probes'
-    reports in, a picture for the panel out, until the builder leaves them."""
-
-    @property
-    def done(self) -> bool:
-        """The builder has left the tests (or they gave up waiting)."""
-        ...
-
-    def take(self, item: object, now: float) -> None:
-        """One item from the loop's queue: a probe's :class:`BenchReport` (anything else,
-        a key the kit queued before it let go, is ignored)."""
-        ...
-
-    def poll(self, now: float) -> None:
-        """The tests' timed work: keypad scans, holds, the LED walk's steps."""
-        ...
-
-    def next_deadline(self) -> float:
-        """When :meth:`poll` must next run."""
-        ...
-
-    def picture(self) -> Image.Image:
-        """What the panel shows now."""
-        ...
-
-    def words(self) -> View:
-        """What the panel shows now, as words (the test pattern's: what it should show), for
-        a screen that cannot show the panel's pixels legibly (the simulator's terminal)."""
-        ...
-
-    def close(self) -> None:
-        """Release the probes' pins."""
-        ...
-
-
 class Bringup:
     """How the loop hands the box to its bring-up tests and takes it back: ``open(now)`` opens
     the tests' probes on the pins the kit has let go of; ``kit()`` makes the input kit again
@@ -120,14 +130,6 @@ class Bringup:
                  kit: Callable[[], InputKit]) -> None:
         self.open = open
         self.kit = kit
-
-
-class Watchdog(Protocol):
-    """The systemd watchdog, paced by itself (:class:`pegboard.service.notify.Watchdog`)."""
-
-    def tick(self, now: float) -> bool:
-        """Ping if a ping is due."""
-        ...
 
 
 class NoLeds:

@@ -23,13 +23,14 @@ from PIL import Image, ImageDraw
 from pegboard import lazy
 from pegboard.config.pins import KEYPAD_LEGENDS
 from pegboard.errors import PegboardError
-from pegboard.hw.clock import Clock
 from pegboard.hw.inputs import KEYPAD_LAYOUT, ButtonPins, EncoderPins, KeypadKit, KeypadPins
 from pegboard.rules.value import Value
 
 if TYPE_CHECKING:
     import gpiozero
     from gpiozero import Factory
+
+    from pegboard.hw.clock import Clock
 else:
     gpiozero = lazy.module("gpiozero")
 

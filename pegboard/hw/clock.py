@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import time
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
+# Protocols only the type checker reads (no isinstance on them): not made at run time.
+if TYPE_CHECKING:
+    class Clock(Protocol):
+        """Seconds on a monotonic scale (only differences matter)."""
 
-class Clock(Protocol):
-    """Seconds on a monotonic scale (only differences matter)."""
-
-    def now(self) -> float:
-        """The current time in seconds."""
-        ...
+        def now(self) -> float:
+            """The current time in seconds."""
+            ...
 
 
 class MonotonicClock:

@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, Any, Protocol
 from pegboard import lazy
 from pegboard.app.inputs import Button, InputEvent, KnobTurn, Press, RankKey
 from pegboard.config import InputConfig
-from pegboard.hw.clock import Clock
 from pegboard.hw.gestures import KeyAction, KeyGestures, RawEdge, Timing
 from pegboard.rules.cards import Rank
 from pegboard.rules.value import Value
@@ -26,6 +25,8 @@ from pegboard.rules.value import Value
 if TYPE_CHECKING:
     import gpiozero
     from gpiozero import Factory
+
+    from pegboard.hw.clock import Clock
 else:
     gpiozero = lazy.module("gpiozero")
 
@@ -155,24 +156,26 @@ KEYPAD_KEYS: Mapping[str, KeyAction] = {
 """The keypad kit's keys, by the names in :data:`KEYPAD_LAYOUT`."""
 
 
-class InputKit(Protocol):
-    """A physical input kit as the loop sees it."""
+# Protocols only the type checker reads (no isinstance on them): not made at run time.
+if TYPE_CHECKING:
+    class InputKit(Protocol):
+        """A physical input kit as the loop sees it."""
 
-    def translate(self, item: RawInput) -> list[InputEvent]:
-        """Gestures completed by one raw item from the queue."""
-        ...
+        def translate(self, item: RawInput) -> list[InputEvent]:
+            """Gestures completed by one raw item from the queue."""
+            ...
 
-    def poll(self, now: float) -> list[InputEvent]:
-        """Gestures that became due by ``now`` (holds, repeats, keypad scans)."""
-        ...
+        def poll(self, now: float) -> list[InputEvent]:
+            """Gestures that became due by ``now`` (holds, repeats, keypad scans)."""
+            ...
 
-    def next_deadline(self) -> float | None:
-        """When :meth:`poll` must next be called, if at all."""
-        ...
+        def next_deadline(self) -> float | None:
+            """When :meth:`poll` must next be called, if at all."""
+            ...
 
-    def close(self) -> None:
-        """Release the pins."""
-        ...
+        def close(self) -> None:
+            """Release the pins."""
+            ...
 
 
 def _factory_kwargs(pin_factory: Factory | None) -> dict[str, Any]:

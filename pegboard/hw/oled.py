@@ -34,24 +34,26 @@ WIDTH, HEIGHT = 128, 64
 MODELS = ("ssd1306", "sh1106")
 
 
-class Display(Protocol):
-    """Where frames go: the OLED, a terminal, a recording for tests."""
+# Protocols only the type checker reads (no isinstance on them): not made at run time.
+if TYPE_CHECKING:
+    class Display(Protocol):
+        """Where frames go: the OLED, a terminal, a recording for tests."""
 
-    def show(self, image: Image.Image) -> None:
-        """Put ``image`` (128x64, mode "1") on the screen."""
-        ...
+        def show(self, image: Image.Image) -> None:
+            """Put ``image`` (128x64, mode "1") on the screen."""
+            ...
 
-    def set_contrast(self, level: int) -> None:
-        """Brightness 0-255 (used to dim when idle)."""
-        ...
+        def set_contrast(self, level: int) -> None:
+            """Brightness 0-255 (used to dim when idle)."""
+            ...
 
-    def set_power(self, on: bool) -> None:
-        """Blank the panel (``False``) or light it again (``True``)."""
-        ...
+        def set_power(self, on: bool) -> None:
+            """Blank the panel (``False``) or light it again (``True``)."""
+            ...
 
-    def close(self, final: Image.Image | None = None) -> None:
-        """Leave ``final`` on the screen (if given) and release the device."""
-        ...
+        def close(self, final: Image.Image | None = None) -> None:
+            """Leave ``final`` on the screen (if given) and release the device."""
+            ...
 
 
 class OledDisplay:

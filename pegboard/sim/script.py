@@ -9,17 +9,20 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PIL import Image
 
 from pegboard.app.state import AppState
 from pegboard.app.view import View
 from pegboard.config import Config
-from pegboard.device.loop import Speech
 from pegboard.sim.fakes import FakeClock, RecordingDisplay
 from pegboard.sim.keys import KeyStep, expand
 from pegboard.sim.session import Simulator
 from pegboard.store import Store
+
+if TYPE_CHECKING:
+    from pegboard.device.observers import Speech
 
 
 @dataclass

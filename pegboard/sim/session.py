@@ -38,11 +38,8 @@ from pegboard.app.state import AppState
 from pegboard.app.view import View
 from pegboard.config import Config
 from pegboard.device.build import APP, initial_state, make_club_watch, outputs
-from pegboard.device.loop import DeviceLoop, Speech
-from pegboard.device.observers import Observer
-from pegboard.device.ports import Bringup, LedBoard
-from pegboard.hw.clock import Clock
-from pegboard.hw.oled import Display
+from pegboard.device.loop import DeviceLoop
+from pegboard.device.ports import Bringup
 from pegboard.sim.fakes import FakeClock
 from pegboard.sim.keys import KeyStep
 from pegboard.store import Store
@@ -69,7 +66,11 @@ if TYPE_CHECKING:
 
     from pegboard.app.inputs import InputEvent
     from pegboard.device.bench import WalkBoard
+    from pegboard.device.observers import Observer, Speech
+    from pegboard.device.ports import LedBoard
+    from pegboard.hw.clock import Clock
     from pegboard.hw.inputs import InputKit, RawInput
+    from pegboard.hw.oled import Display
     from pegboard.sim.hands import MockHands
 
 FrameHook = Callable[[View, Image.Image], None]

@@ -21,7 +21,7 @@ import textwrap
 import threading
 import tty
 from collections.abc import Callable, Sequence
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from PIL import Image
 
@@ -29,7 +29,6 @@ from pegboard.app.view import Brightness, PickerView, Screen, SideView, View
 from pegboard.app.words import rejoined
 from pegboard.device.loop import STOP
 from pegboard.device.observers import Seen
-from pegboard.hw.oled import Display
 from pegboard.sim.keys import KeyStep
 from pegboard.sim.screen import (
     FRAME_H,
@@ -42,6 +41,9 @@ from pegboard.sim.screen import (
     terminal_size,
 )
 from pegboard.sim.session import Simulator
+
+if TYPE_CHECKING:
+    from pegboard.hw.oled import Display
 
 ENCODER_KEYS: dict[str, KeyStep] = {
     "\x1b[C": KeyStep("right"), "\x1b[B": KeyStep("right"), ".": KeyStep("right"),

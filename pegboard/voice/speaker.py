@@ -55,10 +55,9 @@ import logging
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from pegboard.app.effects import Sound
-from pegboard.hw.clock import Clock
 from pegboard.voice.acts import (
     DEAL,
     PLAY_KINDS,
@@ -69,6 +68,9 @@ from pegboard.voice.acts import (
     merged,
 )
 from pegboard.voice.audio import sound_of
+
+if TYPE_CHECKING:
+    from pegboard.hw.clock import Clock
 
 log = logging.getLogger(__name__)
 
