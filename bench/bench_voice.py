@@ -25,7 +25,8 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from pegboard.app.effects import Changes, Effect, Sound
+from pegboard.app.effects import Changes, Effect
+from pegboard.app.sounds import Sound
 from pegboard.app.state import AppState
 from pegboard.app.view import View
 from pegboard.config import Config, VoiceConfig

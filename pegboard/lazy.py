@@ -67,6 +67,7 @@ SEAMS: Mapping[str, str] = {
                           "first step",
     "pegboard.app.picker": "the card wheel's choices (and how a rank is labelled on it): with "
                            "the wheel, or the first page that names a card's rank",
+    "pegboard.app.sounds": "audio mode's short sounds: with the first key in audio mode",
     "pegboard.app.menus": "the menu, its questions and the scores page: when MENU is pressed",
     "pegboard.app.help": "rule help and the card entry it asks for: from the menu or a "
                          "lesson only",

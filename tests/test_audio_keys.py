@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pegboard.app.effects import AudioMode, Earcon, SayAgain, SayScore, Sound
+from pegboard.app.effects import AudioMode, Earcon, SayAgain, SayScore
 from pegboard.app.inputs import Button, KnobTurn, Press, Tick
 from pegboard.app.machine import initial_state, step
+from pegboard.app.sounds import Sound
 from pegboard.app.start import setup_rows
 from pegboard.app.state import Confirm, Home, Menu, SetupScreen
 from pegboard.config import Config, parse_config

@@ -11,9 +11,9 @@ from typing import Any
 
 from gpiozero.pins.mock import MockFactory
 
-from pegboard.app.effects import Sound
 from pegboard.app.inputs import Button, InputEvent, KnobTurn, Press
 from pegboard.app.machine import AppState, initial_state
+from pegboard.app.sounds import Sound
 from pegboard.config import parse_config
 from pegboard.device.build import APP
 from pegboard.device.loop import DeviceLoop

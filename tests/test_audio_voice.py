@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from pegboard.app.effects import Sound
 from pegboard.app.inputs import Button, KnobTurn, Press
+from pegboard.app.sounds import Sound
 from pegboard.config import Config, VoiceConfig, parse_config
 from pegboard.sim.fakes import FakeClock, RecordingDisplay
 from pegboard.sim.keys import KeyStep, parse_script

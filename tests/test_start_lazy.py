@@ -28,7 +28,7 @@ NOT_BEFORE_A_KEY = (
     "pegboard.link",  # no LED board in the config
     "pegboard.voice.espeak", "pegboard.voice.hook", "pegboard.voice.speaker",  # voice off
     "pegboard.voice.announce", "pegboard.voice.phrases", "pegboard.voice.audio",
-    "pegboard.voice.earcons",
+    "pegboard.voice.earcons", "pegboard.app.sounds",  # audio mode's sounds
     "pegboard.stats", "pegboard.ui.race",  # the race picture of a game's end
     "pegboard.ui.large",  # large print is off
     "pegboard.coach.advice", "pegboard.coach.hints", "pegboard.coach.rulehelp",

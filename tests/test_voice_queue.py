@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 from dataclasses import replace
 
-from pegboard.app.effects import Sound
+from pegboard.app.sounds import Sound
 from pegboard.sim.fakes import FakeClock
 from pegboard.voice.acts import DEAL, SCORE, Announcement, Importance, Parts, of_parts
 from pegboard.voice.speaker import MOST_WAITING, Speaker, SpeechQueue

@@ -12,13 +12,16 @@ in); the store makes their record lines, in the one place the record's text is m
 
 from __future__ import annotations
 
-import enum
+from typing import TYPE_CHECKING
 
 from pegboard.app.view import Brightness, SuitFact
 from pegboard.rules.events import Event, GameHeader
 from pegboard.rules.facts import Report
 from pegboard.rules.state import GameState
 from pegboard.rules.value import Value, replace
+
+if TYPE_CHECKING:  # the sounds load with audio mode's first sound
+    from pegboard.app.sounds import Sound
 
 
 class PersistNewGame(Value):
@@ -196,17 +199,6 @@ class FactsEntered(Value):
     def __init__(self, card: str, facts: tuple[SuitFact, ...]) -> None:
         object.__setattr__(self, "card", card)
         object.__setattr__(self, "facts", facts)
-
-
-class Sound(enum.Enum):
-    """The short sounds of audio mode, where words would be too slow."""
-
-    CLICK = "click"
-    """The knob moved a detent, or a list or number moved (the word follows)."""
-    OK = "ok"
-    """A key was taken: an entry, a card chosen, a row changed."""
-    REFUSED = "refused"
-    """A key that does nothing here, or an entry the rules refuse."""
 
 
 class Earcon(Value):

@@ -39,7 +39,6 @@ from pegboard.app.effects import (
     SayAgain,
     SayScore,
     SetBrightness,
-    Sound,
     UpdateLeds,
 )
 from pegboard.app.inputs import (
@@ -84,7 +83,7 @@ from pegboard.rules.state import Phase
 from pegboard.rules.value import replace
 
 if TYPE_CHECKING:
-    from pegboard.app import club_notice, open_hands, pairing, seat_entry, teach
+    from pegboard.app import club_notice, open_hands, pairing, seat_entry, sounds, teach
     from pegboard.app import pages as app_pages
 else:
     app_pages = lazy.module("pegboard.app.pages")
@@ -92,6 +91,7 @@ else:
     open_hands = lazy.module("pegboard.app.open_hands")
     pairing = lazy.module("pegboard.app.pairing")
     seat_entry = lazy.module("pegboard.app.seat_entry")
+    sounds = lazy.module("pegboard.app.sounds")
     teach = lazy.module("pegboard.app.teach")
 
 __all__ = ["AppState", "initial_state", "step", "view"]
@@ -234,13 +234,13 @@ def _earcon(state: AppState, new: AppState, event: InputEvent, effects: tuple[Ef
     if (new == state and not effects) or (
             isinstance(screen, Reading) and screen.pages
             and screen.pages[0].kind is PageKind.REFUSED and screen is not state.screen):
-        return (Earcon(Sound.REFUSED),)
+        return (Earcon(sounds.Sound.REFUSED),)
     moved = key is Key.TURN or (key is Key.GO and not effects and isinstance(screen, _LISTS)
                                 and type(screen) is type(state.screen))
     if not moved:
-        return (Earcon(Sound.OK),)
+        return (Earcon(sounds.Sound.OK),)
     detents = abs(event.steps) if isinstance(event, KnobTurn) else 1
-    return (Earcon(Sound.CLICK),) * min(detents, MAX_CLICKS)
+    return (Earcon(sounds.Sound.CLICK),) * min(detents, MAX_CLICKS)
 
 
 MAX_CLICKS = 12

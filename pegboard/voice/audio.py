@@ -1,7 +1,7 @@
 """Audio mode's words for the screen (docs/accessibility.md): what a player who cannot see
 the screen hears as it changes, on top of the engine's facts (:mod:`pegboard.voice.announce`).
 
-Each batch of keys brings, in order: the sound of each key (:class:`~pegboard.app.effects.Sound`
+Each batch of keys brings, in order: the sound of each key (:class:`~pegboard.app.sounds.Sound`
 as the app asked for it: a click for a move, a tone for a key taken, another for a refusal),
 then the facts of the entries saved, then one of:
 
@@ -37,7 +37,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pegboard.app.effects import Sound
+from pegboard.app.sounds import Sound
 from pegboard.app.state import AppState
 from pegboard.app.teach import COACH_COLUMNS
 from pegboard.app.view import PageKind, PickerView, Screen, View

@@ -16,7 +16,7 @@ import struct
 import wave
 from functools import cache
 
-from pegboard.app.effects import Sound
+from pegboard.app.sounds import Sound
 
 RATE = 22_050
 """Samples a second (espeak-ng's own rate, so one player takes both)."""

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pegboard import lazy
-from pegboard.app.effects import Sound
+from pegboard.app.sounds import Sound
 from pegboard.config import VoiceConfig
 
 if TYPE_CHECKING:

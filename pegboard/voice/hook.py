@@ -20,8 +20,8 @@ from pegboard.app.effects import (
     Effect,
     FactsEntered,
     SayScore,
-    Sound,
 )
+from pegboard.app.sounds import Sound
 from pegboard.app.state import AppState, Reading
 from pegboard.app.view import View, entered_words
 from pegboard.config import VoiceConfig

@@ -57,7 +57,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Protocol
 
-from pegboard.app.effects import Sound
+from pegboard.app.sounds import Sound
 from pegboard.voice.acts import (
     DEAL,
     PLAY_KINDS,
