@@ -307,3 +307,30 @@ def test_a_phone_let_go_joins_again_on_its_page_with_nothing_kept(
         expect(stale.locator("#said")).to_have_text(LET_GO)
         expect(stale.locator("#join")).to_be_visible()
 
+
+
+def test_audio_mode_says_the_seat_taken_as_the_notice_comes() -> None:
+    """The voice in audio mode, given the box's screens as they come: the question, then the
+    notice said whole as it is reached."""
+    from pegboard.voice.audio import AudioScreen
+
+    app = phones_on(new_game(dealer=0))
+    app.feed(PhoneSeats(frozenset({1})))
+    app.state = replace(app.state, setup=replace(app.state.setup, audio=True))
+    ear = AudioScreen()
+    ear.begin(app.view)
+    app.feed(OK, KnobTurn(1))
+    ear.heard(app.view, [], facts=False, saved=False)
+    app.feed(OK)
+    said = " ".join(a.text for a in ear.heard(app.view, [], facts=False, saved=False))
+    assert said == f"P2's hand: on the box. {TAKEN}", said
+
+
+def test_on_the_keypad_phones_is_key_2_and_opens_on_the_seat() -> None:
+    """The keypad: MENU, then key 2 (Phones, after Back) asks for the codes from P2's seat;
+    before, key 8, then GO past P1's seat."""
+    app = taken_on_the_box("keypad")
+    app.feed(PhoneSeats(frozenset()), OK, MENU)
+    assert app.view.lines[:2] == ("1 Back", "2 Phones"), app.view.lines
+    app.feed(RankKey(Rank.TWO))
+    assert app.effects == [OfferPairing(2, 1)]
