@@ -13,7 +13,7 @@ from pegboard.app.machine import AppState, step, view
 from pegboard.app.open_hands import open_hands
 from pegboard.app.picker import Slot, rank_label
 from pegboard.app.state import CardEntry, Claiming, Reading, Wheel, WheelScreen
-from pegboard.app.view import FLUSH_OF, SuitFact
+from pegboard.app.suit_facts import FLUSH_OF, SuitFact
 from pegboard.rules.cards import Card, Rank
 from pegboard.rules.value import replace
 

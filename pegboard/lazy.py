@@ -68,6 +68,8 @@ SEAMS: Mapping[str, str] = {
     "pegboard.app.picker": "the card wheel's choices (and how a rank is labelled on it): with "
                            "the wheel, or the first page that names a card's rank",
     "pegboard.app.sounds": "audio mode's short sounds: with the first key in audio mode",
+    "pegboard.app.suit_facts": "what a suit does to a count (with nobs, a flush): with the "
+                               "card wheel, or the first count whose suits matter",
     "pegboard.app.menus": "the menu, its questions and the scores page: when MENU is pressed",
     "pegboard.app.help": "rule help and the card entry it asks for: from the menu or a "
                          "lesson only",

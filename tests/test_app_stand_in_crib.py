@@ -13,7 +13,7 @@ import json
 
 from bench.input_plan import table_slots
 from pegboard.app.machine import initial_state
-from pegboard.app.view import SuitFact
+from pegboard.app.suit_facts import SuitFact
 from pegboard.config import Config
 from pegboard.rules.state import Reason
 from tests.support.app_driver import GO, App

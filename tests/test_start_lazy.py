@@ -56,6 +56,7 @@ NOT_BEFORE_A_KEY = (
     "pegboard.app.coach",
     "pegboard.app.pages", "pegboard.app.held_counts",  # an entry's pages: with the first step
     "pegboard.app.picker",  # the wheel's choices: with the wheel
+    "pegboard.app.suit_facts",  # what a suit does to a count: with the wheel
     "pegboard.rules.fold",  # the race, folded at a game's end
 )
 """Modules (and their submodules) neither command loads before its first screen takes a key."""

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from pegboard.app.effects import FactsEntered
 from pegboard.app.inputs import Button, KnobTurn, Press, RankKey
-from pegboard.app.view import PageKind, Screen, SuitFact, View
+from pegboard.app.suit_facts import SuitFact
+from pegboard.app.view import PageKind, Screen, View
 from pegboard.config import VoiceConfig
 from pegboard.rules.cards import Rank
 from pegboard.rules.value import replace

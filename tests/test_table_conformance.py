@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from pegboard.app.view import SuitFact
+from pegboard.app.suit_facts import SuitFact
 from pegboard.config import Config, InputConfig
 from pegboard.rules.cards import DECK, Card, parse_cards
 from pegboard.rules.events import Crib, Play, Starter

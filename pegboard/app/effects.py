@@ -14,14 +14,20 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pegboard.app.view import Brightness, SuitFact
+from pegboard import lazy
+from pegboard.app.view import Brightness
 from pegboard.rules.events import Event, GameHeader
 from pegboard.rules.facts import Report
 from pegboard.rules.state import GameState
 from pegboard.rules.value import Value, replace
 
-if TYPE_CHECKING:  # the sounds load with audio mode's first sound
-    from pegboard.app.sounds import Sound
+# A field's type behind a seam is named through it, so its annotation still resolves at run
+# time (typing.get_type_hints) without loading the module with this one.
+if TYPE_CHECKING:
+    from pegboard.app import sounds, suit_facts
+else:
+    sounds = lazy.module("pegboard.app.sounds")
+    suit_facts = lazy.module("pegboard.app.suit_facts")
 
 
 class PersistNewGame(Value):
@@ -194,9 +200,9 @@ class FactsEntered(Value):
     __match_args__ = ("card", "facts")
 
     card: str
-    facts: tuple[SuitFact, ...]
+    facts: tuple[suit_facts.SuitFact, ...]
 
-    def __init__(self, card: str, facts: tuple[SuitFact, ...]) -> None:
+    def __init__(self, card: str, facts: tuple[suit_facts.SuitFact, ...]) -> None:
         object.__setattr__(self, "card", card)
         object.__setattr__(self, "facts", facts)
 
@@ -207,9 +213,9 @@ class Earcon(Value):
     __slots__ = ("sound",)
     __match_args__ = ("sound",)
 
-    sound: Sound
+    sound: sounds.Sound
 
-    def __init__(self, sound: Sound) -> None:
+    def __init__(self, sound: sounds.Sound) -> None:
         object.__setattr__(self, "sound", sound)
 
 

@@ -12,7 +12,7 @@ Every card at the table is entered, so the picker is built to need as few action
 * Suits change a score only through a flush or his nobs, so the picker never asks for a plain
   suit. A rank appears once on the wheel, entered with a stand-in suit chosen so that it makes
   no flush and no nobs. When a suit fact could score, holding OK (or the rank key) on that rank
-  switches to it (:class:`~pegboard.app.view.SuitFact`): "J, with nobs" (the jack of the
+  switches to it (:class:`~pegboard.app.suit_facts.SuitFact`): "J, with nobs" (the jack of the
   starter's suit) first, as the likelier, then "7, in the flush" (the same suit as this hand's
   other cards so far, or for the crib, as the starter's), and on a hand's last card "7, flush
   of four" or "7, flush of five" (also the starter's suit). Stand-ins are always cards
@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
 
-from pegboard.app.view import FLUSH_OF, SuitFact
+from pegboard.app.suit_facts import FLUSH_OF, SuitFact
 from pegboard.rules.cards import Card, Rank, Suit
 from pegboard.rules.pegging import score_play
 from pegboard.rules.value import Value

@@ -18,7 +18,7 @@ from pegboard.app import wheels
 from pegboard.app.effects import Effect, Persist, PersistUndo
 from pegboard.app.session import Session
 from pegboard.app.state import AppState, Count
-from pegboard.app.view import FLUSH_OF, SuitFact, suit_words
+from pegboard.app.suit_facts import FLUSH_OF, SuitFact, suit_words
 from pegboard.errors import PegboardError
 from pegboard.rules.cards import DECK, Card, Rank, Suit
 from pegboard.rules.events import Crib, Event, Play, Show, Starter, StarterSuit
@@ -158,7 +158,7 @@ def suit_facts(fact: Fact) -> tuple[SuitFact, ...]:
 
 def fact_words(fact: Fact) -> str:
     """A suit fact in words: "plain", "with nobs", "flush of four", "with nobs, flush of
-    five" (:func:`pegboard.app.view.suit_words`)."""
+    five" (:func:`pegboard.app.suit_facts.suit_words`)."""
     return suit_words(suit_facts(fact))
 
 

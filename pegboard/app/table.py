@@ -22,8 +22,9 @@ from pegboard.app.open_hands import (
 from pegboard.app.picker import rank_label
 from pegboard.app.session import Session
 from pegboard.app.state import AppState, FallBack, Reading, Result, Wheel, WheelScreen
+from pegboard.app.suit_facts import entered_words
 from pegboard.app.teach import turn_card, turn_coach
-from pegboard.app.view import PageKind, PickerView, Screen, View, entered_words
+from pegboard.app.view import PageKind, PickerView, Screen, View
 from pegboard.app.views import board
 from pegboard.app.words import heading, wrap
 from pegboard.coach.help_shape import LINE_WIDTH

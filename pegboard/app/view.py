@@ -47,8 +47,15 @@ the director walking past) sees that no help is given.
 from __future__ import annotations
 
 import enum
+from typing import TYPE_CHECKING
 
+from pegboard import lazy
 from pegboard.rules.value import Value
+
+if TYPE_CHECKING:
+    from pegboard.app import suit_facts
+else:
+    suit_facts = lazy.module("pegboard.app.suit_facts")
 
 
 class Screen(enum.Enum):
@@ -107,57 +114,6 @@ class PageKind(enum.Enum):
     engine's fact of the call, said as it comes)."""
 
 
-class SuitFact(enum.Enum):
-    """What a suit does to a count, as GO or a held OK sets it on a card, a claim or a
-    count. The value is its words: the screen, the 80x24 text panel and the voice all say
-    a fact by them (:func:`suit_words`), and nothing reads them back."""
-
-    PLAIN = "plain"
-    """No flush and no nobs (what a hold or GO goes round to last)."""
-    NOBS = "with nobs"
-    """His nobs: the jack of the starter's suit."""
-    IN_FLUSH = "in the flush"
-    """The suit of the hand's cards so far (a crib's: the starter's), before its last card."""
-    FLUSH_OF_THREE = "flush of three"
-    FLUSH_OF_FOUR = "flush of four"
-    FLUSH_OF_FIVE = "flush of five"
-    NOT_NEEDED = "suit not needed"
-    """A card whose suit decides nothing there (the cut for deal: the lowest rank deals, and
-    a suit breaks no tie): what a hold on it says, in place of "plain", which speaks of a
-    flush and nobs."""
-
-
-    @property
-    def short(self) -> str:
-        """The fact in the fewest letters, where a line is too narrow for its words (large
-        print, a full OLED line): "nobs", "flush 4"."""
-        return _SHORT[self]
-
-
-_SHORT = {SuitFact.PLAIN: "plain", SuitFact.NOBS: "nobs", SuitFact.IN_FLUSH: "flush",
-          SuitFact.FLUSH_OF_THREE: "flush 3", SuitFact.FLUSH_OF_FOUR: "flush 4",
-          SuitFact.FLUSH_OF_FIVE: "flush 5", SuitFact.NOT_NEEDED: "no suit"}
-
-
-FLUSH_OF: dict[int, SuitFact] = {3: SuitFact.FLUSH_OF_THREE, 4: SuitFact.FLUSH_OF_FOUR,
-                                 5: SuitFact.FLUSH_OF_FIVE}
-"""A whole flush by its length (a five-card game's hand of three flushes in three)."""
-
-
-def suit_words(facts: tuple[SuitFact, ...], *, short: bool = False) -> str:
-    """Suit facts in words, the one wording of every output: "with nobs", "flush of four",
-    "with nobs, flush of five", "plain" (empty: no fact set); ``short``: "nobs flush 5"."""
-    if short:
-        return " ".join(fact.short for fact in facts)
-    return ", ".join(fact.value for fact in facts)
-
-
-def entered_words(card: str, facts: tuple[SuitFact, ...]) -> str:
-    """A card with the suit facts set on it, the one wording of the wheel, the screen and the
-    voice: "J, with nobs", "7, flush of four"; the card alone when no fact is set."""
-    return f"{card}, {suit_words(facts)}" if facts else card
-
-
 class Brightness(enum.Enum):
     """Screen brightness: ``DIM`` after a few idle minutes, ``BLANK`` later (burn-in)."""
 
@@ -211,9 +167,10 @@ class PickerView(Value):
     "Starter"). ``facts`` are the suit facts a hold set on the highlighted card (``(NOBS,)``
     for "J, with nobs"; ``(PLAIN,)`` once a hold went round to the card without any; empty
     when no hold chose): typed, so the OLED, the text panel and the voice each word them
-    (:func:`suit_words`) and none reads a label. ``empty`` is what a wheel offering no card
-    says instead, in its parts ("No card fits", "GO says go"): the screen puts each on a
-    line of its own, the text panel and the voice say them together (:attr:`empty_words`).
+    (:func:`~pegboard.app.suit_facts.suit_words`) and none reads a label. ``empty`` is what
+    a wheel offering no card says instead, in its parts ("No card fits", "GO says go"): the
+    screen puts each on a line of its own, the text panel and the voice say them together
+    (:attr:`empty_words`).
     ``spoken`` is the prompt whole, in words, where the screen's line shortens it (the
     starter's suit question with the keypad's keys: "Starter ace: suit for nobs? 1 clubs, 2
     diamonds, 3 hearts, 4 spades"; empty: the prompt as shown). ``keys`` is the keypad's key
@@ -227,7 +184,7 @@ class PickerView(Value):
     prompt: str
     options: tuple[str, ...]
     index: int
-    facts: tuple[SuitFact, ...]
+    facts: tuple[suit_facts.SuitFact, ...]
     empty: tuple[str, ...]
     spoken: str
     keys: tuple[str, ...]
@@ -237,7 +194,7 @@ class PickerView(Value):
         prompt: str,
         options: tuple[str, ...],
         index: int,
-        facts: tuple[SuitFact, ...] = (),
+        facts: tuple[suit_facts.SuitFact, ...] = (),
         empty: tuple[str, ...] = (),
         spoken: str = "",
         keys: tuple[str, ...] = (),
@@ -259,7 +216,7 @@ class PickerView(Value):
     @property
     def fact_words(self) -> str:
         """The highlighted card's suit facts in words ("with nobs"; empty: none set)."""
-        return suit_words(self.facts)
+        return suit_facts.suit_words(self.facts)
 
     @property
     def key_legend(self) -> str:
@@ -276,7 +233,7 @@ class PickerView(Value):
         wheel offering no card, what it says instead (:attr:`empty_words`)."""
         if not self.options:
             return self.empty_words
-        return entered_words(self.candidate, self.facts)
+        return suit_facts.entered_words(self.candidate, self.facts)
 
     @property
     def empty_words(self) -> str:
@@ -350,8 +307,8 @@ class View(Value):
     """``PAIR``: the join code, drawn large beside the QR code."""
     entered: str
     """The card a held rank key entered at once with the one suit fact it could mean, in the
-    words the voice says it (``"J, with nobs"``, :func:`entered_words`), until the next
-    entry; empty: none."""
+    words the voice says it (``"J, with nobs"``,
+    :func:`~pegboard.app.suit_facts.entered_words`), until the next entry; empty: none."""
 
     def __init__(
         self,

@@ -18,7 +18,8 @@ from pegboard.app import picker, private
 from pegboard.app.inputs import Button, InputEvent, KnobTurn, Press, RankKey
 from pegboard.app.picker import Slot, WheelChoice
 from pegboard.app.state import Wheel
-from pegboard.app.view import PickerView, SuitFact
+from pegboard.app.suit_facts import SuitFact
+from pegboard.app.view import PickerView
 from pegboard.rules.cards import DECK, Card, Rank, Suit
 from pegboard.rules.events import Starter
 from pegboard.rules.facts import SaidGo

@@ -29,7 +29,8 @@ import functools
 
 from PIL import Image, ImageDraw
 
-from pegboard.app.view import PickerView, Screen, SideView, View, suit_words
+from pegboard.app.suit_facts import suit_words
+from pegboard.app.view import PickerView, Screen, SideView, View
 from pegboard.ui import text
 from pegboard.ui.marks import link_mark, lock_mark
 from pegboard.ui.text import CHAR_W, LINE_H, draw_text, fit, wrap

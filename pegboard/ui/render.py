@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 from PIL import Image, ImageDraw
 
 from pegboard import lazy
-from pegboard.app.view import Brightness, PickerView, Screen, SideView, View, suit_words
+from pegboard.app.view import Brightness, PickerView, Screen, SideView, View
 from pegboard.ui import text
 from pegboard.ui.marks import (
     BOTTOM_Y,
@@ -47,6 +47,7 @@ from pegboard.ui.text import CHAR_W, LINE_H, draw_text, fit, wrap
 
 if TYPE_CHECKING:
     from pegboard import stats
+    from pegboard.app import suit_facts
     from pegboard.ui import large, qr
     from pegboard.ui import race as race_picture
 else:
@@ -54,6 +55,7 @@ else:
     qr = lazy.module("pegboard.ui.qr")
     race_picture = lazy.module("pegboard.ui.race")
     stats = lazy.module("pegboard.stats")
+    suit_facts = lazy.module("pegboard.app.suit_facts")
 
 COLUMNS = WIDTH // CHAR_W  # 21 characters of small text per line
 
@@ -325,7 +327,7 @@ def fact_line(picker: PickerView, chars: int) -> str:
     line = f"{picker.candidate}: {picker.fact_words}"
     if len(line) <= chars:
         return line
-    return f"{picker.candidate}: {suit_words(picker.facts, short=True)}"
+    return f"{picker.candidate}: {suit_facts.suit_words(picker.facts, short=True)}"
 
 
 def _table_rows(view: View) -> list[str]:

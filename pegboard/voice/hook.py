@@ -23,7 +23,8 @@ from pegboard.app.effects import (
 )
 from pegboard.app.sounds import Sound
 from pegboard.app.state import AppState, Reading
-from pegboard.app.view import View, entered_words
+from pegboard.app.suit_facts import entered_words
+from pegboard.app.view import View
 from pegboard.config import VoiceConfig
 from pegboard.rules.facts import Counted
 from pegboard.voice.acts import DEAL, SCORE, Announcement, Importance, deal_words

@@ -11,7 +11,7 @@ import random
 from dataclasses import dataclass
 from itertools import combinations
 
-from pegboard.app.view import SuitFact
+from pegboard.app.suit_facts import SuitFact
 from pegboard.rules.cards import DECK, Card, Rank, Suit
 from pegboard.rules.fast import rank_key, rank_points
 from pegboard.rules.pegging import score_play

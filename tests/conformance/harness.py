@@ -39,7 +39,8 @@ from pathlib import Path
 
 from pegboard.app import show, table, wheels
 from pegboard.app.state import Reading, WheelScreen
-from pegboard.app.view import PickerView, Screen, SuitFact, View
+from pegboard.app.suit_facts import SuitFact
+from pegboard.app.view import PickerView, Screen, View
 from pegboard.config import Config, InputConfig
 from pegboard.rules.cards import Card, Rank
 from pegboard.rules.events import Go, Muggins, Play
