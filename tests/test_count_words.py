@@ -16,10 +16,9 @@ from pegboard.app.words import cards_lines, count_lines
 from pegboard.cli import main
 from pegboard.coach.help_shape import LINE_WIDTH
 from pegboard.coach.hints import explain_no_score
-from pegboard.rules.awards import number
 from pegboard.rules.cards import DECK, Card, parse_cards
 from pegboard.rules.show import score_hand
-from pegboard.rules.speech import Said, count_phrases, say_breakdown
+from pegboard.rules.speech import Said, count_phrases, number, say_breakdown
 from pegboard.voice.phrases import count_words, no_score_phrase
 
 RULES_PAGE = Path(__file__).resolve().parent.parent / "docs" / "rules.md"

@@ -16,10 +16,10 @@ from pegboard.app.state import AppState
 from pegboard.cli import main
 from pegboard.config import Config
 from pegboard.record import parse_line
-from pegboard.rules.awards import number
 from pegboard.rules.events import Event, GameHeader, Undo
 from pegboard.rules.facts import Counted, GameOver, Scored, ShowStep
 from pegboard.rules.game import Game
+from pegboard.rules.speech import number
 from pegboard.rules.state import PLAY_REASONS, Reason
 from pegboard.rules.value import replace
 from pegboard.voice.acts import Announcement, Importance

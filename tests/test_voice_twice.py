@@ -22,7 +22,7 @@ from functools import cache
 
 import pytest
 
-from pegboard.rules.awards import number
+from pegboard.rules.speech import number
 from pegboard.voice.acts import DEAL, Announcement, Importance
 from tests.support.listening import Listener, owed, true_game
 from tests.support.pace import TablePace

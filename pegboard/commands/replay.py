@@ -22,7 +22,6 @@ from pegboard.commands import paths
 from pegboard.errors import RecordError
 from pegboard.record import decode_lines
 from pegboard.record.reader import Replayer
-from pegboard.rules.awards import number
 from pegboard.rules.cards import Card, EnteredCard
 from pegboard.rules.events import (
     Claim,
@@ -56,6 +55,7 @@ from pegboard.rules.facts import (
     Withdrawn,
 )
 from pegboard.rules.game import Game
+from pegboard.rules.speech import number
 from pegboard.rules.state import GameState, Skunk
 
 

@@ -10,11 +10,11 @@ directly. A hand or crib waiting for its claim is never skipped (:func:`settle_c
 from __future__ import annotations
 
 from pegboard.errors import RuleError
-from pegboard.rules.awards import number
 from pegboard.rules.events import Claim, Crib, Deal, Event, Muggins, Peg, Penalty, Show, Starter
 from pegboard.rules.penalties import Infraction, infraction
 from pegboard.rules.renege import can_take_back, choose_report, reveal_held, take_back
 from pegboard.rules.show_order import advance_show
+from pegboard.rules.speech import number
 from pegboard.rules.state import Award, OpenCall, PenaltyOffer, PendingMuggins, Phase, Reason
 from pegboard.rules.table import Act, Part, Table, side_name
 from pegboard.rules.value import replace

@@ -10,7 +10,6 @@ hands. The very last card pegs 1 ("last card"), or 2 at 31. Five-card cribbage h
 from __future__ import annotations
 
 from pegboard.errors import RuleError
-from pegboard.rules.awards import number
 from pegboard.rules.cards import Card, EnteredCard
 from pegboard.rules.events import Go, Play
 from pegboard.rules.facts import Laid, SaidGo
@@ -18,7 +17,7 @@ from pegboard.rules.pegging import score_play
 from pegboard.rules.renege import check_reneges
 from pegboard.rules.scoring import Breakdown
 from pegboard.rules.show_order import advance_show, named_cards
-from pegboard.rules.speech import say_play
+from pegboard.rules.speech import number, say_play
 from pegboard.rules.state import Award, Phase, Reason, still_held
 from pegboard.rules.table import Act, GoMark, Part, Table, phase_message
 

@@ -11,7 +11,8 @@ for four), a *triple run* (15) and a *double double run* (16)::
 :func:`count_phrases` is that count as values, the one wording the command line, the screen
 and the voice each render. A hand that scores nothing is a "nineteen" (a total no hand can
 make). One card in the play is said with its points: "Fifteen for 2", "Pair royal for 6",
-"Run of 4 for 4"."""
+"Run of 4 for 4". Numbers are spelled here too (:func:`number`), for the short fixed phrases the
+engine puts on awards and in its messages ("go for one", "count is twenty-five")."""
 
 from __future__ import annotations
 
@@ -21,7 +22,34 @@ from pegboard.rules.cards import Card, EnteredCard, Rank
 from pegboard.rules.scoring import Breakdown, ScoreItem
 from pegboard.rules.value import Value
 
-_NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven")
+_NUMBERS = (
+    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+    "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
+    "nineteen", "twenty",
+)
+_TENS = {20: "twenty", 30: "thirty", 40: "forty", 50: "fifty", 60: "sixty", 70: "seventy",
+         80: "eighty", 90: "ninety"}
+
+
+def number(n: int) -> str:
+    """A number in words (0 to 199), as players say scores.
+
+    >>> number(29)
+    'twenty-nine'
+    """
+    if n < 0:
+        return "minus " + number(-n)
+    if n < len(_NUMBERS):
+        return _NUMBERS[n]
+    if n < 100:
+        tens, units = divmod(n, 10)
+        word = _TENS[tens * 10]
+        return word if units == 0 else f"{word}-{_NUMBERS[units]}"
+    hundreds, rest = divmod(n, 100)
+    head = f"{_NUMBERS[hundreds]} hundred"
+    return head if rest == 0 else f"{head} and {number(rest)}"
+
+
 _COUNT_WORDS = {15: "Fifteen", 31: "Thirty-one"}
 
 
@@ -152,7 +180,7 @@ def phrase_words(phrase: Phrase) -> str:
         return f"fifteen {phrase.total}"
     name = phrase.said.value
     if phrase.said is Said.RUN or (phrase.said is Said.DOUBLE_RUN and phrase.length > 3):
-        name += f" of {_NUMBER_WORDS[phrase.length]}"
+        name += f" of {number(phrase.length)}"
     elif phrase.said is Said.FLUSH:
         name += f" of {phrase.length}"
     return f"{name} is {phrase.total}"

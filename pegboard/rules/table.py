@@ -11,12 +11,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from pegboard.errors import InvalidCardError, RuleError
-from pegboard.rules.awards import number
 from pegboard.rules.cards import Card, EnteredCard, Suit, require_distinct
 from pegboard.rules.events import GameHeader, TableOptions
 from pegboard.rules.facts import ClaimOpened, Fact
 from pegboard.rules.result import game_result
 from pegboard.rules.scoring import ScoreItem
+from pegboard.rules.speech import number
 from pegboard.rules.state import (
     Award,
     GameResult,

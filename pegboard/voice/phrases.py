@@ -26,11 +26,11 @@ import re
 from collections.abc import Callable, Sequence
 
 from pegboard.app.view import Screen, View
-from pegboard.rules.awards import number as english_number
 from pegboard.rules.cards import Rank
 from pegboard.rules.facts import Counted, GameOver, PenaltyApplied, Scored, ShowStep
 from pegboard.rules.scoring import Breakdown, ScoreItem
 from pegboard.rules.speech import Said, count_phrases
+from pegboard.rules.speech import number as english_number
 from pegboard.rules.state import PLAY_REASONS, Award, Reason
 from pegboard.rules.value import Value, replace
 

@@ -26,10 +26,10 @@ from pegboard.app.picker import rank_label
 from pegboard.app.session import Session
 from pegboard.config import Config, InputConfig, VoiceConfig
 from pegboard.record import dump
-from pegboard.rules.awards import number
 from pegboard.rules.cards import Card, Rank
 from pegboard.rules.events import Crib, Deal, Event, GameHeader, Go, Play, Starter
 from pegboard.rules.facts import Report, Scored, ShowStep
+from pegboard.rules.speech import number
 from pegboard.rules.state import Phase, Reason
 from pegboard.rules.variants import Rules
 from pegboard.voice.hook import Transcript, VoiceHook
