@@ -190,6 +190,7 @@ SEAMS: Mapping[str, str] = {
                                  "serve) or to check a name given for it",
     "pegboard.web.server": "the scoreboard's server (uvicorn, starlette): only to serve",
     "sqlite3": "club roster only",
+    "json": "pegboard score prints JSON only when asked (--json)",
 }
 """Each lazily imported module, and why it is not imported with the module that uses it."""
 

@@ -93,3 +93,19 @@ def test_help_before_a_command_still_lists_every_command(
         main(["-h", "run"])
     listed = capsys.readouterr().out.replace("\n", " ")
     assert all(words.summary[:30] in listed for words in COMMANDS.values())
+
+
+@pytest.mark.parametrize("json_asked", [False, True])
+def test_score_loads_json_only_to_print_it(json_asked: bool) -> None:
+    argv = ["score", "5H", "5S", "5C", "JD", "--starter", "5D", *(["--json"] if json_asked else [])]
+    code = (
+        "import sys, contextlib, io\n"
+        "from pegboard.cli import main\n"
+        "out = io.StringIO()\n"
+        "with contextlib.redirect_stdout(out):\n"
+        f"    status = main({argv!r})\n"
+        "print(status, 'json' in sys.modules, out.getvalue().startswith('{'))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)
+    assert done.stdout.split() == ["0", str(json_asked), str(json_asked)], done.stderr

@@ -162,8 +162,8 @@ def test_a_seam_loads_its_module_on_first_use() -> None:
     assert "not loaded yet" in repr(seam)
     assert seam.Store is sys.modules[name].Store
     assert "loaded" in repr(seam) and "not" not in repr(seam)
-    with pytest.raises(LookupError, match="'json' is not a lazy seam"):
-        lazy.module("json")
+    with pytest.raises(LookupError, match="'csv' is not a lazy seam"):
+        lazy.module("csv")
 
 
 def test_looking_at_a_seam_does_not_load_its_module() -> None:

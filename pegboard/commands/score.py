@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 from typing import TYPE_CHECKING
 
 from pegboard import lazy
@@ -14,8 +13,11 @@ from pegboard.rules.show import score_hand
 from pegboard.rules.speech import say_breakdown
 
 if TYPE_CHECKING:
+    import json
+
     from pegboard.voice import phrases
 else:
+    json = lazy.module("json")
     phrases = lazy.module("pegboard.voice.phrases")
 
 
