@@ -79,6 +79,14 @@ from pegboard.device.loop import DeviceLoop
 def serve(loop):  # the first screen is drawn: write what is loaded instead of serving keys
     with open({out!r}, "w") as out:
         json.dump(sorted(sys.modules), out)
+    # the protocols Pegboard made so far that no isinstance asks about (typing only)
+    made = [f"{{name}}.{{key}}" for name, module in sorted(sys.modules.items())
+            if name.startswith("pegboard") for key, value in vars(module).items()
+            if isinstance(value, type) and value.__module__ == name
+            and getattr(value, "_is_protocol", False)
+            and not getattr(value, "_is_runtime_protocol", False)]
+    with open({out!r} + ".protocols", "w") as out:
+        json.dump(made, out)
 
 DeviceLoop.run = serve
 from pegboard.cli import main
@@ -147,6 +155,9 @@ def test_the_first_screen_that_takes_a_key_loads_only_what_it_uses(
     helpers = {"pegboard.commands.paths", "pegboard.commands.phone_seats",
                "pegboard.commands.options", "pegboard.commands.collector"}
     assert commands - helpers == {f"pegboard.commands.{command}"}
+    # A protocol only the type checker reads is not made at run time (each costs a class).
+    made = Path(f"{tmp_path / 'modules.json'}.protocols").read_text(encoding="utf-8")
+    assert json.loads(made) == []
 
 
 def test_the_simulators_first_frame_comes_before_its_config_and_its_engine(
