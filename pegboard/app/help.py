@@ -19,7 +19,7 @@ from pegboard.app.keys import list_move, steps
 from pegboard.app.state import AppState, CardEntry, HelpScreen, Page, Reading, Result, Wheel
 from pegboard.app.view import Screen, View
 from pegboard.app.views import board, numbered
-from pegboard.coach.help_shape import in_words
+from pegboard.coach.help_shape import in_lines
 from pegboard.rules.cards import Card, Rank
 from pegboard.rules.events import Dealt, LaidAway, Penalty
 from pegboard.rules.state import GameState
@@ -63,7 +63,7 @@ def help_view(state: AppState, screen: HelpScreen) -> View:
     topic = rulehelp.TOPICS[screen.topic]
     lines = topic.pages[screen.page]
     if screen.page == len(topic.pages) - 1:
-        lines = (*lines, in_words(topic.reference))
+        lines = (*lines, *in_lines(topic.reference))
     return View(Screen.HELP, f"{topic.title} {screen.page + 1}/{len(topic.pages)}", lines,
                 hint="OK next  UNDO back")
 

@@ -17,7 +17,7 @@ from pegboard.app.open_hands import open_hands, open_hands_page
 from pegboard.app.state import AppState, Page, Reading
 from pegboard.app.view import PageKind, Screen
 from pegboard.app.words import no_suits, wrap
-from pegboard.coach.help_shape import in_words, paginate
+from pegboard.coach.help_shape import in_lines, paginate
 from pegboard.errors import PegboardError
 from pegboard.rules.cards import Card
 from pegboard.rules.events import Claim, Deal, Event, Play
@@ -265,6 +265,6 @@ def help_pages(topics: tuple[Topic, ...]) -> list[Page]:
         body = topic.pages
         for number, lines in enumerate(body, start=1):
             title = topic.title if len(body) == 1 else f"{topic.title} {number}/{len(body)}"
-            extra = (in_words(topic.reference),) if number == len(body) else ()
+            extra = in_lines(topic.reference) if number == len(body) else ()
             pages.append(Page(title, (*lines, *extra), screen=Screen.HELP))
     return pages

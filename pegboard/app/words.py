@@ -15,6 +15,7 @@ from pegboard import lazy
 from pegboard.app.state import Count, Page
 from pegboard.app.view import PageKind, Screen
 from pegboard.coach.help_shape import LINE_WIDTH, Continued, wrap_lines
+from pegboard.coach.help_shape import TEXT_WIDTH as TEXT_WIDTH  # the screen's, for the ui
 from pegboard.coach.help_shape import rejoined as rejoined  # the wider outputs' join
 from pegboard.rules.cards import Card
 from pegboard.rules.events import (
@@ -270,9 +271,10 @@ def describe(event: Event, names: tuple[str, ...]) -> str:
     return _ENTRY_NAMES.get(type(event), event.TYPE)
 
 
-def wrap(text: str, width: int = LINE_WIDTH) -> tuple[str, ...]:
-    """Words in lines of at most ``width`` characters (the screen is 21 wide), each line after
-    the first marked as going on from the one before, so that a wider output joins them."""
+def wrap(text: str, width: int = TEXT_WIDTH) -> tuple[str, ...]:
+    """Words in lines of at most ``width`` characters (the screen's text is 21 wide:
+    :data:`TEXT_WIDTH`), each line after the first marked as going on from the one before,
+    so that a wider output joins them."""
     return wrap_lines(text, width)
 
 

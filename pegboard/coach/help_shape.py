@@ -7,10 +7,10 @@ Each :class:`Topic` has an ``id`` (used by ``pegboard rules ID`` and the device 
 page gives one (for example ``ACC 7.3 (2020)``), otherwise the section of the project's rules
 page, ``docs/rules.md``.
 
-Screen pages are at most :data:`PAGE_LINES` lines of at most :data:`LINE_WIDTH` characters:
+Screen pages are at most :data:`PAGE_LINES` lines of at most :data:`TEXT_WIDTH` characters:
 the device's built-in bitmap font is 6 pixels wide, so 21 characters fill the 128-pixel line,
-and four 11-pixel lines leave the top line of the screen for the title. Paragraphs never split
-across pages when they fit on one.
+and four 11-pixel lines leave the top line of the screen for the title. Paragraphs never
+split across pages when they fit on one.
 """
 
 from __future__ import annotations
@@ -23,6 +23,12 @@ from pegboard.rules.value import Value
 
 LINE_WIDTH = 21
 """Characters per screen line (128 pixels / 6-pixel glyphs)."""
+
+TEXT_WIDTH = LINE_WIDTH
+"""Characters of a page's text line as the screen draws it: the whole line (a page that
+scrolls has its marks in its title bar). Every page's words are wrapped at this width, once:
+the screen never breaks a line again (a word left alone on a line of its own, "let" /
+"go:")."""
 
 PAGE_LINES = 4
 """Body lines per screen page (the title takes the first line)."""
@@ -51,7 +57,7 @@ class Continued(Wrapped):
     __slots__ = ()
 
 
-def wrap_lines(text: str, width: int = LINE_WIDTH) -> tuple[str, ...]:
+def wrap_lines(text: str, width: int = TEXT_WIDTH) -> tuple[str, ...]:
     """Words in lines of at most ``width`` characters, each line after the first marked as
     :class:`Continued`; a word longer than a line is a line of its own.
 
@@ -144,7 +150,7 @@ class Topic(Value):
 
 
 def paginate(
-    paragraphs: Iterable[str], *, width: int = LINE_WIDTH, lines: int = PAGE_LINES
+    paragraphs: Iterable[str], *, width: int = TEXT_WIDTH, lines: int = PAGE_LINES
 ) -> tuple[tuple[str, ...], ...]:
     """Wrap paragraphs to ``width`` and pack them into pages of ``lines`` lines.
 
@@ -182,6 +188,13 @@ def in_words(reference: str) -> str:
     ("rules: The play"), never the file they are kept in; a line of its own on a page, never
     run on into the line before it."""
     return Wrapped(reference.replace(f"{RULES_PAGE}, ", "rules: "))
+
+
+def in_lines(reference: str) -> tuple[str, ...]:
+    """A reference in words (:func:`in_words`) wrapped for a page's last lines, its first a
+    line of its own: "rules: The deal, The" / "starter, The play, ...", never broken by the
+    screen again."""
+    return wrap_lines(in_words(reference))
 
 
 def rules_page(*sections: str) -> str:

@@ -32,6 +32,7 @@ from PIL import Image, ImageDraw
 
 from pegboard import lazy
 from pegboard.app.view import Brightness, PickerView, Screen, SideView, View
+from pegboard.app.words import TEXT_WIDTH
 from pegboard.ui import text
 from pegboard.ui.marks import (
     BOTTOM_Y,
@@ -341,6 +342,7 @@ def _table_rows(view: View) -> list[str]:
         prompt = (fact_line(view.picker, COLUMNS - 1) if view.picker.facts
                   else view.entered or view.picker.prompt)
         return [f"{prompt}  {entered}" if entered else prompt]
+    # The last column holds the scroll marks, beside the rows.
     return [part for line in view.lines[view.first_line:] for part in wrap(line, COLUMNS - 1)]
 
 
@@ -359,8 +361,12 @@ def _table_title(image: Image.Image, view: View, y: int, legend: str) -> int:
     return y + LINE_H + 1
 
 
-def _title_bar(image: Image.Image, title: str) -> None:
-    _inverted(image, 0, 0, WIDTH, LINE_H + 1, fit(title, COLUMNS))
+def _title_bar(image: Image.Image, title: str, marks: str = "") -> None:
+    """The inverted title across the top, with ``marks`` (the scroll marks) at its right."""
+    chars = COLUMNS - len(marks)
+    _inverted(image, 0, 0, WIDTH, LINE_H + 1, fit(title, chars))
+    if marks:
+        draw_text(image, WIDTH - text.width(marks) - 1, 0, marks, fill=0)
 
 
 def _list(image: Image.Image, view: View) -> None:
@@ -384,21 +390,37 @@ def _list(image: Image.Image, view: View) -> None:
     _bottom_line(image, view, view.hint)
 
 
+def text_rows(view: View) -> list[str]:
+    """A text screen's rows from ``first_line``: each line as the app wrapped it, at
+    :data:`TEXT_WIDTH`, the screen's whole width (the scroll marks are in the title bar);
+    only a line the app wrote whole, longer than that, is broken here."""
+    return [part for line in view.lines[view.first_line:] for part in wrap(line, TEXT_WIDTH)]
+
+
+def page_rows(view: View) -> list[str]:
+    """The rows of small text a page's lines take on the screen it is read on."""
+    if view.screen in TABLE_SCREENS and view.sides and view.screen is not Screen.PLAY:
+        return _table_rows(view)
+    return text_rows(view)
+
+
 def _text_screen(image: Image.Image, view: View) -> None:
-    _title_bar(image, view.title)
-    rows: list[str] = []
-    for line in view.lines[view.first_line:]:
-        rows.extend(wrap(line, COLUMNS - 1))  # the last column is for the scroll marks
+    """The title bar, then the rows from ``first_line`` across the whole width; a page that
+    scrolls has its marks (▴ more above, ▾ more below) at the right end of the key legend's
+    line, or of the title bar where the legend leaves no room, so that no row gives up a
+    column to them."""
+    rows = text_rows(view)
     room = 4 if view.hint else 5
+    marks = ("▴" if view.first_line > 0 else "") + ("▾" if len(rows) > room else "")
+    legend_room = COLUMNS - (_LINK_W // CHAR_W + 1 if view.link else 0)
+    below = bool(view.hint) and len(view.hint) + 1 + len(marks) <= legend_room
+    _title_bar(image, view.title, "" if below else marks)
     y = LINE_H + 2
     for row in rows[:room]:
         draw_text(image, 0, y, row)
         y += LINE_H
-    if len(rows) > room or view.first_line > 0:
-        if view.first_line > 0:
-            draw_text(image, WIDTH - CHAR_W, LINE_H + 2, "▴")
-        if len(rows) > room:
-            draw_text(image, WIDTH - CHAR_W, LINE_H * room + 2 - LINE_H, "▾")
+    if below and marks:
+        draw_text(image, legend_room * CHAR_W - text.width(marks), _BOTTOM_Y, marks)
     if view.hint:
         _bottom_line(image, view, view.hint)
 
