@@ -594,3 +594,23 @@ def test_a_tap_reaches_the_scoreboard_at_once_not_at_its_next_poll(tmp_path: Pat
             spectator.wait_for(f'"lines":{lines},'.encode(), "the tap's line on the scoreboard")
         finally:
             spectator.close()
+
+
+def test_the_table_line_says_whose_hand_the_starter_waits_for(tmp_path: Path) -> None:
+    """Both seats on phones, Ann dealing, her hand in and Ben's not: the scoreboard's and
+    every phone's table line (``doing``, the same game JSON) names what the table waits for,
+    Ben's hand, never the starter it has not reached; once his hand is in, Ann turns it."""
+    with phone_board(tmp_path, dealer=0) as board:
+        tokens = joined(board)
+        status, data = act(board, tokens[0], {"do": "hand", "dealt": ANN_SIX,
+                                              "away": ANN_SIX[4:]})
+        assert status == 200 and data["taken"], data
+        assert board.game.phase is Phase.STARTER and board.game.dealt[1] is None
+        status, game = request(board.port, "GET", "/api/game")
+        assert status == 200 and game["game"]["doing"] == "Waiting for Ben's hand — deal 1", game
+        assert me(board, tokens[1])["asks"] == "cards"
+        status, data = act(board, tokens[1], {"do": "hand", "dealt": BEN_SIX,
+                                              "away": BEN_SIX[4:]})
+        assert status == 200 and data["taken"], data
+        status, game = request(board.port, "GET", "/api/game")
+        assert game["game"]["doing"] == "Ann turns the starter — deal 1", game

@@ -21,11 +21,13 @@ from typing import TYPE_CHECKING
 from pegboard import lazy
 from pegboard.app import picker
 from pegboard.app.coach import COACH
+from pegboard.app.session import Session
 from pegboard.app.state import AppState, CardEntry, Page, WheelScreen
 from pegboard.app.view import PageKind
 from pegboard.coach.help_shape import Continued, paginate
 from pegboard.rules.cards import Card
 from pegboard.rules.events import TableOptions
+from pegboard.rules.game import Game
 from pegboard.rules.state import GameState, Phase
 
 if TYPE_CHECKING:
@@ -80,6 +82,16 @@ def waiting_for_phones(state: AppState) -> tuple[int, ...]:
     return tuple(seat for seat in hands_to_come(state.session.state, state.table,
                                                 state.phones, open_handed=open_hands(state))
                  if seat in state.phones)
+
+
+def starter_waits_for(game: Game, phones: Collection[int]) -> tuple[int, ...]:
+    """The seats whose hands the starter waits for in ``game``, read off its record (the
+    table options in effect, teaching under a club night's lock not counted) and the seats
+    phones hold (``phones``): what the phones and the scoreboard say the table waits for."""
+    table = Session.resume(game).table
+    club = game.header.club
+    teaching = table.teaching and not (club is not None and club.lock)
+    return hands_to_come(game.state, table, phones, open_handed=teaching and table.open_hands)
 
 
 def hands_to_come(gs: GameState, table: TableOptions, phones: Collection[int], *,

@@ -153,10 +153,12 @@ Failed = Callable[[BaseException], None]
 
 
 def create_app(directory: Path, *, period: float = 0.05, hosts: Collection[str] | None = None,
-               failed: Failed | None = None, extra: Sequence[BaseRoute] = ()) -> Starlette:
+               failed: Failed | None = None, extra: Sequence[BaseRoute] = (),
+               phones: Callable[[], frozenset[int]] | None = None) -> Starlette:
     """The scoreboard for the store at ``directory`` (polled every ``period`` seconds).
     ``extra`` are more routes served behind the same guards (the phone seats' own,
-    :mod:`pegboard.web.phone_app`).
+    :mod:`pegboard.web.phone_app`); ``phones`` tells the seats phones hold (the board's
+    own account, when the board serves the page beside its phones).
 
     ``hosts``: the names a request's ``Host`` may carry (:mod:`pegboard.web.server_hosts`;
     None answers any, for tests in one process). ``failed`` is told if the polling task ever
@@ -167,7 +169,7 @@ def create_app(directory: Path, *, period: float = 0.05, hosts: Collection[str] 
 
     def hub() -> Hub:
         if not hub_box:  # made inside the running loop (its events belong to it)
-            hub_box.append(Hub(directory, period=period))
+            hub_box.append(Hub(directory, period=period, phones=phones))
         return hub_box[0]
 
     @contextlib.asynccontextmanager

@@ -13,6 +13,7 @@ import contextlib
 import json
 import os
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -26,9 +27,12 @@ HISTORY_NAME = "history"
 class Hub:
     """The shared state of the scoreboard and the signal that it changed."""
 
-    def __init__(self, directory: Path, *, period: float = 0.05) -> None:
+    def __init__(self, directory: Path, *, period: float = 0.05,
+                 phones: Callable[[], frozenset[int]] | None = None) -> None:
         self.directory = directory
         self.period = period
+        self.phones = phones  # the seats phones hold, when the board serves the page
+        self._phones: frozenset[int] = frozenset()
         self.follower = Follower(directory)
         self.games = Games(directory)
         self.version = 0  # of the game text
@@ -78,8 +82,12 @@ class Hub:
         if error != self.error:
             self.error = error
             changed = True
+        phones = self.phones() if self.phones is not None else frozenset()
+        if phones != self._phones:  # a phone joined or let go: whom the starter waits for
+            self._phones = phones
+            changed = True
         if changed:
-            self._game = game_json(self.follower) if error is None else None
+            self._game = game_json(self.follower, phones) if error is None else None
             self.game_text = self._encode()
             self.version += 1
             self._wake()

@@ -36,7 +36,8 @@ class PhoneServer:
         self.sock = sock
         self.passes = passes if passes is not None else Passes(passes_folder(store))
         self.app = create_app(store, period=period, hosts=hosts,
-                              extra=phone_routes(desk, self.passes, limits=limits))
+                              extra=phone_routes(desk, self.passes, limits=limits),
+                              phones=lambda: desk.now.phones)
         self.server = uvicorn.Server(guarded_config(self.app, Limits(), own_process=False))
         self._thread = threading.Thread(target=self._serve, name="phones", daemon=True)
         desk.on_change = self._scoreboard_now

@@ -140,8 +140,7 @@ def seat_json(game: Game, seat: int, *, game_id: str | None, phones: Collection[
     club = game.header.club
     table = Session.resume(game).table
     teaching = table.teaching and not (club is not None and club.lock)
-    waiting = open_hands.hands_to_come(gs, table, phones,
-                                       open_handed=teaching and table.open_hands)
+    waiting = open_hands.starter_waits_for(game, phones)
     asked = asks(gs, seat, waiting)
     data: dict[str, Any] = {
         "game": game_id,

@@ -20,8 +20,10 @@ docs/web.md describes every field.
 
 from __future__ import annotations
 
+from collections.abc import Collection, Sequence
 from typing import Any
 
+from pegboard.app import open_hands
 from pegboard.app.picker import rank_label
 from pegboard.app.state import Count
 from pegboard.app.words import (
@@ -45,7 +47,14 @@ from pegboard.rules.facts import (
     Turn,
 )
 from pegboard.rules.fold import fold_reports
-from pegboard.rules.state import GameState, HeldCount, PendingClaim, Phase, Reason
+from pegboard.rules.state import (
+    GameState,
+    HeldCount,
+    PendingClaim,
+    Phase,
+    Reason,
+    SuitQuestion,
+)
 from pegboard.stats import Race, skunk_lines
 from pegboard.ui.race import race_svg
 from pegboard.web.follow import Entry, Follower
@@ -66,8 +75,10 @@ _IN_DEAL = (Phase.STARTER, Phase.PLAY, Phase.SHOW, Phase.CRIB)
 """Phases said with the deal they belong to ("Ben to play — deal 5")."""
 
 
-def game_json(follower: Follower) -> dict[str, Any] | None:
-    """The ``game`` object of ``/api/game``; None when there is no game to show."""
+def game_json(follower: Follower, phones: Collection[int] = ()) -> dict[str, Any] | None:
+    """The ``game`` object of ``/api/game``; None when there is no game to show.
+    ``phones``: the seats phones hold (the board's own account, when the board serves the
+    page), whose hands the starter waits for."""
     game = follower.game
     if game is None:
         return None
@@ -94,7 +105,8 @@ def game_json(follower: Follower) -> dict[str, Any] | None:
         "shown": list(gs.scores),
         "back_pegs": list(gs.back_pegs),
         "phase": gs.phase.value,
-        "doing": doing(turn, names),
+        "doing": doing(turn, names, waiting=open_hands.starter_waits_for(game, phones),
+                       asked=gs.asked),
         "claim": claim_json(turn, names),
         "game_no": gs.game_no,
         "deal_no": gs.deal_no,
@@ -191,17 +203,27 @@ def open_claim(entries: list[Entry]) -> int | None:
                 None)
 
 
-def doing(turn: Turn | None, names: tuple[str, ...]) -> str:
+def doing(turn: Turn | None, names: tuple[str, ...], *, waiting: Sequence[int] = (),
+          asked: SuitQuestion | None = None) -> str:
     """What the table does next, with the name of whoever acts: the engine's turn after the
-    last entry ("Ben shows — deal 1", "Ben to deal"); a score waiting for its owner's claim
-    comes first ("Waiting for Ben's claim: hand — deal 1")."""
+    last entry ("Ben shows — deal 1", "Ben to deal"). What the table waits for first comes
+    first, never the step after it: the hands the starter waits for (``waiting``, the
+    board's account: :func:`pegboard.app.open_hands.starter_waits_for`: "Waiting for Ben's
+    hand — deal 1"), the starter's suit a count waits for (the engine's ``asked``), a
+    score waiting for its owner's claim ("Waiting for Ben's claim: hand — deal 1")."""
     if turn is None:
         return _DOING[Phase.CUT]
 
     def name(seat: int | None) -> str:
         return names[seat] if seat is not None else ""
 
-    if turn.held is not None:
+    if waiting and turn.phase is Phase.STARTER:
+        whose = [f"{names[seat]}'s" for seat in waiting]
+        who = whose[0] if len(whose) == 1 else ", ".join(whose[:-1]) + " and " + whose[-1]
+        text = f"Waiting for {who} {'hand' if len(whose) == 1 else 'hands'}"
+    elif asked is not None:
+        text = f"Waiting for the starter's suit, for {names[asked.player]}'s count"
+    elif turn.held is not None:
         what = "crib" if turn.held.reason is Reason.CRIB else "hand"
         text = f"Waiting for {names[turn.held.player]}'s own count: {what}"
     elif turn.claim is not None:
@@ -211,7 +233,7 @@ def doing(turn: Turn | None, names: tuple[str, ...]) -> str:
             dealer=name(turn.dealer), to_act=name(turn.to_act),
             next_dealer=name(turn.next_dealer))
     if (turn.phase in _IN_DEAL or turn.claim is not None or turn.held is not None
-            ) and turn.deal_no:
+            or asked is not None) and turn.deal_no:
         text += f" — deal {turn.deal_no}"
     return text
 
