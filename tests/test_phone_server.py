@@ -17,6 +17,9 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
 from pegboard.app import machine
 from pegboard.app.machine import initial_state
 from pegboard.app.state import Reading
@@ -45,6 +48,7 @@ from pegboard.web.phone_app import PhoneLimits
 from pegboard.web.phone_desk import Desk
 from tests.support.memory_store import MemoryStore
 from tests.support.phones import WAIT_S, Board, Listener, box_names, phone_board, request
+from tests.support.web import chromium
 
 ANN_SIX = ["5H", "5D", "JC", "4S", "KH", "2C"]
 BEN_SIX = ["6H", "9D", "TC", "3S", "QH", "AC"]
@@ -614,3 +618,35 @@ def test_the_table_line_says_whose_hand_the_starter_waits_for(tmp_path: Path) ->
         assert status == 200 and data["taken"], data
         status, game = request(board.port, "GET", "/api/game")
         assert game["game"]["doing"] == "Ann turns the starter — deal 1", game
+
+
+@pytest.mark.skipif(chromium() is None, reason="needs chromium (`make test` installs it)")
+def test_every_page_says_whose_hand_the_starter_waits_for(
+        browser: Browser, patient: None, tmp_path: Path) -> None:
+    """The same wait in Chromium at a phone's 360 px: the scoreboard and a phone not seated
+    show the table's line, Ben's hand awaited; Ben's phone asks for his cards and Ann's says
+    whom it waits for, neither naming the starter as the next step."""
+    with phone_board(tmp_path, dealer=0) as board:
+        tokens = joined(board)
+        status, data = act(board, tokens[0], {"do": "hand", "dealt": ANN_SIX,
+                                              "away": ANN_SIX[4:]})
+        assert status == 200 and data["taken"], data
+        pages: dict[str, Page] = {}
+        for name, path, token in (("board", "/", None), ("spectator", "/phone", None),
+                                  ("Ann", "/phone", tokens[0]), ("Ben", "/phone", tokens[1])):
+            context = browser.new_context(viewport={"width": 360, "height": 740},
+                                          is_mobile=True, has_touch=True)
+            if token is not None:
+                context.add_init_script(
+                    f"sessionStorage.setItem('pegboard-seat', {json.dumps(token)})")
+            pages[name] = context.new_page()
+            pages[name].goto(f"http://127.0.0.1:{board.port}{path}")
+        for name in ("board", "spectator"):
+            expect(pages[name].locator("#doing")).to_have_text(
+                "Waiting for Ben's hand — deal 1")
+        expect(pages["Ben"].locator("#asked")).to_contain_text("Tap the 6 cards")
+        expect(pages["Ann"].locator("#asked")).to_contain_text("Waiting for Ben's hand")
+        for name in ("Ann", "Ben"):
+            assert "starter" not in pages[name].locator("#doing").inner_text(), name
+        for page in pages.values():
+            page.context.close()
