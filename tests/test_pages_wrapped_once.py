@@ -15,9 +15,11 @@ from pegboard.app.words import wrap
 from pegboard.coach import rulehelp
 from pegboard.coach.help_shape import LINE_WIDTH, TEXT_WIDTH, Wrapped
 from pegboard.rules.cards import Rank
+from pegboard.ui import large
 from pegboard.ui import render as panel
 from pegboard.ui.marks import WIDTH
 from pegboard.ui.text import CHAR_W
+from pegboard.ui.text import wrap as text_wrap
 from tests.support.app_driver import GO, MENU, OK, UNDO, App, started
 
 SIDES = (SideView("Ann", 45, dealer=True), SideView("Ben", 38, to_act=True))
@@ -94,3 +96,12 @@ def test_every_page_a_game_reads_is_wrapped_once() -> None:
     # on the way.
     assert set(seen) >= set(PageKind) - {PageKind.CLUB}, set(PageKind) - set(seen)
     assert seen[PageKind.COUNT] > 50 and seen[PageKind.NOTICE] > 50, seen
+
+
+def test_large_print_wraps_a_notice_once_at_its_own_width() -> None:
+    """The big words are wrapped from the whole sentence, not from each small line: no row
+    is a small line's leftover ("go:" alone)."""
+    title, said = taken_words("P2")
+    view = View(Screen.MESSAGE, title, wrap(said), hint="OK next", large_print=True)
+    rows = large.text_rows(view)
+    assert rows == list(text_wrap(said, large.WORD_CHARS)), rows

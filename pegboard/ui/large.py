@@ -31,6 +31,7 @@ from PIL import Image, ImageDraw
 
 from pegboard.app.suit_facts import suit_words
 from pegboard.app.view import PickerView, Screen, SideView, View
+from pegboard.app.words import rejoined
 from pegboard.ui import text
 from pegboard.ui.marks import link_mark, lock_mark
 from pegboard.ui.text import CHAR_W, LINE_H, draw_text, fit, wrap
@@ -261,13 +262,21 @@ def _list(image: Image.Image, view: View) -> None:
     _legend(image, view)
 
 
+def text_rows(view: View) -> list[str]:
+    """A text screen's rows of big words from ``first_line``: the lines the small screen's
+    width broke are joined again first, so the big words are wrapped once, at their own
+    width, and no row is a small line's leftover alone."""
+    return [row for line in rejoined(view.lines[view.first_line:], by_case=False)
+            for row in wrap(line, WORD_CHARS)]
+
+
 def _text(image: Image.Image, view: View) -> None:
     """The title small and inverted, then the text at twice the size from ``first_line`` (three
     lines, or two above the key legend)."""
     draw = ImageDraw.Draw(image)
     draw.rectangle((0, 0, WIDTH - 1, LINE_H), fill=1)
     draw_text(image, 1, 0, fit(view.title, WIDTH // CHAR_W - 1), fill=0)
-    rows = [row for line in view.lines[view.first_line:] for row in wrap(line, WORD_CHARS)]
+    rows = text_rows(view)
     room = 2 if view.hint else 3
     y = LINE_H + 2
     for row in rows[:room]:
