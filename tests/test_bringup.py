@@ -13,6 +13,7 @@ from luma.core.device import dummy
 from PIL import Image
 
 from pegboard.cli import main
+from pegboard.coach.help_shape import TEXT_WIDTH
 from pegboard.commands.bringup import describe, watch
 from pegboard.config.pins import KEYPAD_LEGENDS
 from pegboard.hw.bringup import (
@@ -30,7 +31,7 @@ from pegboard.hw.bringup import (
 from pegboard.hw.inputs import ButtonPins, EncoderPins, KeypadPins
 from pegboard.link.fwsim import FirmwareProcess
 from pegboard.link.layout import LedConfig, led_index
-from pegboard.link.walk import walk_order, walk_step
+from pegboard.link.walk import walk_order, walk_screen, walk_step
 from pegboard.sim.fakes import FakeClock, MockKeypadMatrix, press_pin, release_pin, turn_encoder
 
 
@@ -231,6 +232,17 @@ def test_a_walk_step_lights_that_hole_alone() -> None:
     assert board.front == (0, 30) and board.back == (0, 30)
     line, _ = walk_step(cfg, 240, 0, 121)
     assert line == "LED 240: the game hole"
+
+
+def test_a_walk_step_on_the_boxs_screen_is_a_fact_a_line_none_broken() -> None:
+    """The box's screen (21 columns) shows the step a fact a line, each short enough that
+    the panel never breaks one ("column" and its number apart)."""
+    cfg = LedConfig()
+    assert walk_screen(cfg, 30, 1, 30) == ("LED 30", "track 2 hole 30", "row 2, column 30")
+    assert walk_screen(cfg, 240, 0, 121) == ("LED 240", "the game hole")
+    longest = max((line for place in walk_order(cfg) for line in walk_screen(cfg, *place)),
+                  key=len)
+    assert len(longest) <= TEXT_WIDTH, longest
 
 
 def test_the_leds_stage_walks_the_strip_on_the_firmware(

@@ -36,7 +36,7 @@ from pegboard.link.fwsim import FirmwareProcess, RecordedFrame
 from pegboard.link.layout import led_config_from
 from pegboard.link.led_board import SerialLedBoard
 from pegboard.link.serial_link import SerialLink
-from pegboard.link.walk import walk_order, walk_step
+from pegboard.link.walk import walk_order, walk_screen, walk_step
 
 if TYPE_CHECKING:
     from pegboard.hw.inputs import InputKit
@@ -261,8 +261,8 @@ def test_the_walk_names_each_hole_and_waits_for_the_board(factory: MockFactory) 
     box.pump(STEP_S)
     cfg = led_config_from(Config().leds)
     first = walk_order(cfg)[0]
-    assert box.page() == (walk_step(cfg, *first)[0],)
-    assert box.page() == ("LED 0: track 1 hole 1 (board row 1, column 1)",)
+    assert box.page() == walk_screen(cfg, *first)
+    assert box.page() == ("LED 0", "track 1 hole 1", "row 1, column 1")
     assert leds.boards == [walk_step(cfg, *first)[1]]
     same(box.display.last, "bringup_walk")
     turn_encoder(factory, A_PIN, B_PIN, -1)  # a detent leaves mid-walk

@@ -45,7 +45,7 @@ from pegboard.hw.bringup import (
 )
 from pegboard.link.board import BoardState
 from pegboard.link.layout import LedConfig, led_config_from
-from pegboard.link.walk import walk_order, walk_step
+from pegboard.link.walk import walk_order, walk_screen, walk_step
 from pegboard.link.wiring import BCM_TO_HEADER
 from pegboard.ui.render import render
 
@@ -337,10 +337,11 @@ class Bench:
             self.lines.extend(("Waiting for the LED", "board (the Pico on", "USB)."))
             return
         if self._walked < len(self._walk):
-            line, lit = walk_step(self._cfg, *self._walk[self._walked])
+            step = self._walk[self._walked]
+            _, lit = walk_step(self._cfg, *step)
             self._walked += 1
             board.show_board(lit)
-            self.lines.append(line)
+            self.lines.extend(walk_screen(self._cfg, *step))
             return
         board.show_board(BoardState.start(self._cfg.tracks))
         self._step_at = None

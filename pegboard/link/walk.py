@@ -21,13 +21,37 @@ def walk_order(cfg: LedConfig) -> list[tuple[int, int, int]]:
 
 
 def walk_step(cfg: LedConfig, led: int, side: int, hole: int) -> tuple[str, BoardState]:
-    """One step of the walk: its line, and the board that lights that hole alone (the skunk
-    markers excepted: the firmware draws them faintly on every board)."""
-    front = [0] * cfg.tracks
-    front[side] = hole
-    if hole == GAME_HOLE:
+    """One step of the walk: its line as a terminal prints it ("LED 30: track 2 hole 30
+    (board row 2, column 30)"), and the board that lights that hole alone (the skunk markers
+    excepted: the firmware draws them faintly on every board)."""
+    place = _place(cfg, side, hole)
+    if place is None:
         where = "the game hole"
     else:
-        row, col = hole_position(cfg, side, hole)
-        where = f"track {side + 1} hole {hole} (board row {row + 1}, column {col + 1})"
-    return f"LED {led}: {where}", BoardState.from_scores(front)
+        where = f"track {side + 1} hole {hole} (board row {place[0]}, column {place[1]})"
+    return f"LED {led}: {where}", _lit(cfg, side, hole)
+
+
+def walk_screen(cfg: LedConfig, led: int, side: int, hole: int) -> tuple[str, ...]:
+    """The same step on the box's screen, each fact a line short enough for it (21
+    columns), so none is broken across two: ("LED 30", "track 2 hole 30", "row 2, column
+    30"), the rows and columns the board's (the page's title names the walk)."""
+    place = _place(cfg, side, hole)
+    if place is None:
+        return (f"LED {led}", "the game hole")
+    return (f"LED {led}", f"track {side + 1} hole {hole}", f"row {place[0]}, column {place[1]}")
+
+
+def _place(cfg: LedConfig, side: int, hole: int) -> tuple[int, int] | None:
+    """The board's row and column (from 1) of ``side``'s ``hole``; None for the game hole."""
+    if hole == GAME_HOLE:
+        return None
+    row, col = hole_position(cfg, side, hole)
+    return row + 1, col + 1
+
+
+def _lit(cfg: LedConfig, side: int, hole: int) -> BoardState:
+    """The board lighting ``side``'s ``hole`` alone."""
+    front = [0] * cfg.tracks
+    front[side] = hole
+    return BoardState.from_scores(front)
