@@ -115,7 +115,8 @@ def test_the_walk_on_the_sims_board_names_the_led_the_firmware_lit(tmp_path: Pat
         for step in parse_script("menu right*4 ok ok ok go"):  # the walk
             sim.press(step)
         assert sim.loop.shown is None  # the tests' pictures, not the app's
-        both = re.compile(r"LED (\d+): track .*brightest: LED (\d+)\b")
+        # The page's lines ("LED 195", "track 1 hole 105", ...) side by side with the frame
+        both = re.compile(r"LED (\d+) \|[^|]*\btrack \d+ hole .*brightest: LED (\d+)\b")
         deadline = time.monotonic() + 60  # a bound on a busy machine, not a speed
         while True:
             matched = [m for m in map(both.search, drawings(out.getvalue())) if m]
