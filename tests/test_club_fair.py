@@ -13,6 +13,7 @@ import json
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -111,8 +112,14 @@ class Club:
 
 @pytest.fixture
 def club(tmp_path: Path) -> Iterator[Club]:
-    made = Club(tmp_path)
-    with Broker(tmp_path / "broker", port=made.port, config=made.config) as broker:
+    with running(Club(tmp_path)) as made:
+        yield made
+
+
+@contextmanager
+def running(made: Club) -> Iterator[Club]:
+    """``made`` with its broker (as ``club setup`` wrote it) running for the ``with``."""
+    with Broker(made.db.parent / "broker", port=made.port, config=made.config) as broker:
         made.broker = broker
         yield made
 

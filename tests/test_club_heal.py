@@ -48,12 +48,11 @@ from pegboard.club.service import Subscriber
 from pegboard.club.standings import adjusted, season, standings
 from pegboard.club.topics import result_topic
 from pegboard.errors import ClubError
-from tests.support.mosquitto import Broker
 from tests.support.stores import rot_table
 from tests.test_club_broker import Client
 from tests.test_club_broker import card as broker_card
 from tests.test_club_director import SEATING, card
-from tests.test_club_fair import Clock, Club
+from tests.test_club_fair import Clock, Club, running
 
 
 @pytest.fixture(autouse=True)
@@ -286,9 +285,7 @@ class TolerantClub(Club):
 
 @pytest.fixture
 def club(tmp_path: Path) -> Iterator[Club]:
-    made = TolerantClub(tmp_path)
-    with Broker(tmp_path / "broker", port=made.port, config=made.config) as broker:
-        made.broker = broker
+    with running(TolerantClub(tmp_path)) as made:
         yield made
 
 

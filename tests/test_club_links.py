@@ -25,18 +25,15 @@ from pegboard.club.publisher import Publisher
 from pegboard.club.rate import RESULTS_BURST
 from pegboard.club.setup import MOST_BOARDS
 from pegboard.club.topics import result_topic, topic
-from tests.support.mosquitto import Broker
 from tests.test_club_broker import card
-from tests.test_club_fair import WAIT_S, Club
+from tests.test_club_fair import WAIT_S, Club, running
 
 FLOOD = 400
 
 
 @pytest.fixture
 def club(tmp_path: Path) -> Iterator[Club]:
-    made = Club(tmp_path)
-    with Broker(tmp_path / "broker", port=made.port, config=made.config) as broker:
-        made.broker = broker
+    with running(Club(tmp_path)) as made:
         yield made
 
 

@@ -24,9 +24,8 @@ from pegboard.club.check import Read
 from pegboard.club.rate import ASK_AGAIN_MOST, Rate
 from pegboard.club.service import Subscriber
 from pegboard.club.topics import result_topic, topic
-from tests.support.mosquitto import Broker
 from tests.test_club_broker import card
-from tests.test_club_fair import WAIT_S, Clock, Club
+from tests.test_club_fair import WAIT_S, Clock, Club, running
 
 BURST = 5
 FLOOD = 50
@@ -34,9 +33,7 @@ FLOOD = 50
 
 @pytest.fixture
 def club(tmp_path: Path) -> Iterator[Club]:
-    made = Club(tmp_path)
-    with Broker(tmp_path / "broker", port=made.port, config=made.config) as broker:
-        made.broker = broker
+    with running(Club(tmp_path)) as made:
         yield made
 
 
