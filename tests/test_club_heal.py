@@ -93,6 +93,18 @@ def picture(db: sqlite3.Connection) -> dict[str, Any]:
             "members": [tuple(row) for row in db.execute("SELECT * FROM member ORDER BY 1")]}
 
 
+def healed_at_start(path: Path, before: dict[str, Any]) -> list[str]:
+    """The service started over ``path``: its results as ``before`` (``picture``); what it
+    said as it started."""
+    said: list[str] = []
+    db = at_start(path, said.append)
+    try:
+        assert picture(db) == before
+    finally:
+        db.close()
+    return said
+
+
 def members_file(folder: Path) -> Path:
     """A roster of the night's four players (one a guest)."""
     path = folder / "members.csv"
@@ -177,12 +189,7 @@ def test_a_torn_journal_tail_is_cut_off_and_the_rest_rebuilds(
     with journal.open("ab") as file:  # a power cut in the middle of the next write
         file.write(b'0badc0de {"seq": 99, "kind": "act", "id": "x')
     rot_table(path, "line")
-    said: list[str] = []
-    db = at_start(path, said.append)
-    try:
-        assert picture(db) == before
-    finally:
-        db.close()
+    said = healed_at_start(path, before)
     assert len(said) == 2 and said[0].startswith("cut off an unfinished write at the end of")
     assert journal.read_bytes().startswith(whole)  # the notice of the rebuild follows
     assert read_journal(journal.read_bytes()).torn == 0
@@ -226,12 +233,7 @@ def test_a_database_from_before_the_journal_starts_one_from_a_copy_and_heals(
     assert base_path(path).exists()
     journal_module._JOURNALS.clear()
     rot_table(path, "revision")
-    said: list[str] = []
-    db = at_start(path, said.append)
-    try:
-        assert picture(db) == before
-    finally:
-        db.close()
+    said = healed_at_start(path, before)
     assert len(said) == 1 and "rebuilt from r.journal" in said[0]
 
 

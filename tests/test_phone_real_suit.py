@@ -207,16 +207,24 @@ def test_refusals_after_a_take_back_list_cards_entered_by_rank_by_rank() -> None
     assert app.game.phase is Phase.PLAY
 
 
-def test_a_crib_naming_a_card_a_stand_in_holds_is_refused_by_its_rank() -> None:
-    """The engine's own refusal, on any entry (here a crib entered with its suits named): a
-    card whose place a card entered by rank alone holds is refused saying that card's rank
-    and where, never that its suit was seen as a fact."""
+def played_to_the_crib() -> Game:
+    """A deal played out to its crib: the starter, a king, entered by its rank alone; Ann's
+    5, 7, 2 and 9 and Ben's 6, 8, 3 and A laid with their suits."""
     c = Card.parse
     game = Game(["Ann", "Ben"])
     for event in (Deal(1), Starter(c("KS"), by_rank=True), Play(0, c("5D")),
                   Play(1, c("6C")), Play(0, c("7H")), Play(1, c("8S")), Play(0, c("2H")),
                   Play(1, c("3S")), Play(0, c("9D")), Play(1, c("AC"))):
         game.push(event)
+    return game
+
+
+def test_a_crib_naming_a_card_a_stand_in_holds_is_refused_by_its_rank() -> None:
+    """The engine's own refusal, on any entry (here a crib entered with its suits named): a
+    card whose place a card entered by rank alone holds is refused saying that card's rank
+    and where, never that its suit was seen as a fact."""
+    c = Card.parse
+    game = played_to_the_crib()
     assert game.state.phase is Phase.CRIB and not game.state.suit_entered(c("5D"))
     before = game.state
     with pytest.raises(RuleError) as refused:

@@ -23,7 +23,7 @@ import pytest
 from pegboard.app.seat_entry import CLASH, in_words, private_reason
 from pegboard.errors import RuleError
 from pegboard.rules.cards import Card
-from pegboard.rules.events import Crib, Deal, Dealt, Go, LaidAway, Penalty, Play, Starter
+from pegboard.rules.events import Crib, Dealt, Go, LaidAway, Penalty, Play, Starter
 from pegboard.rules.game import Game
 from pegboard.rules.state import Phase
 from tests.support.app_driver import GO, OK, new_game
@@ -31,6 +31,7 @@ from tests.support.games import RENEGE_DEAL, scripted_game
 from tests.support.phones import phone_board
 from tests.test_app_keys_answer import refused as refused_on_the_box
 from tests.test_app_keys_answer import taken_back
+from tests.test_phone_real_suit import played_to_the_crib
 from tests.test_phone_server import act, joined
 from tests.test_seat_entry import Phones
 
@@ -156,11 +157,7 @@ def test_a_card_a_stand_in_holds_is_refused_naming_the_rank_in_words() -> None:
     """A card whose place a card entered by its rank alone holds: the box's message names
     that card by its rank's label ("the 5"), its words (a phone's) by its rank in words."""
     c = Card.parse
-    game = Game(["Ann", "Ben"])
-    for event in (Deal(1), Starter(c("KS"), by_rank=True), Play(0, c("5D")),
-                  Play(1, c("6C")), Play(0, c("7H")), Play(1, c("8S")), Play(0, c("2H")),
-                  Play(1, c("3S")), Play(0, c("9D")), Play(1, c("AC"))):
-        game.push(event)
+    game = played_to_the_crib()
     with pytest.raises(RuleError) as error:
         game.push(Crib((c("5D"), c("TC"), c("JD"), c("QH"))))
     tail = "entered by its rank alone (played by Ann) was given that suit, and moves to another"
