@@ -119,8 +119,11 @@ SEAMS: Mapping[str, str] = {
     "pegboard.link.layout": "the LED board's layout: only with an LED board configured",
     "pegboard.link.led_board": "the loop's LED port: only with an LED board configured",
     "pegboard.link.serial_link": "the serial link: only with an LED board configured",
+    "pegboard.device.leds": "the LED board's observer: only with an LED board configured",
     # the voice: not loaded while it is off
-    "pegboard.voice.setup": "the voice as configured: loaded after the first frame",
+    "pegboard.voice.setup": "the voice opened: only with the voice on, or when a player "
+                            "turns audio mode on (the device's voice waits for it, "
+                            "pegboard.device.observers.OnDemand)",
     "pegboard.voice.espeak": "espeak-ng: only with the voice on (or audio mode turned on)",
     "pegboard.voice.hook": "the voice's observer: only with the voice on",
     "pegboard.voice.speaker": "the speaker thread: only with the voice on",

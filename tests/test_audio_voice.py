@@ -199,8 +199,8 @@ def test_say_again_and_say_the_score_are_answered_within_a_second(tmp_path: Path
 
 def test_a_device_with_the_voice_off_opens_it_when_audio_mode_is_turned_on() -> None:
     from pegboard.app.machine import initial_state, step, view
-    from pegboard.device.observers import Seen, Voice
-    from pegboard.voice.setup import OnDemand, voice_for
+    from pegboard.device.build import voice_for
+    from pegboard.device.observers import OnDemand, Seen, Voice
 
     assert isinstance(voice_for(Config().voice, FakeClock()), OnDemand)
     transcript = Transcript()

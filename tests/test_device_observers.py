@@ -24,8 +24,9 @@ from pegboard.app.machine import AppState, initial_state
 from pegboard.app.session import Session
 from pegboard.config import Config
 from pegboard.device.build import APP, outputs
+from pegboard.device.leds import Leds
 from pegboard.device.loop import DeviceLoop
-from pegboard.device.observers import Leds, Oled, Seen, Voice
+from pegboard.device.observers import Oled, Seen, Voice
 from pegboard.device.ports import NoLeds
 from pegboard.errors import StoreError
 from pegboard.hw.inputs import EncoderKit

@@ -23,8 +23,8 @@ from pegboard.app.effects import (
 from pegboard.app.inputs import Button, InputEvent, KnobTurn, Press, Tick
 from pegboard.app.view import Screen, SideView, View
 from pegboard.config import Config, IdleConfig
+from pegboard.device.leds import Leds
 from pegboard.device.loop import STOP, App, DeviceLoop
-from pegboard.device.observers import Leds
 from pegboard.errors import StoreError
 from pegboard.hw.gestures import RawEdge
 from pegboard.hw.inputs import EncoderKit, EncoderStep

@@ -26,9 +26,9 @@ GUIDE = (ROOT / "docs" / "guide.keys").read_text(encoding="utf-8")
 
 NOT_BEFORE_A_KEY = (
     "pegboard.link",  # no LED board in the config
-    "pegboard.voice.espeak", "pegboard.voice.hook", "pegboard.voice.speaker",  # voice off
-    "pegboard.voice.announce", "pegboard.voice.phrases", "pegboard.voice.audio",
-    "pegboard.voice.earcons", "pegboard.app.sounds",  # audio mode's sounds
+    "pegboard.voice",  # voice off: opened if a player turns audio mode on
+    "pegboard.app.sounds",  # audio mode's sounds
+    "pegboard.device.leds",  # the LED board's observer, with the board
     "pegboard.stats", "pegboard.ui.race",  # the race picture of a game's end
     "pegboard.ui.large",  # large print is off
     "pegboard.coach.advice", "pegboard.coach.hints", "pegboard.coach.rulehelp",

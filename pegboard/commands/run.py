@@ -42,7 +42,6 @@ if TYPE_CHECKING:
     from pegboard.service import power
     from pegboard.store import location, peek
     from pegboard.ui import render, splash
-    from pegboard.voice import setup as voice_setup
 else:
     app_view = lazy.module("pegboard.app.view")
     bench = lazy.module("pegboard.device.bench")
@@ -56,7 +55,6 @@ else:
     power = lazy.module("pegboard.service.power")
     render = lazy.module("pegboard.ui.render")
     splash = lazy.module("pegboard.ui.splash")
-    voice_setup = lazy.module("pegboard.voice.setup")
     writable = lazy.module("pegboard.device.writable")
 
 if TYPE_CHECKING:
@@ -140,7 +138,7 @@ def _play(args: argparse.Namespace, config: Config, store: Any,
     state = build.initial_state(config, store)  # the store has logged its notices itself
     # A missing espeak-ng or sound card is logged and the game goes on silently; with the
     # voice off it is loaded only if a player turns audio mode on.
-    speech = voice_setup.voice_for(config.voice, clock, log.warning)
+    speech = build.voice_for(config.voice, clock, log.warning)
     pairing = build.make_pairing(config, store)  # None unless phones are on
     tests = ports.Bringup(  # "Test the box", from the home menu
         open=lambda now: bench.Bench(config, inbox.put, clock, leds=leds),

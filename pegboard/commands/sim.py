@@ -323,7 +323,7 @@ def _interactive(args: argparse.Namespace, config: Config) -> int:
             mirror = _window() if args.window else None
             display = sim_terminal.TerminalDisplay(
                 config.input.kit, extra=leds.status if leds else None, mirror=mirror)
-            speech = voice_setup.voice_for(config.voice, clock, notices.append)
+            speech = build.voice_for(config.voice, clock, notices.append)
             # Pairing is on exactly when the phones' server can listen (docs/phones.md).
             listening = phone_seats.listen(args, config.phones, notices.append)
             config = build.with_phones(config, listening is not None)

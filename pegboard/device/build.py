@@ -11,7 +11,7 @@ from pegboard import lazy
 from pegboard.app import machine
 from pegboard.config import Config, InputConfig
 from pegboard.device.loop import App
-from pegboard.device.observers import Leds, Voice
+from pegboard.device.observers import OnDemand, Voice
 from pegboard.errors import PegboardError
 from pegboard.rules.value import replace
 from pegboard.store import CurrentGame, Recovery, Store
@@ -19,16 +19,19 @@ from pegboard.store.replay import EngineCheck
 
 if TYPE_CHECKING:
     from pegboard.device import club_status, pairing
+    from pegboard.device import leds as led_observer
     from pegboard.hw import factory, gestures, inputs
     from pegboard.link import board as link_board
     from pegboard.link import layout as link_layout
     from pegboard.link import led_board, serial_link, usb_port
+    from pegboard.voice import setup as voice_setup
     from pegboard.web import passes as web_passes
 else:
     factory = lazy.module("pegboard.hw.factory")
     gestures = lazy.module("pegboard.hw.gestures")
     inputs = lazy.module("pegboard.hw.inputs")
     club_status = lazy.module("pegboard.device.club_status")
+    led_observer = lazy.module("pegboard.device.leds")
     pairing = lazy.module("pegboard.device.pairing")
     led_board = lazy.module("pegboard.link.led_board")
     link_board = lazy.module("pegboard.link.board")
@@ -36,10 +39,12 @@ else:
     serial_link = lazy.module("pegboard.link.serial_link")
     usb_port = lazy.module("pegboard.link.usb_port")
     web_passes = lazy.module("pegboard.web.passes")
+    voice_setup = lazy.module("pegboard.voice.setup")
 
 if TYPE_CHECKING:
     from gpiozero import Factory
 
+    from pegboard.config import VoiceConfig
     from pegboard.device.club_status import ClubWatch
     from pegboard.device.observers import Observer, Speech
     from pegboard.device.pairing import PairingPort
@@ -50,8 +55,10 @@ if TYPE_CHECKING:
     from pegboard.link.led_board import SerialLedBoard
     from pegboard.link.usb_port import Opener, Port
     from pegboard.rules.game import Game
+    from pegboard.voice.hook import VoiceHook
 
-# The LED link is imported when the config names a board: without one it is not loaded.
+# The LED link (and its observer) is imported when the config names a board: without one it
+# is not loaded. The voice is imported when it is on, or when a player turns audio mode on.
 # The input kits (and gpiozero under them) are imported when a kit is made: the simulator
 # makes its kit on the first key.
 
@@ -71,12 +78,27 @@ def outputs(speech: Speech[machine.AppState] | None, leds: LedBoard | None,
     if speech is not None:
         found.append(Voice(speech))
     if leds is not None:
-        found.append(Leds(leds))
+        found.append(led_observer.Leds(leds))
     if phones is not None:
         found.append(phones)
     if club is not None:
         found.append(club)
     return found
+
+
+def voice_for(config: VoiceConfig, clock: Clock,
+              notice: Callable[[str], None] | None = None,
+              ) -> VoiceHook | OnDemand:
+    """The device's voice: opened now when ``[voice]`` turns it (or audio mode) on (a voice
+    that cannot work is said to ``notice``, then silence); else one that opens when a player
+    turns audio mode on (:class:`~pegboard.device.observers.OnDemand`), nothing of the voice
+    loaded before."""
+    if config.enabled or config.audio:
+        hook = voice_setup.open_voice(config, clock, notice)
+        if hook is not None:
+            return hook
+        return OnDemand(lambda: None)
+    return OnDemand(lambda: voice_setup.open_voice(replace(config, audio=True), clock, notice))
 
 
 UNIT_STATUS = Path("/var/lib/pegboard-club/club-status.json")

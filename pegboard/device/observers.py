@@ -12,11 +12,17 @@ time of its own (the LED link's heartbeat and retries) also has ``poll(now)`` an
 ``next_deadline()`` (:class:`Polled`): the loop polls it and its events come in as inputs.
 Outputs beside the loop (the LAN page, the club publisher) are separate processes that
 follow the store, never the loop.
+
+An output's observer loads with that output: the LED board's with the board
+(:mod:`pegboard.device.leds`), the phones' pairing port's with phones
+(:mod:`pegboard.device.pairing`), the club publisher's status with a club board
+(:mod:`pegboard.device.club_status`). Every device has the panel's (:class:`Oled`) and the
+voice's (:class:`Voice`): with the voice off, the first key may still turn audio mode on, and
+:class:`OnDemand` opens the voice then, loading nothing of it before.
 """
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Generic, Protocol, TypeVar, runtime_checkable
 
@@ -29,20 +35,17 @@ from pegboard.app.effects import (
     ReadScreen,
     SayAgain,
     SetBrightness,
-    UpdateLeds,
 )
 from pegboard.app.inputs import InputEvent
 from pegboard.app.view import Brightness, View
-from pegboard.errors import PegboardError
 from pegboard.rules.facts import Report
 from pegboard.rules.value import Value
 from pegboard.ui.render import render
 
 if TYPE_CHECKING:
-    from pegboard.device.ports import LedBoard
+    from pegboard.app.state import AppState
     from pegboard.hw.oled import Display
-
-log = logging.getLogger(__name__)
+    from pegboard.voice.hook import VoiceHook
 
 S = TypeVar("S")
 S_contra = TypeVar("S_contra", contravariant=True)
@@ -260,27 +263,50 @@ class Voice(Generic[S]):
         self.speech.close()
 
 
-class Leds(Generic[S]):
-    """The LED board: the pegs the app asked for; the side that scored is the one whose act
-    the engine reported last (kept as it was when a batch pegged nothing)."""
+class OnDemand:
+    """The voice of a device started with it off: nothing of the voice is loaded until a
+    player turns audio mode on (GO held first, or the setup row); then the voice is opened
+    (by ``opener``: :func:`pegboard.voice.setup.open_voice`) and speaks from there on, saying
+    that audio mode is on and the screen. Until then it keeps the last state it was told, in
+    which nothing is new to the voice it opens."""
 
-    def __init__(self, board: LedBoard) -> None:
-        self.board = board
+    def __init__(self, opener: Callable[[], VoiceHook | None]) -> None:
+        self.opener = opener
+        self.hook: VoiceHook | None = None
+        self._tried = False
+        self._last: AppState | None = None
 
-    def saw(self, seen: Seen[S]) -> None:
-        asked = [effect for effect in seen.asked if isinstance(effect, UpdateLeds)]
-        if not asked:
-            return
-        try:
-            self.board.show(asked[-1])
-        except (PegboardError, OSError) as error:  # the link reports itself down
-            log.warning("LED board: %s", error)
+    def begin(self, state: AppState) -> None:
+        self._last = state
 
-    def poll(self, now: float) -> Sequence[InputEvent]:
-        return self.board.poll(now)
+    def stepped(self, state: AppState, changes: Changes | None = None) -> None:
+        self._last = state
 
-    def next_deadline(self) -> float | None:
-        return self.board.next_deadline()
+    def heard(self, state: AppState, view: View, asked: Sequence[Effect],
+              changes: Changes | None = None, *, first: bool = False) -> None:
+        """Forward to the voice once there is one; open it when audio mode comes on."""
+        if self.hook is None and state.audio and not self._tried:
+            self._tried = True  # a voice that cannot work is said once, not every key
+            self.hook = self.opener()
+            if self.hook is not None and self._last is not None:
+                self.hook.begin(self._last)
+        if self.hook is not None:
+            self.hook.heard(state, view, asked, changes, first=first)
+        else:
+            self._last = state
+
+    def read(self, view: View) -> None:
+        if self.hook is not None:
+            self.hook.read(view)
+
+    def again(self) -> None:
+        if self.hook is not None:
+            self.hook.again()
+
+    @property
+    def problem(self) -> str | None:
+        return self.hook.problem if self.hook is not None else None
 
     def close(self) -> None:
-        self.board.close()
+        if self.hook is not None:
+            self.hook.close()

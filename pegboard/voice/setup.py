@@ -1,4 +1,5 @@
-"""The voice chosen by the config, made once at start (the device, ``pegboard sim --voice``).
+"""The voice chosen by the config, opened at start when it is on (the device, ``pegboard sim
+--voice``), or when a player turns audio mode on (:func:`pegboard.device.build.voice_for`).
 
 A voice that cannot work (no espeak-ng, no player, an unknown voice, no sound device) is a
 notice at start and then silence; one that fails later (the player cannot start or reports an
@@ -8,12 +9,11 @@ game never waits on it and never fails because of it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pegboard import lazy
-from pegboard.rules.value import replace
 
 if TYPE_CHECKING:
     from pegboard.voice import espeak, hook, speaker
@@ -23,9 +23,6 @@ else:
     speaker = lazy.module("pegboard.voice.speaker")
 
 if TYPE_CHECKING:
-    from pegboard.app.effects import Changes, Effect
-    from pegboard.app.state import AppState
-    from pegboard.app.view import View
     from pegboard.config import VoiceConfig
     from pegboard.hw.clock import Clock
     from pegboard.voice.hook import Transcript, VoiceHook
@@ -59,63 +56,3 @@ def speech_folder(folder: Path, config: VoiceConfig) -> tuple[VoiceHook, Transcr
     folder.mkdir(parents=True, exist_ok=True)
     transcript = hook.wav_transcript(folder, config)
     return hook.VoiceHook(transcript, language=config.language), transcript
-
-
-class OnDemand:
-    """The voice of a device started with it off: nothing of the voice is loaded until a
-    player turns audio mode on (GO held first, or the setup row); then the voice is opened
-    (by ``opener``: :func:`open_voice`) and speaks from there on, saying that audio mode
-    is on and the screen."""
-
-    def __init__(self, opener: Callable[[], VoiceHook | None]) -> None:
-        self.opener = opener
-        self.hook: VoiceHook | None = None
-        self._tried = False
-        self._last: AppState | None = None
-
-    def begin(self, state: AppState) -> None:
-        self._last = state
-
-    def stepped(self, state: AppState, changes: Changes | None = None) -> None:
-        self._last = state
-
-    def heard(self, state: AppState, view: View, asked: Sequence[Effect],
-              changes: Changes | None = None, *, first: bool = False) -> None:
-        """Forward to the voice once there is one; open it when audio mode comes on."""
-        if self.hook is None and state.audio and not self._tried:
-            self._tried = True  # a voice that cannot work is said once, not every key
-            self.hook = self.opener()
-            if self.hook is not None and self._last is not None:
-                self.hook.begin(self._last)
-        if self.hook is not None:
-            self.hook.heard(state, view, asked, changes, first=first)
-        else:
-            self._last = state
-
-    def read(self, view: View) -> None:
-        if self.hook is not None:
-            self.hook.read(view)
-
-    def again(self) -> None:
-        if self.hook is not None:
-            self.hook.again()
-
-    @property
-    def problem(self) -> str | None:
-        return self.hook.problem if self.hook is not None else None
-
-    def close(self) -> None:
-        if self.hook is not None:
-            self.hook.close()
-
-
-def voice_for(config: VoiceConfig, clock: Clock,
-              notice: Callable[[str], None] | None = None) -> VoiceHook | OnDemand:
-    """The device's voice: open now when ``[voice]`` turns it (or audio mode) on, else one
-    that opens when a player turns audio mode on."""
-    if config.enabled or config.audio:
-        hook = open_voice(config, clock, notice)
-        if hook is not None:
-            return hook
-        return OnDemand(lambda: None)
-    return OnDemand(lambda: open_voice(replace(config, audio=True), clock, notice))
