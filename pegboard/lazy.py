@@ -144,8 +144,8 @@ SEAMS: Mapping[str, str] = {
                              "phones: only when --phones is given or [phones] enabled",
     "pegboard.device.bench": "the bring-up tests (probes, test pattern, LED walk): only when "
                              "the builder picks Test the box",
-    "pegboard.device.ports": "the loop's ports (the bring-up's hooks among them): with the "
-                             "loop, after the first frame",
+    "pegboard.device.ports": "a bring-up probe's report on the loop's queue: only once the "
+                             "builder has picked Test the box",
     "pegboard.device.loop": "the device's loop: after the first frame",
     "pegboard.hw.clock": "the monotonic clock: after the first frame",
     "pegboard.service.notify": "systemd's readiness and watchdog: after the first frame",

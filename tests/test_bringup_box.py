@@ -28,8 +28,8 @@ from pegboard.config import Config
 from pegboard.device import bench
 from pegboard.device.bench import BOUNCE_S, DOUBLE_S, HOLD_S, IDLE_S, STEP_S, Bench, Stage
 from pegboard.device.build import APP, make_kit, outputs
-from pegboard.device.loop import DeviceLoop
-from pegboard.device.ports import Bringup
+from pegboard.device.loop import Bringup, DeviceLoop
+from pegboard.device.ports import BenchReport
 from pegboard.hw.bringup import oled_pattern
 from pegboard.link.board import BoardState
 from pegboard.link.fwsim import FirmwareProcess, RecordedFrame
@@ -288,6 +288,19 @@ def test_nothing_pressed_for_the_idle_limit_gives_the_box_back(factory: MockFact
     box.pump(1)
     assert box.loop.bench is None and box.loop.shown is not None
     assert box.loop.shown.screen is Screen.HOME
+
+
+def test_a_probes_report_queued_as_the_tests_closed_is_dropped(factory: MockFactory) -> None:
+    box = make_box(Config())
+    open_tests(box)
+    box.pump(IDLE_S)
+    assert box.loop.bench is None
+    box.loop.inbox.put(BenchReport(object()))  # a probe's callback, late
+    press_pin(factory, MENU_PIN)
+    box.pump(0.05)
+    release_pin(factory, MENU_PIN)
+    box.pump(0.05)
+    assert isinstance(box.loop.state.screen, Menu)  # the kit's key, and nothing else
 
 
 def test_a_device_without_the_tests_says_so_and_keeps_its_keys(factory: MockFactory) -> None:

@@ -29,6 +29,7 @@ NOT_BEFORE_A_KEY = (
     "pegboard.voice",  # voice off: opened if a player turns audio mode on
     "pegboard.app.sounds",  # audio mode's sounds
     "pegboard.device.leds",  # the LED board's observer, with the board
+    "pegboard.device.ports", "pegboard.device.bench",  # Test the box, from the home menu
     "pegboard.stats", "pegboard.ui.race",  # the race picture of a game's end
     "pegboard.ui.large",  # large print is off
     "pegboard.coach.advice", "pegboard.coach.hints", "pegboard.coach.rulehelp",

@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 
     import pegboard.service.notify as service_notify
     from pegboard.app import view as app_view
-    from pegboard.device import bench, build, ports, writable
+    from pegboard.device import bench, build, writable
     from pegboard.device import loop as device_loop
     from pegboard.hw import clock as hw_clock
     from pegboard.service import power
@@ -51,7 +51,6 @@ else:
     location = lazy.module("pegboard.store.location")
     service_notify = lazy.module("pegboard.service.notify")
     peek = lazy.module("pegboard.store.peek")
-    ports = lazy.module("pegboard.device.ports")
     power = lazy.module("pegboard.service.power")
     render = lazy.module("pegboard.ui.render")
     splash = lazy.module("pegboard.ui.splash")
@@ -140,7 +139,7 @@ def _play(args: argparse.Namespace, config: Config, store: Any,
     # voice off it is loaded only if a player turns audio mode on.
     speech = build.voice_for(config.voice, clock, log.warning)
     pairing = build.make_pairing(config, store)  # None unless phones are on
-    tests = ports.Bringup(  # "Test the box", from the home menu
+    tests = device_loop.Bringup(  # "Test the box", from the home menu
         open=lambda now: bench.Bench(config, inbox.put, clock, leds=leds),
         kit=lambda: build.make_kit(config.input, inbox.put, clock))
     loop = device_loop.DeviceLoop(build.APP, state, kit=kit, inbox=inbox, display=display,

@@ -15,7 +15,7 @@ no SSH. They are ``pegboard bringup``'s probes (:mod:`pegboard.hw.bringup`) and 
    any press (as it is let go) or detent leaves, as it does once the walk is done.
 
 Nothing pressed for :data:`IDLE_S` seconds also leaves. The loop has let go of the input kit
-while the tests run and makes it again after (:class:`~pegboard.device.ports.Bringup`).
+while the tests run and makes it again after (:class:`~pegboard.device.loop.Bringup`).
 """
 
 from __future__ import annotations

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from PIL import Image
 
+from pegboard import lazy
 from pegboard.app.effects import (
     AudioMode,
     BringUp,
@@ -60,19 +61,21 @@ from pegboard.app.effects import (
 from pegboard.app.inputs import InputEvent, KnobTurn, Tick
 from pegboard.app.view import Screen, View
 from pegboard.device.observers import Closing, Oled, Polled, Seen, Voice
-from pegboard.device.ports import BenchReport, Bringup, NoWatchdog
 from pegboard.errors import PegboardError
 from pegboard.rules.value import Value
 from pegboard.ui.render import render
 
 if TYPE_CHECKING:  # the kit's module comes with the kit (the simulator's, on the first key)
+    from pegboard.device import ports
     from pegboard.device.observers import Observer
     from pegboard.device.ports import BenchTests, GameStore, Watchdog
     from pegboard.hw.clock import Clock
     from pegboard.hw.inputs import InputKit, RawInput
     from pegboard.hw.oled import Display
+else:  # the bring-up probes' reports: only once "Test the box" has run
+    ports = lazy.module("pegboard.device.ports")
 
-__all__ = ["STOP", "App", "DeviceLoop", "FrameStats"]
+__all__ = ["STOP", "App", "Bringup", "DeviceLoop", "FrameStats", "NoWatchdog"]
 
 log = logging.getLogger(__name__)
 
@@ -106,6 +109,26 @@ class App(Value, Generic[S]):
         setter(self, "step", step)
         setter(self, "view", view)
         setter(self, "scores", scores)
+
+
+class Bringup:
+    """How the loop hands the box to its bring-up tests and takes it back: ``open(now)`` opens
+    the tests' probes on the pins the kit has let go of (the first call loads them, when the
+    builder picks "Test the box"); ``kit()`` makes the input kit again once the tests are
+    closed."""
+
+    def __init__(self, open: Callable[[float], BenchTests],
+                 kit: Callable[[], InputKit]) -> None:
+        self.open = open
+        self.kit = kit
+
+
+class NoWatchdog:
+    """Not running under systemd's watchdog."""
+
+    def tick(self, now: float) -> bool:
+        """Nothing to ping."""
+        return False
 
 
 class FrameStats:
@@ -167,6 +190,7 @@ class DeviceLoop(Generic[S]):
         self.bringup = bringup
         self.bench: BenchTests | None = None
         """The bring-up tests while they have the inputs and the panel (else None)."""
+        self._benched = False  # whether they ever ran: their probes' reports may still come
         self._bench_asked = False
 
     # -- driving ----------------------------------------------------------------------------
@@ -280,7 +304,7 @@ class DeviceLoop(Generic[S]):
     def _translate(self, item: RawInput | InputEvent) -> list[InputEvent]:
         if isinstance(item, InputEvent):  # ready-made gestures (the simulator's extras)
             return [item]
-        if isinstance(item, BenchReport):
+        if self._benched and isinstance(item, ports.BenchReport):
             return []  # a probe's last report, queued as the tests closed
         return self.kit.translate(item)
 
@@ -303,6 +327,7 @@ class DeviceLoop(Generic[S]):
             self.kit = self.bringup.kit()
             self._notice = View(Screen.MESSAGE, title="Cannot test", lines=(str(error),))
             return
+        self._benched = True
         log.info("bring-up tests started")
         self.oled.picture(self.bench.picture(), self.bench.words())
 

@@ -1,8 +1,13 @@
-"""What the loop needs from the world, as small protocols (the adapters fill them in)."""
+"""What the loop needs from the world, as small protocols (the adapters fill them in), what a
+bring-up probe puts on the loop's queue, and the LED board of a device without one.
+
+A device loads this module only once the builder picks "Test the box" (the probes' reports);
+the loop's own hooks (:class:`~pegboard.device.loop.Bringup`, its watchdog when there is
+none) are the loop's."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from PIL import Image
@@ -13,10 +18,6 @@ from pegboard.app.view import View
 from pegboard.rules.events import Event, GameHeader
 from pegboard.rules.state import GameState
 from pegboard.rules.value import Value
-
-if TYPE_CHECKING:
-    from pegboard.hw.inputs import InputKit
-
 
 # Protocols only the type checker reads (no isinstance on them): not made at run time.
 if TYPE_CHECKING:
@@ -121,17 +122,6 @@ class BenchReport(Value):
         object.__setattr__(self, "report", report)
 
 
-class Bringup:
-    """How the loop hands the box to its bring-up tests and takes it back: ``open(now)`` opens
-    the tests' probes on the pins the kit has let go of; ``kit()`` makes the input kit again
-    once the tests are closed."""
-
-    def __init__(self, open: Callable[[float], BenchTests],
-                 kit: Callable[[], InputKit]) -> None:
-        self.open = open
-        self.kit = kit
-
-
 class NoLeds:
     """No LED board configured: pegs go nowhere and the link never changes."""
 
@@ -152,11 +142,3 @@ class NoLeds:
 
     def close(self) -> None:
         """Nothing to release."""
-
-
-class NoWatchdog:
-    """Not running under systemd's watchdog."""
-
-    def tick(self, now: float) -> bool:
-        """Nothing to ping."""
-        return False

@@ -38,8 +38,7 @@ from pegboard.app.state import AppState
 from pegboard.app.view import View
 from pegboard.config import Config
 from pegboard.device.build import APP, initial_state, make_club_watch, outputs
-from pegboard.device.loop import DeviceLoop
-from pegboard.device.ports import Bringup
+from pegboard.device.loop import Bringup, DeviceLoop
 from pegboard.sim.fakes import FakeClock
 from pegboard.sim.keys import KeyStep
 from pegboard.store import Store
