@@ -14,7 +14,9 @@ from pegboard.app.state import Home, Reading, SetupScreen
 from pegboard.app.view import PageKind
 from pegboard.club.status import write
 from pegboard.config import Config
+from pegboard.device.build import make_club_watch
 from pegboard.device.club_status import ClubWatch
+from pegboard.rules.value import replace
 
 WHY = ("refused by the broker: not authorised for club Tuesday as board board-1 (the broker's "
        "ACL; is club.club right?)")
@@ -74,3 +76,14 @@ def test_the_status_file_is_read_when_due_and_changed(tmp_path: Path) -> None:
     assert list(watch.poll(8.0)) == []  # unreadable: no refusal known, as before
     path.write_text(json.dumps({**status, "waiting": 2}), encoding="utf-8")
     assert list(watch.poll(10.0)) == [ClubStatus(WHY)]
+
+
+def test_a_club_board_reads_the_units_status_file_unless_told_another() -> None:
+    config = Config()
+    assert make_club_watch(config) is None  # no club: nothing is read
+    club = replace(config.club, enabled=True, board="board-1", broker="127.0.0.1:1883")
+    watch = make_club_watch(replace(config, club=club))
+    assert isinstance(watch, ClubWatch)
+    assert watch.path == Path("/var/lib/pegboard-club/club-status.json")  # docs/club.md
+    told = make_club_watch(replace(config, club=replace(club, status_file="/srv/s.json")))
+    assert isinstance(told, ClubWatch) and told.path == Path("/srv/s.json")

@@ -101,8 +101,9 @@ def voice_for(config: VoiceConfig, clock: Clock,
     return OnDemand(lambda: voice_setup.open_voice(replace(config, audio=True), clock, notice))
 
 
-UNIT_STATUS = Path("/var/lib/pegboard-club/club-status.json")
-"""Where pegboard-club.service's publisher writes its status (beside its ``--acked``)."""
+UNIT_STATUS = "/var/lib/pegboard-club/club-status.json"
+"""Where pegboard-club.service's publisher writes its status (beside its ``--acked``): kept as
+text, made a path only on a club board."""
 
 
 def make_club_watch(config: Config) -> ClubWatch[machine.AppState] | None:
@@ -111,7 +112,7 @@ def make_club_watch(config: Config) -> ClubWatch[machine.AppState] | None:
     club = config.club
     if not club.enabled:
         return None
-    return club_status.ClubWatch(Path(club.status_file) if club.status_file else UNIT_STATUS)
+    return club_status.ClubWatch(Path(club.status_file or UNIT_STATUS))
 
 
 def with_phones(config: Config, served: bool) -> Config:
