@@ -12,7 +12,9 @@ from its log line (read as it is, never encoded and decoded again). The rules:
 - a refused line raises :class:`~pegboard.errors.RecordError` ``[SOURCE: ]line N: why``,
   N counted from 1 over every line given (blank lines included);
 - :func:`replay` stops at the first line the reader or the engine refuses and says why, so a
-  caller can keep what came before it and set the rest aside (as the store does).
+  caller can keep what came before it and set the rest aside (as the store does);
+- a replay makes no entry's report until it is read (:meth:`Game.enter`): a game restored
+  reads the last few, and every report read is the one the entry made when applied.
 
 >>> reader = Reader()
 >>> reader.take('{"type": "game", "players": ["Ann", "Ben"]}').players
@@ -27,8 +29,8 @@ pegboard.errors.RecordError: line 3: a second "game" line; a match continues wit
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
-from typing import TextIO
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from typing import TextIO, TypeVar
 
 from pegboard.errors import PegboardError, RecordError
 from pegboard.record.parse import Line, parse_line, parse_object
@@ -36,6 +38,8 @@ from pegboard.rules.events import Event, GameHeader
 from pegboard.rules.facts import Report
 from pegboard.rules.game import Game
 from pegboard.rules.value import Value
+
+R = TypeVar("R")
 
 RawLine = str | Mapping[str, object]
 """A record line as text, or as the JSON object the store decoded from its log line."""
@@ -129,14 +133,25 @@ class Replayer(Reader):
         item = self.take(raw, number)
         if item is None:
             return None
+        return item, self._applied(item, Game.push)
+
+    def enter(self, raw: RawLine, number: int | None = None) -> Line | None:
+        """Read the next line and apply it as :meth:`apply` does, without making the entry's
+        report now (:meth:`Game.enter`: it is made when first read, the same report)."""
+        item = self.take(raw, number)
+        if item is not None:
+            self._applied(item, Game.enter)
+        return item
+
+    def _applied(self, item: Line, apply: Callable[[Game, Event], R]) -> R | None:
         try:
             if isinstance(item, GameHeader):
                 self.game = Game.from_header(item)
-                return item, None
+                return None
             assert self.game is not None  # take() refuses an entry before the header
-            report = self.game.push(item)
+            done = apply(self.game, item)
             self.applied += 1
-            return item, report
+            return done
         except RecordError:
             raise
         except PegboardError as error:
@@ -148,7 +163,7 @@ def read_game(lines: Iterable[RawLine], source: str | None = None) -> Game:
     ``[SOURCE: ]line N: why`` at the first line the reader or the engine refuses."""
     replayer = Replayer(source)
     for raw in lines:
-        replayer.apply(raw)
+        replayer.enter(raw)
     if replayer.game is None:
         raise replayer.empty()
     return replayer.game
@@ -192,7 +207,7 @@ def replay(lines: Iterable[RawLine], source: str | None = None) -> Replay:
     accepted = 0
     for raw in lines:
         try:
-            replayer.apply(raw)
+            replayer.enter(raw)
         except PegboardError as error:
             return _stopped(replayer, accepted, reason(error, replayer.number))
         except Exception as error:  # an engine bug: keep what came before, say what broke

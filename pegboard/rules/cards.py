@@ -121,6 +121,12 @@ class Card(Value):
         if not isinstance(text, str):
             raise InvalidCardError(f"{text!r} is not a card: expected text, {_ACCEPTED}")
         written = text.strip().upper()  # a rank's one or two characters, then a suit's one
+        if cls is Card:
+            # Every way of writing each card, made once: a record's every card is read here.
+            card = _WRITTEN.get(written)
+            if card is None:
+                raise InvalidCardError(f"{text!r} is not a card: expected {_ACCEPTED}")
+            return card
         rank, suit = _RANK_BY_TEXT.get(written[:-1]), _SUIT_BY_TEXT.get(written[-1:])
         if rank is None or suit is None:
             raise InvalidCardError(f"{text!r} is not a card: expected {_ACCEPTED}")
@@ -129,11 +135,10 @@ class Card(Value):
     @property
     def pretty(self) -> str:
         """Display form with the suit symbol, e.g. ``7♥``, ``10♣``."""
-        rank = "10" if self.rank is Rank.TEN else self.rank.symbol
-        return f"{rank}{self.suit.symbol}"
+        return _PRETTY[self.index]
 
     def __str__(self) -> str:
-        return f"{self.rank.symbol}{self.suit.letter}"
+        return _SHORT[self.index]
 
     def __repr__(self) -> str:
         return f"Card.parse({str(self)!r})"
@@ -205,6 +210,17 @@ class EnteredCard(Value):
 
 DECK: tuple[Card, ...] = tuple(Card(rank, suit) for rank in Rank for suit in _SUIT_ORDER)
 """All 52 cards, ordered ace of clubs .. king of spades (``DECK[c.index] is c``-equal)."""
+
+_SHORT = tuple(f"{card.rank.symbol}{card.suit.letter}" for card in DECK)
+"""Each card's canonical form (``str``), by its index."""
+_PRETTY = tuple(f"{'10' if card.rank is Rank.TEN else card.rank.symbol}{card.suit.symbol}"
+                for card in DECK)
+"""Each card's display form (``pretty``), by its index."""
+_WRITTEN = {rank_text + suit_text: DECK[(int(rank) - 1) * 4 + _SUIT_ORDER.index(suit)]
+            for rank_text, rank in _RANK_BY_TEXT.items()
+            for suit_text, suit in _SUIT_BY_TEXT.items()}
+"""Each card by every text :meth:`Card.parse` accepts for it (after ``strip().upper()``): a
+rank's text then a suit's."""
 
 
 def parse_cards(text: str | Iterable[str]) -> list[Card]:

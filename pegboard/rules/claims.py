@@ -205,6 +205,8 @@ def settle_claims(t: Table, event: Event, out: list[Award]) -> None:
     """
     if isinstance(event, Muggins):
         return
+    if not t.pending_claims and t.pending_muggins is None and t.call is None:
+        return  # nothing waits for a claim and no window is open: nothing to settle
     if t.version < 3:
         _settle_before_version_3(t, event)
         return
@@ -212,7 +214,7 @@ def settle_claims(t: Table, event: Event, out: list[Award]) -> None:
         owners = [c.player for c in t.pending_claims]
         if event.player in owners:
             skip = owners.index(event.player)
-            _require_counts_claimed(t, skip, f"claim for {t.name(event.player)}")
+            _require_counts_claimed(t, skip, event)
             # Scores queued before the claimant's own were not claimed; this claim is the
             # next score pegged, so nobody can take them any more.
             _pass_over(t, skip)
@@ -220,7 +222,7 @@ def settle_claims(t: Table, event: Event, out: list[Award]) -> None:
         return
     if isinstance(event, Penalty | Peg):
         return
-    _require_counts_claimed(t, len(t.pending_claims), _doing(t, event))
+    _require_counts_claimed(t, len(t.pending_claims), event)
     if isinstance(event, Deal):
         _pass_over(t, len(t.pending_claims))
         if t.version < 5:
@@ -260,20 +262,23 @@ def _settle_before_version_3(t: Table, event: Event) -> None:
     t.call = None  # any entry shut the window
 
 
-def _require_counts_claimed(t: Table, upto: int, doing: str) -> None:
-    """Refuse to go past a hand or crib still waiting for its owner's claim."""
+def _require_counts_claimed(t: Table, upto: int, event: Event) -> None:
+    """Refuse ``event`` when it would go past a hand or crib still waiting for its owner's
+    claim (the refusal is worded only when made)."""
     owed = next((c for c in t.pending_claims[:upto] if c.reason in COUNTS), None)
     if owed is None:
         return
     owner = t.name(owed.player)
     raise RuleError(
-        f"cannot {doing} yet: {owner}'s {owed.reason} waits for {owner}'s claim (0 if "
+        f"cannot {_doing(t, event)} yet: {owner}'s {owed.reason} waits for {owner}'s claim (0 if "
         f"nothing); each count is pegged before the next is made ({SHOW_RULE})"
     )
 
 
 def _doing(t: Table, event: Event) -> str:
     """What an entry would do, for a refusal."""
+    if isinstance(event, Claim):
+        return f"claim for {t.name(event.player)}"
     if isinstance(event, Crib):
         return "count the crib"
     if isinstance(event, Show):

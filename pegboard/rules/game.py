@@ -81,7 +81,7 @@ from pegboard.rules.history import Entries, Node, same_entries
 from pegboard.rules.own_count import apply_option, apply_own_count, hold_counts
 from pegboard.rules.play import apply_go, apply_play
 from pegboard.rules.renege import claimable_after_win
-from pegboard.rules.report import entry_report, turn
+from pegboard.rules.report import turn
 from pegboard.rules.show_order import apply_crib, apply_show, apply_starter_suit
 from pegboard.rules.state import Award, GameState, Phase
 from pegboard.rules.table import Table, side_name
@@ -114,14 +114,14 @@ class Game:
             if not isinstance(name, str) or not name.strip():
                 raise RuleError(f"player names must be non-empty text, got {name!r}")
         self._header = GameHeader(names, rules)
-        self._node = Node(None, None, Table(self._header), None)
+        self._node = Node(None, None, Table(self._header))
 
     @classmethod
     def from_header(cls, header: GameHeader) -> Game:
         """A new game from a record's first line (its version and table options kept)."""
         game = cls(header.players, header.rules)
         game._header = header
-        game._node = Node(None, None, Table(header), None)
+        game._node = Node(None, None, Table(header))
         return game
 
     def _at(self, node: Node) -> Game:
@@ -194,14 +194,20 @@ class Game:
         """A new game: this one with ``event`` applied (an ``Undo`` takes the last entry
         back), and the entry's report. This game is unchanged; the two share their history.
         Illegal entries raise RuleError."""
-        node, report = _step(self._node, event)
-        return self._at(node), report
+        node, undone = _step(self._node, event)
+        return self._at(node), _report(node, undone)
 
     def push(self, event: Event) -> Report:
         """Apply one entry to this game and report what it did (an ``Undo`` pops). Illegal
         entries raise RuleError and leave the game as it was."""
-        self._node, report = _step(self._node, event)
-        return report
+        self._node, undone = _step(self._node, event)
+        return _report(self._node, undone)
+
+    def enter(self, event: Event) -> None:
+        """Apply one entry as :meth:`push` does, without making its report now: it is made
+        when first read (:attr:`report`, :meth:`reports`), the same report. A game restored
+        from its record enters every entry and reads the reports of the last few."""
+        self._node, _ = _step(self._node, event)
 
     def pop(self) -> Event:
         """Take back the last entry and return it (RuleError when there is nothing to undo)."""
@@ -224,8 +230,9 @@ class Game:
         return self.pop()
 
 
-def _step(node: Node, event: Event) -> tuple[Node, Report]:
-    """The node after ``event`` and its report; ``node`` itself is never changed."""
+def _step(node: Node, event: Event) -> tuple[Node, Report | None]:
+    """The node after ``event`` (whose report is made when first read), and an undo's report;
+    ``node`` itself is never changed."""
     if isinstance(event, Undo):
         parent = node.parent
         if parent is None or node.event is None:
@@ -235,9 +242,15 @@ def _step(node: Node, event: Event) -> tuple[Node, Report]:
     out: list[Award] = []
     _apply(table, event, out)
     hold_counts(node.table, table)
-    report = entry_report(node.table, table, event, out)
-    table.notes = []  # reported: the table is kept as the state after this entry
-    return Node(node, event, table, report), report
+    # The table keeps this entry's notes: its report is made from them when first read.
+    return Node(node, event, table, tuple(out)), None
+
+
+def _report(node: Node, undone: Report | None) -> Report:
+    """The report of the entry that made ``node``, or of the undo that went back to it."""
+    report = undone if undone is not None else node.report
+    assert report is not None  # a node made by an entry has its report
+    return report
 
 
 def _apply(t: Table, event: Event, out: list[Award]) -> None:

@@ -4,6 +4,12 @@ Each :class:`Node` holds one entry, the table after it and the entry's report, a
 the node before it. Games made from one another share their common past, so a new game one
 entry on costs one table copy, whatever the length of the match, and the old game is
 untouched (python-chess keeps a move stack; this is the persistent form of it).
+
+An entry's report is made from the two tables, the one before it and the one after, and the
+awards it pegged (:func:`pegboard.rules.report.entry_report`), when it is first read: both
+tables are never changed once their nodes exist, so the report made later is the report made
+at once, and a record replayed to continue a game (a restore, whose reports nobody reads
+but the last few) does not make one per entry.
 """
 
 from __future__ import annotations
@@ -13,7 +19,8 @@ from typing import overload
 
 from pegboard.rules.events import Event
 from pegboard.rules.facts import Report
-from pegboard.rules.state import GameState
+from pegboard.rules.report import entry_report
+from pegboard.rules.state import Award, GameState
 from pegboard.rules.table import Table
 
 
@@ -21,20 +28,32 @@ class Node:
     """One point of a game's history: ``table`` after ``event`` (the root has no event).
 
     A node's table is never changed once the node exists: the engine applies every entry to a
-    copy. ``state`` is the table's snapshot, made when first asked for.
+    copy. ``state`` is the table's snapshot and ``report`` the entry's report, each made when
+    first asked for (``pegged`` keeps the entry's awards for the report).
     """
 
-    __slots__ = ("_state", "depth", "event", "parent", "report", "table")
+    __slots__ = ("_report", "_state", "depth", "event", "parent", "pegged", "table")
 
     def __init__(
-        self, parent: Node | None, event: Event | None, table: Table, report: Report | None,
+        self, parent: Node | None, event: Event | None, table: Table,
+        pegged: tuple[Award, ...] = (),
     ) -> None:
         self.parent = parent
         self.event = event
         self.table = table
-        self.report = report
+        self.pegged = pegged
         self.depth: int = 0 if parent is None else parent.depth + 1
         self._state: GameState | None = None
+        self._report: Report | None = None
+
+    @property
+    def report(self) -> Report | None:
+        """The report of this node's entry (None for the root), made from the table before
+        it (the parent's), the table after it and the awards it pegged."""
+        if self._report is None and self.parent is not None and self.event is not None:
+            self._report = entry_report(self.parent.table, self.table, self.event,
+                                        self.pegged)
+        return self._report
 
     @property
     def state(self) -> GameState:

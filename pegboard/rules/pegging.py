@@ -35,22 +35,30 @@ def score_play(pile: Sequence[Card]) -> Breakdown:
         )
     if not pile:
         return Breakdown(())
+    return laid_points(pile, count)
+
+
+def laid_points(pile: tuple[Card, ...], count: int) -> Breakdown:
+    """:func:`score_play` of a pile the engine laid card by card: ``count`` its count, every
+    card of it different and the count at most 31, as the engine checked when each card was
+    laid (:func:`pegboard.rules.play.apply_play`), so neither is checked again here."""
     items: list[ScoreItem] = []
     if count == 15:
         items.append(ScoreItem("fifteen", pile, 2))
     elif count == 31:
         items.append(ScoreItem("thirty-one", pile, 2))
-    last = pile[-1]
+    last = pile[-1].rank
     same = 1
-    while same < len(pile) and pile[-1 - same].rank == last.rank:
+    while same < len(pile) and pile[-1 - same].rank is last:
         same += 1
     if same >= 2:
         kind, points = _OF_A_KIND[same]
         items.append(ScoreItem(kind, pile[-same:], points))
     for size in range(len(pile), 2, -1):
         window = pile[-size:]
-        ranks = sorted(int(card.rank) for card in window)
-        if all(ranks[i + 1] - ranks[i] == 1 for i in range(size - 1)):
+        # A card's index is rank-major, so index >> 2 orders the ranks as the ranks do.
+        ranks = sorted([card.index >> 2 for card in window])
+        if ranks[-1] - ranks[0] == size - 1 and len(set(ranks)) == size:
             items.append(ScoreItem("run", window, size))
             break
     return Breakdown(tuple(items))

@@ -13,13 +13,17 @@ from pegboard.errors import RuleError
 from pegboard.rules.cards import Card, EnteredCard
 from pegboard.rules.events import Go, Play
 from pegboard.rules.facts import Laid, SaidGo
-from pegboard.rules.pegging import score_play
+from pegboard.rules.pegging import laid_points
 from pegboard.rules.renege import check_reneges
 from pegboard.rules.scoring import Breakdown
 from pegboard.rules.show_order import advance_show, named_cards
 from pegboard.rules.speech import number, say_play
 from pegboard.rules.state import Award, Phase, Reason, still_held
 from pegboard.rules.table import Act, GoMark, Part, Table, phase_message
+
+
+_REASON = {reason.value: reason for reason in Reason}
+"""Each reason by its value: a scoring item's kind names the reason it is pegged for."""
 
 
 def _require_turn(t: Table, player: int, card: Card | None) -> None:
@@ -74,15 +78,17 @@ def apply_play(t: Table, event: Play, out: list[Award]) -> None:
             if answer is not None and t.options.hands_open else None)
     t.note(Laid(player, card, t.count, t.pile, 0 if answer is None else t.cards_left(answer),
                 EnteredCard.of(card, suit_known=named), held))
-    breakdown = score_play(t.pile)
+    # The pile is the cards laid since the count restarted, each checked unseen and to fit
+    # under 31 as it was laid: scored without checking it again.
+    breakdown = laid_points(t.pile, t.count)
     # Each item is its own award; the last one's sentence is the whole call for the card.
     items = breakdown.items
     acts = [Act(player, tuple(
-        Part(Reason(item.kind), item.points, say_play(Breakdown(items[: i + 1]), t.count), (item,),
-              item.cards)
+        Part(_REASON[item.kind], item.points, say_play(Breakdown(items[: i + 1]), t.count),
+             (item,), item.cards)
         for i, item in enumerate(items)
     ))]
-    all_played = all(t.cards_left(p) == 0 for p in range(t.n))
+    all_played = all(len(cards) == t.hand_size for cards in t.played)
     if t.count == 31:
         _end_count(t, acts, go_point=False, all_played=all_played)
     elif all_played:

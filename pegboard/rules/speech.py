@@ -17,6 +17,7 @@ engine puts on awards and in its messages ("go for one", "count is twenty-five")
 from __future__ import annotations
 
 import enum
+from operator import attrgetter
 
 from pegboard.rules.cards import Card, EnteredCard, Rank
 from pegboard.rules.scoring import Breakdown, ScoreItem
@@ -51,6 +52,9 @@ def number(n: int) -> str:
 
 
 _COUNT_WORDS = {15: "Fifteen", 31: "Thirty-one"}
+
+_BY_RANK = attrgetter("index")
+"""Cards in the order players read them, by rank then suit: a card's index is rank-major."""
 
 
 class Said(enum.StrEnum):
@@ -128,7 +132,7 @@ def count_phrases(breakdown: Breakdown) -> tuple[Phrase, ...]:
         nonlocal total
         points = sum(i.points for i in items)
         total += points
-        cards = tuple(sorted({c for i in items for c in i.cards}, key=lambda c: (c.rank, c.index)))
+        cards = tuple(sorted({c for i in items for c in i.cards}, key=_BY_RANK))
         phrases.append(Phrase(said, points, total, cards, length))
 
     for item in by_kind.get("fifteen", []):
@@ -163,7 +167,7 @@ def cards_text(cards: tuple[Card, ...], entered: frozenset[Card] | None = None) 
     '7♥ 8?'
     """
     return " ".join(_card_text(card, entered)
-                    for card in sorted(cards, key=lambda c: (c.rank, c.index)))
+                    for card in sorted(cards, key=_BY_RANK))
 
 
 def _card_text(card: Card, entered: frozenset[Card] | None) -> str:

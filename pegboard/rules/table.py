@@ -490,9 +490,9 @@ class Table:
         if any(moved):
             # A score pegged: points missed before it can no longer be taken (ACC 10). An act
             # that moves no peg (points back from a side on 0) pegs nothing, so the window
-            # stays as it was.
-            pegged = number(abs(sum(moved)))
-            self.close_muggins(f"{self.name(act.player)} has pegged {pegged} since")
+            # stays as it was. What shut it is worded only when points were open to lapse.
+            self.close_muggins("" if self.pending_muggins is None else (
+                f"{self.name(act.player)} has pegged {number(abs(sum(moved)))} since"))
         start = len(out)
         for part, points in zip(act.parts, moved, strict=True):
             self.scores[side] += points
