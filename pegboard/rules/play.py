@@ -21,7 +21,6 @@ from pegboard.rules.speech import number, say_play
 from pegboard.rules.state import Award, Phase, Reason, still_held
 from pegboard.rules.table import Act, GoMark, Part, Table, phase_message
 
-
 _REASON = {reason.value: reason for reason in Reason}
 """Each reason by its value: a scoring item's kind names the reason it is pegged for."""
 
