@@ -24,8 +24,11 @@ from mypy import api
 
 import pegboard
 from pegboard.app.session import Session
-from pegboard.rules.cards import Card
+from pegboard.rules.cards import Card, parse_cards
 from pegboard.rules.events import Deal, Dealt, LaidAway, Undo
+from pegboard.rules.show import score_hand
+from pegboard.rules.speech import CountWords
+from pegboard.rules.state import Award, Reason
 from pegboard.rules.value import FieldsOf, FrozenInstanceError, Value, replace
 from pegboard.store.games import CurrentGame, FinishedGame, _Game
 from tools.mypy_values import INSTEAD
@@ -46,8 +49,13 @@ def value_types(kind: Callable[[type], bool] = dataclasses.is_dataclass) -> list
     return list(found.values())
 
 
-WORKED_OUT: dict[type, set[str]] = {Card: {"pips", "index"}, Session: {"_memo"}}
+WORKED_OUT: dict[type, set[str]] = {Card: {"pips", "index"}, Session: {"_memo"},
+                                     Award: {"_sentence"}}
 """The slots a value keeps beside its fields, made by its ``__init__``."""
+
+MADE_WHEN_READ: dict[type, set[str]] = {Award: {"sentence"}}
+"""Fields made when first read (a property over the slot named ``_`` and the field), not kept
+in a slot of their own name."""
 
 
 def _plain(cls: type) -> bool:
@@ -78,7 +86,10 @@ def test_every_plain_value_class_names_its_fields_in_its_signature_and_annotatio
         # works out (a card's counting value and index, a session's memo)
         slots = {slot for kind in cls.__mro__ for slot in vars(kind).get("__slots__", ())}
         assert slots - set(names) == WORKED_OUT.get(cls, set()), cls
-        assert set(names) <= slots, cls
+        made = MADE_WHEN_READ.get(cls, set())
+        assert set(names) - made <= slots, cls
+        assert all(f"_{name}" in slots and isinstance(vars(cls)[name], property)
+                   for name in made), cls
         assert "__dict__" not in dir(cls), cls  # nor a slot of its bases' dict
         hints = typing.get_type_hints(cls.__init__)
         parameters = inspect.signature(cls, eval_str=True).parameters
@@ -122,6 +133,34 @@ def test_a_plain_value_is_compared_hashed_shown_and_kept_as_a_frozen_dataclass_i
             assert (seat, held) == (0, cards)
         case _:
             pytest.fail("a positional pattern names the fields in order")
+
+
+def test_a_counts_award_says_its_words_when_first_read_and_is_the_award_made_with_them(
+) -> None:
+    hand, starter = tuple(parse_cards("5H 5S JC 4D")), Card.parse("6C")
+    counted = score_hand(hand, starter)
+    words = CountWords("Ann", False, hand, counted, frozenset((*hand, starter)))
+    text = words.text()
+    assert text == ("Ann: hand 4♦ 5♥ 5♠ J♣: Fifteen 2 (5♥ J♣), fifteen 4 (5♠ J♣), fifteen 6 "
+                    "(4♦ 5♥ 6♣), fifteen 8 (4♦ 5♠ 6♣), a double run is 16, and his nob is 17")
+    assert CountWords("", True, hand, counted, frozenset()).text().startswith(
+        "crib 4? 5? 5? J?: Fifteen 2 (5? J?), ")
+
+    def made() -> Award:
+        return Award.counted(0, 0, counted.total, Reason.HAND, words, counted.items, hand)
+
+    said = Award(0, 0, counted.total, Reason.HAND, text, counted.items, hand)
+    assert made() == said and said == made() and hash(made()) == hash(said)
+    assert repr(made()) == repr(said) and made() != Award.counted(
+        0, 0, counted.total, Reason.HAND, CountWords("Ben", False, hand, counted, frozenset()),
+        counted.items, hand)
+    award = made()
+    assert award.sentence == text and award.sentence is award.sentence  # made once, kept
+    for kept in (copy.copy(made()), copy.deepcopy(made()), pickle.loads(pickle.dumps(made())),
+                 replace(made(), points=counted.total)):
+        assert kept == said and kept.sentence == text and type(kept) is Award
+    with pytest.raises(FrozenInstanceError, match="'sentence'"):
+        award.sentence = "x"  # type: ignore[misc]
 
 
 def test_a_value_class_makes_its_fields_getter_when_first_compared_and_each_derived_its_own(

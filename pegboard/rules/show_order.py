@@ -15,7 +15,7 @@ from pegboard.rules.facts import Counted, ShowStep
 from pegboard.rules.renege import check_reneges
 from pegboard.rules.scoring import Breakdown, ScoreItem
 from pegboard.rules.show import score_hand
-from pegboard.rules.speech import cards_text, say_breakdown
+from pegboard.rules.speech import CountWords
 from pegboard.rules.state import Award, Phase, Reason, SuitQuestion
 from pegboard.rules.table import Act, Part, Table, distinct, phase_message
 
@@ -214,12 +214,6 @@ def turned(t: Table) -> EnteredCard:
     return EnteredCard(t.starter.rank, t.starter_suit)
 
 
-def _said(breakdown: Breakdown, entered: frozenset[Card]) -> str:
-    """A count in words; a card whose suit was not entered (the starter's, or a card the
-    wheel gave a suit) is said by its rank alone, never with a stand-in suit."""
-    return say_breakdown(breakdown, entered)
-
-
 def _count_hand(t: Table, player: int, hand: tuple[Card, ...], out: list[Award]) -> None:
     assert t.starter is not None
     breakdown = counted(t, hand, crib=False)
@@ -227,10 +221,8 @@ def _count_hand(t: Table, player: int, hand: tuple[Card, ...], out: list[Award])
     entered = _entered(t, hand)
     t.note(ShowStep(player, Counted.HAND, hand, _scored_with(t), breakdown, laid=laid,
                     turned=turned(t), entered=entered))
-    part = Part(
-        Reason.HAND, breakdown.total,
-        f"hand {cards_text(hand, entered)}: {_said(breakdown, entered)}", breakdown.items, hand,
-    )
+    part = Part(Reason.HAND, breakdown.total, CountWords("", False, hand, breakdown, entered),
+                breakdown.items, hand)
     act = Act(player, (part,))
     if t.rules.muggins or breakdown.total:
         t.peg(act, out)
@@ -345,11 +337,8 @@ def _crib_counted(t: Table, out: list[Award]) -> None:
     entered = _entered(t, cards)
     t.note(ShowStep(t.dealer, Counted.CRIB, cards, _scored_with(t), breakdown,
                     turned=turned(t), entered=entered))
-    part = Part(
-        Reason.CRIB, breakdown.total,
-        f"crib {cards_text(cards, entered)}: {_said(breakdown, entered)}", breakdown.items,
-        cards,
-    )
+    part = Part(Reason.CRIB, breakdown.total, CountWords("", True, cards, breakdown, entered),
+                breakdown.items, cards)
     dealer = t.dealer
     if t.rules.muggins or breakdown.total:
         t.peg(Act(dealer, (part,)), out)

@@ -219,6 +219,47 @@ def say_breakdown(breakdown: Breakdown, entered: frozenset[Card] | None = None) 
     return text[0].upper() + text[1:]
 
 
+class CountWords(Value):
+    """A hand's or the crib's count as its award says it, ``Ann: hand 5♥ 6♣ 9♠ 10♦: Fifteen
+    2 (5♥ 10♦), ...`` (its cards as :func:`cards_text` reads them, its count as
+    :func:`say_breakdown` says it, both with ``entered``: a card whose suit was not entered,
+    the starter's or one the card wheel gave a suit, is said by its rank alone, never with a
+    stand-in suit), kept as what it says until it is
+    first read (:meth:`text`): a game restored from its record counts every hand again, and
+    reads the words of none. ``owner`` is the name put before it once the count is pegged for
+    a seat ("" while it is not: the text then starts at ``hand``)."""
+
+    __slots__ = ("breakdown", "cards", "crib", "entered", "owner")
+    __match_args__ = ("owner", "crib", "cards", "breakdown", "entered")
+
+    owner: str
+    crib: bool
+    cards: tuple[Card, ...]
+    breakdown: Breakdown
+    entered: frozenset[Card]
+
+    def __init__(
+        self,
+        owner: str,
+        crib: bool,
+        cards: tuple[Card, ...],
+        breakdown: Breakdown,
+        entered: frozenset[Card],
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "owner", owner)
+        setter(self, "crib", crib)
+        setter(self, "cards", cards)
+        setter(self, "breakdown", breakdown)
+        setter(self, "entered", entered)
+
+    def text(self) -> str:
+        """The words."""
+        said = (f"{'crib' if self.crib else 'hand'} {cards_text(self.cards, self.entered)}: "
+                f"{say_breakdown(self.breakdown, self.entered)}")
+        return f"{self.owner}: {said}" if self.owner else said
+
+
 def say_play(breakdown: Breakdown, count: int, *, closing: str | None = None) -> str:
     """What a player says for one card laid in the play (``count`` is the count it makes).
 

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Collection, Sequence
+from typing import TYPE_CHECKING
 
 from pegboard.rules.cards import DECK, Card, EnteredCard, Rank, Suit
 from pegboard.rules.scoring import ScoreItem
+from pegboard.rules.speech import CountWords
 from pegboard.rules.value import Value
 from pegboard.rules.variants import Rules
 
@@ -95,6 +97,7 @@ class Award(Value):
     """
 
     __slots__ = (
+        "_sentence",
         "cancels",
         "cards",
         "items",
@@ -102,7 +105,6 @@ class Award(Value):
         "points",
         "reason",
         "rule",
-        "sentence",
         "side",
     )
     __match_args__ = ("player", "side", "points", "reason", "sentence", "items", "cards", "rule",
@@ -135,11 +137,31 @@ class Award(Value):
         setter(self, "side", side)
         setter(self, "points", points)
         setter(self, "reason", reason)
-        setter(self, "sentence", sentence)
+        setter(self, "_sentence", sentence)
         setter(self, "items", items)
         setter(self, "cards", cards)
         setter(self, "rule", rule)
         setter(self, "cancels", cancels)
+
+    @classmethod
+    def counted(cls, player: int, side: int, points: int, reason: Reason, words: CountWords,
+                items: tuple[ScoreItem, ...], cards: tuple[Card, ...]) -> Award:
+        """The award of a hand or crib counted, its ``sentence`` the count's ``words``, made
+        when first read (:class:`~pegboard.rules.speech.CountWords`): the same award, equal
+        to one made with the words' text, by the same fields."""
+        award = cls(player, side, points, reason, "", items, cards)
+        object.__setattr__(award, "_sentence", words)
+        return award
+
+    if not TYPE_CHECKING:  # the type checker reads ``sentence`` as the field it is
+
+        @property
+        def sentence(self) -> str:
+            said = self._sentence
+            if not isinstance(said, str):
+                said = said.text()
+                object.__setattr__(self, "_sentence", said)  # made once, then kept
+            return said
 
     def to_json(self) -> dict[str, object]:
         """The replay --json form: ``{"player": P, "points": K, "reason": "..."}``, with

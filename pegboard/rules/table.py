@@ -16,7 +16,7 @@ from pegboard.rules.events import GameHeader, TableOptions
 from pegboard.rules.facts import ClaimOpened, Fact
 from pegboard.rules.result import game_result
 from pegboard.rules.scoring import ScoreItem
-from pegboard.rules.speech import number
+from pegboard.rules.speech import CountWords, number
 from pegboard.rules.state import (
     Award,
     GameResult,
@@ -38,14 +38,16 @@ from pegboard.rules.value import Value
 
 
 class Part(Value):
-    """One piece of a scoring act before it is pegged."""
+    """One piece of a scoring act before it is pegged. ``sentence`` says it (without the
+    seat's name, which the award puts before it); a hand's or the crib's count says it in
+    words made when first read (:class:`~pegboard.rules.speech.CountWords`)."""
 
     __slots__ = ("cards", "items", "points", "reason", "sentence")
     __match_args__ = ("reason", "points", "sentence", "items", "cards")
 
     reason: Reason
     points: int
-    sentence: str
+    sentence: str | CountWords
     items: tuple[ScoreItem, ...]
     cards: tuple[Card, ...]
 
@@ -53,7 +55,7 @@ class Part(Value):
         self,
         reason: Reason,
         points: int,
-        sentence: str,
+        sentence: str | CountWords,
         items: tuple[ScoreItem, ...] = (),
         cards: tuple[Card, ...] = (),
     ) -> None:
@@ -496,11 +498,18 @@ class Table:
         start = len(out)
         for part, points in zip(act.parts, moved, strict=True):
             self.scores[side] += points
-            award = Award(
-                player=act.player, side=side, points=points, reason=part.reason,
-                sentence=f"{self.name(act.player)}: {part.sentence}",
-                items=part.items, cards=part.cards,
-            )
+            said = part.sentence
+            if isinstance(said, str):
+                award = Award(
+                    player=act.player, side=side, points=points, reason=part.reason,
+                    sentence=f"{self.name(act.player)}: {said}",
+                    items=part.items, cards=part.cards,
+                )
+            else:  # a count: its words are made when first read
+                words = CountWords(self.name(act.player), said.crib, said.cards,
+                                   said.breakdown, said.entered)
+                award = Award.counted(act.player, side, points, part.reason, words,
+                                      part.items, part.cards)
             self.awards = (*self.awards, award)
             out.append(award)
         if self.scores[side] != before:
