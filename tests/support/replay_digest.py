@@ -59,6 +59,11 @@ from one seed."""
 
 SEED = 3
 
+BY_RANK = ("two-dealt", "two-muggins", "four-reneges")
+"""Generated tables played again as the box enters them: every starter named with
+``by_rank`` (the deal's other cards entered by rank alone, their suits the card wheel's), so
+the counts name only the cards whose suits were entered."""
+
 
 def canonical(value: object, seen: dict[int, tuple[object, str]] | None = None) -> str:
     """``value`` written out whole, the same under any hash seed: a value by its class and
@@ -116,12 +121,19 @@ def record_lines(path: Path) -> list[dict[str, object]]:
             if line.strip()]
 
 
-def generated_lines(players: int, options: dict[str, object]) -> list[dict[str, object]]:
-    """A seeded generated game written as a record and read back as objects."""
+def generated_lines(players: int, options: dict[str, object], *, by_rank: bool = False,
+                    ) -> list[dict[str, object]]:
+    """A seeded generated game written as a record and read back as objects (``by_rank``:
+    every starter marked as the box enters it)."""
     game = random_game(SEED, players, **options)  # type: ignore[arg-type]
     buffer = io.StringIO()
     record.write(buffer, game.header, game.events)
-    return [json.loads(line) for line in buffer.getvalue().splitlines() if line.strip()]
+    lines: list[dict[str, object]] = [json.loads(line) for line in
+                                      buffer.getvalue().splitlines() if line.strip()]
+    if by_rank:
+        lines = [{**line, "by_rank": True} if line["type"] == "starter" else line
+                 for line in lines]
+    return lines
 
 
 def games() -> Iterator[tuple[str, list[dict[str, object]]]]:
@@ -130,6 +142,9 @@ def games() -> Iterator[tuple[str, list[dict[str, object]]]]:
         yield path.relative_to(ROOT).as_posix(), record_lines(path)
     for name, players, options in GENERATED:
         yield f"generated/{name}/{SEED}", generated_lines(players, options)
+        if name in BY_RANK:
+            yield (f"generated/{name}/{SEED}/by-rank",
+                   generated_lines(players, options, by_rank=True))
 
 
 def digest(lines: list[dict[str, object]]) -> dict[str, object]:
