@@ -30,6 +30,8 @@ NOT_BEFORE_A_KEY = (
     "pegboard.app.sounds",  # audio mode's sounds
     "pegboard.device.leds",  # the LED board's observer, with the board
     "pegboard.device.ports", "pegboard.device.bench",  # Test the box, from the home menu
+    "pegboard.device.pairing", "pegboard.device.phones",  # phones off: their observer, server
+    "pegboard.device.club_status",  # the club publisher's status: only on a club board
     "pegboard.stats", "pegboard.ui.race",  # the race picture of a game's end
     "pegboard.ui.large",  # large print is off
     "pegboard.coach.advice", "pegboard.coach.hints", "pegboard.coach.rulehelp",
@@ -121,11 +123,22 @@ def _game_in_progress(store: Path) -> None:
         run_script(parse_script("\n".join(GUIDE.splitlines()[:20])), Config(), opened)
 
 
-def _run_loads(store: Path, out: Path) -> set[str]:
-    code = SERVE.format(out=str(out), argv=["run", "--display", "dummy", "--store", str(store)])
+EXAMPLE = ROOT / "systemd" / "config.example.toml"
+"""The config a box is installed with (systemd/install.sh): every feature it leaves off stays
+unloaded as with no config at all."""
+
+
+def _run_loads(store: Path, out: Path, config: Path | None = None) -> set[str]:
+    argv = ["run", "--display", "dummy", "--store", str(store),
+            *(["--config", str(config)] if config is not None else [])]
+    code = SERVE.format(out=str(out), argv=argv)
     subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True,
                    env={**os.environ, "GPIOZERO_PIN_FACTORY": "mock"})
     return set(json.loads(out.read_text(encoding="utf-8")))
+
+
+def _installed_run_loads(store: Path, out: Path) -> set[str]:
+    return _run_loads(store, out, EXAMPLE)
 
 
 def _sim_loads(store: Path, out: Path) -> set[str]:
@@ -138,24 +151,26 @@ def _sim_loads(store: Path, out: Path) -> set[str]:
     return set(json.loads(out.read_text(encoding="utf-8")))
 
 
-@pytest.mark.parametrize("command", ["sim", "run"])
+@pytest.mark.parametrize("command", ["sim", "run", "run installed"])
 def test_the_first_screen_that_takes_a_key_loads_only_what_it_uses(
     command: str, tmp_path: Path,
 ) -> None:
     store = tmp_path / "store"
     _game_in_progress(store)
-    loads = _sim_loads if command == "sim" else _run_loads
+    loads = {"sim": _sim_loads, "run": _run_loads, "run installed": _installed_run_loads}[command]
     loaded = loads(store, tmp_path / "modules.json")
     assert {"pegboard.app.machine", "pegboard.rules.game", "pegboard.ui.render"} <= loaded
     lazy = NOT_BEFORE_A_KEY + NOT_IN_THE_SIMULATOR if command == "sim" else NOT_BEFORE_A_KEY
     assert sorted(name for name in loaded for heavy in lazy
                   if name == heavy or name.startswith(heavy + ".")) == []
-    if command == "run":
+    if command != "sim":
         assert set(PINS[:3]) <= loaded
+    if command == "run installed":
+        assert "tomllib" in loaded  # the installed config file was read
     commands = {name for name in loaded if name.startswith("pegboard.commands.")}
     helpers = {"pegboard.commands.paths", "pegboard.commands.phone_seats",
                "pegboard.commands.options", "pegboard.commands.collector"}
-    assert commands - helpers == {f"pegboard.commands.{command}"}
+    assert commands - helpers == {f"pegboard.commands.{command.split()[0]}"}
     # A protocol only the type checker reads is not made at run time (each costs a class).
     made = Path(f"{tmp_path / 'modules.json'}.protocols").read_text(encoding="utf-8")
     assert json.loads(made) == []
