@@ -54,13 +54,23 @@ def laid_points(pile: tuple[Card, ...], count: int) -> Breakdown:
     if same >= 2:
         kind, points = _OF_A_KIND[same]
         items.append(ScoreItem(kind, pile[-same:], points))
-    for size in range(len(pile), 2, -1):
-        window = pile[-size:]
-        # A card's index is rank-major, so index >> 2 orders the ranks as the ranks do.
-        ranks = sorted([card.index >> 2 for card in window])
-        if ranks[-1] - ranks[0] == size - 1 and len(set(ranks)) == size:
-            items.append(ScoreItem("run", window, size))
+    # The longest run at the end of the pile: the last ``size`` cards are a run when their
+    # ranks are all different and span ``size`` ranks. Widened a card at a time from the last
+    # one, until a rank comes twice (no wider window can be a run then). A card's index is
+    # rank-major, so index >> 2 orders the ranks as the ranks do.
+    ranks: set[int] = set()
+    low = high = pile[-1].index >> 2
+    run = 0
+    for size in range(1, len(pile) + 1):
+        rank = pile[-size].index >> 2
+        if rank in ranks:
             break
+        ranks.add(rank)
+        low, high = min(low, rank), max(high, rank)
+        if size >= 3 and high - low == size - 1:
+            run = size
+    if run:
+        items.append(ScoreItem("run", pile[-run:], run))
     return Breakdown(tuple(items))
 
 
