@@ -115,16 +115,16 @@ if TYPE_CHECKING:
 
 
     class Speech(Protocol[S_contra]):
-        """The voice as the loop drives it (:class:`pegboard.voice.hook.VoiceHook`): told the
-        reports each batch added and withdrew, asked to repeat or to read a view. Each call only
-        queues work for the voice's own thread, so speaking never holds up a key."""
+        """The voice as the loop drives it (:class:`pegboard.voice.hook.VoiceHook`): told each
+        batch of keys whole (its state, view, the effects asked and the reports it added and
+        withdrew), for the facts and, in audio mode, the keys' sounds and the screen's words;
+        asked to repeat or to read a view. Each call only queues work for the voice's own
+        thread, so speaking never holds up a key."""
 
-        def begin(self, state: S_contra) -> None:
-            """The state at start: nothing in it is new."""
-
-        def stepped(self, state: S_contra, changes: Changes) -> None:
-            """A batch of steps made ``state`` (and it is saved): ``changes``, the reports it
-            added and withdrew."""
+        def heard(self, state: S_contra, view: View, asked: Sequence[Effect],
+                  changes: Changes | None = None, *, first: bool = False) -> None:
+            """One batch of keys (``first``: the state at start, in which nothing is new),
+            with the reports it added and withdrew."""
 
         def read(self, view: View) -> None:
             """Read ``view`` aloud."""
@@ -157,18 +157,6 @@ class Polled(Protocol):
 
     def next_deadline(self) -> float | None:
         """When :meth:`poll` must next run."""
-
-
-@runtime_checkable
-class Audible(Protocol[S_contra]):
-    """A voice with audio mode (:class:`pegboard.voice.hook.VoiceHook`): told each batch of
-    keys whole (its state, view and the effects asked), for the keys' sounds and the
-    screen's words besides the facts."""
-
-    def heard(self, state: S_contra, view: View, asked: Sequence[Effect],
-              changes: Changes | None = None, *, first: bool = False) -> None:
-        """One batch of keys (``first``: the state at start), with the reports it added and
-        withdrew."""
 
 
 class Oled(Generic[S]):
@@ -238,16 +226,10 @@ class Voice(Generic[S]):
         self.speech = speech
 
     def saw(self, seen: Seen[S]) -> None:
-        speech = self.speech
         changes = seen.changes
-        told = seen.stepped or changes != Changes()  # (time passing may save an entry too)
-        if isinstance(speech, Audible):
-            if seen.first or told:
-                speech.heard(seen.state, seen.view, seen.asked, changes, first=seen.first)
-        elif seen.first:
-            speech.begin(seen.state)
-        elif told:
-            speech.stepped(seen.state, changes)
+        # (time passing may save an entry too)
+        if seen.first or seen.stepped or changes != Changes():
+            self.speech.heard(seen.state, seen.view, seen.asked, changes, first=seen.first)
         for effect in seen.asked:
             if isinstance(effect, SayAgain):
                 self.speech.again()
@@ -275,12 +257,6 @@ class OnDemand:
         self.hook: VoiceHook | None = None
         self._tried = False
         self._last: AppState | None = None
-
-    def begin(self, state: AppState) -> None:
-        self._last = state
-
-    def stepped(self, state: AppState, changes: Changes | None = None) -> None:
-        self._last = state
 
     def heard(self, state: AppState, view: View, asked: Sequence[Effect],
               changes: Changes | None = None, *, first: bool = False) -> None:
