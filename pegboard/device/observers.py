@@ -227,7 +227,8 @@ class Voice(Generic[S]):
 
     def saw(self, seen: Seen[S]) -> None:
         changes = seen.changes
-        # (time passing may save an entry too)
+        # told at start, and whenever a key was taken or an entry saved (time passing may
+        # save one too)
         if seen.first or seen.stepped or changes != Changes():
             self.speech.heard(seen.state, seen.view, seen.asked, changes, first=seen.first)
         for effect in seen.asked:
