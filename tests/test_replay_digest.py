@@ -11,11 +11,16 @@ the entry.
 from __future__ import annotations
 
 import json
+import sys
+import threading
 
 import pytest
 
+from pegboard.record.reader import replay
 from pegboard.rules.cards import Card
 from pegboard.rules.events import Deal, Play
+from pegboard.rules.facts import Report
+from pegboard.rules.game import Game
 from tests.support.replay_digest import (
     DIGEST,
     ROOT,
@@ -71,3 +76,36 @@ def test_a_changed_entry_changes_the_digest_from_that_entry_on() -> None:
     mine, theirs = now["applied"], was["applied"]
     assert isinstance(mine, list) and isinstance(theirs, list)
     assert mine[:20] == theirs[:20] and mine[20] != theirs[20]
+
+
+def test_a_report_made_when_first_read_is_one_object_whichever_thread_reads_it_first() -> None:
+    # The loop's thread and the phones' server both read a restored game's reports, and the
+    # voice knows a withdrawn report by identity: first reads of one entry's report on several
+    # threads must give one object. Switching threads every microsecond puts one thread's
+    # switch inside another's making of a report many times over, in each of several restores.
+    lines = record_lines(ROOT / "examples" / "muggins.jsonl")
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        for _ in range(4):
+            restored = replay(lines).game
+            assert restored is not None
+            start = threading.Barrier(3)
+            read: list[tuple[Report, ...]] = []
+
+            def reader(game: Game = restored, start: threading.Barrier = start,
+                       read: list[tuple[Report, ...]] = read) -> None:
+                start.wait(timeout=30)
+                read.append(game.reports())
+
+            threads = [threading.Thread(target=reader) for _ in range(3)]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join(timeout=60)
+            first, *others = read
+            assert len(others) == 2 and len(first) > 200
+            for other in others:
+                assert all(one is two for one, two in zip(first, other, strict=True))
+    finally:
+        sys.setswitchinterval(interval)

@@ -9,11 +9,14 @@ An entry's report is made from the two tables, the one before it and the one aft
 awards it pegged (:func:`pegboard.rules.report.entry_report`), when it is first read: both
 tables are never changed once their nodes exist, so the report made later is the report made
 at once, and a record replayed to continue a game (a restore, whose reports nobody reads
-but the last few) does not make one per entry.
+but the last few) does not make one per entry. A report is made once, whichever thread reads
+it first: the loop and the phones' server both read a game's reports, and the voice knows a
+withdrawn report by identity.
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator, Sequence
 from typing import overload
 
@@ -22,6 +25,9 @@ from pegboard.rules.facts import Report
 from pegboard.rules.report import entry_report
 from pegboard.rules.state import Award, GameState
 from pegboard.rules.table import Table
+
+_MAKING = threading.Lock()
+"""Held while a node's report is made, so two threads reading it first get one object."""
 
 
 class Node:
@@ -51,8 +57,10 @@ class Node:
         """The report of this node's entry (None for the root), made from the table before
         it (the parent's), the table after it and the awards it pegged."""
         if self._report is None and self.parent is not None and self.event is not None:
-            self._report = entry_report(self.parent.table, self.table, self.event,
-                                        self.pegged)
+            with _MAKING:
+                if self._report is None:  # another thread may have made it meanwhile
+                    self._report = entry_report(self.parent.table, self.table, self.event,
+                                                self.pegged)
         return self._report
 
     @property
