@@ -208,7 +208,10 @@ class Subscriber:
         """Batches the intake has stored (and acknowledged): a test waits on :attr:`took`."""
         self.connected = threading.Event()
         """Set while the service's own connection (live states, the night) is up and
-        subscribed."""
+        subscribed: once the broker has acknowledged the subscription, as a live state sent
+        before that is not delivered (only the newest, retained, is)."""
+        self._live_subscription: int | None = None
+        """The message id of the live states' subscription waiting for its acknowledgement."""
         self._credentials = (username, password, ca_file)
         self._failures = Failures(log, broker[0], broker[1], ca_file, "the standings service")
         # Its own connection: the boards' live states and availability, and the club's night
@@ -227,6 +230,7 @@ class Subscriber:
         else:
             self._sweep.on_connect = self._on_sweep_connect
         self.client.on_connect = self._on_connect
+        self.client.on_subscribe = self._on_subscribe
         self.client.on_message = self._on_live_message
         self.client.on_disconnect = self._on_disconnect
         # The census: the results' topics at QoS 0, to learn the boards, never a result.
@@ -343,14 +347,26 @@ class Subscriber:
                         *self.broker, reason)
             return
         self._failures.connected()
-        client.subscribe([(board_filter(self.club, STATE), 0),
-                          (board_filter(self.club, ONLINE), 0)])
+        _, self._live_subscription = client.subscribe([(board_filter(self.club, STATE), 0),
+                                                       (board_filter(self.club, ONLINE), 0)])
         try:
             with self._db_lock:
                 self._night_sent = None  # the broker may have lost it (a crash): again
                 self.publish_night(self._database())
         except (sqlite3.Error, ClubError) as error:
             log.error("the club's night not published: %s", error)
+
+    def _on_subscribe(self, client: mqtt.Client, userdata: object, mid: int,
+                      reasons: list[ReasonCode], properties: Properties | None) -> None:
+        """The broker acknowledged a subscription: the live states' makes the service
+        connected (a refused one is logged, and the connection is not called up)."""
+        if mid != self._live_subscription:
+            return
+        refused = [str(reason) for reason in reasons if reason.is_failure]
+        if refused:
+            log.error("the broker %s:%d refused the live states' subscription: %s",
+                      *self.broker, ", ".join(refused))
+            return
         self.connected.set()
         log.info("subscribed to the boards' live states on %s:%d", *self.broker)
 
