@@ -233,17 +233,23 @@ def _game_in_progress(store: Path) -> None:
 
 
 def _game_far_along(store: Path) -> None:
-    """The first :data:`FAR_ALONG` lines of :data:`EXAMPLE` written into ``store``."""
+    """The first :data:`FAR_ALONG` lines of :data:`EXAMPLE` written into ``store`` as the
+    device writes them: each entry with the scores it left, which the first frame reads."""
     import json
 
+    from pegboard.record.reader import Replayer
     from pegboard.store import Store
 
     header, *entries = [json.loads(line) for line in
                         EXAMPLE.read_text(encoding="utf-8").splitlines()[:FAR_ALONG]]
+    replayer = Replayer(str(EXAMPLE))
+    replayer.enter(header)
     with Store(store, owner="bench") as opened:
         opened.new_game(header)
         for entry in entries:
-            opened.append(entry)
+            replayer.enter(entry)
+            assert replayer.game is not None
+            opened.append(entry, scores=replayer.game.state.scores)
 
 
 def _lines(store: Path) -> int:
