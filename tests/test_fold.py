@@ -14,7 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from pegboard.app.machine import initial_state
+from pegboard.app.machine import initial_state, view
+from pegboard.app.state import GameOverScreen
+from pegboard.app.view import Screen
 from pegboard.cli import main
 from pegboard.coach.lessons import lessons
 from pegboard.config import Config
@@ -25,6 +27,7 @@ from pegboard.rules.facts import DealEnded, GameOver
 from pegboard.rules.fold import REASON_ORDER, Fold, fold_reports
 from pegboard.rules.game import Game
 from pegboard.rules.state import PLAY_REASONS, Reason, Skunk
+from pegboard.rules.value import replace
 from pegboard.stats import replay_record, summary_from_json, summary_json
 from pegboard.store.index import GameIndex
 from pegboard.web.follow import Entry, Follower
@@ -205,9 +208,10 @@ def test_every_consumer_reads_the_one_fold(name: str, lines: list[str], tmp_path
     assert lessons(game) == taught
 
     # The app's race picture at the end of the game.
-    if game.state.winner is not None:
-        state = initial_state(Config(), resume=game)
-        assert state.race == last.race.scores
+    if game.state.winner is not None:  # restored on its result, its score race shown
+        restored = initial_state(Config(), resume=game)
+        chart = view(replace(restored, screen=GameOverScreen(race_shown=True)))
+        assert chart.screen is Screen.RACE and chart.race == last.race.scores
 
     # The LAN page, live: the race of the entries the follower read, in the page's JSON.
     entries = [Entry(number, report.event, report)

@@ -69,9 +69,7 @@ if TYPE_CHECKING:
     from pegboard.app import held_counts, open_hands, private, resuit
     from pegboard.app import pages as app_pages
     from pegboard.app import teach as teaching
-    from pegboard.rules import fold
 else:
-    fold = lazy.module("pegboard.rules.fold")
     held_counts = lazy.module("pegboard.app.held_counts")
     open_hands = lazy.module("pegboard.app.open_hands")
     app_pages = lazy.module("pegboard.app.pages")
@@ -182,12 +180,7 @@ def settle(state: AppState, effects: list[Effect] | None = None) -> Result:
         done.append(Persist(Deal(), session.report))
         state = replace(state, session=session, award=dealt_award(state.award, session,
                                                                   list(awards)))
-    screen = table_screen(state)
-    if isinstance(screen, GameOverScreen) and not state.race:
-        state = replace(state, race=race(state))
-    elif not isinstance(screen, GameOverScreen) and state.race:
-        state = replace(state, race=())  # a win withdrawn (a renege claimed after it)
-    return replace(state, screen=screen), tuple(done)
+    return replace(state, screen=table_screen(state)), tuple(done)
 
 
 def dealt_award(award: str, session: Session, awards: list[Award]) -> str:
@@ -300,7 +293,7 @@ def undo(state: AppState) -> Result:
         effects.append(Persist(option, session.report))
     state = replace(
         state, session=session, award=f"Undone: {describe(last, session.state.names)}",
-        race=(), offers_shown=min(state.offers_shown, len(session.state.offers)), entered="",
+        offers_shown=min(state.offers_shown, len(session.state.offers)), entered="",
         phone_made=phone_made,
     )
     # An offer the undone entry answered (a penalty applied, an offer let pass) stands again:
@@ -526,12 +519,3 @@ def standing_offers(session: Session) -> tuple[PenaltyOffer, ...]:
                  if not offer.resolved and not offer.passed
                  and replace(offer, passed=False) in found)
 
-
-def race(state: AppState) -> tuple[tuple[int, ...], ...]:
-    """Each side's score after every deal of the game just ended (for the race picture): the
-    race of the engine's reports folded (:mod:`pegboard.rules.fold`), from all zeros to the
-    final score, the winner at the target."""
-    session = state.session
-    assert session is not None
-    game = session.game
-    return fold.fold_reports(game.header, game.reports()).game.race.scores

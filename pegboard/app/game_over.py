@@ -1,12 +1,20 @@
 """The end of a game: who won, the skunk and the game points, all on one screen; GO shows
 the score race; OK starts the match's next game or leaves the game for the history.
 
+The score race is folded from every entry's report (:mod:`pegboard.rules.fold`), so it is
+made when GO first shows it, once for the game (:func:`race`), never for the result: a game
+restored on its result reads only the reports the result shows (:func:`ended`).
+
 A club game (its header names a club seat) is confirmed first: OK is each player's press, in
 seat order, entered as a ``confirm`` for the seat named on the screen; once every seat has
 confirmed, OK goes on as in any game. UNDO takes back the last press."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from pegboard import lazy
 from pegboard.app import flow, menus
 from pegboard.app.inputs import InputEvent
 from pegboard.app.keys import steps
@@ -16,14 +24,17 @@ from pegboard.app.view import Screen, View
 from pegboard.app.views import board
 from pegboard.app.words import result_lines
 from pegboard.rules.events import Confirm, NewGame
-from pegboard.rules.facts import GameOver
+from pegboard.rules.facts import GameOver, Report
 from pegboard.rules.value import replace
 
+if TYPE_CHECKING:
+    from pegboard.rules import fold
+else:
+    fold = lazy.module("pegboard.rules.fold")
 
-def race(state: AppState, screen: GameOverScreen, event: InputEvent) -> Result:
+
+def race_or_result(state: AppState, screen: GameOverScreen, event: InputEvent) -> Result:
     """GO switches between the result and the score race of the game."""
-    if not state.race:
-        return state, ()
     return replace(state, screen=GameOverScreen(not screen.race_shown)), ()
 
 
@@ -36,7 +47,7 @@ def next_game(state: AppState, screen: GameOverScreen, event: InputEvent) -> Res
         return flow.enter(state, Confirm(seat))
     gs = state.session.state
     if gs.match.winner is None and gs.rules.match_games > 1:
-        return flow.enter(replace(state, race=()), NewGame())
+        return flow.enter(state, NewGame())
     return menus.finish(state)
 
 
@@ -52,19 +63,19 @@ def scroll(state: AppState, screen: GameOverScreen, event: InputEvent) -> Result
 
 def take_back(state: AppState, screen: GameOverScreen, event: InputEvent) -> Result:
     """UNDO takes back the entry that won the game."""
-    return flow.undo(replace(state, race=()))
+    return flow.undo(state)
 
 
 def view(state: AppState, screen: GameOverScreen) -> View:
     assert state.session is not None
     gs = state.session.state
-    if screen.race_shown and state.race:
-        return replace(board(gs, Screen.RACE, "Score race"), race=state.race,
+    if screen.race_shown:
+        return replace(board(gs, Screen.RACE, "Score race"), race=race(state.session),
                        hint="GO result  OK next")
     title, lines = result_lines(gs)
     kind = Screen.MATCH if gs.match.winner is not None and gs.rules.match_games > 1 \
         else Screen.GAME_OVER
-    hint = "OK next  GO race" if state.race else "OK next"
+    hint = "OK next  GO race"
     seat = awaiting(state.session)
     if seat is not None:  # a club game: each player confirms the result with one press
         hint = f"OK {gs.names[seat][:7]} confirms"
@@ -76,7 +87,7 @@ def view(state: AppState, screen: GameOverScreen) -> View:
         lines = (*lines, f"Spread {over.spread} (from {gs.rules.target})")
     if state.teaching and seat is None:
         lines = (*lines, REVIEW_LINE)  # a learner finds the review where the game ends
-    return replace(base, lines=lines, race=state.race, hint=hint,
+    return replace(base, lines=lines, hint=hint,
                    first_line=screen.scroll if state.setup.large_print else 0)
 
 
@@ -84,14 +95,41 @@ REVIEW_LINE = "MENU: the review"
 """The game-over screen's line, with teaching on, saying where the game's review is."""
 
 
+def race(session: Session) -> tuple[tuple[int, ...], ...]:
+    """Each side's score after every deal of the game just ended (for the race picture): the
+    race of the engine's reports folded (:mod:`pegboard.rules.fold`), from all zeros to the
+    final score, the winner at the target. Folded when first shown, once for the session (a
+    win taken back and made again is another session, with its own race)."""
+    game = session.game
+    return session.memo("race", lambda: fold.fold_reports(
+        game.header, game.reports()).game.race.scores)
+
+
 def ended(session: Session) -> GameOver | None:
-    """The engine's report of how the game in play ended (None while it goes on)."""
+    """The engine's report of how the game in play ended (None while it goes on): the
+    newest report saying so, read back from the last entry (what follows a win is a few
+    confirmations, options or offers let pass, so the reports before it are never made)."""
     gs = session.state
     if gs.winner is None:
         return None
-    return session.memo("game over", lambda: next(
-        (report.game_over for report in reversed(session.game.reports())
-         if report.game_over is not None and report.game_over.game_no == gs.game_no), None))
+
+    def newest() -> GameOver | None:
+        for report in newest_first(session):
+            if report.game_over is not None and report.game_over.game_no == gs.game_no:
+                return report.game_over
+        return None
+    return session.memo("game over", newest)
+
+
+def newest_first(session: Session) -> Iterator[Report]:
+    """The reports of the entries in force, newest first, each made only when reached: read
+    in windows that double going back, so finding one near the end makes only the last few."""
+    done = len(session.events)
+    window = 1
+    while done > 0:
+        start = max(0, done - window)
+        yield from reversed(session.game.reports(start)[: done - start])
+        done, window = start, window * 2
 
 
 def awaiting(session: Session) -> int | None:

@@ -122,7 +122,6 @@ def initial_state(config: Config, *, resume: Sequence[RawLine] | Game | None = N
     state = replace(state, session=session, offers_shown=len(gs.offers),
                     setup=seated(state.setup, gs.names), helped_unread=True,
                     phone_made=phone_made)
-    state = replace(state, race=flow.race(state) if gs.winner is not None else ())
     page = Page("Game restored", (score_line(gs), "OK to go on"))
     if gs.held_counts:  # count it yourself: the board as before the count still held
         held = gs.held_counts[0]

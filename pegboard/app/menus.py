@@ -309,7 +309,7 @@ def finish(state: AppState) -> Result:
     effects: tuple[Effect, ...] = ()
     if state.session is not None:
         effects = (FinishGame(state.session.state),)
-    home = replace(state, screen=Home(), session=None, award="", race=(), phones=frozenset())
+    home = replace(state, screen=Home(), session=None, award="", phones=frozenset())
     return home, effects
 
 

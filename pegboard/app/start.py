@@ -244,7 +244,7 @@ def start_game(state: AppState) -> Result:
         state = replace(state, setup=club_setup.after(s))
     session = Session.new(header)
     state = replace(state, session=session, award="", entered="", helped=frozenset(),
-                    offers_shown=0, race=(), phones=frozenset(), let_go=None)
+                    offers_shown=0, phones=frozenset(), let_go=None)
     state = replace(state, screen=flow.table_screen(state))
     if state.teaching:
         state = offer_basics(state)

@@ -678,14 +678,13 @@ class AppState(Value):
         "offers_shown",
         "phone_made",
         "phones",
-        "race",
         "score_held",
         "screen",
         "session",
         "setup",
     )
     __match_args__ = ("config", "screen", "setup", "session", "award", "helped", "offers_shown",
-                      "race", "brightness", "last_input", "link", "club", "fresh", "phones",
+                      "brightness", "last_input", "link", "club", "fresh", "phones",
                       "score_held", "entered", "helped_unread", "phone_made", "let_go")
 
     config: Config
@@ -695,7 +694,6 @@ class AppState(Value):
     award: str
     helped: frozenset[str]
     offers_shown: int
-    race: tuple[tuple[int, ...], ...]
     brightness: Brightness
     last_input: float | None
     link: str
@@ -717,7 +715,6 @@ class AppState(Value):
         award: str = "",
         helped: frozenset[str] = frozenset(),
         offers_shown: int = 0,
-        race: tuple[tuple[int, ...], ...] = (),
         brightness: Brightness = Brightness.NORMAL,
         last_input: float | None = None,
         link: str = "",
@@ -738,7 +735,6 @@ class AppState(Value):
         setter(self, "award", award)
         setter(self, "helped", helped)
         setter(self, "offers_shown", offers_shown)
-        setter(self, "race", race)
         setter(self, "brightness", brightness)
         setter(self, "last_input", last_input)
         setter(self, "link", link)

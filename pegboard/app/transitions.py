@@ -122,7 +122,7 @@ TRANSITIONS: dict[type, Callable[[], dict[Key, Handler]]] = {
     Calling: lambda: {**_keys(LIST, calls.call_move), K.UNDO: _undo},
     QuickPeg: lambda: {K.TURN: pegging.peg_number, K.RANK: pegging.peg_number,
                        K.GO: pegging.peg_side, K.OK: pegging.peg_ok, K.UNDO: pegging.peg_back},
-    GameOverScreen: lambda: {K.OK: game_over.next_game, K.GO: game_over.race,
+    GameOverScreen: lambda: {K.OK: game_over.next_game, K.GO: game_over.race_or_result,
                              K.UNDO: game_over.take_back, K.TURN: game_over.scroll},
     Menu: lambda: {**_keys(LIST, menus.menu_move), K.UNDO: menus.menu_back},
     Confirm: lambda: {**_keys(LIST, menus.confirm_move), K.UNDO: menus.confirm_back},

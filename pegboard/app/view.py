@@ -21,9 +21,10 @@ One screen kind per :class:`Screen`. The fields a renderer uses for each kind:
 * ``PLAY`` also: ``count``, ``pile`` (cards in the current count, oldest first), ``turn`` (who
   plays next) and ``award`` (the last score made, e.g. ``"Fifteen for 2"``).
 
-* ``GAME_OVER`` and ``MATCH`` also: ``race``, each side's score after every deal of the game
-  just ended (the first row all zeros, the last the final score), for the small score-race
-  picture (:func:`pegboard.ui.race.race_image` draws it from a ``Race`` of these rows).
+* ``RACE`` also: ``race``, each side's score after every deal of the game just ended (the
+  first row all zeros, the last the final score), for the small score-race picture
+  (:func:`pegboard.ui.race.race_image` draws it from a ``Race`` of these rows); the result
+  (``GAME_OVER``, ``MATCH``) does not carry it: it is folded only when it is shown.
 
 ``hint`` is a one-line key legend for the bottom of the screen ("OK play  GO go").
 
