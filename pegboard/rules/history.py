@@ -16,7 +16,6 @@ withdrawn report by identity.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator, Sequence
 from typing import overload
 
@@ -25,9 +24,6 @@ from pegboard.rules.facts import Report
 from pegboard.rules.report import entry_report
 from pegboard.rules.state import Award, GameState
 from pegboard.rules.table import Table
-
-_MAKING = threading.Lock()
-"""Held while a node's report is made, so two threads reading it first get one object."""
 
 
 class Node:
@@ -50,18 +46,21 @@ class Node:
         self.pegged = pegged
         self.depth: int = 0 if parent is None else parent.depth + 1
         self._state: GameState | None = None
-        self._report: Report | None = None
+        # The report once made. A list, appended to once made and read at [0]: each of those
+        # is one step for the interpreter, so two threads making it at once both give the one
+        # appended first (the rules import no threading).
+        self._report: list[Report] = []
 
     @property
     def report(self) -> Report | None:
         """The report of this node's entry (None for the root), made from the table before
         it (the parent's), the table after it and the awards it pegged."""
-        if self._report is None and self.parent is not None and self.event is not None:
-            with _MAKING:
-                if self._report is None:  # another thread may have made it meanwhile
-                    self._report = entry_report(self.parent.table, self.table, self.event,
-                                                self.pegged)
-        return self._report
+        made = self._report
+        if not made:
+            if self.parent is None or self.event is None:
+                return None
+            made.append(entry_report(self.parent.table, self.table, self.event, self.pegged))
+        return made[0]
 
     @property
     def state(self) -> GameState:
