@@ -25,7 +25,7 @@ from pegboard.rules.cards import Card
 from pegboard.rules.state import Phase, Skunk
 from tests.referee import judge
 from tests.referee.compare import differences
-from tests.support.app_driver import MENU, OK, new_game
+from tests.support.app_driver import GO, MENU, OK, UNDO, new_game
 from tests.support.rulings_records import entry, event, game_of, go, header, play
 
 BEFORE = [header(), entry("deal", dealer=0), entry("peg", player=0, points=118),
@@ -121,6 +121,13 @@ def test_the_device_takes_the_claim_by_the_cards_still_held_and_the_game_goes_on
     app.read()
     assert app.game.winner is None and app.game.scores == (118, 13)
     assert app.view.screen is not Screen.GAME_OVER
+    # UNDO takes the claim back: the win stands again, and GO shows its race (folded again,
+    # from the game as it now stands, to Ann's win at the target).
+    app.feed(UNDO)
+    assert app.view.screen is Screen.GAME_OVER and app.view.hint == "OK next  GO race"
+    app.feed(GO)
+    assert app.view.screen is Screen.RACE
+    assert app.view.race[0] == (0, 0) and app.view.race[-1] == (121, 9)
 
 
 def test_the_device_refuses_cards_that_show_no_renege_and_the_win_stands() -> None:
