@@ -26,7 +26,7 @@ MUGGINS = ROOT / "examples" / "muggins.jsonl"
 def made(game: Game) -> int:
     """How many of the game's entries have their report made (each is made when first read:
     :class:`pegboard.rules.history.Node`)."""
-    return sum(node._report is not None for node in game._node.lineage())
+    return sum(bool(node._report) for node in game._node.lineage())
 
 
 def restored() -> Game:
