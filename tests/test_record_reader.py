@@ -49,7 +49,7 @@ def test_start_up_replays_the_stored_game_once_and_decodes_each_line_once(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     texts = stored_game(tmp_path)
     steps = counting(monkeypatch, game_module, "_step")
-    decodes = counting(monkeypatch, bounded._DECODER, "decode")
+    decodes = counting(monkeypatch, bounded, "_decoded")  # the bounded reader's one decode
     plain = counting(monkeypatch, json, "loads")
     store = open_store(tmp_path, owner="pegboard test")  # as pegboard run and sim do
     try:

@@ -81,12 +81,14 @@ def apply_play(t: Table, event: Play, out: list[Award]) -> None:
     # under 31 as it was laid: scored without checking it again.
     breakdown = laid_points(t.pile, t.count)
     # Each item is its own award; the last one's sentence is the whole call for the card.
+    # A card that scores nothing makes no act: it would peg nothing, and the go or last-card
+    # point that may end the count is then an act of its own, as after any act of no parts.
     items = breakdown.items
     acts = [Act(player, tuple(
         Part(_REASON[item.kind], item.points, say_play(Breakdown(items[: i + 1]), t.count),
              (item,), item.cards)
         for i, item in enumerate(items)
-    ))]
+    ))] if items else []
     all_played = all(len(cards) == t.hand_size for cards in t.played)
     if t.count == 31:
         _end_count(t, acts, go_point=False, all_played=all_played)
