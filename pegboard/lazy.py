@@ -91,7 +91,7 @@ SEAMS: Mapping[str, str] = {
                                    "[club] enabled",
     "pegboard.web.passes": "the phones' passes (and sqlite3): only with [phones] enabled",
     "pegboard.rules.fold": "the one account of a game's reports (the race): the app folds "
-                           "them only at a game's end",
+                           "them only when GO first shows a finished game's race",
     "pegboard.stats": "the statistics (the race's values): only at a game's end, or by a "
                       "command that reports them",
     "PIL.ImageDraw": "Pillow's drawing: only to make the glyph file again",
