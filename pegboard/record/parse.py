@@ -209,7 +209,8 @@ def parse_object(data: object, line: int = 1) -> Line:
     pegboard.errors.RecordError: line 7: 'player' must be a whole number from 0 to 3 (a seat),
     got 4
     """
-    if not isinstance(data, Mapping):
+    # A dict (what JSON decodes to) is a mapping without asking the abstract class.
+    if type(data) is not dict and not isinstance(data, Mapping):
         raise RecordError(f"line {line}: expected a JSON object {{...}}, got {shown(data)}")
     f = _Fields(data, line)
     kind = data.get("type")

@@ -9,10 +9,12 @@ hands. The very last card pegs 1 ("last card"), or 2 at 31. Five-card cribbage h
 
 from __future__ import annotations
 
+from functools import partial
+
 from pegboard.errors import RuleError
 from pegboard.rules.cards import Card, EnteredCard
 from pegboard.rules.events import Go, Play
-from pegboard.rules.facts import Laid, SaidGo
+from pegboard.rules.facts import Fact, Laid, SaidGo
 from pegboard.rules.pegging import laid_points
 from pegboard.rules.renege import check_reneges
 from pegboard.rules.scoring import Breakdown
@@ -75,8 +77,8 @@ def apply_play(t: Table, event: Play, out: list[Award]) -> None:
     # with them, and the review judges it with the same.
     held = (still_held(t.hand(answer), t.played[answer])
             if answer is not None and t.options.hands_open else None)
-    t.note(Laid(player, card, t.count, t.pile, 0 if answer is None else t.cards_left(answer),
-                EnteredCard.of(card, suit_known=named), held))
+    t.note_later(partial(_laid, player, card, t.count, t.pile,
+                         0 if answer is None else t.cards_left(answer), named, held))
     # The pile is the cards laid since the count restarted, each checked unseen and to fit
     # under 31 as it was laid: scored without checking it again.
     breakdown = laid_points(t.pile, t.count)
@@ -101,6 +103,14 @@ def apply_play(t: Table, event: Play, out: list[Award]) -> None:
         else:
             t.to_act = nxt
     _peg_acts(t, acts, out)
+
+
+def _laid(player: int, card: Card, count: int, pile: tuple[Card, ...], answer_left: int,
+          named: bool, answer_held: tuple[Card, ...] | None) -> Fact:
+    """The fact of a card laid, a :class:`Laid` (made when its entry's report is first
+    read)."""
+    return Laid(player, card, count, pile, answer_left, EnteredCard.of(card, suit_known=named),
+                answer_held)
 
 
 def apply_go(t: Table, event: Go, out: list[Award]) -> None:

@@ -10,6 +10,7 @@ here works anything out again.
 from __future__ import annotations
 
 from collections.abc import Collection, Iterator, Sequence
+from functools import partial
 
 from pegboard.rules.events import Claim, Confirm, Deal, Event, Muggins, Override, Penalty
 from pegboard.rules.facts import (
@@ -116,6 +117,9 @@ def _acts(notes: Sequence[Note], out: Sequence[Award]) -> Iterator[Fact]:
     outside an act (a renege's retractions) are an act each."""
     done = 0
     for note in notes:
+        if isinstance(note, partial):
+            yield note()  # a fact noted to be made when the report is made
+            continue
         if not isinstance(note, Pegged):
             yield note
             continue

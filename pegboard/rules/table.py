@@ -9,6 +9,7 @@ reaches the target.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import partial
 
 from pegboard.errors import InvalidCardError, RuleError
 from pegboard.rules.cards import Card, EnteredCard, Suit, require_distinct
@@ -115,7 +116,7 @@ class Pegged(Value):
     """The board once the act was pegged: every side's front and back peg."""
 
 
-Note = Fact | Pegged
+Note = Fact | Pegged | partial[Fact]
 """What the engine notes while it applies one entry, in order (:mod:`pegboard.rules.report`
 turns the notes into the entry's report)."""
 
@@ -428,6 +429,12 @@ class Table:
     def note(self, fact: Fact) -> None:
         """Report ``fact`` for the entry being applied (in the order things happen)."""
         self.notes.append(fact)
+
+    def note_later(self, make: partial[Fact]) -> None:
+        """Report the fact ``make`` makes, in its place among the entry's facts, made when the
+        entry's report is first read: what it is made of is taken now, and only the values
+        the report alone reads are made later (a restored game reads the last few reports)."""
+        self.notes.append(make)
 
     def opponent_of(self, player: int) -> int:
         """The opponent who receives a penalty by default: the next seat of another side."""
