@@ -94,7 +94,25 @@ def _no_constant(literal: str) -> object:
     raise _Refused(f"{literal} is not a JSON number; numbers are written in digits")
 
 
-_DECODER = json.JSONDecoder(parse_int=_whole_number, parse_float=_finite_number,
+class _Wholes(dict[str, int]):
+    """Whole numbers by their text, for the decoder: a short one read before is found by the
+    dictionary's own lookup, without a call into Python (a log's seats, scores and points
+    come back on every line); any other is read by :func:`_whole_number`, and kept when it
+    has at most :data:`_KEPT` characters (so at most a couple of thousand are ever kept)."""
+
+    __slots__ = ()
+
+    def __missing__(self, literal: str) -> int:
+        value = _whole_number(literal)
+        if len(literal) <= _KEPT:
+            self[literal] = value
+        return value
+
+
+_KEPT = 3
+"""The longest text of a whole number :class:`_Wholes` keeps."""
+
+_DECODER = json.JSONDecoder(parse_int=_Wholes().__getitem__, parse_float=_finite_number,
                             parse_constant=_no_constant)
 """One decoder for every line (``json.loads`` with hooks would make one a call)."""
 

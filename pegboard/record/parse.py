@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping
 from pegboard.errors import InvalidCardError, RecordError, RuleError
 from pegboard.record.bounded import load_json, shown
 from pegboard.rules import events as ev
-from pegboard.rules.cards import Card, Suit
+from pegboard.rules.cards import Card, Suit, written_card
 from pegboard.rules.events import (
     EVENT_TYPES,
     RECORD_VERSION,
@@ -134,6 +134,9 @@ class _Fields:
     def _card(self, value: object, key: str) -> Card:
         if not isinstance(value, str):
             raise self.fail(f"{key!r} must be a card like \"5H\", got {shown(value)}")
+        card = written_card(value)  # written as a record writes it: no need to tidy it up
+        if card is not None:
+            return card
         try:
             return Card.parse(value)
         except InvalidCardError as error:

@@ -9,7 +9,7 @@ and always parses back to the same card.
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from pegboard.errors import InvalidCardError
 from pegboard.rules.value import Value
@@ -221,6 +221,11 @@ _WRITTEN = {rank_text + suit_text: DECK[(int(rank) - 1) * 4 + _SUIT_ORDER.index(
             for suit_text, suit in _SUIT_BY_TEXT.items()}
 """Each card by every text :meth:`Card.parse` accepts for it (after ``strip().upper()``): a
 rank's text then a suit's."""
+
+written_card: Callable[[str], Card | None] = _WRITTEN.get
+"""The card a text names as it is written, in capitals with nothing around it (``"5H"``, as
+a record writes cards), or None for any other text (which :meth:`Card.parse` may still read):
+every such text is its own ``strip().upper()``, so the card is the one ``Card.parse`` gives."""
 
 
 def parse_cards(text: str | Iterable[str]) -> list[Card]:

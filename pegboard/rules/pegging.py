@@ -38,6 +38,10 @@ def score_play(pile: Sequence[Card]) -> Breakdown:
     return laid_points(pile, count)
 
 
+_NOTHING = Breakdown(())
+"""A card that scores nothing (a value: one serves every such card)."""
+
+
 def laid_points(pile: tuple[Card, ...], count: int) -> Breakdown:
     """:func:`score_play` of a pile the engine laid card by card: ``count`` its count, every
     card of it different and the count at most 31, as the engine checked when each card was
@@ -71,7 +75,7 @@ def laid_points(pile: tuple[Card, ...], count: int) -> Breakdown:
             run = size
     if run:
         items.append(ScoreItem("run", pile[-run:], run))
-    return Breakdown(tuple(items))
+    return Breakdown(tuple(items)) if items else _NOTHING
 
 
 def play_points(pile: Sequence[Card]) -> int:

@@ -149,6 +149,8 @@ def _require_from_known_hand(t: Table, player: int, card: Card) -> None:
     """After a renege's take-back the known hands are laid again, card for card. A refusal
     names each held card as entered: one laid by its rank alone by its rank (its suit is
     the card wheel's stand-in, no fact)."""
+    if t.known.count(None) == len(t.known):
+        return  # no renege was taken back this deal: no hand is known
     for seat, other in enumerate(t.known):
         if seat != player and other is not None and card in other:
             if t.suit_named(card):
