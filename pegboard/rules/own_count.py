@@ -13,6 +13,8 @@ their deal; so do they when the option is turned off.
 
 from __future__ import annotations
 
+from functools import partial
+
 from pegboard.errors import RuleError
 from pegboard.rules.events import OptionsChanged, OwnCount
 from pegboard.rules.facts import ClaimOpened, Counted, CountSaid, ShowStep
@@ -41,11 +43,13 @@ def hold_counts(before: Table, t: Table) -> None:
         return
     scores, backs = tuple(before.scores), tuple(before.back_pegs)
     held = list(t.held_counts)
-    for at, note in enumerate(t.notes):
+    # The facts noted to be made later are made here (the report makes its own, the same).
+    notes = [note() if isinstance(note, partial) else note for note in t.notes]
+    for at, note in enumerate(notes):
         if isinstance(note, Pegged):
             scores, backs = note.scores, note.back_pegs
         elif isinstance(note, ShowStep):
-            following = t.notes[at + 1] if at + 1 < len(t.notes) else None
+            following = notes[at + 1] if at + 1 < len(notes) else None
             if isinstance(following, ClaimOpened):
                 continue  # its owner's claim is their count
             reason = Reason.CRIB if note.counted is Counted.CRIB else Reason.HAND

@@ -8,10 +8,12 @@ applies it (:mod:`pegboard.rules.renege`).
 
 from __future__ import annotations
 
+from functools import partial
+
 from pegboard.errors import RuleError
 from pegboard.rules.cards import Card, EnteredCard, Suit
 from pegboard.rules.events import Crib, Show, StarterSuit
-from pegboard.rules.facts import Counted, ShowStep
+from pegboard.rules.facts import Counted, Fact, ShowStep
 from pegboard.rules.renege import check_reneges
 from pegboard.rules.scoring import Breakdown, ScoreItem
 from pegboard.rules.show import score_hand
@@ -219,10 +221,10 @@ def _count_hand(t: Table, player: int, hand: tuple[Card, ...], out: list[Award])
     breakdown = counted(t, hand, crib=False)
     laid = t.shown[player] is None
     entered = _entered(t, hand)
-    t.note(ShowStep(player, Counted.HAND, hand, _scored_with(t), breakdown, laid=laid,
-                    turned=turned(t), entered=entered))
-    part = Part(Reason.HAND, breakdown.total, CountWords("", False, hand, breakdown, entered),
-                breakdown.items, hand)
+    t.note_later(partial(_show_step, player, Counted.HAND, hand, t.starter, t.starter_suit,
+                         t.starter_suit_known, breakdown, laid, entered))
+    words = CountWords(t.name(player), False, hand, breakdown, entered)
+    part = Part(Reason.HAND, breakdown.total, words, breakdown.items, hand)
     act = Act(player, (part,))
     if t.rules.muggins or breakdown.total:
         t.peg(act, out)
@@ -321,12 +323,15 @@ def _count_crib(t: Table, cards: tuple[Card, ...], out: list[Award]) -> None:
     _crib_counted(t, out)
 
 
-def _scored_with(t: Table) -> Card:
-    """The starter card a count was made with: its real suit once entered."""
-    assert t.starter is not None
-    if t.starter_suit is None or t.starter_suit_known:
-        return t.starter
-    return Card(t.starter.rank, t.starter_suit)
+def _show_step(player: int, what: Counted, cards: tuple[Card, ...], starter: Card,
+               suit: Suit | None, suit_known: bool, breakdown: Breakdown, laid: bool,
+               entered: frozenset[Card]) -> Fact:
+    """The :class:`ShowStep` of a count (made when its entry's report is first read), from
+    the starter as the table held it then: counted with its real suit once that was
+    entered, and turned as entered (:func:`turned`)."""
+    scored_with = starter if suit is None or suit_known else Card(starter.rank, suit)
+    return ShowStep(player, what, cards, scored_with, breakdown, laid=laid,
+                    turned=EnteredCard(starter.rank, suit), entered=entered)
 
 
 def _crib_counted(t: Table, out: list[Award]) -> None:
@@ -335,10 +340,10 @@ def _crib_counted(t: Table, out: list[Award]) -> None:
     cards = t.crib
     breakdown = counted(t, cards, crib=True)
     entered = _entered(t, cards)
-    t.note(ShowStep(t.dealer, Counted.CRIB, cards, _scored_with(t), breakdown,
-                    turned=turned(t), entered=entered))
-    part = Part(Reason.CRIB, breakdown.total, CountWords("", True, cards, breakdown, entered),
-                breakdown.items, cards)
+    t.note_later(partial(_show_step, t.dealer, Counted.CRIB, cards, t.starter, t.starter_suit,
+                         t.starter_suit_known, breakdown, False, entered))
+    words = CountWords(t.name(t.dealer), True, cards, breakdown, entered)
+    part = Part(Reason.CRIB, breakdown.total, words, breakdown.items, cards)
     dealer = t.dealer
     if t.rules.muggins or breakdown.total:
         t.peg(Act(dealer, (part,)), out)

@@ -41,7 +41,8 @@ from pegboard.rules.value import Value
 class Part(Value):
     """One piece of a scoring act before it is pegged. ``sentence`` says it (without the
     seat's name, which the award puts before it); a hand's or the crib's count says it in
-    words made when first read (:class:`~pegboard.rules.speech.CountWords`)."""
+    words made when first read (:class:`~pegboard.rules.speech.CountWords`), which name the
+    seat already when it is the one the act pegs for."""
 
     __slots__ = ("cards", "items", "points", "reason", "sentence")
     __match_args__ = ("reason", "points", "sentence", "items", "cards")
@@ -512,9 +513,10 @@ class Table:
                     sentence=f"{self.name(act.player)}: {said}",
                     items=part.items, cards=part.cards,
                 )
-            else:  # a count: its words are made when first read
-                words = CountWords(self.name(act.player), said.crib, said.cards,
-                                   said.breakdown, said.entered)
+            else:  # a count: its words are made when first read, naming the seat
+                name = self.name(act.player)
+                words = said if said.owner == name else CountWords(
+                    name, said.crib, said.cards, said.breakdown, said.entered)
                 award = Award.counted(act.player, side, points, part.reason, words,
                                       part.items, part.cards)
             self.awards = (*self.awards, award)
