@@ -254,41 +254,55 @@ def _report(node: Node, undone: Report | None) -> Report:
 
 
 def _apply(t: Table, event: Event, out: list[Award]) -> None:
-    if isinstance(event, OptionsChanged):
-        if (event.teaching or event.count_yourself) and t.locked:
-            raise RuleError("the tournament lock is on: no teaching or count it yourself at "
-                            "this table tonight")
-        apply_option(t, event)  # a table option: no score changes
-        return
-    if isinstance(event, OwnCount):
-        apply_own_count(t, event)  # the count was pegged already; it may now be shown
-        return
-    if isinstance(event, Confirm | Override):
-        apply_confirm(t, event)
-        return
-    if isinstance(event, LetPass):
-        apply_let_pass(t, event)  # the table's answer to an offer: no score, no window moves
+    kind = type(event)
+    if kind in _ANSWERS:
+        _answer(t, event)
         return
     if t.phase is Phase.GAME_OVER and not (
         isinstance(event, NewGame) or claimable_after_win(t, event)
     ):
         raise RuleError(_game_over_message(t))
-    if isinstance(event, StarterSuit):
+    if kind is StarterSuit:
+        assert isinstance(event, StarterSuit)
         # Asked before a count: the scores waiting for claims stay waiting, before it.
         apply_starter_suit(t, event, out)
         return
     if t.asked is not None and isinstance(event, _WAIT_FOR_SUIT):
         raise RuleError(_suit_message(t))
     # A result confirmed and then changed (a claim still allowed) must be confirmed again.
-    t.confirmed, t.override = frozenset(), None
+    t.confirmed, t.override = _NO_SEATS, None
     settle_claims(t, event, out)
-    apply = _APPLY.get(type(event))
+    apply = _APPLY.get(kind)
     if apply is None:  # pragma: no cover - every Event type is in the table
         raise RuleError(f"unknown entry {event!r}")
     apply(t, event, out)
     if t.asked is not None and t.phase not in (Phase.SHOW, Phase.CRIB):
         t.asked = None  # a renege's take-back went back into the play: counted again later
 
+
+def _answer(t: Table, event: Event) -> None:
+    """An entry settled before the claims: a table option, an owner's own count, a result
+    confirmed, an offer let pass (each by its exact type, as :data:`_APPLY` goes)."""
+    if isinstance(event, OptionsChanged):
+        if (event.teaching or event.count_yourself) and t.locked:
+            raise RuleError("the tournament lock is on: no teaching or count it yourself at "
+                            "this table tonight")
+        apply_option(t, event)  # a table option: no score changes
+    elif isinstance(event, OwnCount):
+        apply_own_count(t, event)  # the count was pegged already; it may now be shown
+    elif isinstance(event, Confirm | Override):
+        apply_confirm(t, event)
+    elif isinstance(event, LetPass):
+        apply_let_pass(t, event)  # the table's answer to an offer: no score, no window moves
+
+
+_ANSWERS: frozenset[type[Event]] = frozenset({OptionsChanged, OwnCount, Confirm, Override,
+                                              LetPass})
+"""The entries :func:`_answer` settles, before the game-over and claim rules: one lookup of
+an entry's type tells every other entry apart from them."""
+
+_NO_SEATS: frozenset[int] = frozenset()
+"""No seat has confirmed the result."""
 
 _WAIT_FOR_SUIT = (Cut, Deal, Dealt, Starter, Play, Go, Show, Crib, NewGame)
 """Entries that go on with the deal, refused while a count waits for the starter's suit."""

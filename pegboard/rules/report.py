@@ -116,10 +116,9 @@ def _acts(notes: Sequence[Note], out: Sequence[Award]) -> Iterator[Fact]:
     """The noted facts in order, each scoring act as one :class:`Scored`; awards pegged
     outside an act (a renege's retractions) are an act each."""
     done = 0
-    for note in notes:
-        if isinstance(note, partial):
-            yield note()  # a fact noted to be made when the report is made
-            continue
+    for noted in notes:
+        # A fact, or the board after a scoring act, noted to be made when the report is.
+        note = noted() if isinstance(noted, partial) else noted
         if not isinstance(note, Pegged):
             yield note
             continue

@@ -117,9 +117,10 @@ class Pegged(Value):
     """The board once the act was pegged: every side's front and back peg."""
 
 
-Note = Fact | Pegged | partial[Fact]
+Note = Fact | Pegged | partial[Fact] | partial[Pegged]
 """What the engine notes while it applies one entry, in order (:mod:`pegboard.rules.report`
-turns the notes into the entry's report)."""
+turns the notes into the entry's report): a fact, or what makes it (a fact only the report
+reads, and the board after each scoring act, are made when the report is first read)."""
 
 
 class Rewind(Value):
@@ -523,8 +524,8 @@ class Table:
             out.append(award)
         if self.scores[side] != before:
             self.back_pegs[side] = before
-        self.notes.append(Pegged(act.player, start, len(out), tuple(self.scores),
-                                 tuple(self.back_pegs)))
+        self.notes.append(partial(Pegged, act.player, start, len(out), tuple(self.scores),
+                                  tuple(self.back_pegs)))
         if self.scores[side] >= self.rules.target:
             self.end_game(side)
 
