@@ -103,9 +103,9 @@ class _Wholes(dict[str, int]):
     __slots__ = ()
 
     def __missing__(self, literal: str) -> int:
-        value = _whole_number(literal)
-        if len(literal) <= _KEPT:
-            self[literal] = value
+        if len(literal) > _KEPT:
+            return _whole_number(literal)
+        value = self[literal] = int(literal)  # too short to have too many digits
         return value
 
 

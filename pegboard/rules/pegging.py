@@ -70,7 +70,10 @@ def laid_points(pile: tuple[Card, ...], count: int) -> Breakdown:
         if rank in ranks:
             break
         ranks.add(rank)
-        low, high = min(low, rank), max(high, rank)
+        if rank < low:
+            low = rank
+        elif rank > high:
+            high = rank
         if size >= 3 and high - low == size - 1:
             run = size
     if run:

@@ -91,7 +91,9 @@ def apply_play(t: Table, event: Play, out: list[Award]) -> None:
              (item,), item.cards)
         for i, item in enumerate(items)
     ))] if items else []
-    all_played = all(len(cards) == t.hand_size for cards in t.played)
+    # Every hand laid out: no seat has laid a number of cards other than a hand's (the
+    # counts compared by map, as this runs for every card of a restored game).
+    all_played = not any(map(t.hand_size.__ne__, map(len, t.played)))
     if t.count == 31:
         _end_count(t, acts, go_point=False, all_played=all_played)
     elif all_played:
@@ -167,11 +169,12 @@ def _require_from_known_hand(t: Table, player: int, card: Card) -> None:
 
 def _next_in(t: Table, player: int, *, include_self: bool) -> int | None:
     """The next seat clockwise still in this count (not said go, cards left)."""
-    for k in range(1, t.n + 1):
-        seat = (player + k) % t.n
+    n, hand_size, played, said_go = t.n, t.hand_size, t.played, t.said_go
+    for k in range(1, n + 1):
+        seat = (player + k) % n
         if seat == player and not include_self:
             continue
-        if seat not in t.said_go and t.cards_left(seat) > 0:
+        if seat not in said_go and len(played[seat]) < hand_size:  # cards left
             return seat
     return None
 

@@ -41,13 +41,16 @@ def encode_line(entry: dict[str, Any]) -> bytes:
 
 def checksum_ok(raw: bytes) -> bool:
     """Whether a line (without its newline) carries the checksum of its text."""
-    if len(raw) < 10 or raw[8:9] != b" ":
-        return False
+    return len(raw) >= 10 and raw[8] == 0x20 and _crc_ok(raw, raw[9:])  # 0x20: a space
+
+
+def _crc_ok(raw: bytes, text: bytes) -> bool:
+    """Whether ``raw`` starts with the checksum of ``text`` (the line after its space)."""
     try:
         crc = int(raw[:8], 16)
     except ValueError:
         return False
-    return zlib.crc32(raw[9:]) == crc
+    return zlib.crc32(text) == crc
 
 
 def read_line(raw: bytes) -> dict[str, Any] | str:
@@ -58,10 +61,11 @@ def read_line(raw: bytes) -> dict[str, Any] | str:
     """
     if len(raw) > MAX_LOG_LINE:
         return f"it is {len(raw):,} bytes long; a log line is at most {MAX_LOG_LINE:,}"
-    if not checksum_ok(raw):
+    text = raw[9:]  # the JSON text the checksum is of (cut once, for both)
+    if len(raw) < 10 or raw[8] != 0x20 or not _crc_ok(raw, text):
         return "its checksum does not match"
     try:
-        entry = load_json(raw[9:].decode("utf-8"), longest=MAX_LOG_LINE,
+        entry = load_json(text.decode("utf-8"), longest=MAX_LOG_LINE,
                           deepest=MAX_LOG_DEPTH)
     except UnicodeDecodeError:
         return "it is not UTF-8 text"
