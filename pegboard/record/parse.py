@@ -314,6 +314,20 @@ def _guests(f: _Fields, guests: object, seats: int) -> tuple[int, ...]:
     return tuple(sorted(guests))
 
 
+def _play(f: _Fields) -> ev.Play:
+    """A card laid: most lines of a record. The usual line (a seat, a card written as a
+    record writes it, no ``named``) is read straight from its object; any other is read field
+    by field, which words what is wrong."""
+    data = f.data
+    player, card = data.get("player"), data.get("card")
+    if type(player) is int and 0 <= player < SEATS and type(card) is str and (
+            data.get("named") is None):
+        laid = written_card(card)
+        if laid is not None:
+            return ev.Play(player, laid, False)
+    return ev.Play(f.seat("player"), f.card("card"), f.opt_bool("named") is True)
+
+
 _READERS: dict[str, Callable[[_Fields], Line]] = {
     GameHeader.TYPE: lambda f: _header(f),
     ev.Cut.TYPE: lambda f: ev.Cut(f.cards("cards")),
@@ -324,8 +338,7 @@ _READERS: dict[str, Callable[[_Fields], Line]] = {
                                           f.opt_bool("suit_known") is not False,
                                           f.opt_bool("by_rank") is True),
     ev.StarterSuit.TYPE: lambda f: ev.StarterSuit(f.suit("suit")),
-    ev.Play.TYPE: lambda f: ev.Play(f.seat("player"), f.card("card"),
-                                    f.opt_bool("named") is True),
+    ev.Play.TYPE: lambda f: _play(f),
     ev.Go.TYPE: lambda f: ev.Go(f.seat("player")),
     ev.Show.TYPE: lambda f: ev.Show(f.seat("player"), f.cards("cards")),
     ev.Crib.TYPE: lambda f: ev.Crib(f.cards("cards")),
