@@ -112,7 +112,10 @@ class _Wholes(dict[str, int]):
 _KEPT = 3
 """The longest text of a whole number :class:`_Wholes` keeps."""
 
-_DECODER = json.JSONDecoder(parse_int=_Wholes().__getitem__, parse_float=_finite_number,
+_WHOLES = _Wholes()
+"""The whole numbers the decoder found so far (its ``parse_int``)."""
+
+_DECODER = json.JSONDecoder(parse_int=_WHOLES.__getitem__, parse_float=_finite_number,
                             parse_constant=_no_constant)
 """One decoder for every line (``json.loads`` with hooks would make one a call)."""
 
