@@ -14,7 +14,7 @@ import functools
 import json
 import math
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import BinaryIO
 
 from pegboard.errors import RecordError
@@ -120,21 +120,19 @@ _DECODER = json.JSONDecoder(parse_int=_WHOLES.__getitem__, parse_float=_finite_n
 """One decoder for every line (``json.loads`` with hooks would make one a call)."""
 
 
-_SCAN_ONCE: Callable[[str, int], tuple[object, int]] = (
-    _DECODER.scan_once)  # type: ignore[attr-defined]  # set by JSONDecoder, not in its stub
 _JSON_SPACE = " \t\n\r"
 
 
 def _decoded(text: str) -> object:
     """``_DECODER.decode(text)``: the same value, or the same error. A line that starts with
-    its value and ends with it (every line a writer of JSON makes) is read by the decoder's
-    scanner alone, without the two searches for surrounding white space ``decode`` makes;
-    any other line, and any line the scanner stops short on, goes through ``decode``, which
-    reads it again and words the error."""
+    its value and ends with it (every line a writer of JSON makes) is read by
+    ``raw_decode`` alone, without the two searches for surrounding white space ``decode``
+    makes; any other line, and any line ``raw_decode`` stops short on, goes through
+    ``decode``, which reads it again and words the error."""
     if text[:1] not in _JSON_SPACE:  # "" is in every string: an empty line is decoded
         try:
-            data, end = _SCAN_ONCE(text, 0)
-        except StopIteration:
+            data, end = _DECODER.raw_decode(text)
+        except json.JSONDecodeError:
             pass  # no value at all: decode says so
         else:
             if end == len(text):
