@@ -36,24 +36,7 @@ from pegboard.rules.events import (
 )
 from pegboard.rules.game import Game
 from pegboard.rules.state import GameState, Phase
-from tests.support.games import RandomGame, random_game
-
-TABLES: list[tuple[str, int, dict[str, object]]] = [
-    ("two", 2, {}),
-    ("two-five-card", 2, {"five_card": True}),
-    ("three", 3, {}),
-    ("four-partners", 4, {}),
-    ("two-show-mode", 2, {"mode": "show"}),
-    ("three-mixed-61", 3, {"mode": "mixed", "target": 61}),
-    ("two-muggins", 2, {"muggins": True}),
-    ("four-muggins-mixed", 4, {"muggins": True, "mode": "mixed"}),
-    ("two-dealt", 2, {"dealt": True}),
-    ("three-muggins", 3, {"muggins": True}),
-    ("two-reneges", 2, {"renege_rate": 0.2}),
-    ("three-reneges", 3, {"renege_rate": 0.2}),
-    ("four-reneges", 4, {"renege_rate": 0.2}),
-    ("five-card-reneges", 2, {"renege_rate": 0.3, "five_card": True}),
-]
+from tests.support.games import TABLES, RandomGame, random_game
 
 
 def _check_state(state: GameState, previous: GameState | None) -> None:

@@ -401,3 +401,23 @@ def scripted_game(
     for event in parse_script(script):
         awards.extend(game.apply(event))
     return game, awards
+
+
+TABLES: list[tuple[str, int, dict[str, object]]] = [
+    ("two", 2, {}),
+    ("two-five-card", 2, {"five_card": True}),
+    ("three", 3, {}),
+    ("four-partners", 4, {}),
+    ("two-show-mode", 2, {"mode": "show"}),
+    ("three-mixed-61", 3, {"mode": "mixed", "target": 61}),
+    ("two-muggins", 2, {"muggins": True}),
+    ("four-muggins-mixed", 4, {"muggins": True, "mode": "mixed"}),
+    ("two-dealt", 2, {"dealt": True}),
+    ("three-muggins", 3, {"muggins": True}),
+    ("two-reneges", 2, {"renege_rate": 0.2}),
+    ("three-reneges", 3, {"renege_rate": 0.2}),
+    ("four-reneges", 4, {"renege_rate": 0.2}),
+    ("five-card-reneges", 2, {"renege_rate": 0.3, "five_card": True}),
+]
+"""The tables random games are played on in the tests: a name, the players, and the options
+:func:`random_game` is given."""
